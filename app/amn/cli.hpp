@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// amn: shared pieces of the command-line front end (no Qt: the CLI links core only).
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/error.hpp"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace amn::cli {
+
+/// Exit codes: 0 ok, 1 error, 2 usage.
+inline constexpr int kOk = 0, kError = 1, kUsage = 2;
+
+/// A usage error (bad flag, missing argument): exit code 2.
+struct UsageError {
+    std::string message;
+};
+
+/// Minimal argument scanner: flags may come before or after the positional
+/// arguments; "--" ends flags; "--opt=value" and "--opt value" both work.
+class Args {
+public:
+    Args(std::vector<std::string> argv) : a_(std::move(argv)) {}
+    /// True (and consumed) when a flag named `name` (or `alias`) is present.
+    bool flag(std::string_view name, std::string_view alias = {});
+    /// The value of an option, consumed; nullopt when absent.
+    /// \throws UsageError when present without a value.
+    std::optional<std::string> option(std::string_view name, std::string_view alias = {});
+    /// Remaining positional arguments. \throws UsageError on unknown flags.
+    std::vector<std::string> positionals();
+
+private:
+    std::vector<std::string> a_;
+};
+
+struct Context {
+    bool quiet = false;
+    bool json = false;
+};
+
+int cmd_parse(Args& args);
+int cmd_inspect(Args& args);
+int cmd_remember(Args& args);
+
+/// Help texts ("amn help VERB" and "amn VERB --help").
+void print_help(std::FILE* out, std::string_view verb);
+
+/// "1.2 GiB"-style sizes and "[4096, 11008]" shapes.
+std::string shape_text(const std::vector<std::uint64_t>& shape);
+
+/// Role of stored tensor `i` in words ("quantized", "scale", "companion", "passthrough", "unsupported").
+std::string role_text(const Catalog& cat, std::size_t i, int role);
+
+}  // namespace amn::cli

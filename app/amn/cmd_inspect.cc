@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// amn inspect: format, schemes, counts, sizes, and what Lethe took.
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/inspect.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "anamnesis/plan.hpp"
+#include "cli.hpp"
+
+#include <cstdio>
+
+namespace amn::cli {
+
+namespace {
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+    if (whole == 0) return "0%";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+    return b;
+}
+
+std::string count(std::uint64_t n) {
+    char b[32];
+    if (n >= 1000000000ull) std::snprintf(b, sizeof b, "%.2f B", n / 1e9);
+    else if (n >= 1000000ull) std::snprintf(b, sizeof b, "%.2f M", n / 1e6);
+    else if (n >= 1000ull) std::snprintf(b, sizeof b, "%.1f K", n / 1e3);
+    else std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(n));
+    return b;
+}
+
+}  // namespace
+
+int cmd_inspect(Args& args) {
+    const bool json = args.flag("--json");
+    const auto pos = args.positionals();
+    if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
+    const Catalog cat = open_model(pos[0]);
+    const Plan plan = make_plan(cat);
+    const Inspection r = inspect(cat, plan);
+
+    if (json) {
+        JsonWriter w(2);
+        w.begin_object();
+        w.key("file").value(cat.path);
+        w.key("format").value(r.format);
+        w.key("shards").value(static_cast<std::uint64_t>(r.shards));
+        w.key("file_bytes").value(r.file_bytes);
+        w.key("tensor_bytes").value(r.tensor_bytes);
+        w.key("tensors").begin_object()
+            .key("stored").value(static_cast<std::uint64_t>(r.stored_tensors))
+            .key("logical").value(static_cast<std::uint64_t>(r.logical_tensors))
+            .key("quantized").value(static_cast<std::uint64_t>(r.quantized))
+            .key("companions").value(static_cast<std::uint64_t>(r.companions))
+            .key("passthrough").value(static_cast<std::uint64_t>(r.passthrough))
+            .key("unsupported").value(static_cast<std::uint64_t>(r.unsupported))
+            .end_object();
+        w.key("parameters").value(r.parameters);
+        w.key("quantized_parameters").value(r.quantized_parameters);
+        w.key("bf16_bytes").value(r.bf16_bytes);
+        w.key("quantized_stored_bytes").value(r.quantized_stored_bytes);
+        w.key("quantized_bf16_bytes").value(r.quantized_bf16_bytes);
+        w.key("lethe_took_bytes").value(r.lethe_took());
+        w.key("bits_per_weight").value(r.bits_per_weight);
+        w.key("schemes").begin_array();
+        for (const auto& s : r.schemes)
+            w.begin_object().key("id").value(s.id).key("description").value(s.description)
+                .key("tensors").value(static_cast<std::uint64_t>(s.tensors)).end_object();
+        w.end_array();
+        w.key("dtypes").begin_array();
+        for (const auto& d : r.dtypes)
+            w.begin_object().key("dtype").value(d.dtype).key("tensors").value(static_cast<std::uint64_t>(d.tensors))
+                .key("elements").value(d.elements).key("bytes").value(d.bytes).end_object();
+        w.end_array();
+        w.key("quantization_config").begin_object();
+        for (const auto& [k, v] : cat.quantization_config) w.key(k).value(v);
+        w.end_object();
+        w.key("errors").begin_array();
+        for (const auto& e : r.errors) w.value(e);
+        w.end_array();
+        w.key("notes").begin_array();
+        for (const auto& n : r.notes) w.value(n);
+        w.end_array();
+        w.end_object();
+        std::printf("%s\n", w.str().c_str());
+        return kOk;
+    }
+
+    std::printf("%s\n", cat.path.c_str());
+    std::printf("  format        %s, %zu file(s), %s\n", r.format.c_str(), r.shards, human_bytes(r.file_bytes).c_str());
+    if (auto m = cat.qconfig("quant_method")) std::printf("  config        quant_method \"%s\" (%s)\n", m->c_str(), cat.config_path.c_str());
+    if (r.schemes.empty()) {
+        std::printf("  scheme        none (no quantized tensors)\n");
+    } else {
+        for (std::size_t i = 0; i < r.schemes.size(); ++i)
+            std::printf("  %-13s %s — %zu tensor(s)\n", i ? "" : "scheme", r.schemes[i].description.c_str(), r.schemes[i].tensors);
+    }
+    std::printf("  tensors       %zu stored: %zu quantized, %zu companion(s), %zu passthrough%s\n", r.stored_tensors, r.quantized,
+                r.companions, r.passthrough, r.unsupported ? (", " + std::to_string(r.unsupported) + " unsupported").c_str() : "");
+    std::printf("  parameters    %s (%s quantized)\n", count(r.parameters).c_str(), count(r.quantized_parameters).c_str());
+    std::printf("  dtypes       ");
+    for (const auto& d : r.dtypes) std::printf(" %s %s (%zu)", d.dtype.c_str(), human_bytes(d.bytes).c_str(), d.tensors);
+    std::printf("\n");
+    std::printf("  size          %s now → %s as BF16\n", human_bytes(r.tensor_bytes).c_str(), human_bytes(r.bf16_bytes).c_str());
+    if (r.quantized_parameters) {
+        std::printf("  Lethe took    %s of %s (%s) — %.2f bits per weight instead of 16\n", human_bytes(r.lethe_took()).c_str(),
+                    human_bytes(r.quantized_bf16_bytes).c_str(), percent(r.lethe_took(), r.quantized_bf16_bytes).c_str(),
+                    r.bits_per_weight);
+    } else {
+        std::printf("  Lethe took    nothing: no quantized tensors\n");
+    }
+    for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", e.c_str());
+    for (const auto& n : r.notes) std::printf("  note          %s\n", n.c_str());
+    return kOk;
+}
+
+}  // namespace amn::cli

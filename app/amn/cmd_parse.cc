@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// amn parse: the per-tensor table.
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/inspect.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "anamnesis/plan.hpp"
+#include "cli.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace amn::cli {
+
+std::string role_text(const Catalog& cat, std::size_t i, int role) {
+    const auto r = static_cast<Role>(role);
+    if (r == Role::Companion) {
+        const auto& n = cat.tensors[i].name;
+        const auto dot = n.find_last_of('.');
+        const std::string last = dot == std::string::npos ? n : n.substr(dot + 1);
+        if (last.find("scale") != std::string::npos || last == "absmax" || last == "SCB" || last == "scales") return "scale";
+    }
+    return std::string(role_name(r));
+}
+
+int cmd_parse(Args& args) {
+    const bool json = args.flag("--json");
+    const bool kv = args.flag("--kv");
+    const auto pos = args.positionals();
+    if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
+    const Catalog cat = open_model(pos[0]);
+    const Plan plan = make_plan(cat);
+
+    if (json) {
+        JsonWriter w(2);
+        w.begin_object();
+        w.key("file").value(cat.path);
+        w.key("format").value(format_name(cat.format));
+        w.key("shards").begin_array();
+        for (const auto& s : cat.shards) w.begin_object().key("path").value(s.path).key("bytes").value(s.file->size()).end_object();
+        w.end_array();
+        w.key("metadata").begin_object();
+        for (const auto& [k, v] : cat.metadata) w.key(k).value(v);
+        w.end_object();
+        w.key("tensors").begin_array();
+        for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
+            const auto& t = cat.tensors[i];
+            w.begin_object();
+            w.key("name").value(t.name);
+            w.key("dtype").value(t.dtype_name);
+            w.key("shape").begin_array();
+            for (auto d : t.shape) w.value(d);
+            w.end_array();
+            w.key("bytes").value(t.nbytes);
+            w.key("offset").value(t.offset);
+            w.key("shard").value(static_cast<std::uint64_t>(t.shard));
+            w.key("role").value(role_text(cat, i, static_cast<int>(plan.roles[i])));
+            w.end_object();
+        }
+        w.end_array();
+        w.key("notes").begin_array();
+        for (const auto& n : cat.notes) w.value(n);
+        w.end_array();
+        w.end_object();
+        std::printf("%s\n", w.str().c_str());
+        return kOk;
+    }
+
+    std::size_t wname = 4, wdtype = 5, wshape = 5;
+    std::vector<std::string> shapes;
+    for (const auto& t : cat.tensors) {
+        shapes.push_back(shape_text(t.shape));
+        wname = std::max(wname, t.name.size());
+        wdtype = std::max(wdtype, t.dtype_name.size());
+        wshape = std::max(wshape, shapes.back().size());
+    }
+    wname = std::min<std::size_t>(wname, 72);
+    std::printf("%s: %s, %zu tensor(s) in %zu file(s), %s\n", cat.path.c_str(), std::string(format_name(cat.format)).c_str(),
+                cat.tensors.size(), cat.shards.size(), human_bytes(cat.file_bytes()).c_str());
+    if (kv && !cat.metadata.empty()) {
+        std::printf("\nmetadata:\n");
+        for (const auto& [k, v] : cat.metadata) {
+            std::string shown = v.size() > 200 ? v.substr(0, 197) + "..." : v;
+            std::printf("  %s = %s\n", k.c_str(), shown.c_str());
+        }
+    }
+    std::printf("\n%-*s  %-*s  %-*s  %10s  %s\n", int(wname), "NAME", int(wdtype), "DTYPE", int(wshape), "SHAPE", "SIZE", "ROLE");
+    for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
+        const auto& t = cat.tensors[i];
+        std::printf("%-*s  %-*s  %-*s  %10s  %s\n", int(wname), t.name.c_str(), int(wdtype), t.dtype_name.c_str(), int(wshape),
+                    shapes[i].c_str(), human_bytes(t.nbytes).c_str(), role_text(cat, i, static_cast<int>(plan.roles[i])).c_str());
+    }
+    for (const auto& n : cat.notes) std::printf("note: %s\n", n.c_str());
+    return kOk;
+}
+
+}  // namespace amn::cli

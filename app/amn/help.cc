@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "cli.hpp"
+
+namespace amn::cli {
+
+void print_help(std::FILE* out, std::string_view verb) {
+    if (verb == "parse") {
+        std::fputs(
+            "usage: amn parse MODEL [--json] [--kv]\n\n"
+            "List every stored tensor: name, dtype, shape, size and role (quantized,\n"
+            "scale, companion, passthrough, unsupported).\n\n"
+            "MODEL  a .safetensors file, a *.safetensors.index.json, or a folder holding one\n\n"
+            "  --json   machine-readable output (keys documented in README.md)\n"
+            "  --kv     also print the file's metadata key/values\n",
+            out);
+    } else if (verb == "inspect" || verb == "info") {
+        std::fputs(
+            "usage: amn inspect MODEL [--json]      (alias: info)\n\n"
+            "Summarise a model: format, quantization scheme(s) in words, tensor counts by\n"
+            "role, size now and as BF16, and what Lethe took (bytes quantization saved).\n\n"
+            "  --json   machine-readable output (keys documented in README.md)\n",
+            out);
+    } else if (verb == "remember" || verb == "dequantize") {
+        std::fputs(
+            "usage: amn remember MODEL [--to bf16|f16|f32] [-o OUT] [--force] [--threads N] [--quiet]\n"
+            "       (alias: dequantize)\n\n"
+            "Dequantize MODEL to plain safetensors, bit-exact against the scheme's\n"
+            "reference library. Written to a temporary file and renamed when complete:\n"
+            "a failure or Ctrl-C leaves nothing behind; the input is never modified.\n\n"
+            "  --to DTYPE    dtype of dequantized tensors (default bf16); when given, other\n"
+            "                floating-point tensors are converted too (round-to-nearest-even)\n"
+            "  -o OUT        output file (*.safetensors) or folder; default: beside the input,\n"
+            "                quantization suffix replaced (model-fp8.safetensors → model-bf16.safetensors;\n"
+            "                a model folder → <folder>-bf16/ with config.json and tokenizer files)\n"
+            "  --force       replace existing output files\n"
+            "  --threads N   worker threads (default: all cores)\n"
+            "  --quiet       no progress or summary\n",
+            out);
+    } else {
+        std::fputs(
+            "usage: amn COMMAND [options] MODEL\n\n"
+            "anamnesis — parse any tensor format, recover any precision.\n\n"
+            "commands:\n"
+            "  parse                     list the stored tensors\n"
+            "  inspect, info             summarise schemes, sizes and what Lethe took\n"
+            "  remember, dequantize      dequantize to BF16/F16/F32 safetensors\n"
+            "  help COMMAND              help for one command\n\n"
+            "  --version                 version and SIMD target\n\n"
+            "exit codes: 0 ok, 1 error (one line on stderr), 2 usage\n",
+            out);
+    }
+}
+
+}  // namespace amn::cli

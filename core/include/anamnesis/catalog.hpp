@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file catalog.hpp
+/// The parsed result of a model: every stored tensor (name, dtype, shape,
+/// byte range, owning shard) and the file's metadata. Produced by a Source
+/// (`open_model`), consumed by scheme detection (`plan.hpp`), printed by
+/// `amn parse` and shown by the GUI tree.
+
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/mapped_file.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace amn {
+
+/// Container format of the input.
+enum class Format { Safetensors, Gguf, Npy, Npz, Pth };
+
+/// "safetensors", "gguf", "npy", "npz", "pth".
+std::string_view format_name(Format f) noexcept;
+
+/// Maximum tensor rank any parser accepts.
+inline constexpr std::size_t kMaxRank = 8;
+
+/// One stored tensor, exactly as the file has it.
+struct TensorInfo {
+    std::string name;              ///< full name as stored ("model.layers.0.mlp.down_proj.weight")
+    DType dtype = DType::Unknown;  ///< registry type; Unknown when the file's type string is not known
+    std::string dtype_name;        ///< the type as the file spells it ("F8_E4M3", "Q4_K", "ggml type 99")
+    std::vector<std::uint64_t> shape;  ///< row-major (PyTorch) order, outermost first; {} = scalar
+    std::uint32_t shard = 0;       ///< index into Catalog::shards
+    std::uint64_t offset = 0;      ///< absolute byte offset of the data in the shard's file
+    std::uint64_t nbytes = 0;      ///< bytes of stored data
+    /// Element strides (row-major order, in elements) when the data is not
+    /// C-contiguous (Fortran-order NPY, strided PyTorch views); empty = contiguous.
+    std::vector<std::int64_t> strides;
+    bool big_endian = false;       ///< stored big-endian: bytes are swapped when converting
+    std::uint64_t storage_offset_elems = 0;  ///< first element inside the byte range (views)
+
+    /// Product of the shape (1 for a scalar). Parsers guarantee it does not overflow.
+    std::uint64_t numel() const noexcept;
+};
+
+/// One file of the model (a safetensors shard, the GGUF, the NPZ …).
+struct Shard {
+    std::string path;     ///< path as opened
+    MappedFilePtr file;   ///< the mapping; owned buffers for inflated entries
+};
+
+/// The parsed model.
+struct Catalog {
+    Format format = Format::Safetensors;
+    std::string path;                 ///< what the user opened (file, index.json or directory)
+    std::string display_name;         ///< short name for UIs (file or directory name)
+    std::vector<Shard> shards;
+    std::vector<TensorInfo> tensors;  ///< in file order (safetensors: by data offset)
+    /// File-level metadata as ordered key/value text: safetensors `__metadata__`
+    /// (string values), GGUF key/values rendered as JSON text, NPY headers …
+    std::vector<std::pair<std::string, std::string>> metadata;
+    /// Raw text of `config.json` beside the model, when present.
+    std::optional<std::string> config_json;
+    std::string config_path;          ///< its path (empty when absent)
+    /// `quantization_config` from config.json (or `quantize_config.json`)
+    /// flattened to dotted keys with JSON-scalar text values:
+    /// {"quant_method": "fp8", "weight_block_size.0": "128", "fmt": "e4m3",
+    ///  "config_groups.group_0.weights.strategy": "channel", "kv_cache_scheme": "null"}.
+    /// Strings are unquoted; numbers and booleans as written; null as "null".
+    std::map<std::string, std::string> quantization_config;
+    /// Notes a parser wants the user to see (skipped non-tensor pickle values …).
+    std::vector<std::string> notes;
+
+    /// Index of the tensor called `name`, or nullopt.
+    std::optional<std::size_t> find(std::string_view name) const;
+    /// Pointer to the first stored byte of `t` (inside its shard's mapping).
+    const std::uint8_t* data(const TensorInfo& t) const noexcept;
+    /// Value of a quantization_config key, or nullopt.
+    std::optional<std::string> qconfig(std::string_view key) const;
+    /// Sum of all shard sizes in bytes.
+    std::uint64_t file_bytes() const noexcept;
+
+    /// Build the name index; parsers call it once after filling `tensors`.
+    /// \throws Error{Malformed} naming the first duplicated tensor name.
+    void index_names();
+
+private:
+    std::unordered_map<std::string, std::size_t> by_name_;
+};
+
+/// Open any supported input: a `.safetensors` file, a
+/// `*.safetensors.index.json`, a directory holding either, a `.gguf`, a
+/// `.npy`/`.npz`, a `.pth`/`.pt`/`.bin` PyTorch ZIP or legacy checkpoint.
+/// The format is detected from the content (magic bytes), not the name.
+/// Reads `config.json` (and `quantize_config.json`) beside the model.
+/// \throws Error (Io, Truncated, Malformed, BadJson, OutOfRange, Overlap,
+///         SizeMismatch, LimitExceeded, Unsupported) naming the file.
+Catalog open_model(const std::string& path);
+
+}  // namespace amn

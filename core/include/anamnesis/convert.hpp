@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file convert.hpp
+/// The Executor and the safetensors Sink: run a Plan on all cores and write
+/// the result. Work is split into row chunks of a few MiB; each worker
+/// thread owns one chunk buffer, so memory stays bounded whatever the model
+/// size. Output goes to temporary files in the target folder, renamed only
+/// when everything is written: a failure or cancel leaves nothing behind and
+/// the input is never touched.
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/plan.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace amn {
+
+struct ConvertOptions {
+    /// Float dtype for dequantized tensors (BF16, F16 or F32). When unset,
+    /// dequantized tensors become BF16 and float passthrough tensors keep
+    /// their stored dtype (lossless). When set, it applies to every floating
+    /// tensor; integer and bool tensors are always copied unchanged.
+    std::optional<DType> to;
+    /// Output path. Ends in ".safetensors": that file (sharded input →
+    /// `<stem>-0000i-of-0000N.safetensors` + `<stem>.safetensors.index.json`
+    /// beside it). Otherwise a directory, created when missing, holding the
+    /// output shards under the input's shard names plus `config.json`.
+    /// Empty: derived by `default_output_path`.
+    std::string output;
+    bool force = false;        ///< replace existing output files
+    unsigned threads = 0;      ///< 0 = std::thread::hardware_concurrency()
+    std::uint64_t chunk_bytes = 4u << 20;  ///< target output bytes per work unit
+};
+
+/// Progress report: output bytes written so far and in total.
+struct Progress {
+    std::uint64_t done = 0;
+    std::uint64_t total = 0;
+};
+/// Called from worker threads (serialised by the executor, at most every
+/// ~0.1 % of the total). Must be cheap and thread-safe.
+using ProgressFn = std::function<void(const Progress&)>;
+
+struct ConvertResult {
+    std::vector<std::string> files;   ///< every file written (shards, index, config.json)
+    std::uint64_t tensor_bytes = 0;   ///< tensor data bytes written
+    std::size_t tensors = 0;          ///< tensors written
+};
+
+/// The output the CLI uses when `-o` is absent, for target dtype `to`:
+/// - a single `.safetensors` with no config.json beside it → same folder,
+///   quantization suffix of the stem replaced ("model-fp8" → "model-bf16");
+/// - a directory, index.json or a file with config.json beside it → a
+///   sibling directory "<name>-bf16" (quantization suffix replaced);
+/// - any other format (GGUF, NPZ, PTH) → "<stem>[-<dtype>].safetensors" beside it.
+std::string default_output_path(const Catalog& catalog, std::optional<DType> to);
+
+/// Execute `plan` and write safetensors.
+/// \throws Error{Unsupported} naming the first logical tensor with an error
+///         (checked before anything is written);
+///         Error{OutputExists} when an output file exists and !force;
+///         Error{Io} when the target folder is not writable or a write fails;
+///         Error{Cancelled} when `cancel` became true (checked per chunk);
+///         any Error a recipe raises. In every case no output file remains
+///         (temporary files removed) and existing files are unchanged.
+ConvertResult convert_to_safetensors(const Catalog& catalog, const Plan& plan,
+                                     const ConvertOptions& options,
+                                     const ProgressFn& progress = {},
+                                     const std::atomic<bool>* cancel = nullptr);
+
+/// `config.json` text for the output: `quantization_config` (and
+/// `compression_config`) removed, `torch_dtype` (and `dtype`) set to the
+/// output dtype name ("bfloat16", "float16", "float32"); other keys kept in
+/// order. \throws Error{BadJson} when `config_json` is not a JSON object.
+std::string rewrite_config_json(const std::string& config_json, DType out_dtype);
+
+}  // namespace amn

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file gguf.hpp
+/// GGUF (llama.cpp / ggml) container: parsing into a Catalog, the file's
+/// key/values for display and export, and `ollama:MODEL[:TAG]` resolution.
+///
+/// Reference: ggml `docs/gguf.md` (GGUF v2/v3) and gguf-py's GGUFReader.
+/// Layout: magic "GGUF", u32 version, u64 tensor count, u64 key/value count,
+/// the key/values, the tensor infos (name, u32 n_dims, u64 dims innermost
+/// first, u32 ggml type, u64 offset relative to the data section), padding to
+/// `general.alignment` (default 32), the data section. Big-endian files (all
+/// numbers big-endian; detected from the version field) are read too.
+
+#include "anamnesis/catalog.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn {
+
+/// Parser safety limits. Counts and lengths above them raise
+/// Error{LimitExceeded}; below them every length is still checked against
+/// the bytes left in the file (Error{Truncated}).
+struct GgufLimits {
+    static constexpr std::uint64_t max_tensors = 1u << 20;        ///< tensor infos
+    static constexpr std::uint64_t max_key_values = 1u << 20;     ///< metadata key/values
+    static constexpr std::uint64_t max_string_bytes = 1u << 30;   ///< one string (key, value, name)
+    static constexpr std::uint64_t max_array_elems = 1ull << 32;  ///< one array
+    static constexpr unsigned max_array_depth = 8;                ///< arrays nested in arrays
+    static constexpr std::uint64_t max_alignment = 1u << 24;      ///< general.alignment
+};
+
+/// True when `first_bytes` (at least 4) start with the GGUF magic, or with
+/// the magic of its pre-GGUF predecessors (ggml "lmgg", GGMF, GGJT), which
+/// `open_gguf` recognises in order to reject them by name.
+bool is_gguf(std::span<const std::uint8_t> first_bytes) noexcept;
+
+/// Parse the GGUF file at `path` (memory-mapped; tensor data is not read).
+///
+/// The catalog has format Gguf, one shard (the file), tensors in file order
+/// with: `shape` in row-major (PyTorch) order = the GGUF dims reversed;
+/// `dtype` from `dtype_from_ggml_id` and `dtype_name` ggml's name ("Q4_K")
+/// or "ggml type N" for an id the registry does not know; `offset` absolute
+/// in the file; `nbytes` = blocks × bytes per block; `big_endian` for
+/// big-endian files. `metadata` holds every key/value in file order as
+/// (key, full JSON text of the value) — arrays complete, see
+/// gguf_key_values() for display summaries.
+///
+/// Validation (every failure is an Error naming the file and, where there
+/// is one, the tensor or key):
+/// - magic other than GGUF → Malformed; GGUF v1, ggml/GGMF/GGJT → Unsupported;
+///   a version above 3 → Unsupported;
+/// - counts, string and array lengths, nesting, dims above GgufLimits or
+///   kMaxRank → LimitExceeded; anything running past the end → Truncated;
+/// - an unknown metadata value type, duplicate keys, a `general.alignment`
+///   that is not a non-zero power-of-two u32 → Malformed;
+/// - tensor offsets: misaligned → Malformed, outside the data section →
+///   OutOfRange, overlapping another tensor → Overlap; a row (innermost dim)
+///   that is not whole blocks, or element/byte counts overflowing 64 bits →
+///   SizeMismatch; duplicate tensor names → Malformed.
+/// A tensor whose ggml type id the registry does not know is listed
+/// (dtype_info() is null, dtype_name "ggml type N"); its size cannot be
+/// checked, so `nbytes` is the distance to the next tensor (or the end of
+/// the data) and a catalog note says so. Only converting it fails.
+/// \throws Error as above, or Io when the file cannot be mapped.
+Catalog open_gguf(const std::string& path);
+
+/// The same on a mapping the caller already has (tests, fuzzing, owned
+/// buffers); `path` is what errors and the catalog report.
+Catalog parse_gguf(MappedFilePtr file, const std::string& path);
+
+/// File-level facts for `amn parse` / `inspect`.
+struct GgufInfo {
+    std::uint32_t version = 0;
+    bool big_endian = false;
+    std::uint64_t alignment = 32;       ///< general.alignment or the default 32
+    std::uint64_t data_offset = 0;      ///< absolute offset of the tensor data section
+    std::uint64_t tensor_count = 0;
+    std::uint64_t kv_count = 0;
+    std::string architecture;           ///< general.architecture ("" when absent)
+    std::string name;                   ///< general.name ("" when absent)
+    std::optional<std::uint32_t> file_type;  ///< general.file_type (llama_ftype)
+};
+
+/// One metadata key/value, for display and export.
+struct GgufKeyValue {
+    std::string key;
+    /// Type in words: "u8" "i8" "u16" "i16" "u32" "i32" "u64" "i64" "f32"
+    /// "f64" "bool" "string", arrays as "array[string]", "array[array[i32]]".
+    std::string type;
+    std::uint64_t count = 1;  ///< element count of an array (1 for a scalar)
+    std::string json;         ///< the full value as JSON text
+    /// The value as JSON text for display: arrays longer than
+    /// `summary_items` keep their first items followed by one string
+    /// element "… N more"; strings longer than 240 bytes are cut with
+    /// "… (N bytes)". Equal to `json` when nothing was cut.
+    std::string summary;
+};
+
+/// Facts of a catalog opened from a GGUF file (re-reads the header from the
+/// catalog's mapping; cheap). \throws Error{Usage} when `cat` is not GGUF.
+GgufInfo gguf_info(const Catalog& cat);
+
+/// Every key/value of a GGUF catalog in file order, with summaries that
+/// keep `summary_items` array elements. \throws Error{Usage} when `cat` is not GGUF.
+std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items = 8);
+
+/// All key/values as one JSON object text {"key": value, …} in file order,
+/// arrays complete (tokenizer vocab included) — what `remember` stores in
+/// the output's `__metadata__` under "gguf.kv". Floats are written with the
+/// shortest round-trip form; NaN/±inf as the strings "NaN", "Infinity",
+/// "-Infinity". Works from `cat.metadata`, so also on a copied catalog.
+std::string gguf_kv_json(const Catalog& cat);
+
+/// llama.cpp's name of a `general.file_type` value ("Q4_K_M", "IQ3_M",
+/// "MOSTLY_F16" → "F16" …); empty when unknown.
+std::string_view llama_ftype_name(std::uint32_t file_type) noexcept;
+
+/// True when `spec` starts with "ollama:".
+bool is_ollama_spec(std::string_view spec) noexcept;
+
+/// Resolve `ollama:MODEL[:TAG]` (TAG defaults to "latest"; MODEL may be
+/// "name", "namespace/name" or "host/namespace/name", the library namespace
+/// and registry.ollama.ai host being the defaults) to the path of the
+/// model's GGUF blob in the local ollama store: $OLLAMA_MODELS, else
+/// ~/.ollama/models; manifest manifests/HOST/NAMESPACE/NAME/TAG → the layer
+/// with mediaType "application/vnd.ollama.image.model" → blobs/sha256-HEX.
+/// \throws Error{Usage} for a malformed spec, Error{Io} naming the path
+///         looked at when the manifest or blob is missing, Error{BadJson}
+///         for an unreadable manifest, Error{Malformed} when it has no model layer.
+std::string resolve_ollama(std::string_view spec);
+
+}  // namespace amn

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file plan.hpp
+/// Scheme detection: turns the stored tensors of a Catalog into *logical*
+/// tensors, each one output tensor plus the recipe that makes it
+/// (`down_proj.weight = fp8_block(weight, weight_scale_inv, 128×128)`,
+/// passthrough, …). Inspection is computed from the plan alone; conversion
+/// executes it. One plan, two uses.
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/dtype.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace amn {
+
+/// What a stored tensor is, as far as the plan is concerned.
+enum class Role {
+    Quantized,    ///< the payload of a quantized logical tensor (FP8 weight, GPTQ qweight …)
+    Companion,    ///< consumed by a quantized tensor (scales, zeros, g_idx, input_scale …)
+    Passthrough,  ///< emitted as is (or only cast to the target float dtype)
+    Unsupported,  ///< cannot be converted; the logical tensor carries the error
+};
+std::string_view role_name(Role r) noexcept;  ///< "quantized", "scale", "companion", …
+
+/// How a logical tensor is produced. Implementations live in core/src/schemes.
+/// A recipe holds spans into the catalog's mappings: it must not outlive the
+/// Catalog it was made from. All methods are thread-safe (const, no state).
+class Recipe {
+public:
+    virtual ~Recipe() = default;
+
+    /// Scheme in words for the user ("FP8 E4M3, 128×128 blocks, BF16 scales").
+    virtual std::string describe() const = 0;
+    /// Stable short scheme id for JSON and grouping ("fp8-block", "passthrough", "gguf-Q4_K").
+    virtual std::string scheme_id() const = 0;
+
+    /// The output tensor is `rows() × row_elems()` elements in row-major order
+    /// (for rank ≠ 2 outputs the recipe picks a split; their product is numel).
+    virtual std::uint64_t rows() const = 0;
+    virtual std::uint64_t row_elems() const = 0;
+    /// Rows per work unit the executor must respect (e.g. a GGUF row, an
+    /// FP8 block row needs none: 1). Chunks start at multiples of it.
+    virtual std::uint64_t row_granularity() const { return 1; }
+
+    /// Dequantize rows [row0, row0 + nrows) to f32 into `out`
+    /// (nrows × row_elems() floats), in the reference's arithmetic order.
+    /// \throws Error for data-dependent failures (e.g. a g_idx out of range).
+    virtual void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const = 0;
+
+    /// For passthrough tensors: the stored dtype, so the executor can copy
+    /// bytes losslessly when the output keeps it. nullopt for quantized recipes.
+    virtual std::optional<DType> lossless_dtype() const { return std::nullopt; }
+    /// Copy rows [row0, row0+nrows) as stored bytes into `out` (contiguous,
+    /// little-endian). Only for recipes with a lossless_dtype().
+    virtual void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const;
+
+    /// True when output row r reads only the r-th slice of the payload
+    /// (inputs()[0] split evenly by rows()): lets the executor release input
+    /// pages chunk by chunk. Recipes whose payload is packed across rows
+    /// (GPTQ/AWQ `qweight`) return false and are released per tensor.
+    virtual bool payload_is_row_major() const { return true; }
+
+    /// Byte ranges of the input this recipe reads, per (shard, offset, len),
+    /// so the executor can release pages after use.
+    struct InputRange { std::uint32_t shard; std::uint64_t offset, len; };
+    virtual std::vector<InputRange> inputs() const { return {}; }
+};
+
+/// One output tensor.
+struct LogicalTensor {
+    std::string name;                    ///< output name ("…down_proj.weight")
+    std::vector<std::uint64_t> shape;    ///< output shape, row-major
+    std::vector<std::size_t> sources;    ///< catalog indices consumed; sources[0] is the payload
+    std::uint32_t shard = 0;             ///< output shard (the payload's shard)
+    bool quantized = false;              ///< made by dequantization (not passthrough)
+    std::uint64_t stored_bytes = 0;      ///< bytes of all sources in the input
+    std::shared_ptr<const Recipe> recipe;  ///< null when `error` is set
+    std::string error;                   ///< non-empty: cannot be converted, and why
+
+    std::uint64_t numel() const noexcept;
+};
+
+/// A detected scheme and how many logical tensors use it.
+struct SchemeUse {
+    std::string id;           ///< Recipe::scheme_id()
+    std::string description;  ///< Recipe::describe() of the first user
+    std::size_t tensors = 0;
+};
+
+struct Plan {
+    std::vector<LogicalTensor> tensors;  ///< in catalog order of their payloads
+    std::vector<Role> roles;             ///< one per catalog tensor
+    std::vector<SchemeUse> schemes;      ///< quantization schemes found (passthrough excluded)
+    std::vector<std::string> notes;      ///< detection remarks worth showing
+
+    /// Logical tensors that carry an error.
+    std::size_t error_count() const noexcept;
+};
+
+/// Detect schemes and build the plan. Never throws for per-tensor problems
+/// (an orphan FP8 weight, an unknown dtype, a companion of the wrong shape):
+/// those become `LogicalTensor::error` so the model stays inspectable.
+/// \throws Error only for model-wide contradictions (e.g. a quantization_config
+///         naming a method the core does not know: Unsupported).
+Plan make_plan(const Catalog& catalog);
+
+}  // namespace amn

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "anamnesis/catalog.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/safetensors.hpp"
+#include "formats/formats.hpp"
+#include "json_util.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace amn {
+namespace fs = std::filesystem;
+
+std::string_view format_name(Format f) noexcept {
+    switch (f) {
+        case Format::Safetensors: return "safetensors";
+        case Format::Gguf: return "gguf";
+        case Format::Npy: return "npy";
+        case Format::Npz: return "npz";
+        case Format::Pth: return "pth";
+    }
+    return "unknown";
+}
+
+std::uint64_t TensorInfo::numel() const noexcept {
+    std::uint64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+}
+
+std::optional<std::size_t> Catalog::find(std::string_view name) const {
+    auto it = by_name_.find(std::string(name));
+    if (it == by_name_.end()) return std::nullopt;
+    return it->second;
+}
+
+const std::uint8_t* Catalog::data(const TensorInfo& t) const noexcept {
+    return shards[t.shard].file->data() + t.offset;
+}
+
+std::optional<std::string> Catalog::qconfig(std::string_view key) const {
+    auto it = quantization_config.find(std::string(key));
+    if (it == quantization_config.end()) return std::nullopt;
+    return it->second;
+}
+
+std::uint64_t Catalog::file_bytes() const noexcept {
+    std::uint64_t n = 0;
+    for (const auto& s : shards) n += s.file->size();
+    return n;
+}
+
+void Catalog::index_names() {
+    by_name_.clear();
+    by_name_.reserve(tensors.size());
+    for (std::size_t i = 0; i < tensors.size(); ++i)
+        if (!by_name_.emplace(tensors[i].name, i).second)
+            throw Error(ErrorCode::Malformed, "tensor name appears twice", path, tensors[i].name);
+}
+
+namespace detail {
+
+bool looks_like_safetensors(std::span<const std::uint8_t> head, std::uint64_t file_size) {
+    if (head.size() < 9) return false;
+    std::uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | head[static_cast<std::size_t>(i)];
+    if (n < 2 || n > file_size - 8) return false;
+    std::size_t i = 8;
+    while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r')) ++i;
+    return i < head.size() && head[i] == '{';
+}
+
+static std::optional<std::string> slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) return std::nullopt;
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+static void read_quant_object(const std::string& text, const std::string& path, bool nested, Catalog& cat) {
+    namespace od = simdjson::ondemand;
+    simdjson::padded_string json(text);
+    od::parser parser;
+    od::document doc;
+    check_json(parser.iterate(json).get(doc), "not valid JSON", path);
+    od::object root;
+    check_json(doc.get_object().get(root), "not a JSON object", path);
+    if (!nested) {
+        detail::flatten_object(root, "", cat.quantization_config, path);
+        return;
+    }
+    for (auto field : root) {
+        std::string_view key;
+        check_json(field.unescaped_key().get(key), "invalid key", path);
+        if (key != "quantization_config" && key != "compression_config") continue;
+        od::value v;
+        check_json(field.value().get(v), "invalid value", path);
+        od::object q;
+        if (v.get_object().get(q) != simdjson::SUCCESS) continue;  // null / other: no quantization
+        detail::flatten_object(q, "", cat.quantization_config, path);
+        break;
+    }
+}
+
+void read_model_config(Catalog& cat, const std::string& dir) {
+    const fs::path cfg = fs::path(dir) / "config.json";
+    if (auto text = slurp(cfg)) {
+        cat.config_json = *text;
+        cat.config_path = cfg.string();
+        read_quant_object(*text, cfg.string(), true, cat);
+    }
+    if (cat.quantization_config.empty()) {
+        const fs::path qc = fs::path(dir) / "quantize_config.json";  // AutoGPTQ's older layout
+        if (auto text = slurp(qc)) read_quant_object(*text, qc.string(), false, cat);
+    }
+}
+
+}  // namespace detail
+
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suf) {
+    return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+// Resolve a directory to the model file inside it.
+std::string resolve_directory(const std::string& dir) {
+    std::vector<std::string> index, st, other;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        if (!e.is_regular_file()) continue;
+        const std::string name = e.path().filename().string();
+        if (ends_with(name, ".safetensors.index.json")) index.push_back(e.path().string());
+        else if (ends_with(name, ".safetensors")) st.push_back(e.path().string());
+        else if (ends_with(name, ".gguf") || ends_with(name, ".npz") || ends_with(name, ".npy") ||
+                 ends_with(name, ".pth") || ends_with(name, ".pt"))
+            other.push_back(e.path().string());
+    }
+    std::sort(index.begin(), index.end());
+    if (index.size() == 1) return index[0];
+    if (index.size() > 1) throw Error(ErrorCode::Malformed, "several *.safetensors.index.json files: open one of them", dir);
+    if (st.size() == 1) return st[0];
+    if (st.size() > 1) throw Error(ErrorCode::Malformed, "several .safetensors files and no index.json: open one of them", dir);
+    if (other.size() == 1) return other[0];
+    if (other.size() > 1) throw Error(ErrorCode::Malformed, "several model files: open one of them", dir);
+    throw Error(ErrorCode::Malformed, "no model file (.safetensors, index.json, .gguf, .npz, .npy, .pth) in this folder", dir);
+}
+
+}  // namespace
+
+Catalog open_model(const std::string& path_in) {
+    std::string path = path_in;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw Error(ErrorCode::Io, "no such file or directory", path_in);
+    if (fs::is_directory(path, ec)) path = resolve_directory(path);
+
+    Catalog cat;
+    if (ends_with(path, ".index.json")) {
+        cat = open_safetensors_index(path);
+    } else {
+        auto file = MappedFile::open(path);
+        const auto head = file->bytes().first(std::min<std::size_t>(file->size(), 64));
+        // Other formats are recognised by their magic bytes first (see formats.hpp);
+        // a .safetensors name goes to the safetensors parser even when broken, so
+        // that the user gets its precise error (truncated, header past EOF, …).
+        if (ends_with(path, ".safetensors") || detail::looks_like_safetensors(head, file->size())) {
+            cat.format = Format::Safetensors;
+            append_safetensors_shard(cat, path);
+            cat.index_names();
+        } else {
+            throw Error(ErrorCode::Malformed,
+                        file->size() < 8 ? "file too short to be any supported format (" + std::to_string(file->size()) + " bytes)"
+                                         : "not a supported model file (safetensors, GGUF, NPY/NPZ, PyTorch)",
+                        path);
+        }
+    }
+    cat.path = path_in;
+    cat.display_name = fs::path(path_in).filename().string();
+    if (cat.display_name.empty()) cat.display_name = fs::path(path_in).parent_path().filename().string();
+    detail::read_model_config(cat, fs::path(path).parent_path().string().empty() ? "." : fs::path(path).parent_path().string());
+    return cat;
+}
+
+}  // namespace amn

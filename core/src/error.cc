@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "anamnesis/error.hpp"
+
+namespace amn {
+namespace {
+std::string compose(const std::string& file, const std::string& tensor, const std::string& msg) {
+    std::string s;
+    if (!file.empty()) s += file + ": ";
+    if (!tensor.empty()) s += tensor + ": ";
+    return s + msg;
+}
+}  // namespace
+
+std::string_view error_code_name(ErrorCode code) noexcept {
+    switch (code) {
+        case ErrorCode::Io: return "io";
+        case ErrorCode::Truncated: return "truncated";
+        case ErrorCode::Malformed: return "malformed";
+        case ErrorCode::BadJson: return "bad-json";
+        case ErrorCode::OutOfRange: return "out-of-range";
+        case ErrorCode::Overlap: return "overlap";
+        case ErrorCode::SizeMismatch: return "size-mismatch";
+        case ErrorCode::LimitExceeded: return "limit-exceeded";
+        case ErrorCode::UnknownDtype: return "unknown-dtype";
+        case ErrorCode::Unsupported: return "unsupported";
+        case ErrorCode::MissingCompanion: return "missing-companion";
+        case ErrorCode::BadCompanion: return "bad-companion";
+        case ErrorCode::OutputExists: return "output-exists";
+        case ErrorCode::Cancelled: return "cancelled";
+        case ErrorCode::Usage: return "usage";
+        case ErrorCode::UnsafePickle: return "unsafe-pickle";
+    }
+    return "error";
+}
+
+Error::Error(ErrorCode code, std::string message, std::string file, std::string tensor)
+    : std::runtime_error(compose(file, tensor, message)),
+      code_(code), message_(std::move(message)), file_(std::move(file)), tensor_(std::move(tensor)) {}
+
+Error Error::with_file(std::string file) const {
+    return file_.empty() ? Error(code_, message_, std::move(file), tensor_) : *this;
+}
+
+Error Error::with_tensor(std::string tensor) const {
+    return tensor_.empty() ? Error(code_, message_, file_, std::move(tensor)) : *this;
+}
+
+}  // namespace amn

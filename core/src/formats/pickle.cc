@@ -1,0 +1,789 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// A non-executing pickle machine (protocols 0–5) with an allowlist of globals.
+#include "formats/pickle.hpp"
+
+#include "anamnesis/error.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+namespace amn::detail::pickle {
+namespace {
+
+using K = Value::Kind;
+
+// Opcodes (CPython Lib/pickle.py names).
+enum Op : std::uint8_t {
+    MARK = '(', STOP = '.', POP = '0', POP_MARK = '1', DUP = '2', FLOAT = 'F', INT = 'I', BININT = 'J',
+    BININT1 = 'K', LONG = 'L', BININT2 = 'M', NONE = 'N', PERSID = 'P', BINPERSID = 'Q', REDUCE = 'R',
+    STRING = 'S', BINSTRING = 'T', SHORT_BINSTRING = 'U', UNICODE = 'V', BINUNICODE = 'X', APPEND = 'a',
+    BUILD = 'b', GLOBAL = 'c', DICT = 'd', EMPTY_DICT = '}', APPENDS = 'e', GET = 'g', BINGET = 'h',
+    INST = 'i', LONG_BINGET = 'j', LIST = 'l', EMPTY_LIST = ']', OBJ = 'o', PUT = 'p', BINPUT = 'q',
+    LONG_BINPUT = 'r', SETITEM = 's', TUPLE = 't', EMPTY_TUPLE = ')', SETITEMS = 'u', BINFLOAT = 'G',
+    PROTO = 0x80, NEWOBJ = 0x81, EXT1 = 0x82, EXT2 = 0x83, EXT4 = 0x84, TUPLE1 = 0x85, TUPLE2 = 0x86,
+    TUPLE3 = 0x87, NEWTRUE = 0x88, NEWFALSE = 0x89, LONG1 = 0x8a, LONG4 = 0x8b,
+    BINBYTES = 'B', SHORT_BINBYTES = 'C',
+    SHORT_BINUNICODE = 0x8c, BINUNICODE8 = 0x8d, BINBYTES8 = 0x8e, EMPTY_SET = 0x8f, ADDITEMS = 0x90,
+    FROZENSET = 0x91, NEWOBJ_EX = 0x92, STACK_GLOBAL = 0x93, MEMOIZE = 0x94, FRAME = 0x95,
+    BYTEARRAY8 = 0x96, NEXT_BUFFER = 0x97, READONLY_BUFFER = 0x98,
+};
+
+[[noreturn]] void malformed(const std::string& what, std::size_t at) {
+    throw Error(ErrorCode::Malformed, "malformed pickle: " + what + " at byte " + std::to_string(at));
+}
+
+struct StorageRow { std::string_view name; DType t; };
+constexpr StorageRow kStorages[] = {
+    {"FloatStorage", DType::F32}, {"DoubleStorage", DType::F64}, {"HalfStorage", DType::F16},
+    {"BFloat16Storage", DType::BF16}, {"LongStorage", DType::I64}, {"IntStorage", DType::I32},
+    {"ShortStorage", DType::I16}, {"CharStorage", DType::I8}, {"ByteStorage", DType::U8},
+    {"BoolStorage", DType::BOOL}, {"ComplexFloatStorage", DType::C64}, {"ComplexDoubleStorage", DType::C128},
+    {"UInt16Storage", DType::U16}, {"UInt32Storage", DType::U32}, {"UInt64Storage", DType::U64},
+    {"Float8_e4m3fnStorage", DType::F8_E4M3}, {"Float8_e5m2Storage", DType::F8_E5M2},
+    {"Float8_e4m3fnuzStorage", DType::F8_E4M3FNUZ}, {"Float8_e5m2fnuzStorage", DType::F8_E5M2FNUZ},
+    {"Float8_e8m0fnuStorage", DType::F8_E8M0},
+    {"UntypedStorage", DType::U8},  // bytes; the tensor names its dtype (_rebuild_tensor_v3)
+};
+// Storage classes that exist but hold nothing we convert (quantized, complex32).
+constexpr std::string_view kUnconvertibleStorages[] = {
+    "QInt8Storage", "QUInt8Storage", "QInt32Storage", "QUInt4x2Storage", "QUInt2x4Storage", "ComplexHalfStorage",
+};
+struct DtypeRow { std::string_view name; DType t; };
+constexpr DtypeRow kDtypes[] = {
+    {"float32", DType::F32}, {"float", DType::F32}, {"float64", DType::F64}, {"double", DType::F64},
+    {"float16", DType::F16}, {"half", DType::F16}, {"bfloat16", DType::BF16}, {"int8", DType::I8},
+    {"uint8", DType::U8}, {"int16", DType::I16}, {"short", DType::I16}, {"int32", DType::I32},
+    {"int", DType::I32}, {"int64", DType::I64}, {"long", DType::I64}, {"bool", DType::BOOL},
+    {"complex64", DType::C64}, {"cfloat", DType::C64}, {"complex128", DType::C128}, {"cdouble", DType::C128},
+    {"uint16", DType::U16}, {"uint32", DType::U32}, {"uint64", DType::U64},
+    {"float8_e4m3fn", DType::F8_E4M3}, {"float8_e5m2", DType::F8_E5M2},
+    {"float8_e4m3fnuz", DType::F8_E4M3FNUZ}, {"float8_e5m2fnuz", DType::F8_E5M2FNUZ},
+    {"float8_e8m0fnu", DType::F8_E8M0},
+    // Known dtypes without a registry type: allowed as values, not as tensor dtypes.
+    {"complex32", DType::Unknown}, {"chalf", DType::Unknown}, {"qint8", DType::Unknown},
+    {"quint8", DType::Unknown}, {"qint32", DType::Unknown}, {"quint4x2", DType::Unknown},
+};
+constexpr std::string_view kTorchConstants[] = {
+    "strided", "sparse_coo", "sparse_csr", "contiguous_format", "channels_last", "channels_last_3d", "preserve_format",
+};
+constexpr std::string_view kUnsupportedRebuilders[] = {
+    "_rebuild_qtensor", "_rebuild_sparse_tensor", "_rebuild_sparse_csr_tensor", "_rebuild_nested_tensor",
+    "_rebuild_wrapper_subclass", "_rebuild_meta_tensor_no_storage", "_rebuild_device_tensor_from_numpy",
+    "_rebuild_xla_tensor", "_rebuild_mps_tensor", "_rebuild_mtia_tensor", "_rebuild_tensor_v4",
+};
+
+bool valid_utf8(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t n;
+        if (c < 0x80) n = 0;
+        else if ((c >> 5) == 6) n = 1;
+        else if ((c >> 4) == 14) n = 2;
+        else if ((c >> 3) == 30) n = 3;
+        else return false;
+        if (n > s.size() - i - 1) return false;
+        for (std::size_t k = 1; k <= n; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+        i += n + 1;
+    }
+    return true;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) out += static_cast<char>(cp);
+    else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
+    else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18)); out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+}  // namespace
+
+std::string_view kind_name(const Value& v) noexcept {
+    switch (v.kind) {
+        case K::None: return "None";
+        case K::Bool: return "bool";
+        case K::Int: case K::BigInt: return "int";
+        case K::Float: return "float";
+        case K::Str: return "str";
+        case K::Bytes: return "bytes";
+        case K::Tuple: return "tuple";
+        case K::List: return "list";
+        case K::Dict: return "dict";
+        case K::Set: return "set";
+        case K::Global: return "global";
+        case K::Storage: return "storage";
+        case K::Tensor: return "tensor";
+        case K::Device: return "torch.device";
+        case K::Dtype: return "torch.dtype";
+        case K::Opaque: return "object";
+        case K::Mark: return "mark";
+    }
+    return "value";
+}
+
+GlobalKind classify_global(std::string_view module, std::string_view name, DType* dtype) {
+    if (module == "torch._utils") {
+        if (name == "_rebuild_tensor_v2") return GlobalKind::RebuildTensorV2;
+        if (name == "_rebuild_tensor_v3") return GlobalKind::RebuildTensorV3;
+        if (name == "_rebuild_tensor") return GlobalKind::RebuildTensor;
+        if (name == "_rebuild_parameter") return GlobalKind::RebuildParameter;
+        if (name == "_rebuild_parameter_with_state") return GlobalKind::RebuildParameterWithState;
+        for (auto n : kUnsupportedRebuilders)
+            if (name == n) return GlobalKind::UnsupportedTensor;
+        return GlobalKind::Refused;
+    }
+    if (module == "torch._tensor" && name == "_rebuild_from_type_v2") return GlobalKind::RebuildFromTypeV2;
+    if (module == "collections" && name == "OrderedDict") return GlobalKind::OrderedDict;
+    if (module == "builtins" || module == "__builtin__") {
+        if (name == "set") return GlobalKind::Set;
+        if (name == "frozenset") return GlobalKind::FrozenSet;
+        if (name == "bytearray") return GlobalKind::ByteArray;
+        return GlobalKind::Refused;
+    }
+    if (module == "_codecs" && name == "encode") return GlobalKind::CodecsEncode;
+    if (module == "torch.nn.parameter" && name == "Parameter") return GlobalKind::TensorType;
+    if (module == "torch._tensor" && name == "Tensor") return GlobalKind::TensorType;
+    if (module == "torch") {
+        if (name == "Size") return GlobalKind::TorchSize;
+        if (name == "device") return GlobalKind::TorchDevice;
+        if (name == "Tensor") return GlobalKind::TensorType;
+        for (const auto& r : kStorages)
+            if (name == r.name) { if (dtype) *dtype = r.t; return GlobalKind::TorchStorage; }
+        for (auto n : kUnconvertibleStorages)
+            if (name == n) { if (dtype) *dtype = DType::Unknown; return GlobalKind::TorchStorage; }
+        for (const auto& r : kDtypes)
+            if (name == r.name) { if (dtype) *dtype = r.t; return GlobalKind::TorchDtype; }
+        for (auto n : kTorchConstants)
+            if (name == n) return GlobalKind::TorchConstant;
+    }
+    if (module == "torch.storage" && name == "UntypedStorage") { if (dtype) *dtype = DType::U8; return GlobalKind::TorchStorage; }
+    return GlobalKind::Refused;
+}
+
+std::string refused_verdict(std::string_view module, std::string_view name) {
+    static constexpr std::string_view kExecModules[] = {
+        "os", "posix", "nt", "subprocess", "pty", "runpy", "commands", "popen2", "webbrowser", "code",
+        "importlib", "ctypes", "socket", "shutil", "marshal", "pickle", "_pickle", "cPickle", "types", "sys",
+    };
+    static constexpr std::string_view kExecBuiltins[] = {
+        "eval", "exec", "execfile", "compile", "__import__", "getattr", "setattr", "delattr", "open",
+        "input", "apply", "globals", "locals", "vars", "breakpoint", "help",
+    };
+    bool exec = false;
+    for (auto m : kExecModules)
+        if (module == m || (module.size() > m.size() && module.substr(0, m.size()) == m && module[m.size()] == '.')) exec = true;
+    if (module == "builtins" || module == "__builtin__")
+        for (auto n : kExecBuiltins)
+            if (name == n) exec = true;
+    if (exec) return "would execute code under torch.load(weights_only=False)";
+    return "not allowlisted: torch.load(weights_only=False) would import and call it";
+}
+
+Value* Machine::make(Value::Kind k) {
+    charge(sizeof(Value));
+    arena_.emplace_back();
+    Value* v = &arena_.back();
+    v->kind = k;
+    return v;
+}
+
+void Machine::charge(std::uint64_t bytes) {
+    working_set_ += bytes;
+    if (working_set_ > limits_.max_working_set)
+        throw Error(ErrorCode::LimitExceeded, "pickle working set exceeds " + std::to_string(limits_.max_working_set) + " bytes");
+}
+
+Value* Machine::pop() {
+    const std::size_t base = marks_.empty() ? 0 : marks_.back();
+    if (stack_.size() <= base) throw Error(ErrorCode::Malformed, "malformed pickle: stack underflow");
+    Value* v = stack_.back();
+    stack_.pop_back();
+    return v;
+}
+
+std::vector<Value*> Machine::pop_mark() {
+    if (marks_.empty()) throw Error(ErrorCode::Malformed, "malformed pickle: no MARK on the stack");
+    const std::size_t base = marks_.back();
+    marks_.pop_back();
+    std::vector<Value*> items(stack_.begin() + static_cast<std::ptrdiff_t>(base), stack_.end());
+    stack_.resize(base);
+    return items;
+}
+
+Value* Machine::resolve_global(std::string module, std::string name) {
+    DType dt = DType::Unknown;
+    const GlobalKind gk = classify_global(module, name, &dt);
+    const std::string full = module + "." + name;
+    auto [it, inserted] = global_index_.emplace(full, globals_.size());
+    if (inserted) {
+        if (globals_.size() >= 4096) throw Error(ErrorCode::LimitExceeded, "pickle references more than 4096 distinct globals");
+        GlobalRef r;
+        r.module = module;
+        r.name = name;
+        r.allowed = gk != GlobalKind::Refused;
+        switch (gk) {
+            case GlobalKind::Refused: r.verdict = refused_verdict(module, name); break;
+            case GlobalKind::RebuildTensorV2: case GlobalKind::RebuildTensorV3: case GlobalKind::RebuildTensor:
+            case GlobalKind::RebuildParameter: case GlobalKind::RebuildParameterWithState:
+            case GlobalKind::RebuildFromTypeV2: r.verdict = "tensor rebuild"; break;
+            case GlobalKind::UnsupportedTensor: r.verdict = "tensor rebuild (a tensor kind anamnesis does not convert)"; break;
+            case GlobalKind::TorchStorage: r.verdict = "storage type"; break;
+            case GlobalKind::TorchDtype: r.verdict = "dtype"; break;
+            case GlobalKind::TensorType: r.verdict = "tensor type"; break;
+            default: r.verdict = "data constructor"; break;
+        }
+        globals_.push_back(std::move(r));
+    }
+    globals_[it->second].count++;
+    if (gk == GlobalKind::Refused) {
+        if (!scan_)
+            throw Error(ErrorCode::UnsafePickle, "pickle references " + full + ", which is not allowlisted (" + refused_verdict(module, name) + "); refused");
+        Value* v = make(K::Opaque);
+        v->s = full;
+        return v;
+    }
+    Value* v = make(gk == GlobalKind::TorchDtype ? K::Dtype : K::Global);
+    v->global = gk;
+    v->dtype = dt;
+    v->s = full;
+    return v;
+}
+
+namespace {
+std::int64_t as_int(const Value* v, const char* what) {
+    if (v->kind == K::Int) return v->i;
+    if (v->kind == K::Bool) return v->b ? 1 : 0;
+    throw Error(ErrorCode::Malformed, std::string("malformed pickle: ") + what + " is a " + std::string(kind_name(*v)) + ", not an int");
+}
+const std::vector<Value*>& as_tuple(const Value* v, const char* what) {
+    if (v->kind != K::Tuple && v->kind != K::List)
+        throw Error(ErrorCode::Malformed, std::string("malformed pickle: ") + what + " is a " + std::string(kind_name(*v)) + ", not a tuple");
+    return v->items;
+}
+}  // namespace
+
+Value* Machine::call(Value* callable, Value* args, std::size_t at) {
+    if (callable->kind == K::Opaque) {
+        Value* r = make(K::Opaque);
+        r->s = callable->s;
+        return r;
+    }
+    if (callable->kind != K::Global) malformed("calling a " + std::string(kind_name(*callable)), at);
+    const auto& a = as_tuple(args, "call arguments");
+    const std::string& fn = callable->s;
+    auto need = [&](std::size_t lo, std::size_t hi) {
+        if (a.size() < lo || a.size() > hi)
+            malformed(fn + " called with " + std::to_string(a.size()) + " arguments", at);
+    };
+    auto rebuild = [&](std::size_t first) -> Value* {
+        Value* storage = a[first];
+        if (storage->kind == K::Opaque) { Value* r = make(K::Opaque); r->s = storage->s; return r; }
+        if (storage->kind != K::Storage) malformed(fn + ": first argument is a " + std::string(kind_name(*storage)) + ", not a storage", at);
+        Value* t = make(K::Tensor);
+        t->tensor.storage = storage;
+        const std::int64_t off = as_int(a[first + 1], "storage offset");
+        if (off < 0) malformed("negative storage offset", at);
+        t->tensor.storage_offset = static_cast<std::uint64_t>(off);
+        for (const Value* d : as_tuple(a[first + 2], "tensor size")) {
+            const std::int64_t n = as_int(d, "tensor size");
+            if (n < 0) malformed("negative tensor size", at);
+            t->tensor.shape.push_back(static_cast<std::uint64_t>(n));
+        }
+        for (const Value* d : as_tuple(a[first + 3], "tensor stride")) t->tensor.stride.push_back(as_int(d, "tensor stride"));
+        if (t->tensor.shape.size() != t->tensor.stride.size()) malformed("tensor size and stride of different ranks", at);
+        charge(16 * t->tensor.shape.size());
+        return t;
+    };
+    switch (callable->global) {
+        case GlobalKind::OrderedDict: {
+            need(0, 1);
+            Value* d = make(K::Dict);
+            if (a.size() == 1) {
+                if (a[0]->kind == K::Dict) d->dict = a[0]->dict;
+                else
+                    for (Value* p : as_tuple(a[0], "OrderedDict items")) {
+                        const auto& kv = as_tuple(p, "OrderedDict item");
+                        if (kv.size() != 2) malformed("OrderedDict item is not a pair", at);
+                        d->dict.emplace_back(kv[0], kv[1]);
+                    }
+            }
+            return d;
+        }
+        case GlobalKind::Set: case GlobalKind::FrozenSet: {
+            need(0, 1);
+            Value* s = make(K::Set);
+            if (a.size() == 1) s->items = a[0]->kind == K::Set ? a[0]->items : as_tuple(a[0], "set items");
+            return s;
+        }
+        case GlobalKind::ByteArray: {
+            need(0, 2);
+            Value* b = make(K::Bytes);
+            if (!a.empty()) {
+                if (a[0]->kind != K::Bytes && a[0]->kind != K::Str) malformed("bytearray of a " + std::string(kind_name(*a[0])), at);
+                b->s = a[0]->s;
+            }
+            return b;
+        }
+        case GlobalKind::CodecsEncode: {
+            // Protocol 2 pickles bytes as _codecs.encode(text, 'latin1').
+            need(2, 2);
+            if (a[0]->kind != K::Str || a[1]->kind != K::Str || (a[1]->s != "latin1" && a[1]->s != "latin-1"))
+                malformed("_codecs.encode with arguments other than (str, 'latin1')", at);
+            Value* b = make(K::Bytes);
+            const std::string& s = a[0]->s;
+            for (std::size_t i = 0; i < s.size();) {
+                const auto c = static_cast<unsigned char>(s[i]);
+                if (c < 0x80) { b->s += static_cast<char>(c); ++i; }
+                else if ((c >> 5) == 6 && i + 1 < s.size()) {
+                    const std::uint32_t cp = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
+                    if (cp > 0xFF) malformed("_codecs.encode: character beyond latin-1", at);
+                    b->s += static_cast<char>(cp);
+                    i += 2;
+                } else {
+                    malformed("_codecs.encode: character beyond latin-1", at);
+                }
+            }
+            charge(b->s.size());
+            return b;
+        }
+        case GlobalKind::TorchSize: {
+            need(0, 1);
+            Value* t = make(K::Tuple);
+            if (a.size() == 1) t->items = as_tuple(a[0], "torch.Size argument");
+            return t;
+        }
+        case GlobalKind::TorchDevice: {
+            need(1, 2);
+            if (a[0]->kind != K::Str) malformed("torch.device of a " + std::string(kind_name(*a[0])), at);
+            Value* d = make(K::Device);
+            d->s = a[0]->s;
+            if (a.size() == 2 && a[1]->kind != K::None) d->s += ":" + std::to_string(as_int(a[1], "device index"));
+            return d;
+        }
+        case GlobalKind::RebuildTensorV2: need(4, 7); return rebuild(0);
+        case GlobalKind::RebuildTensor: need(4, 4); return rebuild(0);
+        case GlobalKind::RebuildTensorV3: {
+            need(7, 8);
+            Value* t = rebuild(0);
+            if (t->kind == K::Tensor) {
+                if (a[6]->kind != K::Dtype) malformed("_rebuild_tensor_v3: dtype argument is a " + std::string(kind_name(*a[6])), at);
+                t->tensor.dtype = a[6]->dtype;
+                if (t->tensor.dtype == DType::Unknown) {
+                    Value* r = make(K::Opaque);
+                    r->s = "tensor of dtype " + a[6]->s;
+                    return r;
+                }
+            }
+            return t;
+        }
+        case GlobalKind::RebuildParameter: case GlobalKind::RebuildParameterWithState: {
+            need(3, 4);
+            Value* data = a[0];
+            if (data->kind == K::Tensor) {
+                Value* t = make(K::Tensor);
+                t->tensor = data->tensor;
+                t->tensor.parameter = true;
+                return t;
+            }
+            if (data->kind == K::Opaque) return data;
+            malformed(fn + " of a " + std::string(kind_name(*data)), at);
+        }
+        case GlobalKind::RebuildFromTypeV2: {
+            need(4, 4);
+            if (a[1]->kind != K::Global || a[1]->global != GlobalKind::TensorType) {
+                if (a[1]->kind == K::Opaque) { Value* r = make(K::Opaque); r->s = a[1]->s; return r; }
+                malformed("_rebuild_from_type_v2 with a type other than torch.Tensor/Parameter", at);
+            }
+            return call(a[0], a[2], at);
+        }
+        case GlobalKind::UnsupportedTensor: {
+            Value* r = make(K::Opaque);
+            r->s = fn;
+            return r;
+        }
+        default:
+            malformed("calling " + fn + ", which is not callable here", at);
+    }
+}
+
+Value* Machine::run(std::span<const std::uint8_t> data, std::size_t& pos) {
+    const std::uint8_t* d = data.data();
+    const std::size_t n = data.size();
+    const std::size_t stack_base = stack_.size(), marks_base = marks_.size();
+    auto need = [&](std::size_t k) {
+        if (k > n - pos) throw Error(ErrorCode::Truncated, "pickle ends inside an opcode argument at byte " + std::to_string(pos));
+    };
+    auto u8 = [&]() { need(1); return d[pos++]; };
+    auto u16 = [&]() { need(2); std::uint16_t v = static_cast<std::uint16_t>(d[pos] | (d[pos + 1] << 8)); pos += 2; return v; };
+    auto u32 = [&]() {
+        need(4);
+        std::uint32_t v = static_cast<std::uint32_t>(d[pos]) | (static_cast<std::uint32_t>(d[pos + 1]) << 8) |
+                          (static_cast<std::uint32_t>(d[pos + 2]) << 16) | (static_cast<std::uint32_t>(d[pos + 3]) << 24);
+        pos += 4;
+        return v;
+    };
+    auto u64 = [&]() { std::uint64_t lo = u32(); std::uint64_t hi = u32(); return lo | (hi << 32); };
+    auto bytes = [&](std::uint64_t k) {
+        if (k > n - pos) throw Error(ErrorCode::Truncated, "pickle ends inside a " + std::to_string(k) + "-byte string at byte " + std::to_string(pos));
+        charge(k);
+        std::string s(reinterpret_cast<const char*>(d + pos), static_cast<std::size_t>(k));
+        pos += static_cast<std::size_t>(k);
+        return s;
+    };
+    auto line = [&]() {
+        const void* nl = std::memchr(d + pos, '\n', n - pos);
+        if (!nl) throw Error(ErrorCode::Truncated, "pickle ends inside a text argument at byte " + std::to_string(pos));
+        const std::size_t e = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - d);
+        std::string s(reinterpret_cast<const char*>(d + pos), e - pos);
+        charge(s.size());
+        pos = e + 1;
+        if (!s.empty() && s.back() == '\r') s.pop_back();
+        return s;
+    };
+    auto push = [&](Value* v) {
+        if (stack_.size() >= limits_.max_stack) throw Error(ErrorCode::LimitExceeded, "pickle stack deeper than " + std::to_string(limits_.max_stack));
+        stack_.push_back(v);
+    };
+    auto top = [&](std::size_t at) -> Value* {
+        const std::size_t base = marks_.empty() ? 0 : marks_.back();
+        if (stack_.size() <= base) malformed("stack underflow", at);
+        return stack_.back();
+    };
+    auto memo_put = [&](std::uint64_t idx, std::size_t at) {
+        Value* v = top(at);
+        if (memo_.size() >= limits_.max_memo && !memo_.count(idx))
+            throw Error(ErrorCode::LimitExceeded, "pickle memo larger than " + std::to_string(limits_.max_memo) + " entries");
+        memo_[idx] = v;
+    };
+    auto memo_get = [&](std::uint64_t idx, std::size_t at) {
+        auto it = memo_.find(idx);
+        if (it == memo_.end()) malformed("memo key " + std::to_string(idx) + " was never stored", at);
+        push(it->second);
+    };
+    auto make_str = [&](std::string s, std::size_t at) {
+        if (!valid_utf8(s)) malformed("invalid UTF-8 in a string", at);
+        Value* v = make(K::Str);
+        v->s = std::move(s);
+        return v;
+    };
+    auto make_int = [&](std::int64_t i) { Value* v = make(K::Int); v->i = i; return v; };
+    auto make_long = [&](const std::string& le, std::size_t) {
+        // Little-endian two's complement of any length.
+        if (le.size() <= 8) {
+            std::uint64_t u = 0;
+            for (std::size_t k = 0; k < le.size(); ++k) u |= static_cast<std::uint64_t>(static_cast<unsigned char>(le[k])) << (8 * k);
+            if (!le.empty() && le.size() < 8 && (static_cast<unsigned char>(le.back()) & 0x80)) u |= ~std::uint64_t{0} << (8 * le.size());
+            return make_int(static_cast<std::int64_t>(u));
+        }
+        Value* v = make(K::BigInt);
+        v->s = le;
+        return v;
+    };
+    auto parse_decimal = [&](const std::string& s, std::size_t at) -> Value* {
+        std::string t = s;
+        if (!t.empty() && (t.back() == 'L' || t.back() == 'l')) t.pop_back();
+        if (t.empty()) malformed("empty integer", at);
+        std::size_t k = (t[0] == '-' || t[0] == '+') ? 1 : 0;
+        if (k == t.size()) malformed("bad integer '" + s + "'", at);
+        for (std::size_t j = k; j < t.size(); ++j)
+            if (t[j] < '0' || t[j] > '9') malformed("bad integer '" + s + "'", at);
+        errno = 0;
+        const long long v = std::strtoll(t.c_str(), nullptr, 10);
+        if (errno == ERANGE) { Value* b = make(K::BigInt); b->s = t; return b; }
+        return make_int(v);
+    };
+    auto quoted = [&](const std::string& s, std::size_t at) {
+        // Protocol 0 STRING: a Python 2 repr, quoted, simple escapes.
+        if (s.size() < 2 || (s[0] != '\'' && s[0] != '"') || s.back() != s[0]) malformed("STRING argument is not quoted", at);
+        std::string out;
+        for (std::size_t k = 1; k + 1 < s.size(); ++k) {
+            if (s[k] != '\\') { out += s[k]; continue; }
+            if (++k + 1 > s.size() - 1) malformed("bad escape in STRING", at);
+            const char e = s[k];
+            if (e == 'x') {
+                if (k + 2 >= s.size()) malformed("bad \\x escape in STRING", at);
+                out += static_cast<char>(std::strtol(s.substr(k + 1, 2).c_str(), nullptr, 16));
+                k += 2;
+            } else if (e == 'n') out += '\n';
+            else if (e == 't') out += '\t';
+            else if (e == 'r') out += '\r';
+            else if (e == '\\' || e == '\'' || e == '"') out += e;
+            else malformed(std::string("unsupported escape \\") + e + " in STRING", at);
+        }
+        return out;
+    };
+    auto raw_unicode = [&](const std::string& s, std::size_t at) {
+        // Protocol 0 UNICODE: raw-unicode-escape (\uXXXX, \UXXXXXXXX; other bytes are latin-1).
+        std::string out;
+        for (std::size_t k = 0; k < s.size(); ++k) {
+            if (s[k] == '\\' && k + 1 < s.size() && (s[k + 1] == 'u' || s[k + 1] == 'U')) {
+                const std::size_t w = s[k + 1] == 'u' ? 4 : 8;
+                if (k + 2 + w > s.size()) malformed("bad \\u escape in UNICODE", at);
+                const std::uint32_t cp = static_cast<std::uint32_t>(std::strtoul(s.substr(k + 2, w).c_str(), nullptr, 16));
+                if (cp > 0x10FFFF) malformed("bad code point in UNICODE", at);
+                append_utf8(out, cp);
+                k += 1 + w;
+            } else {
+                append_utf8(out, static_cast<unsigned char>(s[k]));
+            }
+        }
+        return out;
+    };
+    auto persistent = [&](Value* pid, std::size_t at) {
+        if (!persistent_load_) malformed("persistent id outside a checkpoint", at);
+        push(persistent_load_(*pid));
+    };
+    auto checked_call = [&](Value* callable, Value* args, std::size_t at) {
+        if (!scan_) return call(callable, args, at);
+        try {
+            return call(callable, args, at);
+        } catch (const Error&) {
+            Value* r = make(K::Opaque);
+            r->s = callable->s;
+            return r;
+        }
+    };
+
+    while (true) {
+        if (pos >= n) throw Error(ErrorCode::Truncated, "pickle ends before its STOP opcode");
+        const std::size_t at = pos;
+        const std::uint8_t op = d[pos++];
+        switch (op) {
+            case PROTO: {
+                const int p = u8();
+                if (p > 5) throw Error(ErrorCode::Unsupported, "pickle protocol " + std::to_string(p));
+                protocol_ = std::max(protocol_, p);
+                break;
+            }
+            case FRAME: {
+                const std::uint64_t len = u64();
+                if (len > n - pos) throw Error(ErrorCode::Truncated, "pickle frame of " + std::to_string(len) + " bytes runs past the end at byte " + std::to_string(at));
+                break;
+            }
+            case STOP: {
+                Value* v = pop();
+                // Leave the machine clean for the next pickle of a stream.
+                stack_.resize(stack_base);
+                marks_.resize(marks_base);
+                return v;
+            }
+            case MARK:
+                if (marks_.size() >= limits_.max_marks) throw Error(ErrorCode::LimitExceeded, "pickle MARKs nested deeper than " + std::to_string(limits_.max_marks));
+                marks_.push_back(stack_.size());
+                break;
+            case POP: {
+                const std::size_t base = marks_.empty() ? 0 : marks_.back();
+                if (stack_.size() > base) stack_.pop_back();
+                else pop_mark();
+                break;
+            }
+            case POP_MARK: pop_mark(); break;
+            case DUP: push(top(at)); break;
+            case NONE: push(make(K::None)); break;
+            case NEWTRUE: case NEWFALSE: { Value* v = make(K::Bool); v->b = op == NEWTRUE; push(v); break; }
+            case INT: {
+                const std::string s = line();
+                if (s == "01" || s == "00") { Value* v = make(K::Bool); v->b = s == "01"; push(v); }
+                else push(parse_decimal(s, at));
+                break;
+            }
+            case LONG: push(parse_decimal(line(), at)); break;
+            case BININT: push(make_int(static_cast<std::int32_t>(u32()))); break;
+            case BININT1: push(make_int(u8())); break;
+            case BININT2: push(make_int(u16())); break;
+            case LONG1: { const std::size_t k = u8(); push(make_long(bytes(k), at)); break; }
+            case LONG4: {
+                const std::int32_t k = static_cast<std::int32_t>(u32());
+                if (k < 0) malformed("negative LONG4 length", at);
+                push(make_long(bytes(static_cast<std::uint64_t>(k)), at));
+                break;
+            }
+            case FLOAT: {
+                const std::string s = line();
+                char* end = nullptr;
+                Value* v = make(K::Float);
+                v->f = std::strtod(s.c_str(), &end);
+                if (s.empty() || end != s.c_str() + s.size()) malformed("bad float '" + s + "'", at);
+                push(v);
+                break;
+            }
+            case BINFLOAT: {
+                need(8);
+                std::uint64_t u = 0;
+                for (int k = 0; k < 8; ++k) u = (u << 8) | d[pos + k];
+                pos += 8;
+                Value* v = make(K::Float);
+                std::memcpy(&v->f, &u, 8);
+                push(v);
+                break;
+            }
+            case STRING: { Value* v = make(K::Str); v->s = quoted(line(), at); push(v); break; }
+            case BINSTRING: {
+                const std::int32_t k = static_cast<std::int32_t>(u32());
+                if (k < 0) malformed("negative BINSTRING length", at);
+                Value* v = make(K::Str);
+                v->s = bytes(static_cast<std::uint64_t>(k));
+                push(v);
+                break;
+            }
+            case SHORT_BINSTRING: { const std::size_t k = u8(); Value* v = make(K::Str); v->s = bytes(k); push(v); break; }
+            case UNICODE: push(make_str(raw_unicode(line(), at), at)); break;
+            case SHORT_BINUNICODE: { const std::size_t k = u8(); push(make_str(bytes(k), at)); break; }
+            case BINUNICODE: { const std::uint64_t k = u32(); push(make_str(bytes(k), at)); break; }
+            case BINUNICODE8: { const std::uint64_t k = u64(); push(make_str(bytes(k), at)); break; }
+            case SHORT_BINBYTES: { const std::size_t k = u8(); Value* v = make(K::Bytes); v->s = bytes(k); push(v); break; }
+            case BINBYTES: { const std::uint64_t k = u32(); Value* v = make(K::Bytes); v->s = bytes(k); push(v); break; }
+            case BINBYTES8: case BYTEARRAY8: { const std::uint64_t k = u64(); Value* v = make(K::Bytes); v->s = bytes(k); push(v); break; }
+            case NEXT_BUFFER: case READONLY_BUFFER:
+                throw Error(ErrorCode::Unsupported, "pickle out-of-band buffers (protocol 5 NEXT_BUFFER) at byte " + std::to_string(at));
+            case EMPTY_TUPLE: push(make(K::Tuple)); break;
+            case TUPLE: { Value* v = make(K::Tuple); v->items = pop_mark(); charge(8 * v->items.size()); push(v); break; }
+            case TUPLE1: case TUPLE2: case TUPLE3: {
+                const std::size_t k = op - TUPLE1 + 1;
+                Value* v = make(K::Tuple);
+                v->items.resize(k);
+                for (std::size_t j = k; j-- > 0;) v->items[j] = pop();
+                push(v);
+                break;
+            }
+            case EMPTY_LIST: push(make(K::List)); break;
+            case LIST: { Value* v = make(K::List); v->items = pop_mark(); charge(8 * v->items.size()); push(v); break; }
+            case EMPTY_DICT: push(make(K::Dict)); break;
+            case EMPTY_SET: push(make(K::Set)); break;
+            case DICT: {
+                auto items = pop_mark();
+                if (items.size() % 2) malformed("DICT with an odd number of items", at);
+                Value* v = make(K::Dict);
+                for (std::size_t j = 0; j < items.size(); j += 2) v->dict.emplace_back(items[j], items[j + 1]);
+                charge(16 * v->dict.size());
+                push(v);
+                break;
+            }
+            case FROZENSET: { Value* v = make(K::Set); v->items = pop_mark(); charge(8 * v->items.size()); push(v); break; }
+            case APPEND: case APPENDS: {
+                std::vector<Value*> items;
+                if (op == APPEND) items.push_back(pop());
+                else items = pop_mark();
+                Value* list = top(at);
+                if (list->kind == K::List) { charge(8 * items.size()); list->items.insert(list->items.end(), items.begin(), items.end()); }
+                else if (!(scan_ && list->kind == K::Opaque)) malformed("APPEND to a " + std::string(kind_name(*list)), at);
+                break;
+            }
+            case ADDITEMS: {
+                auto items = pop_mark();
+                Value* set = top(at);
+                if (set->kind != K::Set) malformed("ADDITEMS to a " + std::string(kind_name(*set)), at);
+                charge(8 * items.size());
+                set->items.insert(set->items.end(), items.begin(), items.end());
+                break;
+            }
+            case SETITEM: case SETITEMS: {
+                std::vector<Value*> items;
+                if (op == SETITEM) { Value* v = pop(); Value* k = pop(); items = {k, v}; }
+                else items = pop_mark();
+                if (items.size() % 2) malformed("SETITEMS with an odd number of items", at);
+                Value* dict = top(at);
+                if (dict->kind == K::Dict) {
+                    charge(16 * items.size() / 2);
+                    for (std::size_t j = 0; j < items.size(); j += 2) dict->dict.emplace_back(items[j], items[j + 1]);
+                } else if (!(scan_ && dict->kind == K::Opaque)) {
+                    malformed("SETITEM on a " + std::string(kind_name(*dict)), at);
+                }
+                break;
+            }
+            case BUILD: {
+                pop();  // state: data only, never applied through code
+                Value* obj = top(at);
+                if (obj->kind != K::Dict && obj->kind != K::Tensor && obj->kind != K::Opaque && obj->kind != K::Set)
+                    malformed("BUILD on a " + std::string(kind_name(*obj)), at);
+                break;
+            }
+            case GLOBAL: {
+                std::string module = line();
+                std::string name = line();
+                push(resolve_global(std::move(module), std::move(name)));
+                break;
+            }
+            case STACK_GLOBAL: {
+                Value* name = pop();
+                Value* module = pop();
+                if (module->kind != K::Str || name->kind != K::Str) malformed("STACK_GLOBAL of non-strings", at);
+                push(resolve_global(module->s, name->s));
+                break;
+            }
+            case INST: {
+                std::string module = line();
+                std::string name = line();
+                Value* cls = resolve_global(std::move(module), std::move(name));
+                Value* args = make(K::Tuple);
+                args->items = pop_mark();
+                push(checked_call(cls, args, at));
+                break;
+            }
+            case OBJ: {
+                auto items = pop_mark();
+                if (items.empty()) malformed("OBJ without a class", at);
+                Value* args = make(K::Tuple);
+                args->items.assign(items.begin() + 1, items.end());
+                push(checked_call(items[0], args, at));
+                break;
+            }
+            case REDUCE: {
+                Value* args = pop();
+                Value* callable = pop();
+                push(checked_call(callable, args, at));
+                break;
+            }
+            case NEWOBJ: case NEWOBJ_EX: {
+                if (op == NEWOBJ_EX) pop();  // kwargs
+                Value* args = pop();
+                Value* cls = pop();
+                if (cls->kind == K::Global && cls->global != GlobalKind::OrderedDict && cls->global != GlobalKind::Set &&
+                    cls->global != GlobalKind::FrozenSet && cls->global != GlobalKind::ByteArray && !scan_)
+                    malformed("NEWOBJ of " + cls->s, at);
+                push(checked_call(cls, args, at));
+                break;
+            }
+            case EXT1: case EXT2: case EXT4: {
+                const std::uint32_t code = op == EXT1 ? u8() : op == EXT2 ? u16() : u32();
+                // The copyreg extension registry maps codes to globals of the
+                // loading process: not knowable here, so refused.
+                const std::string name = "extension code " + std::to_string(code);
+                auto [it, inserted] = global_index_.emplace("copyreg." + name, globals_.size());
+                if (inserted) globals_.push_back(GlobalRef{"copyreg", name, false, "resolved through the copyreg extension registry: unknown global", 0});
+                globals_[it->second].count++;
+                if (!scan_) throw Error(ErrorCode::UnsafePickle, "pickle references copyreg " + name + ", which cannot be checked; refused");
+                Value* v = make(K::Opaque);
+                v->s = "copyreg." + name;
+                push(v);
+                break;
+            }
+            case PUT: { const std::string s = line(); Value* k = parse_decimal(s, at); if (k->kind != K::Int || k->i < 0) malformed("bad PUT key", at); memo_put(static_cast<std::uint64_t>(k->i), at); break; }
+            case BINPUT: memo_put(u8(), at); break;
+            case LONG_BINPUT: memo_put(u32(), at); break;
+            case MEMOIZE: memo_put(memo_.size(), at); break;
+            case GET: { const std::string s = line(); Value* k = parse_decimal(s, at); if (k->kind != K::Int || k->i < 0) malformed("bad GET key", at); memo_get(static_cast<std::uint64_t>(k->i), at); break; }
+            case BINGET: memo_get(u8(), at); break;
+            case LONG_BINGET: memo_get(u32(), at); break;
+            case PERSID: { Value* v = make(K::Str); v->s = line(); persistent(v, at); break; }
+            case BINPERSID: persistent(pop(), at); break;
+            default: {
+                char hex[8];
+                std::snprintf(hex, sizeof hex, "0x%02x", op);
+                throw Error(ErrorCode::Malformed, std::string("unknown pickle opcode ") + hex + " at byte " + std::to_string(at));
+            }
+        }
+    }
+}
+
+}  // namespace amn::detail::pickle

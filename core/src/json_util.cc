@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "json_util.hpp"
+
+#include <set>
+
+namespace amn::detail {
+
+void check_json(simdjson::error_code e, std::string_view what, const std::string& file, const std::string& tensor) {
+    if (e != simdjson::SUCCESS)
+        throw Error(ErrorCode::BadJson, std::string(what) + ": " + simdjson::error_message(e), file, tensor);
+}
+
+static std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+std::string_view raw_text(simdjson::ondemand::value v, const std::string& file) {
+    simdjson::ondemand::json_type t{};
+    check_json(v.type().get(t), "invalid JSON value", file);
+    std::string_view s;
+    if (t == simdjson::ondemand::json_type::object) {
+        simdjson::ondemand::object o;
+        check_json(v.get_object().get(o), "invalid JSON object", file);
+        check_json(o.raw_json().get(s), "invalid JSON object", file);
+    } else if (t == simdjson::ondemand::json_type::array) {
+        simdjson::ondemand::array a;
+        check_json(v.get_array().get(a), "invalid JSON array", file);
+        check_json(a.raw_json().get(s), "invalid JSON array", file);
+    } else {
+        s = v.raw_json_token();
+    }
+    return trim(s);
+}
+
+static void flatten_value(simdjson::ondemand::value v, const std::string& key,
+                          std::map<std::string, std::string>& out, const std::string& file, int depth) {
+    if (depth > 32) throw Error(ErrorCode::LimitExceeded, "JSON nested deeper than 32 levels", file);
+    simdjson::ondemand::json_type t{};
+    check_json(v.type().get(t), "invalid JSON value", file);
+    switch (t) {
+        case simdjson::ondemand::json_type::object: {
+            simdjson::ondemand::object o;
+            check_json(v.get_object().get(o), "invalid JSON object", file);
+            flatten_object(o, key, out, file, depth + 1);
+            break;
+        }
+        case simdjson::ondemand::json_type::array: {
+            simdjson::ondemand::array a;
+            check_json(v.get_array().get(a), "invalid JSON array", file);
+            std::size_t i = 0;
+            for (auto el : a) {
+                simdjson::ondemand::value ev;
+                check_json(el.get(ev), "invalid JSON array element", file);
+                flatten_value(ev, key + "." + std::to_string(i++), out, file, depth + 1);
+            }
+            break;
+        }
+        case simdjson::ondemand::json_type::string: {
+            std::string_view s;
+            check_json(v.get_string().get(s), "invalid JSON string", file);
+            out[key] = std::string(s);
+            break;
+        }
+        case simdjson::ondemand::json_type::null:
+            out[key] = "null";
+            break;
+        default:
+            out[key] = std::string(trim(v.raw_json_token()));
+    }
+}
+
+void flatten_object(simdjson::ondemand::object obj, const std::string& prefix,
+                    std::map<std::string, std::string>& out, const std::string& file, int depth) {
+    std::set<std::string> seen;
+    for (auto field : obj) {
+        std::string_view k;
+        check_json(field.unescaped_key().get(k), "invalid JSON key", file);
+        std::string key(k);
+        if (!seen.insert(key).second) throw Error(ErrorCode::BadJson, "duplicate key \"" + key + "\"", file);
+        simdjson::ondemand::value v;
+        check_json(field.value().get(v), "invalid JSON value", file);
+        flatten_value(v, prefix.empty() ? key : prefix + "." + key, out, file, depth);
+    }
+}
+
+}  // namespace amn::detail

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Scalar reference decoders of ggml's ternary types (TQ1_0, TQ2_0) and the
+// FP4 types (MXFP4: E8M0 scale per 32; NVFP4: UE4M3 scale per 16), plus the
+// decoder table. Layouts from ggml-common.h; arithmetic as ggml's
+// dequantize_row_*.
+#include "gguf_kernels.hpp"
+#include "iq_tables.hpp"
+
+#include <array>
+#include <cmath>
+
+namespace amn::kernels::gguf {
+
+float ue4m3_to_f32_half(std::uint8_t x) noexcept {
+    if (x == 0 || x == 0x7F) return 0.0f;
+    const int exp = (x >> 3) & 0xF;
+    const int man = x & 0x7;
+    const float raw = exp == 0 ? std::ldexp(static_cast<float>(man), -9)
+                               : std::ldexp(1.0f + static_cast<float>(man) / 8.0f, exp - 7);
+    return raw * 0.5f;
+}
+
+namespace scalar {
+
+// block_tq1_0 { u8 qs[48]; u8 qh[4]; fp16 d; } — 256 elements, 54 bytes:
+// five base-3 digits per qs byte, four per qh byte, fixed-point scaled.
+void dequantize_tq1_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    static constexpr std::uint8_t pow3[6] = {1, 3, 9, 27, 81, 243};
+    for (std::size_t i = 0; i < nb; ++i, x += 54) {
+        const std::uint8_t* qs = x;
+        const std::uint8_t* qh = x + 48;
+        const float d = load_fp16(x + 52);
+        auto digit = [&](std::uint8_t byte, int n) {
+            const std::uint8_t q = static_cast<std::uint8_t>(byte * pow3[n]);
+            const std::int16_t xi = static_cast<std::int16_t>((static_cast<std::uint16_t>(q) * 3) >> 8);
+            return static_cast<float>(xi - 1) * d;
+        };
+        for (int n = 0; n < 5; ++n)
+            for (int m = 0; m < 32; ++m) *y++ = digit(qs[m], n);
+        for (int n = 0; n < 5; ++n)
+            for (int m = 0; m < 16; ++m) *y++ = digit(qs[32 + m], n);
+        for (int n = 0; n < 4; ++n)
+            for (int j = 0; j < 4; ++j) *y++ = digit(qh[j], n);
+    }
+}
+
+// block_tq2_0 { u8 qs[64]; fp16 d; } — 256 elements, 66 bytes: 2-bit q, value (q − 1) × d.
+void dequantize_tq2_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    for (std::size_t i = 0; i < nb; ++i, x += 66) {
+        const float d = load_fp16(x + 64);
+        for (int j = 0; j < 64; j += 32)
+            for (int l = 0; l < 4; ++l)
+                for (int m = 0; m < 32; ++m) {
+                    const int q = (x[j + m] >> (l * 2)) & 3;
+                    *y++ = static_cast<float>(q - 1) * d;
+                }
+    }
+}
+
+// block_mxfp4 { u8 e; u8 qs[16]; } — 32 elements, 17 bytes.
+void dequantize_mxfp4(const std::uint8_t* x, float* y, std::size_t nb) {
+    for (std::size_t i = 0; i < nb; ++i, x += 17, y += 32) {
+        const float d = e8m0_to_f32_half(x[0]);
+        const std::uint8_t* qs = x + 1;
+        for (int j = 0; j < 16; ++j) {
+            y[j] = static_cast<float>(tables::kvalues_mxfp4[qs[j] & 0x0F]) * d;
+            y[j + 16] = static_cast<float>(tables::kvalues_mxfp4[qs[j] >> 4]) * d;
+        }
+    }
+}
+
+// block_nvfp4 { u8 d[4] (UE4M3); u8 qs[32]; } — 64 elements, 36 bytes, a scale per 16.
+void dequantize_nvfp4(const std::uint8_t* x, float* y, std::size_t nb) {
+    for (std::size_t i = 0; i < nb; ++i, x += 36) {
+        for (int s = 0; s < 4; ++s, y += 16) {
+            const float d = ue4m3_to_f32_half(x[s]);
+            const std::uint8_t* qs = x + 4 + 8 * s;
+            for (int j = 0; j < 8; ++j) {
+                y[j] = static_cast<float>(tables::kvalues_mxfp4[qs[j] & 0x0F]) * d;
+                y[j + 8] = static_cast<float>(tables::kvalues_mxfp4[qs[j] >> 4]) * d;
+            }
+        }
+    }
+}
+
+}  // namespace scalar
+
+namespace {
+struct Entry {
+    int id;
+    Decoder scalar;
+};
+constexpr Entry kScalar[] = {
+    {2, scalar::dequantize_q4_0},     {3, scalar::dequantize_q4_1},     {6, scalar::dequantize_q5_0},
+    {7, scalar::dequantize_q5_1},     {8, scalar::dequantize_q8_0},     {9, scalar::dequantize_q8_1},
+    {10, scalar::dequantize_q2_K},    {11, scalar::dequantize_q3_K},    {12, scalar::dequantize_q4_K},
+    {13, scalar::dequantize_q5_K},    {14, scalar::dequantize_q6_K},    {15, scalar::dequantize_q8_K},
+    {16, scalar::dequantize_iq2_xxs}, {17, scalar::dequantize_iq2_xs},  {18, scalar::dequantize_iq3_xxs},
+    {19, scalar::dequantize_iq1_s},   {20, scalar::dequantize_iq4_nl},  {21, scalar::dequantize_iq3_s},
+    {22, scalar::dequantize_iq2_s},   {23, scalar::dequantize_iq4_xs},  {29, scalar::dequantize_iq1_m},
+    {34, scalar::dequantize_tq1_0},   {35, scalar::dequantize_tq2_0},   {39, scalar::dequantize_mxfp4},
+    {40, scalar::dequantize_nvfp4},   {41, scalar::dequantize_q1_0},    {42, scalar::dequantize_q2_0},
+};
+}  // namespace
+
+Decoder scalar_decoder(int ggml_id) noexcept {
+    for (const auto& e : kScalar)
+        if (e.id == ggml_id) return e.scalar;
+    return nullptr;
+}
+
+}  // namespace amn::kernels::gguf

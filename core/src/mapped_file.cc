@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "anamnesis/mapped_file.hpp"
+
+#include "anamnesis/error.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace amn {
+
+std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno), path);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int e = errno;
+        ::close(fd);
+        throw Error(ErrorCode::Io, std::string("cannot stat: ") + std::strerror(e), path);
+    }
+    if (S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        throw Error(ErrorCode::Io, "is a directory", path);
+    }
+    std::shared_ptr<MappedFile> m(new MappedFile());
+    m->path_ = path;
+    m->size_ = static_cast<std::uint64_t>(st.st_size);
+    if (m->size_ > 0) {
+        void* p = ::mmap(nullptr, m->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            const int e = errno;
+            ::close(fd);
+            throw Error(ErrorCode::Io, std::string("cannot map: ") + std::strerror(e), path);
+        }
+        m->data_ = static_cast<const std::uint8_t*>(p);
+        m->mapped_ = true;
+    }
+    ::close(fd);
+    return m;
+}
+
+std::shared_ptr<const MappedFile> MappedFile::from_bytes(std::vector<std::uint8_t> bytes, std::string name) {
+    std::shared_ptr<MappedFile> m(new MappedFile());
+    m->owned_ = std::move(bytes);
+    m->path_ = std::move(name);
+    m->data_ = m->owned_.data();
+    m->size_ = m->owned_.size();
+    return m;
+}
+
+MappedFile::~MappedFile() {
+    if (mapped_ && data_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+}
+
+namespace {
+const std::uint64_t kPage = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+void MappedFile::release(std::uint64_t offset, std::uint64_t len) const noexcept {
+    if (!mapped_ || offset >= size_) return;
+    if (len > size_ - offset) len = size_ - offset;
+    const std::uint64_t begin = (offset + kPage - 1) / kPage * kPage;
+    const std::uint64_t end = (offset + len) / kPage * kPage;
+    if (end <= begin) return;
+    ::madvise(const_cast<std::uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
+}
+
+void MappedFile::advise_sequential(std::uint64_t offset, std::uint64_t len) const noexcept {
+    if (!mapped_ || offset >= size_) return;
+    if (len > size_ - offset) len = size_ - offset;
+    const std::uint64_t begin = offset / kPage * kPage;
+    ::madvise(const_cast<std::uint8_t*>(data_) + begin, len + (offset - begin), MADV_SEQUENTIAL);
+}
+
+}  // namespace amn

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "output_files.hpp"
+
+#include "anamnesis/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace amn {
+namespace fs = std::filesystem;
+
+namespace detail {
+
+TempFile::TempFile(TempFile&& o) noexcept { *this = std::move(o); }
+TempFile& TempFile::operator=(TempFile&& o) noexcept {
+    if (this != &o) {
+        this->~TempFile();
+        tmp_ = std::move(o.tmp_);
+        final_ = std::move(o.final_);
+        fd_ = o.fd_;
+        force_ = o.force_;
+        o.fd_ = -1;
+        o.tmp_.clear();
+    }
+    return *this;
+}
+TempFile::~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
+    tmp_.clear();
+}
+
+TempFile TempFile::create(const std::string& final_path, bool force) {
+    std::error_code ec;
+    if (!force && fs::exists(final_path, ec)) throw Error(ErrorCode::OutputExists, "already exists (use --force to replace it)", final_path);
+    const fs::path p(final_path);
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec)) throw Error(ErrorCode::Io, "output folder does not exist", dir.string());
+    TempFile t;
+    t.final_ = final_path;
+    t.force_ = force;
+    std::random_device rd;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        char suffix[16];
+        std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(rd()));
+        const std::string tmp = (dir / ("." + p.filename().string() + ".amn-" + suffix + ".tmp")).string();
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            t.fd_ = fd;
+            t.tmp_ = tmp;
+            return t;
+        }
+        if (errno != EEXIST) throw Error(ErrorCode::Io, std::string("cannot create output: ") + std::strerror(errno), dir.string());
+    }
+    throw Error(ErrorCode::Io, "cannot create a temporary file", dir.string());
+}
+
+void TempFile::truncate(std::uint64_t size) {
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0)
+        throw Error(ErrorCode::Io, std::string("cannot size output: ") + std::strerror(errno), final_);
+}
+
+void TempFile::commit() {
+    if (::fdatasync(fd_) != 0) throw Error(ErrorCode::Io, std::string("cannot flush output: ") + std::strerror(errno), final_);
+    if (::close(fd_) != 0) { fd_ = -1; throw Error(ErrorCode::Io, std::string("cannot close output: ") + std::strerror(errno), final_); }
+    fd_ = -1;
+    if (!force_) {
+        // link() fails with EEXIST instead of replacing: no race with a file created meanwhile.
+        if (::link(tmp_.c_str(), final_.c_str()) != 0) {
+            if (errno == EEXIST) throw Error(ErrorCode::OutputExists, "already exists (use --force to replace it)", final_);
+            // Filesystems without hard links: fall back to rename after a check.
+            std::error_code ec;
+            if (fs::exists(final_, ec)) throw Error(ErrorCode::OutputExists, "already exists (use --force to replace it)", final_);
+            if (::rename(tmp_.c_str(), final_.c_str()) != 0) throw Error(ErrorCode::Io, std::string("cannot rename output: ") + std::strerror(errno), final_);
+            tmp_.clear();
+            return;
+        }
+        ::unlink(tmp_.c_str());
+        tmp_.clear();
+        return;
+    }
+    if (::rename(tmp_.c_str(), final_.c_str()) != 0) throw Error(ErrorCode::Io, std::string("cannot rename output: ") + std::strerror(errno), final_);
+    tmp_.clear();
+}
+
+void write_file_atomically(const std::string& path, const std::string& text, bool force) {
+    auto t = TempFile::create(path, force);
+    std::size_t off = 0;
+    while (off < text.size()) {
+        const ssize_t w = ::write(t.fd(), text.data() + off, text.size() - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            throw Error(ErrorCode::Io, std::string("write failed: ") + std::strerror(errno), path);
+        }
+        off += static_cast<std::size_t>(w);
+    }
+    t.commit();
+}
+
+inline namespace names {
+
+bool ends_with(const std::string& s, std::string_view suf) {
+    return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool is_quant_token(const std::string& tok) {
+    static const std::set<std::string> k = {
+        "fp8", "dynamic", "fp8_dynamic", "int4", "int8", "w4a16", "w8a8", "w8a16", "w4a4", "gptq", "awq", "bnb",
+        "nf4", "fp4", "4bit", "8bit", "quantized", "e4m3", "e5m2", "mxfp4", "nvfp4", "gguf", "bf16", "f16", "f32",
+        "fp16", "fp32", "float16", "float32", "bfloat16", "pure", "block", "fp8_e4m3", "fp8-e4m3", "int4_awq"};
+    const std::string t = lower(tok);
+    if (k.count(t)) return true;
+    // ggml type names and llama.cpp file types: q4_0, q4_k_m, iq2_xxs, tq1_0 …
+    auto starts_digit_after = [&](std::size_t n) { return t.size() > n && std::isdigit(static_cast<unsigned char>(t[n])); };
+    return (t[0] == 'q' && starts_digit_after(1)) || (t.rfind("iq", 0) == 0 && starts_digit_after(2)) ||
+           (t.rfind("tq", 0) == 0 && starts_digit_after(2));
+}
+
+// "Llama-3.2-1B-FP8-dynamic" → "Llama-3.2-1B"; tokens split on '-' only,
+// so version dots survive.
+std::string strip_quant_suffix(const std::string& stem) {
+    std::string s = stem;
+    for (;;) {
+        const auto pos = s.find_last_of('-');
+        if (pos == std::string::npos || pos == 0) break;
+        const std::string tok = s.substr(pos + 1);
+        if (tok.empty() || !is_quant_token(tok)) break;
+        s.resize(pos);
+    }
+    if (s.size() == stem.size()) {
+        // "model_fp8" style underscores at the very end.
+        const auto pos = s.find_last_of('_');
+        if (pos != std::string::npos && pos > 0 && is_quant_token(s.substr(pos + 1))) s.resize(pos);
+    }
+    return s.empty() ? stem : s;
+}
+
+std::string dtype_suffix(std::optional<DType> to) {
+    return lower(dtype_name(to.value_or(DType::BF16)));
+}
+
+fs::path model_dir(const Catalog& cat) {
+    fs::path p = fs::absolute(cat.shards.empty() ? fs::path(cat.path) : fs::path(cat.shards[0].path)).lexically_normal();
+    return p.parent_path();
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+}
+
+}  // namespace
+
+OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
+    OutputLayout L;
+    const std::string out = opt.output.empty() ? default_output_path(cat, opt.to) : opt.output;
+    const std::size_t nshards = cat.format == Format::Safetensors ? std::max<std::size_t>(1, cat.shards.size()) : 1;
+    if (ends_with(out, ".safetensors")) {
+        const fs::path p(out);
+        L.dir = p.has_parent_path() ? p.parent_path().string() : ".";
+        if (nshards == 1) {
+            L.shard_paths.push_back(out);
+        } else {
+            const std::string stem = out.substr(0, out.size() - std::strlen(".safetensors"));
+            for (std::size_t i = 0; i < nshards; ++i) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "-%05zu-of-%05zu.safetensors", i + 1, nshards);
+                L.shard_paths.push_back(stem + buf);
+            }
+            L.index_path = stem + ".safetensors.index.json";
+        }
+    } else {
+        L.dir_mode = true;
+        L.dir = out;
+        const fs::path d(out);
+        if (nshards == 1) {
+            const std::string name = cat.format == Format::Safetensors && !cat.shards.empty()
+                                         ? fs::path(cat.shards[0].path).filename().string() : "model.safetensors";
+            L.shard_paths.push_back((d / name).string());
+        } else {
+            std::set<std::string> names;
+            for (const auto& s : cat.shards) names.insert(fs::path(s.path).filename().string());
+            for (std::size_t i = 0; i < nshards; ++i) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "model-%05zu-of-%05zu.safetensors", i + 1, nshards);
+                L.shard_paths.push_back((d / (names.size() == nshards ? fs::path(cat.shards[i].path).filename().string() : buf)).string());
+            }
+            const std::string idx = ends_with(cat.path, ".index.json") ? fs::path(cat.path).filename().string()
+                                                                         : "model.safetensors.index.json";
+            L.index_path = (d / idx).string();
+        }
+    }
+    if (cat.config_json) L.config_path = (fs::path(L.dir) / "config.json").string();
+
+    // Never overwrite an input, even with --force.
+    std::vector<fs::path> inputs;
+    for (const auto& s : cat.shards) inputs.emplace_back(s.path);
+    if (!cat.config_path.empty()) inputs.emplace_back(cat.config_path);
+    if (ends_with(cat.path, ".index.json")) inputs.emplace_back(cat.path);
+    std::vector<std::string> outs = L.shard_paths;
+    if (!L.index_path.empty()) outs.push_back(L.index_path);
+    if (!L.config_path.empty()) outs.push_back(L.config_path);
+    for (const auto& o : outs) {
+        for (const auto& in : inputs)
+            if (same_file(o, in))
+                throw Error(ErrorCode::Usage, "output would overwrite the input file " + in.string() + "; choose another -o", o);
+        std::error_code ec;
+        if (!opt.force && fs::exists(o, ec)) throw Error(ErrorCode::OutputExists, "already exists (use --force to replace it)", o);
+    }
+    if (L.dir_mode) {
+        std::error_code ec;
+        if (!fs::exists(L.dir, ec)) {
+            // Remember the outermost folder we create, to remove it on failure.
+            fs::path first = fs::absolute(L.dir);
+            while (first.has_parent_path() && !fs::exists(first.parent_path(), ec) && first.parent_path() != first) first = first.parent_path();
+            if (!fs::create_directories(L.dir, ec) && ec)
+                throw Error(ErrorCode::Io, "cannot create output folder: " + ec.message(), L.dir);
+            L.created_dir = first.string();
+        } else if (!fs::is_directory(L.dir, ec)) {
+            throw Error(ErrorCode::Io, "output path exists and is not a folder", L.dir);
+        }
+    }
+    return L;
+}
+
+std::vector<std::string> copy_ancillary_files(const Catalog& cat, const OutputLayout& layout, bool force) {
+    std::vector<std::string> written;
+    if (!layout.dir_mode) return written;
+    const fs::path in = model_dir(cat);
+    std::error_code ec;
+    if (fs::equivalent(in, layout.dir, ec)) return written;
+    static const char* names[] = {"tokenizer.json", "tokenizer_config.json", "tokenizer.model", "special_tokens_map.json",
+                                  "generation_config.json", "vocab.json", "merges.txt", "added_tokens.json",
+                                  "chat_template.jinja", "chat_template.json", "preprocessor_config.json"};
+    for (const char* n : names) {
+        const fs::path src = in / n;
+        if (!fs::is_regular_file(src, ec)) continue;
+        const fs::path dst = fs::path(layout.dir) / n;
+        if (!force && fs::exists(dst, ec)) continue;
+        std::ifstream f(src, std::ios::binary);
+        std::string text((std::istreambuf_iterator<char>(f)), {});
+        write_file_atomically(dst.string(), text, force);
+        written.push_back(dst.string());
+    }
+    return written;
+}
+
+}  // namespace detail
+
+std::string default_output_path(const Catalog& cat, std::optional<DType> to) {
+    using detail::ends_with;
+    using detail::strip_quant_suffix;
+    using detail::dtype_suffix;
+    const fs::path first = cat.shards.empty() ? fs::path(cat.path) : fs::path(cat.shards[0].path);
+    const bool as_dir = cat.format == Format::Safetensors &&
+                        (cat.config_json.has_value() || cat.shards.size() > 1 || ends_with(cat.path, ".index.json"));
+    if (as_dir) {
+        fs::path dir = fs::absolute(first).lexically_normal().parent_path();
+        std::string name = dir.filename().string();
+        if (name.empty()) name = "model";
+        return (dir.parent_path() / (strip_quant_suffix(name) + "-" + dtype_suffix(to))).string();
+    }
+    const std::string stem = first.stem().string();
+    std::string suffix = "-" + dtype_suffix(to);
+    if (cat.format != Format::Safetensors && cat.format != Format::Gguf && !to) suffix.clear();  // lossless NPZ/PTH
+    std::string base = strip_quant_suffix(stem);
+    if (suffix.empty() && base == stem) base = stem;
+    return (first.parent_path() / (base + suffix + ".safetensors")).string();
+}
+
+}  // namespace amn

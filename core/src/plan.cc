@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "anamnesis/plan.hpp"
+
+#include "anamnesis/error.hpp"
+#include "schemes/scheme.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace amn {
+
+std::string_view role_name(Role r) noexcept {
+    switch (r) {
+        case Role::Quantized: return "quantized";
+        case Role::Companion: return "companion";
+        case Role::Passthrough: return "passthrough";
+        case Role::Unsupported: return "unsupported";
+    }
+    return "?";
+}
+
+void Recipe::copy_rows(std::uint64_t, std::uint64_t, std::uint8_t*) const {
+    throw Error(ErrorCode::Unsupported, "this recipe has no lossless copy");
+}
+
+std::uint64_t LogicalTensor::numel() const noexcept {
+    std::uint64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+}
+
+std::size_t Plan::error_count() const noexcept {
+    return static_cast<std::size_t>(std::count_if(tensors.begin(), tensors.end(), [](const auto& t) { return !t.error.empty(); }));
+}
+
+namespace detail {
+
+PlanBuilder::PlanBuilder(const Catalog& catalog, Plan& plan)
+    : cat_(catalog), plan_(plan), claimed_(catalog.tensors.size(), false) {
+    plan_.roles.assign(catalog.tensors.size(), Role::Passthrough);
+}
+
+std::size_t PlanBuilder::find_unclaimed(std::string_view name) const {
+    auto i = cat_.find(name);
+    if (!i || claimed_[*i]) return npos;
+    return *i;
+}
+
+void PlanBuilder::add_quantized(LogicalTensor lt, std::size_t payload, const std::vector<std::size_t>& companions) {
+    lt.sources.clear();
+    lt.sources.push_back(payload);
+    lt.sources.insert(lt.sources.end(), companions.begin(), companions.end());
+    lt.stored_bytes = 0;
+    for (auto s : lt.sources) lt.stored_bytes += cat_.tensors[s].nbytes;
+    lt.shard = cat_.tensors[payload].shard;
+    lt.quantized = true;
+    claimed_[payload] = true;
+    plan_.roles[payload] = Role::Quantized;
+    for (auto c : companions) {
+        claimed_[c] = true;
+        plan_.roles[c] = Role::Companion;
+    }
+    plan_.tensors.push_back(std::move(lt));
+}
+
+void PlanBuilder::consume(std::size_t i) {
+    claimed_[i] = true;
+    plan_.roles[i] = Role::Companion;
+}
+
+void PlanBuilder::add_error(std::size_t payload, std::string name, std::string error, const std::vector<std::size_t>& companions) {
+    LogicalTensor lt;
+    lt.name = std::move(name);
+    lt.shape = cat_.tensors[payload].shape;
+    lt.error = std::move(error);
+    lt.sources.push_back(payload);
+    lt.sources.insert(lt.sources.end(), companions.begin(), companions.end());
+    for (auto s : lt.sources) lt.stored_bytes += cat_.tensors[s].nbytes;
+    lt.shard = cat_.tensors[payload].shard;
+    claimed_[payload] = true;
+    plan_.roles[payload] = Role::Unsupported;
+    for (auto c : companions) {
+        claimed_[c] = true;
+        plan_.roles[c] = Role::Companion;
+    }
+    plan_.tensors.push_back(std::move(lt));
+}
+
+void PlanBuilder::add_passthrough(std::size_t i, std::shared_ptr<const Recipe> recipe) {
+    const auto& t = cat_.tensors[i];
+    LogicalTensor lt;
+    lt.name = t.name;
+    lt.shape = t.shape;
+    lt.sources = {i};
+    lt.stored_bytes = t.nbytes;
+    lt.shard = t.shard;
+    lt.recipe = std::move(recipe);
+    claimed_[i] = true;
+    plan_.roles[i] = Role::Passthrough;
+    plan_.tensors.push_back(std::move(lt));
+}
+
+void PlanBuilder::note(std::string text) { plan_.notes.push_back(std::move(text)); }
+
+void PlanBuilder::finish() {
+    for (std::size_t i = 0; i < cat_.tensors.size(); ++i) {
+        if (claimed_[i]) continue;
+        const auto& t = cat_.tensors[i];
+        if (t.dtype == DType::Unknown || !dtype_info(t.dtype)) {
+            add_error(i, t.name, "unknown dtype '" + t.dtype_name + "'");
+            plan_.tensors.back().error = "unknown dtype '" + t.dtype_name + "': cannot convert";
+            continue;
+        }
+        add_passthrough(i, make_passthrough(cat_, i));
+    }
+    // Logical tensors in the catalog order of their payloads.
+    std::stable_sort(plan_.tensors.begin(), plan_.tensors.end(),
+                     [](const LogicalTensor& a, const LogicalTensor& b) { return a.sources[0] < b.sources[0]; });
+    for (const auto& lt : plan_.tensors) {
+        if (!lt.quantized || !lt.recipe) continue;
+        const std::string id = lt.recipe->scheme_id();
+        auto it = std::find_if(plan_.schemes.begin(), plan_.schemes.end(), [&](const SchemeUse& s) { return s.id == id; });
+        if (it == plan_.schemes.end()) plan_.schemes.push_back({id, lt.recipe->describe(), 1});
+        else ++it->tensors;
+    }
+}
+
+}  // namespace detail
+
+Plan make_plan(const Catalog& catalog) {
+    Plan plan;
+    detail::PlanBuilder b(catalog, plan);
+    detail::detect_fp8(b);
+    detail::detect_known_unsupported(b);
+    b.finish();
+    return plan;
+}
+
+}  // namespace amn

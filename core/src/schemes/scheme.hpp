@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: the plan builder every scheme family plugs into. make_plan()
+// runs the detectors in order; each claims the catalog tensors it
+// understands and adds logical tensors. Whatever nobody claimed becomes
+// passthrough (or Unsupported when its dtype cannot be converted).
+//
+// Adding a scheme = one detector function declared here + one file in
+// core/src/schemes/ + one line in make_plan (plan.cc).
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/plan.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn::detail {
+
+class PlanBuilder {
+public:
+    PlanBuilder(const Catalog& catalog, Plan& plan);
+
+    const Catalog& catalog() const noexcept { return cat_; }
+    /// True when tensor `i` was already claimed by a detector.
+    bool claimed(std::size_t i) const noexcept { return claimed_[i]; }
+    /// Index of an unclaimed tensor named `name`, or npos.
+    std::size_t find_unclaimed(std::string_view name) const;
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    /// Claim `payload` (Role::Quantized) and `companions` (Role::Companion)
+    /// and add the logical tensor `lt` (lt.sources, lt.stored_bytes and
+    /// lt.shard are filled in here; lt.quantized is set).
+    void add_quantized(LogicalTensor lt, std::size_t payload, const std::vector<std::size_t>& companions);
+    /// Claim a companion without producing anything (activation scales,
+    /// `input_scale`, `weight_format` …): consumed, not emitted.
+    void consume(std::size_t i);
+    /// Claim `payload` with an error (Role::Unsupported), keeping the
+    /// tensor visible in the plan under `name`.
+    void add_error(std::size_t payload, std::string name, std::string error,
+                   const std::vector<std::size_t>& companions = {});
+    /// Claim tensor `i` as passthrough with the given recipe (formats whose
+    /// stored layout needs work: strided/big-endian NPY, PyTorch views).
+    void add_passthrough(std::size_t i, std::shared_ptr<const Recipe> recipe);
+    void note(std::string text);
+
+    /// After all detectors: plain passthrough for the rest, roles, scheme counts.
+    void finish();
+
+private:
+    const Catalog& cat_;
+    Plan& plan_;
+    std::vector<bool> claimed_;
+};
+
+// Detectors, run in this order by make_plan().
+void detect_fp8(PlanBuilder& b);     // schemes/fp8.cc
+/// Last: tensors that belong to a quantization scheme the core cannot
+/// dequantize (yet) are marked Unsupported, naming the scheme, instead of
+/// passing packed integers through as if they were weights (schemes/unsupported.cc).
+void detect_known_unsupported(PlanBuilder& b);
+
+// A passthrough recipe over a contiguous little-endian stored tensor
+// (schemes/passthrough.cc). Decodes via the dtype registry's to_f32.
+std::shared_ptr<const Recipe> make_passthrough(const Catalog& cat, std::size_t tensor_index);
+
+}  // namespace amn::detail
