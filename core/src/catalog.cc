@@ -2,11 +2,14 @@
 #include "anamnesis/catalog.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/npy.hpp"
+#include "anamnesis/pth.hpp"
 #include "anamnesis/safetensors.hpp"
 #include "formats/formats.hpp"
 #include "json_util.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -166,7 +169,13 @@ Catalog open_model(const std::string& path_in) {
         // Other formats are recognised by their magic bytes first (see formats.hpp);
         // a .safetensors name goes to the safetensors parser even when broken, so
         // that the user gets its precise error (truncated, header past EOF, …).
-        if (ends_with(path, ".safetensors") || detail::looks_like_safetensors(head, file->size())) {
+        if (head.size() >= 6 && std::memcmp(head.data(), "\x93NUMPY", 6) == 0) {
+            cat = open_npy(path);
+        } else if (head.size() >= 4 && (std::memcmp(head.data(), "PK\x03\x04", 4) == 0 || std::memcmp(head.data(), "PK\x05\x06", 4) == 0)) {
+            cat = open_zip_model(path);  // PyTorch ZIP checkpoint (has data.pkl) or .npz
+        } else if (is_legacy_pth(head.data(), head.size())) {
+            cat = open_pth(path);
+        } else if (ends_with(path, ".safetensors") || detail::looks_like_safetensors(head, file->size())) {
             cat.format = Format::Safetensors;
             append_safetensors_shard(cat, path);
             cat.index_names();

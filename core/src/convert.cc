@@ -151,7 +151,9 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         const std::size_t s = shards.size() == 1 ? 0 : lt.shard;
         OutTensor t{i, output_dtype(lt, opt)};
         const auto lossless = lt.recipe->lossless_dtype();
-        if (lossless && *lossless == t.dtype) t.bytes = lt.stored_bytes;
+        // Output bytes come from shape × dtype: a strided view's stored byte
+        // range (stored_bytes) can be larger than its contiguous output.
+        if (lossless && *lossless == t.dtype) t.bytes = dtype_bytes(t.dtype, lt.numel()).value_or(lt.stored_bytes);
         else t.bytes = lt.numel() * elem_bytes(t.dtype);
         shards[s].tensors.push_back(t);
     }

@@ -130,8 +130,10 @@ void PlanBuilder::finish() {
 Plan make_plan(const Catalog& catalog) {
     Plan plan;
     detail::PlanBuilder b(catalog, plan);
+    detail::detect_gguf(b);
     detail::detect_fp8(b);
     detail::detect_known_unsupported(b);
+    detail::detect_layout(b);  // strided / big-endian / offset layouts (NPY, PyTorch views)
     b.finish();
     return plan;
 }

@@ -95,7 +95,8 @@ std::vector<float> conversion_inputs() {
 const std::vector<float> kScales = {
     1.0f, 0.5f, -2.75f, 0.00135803222f, 3.0e-39f /* subnormal */, 1.0e-45f /* min subnormal */,
     1.0e38f /* overflows */, std::numeric_limits<float>::max(), -0.0f, 0.0f,
-    std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity(),
+    std::numeric_limits<float>::quiet_NaN(), from_bits(0xFFA00001u) /* signalling */,
+    -std::numeric_limits<float>::infinity(),
     std::numeric_limits<float>::infinity(), 0x1.0p-140f, 0x1.8p-126f,
 };
 
@@ -310,6 +311,11 @@ void TestKernels::nanConventions() {
     QCOMPARE(ks::f16_from_f32(from_bits(0xFFA02000u)), std::uint16_t{0xFF01});
     QCOMPARE(bits(ks::f32_from_f16(0x7C01)), 0x7FC02000u);
     QCOMPARE(bits(ks::f32_from_bf16(0x7F81)), 0x7F810000u);  // BF16 → f32 is a pure shift
+    // A NaN scale: its quiet NaN everywhere, whatever the codes.
+    const std::uint8_t codes[3] = {0x7F, 0x38, 0x00};
+    float out[3];
+    ks::fp8_scale_to_f32(DType::F8_E4M3, codes, from_bits(0xFFA00001u), out, 3);
+    for (float v : out) QCOMPARE(bits(v), 0xFFE00001u);
 }
 
 void TestKernels::scalarMatchesIndependentReference() {

@@ -221,6 +221,17 @@ std::vector<Value*> Machine::pop_mark() {
 }
 
 Value* Machine::resolve_global(std::string module, std::string name) {
+    // Python's Unpickler(fix_imports=True) renames Python 2 modules for
+    // protocols < 3 (Lib/_compat_pickle.py); report what would be imported.
+    if (protocol_ < 3) {
+        static constexpr std::pair<std::string_view, std::string_view> kPy2[] = {
+            {"__builtin__", "builtins"}, {"copy_reg", "copyreg"}, {"cPickle", "pickle"}, {"Queue", "queue"},
+            {"UserDict", "collections"}, {"UserList", "collections"}, {"exceptions", "builtins"},
+            {"commands", "subprocess"}, {"cStringIO", "io"}, {"StringIO", "io"},
+        };
+        for (const auto& [from, to] : kPy2)
+            if (module == from) { module = to; break; }
+    }
     DType dt = DType::Unknown;
     const GlobalKind gk = classify_global(module, name, &dt);
     const std::string full = module + "." + name;

@@ -96,7 +96,7 @@ SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, 
     od::document doc;
     check_json(parser.iterate(json).get(doc), "header is not valid JSON", file);
     od::object root;
-    check_json(doc.get_object().get(root), "header is not a JSON object", file);
+    check_json(doc.get_object().get(root), "header is not a valid JSON object", file);
 
     std::set<std::string> names;
     for (auto field : root) {

@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -174,6 +175,17 @@ void Fp8ToF32(DType fmt, const std::uint8_t* HWY_RESTRICT src, float* HWY_RESTRI
 
 void Fp8ScaleToF32(DType fmt, const std::uint8_t* HWY_RESTRICT src, float scale, float* HWY_RESTRICT dst,
                    std::size_t n) {
+    if (std::isnan(scale)) {
+        // As scalar::fp8_scale_to_f32: the scale's NaN, quiet, everywhere
+        // (NaN × NaN would otherwise depend on operand order).
+        std::uint32_t u;
+        std::memcpy(&u, &scale, sizeof u);
+        u |= 0x00400000u;
+        float nan;
+        std::memcpy(&nan, &u, sizeof nan);
+        std::fill(dst, dst + n, nan);
+        return;
+    }
     Fp8Dispatch<true>(fmt, src, dst, n, scale);
 }
 

@@ -96,6 +96,14 @@ void fp8_to_f32(DType fmt, const std::uint8_t* src, float* dst, std::size_t n) {
 }
 
 void fp8_scale_to_f32(DType fmt, const std::uint8_t* src, float scale, float* dst, std::size_t n) {
+    if (std::isnan(scale)) {
+        // Every product is NaN; which NaN a NaN × NaN product keeps is left
+        // open by IEEE 754 (and by the compiler's operand order), so say it
+        // here: the scale's, made quiet.
+        const float nan = float_of(bits_of(scale) | 0x00400000u);
+        for (std::size_t i = 0; i < n; ++i) dst[i] = nan;
+        return;
+    }
     for (std::size_t i = 0; i < n; ++i) dst[i] = fp8_value(fmt, src[i]) * scale;
 }
 

@@ -56,6 +56,13 @@ private:
 
 // Detectors, run in this order by make_plan().
 void detect_fp8(PlanBuilder& b);     // schemes/fp8.cc
+/// GGUF catalogs: ggml block types → quantized logical tensors (row = innermost
+/// GGUF dim), big-endian plain types → byte-swapping passthrough (schemes/gguf.cc).
+void detect_gguf(PlanBuilder& b);
+// Claims tensors whose stored layout needs work (TensorInfo::strides,
+// big_endian, storage_offset_elems: Fortran-order/big-endian NPY, PyTorch
+// views) as passthrough with a recipe producing contiguous little-endian rows.
+void detect_layout(PlanBuilder& b);  // schemes/strided.cc
 /// Last: tensors that belong to a quantization scheme the core cannot
 /// dequantize (yet) are marked Unsupported, naming the scheme, instead of
 /// passing packed integers through as if they were weights (schemes/unsupported.cc).

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file stats.hpp
+/// Value statistics of a logical tensor (min, max, mean, standard deviation,
+/// zeros, NaN/Inf and a histogram of the dequantized values), per-layer
+/// "what Lethe took" figures and the predicted size of a conversion — the
+/// numbers the GUI's tensor detail, Lethe chart and conversion wizard show,
+/// computed here so that no UI code ever touches tensor bytes.
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/plan.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace amn {
+
+/// Statistics over the f32 values a logical tensor dequantizes to
+/// (`Recipe::dequantize_rows`), i.e. the values `remember --to f32` writes.
+struct ValueStats {
+    std::uint64_t count = 0;   ///< elements examined (= numel)
+    std::uint64_t finite = 0;  ///< elements that are neither NaN nor ±Inf
+    std::uint64_t zeros = 0;   ///< elements equal to ±0.0
+    std::uint64_t nans = 0;    ///< NaN elements
+    std::uint64_t infs = 0;    ///< +Inf or −Inf elements
+    /// Over the finite elements only (0 when there are none). Sums are
+    /// accumulated in double; std is the population standard deviation
+    /// (numpy `std`, ddof = 0).
+    double min = 0, max = 0, mean = 0, std = 0;
+    /// Histogram of the finite values: `histogram.size()` equal-width bins
+    /// spanning [hist_lo, hist_hi] (= [min, max]); value v falls in bin
+    /// floor((v − lo) / (hi − lo) × bins), the maximum in the last bin, as
+    /// `numpy.histogram(values, bins)`. When min == max the range is
+    /// [min − 0.5, max + 0.5] (numpy's rule), so the values land in the middle bin.
+    std::vector<std::uint64_t> histogram;
+    double hist_lo = 0, hist_hi = 0;
+};
+
+/// Progress of a long computation: units done so far and in total
+/// (stats: rows dequantized, two passes → total = 2 × rows).
+using StatsProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+/// Compute `ValueStats` with `bins` histogram bins (1..4096) by dequantizing
+/// the tensor in row chunks of about `chunk_elems` elements (memory stays
+/// bounded: one chunk buffer). Two passes: moments, then the histogram.
+/// Runs on the calling thread; call it from a worker.
+/// \param progress called after every chunk (may be empty).
+/// \param cancel   checked before every chunk; when it becomes true the call
+///                 throws Error{Cancelled}.
+/// \throws Error{Unsupported} when the tensor has an error (no recipe);
+///         Error{Usage} for bins outside 1..4096; Error{Cancelled};
+///         any Error the recipe raises.
+ValueStats compute_value_stats(const LogicalTensor& tensor, std::size_t bins = 64,
+                               const StatsProgressFn& progress = {},
+                               const std::atomic<bool>* cancel = nullptr,
+                               std::uint64_t chunk_elems = 1u << 20);
+
+/// The layer a tensor name belongs to: the name up to and including its
+/// first all-digit dotted component ("model.layers.12.mlp.up_proj.weight" →
+/// "model.layers.12", "blk.3.attn_q.weight" → "blk.3"); "" when the name has
+/// no numeric component (embeddings, final norm, head).
+std::string layer_of(const std::string& tensor_name);
+
+/// "What Lethe took" for one layer: logical tensors grouped by `layer_of`.
+struct LayerLethe {
+    std::string layer;                 ///< layer_of() key; "" = outside the numbered layers
+    std::size_t tensors = 0;           ///< logical tensors in the layer
+    std::size_t quantized_tensors = 0;
+    std::uint64_t parameters = 0;      ///< elements of its logical tensors
+    std::uint64_t stored_bytes = 0;    ///< bytes of all their sources in the input
+    std::uint64_t bf16_bytes = 0;      ///< 2 × parameters
+    /// Stored bits per weight = stored_bytes × 8 / parameters (0 if none).
+    double bits_per_weight() const noexcept;
+    /// bf16_bytes − stored_bytes when positive, else 0: bytes quantization saved.
+    std::uint64_t saved_bytes() const noexcept;
+};
+
+/// Per-layer figures: numbered layers sorted by prefix, then numerically by
+/// their number ("layers.2" before "layers.10"); the un-numbered group ("") last.
+std::vector<LayerLethe> lethe_by_layer(const Plan& plan);
+
+/// Bytes of tensor data `convert_to_safetensors` writes for `plan` with
+/// `ConvertOptions::to` = `to` (same dtype rule: dequantized tensors become
+/// `to` or BF16; passthrough floats become `to` or keep their dtype; integer
+/// and bool tensors keep theirs). Headers are not counted. Logical tensors
+/// with an error are skipped.
+std::uint64_t predicted_output_bytes(const Plan& plan, std::optional<DType> to);
+
+}  // namespace amn

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: the element kernels of the integer-quantized safetensors schemes
+// (GPTQ, AWQ, bitsandbytes NF4/FP4 and LLM.int8). Pure functions over spans:
+// no I/O, no allocation. Lengths are element counts unless a name says bytes.
+//
+// The unqualified functions dispatch to the best Highway target for this CPU
+// (HWY_DYNAMIC_DISPATCH, core/src/kernels/quant_simd.cc); `scalar::` holds
+// the readable reference every SIMD target must equal bit for bit
+// (tests/core/test_quant_kernels.cc checks each compiled target).
+//
+// Arithmetic is f32, one IEEE operation at a time, in the reference's order,
+// no FMA contraction. Each result depends on at most one NaN operand, so
+// NaN payloads do not depend on operand order either.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace amn::kernels::quant {
+
+/// Unpack `n` unsigned `bits`-bit fields (bits ∈ {2, 3, 4, 8}) from a
+/// little-endian bit stream of 32-bit words: field i occupies stream bits
+/// [i·bits, (i+1)·bits), stream bit j being bit j%32 of words[j/32]. This is
+/// GPTQ's packing along the input dimension (AutoGPTQ/GPTQModel `pack`;
+/// 3-bit fields 10 and 21 of every 3-word group straddle two words, as
+/// GPTQModel `_unpack_rows_3bit` reads them). Reads ⌈n·bits/32⌉ words.
+void unpack_bits(unsigned bits, const std::uint32_t* words, std::uint8_t* q, std::size_t n);
+
+/// q[i] = (words[i] >> shift) & (2^bits − 1), for `n` words: one field at a
+/// fixed position of every word (an AWQ word column, the nibble of one
+/// output column). shift + bits ≤ 32, bits ≤ 8.
+void extract_field(const std::uint32_t* words, unsigned shift, unsigned bits, std::uint8_t* q, std::size_t n);
+
+/// y[i] = (f32(q[i]) − zero) × scale: one group of a GPTQ/AWQ row, in the
+/// order of GPTQModel `dequantize_weight` / AutoAWQ `dequantize_gemm`
+/// ((weight − zeros) × scales, f32). f32(q) − zero is exact for integer zeros.
+void affine_const(const std::uint8_t* q, float zero, float scale, float* y, std::size_t n);
+
+/// y[i] = (f32(q[i]) − zero[g[i]]) × scale[g[i]]: a GPTQ act-order row, each
+/// input index picking its group through g_idx. \pre 0 ≤ g[i] < groups
+/// (validated by the caller).
+void affine_gather(const std::uint8_t* q, const std::int32_t* g, const float* zero, const float* scale, float* y,
+                   std::size_t n);
+
+/// bitsandbytes 4-bit (NF4/FP4) decoding of `nbytes` packed bytes of one
+/// absmax block: y[2j] = code[b >> 4] × absmax, y[2j+1] = code[b & 15] × absmax
+/// with b = packed[j] (first element in the high nibble). `pairs` is the table made by
+/// `make_pairs` from the 16-entry codebook. Matches bitsandbytes
+/// `dequantize_4bit` (kDequantizeBlockwise: code × absmax in f32).
+void lut4_scale(const std::uint8_t* packed, const std::uint64_t* pairs, float absmax, float* y, std::size_t nbytes);
+
+/// pairs[b] holds the f32 bits of code[b >> 4] in its low half and of
+/// code[b & 15] in its high half (b in 0..255): the two outputs of byte b in
+/// memory order on a little-endian host.
+void make_pairs(const float* code16, std::uint64_t* pairs256) noexcept;
+
+/// LLM.int8 row: y[i] = (f32(q[i]) × scb) × f32(7.874015718698502e-3), as
+/// bitsandbytes `int8_vectorwise_dequant` computes `A * stats * (1/127)`.
+void int8_row_scale(const std::int8_t* q, float scb, float* y, std::size_t n);
+
+/// The f32 constant bitsandbytes multiplies by (its literal 1/127).
+inline constexpr float kInt8Inv127 = static_cast<float>(7.874015718698502e-3);
+
+/// Scalar reference implementations; same contracts.
+namespace scalar {
+void unpack_bits(unsigned bits, const std::uint32_t* words, std::uint8_t* q, std::size_t n);
+void extract_field(const std::uint32_t* words, unsigned shift, unsigned bits, std::uint8_t* q, std::size_t n);
+void affine_const(const std::uint8_t* q, float zero, float scale, float* y, std::size_t n);
+void affine_gather(const std::uint8_t* q, const std::int32_t* g, const float* zero, const float* scale, float* y,
+                   std::size_t n);
+void lut4_scale(const std::uint8_t* packed, const std::uint64_t* pairs, float absmax, float* y, std::size_t nbytes);
+void int8_row_scale(const std::int8_t* q, float scb, float* y, std::size_t n);
+}  // namespace scalar
+
+/// Highway target the dispatched quant kernels use ("AVX3", "AVX2", …).
+const char* quant_target_name() noexcept;
+
+}  // namespace amn::kernels::quant

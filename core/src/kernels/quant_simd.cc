@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// SIMD GPTQ / AWQ / bitsandbytes element kernels (quant_kernels.hpp),
+// compiled once per Highway target and chosen at run time
+// (HWY_DYNAMIC_DISPATCH), like fp8_convert.cc.
+//
+// Every target must produce exactly the bits of quant::scalar
+// (quant_scalar.cc); tests/core/test_quant_kernels.cc checks each one.
+// The arithmetic is the same single IEEE operations in the same order, so
+// only the data movement differs:
+//   * bit fields: per-lane variable shifts (`v >> shifts`) of the word each
+//     lane reads (broadcast when a vector lies inside one word, a gather of
+//     word indices otherwise);
+//   * act-order groups: GatherIndex of the per-group zero and scale;
+//   * 4-bit codebooks: one 64-bit gather per packed byte from a 256-entry
+//     table of (code[hi], code[lo]) pairs, which lands the two f32 values in
+//     output order without any shuffle;
+//   * tails shorter than a vector (and 3-bit fields) use the scalar
+//     reference, which computes the same operations.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "quant_simd.cc"  // found through the kernels include dir
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "quant_kernels.hpp"
+
+#include <cstring>
+
+HWY_BEFORE_NAMESPACE();
+namespace amn::kernels::quant {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using DU = hn::RebindToUnsigned<DF>;
+using DI = hn::RebindToSigned<DF>;
+using DU8 = hn::Rebind<std::uint8_t, DF>;  // one byte per f32 lane
+using DI8 = hn::Rebind<std::int8_t, DF>;
+using VF = hn::Vec<DF>;
+using VU = hn::Vec<DU>;
+using VI = hn::Vec<DI>;
+
+/// u32 lanes holding values ≤ 255 → bytes.
+HWY_INLINE void StoreBytes(VU v, std::uint8_t* HWY_RESTRICT dst) {
+    const DI di;
+    const DU8 du8;
+    hn::StoreU(hn::DemoteTo(du8, hn::BitCast(di, v)), du8, dst);
+}
+
+/// Bytes → f32 lanes (exact).
+HWY_INLINE VF BytesToF32(const std::uint8_t* HWY_RESTRICT src) {
+    const DF df;
+    const DI di;
+    const DU du;
+    const DU8 du8;
+    return hn::ConvertTo(df, hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(du8, src))));
+}
+
+void UnpackBits(unsigned bits, const std::uint32_t* HWY_RESTRICT words, std::uint8_t* HWY_RESTRICT q, std::size_t n) {
+    const DU du;
+    const DI di;
+    const std::size_t N = hn::Lanes(du);
+    if (bits != 2 && bits != 4 && bits != 8) return scalar::unpack_bits(bits, words, q, n);
+    const unsigned per = 32 / bits;            // fields per word (power of two)
+    const unsigned log_per = bits == 2 ? 4 : bits == 4 ? 3 : 2;
+    const VU mask = hn::Set(du, (1u << bits) - 1u);
+    const VU iota = hn::Iota(du, 0);
+    std::size_t i = 0;
+    if (N <= per) {
+        // A vector lies inside one word: broadcast it, shift each lane.
+        const VU base_shift = hn::Mul(iota, hn::Set(du, bits));
+        for (; i + N <= n; i += N) {
+            const VU w = hn::Set(du, words[i >> log_per]);
+            const VU sh = hn::Add(base_shift, hn::Set(du, static_cast<std::uint32_t>((i & (per - 1)) * bits)));
+            StoreBytes(hn::And((w >> sh), mask), q + i);
+        }
+    } else {
+        // Several words per vector: lane l reads word (i + l) / per.
+        const VU sh = hn::Mul(hn::And(iota, hn::Set(du, per - 1)), hn::Set(du, bits));
+        const VI word_of_lane = hn::BitCast(di, hn::ShiftRightSame(iota, static_cast<int>(log_per)));
+        for (; i + N <= n; i += N) {
+            const VU w = hn::GatherIndex(du, words + (i >> log_per), word_of_lane);
+            StoreBytes(hn::And((w >> sh), mask), q + i);
+        }
+    }
+    if (i < n) {
+        // i is a multiple of N, itself a multiple of `per` or inside one word:
+        // restart the scalar stream at a word boundary.
+        const std::size_t w0 = i >> log_per;
+        const std::size_t f0 = w0 << log_per;
+        scalar::unpack_bits(bits, words + w0, q + f0, n - f0);
+    }
+}
+
+void ExtractField(const std::uint32_t* HWY_RESTRICT words, unsigned shift, unsigned bits, std::uint8_t* HWY_RESTRICT q,
+                  std::size_t n) {
+    const DU du;
+    const std::size_t N = hn::Lanes(du);
+    const VU mask = hn::Set(du, (1u << bits) - 1u);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N)
+        StoreBytes(hn::And(hn::ShiftRightSame(hn::LoadU(du, words + i), static_cast<int>(shift)), mask), q + i);
+    if (i < n) scalar::extract_field(words + i, shift, bits, q + i, n - i);
+}
+
+void AffineConst(const std::uint8_t* HWY_RESTRICT q, float zero, float scale, float* HWY_RESTRICT y, std::size_t n) {
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    const VF vz = hn::Set(df, zero), vs = hn::Set(df, scale);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) hn::StoreU(hn::Mul(hn::Sub(BytesToF32(q + i), vz), vs), df, y + i);
+    if (i < n) scalar::affine_const(q + i, zero, scale, y + i, n - i);
+}
+
+void AffineGather(const std::uint8_t* HWY_RESTRICT q, const std::int32_t* HWY_RESTRICT g, const float* HWY_RESTRICT zero,
+                  const float* HWY_RESTRICT scale, float* HWY_RESTRICT y, std::size_t n) {
+    const DF df;
+    const DI di;
+    const std::size_t N = hn::Lanes(df);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        const VI idx = hn::LoadU(di, g + i);
+        const VF d = hn::Sub(BytesToF32(q + i), hn::GatherIndex(df, zero, idx));
+        hn::StoreU(hn::Mul(d, hn::GatherIndex(df, scale, idx)), df, y + i);
+    }
+    if (i < n) scalar::affine_gather(q + i, g + i, zero, scale, y + i, n - i);
+}
+
+void Lut4Scale(const std::uint8_t* HWY_RESTRICT packed, const std::uint64_t* HWY_RESTRICT pairs, float absmax,
+               float* HWY_RESTRICT y, std::size_t nbytes) {
+#if HWY_TARGET == HWY_SCALAR
+    scalar::lut4_scale(packed, pairs, absmax, y, nbytes);
+#else
+    // One u64 lane per byte: the (code[hi], code[lo]) pair, two f32 lanes in
+    // output order after a BitCast.
+    const DF df;
+    using D64 = hn::Repartition<std::uint64_t, DF>;
+    using DI64 = hn::RebindToSigned<D64>;
+    using DU32h = hn::Rebind<std::uint32_t, D64>;
+    using DU8h = hn::Rebind<std::uint8_t, D64>;
+    const D64 d64;
+    const DI64 di64;
+    const DU32h du32h;
+    const DU8h du8h;
+    const std::size_t B = hn::Lanes(d64);  // bytes per vector
+    const VF va = hn::Set(df, absmax);
+    std::size_t j = 0;
+    for (; j + B <= nbytes; j += B) {
+        const auto b = hn::PromoteTo(d64, hn::PromoteTo(du32h, hn::LoadU(du8h, packed + j)));
+        const auto p = hn::GatherIndex(d64, pairs, hn::BitCast(di64, b));
+        hn::StoreU(hn::Mul(hn::BitCast(df, p), va), df, y + 2 * j);
+    }
+    if (j < nbytes) scalar::lut4_scale(packed + j, pairs, absmax, y + 2 * j, nbytes - j);
+#endif
+}
+
+void Int8RowScale(const std::int8_t* HWY_RESTRICT q, float scb, float* HWY_RESTRICT y, std::size_t n) {
+    const DF df;
+    const DI di;
+    const DI8 di8;
+    const std::size_t N = hn::Lanes(df);
+    const VF vs = hn::Set(df, scb), vk = hn::Set(df, kInt8Inv127);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        const VF a = hn::Mul(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(di8, q + i))), vs);
+        hn::StoreU(hn::Mul(a, vk), df, y + i);
+    }
+    if (i < n) scalar::int8_row_scale(q + i, scb, y + i, n - i);
+}
+
+const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace amn::kernels::quant
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace amn::kernels::quant {
+
+HWY_EXPORT(UnpackBits);
+HWY_EXPORT(ExtractField);
+HWY_EXPORT(AffineConst);
+HWY_EXPORT(AffineGather);
+HWY_EXPORT(Lut4Scale);
+HWY_EXPORT(Int8RowScale);
+HWY_EXPORT(TargetName);
+
+void unpack_bits(unsigned bits, const std::uint32_t* words, std::uint8_t* q, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(UnpackBits)(bits, words, q, n);
+}
+void extract_field(const std::uint32_t* words, unsigned shift, unsigned bits, std::uint8_t* q, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(ExtractField)(words, shift, bits, q, n);
+}
+void affine_const(const std::uint8_t* q, float zero, float scale, float* y, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(AffineConst)(q, zero, scale, y, n);
+}
+void affine_gather(const std::uint8_t* q, const std::int32_t* g, const float* zero, const float* scale, float* y,
+                   std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(AffineGather)(q, g, zero, scale, y, n);
+}
+void lut4_scale(const std::uint8_t* packed, const std::uint64_t* pairs, float absmax, float* y, std::size_t nbytes) {
+    HWY_DYNAMIC_DISPATCH(Lut4Scale)(packed, pairs, absmax, y, nbytes);
+}
+void int8_row_scale(const std::int8_t* q, float scb, float* y, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(Int8RowScale)(q, scb, y, n);
+}
+const char* quant_target_name() noexcept { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
+
+}  // namespace amn::kernels::quant
+#endif  // HWY_ONCE

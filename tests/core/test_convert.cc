@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Executor and sink behaviour: atomic output, cancellation, overwrite rules,
+// input protection, output naming, config.json rewriting, threads.
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/convert.hpp"
+#include "anamnesis/error.hpp"
+#include "anamnesis/plan.hpp"
+#include "test_support.hpp"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <atomic>
+#include <filesystem>
+#include <random>
+#include <unistd.h>
+
+using namespace amn;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string sample() { return amn::test::source_dir() + "/fixtures/sample/tiny-llama-fp8"; }
+
+// A larger FP8 model (8 MiB of E4M3 with per-channel scales) so that a
+// conversion spans many chunks.
+std::string write_big_fp8(const QTemporaryDir& tmp, int rows = 2048, int cols = 4096) {
+    const std::string header = "{\"big.weight\":{\"dtype\":\"F8_E4M3\",\"shape\":[" + std::to_string(rows) + "," + std::to_string(cols) +
+                               "],\"data_offsets\":[0," + std::to_string(rows * cols) + "]},\"big.weight_scale\":{\"dtype\":\"F32\",\"shape\":[" +
+                               std::to_string(rows) + ",1],\"data_offsets\":[" + std::to_string(rows * cols) + "," +
+                               std::to_string(rows * cols + rows * 4) + "]}}";
+    std::vector<std::uint8_t> f(8);
+    for (int i = 0; i < 8; ++i) f[i] = std::uint8_t(std::uint64_t(header.size()) >> (8 * i));
+    f.insert(f.end(), header.begin(), header.end());
+    std::mt19937 rng(1);
+    for (int i = 0; i < rows * cols; ++i) f.push_back(std::uint8_t(rng() % 0x7E));
+    for (int r = 0; r < rows; ++r) {
+        float s = 0.001f * float(r % 17 + 1);
+        std::uint8_t b[4];
+        std::memcpy(b, &s, 4);
+        f.insert(f.end(), b, b + 4);
+    }
+    const std::string path = tmp.filePath("big.safetensors").toStdString();
+    amn::test::write_file(path, f);
+    return path;
+}
+
+QStringList hidden_and_files(const QString& dir) {
+    return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+}  // namespace
+
+class TestConvert : public QObject {
+    Q_OBJECT
+private slots:
+    void cancelBeforeStartLeavesNothing();
+    void cancelMidRunLeavesNothing();
+    void progressIsMonotonicAndComplete();
+    void threadCountDoesNotChangeBytes();
+    void existingOutputNeedsForce();
+    void inputIsNeverOverwritten();
+    void unwritableFolderIsAnIoError();
+    void createdFolderRemovedOnFailure();
+    void defaultOutputNames();
+    void configRewrite();
+    void directoryOutputCopiesTokenizerFiles();
+};
+
+void TestConvert::cancelBeforeStartLeavesNothing() {
+    QTemporaryDir tmp;
+    const auto cat = open_model(write_big_fp8(tmp));
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = tmp.filePath("out.safetensors").toStdString();
+    std::atomic<bool> cancel{true};
+    try {
+        convert_to_safetensors(cat, plan, o, {}, &cancel);
+        QFAIL("not cancelled");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Cancelled);
+    }
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"big.safetensors"}));
+}
+
+void TestConvert::cancelMidRunLeavesNothing() {
+    QTemporaryDir tmp;
+    const std::string input = write_big_fp8(tmp);
+    const auto before = amn::test::read_file(input);
+    const auto cat = open_model(input);
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = tmp.filePath("out.safetensors").toStdString();
+    o.chunk_bytes = 64 << 10;  // many chunks
+    std::atomic<bool> cancel{false};
+    std::uint64_t seen = 0, total = 0;
+    try {
+        convert_to_safetensors(cat, plan, o, [&](const Progress& p) {
+            seen = p.done; total = p.total;
+            if (p.done * 4 >= p.total) cancel = true;  // a quarter in
+        }, &cancel);
+        QFAIL("not cancelled");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Cancelled);
+    }
+    QVERIFY(seen > 0 && seen < total);
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"big.safetensors"}));
+    QVERIFY(amn::test::read_file(input) == before);  // input untouched
+}
+
+void TestConvert::progressIsMonotonicAndComplete() {
+    QTemporaryDir tmp;
+    const auto cat = open_model(write_big_fp8(tmp));
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = tmp.filePath("out.safetensors").toStdString();
+    o.chunk_bytes = 256 << 10;
+    std::vector<Progress> reports;
+    const auto res = convert_to_safetensors(cat, plan, o, [&](const Progress& p) { reports.push_back(p); });
+    QVERIFY(reports.size() > 10);
+    for (std::size_t i = 1; i < reports.size(); ++i) QVERIFY(reports[i].done >= reports[i - 1].done);
+    QCOMPARE(reports.back().done, reports.back().total);
+    QCOMPARE(reports.back().total, res.tensor_bytes);
+    QCOMPARE(res.tensor_bytes, std::uint64_t(2048) * 4096 * 2);
+}
+
+void TestConvert::threadCountDoesNotChangeBytes() {
+    QTemporaryDir tmp;
+    const auto cat = open_model(write_big_fp8(tmp, 512, 1024));
+    const auto plan = make_plan(cat);
+    std::vector<std::vector<std::uint8_t>> outs;
+    for (unsigned threads : {1u, 2u, 7u}) {
+        ConvertOptions o;
+        o.output = tmp.filePath(QString("out%1.safetensors").arg(threads)).toStdString();
+        o.threads = threads;
+        o.chunk_bytes = 8 << 10;
+        convert_to_safetensors(cat, plan, o);
+        outs.push_back(amn::test::read_file(o.output));
+    }
+    QVERIFY(outs[0].size() > 1000000);
+    QVERIFY(outs[0] == outs[1]);
+    QVERIFY(outs[0] == outs[2]);
+}
+
+void TestConvert::existingOutputNeedsForce() {
+    QTemporaryDir tmp;
+    const auto cat = open_model(sample());
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = tmp.filePath("out").toStdString();
+    convert_to_safetensors(cat, plan, o);
+    const auto first = amn::test::read_file(o.output + "/model.safetensors");
+    amn::test::write_file(o.output + "/model.safetensors", {1, 2, 3});
+    try {
+        convert_to_safetensors(cat, plan, o);
+        QFAIL("overwrote without --force");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::OutputExists);
+    }
+    QVERIFY(amn::test::read_file(o.output + "/model.safetensors") == std::vector<std::uint8_t>({1, 2, 3}));
+    o.force = true;
+    convert_to_safetensors(cat, plan, o);
+    QVERIFY(amn::test::read_file(o.output + "/model.safetensors") == first);
+    QCOMPARE(hidden_and_files(QString::fromStdString(o.output)),
+             QStringList({"config.json", "generation_config.json", "model.safetensors"}));
+}
+
+void TestConvert::inputIsNeverOverwritten() {
+    QTemporaryDir tmp;
+    fs::copy(sample(), tmp.filePath("m").toStdString());
+    const std::string in = tmp.filePath("m/model.safetensors").toStdString();
+    const auto before = amn::test::read_file(in);
+    const auto cat = open_model(in);
+    const auto plan = make_plan(cat);
+    for (const std::string out : {in, tmp.filePath("m").toStdString()}) {
+        ConvertOptions o;
+        o.output = out;
+        o.force = true;
+        try {
+            convert_to_safetensors(cat, plan, o);
+            QFAIL("overwrote the input");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::Usage);
+        }
+    }
+    QVERIFY(amn::test::read_file(in) == before);
+    QCOMPARE(hidden_and_files(tmp.filePath("m")), QStringList({"config.json", "generation_config.json", "model.safetensors"}));
+}
+
+void TestConvert::unwritableFolderIsAnIoError() {
+    const auto cat = open_model(sample());
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = "/proc/self/amn-out.safetensors";  // not writable, even for root
+    try {
+        convert_to_safetensors(cat, plan, o);
+        QFAIL("wrote into /proc");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Io);
+        QVERIFY2(std::string(e.what()).find("/proc/self") != std::string::npos, e.what());
+    }
+    if (::geteuid() != 0) {  // permission bits only bind non-root users
+        QTemporaryDir tmp;
+        QVERIFY(QFile::setPermissions(tmp.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+        o.output = tmp.filePath("x.safetensors").toStdString();
+        QVERIFY_THROWS_EXCEPTION(Error, convert_to_safetensors(cat, plan, o));
+        QVERIFY(QFile::setPermissions(tmp.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    }
+}
+
+void TestConvert::createdFolderRemovedOnFailure() {
+    QTemporaryDir tmp;
+    const auto cat = open_model(write_big_fp8(tmp));
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = tmp.filePath("new/nested/out").toStdString();
+    std::atomic<bool> cancel{true};
+    QVERIFY_THROWS_EXCEPTION(Error, convert_to_safetensors(cat, plan, o, {}, &cancel));
+    QVERIFY(!fs::exists(tmp.filePath("new").toStdString()));
+}
+
+void TestConvert::defaultOutputNames() {
+    QTemporaryDir tmp;
+    // Single file without config.json: beside it, quantization suffix replaced.
+    fs::copy_file(amn::test::source_dir() + "/fixtures/fp8/e5m2_channel/input/model.safetensors",
+                  tmp.filePath("Model-FP8-dynamic.safetensors").toStdString());
+    auto cat = open_model(tmp.filePath("Model-FP8-dynamic.safetensors").toStdString());
+    QCOMPARE(QString::fromStdString(default_output_path(cat, std::nullopt)), tmp.filePath("Model-bf16.safetensors"));
+    QCOMPARE(QString::fromStdString(default_output_path(cat, DType::F32)), tmp.filePath("Model-f32.safetensors"));
+    fs::copy_file(amn::test::source_dir() + "/fixtures/fp8/e5m2_channel/input/model.safetensors",
+                  tmp.filePath("model-fp8.safetensors").toStdString());
+    cat = open_model(tmp.filePath("model-fp8.safetensors").toStdString());
+    QCOMPARE(QString::fromStdString(default_output_path(cat, std::nullopt)), tmp.filePath("model-bf16.safetensors"));
+    // A model folder (config.json beside the weights): a sibling folder.
+    fs::copy(sample(), tmp.filePath("Llama-3.2-1B-FP8").toStdString());
+    cat = open_model(tmp.filePath("Llama-3.2-1B-FP8").toStdString());
+    QCOMPARE(QString::fromStdString(default_output_path(cat, std::nullopt)), tmp.filePath("Llama-3.2-1B-bf16"));
+    cat = open_model(tmp.filePath("Llama-3.2-1B-FP8/model.safetensors").toStdString());
+    QCOMPARE(QString::fromStdString(default_output_path(cat, DType::F16)), tmp.filePath("Llama-3.2-1B-f16"));
+}
+
+void TestConvert::configRewrite() {
+    const std::string in = R"({"architectures":["X"],"torch_dtype":"float8_e4m3fn","rope_theta":500000.0,
+        "quantization_config":{"quant_method":"fp8","weight_block_size":[128,128]},"nested":{"a":[1,2,{"b":null}]},"eps":1e-05})";
+    const std::string out = rewrite_config_json(in, DType::F16);
+    const auto obj = QJsonDocument::fromJson(QByteArray::fromStdString(out)).object();
+    QVERIFY(!obj.isEmpty());
+    QVERIFY(!obj.contains("quantization_config"));
+    QCOMPARE(obj["torch_dtype"].toString(), QString("float16"));
+    QCOMPARE(obj["nested"].toObject()["a"].toArray()[2].toObject()["b"].isNull(), true);
+    QVERIFY(out.find("500000.0") != std::string::npos);  // numbers kept as written
+    QVERIFY(out.find("1e-05") != std::string::npos);
+    QCOMPARE(obj.keys().size(), 5);
+    // No torch_dtype: added.
+    const auto o2 = QJsonDocument::fromJson(QByteArray::fromStdString(rewrite_config_json("{\"a\":1}", DType::BF16))).object();
+    QCOMPARE(o2["torch_dtype"].toString(), QString("bfloat16"));
+    QVERIFY_THROWS_EXCEPTION(Error, rewrite_config_json("[1]", DType::BF16));
+    QVERIFY_THROWS_EXCEPTION(Error, rewrite_config_json("{\"a\":", DType::BF16));
+}
+
+void TestConvert::directoryOutputCopiesTokenizerFiles() {
+    QTemporaryDir tmp;
+    fs::copy(sample(), tmp.filePath("in").toStdString());
+    amn::test::write_file(tmp.filePath("in/tokenizer.json").toStdString(), {'{', '}'});
+    const auto cat = open_model(tmp.filePath("in").toStdString());
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = tmp.filePath("out").toStdString();
+    const auto res = convert_to_safetensors(cat, plan, o);
+    QCOMPARE(amn::test::list_files(tmp.filePath("out")),
+             QStringList({"config.json", "generation_config.json", "model.safetensors", "tokenizer.json"}));
+    QCOMPARE(res.files.size(), std::size_t(4));
+}
+
+QTEST_APPLESS_MAIN(TestConvert)
+#include "test_convert.moc"

@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// GGUF: every real llama.cpp file of the shared fixtures (each tensor's F32
+// dequantization against the manifest's sha256 and the expected
+// safetensors), the gguf/ and ollama/ reference cases, ollama store
+// resolution, metadata rendering, and every kind of bad input producing its
+// named error.
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/error.hpp"
+#include "anamnesis/gguf.hpp"
+#include "anamnesis/kernels.hpp"
+#include "anamnesis/plan.hpp"
+#include "sha256.hpp"
+#include "test_support.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cstring>
+#include <filesystem>
+
+using namespace amn;
+
+namespace {
+
+// ---- a minimal GGUF writer for synthetic files (independent of the parser) ----
+struct GgufBuilder {
+    bool be = false;
+    std::vector<std::uint8_t> b;
+
+    template <class T>
+    void num(T v) {
+        std::uint8_t raw[sizeof(T)];
+        std::memcpy(raw, &v, sizeof(T));
+        if (be) std::reverse(raw, raw + sizeof(T));
+        b.insert(b.end(), raw, raw + sizeof(T));
+    }
+    void str(std::string_view s) {
+        num<std::uint64_t>(s.size());
+        b.insert(b.end(), s.begin(), s.end());
+    }
+    void header(std::uint64_t n_tensors, std::uint64_t n_kv, std::uint32_t version = 3) {
+        b.insert(b.end(), {'G', 'G', 'U', 'F'});
+        num<std::uint32_t>(version);
+        num<std::uint64_t>(n_tensors);
+        num<std::uint64_t>(n_kv);
+    }
+    void kv_u32(std::string_view k, std::uint32_t v) { str(k); num<std::uint32_t>(4); num<std::uint32_t>(v); }
+    void kv_str(std::string_view k, std::string_view v) { str(k); num<std::uint32_t>(8); str(v); }
+    void tensor(std::string_view name, std::vector<std::uint64_t> ne, std::uint32_t type, std::uint64_t offset) {
+        str(name);
+        num<std::uint32_t>(static_cast<std::uint32_t>(ne.size()));
+        for (auto d : ne) num<std::uint64_t>(d);
+        num<std::uint32_t>(type);
+        num<std::uint64_t>(offset);
+    }
+    void pad(std::size_t align = 32) {
+        while (b.size() % align) b.push_back(0);
+    }
+    void data(std::size_t n, std::uint8_t fill = 0) { b.insert(b.end(), n, fill); }
+};
+
+Catalog parse_bytes(const std::vector<std::uint8_t>& bytes) {
+    return parse_gguf(MappedFile::from_bytes(bytes, "synthetic.gguf"), "synthetic.gguf");
+}
+
+std::optional<ErrorCode> parse_error(const std::vector<std::uint8_t>& bytes, std::string* what = nullptr) {
+    try {
+        parse_bytes(bytes);
+    } catch (const Error& e) {
+        if (what) *what = e.what();
+        return e.code();
+    }
+    return std::nullopt;
+}
+
+// A small valid file: one F32 [2, 4] and one Q8_0 [1, 32] tensor.
+std::vector<std::uint8_t> valid_file(bool be = false) {
+    GgufBuilder g;
+    g.be = be;
+    g.header(2, 2);
+    g.kv_str("general.architecture", "llama");
+    g.kv_u32("general.alignment", 32);
+    g.tensor("a", {4, 2}, 0, 0);
+    g.tensor("q", {32, 1}, 8, 32);
+    g.pad();
+    for (int i = 0; i < 8; ++i) g.num<float>(static_cast<float>(i) - 2.5f);
+    g.data(32 - 8 * 4 % 32 == 32 ? 0 : 0);
+    // Q8_0 block: fp16 d = 0.5 (0x3800, always little-endian inside the block), qs = -16..15.
+    g.b.push_back(0x00);
+    g.b.push_back(0x38);
+    for (int i = 0; i < 32; ++i) g.b.push_back(static_cast<std::uint8_t>(static_cast<std::int8_t>(i - 16)));
+    return g.b;
+}
+
+std::vector<float> dequantize_all(const LogicalTensor& lt) {
+    std::vector<float> out(lt.numel());
+    if (lt.recipe && lt.recipe->rows()) lt.recipe->dequantize_rows(0, lt.recipe->rows(), out.data());
+    return out;
+}
+
+std::string sha_of(const std::vector<float>& v) { return detail::Sha256::of(v.data(), v.size() * 4); }
+
+QJsonObject read_json(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+std::string gguf_real_dir() {
+    const auto shared = test::shared_fixtures_dir();
+    return shared.empty() ? std::string() : shared + "/gguf-real";
+}
+
+std::vector<std::uint16_t> to_bf16(const std::vector<float>& f) {
+    std::vector<std::uint16_t> h(f.size());
+    kernels::f32_to_bf16(f.data(), h.data(), f.size());
+    return h;
+}
+
+}  // namespace
+
+class TestGguf : public QObject {
+    Q_OBJECT
+private slots:
+    // ---- real llama.cpp files ----
+    void real_files_data();
+    void real_files();
+    void real_expected_safetensors_data();
+    void real_expected_safetensors();
+    // ---- reference cases ----
+    void reference_cases_data();
+    void reference_cases();
+    void ollama_store();
+    // ---- metadata ----
+    void metadata_values();
+    void info_and_summaries();
+    // ---- synthetic valid files ----
+    void synthetic_valid();
+    void big_endian();
+    void unknown_type_listed();
+    // ---- bad input ----
+    void every_truncation_is_named();
+    void bad_inputs_data();
+    void bad_inputs();
+};
+
+void TestGguf::real_files_data() {
+    QTest::addColumn<int>("index");
+    const auto dir = gguf_real_dir();
+    if (dir.empty()) return;
+    const auto m = read_json(QString::fromStdString(dir + "/manifest.json"));
+    const auto files = m["files"].toArray();
+    for (int i = 0; i < files.size(); ++i) QTest::newRow(files[i].toObject()["file"].toString().toUtf8()) << i;
+}
+
+void TestGguf::real_files() {
+    AMN_REQUIRE_REFERENCE_DIR(ref);
+    const auto dir = gguf_real_dir();
+    QFETCH(int, index);
+    const auto m = read_json(QString::fromStdString(dir + "/manifest.json"));
+    const auto f = m["files"].toArray()[index].toObject();
+    const std::string path = dir + "/" + f["file"].toString().toStdString();
+    const Catalog cat = open_gguf(path);
+    QCOMPARE(cat.format, Format::Gguf);
+    const auto tensors = f["tensors"].toArray();
+    QCOMPARE(cat.tensors.size(), std::size_t(tensors.size()));
+    QCOMPARE(qint64(cat.tensors.size()), qint64(f["tensor_count"].toInt()));
+    const GgufInfo info = gguf_info(cat);
+    QCOMPARE(qint64(info.alignment), qint64(f["alignment"].toInt()));
+    QCOMPARE(info.architecture, std::string("llama"));
+    QVERIFY(info.file_type.has_value());
+    QCOMPARE(qint64(*info.file_type), qint64(f["general.file_type"].toInt()));
+
+    const Plan plan = make_plan(cat);
+    QCOMPARE(plan.error_count(), std::size_t(0));
+    int checked = 0;
+    for (const auto& tv : tensors) {
+        const auto t = tv.toObject();
+        const std::string name = t["name"].toString().toStdString();
+        const auto idx = cat.find(name);
+        QVERIFY2(idx.has_value(), name.c_str());
+        const TensorInfo& ti = cat.tensors[*idx];
+        QCOMPARE(QString::fromStdString(ti.dtype_name), t["ggml_type"].toString());
+        std::vector<std::uint64_t> shape;
+        for (const auto& d : t["shape_numpy_order"].toArray()) shape.push_back(std::uint64_t(d.toInteger()));
+        QCOMPARE(ti.shape, shape);
+        QCOMPARE(qint64(ti.nbytes), t["n_bytes"].toInteger());
+        QCOMPARE(qint64(ti.offset), t["data_offset"].toInteger());  // absolute in the manifest
+        const auto lt = std::find_if(plan.tensors.begin(), plan.tensors.end(),
+                                     [&](const LogicalTensor& l) { return l.name == name; });
+        QVERIFY(lt != plan.tensors.end());
+        QCOMPARE(lt->shape, shape);
+        QVERIFY(lt->recipe);
+        const bool block_type = dtype_info(ti.dtype)->is_quantized_block;
+        QCOMPARE(lt->quantized, block_type);
+        const std::string got = sha_of(dequantize_all(*lt));
+        if (got != t["expected_f32_sha256"].toString().toStdString())
+            QFAIL(("tensor " + name + " (" + ti.dtype_name + "): F32 sha256 differs from the manifest").c_str());
+        ++checked;
+    }
+    QVERIFY(checked > 0);
+}
+
+void TestGguf::real_expected_safetensors_data() {
+    QTest::addColumn<QString>("gguf");
+    QTest::addColumn<QString>("expected");
+    const auto dir = gguf_real_dir();
+    if (dir.empty()) return;
+    const QStringList names = QDir(QString::fromStdString(dir)).entryList({"*.expected-f32.safetensors"}, QDir::Files, QDir::Name);
+    for (const auto& n : names) {
+        QString g = n;
+        g.replace(".expected-f32.safetensors", ".gguf");
+        QTest::newRow(n.toUtf8()) << QString::fromStdString(dir) + "/" + g << QString::fromStdString(dir) + "/" + n;
+    }
+}
+
+void TestGguf::real_expected_safetensors() {
+    AMN_REQUIRE_REFERENCE_DIR(ref);
+    QFETCH(QString, gguf);
+    QFETCH(QString, expected);
+    const auto exp = test::read_safetensors_raw(expected.toStdString());
+    QVERIFY(exp.has_value());
+    const Catalog cat = open_gguf(gguf.toStdString());
+    const Plan plan = make_plan(cat);
+    QCOMPARE(plan.tensors.size(), exp->tensors.size());
+    for (const auto& lt : plan.tensors) {
+        auto it = exp->tensors.find(lt.name);
+        QVERIFY2(it != exp->tensors.end(), lt.name.c_str());
+        QCOMPARE(it->second.dtype, std::string("F32"));
+        QCOMPARE(lt.shape, it->second.shape);
+        const auto got = dequantize_all(lt);
+        QCOMPARE(got.size() * 4, it->second.bytes.size());
+        QVERIFY2(std::memcmp(got.data(), it->second.bytes.data(), it->second.bytes.size()) == 0, lt.name.c_str());
+    }
+}
+
+void TestGguf::reference_cases_data() {
+    QTest::addColumn<QString>("dir");
+    const auto ref = test::reference_dir();
+    if (ref.empty()) return;
+    for (const QString kind : {"gguf", "ollama"})
+        for (const auto& c : test::reference_cases(kind))
+            QTest::newRow((kind + "/" + QFileInfo(c).fileName()).toUtf8()) << c;
+}
+
+void TestGguf::reference_cases() {
+    AMN_REQUIRE_REFERENCE_DIR(ref);
+    QFETCH(QString, dir);
+    const auto exp_f32 = test::read_safetensors_raw((dir + "/expected_f32.safetensors").toStdString());
+    const auto exp_bf16 = test::read_safetensors_raw((dir + "/expected.safetensors").toStdString());
+    QVERIFY(exp_f32 && exp_bf16);
+    const Catalog cat = open_gguf((dir + "/input/model.gguf").toStdString());
+    const Plan plan = make_plan(cat);
+    QCOMPARE(plan.error_count(), std::size_t(0));
+    QCOMPARE(exp_bf16->tensors.size(), exp_f32->tensors.size());
+    for (const auto& [name, e] : exp_f32->tensors) {
+        const auto lt = std::find_if(plan.tensors.begin(), plan.tensors.end(),
+                                     [&](const LogicalTensor& l) { return l.name == name; });
+        QVERIFY2(lt != plan.tensors.end(), name.c_str());
+        QCOMPARE(lt->shape, e.shape);
+        const auto got = dequantize_all(*lt);
+        QCOMPARE(got.size() * 4, e.bytes.size());
+        QVERIFY2(std::memcmp(got.data(), e.bytes.data(), e.bytes.size()) == 0, ("f32 " + name).c_str());
+        const auto& b = exp_bf16->tensors.at(name);
+        QCOMPARE(b.dtype, std::string("BF16"));
+        const auto bf = to_bf16(got);
+        QCOMPARE(bf.size() * 2, b.bytes.size());
+        QVERIFY2(std::memcmp(bf.data(), b.bytes.data(), b.bytes.size()) == 0, ("bf16 " + name).c_str());
+    }
+}
+
+void TestGguf::ollama_store() {
+    AMN_REQUIRE_REFERENCE_DIR(ref);
+    const auto cases = test::reference_cases("ollama");
+    QVERIFY(!cases.isEmpty());
+    const std::string blob_src = (cases.front() + "/input/model.gguf").toStdString();
+    const auto bytes = test::read_file(blob_src);
+    QVERIFY(!bytes.empty());
+    const std::string hex = detail::Sha256::of(bytes.data(), bytes.size());
+
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    namespace fs = std::filesystem;
+    const fs::path root = tmp.path().toStdString();
+    fs::create_directories(root / "manifests/registry.ollama.ai/library/llama3.2");
+    fs::create_directories(root / "manifests/registry.ollama.ai/someone/tiny");
+    fs::create_directories(root / "blobs");
+    fs::create_symlink(blob_src, root / "blobs" / ("sha256-" + hex));
+    const std::string manifest =
+        R"({"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json",)"
+        R"("config":{"mediaType":"application/vnd.docker.container.image.v1+json","digest":"sha256:)" +
+        std::string(64, '0') + R"(","size":1},"layers":[{"mediaType":"application/vnd.ollama.image.template","digest":"sha256:)" +
+        std::string(64, '1') + R"(","size":2},{"mediaType":"application/vnd.ollama.image.model","digest":"sha256:)" + hex +
+        R"(","size":)" + std::to_string(bytes.size()) + "}]}";
+    test::write_file((root / "manifests/registry.ollama.ai/library/llama3.2/1b").string(),
+                     std::vector<std::uint8_t>(manifest.begin(), manifest.end()));
+    test::write_file((root / "manifests/registry.ollama.ai/someone/tiny/latest").string(),
+                     std::vector<std::uint8_t>(manifest.begin(), manifest.end()));
+    const std::string no_model = R"({"layers":[{"mediaType":"application/vnd.ollama.image.license","digest":"sha256:)" +
+                                 std::string(64, '2') + R"("}]})";
+    test::write_file((root / "manifests/registry.ollama.ai/library/llama3.2/nomodel").string(),
+                     std::vector<std::uint8_t>(no_model.begin(), no_model.end()));
+    const std::string missing_blob = R"({"layers":[{"mediaType":"application/vnd.ollama.image.model","digest":"sha256:)" +
+                                     std::string(64, '3') + R"("}]})";
+    test::write_file((root / "manifests/registry.ollama.ai/library/llama3.2/noblob").string(),
+                     std::vector<std::uint8_t>(missing_blob.begin(), missing_blob.end()));
+
+    const QByteArray old = qgetenv("OLLAMA_MODELS");
+    qputenv("OLLAMA_MODELS", QByteArray::fromStdString(root.string()));
+    const std::string expected_blob = (root / "blobs" / ("sha256-" + hex)).string();
+    QCOMPARE(resolve_ollama("ollama:llama3.2:1b"), expected_blob);
+    QCOMPARE(resolve_ollama("ollama:someone/tiny"), expected_blob);
+    QCOMPARE(resolve_ollama("ollama:registry.ollama.ai/library/llama3.2:1b"), expected_blob);
+    QVERIFY(is_ollama_spec("ollama:x"));
+    QVERIFY(!is_ollama_spec("model.gguf"));
+    auto code_of = [](const char* spec) -> std::optional<ErrorCode> {
+        try {
+            resolve_ollama(spec);
+        } catch (const Error& e) {
+            return e.code();
+        }
+        return std::nullopt;
+    };
+    QCOMPARE(code_of("ollama:llama3.2:missing"), std::optional(ErrorCode::Io));
+    QCOMPARE(code_of("ollama:llama3.2:noblob"), std::optional(ErrorCode::Io));
+    QCOMPARE(code_of("ollama:llama3.2:nomodel"), std::optional(ErrorCode::Malformed));
+    QCOMPARE(code_of("ollama:../etc:passwd"), std::optional(ErrorCode::Usage));
+    QCOMPARE(code_of("ollama:"), std::optional(ErrorCode::Usage));
+    QCOMPARE(code_of("ollama:a/b/c/d"), std::optional(ErrorCode::Usage));
+
+    // The resolved blob converts like the reference case.
+    const Catalog cat = open_gguf(resolve_ollama("ollama:llama3.2:1b"));
+    QCOMPARE(make_plan(cat).error_count(), std::size_t(0));
+    if (old.isNull()) qunsetenv("OLLAMA_MODELS");
+    else qputenv("OLLAMA_MODELS", old);
+}
+
+void TestGguf::metadata_values() {
+    // Every value type, nested arrays, escaping; expected JSON written by hand.
+    GgufBuilder g;
+    g.header(0, 16);
+    auto key = [&](std::string_view k, std::uint32_t t) { g.str(k); g.num<std::uint32_t>(t); };
+    key("u8", 0); g.num<std::uint8_t>(250);
+    key("i8", 1); g.num<std::int8_t>(-7);
+    key("u16", 2); g.num<std::uint16_t>(65535);
+    key("i16", 3); g.num<std::int16_t>(-300);
+    key("u32", 4); g.num<std::uint32_t>(4000000000u);
+    key("i32", 5); g.num<std::int32_t>(-2000000000);
+    key("f32", 6); g.num<float>(1e-5f);
+    key("bool", 7); g.num<std::uint8_t>(1);
+    key("str", 8); g.str("a\"b\\c\n\xC3\xA9");
+    key("u64", 10); g.num<std::uint64_t>(18446744073709551615ull);
+    key("i64", 11); g.num<std::int64_t>(-9223372036854775807ll - 1);
+    key("f64", 12); g.num<double>(0.1);
+    key("arr", 9); g.num<std::uint32_t>(5); g.num<std::uint64_t>(3); g.num<std::int32_t>(1); g.num<std::int32_t>(-2); g.num<std::int32_t>(3);
+    key("nested", 9); g.num<std::uint32_t>(9); g.num<std::uint64_t>(2);
+    g.num<std::uint32_t>(8); g.num<std::uint64_t>(1); g.str("x");
+    g.num<std::uint32_t>(8); g.num<std::uint64_t>(0);
+    key("nan", 6); g.num<float>(std::numeric_limits<float>::quiet_NaN());
+    key("bad_utf8", 8); g.str("a\xFF" "b");
+    const Catalog cat = parse_bytes(g.b);
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"u8", "250"}, {"i8", "-7"}, {"u16", "65535"}, {"i16", "-300"}, {"u32", "4000000000"},
+        {"i32", "-2000000000"}, {"f32", "1e-05"}, {"bool", "true"}, {"str", "\"a\\\"b\\\\c\\n\xC3\xA9\""},
+        {"u64", "18446744073709551615"}, {"i64", "-9223372036854775808"}, {"f64", "0.1"}, {"arr", "[1,-2,3]"},
+        {"nested", "[[\"x\"],[]]"}, {"nan", "\"NaN\""}, {"bad_utf8", "\"a\xEF\xBF\xBD" "b\""}};
+    QCOMPARE(cat.metadata.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(cat.metadata[i].first, expected[i].first);
+        QCOMPARE(cat.metadata[i].second, expected[i].second);
+    }
+    const auto kvs = gguf_key_values(cat);
+    QCOMPARE(kvs[12].type, std::string("array[i32]"));
+    QCOMPARE(kvs[12].count, std::uint64_t(3));
+    QCOMPARE(kvs[13].type, std::string("array[array[string]]"));
+    QCOMPARE(kvs[0].type, std::string("u8"));
+    // The whole object is valid JSON with the keys in file order.
+    const std::string all = gguf_kv_json(cat);
+    QJsonParseError err;
+    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(all), &err);
+    QCOMPARE(err.error, QJsonParseError::NoError);
+    QCOMPARE(doc.object().size(), 16);
+    QCOMPARE(doc.object()["arr"].toArray().size(), 3);
+    QVERIFY(all.rfind("{\"u8\":250,\"i8\":-7,", 0) == 0);
+}
+
+void TestGguf::info_and_summaries() {
+    GgufBuilder g;
+    g.header(0, 4);
+    g.kv_str("general.architecture", "qwen2");
+    g.kv_str("general.name", "Tiny");
+    g.str("tokenizer.ggml.tokens");
+    g.num<std::uint32_t>(9);
+    g.num<std::uint32_t>(8);
+    g.num<std::uint64_t>(20);
+    for (int i = 0; i < 20; ++i) g.str("t" + std::to_string(i));
+    g.kv_str("tokenizer.chat_template", std::string(1000, 'x'));
+    const Catalog cat = parse_bytes(g.b);
+    const GgufInfo info = gguf_info(cat);
+    QCOMPARE(info.version, 3u);
+    QCOMPARE(info.architecture, std::string("qwen2"));
+    QCOMPARE(info.name, std::string("Tiny"));
+    QCOMPARE(info.alignment, std::uint64_t(32));
+    QCOMPARE(info.kv_count, std::uint64_t(4));
+    QVERIFY(!info.file_type);
+    const auto kvs = gguf_key_values(cat, 3);
+    QCOMPARE(kvs[2].count, std::uint64_t(20));
+    QCOMPARE(kvs[2].summary, std::string("[\"t0\",\"t1\",\"t2\",\"… 17 more\"]"));
+    QVERIFY(kvs[2].json.size() > kvs[2].summary.size());
+    QCOMPARE(kvs[0].summary, kvs[0].json);
+    QVERIFY(kvs[3].summary.size() < 300);
+    QVERIFY(kvs[3].summary.find("(1000 bytes)") != std::string::npos);
+    QCOMPARE(llama_ftype_name(15), std::string_view("Q4_K_M"));
+    QCOMPARE(llama_ftype_name(999), std::string_view());
+}
+
+void TestGguf::synthetic_valid() {
+    const Catalog cat = parse_bytes(valid_file());
+    QCOMPARE(cat.tensors.size(), std::size_t(2));
+    QCOMPARE(cat.tensors[0].shape, (std::vector<std::uint64_t>{2, 4}));
+    QCOMPARE(cat.tensors[1].dtype, DType::Q8_0);
+    QCOMPARE(cat.tensors[1].nbytes, std::uint64_t(34));
+    const Plan plan = make_plan(cat);
+    QCOMPARE(plan.error_count(), std::size_t(0));
+    const auto a = dequantize_all(plan.tensors[0]);
+    QCOMPARE(a[0], -2.5f);
+    QCOMPARE(a[7], 4.5f);
+    const auto q = dequantize_all(plan.tensors[1]);
+    QCOMPARE(q[0], -8.0f);
+    QCOMPARE(q[31], 7.5f);
+    QVERIFY(is_gguf(valid_file()));
+    const std::uint8_t ggjt[] = {'t', 'j', 'g', 'g'};
+    QVERIFY(is_gguf(ggjt));
+    const std::uint8_t st[] = {8, 0, 0, 0};
+    QVERIFY(!is_gguf(st));
+}
+
+void TestGguf::big_endian() {
+    const Catalog cat = parse_bytes(valid_file(true));
+    QVERIFY(gguf_info(cat).big_endian);
+    QCOMPARE(cat.tensors[0].shape, (std::vector<std::uint64_t>{2, 4}));
+    QVERIFY(cat.tensors[0].big_endian);
+    QCOMPARE(cat.metadata[0].second, std::string("\"llama\""));
+    const Plan plan = make_plan(cat);
+    const auto a = dequantize_all(plan.tensors[0]);
+    QCOMPARE(a[0], -2.5f);
+    QCOMPARE(a[7], 4.5f);
+    std::vector<std::uint8_t> le(32);
+    plan.tensors[0].recipe->copy_rows(0, 2, le.data());
+    float first;
+    std::memcpy(&first, le.data(), 4);
+    QCOMPARE(first, -2.5f);
+    // Block types with big-endian scales: a named per-tensor error.
+    QVERIFY(plan.tensors[1].error.find("big-endian") != std::string::npos);
+    QCOMPARE(plan.error_count(), std::size_t(1));
+}
+
+void TestGguf::unknown_type_listed() {
+    GgufBuilder g;
+    g.header(2, 0);
+    g.tensor("future", {64}, 99, 0);
+    g.tensor("ok", {8}, 0, 64);
+    g.pad();
+    g.data(64, 1);
+    for (int i = 0; i < 8; ++i) g.num<float>(1.0f);
+    const Catalog cat = parse_bytes(g.b);
+    QCOMPARE(cat.tensors[0].dtype_name, std::string("ggml type 99"));
+    QVERIFY(!dtype_info(cat.tensors[0].dtype));
+    QCOMPARE(cat.tensors[0].nbytes, std::uint64_t(64));
+    QVERIFY(!cat.notes.empty());
+    const Plan plan = make_plan(cat);
+    QCOMPARE(plan.error_count(), std::size_t(1));
+    QVERIFY(plan.tensors[0].error.find("ggml type 99") != std::string::npos);
+    QVERIFY(plan.tensors[1].error.empty());
+    QCOMPARE(dequantize_all(plan.tensors[1])[7], 1.0f);
+}
+
+void TestGguf::every_truncation_is_named() {
+    const auto full = valid_file();
+    // Every strict prefix either fails with Truncated/OutOfRange or (once the
+    // header is complete) with a data-section error — never a crash or success.
+    for (std::size_t n = 0; n < full.size(); ++n) {
+        std::vector<std::uint8_t> part(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n));
+        const auto code = parse_error(part);
+        QVERIFY2(code.has_value(), ("prefix " + std::to_string(n) + " parsed").c_str());
+        QVERIFY2(*code == ErrorCode::Truncated || *code == ErrorCode::OutOfRange,
+                 ("prefix " + std::to_string(n) + ": " + std::string(error_code_name(*code))).c_str());
+    }
+    QVERIFY(!parse_error(full));
+}
+
+void TestGguf::bad_inputs_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("code");
+    auto row = [](const char* name, const GgufBuilder& g, ErrorCode c) {
+        QTest::newRow(name) << QByteArray(reinterpret_cast<const char*>(g.b.data()), qsizetype(g.b.size())) << int(c);
+    };
+    {
+        GgufBuilder g;
+        g.b = {'G', 'G', 'U', 'X', 3, 0, 0, 0};
+        row("bad magic", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.b = {'t', 'j', 'g', 'g', 3, 0, 0, 0};
+        row("ggjt", g, ErrorCode::Unsupported);
+    }
+    {
+        GgufBuilder g;
+        g.b = {'l', 'm', 'g', 'g', 1, 0, 0, 0};
+        row("ggml", g, ErrorCode::Unsupported);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 0, 1);
+        row("v1", g, ErrorCode::Unsupported);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 0, 4);
+        row("v4", g, ErrorCode::Unsupported);
+    }
+    {
+        GgufBuilder g;
+        g.header(1ull << 40, 0);
+        row("absurd tensor count", g, ErrorCode::LimitExceeded);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1ull << 40);
+        row("absurd kv count", g, ErrorCode::LimitExceeded);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.num<std::uint64_t>(1000);
+        g.b.insert(g.b.end(), {'a', 'b'});
+        row("key length past EOF", g, ErrorCode::Truncated);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.num<std::uint64_t>(1ull << 62);
+        row("absurd key length", g, ErrorCode::LimitExceeded);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.str("k");
+        g.num<std::uint32_t>(8);
+        g.num<std::uint64_t>(100);
+        g.b.insert(g.b.end(), {'x'});
+        row("string value past EOF", g, ErrorCode::Truncated);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.str("k");
+        g.num<std::uint32_t>(9);
+        g.num<std::uint32_t>(4);
+        g.num<std::uint64_t>(1000000);
+        g.num<std::uint32_t>(1);
+        row("array length past EOF", g, ErrorCode::Truncated);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.str("k");
+        g.num<std::uint32_t>(9);
+        g.num<std::uint32_t>(0);
+        g.num<std::uint64_t>(1ull << 60);
+        row("absurd array length", g, ErrorCode::LimitExceeded);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.str("k");
+        for (int i = 0; i < 12; ++i) {
+            g.num<std::uint32_t>(9);
+            if (i) g.num<std::uint64_t>(1);
+        }
+        g.num<std::uint32_t>(9);
+        g.num<std::uint64_t>(1);
+        row("arrays nested too deep", g, ErrorCode::LimitExceeded);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.str("k");
+        g.num<std::uint32_t>(13);
+        g.num<std::uint32_t>(0);
+        row("unknown value type", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 2);
+        g.kv_u32("k", 1);
+        g.kv_u32("k", 2);
+        row("duplicate key", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.kv_u32("general.alignment", 48);
+        row("alignment not a power of two", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.kv_str("general.alignment", "32");
+        row("alignment not u32", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("t", {1, 1, 1, 1, 1, 1, 1, 1, 1}, 0, 0);
+        g.pad();
+        g.data(32);
+        row("nine dims", g, ErrorCode::LimitExceeded);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("t", {8}, 0, 64);
+        g.pad();
+        g.data(32);
+        row("offset outside data", g, ErrorCode::OutOfRange);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("t", {16}, 0, 0);
+        g.pad();
+        g.data(32);
+        row("data past end", g, ErrorCode::OutOfRange);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("t", {4}, 0, 8);
+        g.pad();
+        g.data(64);
+        row("misaligned offset", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.header(2, 0);
+        g.tensor("a", {16}, 0, 0);
+        g.tensor("b", {8}, 0, 32);
+        g.pad();
+        g.data(96);
+        row("overlap", g, ErrorCode::Overlap);
+    }
+    {
+        GgufBuilder g;
+        g.header(2, 0);
+        g.tensor("a", {8}, 0, 0);
+        g.tensor("a", {8}, 0, 32);
+        g.pad();
+        g.data(64);
+        row("duplicate names", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("q", {48}, 8, 0);
+        g.pad();
+        g.data(64);
+        row("row not whole blocks", g, ErrorCode::SizeMismatch);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("t", {1ull << 40, 1ull << 40}, 0, 0);
+        g.pad();
+        row("element count overflow", g, ErrorCode::SizeMismatch);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("t", {1ull << 63}, 0, 0);
+        g.pad();
+        row("negative dim", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("t", {8}, 0, 0);
+        row("no data section", g, ErrorCode::Truncated);
+    }
+}
+
+void TestGguf::bad_inputs() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, code);
+    std::string what;
+    const auto got = parse_error(std::vector<std::uint8_t>(bytes.begin(), bytes.end()), &what);
+    QVERIFY2(got.has_value(), "parsed without error");
+    if (int(*got) != code) QFAIL(("wrong error: " + what).c_str());
+    QVERIFY(what.find("synthetic.gguf") != std::string::npos);
+}
+
+QTEST_APPLESS_MAIN(TestGguf)
+#include "test_gguf.moc"

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Charts painted with QPainter (Qt Charts is GPL-3 and not in our stack).
+// All colours come from the widget palette or from a qualitative series
+// palette readable on light and dark backgrounds; every chart has axes or a
+// scale, units, labels, a legend and hover tooltips.
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+namespace amn::ui {
+
+/// Qualitative series colour `i` (Tableau-10-like, fine on light and dark).
+QColor seriesColor(int i);
+/// "Nice" tick step (1, 2, 2.5 or 5 × 10^k) for `range` with about `ticks` ticks.
+double niceStep(double range, int ticks);
+
+/// 100 %-stacked horizontal bars, one per row ("By stored dtype", "By scheme"),
+/// each with a percentage scale and a legend of its segments.
+class BreakdownChart : public QWidget {
+    Q_OBJECT
+public:
+    struct Segment {
+        QString label;
+        quint64 bytes = 0;
+        quint64 tensors = 0;
+    };
+    struct Row {
+        QString title;
+        std::vector<Segment> segments;  ///< largest first is easiest to read
+    };
+    explicit BreakdownChart(QWidget* parent = nullptr);
+    void setRows(std::vector<Row> rows);
+    const std::vector<Row>& rows() const { return rows_; }
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int w) const override;
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;
+
+private:
+    struct Hit { QRect rect; QString tip; };
+    int layout(int width, std::vector<Hit>* hits, class QPainter* p) const;
+    std::vector<Row> rows_;
+    std::vector<Hit> hits_;
+};
+
+/// "What Lethe took": stored bits per weight per layer against the 16 bits
+/// of BF16, with bytes saved in the title and per-tensor detail on hover.
+class LetheChart : public QWidget {
+    Q_OBJECT
+public:
+    struct TensorBar {
+        QString name;
+        double bits = 0;
+        quint64 stored = 0, bf16 = 0;
+    };
+    struct Layer {
+        QString label;      ///< short axis label ("0", "12", "other")
+        QString name;       ///< full layer key
+        double bits = 0;    ///< stored bits per weight
+        quint64 stored = 0, bf16 = 0, params = 0;
+        int quantized = 0, tensors = 0;
+        std::vector<TensorBar> detail;
+    };
+    explicit LetheChart(QWidget* parent = nullptr);
+    void setLayers(std::vector<Layer> layers, quint64 tookBytes, quint64 ofBytes);
+    const std::vector<Layer>& layers() const { return layers_; }
+    QSize sizeHint() const override { return {520, 300}; }
+    QSize minimumSizeHint() const override { return {320, 220}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;
+
+private:
+    QRectF plotRect() const;
+    int layerAt(const QPoint& pos) const;
+    std::vector<Layer> layers_;
+    quint64 took_ = 0, of_ = 0;
+    double ymax_ = 16;
+};
+
+/// Histogram of tensor values: bars over [lo, hi], value axis and count axis.
+class HistogramChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit HistogramChart(QWidget* parent = nullptr);
+    void setHistogram(std::vector<quint64> bins, double lo, double hi);
+    void clear(const QString& message = {});
+    QSize sizeHint() const override { return {420, 220}; }
+    QSize minimumSizeHint() const override { return {260, 160}; }
+    bool isEmpty() const { return bins_.empty(); }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;
+
+private:
+    QRectF plotRect() const;
+    std::vector<quint64> bins_;
+    double lo_ = 0, hi_ = 0;
+    QString message_;
+};
+
+}  // namespace amn::ui

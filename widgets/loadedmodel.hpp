@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// A model opened by the GUI: the core's Catalog, Plan and Inspection plus the
+// per-layer Lethe figures, built once on a worker thread and then shared
+// read-only (std::shared_ptr<const LoadedModel>) by every view and job.
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/inspect.hpp"
+#include "anamnesis/plan.hpp"
+#include "anamnesis/stats.hpp"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace amn::ui {
+
+class TensorTree;
+
+struct LoadedModel {
+    QString path;                 ///< what the user opened
+    amn::Catalog catalog;         ///< declared before plan: recipes point into it
+    amn::Plan plan;
+    amn::Inspection inspection;
+    std::vector<amn::LayerLethe> layers;
+    std::vector<int> owner;       ///< per catalog tensor: logical tensor consuming it, or -1
+    std::shared_ptr<const TensorTree> tree;  ///< grouped-name index for the tree model
+    double load_seconds = 0;
+
+    LoadedModel() = default;
+    LoadedModel(const LoadedModel&) = delete;
+    LoadedModel& operator=(const LoadedModel&) = delete;
+};
+using ModelPtr = std::shared_ptr<const LoadedModel>;
+
+/// Open, plan, inspect and index `path`. Reads headers only (the core maps
+/// the file). Call from a worker thread. \throws amn::Error.
+ModelPtr loadModel(const QString& path);
+
+/// Result of a background open: a model or the core's error message.
+struct LoadResult {
+    QString path;
+    ModelPtr model;
+    QString error;
+};
+/// loadModel() that never throws (for QtConcurrent).
+LoadResult tryLoadModel(const QString& path);
+
+/// "1.50 GiB" (the core's human_bytes).
+QString humanBytes(quint64 bytes);
+/// "94.7 K", "1.24 B" parameter counts.
+QString humanCount(quint64 n);
+/// "[128, 96]" or "scalar".
+QString shapeText(const std::vector<std::uint64_t>& shape);
+
+}  // namespace amn::ui

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "tensortreemodel.hpp"
+
+#include <QBrush>
+#include <QColor>
+#include <QHash>
+#include <QGuiApplication>
+#include <QLocale>
+#include <QPalette>
+
+#include <algorithm>
+
+namespace amn::ui {
+
+// ---- index ---------------------------------------------------------------
+
+std::shared_ptr<const TensorTree> TensorTree::build(const LoadedModel& m) {
+    auto tree = std::make_shared<TensorTree>();
+    auto& nodes = tree->nodes;
+    const auto& cat = m.catalog;
+    const auto& plan = m.plan;
+    nodes.reserve(plan.tensors.size() * 2 + cat.tensors.size() / 2 + 16);
+    nodes.emplace_back();  // root
+    std::vector<QHash<QString, int>> groups(1);
+
+    // Group node for every dotted prefix of `name`; `tail` gets the last component.
+    auto groupFor = [&](const std::string& name, QString& tail) {
+        int cur = 0;
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t dot = name.find('.', start);
+            if (dot == std::string::npos) break;
+            const QString comp = QString::fromUtf8(name.data() + start, static_cast<qsizetype>(dot - start));
+            const auto it = groups[static_cast<std::size_t>(cur)].constFind(comp);
+            int next;
+            if (it == groups[static_cast<std::size_t>(cur)].constEnd()) {
+                next = static_cast<int>(nodes.size());
+                TreeNode g;
+                g.label = comp;
+                g.parent = cur;
+                nodes.push_back(std::move(g));
+                nodes[static_cast<std::size_t>(cur)].children.push_back(next);
+                groups[static_cast<std::size_t>(cur)].insert(comp, next);
+                groups.resize(nodes.size());
+            } else {
+                next = it.value();
+            }
+            cur = next;
+            start = dot + 1;
+        }
+        tail = QString::fromUtf8(name.data() + start, static_cast<qsizetype>(name.size() - start));
+        groups.resize(nodes.size());
+        return cur;
+    };
+    auto addNode = [&](TreeNode n) {
+        const int id = static_cast<int>(nodes.size());
+        nodes[static_cast<std::size_t>(n.parent)].children.push_back(id);
+        nodes.push_back(std::move(n));
+        groups.resize(nodes.size());
+        return id;
+    };
+
+    std::vector<char> added(plan.tensors.size(), 0);
+    auto addLogical = [&](std::size_t li) {
+        added[li] = 1;
+        const auto& lt = plan.tensors[li];
+        TreeNode n;
+        n.parent = groupFor(lt.name, n.label);
+        n.kind = TreeNode::Logical;
+        n.ref = static_cast<int>(li);
+        n.tensors = 1;
+        n.params = lt.numel();
+        n.stored = lt.stored_bytes;
+        n.bf16 = 2 * n.params;
+        const int id = addNode(std::move(n));
+        if (lt.quantized || lt.sources.size() > 1) {
+            const auto dot = lt.name.rfind('.');
+            const std::string prefix = dot == std::string::npos ? std::string{} : lt.name.substr(0, dot + 1);
+            for (auto s : lt.sources) {
+                if (s >= cat.tensors.size()) continue;
+                const auto& st = cat.tensors[s];
+                TreeNode c;
+                c.parent = id;
+                c.kind = TreeNode::Stored;
+                c.ref = static_cast<int>(s);
+                c.consumed = true;
+                c.label = QString::fromStdString(st.name.starts_with(prefix) ? st.name.substr(prefix.size()) : st.name);
+                c.params = st.numel();
+                c.stored = st.nbytes;
+                addNode(std::move(c));
+            }
+        }
+    };
+    for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
+        const int o = i < m.owner.size() ? m.owner[i] : -1;
+        if (o >= 0) {
+            const auto li = static_cast<std::size_t>(o);
+            if (!added[li]) addLogical(li);
+        } else {
+            const auto& st = cat.tensors[i];
+            TreeNode n;
+            n.parent = groupFor(st.name, n.label);
+            n.kind = TreeNode::Stored;
+            n.ref = static_cast<int>(i);
+            n.params = st.numel();
+            n.stored = st.nbytes;
+            addNode(std::move(n));
+        }
+    }
+    for (std::size_t li = 0; li < plan.tensors.size(); ++li)
+        if (!added[li]) addLogical(li);
+
+    // Aggregate into the groups: logical tensors, plus stored tensors nobody consumes.
+    for (std::size_t id = nodes.size(); id-- > 1;) {
+        const TreeNode& n = nodes[id];
+        if (n.kind == TreeNode::Group || (n.kind == TreeNode::Stored && n.consumed)) continue;
+        const bool logical = n.kind == TreeNode::Logical;
+        for (int p = n.parent; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
+            TreeNode& g = nodes[static_cast<std::size_t>(p)];
+            g.stored += n.stored;
+            if (logical) {
+                g.tensors += 1;
+                g.params += n.params;
+                g.bf16 += n.bf16;
+            }
+        }
+    }
+    return tree;
+}
+
+QString TensorTree::fullName(const LoadedModel& m, int node) const {
+    if (node <= 0 || node >= static_cast<int>(nodes.size())) return {};
+    const TreeNode& n = nodes[static_cast<std::size_t>(node)];
+    if (n.kind == TreeNode::Logical) return QString::fromStdString(m.plan.tensors[static_cast<std::size_t>(n.ref)].name);
+    if (n.kind == TreeNode::Stored) return QString::fromStdString(m.catalog.tensors[static_cast<std::size_t>(n.ref)].name);
+    QStringList parts;
+    for (int p = node; p > 0; p = nodes[static_cast<std::size_t>(p)].parent) parts.prepend(nodes[static_cast<std::size_t>(p)].label);
+    return parts.join(QLatin1Char('.'));
+}
+
+// ---- model ---------------------------------------------------------------
+
+TensorTreeModel::TensorTreeModel(ModelPtr model, QObject* parent)
+    : QAbstractItemModel(parent), model_(std::move(model)), tree_(model_->tree) {
+    const auto& nodes = tree_->nodes;
+    logicalNode_.assign(model_->plan.tensors.size(), -1);
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].kind == TreeNode::Logical) logicalNode_[static_cast<std::size_t>(nodes[i].ref)] = static_cast<int>(i);
+    rebuildVisible(std::vector<char>(nodes.size(), 1));
+}
+
+void TensorTreeModel::rebuildVisible(const std::vector<char>& visible) {
+    const auto& nodes = tree_->nodes;
+    rows_.assign(nodes.size(), {});
+    rowOf_.assign(nodes.size(), -1);
+    visibleTensors_ = 0;
+    for (std::size_t id = 0; id < nodes.size(); ++id) {
+        if (!visible[id]) continue;
+        if (nodes[id].kind == TreeNode::Logical) ++visibleTensors_;
+        for (int c : nodes[id].children)
+            if (visible[static_cast<std::size_t>(c)]) rows_[id].push_back(c);
+    }
+    applySort();
+}
+
+bool TensorTreeModel::naturalLess(const QString& a, const QString& b) {
+    qsizetype i = 0, j = 0;
+    const qsizetype na = a.size(), nb = b.size();
+    while (i < na && j < nb) {
+        const QChar ca = a[i], cb = b[j];
+        if (ca.isDigit() && cb.isDigit()) {
+            qsizetype ei = i, ej = j;
+            while (ei < na && a[ei].isDigit()) ++ei;
+            while (ej < nb && b[ej].isDigit()) ++ej;
+            // Compare magnitudes without overflow: strip leading zeros, then length, then digits.
+            qsizetype si = i, sj = j;
+            while (si + 1 < ei && a[si] == QLatin1Char('0')) ++si;
+            while (sj + 1 < ej && b[sj] == QLatin1Char('0')) ++sj;
+            if (ei - si != ej - sj) return ei - si < ej - sj;
+            for (qsizetype k = 0; k < ei - si; ++k)
+                if (a[si + k] != b[sj + k]) return a[si + k] < b[sj + k];
+            if (ei - i != ej - j) return ei - i < ej - j;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        const QChar la = ca.toLower(), lb = cb.toLower();
+        if (la != lb) return la < lb;
+        ++i;
+        ++j;
+    }
+    return na - i < nb - j;
+}
+
+bool TensorTreeModel::nodeLess(int a, int b) const {
+    const auto& A = tree_->nodes[static_cast<std::size_t>(a)];
+    const auto& B = tree_->nodes[static_cast<std::size_t>(b)];
+    switch (sortColumn_) {
+        case NameColumn: return naturalLess(A.label, B.label);
+        case ShapeColumn:
+        case ParamsColumn: return A.params < B.params;
+        case StoredColumn: return A.stored < B.stored;
+        case Bf16Column: return A.bf16 < B.bf16;
+        default: return a < b;
+    }
+}
+
+void TensorTreeModel::applySort() {
+    for (auto& r : rows_) {
+        if (r.size() < 2) continue;
+        if (sortColumn_ < 0) {
+            std::sort(r.begin(), r.end());
+        } else if (sortColumn_ == TypeColumn) {
+            // Type text is computed; precompute keys once per list.
+            std::vector<std::pair<QString, int>> keys;
+            keys.reserve(r.size());
+            for (int n : r) keys.emplace_back(data(createIndex(0, TypeColumn, quintptr(n)), Qt::DisplayRole).toString(), n);
+            std::stable_sort(keys.begin(), keys.end(), [&](const auto& x, const auto& y) {
+                return sortOrder_ == Qt::AscendingOrder ? x.first < y.first : y.first < x.first;
+            });
+            for (std::size_t k = 0; k < r.size(); ++k) r[k] = keys[k].second;
+        } else {
+            std::sort(r.begin(), r.end());
+            std::stable_sort(r.begin(), r.end(), [&](int a, int b) {
+                return sortOrder_ == Qt::AscendingOrder ? nodeLess(a, b) : nodeLess(b, a);
+            });
+        }
+    }
+    for (auto& r : rows_)
+        for (std::size_t k = 0; k < r.size(); ++k) rowOf_[static_cast<std::size_t>(r[k])] = static_cast<int>(k);
+}
+
+void TensorTreeModel::sort(int column, Qt::SortOrder order) {
+    if (column >= ColumnCount) return;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> nodesBefore;
+    nodesBefore.reserve(static_cast<std::size_t>(before.size()));
+    for (const auto& i : before) nodesBefore.push_back(nodeOf(i));
+    sortColumn_ = column;
+    sortOrder_ = order;
+    applySort();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype k = 0; k < before.size(); ++k)
+        after.push_back(indexForNode(nodesBefore[static_cast<std::size_t>(k)], before[k].column()));
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+bool TensorTreeModel::setFilter(const QString& text, bool regex) {
+    QRegularExpression re;
+    if (regex && !text.isEmpty()) {
+        re = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
+        if (!re.isValid()) return false;
+    }
+    const auto& nodes = tree_->nodes;
+    std::vector<char> visible(nodes.size(), 1);
+    if (!text.isEmpty()) {
+        std::vector<char> match(nodes.size(), 0);
+        for (std::size_t id = 1; id < nodes.size(); ++id) {
+            if (nodes[id].kind == TreeNode::Group) continue;
+            const QString name = tree_->fullName(*model_, static_cast<int>(id));
+            match[id] = regex ? re.match(name).hasMatch() : name.contains(text, Qt::CaseInsensitive);
+        }
+        std::fill(visible.begin(), visible.end(), 0);
+        visible[0] = 1;
+        // Children have larger ids than parents: propagate matches upwards…
+        for (std::size_t id = nodes.size(); id-- > 1;) {
+            if (match[id] || visible[id]) {
+                visible[id] = 1;
+                visible[static_cast<std::size_t>(nodes[id].parent)] = 1;
+            }
+        }
+        // …and show every source of a matching logical tensor.
+        for (std::size_t id = 1; id < nodes.size(); ++id)
+            if (nodes[id].kind == TreeNode::Logical && match[id])
+                for (int c : nodes[id].children) visible[static_cast<std::size_t>(c)] = 1;
+    }
+    beginResetModel();
+    filter_ = text;
+    rebuildVisible(visible);
+    endResetModel();
+    return true;
+}
+
+int TensorTreeModel::nodeOf(const QModelIndex& index) const {
+    if (!index.isValid() || index.model() != this) return 0;
+    return static_cast<int>(index.internalId());
+}
+
+QModelIndex TensorTreeModel::indexForNode(int node, int column) const {
+    if (node <= 0 || node >= static_cast<int>(rowOf_.size())) return {};
+    const int row = rowOf_[static_cast<std::size_t>(node)];
+    if (row < 0) return {};
+    // rowOf_ is only meaningful when every ancestor is visible too.
+    for (int p = tree_->nodes[static_cast<std::size_t>(node)].parent; p > 0; p = tree_->nodes[static_cast<std::size_t>(p)].parent)
+        if (rowOf_[static_cast<std::size_t>(p)] < 0) return {};
+    return createIndex(row, column, quintptr(node));
+}
+
+QModelIndex TensorTreeModel::indexForLogical(int planIndex) const {
+    if (planIndex < 0 || planIndex >= static_cast<int>(logicalNode_.size())) return {};
+    return indexForNode(logicalNode_[static_cast<std::size_t>(planIndex)]);
+}
+
+QModelIndex TensorTreeModel::index(int row, int column, const QModelIndex& parent) const {
+    if (row < 0 || column < 0 || column >= ColumnCount) return {};
+    if (parent.isValid() && parent.column() != 0) return {};
+    const auto& r = rows_[static_cast<std::size_t>(nodeOf(parent))];
+    if (row >= static_cast<int>(r.size())) return {};
+    return createIndex(row, column, quintptr(r[static_cast<std::size_t>(row)]));
+}
+
+QModelIndex TensorTreeModel::parent(const QModelIndex& child) const {
+    const int n = nodeOf(child);
+    if (n <= 0) return {};
+    const int p = tree_->nodes[static_cast<std::size_t>(n)].parent;
+    if (p <= 0) return {};
+    return createIndex(rowOf_[static_cast<std::size_t>(p)], 0, quintptr(p));
+}
+
+int TensorTreeModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid() && parent.column() != 0) return 0;
+    return static_cast<int>(rows_[static_cast<std::size_t>(nodeOf(parent))].size());
+}
+
+int TensorTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+Qt::ItemFlags TensorTreeModel::flags(const QModelIndex& index) const {
+    if (!index.isValid()) return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+}
+
+QVariant TensorTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+            case NameColumn: return tr("Name");
+            case TypeColumn: return tr("Dtype / scheme");
+            case ShapeColumn: return tr("Shape");
+            case ParamsColumn: return tr("Parameters");
+            case StoredColumn: return tr("Stored");
+            case Bf16Column: return tr("As BF16");
+        }
+    } else if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case NameColumn: return tr("Dotted tensor name, grouped by component");
+            case TypeColumn: return tr("Stored dtype and the quantization scheme that reads it");
+            case ShapeColumn: return tr("Output shape (row-major), or the stored shape for companions");
+            case ParamsColumn: return tr("Number of elements");
+            case StoredColumn: return tr("Bytes in the file, companions included");
+            case Bf16Column: return tr("Bytes after dequantizing to BF16");
+        }
+    } else if (role == Qt::TextAlignmentRole && section >= ParamsColumn) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
+    const int id = nodeOf(index);
+    if (id <= 0) return {};
+    const TreeNode& n = tree_->nodes[static_cast<std::size_t>(id)];
+    const auto& m = *model_;
+    const amn::LogicalTensor* lt = n.kind == TreeNode::Logical ? &m.plan.tensors[static_cast<std::size_t>(n.ref)] : nullptr;
+    const amn::TensorInfo* st = n.kind == TreeNode::Stored ? &m.catalog.tensors[static_cast<std::size_t>(n.ref)] : nullptr;
+    const int col = index.column();
+
+    switch (role) {
+        case Qt::DisplayRole:
+            switch (col) {
+                case NameColumn: return n.label;
+                case TypeColumn:
+                    if (lt) {
+                        if (!lt->error.empty()) return tr("error");
+                        const QString dtype = lt->sources.empty() ? QString()
+                            : QString::fromStdString(m.catalog.tensors[lt->sources[0]].dtype_name);
+                        if (!lt->quantized) return dtype;
+                        return QStringLiteral("%1 · %2").arg(dtype, QString::fromStdString(lt->recipe->scheme_id()));
+                    }
+                    if (st) {
+                        const QString role = QString::fromStdString(std::string(amn::role_name(m.plan.roles[static_cast<std::size_t>(n.ref)])));
+                        return n.consumed ? QStringLiteral("%1 · %2").arg(QString::fromStdString(st->dtype_name), role)
+                                          : tr("%1 · %2, not written").arg(QString::fromStdString(st->dtype_name), role);
+                    }
+                    return tr("%n tensor(s)", nullptr, static_cast<int>(n.tensors));
+                case ShapeColumn:
+                    if (lt) return shapeText(lt->shape);
+                    if (st) return shapeText(st->shape);
+                    return {};
+                case ParamsColumn: return (lt || st || n.params) ? QLocale().toString(n.params) : QString();
+                case StoredColumn: return humanBytes(n.stored);
+                case Bf16Column: return n.kind == TreeNode::Stored ? QString() : humanBytes(n.bf16);
+            }
+            return {};
+        case Qt::ToolTipRole: {
+            QString tip = tree_->fullName(m, id);
+            if (lt && lt->recipe) tip += QLatin1Char('\n') + QString::fromStdString(lt->recipe->describe());
+            if (lt && !lt->error.empty()) tip += QLatin1Char('\n') + QString::fromStdString(lt->error);
+            if (st && !n.consumed) tip += QLatin1Char('\n') + tr("Consumed by no output tensor: conversion drops it.");
+            return tip;
+        }
+        case Qt::TextAlignmentRole:
+            if (col >= ParamsColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            return {};
+        case Qt::ForegroundRole:
+            if (lt && !lt->error.empty()) return QBrush(QColor(0xd0, 0x30, 0x30));
+            if (st) return QGuiApplication::palette().brush(QPalette::PlaceholderText);
+            return {};
+        case FullNameRole: return tree_->fullName(m, id);
+        case KindRole: return int(n.kind);
+        case LogicalIndexRole: return lt ? n.ref : -1;
+        case CatalogIndexRole: return st ? n.ref : -1;
+        case NodeIdRole: return id;
+        case SortValueRole:
+            switch (col) {
+                case ParamsColumn:
+                case ShapeColumn: return n.params;
+                case StoredColumn: return n.stored;
+                case Bf16Column: return n.bf16;
+                default: return n.label;
+            }
+    }
+    return {};
+}
+
+}  // namespace amn::ui

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// The tensor tree: logical tensors of the plan grouped by their dotted names
+// (model › layers › 0 › mlp › down_proj › weight), with the stored tensors a
+// quantized tensor consumes as its children, and stored tensors no logical
+// tensor consumes (dropped companions) as leaves of their own.
+//
+// TensorTree is the immutable index (built once, on the loading thread);
+// TensorTreeModel is a lazy QAbstractItemModel over it: rows are computed
+// from plain vectors on demand, sorting and filtering reorder index vectors,
+// so 100 000 tensors stay instant.
+
+#include "loadedmodel.hpp"
+
+#include <QAbstractItemModel>
+#include <QRegularExpression>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace amn::ui {
+
+struct TreeNode {
+    enum Kind : quint8 { Group, Logical, Stored };
+    QString label;             ///< one dotted component (groups) or the name's tail (tensors)
+    int parent = -1;           ///< node id; -1 for the root
+    Kind kind = Group;
+    int ref = -1;              ///< Logical: plan index; Stored: catalog index
+    bool consumed = false;     ///< Stored: a source of the parent logical tensor
+    std::vector<int> children; ///< node ids in file order
+    quint64 tensors = 0;       ///< logical tensors at or below
+    quint64 params = 0;        ///< elements (logical tensors; stored tensors: their own)
+    quint64 stored = 0;        ///< stored bytes
+    quint64 bf16 = 0;          ///< bytes as BF16 (0 for stored-only rows)
+};
+
+class TensorTree {
+public:
+    /// Index `m`'s plan. Node 0 is the invisible root; children always have
+    /// larger ids than their parent. Needs m.owner filled.
+    static std::shared_ptr<const TensorTree> build(const LoadedModel& m);
+
+    std::vector<TreeNode> nodes;
+    /// Full dotted name of a node ("model.layers.0" for a group).
+    QString fullName(const LoadedModel& m, int node) const;
+};
+
+class TensorTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, TypeColumn, ShapeColumn, ParamsColumn, StoredColumn, Bf16Column, ColumnCount };
+    enum Roles {
+        FullNameRole = Qt::UserRole + 1,  ///< QString: full dotted name
+        KindRole,                         ///< int: TreeNode::Kind
+        LogicalIndexRole,                 ///< int: plan index, -1 if none
+        CatalogIndexRole,                 ///< int: catalog index, -1 if none
+        NodeIdRole,                       ///< int: tree node id
+        SortValueRole,                    ///< QVariant: numeric value of the cell (params, bytes)
+    };
+
+    explicit TensorTreeModel(ModelPtr model, QObject* parent = nullptr);
+
+    const ModelPtr& model() const { return model_; }
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    /// column −1 restores file order. Names sort naturally (layers.2 < layers.10).
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+    /// Show only tensors whose full name contains `text` (case-insensitive),
+    /// or matches it as a regular expression when `regex`; their groups stay
+    /// visible. Empty text shows everything. Returns false for an invalid regex
+    /// (the filter is then left unchanged).
+    bool setFilter(const QString& text, bool regex);
+    QString filterText() const { return filter_; }
+    /// Logical tensors currently visible.
+    int visibleTensorCount() const { return visibleTensors_; }
+
+    /// Index of the node for logical tensor `planIndex` (column 0), or invalid
+    /// when filtered out.
+    QModelIndex indexForLogical(int planIndex) const;
+    QModelIndex indexForNode(int node, int column = 0) const;
+    int nodeOf(const QModelIndex& index) const;
+
+    /// Natural "less than": digit runs compare as numbers.
+    static bool naturalLess(const QString& a, const QString& b);
+
+private:
+    void rebuildVisible(const std::vector<char>& visible);
+    void applySort();
+    bool nodeLess(int a, int b) const;
+
+    ModelPtr model_;
+    std::shared_ptr<const TensorTree> tree_;
+    std::vector<std::vector<int>> rows_;  // visible children per node, in display order
+    std::vector<int> rowOf_;              // row of a node inside its parent's rows_, -1 hidden
+    std::vector<int> logicalNode_;        // plan index -> node id
+    int sortColumn_ = -1;
+    Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
+    QString filter_;
+    int visibleTensors_ = 0;
+};
+
+}  // namespace amn::ui
