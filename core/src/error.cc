@@ -5,9 +5,11 @@ namespace amn {
 namespace {
 std::string compose(const std::string& file, const std::string& tensor, const std::string& msg) {
     std::string s;
-    if (!file.empty()) s += file + ": ";
-    if (!tensor.empty()) s += tensor + ": ";
-    return s + msg;
+    s.reserve(file.size() + tensor.size() + msg.size() + 4);
+    if (!file.empty()) s.append(file).append(": ");
+    if (!tensor.empty()) s.append(tensor).append(": ");
+    s.append(msg);
+    return s;
 }
 }  // namespace
 

@@ -57,6 +57,10 @@ SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, 
 /// \throws as parse_safetensors_header, plus Error{Io} when unreadable.
 void append_safetensors_shard(Catalog& catalog, const std::string& path);
 
+/// As above, for an already mapped file (or an owned buffer: fuzzing, tests).
+/// \throws as parse_safetensors_header.
+void append_safetensors_shard(Catalog& catalog, MappedFilePtr file);
+
 /// Open a sharded model from its `*.safetensors.index.json`: every shard in
 /// `weight_map` is parsed; each tensor must live in the shard the map names.
 /// \throws Error{BadJson} (malformed index), Error{Malformed} (a weight_map

@@ -171,7 +171,11 @@ SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, 
 }
 
 void append_safetensors_shard(Catalog& catalog, const std::string& path) {
-    auto file = MappedFile::open(path);
+    append_safetensors_shard(catalog, MappedFile::open(path));
+}
+
+void append_safetensors_shard(Catalog& catalog, MappedFilePtr file) {
+    const std::string path = file->path();
     auto h = parse_safetensors_header(file->bytes(), path);
     const std::uint32_t shard = static_cast<std::uint32_t>(catalog.shards.size());
     catalog.shards.push_back({path, file});

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Quick start, command 1: build amn, then inspect and remember (dequantize)
+# the bundled FP8 sample and check the result bit for bit against the
+# independent NumPy reference written by fixtures/make_fp8_fixtures.py.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/setup.sh" dev amn
+amn="$top/build/dev/app/amn/amn"
+sample="$top/fixtures/sample/tiny-llama-fp8"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+echo "\$ amn inspect fixtures/sample/tiny-llama-fp8"
+"$amn" inspect "$sample"
+echo
+echo "\$ amn remember fixtures/sample/tiny-llama-fp8 -o $out/tiny-llama-bf16"
+"$amn" remember "$sample" -o "$out/tiny-llama-bf16"
+echo
+echo "\$ amn inspect $out/tiny-llama-bf16"
+"$amn" inspect "$out/tiny-llama-bf16"
+echo
+if python3 "$top/tools/safetensors_equal.py" "$out/tiny-llama-bf16/model.safetensors" \
+      "$top/fixtures/sample/expected/tiny-llama-fp8-bf16.safetensors"; then
+  echo "bit-exact: every tensor equals the NumPy reference (fixtures/sample/expected/tiny-llama-fp8-bf16.safetensors)"
+else
+  echo "MISMATCH against the NumPy reference" >&2
+  exit 1
+fi
