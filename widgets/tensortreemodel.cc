@@ -382,7 +382,7 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
                     if (st) {
                         const QString role = QString::fromStdString(std::string(amn::role_name(m.plan.roles[static_cast<std::size_t>(n.ref)])));
                         return n.consumed ? QStringLiteral("%1 · %2").arg(QString::fromStdString(st->dtype_name), role)
-                                          : tr("%1 · %2, not written").arg(QString::fromStdString(st->dtype_name), role);
+                                          : tr("%1 · %2 (dropped)").arg(QString::fromStdString(st->dtype_name), role);
                     }
                     return tr("%n tensor(s)", nullptr, static_cast<int>(n.tensors));
                 case ShapeColumn:

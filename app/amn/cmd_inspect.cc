@@ -4,6 +4,7 @@
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/plan.hpp"
+#include "anamnesis/pth.hpp"
 #include "cli.hpp"
 
 #include <cstdio>
@@ -30,10 +31,54 @@ std::string count(std::uint64_t n) {
 
 }  // namespace
 
+namespace {
+
+// amn inspect --scan: every global the file's pickles reference, with a
+// verdict, without building anything (works on files open_model refuses).
+// Exit 0 when safe, 1 when a global is refused or a pickle is malformed.
+int inspect_scan(const std::string& path, bool json) {
+    const PickleScan s = scan_pickles(path);
+    if (json) {
+        JsonWriter w(2);
+        w.begin_object();
+        w.key("file").value(path);
+        w.key("container").value(s.container);
+        w.key("safe").value(s.safe);
+        w.key("summary").value(s.summary);
+        w.key("pickles").begin_array();
+        for (const auto& p : s.pickles) w.value(p);
+        w.end_array();
+        w.key("globals").begin_array();
+        for (const auto& g : s.globals)
+            w.begin_object().key("global").value(g.module + "." + g.name).key("allowed").value(g.allowed)
+                .key("verdict").value(g.verdict).key("count").value(static_cast<std::uint64_t>(g.count)).end_object();
+        w.end_array();
+        w.key("errors").begin_array();
+        for (const auto& e : s.errors) w.value(e);
+        w.end_array();
+        w.end_object();
+        std::printf("%s\n", w.str().c_str());
+    } else {
+        std::printf("%s\n", path.c_str());
+        std::printf("  container     %s\n", s.container.c_str());
+        for (const auto& p : s.pickles) std::printf("  pickle        %s\n", p.c_str());
+        for (const auto& g : s.globals)
+            std::printf("  %-13s %s.%s ×%zu — %s\n", g.allowed ? "allowed" : "REFUSED", g.module.c_str(), g.name.c_str(), g.count,
+                        g.verdict.c_str());
+        for (const auto& e : s.errors) std::printf("  error         %s\n", e.c_str());
+        std::printf("  verdict       %s\n", s.summary.c_str());
+    }
+    return s.safe ? kOk : kError;
+}
+
+}  // namespace
+
 int cmd_inspect(Args& args) {
     const bool json = args.flag("--json");
+    const bool scan = args.flag("--scan");
     const auto pos = args.positionals();
     if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
+    if (scan) return inspect_scan(pos[0], json);
     const Catalog cat = open_model(pos[0]);
     const Plan plan = make_plan(cat);
     const Inspection r = inspect(cat, plan);

@@ -15,10 +15,13 @@ void print_help(std::FILE* out, std::string_view verb) {
             out);
     } else if (verb == "inspect" || verb == "info") {
         std::fputs(
-            "usage: amn inspect MODEL [--json]      (alias: info)\n\n"
+            "usage: amn inspect MODEL [--json] [--scan]      (alias: info)\n\n"
             "Summarise a model: format, quantization scheme(s) in words, tensor counts by\n"
             "role, size now and as BF16, and what Lethe took (bytes quantization saved).\n\n"
-            "  --json   machine-readable output (keys documented in README.md)\n",
+            "  --json   machine-readable output (keys documented in README.md)\n"
+            "  --scan   list every global the file's pickles reference (PyTorch .pth,\n"
+            "           NumPy object arrays) with a verdict, building nothing; exit 0\n"
+            "           when only allowlisted globals appear, 1 otherwise\n",
             out);
     } else if (verb == "remember" || verb == "dequantize") {
         std::fputs(

@@ -69,9 +69,7 @@ std::string build_header(const Catalog& cat, const Plan& plan, const OutShard& s
         for (const auto& [k, v] : cat.metadata) kv.key(k).raw(v);
         kv.end_object();
         w.key("gguf.kv").value(kv.str());
-    } else {
-        for (const auto& [k, v] : cat.metadata) w.key(std::string(format_name(cat.format)) + "." + k).value(v);
-    }
+    }  // NPY/NPZ/PTH container facts (byte order, archive prefix) describe the input, not the output.
     w.end_object();
     for (const auto& t : sh.tensors) {
         const auto& lt = plan.tensors[t.lt];

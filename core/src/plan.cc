@@ -132,6 +132,10 @@ Plan make_plan(const Catalog& catalog) {
     detail::PlanBuilder b(catalog, plan);
     detail::detect_gguf(b);
     detail::detect_fp8(b);
+    detail::detect_gptq(b);
+    detail::detect_awq(b);
+    detail::detect_bnb4(b);
+    detail::detect_bnb_int8(b);
     detail::detect_known_unsupported(b);
     detail::detect_layout(b);  // strided / big-endian / offset layouts (NPY, PyTorch views)
     b.finish();

@@ -23,10 +23,9 @@ std::vector<std::uint8_t> npy_v1(const std::string& dict, std::size_t data_bytes
     std::string h = dict;
     while ((10 + h.size() + 1) % 64) h += ' ';
     h += '\n';
-    std::vector<std::uint8_t> f = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, std::uint8_t(h.size()), std::uint8_t(h.size() >> 8)};
-    f.insert(f.end(), h.begin(), h.end());
-    f.resize(f.size() + data_bytes);
-    return f;
+    std::string f = std::string("\x93NUMPY\x01\x00", 8) + char(h.size() & 0xFF) + char(h.size() >> 8) + h;
+    f.resize(f.size() + data_bytes, '\0');
+    return std::vector<std::uint8_t>(f.begin(), f.end());
 }
 
 // Convert `input` to safetensors (optionally --to) and compare with `expected`.

@@ -466,7 +466,7 @@ PickleScan scan_pickles(const std::string& path) {
             const ZipArchive zip = ZipArchive::open(file);
             std::optional<std::string> prefix;
             try { prefix = pth_prefix(zip); } catch (const Error& e) { out.errors.push_back(e.message()); }
-            out.container = prefix ? "pth (zip)" : "npz object array";
+            out.container = prefix ? "pth (zip)" : "npz";
             for (const auto& e : zip.entries()) {
                 const bool pkl = e.name.size() >= 4 && e.name.compare(e.name.size() - 4, 4, ".pkl") == 0;
                 const bool npy = e.name.size() >= 4 && e.name.compare(e.name.size() - 4, 4, ".npy") == 0;
@@ -508,6 +508,11 @@ PickleScan scan_pickles(const std::string& path) {
         if (!out.errors.empty()) out.summary = "could not be scanned: " + out.errors.front();
         return out;
     }
+    if (out.container.rfind("np", 0) == 0)  // NumPy object arrays are unpickled by np.load, not torch.load
+        for (auto& g : out.globals) {
+            const auto at = g.verdict.find("torch.load(weights_only=False)");
+            if (at != std::string::npos) g.verdict.replace(at, 30, "np.load(allow_pickle=True)");
+        }
     std::vector<const PickleGlobalVerdict*> refused;
     for (const auto& g : out.globals)
         if (!g.allowed) refused.push_back(&g);

@@ -7,9 +7,8 @@
 // (quant_scalar.cc); tests/core/test_quant_kernels.cc checks each one.
 // The arithmetic is the same single IEEE operations in the same order, so
 // only the data movement differs:
-//   * bit fields: per-lane variable shifts (`v >> shifts`) of the word each
-//     lane reads (broadcast when a vector lies inside one word, a gather of
-//     word indices otherwise);
+//   * bit fields: per-lane variable shifts (`v >> shifts`) of a broadcast
+//     word, vectors capped at one word's fields;
 //   * act-order groups: GatherIndex of the per-group zero and scale;
 //   * 4-bit codebooks: one 64-bit gather per packed byte from a 256-entry
 //     table of (code[hi], code[lo]) pairs, which lands the two f32 values in
@@ -56,39 +55,37 @@ HWY_INLINE VF BytesToF32(const std::uint8_t* HWY_RESTRICT src) {
     return hn::ConvertTo(df, hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(du8, src))));
 }
 
-void UnpackBits(unsigned bits, const std::uint32_t* HWY_RESTRICT words, std::uint8_t* HWY_RESTRICT q, std::size_t n) {
-    const DU du;
-    const DI di;
+/// Fields of a 2/4/8-bit stream with vectors of at most one word (CappedTag):
+/// each vector is a broadcast word shifted per lane (no gather, which is
+/// slow on AVX-512 for this).
+template <unsigned kBits>
+HWY_INLINE void UnpackBitsT(const std::uint32_t* HWY_RESTRICT words, std::uint8_t* HWY_RESTRICT q, std::size_t n) {
+    constexpr unsigned kPer = 32 / kBits;  // fields per word (power of two)
+    const hn::CappedTag<std::uint32_t, kPer> du;
+    const hn::RebindToSigned<decltype(du)> di;
+    const hn::Rebind<std::uint8_t, decltype(du)> du8;
     const std::size_t N = hn::Lanes(du);
-    if (bits != 2 && bits != 4 && bits != 8) return scalar::unpack_bits(bits, words, q, n);
-    const unsigned per = 32 / bits;            // fields per word (power of two)
-    const unsigned log_per = bits == 2 ? 4 : bits == 4 ? 3 : 2;
-    const VU mask = hn::Set(du, (1u << bits) - 1u);
-    const VU iota = hn::Iota(du, 0);
+    const auto mask = hn::Set(du, (1u << kBits) - 1u);
+    const auto base_shift = hn::Mul(hn::Iota(du, 0), hn::Set(du, kBits));
     std::size_t i = 0;
-    if (N <= per) {
-        // A vector lies inside one word: broadcast it, shift each lane.
-        const VU base_shift = hn::Mul(iota, hn::Set(du, bits));
-        for (; i + N <= n; i += N) {
-            const VU w = hn::Set(du, words[i >> log_per]);
-            const VU sh = hn::Add(base_shift, hn::Set(du, static_cast<std::uint32_t>((i & (per - 1)) * bits)));
-            StoreBytes(hn::And((w >> sh), mask), q + i);
-        }
-    } else {
-        // Several words per vector: lane l reads word (i + l) / per.
-        const VU sh = hn::Mul(hn::And(iota, hn::Set(du, per - 1)), hn::Set(du, bits));
-        const VI word_of_lane = hn::BitCast(di, hn::ShiftRightSame(iota, static_cast<int>(log_per)));
-        for (; i + N <= n; i += N) {
-            const VU w = hn::GatherIndex(du, words + (i >> log_per), word_of_lane);
-            StoreBytes(hn::And((w >> sh), mask), q + i);
-        }
+    for (; i + N <= n; i += N) {
+        const auto w = hn::Set(du, words[i / kPer]);
+        const auto sh = hn::Add(base_shift, hn::Set(du, static_cast<std::uint32_t>((i % kPer) * kBits)));
+        hn::StoreU(hn::DemoteTo(du8, hn::BitCast(di, hn::And(w >> sh, mask))), du8, q + i);
     }
     if (i < n) {
-        // i is a multiple of N, itself a multiple of `per` or inside one word:
-        // restart the scalar stream at a word boundary.
-        const std::size_t w0 = i >> log_per;
-        const std::size_t f0 = w0 << log_per;
-        scalar::unpack_bits(bits, words + w0, q + f0, n - f0);
+        // Restart the scalar stream at the word boundary at or before i.
+        const std::size_t f0 = i / kPer * kPer;
+        scalar::unpack_bits(kBits, words + f0 / kPer, q + f0, n - f0);
+    }
+}
+
+void UnpackBits(unsigned bits, const std::uint32_t* HWY_RESTRICT words, std::uint8_t* HWY_RESTRICT q, std::size_t n) {
+    switch (bits) {
+        case 2: return UnpackBitsT<2>(words, q, n);
+        case 4: return UnpackBitsT<4>(words, q, n);
+        case 8: return UnpackBitsT<8>(words, q, n);
+        default: return scalar::unpack_bits(bits, words, q, n);  // 3-bit: fields straddle words
     }
 }
 

@@ -63,6 +63,12 @@ void detect_gguf(PlanBuilder& b);
 // big_endian, storage_offset_elems: Fortran-order/big-endian NPY, PyTorch
 // views) as passthrough with a recipe producing contiguous little-endian rows.
 void detect_layout(PlanBuilder& b);  // schemes/strided.cc
+// Integer-quantized safetensors schemes (claim qweight/qzeros/absmax/SCB …
+// before detect_known_unsupported sees them).
+void detect_gptq(PlanBuilder& b);      // schemes/gptq.cc (GPTQ layout: packed along inputs)
+void detect_awq(PlanBuilder& b);       // schemes/awq.cc (AWQ GEMM: packed along outputs)
+void detect_bnb4(PlanBuilder& b);      // schemes/bnb4.cc (bitsandbytes NF4/FP4, double quant)
+void detect_bnb_int8(PlanBuilder& b);  // schemes/bnb_int8.cc (bitsandbytes LLM.int8)
 /// Last: tensors that belong to a quantization scheme the core cannot
 /// dequantize (yet) are marked Unsupported, naming the scheme, instead of
 /// passing packed integers through as if they were weights (schemes/unsupported.cc).

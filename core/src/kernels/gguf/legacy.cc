@@ -92,8 +92,9 @@ void dequantize_q1_0(const std::uint8_t* x, float* y, std::size_t nb) {
     for (std::size_t i = 0; i < nb; ++i, x += 18, y += 128) {
         const float d = load_fp16(x);
         const float neg_d = -d;
+        const float pm[2] = {neg_d, d};  // a table, not a branch: the bits are random
         const std::uint8_t* qs = x + 2;
-        for (int j = 0; j < 128; ++j) y[j] = ((qs[j / 8] >> (j % 8)) & 1) ? d : neg_d;
+        for (int j = 0; j < 128; ++j) y[j] = pm[(qs[j / 8] >> (j % 8)) & 1];
     }
 }
 

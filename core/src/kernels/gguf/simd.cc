@@ -342,6 +342,342 @@ void DequantIQ4_XS(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
+
+void DequantQ5_1(const std::uint8_t* x, float* y, std::size_t nb) {
+    const DF df;
+    const DI di;
+    const DU du;
+    const std::size_t N = hn::Lanes(df);
+    const VI k15 = hn::Set(di, 15), k16 = hn::Set(di, 16), k1 = hn::Set(di, 1);
+    const VI iota = hn::Iota(di, 0);
+    for (std::size_t i = 0; i < nb; ++i, x += 24, y += 32) {
+        const VF d = hn::Set(df, load_fp16(x));
+        const VF m = hn::Set(df, load_fp16(x + 2));
+        const auto qh = hn::Set(du, load_u32(x + 4));
+        for (std::size_t j = 0; j < 16; j += N) {
+            const VI q = LoadU8(x + 8 + j);
+            const VI jj = hn::Add(iota, hn::Set(di, static_cast<std::int32_t>(j)));
+            const VI h0 = hn::ShiftLeft<4>(hn::And(hn::BitCast(di, hn::Shr(qh, hn::BitCast(du, jj))), k1));
+            const VI h1 = hn::ShiftLeft<4>(hn::And(hn::BitCast(di, hn::Shr(qh, hn::BitCast(du, hn::Add(jj, k16)))), k1));
+            StoreScaledAdd(hn::Or(hn::And(q, k15), h0), d, m, y + j);
+            StoreScaledAdd(hn::Or(hn::ShiftRight<4>(q), h1), d, m, y + 16 + j);
+        }
+    }
+}
+
+// Little-endian bits [bit0, bit0 + nbits) of `p` (nbits ≤ 32, read byte-exactly).
+HWY_INLINE std::uint32_t LoadBits(const std::uint8_t* p, std::size_t bit0, std::size_t nbits) {
+    const std::size_t first = bit0 / 8, last = (bit0 + nbits - 1) / 8;
+    std::uint64_t w = 0;
+    for (std::size_t b = first; b <= last; ++b) w |= static_cast<std::uint64_t>(p[b]) << (8 * (b - first));
+    return static_cast<std::uint32_t>(w >> (bit0 % 8));
+}
+
+void DequantQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    const DF df;
+    const DU du;
+    const std::size_t N = hn::Lanes(df);
+    const auto iota = hn::Iota(du, 0);
+    const auto one = hn::Set(du, 1);
+    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 128) {
+        const float dv = load_fp16(x);
+        const VF d = hn::Set(df, dv);
+        const VF neg_d = hn::Set(df, -dv);
+        for (std::size_t j = 0; j < 128; j += N) {
+            const auto w = hn::Set(du, LoadBits(x + 2, j, N));
+            const auto bit = hn::And(hn::Shr(w, iota), one);
+            hn::StoreU(hn::IfThenElse(hn::RebindMask(df, hn::Eq(bit, one)), d, neg_d), df, y + j);
+        }
+    }
+}
+
+void DequantQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    const DF df;
+    const DI di;
+    const DU du;
+    const std::size_t N = hn::Lanes(df);
+    const auto shifts = hn::ShiftLeft<1>(hn::Iota(du, 0));
+    const auto k3 = hn::Set(du, 3);
+    const VI k1 = hn::Set(di, 1);
+    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 64) {
+        const VF d = hn::Set(df, load_fp16(x));
+        for (std::size_t j = 0; j < 64; j += N) {
+            const auto w = hn::Set(du, LoadBits(x + 2, 2 * j, 2 * N));
+            const VI q = hn::BitCast(di, hn::And(hn::Shr(w, shifts), k3));
+            StoreScaled(hn::Sub(q, k1), d, y + j);
+        }
+    }
+}
+
+void DequantTQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    const DF df;
+    const DI di;
+    const std::size_t N = hn::Lanes(df);
+    static constexpr std::int32_t pow3[5] = {1, 3, 9, 27, 81};
+    const VI kFF = hn::Set(di, 0xFF), k3 = hn::Set(di, 3), k1 = hn::Set(di, 1);
+    auto digit = [&](VI bytes, int n) {
+        const VI q = hn::And(hn::Mul(bytes, hn::Set(di, pow3[n])), kFF);
+        return hn::Sub(hn::ShiftRight<8>(hn::Mul(q, k3)), k1);
+    };
+    for (std::size_t i = 0; i < nb; ++i, x += 54) {
+        const VF d = hn::Set(df, load_fp16(x + 52));
+        for (int n = 0; n < 5; ++n, y += 32)
+            for (std::size_t m = 0; m < 32; m += N) StoreScaled(digit(LoadU8(x + m), n), d, y + m);
+        for (int n = 0; n < 5; ++n, y += 16)
+            for (std::size_t m = 0; m < 16; m += N) StoreScaled(digit(LoadU8(x + 32 + m), n), d, y + m);
+        // 4 qh bytes × 4 digits: too short for a vector, same arithmetic in scalar.
+        const float ds = load_fp16(x + 52);
+        for (int n = 0; n < 4; ++n)
+            for (int j = 0; j < 4; ++j) {
+                const std::uint8_t q = static_cast<std::uint8_t>(x[48 + j] * pow3[n]);
+                const std::int16_t xi = static_cast<std::int16_t>((static_cast<std::uint16_t>(q) * 3) >> 8);
+                *y++ = static_cast<float>(xi - 1) * ds;
+            }
+    }
+}
+
+void DequantTQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    const DF df;
+    const DI di;
+    const DU du;
+    const std::size_t N = hn::Lanes(df);
+    const VI k3 = hn::Set(di, 3), k1 = hn::Set(di, 1);
+    for (std::size_t i = 0; i < nb; ++i, x += 66) {
+        const VF d = hn::Set(df, load_fp16(x + 64));
+        for (int j = 0; j < 64; j += 32)
+            for (int l = 0; l < 4; ++l, y += 32) {
+                const auto sh = hn::Set(du, static_cast<std::uint32_t>(2 * l));
+                for (std::size_t m = 0; m < 32; m += N) {
+                    const VI q = hn::And(hn::BitCast(di, hn::Shr(hn::BitCast(du, LoadU8(x + j + m)), sh)), k3);
+                    StoreScaled(hn::Sub(q, k1), d, y + m);
+                }
+            }
+    }
+}
+
+HWY_INLINE VI Fp4(VI idx) {
+    alignas(64) static constexpr std::int32_t kTable[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+    return hn::GatherIndex(DI(), kTable, idx);
+}
+
+void DequantMXFP4(const std::uint8_t* x, float* y, std::size_t nb) {
+    const DF df;
+    const DI di;
+    const std::size_t N = hn::Lanes(df);
+    const VI k15 = hn::Set(di, 15);
+    for (std::size_t i = 0; i < nb; ++i, x += 17, y += 32) {
+        const VF d = hn::Set(df, e8m0_to_f32_half(x[0]));
+        for (std::size_t j = 0; j < 16; j += N) {
+            const VI q = LoadU8(x + 1 + j);
+            StoreScaled(Fp4(hn::And(q, k15)), d, y + j);
+            StoreScaled(Fp4(hn::ShiftRight<4>(q)), d, y + 16 + j);
+        }
+    }
+}
+
+void DequantNVFP4(const std::uint8_t* x, float* y, std::size_t nb) {
+    const DF df;
+    const DI di;
+    const std::size_t N = hn::Lanes(df);
+    const VI k15 = hn::Set(di, 15);
+    for (std::size_t i = 0; i < nb; ++i, x += 36) {
+        for (int s = 0; s < 4; ++s, y += 16) {
+            const VF d = hn::Set(df, ue4m3_to_f32_half(x[s]));
+            const std::uint8_t* qs = x + 4 + 8 * s;
+            for (std::size_t j = 0; j < 8 && j < N * 8; j += std::min<std::size_t>(N, 8)) {
+                if (N > 8) {  // one 8-byte group per half vector: fall back to the 8-lane tag
+                    const hn::CappedTag<float, 8> d8;
+                    const hn::Rebind<std::int32_t, decltype(d8)> i8;
+                    const hn::Rebind<std::uint8_t, decltype(d8)> u8;
+                    const auto q = hn::BitCast(i8, hn::PromoteTo(hn::RebindToUnsigned<decltype(i8)>(), hn::LoadU(u8, qs)));
+                    alignas(64) static constexpr std::int32_t kTable[16] = {0, 1, 2, 3, 4, 6, 8, 12,
+                                                                            0, -1, -2, -3, -4, -6, -8, -12};
+                    const auto d8v = hn::Set(d8, hn::GetLane(d));
+                    const auto lo = hn::GatherIndex(i8, kTable, hn::And(q, hn::Set(i8, 15)));
+                    const auto hi = hn::GatherIndex(i8, kTable, hn::ShiftRight<4>(q));
+                    hn::StoreU(hn::Mul(hn::ConvertTo(d8, lo), d8v), d8, y);
+                    hn::StoreU(hn::Mul(hn::ConvertTo(d8, hi), d8v), d8, y + 8);
+                    break;
+                }
+                const VI q = LoadU8(qs + j);
+                StoreScaled(Fp4(hn::And(q, k15)), d, y + j);
+                StoreScaled(Fp4(hn::ShiftRight<4>(q)), d, y + 8 + j);
+            }
+        }
+    }
+}
+
+// ---- IQ grid types: one 8-value (or two 4-value) grid entry per 8 lanes.
+using DF8 = hn::CappedTag<float, 8>;
+using DI8x = hn::RebindToSigned<DF8>;
+using DU8x = hn::RebindToUnsigned<DF8>;
+
+// 8 unsigned bytes of a grid entry (grid byte j = element j) → f32.
+HWY_INLINE void StoreGrid8(const std::uint8_t* g, float db, std::uint8_t signs, float* y) {
+    const DF8 df;
+    const DU8x du;
+    const std::size_t N = hn::Lanes(df);
+    const hn::Rebind<std::uint8_t, DF8> d8;
+    const auto bits = hn::Set(du, signs);
+    const auto iota = hn::Iota(du, 0);
+    const auto one = hn::Set(du, 1);
+    const auto vdb = hn::Set(df, db);
+    const auto minus = hn::Set(df, -1.f), plus = hn::Set(df, 1.f);
+    for (std::size_t j = 0; j < 8; j += N) {
+        const auto gv = hn::ConvertTo(df, hn::BitCast(DI8x(), hn::PromoteTo(du, hn::LoadU(d8, g + j))));
+        const auto neg = hn::RebindMask(df, hn::Eq(hn::And(hn::Shr(bits, hn::Add(iota, hn::Set(du, static_cast<std::uint32_t>(j)))), one), one));
+        hn::StoreU(hn::Mul(hn::Mul(vdb, gv), hn::IfThenElse(neg, minus, plus)), df, y + j);
+    }
+}
+
+HWY_INLINE const std::uint8_t* GridBytes(const std::uint64_t* grid, unsigned idx) {
+    return reinterpret_cast<const std::uint8_t*>(grid + idx);
+}
+HWY_INLINE const std::uint8_t* GridBytes(const std::uint32_t* grid, unsigned idx) {
+    return reinterpret_cast<const std::uint8_t*>(grid + idx);
+}
+
+void DequantIQ2_XXS(const std::uint8_t* x, float* y, std::size_t nb) {
+    using namespace tables;
+    for (std::size_t i = 0; i < nb; ++i, x += 66) {
+        const float d = load_fp16(x);
+        for (int ib32 = 0; ib32 < 8; ++ib32) {
+            const std::uint8_t* aux8 = x + 2 + 8 * ib32;
+            const std::uint32_t aux1 = load_u32(aux8 + 4);
+            const float db = d * (0.5f + static_cast<float>(aux1 >> 28)) * 0.25f;
+            for (int l = 0; l < 4; ++l, y += 8)
+                StoreGrid8(GridBytes(iq2xxs_grid.data(), aux8[l]), db, ksigns_iq2xs[(aux1 >> (7 * l)) & 127], y);
+        }
+    }
+}
+
+void DequantIQ2_XS(const std::uint8_t* x, float* y, std::size_t nb) {
+    using namespace tables;
+    for (std::size_t i = 0; i < nb; ++i, x += 74) {
+        const float d = load_fp16(x);
+        const std::uint8_t* scales = x + 66;
+        for (int ib32 = 0; ib32 < 8; ++ib32) {
+            const float db0 = d * (0.5f + static_cast<float>(scales[ib32] & 0xf)) * 0.25f;
+            const float db1 = d * (0.5f + static_cast<float>(scales[ib32] >> 4)) * 0.25f;
+            for (int l = 0; l < 4; ++l, y += 8) {
+                const std::uint16_t q = load_u16(x + 2 + 2 * (4 * ib32 + l));
+                StoreGrid8(GridBytes(iq2xs_grid.data(), q & 511), l < 2 ? db0 : db1, ksigns_iq2xs[q >> 9], y);
+            }
+        }
+    }
+}
+
+void DequantIQ2_S(const std::uint8_t* x, float* y, std::size_t nb) {
+    using namespace tables;
+    for (std::size_t i = 0; i < nb; ++i, x += 82) {
+        const float d = load_fp16(x);
+        const std::uint8_t* qs = x + 2;
+        const std::uint8_t* signs = x + 34;
+        const std::uint8_t* qh = x + 66;
+        const std::uint8_t* scales = x + 74;
+        for (int ib32 = 0; ib32 < 8; ++ib32, qs += 4, signs += 4) {
+            const float db0 = d * (0.5f + static_cast<float>(scales[ib32] & 0xf)) * 0.25f;
+            const float db1 = d * (0.5f + static_cast<float>(scales[ib32] >> 4)) * 0.25f;
+            for (int l = 0; l < 4; ++l, y += 8)
+                StoreGrid8(GridBytes(iq2s_grid.data(), qs[l] | ((qh[ib32] << (8 - 2 * l)) & 0x300)), l < 2 ? db0 : db1,
+                           signs[l], y);
+        }
+    }
+}
+
+// Two 4-byte grid entries side by side, as one 8-byte entry.
+HWY_INLINE void StoreGrid4x2(const std::uint8_t* g1, const std::uint8_t* g2, float db, std::uint8_t signs, float* y) {
+    alignas(8) std::uint8_t g[8];
+    std::memcpy(g, g1, 4);
+    std::memcpy(g + 4, g2, 4);
+    StoreGrid8(g, db, signs, y);
+}
+
+void DequantIQ3_XXS(const std::uint8_t* x, float* y, std::size_t nb) {
+    using namespace tables;
+    for (std::size_t i = 0; i < nb; ++i, x += 98) {
+        const float d = load_fp16(x);
+        const std::uint8_t* qs = x + 2;
+        for (int ib32 = 0; ib32 < 8; ++ib32, qs += 8) {
+            const std::uint32_t aux32 = load_u32(x + 66 + 4 * ib32);
+            const float db = d * (0.5f + static_cast<float>(aux32 >> 28)) * 0.5f;
+            for (int l = 0; l < 4; ++l, y += 8)
+                StoreGrid4x2(GridBytes(iq3xxs_grid.data(), qs[2 * l]), GridBytes(iq3xxs_grid.data(), qs[2 * l + 1]), db,
+                             ksigns_iq2xs[(aux32 >> (7 * l)) & 127], y);
+        }
+    }
+}
+
+void DequantIQ3_S(const std::uint8_t* x, float* y, std::size_t nb) {
+    using namespace tables;
+    for (std::size_t i = 0; i < nb; ++i, x += 110) {
+        const float d = load_fp16(x);
+        const std::uint8_t* qs = x + 2;
+        const std::uint8_t* qh = x + 66;
+        const std::uint8_t* signs = x + 74;
+        const std::uint8_t* scales = x + 106;
+        for (int ib32 = 0; ib32 < 8; ib32 += 2, qh += 2) {
+            const float db1 = d * static_cast<float>(1 + 2 * (scales[ib32 / 2] & 0xf));
+            const float db2 = d * static_cast<float>(1 + 2 * (scales[ib32 / 2] >> 4));
+            for (int half = 0; half < 2; ++half, qs += 8, signs += 4)
+                for (int l = 0; l < 4; ++l, y += 8)
+                    StoreGrid4x2(GridBytes(iq3s_grid.data(), qs[2 * l] | ((qh[half] << (8 - 2 * l)) & 256)),
+                                 GridBytes(iq3s_grid.data(), qs[2 * l + 1] | ((qh[half] << (7 - 2 * l)) & 256)),
+                                 half == 0 ? db1 : db2, signs[l], y);
+        }
+    }
+}
+
+// IQ1: y = dl × (f32(grid int8) + delta)
+HWY_INLINE void StoreGrid1(const std::uint8_t* g, float dl, float delta, float* y) {
+    const DF8 df;
+    const std::size_t N = hn::Lanes(df);
+    const hn::Rebind<std::int8_t, DF8> d8;
+    const auto vdl = hn::Set(df, dl), vdelta = hn::Set(df, delta);
+    for (std::size_t j = 0; j < 8; j += N) {
+        const auto gv = hn::ConvertTo(df, hn::PromoteTo(DI8x(), hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(g + j))));
+        hn::StoreU(hn::Mul(vdl, hn::Add(gv, vdelta)), df, y + j);
+    }
+}
+
+void DequantIQ1_S(const std::uint8_t* x, float* y, std::size_t nb) {
+    using namespace tables;
+    for (std::size_t i = 0; i < nb; ++i, x += 50) {
+        const float d = load_fp16(x);
+        const std::uint8_t* qs = x + 2;
+        for (int ib = 0; ib < 8; ++ib, qs += 4) {
+            const std::uint16_t qh = load_u16(x + 34 + 2 * ib);
+            const float dl = d * static_cast<float>(2 * ((qh >> 12) & 7) + 1);
+            const float delta = (qh & 0x8000) ? -kIq1sDelta : kIq1sDelta;
+            for (int l = 0; l < 4; ++l, y += 8)
+                StoreGrid1(GridBytes(iq1s_grid.data(), qs[l] | (((qh >> (3 * l)) & 7) << 8)), dl, delta, y);
+        }
+    }
+}
+
+void DequantIQ1_M(const std::uint8_t* x, float* y, std::size_t nb) {
+    using namespace tables;
+    for (std::size_t i = 0; i < nb; ++i, x += 56) {
+        std::uint16_t sc[4];
+        for (int k = 0; k < 4; ++k) sc[k] = load_u16(x + 48 + 2 * k);
+        const float d = fp16_to_f32(static_cast<std::uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00f0) |
+                                                                ((sc[2] >> 4) & 0x0f00) | (sc[3] & 0xf000)));
+        const std::uint8_t* qs = x;
+        const std::uint8_t* qh = x + 32;
+        for (int ib = 0; ib < 8; ++ib, qs += 4, qh += 2) {
+            const float dl1 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 0)) & 0x7) + 1);
+            const float dl2 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 3)) & 0x7) + 1);
+            const unsigned idx[4] = {static_cast<unsigned>(qs[0] | ((qh[0] << 8) & 0x700)),
+                                     static_cast<unsigned>(qs[1] | ((qh[0] << 4) & 0x700)),
+                                     static_cast<unsigned>(qs[2] | ((qh[1] << 8) & 0x700)),
+                                     static_cast<unsigned>(qs[3] | ((qh[1] << 4) & 0x700))};
+            const float delta[4] = {(qh[0] & 0x08) ? -kIq1sDelta : kIq1sDelta, (qh[0] & 0x80) ? -kIq1sDelta : kIq1sDelta,
+                                    (qh[1] & 0x08) ? -kIq1sDelta : kIq1sDelta, (qh[1] & 0x80) ? -kIq1sDelta : kIq1sDelta};
+            for (int l = 0; l < 4; ++l, y += 8) StoreGrid1(GridBytes(iq1s_grid.data(), idx[l]), l < 2 ? dl1 : dl2, delta[l], y);
+        }
+    }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace amn::kernels::gguf
 HWY_AFTER_NAMESPACE();
@@ -350,8 +686,11 @@ HWY_AFTER_NAMESPACE();
 namespace amn::kernels::gguf {
 
 #define AMN_SIMD_TYPES(X) \
-    X(q4_0, Q4_0, 2) X(q4_1, Q4_1, 3) X(q5_0, Q5_0, 6) X(q8_0, Q8_0, 8) X(q2_K, Q2_K, 10) X(q3_K, Q3_K, 11) \
-    X(q4_K, Q4_K, 12) X(q5_K, Q5_K, 13) X(q6_K, Q6_K, 14) X(iq4_nl, IQ4_NL, 20) X(iq4_xs, IQ4_XS, 23)
+    X(q4_0, Q4_0, 2) X(q4_1, Q4_1, 3) X(q5_0, Q5_0, 6) X(q5_1, Q5_1, 7) X(q8_0, Q8_0, 8) X(q2_K, Q2_K, 10) \
+    X(q3_K, Q3_K, 11) X(q4_K, Q4_K, 12) X(q5_K, Q5_K, 13) X(q6_K, Q6_K, 14) X(iq2_xxs, IQ2_XXS, 16) \
+    X(iq2_xs, IQ2_XS, 17) X(iq3_xxs, IQ3_XXS, 18) X(iq1_s, IQ1_S, 19) X(iq4_nl, IQ4_NL, 20) X(iq3_s, IQ3_S, 21) \
+    X(iq2_s, IQ2_S, 22) X(iq4_xs, IQ4_XS, 23) X(iq1_m, IQ1_M, 29) X(tq1_0, TQ1_0, 34) X(tq2_0, TQ2_0, 35) \
+    X(mxfp4, MXFP4, 39) X(nvfp4, NVFP4, 40) X(q1_0, Q1_0, 41) X(q2_0, Q2_0, 42)
 
 #define AMN_EXPORT(lower, upper, id)                                                       \
     HWY_EXPORT(Dequant##upper);                                                            \
@@ -363,9 +702,7 @@ AMN_SIMD_TYPES(AMN_EXPORT)
 
 #define AMN_FORWARD(name) \
     void dequantize_##name(const std::uint8_t* s, float* d, std::size_t n) { scalar::dequantize_##name(s, d, n); }
-AMN_FORWARD(q5_1) AMN_FORWARD(q8_1) AMN_FORWARD(q1_0) AMN_FORWARD(q2_0) AMN_FORWARD(q8_K)
-AMN_FORWARD(iq2_xxs) AMN_FORWARD(iq2_xs) AMN_FORWARD(iq2_s) AMN_FORWARD(iq3_xxs) AMN_FORWARD(iq3_s)
-AMN_FORWARD(iq1_s) AMN_FORWARD(iq1_m) AMN_FORWARD(tq1_0) AMN_FORWARD(tq2_0) AMN_FORWARD(mxfp4) AMN_FORWARD(nvfp4)
+AMN_FORWARD(q8_1) AMN_FORWARD(q8_K)
 #undef AMN_FORWARD
 
 bool has_simd_decoder(int ggml_id) noexcept {

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "screenshots.hpp"
+
+#include "convertwizard.hpp"
+#include "mainwindow.hpp"
+#include "modelview.hpp"
+#include "tensordetail.hpp"
+
+#include <QApplication>
+#include <QDir>
+#include <QPalette>
+#include <QPixmap>
+#include <QStyleFactory>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace amn::ui {
+
+namespace {
+
+bool save(QWidget* w, const QString& dir, const QString& name) {
+    QApplication::processEvents();
+    const QString path = QDir(dir).filePath(name);
+    const bool ok = w->grab().save(path);
+    std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
+    return ok;
+}
+
+QPalette darkPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2e));
+    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x20));
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x29));
+    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x38));
+    p.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+    p.setColor(QPalette::Highlight, QColor(0x4e, 0x79, 0xa7));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x38));
+    p.setColor(QPalette::ToolTipText, QColor(0xe8, 0xe8, 0xe8));
+    return p;
+}
+
+}  // namespace
+
+int runScreenshots(const QString& dir, const QString& model) {
+    QDir().mkpath(dir);
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    auto* w = new MainWindow;
+    w->setErrorDialogs(false);
+    w->resize(1240, 760);
+    w->show();
+    int rc = 1;
+    QTemporaryDir out;
+    QObject::connect(w, &MainWindow::openFailed, [&](const QString&, const QString& msg) {
+        std::fprintf(stderr, "open failed: %s\n", qPrintable(msg));
+        QApplication::exit(1);
+    });
+    QObject::connect(w, &MainWindow::modelOpened, [&, w](ModelView* view) {
+        // Pick the largest quantized tensor for the detail view.
+        const auto& plan = view->model()->plan;
+        int best = -1;
+        for (std::size_t i = 0; i < plan.tensors.size(); ++i)
+            if (plan.tensors[i].recipe && (best < 0 || (plan.tensors[i].quantized && plan.tensors[i].numel() > plan.tensors[static_cast<std::size_t>(best)].numel())))
+                best = static_cast<int>(i);
+        QObject::connect(view->detail(), &TensorDetail::statsReady, w, [&, w, view](quint64, int) {
+            bool ok = true;
+            view->showTab(ModelView::OverviewTab);
+            ok &= save(w, dir, QStringLiteral("main-overview.png"));
+            view->showTab(ModelView::LetheTab);
+            ok &= save(w, dir, QStringLiteral("main-lethe.png"));
+            view->showTab(ModelView::TensorTab);
+            ok &= save(w, dir, QStringLiteral("main-tensor.png"));
+            const QPalette light = QApplication::palette();
+            QApplication::setPalette(darkPalette());
+            view->showTab(ModelView::LetheTab);
+            ok &= save(w, dir, QStringLiteral("main-lethe-dark.png"));
+            view->showTab(ModelView::OverviewTab);
+            ok &= save(w, dir, QStringLiteral("main-overview-dark.png"));
+            QApplication::setPalette(light);
+            view->showTab(ModelView::OverviewTab);
+
+            ConvertWizard* wiz = w->convertCurrent();
+            wiz->setErrorDialogs(false);
+            wiz->resize(720, 520);
+            wiz->setOutputPath(QDir(out.path()).filePath(QStringLiteral("model-bf16")));
+            ok &= save(wiz, dir, QStringLiteral("wizard-source.png"));
+            wiz->next();
+            ok &= save(wiz, dir, QStringLiteral("wizard-target.png"));
+            wiz->next();
+            ok &= save(wiz, dir, QStringLiteral("wizard-options.png"));
+            wiz->next();
+            ok &= save(wiz, dir, QStringLiteral("wizard-summary.png"));
+            QObject::connect(wiz, &ConvertWizard::conversionFinished, w, [&, wiz, ok](bool done, bool, const QString& msg) {
+                bool all = ok && done;
+                if (!done) std::fprintf(stderr, "conversion failed: %s\n", qPrintable(msg));
+                QTimer::singleShot(50, w, [&, wiz, all] {
+                    const bool shot = save(wiz, dir, QStringLiteral("wizard-done.png"));
+                    rc = all && shot ? 0 : 1;
+                    QApplication::exit(rc);
+                });
+            });
+            wiz->next();  // run page: starts the conversion
+        });
+        view->selectTensor(QString::fromStdString(plan.tensors[static_cast<std::size_t>(best)].name));
+    });
+    w->openPaths({model});
+    QTimer::singleShot(60000, [] {
+        std::fprintf(stderr, "screenshots timed out\n");
+        QApplication::exit(3);
+    });
+    const int code = QApplication::exec();
+    delete w;
+    return code == 0 ? rc : code;
+}
+
+}  // namespace amn::ui

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// MainWindow and views:
+//   * a simulated drop (QDragEnterEvent + QDropEvent with file URLs) opens
+//     each file in a tab, on a worker thread (the event returns at once);
+//   * opening a broken file reports the core's error;
+//   * recent files, keyboard shortcuts (find, close tab);
+//   * the summary shows the inspection; the tensor detail computes statistics
+//     in the background equal to the core's, and drops stale results.
+#include "charts.hpp"
+#include "mainwindow.hpp"
+#include "modelview.hpp"
+#include "summaryview.hpp"
+#include "tensordetail.hpp"
+#include "tensortreemodel.hpp"
+#include "widget_test_util.hpp"
+
+#include "anamnesis/stats.hpp"
+
+#include "test_support.hpp"
+
+#include <QApplication>
+#include <QDropEvent>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QUrl>
+#include <QtTest/QtTest>
+
+using namespace amn::ui;
+
+namespace {
+QString sampleFile() {
+    return QString::fromStdString(amn::test::source_dir()) + "/fixtures/sample/tiny-llama-fp8/model.safetensors";
+}
+
+void drop(QWidget* target, const QStringList& files) {
+    QMimeData mime;
+    QList<QUrl> urls;
+    for (const auto& f : files) urls << QUrl::fromLocalFile(f);
+    mime.setUrls(urls);
+    const QPoint pos = target->rect().center();
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent dropEv(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &dropEv);
+    QVERIFY(dropEv.isAccepted());
+}
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("anamnesis-test");
+        QCoreApplication::setApplicationName("test_main_window");
+        amnInitWidgetResources();
+    }
+
+    void dropOpensFiles() {
+        MainWindow w;
+        w.setErrorDialogs(false);
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        drop(&w, {sampleFile()});
+        QTRY_COMPARE(opened.count(), 1);
+        QCOMPARE(w.modelCount(), 1);
+        auto* v = w.modelView(0);
+        QCOMPARE(v->model()->plan.tensors.size(), std::size_t(10));
+        QCOMPARE(w.tabs()->tabText(0), QString("model.safetensors"));
+        QVERIFY(w.recentFiles().contains(QFileInfo(sampleFile()).absoluteFilePath()));
+
+        // Several files (and a folder) at once: one tab each.
+        const std::string ref = amn::test::reference_dir();
+        QStringList more = {QFileInfo(sampleFile()).absolutePath()};
+        if (!ref.empty()) more << QString::fromStdString(ref) + "/fp8/exaone_fine_grained/input/model.safetensors";
+        drop(&w, more);
+        QTRY_COMPARE(opened.count(), 1 + more.size());
+        QCOMPARE(w.modelCount(), 1 + more.size());
+    }
+
+    void brokenFileReportsCoreError() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("broken.safetensors"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\xff\xff\xff\xff\xff\xff\xff\x7f{not a header");
+        f.close();
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QSignalSpy failed(&w, &MainWindow::openFailed);
+        w.openPaths({f.fileName()});
+        QTRY_COMPARE(failed.count(), 1);
+        const QString msg = failed.at(0).at(1).toString();
+        QVERIFY2(msg.contains("broken.safetensors"), qPrintable(msg));
+        QCOMPARE(w.modelCount(), 0);
+    }
+
+    void shortcuts() {
+        MainWindow w;
+        w.setErrorDialogs(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        w.openPaths({sampleFile()});
+        QTRY_COMPARE(opened.count(), 1);
+        auto* v = w.currentModelView();
+        v->treeView()->setFocus();
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(v->filterEdit()->hasFocus());
+        QTest::keyClicks(v->filterEdit(), "down_proj");
+        v->applyFilter();
+        QCOMPARE(v->treeModel()->visibleTensorCount(), 1);
+        QTest::keyClick(&w, Qt::Key_W, Qt::ControlModifier);
+        QTRY_COMPARE(w.modelCount(), 0);
+    }
+
+    void summaryShowsInspection() {
+        ModelPtr model = loadModel(sampleFile());
+        SummaryView s(model);
+        QVERIFY(s.field("format").contains("safetensors"));
+        QVERIFY(s.field("schemes").contains(QString::fromStdString(model->inspection.schemes.at(0).description)));
+        QVERIFY(s.field("tensors").startsWith("19 stored: 7 quantized, 9 companions, 3 passthrough"));
+        QVERIFY(s.field("size").contains(humanBytes(model->inspection.bf16_bytes)));
+        QCOMPARE(s.breakdown()->rows().size(), std::size_t(2));
+        quint64 dtypeBytes = 0;
+        for (const auto& seg : s.breakdown()->rows()[0].segments) dtypeBytes += seg.bytes;
+        quint64 schemeBytes = 0;
+        for (const auto& seg : s.breakdown()->rows()[1].segments) schemeBytes += seg.bytes;
+        const auto raw = amn::test::read_safetensors_raw(sampleFile().toStdString());
+        quint64 fileBytes = 0;
+        for (const auto& [n, t] : raw->tensors) fileBytes += t.bytes.size();
+        QCOMPARE(dtypeBytes, fileBytes);
+        QCOMPARE(schemeBytes, fileBytes);
+    }
+
+    void detailStatsInBackground() {
+        ModelPtr model = loadModel(sampleFile());
+        ModelView view(model);
+        view.resize(1000, 700);
+        view.show();
+        QSignalSpy ready(view.detail(), &TensorDetail::statsReady);
+        // Click one tensor, then another before the first finishes: only the
+        // second job's result may be shown.
+        QVERIFY(view.selectTensor("model.layers.0.self_attn.q_proj.weight"));
+        const quint64 first = view.detail()->currentJob();
+        QVERIFY(view.selectTensor("model.layers.0.mlp.down_proj.weight"));
+        const quint64 second = view.detail()->currentJob();
+        QVERIFY(second != first);
+        QTRY_VERIFY(ready.count() >= 1);
+        QTest::qWait(100);
+        QCOMPARE(ready.count(), 1);
+        QCOMPARE(ready.at(0).at(0).toULongLong(), second);
+
+        int li = -1;
+        for (std::size_t i = 0; i < model->plan.tensors.size(); ++i)
+            if (model->plan.tensors[i].name == "model.layers.0.mlp.down_proj.weight") li = int(i);
+        QCOMPARE(ready.at(0).at(1).toInt(), li);
+        const auto expect = amn::compute_value_stats(model->plan.tensors[std::size_t(li)], 64);
+        const auto& got = view.detail()->stats();
+        QCOMPARE(got.count, expect.count);
+        QCOMPARE(got.min, expect.min);
+        QCOMPARE(got.max, expect.max);
+        QCOMPARE(got.histogram, expect.histogram);
+        QCOMPARE(view.detail()->statText("count"), QLocale().toString(qulonglong(96 * 200)));
+        QVERIFY(!view.detail()->histogram()->isEmpty());
+    }
+
+    void letheChartLayers() {
+        ModelPtr model = loadModel(sampleFile());
+        ModelView view(model);
+        const auto& layers = view.letheChart()->layers();
+        QCOMPARE(layers.size(), std::size_t(2));
+        QCOMPARE(layers[0].name, QString("model.layers.0"));
+        QCOMPARE(layers[0].tensors, 8);
+        QCOMPARE(layers[0].quantized, 7);
+        QCOMPARE(layers[0].detail.size(), std::size_t(8));
+        QCOMPARE(layers[1].bits, 16.0);  // embeddings and norm: BF16
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

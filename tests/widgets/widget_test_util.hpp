@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Helpers for the widget suites: model files generated at test time and
+// loading models synchronously.
+#include "loadedmodel.hpp"
+
+#include <QByteArray>
+#include <QFile>
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace amn::test {
+
+/// One tensor of a generated safetensors file; `bytes` filled by the writer
+/// with a deterministic pattern when empty.
+struct GenTensor {
+    std::string name, dtype;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t nbytes = 0;
+};
+
+/// Write a safetensors file (header + data, tensors in order). Data bytes are
+/// a deterministic pattern that is a valid finite value for F8_E4M3 (no 0x7F/0xFF).
+inline bool write_safetensors(const QString& path, const std::vector<GenTensor>& tensors,
+                              const std::string& metadata_json = {}) {
+    std::string h = "{";
+    if (!metadata_json.empty()) h += "\"__metadata__\":" + metadata_json + ",";
+    std::uint64_t off = 0;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        const auto& t = tensors[i];
+        if (i) h += ",";
+        h += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
+        for (std::size_t k = 0; k < t.shape.size(); ++k) h += (k ? "," : "") + std::to_string(t.shape[k]);
+        h += "],\"data_offsets\":[" + std::to_string(off) + "," + std::to_string(off + t.nbytes) + "]}";
+        off += t.nbytes;
+    }
+    h += "}";
+    while ((8 + h.size()) % 8) h += ' ';
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return false;
+    char len[8];
+    for (int i = 0; i < 8; ++i) len[i] = static_cast<char>((h.size() >> (8 * i)) & 0xff);
+    f.write(len, 8);
+    f.write(h.data(), static_cast<qint64>(h.size()));
+    QByteArray block(1 << 20, 0);
+    std::uint32_t x = 12345;
+    for (auto& c : block) {
+        x = x * 1103515245u + 12345u;
+        std::uint8_t b = static_cast<std::uint8_t>(x >> 16);
+        if ((b & 0x7f) == 0x7f) b &= 0xfe;  // never an E4M3 NaN
+        c = static_cast<char>(b);
+    }
+    for (const auto& t : tensors) {
+        std::uint64_t left = t.nbytes;
+        if (t.dtype == "F32" && t.nbytes == 4) {  // scales: 1.0f
+            const float one = 1.0f;
+            f.write(reinterpret_cast<const char*>(&one), 4);
+            continue;
+        }
+        if (t.dtype == "BF16") {  // BF16 scales/values: 1.0
+            for (std::uint64_t k = 0; k < t.nbytes / 2; ++k) f.write("\x80\x3f", 2);
+            continue;
+        }
+        while (left) {
+            const auto n = std::min<std::uint64_t>(left, static_cast<std::uint64_t>(block.size()));
+            f.write(block.constData(), static_cast<qint64>(n));
+            left -= n;
+        }
+    }
+    return f.error() == QFile::NoError;
+}
+
+/// An FP8 model of `count` per-tensor-scaled [rows, cols] weights
+/// (F8_E4M3 + F32 scalar weight_scale), with a config.json naming fp8.
+inline bool write_big_fp8_model(const QString& dir, int count, std::uint64_t rows, std::uint64_t cols) {
+    std::vector<GenTensor> ts;
+    for (int i = 0; i < count; ++i) {
+        const std::string base = "model.layers." + std::to_string(i) + ".mlp.down_proj.";
+        ts.push_back({base + "weight", "F8_E4M3", {rows, cols}, rows * cols});
+        ts.push_back({base + "weight_scale", "F32", {}, 4});
+    }
+    QFile cfg(dir + "/config.json");
+    if (!cfg.open(QIODevice::WriteOnly)) return false;
+    cfg.write(R"({"quantization_config": {"quant_method": "fp8", "activation_scheme": "dynamic"}})");
+    cfg.close();
+    return write_safetensors(dir + "/model.safetensors", ts);
+}
+
+}  // namespace amn::test

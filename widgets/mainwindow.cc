@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "mainwindow.hpp"
+
+#include "convertwizard.hpp"
+#include "modelview.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QLibraryInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTranslator>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+void amnInitWidgetResources() { Q_INIT_RESOURCE(anamnesis); }
+
+namespace amn::ui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char* kRecentKey = "recentFiles";
+
+QStringList localPaths(const QMimeData* mime) {
+    QStringList out;
+    if (!mime || !mime->hasUrls()) return out;
+    for (const QUrl& u : mime->urls())
+        if (u.isLocalFile()) out << u.toLocalFile();
+    return out;
+}
+}  // namespace
+
+bool installTranslations(const QLocale& locale) {
+    auto* qt = new QTranslator(qApp);
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(qt);
+    else
+        delete qt;
+    auto* own = new QTranslator(qApp);
+    if (own->load(locale, QStringLiteral("anamnesis"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
+        QCoreApplication::installTranslator(own);
+        return true;
+    }
+    delete own;
+    return false;
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("anamnesis"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/anamnesis.svg")));
+    setAcceptDrops(true);
+    resize(1200, 760);
+
+    stack_ = new QStackedWidget(this);
+    auto* welcome = new QWidget(stack_);
+    auto* wl = new QVBoxLayout(welcome);
+    auto* icon = new QLabel(welcome);
+    icon->setPixmap(QIcon(QStringLiteral(":/icons/anamnesis.svg")).pixmap(96, 96));
+    icon->setAlignment(Qt::AlignCenter);
+    auto* text = new QLabel(tr("<h2>Drop a model here</h2>"
+                               "<p>safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth</p>"
+                               "<p>or use <b>File ▸ Open</b> (%1). Opening reads headers only.</p>")
+                                .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)),
+                            welcome);
+    text->setAlignment(Qt::AlignCenter);
+    text->setWordWrap(true);
+    wl->addStretch(1);
+    wl->addWidget(icon);
+    wl->addWidget(text);
+    wl->addStretch(1);
+    stack_->addWidget(welcome);
+
+    tabs_ = new QTabWidget(stack_);
+    tabs_->setTabsClosable(true);
+    tabs_->setMovable(true);
+    tabs_->setDocumentMode(true);
+    connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateState);
+    stack_->addWidget(tabs_);
+    setCentralWidget(stack_);
+
+    status_ = new QLabel(this);
+    busy_ = new QProgressBar(this);
+    busy_->setRange(0, 0);
+    busy_->setMaximumWidth(120);
+    busy_->setVisible(false);
+    statusBar()->addWidget(status_, 1);
+    statusBar()->addPermanentWidget(busy_);
+
+    confirmClose_ = [this] {
+        return QMessageBox::question(this, tr("Conversion running"),
+                                     tr("A conversion is still running. Cancel it and quit? No partial file is left behind."),
+                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    };
+    buildMenus();
+    updateState();
+}
+
+MainWindow::~MainWindow() {
+    for (const auto& w : wizards_)
+        if (w) w->cancelAndWait();
+}
+
+void MainWindow::buildMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Open model"), QString(),
+            tr("Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)"));
+        openPaths(files);
+    });
+    open->setShortcut(QKeySequence::Open);
+    auto* openDir = file->addAction(tr("Open &Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open model folder"));
+        if (!dir.isEmpty()) openPaths({dir});
+    });
+    openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    refreshRecentMenu();
+    file->addSeparator();
+    auto* convert = file->addAction(tr("&Convert…"), this, [this] { convertCurrent(); });
+    convert->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    modelActions_ << convert;
+    file->addSeparator();
+    auto* close = file->addAction(tr("&Close Tab"), this, [this] { closeTab(tabs_->currentIndex()); });
+    close->setShortcut(QKeySequence::Close);
+    modelActions_ << close;
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    auto* find = edit->addAction(tr("&Find Tensor"), this, [this] {
+        if (auto* v = currentModelView()) v->focusFilter();
+    });
+    find->setShortcut(QKeySequence::Find);
+    modelActions_ << find;
+    auto* copyName = edit->addAction(tr("Copy Tensor &Name"), this, [this] {
+        if (auto* v = currentModelView()) {
+            const QString n = v->copyCurrentName();
+            if (!n.isEmpty()) statusBar()->showMessage(tr("Copied %1").arg(n), 3000);
+        }
+    });
+    copyName->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    modelActions_ << copyName;
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    const QList<QPair<QString, ModelView::Tab>> tabs = {{tr("&Overview"), ModelView::OverviewTab},
+                                                        {tr("What &Lethe Took"), ModelView::LetheTab},
+                                                        {tr("&Tensor"), ModelView::TensorTab},
+                                                        {tr("&Metadata"), ModelView::MetadataTab}};
+    int key = Qt::Key_1;
+    for (const auto& [label, tab] : tabs) {
+        auto* a = view->addAction(label, this, [this, t = tab] {
+            if (auto* v = currentModelView()) v->showTab(t);
+        });
+        a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(key++)));
+        modelActions_ << a;
+    }
+    view->addSeparator();
+    auto* nextTab = view->addAction(tr("&Next Model"), this, [this] {
+        if (tabs_->count()) tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count());
+    });
+    nextTab->setShortcut(QKeySequence::NextChild);
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About anamnesis"), this, [this] {
+        QMessageBox::about(this, tr("About anamnesis"),
+                           tr("<h3>anamnesis %1</h3><p>Parse any tensor format, recover any precision.</p>"
+                              "<p>Inspect quantized model files and remember (dequantize) them to safetensors.</p>")
+                               .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings s;
+    QStringList list = s.value(QLatin1String(kRecentKey)).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > kMaxRecent) list.removeLast();
+    s.setValue(QLatin1String(kRecentKey), list);
+    refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+    recentMenu_->clear();
+    const QStringList list = recentFiles();
+    int n = 0;
+    for (const QString& p : list) {
+        auto* a = recentMenu_->addAction(QStringLiteral("&%1 %2").arg(++n % 10).arg(p), this, [this, p] { openPaths({p}); });
+        a->setToolTip(p);
+    }
+    if (list.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+    else {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("&Clear List"), this, [this] {
+            QSettings().remove(QLatin1String(kRecentKey));
+            refreshRecentMenu();
+        });
+    }
+}
+
+void MainWindow::openPaths(const QStringList& paths) {
+    for (const QString& path : paths) {
+        if (path.isEmpty()) continue;
+        ++pending_;
+        status_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+        busy_->setVisible(true);
+        auto* watcher = new QFutureWatcher<LoadResult>(this);
+        connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher] {
+            watcher->deleteLater();
+            --pending_;
+            onLoaded(watcher->future().result());
+        });
+        watcher->setFuture(QtConcurrent::run([path] { return tryLoadModel(path); }));
+    }
+}
+
+void MainWindow::onLoaded(const LoadResult& r) {
+    busy_->setVisible(pending_ > 0);
+    if (!r.model) {
+        status_->setText(tr("Could not open %1").arg(QFileInfo(r.path).fileName()));
+        if (errorDialogs_) {
+            auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"),
+                                        tr("%1 could not be opened.").arg(QFileInfo(r.path).fileName()), QMessageBox::Ok, this);
+            box->setInformativeText(r.error);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+        emit openFailed(r.path, r.error);
+        return;
+    }
+    auto* view = new ModelView(r.model, tabs_);
+    connect(view, &ModelView::convertRequested, this, [this] { convertCurrent(); });
+    const int i = tabs_->addTab(view, QString::fromStdString(r.model->catalog.display_name));
+    tabs_->setTabToolTip(i, QFileInfo(r.path).absoluteFilePath());
+    tabs_->setCurrentIndex(i);
+    addRecent(r.path);
+    status_->setText(tr("Opened %1: %n tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
+                         .arg(QString::fromStdString(r.model->catalog.display_name))
+                         .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
+    updateState();
+    emit modelOpened(view);
+}
+
+void MainWindow::closeTab(int i) {
+    if (i < 0 || i >= tabs_->count()) return;
+    QWidget* w = tabs_->widget(i);
+    tabs_->removeTab(i);
+    delete w;  // its statistics jobs are cancelled and waited for
+    updateState();
+}
+
+void MainWindow::updateState() {
+    const bool any = tabs_->count() > 0;
+    stack_->setCurrentIndex(any ? 1 : 0);
+    for (auto* a : std::as_const(modelActions_)) a->setEnabled(any);
+    if (auto* v = currentModelView())
+        setWindowTitle(tr("%1 — anamnesis").arg(QString::fromStdString(v->model()->catalog.display_name)));
+    else
+        setWindowTitle(tr("anamnesis"));
+}
+
+int MainWindow::modelCount() const { return tabs_->count(); }
+ModelView* MainWindow::modelView(int i) const { return qobject_cast<ModelView*>(tabs_->widget(i)); }
+ModelView* MainWindow::currentModelView() const { return qobject_cast<ModelView*>(tabs_->currentWidget()); }
+
+ConvertWizard* MainWindow::convertCurrent() {
+    auto* v = currentModelView();
+    if (!v) return nullptr;
+    auto* w = new ConvertWizard(v->model(), this);
+    w->setWindowFlag(Qt::Window, true);
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    connect(w, &ConvertWizard::openRequested, this, [this](const QString& p) { openPaths({p}); });
+    wizards_ << w;
+    w->show();
+    return w;
+}
+
+QList<ConvertWizard*> MainWindow::wizards() const {
+    QList<ConvertWizard*> out;
+    for (const auto& w : wizards_)
+        if (w) out << w.data();
+    return out;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (!localPaths(e->mimeData()).isEmpty()) e->acceptProposedAction();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* e) {
+    if (!localPaths(e->mimeData()).isEmpty()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QStringList paths = localPaths(e->mimeData());
+    if (paths.isEmpty()) return;
+    e->acceptProposedAction();
+    openPaths(paths);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    QList<ConvertWizard*> running;
+    for (auto* w : wizards())
+        if (w->isRunning()) running << w;
+    if (!running.isEmpty()) {
+        if (confirmClose_ && !confirmClose_()) {
+            e->ignore();
+            return;
+        }
+        for (auto* w : running) {
+            w->cancelConversion();
+            w->cancelAndWait();
+        }
+    }
+    for (auto* w : wizards()) w->close();
+    e->accept();
+}
+
+}  // namespace amn::ui

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// The main window: tabs of opened models, drag-and-drop (files and folders,
+// several at once), File ▸ Open / Open Folder / Open Recent, the conversion
+// wizard, keyboard shortcuts. Models open on a worker thread (headers only);
+// the window never blocks.
+
+#include "loadedmodel.hpp"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+
+#include <functional>
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QStackedWidget;
+class QTabWidget;
+
+namespace amn::ui {
+
+class ConvertWizard;
+class ModelView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Open every path in the background; each becomes a tab.
+    void openPaths(const QStringList& paths);
+    int modelCount() const;
+    ModelView* modelView(int i) const;
+    ModelView* currentModelView() const;
+    QTabWidget* tabs() const { return tabs_; }
+    int pendingLoads() const { return pending_; }
+
+    /// Open the conversion wizard for the current model (nullptr if none).
+    ConvertWizard* convertCurrent();
+    QList<ConvertWizard*> wizards() const;
+
+    /// Show errors in dialogs (default); tests turn it off and use openFailed.
+    void setErrorDialogs(bool on) { errorDialogs_ = on; }
+    /// Asked when closing during a conversion; default: QMessageBox question.
+    void setConfirmClose(std::function<bool()> f) { confirmClose_ = std::move(f); }
+
+    QStringList recentFiles() const;
+
+signals:
+    void modelOpened(amn::ui::ModelView* view);
+    void openFailed(const QString& path, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dragMoveEvent(QDragMoveEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void addRecent(const QString& path);
+    void refreshRecentMenu();
+    void onLoaded(const LoadResult& r);
+    void closeTab(int i);
+    void updateState();
+
+    QStackedWidget* stack_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QLabel* status_ = nullptr;
+    QProgressBar* busy_ = nullptr;
+    QList<QAction*> modelActions_;
+    QList<QPointer<ConvertWizard>> wizards_;
+    int pending_ = 0;
+    bool errorDialogs_ = true;
+    std::function<bool()> confirmClose_;
+};
+
+/// Load the translation for `locale` from the resources (":/i18n"); returns
+/// true when one was installed. Also loads Qt's own translation when present.
+bool installTranslations(const QLocale& locale);
+
+}  // namespace amn::ui
+
+/// Register the widget library's resources (icons, translations); call once
+/// before creating windows (the library is static).
+void amnInitWidgetResources();

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "modelview.hpp"
+
+#include "charts.hpp"
+#include "summaryview.hpp"
+#include "tensordetail.hpp"
+#include "tensortreemodel.hpp"
+
+#include "anamnesis/stats.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace amn::ui {
+
+namespace {
+
+std::vector<LetheChart::Layer> makeLetheLayers(const LoadedModel& m) {
+    std::vector<LetheChart::Layer> out;
+    std::map<std::string, std::size_t> index;
+    for (const auto& l : m.layers) {
+        LetheChart::Layer c;
+        c.name = l.layer.empty() ? LetheChart::tr("outside the numbered layers") : QString::fromStdString(l.layer);
+        if (l.layer.empty()) c.label = LetheChart::tr("other");
+        else {
+            const auto dot = l.layer.rfind('.');
+            c.label = QString::fromStdString(dot == std::string::npos ? l.layer : l.layer.substr(dot + 1));
+        }
+        c.bits = l.bits_per_weight();
+        c.stored = l.stored_bytes;
+        c.bf16 = l.bf16_bytes;
+        c.params = l.parameters;
+        c.quantized = static_cast<int>(l.quantized_tensors);
+        c.tensors = static_cast<int>(l.tensors);
+        index[l.layer] = out.size();
+        out.push_back(std::move(c));
+    }
+    for (const auto& lt : m.plan.tensors) {
+        const std::string key = amn::layer_of(lt.name);
+        const auto it = index.find(key);
+        if (it == index.end()) continue;
+        auto& c = out[it->second];
+        LetheChart::TensorBar t;
+        t.name = QString::fromStdString(key.empty() ? lt.name : lt.name.substr(std::min(lt.name.size(), key.size() + 1)));
+        const std::uint64_t n = lt.numel();
+        t.bits = n ? 8.0 * static_cast<double>(lt.stored_bytes) / static_cast<double>(n) : 0;
+        t.stored = lt.stored_bytes;
+        t.bf16 = 2 * n;
+        c.detail.push_back(std::move(t));
+    }
+    return out;
+}
+
+}  // namespace
+
+ModelView::ModelView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    layout->addWidget(split);
+
+    // Left: filter + tree.
+    auto* left = new QWidget(split);
+    auto* ll = new QVBoxLayout(left);
+    ll->setContentsMargins(6, 6, 0, 6);
+    auto* filterRow = new QHBoxLayout;
+    filter_ = new QLineEdit(left);
+    filter_->setPlaceholderText(tr("Filter tensors (Ctrl+F)"));
+    filter_->setClearButtonEnabled(true);
+    regex_ = new QCheckBox(tr("Re&gex"), left);
+    regex_->setToolTip(tr("Treat the filter as a regular expression"));
+    count_ = new QLabel(left);
+    filterRow->addWidget(filter_, 1);
+    filterRow->addWidget(regex_);
+    filterRow->addWidget(count_);
+    ll->addLayout(filterRow);
+
+    treeModel_ = new TensorTreeModel(model_, this);
+    tree_ = new QTreeView(left);
+    tree_->setUniformRowHeights(true);
+    tree_->setAlternatingRowColors(true);
+    tree_->setModel(treeModel_);
+    tree_->header()->setSortIndicator(-1, Qt::AscendingOrder);
+    tree_->setSortingEnabled(true);
+    tree_->header()->setSectionsMovable(true);
+    tree_->header()->setStretchLastSection(false);
+    tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+    tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+    ll->addWidget(tree_);
+
+    const bool small = model_->plan.tensors.size() <= 2000;
+    if (small) tree_->expandToDepth(model_->plan.tensors.size() <= 64 ? 4 : 1);
+    tree_->setColumnWidth(TensorTreeModel::NameColumn, 250);
+    for (int c = 1; c < TensorTreeModel::ColumnCount; ++c) {
+        if (small) tree_->resizeColumnToContents(c);
+        else tree_->setColumnWidth(c, 90);
+    }
+    if (small) tree_->resizeColumnToContents(TensorTreeModel::NameColumn);
+
+    // Copy name: Ctrl+C in the tree and the context menu.
+    auto* copy = new QAction(tr("&Copy Name"), tree_);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, [this] { copyCurrentName(); });
+    tree_->addAction(copy);
+    connect(tree_, &QWidget::customContextMenuRequested, this, [this, copy](const QPoint& pos) {
+        QMenu menu(this);
+        menu.addAction(copy);
+        menu.addSeparator();
+        menu.addAction(tr("&Expand All"), tree_, &QTreeView::expandAll);
+        menu.addAction(tr("C&ollapse All"), tree_, &QTreeView::collapseAll);
+        menu.addSeparator();
+        menu.addAction(tr("Con&vert…"), this, &ModelView::convertRequested);
+        menu.exec(tree_->viewport()->mapToGlobal(pos));
+    });
+
+    // Right: tabs.
+    tabs_ = new QTabWidget(split);
+    tabs_->setDocumentMode(true);
+    summary_ = new SummaryView(model_, tabs_);
+    auto* scroll = new QScrollArea(tabs_);
+    scroll->setWidget(summary_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    tabs_->addTab(scroll, tr("Overview"));
+    lethe_ = new LetheChart(tabs_);
+    lethe_->setLayers(makeLetheLayers(*model_), model_->inspection.lethe_took(), model_->inspection.quantized_bf16_bytes);
+    tabs_->addTab(lethe_, tr("What Lethe Took"));
+    detail_ = new TensorDetail(model_, tabs_);
+    tabs_->addTab(detail_, tr("Tensor"));
+    metadata_ = new MetadataView(model_, tabs_);
+    tabs_->addTab(metadata_, tr("Metadata"));
+
+    split->addWidget(left);
+    split->addWidget(tabs_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({720, 520});
+
+    filterTimer_ = new QTimer(this);
+    filterTimer_->setSingleShot(true);
+    filterTimer_->setInterval(150);
+    connect(filterTimer_, &QTimer::timeout, this, &ModelView::applyFilter);
+    connect(filter_, &QLineEdit::textChanged, filterTimer_, qOverload<>(&QTimer::start));
+    connect(regex_, &QCheckBox::toggled, this, &ModelView::applyFilter);
+    connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelView::onCurrentChanged);
+    connect(tree_, &QTreeView::activated, this, [this] { showTab(TensorTab); });
+    count_->setText(tr("%n tensor(s)", nullptr, treeModel_->visibleTensorCount()));
+}
+
+ModelView::~ModelView() = default;
+
+void ModelView::showTab(Tab t) { tabs_->setCurrentIndex(int(t)); }
+
+void ModelView::focusFilter() {
+    filter_->setFocus(Qt::ShortcutFocusReason);
+    filter_->selectAll();
+}
+
+void ModelView::applyFilter() {
+    filterTimer_->stop();
+    const bool ok = treeModel_->setFilter(filter_->text(), regex_->isChecked());
+    if (!ok) {
+        filter_->setStyleSheet(QStringLiteral("color: #d03030"));
+        filter_->setToolTip(tr("Invalid regular expression"));
+        return;
+    }
+    filter_->setStyleSheet({});
+    filter_->setToolTip({});
+    const int n = treeModel_->visibleTensorCount();
+    count_->setText(tr("%n tensor(s)", nullptr, n));
+    if (!filter_->text().isEmpty() && n <= 500) tree_->expandAll();
+    else if (model_->plan.tensors.size() <= 2000) tree_->expandToDepth(model_->plan.tensors.size() <= 64 ? 4 : 1);
+}
+
+QString ModelView::copyCurrentName() {
+    const QModelIndex i = tree_->currentIndex();
+    if (!i.isValid()) return {};
+    const QString name = treeModel_->data(i, TensorTreeModel::FullNameRole).toString();
+    QApplication::clipboard()->setText(name);
+    return name;
+}
+
+bool ModelView::selectTensor(const QString& name) {
+    for (std::size_t li = 0; li < model_->plan.tensors.size(); ++li) {
+        if (model_->plan.tensors[li].name != name.toStdString()) continue;
+        const QModelIndex i = treeModel_->indexForLogical(static_cast<int>(li));
+        if (!i.isValid()) return false;
+        tree_->scrollTo(i);
+        tree_->setCurrentIndex(i);
+        return true;
+    }
+    return false;
+}
+
+void ModelView::onCurrentChanged() {
+    const QModelIndex i = tree_->currentIndex();
+    if (!i.isValid()) return;
+    detail_->showNode(treeModel_->nodeOf(i));
+}
+
+}  // namespace amn::ui

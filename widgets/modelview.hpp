@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// One opened model: the tensor tree with its filter on the left; overview
+// (summary + breakdown chart), "What Lethe took", tensor detail and metadata
+// on the right.
+
+#include "loadedmodel.hpp"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QTabWidget;
+class QTimer;
+class QTreeView;
+
+namespace amn::ui {
+
+class LetheChart;
+class MetadataView;
+class SummaryView;
+class TensorDetail;
+class TensorTreeModel;
+
+class ModelView : public QWidget {
+    Q_OBJECT
+public:
+    enum Tab { OverviewTab, LetheTab, TensorTab, MetadataTab };
+
+    explicit ModelView(ModelPtr model, QWidget* parent = nullptr);
+    ~ModelView() override;
+
+    const ModelPtr& model() const { return model_; }
+    TensorTreeModel* treeModel() const { return treeModel_; }
+    QTreeView* treeView() const { return tree_; }
+    SummaryView* summary() const { return summary_; }
+    LetheChart* letheChart() const { return lethe_; }
+    TensorDetail* detail() const { return detail_; }
+    QLineEdit* filterEdit() const { return filter_; }
+    void showTab(Tab t);
+
+    /// Put the keyboard focus in the filter box (Edit ▸ Find).
+    void focusFilter();
+    /// Apply the filter now (the box applies it after a short pause).
+    void applyFilter();
+    /// Copy the current tensor's full name to the clipboard; returns it.
+    QString copyCurrentName();
+    /// Select the logical tensor called `name` (and show its detail).
+    bool selectTensor(const QString& name);
+
+signals:
+    void convertRequested();
+
+private:
+    void onCurrentChanged();
+    ModelPtr model_;
+    TensorTreeModel* treeModel_ = nullptr;
+    QTreeView* tree_ = nullptr;
+    QLineEdit* filter_ = nullptr;
+    QCheckBox* regex_ = nullptr;
+    QLabel* count_ = nullptr;
+    QTimer* filterTimer_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    SummaryView* summary_ = nullptr;
+    LetheChart* lethe_ = nullptr;
+    TensorDetail* detail_ = nullptr;
+    MetadataView* metadata_ = nullptr;
+};
+
+
+}  // namespace amn::ui

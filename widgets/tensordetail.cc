@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "tensordetail.hpp"
+
+#include "charts.hpp"
+#include "tensortreemodel.hpp"
+
+#include "anamnesis/error.hpp"
+
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPromise>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace amn::ui {
+
+TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
+    auto* layout = new QVBoxLayout(this);
+    title_ = new QLabel(tr("Select a tensor in the tree."), this);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title_->setWordWrap(true);
+    QFont f = title_->font();
+    f.setBold(true);
+    title_->setFont(f);
+    layout->addWidget(title_);
+    info_ = new QLabel(this);
+    info_->setWordWrap(true);
+    info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    info_->setTextFormat(Qt::RichText);
+    layout->addWidget(info_);
+
+    sources_ = new QTreeWidget(this);
+    sources_->setHeaderLabels({tr("Stored tensor"), tr("Dtype"), tr("Shape"), tr("Size"), tr("Role")});
+    sources_->setRootIsDecorated(false);
+    sources_->setUniformRowHeights(true);
+    sources_->header()->setStretchLastSection(false);
+    sources_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 5; ++c) sources_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    sources_->setMaximumHeight(130);
+    layout->addWidget(sources_);
+
+    auto* statsRow = new QHBoxLayout;
+    statsButton_ = new QPushButton(tr("Compute statistics"), this);
+    statsButton_->setEnabled(false);
+    connect(statsButton_, &QPushButton::clicked, this, [this] { computeStats(planIndex_); });
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(true);
+    progress_->setFormat(tr("statistics %p%"));
+    progress_->setVisible(false);
+    statsRow->addWidget(statsButton_);
+    statsRow->addWidget(progress_, 1);
+    statsRow->addStretch(0);
+    statsButton_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+    layout->addLayout(statsRow);
+
+    auto* grid = new QGridLayout;
+    const QList<QPair<QString, QString>> keys = {
+        {QStringLiteral("min"), tr("min")},        {QStringLiteral("max"), tr("max")},
+        {QStringLiteral("mean"), tr("mean")},      {QStringLiteral("std"), tr("std")},
+        {QStringLiteral("zeros"), tr("zeros")},    {QStringLiteral("nan"), tr("NaN")},
+        {QStringLiteral("inf"), tr("±Inf")},       {QStringLiteral("count"), tr("values")}};
+    for (int i = 0; i < keys.size(); ++i) {
+        auto* name = new QLabel(keys[i].second + QLatin1Char(':'), this);
+        auto* value = new QLabel(QStringLiteral("—"), this);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        grid->addWidget(name, i / 4, (i % 4) * 2);
+        grid->addWidget(value, i / 4, (i % 4) * 2 + 1);
+        statLabels_.insert(keys[i].first, value);
+    }
+    for (int c = 1; c < 8; c += 2) grid->setColumnStretch(c, 1);
+    layout->addLayout(grid);
+    histogram_ = new HistogramChart(this);
+    layout->addWidget(histogram_, 1);
+}
+
+TensorDetail::~TensorDetail() {
+    for (auto& r : running_) r.cancel->store(true);
+    for (auto& r : running_) r.future.waitForFinished();
+}
+
+bool TensorDetail::isComputing() const {
+    for (const auto& r : running_)
+        if (!r.future.isFinished()) return true;
+    return false;
+}
+
+QString TensorDetail::statText(const QString& key) const {
+    const auto* l = statLabels_.value(key);
+    return l ? l->text() : QString();
+}
+
+void TensorDetail::clearStats(const QString& message) {
+    for (auto* l : std::as_const(statLabels_)) l->setText(QStringLiteral("—"));
+    histogram_->clear(message);
+    progress_->setVisible(false);
+}
+
+void TensorDetail::showNode(int node) {
+    const auto& m = *model_;
+    const auto& nodes = m.tree->nodes;
+    if (node <= 0 || node >= static_cast<int>(nodes.size())) return;
+    const TreeNode& n = nodes[static_cast<std::size_t>(node)];
+    // Leaving the previous tensor: its job is now stale.
+    if (cancel_) cancel_->store(true);
+    ++job_;
+    planIndex_ = -1;
+    sources_->clear();
+    title_->setText(m.tree->fullName(m, node));
+
+    auto row = [](const QString& k, const QString& v) {
+        return QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
+    };
+    auto addSource = [&](std::size_t ci) {
+        const auto& st = m.catalog.tensors[ci];
+        new QTreeWidgetItem(sources_, {QString::fromStdString(st.name), QString::fromStdString(st.dtype_name), shapeText(st.shape),
+                                       humanBytes(st.nbytes), QString::fromStdString(std::string(amn::role_name(m.plan.roles[ci])))});
+    };
+    QString html = QStringLiteral("<table>");
+    int li = -1;
+    if (n.kind == TreeNode::Group) {
+        html += row(tr("Group"), tr("%n tensor(s)", nullptr, static_cast<int>(n.tensors)));
+        html += row(tr("Parameters"), QLocale().toString(n.params));
+        html += row(tr("Stored"), humanBytes(n.stored));
+        html += row(tr("As BF16"), humanBytes(n.bf16));
+        sources_->setVisible(false);
+    } else if (n.kind == TreeNode::Logical) {
+        li = n.ref;
+        const auto& lt = m.plan.tensors[static_cast<std::size_t>(li)];
+        html += row(tr("Shape"), shapeText(lt.shape));
+        html += row(tr("Parameters"), QLocale().toString(static_cast<qulonglong>(lt.numel())));
+        if (lt.recipe) html += row(tr("Scheme"), QString::fromStdString(lt.recipe->describe()));
+        html += row(tr("Stored"), humanBytes(lt.stored_bytes));
+        html += row(tr("As BF16"), humanBytes(2 * lt.numel()));
+        if (lt.numel())
+            html += row(tr("Bits per weight"), tr("%1 stored, 16 as BF16")
+                                                   .arg(QLocale().toString(8.0 * static_cast<double>(lt.stored_bytes) / static_cast<double>(lt.numel()), 'f', 2)));
+        if (!lt.error.empty()) html += row(tr("Error"), QString::fromStdString(lt.error));
+        for (auto s : lt.sources) addSource(s);
+        sources_->setVisible(true);
+    } else {
+        const auto& st = m.catalog.tensors[static_cast<std::size_t>(n.ref)];
+        html += row(tr("Dtype"), QString::fromStdString(st.dtype_name));
+        html += row(tr("Shape"), shapeText(st.shape));
+        html += row(tr("Stored"), humanBytes(st.nbytes));
+        html += row(tr("Role"), QString::fromStdString(std::string(amn::role_name(m.plan.roles[static_cast<std::size_t>(n.ref)]))));
+        const int owner = m.owner[static_cast<std::size_t>(n.ref)];
+        html += row(tr("Used by"), owner >= 0 ? QString::fromStdString(m.plan.tensors[static_cast<std::size_t>(owner)].name)
+                                              : tr("no output tensor (not written)"));
+        addSource(static_cast<std::size_t>(n.ref));
+        sources_->setVisible(true);
+        li = owner >= 0 && static_cast<std::size_t>(n.ref) == m.plan.tensors[static_cast<std::size_t>(owner)].sources[0] ? owner : -1;
+    }
+    html += QStringLiteral("</table>");
+    info_->setText(html);
+
+    planIndex_ = li;
+    const bool can = li >= 0 && m.plan.tensors[static_cast<std::size_t>(li)].recipe;
+    statsButton_->setEnabled(can);
+    clearStats(can ? QString() : tr("Statistics are available for output tensors."));
+    if (can && autoStats_) computeStats(li);
+}
+
+void TensorDetail::pruneJobs() {
+    std::erase_if(running_, [](const Running& r) { return r.future.isFinished(); });
+}
+
+void TensorDetail::computeStats(int planIndex) {
+    const auto& m = *model_;
+    if (planIndex < 0 || planIndex >= static_cast<int>(m.plan.tensors.size())) return;
+    if (cancel_) cancel_->store(true);
+    pruneJobs();
+    const quint64 job = ++job_;
+    planIndex_ = planIndex;
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    clearStats(tr("Computing…"));
+    progress_->setValue(0);
+    progress_->setVisible(true);
+
+    ModelPtr model = model_;
+    auto cancel = cancel_;
+    QFuture<Outcome> future = QtConcurrent::run([model, planIndex, job, cancel](QPromise<Outcome>& promise) {
+        promise.setProgressRange(0, 1000);
+        Outcome o;
+        o.job = job;
+        o.planIndex = planIndex;
+        try {
+            o.stats = amn::compute_value_stats(
+                model->plan.tensors[static_cast<std::size_t>(planIndex)], 64,
+                [&](std::uint64_t done, std::uint64_t total) {
+                    if (total) promise.setProgressValue(static_cast<int>(done * 1000 / total));
+                },
+                cancel.get());
+            o.ok = true;
+        } catch (const amn::Error& e) {
+            o.cancelled = e.code() == amn::ErrorCode::Cancelled;
+            o.error = QString::fromStdString(e.what());
+        } catch (const std::exception& e) {
+            o.error = QString::fromStdString(e.what());
+        }
+        promise.addResult(std::move(o));
+    });
+    running_.push_back({future, cancel});
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::progressValueChanged, this, [this, job](int v) {
+        if (job == job_) progress_->setValue(v);
+    });
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        if (watcher->future().resultCount() > 0) onFinished(watcher->future().result());
+        pruneJobs();
+    });
+    watcher->setFuture(future);
+}
+
+void TensorDetail::onFinished(const Outcome& o) {
+    if (o.job != job_) return;  // stale: the user moved on
+    progress_->setVisible(false);
+    if (!o.ok) {
+        if (o.cancelled) return;
+        clearStats(tr("Statistics failed: %1").arg(o.error));
+        emit statsFailed(o.job, o.error);
+        return;
+    }
+    stats_ = o.stats;
+    const auto& s = stats_;
+    const QLocale loc;
+    auto num = [&](double v) { return loc.toString(v, 'g', 6); };
+    auto share = [&](quint64 k) {
+        return s.count ? tr("%1 (%2 %)").arg(loc.toString(k)).arg(loc.toString(100.0 * static_cast<double>(k) / static_cast<double>(s.count), 'f', 2))
+                       : loc.toString(k);
+    };
+    statLabels_[QStringLiteral("min")]->setText(num(s.min));
+    statLabels_[QStringLiteral("max")]->setText(num(s.max));
+    statLabels_[QStringLiteral("mean")]->setText(num(s.mean));
+    statLabels_[QStringLiteral("std")]->setText(num(s.std));
+    statLabels_[QStringLiteral("zeros")]->setText(share(s.zeros));
+    statLabels_[QStringLiteral("nan")]->setText(share(s.nans));
+    statLabels_[QStringLiteral("inf")]->setText(share(s.infs));
+    statLabels_[QStringLiteral("count")]->setText(loc.toString(static_cast<qulonglong>(s.count)));
+    std::vector<quint64> bins(s.histogram.begin(), s.histogram.end());
+    if (s.finite) histogram_->setHistogram(std::move(bins), s.hist_lo, s.hist_hi);
+    else histogram_->clear(tr("No finite values."));
+    emit statsReady(o.job, o.planIndex);
+}
+
+}  // namespace amn::ui

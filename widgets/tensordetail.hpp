@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Tensor detail: shape, dtype, scheme, sources, and value statistics with a
+// histogram computed on a worker thread (QtConcurrent + QPromise). Each
+// request gets a job id; a result whose id is no longer current is dropped
+// (the user clicked another tensor meanwhile), and the superseded job is
+// cancelled. The destructor cancels and waits: no worker outlives the view.
+
+#include "loadedmodel.hpp"
+
+#include "anamnesis/stats.hpp"
+
+#include <QFuture>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTreeWidget;
+
+namespace amn::ui {
+
+class HistogramChart;
+
+class TensorDetail : public QWidget {
+    Q_OBJECT
+public:
+    explicit TensorDetail(ModelPtr model, QWidget* parent = nullptr);
+    ~TensorDetail() override;
+
+    /// Show tree node `node` (TensorTree id); starts statistics for tensors
+    /// when automatic statistics are on (default).
+    void showNode(int node);
+    /// Start statistics for logical tensor `planIndex` (cancels the previous job).
+    void computeStats(int planIndex);
+    void setAutoStats(bool on) { autoStats_ = on; }
+
+    quint64 currentJob() const { return job_; }
+    bool isComputing() const;
+    /// Last statistics shown (valid after statsReady).
+    const amn::ValueStats& stats() const { return stats_; }
+    HistogramChart* histogram() const { return histogram_; }
+    QString statText(const QString& key) const;
+
+signals:
+    /// Statistics for `planIndex` are shown (job `job`).
+    void statsReady(quint64 job, int planIndex);
+    void statsFailed(quint64 job, const QString& message);
+
+private:
+    struct Outcome {
+        quint64 job = 0;
+        int planIndex = -1;
+        bool ok = false;
+        bool cancelled = false;
+        QString error;
+        amn::ValueStats stats;
+    };
+    void onFinished(const Outcome& o);
+    void clearStats(const QString& message);
+    void pruneJobs();
+
+    ModelPtr model_;
+    bool autoStats_ = true;
+    QLabel* title_ = nullptr;
+    QLabel* info_ = nullptr;
+    QTreeWidget* sources_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* statsButton_ = nullptr;
+    QHash<QString, QLabel*> statLabels_;
+    HistogramChart* histogram_ = nullptr;
+    int planIndex_ = -1;
+    quint64 job_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    struct Running { QFuture<Outcome> future; std::shared_ptr<std::atomic<bool>> cancel; };
+    std::vector<Running> running_;
+    amn::ValueStats stats_;
+};
+
+}  // namespace amn::ui
