@@ -235,15 +235,13 @@ void LetheChart::paintEvent(QPaintEvent*) {
     p.setPen(text);
     p.setFont(bold);
     const QRect titleRect(8, 8, width() - 16, fm.height() + 2);
-    if (of_ > 0) {
-        p.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("Lethe took %1 of %2 (%3): stored bits per weight by layer")
-                       .arg(humanBytes(took_), humanBytes(of_),
-                            percent(static_cast<double>(took_) / static_cast<double>(of_))));
-    } else {
-        p.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("Nothing is quantized: every tensor keeps its stored precision"));
-    }
+    const QString title = of_ > 0 ? tr("Lethe took %1 of %2 (%3): stored bits per weight by layer")
+                                          .arg(humanBytes(took_), humanBytes(of_),
+                                               percent(static_cast<double>(took_) / static_cast<double>(of_)))
+                                    : tr("Nothing is quantized: every tensor keeps its stored precision");
+    const QFontMetrics fmb(bold);
+    p.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter, fmb.elidedText(title, Qt::ElideRight, titleRect.width()));
+    if (fmb.horizontalAdvance(title) > titleRect.width()) setToolTip(title);
     p.setFont(font());
 
     // Legend.

@@ -66,12 +66,19 @@ ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent),
     setOption(QWizard::NoBackButtonOnLastPage, true);
     setOption(QWizard::NoCancelButtonOnLastPage, true);
     setButtonText(QWizard::CommitButton, tr("&Convert"));
+    setButtonText(QWizard::BackButton, tr("< &Back"));
+    setButtonText(QWizard::NextButton, tr("&Next >"));
+    setButtonText(QWizard::CancelButton, tr("Cancel"));
+    setButtonText(QWizard::FinishButton, tr("&Finish"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/anamnesis.svg")));
     setMinimumSize(640, 480);
     confirmCancel_ = [this] {
-        return QMessageBox::question(this, tr("Conversion running"),
-                                     tr("A conversion is still running. Cancel it? No partial file is left behind."),
-                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+        QMessageBox box(QMessageBox::Question, tr("Conversion running"),
+                        tr("A conversion is still running. Cancel it? No partial file is left behind."), QMessageBox::NoButton, this);
+        auto* stop = box.addButton(tr("Cancel Conversion"), QMessageBox::DestructiveRole);
+        box.setDefaultButton(box.addButton(tr("Keep Running"), QMessageBox::RejectRole));
+        box.exec();
+        return box.clickedButton() == stop;
     };
     buildPages();
 }
@@ -422,7 +429,8 @@ void ConvertWizard::onFinished() {
         progressText_->setText(tr("Conversion failed: %1").arg(o.error));
         if (errorDialogs_) {
             auto* box = new QMessageBox(QMessageBox::Critical, tr("Conversion failed"),
-                                        tr("The conversion stopped with an error. No output file was written."), QMessageBox::Ok, this);
+                                        tr("The conversion stopped with an error. No output file was written."), QMessageBox::NoButton, this);
+            box->addButton(tr("Close"), QMessageBox::AcceptRole);
             box->setInformativeText(o.error);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();

@@ -19,6 +19,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -60,6 +61,7 @@ bool installTranslations(const QLocale& locale) {
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    qRegisterMetaType<amn::ui::ModelView*>();
     setWindowTitle(tr("anamnesis"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/anamnesis.svg")));
     setAcceptDrops(true);
@@ -102,9 +104,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(busy_);
 
     confirmClose_ = [this] {
-        return QMessageBox::question(this, tr("Conversion running"),
-                                     tr("A conversion is still running. Cancel it and quit? No partial file is left behind."),
-                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+        QMessageBox box(QMessageBox::Question, tr("Conversion running"),
+                        tr("A conversion is still running. Cancel it and quit? No partial file is left behind."), QMessageBox::NoButton, this);
+        auto* stop = box.addButton(tr("Cancel and Quit"), QMessageBox::DestructiveRole);
+        box.setDefaultButton(box.addButton(tr("Keep Running"), QMessageBox::RejectRole));
+        box.exec();
+        return box.clickedButton() == stop;
     };
     buildMenus();
     updateState();
@@ -137,7 +142,10 @@ void MainWindow::buildMenus() {
     modelActions_ << convert;
     file->addSeparator();
     auto* close = file->addAction(tr("&Close Tab"), this, [this] { closeTab(tabs_->currentIndex()); });
-    close->setShortcut(QKeySequence::Close);
+    QList<QKeySequence> closeKeys{QKeySequence(Qt::CTRL | Qt::Key_W)};
+    for (const auto& k : QKeySequence::keyBindings(QKeySequence::Close))
+        if (!closeKeys.contains(k)) closeKeys << k;
+    close->setShortcuts(closeKeys);
     modelActions_ << close;
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -239,7 +247,8 @@ void MainWindow::onLoaded(const LoadResult& r) {
         status_->setText(tr("Could not open %1").arg(QFileInfo(r.path).fileName()));
         if (errorDialogs_) {
             auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"),
-                                        tr("%1 could not be opened.").arg(QFileInfo(r.path).fileName()), QMessageBox::Ok, this);
+                                        tr("%1 could not be opened.").arg(QFileInfo(r.path).fileName()), QMessageBox::NoButton, this);
+            box->addButton(tr("Close"), QMessageBox::AcceptRole);
             box->setInformativeText(r.error);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();

@@ -7,6 +7,8 @@
 #include "anamnesis/error.hpp"
 
 #include <QFormLayout>
+
+#include <cmath>
 #include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHeaderView>
@@ -77,6 +79,20 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     }
     for (int c = 1; c < 8; c += 2) grid->setColumnStretch(c, 1);
     layout->addLayout(grid);
+    // Precision the output dtype gives up on top of the quantization.
+    auto* lost = new QFormLayout;
+    lost->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    for (const auto& [key, label] : {QPair<QString, QString>{QStringLiteral("lost-bf16"), tr("Written as BF16 loses")},
+                                     QPair<QString, QString>{QStringLiteral("lost-f16"), tr("Written as F16 loses")}}) {
+        auto* value = new QLabel(QStringLiteral("—"), this);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setWordWrap(true);
+        value->setToolTip(tr("Measured against the exact f32 dequantized values: root-mean-square error, "
+                             "largest absolute error and signal-to-quantization-noise ratio."));
+        lost->addRow(label, value);
+        statLabels_.insert(key, value);
+    }
+    layout->addLayout(lost);
     histogram_ = new HistogramChart(this);
     layout->addWidget(histogram_, 1);
 }
@@ -245,6 +261,16 @@ void TensorDetail::onFinished(const Outcome& o) {
     statLabels_[QStringLiteral("nan")]->setText(share(s.nans));
     statLabels_[QStringLiteral("inf")]->setText(share(s.infs));
     statLabels_[QStringLiteral("count")]->setText(loc.toString(static_cast<qulonglong>(s.count)));
+    for (const auto& c : s.cast_errors) {
+        const QString key = c.to == amn::DType::BF16 ? QStringLiteral("lost-bf16") : QStringLiteral("lost-f16");
+        QString text;
+        if (std::isinf(c.sqnr_db) && c.sqnr_db > 0) text = tr("nothing: every value is exact");
+        else
+            text = tr("RMSE %1, max abs error %2, SQNR %3 dB")
+                       .arg(loc.toString(c.rmse, 'g', 3), loc.toString(c.max_abs, 'g', 3), loc.toString(c.sqnr_db, 'f', 1));
+        if (c.overflows) text += QLatin1String("; ") + tr("%n value(s) overflow to ±Inf", nullptr, static_cast<int>(c.overflows));
+        statLabels_[key]->setText(text);
+    }
     std::vector<quint64> bins(s.histogram.begin(), s.histogram.end());
     if (s.finite) histogram_->setHistogram(std::move(bins), s.hist_lo, s.hist_hi);
     else histogram_->clear(tr("No finite values."));

@@ -22,7 +22,7 @@
 namespace amn::ui {
 
 struct TreeNode {
-    enum Kind : quint8 { Group, Logical, Stored };
+    enum Kind { Group, Logical, Stored };  // (no underlying type: lupdate mis-parses it)
     QString label;             ///< one dotted component (groups) or the name's tail (tensors)
     int parent = -1;           ///< node id; -1 for the root
     Kind kind = Group;

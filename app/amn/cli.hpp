@@ -9,7 +9,12 @@
 #include <string>
 #include <vector>
 
+namespace amn {
+class JsonWriter;
+}
 namespace amn::cli {
+/// The "gguf" object of --json output; `full_kv` writes complete values instead of summaries.
+void write_gguf_json(amn::JsonWriter& w, const Catalog& cat, bool full_kv);
 
 /// Exit codes: 0 ok, 1 error, 2 usage.
 inline constexpr int kOk = 0, kError = 1, kUsage = 2;
@@ -43,10 +48,14 @@ struct Context {
 
 int cmd_parse(Args& args);
 int cmd_inspect(Args& args);
-int cmd_remember(Args& args);
+/// remember/dequantize; `convert` = true accepts `--to safetensors` (keep dtypes) and requires --to.
+int cmd_remember(Args& args, bool convert);
 
 /// Help texts ("amn help VERB" and "amn VERB --help").
 void print_help(std::FILE* out, std::string_view verb);
+
+/// GGUF header facts (version, alignment, architecture, file type), two-space indented.
+void print_gguf_facts(const Catalog& cat);
 
 /// "1.2 GiB"-style sizes and "[4096, 11008]" shapes.
 std::string shape_text(const std::vector<std::uint64_t>& shape);

@@ -116,6 +116,7 @@ int cmd_inspect(Args& args) {
             w.begin_object().key("dtype").value(d.dtype).key("tensors").value(static_cast<std::uint64_t>(d.tensors))
                 .key("elements").value(d.elements).key("bytes").value(d.bytes).end_object();
         w.end_array();
+        if (cat.format == Format::Gguf) write_gguf_json(w, cat, false);
         w.key("quantization_config").begin_object();
         for (const auto& [k, v] : cat.quantization_config) w.key(k).value(v);
         w.end_object();
@@ -132,6 +133,7 @@ int cmd_inspect(Args& args) {
 
     std::printf("%s\n", cat.path.c_str());
     std::printf("  format        %s, %zu file(s), %s\n", r.format.c_str(), r.shards, human_bytes(r.file_bytes).c_str());
+    if (cat.format == Format::Gguf) print_gguf_facts(cat);
     if (auto m = cat.qconfig("quant_method")) std::printf("  config        quant_method \"%s\" (%s)\n", m->c_str(), cat.config_path.c_str());
     if (r.schemes.empty()) {
         std::printf("  scheme        none (no quantized tensors)\n");

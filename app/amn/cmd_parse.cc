@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // amn parse: the per-tensor table.
 #include "anamnesis/catalog.hpp"
+#include "anamnesis/gguf.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/plan.hpp"
@@ -22,6 +23,41 @@ std::string role_text(const Catalog& cat, std::size_t i, int role) {
     return std::string(role_name(r));
 }
 
+void print_gguf_facts(const Catalog& cat) {
+    const GgufInfo g = gguf_info(cat);
+    std::printf("  GGUF v%u (%s-endian), alignment %llu, data at byte %llu, %llu key/values\n", g.version,
+                g.big_endian ? "big" : "little", static_cast<unsigned long long>(g.alignment),
+                static_cast<unsigned long long>(g.data_offset), static_cast<unsigned long long>(g.kv_count));
+    if (!g.architecture.empty() || !g.name.empty())
+        std::printf("  architecture %s%s%s\n", g.architecture.empty() ? "?" : g.architecture.c_str(), g.name.empty() ? "" : ", name ",
+                    g.name.c_str());
+    if (g.file_type) {
+        const auto n = llama_ftype_name(*g.file_type);
+        std::printf("  file type    %s (%u)\n", n.empty() ? "unknown" : std::string(n).c_str(), *g.file_type);
+    }
+}
+
+void write_gguf_json(JsonWriter& w, const Catalog& cat, bool full_kv) {
+    const GgufInfo g = gguf_info(cat);
+    w.key("gguf").begin_object();
+    w.key("version").value(static_cast<std::uint64_t>(g.version));
+    w.key("big_endian").value(g.big_endian);
+    w.key("alignment").value(g.alignment);
+    w.key("data_offset").value(g.data_offset);
+    w.key("tensor_count").value(g.tensor_count);
+    w.key("kv_count").value(g.kv_count);
+    w.key("architecture").value(g.architecture);
+    w.key("name").value(g.name);
+    if (g.file_type) {
+        w.key("file_type").value(static_cast<std::uint64_t>(*g.file_type));
+        w.key("file_type_name").value(llama_ftype_name(*g.file_type));
+    }
+    w.key("kv").begin_object();
+    for (const auto& e : gguf_key_values(cat)) w.key(e.key).raw(full_kv ? e.json : e.summary);
+    w.end_object();
+    w.end_object();
+}
+
 int cmd_parse(Args& args) {
     const bool json = args.flag("--json");
     const bool kv = args.flag("--kv");
@@ -38,9 +74,13 @@ int cmd_parse(Args& args) {
         w.key("shards").begin_array();
         for (const auto& s : cat.shards) w.begin_object().key("path").value(s.path).key("bytes").value(s.file->size()).end_object();
         w.end_array();
-        w.key("metadata").begin_object();
-        for (const auto& [k, v] : cat.metadata) w.key(k).value(v);
-        w.end_object();
+        if (cat.format == Format::Gguf) {
+            write_gguf_json(w, cat, kv);
+        } else {
+            w.key("metadata").begin_object();
+            for (const auto& [k, v] : cat.metadata) w.key(k).value(v);
+            w.end_object();
+        }
         w.key("tensors").begin_array();
         for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
             const auto& t = cat.tensors[i];
@@ -76,7 +116,14 @@ int cmd_parse(Args& args) {
     wname = std::min<std::size_t>(wname, 72);
     std::printf("%s: %s, %zu tensor(s) in %zu file(s), %s\n", cat.path.c_str(), std::string(format_name(cat.format)).c_str(),
                 cat.tensors.size(), cat.shards.size(), human_bytes(cat.file_bytes()).c_str());
-    if (kv && !cat.metadata.empty()) {
+    if (cat.format == Format::Gguf) {
+        print_gguf_facts(cat);
+        if (kv) {
+            const auto kvs = gguf_key_values(cat);
+            std::printf("\nkey/values (%zu):\n", kvs.size());
+            for (const auto& e : kvs) std::printf("  %-40s %-16s %s\n", e.key.c_str(), e.type.c_str(), e.summary.c_str());
+        }
+    } else if (kv && !cat.metadata.empty()) {
         std::printf("\nmetadata:\n");
         for (const auto& [k, v] : cat.metadata) {
             std::string shown = v.size() > 200 ? v.substr(0, 197) + "..." : v;

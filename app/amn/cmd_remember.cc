@@ -66,9 +66,11 @@ private:
 
 }  // namespace
 
-int cmd_remember(Args& args) {
+int cmd_remember(Args& args, bool convert) {
     ConvertOptions opt;
-    if (auto to = args.option("--to")) opt.to = parse_dtype(*to);
+    const auto to = args.option("--to");
+    if (convert && !to) throw UsageError{"--to is required (safetensors, bf16, f16 or f32)"};
+    if (to && !(convert && *to == "safetensors")) opt.to = parse_dtype(*to);
     if (auto o = args.option("-o", "--output")) opt.output = *o;
     if (auto t = args.option("--threads")) {
         try {
@@ -103,7 +105,7 @@ int cmd_remember(Args& args) {
     if (!quiet) {
         std::size_t deq = 0;
         for (const auto& lt : plan.tensors) deq += lt.quantized;
-        std::printf("remembered %zu tensor(s) (%zu dequantized) → %s in %.2f s\n", res.tensors, deq,
+        std::printf("%s %zu tensor(s) (%zu dequantized) → %s in %.2f s\n", convert ? "converted" : "remembered", res.tensors, deq,
                     human_bytes(res.tensor_bytes).c_str(), secs);
         for (const auto& f : res.files) std::printf("  wrote %s\n", f.c_str());
     }

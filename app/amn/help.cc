@@ -9,9 +9,11 @@ void print_help(std::FILE* out, std::string_view verb) {
             "usage: amn parse MODEL [--json] [--kv]\n\n"
             "List every stored tensor: name, dtype, shape, size and role (quantized,\n"
             "scale, companion, passthrough, unsupported).\n\n"
-            "MODEL  a .safetensors file, a *.safetensors.index.json, or a folder holding one\n\n"
+            "MODEL  a .safetensors file, a *.safetensors.index.json, a .gguf, .npy, .npz,\n"
+            "       .pth/.pt, an ollama:NAME[:TAG] model, or a folder holding one of them\n\n"
             "  --json   machine-readable output (keys documented in README.md)\n"
-            "  --kv     also print the file's metadata key/values\n",
+            "  --kv     also print the file's metadata key/values (GGUF: every key with its\n"
+            "           type; long arrays summarised; with --json, complete values)\n",
             out);
     } else if (verb == "inspect" || verb == "info") {
         std::fputs(
@@ -22,6 +24,13 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  --scan   list every global the file's pickles reference (PyTorch .pth,\n"
             "           NumPy object arrays) with a verdict, building nothing; exit 0\n"
             "           when only allowlisted globals appear, 1 otherwise\n",
+            out);
+    } else if (verb == "convert") {
+        std::fputs(
+            "usage: amn convert MODEL --to safetensors|bf16|f16|f32 [-o OUT] [--force] [--threads N] [--quiet]\n\n"
+            "Rewrite MODEL (any readable format) as safetensors. --to safetensors keeps\n"
+            "every stored dtype (lossless; quantized tensors are dequantized to BF16);\n"
+            "--to bf16|f16|f32 is `amn remember --to …`. Options as for remember.\n",
             out);
     } else if (verb == "remember" || verb == "dequantize") {
         std::fputs(
@@ -47,6 +56,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  parse                     list the stored tensors\n"
             "  inspect, info             summarise schemes, sizes and what Lethe took\n"
             "  remember, dequantize      dequantize to BF16/F16/F32 safetensors\n"
+            "  convert                   rewrite any readable format as safetensors\n"
             "  help COMMAND              help for one command\n\n"
             "  --version                 version and SIMD target\n\n"
             "exit codes: 0 ok, 1 error (one line on stderr), 2 usage\n",

@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
         }
         if (verb == "parse") return cmd_parse(args);
         if (verb == "inspect" || verb == "info") return cmd_inspect(args);
-        if (verb == "remember" || verb == "dequantize") return cmd_remember(args);
+        if (verb == "remember" || verb == "dequantize") return cmd_remember(args, false);
+        if (verb == "convert") return cmd_remember(args, true);
         std::fprintf(stderr, "amn: unknown command '%s' (see 'amn --help')\n", verb.c_str());
         return kUsage;
     } catch (const UsageError& e) {

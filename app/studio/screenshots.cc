@@ -23,7 +23,7 @@ namespace {
 bool save(QWidget* w, const QString& dir, const QString& name) {
     QApplication::processEvents();
     const QString path = QDir(dir).filePath(name);
-    const bool ok = w->grab().save(path);
+    const bool ok = w->grab().save(path, "PNG", 0);  // 0 = smallest file
     std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
     return ok;
 }
@@ -64,9 +64,16 @@ int runScreenshots(const QString& dir, const QString& model) {
         // Pick the largest quantized tensor for the detail view.
         const auto& plan = view->model()->plan;
         int best = -1;
+        auto better = [&](std::size_t i) {
+            const auto& t = plan.tensors[i];
+            if (!t.recipe) return false;
+            if (best < 0) return true;
+            const auto& b = plan.tensors[static_cast<std::size_t>(best)];
+            if (t.quantized != b.quantized) return t.quantized;
+            return t.numel() > b.numel();
+        };
         for (std::size_t i = 0; i < plan.tensors.size(); ++i)
-            if (plan.tensors[i].recipe && (best < 0 || (plan.tensors[i].quantized && plan.tensors[i].numel() > plan.tensors[static_cast<std::size_t>(best)].numel())))
-                best = static_cast<int>(i);
+            if (better(i)) best = static_cast<int>(i);
         QObject::connect(view->detail(), &TensorDetail::statsReady, w, [&, w, view](quint64, int) {
             bool ok = true;
             view->showTab(ModelView::OverviewTab);
@@ -79,8 +86,6 @@ int runScreenshots(const QString& dir, const QString& model) {
             QApplication::setPalette(darkPalette());
             view->showTab(ModelView::LetheTab);
             ok &= save(w, dir, QStringLiteral("main-lethe-dark.png"));
-            view->showTab(ModelView::OverviewTab);
-            ok &= save(w, dir, QStringLiteral("main-overview-dark.png"));
             QApplication::setPalette(light);
             view->showTab(ModelView::OverviewTab);
 
@@ -88,7 +93,6 @@ int runScreenshots(const QString& dir, const QString& model) {
             wiz->setErrorDialogs(false);
             wiz->resize(720, 520);
             wiz->setOutputPath(QDir(out.path()).filePath(QStringLiteral("model-bf16")));
-            ok &= save(wiz, dir, QStringLiteral("wizard-source.png"));
             wiz->next();
             ok &= save(wiz, dir, QStringLiteral("wizard-target.png"));
             wiz->next();

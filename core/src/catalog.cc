@@ -2,6 +2,7 @@
 #include "anamnesis/catalog.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf.hpp"
 #include "anamnesis/npy.hpp"
 #include "anamnesis/pth.hpp"
 #include "anamnesis/safetensors.hpp"
@@ -157,6 +158,7 @@ std::string resolve_directory(const std::string& dir) {
 Catalog open_model(const std::string& path_in) {
     std::string path = path_in;
     std::error_code ec;
+    if (is_ollama_spec(path_in)) path = resolve_ollama(path_in);  // ollama:NAME[:TAG] → model-layer blob
     if (!fs::exists(path, ec)) throw Error(ErrorCode::Io, "no such file or directory", path_in);
     if (fs::is_directory(path, ec)) path = resolve_directory(path);
 
@@ -169,7 +171,9 @@ Catalog open_model(const std::string& path_in) {
         // Other formats are recognised by their magic bytes first (see formats.hpp);
         // a .safetensors name goes to the safetensors parser even when broken, so
         // that the user gets its precise error (truncated, header past EOF, …).
-        if (head.size() >= 6 && std::memcmp(head.data(), "\x93NUMPY", 6) == 0) {
+        if (is_gguf(head)) {
+            cat = parse_gguf(file, path);  // also names the old GGML/GGJT magics as unsupported
+        } else if (head.size() >= 6 && std::memcmp(head.data(), "\x93NUMPY", 6) == 0) {
             cat = open_npy(path);
         } else if (head.size() >= 4 && (std::memcmp(head.data(), "PK\x03\x04", 4) == 0 || std::memcmp(head.data(), "PK\x05\x06", 4) == 0)) {
             cat = open_zip_model(path);  // PyTorch ZIP checkpoint (has data.pkl) or .npz
@@ -189,7 +193,9 @@ Catalog open_model(const std::string& path_in) {
     cat.path = path_in;
     cat.display_name = fs::path(path_in).filename().string();
     if (cat.display_name.empty()) cat.display_name = fs::path(path_in).parent_path().filename().string();
-    detail::read_model_config(cat, fs::path(path).parent_path().string().empty() ? "." : fs::path(path).parent_path().string());
+    // A config.json beside a GGUF describes some other model (GGUF carries its own key/values).
+    if (cat.format != Format::Gguf)
+        detail::read_model_config(cat, fs::path(path).parent_path().string().empty() ? "." : fs::path(path).parent_path().string());
     return cat;
 }
 

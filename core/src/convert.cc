@@ -5,12 +5,14 @@
 #include "anamnesis/convert.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "json_util.hpp"
 #include "output_files.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -60,15 +62,20 @@ std::string build_header(const Catalog& cat, const Plan& plan, const OutShard& s
     w.key("__metadata__").begin_object();
     w.key("format").value("pt");
     if (cat.format == Format::Safetensors) {
+        // Keys that describe the quantization (gptq_bits, quant_method, …)
+        // are false of a dequantized output.
+        auto describes_quantization = [&](std::string k) {
+            if (plan.schemes.empty()) return false;
+            for (auto& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            for (const char* m : {"quant", "gptq", "awq", "bnb", "bits", "group_size", "fp8", "scale"})
+                if (k.find(m) != std::string::npos) return true;
+            return false;
+        };
         for (const auto& [k, v] : cat.metadata)
-            if (k != "format" && k.rfind("index.", 0) != 0) w.key(k).value(v);
+            if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) w.key(k).value(v);
     } else if (cat.format == Format::Gguf) {
         // Every GGUF key/value, values as JSON, so nothing is lost.
-        JsonWriter kv;
-        kv.begin_object();
-        for (const auto& [k, v] : cat.metadata) kv.key(k).raw(v);
-        kv.end_object();
-        w.key("gguf.kv").value(kv.str());
+        w.key("gguf.kv").value(gguf_kv_json(cat));
     }  // NPY/NPZ/PTH container facts (byte order, archive prefix) describe the input, not the output.
     w.end_object();
     for (const auto& t : sh.tensors) {

@@ -2,6 +2,7 @@
 #include "anamnesis/stats.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -80,6 +81,8 @@ ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const S
         const double scale = static_cast<double>(bins) / width;
         double sq = 0;  // second pass: sum of squared deviations (numerically stable)
         const double mean = s.mean, hlo = s.hist_lo;
+        double sig = 0, err_b = 0, err_h = 0, max_b = 0, max_h = 0;
+        std::uint64_t over_b = 0, over_h = 0, n_b = 0, n_h = 0;
         for_each_chunk(r, chunk_elems, buf, cancel, progress, r.rows(), total, [&](const float* v, std::size_t n) {
             for (std::size_t i = 0; i < n; ++i) {
                 const float x = v[i];
@@ -90,9 +93,37 @@ ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const S
                 std::size_t b = f <= 0 ? 0 : static_cast<std::size_t>(f);
                 if (b >= bins) b = bins - 1;
                 ++s.histogram[b];
+                // Cast errors of the output dtypes.
+                sig += static_cast<double>(x) * static_cast<double>(x);
+                const float xb = kernels::scalar::f32_from_bf16(kernels::scalar::bf16_from_f32(x));
+                if (std::isinf(xb)) ++over_b;
+                else {
+                    const double e = static_cast<double>(xb) - static_cast<double>(x);
+                    err_b += e * e;
+                    max_b = std::max(max_b, std::abs(e));
+                    ++n_b;
+                }
+                const float xh = kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x));
+                if (std::isinf(xh)) ++over_h;
+                else {
+                    const double e = static_cast<double>(xh) - static_cast<double>(x);
+                    err_h += e * e;
+                    max_h = std::max(max_h, std::abs(e));
+                    ++n_h;
+                }
             }
         });
         s.std = std::sqrt(sq / static_cast<double>(s.finite));
+        auto cast = [&](DType to, double err, double mx, std::uint64_t n, std::uint64_t over) {
+            CastError c;
+            c.to = to;
+            c.rmse = n ? std::sqrt(err / static_cast<double>(n)) : 0;
+            c.max_abs = mx;
+            c.overflows = over;
+            c.sqnr_db = err > 0 ? 10.0 * std::log10(sig / err) : (sig > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+            return c;
+        };
+        s.cast_errors = {cast(DType::BF16, err_b, max_b, n_b, over_b), cast(DType::F16, err_h, max_h, n_h, over_h)};
     } catch (const Error& e) {
         throw e.with_tensor(t.name);
     }

@@ -173,7 +173,7 @@ void TestConvert::inputIsNeverOverwritten() {
     const auto before = amn::test::read_file(in);
     const auto cat = open_model(in);
     const auto plan = make_plan(cat);
-    for (const std::string out : {in, tmp.filePath("m").toStdString()}) {
+    for (const auto& out : {in, tmp.filePath("m").toStdString()}) {
         ConvertOptions o;
         o.output = out;
         o.force = true;

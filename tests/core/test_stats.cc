@@ -90,9 +90,18 @@ private slots:
             "a=np.frombuffer(b[8+n:],dtype='<f4').astype(np.float64)\n"
             "f=a[np.isfinite(a)]\n"
             "h,e=np.histogram(f,16)\n"
+            "f32=a[np.isfinite(a)].astype(np.float32)\n"
+            "u=f32.view(np.uint32).astype(np.uint64)\n"
+            "b=(((u+0x7FFF+((u>>16)&1))>>16)<<16).astype(np.uint32).view(np.float32).astype(np.float64)\n"
+            "hh=f32.astype(np.float16).astype(np.float64)\n"
+            "x=f32.astype(np.float64)\n"
+            "def ce(c):\n"
+            "  ok=np.isfinite(c); e=c[ok]-x[ok]\n"
+            "  return {'rmse':float(np.sqrt((e*e).mean())),'max':float(np.abs(e).max()),"
+            "'sqnr':float(10*np.log10((x*x).sum()/(e*e).sum())),'over':int((~ok).sum())}\n"
             "print(json.dumps({'min':f.min(),'max':f.max(),'mean':f.mean(),'std':f.std(),"
             "'zeros':int((a==0).sum()),'nans':int(np.isnan(a).sum()),'infs':int(np.isinf(a).sum()),"
-            "'hist':[int(x) for x in h],'lo':e[0],'hi':e[-1]}))\n");
+            "'hist':[int(x) for x in h],'lo':e[0],'hi':e[-1],'bf16':ce(b),'f16':ce(hh)}))\n");
         const auto r = test::run(QString::fromStdString(test::python()),
                                  {"-c", script, QString::fromStdString(path)});
         QCOMPARE(r.exit_code, 0);
@@ -111,6 +120,20 @@ private slots:
         const QJsonArray h = ref["hist"].toArray();
         QCOMPARE(s.histogram.size(), std::size_t(h.size()));
         for (int i = 0; i < h.size(); ++i) QCOMPARE(s.histogram[std::size_t(i)], std::uint64_t(h[i].toInt()));
+
+        // Cast errors against numpy's BF16 (RNE by bits) and float16 casts.
+        QCOMPARE(s.cast_errors.size(), std::size_t(2));
+        const char* keys[] = {"bf16", "f16"};
+        for (int k = 0; k < 2; ++k) {
+            const QJsonObject c = ref[keys[k]].toObject();
+            const auto& e = s.cast_errors[std::size_t(k)];
+            QCOMPARE(e.to, k == 0 ? DType::BF16 : DType::F16);
+            QVERIFY2(std::abs(e.rmse - c["rmse"].toDouble()) <= 1e-12 * c["rmse"].toDouble(), keys[k]);
+            QCOMPARE(e.max_abs, c["max"].toDouble());
+            QVERIFY2(std::abs(e.sqnr_db - c["sqnr"].toDouble()) < 1e-9, keys[k]);
+            QCOMPARE(e.overflows, std::uint64_t(c["over"].toInt()));
+        }
+        QVERIFY(s.cast_errors[0].sqnr_db < s.cast_errors[1].sqnr_db);  // F16 keeps more mantissa here
     }
 
     void constantTensorUsesMiddleBin() {
@@ -125,6 +148,8 @@ private slots:
         QCOMPARE(s.hist_lo, 2.0);  // numpy: range (min - 0.5, max + 0.5)
         QCOMPARE(s.hist_hi, 3.0);
         QCOMPARE(s.histogram, (std::vector<std::uint64_t>{0, 0, 12, 0, 0}));
+        QVERIFY(std::isinf(s.cast_errors.at(0).sqnr_db));  // 2.5 is exact in BF16
+        QCOMPARE(s.cast_errors.at(0).max_abs, 0.0);
     }
 
     void cancelThrows() {

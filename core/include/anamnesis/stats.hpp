@@ -20,6 +20,19 @@
 
 namespace amn {
 
+/// What writing the dequantized values in a narrower float dtype loses,
+/// measured against the exact f32 values over the finite elements: the
+/// precision `remember --to bf16/f16` gives up on top of the quantization.
+struct CastError {
+    DType to = DType::BF16;          ///< BF16 (round to nearest even) or F16 (IEEE RNE)
+    double rmse = 0;                 ///< sqrt(mean((cast(x) − x)²))
+    double max_abs = 0;              ///< max |cast(x) − x|
+    /// 10·log10(Σx² / Σ(cast(x) − x)²) in dB; +inf when the cast is exact,
+    /// 0 when every value is zero.
+    double sqnr_db = 0;
+    std::uint64_t overflows = 0;     ///< finite values that become ±Inf (excluded from the sums)
+};
+
 /// Statistics over the f32 values a logical tensor dequantizes to
 /// (`Recipe::dequantize_rows`), i.e. the values `remember --to f32` writes.
 struct ValueStats {
@@ -39,6 +52,8 @@ struct ValueStats {
     /// [min − 0.5, max + 0.5] (numpy's rule), so the values land in the middle bin.
     std::vector<std::uint64_t> histogram;
     double hist_lo = 0, hist_hi = 0;
+    /// Cast errors for BF16 and F16, in that order (computed in the second pass).
+    std::vector<CastError> cast_errors;
 };
 
 /// Progress of a long computation: units done so far and in total

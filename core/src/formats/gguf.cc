@@ -177,7 +177,7 @@ std::string render(Cursor& c, std::uint32_t t, unsigned depth, std::string& full
             break;
         }
         case kStr: {
-            auto s = c.str("a string value of key '" + key + "'");
+            auto s = c.str("a string value");
             const std::size_t before = full.size();
             append_json_string(full, s);
             if (summ) {
@@ -310,7 +310,12 @@ Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file
         kv.key = std::string(key);
         kv.vtype = c.num<std::uint32_t>("the value type of key '" + kv.key + "'");
         const std::uint64_t value_pos = c.pos;
-        kv.type = render(c, kv.vtype, 0, kv.json, &kv.summary, summary_items, kv.cut, kv.key, &kv.count);
+        try {
+            kv.type = render(c, kv.vtype, 0, kv.json, &kv.summary, summary_items, kv.cut, kv.key, &kv.count);
+        } catch (const Error& e) {
+            if (e.message().find("key '") == 0) throw;
+            throw Error(e.code(), "key '" + kv.key + "': " + e.message(), file);
+        }
         if (!keys.insert(key).second)
             throw Error(ErrorCode::Malformed, "metadata key '" + kv.key + "' appears twice", file);
         // Scalars the parser needs back as values.

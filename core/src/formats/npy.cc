@@ -22,7 +22,8 @@ struct Lit {
     bool neg = false;     // Int sign
     bool b = false;
     std::vector<Lit> items;                       // Tuple, List
-    std::vector<std::pair<Lit, Lit>> entries;     // Dict
+    std::vector<Lit> keys, values;                // Dict (parallel; a pair of the
+                                                  // incomplete type is rejected by clang)
 };
 
 class LiteralParser {
@@ -106,9 +107,10 @@ private:
                 Lit k = value(depth + 1);
                 if (!eat(':')) bad("expected ':'");
                 Lit val = value(depth + 1);
-                v.entries.emplace_back(std::move(k), std::move(val));
+                v.keys.push_back(std::move(k));
+                v.values.push_back(std::move(val));
                 comma = eat(',');
-                if (v.entries.size() > 256) throw Error(ErrorCode::LimitExceeded, "NPY header: dict with more than 256 keys");
+                if (v.keys.size() > 256) throw Error(ErrorCode::LimitExceeded, "NPY header: dict with more than 256 keys");
             }
         } else if (word("True")) {
             v.kind = Lit::Bool;
@@ -256,7 +258,9 @@ NpyHeader parse_npy_header(std::span<const std::uint8_t> npy) {
     const Lit d = LiteralParser(text).parse_top();
     if (d.kind != Lit::Dict) throw Error(ErrorCode::Malformed, "NPY header is not a dict");
     bool has_descr = false, has_fortran = false, has_shape = false;
-    for (const auto& [k, v] : d.entries) {
+    for (std::size_t di = 0; di < d.keys.size(); ++di) {
+        const Lit& k = d.keys[di];
+        const Lit& v = d.values[di];
         if (k.kind != Lit::Str) throw Error(ErrorCode::Malformed, "NPY header has a non-string key");
         if (k.s == "descr") {
             if (has_descr) throw Error(ErrorCode::Malformed, "NPY header repeats key 'descr'");

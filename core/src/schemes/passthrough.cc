@@ -21,6 +21,21 @@ public:
             rows_ = 1;
             row_elems_ = n;
         }
+        // A work unit is at least one row, so a huge outermost row ([1, N, D]
+        // position embeddings, [2, 1<<28] tables) would be buffered whole and
+        // peak memory would grow with the tensor. Split such rows: the
+        // innermost dimension when it is whole blocks, else (element types)
+        // the largest divisor of numel up to 64 Ki elements.
+        if (row_elems_ > kMaxRowElems) {
+            const std::uint64_t last = t_.shape.back();
+            if (last > 0 && last <= kMaxRowElems && last % info_->block_elems == 0) {
+                row_elems_ = last;
+            } else if (info_->block_elems == 1) {
+                for (std::uint64_t d = std::min<std::uint64_t>(n, 1u << 16); d >= 1; --d)
+                    if (n % d == 0) { row_elems_ = d; break; }
+            }
+            rows_ = n / row_elems_;
+        }
         row_bytes_ = row_elems_ / info_->block_elems * info_->block_bytes;
     }
     std::string describe() const override { return "stored " + t_.dtype_name; }
@@ -38,6 +53,7 @@ public:
     std::vector<InputRange> inputs() const override { return {{t_.shard, t_.offset, t_.nbytes}}; }
 
 private:
+    static constexpr std::uint64_t kMaxRowElems = 1u << 20;
     const TensorInfo& t_;
     const std::uint8_t* data_;
     const DTypeInfo* info_ = nullptr;

@@ -11,7 +11,8 @@
 
 namespace amn::kernels::gguf {
 
-float ue4m3_to_f32_half(std::uint8_t x) noexcept {
+namespace {
+float ue4m3_formula(std::uint8_t x) {
     if (x == 0 || x == 0x7F) return 0.0f;
     const int exp = (x >> 3) & 0xF;
     const int man = x & 0x7;
@@ -19,6 +20,18 @@ float ue4m3_to_f32_half(std::uint8_t x) noexcept {
                                : std::ldexp(1.0f + static_cast<float>(man) / 8.0f, exp - 7);
     return raw * 0.5f;
 }
+// All 256 values, computed once with ggml's formula (ldexpf is slow per block).
+const std::array<float, 256>& ue4m3_table() {
+    static const std::array<float, 256> t = [] {
+        std::array<float, 256> a{};
+        for (int i = 0; i < 256; ++i) a[static_cast<std::size_t>(i)] = ue4m3_formula(static_cast<std::uint8_t>(i));
+        return a;
+    }();
+    return t;
+}
+}  // namespace
+
+float ue4m3_to_f32_half(std::uint8_t x) noexcept { return ue4m3_table()[x]; }
 
 namespace scalar {
 

@@ -16,6 +16,7 @@ inline std::uint8_t grid_byte(std::uint32_t entry, int j) { return static_cast<s
 // ±1 by table lookup, not a branch (sign bits are random: a branch mispredicts half the time).
 constexpr float kSign[2] = {1.f, -1.f};
 inline float sign_of(std::uint8_t signs, int j) { return kSign[(signs >> j) & 1]; }
+constexpr float kIq1Delta[2] = {kIq1sDelta, -kIq1sDelta};
 
 }  // namespace
 
@@ -143,7 +144,7 @@ void dequantize_iq1_s(const std::uint8_t* x, float* y, std::size_t nb) {
         for (int ib = 0; ib < 8; ++ib) {
             const std::uint16_t qh = load_u16(x + 34 + 2 * ib);
             const float dl = d * static_cast<float>(2 * ((qh >> 12) & 7) + 1);
-            const float delta = (qh & 0x8000) ? -kIq1sDelta : kIq1sDelta;
+            const float delta = kIq1Delta[qh >> 15];
             for (int l = 0; l < 4; ++l) {
                 const std::uint64_t grid = iq1s_grid[qs[l] | (((qh >> (3 * l)) & 7) << 8)];
                 for (int j = 0; j < 8; ++j)
@@ -175,10 +176,10 @@ void dequantize_iq1_m(const std::uint8_t* x, float* y, std::size_t nb) {
             idx[2] = static_cast<std::uint16_t>(qs[2] | ((qh[1] << 8) & 0x700));
             idx[3] = static_cast<std::uint16_t>(qs[3] | ((qh[1] << 4) & 0x700));
             float delta[4];
-            delta[0] = (qh[0] & 0x08) ? -kIq1sDelta : kIq1sDelta;
-            delta[1] = (qh[0] & 0x80) ? -kIq1sDelta : kIq1sDelta;
-            delta[2] = (qh[1] & 0x08) ? -kIq1sDelta : kIq1sDelta;
-            delta[3] = (qh[1] & 0x80) ? -kIq1sDelta : kIq1sDelta;
+            delta[0] = kIq1Delta[(qh[0] >> 3) & 1];
+            delta[1] = kIq1Delta[(qh[0] >> 7) & 1];
+            delta[2] = kIq1Delta[(qh[1] >> 3) & 1];
+            delta[3] = kIq1Delta[(qh[1] >> 7) & 1];
             for (int l = 0; l < 4; ++l) {
                 const float dl = l < 2 ? dl1 : dl2;
                 const std::uint64_t grid = iq1s_grid[idx[l]];

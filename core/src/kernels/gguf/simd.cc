@@ -297,34 +297,44 @@ void DequantQ6_K(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// IQ4_NL / IQ4_XS: codebook lookup through a 16-entry table of i32.
-HWY_INLINE VI Codebook(VI idx) {
-    const DI di;
-    alignas(64) static constexpr std::int32_t kTable[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
-                                                            1,    13,   25,  38,  53,  69,  89,  113};
-    return hn::GatherIndex(di, kTable, idx);
+// 16-entry int8 codebooks (IQ4_NL/IQ4_XS, the FP4 types): nibble indices
+// in u8 lanes looked up with a byte shuffle (pshufb), then widened.
+template <class D>
+HWY_INLINE hn::Vec<hn::RebindToSigned<D>> Codebook16(D, const std::int8_t* table,
+                                                     hn::Vec<hn::Rebind<std::uint8_t, D>> idx) {
+    const hn::RebindToSigned<D> di;
+#if HWY_TARGET == HWY_SCALAR
+    return hn::Set(di, table[hn::GetLane(idx)]);
+#else
+    const hn::Full128<std::int8_t> dt;
+    const hn::Rebind<std::int8_t, D> di8;
+    return hn::PromoteTo(di, hn::TableLookupBytes(hn::LoadU(dt, table), hn::BitCast(di8, idx)));
+#endif
+}
+
+// 2·len nibbles of `qs` (len bytes: low nibbles first, then high nibbles,
+// ggml's split-half order) → codebook values × d into y[0, 2·len).
+template <class D>
+HWY_INLINE void StoreCodebookHalves(D df, const std::int8_t* table, const std::uint8_t* qs, std::size_t len,
+                                    hn::Vec<D> d, float* y) {
+    const hn::Rebind<std::uint8_t, D> d8;
+    const std::size_t N = hn::Lanes(df);
+    const auto k15 = hn::Set(d8, 0x0F);
+    for (std::size_t j = 0; j < len; j += N) {
+        const auto q = hn::LoadU(d8, qs + j);
+        hn::StoreU(hn::Mul(hn::ConvertTo(df, Codebook16(df, table, hn::And(q, k15))), d), df, y + j);
+        hn::StoreU(hn::Mul(hn::ConvertTo(df, Codebook16(df, table, hn::ShiftRight<4>(q))), d), df, y + len + j);
+    }
 }
 
 void DequantIQ4_NL(const std::uint8_t* x, float* y, std::size_t nb) {
     const DF df;
-    const DI di;
-    const std::size_t N = hn::Lanes(df);
-    const VI k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 32) {
-        const VF d = hn::Set(df, load_fp16(x));
-        for (std::size_t j = 0; j < 16; j += N) {
-            const VI q = LoadU8(x + 2 + j);
-            StoreScaled(Codebook(hn::And(q, k15)), d, y + j);
-            StoreScaled(Codebook(hn::ShiftRight<4>(q)), d, y + 16 + j);
-        }
-    }
+    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 32)
+        StoreCodebookHalves(df, tables::kvalues_iq4nl, x + 2, 16, hn::Set(df, load_fp16(x)), y);
 }
 
 void DequantIQ4_XS(const std::uint8_t* x, float* y, std::size_t nb) {
     const DF df;
-    const DI di;
-    const std::size_t N = hn::Lanes(df);
-    const VI k15 = hn::Set(di, 15);
     for (std::size_t i = 0; i < nb; ++i, x += 136) {
         const float d = load_fp16(x);
         const std::uint16_t scales_h = load_u16(x + 2);
@@ -332,16 +342,10 @@ void DequantIQ4_XS(const std::uint8_t* x, float* y, std::size_t nb) {
         const std::uint8_t* qs = x + 8;
         for (int ib = 0; ib < 8; ++ib, y += 32, qs += 16) {
             const int ls = ((scales_l[ib / 2] >> (4 * (ib % 2))) & 0xf) | (((scales_h >> (2 * ib)) & 3) << 4);
-            const VF dl = hn::Set(df, d * static_cast<float>(ls - 32));
-            for (std::size_t j = 0; j < 16; j += N) {
-                const VI q = LoadU8(qs + j);
-                StoreScaled(Codebook(hn::And(q, k15)), dl, y + j);
-                StoreScaled(Codebook(hn::ShiftRight<4>(q)), dl, y + 16 + j);
-            }
+            StoreCodebookHalves(df, tables::kvalues_iq4nl, qs, 16, hn::Set(df, d * static_cast<float>(ls - 32)), y);
         }
     }
 }
-
 
 void DequantQ5_1(const std::uint8_t* x, float* y, std::size_t nb) {
     const DF df;
@@ -409,6 +413,9 @@ void DequantQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
+alignas(64) constexpr std::uint32_t kTq1ByteShift[16] = {0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24};
+alignas(64) constexpr std::int32_t kTq1Pow3[16] = {1, 1, 1, 1, 3, 3, 3, 3, 9, 9, 9, 9, 27, 27, 27, 27};
+
 void DequantTQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
     const DF df;
     const DI di;
@@ -425,14 +432,13 @@ void DequantTQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
             for (std::size_t m = 0; m < 32; m += N) StoreScaled(digit(LoadU8(x + m), n), d, y + m);
         for (int n = 0; n < 5; ++n, y += 16)
             for (std::size_t m = 0; m < 16; m += N) StoreScaled(digit(LoadU8(x + 32 + m), n), d, y + m);
-        // 4 qh bytes × 4 digits: too short for a vector, same arithmetic in scalar.
-        const float ds = load_fp16(x + 52);
-        for (int n = 0; n < 4; ++n)
-            for (int j = 0; j < 4; ++j) {
-                const std::uint8_t q = static_cast<std::uint8_t>(x[48 + j] * pow3[n]);
-                const std::int16_t xi = static_cast<std::int16_t>((static_cast<std::uint16_t>(q) * 3) >> 8);
-                *y++ = static_cast<float>(xi - 1) * ds;
-            }
+        // 4 qh bytes × 4 digits: lane k is digit k / 4 of byte k % 4.
+        const auto qh = hn::Set(DU(), load_u32(x + 48));
+        for (std::size_t k = 0; k < 16; k += N, y += N) {
+            const VI bytes = hn::And(hn::BitCast(di, hn::Shr(qh, hn::LoadU(DU(), kTq1ByteShift + k))), kFF);
+            const VI q = hn::And(hn::Mul(bytes, hn::LoadU(di, kTq1Pow3 + k)), kFF);
+            StoreScaled(hn::Sub(hn::ShiftRight<8>(hn::Mul(q, k3)), k1), d, y);
+        }
     }
 }
 
@@ -455,56 +461,17 @@ void DequantTQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-HWY_INLINE VI Fp4(VI idx) {
-    alignas(64) static constexpr std::int32_t kTable[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
-    return hn::GatherIndex(DI(), kTable, idx);
-}
-
 void DequantMXFP4(const std::uint8_t* x, float* y, std::size_t nb) {
     const DF df;
-    const DI di;
-    const std::size_t N = hn::Lanes(df);
-    const VI k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, x += 17, y += 32) {
-        const VF d = hn::Set(df, e8m0_to_f32_half(x[0]));
-        for (std::size_t j = 0; j < 16; j += N) {
-            const VI q = LoadU8(x + 1 + j);
-            StoreScaled(Fp4(hn::And(q, k15)), d, y + j);
-            StoreScaled(Fp4(hn::ShiftRight<4>(q)), d, y + 16 + j);
-        }
-    }
+    for (std::size_t i = 0; i < nb; ++i, x += 17, y += 32)
+        StoreCodebookHalves(df, tables::kvalues_mxfp4, x + 1, 16, hn::Set(df, e8m0_to_f32_half(x[0])), y);
 }
 
 void DequantNVFP4(const std::uint8_t* x, float* y, std::size_t nb) {
-    const DF df;
-    const DI di;
-    const std::size_t N = hn::Lanes(df);
-    const VI k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, x += 36) {
-        for (int s = 0; s < 4; ++s, y += 16) {
-            const VF d = hn::Set(df, ue4m3_to_f32_half(x[s]));
-            const std::uint8_t* qs = x + 4 + 8 * s;
-            for (std::size_t j = 0; j < 8 && j < N * 8; j += std::min<std::size_t>(N, 8)) {
-                if (N > 8) {  // one 8-byte group per half vector: fall back to the 8-lane tag
-                    const hn::CappedTag<float, 8> d8;
-                    const hn::Rebind<std::int32_t, decltype(d8)> i8;
-                    const hn::Rebind<std::uint8_t, decltype(d8)> u8;
-                    const auto q = hn::BitCast(i8, hn::PromoteTo(hn::RebindToUnsigned<decltype(i8)>(), hn::LoadU(u8, qs)));
-                    alignas(64) static constexpr std::int32_t kTable[16] = {0, 1, 2, 3, 4, 6, 8, 12,
-                                                                            0, -1, -2, -3, -4, -6, -8, -12};
-                    const auto d8v = hn::Set(d8, hn::GetLane(d));
-                    const auto lo = hn::GatherIndex(i8, kTable, hn::And(q, hn::Set(i8, 15)));
-                    const auto hi = hn::GatherIndex(i8, kTable, hn::ShiftRight<4>(q));
-                    hn::StoreU(hn::Mul(hn::ConvertTo(d8, lo), d8v), d8, y);
-                    hn::StoreU(hn::Mul(hn::ConvertTo(d8, hi), d8v), d8, y + 8);
-                    break;
-                }
-                const VI q = LoadU8(qs + j);
-                StoreScaled(Fp4(hn::And(q, k15)), d, y + j);
-                StoreScaled(Fp4(hn::ShiftRight<4>(q)), d, y + 8 + j);
-            }
-        }
-    }
+    const hn::CappedTag<float, 8> df;  // a sub-block is 8 bytes = 16 values
+    for (std::size_t i = 0; i < nb; ++i, x += 36)
+        for (int s = 0; s < 4; ++s, y += 16)
+            StoreCodebookHalves(df, tables::kvalues_mxfp4, x + 4 + 8 * s, 8, hn::Set(df, ue4m3_to_f32_half(x[s])), y);
 }
 
 // ---- IQ grid types: one 8-value (or two 4-value) grid entry per 8 lanes.
@@ -628,7 +595,8 @@ void DequantIQ3_S(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// IQ1: y = dl × (f32(grid int8) + delta)
+// IQ1: y = dl × (f32(grid int8) + delta); delta's sign by table, not a branch.
+constexpr float kIq1Delta[2] = {tables::kIq1sDelta, -tables::kIq1sDelta};
 HWY_INLINE void StoreGrid1(const std::uint8_t* g, float dl, float delta, float* y) {
     const DF8 df;
     const std::size_t N = hn::Lanes(df);
@@ -648,7 +616,7 @@ void DequantIQ1_S(const std::uint8_t* x, float* y, std::size_t nb) {
         for (int ib = 0; ib < 8; ++ib, qs += 4) {
             const std::uint16_t qh = load_u16(x + 34 + 2 * ib);
             const float dl = d * static_cast<float>(2 * ((qh >> 12) & 7) + 1);
-            const float delta = (qh & 0x8000) ? -kIq1sDelta : kIq1sDelta;
+            const float delta = kIq1Delta[qh >> 15];
             for (int l = 0; l < 4; ++l, y += 8)
                 StoreGrid1(GridBytes(iq1s_grid.data(), qs[l] | (((qh >> (3 * l)) & 7) << 8)), dl, delta, y);
         }
@@ -671,8 +639,8 @@ void DequantIQ1_M(const std::uint8_t* x, float* y, std::size_t nb) {
                                      static_cast<unsigned>(qs[1] | ((qh[0] << 4) & 0x700)),
                                      static_cast<unsigned>(qs[2] | ((qh[1] << 8) & 0x700)),
                                      static_cast<unsigned>(qs[3] | ((qh[1] << 4) & 0x700))};
-            const float delta[4] = {(qh[0] & 0x08) ? -kIq1sDelta : kIq1sDelta, (qh[0] & 0x80) ? -kIq1sDelta : kIq1sDelta,
-                                    (qh[1] & 0x08) ? -kIq1sDelta : kIq1sDelta, (qh[1] & 0x80) ? -kIq1sDelta : kIq1sDelta};
+            const float delta[4] = {kIq1Delta[(qh[0] >> 3) & 1], kIq1Delta[(qh[0] >> 7) & 1], kIq1Delta[(qh[1] >> 3) & 1],
+                                    kIq1Delta[(qh[1] >> 7) & 1]};
             for (int l = 0; l < 4; ++l, y += 8) StoreGrid1(GridBytes(iq1s_grid.data(), idx[l]), l < 2 ? dl1 : dl2, delta[l], y);
         }
     }
