@@ -91,6 +91,7 @@ int cmd_remember(Args& args, bool convert) {
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
+    std::signal(SIGHUP, on_signal);  // terminal closed: cancel and clean up too
     ProgressBar bar(!quiet && ::isatty(STDERR_FILENO));
     const auto t0 = std::chrono::steady_clock::now();
     ConvertResult res;

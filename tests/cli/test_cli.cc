@@ -11,6 +11,9 @@
 #include <QtTest/QtTest>
 
 #include <cstring>
+#include <csignal>
+#include <QElapsedTimer>
+#include <QProcess>
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -37,6 +40,7 @@ private slots:
     void brokenInputsExitOne();
     void orphanWeightNamesTensorAndWritesNothing();
     void forceIsNeededToOverwrite();
+    void interruptCancelsAndCleansUp();
 };
 
 void TestCli::versionAndHelp() {
@@ -208,6 +212,46 @@ void TestCli::forceIsNeededToOverwrite() {
     QCOMPARE(r.exit_code, 1);
     QVERIFY(r.err.contains("--force"));
     QCOMPARE(run_amn({"remember", "--force", fixtures() + "/fp8/e5m2_channel/input/model.safetensors", "-o", out}).exit_code, 0);
+}
+
+void TestCli::interruptCancelsAndCleansUp() {
+    // 256 MiB of FP8 (per-tensor scale): long enough to interrupt mid-run.
+    QTemporaryDir tmp;
+    const int rows = 16384, cols = 16384;
+    const std::string header = "{\"w.weight\":{\"dtype\":\"F8_E4M3\",\"shape\":[" + std::to_string(rows) + "," + std::to_string(cols) +
+                               "],\"data_offsets\":[0," + std::to_string(std::int64_t(rows) * cols) +
+                               "]},\"w.weight_scale\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[" +
+                               std::to_string(std::int64_t(rows) * cols) + "," + std::to_string(std::int64_t(rows) * cols + 4) + "]}}";
+    {
+        QFile f(tmp.filePath("big.safetensors"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        char len[8];
+        for (int i = 0; i < 8; ++i) len[i] = char(std::uint64_t(header.size()) >> (8 * i));
+        f.write(len, 8);
+        f.write(header.data(), qint64(header.size()));
+        QByteArray row(cols, '\x38');
+        for (int r = 0; r < rows; ++r) f.write(row);
+        const float one = 1.0f;
+        f.write(reinterpret_cast<const char*>(&one), 4);
+    }
+    QDir().mkdir(tmp.filePath("out"));
+    QProcess p;
+    p.start(QString::fromStdString(amn::test::cli_path()),
+            {"remember", "--threads", "1", tmp.filePath("big.safetensors"), "-o", tmp.filePath("out/big.safetensors")});
+    QVERIFY(p.waitForStarted());
+    // Interrupt once the temporary output exists (the run is under way).
+    QElapsedTimer t;
+    t.start();
+    while (QDir(tmp.filePath("out")).entryList(QDir::Files | QDir::Hidden).isEmpty() && t.elapsed() < 20000 &&
+           p.state() == QProcess::Running)
+        QTest::qWait(2);
+    QVERIFY2(p.state() == QProcess::Running, "finished before it could be interrupted");
+    ::kill(pid_t(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains("cancelled"), qPrintable(err));
+    QCOMPARE(QDir(tmp.filePath("out")).entryList(QDir::Files | QDir::Hidden), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestCli)
