@@ -131,24 +131,12 @@ void detect_awq(PlanBuilder& b) {
             fail("version \"" + *version + "\" is not supported (only the GEMM layout)");
             continue;
         }
-        if (qz == PlanBuilder::npos || sc == PlanBuilder::npos) {
-            fail(std::string("missing companion ") + (qz == PlanBuilder::npos ? stem + ".qzeros" : stem + ".scales"));
+        if (auto why = check_packed_layer(cat, stem, i, qz, sc, PlanBuilder::npos)) {
+            fail(*why);
             continue;
         }
         const auto& qzt = cat.tensors[qz];
         const auto& sct = cat.tensors[sc];
-        if (!is_int32_word(qwt.dtype) || qwt.shape.size() != 2) {
-            fail("qweight must be a 2-D I32 tensor, got " + qwt.dtype_name + " " + shape_str(qwt.shape));
-            continue;
-        }
-        if (!is_int32_word(qzt.dtype) || qzt.shape.size() != 2) {
-            fail("qzeros must be a 2-D I32 tensor, got " + qzt.dtype_name + " " + shape_str(qzt.shape));
-            continue;
-        }
-        if (!is_float_scale(sct.dtype) || sct.shape.size() != 2) {
-            fail("scales must be a 2-D F16/BF16/F32 tensor, got " + sct.dtype_name + " " + shape_str(sct.shape));
-            continue;
-        }
         AwqLayout l;
         l.in = qwt.shape[0];
         l.words_per_row = qwt.shape[1];

@@ -98,4 +98,22 @@ inline std::string stem_of(const std::string& name, std::string_view suffix) {
     return name.substr(0, name.size() - suffix.size());
 }
 
+/// The companion checks GPTQ and AWQ share: `qzeros` and `scales` present
+/// (`qz`/`sc` ≠ npos), `qweight` and `qzeros` 2-D I32/U32, `scales` 2-D
+/// F16/BF16/F32. Returns the reason for the first failure, nullopt when all hold.
+inline std::optional<std::string> check_packed_layer(const Catalog& cat, const std::string& stem, std::size_t qw,
+                                                     std::size_t qz, std::size_t sc, std::size_t npos) {
+    if (qz == npos || sc == npos) return "missing companion " + (qz == npos ? stem + ".qzeros" : stem + ".scales");
+    const auto& qwt = cat.tensors[qw];
+    const auto& qzt = cat.tensors[qz];
+    const auto& sct = cat.tensors[sc];
+    if (!is_int32_word(qwt.dtype) || qwt.shape.size() != 2)
+        return "qweight must be a 2-D I32 tensor, got " + qwt.dtype_name + " " + shape_str(qwt.shape);
+    if (!is_int32_word(qzt.dtype) || qzt.shape.size() != 2)
+        return "qzeros must be a 2-D I32 tensor, got " + qzt.dtype_name + " " + shape_str(qzt.shape);
+    if (!is_float_scale(sct.dtype) || sct.shape.size() != 2)
+        return "scales must be a 2-D F16/BF16/F32 tensor, got " + sct.dtype_name + " " + shape_str(sct.shape);
+    return std::nullopt;
+}
+
 }  // namespace amn::detail::quant
