@@ -47,26 +47,8 @@ std::string merged(const QString& dir, const QTemporaryDir& tmp) {
             all.tensors[n] = std::move(t);
         }
     }
-    // Write a minimal safetensors for compare_safetensors.
-    std::string header = "{";
-    std::uint64_t off = 0;
-    std::vector<std::uint8_t> data;
-    bool first = true;
-    for (const auto& [n, t] : all.tensors) {
-        header += (first ? "" : ",") + std::string("\"") + n + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
-        for (std::size_t i = 0; i < t.shape.size(); ++i) header += (i ? "," : "") + std::to_string(t.shape[i]);
-        header += "],\"data_offsets\":[" + std::to_string(off) + "," + std::to_string(off + t.bytes.size()) + "]}";
-        off += t.bytes.size();
-        data.insert(data.end(), t.bytes.begin(), t.bytes.end());
-        first = false;
-    }
-    header += "}";
-    std::vector<std::uint8_t> file(8);
-    for (int i = 0; i < 8; ++i) file[i] = std::uint8_t(std::uint64_t(header.size()) >> (8 * i));
-    file.insert(file.end(), header.begin(), header.end());
-    file.insert(file.end(), data.begin(), data.end());
     const std::string path = tmp.filePath("merged.safetensors").toStdString();
-    amn::test::write_file(path, file);
+    amn::test::write_safetensors_raw(path, all.tensors);
     return path;
 }
 

@@ -51,26 +51,6 @@ Converted convert_into(const QTemporaryDir& tmp, const std::string& input, const
     return c;
 }
 
-// A safetensors file from raw tensors (insertion order by name).
-void write_st(const std::string& path, const std::map<std::string, amn::test::RawTensor>& ts) {
-    std::string header = "{";
-    std::vector<std::uint8_t> data;
-    bool first = true;
-    for (const auto& [n, t] : ts) {
-        header += (first ? "" : ",") + std::string("\"") + n + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
-        for (std::size_t i = 0; i < t.shape.size(); ++i) header += (i ? "," : "") + std::to_string(t.shape[i]);
-        header += "],\"data_offsets\":[" + std::to_string(data.size()) + "," + std::to_string(data.size() + t.bytes.size()) + "]}";
-        data.insert(data.end(), t.bytes.begin(), t.bytes.end());
-        first = false;
-    }
-    header += "}";
-    std::vector<std::uint8_t> file(8);
-    for (int i = 0; i < 8; ++i) file[i] = std::uint8_t(std::uint64_t(header.size()) >> (8 * i));
-    file.insert(file.end(), header.begin(), header.end());
-    file.insert(file.end(), data.begin(), data.end());
-    amn::test::write_file(path, file);
-}
-
 // Copy a fixture's input folder into `dir` with its safetensors modified by `edit`.
 std::string edited_copy(const QTemporaryDir& tmp, const std::string& input_dir,
                         const std::function<void(std::map<std::string, amn::test::RawTensor>&)>& edit,
@@ -80,7 +60,7 @@ std::string edited_copy(const QTemporaryDir& tmp, const std::string& input_dir,
     auto raw = amn::test::read_safetensors_raw(input_dir + "/model.safetensors");
     if (!raw) return {};
     edit(raw->tensors);
-    write_st(dir + "/model.safetensors", raw->tensors);
+    amn::test::write_safetensors_raw(dir + "/model.safetensors", raw->tensors);
     if (!config.empty()) {
         amn::test::write_file(dir + "/config.json", std::vector<std::uint8_t>(config.begin(), config.end()));
     } else if (fs::exists(input_dir + "/config.json")) {

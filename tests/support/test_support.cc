@@ -80,6 +80,23 @@ std::optional<RawSafetensors> read_safetensors_raw(const std::string& path) {
     return out;
 }
 
+void write_safetensors_raw(const std::string& path, const std::map<std::string, RawTensor>& tensors) {
+    std::string header = "{";
+    std::vector<std::uint8_t> data;
+    for (const auto& [n, t] : tensors) {
+        header += (header.size() > 1 ? ",\"" : "\"") + n + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
+        for (std::size_t i = 0; i < t.shape.size(); ++i) header += (i ? "," : "") + std::to_string(t.shape[i]);
+        header += "],\"data_offsets\":[" + std::to_string(data.size()) + "," + std::to_string(data.size() + t.bytes.size()) + "]}";
+        data.insert(data.end(), t.bytes.begin(), t.bytes.end());
+    }
+    header += "}";
+    std::vector<std::uint8_t> file(8 + header.size());
+    for (int i = 0; i < 8; ++i) file[std::size_t(i)] = std::uint8_t(std::uint64_t(header.size()) >> (8 * i));
+    std::memcpy(file.data() + 8, header.data(), header.size());
+    file.insert(file.end(), data.begin(), data.end());
+    write_file(path, file);
+}
+
 static std::size_t elem_size(const std::string& dtype) {
     if (dtype == "F64" || dtype == "I64" || dtype == "U64" || dtype == "C64") return 8;
     if (dtype == "F32" || dtype == "I32" || dtype == "U32") return 4;

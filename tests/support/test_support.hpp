@@ -52,6 +52,10 @@ struct RawSafetensors {
 /// \returns nullopt (and records a QTest failure message) on unreadable files.
 std::optional<RawSafetensors> read_safetensors_raw(const std::string& path);
 
+/// Write `tensors` as a safetensors file (in name order, header unpadded):
+/// expected outputs assembled in tests, edited copies of fixtures.
+void write_safetensors_raw(const std::string& path, const std::map<std::string, RawTensor>& tensors);
+
 /// Compare two safetensors files: same names, dtypes, shapes and bytes.
 /// Returns an empty string when identical, else a description of the first
 /// differences (count of differing elements and the first index).
