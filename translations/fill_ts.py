@@ -1,8 +1,14 @@
 #!/usr/bin/python3
-"""Fill anamnesis_de.ts from de_strings.py after `ninja update_translations`.
+"""Fill the .ts files after `ninja update_translations`.
 
-Usage: fill_ts.py translations/anamnesis_de.ts
-Exits 1 and lists the (context, source) pairs that have no German string yet.
+Usage: fill_ts.py translations/anamnesis_de.ts   German from de_strings.py;
+                                                  exits 1 listing (context, source)
+                                                  pairs without a German string.
+       fill_ts.py --english translations/anamnesis_en.ts
+                                                  English plural forms only
+                                                  ("%n tensor(s)" → "tensor"/"tensors");
+                                                  other entries stay unfinished
+                                                  (lrelease then keeps the source text).
 """
 import os
 import sys
@@ -11,7 +17,17 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from de_strings import DE  # noqa: E402
 
-path = sys.argv[1]
+english = sys.argv[1] == "--english"
+path = sys.argv[2] if english else sys.argv[1]
+
+
+def english_forms(src):
+    """Singular and plural of an English "(s)" source text."""
+    one = src.replace("value(s) overflow", "value overflows").replace("tensor(s) cannot be", "tensor cannot be")
+    many = src.replace("value(s) overflow", "values overflow").replace("tensor(s) cannot be", "tensors cannot be")
+    return [one.replace("(s)", ""), many.replace("(s)", "s")]
+
+
 tree = ET.parse(path)
 missing = []
 for ctx in tree.getroot().findall("context"):
@@ -19,7 +35,12 @@ for ctx in tree.getroot().findall("context"):
     for msg in ctx.findall("message"):
         src = msg.find("source").text
         tr = msg.find("translation")
-        de = DE.get((cname, src))
+        if english:
+            if msg.get("numerus") != "yes":
+                continue
+            de = english_forms(src)
+        else:
+            de = DE.get((cname, src))
         if de is None:
             missing.append((cname, src))
             continue

@@ -147,7 +147,9 @@ int BreakdownChart::layout(int width, std::vector<Hit>* hits, QPainter* p) const
         for (std::size_t i = 0; i < row.segments.size(); ++i) {
             const auto& s = row.segments[i];
             const double f = total ? static_cast<double>(s.bytes) / static_cast<double>(total) : 0;
-            const QString text = tr("%1 — %2 (%3)").arg(s.label, humanBytes(s.bytes), percent(f));
+            QString text = tr("%1 — %2 (%3)").arg(s.label, humanBytes(s.bytes), percent(f));
+            const int room = x1 - x0 - swatch - 6 - 16;
+            if (fm.horizontalAdvance(text) > room) text = fm.elidedText(text, Qt::ElideMiddle, room);
             const int w = swatch + 6 + fm.horizontalAdvance(text) + 16;
             if (lx > x0 && lx + w > x1) {
                 lx = x0;

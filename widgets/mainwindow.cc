@@ -51,6 +51,11 @@ bool installTranslations(const QLocale& locale) {
         QCoreApplication::installTranslator(qt);
     else
         delete qt;
+    // English plural forms first ("1 tensor"), then the locale's catalogue on top.
+    auto* en = new QTranslator(qApp);
+    if (en->load(QStringLiteral("anamnesis_en"), QStringLiteral(":/i18n"))) QCoreApplication::installTranslator(en);
+    else delete en;
+    if (locale.language() == QLocale::English || locale.language() == QLocale::C) return true;
     auto* own = new QTranslator(qApp);
     if (own->load(locale, QStringLiteral("anamnesis"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
         QCoreApplication::installTranslator(own);

@@ -67,7 +67,7 @@ std::shared_ptr<const TensorTree> TensorTree::build(const LoadedModel& m) {
         n.stored = lt.stored_bytes;
         n.bf16 = 2 * n.params;
         const int id = addNode(std::move(n));
-        if (lt.quantized || lt.sources.size() > 1) {
+        if (lt.sources.size() > 1) {  // a single source is the row itself
             const auto dot = lt.name.rfind('.');
             const std::string prefix = dot == std::string::npos ? std::string{} : lt.name.substr(0, dot + 1);
             for (auto s : lt.sources) {

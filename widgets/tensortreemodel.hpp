@@ -2,7 +2,7 @@
 #pragma once
 // The tensor tree: logical tensors of the plan grouped by their dotted names
 // (model › layers › 0 › mlp › down_proj › weight), with the stored tensors a
-// quantized tensor consumes as its children, and stored tensors no logical
+// tensor is made of as its children (when there are several: payload + scales …), and stored tensors no logical
 // tensor consumes (dropped companions) as leaves of their own.
 //
 // TensorTree is the immutable index (built once, on the loading thread);

@@ -2,6 +2,7 @@
 // amn remember: dequantize to safetensors, with a progress bar on a terminal.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/convert.hpp"
+#include "anamnesis/hf_layout.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"
@@ -82,12 +83,28 @@ int cmd_remember(Args& args, bool convert) {
         }
     }
     opt.force = args.flag("--force", "-f");
+    const auto layout = args.option("--layout");
+    if (layout && *layout != "hf" && *layout != "gguf") throw UsageError{"--layout must be hf or gguf, not '" + *layout + "'"};
+    const bool hf_layout = layout && *layout == "hf";
     const bool quiet = args.flag("--quiet", "-q");
     const auto pos = args.positionals();
     if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
 
     const Catalog cat = open_model(pos[0]);
-    const Plan plan = make_plan(cat);
+    Plan plan = make_plan(cat);
+    if (hf_layout) {
+        // Hugging Face names, Q/K permutation undone, config.json beside the
+        // output; by default a folder "<stem>-bf16/" transformers can load.
+        HfLayout hf = to_hf_layout(cat, plan, opt.to);
+        plan = std::move(hf.plan);
+        opt.config_json = std::move(hf.config_json);
+        if (opt.output.empty()) {
+            std::string out = default_output_path(cat, opt.to);
+            const std::string ext = ".safetensors";
+            if (out.size() > ext.size() && out.compare(out.size() - ext.size(), ext.size(), ext) == 0) out.resize(out.size() - ext.size());
+            opt.output = out;
+        }
+    }
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -109,6 +126,14 @@ int cmd_remember(Args& args, bool convert) {
         std::printf("%s %zu tensor(s) (%zu dequantized) → %s in %.2f s\n", convert ? "converted" : "remembered", res.tensors, deq,
                     human_bytes(res.tensor_bytes).c_str(), secs);
         for (const auto& f : res.files) std::printf("  wrote %s\n", f.c_str());
+        // NPY/NPZ/PyTorch catalog notes are values the output leaves out
+        // (epoch counters, hyper-parameters, non-array members).
+        if ((cat.format == Format::Pth || cat.format == Format::Npz || cat.format == Format::Npy) && !cat.notes.empty()) {
+            std::size_t skipped = cat.notes.size();
+            unsigned long long more = 0;
+            if (std::sscanf(cat.notes.back().c_str(), "\u2026 and %llu more", &more) == 1) skipped += more - 1;
+            std::printf("note: %zu non-tensor value(s) not converted (amn parse lists them)\n", skipped);
+        }
     }
     return kOk;
 }

@@ -27,14 +27,14 @@ void print_help(std::FILE* out, std::string_view verb) {
             out);
     } else if (verb == "convert") {
         std::fputs(
-            "usage: amn convert MODEL --to safetensors|bf16|f16|f32 [-o OUT] [--force] [--threads N] [--quiet]\n\n"
+            "usage: amn convert MODEL --to safetensors|bf16|f16|f32 [-o OUT] [--layout hf] [--force] [--threads N] [--quiet]\n\n"
             "Rewrite MODEL (any readable format) as safetensors. --to safetensors keeps\n"
             "every stored dtype (lossless; quantized tensors are dequantized to BF16);\n"
             "--to bf16|f16|f32 is `amn remember --to …`. Options as for remember.\n",
             out);
     } else if (verb == "remember" || verb == "dequantize") {
         std::fputs(
-            "usage: amn remember MODEL [--to bf16|f16|f32] [-o OUT] [--force] [--threads N] [--quiet]\n"
+            "usage: amn remember MODEL [--to bf16|f16|f32] [-o OUT] [--layout hf] [--force] [--threads N] [--quiet]\n"
             "       (alias: dequantize)\n\n"
             "Dequantize MODEL to plain safetensors, bit-exact against the scheme's\n"
             "reference library. Written to a temporary file and renamed when complete:\n"
@@ -44,6 +44,11 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  -o OUT        output file (*.safetensors) or folder; default: beside the input,\n"
             "                quantization suffix replaced (model-fp8.safetensors → model-bf16.safetensors;\n"
             "                a model folder → <folder>-bf16/ with config.json and tokenizer files)\n"
+            "  --layout hf   GGUF input (llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3):\n"
+            "                Hugging Face tensor names, llama.cpp's Q/K row permutation and\n"
+            "                Gemma's norm +1 undone, config.json from the GGUF key/values;\n"
+            "                default output: a folder <stem>-bf16/ that transformers can load\n"
+            "                (--layout gguf, the default, keeps the GGUF names and values)\n"
             "  --force       replace existing output files\n"
             "  --threads N   worker threads (default: all cores)\n"
             "  --quiet       no progress or summary\n",

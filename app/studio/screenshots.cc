@@ -9,6 +9,10 @@
 #include <QApplication>
 #include <QDir>
 #include <QPalette>
+#include <QHash>
+#include <QImage>
+
+#include <algorithm>
 #include <QPixmap>
 #include <QStyleFactory>
 #include <QTemporaryDir>
@@ -23,7 +27,21 @@ namespace {
 bool save(QWidget* w, const QString& dir, const QString& name) {
     QApplication::processEvents();
     const QString path = QDir(dir).filePath(name);
-    const bool ok = w->grab().save(path, "PNG", 0);  // 0 = smallest file
+    // The 256 most frequent colours as palette keep UI screenshots small and
+    // true to colour (other pixels map to the nearest palette entry).
+    const QImage rgb = w->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QHash<QRgb, qint64> counts;
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x) ++counts[line[x]];
+    }
+    QList<QPair<qint64, QRgb>> byCount;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) byCount.append({it.value(), it.key()});
+    std::sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    QList<QRgb> table;
+    for (qsizetype i = 0; i < std::min<qsizetype>(256, byCount.size()); ++i) table << byCount[i].second;
+    const QImage img = rgb.convertToFormat(QImage::Format_Indexed8, table, Qt::ThresholdDither | Qt::AvoidDither);
+    const bool ok = img.save(path, "PNG", 0);
     std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
     return ok;
 }

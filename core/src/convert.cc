@@ -300,9 +300,9 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         detail::write_file_atomically(layout.index_path, w.str() + "\n", opt.force);
         res.files.push_back(layout.index_path);
     }
-    if (cat.config_json && !layout.config_path.empty()) {
+    if (const auto& cfg = opt.config_json ? opt.config_json : cat.config_json; cfg && !layout.config_path.empty()) {
         DType cfg_dtype = opt.to.value_or(DType::BF16);
-        detail::write_file_atomically(layout.config_path, rewrite_config_json(*cat.config_json, cfg_dtype) + "\n", opt.force);
+        detail::write_file_atomically(layout.config_path, rewrite_config_json(*cfg, cfg_dtype) + "\n", opt.force);
         res.files.push_back(layout.config_path);
     }
     for (const auto& f : detail::copy_ancillary_files(cat, layout, opt.force)) res.files.push_back(f);

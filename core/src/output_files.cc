@@ -206,7 +206,7 @@ OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
             L.index_path = (d / idx).string();
         }
     }
-    if (cat.config_json) L.config_path = (fs::path(L.dir) / "config.json").string();
+    if (cat.config_json || opt.config_json) L.config_path = (fs::path(L.dir) / "config.json").string();
 
     // Never overwrite an input, even with --force.
     std::vector<fs::path> inputs;

@@ -8,6 +8,7 @@
 #include "npz_pth_fixtures.hpp"
 
 #include <QCryptographicHash>
+#include <algorithm>
 #include <QtTest/QtTest>
 
 using namespace amn;
@@ -23,6 +24,7 @@ private slots:
     void cases();
     void storedEntriesAreZeroCopy();
     void crc32MatchesZlibCheckValue();
+    void readPrefixIsThePrefix();
 };
 
 void TestZip::cases_data() {
@@ -85,6 +87,29 @@ void TestZip::storedEntriesAreZeroCopy() {
 void TestZip::crc32MatchesZlibCheckValue() {
     const std::string s = "123456789";  // the CRC-32/ISO-HDLC check value
     QCOMPARE(zip_crc32({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}), 0xCBF43926u);
+}
+
+// read_prefix (the scan peeks at .npy headers with it): the first n bytes
+// of the full read, stored or deflated; a corrupt stream is still an error.
+void TestZip::readPrefixIsThePrefix() {
+    int checked = 0;
+    for (const char* name : {"good.zip", "compressed.npz", "zip64.zip"}) {
+        const ZipArchive z = ZipArchive::open(MappedFile::open(fx.path(name)));
+        for (const auto& e : z.entries()) {
+            const auto all = z.read(e);
+            for (std::uint64_t n : {std::uint64_t(0), std::uint64_t(1), std::uint64_t(10), std::uint64_t(128), e.uncompressed_size,
+                                    e.uncompressed_size + 7}) {
+                const auto p = z.read_prefix(e, n);
+                QCOMPARE(p.size(), std::size_t(std::min(n, e.uncompressed_size)));
+                QVERIFY(std::equal(p.begin(), p.end(), all.begin()));
+                ++checked;
+            }
+        }
+    }
+    QVERIFY(checked >= 6 * 8);
+    const ZipArchive bad = ZipArchive::open(MappedFile::open(fx.path("corrupt_deflate.zip")));
+    const auto e = error_of([&] { bad.read_prefix(bad.entries().at(0), 1u << 20); });
+    QVERIFY(e && e->code() == ErrorCode::Malformed);
 }
 
 QTEST_APPLESS_MAIN(TestZip)

@@ -20,6 +20,8 @@
 
 #include <QApplication>
 #include <QDropEvent>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -180,6 +182,19 @@ private slots:
         QCOMPARE(layers[0].quantized, 7);
         QCOMPARE(layers[0].detail.size(), std::size_t(8));
         QCOMPARE(layers[1].bits, 16.0);  // embeddings and norm: BF16
+
+        // Hovering the first bar lists that layer's tensors.
+        view.resize(1200, 700);
+        view.show();
+        view.showTab(ModelView::LetheTab);
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* chart = view.letheChart();
+        const QPoint pos(chart->width() / 3, chart->height() - 60);  // left half: layer 0's band
+        QHelpEvent help(QEvent::ToolTip, pos, chart->mapToGlobal(pos));
+        QApplication::sendEvent(chart, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains("model.layers.0") && QToolTip::text().contains("mlp.down_proj.weight"),
+                 qPrintable(QToolTip::text()));
     }
 };
 

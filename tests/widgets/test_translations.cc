@@ -5,7 +5,8 @@
 //   * it covers every tr() string in the sources: lupdate run now over
 //     widgets/ and app/studio/ finds no (context, source) missing from it;
 //   * the compiled catalogue is embedded and loads (":/i18n"), and the UI
-//     comes up in German.
+//     comes up in German (plural forms included);
+//   * the English catalogue supplies the English plural forms.
 #include "mainwindow.hpp"
 
 #include "test_support.hpp"
@@ -125,6 +126,19 @@ private slots:
         for (auto* a : w.menuBar()->actions()) menus << a->text();
         QCOMPARE(menus.first(), QString("&Datei"));
         QCOMPARE(QCoreApplication::translate("amn::ui::TensorTreeModel", "Parameters"), QString("Parameter"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%n tensor(s)", nullptr, 1), QString("1 Tensor"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%n tensor(s)", nullptr, 3), QString("3 Tensoren"));
+        QCoreApplication::removeTranslator(&t);
+    }
+
+    void englishPlurals() {
+        QTranslator t;
+        QVERIFY(t.load("anamnesis_en", ":/i18n"));
+        QCoreApplication::installTranslator(&t);
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%n tensor(s)", nullptr, 1), QString("1 tensor"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%n tensor(s)", nullptr, 2), QString("2 tensors"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::TensorDetail", "%n value(s) overflow to ±Inf", nullptr, 1),
+                 QString("1 value overflows to ±Inf"));
         QCoreApplication::removeTranslator(&t);
     }
 };

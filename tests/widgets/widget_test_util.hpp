@@ -4,7 +4,10 @@
 // loading models synchronously.
 #include "loadedmodel.hpp"
 
+#include "test_support.hpp"
+
 #include <QByteArray>
+#include <QDir>
 #include <QFile>
 #include <QString>
 
@@ -87,6 +90,46 @@ inline bool write_big_fp8_model(const QString& dir, int count, std::uint64_t row
     cfg.write(R"({"quantization_config": {"quant_method": "fp8", "activation_scheme": "dynamic"}})");
     cfg.close();
     return write_safetensors(dir + "/model.safetensors", ts);
+}
+
+/// A reference case with an expected.safetensors: every kind (fp8, gptq,
+/// awq, bnb, gguf, npz, pth, ollama). `input` is input/ when it holds a
+/// model.safetensors (so config.json is read), else the model file in it.
+struct ReferenceCase {
+    QString name;      ///< "<kind>/<case>"
+    QString input;
+    QString expected;  ///< expected.safetensors
+};
+inline QList<ReferenceCase> reference_cases_with_expected() {
+    QList<ReferenceCase> out;
+    const QString ref = QString::fromStdString(reference_dir());
+    if (ref.isEmpty()) return out;
+    const QDir root(ref);
+    for (const QString& kind : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        for (const QString& c : QDir(root.filePath(kind)).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            const QDir dir(root.filePath(kind + "/" + c));
+            if (!dir.exists("expected.safetensors") || !dir.exists("input")) continue;
+            const QDir in(dir.filePath("input"));
+            QString input;
+            if (in.exists("model.safetensors")) {
+                input = in.path();
+            } else {
+                for (const QString& f : in.entryList(QDir::Files, QDir::Name))
+                    if (!f.endsWith(".json")) input = in.filePath(f);
+            }
+            if (input.isEmpty()) continue;
+            out.push_back({kind + "/" + c, input, dir.filePath("expected.safetensors")});
+        }
+    }
+    return out;
+}
+
+/// Why the core cannot convert `m` yet ("" when it can): an open/plan error
+/// is caught by the caller; this reports logical tensors with errors.
+inline QString unsupported_reason(const amn::ui::LoadedModel& m) {
+    for (const auto& lt : m.plan.tensors)
+        if (!lt.error.empty()) return QString::fromStdString(lt.name + ": " + lt.error);
+    return {};
 }
 
 }  // namespace amn::test

@@ -36,6 +36,11 @@ struct ConvertOptions {
     bool force = false;        ///< replace existing output files
     unsigned threads = 0;      ///< 0 = std::thread::hardware_concurrency()
     std::uint64_t chunk_bytes = 4u << 20;  ///< target output bytes per work unit
+    /// config.json text to write beside the output instead of the catalog's
+    /// (e.g. `to_hf_layout`'s for a GGUF input); `torch_dtype` is set to the
+    /// output dtype as for the catalog's. Written in both output modes (a
+    /// `.safetensors` file: into its folder).
+    std::optional<std::string> config_json;
 };
 
 /// Progress report: output bytes written so far and in total.

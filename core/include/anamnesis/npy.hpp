@@ -28,6 +28,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/mapped_file.hpp"
 
 #include <cstdint>
 #include <span>
@@ -74,6 +75,10 @@ std::vector<std::int64_t> fortran_strides(const std::vector<std::uint64_t>& shap
 /// \throws Error (see parse_npy_header, plus Io) with the file name set.
 Catalog open_npy(const std::string& path);
 
+/// open_npy() on a mapping the caller already has (tests, fuzzing, owned
+/// buffers); `path` is what errors and the catalog report.
+Catalog parse_npy(MappedFilePtr file, const std::string& path);
+
 /// Open a `.npz` archive (Format::Npz): one tensor per `*.npy` member, named
 /// by the member name without ".npy". Other members are skipped with a note.
 /// Stored members are mapped in place; when any member is deflated
@@ -82,5 +87,9 @@ Catalog open_npy(const std::string& path);
 /// \throws Error (ZIP errors of ZipArchive::open/read, parse_npy_header
 ///   errors with the member named as the tensor) with the file name set.
 Catalog open_npz(const std::string& path);
+
+/// open_npz() on a mapping the caller already has; `path` is what errors
+/// and the catalog report.
+Catalog parse_npz(MappedFilePtr file, const std::string& path);
 
 }  // namespace amn

@@ -49,9 +49,16 @@ namespace amn {
 ///   ZipArchive::open. The file name is set on every error.
 Catalog open_pth(const std::string& path);
 
+/// open_pth() on a mapping the caller already has (tests, fuzzing, owned
+/// buffers); `path` is what errors and the catalog report.
+Catalog parse_pth(MappedFilePtr file, const std::string& path);
+
 /// Open a ZIP-container model: a PyTorch checkpoint when the archive holds
 /// a `data.pkl`, otherwise an `.npz`. For `open_model`'s dispatch on "PK".
 Catalog open_zip_model(const std::string& path);
+
+/// open_zip_model() on a mapping the caller already has.
+Catalog parse_zip_model(MappedFilePtr file, const std::string& path);
 
 /// True when `head` (the first bytes of a file, at least 16 when available)
 /// starts like a legacy (pre-ZIP) PyTorch checkpoint: pickle protocol 2 with
@@ -84,5 +91,9 @@ struct PickleScan {
 /// file's content (problems land in `errors`).
 /// \throws Error{Io} only when the file cannot be read.
 PickleScan scan_pickles(const std::string& path);
+
+/// scan_pickles() on a mapping the caller already has; `path` names the
+/// pickle of a bare `.pkl`/`.npy` in the report. Never throws for content.
+PickleScan scan_pickles(MappedFilePtr file, const std::string& path);
 
 }  // namespace amn

@@ -99,6 +99,14 @@ public:
     /// extract_to() into a new buffer.
     std::vector<std::uint8_t> read(const ZipEntry& e) const;
 
+    /// The first min(`n`, e.uncompressed_size) uncompressed bytes of `e`
+    /// (copied when stored, inflated only that far when deflated), for
+    /// peeking at a member's header without inflating it whole. The CRC
+    /// cannot be checked on a prefix and is not.
+    /// \throws Error{Malformed} for a corrupt deflate stream or one that
+    ///   ends before the prefix.
+    std::vector<std::uint8_t> read_prefix(const ZipEntry& e, std::uint64_t n) const;
+
 private:
     MappedFilePtr file_;
     ZipLimits limits_;

@@ -307,12 +307,13 @@ NpyHeader parse_npy_header(std::span<const std::uint8_t> npy) {
     return h;
 }
 
-Catalog open_npy(const std::string& path) {
+Catalog open_npy(const std::string& path) { return parse_npy(MappedFile::open(path), path); }
+
+Catalog parse_npy(MappedFilePtr file, const std::string& path) {
     Catalog cat;
     cat.format = Format::Npy;
     cat.path = path;
     cat.display_name = base_name(path);
-    auto file = MappedFile::open(path);
     NpyHeader h;
     try {
         h = parse_npy_header(file->bytes());
@@ -328,12 +329,13 @@ Catalog open_npy(const std::string& path) {
     return cat;
 }
 
-Catalog open_npz(const std::string& path) {
+Catalog open_npz(const std::string& path) { return parse_npz(MappedFile::open(path), path); }
+
+Catalog parse_npz(MappedFilePtr file, const std::string& path) {
     Catalog cat;
     cat.format = Format::Npz;
     cat.path = path;
     cat.display_name = base_name(path);
-    auto file = MappedFile::open(path);
     try {
         const ZipArchive zip = ZipArchive::open(file);
         std::vector<const ZipEntry*> members;

@@ -7,6 +7,7 @@
 #include "anamnesis/zip.hpp"
 #include "formats/pickle.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -403,19 +404,27 @@ bool scan_one(PickleScan& out, std::span<const std::uint8_t> bytes, std::size_t&
     return ok;
 }
 
-void scan_npy(PickleScan& out, std::span<const std::uint8_t> npy, const std::string& label) {
-    // Object arrays: the pickle follows the header. parse_npy_header refuses
-    // them, so read the preamble by hand.
-    if (npy.size() < 10 || std::memcmp(npy.data(), "\x93NUMPY", 6) != 0) return;
+// Where the pickle of an object array starts (right after the header), or
+// nullopt when `npy` (the whole .npy or a prefix holding its header) is not
+// an object array. parse_npy_header refuses object arrays, so the preamble
+// is read by hand.
+std::optional<std::size_t> npy_object_pickle(std::span<const std::uint8_t> npy) {
+    if (npy.size() < 10 || std::memcmp(npy.data(), "\x93NUMPY", 6) != 0) return std::nullopt;
     const int major = npy[6];
     const std::uint64_t hlen = major == 1 ? (npy[8] | (npy[9] << 8))
                                           : (npy.size() >= 12 ? (npy[8] | (npy[9] << 8) | (npy[10] << 16) | (std::uint64_t{npy[11]} << 24)) : ~0ull);
     const std::uint64_t hstart = major == 1 ? 10 : 12;
-    if (hlen > npy.size() - std::min<std::uint64_t>(npy.size(), hstart)) return;
+    if (hlen > npy.size() - std::min<std::uint64_t>(npy.size(), hstart)) return std::nullopt;
     const std::string_view header(reinterpret_cast<const char*>(npy.data() + hstart), static_cast<std::size_t>(hlen));
-    if (header.find("'|O'") == std::string_view::npos && header.find("\"|O\"") == std::string_view::npos) return;
-    std::size_t pos = static_cast<std::size_t>(hstart + hlen);
-    scan_one(out, npy, pos, label);
+    if (header.find("'|O'") == std::string_view::npos && header.find("\"|O\"") == std::string_view::npos) return std::nullopt;
+    return static_cast<std::size_t>(hstart + hlen);
+}
+
+void scan_npy(PickleScan& out, std::span<const std::uint8_t> npy, const std::string& label) {
+    if (auto at = npy_object_pickle(npy)) {
+        std::size_t pos = *at;
+        scan_one(out, npy, pos, label);
+    }
 }
 
 }  // namespace
@@ -426,12 +435,13 @@ bool is_legacy_pth(const std::uint8_t* head, std::size_t size) noexcept {
            std::memcmp(head + 4, kLegacyMagic, 9) == 0;
 }
 
-Catalog open_pth(const std::string& path) {
+Catalog open_pth(const std::string& path) { return parse_pth(MappedFile::open(path), path); }
+
+Catalog parse_pth(MappedFilePtr file, const std::string& path) {
     Catalog cat;
     cat.format = Format::Pth;
     cat.path = path;
     cat.display_name = base_name(path);
-    auto file = MappedFile::open(path);
     try {
         if (starts_with(*file, "PK\x03\x04") || starts_with(*file, "PK\x05\x06")) cat = open_pth_zip(path, file, std::move(cat));
         else if (is_legacy_pth(file->data(), file->size())) cat = open_pth_legacy(path, file, std::move(cat));
@@ -446,20 +456,22 @@ Catalog open_pth(const std::string& path) {
     return cat;
 }
 
-Catalog open_zip_model(const std::string& path) {
-    auto file = MappedFile::open(path);
+Catalog open_zip_model(const std::string& path) { return parse_zip_model(MappedFile::open(path), path); }
+
+Catalog parse_zip_model(MappedFilePtr file, const std::string& path) {
     std::optional<std::string> prefix;
     try {
         prefix = pth_prefix(ZipArchive::open(file));
     } catch (const Error& e) {
         throw e.with_file(path);
     }
-    return prefix ? open_pth(path) : open_npz(path);
+    return prefix ? parse_pth(std::move(file), path) : parse_npz(std::move(file), path);
 }
 
-PickleScan scan_pickles(const std::string& path) {
+PickleScan scan_pickles(const std::string& path) { return scan_pickles(MappedFile::open(path), path); }
+
+PickleScan scan_pickles(MappedFilePtr file, const std::string& path) {
     PickleScan out;
-    auto file = MappedFile::open(path);
     const auto bytes = file->bytes();
     if (starts_with(*file, "PK\x03\x04") || starts_with(*file, "PK\x05\x06")) {
         try {
@@ -473,6 +485,17 @@ PickleScan scan_pickles(const std::string& path) {
                 if (!pkl && !npy) continue;
                 std::vector<std::uint8_t> buf;
                 try {
+                    // An .npy member is read whole only when its header says
+                    // object array: numeric members (gigabytes) are not touched.
+                    if (npy) {
+                        auto head = zip.read_prefix(e, 4096);  // numpy pads headers to 64 or 4096 bytes
+                        if (head.size() >= 12 && head.size() < e.uncompressed_size) {
+                            const std::uint64_t need = head[6] == 1 ? 10 + (head[8] | (head[9] << 8))
+                                                                    : 12 + (head[8] | (head[9] << 8) | (head[10] << 16) | (std::uint64_t{head[11]} << 24));
+                            if (need > head.size()) head = zip.read_prefix(e, std::min<std::uint64_t>(need, 12 + kNpyMaxHeaderBytes));
+                        }
+                        if (!npy_object_pickle(head)) continue;
+                    }
                     buf = zip.read(e);
                 } catch (const Error& err) {
                     out.errors.push_back(e.name + ": " + err.message());

@@ -326,4 +326,43 @@ std::vector<std::uint8_t> ZipArchive::read(const ZipEntry& e) const {
     return out;
 }
 
+std::vector<std::uint8_t> ZipArchive::read_prefix(const ZipEntry& e, std::uint64_t n) const {
+    const std::string& path = file_->path();
+    n = std::min(n, e.uncompressed_size);
+    std::vector<std::uint8_t> out(static_cast<std::size_t>(n));
+    if (n == 0) return out;
+    if (e.is_stored()) {
+        std::memcpy(out.data(), file_->data() + e.data_offset, out.size());
+        return out;
+    }
+    z_stream zs{};
+    if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) fail(ErrorCode::Io, "zlib inflateInit2 failed", path);
+    const std::uint8_t* in = file_->data() + e.data_offset;
+    std::uint64_t in_left = e.compressed_size;
+    zs.next_out = out.data();
+    zs.avail_out = static_cast<uInt>(out.size());
+    int rc = Z_OK;
+    while (zs.avail_out > 0) {
+        if (zs.avail_in == 0 && in_left > 0) {
+            const auto k = std::min<std::uint64_t>(in_left, 1u << 30);
+            zs.next_in = const_cast<Bytef*>(in);
+            zs.avail_in = static_cast<uInt>(k);
+            in += k;
+            in_left -= k;
+        }
+        rc = inflate(&zs, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END) break;
+        if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) break;
+        if (rc != Z_OK) {
+            const std::string why = zs.msg ? zs.msg : "error " + std::to_string(rc);
+            inflateEnd(&zs);
+            fail(ErrorCode::Malformed, "corrupt deflate data in ZIP entry " + e.name + ": " + why, path);
+        }
+    }
+    const bool short_out = zs.avail_out != 0;
+    inflateEnd(&zs);
+    if (short_out) fail(ErrorCode::Malformed, "deflate data of ZIP entry " + e.name + " ends before its declared size", path);
+    return out;
+}
+
 }  // namespace amn

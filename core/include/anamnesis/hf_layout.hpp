@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file hf_layout.hpp
+/// `amn remember model.gguf --layout hf`: turn the plan of a GGUF catalog
+/// into a Hugging Face `transformers` checkpoint — HF tensor names, llama.cpp's
+/// Q/K row permutation undone, Gemma's RMSNorm `+1` removed — and derive the
+/// matching `config.json` from the GGUF key/values.
+///
+/// References (read, not copied): llama.cpp `convert_hf_to_gguf.py`
+/// (`LlamaModel.permute`, `GemmaModel.modify_tensors`: `norm.weight + 1`) and
+/// gguf-py `tensor_mapping.py` (GGUF ↔ HF tensor names); transformers'
+/// `LlamaConfig`, `Qwen2Config`, `Qwen3Config`, `GemmaConfig`, `Gemma2Config`,
+/// `Gemma3TextConfig` for the config.json keys.
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/plan.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn {
+
+/// GGUF `general.architecture` values `to_hf_layout` converts:
+/// "llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3".
+const std::vector<std::string_view>& hf_layout_architectures() noexcept;
+/// True when `gguf_architecture` is one of hf_layout_architectures().
+bool hf_layout_supported(std::string_view gguf_architecture) noexcept;
+
+/// Hugging Face name of the GGUF tensor `gguf_name` for architecture `arch`
+/// ("blk.3.attn_q.weight" → "model.layers.3.self_attn.q_proj.weight",
+/// "token_embd.weight" → "model.embed_tokens.weight", "output.weight" →
+/// "lm_head.weight"; gemma2/gemma3: "blk.N.post_attention_norm.weight" →
+/// "…post_attention_layernorm.weight", "blk.N.ffn_norm.weight" →
+/// "…pre_feedforward_layernorm.weight"). nullopt when the tensor has no HF
+/// counterpart (or `arch` is not supported).
+std::optional<std::string> hf_tensor_name(std::string_view arch, std::string_view gguf_name);
+
+/// The GGUF row that becomes row `hf_row` of a Hugging Face Q or K
+/// projection (weight rows or bias elements) with `rows` rows split into
+/// `n_head` heads (Q: attention.head_count, K: attention.head_count_kv).
+/// llama.cpp's `LlamaModel.permute` views the HF rows as
+/// [n_head, 2, head_dim/2] and swaps the last two axes, so GGUF row
+/// h·D + 2j + s holds HF row h·D + s·D/2 + j (D = rows / n_head); this
+/// returns the former for the latter.
+/// \throws Error{Malformed} when rows is not n_head × an even head size.
+std::uint64_t llama_unpermute_source_row(std::uint64_t hf_row, std::uint64_t rows, std::uint64_t n_head);
+
+/// A Recipe whose output row r is row `source_row[r]` of `inner` (same row
+/// length): used for the un-permuted Q/K projections. Rows of `inner` must
+/// be either the output rows, or, when `inner` splits rows differently
+/// (a 1-D bias is one stored row), the whole tensor is decoded once per
+/// call (only for tensors up to 64 Mi elements; larger → Error{Unsupported}).
+std::shared_ptr<const Recipe> make_row_gather_recipe(std::shared_ptr<const Recipe> inner,
+                                                     std::vector<std::uint64_t> shape,
+                                                     std::vector<std::uint64_t> source_row);
+
+/// What `to_hf_layout` produces.
+struct HfLayout {
+    Plan plan;                 ///< the input plan with HF names and row-gathering / norm-shift recipes
+    std::string config_json;   ///< config.json text (pretty-printed, no trailing newline)
+    std::string architecture;  ///< GGUF architecture ("llama")
+    std::string hf_class;      ///< transformers class ("LlamaForCausalLM")
+};
+
+/// Transform the plan of a GGUF catalog into the Hugging Face layout:
+/// - every logical tensor renamed by hf_tensor_name();
+/// - llama/mistral: `attn_q` / `attn_k` weights and biases wrapped in a
+///   row-gathering recipe that undoes llama.cpp's permutation
+///   (llama_unpermute_source_row with head_count / head_count_kv);
+/// - gemma/gemma2/gemma3: every `…norm.weight` gets 1 subtracted (f32),
+///   undoing convert_hf_to_gguf's `+ 1`; stored F32/F16/BF16 stay in that dtype;
+/// - `output.weight` absent → `tie_word_embeddings: true` (no lm_head tensor);
+/// - llama `rope_freqs.weight` (Llama 3 RoPE factors) is not a HF tensor: it
+///   is consumed, and the `rope_scaling` it encodes is written to config.json
+///   when it matches transformers' "llama3" rule (low_freq_factor 1,
+///   high_freq_factor 4, original_max_position_embeddings 8192), else
+///   Error{Unsupported}.
+/// config.json: architectures, model_type, hidden_size, intermediate_size,
+/// num_hidden_layers, num_attention_heads, num_key_value_heads, head_dim,
+/// hidden_act, rms_norm_eps, rope_theta, max_position_embeddings,
+/// vocab_size, tie_word_embeddings, bos/eos/pad token ids, torch_dtype
+/// (`out_dtype`, default bfloat16), rope_scaling and the architecture's
+/// extras (attention_bias, Gemma softcapping and sliding window) when the
+/// GGUF has them. Keys the GGUF lacks are left out, except what llama.cpp
+/// itself hard-codes: Gemma 2/3 `query_pre_attn_scalar` (hidden/heads for
+/// the 27B models — 46 / 62 layers — else head_dim, as llama.cpp's
+/// f_attention_scale), Gemma 3 `sliding_window_pattern` 6 and
+/// `rope_local_base_freq` 10000.
+/// \throws Error{Usage} when `cat` is not GGUF; Error{Unsupported} naming the
+///         architecture when it is not supported, or naming a tensor that has
+///         no HF name; Error{Malformed} when a required key
+///         ({arch}.embedding_length, .block_count, .attention.head_count …)
+///         is missing or a Q/K tensor does not split into its heads.
+HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype = std::nullopt);
+
+}  // namespace amn

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Render the desktop app's screenshots (main window: overview, "what Lethe
+# took", tensor detail, dark palette; the conversion wizard) for the bundled
+# FP8 sample under Xvfb, into docs/screenshots/.
+#   tools/screenshots.sh [BUILD_DIR] [OUT_DIR] [MODEL]
+# Needs xvfb-run (package xvfb). Extra args after MODEL go to the app
+# (e.g. --lang de).
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build/dev}
+out=${2:-$here/docs/screenshots}
+model=${3:-$here/fixtures/sample/tiny-llama-fp8}
+[ $# -ge 3 ] && shift 3 || shift $#
+app=$build/app/studio/anamnesis
+[ -x "$app" ] || { echo "screenshots.sh: build the 'anamnesis' target first ($app missing)" >&2; exit 2; }
+mkdir -p "$out"
+xvfb-run -a -s "-screen 0 1280x800x24" "$app" --screenshot "$out" "$@" "$model"
+ls -l "$out"/*.png
