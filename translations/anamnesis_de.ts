@@ -1,1025 +1,1068 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
-<context>
-    <name>amn::ui::BreakdownChart</name>
-    <message>
-        <source>%1 in total</source>
-        <translation>%1 insgesamt</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1
+    <context>
+        <name>amn::ui::BreakdownChart</name>
+        <message>
+            <source>%1 in total</source>
+            <translation>%1 insgesamt</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1
 %2 of %3 (%4), %n tensor(s)</source>
-        <translation>
-            <numerusform>%1
+            <translation>
+                <numerusform>%1
 %2 von %3 (%4), %n Tensor</numerusform>
-            <numerusform>%1
+                <numerusform>%1
 %2 von %3 (%4), %n Tensoren</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 — %2 (%3)</source>
-        <translation>%1 — %2 (%3)</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::ConvertWizard</name>
-    <message>
-        <source>Convert %1</source>
-        <translation>%1 konvertieren</translation>
-    </message>
-    <message>
-        <source>&amp;Convert</source>
-        <translation>&amp;Konvertieren</translation>
-    </message>
-    <message>
-        <source>Conversion running</source>
-        <translation>Konvertierung läuft</translation>
-    </message>
-    <message>
-        <source>A conversion is still running. Cancel it? No partial file is left behind.</source>
-        <translation>Eine Konvertierung läuft noch. Abbrechen? Es bleibt keine unvollständige Datei zurück.</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>Quelle</translation>
-    </message>
-    <message>
-        <source>The model to remember (dequantize).</source>
-        <translation>Das Modell, das erinnert (dequantisiert) wird.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
-        <translation>
-            <numerusform>%1, %n Datei, %2 — %3 Ausgabetensoren, %4 Parameter</numerusform>
-            <numerusform>%1, %n Dateien, %2 — %3 Ausgabetensoren, %4 Parameter</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Scheme: none (unquantized tensors are cast or copied).</source>
-        <translation>Schema: keines (nicht quantisierte Tensoren werden umgewandelt oder kopiert).</translation>
-    </message>
-    <message>
-        <source>Scheme: %1</source>
-        <translation>Schema: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tensor(s) cannot be converted, for example:
+            </translation>
+        </message>
+        <message>
+            <source>%1 — %2 (%3)</source>
+            <translation>%1 — %2 (%3)</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::ConvertWizard</name>
+        <message>
+            <source>Convert %1</source>
+            <translation>%1 konvertieren</translation>
+        </message>
+        <message>
+            <source>&amp;Convert</source>
+            <translation>&amp;Konvertieren</translation>
+        </message>
+        <message>
+            <source>Conversion running</source>
+            <translation>Konvertierung läuft</translation>
+        </message>
+        <message>
+            <source>A conversion is still running. Cancel it? No partial file is left behind.</source>
+            <translation>Eine Konvertierung läuft noch. Abbrechen? Es bleibt keine unvollständige Datei zurück.</translation>
+        </message>
+        <message>
+            <source>Source</source>
+            <translation>Quelle</translation>
+        </message>
+        <message>
+            <source>The model to remember (dequantize).</source>
+            <translation>Das Modell, das erinnert (dequantisiert) wird.</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
+            <translation>
+                <numerusform>%1, %n Datei, %2 — %3 Ausgabetensoren, %4 Parameter</numerusform>
+                <numerusform>%1, %n Dateien, %2 — %3 Ausgabetensoren, %4 Parameter</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Scheme: none (unquantized tensors are cast or copied).</source>
+            <translation>Schema: keines (nicht quantisierte Tensoren werden umgewandelt oder kopiert).</translation>
+        </message>
+        <message>
+            <source>Scheme: %1</source>
+            <translation>Schema: %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s) cannot be converted, for example:
 %1</source>
-        <translation>
-            <numerusform>%n Tensor kann nicht konvertiert werden:
+            <translation>
+                <numerusform>%n Tensor kann nicht konvertiert werden:
 %1</numerusform>
-            <numerusform>%n Tensoren können nicht konvertiert werden, zum Beispiel:
+                <numerusform>%n Tensoren können nicht konvertiert werden, zum Beispiel:
 %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Target</source>
-        <translation>Ziel</translation>
-    </message>
-    <message>
-        <source>What to write. The core writes safetensors.</source>
-        <translation>Was geschrieben wird. Der Kern schreibt safetensors.</translation>
-    </message>
-    <message>
-        <source>&amp;Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)</source>
-        <translation>&amp;Automatisch: dequantisierte Tensoren als BF16, die übrigen behalten ihren Datentyp (verlustfrei)</translation>
-    </message>
-    <message>
-        <source>Every float tensor as &amp;BF16 safetensors</source>
-        <translation>Jeden Gleitkommatensor als &amp;BF16-safetensors</translation>
-    </message>
-    <message>
-        <source>Every float tensor as &amp;F16 safetensors</source>
-        <translation>Jeden Gleitkommatensor als &amp;F16-safetensors</translation>
-    </message>
-    <message>
-        <source>Every float tensor as F&amp;32 safetensors (exact dequantized values, twice the size)</source>
-        <translation>Jeden Gleitkommatensor als F&amp;32-safetensors (exakte dequantisierte Werte, doppelte Größe)</translation>
-    </message>
-    <message>
-        <source>Integer and boolean tensors are always copied unchanged. Quantization companions (scales, zero points) are consumed and not written.</source>
-        <translation>Ganzzahl- und Wahrheitswert-Tensoren werden immer unverändert kopiert. Begleittensoren der Quantisierung (Skalen, Nullpunkte) werden verbraucht und nicht geschrieben.</translation>
-    </message>
-    <message>
-        <source>Options</source>
-        <translation>Optionen</translation>
-    </message>
-    <message>
-        <source>Where to write. Output goes to a temporary file first and is renamed when complete.</source>
-        <translation>Wohin geschrieben wird. Die Ausgabe entsteht zuerst in einer temporären Datei und wird erst umbenannt, wenn sie vollständig ist.</translation>
-    </message>
-    <message>
-        <source>&amp;Output (a .safetensors file, or a folder):</source>
-        <translation>&amp;Ausgabe (eine .safetensors-Datei oder ein Ordner):</translation>
-    </message>
-    <message>
-        <source>&amp;Browse…</source>
-        <translation>&amp;Durchsuchen …</translation>
-    </message>
-    <message>
-        <source>O&amp;verwrite existing files</source>
-        <translation>Vorhandene Dateien ü&amp;berschreiben</translation>
-    </message>
-    <message>
-        <source>Output file</source>
-        <translation>Ausgabedatei</translation>
-    </message>
-    <message>
-        <source>safetensors (*.safetensors)</source>
-        <translation>safetensors (*.safetensors)</translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation>Zusammenfassung</translation>
-    </message>
-    <message>
-        <source>Check, then convert.</source>
-        <translation>Prüfen, dann konvertieren.</translation>
-    </message>
-    <message>
-        <source>Converting</source>
-        <translation>Konvertierung</translation>
-    </message>
-    <message>
-        <source>Runs in the background on all cores. Cancel stops within a second and leaves no partial file.</source>
-        <translation>Läuft im Hintergrund auf allen Kernen. Abbrechen hält binnen einer Sekunde an und hinterlässt keine unvollständige Datei.</translation>
-    </message>
-    <message>
-        <source>Cancel conversion</source>
-        <translation>Konvertierung abbrechen</translation>
-    </message>
-    <message>
-        <source>Done</source>
-        <translation>Fertig</translation>
-    </message>
-    <message>
-        <source>The model is remembered.</source>
-        <translation>Das Modell ist erinnert.</translation>
-    </message>
-    <message>
-        <source>Open output &amp;folder</source>
-        <translation>Ausgabe&amp;ordner öffnen</translation>
-    </message>
-    <message>
-        <source>&amp;Open the result in anamnesis</source>
-        <translation>Ergebnis in anamnesis ö&amp;ffnen</translation>
-    </message>
-    <message>
-        <source>Choose an output path.</source>
-        <translation>Wählen Sie einen Ausgabepfad.</translation>
-    </message>
-    <message>
-        <source>%1 exists. Tick “Overwrite existing files” or choose another path.</source>
-        <translation>%1 existiert bereits. Aktivieren Sie „Vorhandene Dateien überschreiben“ oder wählen Sie einen anderen Pfad.</translation>
-    </message>
-    <message>
-        <source>%1 safetensors</source>
-        <translation>%1-safetensors</translation>
-    </message>
-    <message>
-        <source>safetensors, dequantized tensors as BF16, others unchanged</source>
-        <translation>safetensors, dequantisierte Tensoren als BF16, übrige unverändert</translation>
-    </message>
-    <message>
-        <source>Output</source>
-        <translation>Ausgabe</translation>
-    </message>
-    <message>
-        <source> (overwrite)</source>
-        <translation> (überschreiben)</translation>
-    </message>
-    <message>
-        <source>Tensors</source>
-        <translation>Tensoren</translation>
-    </message>
-    <message>
-        <source>%1 written, %2 dequantized</source>
-        <translation>%1 geschrieben, %2 dequantisiert</translation>
-    </message>
-    <message>
-        <source>Predicted size</source>
-        <translation>Erwartete Größe</translation>
-    </message>
-    <message>
-        <source>%1 of tensor data (input: %2)</source>
-        <translation>%1 Tensordaten (Eingabe: %2)</translation>
-    </message>
-    <message>
-        <source>%1 free on %2</source>
-        <translation>%1 frei auf %2</translation>
-    </message>
-    <message>
-        <source>— not enough space</source>
-        <translation>— nicht genug Platz</translation>
-    </message>
-    <message>
-        <source>Disk space</source>
-        <translation>Speicherplatz</translation>
-    </message>
-    <message>
-        <source>Starting…</source>
-        <translation>Wird gestartet …</translation>
-    </message>
-    <message>
-        <source>%1 of %2 written — %3/s — %4 left</source>
-        <translation>%1 von %2 geschrieben — %3/s — noch %4</translation>
-    </message>
-    <message>
-        <source>Wrote %1 in %2 s.</source>
-        <translation>%1 in %2 s geschrieben.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.
+            </translation>
+        </message>
+        <message>
+            <source>Target</source>
+            <translation>Ziel</translation>
+        </message>
+        <message>
+            <source>What to write. The core writes safetensors.</source>
+            <translation>Was geschrieben wird. Der Kern schreibt safetensors.</translation>
+        </message>
+        <message>
+            <source>&amp;Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)</source>
+            <translation>&amp;Automatisch: dequantisierte Tensoren als BF16, die übrigen behalten ihren Datentyp (verlustfrei)</translation>
+        </message>
+        <message>
+            <source>Every float tensor as &amp;BF16 safetensors</source>
+            <translation>Jeden Gleitkommatensor als &amp;BF16-safetensors</translation>
+        </message>
+        <message>
+            <source>Every float tensor as &amp;F16 safetensors</source>
+            <translation>Jeden Gleitkommatensor als &amp;F16-safetensors</translation>
+        </message>
+        <message>
+            <source>Every float tensor as F&amp;32 safetensors (exact dequantized values, twice the size)</source>
+            <translation>Jeden Gleitkommatensor als F&amp;32-safetensors (exakte dequantisierte Werte, doppelte Größe)</translation>
+        </message>
+        <message>
+            <source>Integer and boolean tensors are always copied unchanged. Quantization companions (scales, zero points) are consumed and not written.</source>
+            <translation>Ganzzahl- und Wahrheitswert-Tensoren werden immer unverändert kopiert. Begleittensoren der Quantisierung (Skalen, Nullpunkte) werden verbraucht und nicht geschrieben.</translation>
+        </message>
+        <message>
+            <source>Options</source>
+            <translation>Optionen</translation>
+        </message>
+        <message>
+            <source>Where to write. Output goes to a temporary file first and is renamed when complete.</source>
+            <translation>Wohin geschrieben wird. Die Ausgabe entsteht zuerst in einer temporären Datei und wird erst umbenannt, wenn sie vollständig ist.</translation>
+        </message>
+        <message>
+            <source>&amp;Output (a .safetensors file, or a folder):</source>
+            <translation>&amp;Ausgabe (eine .safetensors-Datei oder ein Ordner):</translation>
+        </message>
+        <message>
+            <source>&amp;Browse…</source>
+            <translation>&amp;Durchsuchen …</translation>
+        </message>
+        <message>
+            <source>O&amp;verwrite existing files</source>
+            <translation>Vorhandene Dateien ü&amp;berschreiben</translation>
+        </message>
+        <message>
+            <source>Output file</source>
+            <translation>Ausgabedatei</translation>
+        </message>
+        <message>
+            <source>safetensors (*.safetensors)</source>
+            <translation>safetensors (*.safetensors)</translation>
+        </message>
+        <message>
+            <source>Summary</source>
+            <translation>Zusammenfassung</translation>
+        </message>
+        <message>
+            <source>Check, then convert.</source>
+            <translation>Prüfen, dann konvertieren.</translation>
+        </message>
+        <message>
+            <source>Converting</source>
+            <translation>Konvertierung</translation>
+        </message>
+        <message>
+            <source>Runs in the background on all cores. Cancel stops within a second and leaves no partial file.</source>
+            <translation>Läuft im Hintergrund auf allen Kernen. Abbrechen hält binnen einer Sekunde an und hinterlässt keine unvollständige Datei.</translation>
+        </message>
+        <message>
+            <source>Cancel conversion</source>
+            <translation>Konvertierung abbrechen</translation>
+        </message>
+        <message>
+            <source>Done</source>
+            <translation>Fertig</translation>
+        </message>
+        <message>
+            <source>The model is remembered.</source>
+            <translation>Das Modell ist erinnert.</translation>
+        </message>
+        <message>
+            <source>Open output &amp;folder</source>
+            <translation>Ausgabe&amp;ordner öffnen</translation>
+        </message>
+        <message>
+            <source>&amp;Open the result in anamnesis</source>
+            <translation>Ergebnis in anamnesis ö&amp;ffnen</translation>
+        </message>
+        <message>
+            <source>Choose an output path.</source>
+            <translation>Wählen Sie einen Ausgabepfad.</translation>
+        </message>
+        <message>
+            <source>%1 exists. Tick “Overwrite existing files” or choose another path.</source>
+            <translation>%1 existiert bereits. Aktivieren Sie „Vorhandene Dateien überschreiben“ oder wählen Sie einen anderen Pfad.</translation>
+        </message>
+        <message>
+            <source>%1 safetensors</source>
+            <translation>%1-safetensors</translation>
+        </message>
+        <message>
+            <source>safetensors, dequantized tensors as BF16, others unchanged</source>
+            <translation>safetensors, dequantisierte Tensoren als BF16, übrige unverändert</translation>
+        </message>
+        <message>
+            <source>Output</source>
+            <translation>Ausgabe</translation>
+        </message>
+        <message>
+            <source> (overwrite)</source>
+            <translation> (überschreiben)</translation>
+        </message>
+        <message>
+            <source>Tensors</source>
+            <translation>Tensoren</translation>
+        </message>
+        <message>
+            <source>%1 written, %2 dequantized</source>
+            <translation>%1 geschrieben, %2 dequantisiert</translation>
+        </message>
+        <message>
+            <source>Predicted size</source>
+            <translation>Erwartete Größe</translation>
+        </message>
+        <message>
+            <source>%1 of tensor data (input: %2)</source>
+            <translation>%1 Tensordaten (Eingabe: %2)</translation>
+        </message>
+        <message>
+            <source>%1 free on %2</source>
+            <translation>%1 frei auf %2</translation>
+        </message>
+        <message>
+            <source>— not enough space</source>
+            <translation>— nicht genug Platz</translation>
+        </message>
+        <message>
+            <source>Disk space</source>
+            <translation>Speicherplatz</translation>
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation>Wird gestartet …</translation>
+        </message>
+        <message>
+            <source>%1 of %2 written — %3/s — %4 left</source>
+            <translation>%1 von %2 geschrieben — %3/s — noch %4</translation>
+        </message>
+        <message>
+            <source>Wrote %1 in %2 s.</source>
+            <translation>%1 in %2 s geschrieben.</translation>
+        </message>
+        <message numerus="yes">
+            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.
 
 Written:
 %3</source>
-        <translation>
-            <numerusform>%n Tensor erinnert, %1 Tensordaten, in %2 s.
+            <translation>
+                <numerusform>%n Tensor erinnert, %1 Tensordaten, in %2 s.
 
 Geschrieben:
 %3</numerusform>
-            <numerusform>%n Tensoren erinnert, %1 Tensordaten, in %2 s.
+                <numerusform>%n Tensoren erinnert, %1 Tensordaten, in %2 s.
 
 Geschrieben:
 %3</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Try again</source>
-        <translation>Erneut versuchen</translation>
-    </message>
-    <message>
-        <source>Cancelled. No output file was written.</source>
-        <translation>Abgebrochen. Es wurde keine Ausgabedatei geschrieben.</translation>
-    </message>
-    <message>
-        <source>Conversion failed: %1</source>
-        <translation>Konvertierung fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Conversion failed</source>
-        <translation>Konvertierung fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>The conversion stopped with an error. No output file was written.</source>
-        <translation>Die Konvertierung wurde mit einem Fehler beendet. Es wurde keine Ausgabedatei geschrieben.</translation>
-    </message>
-    <message>
-        <source>Cancelling…</source>
-        <translation>Wird abgebrochen …</translation>
-    </message>
-    <message>
-        <source>&lt; &amp;Back</source>
-        <translation>&lt; &amp;Zurück</translation>
-    </message>
-    <message>
-        <source>&amp;Next &gt;</source>
-        <translation>&amp;Weiter &gt;</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
-    </message>
-    <message>
-        <source>&amp;Finish</source>
-        <translation>&amp;Fertigstellen</translation>
-    </message>
-    <message>
-        <source>Cancel Conversion</source>
-        <translation>Konvertierung abbrechen</translation>
-    </message>
-    <message>
-        <source>Keep Running</source>
-        <translation>Weiterlaufen lassen</translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation>Schließen</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::HistogramChart</name>
-    <message>
-        <source>No statistics yet</source>
-        <translation>Noch keine Statistik</translation>
-    </message>
-    <message>
-        <source>dequantized value</source>
-        <translation>dequantisierter Wert</translation>
-    </message>
-    <message>
-        <source>count</source>
-        <translation>Anzahl</translation>
-    </message>
-    <message>
-        <source>[%1, %2): %3 values</source>
-        <translation>[%1, %2): %3 Werte</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::LetheChart</name>
-    <message>
-        <source>Lethe took %1 of %2 (%3): stored bits per weight by layer</source>
-        <translation>Lethe nahm %1 von %2 (%3): gespeicherte Bits pro Gewicht je Schicht</translation>
-    </message>
-    <message>
-        <source>Nothing is quantized: every tensor keeps its stored precision</source>
-        <translation>Nichts ist quantisiert: jeder Tensor behält seine gespeicherte Genauigkeit</translation>
-    </message>
-    <message>
-        <source>quantized layer</source>
-        <translation>quantisierte Schicht</translation>
-    </message>
-    <message>
-        <source>full precision</source>
-        <translation>volle Genauigkeit</translation>
-    </message>
-    <message>
-        <source>BF16 = 16 bits</source>
-        <translation>BF16 = 16 Bit</translation>
-    </message>
-    <message>
-        <source>bits per weight</source>
-        <translation>Bits pro Gewicht</translation>
-    </message>
-    <message>
-        <source>layer (hover a bar for its tensors)</source>
-        <translation>Schicht (Maus über einen Balken zeigt seine Tensoren)</translation>
-    </message>
-    <message>
-        <source>No tensors</source>
-        <translation>Keine Tensoren</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;%1&lt;/b&gt; — %n tensor(s)</source>
-        <translation>
-            <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n Tensor</numerusform>
-            <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n Tensoren</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 bits per weight (BF16: 16)</source>
-        <translation>%1 Bits pro Gewicht (BF16: 16)</translation>
-    </message>
-    <message>
-        <source>stored %1, as BF16 %2, saved %3</source>
-        <translation>gespeichert %1, als BF16 %2, gespart %3</translation>
-    </message>
-    <message>
-        <source>%1 bits</source>
-        <translation>%1 Bit</translation>
-    </message>
-    <message>
-        <source>saved %1</source>
-        <translation>%1 gespart</translation>
-    </message>
-    <message numerus="yes">
-        <source>… and %n more</source>
-        <translation>
-            <numerusform>… und %n weiterer</numerusform>
-            <numerusform>… und %n weitere</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>outside the numbered layers</source>
-        <translation>außerhalb der nummerierten Schichten</translation>
-    </message>
-    <message>
-        <source>other</source>
-        <translation>übrige</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::MainWindow</name>
-    <message>
-        <source>anamnesis</source>
-        <translation>anamnesis</translation>
-    </message>
-    <message>
-        <source>&lt;h2&gt;Drop a model here&lt;/h2&gt;&lt;p&gt;safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;or use &lt;b&gt;File ▸ Open&lt;/b&gt; (%1). Opening reads headers only.&lt;/p&gt;</source>
-        <translation>&lt;h2&gt;Modell hierher ziehen&lt;/h2&gt;&lt;p&gt;safetensors (auch aufgeteilt oder als Ordner), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;oder &lt;b&gt;Datei ▸ Öffnen&lt;/b&gt; (%1) verwenden. Beim Öffnen werden nur die Kopfdaten gelesen.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Conversion running</source>
-        <translation>Konvertierung läuft</translation>
-    </message>
-    <message>
-        <source>A conversion is still running. Cancel it and quit? No partial file is left behind.</source>
-        <translation>Eine Konvertierung läuft noch. Abbrechen und beenden? Es bleibt keine unvollständige Datei zurück.</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;Datei</translation>
-    </message>
-    <message>
-        <source>&amp;Open…</source>
-        <translation>Ö&amp;ffnen …</translation>
-    </message>
-    <message>
-        <source>Open model</source>
-        <translation>Modell öffnen</translation>
-    </message>
-    <message>
-        <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)</source>
-        <translation>Modelldateien (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Folder…</source>
-        <translation>&amp;Ordner öffnen …</translation>
-    </message>
-    <message>
-        <source>Open model folder</source>
-        <translation>Modellordner öffnen</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>&amp;Zuletzt geöffnet</translation>
-    </message>
-    <message>
-        <source>&amp;Convert…</source>
-        <translation>&amp;Konvertieren …</translation>
-    </message>
-    <message>
-        <source>&amp;Close Tab</source>
-        <translation>Reiter &amp;schließen</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Beenden</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>&amp;Bearbeiten</translation>
-    </message>
-    <message>
-        <source>&amp;Find Tensor</source>
-        <translation>Tensor &amp;suchen</translation>
-    </message>
-    <message>
-        <source>Copy Tensor &amp;Name</source>
-        <translation>Tensor&amp;namen kopieren</translation>
-    </message>
-    <message>
-        <source>Copied %1</source>
-        <translation>%1 kopiert</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>&amp;Ansicht</translation>
-    </message>
-    <message>
-        <source>&amp;Overview</source>
-        <translation>Ü&amp;berblick</translation>
-    </message>
-    <message>
-        <source>What &amp;Lethe Took</source>
-        <translation>Was &amp;Lethe nahm</translation>
-    </message>
-    <message>
-        <source>&amp;Tensor</source>
-        <translation>&amp;Tensor</translation>
-    </message>
-    <message>
-        <source>&amp;Metadata</source>
-        <translation>&amp;Metadaten</translation>
-    </message>
-    <message>
-        <source>&amp;Next Model</source>
-        <translation>&amp;Nächstes Modell</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Hilfe</translation>
-    </message>
-    <message>
-        <source>&amp;About anamnesis</source>
-        <translation>Ü&amp;ber anamnesis</translation>
-    </message>
-    <message>
-        <source>About anamnesis</source>
-        <translation>Über anamnesis</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files and remember (dequantize) them to safetensors.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.&lt;/p&gt;&lt;p&gt;Quantisierte Modelldateien untersuchen und nach safetensors erinnern (dequantisieren).&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>(keine)</translation>
-    </message>
-    <message>
-        <source>&amp;Clear List</source>
-        <translation>Liste &amp;leeren</translation>
-    </message>
-    <message>
-        <source>Opening %1…</source>
-        <translation>%1 wird geöffnet …</translation>
-    </message>
-    <message>
-        <source>Could not open %1</source>
-        <translation>%1 konnte nicht geöffnet werden</translation>
-    </message>
-    <message>
-        <source>Could not open model</source>
-        <translation>Modell konnte nicht geöffnet werden</translation>
-    </message>
-    <message>
-        <source>%1 could not be opened.</source>
-        <translation>%1 konnte nicht geöffnet werden.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Opened %1: %n tensor(s) in %2 ms</source>
-        <translation>
-            <numerusform>%1 geöffnet: %n Tensor in %2 ms</numerusform>
-            <numerusform>%1 geöffnet: %n Tensoren in %2 ms</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 — anamnesis</source>
-        <translation>%1 — anamnesis</translation>
-    </message>
-    <message>
-        <source>Cancel and Quit</source>
-        <translation>Abbrechen und beenden</translation>
-    </message>
-    <message>
-        <source>Keep Running</source>
-        <translation>Weiterlaufen lassen</translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation>Schließen</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::MetadataView</name>
-    <message>
-        <source>Filter keys and values</source>
-        <translation>Schlüssel und Werte filtern</translation>
-    </message>
-    <message>
-        <source>Key</source>
-        <translation>Schlüssel</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>Wert</translation>
-    </message>
-    <message>
-        <source>File metadata (%1)</source>
-        <translation>Metadaten der Datei (%1)</translation>
-    </message>
-    <message>
-        <source>quantization_config (%1)</source>
-        <translation>quantization_config (%1)</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>Hinweise</translation>
-    </message>
-    <message>
-        <source>This file carries no metadata.</source>
-        <translation>Diese Datei enthält keine Metadaten.</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::ModelView</name>
-    <message>
-        <source>Filter tensors (Ctrl+F)</source>
-        <translation>Tensoren filtern (Strg+F)</translation>
-    </message>
-    <message>
-        <source>Re&amp;gex</source>
-        <translation>Re&amp;gulärer Ausdruck</translation>
-    </message>
-    <message>
-        <source>Treat the filter as a regular expression</source>
-        <translation>Den Filter als regulären Ausdruck behandeln</translation>
-    </message>
-    <message>
-        <source>&amp;Copy Name</source>
-        <translation>Namen &amp;kopieren</translation>
-    </message>
-    <message>
-        <source>&amp;Expand All</source>
-        <translation>Alle &amp;aufklappen</translation>
-    </message>
-    <message>
-        <source>C&amp;ollapse All</source>
-        <translation>Alle &amp;zuklappen</translation>
-    </message>
-    <message>
-        <source>Con&amp;vert…</source>
-        <translation>Kon&amp;vertieren …</translation>
-    </message>
-    <message>
-        <source>Overview</source>
-        <translation>Überblick</translation>
-    </message>
-    <message>
-        <source>What Lethe Took</source>
-        <translation>Was Lethe nahm</translation>
-    </message>
-    <message>
-        <source>Tensor</source>
-        <translation>Tensor</translation>
-    </message>
-    <message>
-        <source>Metadata</source>
-        <translation>Metadaten</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tensor(s)</source>
-        <translation>
-            <numerusform>%n Tensor</numerusform>
-            <numerusform>%n Tensoren</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Invalid regular expression</source>
-        <translation>Ungültiger regulärer Ausdruck</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::Shape</name>
-    <message>
-        <source>scalar</source>
-        <translation>Skalar</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::SummaryView</name>
-    <message>
-        <source>Stored bytes by dtype</source>
-        <translation>Gespeicherte Bytes nach Datentyp</translation>
-    </message>
-    <message>
-        <source>not convertible</source>
-        <translation>nicht konvertierbar</translation>
-    </message>
-    <message>
-        <source>unquantized</source>
-        <translation>nicht quantisiert</translation>
-    </message>
-    <message>
-        <source>companions not written</source>
-        <translation>nicht geschriebene Begleittensoren</translation>
-    </message>
-    <message>
-        <source>Stored bytes by scheme</source>
-        <translation>Gespeicherte Bytes nach Schema</translation>
-    </message>
-    <message>
-        <source>Format</source>
-        <translation>Format</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1, %n file(s), %2</source>
-        <translation>
-            <numerusform>%1, %n Datei, %2</numerusform>
-            <numerusform>%1, %n Dateien, %2</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 — %n tensor(s)</source>
-        <translation>
-            <numerusform>%1 — %n Tensor</numerusform>
-            <numerusform>%1 — %n Tensoren</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Scheme</source>
-        <translation>Schema</translation>
-    </message>
-    <message>
-        <source>none: the tensors are not quantized</source>
-        <translation>keines: die Tensoren sind nicht quantisiert</translation>
-    </message>
-    <message>
-        <source>Config</source>
-        <translation>Konfiguration</translation>
-    </message>
-    <message>
-        <source>quant_method &quot;%1&quot; in %2</source>
-        <translation>quant_method „%1“ in %2</translation>
-    </message>
-    <message>
-        <source>Tensors</source>
-        <translation>Tensoren</translation>
-    </message>
-    <message>
-        <source>%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors</source>
-        <translation>%1 gespeichert: %2 quantisiert, %3 Begleittensoren, %4 durchgereicht, %5 nicht unterstützt → %6 Ausgabetensoren</translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation>Parameter</translation>
-    </message>
-    <message>
-        <source>%1 (%2 quantized)</source>
-        <translation>%1 (%2 quantisiert)</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>Größe</translation>
-    </message>
-    <message>
-        <source>%1 now → %2 as BF16</source>
-        <translation>%1 jetzt → %2 als BF16</translation>
-    </message>
-    <message>
-        <source>Lethe took</source>
-        <translation>Lethe nahm</translation>
-    </message>
-    <message>
-        <source>%1 of %2 (%3) — %4 bits per weight instead of 16</source>
-        <translation>%1 von %2 (%3) — %4 Bits pro Gewicht statt 16</translation>
-    </message>
-    <message>
-        <source>nothing: no tensor is quantized</source>
-        <translation>nichts: kein Tensor ist quantisiert</translation>
-    </message>
-    <message>
-        <source>Opened in</source>
-        <translation>Geöffnet in</translation>
-    </message>
-    <message>
-        <source>%1 ms (headers only)</source>
-        <translation>%1 ms (nur Kopfdaten)</translation>
-    </message>
-    <message numerus="yes">
-        <source>… and %n more</source>
-        <translation>
-            <numerusform>… und %n weiterer</numerusform>
-            <numerusform>… und %n weitere</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Not convertible</source>
-        <translation>Nicht konvertierbar</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>Hinweise</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::TensorDetail</name>
-    <message>
-        <source>Select a tensor in the tree.</source>
-        <translation>Wählen Sie einen Tensor im Baum.</translation>
-    </message>
-    <message>
-        <source>Stored tensor</source>
-        <translation>Gespeicherter Tensor</translation>
-    </message>
-    <message>
-        <source>Dtype</source>
-        <translation>Datentyp</translation>
-    </message>
-    <message>
-        <source>Shape</source>
-        <translation>Form</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>Größe</translation>
-    </message>
-    <message>
-        <source>Role</source>
-        <translation>Rolle</translation>
-    </message>
-    <message>
-        <source>Compute statistics</source>
-        <translation>Statistik berechnen</translation>
-    </message>
-    <message>
-        <source>statistics %p%</source>
-        <translation>Statistik %p %</translation>
-    </message>
-    <message>
-        <source>min</source>
-        <translation>Min.</translation>
-    </message>
-    <message>
-        <source>max</source>
-        <translation>Max.</translation>
-    </message>
-    <message>
-        <source>mean</source>
-        <translation>Mittelwert</translation>
-    </message>
-    <message>
-        <source>std</source>
-        <translation>Std.-Abw.</translation>
-    </message>
-    <message>
-        <source>zeros</source>
-        <translation>Nullen</translation>
-    </message>
-    <message>
-        <source>NaN</source>
-        <translation>NaN</translation>
-    </message>
-    <message>
-        <source>±Inf</source>
-        <translation>±Inf</translation>
-    </message>
-    <message>
-        <source>values</source>
-        <translation>Werte</translation>
-    </message>
-    <message>
-        <source>Written as BF16 loses</source>
-        <translation>Als BF16 geschrieben gehen verloren</translation>
-    </message>
-    <message>
-        <source>Written as F16 loses</source>
-        <translation>Als F16 geschrieben gehen verloren</translation>
-    </message>
-    <message>
-        <source>Measured against the exact f32 dequantized values: root-mean-square error, largest absolute error and signal-to-quantization-noise ratio.</source>
-        <translation>Gemessen an den exakten dequantisierten f32-Werten: mittlerer quadratischer Fehler (Wurzel), größter absoluter Fehler und Signal-Quantisierungsrausch-Verhältnis.</translation>
-    </message>
-    <message>
-        <source>Group</source>
-        <translation>Gruppe</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tensor(s)</source>
-        <translation>
-            <numerusform>%n Tensor</numerusform>
-            <numerusform>%n Tensoren</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation>Parameter</translation>
-    </message>
-    <message>
-        <source>Stored</source>
-        <translation>Gespeichert</translation>
-    </message>
-    <message>
-        <source>As BF16</source>
-        <translation>Als BF16</translation>
-    </message>
-    <message>
-        <source>Scheme</source>
-        <translation>Schema</translation>
-    </message>
-    <message>
-        <source>Bits per weight</source>
-        <translation>Bits pro Gewicht</translation>
-    </message>
-    <message>
-        <source>%1 stored, 16 as BF16</source>
-        <translation>%1 gespeichert, 16 als BF16</translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation>Fehler</translation>
-    </message>
-    <message>
-        <source>Used by</source>
-        <translation>Verwendet von</translation>
-    </message>
-    <message>
-        <source>no output tensor (not written)</source>
-        <translation>keinem Ausgabetensor (wird nicht geschrieben)</translation>
-    </message>
-    <message>
-        <source>Statistics are available for output tensors.</source>
-        <translation>Statistiken gibt es für Ausgabetensoren.</translation>
-    </message>
-    <message>
-        <source>Computing…</source>
-        <translation>Wird berechnet …</translation>
-    </message>
-    <message>
-        <source>Statistics failed: %1</source>
-        <translation>Statistik fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>%1 (%2 %)</source>
-        <translation>%1 (%2 %)</translation>
-    </message>
-    <message>
-        <source>nothing: every value is exact</source>
-        <translation>nichts: jeder Wert ist exakt</translation>
-    </message>
-    <message>
-        <source>RMSE %1, max abs error %2, SQNR %3 dB</source>
-        <translation>RMSE %1, größter absoluter Fehler %2, SQNR %3 dB</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n value(s) overflow to ±Inf</source>
-        <translation>
-            <numerusform>%n Wert läuft über nach ±Inf</numerusform>
-            <numerusform>%n Werte laufen über nach ±Inf</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>No finite values.</source>
-        <translation>Keine endlichen Werte.</translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::TensorTreeModel</name>
-    <message>
-        <source>Name</source>
-        <translation>Name</translation>
-    </message>
-    <message>
-        <source>Dtype / scheme</source>
-        <translation>Datentyp / Schema</translation>
-    </message>
-    <message>
-        <source>Shape</source>
-        <translation>Form</translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation>Parameter</translation>
-    </message>
-    <message>
-        <source>Stored</source>
-        <translation>Gespeichert</translation>
-    </message>
-    <message>
-        <source>As BF16</source>
-        <translation>Als BF16</translation>
-    </message>
-    <message>
-        <source>Dotted tensor name, grouped by component</source>
-        <translation>Tensorname mit Punkten, nach Bestandteilen gruppiert</translation>
-    </message>
-    <message>
-        <source>Stored dtype and the quantization scheme that reads it</source>
-        <translation>Gespeicherter Datentyp und das Quantisierungsschema, das ihn liest</translation>
-    </message>
-    <message>
-        <source>Output shape (row-major), or the stored shape for companions</source>
-        <translation>Ausgabeform (zeilenweise), bei Begleittensoren die gespeicherte Form</translation>
-    </message>
-    <message>
-        <source>Number of elements</source>
-        <translation>Anzahl der Elemente</translation>
-    </message>
-    <message>
-        <source>Bytes in the file, companions included</source>
-        <translation>Bytes in der Datei, einschließlich Begleittensoren</translation>
-    </message>
-    <message>
-        <source>Bytes after dequantizing to BF16</source>
-        <translation>Bytes nach dem Dequantisieren zu BF16</translation>
-    </message>
-    <message>
-        <source>error</source>
-        <translation>Fehler</translation>
-    </message>
-    <message>
-        <source>%1 · %2 (dropped)</source>
-        <translation>%1 · %2 (entfällt)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tensor(s)</source>
-        <translation>
-            <numerusform>%n Tensor</numerusform>
-            <numerusform>%n Tensoren</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Consumed by no output tensor: conversion drops it.</source>
-        <translation>Von keinem Ausgabetensor verwendet: die Konvertierung lässt ihn weg.</translation>
-    </message>
-</context>
-<context>
-    <name>main</name>
-    <message>
-        <source>Inspect ML model files and remember (dequantize) them.</source>
-        <translation>ML-Modelldateien untersuchen und erinnern (dequantisieren).</translation>
-    </message>
-    <message>
-        <source>User interface language (e.g. de), default: the system locale.</source>
-        <translation>Sprache der Oberfläche (z. B. de), Vorgabe: die Systemeinstellung.</translation>
-    </message>
-    <message>
-        <source>locale</source>
-        <translation>Sprache</translation>
-    </message>
-    <message>
-        <source>Render screenshots of the first model into DIR and quit.</source>
-        <translation>Bildschirmfotos des ersten Modells in VERZEICHNIS speichern und beenden.</translation>
-    </message>
-    <message>
-        <source>DIR</source>
-        <translation>VERZEICHNIS</translation>
-    </message>
-    <message>
-        <source>Model files or folders to open.</source>
-        <translation>Zu öffnende Modelldateien oder -ordner.</translation>
-    </message>
-</context>
+            </translation>
+        </message>
+        <message>
+            <source>Try again</source>
+            <translation>Erneut versuchen</translation>
+        </message>
+        <message>
+            <source>Cancelled. No output file was written.</source>
+            <translation>Abgebrochen. Es wurde keine Ausgabedatei geschrieben.</translation>
+        </message>
+        <message>
+            <source>Conversion failed: %1</source>
+            <translation>Konvertierung fehlgeschlagen: %1</translation>
+        </message>
+        <message>
+            <source>Conversion failed</source>
+            <translation>Konvertierung fehlgeschlagen</translation>
+        </message>
+        <message>
+            <source>The conversion stopped with an error. No output file was written.</source>
+            <translation>Die Konvertierung wurde mit einem Fehler beendet. Es wurde keine Ausgabedatei geschrieben.</translation>
+        </message>
+        <message>
+            <source>Cancelling…</source>
+            <translation>Wird abgebrochen …</translation>
+        </message>
+        <message>
+            <source>&lt; &amp;Back</source>
+            <translation>&lt; &amp;Zurück</translation>
+        </message>
+        <message>
+            <source>&amp;Next &gt;</source>
+            <translation>&amp;Weiter &gt;</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Abbrechen</translation>
+        </message>
+        <message>
+            <source>&amp;Finish</source>
+            <translation>&amp;Fertigstellen</translation>
+        </message>
+        <message>
+            <source>Cancel Conversion</source>
+            <translation>Konvertierung abbrechen</translation>
+        </message>
+        <message>
+            <source>Keep Running</source>
+            <translation>Weiterlaufen lassen</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>Schließen</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::HistogramChart</name>
+        <message>
+            <source>No statistics yet</source>
+            <translation>Noch keine Statistik</translation>
+        </message>
+        <message>
+            <source>dequantized value</source>
+            <translation>dequantisierter Wert</translation>
+        </message>
+        <message>
+            <source>count</source>
+            <translation>Anzahl</translation>
+        </message>
+        <message>
+            <source>[%1, %2): %3 values</source>
+            <translation>[%1, %2): %3 Werte</translation>
+        </message>
+        <message>
+            <source>count (log scale)</source>
+            <translation>Anzahl (logarithmisch)</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::LetheChart</name>
+        <message>
+            <source>Lethe took %1 of %2 (%3): stored bits per weight by layer</source>
+            <translation>Lethe nahm %1 von %2 (%3): gespeicherte Bits pro Gewicht je Schicht</translation>
+        </message>
+        <message>
+            <source>Nothing is quantized: every tensor keeps its stored precision</source>
+            <translation>Nichts ist quantisiert: jeder Tensor behält seine gespeicherte Genauigkeit</translation>
+        </message>
+        <message>
+            <source>quantized layer</source>
+            <translation>quantisierte Schicht</translation>
+        </message>
+        <message>
+            <source>full precision</source>
+            <translation>volle Genauigkeit</translation>
+        </message>
+        <message>
+            <source>BF16 = 16 bits</source>
+            <translation>BF16 = 16 Bit</translation>
+        </message>
+        <message>
+            <source>bits per weight</source>
+            <translation>Bits pro Gewicht</translation>
+        </message>
+        <message>
+            <source>layer (hover a bar for its tensors)</source>
+            <translation>Schicht (Maus über einen Balken zeigt seine Tensoren)</translation>
+        </message>
+        <message>
+            <source>No tensors</source>
+            <translation>Keine Tensoren</translation>
+        </message>
+        <message numerus="yes">
+            <source>&lt;b&gt;%1&lt;/b&gt; — %n tensor(s)</source>
+            <translation>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n Tensor</numerusform>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n Tensoren</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1 bits per weight (BF16: 16)</source>
+            <translation>%1 Bits pro Gewicht (BF16: 16)</translation>
+        </message>
+        <message>
+            <source>stored %1, as BF16 %2, saved %3</source>
+            <translation>gespeichert %1, als BF16 %2, gespart %3</translation>
+        </message>
+        <message>
+            <source>%1 bits</source>
+            <translation>%1 Bit</translation>
+        </message>
+        <message>
+            <source>saved %1</source>
+            <translation>%1 gespart</translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %n more</source>
+            <translation>
+                <numerusform>… und %n weiterer</numerusform>
+                <numerusform>… und %n weitere</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>outside the numbered layers</source>
+            <translation>außerhalb der nummerierten Schichten</translation>
+        </message>
+        <message>
+            <source>other</source>
+            <translation>übrige</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::MainWindow</name>
+        <message>
+            <source>anamnesis</source>
+            <translation>anamnesis</translation>
+        </message>
+        <message>
+            <source>&lt;h2&gt;Drop a model here&lt;/h2&gt;&lt;p&gt;safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;or use &lt;b&gt;File ▸ Open&lt;/b&gt; (%1). Opening reads headers only.&lt;/p&gt;</source>
+            <translation>&lt;h2&gt;Modell hierher ziehen&lt;/h2&gt;&lt;p&gt;safetensors (auch aufgeteilt oder als Ordner), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;oder &lt;b&gt;Datei ▸ Öffnen&lt;/b&gt; (%1) verwenden. Beim Öffnen werden nur die Kopfdaten gelesen.&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>Conversion running</source>
+            <translation>Konvertierung läuft</translation>
+        </message>
+        <message>
+            <source>A conversion is still running. Cancel it and quit? No partial file is left behind.</source>
+            <translation>Eine Konvertierung läuft noch. Abbrechen und beenden? Es bleibt keine unvollständige Datei zurück.</translation>
+        </message>
+        <message>
+            <source>&amp;File</source>
+            <translation>&amp;Datei</translation>
+        </message>
+        <message>
+            <source>&amp;Open…</source>
+            <translation>Ö&amp;ffnen …</translation>
+        </message>
+        <message>
+            <source>Open model</source>
+            <translation>Modell öffnen</translation>
+        </message>
+        <message>
+            <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)</source>
+            <translation>Modelldateien (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;Alle Dateien (*)</translation>
+        </message>
+        <message>
+            <source>Open &amp;Folder…</source>
+            <translation>&amp;Ordner öffnen …</translation>
+        </message>
+        <message>
+            <source>Open model folder</source>
+            <translation>Modellordner öffnen</translation>
+        </message>
+        <message>
+            <source>Open &amp;Recent</source>
+            <translation>&amp;Zuletzt geöffnet</translation>
+        </message>
+        <message>
+            <source>&amp;Convert…</source>
+            <translation>&amp;Konvertieren …</translation>
+        </message>
+        <message>
+            <source>&amp;Close Tab</source>
+            <translation>Reiter &amp;schließen</translation>
+        </message>
+        <message>
+            <source>&amp;Quit</source>
+            <translation>&amp;Beenden</translation>
+        </message>
+        <message>
+            <source>&amp;Edit</source>
+            <translation>&amp;Bearbeiten</translation>
+        </message>
+        <message>
+            <source>&amp;Find Tensor</source>
+            <translation>Tensor &amp;suchen</translation>
+        </message>
+        <message>
+            <source>Copy Tensor &amp;Name</source>
+            <translation>Tensor&amp;namen kopieren</translation>
+        </message>
+        <message>
+            <source>Copied %1</source>
+            <translation>%1 kopiert</translation>
+        </message>
+        <message>
+            <source>&amp;View</source>
+            <translation>&amp;Ansicht</translation>
+        </message>
+        <message>
+            <source>&amp;Overview</source>
+            <translation>Ü&amp;berblick</translation>
+        </message>
+        <message>
+            <source>What &amp;Lethe Took</source>
+            <translation>Was &amp;Lethe nahm</translation>
+        </message>
+        <message>
+            <source>&amp;Tensor</source>
+            <translation>&amp;Tensor</translation>
+        </message>
+        <message>
+            <source>&amp;Metadata</source>
+            <translation>&amp;Metadaten</translation>
+        </message>
+        <message>
+            <source>&amp;Next Model</source>
+            <translation>&amp;Nächstes Modell</translation>
+        </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation>&amp;Hilfe</translation>
+        </message>
+        <message>
+            <source>&amp;About anamnesis</source>
+            <translation>Ü&amp;ber anamnesis</translation>
+        </message>
+        <message>
+            <source>About anamnesis</source>
+            <translation>Über anamnesis</translation>
+        </message>
+        <message>
+            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files and remember (dequantize) them to safetensors.&lt;/p&gt;</source>
+            <translation>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.&lt;/p&gt;&lt;p&gt;Quantisierte Modelldateien untersuchen und nach safetensors erinnern (dequantisieren).&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>(none)</source>
+            <translation>(keine)</translation>
+        </message>
+        <message>
+            <source>&amp;Clear List</source>
+            <translation>Liste &amp;leeren</translation>
+        </message>
+        <message>
+            <source>Opening %1…</source>
+            <translation>%1 wird geöffnet …</translation>
+        </message>
+        <message>
+            <source>Could not open %1</source>
+            <translation>%1 konnte nicht geöffnet werden</translation>
+        </message>
+        <message>
+            <source>Could not open model</source>
+            <translation>Modell konnte nicht geöffnet werden</translation>
+        </message>
+        <message>
+            <source>%1 could not be opened.</source>
+            <translation>%1 konnte nicht geöffnet werden.</translation>
+        </message>
+        <message numerus="yes">
+            <source>Opened %1: %n tensor(s) in %2 ms</source>
+            <translation>
+                <numerusform>%1 geöffnet: %n Tensor in %2 ms</numerusform>
+                <numerusform>%1 geöffnet: %n Tensoren in %2 ms</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1 — anamnesis</source>
+            <translation>%1 — anamnesis</translation>
+        </message>
+        <message>
+            <source>Cancel and Quit</source>
+            <translation>Abbrechen und beenden</translation>
+        </message>
+        <message>
+            <source>Keep Running</source>
+            <translation>Weiterlaufen lassen</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>Schließen</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::MetadataView</name>
+        <message>
+            <source>Filter keys and values</source>
+            <translation>Schlüssel und Werte filtern</translation>
+        </message>
+        <message>
+            <source>Key</source>
+            <translation>Schlüssel</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>Wert</translation>
+        </message>
+        <message>
+            <source>File metadata (%1)</source>
+            <translation>Metadaten der Datei (%1)</translation>
+        </message>
+        <message>
+            <source>quantization_config (%1)</source>
+            <translation>quantization_config (%1)</translation>
+        </message>
+        <message>
+            <source>Notes</source>
+            <translation>Hinweise</translation>
+        </message>
+        <message>
+            <source>This file carries no metadata.</source>
+            <translation>Diese Datei enthält keine Metadaten.</translation>
+        </message>
+        <message>
+            <source>Pickle globals (%1)</source>
+            <translation>Pickle-Globals (%1)</translation>
+        </message>
+        <message>
+            <source>%1 — %2, referenced %3×</source>
+            <translation>%1 — %2, %3× referenziert</translation>
+        </message>
+        <message>
+            <source>allowed</source>
+            <translation>erlaubt</translation>
+        </message>
+        <message>
+            <source>refused</source>
+            <translation>abgelehnt</translation>
+        </message>
+        <message>
+            <source>error</source>
+            <translation>Fehler</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::ModelView</name>
+        <message>
+            <source>Filter tensors (Ctrl+F)</source>
+            <translation>Tensoren filtern (Strg+F)</translation>
+        </message>
+        <message>
+            <source>Re&amp;gex</source>
+            <translation>Re&amp;gulärer Ausdruck</translation>
+        </message>
+        <message>
+            <source>Treat the filter as a regular expression</source>
+            <translation>Den Filter als regulären Ausdruck behandeln</translation>
+        </message>
+        <message>
+            <source>&amp;Copy Name</source>
+            <translation>Namen &amp;kopieren</translation>
+        </message>
+        <message>
+            <source>&amp;Expand All</source>
+            <translation>Alle &amp;aufklappen</translation>
+        </message>
+        <message>
+            <source>C&amp;ollapse All</source>
+            <translation>Alle &amp;zuklappen</translation>
+        </message>
+        <message>
+            <source>Con&amp;vert…</source>
+            <translation>Kon&amp;vertieren …</translation>
+        </message>
+        <message>
+            <source>Overview</source>
+            <translation>Überblick</translation>
+        </message>
+        <message>
+            <source>What Lethe Took</source>
+            <translation>Was Lethe nahm</translation>
+        </message>
+        <message>
+            <source>Tensor</source>
+            <translation>Tensor</translation>
+        </message>
+        <message>
+            <source>Metadata</source>
+            <translation>Metadaten</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s)</source>
+            <translation>
+                <numerusform>%n Tensor</numerusform>
+                <numerusform>%n Tensoren</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Invalid regular expression</source>
+            <translation>Ungültiger regulärer Ausdruck</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::Shape</name>
+        <message>
+            <source>scalar</source>
+            <translation>Skalar</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::SummaryView</name>
+        <message>
+            <source>Stored bytes by dtype</source>
+            <translation>Gespeicherte Bytes nach Datentyp</translation>
+        </message>
+        <message>
+            <source>not convertible</source>
+            <translation>nicht konvertierbar</translation>
+        </message>
+        <message>
+            <source>unquantized</source>
+            <translation>nicht quantisiert</translation>
+        </message>
+        <message>
+            <source>companions not written</source>
+            <translation>nicht geschriebene Begleittensoren</translation>
+        </message>
+        <message>
+            <source>Stored bytes by scheme</source>
+            <translation>Gespeicherte Bytes nach Schema</translation>
+        </message>
+        <message>
+            <source>Format</source>
+            <translation>Format</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1, %n file(s), %2</source>
+            <translation>
+                <numerusform>%1, %n Datei, %2</numerusform>
+                <numerusform>%1, %n Dateien, %2</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 — %n tensor(s)</source>
+            <translation>
+                <numerusform>%1 — %n Tensor</numerusform>
+                <numerusform>%1 — %n Tensoren</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Scheme</source>
+            <translation>Schema</translation>
+        </message>
+        <message>
+            <source>none: the tensors are not quantized</source>
+            <translation>keines: die Tensoren sind nicht quantisiert</translation>
+        </message>
+        <message>
+            <source>Config</source>
+            <translation>Konfiguration</translation>
+        </message>
+        <message>
+            <source>quant_method "%1" in %2</source>
+            <translation>quant_method „%1“ in %2</translation>
+        </message>
+        <message>
+            <source>Tensors</source>
+            <translation>Tensoren</translation>
+        </message>
+        <message>
+            <source>%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors</source>
+            <translation>%1 gespeichert: %2 quantisiert, %3 Begleittensoren, %4 durchgereicht, %5 nicht unterstützt → %6 Ausgabetensoren</translation>
+        </message>
+        <message>
+            <source>Parameters</source>
+            <translation>Parameter</translation>
+        </message>
+        <message>
+            <source>%1 (%2 quantized)</source>
+            <translation>%1 (%2 quantisiert)</translation>
+        </message>
+        <message>
+            <source>Size</source>
+            <translation>Größe</translation>
+        </message>
+        <message>
+            <source>%1 now → %2 as BF16</source>
+            <translation>%1 jetzt → %2 als BF16</translation>
+        </message>
+        <message>
+            <source>Lethe took</source>
+            <translation>Lethe nahm</translation>
+        </message>
+        <message>
+            <source>%1 of %2 (%3) — %4 bits per weight instead of 16</source>
+            <translation>%1 von %2 (%3) — %4 Bits pro Gewicht statt 16</translation>
+        </message>
+        <message>
+            <source>nothing: no tensor is quantized</source>
+            <translation>nichts: kein Tensor ist quantisiert</translation>
+        </message>
+        <message>
+            <source>Opened in</source>
+            <translation>Geöffnet in</translation>
+        </message>
+        <message>
+            <source>%1 ms (headers only)</source>
+            <translation>%1 ms (nur Kopfdaten)</translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %n more</source>
+            <translation>
+                <numerusform>… und %n weiterer</numerusform>
+                <numerusform>… und %n weitere</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Not convertible</source>
+            <translation>Nicht konvertierbar</translation>
+        </message>
+        <message>
+            <source>Notes</source>
+            <translation>Hinweise</translation>
+        </message>
+        <message>
+            <source>Pickle scan</source>
+            <translation>Pickle-Prüfung</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 (%n global(s) referenced, nothing executed)</source>
+            <translation>
+                <numerusform>%1 (%n Global referenziert, nichts ausgeführt)</numerusform>
+                <numerusform>%1 (%n Globals referenziert, nichts ausgeführt)</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::TensorDetail</name>
+        <message>
+            <source>Select a tensor in the tree.</source>
+            <translation>Wählen Sie einen Tensor im Baum.</translation>
+        </message>
+        <message>
+            <source>Stored tensor</source>
+            <translation>Gespeicherter Tensor</translation>
+        </message>
+        <message>
+            <source>Dtype</source>
+            <translation>Datentyp</translation>
+        </message>
+        <message>
+            <source>Shape</source>
+            <translation>Form</translation>
+        </message>
+        <message>
+            <source>Size</source>
+            <translation>Größe</translation>
+        </message>
+        <message>
+            <source>Role</source>
+            <translation>Rolle</translation>
+        </message>
+        <message>
+            <source>Compute statistics</source>
+            <translation>Statistik berechnen</translation>
+        </message>
+        <message>
+            <source>statistics %p%</source>
+            <translation>Statistik %p %</translation>
+        </message>
+        <message>
+            <source>min</source>
+            <translation>Min.</translation>
+        </message>
+        <message>
+            <source>max</source>
+            <translation>Max.</translation>
+        </message>
+        <message>
+            <source>mean</source>
+            <translation>Mittelwert</translation>
+        </message>
+        <message>
+            <source>std</source>
+            <translation>Std.-Abw.</translation>
+        </message>
+        <message>
+            <source>zeros</source>
+            <translation>Nullen</translation>
+        </message>
+        <message>
+            <source>NaN</source>
+            <translation>NaN</translation>
+        </message>
+        <message>
+            <source>±Inf</source>
+            <translation>±Inf</translation>
+        </message>
+        <message>
+            <source>values</source>
+            <translation>Werte</translation>
+        </message>
+        <message>
+            <source>Written as BF16 loses</source>
+            <translation>Als BF16 geschrieben gehen verloren</translation>
+        </message>
+        <message>
+            <source>Written as F16 loses</source>
+            <translation>Als F16 geschrieben gehen verloren</translation>
+        </message>
+        <message>
+            <source>Measured against the exact f32 dequantized values: root-mean-square error, largest absolute error and signal-to-quantization-noise ratio.</source>
+            <translation>Gemessen an den exakten dequantisierten f32-Werten: mittlerer quadratischer Fehler (Wurzel), größter absoluter Fehler und Signal-Quantisierungsrausch-Verhältnis.</translation>
+        </message>
+        <message>
+            <source>Group</source>
+            <translation>Gruppe</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s)</source>
+            <translation>
+                <numerusform>%n Tensor</numerusform>
+                <numerusform>%n Tensoren</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Parameters</source>
+            <translation>Parameter</translation>
+        </message>
+        <message>
+            <source>Stored</source>
+            <translation>Gespeichert</translation>
+        </message>
+        <message>
+            <source>As BF16</source>
+            <translation>Als BF16</translation>
+        </message>
+        <message>
+            <source>Scheme</source>
+            <translation>Schema</translation>
+        </message>
+        <message>
+            <source>Bits per weight</source>
+            <translation>Bits pro Gewicht</translation>
+        </message>
+        <message>
+            <source>%1 stored, 16 as BF16</source>
+            <translation>%1 gespeichert, 16 als BF16</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>Fehler</translation>
+        </message>
+        <message>
+            <source>Used by</source>
+            <translation>Verwendet von</translation>
+        </message>
+        <message>
+            <source>no output tensor (not written)</source>
+            <translation>keinem Ausgabetensor (wird nicht geschrieben)</translation>
+        </message>
+        <message>
+            <source>Statistics are available for output tensors.</source>
+            <translation>Statistiken gibt es für Ausgabetensoren.</translation>
+        </message>
+        <message>
+            <source>Computing…</source>
+            <translation>Wird berechnet …</translation>
+        </message>
+        <message>
+            <source>Statistics failed: %1</source>
+            <translation>Statistik fehlgeschlagen: %1</translation>
+        </message>
+        <message>
+            <source>%1 (%2 %)</source>
+            <translation>%1 (%2 %)</translation>
+        </message>
+        <message>
+            <source>nothing: every value is exact</source>
+            <translation>nichts: jeder Wert ist exakt</translation>
+        </message>
+        <message>
+            <source>RMSE %1, max abs error %2, SQNR %3 dB</source>
+            <translation>RMSE %1, größter absoluter Fehler %2, SQNR %3 dB</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n value(s) overflow to ±Inf</source>
+            <translation>
+                <numerusform>%n Wert läuft über nach ±Inf</numerusform>
+                <numerusform>%n Werte laufen über nach ±Inf</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>No finite values.</source>
+            <translation>Keine endlichen Werte.</translation>
+        </message>
+        <message>
+            <source>&amp;Log scale</source>
+            <translation>&amp;Logarithmisch</translation>
+        </message>
+        <message>
+            <source>Logarithmic count axis for the histogram: shows rare values in the tails</source>
+            <translation>Logarithmische Anzahl-Achse im Histogramm: zeigt seltene Werte in den Ausläufern</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::TensorTreeModel</name>
+        <message>
+            <source>Name</source>
+            <translation>Name</translation>
+        </message>
+        <message>
+            <source>Dtype / scheme</source>
+            <translation>Datentyp / Schema</translation>
+        </message>
+        <message>
+            <source>Shape</source>
+            <translation>Form</translation>
+        </message>
+        <message>
+            <source>Parameters</source>
+            <translation>Parameter</translation>
+        </message>
+        <message>
+            <source>Stored</source>
+            <translation>Gespeichert</translation>
+        </message>
+        <message>
+            <source>As BF16</source>
+            <translation>Als BF16</translation>
+        </message>
+        <message>
+            <source>Dotted tensor name, grouped by component</source>
+            <translation>Tensorname mit Punkten, nach Bestandteilen gruppiert</translation>
+        </message>
+        <message>
+            <source>Stored dtype and the quantization scheme that reads it</source>
+            <translation>Gespeicherter Datentyp und das Quantisierungsschema, das ihn liest</translation>
+        </message>
+        <message>
+            <source>Output shape (row-major), or the stored shape for companions</source>
+            <translation>Ausgabeform (zeilenweise), bei Begleittensoren die gespeicherte Form</translation>
+        </message>
+        <message>
+            <source>Number of elements</source>
+            <translation>Anzahl der Elemente</translation>
+        </message>
+        <message>
+            <source>Bytes in the file, companions included</source>
+            <translation>Bytes in der Datei, einschließlich Begleittensoren</translation>
+        </message>
+        <message>
+            <source>Bytes after dequantizing to BF16</source>
+            <translation>Bytes nach dem Dequantisieren zu BF16</translation>
+        </message>
+        <message>
+            <source>error</source>
+            <translation>Fehler</translation>
+        </message>
+        <message>
+            <source>%1 · %2 (dropped)</source>
+            <translation>%1 · %2 (entfällt)</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s)</source>
+            <translation>
+                <numerusform>%n Tensor</numerusform>
+                <numerusform>%n Tensoren</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Consumed by no output tensor: conversion drops it.</source>
+            <translation>Von keinem Ausgabetensor verwendet: die Konvertierung lässt ihn weg.</translation>
+        </message>
+    </context>
+    <context>
+        <name>main</name>
+        <message>
+            <source>Inspect ML model files and remember (dequantize) them.</source>
+            <translation>ML-Modelldateien untersuchen und erinnern (dequantisieren).</translation>
+        </message>
+        <message>
+            <source>User interface language (e.g. de), default: the system locale.</source>
+            <translation>Sprache der Oberfläche (z. B. de), Vorgabe: die Systemeinstellung.</translation>
+        </message>
+        <message>
+            <source>locale</source>
+            <translation>Sprache</translation>
+        </message>
+        <message>
+            <source>Render screenshots of the first model into DIR and quit.</source>
+            <translation>Bildschirmfotos des ersten Modells in VERZEICHNIS speichern und beenden.</translation>
+        </message>
+        <message>
+            <source>DIR</source>
+            <translation>VERZEICHNIS</translation>
+        </message>
+        <message>
+            <source>Model files or folders to open.</source>
+            <translation>Zu öffnende Modelldateien oder -ordner.</translation>
+        </message>
+    </context>
 </TS>

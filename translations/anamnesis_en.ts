@@ -1,1025 +1,1068 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
-<context>
-    <name>amn::ui::BreakdownChart</name>
-    <message numerus="yes">
-        <source>%1
+    <context>
+        <name>amn::ui::BreakdownChart</name>
+        <message numerus="yes">
+            <source>%1
 %2 of %3 (%4), %n tensor(s)</source>
-        <translation>
-            <numerusform>%1
+            <translation>
+                <numerusform>%1
 %2 of %3 (%4), %n tensor</numerusform>
-            <numerusform>%1
+                <numerusform>%1
 %2 of %3 (%4), %n tensors</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 in total</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 — %2 (%3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::ConvertWizard</name>
-    <message numerus="yes">
-        <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
-        <translation>
-            <numerusform>%1, %n file, %2 — %3 output tensors, %4 parameters</numerusform>
-            <numerusform>%1, %n files, %2 — %3 output tensors, %4 parameters</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tensor(s) cannot be converted, for example:
+            </translation>
+        </message>
+        <message>
+            <source>%1 in total</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 — %2 (%3)</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::ConvertWizard</name>
+        <message numerus="yes">
+            <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
+            <translation>
+                <numerusform>%1, %n file, %2 — %3 output tensors, %4 parameters</numerusform>
+                <numerusform>%1, %n files, %2 — %3 output tensors, %4 parameters</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s) cannot be converted, for example:
 %1</source>
-        <translation>
-            <numerusform>%n tensor cannot be converted, for example:
+            <translation>
+                <numerusform>%n tensor cannot be converted, for example:
 %1</numerusform>
-            <numerusform>%n tensors cannot be converted, for example:
+                <numerusform>%n tensors cannot be converted, for example:
 %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.
 
 Written:
 %3</source>
-        <translation>
-            <numerusform>Remembered %n tensor, %1 of tensor data, in %2 s.
+            <translation>
+                <numerusform>Remembered %n tensor, %1 of tensor data, in %2 s.
 
 Written:
 %3</numerusform>
-            <numerusform>Remembered %n tensors, %1 of tensor data, in %2 s.
+                <numerusform>Remembered %n tensors, %1 of tensor data, in %2 s.
 
 Written:
 %3</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Convert %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Convert</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt; &amp;Back</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Next &gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Finish</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Conversion running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A conversion is still running. Cancel it? No partial file is left behind.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel Conversion</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Keep Running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The model to remember (dequantize).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scheme: none (unquantized tensors are cast or copied).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scheme: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Target</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What to write. The core writes safetensors.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every float tensor as &amp;BF16 safetensors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every float tensor as &amp;F16 safetensors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every float tensor as F&amp;32 safetensors (exact dequantized values, twice the size)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Integer and boolean tensors are always copied unchanged. Quantization companions (scales, zero points) are consumed and not written.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Options</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where to write. Output goes to a temporary file first and is renamed when complete.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Output (a .safetensors file, or a folder):</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Browse…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>O&amp;verwrite existing files</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Output file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>safetensors (*.safetensors)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Check, then convert.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Converting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Runs in the background on all cores. Cancel stops within a second and leaves no partial file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel conversion</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The model is remembered.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open output &amp;folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open the result in anamnesis</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose an output path.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 exists. Tick “Overwrite existing files” or choose another path.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 safetensors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>safetensors, dequantized tensors as BF16, others unchanged</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Output</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (overwrite)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tensors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 written, %2 dequantized</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Predicted size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of tensor data (input: %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 free on %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>— not enough space</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Disk space</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Starting…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2 written — %3/s — %4 left</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wrote %1 in %2 s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Try again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelled. No output file was written.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Conversion failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Conversion failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The conversion stopped with an error. No output file was written.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::HistogramChart</name>
-    <message>
-        <source>No statistics yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>dequantized value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>count</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>[%1, %2): %3 values</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::LetheChart</name>
-    <message numerus="yes">
-        <source>&lt;b&gt;%1&lt;/b&gt; — %n tensor(s)</source>
-        <translation>
-            <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n tensor</numerusform>
-            <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n tensors</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>… and %n more</source>
-        <translation>
-            <numerusform>… and %n more</numerusform>
-            <numerusform>… and %n more</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Lethe took %1 of %2 (%3): stored bits per weight by layer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Nothing is quantized: every tensor keeps its stored precision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>quantized layer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>full precision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>BF16 = 16 bits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bits per weight</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>layer (hover a bar for its tensors)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No tensors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 bits per weight (BF16: 16)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>stored %1, as BF16 %2, saved %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 bits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>saved %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>outside the numbered layers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>other</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::MainWindow</name>
-    <message numerus="yes">
-        <source>Opened %1: %n tensor(s) in %2 ms</source>
-        <translation>
-            <numerusform>Opened %1: %n tensor in %2 ms</numerusform>
-            <numerusform>Opened %1: %n tensors in %2 ms</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>anamnesis</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h2&gt;Drop a model here&lt;/h2&gt;&lt;p&gt;safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;or use &lt;b&gt;File ▸ Open&lt;/b&gt; (%1). Opening reads headers only.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Conversion running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A conversion is still running. Cancel it and quit? No partial file is left behind.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel and Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Keep Running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open &amp;Folder…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open model folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Convert…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Close Tab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Find Tensor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy Tensor &amp;Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Overview</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What &amp;Lethe Took</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Tensor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Metadata</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Next Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;About anamnesis</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>About anamnesis</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files and remember (dequantize) them to safetensors.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Clear List</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opening %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not open %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not open model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 could not be opened.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 — anamnesis</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::MetadataView</name>
-    <message>
-        <source>Filter keys and values</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>File metadata (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>quantization_config (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This file carries no metadata.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::ModelView</name>
-    <message numerus="yes">
-        <source>%n tensor(s)</source>
-        <translation>
-            <numerusform>%n tensor</numerusform>
-            <numerusform>%n tensors</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Filter tensors (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Re&amp;gex</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Treat the filter as a regular expression</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Copy Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Expand All</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>C&amp;ollapse All</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Con&amp;vert…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Overview</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What Lethe Took</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tensor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Metadata</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Invalid regular expression</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::Shape</name>
-    <message>
-        <source>scalar</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::SummaryView</name>
-    <message numerus="yes">
-        <source>%1, %n file(s), %2</source>
-        <translation>
-            <numerusform>%1, %n file, %2</numerusform>
-            <numerusform>%1, %n files, %2</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 — %n tensor(s)</source>
-        <translation>
-            <numerusform>%1 — %n tensor</numerusform>
-            <numerusform>%1 — %n tensors</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>… and %n more</source>
-        <translation>
-            <numerusform>… and %n more</numerusform>
-            <numerusform>… and %n more</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Stored bytes by dtype</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not convertible</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unquantized</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>companions not written</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stored bytes by scheme</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Format</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scheme</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none: the tensors are not quantized</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Config</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>quant_method &quot;%1&quot; in %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tensors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (%2 quantized)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 now → %2 as BF16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lethe took</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2 (%3) — %4 bits per weight instead of 16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>nothing: no tensor is quantized</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opened in</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms (headers only)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not convertible</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::TensorDetail</name>
-    <message numerus="yes">
-        <source>%n tensor(s)</source>
-        <translation>
-            <numerusform>%n tensor</numerusform>
-            <numerusform>%n tensors</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n value(s) overflow to ±Inf</source>
-        <translation>
-            <numerusform>%n value overflows to ±Inf</numerusform>
-            <numerusform>%n values overflow to ±Inf</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Select a tensor in the tree.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stored tensor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dtype</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shape</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Role</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compute statistics</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>statistics %p%</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>min</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>mean</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>std</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>zeros</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>NaN</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>±Inf</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>values</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Written as BF16 loses</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Written as F16 loses</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measured against the exact f32 dequantized values: root-mean-square error, largest absolute error and signal-to-quantization-noise ratio.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Group</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stored</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>As BF16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scheme</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bits per weight</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 stored, 16 as BF16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Used by</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no output tensor (not written)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Statistics are available for output tensors.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Computing…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Statistics failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (%2 %)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>nothing: every value is exact</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RMSE %1, max abs error %2, SQNR %3 dB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No finite values.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>amn::ui::TensorTreeModel</name>
-    <message numerus="yes">
-        <source>%n tensor(s)</source>
-        <translation>
-            <numerusform>%n tensor</numerusform>
-            <numerusform>%n tensors</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dtype / scheme</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shape</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stored</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>As BF16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dotted tensor name, grouped by component</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stored dtype and the quantization scheme that reads it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Output shape (row-major), or the stored shape for companions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Number of elements</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bytes in the file, companions included</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bytes after dequantizing to BF16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 · %2 (dropped)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Consumed by no output tensor: conversion drops it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>main</name>
-    <message>
-        <source>Inspect ML model files and remember (dequantize) them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>User interface language (e.g. de), default: the system locale.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>locale</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Render screenshots of the first model into DIR and quit.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>DIR</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model files or folders to open.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
+            </translation>
+        </message>
+        <message>
+            <source>Convert %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Convert</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&lt; &amp;Back</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Next &gt;</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Finish</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Conversion running</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A conversion is still running. Cancel it? No partial file is left behind.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel Conversion</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Keep Running</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Source</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model to remember (dequantize).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scheme: none (unquantized tensors are cast or copied).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scheme: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Target</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>What to write. The core writes safetensors.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Every float tensor as &amp;BF16 safetensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Every float tensor as &amp;F16 safetensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Every float tensor as F&amp;32 safetensors (exact dequantized values, twice the size)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Integer and boolean tensors are always copied unchanged. Quantization companions (scales, zero points) are consumed and not written.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Options</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Where to write. Output goes to a temporary file first and is renamed when complete.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Output (a .safetensors file, or a folder):</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Browse…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>O&amp;verwrite existing files</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Output file</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>safetensors (*.safetensors)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Summary</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Check, then convert.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Converting</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Runs in the background on all cores. Cancel stops within a second and leaves no partial file.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel conversion</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Done</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model is remembered.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open output &amp;folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Open the result in anamnesis</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Choose an output path.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 exists. Tick “Overwrite existing files” or choose another path.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 safetensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>safetensors, dequantized tensors as BF16, others unchanged</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Output</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source> (overwrite)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 written, %2 dequantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Predicted size</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 of tensor data (input: %2)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 free on %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>— not enough space</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Disk space</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 of %2 written — %3/s — %4 left</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Wrote %1 in %2 s.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Try again</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancelled. No output file was written.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Conversion failed: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Conversion failed</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The conversion stopped with an error. No output file was written.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancelling…</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::HistogramChart</name>
+        <message>
+            <source>No statistics yet</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>dequantized value</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>count</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>[%1, %2): %3 values</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>count (log scale)</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::LetheChart</name>
+        <message numerus="yes">
+            <source>&lt;b&gt;%1&lt;/b&gt; — %n tensor(s)</source>
+            <translation>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n tensor</numerusform>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n tensors</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %n more</source>
+            <translation>
+                <numerusform>… and %n more</numerusform>
+                <numerusform>… and %n more</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Lethe took %1 of %2 (%3): stored bits per weight by layer</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Nothing is quantized: every tensor keeps its stored precision</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>quantized layer</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>full precision</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>BF16 = 16 bits</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>bits per weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>layer (hover a bar for its tensors)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No tensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 bits per weight (BF16: 16)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>stored %1, as BF16 %2, saved %3</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 bits</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>saved %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>outside the numbered layers</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>other</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::MainWindow</name>
+        <message numerus="yes">
+            <source>Opened %1: %n tensor(s) in %2 ms</source>
+            <translation>
+                <numerusform>Opened %1: %n tensor in %2 ms</numerusform>
+                <numerusform>Opened %1: %n tensors in %2 ms</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>anamnesis</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&lt;h2&gt;Drop a model here&lt;/h2&gt;&lt;p&gt;safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;or use &lt;b&gt;File ▸ Open&lt;/b&gt; (%1). Opening reads headers only.&lt;/p&gt;</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Conversion running</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A conversion is still running. Cancel it and quit? No partial file is left behind.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel and Quit</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Keep Running</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;File</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Open…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open &amp;Folder…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open model folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open &amp;Recent</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Convert…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Close Tab</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Quit</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Edit</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Find Tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copy Tensor &amp;Name</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copied %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;View</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Overview</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>What &amp;Lethe Took</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Metadata</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Next Model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;About anamnesis</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>About anamnesis</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files and remember (dequantize) them to safetensors.&lt;/p&gt;</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>(none)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Clear List</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Opening %1…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Could not open %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Could not open model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 could not be opened.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Close</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 — anamnesis</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::MetadataView</name>
+        <message>
+            <source>Filter keys and values</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Key</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Value</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>File metadata (%1)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>quantization_config (%1)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Notes</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>This file carries no metadata.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Pickle globals (%1)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 — %2, referenced %3×</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>allowed</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>refused</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>error</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::ModelView</name>
+        <message numerus="yes">
+            <source>%n tensor(s)</source>
+            <translation>
+                <numerusform>%n tensor</numerusform>
+                <numerusform>%n tensors</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Filter tensors (Ctrl+F)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Re&amp;gex</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Treat the filter as a regular expression</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Copy Name</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Expand All</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>C&amp;ollapse All</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Con&amp;vert…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Overview</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>What Lethe Took</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Metadata</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Invalid regular expression</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::Shape</name>
+        <message>
+            <source>scalar</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::SummaryView</name>
+        <message numerus="yes">
+            <source>%1, %n file(s), %2</source>
+            <translation>
+                <numerusform>%1, %n file, %2</numerusform>
+                <numerusform>%1, %n files, %2</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 — %n tensor(s)</source>
+            <translation>
+                <numerusform>%1 — %n tensor</numerusform>
+                <numerusform>%1 — %n tensors</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %n more</source>
+            <translation>
+                <numerusform>… and %n more</numerusform>
+                <numerusform>… and %n more</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Stored bytes by dtype</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not convertible</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>unquantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>companions not written</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stored bytes by scheme</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Format</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scheme</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>none: the tensors are not quantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Config</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>quant_method "%1" in %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Parameters</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 (%2 quantized)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Size</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 now → %2 as BF16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Lethe took</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 of %2 (%3) — %4 bits per weight instead of 16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>nothing: no tensor is quantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Opened in</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 ms (headers only)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Not convertible</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Notes</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Pickle scan</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%1 (%n global(s) referenced, nothing executed)</source>
+            <translation>
+                <numerusform>%1 (%n global referenced, nothing executed)</numerusform>
+                <numerusform>%1 (%n globals referenced, nothing executed)</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::TensorDetail</name>
+        <message numerus="yes">
+            <source>%n tensor(s)</source>
+            <translation>
+                <numerusform>%n tensor</numerusform>
+                <numerusform>%n tensors</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n value(s) overflow to ±Inf</source>
+            <translation>
+                <numerusform>%n value overflows to ±Inf</numerusform>
+                <numerusform>%n values overflow to ±Inf</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Select a tensor in the tree.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stored tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Dtype</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Shape</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Size</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Role</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Compute statistics</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>statistics %p%</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>min</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>max</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>mean</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>std</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>zeros</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>NaN</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>±Inf</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>values</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Written as BF16 loses</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Written as F16 loses</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Measured against the exact f32 dequantized values: root-mean-square error, largest absolute error and signal-to-quantization-noise ratio.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Group</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Parameters</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stored</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>As BF16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scheme</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Bits per weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 stored, 16 as BF16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Error</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Used by</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no output tensor (not written)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Statistics are available for output tensors.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Computing…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Statistics failed: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 (%2 %)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>nothing: every value is exact</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>RMSE %1, max abs error %2, SQNR %3 dB</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No finite values.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Log scale</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Logarithmic count axis for the histogram: shows rare values in the tails</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::TensorTreeModel</name>
+        <message numerus="yes">
+            <source>%n tensor(s)</source>
+            <translation>
+                <numerusform>%n tensor</numerusform>
+                <numerusform>%n tensors</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Dtype / scheme</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Shape</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Parameters</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stored</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>As BF16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Dotted tensor name, grouped by component</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stored dtype and the quantization scheme that reads it</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Output shape (row-major), or the stored shape for companions</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Number of elements</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Bytes in the file, companions included</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Bytes after dequantizing to BF16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>error</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 · %2 (dropped)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Consumed by no output tensor: conversion drops it.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>main</name>
+        <message>
+            <source>Inspect ML model files and remember (dequantize) them.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>User interface language (e.g. de), default: the system locale.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>locale</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Render screenshots of the first model into DIR and quit.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>DIR</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Model files or folders to open.</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
 </TS>

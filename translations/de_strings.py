@@ -94,6 +94,7 @@ DE = {
     ("amn::ui::HistogramChart", "No statistics yet"): "Noch keine Statistik",
     ("amn::ui::HistogramChart", "dequantized value"): "dequantisierter Wert",
     ("amn::ui::HistogramChart", "count"): "Anzahl",
+    ("amn::ui::HistogramChart", "count (log scale)"): "Anzahl (logarithmisch)",
     ("amn::ui::HistogramChart", "[%1, %2): %3 values"): "[%1, %2): %3 Werte",
 
     (L, "Lethe took %1 of %2 (%3): stored bits per weight by layer"):
@@ -167,6 +168,11 @@ DE = {
     ("amn::ui::MetadataView", "File metadata (%1)"): "Metadaten der Datei (%1)",
     ("amn::ui::MetadataView", "quantization_config (%1)"): "quantization_config (%1)",
     ("amn::ui::MetadataView", "Notes"): "Hinweise",
+    ("amn::ui::MetadataView", "Pickle globals (%1)"): "Pickle-Globals (%1)",
+    ("amn::ui::MetadataView", "%1 — %2, referenced %3×"): "%1 — %2, %3× referenziert",
+    ("amn::ui::MetadataView", "allowed"): "erlaubt",
+    ("amn::ui::MetadataView", "refused"): "abgelehnt",
+    ("amn::ui::MetadataView", "error"): "Fehler",
     ("amn::ui::MetadataView", "This file carries no metadata."): "Diese Datei enthält keine Metadaten.",
 
     (V, "Filter tensors (Ctrl+F)"): "Tensoren filtern (Strg+F)",
@@ -208,6 +214,9 @@ DE = {
     (S, "%1 of %2 (%3) — %4 bits per weight instead of 16"): "%1 von %2 (%3) — %4 Bits pro Gewicht statt 16",
     (S, "nothing: no tensor is quantized"): "nichts: kein Tensor ist quantisiert",
     (S, "Opened in"): "Geöffnet in",
+    (S, "Pickle scan"): "Pickle-Prüfung",
+    (S, "%1 (%n global(s) referenced, nothing executed)"):
+        ["%1 (%n Global referenziert, nichts ausgeführt)", "%1 (%n Globals referenziert, nichts ausgeführt)"],
     (S, "%1 ms (headers only)"): "%1 ms (nur Kopfdaten)",
     (S, "… and %n more"): ["… und %n weiterer", "… und %n weitere"],
     (S, "Not convertible"): "Nicht konvertierbar",
@@ -253,6 +262,9 @@ DE = {
     (D, "RMSE %1, max abs error %2, SQNR %3 dB"): "RMSE %1, größter absoluter Fehler %2, SQNR %3 dB",
     (D, "%n value(s) overflow to ±Inf"): ["%n Wert läuft über nach ±Inf", "%n Werte laufen über nach ±Inf"],
     (D, "No finite values."): "Keine endlichen Werte.",
+    (D, "&Log scale"): "&Logarithmisch",
+    (D, "Logarithmic count axis for the histogram: shows rare values in the tails"):
+        "Logarithmische Anzahl-Achse im Histogramm: zeigt seltene Werte in den Ausläufern",
 
     (T, "Name"): "Name",
     (T, "Dtype / scheme"): "Datentyp / Schema",

@@ -365,6 +365,11 @@ void HistogramChart::setHistogram(std::vector<quint64> bins, double lo, double h
     update();
 }
 
+void HistogramChart::setLogScale(bool on) {
+    log_ = on;
+    update();
+}
+
 void HistogramChart::clear(const QString& message) {
     bins_.clear();
     message_ = message;
@@ -374,7 +379,7 @@ void HistogramChart::clear(const QString& message) {
 QRectF HistogramChart::plotRect() const {
     const QFontMetrics fm(font());
     const double left = 8 + fm.height() + 6 + fm.horizontalAdvance(QStringLiteral("000,000")) + 6;
-    const double top = 10, right = 16;
+    const double top = fm.height() / 2.0 + 6, right = 16;
     const double bottom = 8 + 2 * fm.height() + 10;
     return QRectF(left, top, std::max(10.0, width() - left - right), std::max(10.0, height() - top - bottom));
 }
@@ -391,19 +396,32 @@ void HistogramChart::paintEvent(QPaintEvent*) {
         return;
     }
     const quint64 maxCount = std::max<quint64>(1, *std::max_element(bins_.begin(), bins_.end()));
+    // Count → height fraction. Log axis: 0 at the bottom, then one band per
+    // decade from 1 to the next power of ten above the largest count.
+    const double decades = std::max(1.0, std::ceil(std::log10(static_cast<double>(maxCount))));
     const double ystep = std::max(1.0, niceStep(static_cast<double>(maxCount), 4));
     const double ymax = std::ceil(static_cast<double>(maxCount) / ystep) * ystep;
-    for (double v = 0; v <= ymax + 0.5; v += ystep) {
-        const double y = pr.bottom() - v / ymax * pr.height();
+    auto frac = [&](double c) {
+        if (!log_) return c / ymax;
+        return c < 1 ? 0.0 : (1.0 + std::log10(c)) / (1.0 + decades);
+    };
+    auto tick = [&](double v) {
+        const double y = pr.bottom() - frac(v) * pr.height();
         p.setPen(gridColor(this));
         p.drawLine(QPointF(pr.left(), y), QPointF(pr.right(), y));
         p.setPen(text);
         p.drawText(QRectF(pr.left() - 100 - 6, y - fm.height() / 2.0, 100, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
                    QLocale().toString(static_cast<qulonglong>(v)));
+    };
+    if (log_) {
+        tick(0);
+        for (double d = 0; d <= decades; ++d) tick(std::pow(10.0, d));
+    } else {
+        for (double v = 0; v <= ymax + 0.5; v += ystep) tick(v);
     }
     const double bw = pr.width() / static_cast<double>(bins_.size());
     for (std::size_t i = 0; i < bins_.size(); ++i) {
-        const double h = static_cast<double>(bins_[i]) / ymax * pr.height();
+        const double h = frac(static_cast<double>(bins_[i])) * pr.height();
         p.fillRect(QRectF(pr.left() + bw * static_cast<double>(i), pr.bottom() - h, std::max(1.0, bw - 1), h), seriesColor(0));
     }
     p.setPen(text);
@@ -429,7 +447,8 @@ void HistogramChart::paintEvent(QPaintEvent*) {
     p.save();
     p.translate(8 + fm.ascent(), pr.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter, tr("count"));
+    p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter,
+               log_ ? tr("count (log scale)") : tr("count"));
     p.restore();
 }
 

@@ -94,6 +94,9 @@ public:
     explicit HistogramChart(QWidget* parent = nullptr);
     void setHistogram(std::vector<quint64> bins, double lo, double hi);
     void clear(const QString& message = {});
+    /// Logarithmic count axis (log10(1 + count)): shows the tails.
+    void setLogScale(bool on);
+    bool logScale() const { return log_; }
     QSize sizeHint() const override { return {420, 220}; }
     QSize minimumSizeHint() const override { return {260, 160}; }
     bool isEmpty() const { return bins_.empty(); }
@@ -106,6 +109,7 @@ private:
     QRectF plotRect() const;
     std::vector<quint64> bins_;
     double lo_ = 0, hi_ = 0;
+    bool log_ = false;
     QString message_;
 };
 

@@ -26,6 +26,13 @@ ModelPtr loadModel(const QString& path) {
         for (auto s : m->plan.tensors[i].sources)
             if (s < m->owner.size() && m->owner[s] < 0) m->owner[s] = static_cast<int>(i);
     m->tree = TensorTree::build(*m);
+    if (m->catalog.format == amn::Format::Pth || m->catalog.format == amn::Format::Npy || m->catalog.format == amn::Format::Npz) {
+        try {
+            m->pickle = amn::scan_pickles(m->catalog.path);
+        } catch (const amn::Error&) {
+            // The model itself opened; a scan that cannot read the file adds nothing.
+        }
+    }
     m->load_seconds = timer.nsecsElapsed() / 1e9;
     return m;
 }

@@ -7,11 +7,13 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/plan.hpp"
+#include "anamnesis/pth.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace amn::ui {
@@ -25,6 +27,9 @@ struct LoadedModel {
     amn::Inspection inspection;
     std::vector<amn::LayerLethe> layers;
     std::vector<int> owner;       ///< per catalog tensor: logical tensor consuming it, or -1
+    /// Pickle scan verdict (PyTorch .pth, NPY/NPZ): every global the pickles
+    /// reference, judged without running anything. Empty for other formats.
+    std::optional<amn::PickleScan> pickle;
     std::shared_ptr<const TensorTree> tree;  ///< grouped-name index for the tree model
     double load_seconds = 0;
 

@@ -110,6 +110,10 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
                      percentText(in.lethe_took(), in.quantized_bf16_bytes), QLocale().toString(in.bits_per_weight, 'f', 2)));
     else
         add(QStringLiteral("lethe"), tr("Lethe took"), tr("nothing: no tensor is quantized"));
+    if (m.pickle)
+        add(QStringLiteral("pickle"), tr("Pickle scan"),
+            tr("%1 (%n global(s) referenced, nothing executed)", nullptr, static_cast<int>(m.pickle->globals.size()))
+                .arg(QString::fromStdString(m.pickle->summary)));
     add(QStringLiteral("opened"), tr("Opened in"), tr("%1 ms (headers only)").arg(QLocale().toString(m.load_seconds * 1000, 'f', 1)));
     if (!in.errors.empty()) {
         QStringList errs;
@@ -174,8 +178,18 @@ MetadataView::MetadataView(ModelPtr model, QWidget* parent) : QWidget(parent) {
         for (const auto& [k, v] : m.catalog.metadata) entry(s, QString::fromStdString(k), QString::fromStdString(v));
     }
     if (!m.catalog.quantization_config.empty()) {
-        auto* s = section(tr("quantization_config (%1)").arg(QString::fromStdString(m.catalog.config_path)));
+        auto* s = section(tr("quantization_config (%1)").arg(QFileInfo(QString::fromStdString(m.catalog.config_path)).fileName()));
+        s->setToolTip(0, QString::fromStdString(m.catalog.config_path));
         for (const auto& [k, v] : m.catalog.quantization_config) entry(s, QString::fromStdString(k), QString::fromStdString(v));
+    }
+    if (m.pickle && !m.pickle->globals.empty()) {
+        auto* s = section(tr("Pickle globals (%1)").arg(QString::fromStdString(m.pickle->container)));
+        for (const auto& g : m.pickle->globals)
+            entry(s, QString::fromStdString(g.module + "." + g.name),
+                  tr("%1 — %2, referenced %3×")
+                      .arg(g.allowed ? tr("allowed") : tr("refused"), QString::fromStdString(g.verdict))
+                      .arg(g.count));
+        for (const auto& e : m.pickle->errors) entry(s, tr("error"), QString::fromStdString(e));
     }
     if (!m.catalog.notes.empty() || !m.plan.notes.empty()) {
         auto* s = section(tr("Notes"));

@@ -6,6 +6,7 @@
 
 #include "anamnesis/error.hpp"
 
+#include <QCheckBox>
 #include <QFormLayout>
 
 #include <cmath>
@@ -60,6 +61,9 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     statsRow->addWidget(statsButton_);
     statsRow->addWidget(progress_, 1);
     statsRow->addStretch(0);
+    auto* logScale = new QCheckBox(tr("&Log scale"), this);
+    logScale->setToolTip(tr("Logarithmic count axis for the histogram: shows rare values in the tails"));
+    statsRow->addWidget(logScale);
     statsButton_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     layout->addLayout(statsRow);
 
@@ -95,6 +99,7 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     layout->addLayout(lost);
     histogram_ = new HistogramChart(this);
     layout->addWidget(histogram_, 1);
+    connect(logScale, &QCheckBox::toggled, histogram_, &HistogramChart::setLogScale);
 }
 
 TensorDetail::~TensorDetail() {

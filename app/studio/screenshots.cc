@@ -4,6 +4,7 @@
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
 #include "modelview.hpp"
+#include "charts.hpp"
 #include "tensordetail.hpp"
 
 #include <QApplication>
@@ -98,8 +99,13 @@ int runScreenshots(const QString& dir, const QString& model) {
             ok &= save(w, dir, QStringLiteral("main-overview.png"));
             view->showTab(ModelView::LetheTab);
             ok &= save(w, dir, QStringLiteral("main-lethe.png"));
+            view->showTab(ModelView::MetadataTab);
+            ok &= save(w, dir, QStringLiteral("main-metadata.png"));
             view->showTab(ModelView::TensorTab);
             ok &= save(w, dir, QStringLiteral("main-tensor.png"));
+            view->detail()->histogram()->setLogScale(true);
+            ok &= save(view->detail()->histogram(), dir, QStringLiteral("histogram-log.png"));
+            view->detail()->histogram()->setLogScale(false);
             const QPalette light = QApplication::palette();
             QApplication::setPalette(darkPalette());
             view->showTab(ModelView::LetheTab);

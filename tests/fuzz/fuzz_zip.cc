@@ -32,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const amn::ZipArchive z = amn::ZipArchive::open(file, lim);
         for (const auto& e : z.entries()) {
             try {
+                (void)z.read_prefix(e, 4096);
                 (void)z.read(e);
                 if (e.is_stored()) z.verify_crc(e);
             } catch (const amn::Error&) {

@@ -14,11 +14,13 @@
 #include "tensortreemodel.hpp"
 #include "widget_test_util.hpp"
 
+#include "anamnesis/pth.hpp"
 #include "anamnesis/stats.hpp"
 
 #include "test_support.hpp"
 
 #include <QApplication>
+#include <QDir>
 #include <QDropEvent>
 #include <QHelpEvent>
 #include <QToolTip>
@@ -138,6 +140,24 @@ private slots:
         for (const auto& [n, t] : raw->tensors) fileBytes += t.bytes.size();
         QCOMPARE(dtypeBytes, fileBytes);
         QCOMPARE(schemeBytes, fileBytes);
+    }
+
+    void pickleVerdictShown() {
+        AMN_REQUIRE_REFERENCE_DIR(ref);
+        const QStringList cases = amn::test::reference_cases("pth");
+        QVERIFY(!cases.isEmpty());
+        QDir in(cases.first() + "/input");
+        const QString file = in.filePath(in.entryList({"*.pth"}, QDir::Files).value(0));
+        ModelPtr model = loadModel(file);
+        QVERIFY(model->pickle);
+        const auto scan = amn::scan_pickles(file.toStdString());
+        QVERIFY(scan.safe);
+        SummaryView s(model);
+        QVERIFY2(s.field("pickle").startsWith(QString::fromStdString(scan.summary)), qPrintable(s.field("pickle")));
+        MetadataView meta(model);
+        QVERIFY(meta.entryCount() >= int(scan.globals.size()));
+        // Other formats carry no pickle verdict.
+        QVERIFY(!loadModel(sampleFile())->pickle);
     }
 
     void detailStatsInBackground() {

@@ -10,9 +10,9 @@
 //   * bit fields: per-lane variable shifts (`v >> shifts`) of a broadcast
 //     word, vectors capped at one word's fields;
 //   * act-order groups: GatherIndex of the per-group zero and scale;
-//   * 4-bit codebooks: one 64-bit gather per packed byte from a 256-entry
-//     table of (code[hi], code[lo]) pairs, which lands the two f32 values in
-//     output order without any shuffle;
+//   * 4-bit codebooks: the 16 products code × absmax in registers, picked
+//     by TableLookupLanes with nibble indices interleaved in output order
+//     (AVX3/AVX2; the scalar loop on 128-bit targets);
 //   * tails shorter than a vector (and 3-bit fields) use the scalar
 //     reference, which computes the same operations.
 
@@ -125,27 +125,54 @@ void AffineGather(const std::uint8_t* HWY_RESTRICT q, const std::int32_t* HWY_RE
 
 void Lut4Scale(const std::uint8_t* HWY_RESTRICT packed, const std::uint64_t* HWY_RESTRICT pairs, float absmax,
                float* HWY_RESTRICT y, std::size_t nbytes) {
-#if HWY_TARGET == HWY_SCALAR
+#if HWY_TARGET > HWY_AVX2
+    // 128-bit and scalar targets: a 16-entry f32 table needs four lookups
+    // per vector there, and the scalar loop is faster.
     scalar::lut4_scale(packed, pairs, absmax, y, nbytes);
 #else
-    // One u64 lane per byte: the (code[hi], code[lo]) pair, two f32 lanes in
-    // output order after a BitCast.
+    // The 16 products code[k] × absmax are computed once per call (the same
+    // f32 multiplications as the reference) and held in registers: one
+    // 16-lane table on AVX3, two 8-lane halves on AVX2. Indices are built in
+    // output order: each byte b widened to u16 as (b >> 4) | (b & 15) << 8
+    // puts code index [hi, lo] in memory order, first element = high nibble.
     const DF df;
-    using D64 = hn::Repartition<std::uint64_t, DF>;
-    using DI64 = hn::RebindToSigned<D64>;
-    using DU32h = hn::Rebind<std::uint32_t, D64>;
-    using DU8h = hn::Rebind<std::uint8_t, D64>;
-    const D64 d64;
-    const DI64 di64;
-    const DU32h du32h;
-    const DU8h du8h;
-    const std::size_t B = hn::Lanes(d64);  // bytes per vector
+    const DU du;
+    const DI di;
+    using D16 = hn::Rebind<std::uint16_t, DF>;
+    using D8x2 = hn::Repartition<std::uint8_t, D16>;  // 2N index bytes
+    const D16 d16;
+    const hn::Half<D8x2> d8h;
+    const DU8 du8;
+    const std::size_t N = hn::Lanes(df);  // packed bytes per iteration → 2N outputs
     const VF va = hn::Set(df, absmax);
+    // code[k] is the high half of pairs[k] (pairs[b] high half = code[b & 15]).
+    const std::uint32_t* pw = reinterpret_cast<const std::uint32_t*>(pairs);
+    auto codes = [&](std::size_t k0) {  // code[k0, k0 + N) × absmax
+        return hn::Mul(hn::BitCast(df, hn::ConcatOdd(du, hn::LoadU(du, pw + 2 * k0 + N), hn::LoadU(du, pw + 2 * k0))), va);
+    };
+#if HWY_TARGET == HWY_AVX2
+    const VF tab_lo = codes(0), tab_hi = codes(8);
+    const VU k7 = hn::Set(du, 7);
+    const VI k7i = hn::Set(di, 7);
+    auto emit = [&](VU idx, float* out) {
+        const auto i3 = hn::IndicesFromVec(df, hn::BitCast(di, hn::And(idx, k7)));
+        const auto hi = hn::RebindMask(df, hn::Gt(hn::BitCast(di, idx), k7i));
+        hn::StoreU(hn::IfThenElse(hi, hn::TableLookupLanes(tab_hi, i3), hn::TableLookupLanes(tab_lo, i3)), df, out);
+    };
+#else
+    static_assert(HWY_MAX_BYTES == 64, "one table of 16 f32 lanes");
+    const VF tab = codes(0);
+    auto emit = [&](VU idx, float* out) {
+        hn::StoreU(hn::TableLookupLanes(tab, hn::IndicesFromVec(df, hn::BitCast(di, idx))), df, out);
+    };
+#endif
+    const auto k15 = hn::Set(d16, 15);
     std::size_t j = 0;
-    for (; j + B <= nbytes; j += B) {
-        const auto b = hn::PromoteTo(d64, hn::PromoteTo(du32h, hn::LoadU(du8h, packed + j)));
-        const auto p = hn::GatherIndex(d64, pairs, hn::BitCast(di64, b));
-        hn::StoreU(hn::Mul(hn::BitCast(df, p), va), df, y + 2 * j);
+    for (; j + N <= nbytes; j += N) {
+        const auto w = hn::PromoteTo(d16, hn::LoadU(du8, packed + j));
+        const auto idx = hn::BitCast(D8x2(), hn::Or(hn::ShiftRight<4>(w), hn::ShiftLeft<8>(hn::And(w, k15))));
+        emit(hn::PromoteTo(du, hn::LowerHalf(d8h, idx)), y + 2 * j);
+        emit(hn::PromoteTo(du, hn::UpperHalf(d8h, idx)), y + 2 * j + N);
     }
     if (j < nbytes) scalar::lut4_scale(packed + j, pairs, absmax, y + 2 * j, nbytes - j);
 #endif

@@ -229,12 +229,13 @@ void DequantQ4_K(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
+// The 5-bit values are assembled in u8 lanes (low or high nibble of ql, plus
+// 16 where the sub-block's qh bit is set), then widened once to i32.
 void DequantQ5_K(const std::uint8_t* x, float* y, std::size_t nb) {
     const DF df;
-    const DI di;
-    const DU du;
+    const DU8 du8;
     const std::size_t N = hn::Lanes(df);
-    const VI k15 = hn::Set(di, 15), k1 = hn::Set(di, 1);
+    const auto k15 = hn::Set(du8, 15), k16 = hn::Set(du8, 16);
     for (std::size_t i = 0; i < nb; ++i, x += 176) {
         const float d = load_fp16(x);
         const float min = load_fp16(x + 2);
@@ -249,15 +250,15 @@ void DequantQ5_K(const std::uint8_t* x, float* y, std::size_t nb) {
             ScaleMinK4(is + 1, scales, sc, m);
             const VF d2 = hn::Set(df, d * static_cast<float>(sc));
             const VF m2 = hn::Set(df, min * static_cast<float>(m));
-            const auto b1 = hn::Set(du, static_cast<std::uint32_t>(is));      // bit of u1 = 1 << is
-            const auto b2 = hn::Set(du, static_cast<std::uint32_t>(is + 1));  // bit of u2
+            const auto u1 = hn::Set(du8, static_cast<std::uint8_t>(1u << is));  // qh bit of the first sub-block
+            const auto u2 = hn::Set(du8, static_cast<std::uint8_t>(2u << is));  // … of the second
             for (std::size_t l = 0; l < 32; l += N) {
-                const VI v = LoadU8(ql + l);
-                const VI h = LoadU8(qh + l);
-                const VI h1 = hn::ShiftLeft<4>(hn::And(hn::BitCast(di, hn::Shr(hn::BitCast(du, h), b1)), k1));
-                const VI h2 = hn::ShiftLeft<4>(hn::And(hn::BitCast(di, hn::Shr(hn::BitCast(du, h), b2)), k1));
-                StoreScaledSub(hn::Add(hn::And(v, k15), h1), d1, m1, y + l);
-                StoreScaledSub(hn::Add(hn::ShiftRight<4>(v), h2), d2, m2, y + 32 + l);
+                const auto v = hn::LoadU(du8, ql + l);
+                const auto h = hn::LoadU(du8, qh + l);
+                const auto a = hn::Or(hn::And(v, k15), hn::IfThenElseZero(hn::TestBit(h, u1), k16));
+                const auto b = hn::Or(hn::ShiftRight<4>(v), hn::IfThenElseZero(hn::TestBit(h, u2), k16));
+                StoreScaledSub(hn::BitCast(DI(), hn::PromoteTo(DU(), a)), d1, m1, y + l);
+                StoreScaledSub(hn::BitCast(DI(), hn::PromoteTo(DU(), b)), d2, m2, y + 32 + l);
             }
         }
     }
@@ -416,28 +417,56 @@ void DequantQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
 alignas(64) constexpr std::uint32_t kTq1ByteShift[16] = {0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24};
 alignas(64) constexpr std::int32_t kTq1Pow3[16] = {1, 1, 1, 1, 3, 3, 3, 3, 9, 9, 9, 9, 27, 27, 27, 27};
 
+// Ternary digit t ∈ {0, 1, 2} of each block element → f32(t − 1) × d. On
+// AVX2 and AVX3 the three possible products are computed once per block
+// and picked by TableLookupLanes (the same three f32 multiplications); on
+// 128-bit and scalar targets the lookup is slower than the arithmetic.
+struct Ternary {
+#if HWY_TARGET > HWY_AVX2
+    explicit Ternary(VF d) : d_(d) {}
+    HWY_INLINE void Store(VI t, float* y) const { StoreScaled(hn::Sub(t, hn::Set(DI(), 1)), d_, y); }
+    VF d_;
+#else
+    explicit Ternary(VF d) : tab_(hn::Mul(ToF(hn::Sub(hn::Iota(DI(), 0), hn::Set(DI(), 1))), d)) {}
+    HWY_INLINE void Store(VI t, float* y) const {
+        hn::StoreU(hn::TableLookupLanes(tab_, hn::IndicesFromVec(DF(), t)), DF(), y);
+    }
+    VF tab_;  // lane t: f32(t − 1) × d
+#endif
+};
+
 void DequantTQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
     const DF df;
     const DI di;
+    using DU16 = hn::Rebind<std::uint16_t, DF>;
+    const DU16 du16;
     const std::size_t N = hn::Lanes(df);
-    static constexpr std::int32_t pow3[5] = {1, 3, 9, 27, 81};
-    const VI kFF = hn::Set(di, 0xFF), k3 = hn::Set(di, 3), k1 = hn::Set(di, 1);
-    auto digit = [&](VI bytes, int n) {
-        const VI q = hn::And(hn::Mul(bytes, hn::Set(di, pow3[n])), kFF);
-        return hn::Sub(hn::ShiftRight<8>(hn::Mul(q, k3)), k1);
+    static constexpr std::uint16_t pow3[5] = {1, 3, 9, 27, 81};
+    const auto k16FF = hn::Set(du16, 0xFF), k16_3 = hn::Set(du16, 3);
+    const VI kFF = hn::Set(di, 0xFF), k3 = hn::Set(di, 3);
+    // t = ((byte × 3^n) mod 256 × 3) >> 8, in u16 lanes (fits: ≤ 765).
+    auto digit = [&](hn::Vec<DU16> bytes, int n) {
+        const auto q = hn::And(hn::Mul(bytes, hn::Set(du16, pow3[n])), k16FF);
+        return hn::BitCast(di, hn::PromoteTo(DU(), hn::ShiftRight<8>(hn::Mul(q, k16_3))));
     };
     for (std::size_t i = 0; i < nb; ++i, x += 54) {
-        const VF d = hn::Set(df, load_fp16(x + 52));
-        for (int n = 0; n < 5; ++n, y += 32)
-            for (std::size_t m = 0; m < 32; m += N) StoreScaled(digit(LoadU8(x + m), n), d, y + m);
-        for (int n = 0; n < 5; ++n, y += 16)
-            for (std::size_t m = 0; m < 16; m += N) StoreScaled(digit(LoadU8(x + 32 + m), n), d, y + m);
+        const Ternary tern(hn::Set(df, load_fp16(x + 52)));
+        for (std::size_t m = 0; m < 32; m += N) {
+            const auto bytes = hn::PromoteTo(du16, hn::LoadU(DU8(), x + m));
+            for (int n = 0; n < 5; ++n) tern.Store(digit(bytes, n), y + 32 * n + m);
+        }
+        y += 160;
+        for (std::size_t m = 0; m < 16; m += N) {
+            const auto bytes = hn::PromoteTo(du16, hn::LoadU(DU8(), x + 32 + m));
+            for (int n = 0; n < 5; ++n) tern.Store(digit(bytes, n), y + 16 * n + m);
+        }
+        y += 80;
         // 4 qh bytes × 4 digits: lane k is digit k / 4 of byte k % 4.
         const auto qh = hn::Set(DU(), load_u32(x + 48));
         for (std::size_t k = 0; k < 16; k += N, y += N) {
             const VI bytes = hn::And(hn::BitCast(di, hn::Shr(qh, hn::LoadU(DU(), kTq1ByteShift + k))), kFF);
             const VI q = hn::And(hn::Mul(bytes, hn::LoadU(di, kTq1Pow3 + k)), kFF);
-            StoreScaled(hn::Sub(hn::ShiftRight<8>(hn::Mul(q, k3)), k1), d, y);
+            tern.Store(hn::ShiftRight<8>(hn::Mul(q, k3)), y);
         }
     }
 }
@@ -492,8 +521,17 @@ HWY_INLINE void StoreGrid8(const std::uint8_t* g, float db, std::uint8_t signs, 
     const auto minus = hn::Set(df, -1.f), plus = hn::Set(df, 1.f);
     for (std::size_t j = 0; j < 8; j += N) {
         const auto gv = hn::ConvertTo(df, hn::BitCast(DI8x(), hn::PromoteTo(du, hn::LoadU(d8, g + j))));
+#if HWY_TARGET == HWY_SCALAR
+        // One lane: at -O3 g++ folds `x × (c ? −1 : 1)` into a conditional
+        // negation, which flips a NaN's sign where the reference's multiply
+        // keeps it. A volatile read of the sign keeps the multiply.
+        (void)bits, (void)iota, (void)one, (void)minus, (void)plus;
+        const volatile float sign = (signs >> j) & 1 ? -1.f : 1.f;
+        hn::StoreU(hn::Mul(hn::Mul(vdb, gv), hn::Set(df, static_cast<float>(sign))), df, y + j);
+#else
         const auto neg = hn::RebindMask(df, hn::Eq(hn::And(hn::Shr(bits, hn::Add(iota, hn::Set(du, static_cast<std::uint32_t>(j)))), one), one));
         hn::StoreU(hn::Mul(hn::Mul(vdb, gv), hn::IfThenElse(neg, minus, plus)), df, y + j);
+#endif
     }
 }
 
