@@ -8,6 +8,7 @@
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
+#include "anamnesis/zip.hpp"
 #include "json_util.hpp"
 #include "output_files.hpp"
 
@@ -126,6 +127,26 @@ void store_f32(const float* src, DType to, std::uint8_t* dst, std::size_t n) {
     }
 }
 
+// CRC-32 of every range a parser mapped without reading (stored ZIP
+// entries), before anything is written; pages are released as we go.
+void verify_integrity(const Catalog& cat, const std::atomic<bool>* cancel) {
+    constexpr std::uint64_t kStep = 64u << 20;
+    for (const auto& c : cat.integrity_checks) {
+        const auto& file = *cat.shards.at(c.shard).file;
+        if (c.offset > file.size() || c.len > file.size() - c.offset)
+            throw Error(ErrorCode::OutOfRange, "entry " + c.what + " lies outside the file", cat.path);
+        std::uint32_t crc = 0;
+        for (std::uint64_t at = 0; at < c.len; at += kStep) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "cancelled");
+            const std::uint64_t n = std::min(kStep, c.len - at);
+            crc = zip_crc32({file.data() + c.offset + at, static_cast<std::size_t>(n)}, crc);
+            file.release(c.offset + at, n);
+        }
+        if (crc != c.crc32)
+            throw Error(ErrorCode::Malformed, "CRC-32 mismatch in archive entry " + c.what + ": the data is corrupt", cat.path);
+    }
+}
+
 }  // namespace
 
 ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const ConvertOptions& opt,
@@ -134,6 +155,7 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         throw Error(ErrorCode::Usage, "output dtype must be BF16, F16 or F32, not " + dtype_name(*opt.to));
     for (const auto& lt : plan.tensors)
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    verify_integrity(cat, cancel);
 
     // Output layout.
     const auto layout = detail::plan_output_files(cat, opt);

@@ -61,6 +61,8 @@ private slots:
     void headerLimits();
     void referenceGemmaScope();
     void wideRowsAreSplit();
+    void corruptStoredDataFailsItsCrc_data();
+    void corruptStoredDataFailsItsCrc();
 };
 
 void TestNpz::convert_data() {
@@ -266,6 +268,42 @@ void TestNpz::wideRowsAreSplit() {
             QVERIFY2(diff.isEmpty(), qPrintable(v.toString() + ": " + diff));
         }
     }
+}
+
+// Stored ZIP members are mapped in place (opening stays header-only); a
+// flipped byte inside tensor data must still stop a conversion by name,
+// before any output exists, while parse/inspect keep working.
+void TestNpz::corruptStoredDataFailsItsCrc_data() {
+    QTest::addColumn<QString>("input");
+    QTest::newRow("npz") << "dtypes.npz";
+    QTest::newRow("pth") << "dtypes.pth";
+}
+
+void TestNpz::corruptStoredDataFailsItsCrc() {
+    QFETCH(QString, input);
+    QTemporaryDir tmp;
+    const std::string path = tmp.filePath(input).toStdString();
+    auto bytes = amn::test::read_file(fx.path(input));
+    QVERIFY(!bytes.empty());
+    const auto cat0 = open_model(fx.path(input));
+    // The largest member; its last byte is array data, not NPY header.
+    const auto& chk = *std::max_element(cat0.integrity_checks.begin(), cat0.integrity_checks.end(),
+                                        [](const IntegrityCheck& a, const IntegrityCheck& b) { return a.len < b.len; });
+    QVERIFY(chk.len >= 8);
+    bytes[chk.offset + chk.len - 1] ^= 0x40;
+    amn::test::write_file(path, bytes);
+    const auto cat = open_model(path);  // structure intact: opens
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = tmp.filePath("out.safetensors").toStdString();
+    try {
+        convert_to_safetensors(cat, plan, o);
+        QFAIL("converted corrupt data");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Malformed);
+        QVERIFY2(std::string(e.what()).find("CRC-32 mismatch in archive entry " + chk.what) != std::string::npos, e.what());
+    }
+    QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden), QStringList({input}));
 }
 
 QTEST_APPLESS_MAIN(TestNpz)

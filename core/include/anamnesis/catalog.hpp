@@ -54,6 +54,18 @@ struct Shard {
     MappedFilePtr file;   ///< the mapping; owned buffers for inflated entries
 };
 
+/// A byte range whose CRC-32 the container records but that a parser mapped
+/// in place without reading (stored ZIP entries of NPZ/PTH files). Opening
+/// stays header-only; convert_to_safetensors verifies every check before it
+/// writes anything.
+struct IntegrityCheck {
+    std::uint32_t shard = 0;       ///< index into Catalog::shards
+    std::uint64_t offset = 0;      ///< absolute byte offset in the shard
+    std::uint64_t len = 0;         ///< bytes covered
+    std::uint32_t crc32 = 0;       ///< expected CRC-32 (ZIP / zlib polynomial)
+    std::string what;              ///< what it covers, for the error ("archive/data/0")
+};
+
 /// The parsed model.
 struct Catalog {
     Format format = Format::Safetensors;
@@ -75,6 +87,8 @@ struct Catalog {
     std::map<std::string, std::string> quantization_config;
     /// Notes a parser wants the user to see (skipped non-tensor pickle values …).
     std::vector<std::string> notes;
+    /// Deferred integrity checks over mapped data (see IntegrityCheck).
+    std::vector<IntegrityCheck> integrity_checks;
 
     /// Index of the tensor called `name`, or nullopt.
     std::optional<std::size_t> find(std::string_view name) const;

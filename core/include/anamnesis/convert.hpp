@@ -71,6 +71,8 @@ std::string default_output_path(const Catalog& catalog, std::optional<DType> to)
 ///         (checked before anything is written);
 ///         Error{OutputExists} when an output file exists and !force;
 ///         Error{Io} when the target folder is not writable or a write fails;
+///         Error{Malformed} when a Catalog::integrity_checks range fails its
+///         CRC-32 (checked first, before any file is created);
 ///         Error{Cancelled} when `cancel` became true (checked per chunk);
 ///         any Error a recipe raises. In every case no output file remains
 ///         (temporary files removed) and existing files are unchanged.

@@ -372,7 +372,11 @@ Catalog parse_npz(MappedFilePtr file, const std::string& path) {
             data = MappedFile::from_bytes(std::move(buf), path);
             cat.metadata.emplace_back("compressed", "true");
         } else {
-            for (std::size_t i = 0; i < members.size(); ++i) base[i] = members[i]->data_offset;
+            for (std::size_t i = 0; i < members.size(); ++i) {
+                base[i] = members[i]->data_offset;
+                cat.integrity_checks.push_back({static_cast<std::uint32_t>(cat.shards.size()), members[i]->data_offset,
+                                                members[i]->uncompressed_size, members[i]->crc32, members[i]->name});
+            }
         }
         for (std::size_t i = 0; i < members.size(); ++i) {
             std::string name = members[i]->name.substr(0, members[i]->name.size() - 4);

@@ -296,7 +296,10 @@ Catalog open_pth_zip(const std::string& path, MappedFilePtr file, Catalog cat) {
         }
         shard = MappedFile::from_bytes(std::move(buf), path);
     } else {
-        for (const auto& [key, e] : used) data[key] = {e->data_offset, e->uncompressed_size};
+        for (const auto& [key, e] : used) {
+            data[key] = {e->data_offset, e->uncompressed_size};
+            cat.integrity_checks.push_back({static_cast<std::uint32_t>(cat.shards.size()), e->data_offset, e->uncompressed_size, e->crc32, e->name});
+        }
     }
     cat.shards.push_back(Shard{path, shard});
     Flattener f(cat, data, big);
