@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 namespace amn {
 namespace fs = std::filesystem;
@@ -26,13 +27,12 @@ std::uint64_t read_le64(const std::uint8_t* p) {
 
 void parse_entry(od::object obj, SafetensorsEntry& e, const std::string& file) {
     bool have_dtype = false, have_shape = false, have_offsets = false;
-    std::set<std::string_view> seen;
     for (auto field : obj) {
-        std::string_view key;
-        check_json(field.unescaped_key().get(key), "invalid key", file, e.name);
-        std::string k(key);
-        if (!seen.insert(key).second)
-            throw Error(ErrorCode::BadJson, "duplicate key \"" + k + "\"", file, e.name);
+        std::string_view k;
+        check_json(field.unescaped_key().get(k), "invalid key", file, e.name);
+        const bool known = k == "dtype" || k == "shape" || k == "data_offsets";
+        if (known && ((k == "dtype" && have_dtype) || (k == "shape" && have_shape) || (k == "data_offsets" && have_offsets)))
+            throw Error(ErrorCode::BadJson, "duplicate key \"" + std::string(k) + "\"", file, e.name);
         od::value v;
         check_json(field.value().get(v), "invalid value", file, e.name);
         if (k == "dtype") {
@@ -98,12 +98,14 @@ SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, 
     od::object root;
     check_json(doc.get_object().get(root), "header is not a valid JSON object", file);
 
-    std::set<std::string> names;
+    // Keys are unescaped into the parser's string buffer, alive until it is destroyed.
+    std::unordered_set<std::string_view> names;
+    names.reserve(h.header_size / 64);
     for (auto field : root) {
         std::string_view key;
         check_json(field.unescaped_key().get(key), "invalid key in header", file);
+        if (!names.insert(key).second) throw Error(ErrorCode::BadJson, "duplicate key in header", file, std::string(key));
         std::string name(key);
-        if (!names.insert(name).second) throw Error(ErrorCode::BadJson, "duplicate key in header", file, name);
         od::value v;
         check_json(field.value().get(v), "invalid value in header", file, name);
         if (name == "__metadata__") {
