@@ -23,6 +23,7 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace amn {
@@ -209,6 +210,21 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
             std::uint64_t per = std::max<std::uint64_t>(1, opt.chunk_bytes / row_bytes);
             per = std::max<std::uint64_t>(g, per / g * g);
             for (std::uint64_t r0 = 0; r0 < rows; r0 += per) units.push_back({s, k, r0, std::min(per, rows - r0)});
+        }
+    }
+
+    // Enough room? (A hostile or mistaken input — a stride-0 view expanded to
+    // terabytes — is refused here, by name, before anything is written.)
+    {
+        std::uint64_t need = 0;
+        for (const auto& sh : shards) need += 8 + sh.header.size() + sh.data_bytes;
+        struct statvfs vfs {};
+        const std::string dir = layout.dir.empty() ? std::string(".") : layout.dir;
+        if (::statvfs(dir.c_str(), &vfs) == 0) {
+            const std::uint64_t avail = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+            if (need > avail)
+                throw Error(ErrorCode::Io, "the output needs " + std::to_string(need) + " bytes but only " +
+                            std::to_string(avail) + " are free", dir);
         }
     }
 

@@ -66,6 +66,7 @@ private slots:
     void defaultOutputNames();
     void configRewrite();
     void directoryOutputCopiesTokenizerFiles();
+    void outputLargerThanFreeSpaceIsRefused();
 };
 
 void TestConvert::cancelBeforeStartLeavesNothing() {
@@ -271,6 +272,29 @@ void TestConvert::directoryOutputCopiesTokenizerFiles() {
     QCOMPARE(amn::test::list_files(tmp.filePath("out")),
              QStringList({"config.json", "generation_config.json", "model.safetensors", "tokenizer.json"}));
     QCOMPARE(res.files.size(), std::size_t(4));
+}
+
+// torch.save of an expanded view stores one element and a stride-0 view of
+// 2^40 elements: 4 TiB once made contiguous. Refused before writing.
+void TestConvert::outputLargerThanFreeSpaceIsRefused() {
+    QTemporaryDir tmp;
+    const QString pth = tmp.filePath("expanded.pth");
+    const auto r = amn::test::run(QString::fromStdString(amn::test::python()),
+                                  {"-c", "import sys, torch; torch.save({'x': torch.zeros(1).expand(2**40)}, sys.argv[1])", pth});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const auto cat = open_model(pth.toStdString());
+    QCOMPARE(cat.tensors.at(0).numel(), std::uint64_t(1) << 40);
+    const auto plan = make_plan(cat);
+    ConvertOptions o;
+    o.output = tmp.filePath("out.safetensors").toStdString();
+    try {
+        convert_to_safetensors(cat, plan, o);
+        QFAIL("wrote a 4 TiB file");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Io);
+        QVERIFY2(std::string(e.what()).find("are free") != std::string::npos, e.what());
+    }
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"expanded.pth"}));
 }
 
 QTEST_APPLESS_MAIN(TestConvert)

@@ -70,7 +70,8 @@ std::string default_output_path(const Catalog& catalog, std::optional<DType> to)
 /// \throws Error{Unsupported} naming the first logical tensor with an error
 ///         (checked before anything is written);
 ///         Error{OutputExists} when an output file exists and !force;
-///         Error{Io} when the target folder is not writable or a write fails;
+///         Error{Io} when the target folder is not writable, has less free
+///         space than the output needs (checked before writing), or a write fails;
 ///         Error{Malformed} when a Catalog::integrity_checks range fails its
 ///         CRC-32 (checked first, before any file is created);
 ///         Error{Cancelled} when `cancel` became true (checked per chunk);
