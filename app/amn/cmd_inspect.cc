@@ -22,7 +22,8 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
 
 std::string count(std::uint64_t n) {
     char b[32];
-    if (n >= 1000000000ull) std::snprintf(b, sizeof b, "%.2f B", n / 1e9);
+    if (n >= 1000000000000ull) std::snprintf(b, sizeof b, "%.2f T", n / 1e12);
+    else if (n >= 1000000000ull) std::snprintf(b, sizeof b, "%.2f B", n / 1e9);
     else if (n >= 1000000ull) std::snprintf(b, sizeof b, "%.2f M", n / 1e6);
     else if (n >= 1000ull) std::snprintf(b, sizeof b, "%.1f K", n / 1e3);
     else std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(n));

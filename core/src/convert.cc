@@ -6,6 +6,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
+#include "anamnesis/inspect.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/zip.hpp"
@@ -223,8 +224,8 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         if (::statvfs(dir.c_str(), &vfs) == 0) {
             const std::uint64_t avail = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
             if (need > avail)
-                throw Error(ErrorCode::Io, "the output needs " + std::to_string(need) + " bytes but only " +
-                            std::to_string(avail) + " are free", dir);
+                throw Error(ErrorCode::Io, "the output needs " + human_bytes(need) + " but only " + human_bytes(avail) +
+                            " are free here", dir);
         }
     }
 

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file requantize.hpp
+/// "What Lethe took", measured where it can be: the precision a quantized
+/// tensor's scheme loses, estimated by re-quantizing its dequantized values
+/// with the same scheme family and parameters by round-to-nearest (RTN),
+/// dequantizing again and comparing. The original full-precision weights are
+/// gone, so this is an estimate of the scheme's error on values of this
+/// distribution, not the error the original quantizer made (GPTQ/AWQ's
+/// error-compensating search, importance matrices … are not repeated).
+
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/plan.hpp"
+#include "anamnesis/stats.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace amn {
+
+/// The RTN re-quantizer for one tensor: scheme family and its parameters.
+/// Groups (the elements that share a scale) are laid over the output tensor
+/// viewed as `Recipe::rows() × Recipe::row_elems()` (row-major, i.e.
+/// [out_features, in_features] for linear weights).
+struct RequantScheme {
+    enum class Family {
+        Fp8,      ///< FP8 values × f32 scale; scale = absmax / max-finite per group
+        Bnb4,     ///< bitsandbytes NF4 / FP4: per-block absmax, nearest codebook entry
+        BnbInt8,  ///< bitsandbytes LLM.int8: per-row absmax / 127, round half away from zero
+        Affine,   ///< GPTQ / AWQ: asymmetric per-group min/max, `bits`-bit integers
+        GgufQ8_0, ///< ggml quantize_row_q8_0_ref: d = absmax / 127 (F16), q = roundf(x / d)
+        GgufQ4_0, ///< ggml quantize_row_q4_0_ref: d = max / −8 (F16), q = min(15, trunc(x / d + 8.5))
+    };
+    enum class Fp8Granularity { Tensor, Channel, Expert, Block };
+
+    Family family = Family::Fp8;
+    // Fp8
+    DType fp8 = DType::F8_E4M3;  ///< F8_E4M3, F8_E5M2, F8_E4M3FNUZ or F8_E5M2FNUZ
+    Fp8Granularity granularity = Fp8Granularity::Tensor;
+    std::uint64_t experts = 1;   ///< leading batch of a 3-D weight (rows() = experts × rows per expert)
+    std::uint64_t block_rows = 0, block_cols = 0;  ///< Block granularity (within each expert)
+    // Bnb4
+    bool fp4 = false;            ///< FP4 codebook instead of NF4
+    std::uint64_t blocksize = 64;///< elements per absmax block of the flattened tensor
+    // Affine
+    unsigned bits = 4;           ///< 2..8
+    std::uint64_t group_size = 0;///< elements per group along each row (the input dimension); ≥ 1
+    /// GPTQ's quantizer (`Quantizer.find_params`): the group range is widened
+    /// to include 0 and a constant-zero group gets [−1, 1]; zero = round(−min/scale).
+    /// false = AutoAWQ `pseudo_quantize_tensor`: range = [min, max],
+    /// scale = max(max − min, 1e−5) / (2^bits − 1), zero = clamp(−round(min/scale), 0, 2^bits − 1).
+    bool include_zero = true;
+    bool symmetric = false;      ///< GPTQ sym=True: range ±max|x|, zero = 2^(bits−1)
+
+    /// One line naming the estimator ("RTN re-quantization, FP8 E4M3, 128×128
+    /// blocks, scale = absmax/448").
+    std::string description() const;
+};
+
+/// The re-quantizer matching a logical tensor's recipe, read from
+/// `Recipe::scheme_id()` / `describe()` and the tensor's shape: fp8-tensor /
+/// channel / expert / block, bnb-nf4 / fp4 (nested absmax is treated as f32),
+/// bnb-int8, gptq-* (contiguous groups of group_size along the input
+/// dimension; an act-order permutation is not repeated), awq-gemm-*,
+/// gguf-Q8_0 and gguf-Q4_0. nullopt (with the reason in `why`) for
+/// passthrough tensors, tensors without a recipe and every other scheme
+/// ("not measurable yet" rather than a guess).
+std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& tensor, std::string* why = nullptr);
+
+/// Result of `measure_requantization`.
+struct RequantError {
+    bool measured = false;   ///< false: `unavailable` says why (no numbers)
+    std::string unavailable; ///< e.g. "not measurable yet for gguf-Q4_K"
+    std::string estimator;   ///< RequantScheme::description()
+    std::uint64_t count = 0; ///< finite elements compared (non-finite values are skipped)
+    double rmse = 0;         ///< sqrt(mean((y − x)²)), x dequantized, y its RTN re-quantization
+    double max_abs = 0;      ///< max |y − x|
+    /// 10·log10(Σx² / Σ(y − x)²) in dB; +inf when y == x everywhere, 0 when every x is 0.
+    double sqnr_db = 0;
+};
+
+/// Dequantize `tensor` (`Recipe::dequantize_rows`) in row chunks of about
+/// `chunk_elems` elements, re-quantize with `scheme` and compare. Two passes
+/// (per-group ranges, then re-quantization and errors; progress total =
+/// 2 × rows); memory: one chunk buffer plus one or two floats per group
+/// (no more than the stored scales). Group ranges are taken over the finite
+/// values. Runs on the calling thread.
+/// \param cancel checked before every chunk; true → throws Error{Cancelled}.
+/// \throws Error{Unsupported} when the tensor has no recipe; Error{Usage}
+///         when `scheme` does not fit the tensor's geometry (e.g. block or
+///         group size 0, experts not dividing rows); Error{Cancelled}; any
+///         Error the recipe raises.
+RequantError measure_requantization(const LogicalTensor& tensor, const RequantScheme& scheme,
+                                    const StatsProgressFn& progress = {},
+                                    const std::atomic<bool>* cancel = nullptr,
+                                    std::uint64_t chunk_elems = 1u << 20);
+
+/// `requant_scheme_for` + the above. When no scheme fits, returns
+/// `measured == false` with the reason, without reading tensor data.
+/// \throws as above (Unsupported for a tensor without recipe).
+RequantError measure_requantization(const LogicalTensor& tensor, const StatsProgressFn& progress = {},
+                                    const std::atomic<bool>* cancel = nullptr,
+                                    std::uint64_t chunk_elems = 1u << 20);
+
+/// Nearest value of FP8 format `fmt` to `x` (round to nearest, ties to even
+/// mantissa), saturating to ±max-finite; NaN stays NaN. As PyTorch's
+/// `x.to(float8_e4m3fn)` after a clamp to the finite range.
+float fp8_round(DType fmt, float x) noexcept;
+
+}  // namespace amn
