@@ -132,7 +132,7 @@ void store_f32(const float* src, DType to, std::uint8_t* dst, std::size_t n) {
 // CRC-32 of every range a parser mapped without reading (stored ZIP
 // entries), before anything is written; pages are released as we go.
 void verify_integrity(const Catalog& cat, const std::atomic<bool>* cancel) {
-    constexpr std::uint64_t kStep = 64u << 20;
+    constexpr std::uint64_t kStep = 4u << 20;  // pages released every step: flat RSS
     for (const auto& c : cat.integrity_checks) {
         const auto& file = *cat.shards.at(c.shard).file;
         if (c.offset > file.size() || c.len > file.size() - c.offset)
