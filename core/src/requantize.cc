@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "anamnesis/requantize.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/kernels.hpp"
+#include "kernels/quant_kernels.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+namespace amn {
+
+namespace {
+
+using Family = RequantScheme::Family;
+using Gran = RequantScheme::Fp8Granularity;
+
+// bitsandbytes NF4 / FP4 codebooks (functional.py), as f32 literals (data).
+constexpr std::array<float, 16> kNf4{
+    -1.0f, -0.6961928009986877f, -0.5250730514526367f, -0.39491748809814453f,
+    -0.28444138169288635f, -0.18477343022823334f, -0.09105003625154495f, 0.0f,
+    0.07958029955625534f, 0.16093020141124725f, 0.24611230194568634f, 0.33791524171829224f,
+    0.44070982933044434f, 0.5626170039176941f, 0.7229568362236023f, 1.0f};
+constexpr std::array<float, 16> kFp4{
+    0.0f, 5.208333333e-03f, 0.66666667f, 1.0f, 0.33333333f, 0.5f, 0.16666667f, 0.25f,
+    -0.0f, -5.208333333e-03f, -0.66666667f, -1.0f, -0.33333333f, -0.5f, -0.16666667f, -0.25f};
+
+struct Fp8Format { int mbits, emin; float max; const char* name; };
+Fp8Format fp8_format(DType d) {
+    switch (d) {
+        case DType::F8_E4M3: return {3, -6, 448.0f, "E4M3"};
+        case DType::F8_E5M2: return {2, -14, 57344.0f, "E5M2"};
+        case DType::F8_E4M3FNUZ: return {3, -7, 240.0f, "E4M3FNUZ"};
+        case DType::F8_E5M2FNUZ: return {2, -15, 57344.0f, "E5M2FNUZ"};
+        default: throw Error(ErrorCode::Usage, "not an FP8 dtype: " + dtype_name(d));
+    }
+}
+
+std::string fmt_num(float v) {
+    std::string s = std::to_string(v);
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+}
+
+float f16_round(float x) { return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x)); }
+
+// Rows per chunk: whole multiples of the recipe's granularity, at least one.
+std::uint64_t rows_per_chunk(const Recipe& r, std::uint64_t chunk_elems) {
+    const std::uint64_t re = std::max<std::uint64_t>(r.row_elems(), 1);
+    const std::uint64_t g = std::max<std::uint64_t>(r.row_granularity(), 1);
+    std::uint64_t rows = std::max<std::uint64_t>(chunk_elems / re, 1);
+    return std::max<std::uint64_t>(rows / g, 1) * g;
+}
+
+// Geometry: group index of element (r, c).
+struct Groups {
+    const RequantScheme& s;
+    std::uint64_t R, C;
+    std::uint64_t rows_per_expert = 1, grid_r = 1, grid_c = 1, ngroups_row = 1;
+
+    Groups(const RequantScheme& sc, std::uint64_t rows, std::uint64_t cols) : s(sc), R(rows), C(cols) {
+        if (s.family == Family::Fp8) {
+            if (s.experts == 0 || R % s.experts != 0) throw Error(ErrorCode::Usage, "experts do not divide the rows");
+            rows_per_expert = R / s.experts;
+            if (s.granularity == Gran::Block) {
+                if (s.block_rows == 0 || s.block_cols == 0) throw Error(ErrorCode::Usage, "FP8 block size 0");
+                grid_r = (rows_per_expert + s.block_rows - 1) / s.block_rows;
+                grid_c = (C + s.block_cols - 1) / s.block_cols;
+            }
+        } else if (s.family == Family::Bnb4) {
+            if (s.blocksize == 0) throw Error(ErrorCode::Usage, "bitsandbytes blocksize 0");
+        } else if (s.family == Family::Affine) {
+            if (s.group_size == 0) throw Error(ErrorCode::Usage, "group size 0");
+            if (s.bits < 2 || s.bits > 8) throw Error(ErrorCode::Usage, "bits must be 2..8");
+            ngroups_row = (C + s.group_size - 1) / s.group_size;
+        }
+    }
+    std::uint64_t count() const {
+        switch (s.family) {
+            case Family::Fp8:
+                switch (s.granularity) {
+                    case Gran::Tensor: return 1;
+                    case Gran::Channel: return R;
+                    case Gran::Expert: return s.experts;
+                    case Gran::Block: return s.experts * grid_r * grid_c;
+                }
+                return 1;
+            case Family::Bnb4: return (R * C + s.blocksize - 1) / s.blocksize;
+            case Family::BnbInt8: return R;
+            case Family::Affine: return R * ngroups_row;
+            case Family::GgufQ8_0:
+            case Family::GgufQ4_0: return (R * C + 31) / 32;
+        }
+        return 1;
+    }
+    std::uint64_t of(std::uint64_t r, std::uint64_t c) const {
+        switch (s.family) {
+            case Family::Fp8:
+                switch (s.granularity) {
+                    case Gran::Tensor: return 0;
+                    case Gran::Channel: return r;
+                    case Gran::Expert: return r / rows_per_expert;
+                    case Gran::Block: {
+                        const std::uint64_t b = r / rows_per_expert, rr = r % rows_per_expert;
+                        return (b * grid_r + rr / s.block_rows) * grid_c + c / s.block_cols;
+                    }
+                }
+                return 0;
+            case Family::Bnb4: return (r * C + c) / s.blocksize;
+            case Family::BnbInt8: return r;
+            case Family::Affine: return r * ngroups_row + c / s.group_size;
+            case Family::GgufQ8_0:
+            case Family::GgufQ4_0: return (r * C + c) / 32;
+        }
+        return 0;
+    }
+};
+
+// Per-group parameters after pass 1.
+struct GroupParams {
+    std::vector<float> amax, lo, hi, smax;  // |x| max, min, max, value of largest |x| (first)
+};
+
+template <class F>
+void for_each_chunk(const Recipe& r, std::uint64_t chunk_elems, std::vector<float>& buf,
+                    const std::atomic<bool>* cancel, const StatsProgressFn& progress,
+                    std::uint64_t done_before, std::uint64_t total, F&& f) {
+    const std::uint64_t rows = r.rows();
+    const std::uint64_t step = rows_per_chunk(r, chunk_elems);
+    for (std::uint64_t r0 = 0; r0 < rows; r0 += step) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "measurement cancelled");
+        const std::uint64_t n = std::min(step, rows - r0);
+        const std::size_t elems = static_cast<std::size_t>(n * r.row_elems());
+        if (buf.size() < elems) buf.resize(elems);
+        r.dequantize_rows(r0, n, buf.data());
+        f(r0, n, buf.data());
+        if (progress) progress(done_before + r0 + n, total);
+    }
+}
+
+float nearest_code(const std::array<float, 16>& code, float v) {
+    float best = code[0];
+    float bd = std::abs(v - code[0]);
+    for (std::size_t i = 1; i < code.size(); ++i) {
+        const float d = std::abs(v - code[i]);
+        if (d < bd) { bd = d; best = code[i]; }
+    }
+    return best;
+}
+
+// Re-quantize one value of group g and dequantize it again.
+struct Requantizer {
+    const RequantScheme& s;
+    const GroupParams& p;
+    Fp8Format f8{3, -6, 448.0f, "E4M3"};
+    float maxq = 15;
+
+    float operator()(std::uint64_t g, float x) const {
+        switch (s.family) {
+            case Family::Fp8: {
+                const float scale = p.amax[g] / f8.max;
+                if (scale == 0.0f) return 0.0f * x;
+                return fp8_round(s.fp8, x / scale) * scale;
+            }
+            case Family::Bnb4: {
+                const float a = p.amax[g];
+                if (a == 0.0f) return 0.0f;
+                const float n = x * (1.0f / a);
+                return nearest_code(s.fp4 ? kFp4 : kNf4, n) * a;
+            }
+            case Family::BnbInt8: {
+                const float a = p.amax[g];
+                if (a == 0.0f) return 0.0f;
+                const float q = std::round(x * (127.0f / a));
+                return (q * a) * kernels::quant::kInt8Inv127;
+            }
+            case Family::Affine: {
+                float lo = p.lo[g], hi = p.hi[g], scale, zero;
+                if (s.include_zero) {
+                    lo = std::min(lo, 0.0f);
+                    hi = std::max(hi, 0.0f);
+                    if (s.symmetric) {
+                        hi = std::max(std::abs(lo), hi);
+                        if (lo < 0) lo = -hi;
+                    }
+                    if (lo == 0.0f && hi == 0.0f) { lo = -1.0f; hi = 1.0f; }
+                    scale = (hi - lo) / maxq;
+                    zero = s.symmetric ? (maxq + 1.0f) / 2.0f : std::nearbyint(-lo / scale);
+                } else {
+                    scale = std::max(hi - lo, 1e-5f) / maxq;
+                    zero = std::clamp(-std::nearbyint(lo / scale), 0.0f, maxq);
+                }
+                const float q = std::clamp(std::nearbyint(x / scale) + zero, 0.0f, maxq);
+                return scale * (q - zero);
+            }
+            case Family::GgufQ8_0: {
+                const float d = p.amax[g] / 127.0f;
+                const float id = d != 0.0f ? 1.0f / d : 0.0f;
+                const float q = std::round(x * id);
+                return q * f16_round(d);
+            }
+            case Family::GgufQ4_0: {
+                const float d = p.smax[g] / -8.0f;
+                const float id = d != 0.0f ? 1.0f / d : 0.0f;
+                float v = x * id + 8.5f;  // in [0.5, 16.5] for finite id
+                if (!(v >= 0.0f)) v = 0.0f;
+                if (v > 16.5f) v = 16.5f;
+                const int q = std::min(15, static_cast<int>(static_cast<std::int8_t>(v)));
+                return static_cast<float>(q - 8) * f16_round(d);
+            }
+        }
+        return x;
+    }
+};
+
+bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+
+// Digits right before / after position pos in s.
+std::uint64_t number_before(const std::string& s, std::size_t pos) {
+    std::size_t b = pos;
+    while (b > 0 && s[b - 1] >= '0' && s[b - 1] <= '9') --b;
+    return b == pos ? 0 : std::stoull(s.substr(b, pos - b));
+}
+std::uint64_t number_after(const std::string& s, std::size_t pos) {
+    std::size_t e = pos;
+    while (e < s.size() && s[e] >= '0' && s[e] <= '9') ++e;
+    return e == pos ? 0 : std::stoull(s.substr(pos, e - pos));
+}
+
+}  // namespace
+
+float fp8_round(DType fmt, float x) noexcept {
+    Fp8Format f{3, -6, 448.0f, "E4M3"};
+    try { f = fp8_format(fmt); } catch (...) { return x; }
+    if (std::isnan(x)) return x;
+    const float a = std::abs(x);
+    if (a >= f.max) return std::copysign(f.max, x);
+    if (a == 0.0f) return x;
+    const int e = std::max(std::ilogb(a), f.emin);
+    const float step = std::ldexp(1.0f, e - f.mbits);
+    const float q = std::min(std::nearbyint(a / step) * step, f.max);  // default rounding: ties to even
+    return std::copysign(q, x);
+}
+
+std::string RequantScheme::description() const {
+    std::string s = "RTN re-quantization, ";
+    switch (family) {
+        case Family::Fp8: {
+            const Fp8Format f = fp8_format(fp8);
+            s += std::string("FP8 ") + f.name + ", ";
+            switch (granularity) {
+                case Fp8Granularity::Tensor: s += "per-tensor scale"; break;
+                case Fp8Granularity::Channel: s += "per-channel scales"; break;
+                case Fp8Granularity::Expert: s += "per-expert scales"; break;
+                case Fp8Granularity::Block:
+                    s += std::to_string(block_rows) + "\u00d7" + std::to_string(block_cols) + " blocks";
+                    break;
+            }
+            return s + ", scale = absmax/" + fmt_num(f.max);
+        }
+        case Family::Bnb4:
+            return s + "bitsandbytes " + (fp4 ? "FP4" : "NF4") + ", blocksize " + std::to_string(blocksize) +
+                   ", absmax scale, nearest codebook entry";
+        case Family::BnbInt8: return s + "bitsandbytes LLM.int8, scale = row absmax/127, round half away from zero";
+        case Family::Affine:
+            s += std::to_string(bits) + "-bit, group " + std::to_string(group_size) + " along the input dimension, ";
+            if (symmetric) return s + "symmetric (GPTQ), scale = 2·max|x|/" + std::to_string((1u << bits) - 1);
+            return s + "asymmetric min/max" + (include_zero ? " (range includes 0, GPTQ)" : " (AWQ)") +
+                   ", scale = (max−min)/" + std::to_string((1u << bits) - 1);
+        case Family::GgufQ8_0: return s + "GGUF Q8_0, 32-element blocks, d = absmax/127 (F16)";
+        case Family::GgufQ4_0: return s + "GGUF Q4_0, 32-element blocks, d = max/−8 (F16), ggml reference rule";
+    }
+    return s;
+}
+
+std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& t, std::string* why) {
+    auto fail = [&](std::string w) -> std::optional<RequantScheme> {
+        if (why) *why = std::move(w);
+        return std::nullopt;
+    };
+    if (!t.recipe) return fail(t.error.empty() ? "tensor has no recipe" : t.error);
+    const Recipe& r = *t.recipe;
+    const std::string id = r.scheme_id(), desc = r.describe();
+    if (!t.quantized || id == "passthrough") return fail("not quantized: nothing to measure");
+    RequantScheme s;
+    try {
+        if (starts_with(id, "fp8-")) {
+            s.family = Family::Fp8;
+            const auto p = desc.find("FP8 (");
+            const auto q = p == std::string::npos ? p : desc.find(')', p);
+            if (q == std::string::npos) return fail("unrecognised FP8 description: " + desc);
+            const std::string f = desc.substr(p + 5, q - p - 5);
+            if (f == "E4M3") s.fp8 = DType::F8_E4M3;
+            else if (f == "E5M2") s.fp8 = DType::F8_E5M2;
+            else if (f == "E4M3FNUZ") s.fp8 = DType::F8_E4M3FNUZ;
+            else if (f == "E5M2FNUZ") s.fp8 = DType::F8_E5M2FNUZ;
+            else return fail("not measurable yet for FP8 format " + f);
+            const auto& sh = t.shape;
+            if (sh.size() >= 3) {
+                const std::uint64_t per = sh[sh.size() - 2] * sh[sh.size() - 1];
+                s.experts = per ? t.numel() / per : 1;
+            }
+            if (id == "fp8-tensor") s.granularity = Gran::Tensor;
+            else if (id == "fp8-channel") s.granularity = Gran::Channel;
+            else if (id == "fp8-expert") s.granularity = Gran::Expert;
+            else if (id == "fp8-block") {
+                s.granularity = Gran::Block;
+                const std::string times = "\u00d7";
+                const auto x = desc.find(times);
+                if (x == std::string::npos) return fail("unrecognised FP8 block description: " + desc);
+                s.block_rows = number_before(desc, x);
+                s.block_cols = number_after(desc, x + times.size());
+                if (!s.block_rows || !s.block_cols) return fail("unrecognised FP8 block description: " + desc);
+            } else return fail("not measurable yet for " + id);
+            if (s.experts == 0 || r.rows() % s.experts != 0) return fail("FP8 expert layout does not match the rows");
+        } else if (starts_with(id, "bnb-nf4-") || starts_with(id, "bnb-fp4-")) {
+            s.family = Family::Bnb4;
+            s.fp4 = starts_with(id, "bnb-fp4-");
+            const auto b = id.find("-b", 7);
+            s.blocksize = b == std::string::npos ? 0 : number_after(id, b + 2);
+            if (!s.blocksize) return fail("unrecognised scheme id " + id);
+        } else if (id == "bnb-int8") {
+            s.family = Family::BnbInt8;
+        } else if (starts_with(id, "gptq-") || starts_with(id, "awq-gemm-")) {
+            s.family = Family::Affine;
+            const bool gptq = starts_with(id, "gptq-");
+            s.include_zero = gptq;
+            if (gptq) {
+                s.bits = static_cast<unsigned>(number_after(id, 5));
+                s.symmetric = desc.find(", symmetric") != std::string::npos;
+            } else {
+                s.bits = 4;
+            }
+            const auto g = id.find("-g");
+            s.group_size = g == std::string::npos ? 0 : number_after(id, g + 2);
+            const std::uint64_t in = r.row_elems();
+            if (s.group_size == 0 || s.group_size > in) {
+                // "gptq-…-gx": group count from the description ("N groups").
+                const auto p = desc.find(" groups");
+                const std::uint64_t n = p == std::string::npos ? 0 : number_before(desc, p);
+                s.group_size = n ? (in + n - 1) / n : in;
+            }
+            if (s.bits < 2 || s.bits > 8 || s.group_size == 0) return fail("unrecognised scheme id " + id);
+        } else if (id == "gguf-Q8_0") {
+            s.family = Family::GgufQ8_0;
+        } else if (id == "gguf-Q4_0") {
+            s.family = Family::GgufQ4_0;
+        } else {
+            return fail("not measurable yet for " + id);
+        }
+    } catch (const std::exception&) {
+        return fail("unrecognised scheme " + id);
+    }
+    return s;
+}
+
+RequantError measure_requantization(const LogicalTensor& t, const RequantScheme& s, const StatsProgressFn& progress,
+                                    const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
+    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    const Recipe& r = *t.recipe;
+    const std::uint64_t C = r.row_elems();
+    const Groups groups(s, r.rows(), C);
+    RequantError out;
+    out.estimator = s.description();
+    const std::uint64_t ng = groups.count();
+    GroupParams p;
+    const bool affine = s.family == Family::Affine;
+    const bool signed_max = s.family == Family::GgufQ4_0;
+    if (affine) {
+        p.lo.assign(ng, std::numeric_limits<float>::infinity());
+        p.hi.assign(ng, -std::numeric_limits<float>::infinity());
+    } else {
+        p.amax.assign(ng, 0.0f);
+        if (signed_max) p.smax.assign(ng, 0.0f);
+    }
+    const std::uint64_t total = 2 * r.rows();
+    std::vector<float> buf;
+    for_each_chunk(r, chunk_elems, buf, cancel, progress, 0, total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
+        for (std::uint64_t i = 0; i < n; ++i)
+            for (std::uint64_t c = 0; c < C; ++c) {
+                const float x = v[i * C + c];
+                if (!std::isfinite(x)) continue;
+                const std::uint64_t g = groups.of(r0 + i, c);
+                if (affine) {
+                    p.lo[g] = std::min(p.lo[g], x);
+                    p.hi[g] = std::max(p.hi[g], x);
+                } else if (std::abs(x) > p.amax[g]) {
+                    p.amax[g] = std::abs(x);
+                    if (signed_max) p.smax[g] = x;
+                }
+            }
+    });
+    if (affine)
+        for (std::uint64_t g = 0; g < ng; ++g)
+            if (p.lo[g] > p.hi[g]) p.lo[g] = p.hi[g] = 0.0f;  // no finite values
+    Requantizer rq{s, p};
+    if (s.family == Family::Fp8) rq.f8 = fp8_format(s.fp8);
+    rq.maxq = static_cast<float>((1u << s.bits) - 1);
+    double sig = 0, err = 0, mx = 0;
+    std::uint64_t count = 0;
+    for_each_chunk(r, chunk_elems, buf, cancel, progress, r.rows(), total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
+        for (std::uint64_t i = 0; i < n; ++i)
+            for (std::uint64_t c = 0; c < C; ++c) {
+                const float x = v[i * C + c];
+                if (!std::isfinite(x)) continue;
+                const float y = rq(groups.of(r0 + i, c), x);
+                const double e = static_cast<double>(y) - static_cast<double>(x);
+                sig += static_cast<double>(x) * static_cast<double>(x);
+                err += e * e;
+                mx = std::max(mx, std::abs(e));
+                ++count;
+            }
+    });
+    out.measured = true;
+    out.count = count;
+    out.rmse = count ? std::sqrt(err / static_cast<double>(count)) : 0;
+    out.max_abs = mx;
+    out.sqnr_db = sig == 0 ? 0 : err == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(sig / err);
+    return out;
+}
+
+RequantError measure_requantization(const LogicalTensor& t, const StatsProgressFn& progress,
+                                    const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
+    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    std::string why;
+    const auto s = requant_scheme_for(t, &why);
+    if (!s) {
+        RequantError e;
+        e.unavailable = why;
+        return e;
+    }
+    return measure_requantization(t, *s, progress, cancel, chunk_elems);
+}
+
+}  // namespace amn
