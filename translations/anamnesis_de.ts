@@ -967,6 +967,26 @@ Geschrieben:
             <source>Logarithmic count axis for the histogram: shows rare values in the tails</source>
             <translation>Logarithmische Anzahl-Achse im Histogramm: zeigt seltene Werte in den Ausläufern</translation>
         </message>
+        <message>
+            <source>Estimated by re-quantizing the dequantized values with the same scheme (round to nearest) and comparing. The original weights are not in the file: values already on the scheme's grid come back unchanged.</source>
+            <translation>Geschätzt, indem die dequantisierten Werte mit demselben Schema erneut quantisiert (Runden zum nächsten Wert) und verglichen werden. Die ursprünglichen Gewichte sind nicht in der Datei: Werte, die schon auf dem Raster des Schemas liegen, kommen unverändert zurück.</translation>
+        </message>
+        <message>
+            <source>Lethe took (estimate)</source>
+            <translation>Lethe nahm (Schätzung)</translation>
+        </message>
+        <message>
+            <source>not quantized</source>
+            <translation>nicht quantisiert</translation>
+        </message>
+        <message>
+            <source>not measurable: %1</source>
+            <translation>nicht messbar: %1</translation>
+        </message>
+        <message>
+            <source>no further loss: the values are already on the scheme's grid</source>
+            <translation>kein weiterer Verlust: die Werte liegen schon auf dem Raster des Schemas</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorTreeModel</name>

@@ -967,6 +967,26 @@ Written:
             <source>Logarithmic count axis for the histogram: shows rare values in the tails</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Estimated by re-quantizing the dequantized values with the same scheme (round to nearest) and comparing. The original weights are not in the file: values already on the scheme's grid come back unchanged.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Lethe took (estimate)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not quantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not measurable: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no further loss: the values are already on the scheme's grid</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorTreeModel</name>

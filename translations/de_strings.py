@@ -259,6 +259,17 @@ DE = {
     (D, "Statistics failed: %1"): "Statistik fehlgeschlagen: %1",
     (D, "%1 (%2 %)"): "%1 (%2 %)",
     (D, "nothing: every value is exact"): "nichts: jeder Wert ist exakt",
+    (D, "Lethe took (estimate)"): "Lethe nahm (Schätzung)",
+    (D, "Estimated by re-quantizing the dequantized values with the same scheme "
+        "(round to nearest) and comparing. The original weights are not in the file: "
+        "values already on the scheme's grid come back unchanged."):
+        "Geschätzt, indem die dequantisierten Werte mit demselben Schema erneut quantisiert "
+        "(Runden zum nächsten Wert) und verglichen werden. Die ursprünglichen Gewichte sind nicht in der Datei: "
+        "Werte, die schon auf dem Raster des Schemas liegen, kommen unverändert zurück.",
+    (D, "not quantized"): "nicht quantisiert",
+    (D, "not measurable: %1"): "nicht messbar: %1",
+    (D, "no further loss: the values are already on the scheme's grid"):
+        "kein weiterer Verlust: die Werte liegen schon auf dem Raster des Schemas",
     (D, "RMSE %1, max abs error %2, SQNR %3 dB"): "RMSE %1, größter absoluter Fehler %2, SQNR %3 dB",
     (D, "%n value(s) overflow to ±Inf"): ["%n Wert läuft über nach ±Inf", "%n Werte laufen über nach ±Inf"],
     (D, "No finite values."): "Keine endlichen Werte.",

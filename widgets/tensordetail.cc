@@ -96,6 +96,16 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
         lost->addRow(label, value);
         statLabels_.insert(key, value);
     }
+    {   // What quantization took, estimated by re-quantizing (round to nearest).
+        auto* value = new QLabel(QStringLiteral("—"), this);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setWordWrap(true);
+        value->setToolTip(tr("Estimated by re-quantizing the dequantized values with the same scheme "
+                             "(round to nearest) and comparing. The original weights are not in the file: "
+                             "values already on the scheme's grid come back unchanged."));
+        lost->addRow(tr("Lethe took (estimate)"), value);
+        statLabels_.insert(QStringLiteral("lethe"), value);
+    }
     layout->addLayout(lost);
     histogram_ = new HistogramChart(this);
     layout->addWidget(histogram_, 1);
@@ -213,12 +223,21 @@ void TensorDetail::computeStats(int planIndex) {
         o.job = job;
         o.planIndex = planIndex;
         try {
+            const auto& lt = model->plan.tensors[static_cast<std::size_t>(planIndex)];
+            // Progress: statistics fill the first half, the re-quantization estimate the second.
             o.stats = amn::compute_value_stats(
-                model->plan.tensors[static_cast<std::size_t>(planIndex)], 64,
+                lt, 64,
                 [&](std::uint64_t done, std::uint64_t total) {
-                    if (total) promise.setProgressValue(static_cast<int>(done * 1000 / total));
+                    if (total) promise.setProgressValue(static_cast<int>(done * 500 / total));
                 },
                 cancel.get());
+            if (lt.quantized)
+                o.requant = amn::measure_requantization(
+                    lt,
+                    [&](std::uint64_t done, std::uint64_t total) {
+                        if (total) promise.setProgressValue(500 + static_cast<int>(done * 500 / total));
+                    },
+                    cancel.get());
             o.ok = true;
         } catch (const amn::Error& e) {
             o.cancelled = e.code() == amn::ErrorCode::Cancelled;
@@ -275,6 +294,17 @@ void TensorDetail::onFinished(const Outcome& o) {
                        .arg(loc.toString(c.rmse, 'g', 3), loc.toString(c.max_abs, 'g', 3), loc.toString(c.sqnr_db, 'f', 1));
         if (c.overflows) text += QLatin1String("; ") + tr("%n value(s) overflow to ±Inf", nullptr, static_cast<int>(c.overflows));
         statLabels_[key]->setText(text);
+    }
+    {
+        const auto& r = o.requant;
+        QString text;
+        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : tr("not measurable: %1").arg(QString::fromStdString(r.unavailable));
+        else if (std::isinf(r.sqnr_db) && r.sqnr_db > 0) text = tr("no further loss: the values are already on the scheme's grid");
+        else
+            text = tr("RMSE %1, max abs error %2, SQNR %3 dB")
+                       .arg(loc.toString(r.rmse, 'g', 3), loc.toString(r.max_abs, 'g', 3), loc.toString(r.sqnr_db, 'f', 1));
+        statLabels_[QStringLiteral("lethe")]->setText(text);
+        if (r.measured) statLabels_[QStringLiteral("lethe")]->setToolTip(QString::fromStdString(r.estimator));
     }
     std::vector<quint64> bins(s.histogram.begin(), s.histogram.end());
     if (s.finite) histogram_->setHistogram(std::move(bins), s.hist_lo, s.hist_hi);

@@ -8,6 +8,7 @@
 
 #include "loadedmodel.hpp"
 
+#include "anamnesis/requantize.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <QFuture>
@@ -59,6 +60,7 @@ private:
         bool cancelled = false;
         QString error;
         amn::ValueStats stats;
+        amn::RequantError requant;  ///< "what Lethe took", RTN re-quantization estimate
     };
     void onFinished(const Outcome& o);
     void clearStats(const QString& message);

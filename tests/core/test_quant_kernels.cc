@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -193,7 +194,10 @@ void TestQuantKernels::affineEveryTarget() {
             qs::affine_const(q.data() + 1, z, s, b.data(), n);
             if (auto d = first_diff(a, b); !d.empty()) return target + " affine_const n=" + std::to_string(n) + " " + d;
             // Act-order: random groups, per-group zeros and scales (specials included).
-            const int groups = 1 + int(rng() % 9);
+            // Group counts reach every table size of every target (1, 2 and 4
+            // vectors of 4, 8 or 16 lanes) and the gather beyond.
+            static constexpr int kGroups[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 31, 32, 33, 48, 64, 65, 100};
+            const int groups = kGroups[rng() % std::size(kGroups)];
             std::vector<std::int32_t> g(n + 1);
             for (auto& v : g) v = std::int32_t(rng() % groups);
             std::vector<float> zs(groups), ss(groups);
@@ -201,7 +205,7 @@ void TestQuantKernels::affineEveryTarget() {
                 zs[i] = float(rng() % 16);
                 ss[i] = special_scale(rng, s_i++);
             }
-            qk::affine_gather(q.data() + 1, g.data() + 1, zs.data(), ss.data(), a.data(), n);
+            qk::affine_gather(q.data() + 1, g.data() + 1, zs.data(), ss.data(), std::size_t(groups), a.data(), n);
             qs::affine_gather(q.data() + 1, g.data() + 1, zs.data(), ss.data(), b.data(), n);
             if (auto d = first_diff(a, b); !d.empty()) return target + " affine_gather n=" + std::to_string(n) + " " + d;
         }

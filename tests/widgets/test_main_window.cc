@@ -14,6 +14,7 @@
 #include "tensortreemodel.hpp"
 #include "widget_test_util.hpp"
 
+#include "anamnesis/requantize.hpp"
 #include "anamnesis/pth.hpp"
 #include "anamnesis/stats.hpp"
 
@@ -190,6 +191,13 @@ private slots:
         QCOMPARE(got.histogram, expect.histogram);
         QCOMPARE(view.detail()->statText("count"), QLocale().toString(qulonglong(96 * 200)));
         QVERIFY(!view.detail()->histogram()->isEmpty());
+        // What Lethe took, by re-quantization: the core's figure, shown in the same job.
+        const auto r = amn::measure_requantization(model->plan.tensors[std::size_t(li)]);
+        QVERIFY(r.measured);
+        QCOMPARE(r.count, std::uint64_t(96 * 200));
+        const QString lethe = view.detail()->statText("lethe");
+        if (std::isinf(r.sqnr_db)) QVERIFY2(lethe.contains("grid"), qPrintable(lethe));
+        else QVERIFY2(lethe.contains(QLocale().toString(r.sqnr_db, 'f', 1) + " dB"), qPrintable(lethe));
     }
 
     void letheChartLayers() {

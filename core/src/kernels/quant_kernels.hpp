@@ -37,10 +37,12 @@ void extract_field(const std::uint32_t* words, unsigned shift, unsigned bits, st
 void affine_const(const std::uint8_t* q, float zero, float scale, float* y, std::size_t n);
 
 /// y[i] = (f32(q[i]) − zero[g[i]]) × scale[g[i]]: a GPTQ act-order row, each
-/// input index picking its group through g_idx. \pre 0 ≤ g[i] < groups
-/// (validated by the caller).
-void affine_gather(const std::uint8_t* q, const std::int32_t* g, const float* zero, const float* scale, float* y,
-                   std::size_t n);
+/// input index picking its group through g_idx. `zero` and `scale` hold
+/// `groups` entries; \pre 0 ≤ g[i] < groups (validated by the caller).
+/// Few groups (≤ 4 vectors' lanes) are looked up from registers, more are
+/// gathered. (The scalar reference takes no group count.)
+void affine_gather(const std::uint8_t* q, const std::int32_t* g, const float* zero, const float* scale,
+                   std::size_t groups, float* y, std::size_t n);
 
 /// bitsandbytes 4-bit (NF4/FP4) decoding of `nbytes` packed bytes of one
 /// absmax block: y[2j] = code[b >> 4] × absmax, y[2j+1] = code[b & 15] × absmax

@@ -9,11 +9,14 @@
 // only the data movement differs:
 //   * bit fields: per-lane variable shifts (`v >> shifts`) of a broadcast
 //     word, vectors capped at one word's fields;
-//   * act-order groups: GatherIndex of the per-group zero and scale;
+//   * 3-bit fields: per-lane constants over each 3-word group (Unpack3);
+//   * act-order groups: up to 4 vectors of groups, the per-group zero and
+//     scale are held in registers and picked by TableLookupLanes; more
+//     groups use GatherIndex;
 //   * 4-bit codebooks: the 16 products code × absmax in registers, picked
 //     by TableLookupLanes with nibble indices interleaved in output order
 //     (AVX3/AVX2; the scalar loop on 128-bit targets);
-//   * tails shorter than a vector (and 3-bit fields) use the scalar
+//   * tails shorter than a vector use the scalar
 //     reference, which computes the same operations.
 
 #undef HWY_TARGET_INCLUDE
@@ -80,12 +83,55 @@ HWY_INLINE void UnpackBitsT(const std::uint32_t* HWY_RESTRICT words, std::uint8_
     }
 }
 
+/// 3-bit fields: 32 fields per group of 3 words, field f at stream bit 3f.
+/// A vector of N ≤ 16 lanes covering fields [c, c + N) of a group touches
+/// at most two words, `wb` (the word of field c) and `wn` (the next one):
+/// field = ((sel ? wn : wb) >> lo) | (wn << hi), masked to 3 bits, where
+/// `sel` marks lanes living in wn and `hi` is 2 / 1 for the fields
+/// straddling words (10, 21) and 31 for the others (their wn bits all land
+/// above bit 2 and are masked off). Constants per field, one table each.
+alignas(64) constexpr std::uint32_t k3Lo[32] = {0,  3,  6,  9,  12, 15, 18, 21, 24, 27, 30, 1,  4,  7,  10, 13,
+                                                16, 19, 22, 25, 28, 31, 2,  5,  8,  11, 14, 17, 20, 23, 26, 29};
+alignas(64) constexpr std::uint32_t k3Word[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
+                                                  1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+
+HWY_INLINE void Unpack3(const std::uint32_t* HWY_RESTRICT words, std::uint8_t* HWY_RESTRICT q, std::size_t n) {
+    const hn::CappedTag<std::uint32_t, 16> du;
+    const hn::RebindToSigned<decltype(du)> di;
+    const hn::Rebind<std::uint8_t, decltype(du)> du8;
+    constexpr std::size_t kMaxN = 16;
+    const std::size_t N = hn::Lanes(du);
+    const auto mask = hn::Set(du, 7u);
+    const std::size_t groups = n / 32;
+    // One lane (HWY_SCALAR): the reference loop is faster than 32 passes.
+    if (N < 4 || N > kMaxN || 32 % N != 0) return scalar::unpack_bits(3, words, q, n);
+    for (std::size_t c = 0; c < 32; c += N) {
+        // Lane constants of this chunk (hoisted out of the group loop).
+        const std::uint32_t b = k3Word[c];
+        const std::uint32_t nx = b + 1 < 3 ? b + 1 : 2;  // never read past the group
+        const auto lo = hn::LoadU(du, k3Lo + c);
+        const auto sel = hn::Ne(hn::LoadU(du, k3Word + c), hn::Set(du, b));
+        alignas(64) std::uint32_t hi_tab[kMaxN];
+        for (std::size_t j = 0; j < N; ++j) hi_tab[j] = (c + j == 10) ? 2u : (c + j == 21) ? 1u : 31u;
+        const auto hi = hn::Load(du, hi_tab);
+        const std::uint32_t* w = words;
+        std::uint8_t* out = q + c;
+        for (std::size_t g = 0; g < groups; ++g, w += 3, out += 32) {
+            const auto wb = hn::Set(du, w[b]), wn = hn::Set(du, w[nx]);
+            const auto v = hn::Or(hn::IfThenElse(sel, wn, wb) >> lo, wn << hi);
+            hn::StoreU(hn::DemoteTo(du8, hn::BitCast(di, hn::And(v, mask))), du8, out);
+        }
+    }
+    if (groups * 32 < n) scalar::unpack_bits(3, words + groups * 3, q + groups * 32, n - groups * 32);
+}
+
 void UnpackBits(unsigned bits, const std::uint32_t* HWY_RESTRICT words, std::uint8_t* HWY_RESTRICT q, std::size_t n) {
     switch (bits) {
         case 2: return UnpackBitsT<2>(words, q, n);
         case 4: return UnpackBitsT<4>(words, q, n);
         case 8: return UnpackBitsT<8>(words, q, n);
-        default: return scalar::unpack_bits(bits, words, q, n);  // 3-bit: fields straddle words
+        case 3: return Unpack3(words, q, n);
+        default: return scalar::unpack_bits(bits, words, q, n);
     }
 }
 
@@ -109,11 +155,57 @@ void AffineConst(const std::uint8_t* HWY_RESTRICT q, float zero, float scale, fl
     if (i < n) scalar::affine_const(q + i, zero, scale, y + i, n - i);
 }
 
-void AffineGather(const std::uint8_t* HWY_RESTRICT q, const std::int32_t* HWY_RESTRICT g, const float* HWY_RESTRICT zero,
-                  const float* HWY_RESTRICT scale, float* HWY_RESTRICT y, std::size_t n) {
+/// Act-order with the per-group zero and scale held in registers: kT
+/// tables of N lanes (groups ≤ kT·N), picked by TableLookupLanes on the low
+/// index bits and IfThenElse on the bits N and 2N. Same operands as the
+/// gather, so the same bits.
+template <int kT>
+HWY_INLINE void AffineTableT(const std::uint8_t* HWY_RESTRICT q, const std::int32_t* HWY_RESTRICT g,
+                             const float* HWY_RESTRICT zero, const float* HWY_RESTRICT scale, std::size_t groups,
+                             float* HWY_RESTRICT y, std::size_t n) {
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
+    constexpr std::size_t kMax = 4 * HWY_MAX_BYTES / sizeof(float);
+    alignas(64) float zb[kMax] = {}, sb[kMax] = {};
+    std::memcpy(zb, zero, groups * sizeof(float));
+    std::memcpy(sb, scale, groups * sizeof(float));
+    const VF z0 = hn::Load(df, zb), s0 = hn::Load(df, sb);
+    const VF z1 = kT > 1 ? hn::Load(df, zb + N) : z0, s1 = kT > 1 ? hn::Load(df, sb + N) : s0;
+    const VF z2 = kT > 2 ? hn::Load(df, zb + 2 * N) : z0, s2 = kT > 2 ? hn::Load(df, sb + 2 * N) : s0;
+    const VF z3 = kT > 2 ? hn::Load(df, zb + 3 * N) : z0, s3 = kT > 2 ? hn::Load(df, sb + 3 * N) : s0;
+    const VI low = hn::Set(di, static_cast<std::int32_t>(N - 1));
+    const VI bit1 = hn::Set(di, static_cast<std::int32_t>(N)), bit2 = hn::Set(di, static_cast<std::int32_t>(2 * N));
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        const VI idx = hn::LoadU(di, g + i);
+        const auto ix = hn::IndicesFromVec(df, kT > 1 ? hn::And(idx, low) : idx);
+        VF z = hn::TableLookupLanes(z0, ix), s = hn::TableLookupLanes(s0, ix);
+        if constexpr (kT > 1) {
+            const auto m1 = hn::RebindMask(df, hn::TestBit(idx, bit1));
+            z = hn::IfThenElse(m1, hn::TableLookupLanes(z1, ix), z);
+            s = hn::IfThenElse(m1, hn::TableLookupLanes(s1, ix), s);
+            if constexpr (kT > 2) {
+                const auto m2 = hn::RebindMask(df, hn::TestBit(idx, bit2));
+                const VF zh = hn::IfThenElse(m1, hn::TableLookupLanes(z3, ix), hn::TableLookupLanes(z2, ix));
+                const VF sh = hn::IfThenElse(m1, hn::TableLookupLanes(s3, ix), hn::TableLookupLanes(s2, ix));
+                z = hn::IfThenElse(m2, zh, z);
+                s = hn::IfThenElse(m2, sh, s);
+            }
+        }
+        hn::StoreU(hn::Mul(hn::Sub(BytesToF32(q + i), z), s), df, y + i);
+    }
+    if (i < n) scalar::affine_gather(q + i, g + i, zero, scale, y + i, n - i);
+}
+
+void AffineGather(const std::uint8_t* HWY_RESTRICT q, const std::int32_t* HWY_RESTRICT g, const float* HWY_RESTRICT zero,
+                  const float* HWY_RESTRICT scale, std::size_t groups, float* HWY_RESTRICT y, std::size_t n) {
+    const DF df;
+    const DI di;
+    const std::size_t N = hn::Lanes(df);
+    if (groups <= N) return AffineTableT<1>(q, g, zero, scale, groups, y, n);
+    if (groups <= 2 * N) return AffineTableT<2>(q, g, zero, scale, groups, y, n);
+    if (groups <= 4 * N) return AffineTableT<4>(q, g, zero, scale, groups, y, n);
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
         const VI idx = hn::LoadU(di, g + i);
@@ -218,9 +310,9 @@ void extract_field(const std::uint32_t* words, unsigned shift, unsigned bits, st
 void affine_const(const std::uint8_t* q, float zero, float scale, float* y, std::size_t n) {
     HWY_DYNAMIC_DISPATCH(AffineConst)(q, zero, scale, y, n);
 }
-void affine_gather(const std::uint8_t* q, const std::int32_t* g, const float* zero, const float* scale, float* y,
-                   std::size_t n) {
-    HWY_DYNAMIC_DISPATCH(AffineGather)(q, g, zero, scale, y, n);
+void affine_gather(const std::uint8_t* q, const std::int32_t* g, const float* zero, const float* scale,
+                   std::size_t groups, float* y, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(AffineGather)(q, g, zero, scale, groups, y, n);
 }
 void lut4_scale(const std::uint8_t* packed, const std::uint64_t* pairs, float absmax, float* y, std::size_t nbytes) {
     HWY_DYNAMIC_DISPATCH(Lut4Scale)(packed, pairs, absmax, y, nbytes);

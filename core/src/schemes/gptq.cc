@@ -112,7 +112,7 @@ public:
                         qk::affine_const(q.data() + k0, zrow[g], srow[g], y + k0, std::min(l_.group_size, K - k0));
                     }
                 } else {
-                    qk::affine_gather(q.data(), g_idx_.data(), zrow.data(), srow.data(), y, K);
+                    qk::affine_gather(q.data(), g_idx_.data(), zrow.data(), srow.data(), G, y, K);
                 }
             }
         }
