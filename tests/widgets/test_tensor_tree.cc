@@ -89,26 +89,13 @@ private slots:
     // expected.safetensors, with the same shapes, and the root's BF16 size is
     // 2 bytes per expected element. Cases the core does not convert yet skip.
     void everyReferenceCase_data() {
-        QTest::addColumn<QString>("input");
-        QTest::addColumn<QString>("expected");
-        const auto cases = amn::test::reference_cases_with_expected();
-        if (cases.isEmpty()) {
-            if (amn::test::reference_required()) QFAIL("reference fixtures missing and AMN_REQUIRE_REFERENCE=1");
-            QSKIP("reference fixtures not found");
-        }
-        for (const auto& c : cases) QTest::newRow(qPrintable(c.name)) << c.input << c.expected;
+        AMN_REFERENCE_CASE_ROWS();
     }
     void everyReferenceCase() {
         QFETCH(QString, input);
         QFETCH(QString, expected);
         ModelPtr model;
-        try {
-            model = loadModel(input);
-        } catch (const amn::Error& e) {
-            QSKIP(qPrintable("the core does not open this case yet: " + QString::fromStdString(e.what())));
-        }
-        const QString why = amn::test::unsupported_reason(*model);
-        if (!why.isEmpty()) QSKIP(qPrintable("the core does not convert this case yet: " + why));
+        AMN_LOAD_REFERENCE_CASE(model, input);
         const auto outRaw = amn::test::read_safetensors_raw(expected.toStdString());
         QVERIFY(outRaw);
         TensorTreeModel m(model);

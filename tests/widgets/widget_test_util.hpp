@@ -133,3 +133,32 @@ inline QString unsupported_reason(const amn::ui::LoadedModel& m) {
 }
 
 }  // namespace amn::test
+
+/// In a `*_data()` slot: columns "input" and "expected", one row per
+/// reference case with an expected.safetensors (skip, or fail when
+/// AMN_REQUIRE_REFERENCE=1, without reference data).
+#define AMN_REFERENCE_CASE_ROWS()                                                                   \
+    do {                                                                                            \
+        QTest::addColumn<QString>("input");                                                         \
+        QTest::addColumn<QString>("expected");                                                      \
+        const auto cases_ = ::amn::test::reference_cases_with_expected();                           \
+        if (cases_.isEmpty()) {                                                                     \
+            if (::amn::test::reference_required()) QFAIL("reference fixtures missing and AMN_REQUIRE_REFERENCE=1"); \
+            QSKIP("reference fixtures not found");                                                  \
+        }                                                                                           \
+        for (const auto& c_ : cases_) QTest::newRow(qPrintable(c_.name)) << c_.input << c_.expected; \
+    } while (0)
+
+/// Load `input` into `model` (a ModelPtr), skipping the row when the core
+/// cannot open or convert the case.
+#define AMN_LOAD_REFERENCE_CASE(model, input)                                                       \
+    do {                                                                                            \
+        try {                                                                                       \
+            model = loadModel(input);                                                               \
+        } catch (const amn::Error& e_) {                                                            \
+            QSKIP(qPrintable("the core does not open this case yet: " + QString::fromStdString(e_.what()))); \
+        }                                                                                           \
+        const QString why_ = ::amn::test::unsupported_reason(*model);                               \
+        if (!why_.isEmpty()) QSKIP(qPrintable("the core does not convert this case yet: " + why_));  \
+    } while (0)
+
