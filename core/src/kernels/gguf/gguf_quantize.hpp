@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: ggml block-type quantizers (encoders), the reverse of
+// gguf_kernels.hpp's decoders.
+//
+// Every encoder has the registry's EncodeFromF32 shape: `n_blocks` whole
+// blocks of f32 at `src` (n_blocks × the type's block elements) into
+// n_blocks × the type's bytes per block at `dst` (any alignment). Without an
+// importance matrix ggml quantizes block by block, so a row, a chunk of rows
+// or a whole tensor is just a run of blocks.
+//
+// Each one reproduces, byte for byte, what ggml's
+// `ggml_quantize_chunk(type, src, dst, 0, nrows, n_per_row, imatrix = NULL)`
+// writes (ggml 34af94c; shared fixtures quantize-ref/): for most types that
+// is `quantize_row_<type>_ref`; for IQ4_NL it is
+// `quantize_row_iq4_nl_impl(…, ntry = 7)` (not the `_ref`, which passes
+// ntry = −1). Same f32 operations in ggml's order, no FMA contraction
+// (-ffp-contract=off), ggml's rounding functions as written (nearest_int's
+// magic-number round-half-even, roundf/lroundf half away from zero,
+// truncating casts), and x86-64 GCC semantics for float→int conversions of
+// inf/NaN/out-of-range values (0x80000000, low bits kept).
+//
+// `scalar::` holds the readable reference of every encoder. The unqualified
+// functions are what the registry uses: the Highway-dispatched SIMD version
+// where one exists, otherwise the scalar reference itself.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace amn::kernels::gguf {
+
+using Encoder = void (*)(const float* src, std::uint8_t* dst, std::size_t n_blocks);
+
+#define AMN_GGUF_ENCODERS(X) \
+    X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0) X(q1_0) X(q2_0) \
+    X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K) \
+    X(iq4_nl) X(iq4_xs) X(tq1_0) X(tq2_0) X(mxfp4) X(nvfp4)
+
+namespace scalar {
+#define AMN_DECLARE(name) void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks);
+AMN_GGUF_ENCODERS(AMN_DECLARE)
+#undef AMN_DECLARE
+}  // namespace scalar
+
+#define AMN_DECLARE(name) void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks);
+AMN_GGUF_ENCODERS(AMN_DECLARE)
+#undef AMN_DECLARE
+
+/// The scalar reference encoder of ggml type `ggml_id`; nullptr when none.
+Encoder scalar_encoder(int ggml_id) noexcept;
+/// The encoder the registry uses (SIMD-dispatched when available); nullptr when none.
+Encoder best_encoder(int ggml_id) noexcept;
+/// True when `ggml_id` has a Highway SIMD encoder (tests compare it with scalar).
+bool has_simd_encoder(int ggml_id) noexcept;
+
+}  // namespace amn::kernels::gguf
