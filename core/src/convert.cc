@@ -104,11 +104,6 @@ std::size_t elem_bytes(DType d) {
 
 // ---- work units -------------------------------------------------------------
 
-struct Unit {
-    std::size_t shard, tensor;  // OutShard / OutTensor indices
-    std::uint64_t row0, nrows;
-};
-
 void pwrite_all(int fd, const std::uint8_t* p, std::uint64_t n, std::uint64_t off, const std::string& path) {
     while (n > 0) {
         const ssize_t w = ::pwrite(fd, p, std::min<std::uint64_t>(n, 1u << 30), static_cast<off_t>(off));
@@ -146,6 +141,21 @@ void verify_integrity(const Catalog& cat, const std::atomic<bool>* cancel) {
         }
         if (crc != c.crc32)
             throw Error(ErrorCode::Malformed, "CRC-32 mismatch in archive entry " + c.what + ": the data is corrupt", cat.path);
+    }
+}
+
+// Drop the input pages rows [row0, row0 + nrows) of `r` read (peak RSS
+// stays flat): per chunk when the payload is row-major, else per tensor
+// once its last chunk is done.
+void release_inputs(const Catalog& cat, const Recipe& r, std::uint64_t row0, std::uint64_t nrows) {
+    const auto ins = r.inputs();
+    const std::uint64_t rows = r.rows();
+    if (!ins.empty() && r.payload_is_row_major()) {
+        const auto& in = ins[0];
+        const std::uint64_t per_row = in.len / rows;
+        cat.shards[in.shard].file->release(in.offset + row0 * per_row, nrows * per_row);
+    } else if (!ins.empty() && row0 + nrows == rows) {
+        for (const auto& in : ins) cat.shards[in.shard].file->release(in.offset, in.len);
     }
 }
 
@@ -198,19 +208,18 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         sh.header = build_header(cat, plan, sh);
     }
 
-    // Work units.
-    std::vector<Unit> units;
+    // Work units: row chunks of about opt.chunk_bytes of output.
+    std::vector<WorkUnit> units;
+    std::vector<std::pair<std::size_t, std::size_t>> items;  // (shard, tensor) per WorkUnit::item
     for (std::size_t s = 0; s < shards.size(); ++s) {
         for (std::size_t k = 0; k < shards[s].tensors.size(); ++k) {
             const auto& t = shards[s].tensors[k];
             const auto& r = *plan.tensors[t.lt].recipe;
             const std::uint64_t rows = r.rows();
             if (rows == 0 || t.bytes == 0) continue;
-            const std::uint64_t row_bytes = std::max<std::uint64_t>(1, t.bytes / rows);
-            const std::uint64_t g = std::max<std::uint64_t>(1, r.row_granularity());
-            std::uint64_t per = std::max<std::uint64_t>(1, opt.chunk_bytes / row_bytes);
-            per = std::max<std::uint64_t>(g, per / g * g);
-            for (std::uint64_t r0 = 0; r0 < rows; r0 += per) units.push_back({s, k, r0, std::min(per, rows - r0)});
+            items.emplace_back(s, k);
+            split_rows(units, items.size() - 1, rows, std::max<std::uint64_t>(1, t.bytes / rows), r.row_granularity(),
+                       opt.chunk_bytes);
         }
     }
 
@@ -241,82 +250,38 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         pwrite_all(sh.file.fd(), reinterpret_cast<const std::uint8_t*>(sh.header.data()), n, 8, sh.final_path);
     }
 
-    // Run.
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::uint64_t> done{0};
-    std::atomic<bool> stop{false};
-    std::mutex mu;
-    std::exception_ptr first_error;
-    std::uint64_t last_reported = 0;
-    const std::uint64_t report_step = std::max<std::uint64_t>(1, total / 1000);
-
-    auto worker = [&] {
-        std::vector<float> f32;
-        std::vector<std::uint8_t> out;
+    // Run: each worker reuses its own f32 and output buffers.
+    const unsigned nworkers = worker_count(opt.threads, units.size());
+    std::vector<std::vector<float>> f32s(nworkers);
+    std::vector<std::vector<std::uint8_t>> outs(nworkers);
+    run_units(units, opt.threads, [&](const WorkUnit& unit, unsigned worker) {
+        auto& f32 = f32s[worker];
+        auto& out = outs[worker];
+        auto& sh = shards[items[unit.item].first];
+        const auto& t = sh.tensors[items[unit.item].second];
+        const auto& lt = plan.tensors[t.lt];
+        const auto& r = *lt.recipe;
+        const std::uint64_t rows = r.rows();
+        const std::uint64_t row_bytes = t.bytes / rows;
+        const std::uint64_t nbytes = unit.nrows * row_bytes;
+        const std::uint64_t file_off = 8 + sh.header.size() + t.begin + unit.row0 * row_bytes;
+        const auto lossless = r.lossless_dtype();
+        out.resize(nbytes);
         try {
-            for (;;) {
-                if (stop.load(std::memory_order_relaxed)) return;
-                if (cancel && cancel->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "cancelled");
-                const std::size_t u = next.fetch_add(1);
-                if (u >= units.size()) return;
-                const Unit& unit = units[u];
-                auto& sh = shards[unit.shard];
-                const auto& t = sh.tensors[unit.tensor];
-                const auto& lt = plan.tensors[t.lt];
-                const auto& r = *lt.recipe;
-                const std::uint64_t rows = r.rows();
-                const std::uint64_t row_bytes = t.bytes / rows;
-                const std::uint64_t nbytes = unit.nrows * row_bytes;
-                const std::uint64_t file_off = 8 + sh.header.size() + t.begin + unit.row0 * row_bytes;
-                const auto lossless = r.lossless_dtype();
-                out.resize(nbytes);
-                try {
-                    if (lossless && *lossless == t.dtype) {
-                        r.copy_rows(unit.row0, unit.nrows, out.data());
-                    } else {
-                        const std::uint64_t n = unit.nrows * r.row_elems();
-                        f32.resize(n);
-                        r.dequantize_rows(unit.row0, unit.nrows, f32.data());
-                        store_f32(f32.data(), t.dtype, out.data(), n);
-                    }
-                } catch (const Error& e) {
-                    throw e.with_tensor(lt.name).with_file(cat.path);
-                }
-                pwrite_all(sh.file.fd(), out.data(), nbytes, file_off, sh.final_path);
-                // Drop the input pages this chunk read (peak RSS stays flat).
-                const auto ins = r.inputs();
-                if (!ins.empty() && r.payload_is_row_major()) {
-                    const auto& in = ins[0];
-                    const std::uint64_t per_row = in.len / rows;
-                    cat.shards[in.shard].file->release(in.offset + unit.row0 * per_row, unit.nrows * per_row);
-                } else if (!ins.empty() && unit.row0 + unit.nrows == rows) {
-                    for (const auto& in : ins) cat.shards[in.shard].file->release(in.offset, in.len);
-                }
-                const std::uint64_t d = done.fetch_add(nbytes) + nbytes;
-                if (progress) {
-                    std::lock_guard lock(mu);
-                    if (d - last_reported >= report_step || d == total) {
-                        last_reported = d;
-                        progress({d, total});
-                    }
-                }
+            if (lossless && *lossless == t.dtype) {
+                r.copy_rows(unit.row0, unit.nrows, out.data());
+            } else {
+                const std::uint64_t n = unit.nrows * r.row_elems();
+                f32.resize(n);
+                r.dequantize_rows(unit.row0, unit.nrows, f32.data());
+                store_f32(f32.data(), t.dtype, out.data(), n);
             }
-        } catch (...) {
-            std::lock_guard lock(mu);
-            if (!first_error) first_error = std::current_exception();
-            stop = true;
+        } catch (const Error& e) {
+            throw e.with_tensor(lt.name).with_file(cat.path);
         }
-    };
-    unsigned nthreads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-    nthreads = static_cast<unsigned>(std::min<std::size_t>(nthreads, std::max<std::size_t>(1, units.size())));
-    {
-        std::vector<std::jthread> pool;
-        for (unsigned i = 1; i < nthreads; ++i) pool.emplace_back(worker);
-        worker();
-    }
-    if (!first_error && cancel && cancel->load()) first_error = std::make_exception_ptr(Error(ErrorCode::Cancelled, "cancelled"));
-    if (first_error) std::rethrow_exception(first_error);  // TempFiles unlink themselves
-    if (progress && total == 0) progress({0, 0});
+        pwrite_all(sh.file.fd(), out.data(), nbytes, file_off, sh.final_path);
+        release_inputs(cat, r, unit.row0, unit.nrows);
+    }, progress, cancel);  // on error the TempFiles unlink themselves
 
     // Commit: data, then index, then config.json.
     ConvertResult res;

@@ -10,6 +10,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/executor.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <atomic>
@@ -42,15 +43,6 @@ struct ConvertOptions {
     /// `.safetensors` file: into its folder).
     std::optional<std::string> config_json;
 };
-
-/// Progress report: output bytes written so far and in total.
-struct Progress {
-    std::uint64_t done = 0;
-    std::uint64_t total = 0;
-};
-/// Called from worker threads (serialised by the executor, at most every
-/// ~0.1 % of the total). Must be cheap and thread-safe.
-using ProgressFn = std::function<void(const Progress&)>;
 
 struct ConvertResult {
     std::vector<std::string> files;   ///< every file written (shards, index, config.json)
