@@ -16,6 +16,8 @@
 
 #include <cstring>
 #include <functional>
+#include <cmath>
+#include <limits>
 #include <random>
 
 using namespace amn;
@@ -141,9 +143,13 @@ void TestGgufQuantize::simd_equals_scalar() {
         const float scale = std::ldexp(1.0f, ex(rng));
         for (std::size_t j = 0; j < info->block_elems; ++j) {
             float& v = src[b * info->block_elems + j];
-            switch (b % 8) {
+            switch (b % 12) {
                 case 0: v = 0.0f; break;
                 case 1: v = float(int(j % 32) - 16) * 0.5f; break;
+                case 8: v = (j % 3 == 0) ? ((j & 1) ? -0.0f : 0.0f) : std::fabs(nd(rng)) * scale; break;  // ±0 minimum
+                case 9: v = j % 32 == 0 ? 127.0f * scale : float(int(j % 9) - 4) * 0.5f * scale; break;  // Q8_0 ties
+                case 10: v = (j % 2 ? -1.0f : 1.0f) * scale * float(1 + j % 4); break;                  // ±equal max
+                case 11: v = j == 7 ? std::numeric_limits<float>::infinity() : nd(rng) * scale; break;
                 default: v = nd(rng) * scale;
             }
         }

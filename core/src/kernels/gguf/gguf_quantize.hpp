@@ -46,6 +46,17 @@ AMN_GGUF_ENCODERS(AMN_DECLARE)
 AMN_GGUF_ENCODERS(AMN_DECLARE)
 #undef AMN_DECLARE
 
+/// Highway-dispatched encoders (quantize_simd_*.cc), byte-identical to
+/// scalar:: on every target; blocks whose scale is zero, subnormal or not
+/// finite (and, for Q4_1/Q5_1, blocks whose minimum is a zero) take the
+/// scalar path.
+#define AMN_GGUF_SIMD_ENCODERS(X) X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0)
+namespace simd {
+#define AMN_DECLARE(name) void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks);
+AMN_GGUF_SIMD_ENCODERS(AMN_DECLARE)
+#undef AMN_DECLARE
+}  // namespace simd
+
 /// The scalar reference encoder of ggml type `ggml_id`; nullptr when none.
 Encoder scalar_encoder(int ggml_id) noexcept;
 /// The encoder the registry uses (SIMD-dispatched when available); nullptr when none.
