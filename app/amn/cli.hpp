@@ -51,6 +51,9 @@ int cmd_inspect(Args& args);
 /// remember/dequantize; `convert` = true accepts `--to safetensors` (keep dtypes) and requires --to.
 int cmd_remember(Args& args, bool convert);
 
+/// forget/quantize: quantize to GGUF (--to gguf:FTYPE) as llama-quantize does.
+int cmd_forget(Args& args);
+
 /// Help texts ("amn help VERB" and "amn VERB --help").
 void print_help(std::FILE* out, std::string_view verb);
 

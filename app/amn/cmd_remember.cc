@@ -6,6 +6,7 @@
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"
+#include "progress_bar.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -18,52 +19,12 @@ namespace amn::cli {
 
 namespace {
 
-std::atomic<bool> g_cancel{false};
-extern "C" void on_signal(int) { g_cancel.store(true); }
-
 DType parse_dtype(const std::string& s) {
     if (s == "bf16" || s == "BF16" || s == "bfloat16") return DType::BF16;
     if (s == "f16" || s == "F16" || s == "fp16" || s == "float16") return DType::F16;
     if (s == "f32" || s == "F32" || s == "fp32" || s == "float32") return DType::F32;
     throw UsageError{"--to must be bf16, f16 or f32, not '" + s + "'"};
 }
-
-class ProgressBar {
-public:
-    explicit ProgressBar(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
-    void update(const Progress& p) {
-        if (!enabled_ || p.total == 0) return;
-        const auto now = Clock::now();
-        if (p.done != p.total && now - last_ < std::chrono::milliseconds(100)) return;
-        last_ = now;
-        const double frac = static_cast<double>(p.done) / static_cast<double>(p.total);
-        const double secs = std::chrono::duration<double>(now - start_).count();
-        const double rate = secs > 0 ? static_cast<double>(p.done) / secs : 0;
-        const double left = rate > 0 ? static_cast<double>(p.total - p.done) / rate : 0;
-        char bar[31];
-        const int fill = static_cast<int>(frac * 30);
-        for (int i = 0; i < 30; ++i) bar[i] = i < fill ? '#' : '.';
-        bar[30] = 0;
-        std::fprintf(stderr, "\r[%s] %5.1f%%  %s/s  %s left   ", bar, 100 * frac, human_bytes(static_cast<std::uint64_t>(rate)).c_str(),
-                     format_secs(left).c_str());
-        std::fflush(stderr);
-        drawn_ = true;
-    }
-    void finish() {
-        if (drawn_) std::fprintf(stderr, "\r%*s\r", 72, "");
-    }
-
-private:
-    using Clock = std::chrono::steady_clock;
-    static std::string format_secs(double s) {
-        char b[32];
-        const long t = static_cast<long>(s + 0.5);
-        std::snprintf(b, sizeof b, "%ld:%02ld", t / 60, t % 60);
-        return b;
-    }
-    bool enabled_, drawn_ = false;
-    Clock::time_point start_, last_{};
-};
 
 }  // namespace
 
@@ -106,14 +67,12 @@ int cmd_remember(Args& args, bool convert) {
         }
     }
 
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
-    std::signal(SIGHUP, on_signal);  // terminal closed: cancel and clean up too
+    const std::atomic<bool>& cancel = install_cancel_signals();
     ProgressBar bar(!quiet && ::isatty(STDERR_FILENO));
     const auto t0 = std::chrono::steady_clock::now();
     ConvertResult res;
     try {
-        res = convert_to_safetensors(cat, plan, opt, [&](const Progress& p) { bar.update(p); }, &g_cancel);
+        res = convert_to_safetensors(cat, plan, opt, [&](const Progress& p) { bar.update(p); }, &cancel);
     } catch (...) {
         bar.finish();
         throw;

@@ -32,6 +32,38 @@ void print_help(std::FILE* out, std::string_view verb) {
             "every stored dtype (lossless; quantized tensors are dequantized to BF16);\n"
             "--to bf16|f16|f32 is `amn remember --to …`. Options as for remember.\n",
             out);
+    } else if (verb == "forget" || verb == "quantize") {
+        std::fputs(
+            "usage: amn forget MODEL --to gguf:FTYPE [-o OUT.gguf] [--pure] [--tensor-type REGEX=TYPE]...\n"
+            "                  [--output-tensor-type TYPE] [--token-embedding-type TYPE] [--imatrix FILE]\n"
+            "                  [--dry-run] [--report] [--json] [--force] [--threads N] [--quiet]\n"
+            "       (alias: quantize)\n\n"
+            "Quantize a GGUF model the way llama.cpp's llama-quantize does, byte for byte:\n"
+            "the same type for every tensor, the same blocks, the same key/values\n"
+            "(general.file_type and general.quantization_version set). Quantized inputs\n"
+            "are dequantized first (a warning says the error compounds). Written to a\n"
+            "temporary file and renamed when complete; Ctrl-C leaves nothing behind.\n\n"
+            "FTYPE (llama-quantize's names): F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q2_K\n"
+            "       Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M Q5_K_S Q5_K_M Q6_K IQ4_NL IQ4_XS IQ3_S\n"
+            "       IQ3_M TQ1_0 TQ2_0 MXFP4_MOE Q1_0 Q2_0 (Q3_K, Q4_K, Q5_K = the _M mixes);\n"
+            "       IQ1_S IQ1_M IQ2_XXS IQ2_XS IQ2_S IQ2_M IQ3_XXS IQ3_XS Q2_K_S need --imatrix\n\n"
+            "  -o OUT.gguf               output file (default: beside the input,\n"
+            "                            tiny-llama-F32.gguf → tiny-llama-Q4_K_M.gguf)\n"
+            "  --pure                    no mix rules: FTYPE's type for every quantized tensor\n"
+            "  --tensor-type REGEX=TYPE  type for tensors whose name matches REGEX (repeatable;\n"
+            "                            the first match wins), e.g. --tensor-type attn_v=Q8_0\n"
+            "  --output-tensor-type TYPE    type of output.weight\n"
+            "  --token-embedding-type TYPE  type of token_embd.weight\n"
+            "  --imatrix FILE            importance matrix (llama-imatrix); not supported yet\n"
+            "  --dry-run, -n             print each tensor's type and why, write nothing\n"
+            "  --report                  per tensor: type, bits per weight, RMSE, max abs error\n"
+            "                            and SQNR of the round trip (what Lethe took, measured)\n"
+            "  --json                    the report as JSON (keys documented in README.md)\n"
+            "  --force                   replace an existing output\n"
+            "  --threads N               worker threads (default: all cores)\n"
+            "  --quiet                   no progress or summary\n"
+            "TYPE: a ggml type name (Q4_K, q6_k, Q8_0, F16, BF16, IQ4_XS, MXFP4, NVFP4 …)\n",
+            out);
     } else if (verb == "remember" || verb == "dequantize") {
         std::fputs(
             "usage: amn remember MODEL [--to bf16|f16|f32] [-o OUT] [--layout hf] [--force] [--threads N] [--quiet]\n"
@@ -62,6 +94,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  inspect, info             summarise schemes, sizes and what Lethe took\n"
             "  remember, dequantize      dequantize to BF16/F16/F32 safetensors\n"
             "  convert                   rewrite any readable format as safetensors\n"
+            "  forget, quantize          quantize to GGUF (llama-quantize's file types)\n"
             "  help COMMAND              help for one command\n\n"
             "  --version                 version and SIMD target\n\n"
             "exit codes: 0 ok, 1 error (one line on stderr), 2 usage\n",

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
         if (verb == "inspect" || verb == "info") return cmd_inspect(args);
         if (verb == "remember" || verb == "dequantize") return cmd_remember(args, false);
         if (verb == "convert") return cmd_remember(args, true);
+        if (verb == "forget" || verb == "quantize") return cmd_forget(args);
         std::fprintf(stderr, "amn: unknown command '%s' (see 'amn --help')\n", verb.c_str());
         return kUsage;
     } catch (const UsageError& e) {

@@ -11,6 +11,7 @@
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/zip.hpp"
 #include "json_util.hpp"
+#include "input_release.hpp"
 #include "output_files.hpp"
 
 #include <algorithm>
@@ -144,21 +145,6 @@ void verify_integrity(const Catalog& cat, const std::atomic<bool>* cancel) {
     }
 }
 
-// Drop the input pages rows [row0, row0 + nrows) of `r` read (peak RSS
-// stays flat): per chunk when the payload is row-major, else per tensor
-// once its last chunk is done.
-void release_inputs(const Catalog& cat, const Recipe& r, std::uint64_t row0, std::uint64_t nrows) {
-    const auto ins = r.inputs();
-    const std::uint64_t rows = r.rows();
-    if (!ins.empty() && r.payload_is_row_major()) {
-        const auto& in = ins[0];
-        const std::uint64_t per_row = in.len / rows;
-        cat.shards[in.shard].file->release(in.offset + row0 * per_row, nrows * per_row);
-    } else if (!ins.empty() && row0 + nrows == rows) {
-        for (const auto& in : ins) cat.shards[in.shard].file->release(in.offset, in.len);
-    }
-}
-
 }  // namespace
 
 ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const ConvertOptions& opt,
@@ -280,7 +266,7 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
             throw e.with_tensor(lt.name).with_file(cat.path);
         }
         pwrite_all(sh.file.fd(), out.data(), nbytes, file_off, sh.final_path);
-        release_inputs(cat, r, unit.row0, unit.nrows);
+        detail::release_inputs(cat, r, unit.row0, unit.nrows);
     }, progress, cancel);  // on error the TempFiles unlink themselves
 
     // Commit: data, then index, then config.json.

@@ -160,12 +160,12 @@ fs::path model_dir(const Catalog& cat) {
     return p.parent_path();
 }
 
-bool same_file(const fs::path& a, const fs::path& b) {
+}  // namespace
+
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
     std::error_code ec;
     return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
 }
-
-}  // namespace
 
 OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
     OutputLayout L;

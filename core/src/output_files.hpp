@@ -5,6 +5,7 @@
 #include "anamnesis/convert.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ private:
     int fd_ = -1;
     bool force_ = false;
 };
+
+/// True when both paths exist and name the same file (hard links and
+/// symlinks included).
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
 /// Write a small file (index.json, config.json) through a TempFile.
 void write_file_atomically(const std::string& path, const std::string& text, bool force);

@@ -117,7 +117,8 @@ std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summar
 std::string gguf_kv_json(const Catalog& cat);
 
 /// llama.cpp's name of a `general.file_type` value ("Q4_K_M", "IQ3_M",
-/// "MOSTLY_F16" → "F16" …); empty when unknown.
+/// "MOSTLY_F16" → "F16" …); empty when unknown. Reads the file-type table
+/// of gguf_ftype.hpp (llama_file_types()).
 std::string_view llama_ftype_name(std::uint32_t file_type) noexcept;
 
 /// True when `spec` starts with "ollama:".

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// amn forget (alias quantize): quantize to GGUF as llama-quantize does, and
+// report what each tensor lost.
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/forget.hpp"
+#include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/inspect.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "anamnesis/plan.hpp"
+#include "cli.hpp"
+#include "progress_bar.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <unistd.h>
+
+namespace amn::cli {
+
+namespace {
+
+DType parse_type_option(const std::string& flag, const std::string& v) {
+    if (const auto t = parse_ggml_type(v)) return *t;
+    throw UsageError{flag + ": unknown ggml type '" + v + "' (e.g. Q4_K, Q6_K, Q8_0, F16)"};
+}
+
+std::string db_text(double db) {
+    if (std::isinf(db)) return "exact";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f dB", db);
+    return b;
+}
+
+void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& tensors, const std::string& input,
+                const std::string& ftype) {
+    JsonWriter w(2);
+    w.begin_object();
+    w.key("input").value(input);
+    w.key("ftype").value(ftype);
+    if (res) w.key("file").value(res->file).key("file_bytes").value(res->file_bytes);
+    std::uint64_t bytes = 0, numel = 0;
+    double sse = 0, sx2 = 0;
+    w.key("tensors").begin_array();
+    for (const auto& t : tensors) {
+        bytes += t.bytes;
+        numel += t.numel;
+        w.begin_object();
+        w.key("name").value(t.name);
+        w.key("shape").begin_array();
+        for (auto d : t.shape) w.value(d);
+        w.end_array();
+        w.key("source").value(dtype_name(t.source));
+        w.key("type").value(dtype_name(t.target));
+        w.key("reason").value(t.reason);
+        w.key("bytes").value(t.bytes);
+        w.key("bits_per_weight").value(t.bits_per_weight());
+        w.key("copied").value(t.copied);
+        if (res && !t.copied) {
+            w.key("rmse").value(t.rmse);
+            w.key("max_abs").value(t.max_abs);
+            if (std::isinf(t.sqnr_db)) w.key("sqnr_db").null();
+            else w.key("sqnr_db").value(t.sqnr_db);
+            sse += t.sum_sq_error;
+            sx2 += t.sum_sq_signal;
+        }
+        w.end_object();
+    }
+    w.end_array();
+    w.key("tensor_bytes").value(bytes);
+    w.key("parameters").value(numel);
+    w.key("bits_per_weight").value(numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0);
+    if (res) {
+        w.key("rmse").value(numel ? std::sqrt(sse / static_cast<double>(numel)) : 0.0);
+        if (sse > 0) w.key("sqnr_db").value(10.0 * std::log10(sx2 / sse));
+        else w.key("sqnr_db").null();
+        w.key("warnings").begin_array();
+        for (const auto& s : res->warnings) w.value(s);
+        w.end_array();
+    }
+    w.end_object();
+    std::printf("%s\n", w.str().c_str());
+}
+
+void print_table(const std::vector<ForgetTensor>& tensors, bool measured) {
+    std::size_t wn = 6;
+    for (const auto& t : tensors) wn = std::max(wn, t.name.size());
+    if (measured)
+        std::printf("%-*s  %-7s %6s  %10s  %10s  %9s\n", int(wn), "tensor", "type", "bpw", "RMSE", "max abs", "SQNR");
+    else
+        std::printf("%-*s  %-7s %6s  %s\n", int(wn), "tensor", "type", "bpw", "why");
+    for (const auto& t : tensors) {
+        const std::string type = dtype_name(t.target);
+        if (measured && !t.copied)
+            std::printf("%-*s  %-7s %6.2f  %10.3g  %10.3g  %9s\n", int(wn), t.name.c_str(), type.c_str(), t.bits_per_weight(),
+                        t.rmse, t.max_abs, db_text(t.sqnr_db).c_str());
+        else if (measured)
+            std::printf("%-*s  %-7s %6.2f  %10s  %10s  %9s\n", int(wn), t.name.c_str(), type.c_str(), t.bits_per_weight(), "-",
+                        "-", "copied");
+        else
+            std::printf("%-*s  %-7s %6.2f  %s\n", int(wn), t.name.c_str(), type.c_str(), t.bits_per_weight(), t.reason.c_str());
+    }
+}
+
+}  // namespace
+
+int cmd_forget(Args& args) {
+    GgufForgetOptions opt;
+    const auto to = args.option("--to");
+    if (!to) throw UsageError{"--to is required (gguf:FTYPE, e.g. --to gguf:Q4_K_M)"};
+    if (to->rfind("gguf:", 0) != 0)
+        throw UsageError{"--to must be gguf:FTYPE (e.g. gguf:Q4_K_M); safetensors schemes are not supported yet, not '" + *to +
+                         "'"};
+    opt.ftype = to->substr(5);
+    if (const auto* ft = parse_llama_file_type(opt.ftype)) opt.ftype = std::string(ft->name);
+    else throw UsageError{"unknown GGUF file type '" + opt.ftype + "' (see 'amn forget --help')"};
+    if (auto o = args.option("-o", "--output")) opt.output = *o;
+    if (auto v = args.option("--imatrix")) opt.imatrix = *v;
+    opt.pure = args.flag("--pure");
+    if (auto v = args.option("--output-tensor-type")) opt.output_tensor_type = parse_type_option("--output-tensor-type", *v);
+    if (auto v = args.option("--token-embedding-type")) opt.token_embedding_type = parse_type_option("--token-embedding-type", *v);
+    while (auto v = args.option("--tensor-type")) {
+        try {
+            opt.tensor_types.push_back(parse_tensor_type_override(*v));
+        } catch (const Error& e) {
+            throw UsageError{"--tensor-type " + *v + ": " + e.message()};
+        }
+    }
+    if (auto t = args.option("--threads")) {
+        try {
+            const long n = std::stol(*t);
+            if (n < 1 || n > 1024) throw 0;
+            opt.threads = static_cast<unsigned>(n);
+        } catch (...) {
+            throw UsageError{"--threads must be a number from 1 to 1024"};
+        }
+    }
+    opt.force = args.flag("--force", "-f");
+    const bool json = args.flag("--json");
+    const bool report = args.flag("--report");
+    const bool dry_run = args.flag("--dry-run", "-n");
+    const bool quiet = args.flag("--quiet", "-q");
+    const auto pos = args.positionals();
+    if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
+
+    const Catalog cat = open_model(pos[0]);
+    const Plan plan = make_plan(cat);
+    if (dry_run) {
+        const auto tensors = plan_gguf_forget(cat, plan, opt);
+        if (json) {
+            write_json(nullptr, tensors, pos[0], opt.ftype);
+        } else {
+            print_table(tensors, false);
+            std::uint64_t bytes = 0, numel = 0;
+            for (const auto& t : tensors) bytes += t.bytes, numel += t.numel;
+            std::printf("%s: %zu tensor(s), %s of tensor data, %.2f bits per weight (nothing written)\n", opt.ftype.c_str(),
+                        tensors.size(), human_bytes(bytes).c_str(),
+                        numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0);
+        }
+        return kOk;
+    }
+
+    const std::atomic<bool>& cancel = install_cancel_signals();
+    ProgressBar bar(!quiet && !json && ::isatty(STDERR_FILENO));
+    const auto t0 = std::chrono::steady_clock::now();
+    GgufForgetResult res;
+    try {
+        res = forget_to_gguf(cat, plan, opt, [&](const Progress& p) { bar.update(p); }, &cancel);
+    } catch (...) {
+        bar.finish();
+        throw;
+    }
+    bar.finish();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", wmsg.c_str());
+    if (json) {
+        write_json(&res, res.tensors, pos[0], opt.ftype);
+        return kOk;
+    }
+    if (report) print_table(res.tensors, true);
+    if (!quiet) {
+        std::uint64_t bytes = 0;
+        std::size_t quantized = 0;
+        for (const auto& t : res.tensors) bytes += t.bytes, quantized += !t.copied;
+        std::printf("forgot %zu tensor(s) (%zu encoded) to %s: %.2f bits per weight, %s in %.2f s\n  wrote %s\n",
+                    res.tensors.size(), quantized, opt.ftype.c_str(),
+                    res.input_numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(res.input_numel) : 0.0,
+                    human_bytes(res.file_bytes).c_str(), secs, res.file.c_str());
+    }
+    return kOk;
+}
+
+}  // namespace amn::cli

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file forget.hpp
+/// Forget (quantize) to GGUF: the remember flow reversed. Every logical
+/// tensor of the plan is decoded to f32 rows by its recipe, given a target
+/// ggml type by llama-quantize's rules (gguf_ftype.hpp), encoded by that
+/// type's quantizer (byte-exact with ggml's `ggml_quantize_chunk`) and
+/// streamed into a GgufWriter (gguf_writer.hpp): temporary file, atomic
+/// rename, nothing left behind on error or cancel. The round trip of every
+/// chunk is decoded again on the spot, so the loss of each tensor (RMSE,
+/// max abs error, SQNR) is measured, not estimated.
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/executor.hpp"
+#include "anamnesis/plan.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace amn {
+
+/// What `amn forget --to gguf:FTYPE` asks for; the options mirror
+/// llama-quantize's.
+struct GgufForgetOptions {
+    /// llama-quantize file type name ("Q4_K_M", "Q8_0", "IQ4_XS", "F16" …).
+    std::string ftype;
+    bool pure = false;                             ///< --pure: one type for every quantized tensor
+    std::optional<DType> output_tensor_type;       ///< --output-tensor-type
+    std::optional<DType> token_embedding_type;     ///< --token-embedding-type
+    /// --tensor-type REGEX=TYPE, in the order given (first match wins, as in
+    /// llama-quantize: the regex is searched in the tensor name).
+    std::vector<std::pair<std::string, DType>> tensor_types;
+    std::string imatrix;        ///< --imatrix FILE (empty: none)
+    std::string output;         ///< output .gguf path; empty: default_gguf_output_path()
+    bool force = false;         ///< replace an existing output
+    unsigned threads = 0;       ///< worker threads, 0 = all cores
+    std::uint64_t chunk_bytes = 4u << 20;  ///< f32 bytes of input per work unit (about)
+};
+
+/// One output tensor of a forget run.
+struct ForgetTensor {
+    std::string name;
+    std::vector<std::uint64_t> shape;   ///< row-major
+    DType source = DType::Unknown;      ///< stored type in the input (payload)
+    DType target = DType::Unknown;      ///< type written
+    std::string reason;                 ///< why this type (rule, override, fallback), for the report
+    std::uint64_t bytes = 0;            ///< bytes written for it
+    bool copied = false;                ///< stored bytes copied unchanged (no decode/encode)
+    // Measured round trip (f32 input → target → f32), over every element.
+    std::uint64_t numel = 0;
+    double rmse = 0, max_abs = 0;
+    double sqnr_db = 0;                 ///< 10·log10(Σx² / Σ(x−y)²); +inf when exact
+    double sum_sq_error = 0;            ///< Σ(x−y)², for totals over tensors
+    double sum_sq_signal = 0;           ///< Σx²
+    double bits_per_weight() const noexcept;
+};
+
+struct GgufForgetResult {
+    std::string file;                   ///< the GGUF written
+    std::vector<ForgetTensor> tensors;  ///< in file order
+    std::uint64_t file_bytes = 0;
+    std::uint64_t input_numel = 0;
+    std::vector<std::string> warnings;  ///< e.g. re-quantizing an already quantized input
+};
+
+/// Decide every tensor's target type without writing anything (the
+/// "summary" before a run; `amn forget --dry-run`). Fills name, shape,
+/// source, target, reason and the output bytes of each tensor.
+/// \throws Error{Usage} for an unknown file type or override type;
+///         Error{Unsupported} when the input is not a GGUF (Hugging Face →
+///         GGUF needs the tensor-name mapping, not done yet), when a type
+///         needs an importance matrix and none is given (llama-quantize's
+///         reason), or when a tensor cannot be decoded (its plan error).
+std::vector<ForgetTensor> plan_gguf_forget(const Catalog& catalog, const Plan& plan, const GgufForgetOptions& options);
+
+/// Quantize `catalog` to a GGUF file as llama-quantize would: key/values
+/// copied with `general.quantization_version` and `general.file_type` set
+/// (gguf_writer.hpp `llama_quantize_kvs`), tensors in input order, each
+/// encoded to its plan_gguf_forget() type; tensors that keep their stored
+/// type are copied byte for byte. Progress counts input f32 bytes.
+/// \throws everything plan_gguf_forget() throws; Error{OutputExists} when
+///         the output exists and !force; Error{Usage} when the output is the
+///         input; Error{Io} for an unwritable folder or too little space;
+///         Error{Cancelled}; any Error a recipe raises (named). In every case
+///         nothing is left at the output path.
+GgufForgetResult forget_to_gguf(const Catalog& catalog, const Plan& plan, const GgufForgetOptions& options,
+                                const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+/// Default output: "<stem>-<FTYPE>.gguf" beside the input, a trailing
+/// type suffix of the stem replaced ("tiny-llama-F32.gguf" + Q4_K_M →
+/// "tiny-llama-Q4_K_M.gguf").
+std::string default_gguf_output_path(const Catalog& catalog, const std::string& ftype);
+
+}  // namespace amn

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file gguf_ftype.hpp
+/// llama.cpp's file types (`enum llama_ftype`, llama.h) and llama-quantize's
+/// choice of a ggml type for every tensor of a model, rule for rule.
+///
+/// Matches llama.cpp `src/llama-quant.cpp` (`tensor_allows_quantization`,
+/// `llama_tensor_get_type`, `llama_tensor_get_type_impl`,
+/// `tensor_type_fallback`, `tensor_requires_imatrix`,
+/// `llama_ftype_get_default_type`, `init_quantize_state_counters`) and
+/// `tools/quantize/quantize.cpp` (QUANT_OPTIONS names and aliases,
+/// `parse_ggml_type`, `parse_tensor_type`), as of the commit that made the
+/// shared gguf-real fixtures (34af94c); the fixtures are the judge.
+
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/gguf_writer.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace amn {
+
+/// One llama.cpp file type.
+struct LlamaFileType {
+    std::uint32_t id;          ///< llama_ftype value, stored in `general.file_type`
+    std::string_view name;     ///< as llama-quantize names it ("Q4_K_M"); the llama.h name without LLAMA_FTYPE_MOSTLY_
+    /// `llama_ftype_get_default_type`: the type of every quantizable tensor
+    /// before the mix rules; DType::Unknown for retired ids (4 = Q4_1_SOME_F16).
+    DType default_type;
+    /// Offered by llama-quantize's command line (QUANT_OPTIONS). NVFP4 (39)
+    /// exists in llama.h but llama-quantize 34af94c does not offer it.
+    bool offered;
+    /// llama-quantize refuses this file type without --imatrix
+    /// (IQ2_XXS, IQ2_XS, IQ2_S, Q2_K_S, IQ1_S, IQ1_M) with kLlamaImatrixRefusal.
+    bool needs_imatrix;
+};
+
+/// llama-quantize's refusal of a file type with needs_imatrix when no
+/// importance matrix is given (tools/quantize/quantize.cpp).
+inline constexpr std::string_view kLlamaImatrixRefusal =
+    "Please do not use IQ1_S, IQ1_M, IQ2_S, IQ2_XXS, IQ2_XS or Q2_K_S quantization without an importance matrix";
+
+/// Every llama_ftype, by id: F32 F16 Q4_0 Q4_1 Q4_1_SOME_F16 Q8_0 Q5_0 Q5_1
+/// Q2_K Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M Q5_K_S Q5_K_M Q6_K IQ2_XXS IQ2_XS
+/// Q2_K_S IQ3_XS IQ3_XXS IQ1_S IQ4_NL IQ3_S IQ3_M IQ2_S IQ2_M IQ4_XS IQ1_M
+/// BF16 TQ1_0 TQ2_0 MXFP4_MOE NVFP4 Q1_0 Q2_0 (ids 0–41 with gaps).
+/// This is the one table: llama_ftype_name() in gguf.hpp reads it.
+std::span<const LlamaFileType> llama_file_types() noexcept;
+
+/// The row of `id`, or nullptr.
+const LlamaFileType* llama_file_type(std::uint32_t id) noexcept;
+
+/// Parse a file type as llama-quantize does (`try_parse_ftype`): a name,
+/// case-insensitive ("q4_k_m"), the aliases Q3_K → Q3_K_M, Q4_K → Q4_K_M,
+/// Q5_K → Q5_K_M, or a decimal id ("15"). Only types llama-quantize offers
+/// are accepted (not Q4_1_SOME_F16, not NVFP4); nullptr otherwise.
+/// ("COPY", llama-quantize's copy-only mode, is not a file type and is not accepted.)
+const LlamaFileType* parse_llama_file_type(std::string_view text) noexcept;
+
+/// ggml's name of a type (`ggml_type_name`): "f32", "bf16", "q4_0", "q4_K",
+/// "iq2_xxs", "mxfp4" … (lower case except the "K" of k-quants); "" for a
+/// type without a ggml id.
+std::string ggml_type_name(DType t);
+
+/// Parse a ggml type name as llama-quantize does for --output-tensor-type,
+/// --token-embedding-type and --tensor-type (`parse_ggml_type`): any ggml
+/// type name, case-insensitive ("Q4_K", "q4_k", "F16", "bf16", "IQ2_XXS").
+/// nullopt when unknown.
+std::optional<DType> parse_ggml_type(std::string_view name) noexcept;
+
+/// Parse one `--tensor-type PATTERN=TYPE` argument (`parse_tensor_type`):
+/// the pattern (an ECMAScript regular expression, searched anywhere in the
+/// tensor name) is lower-cased as llama-quantize does; TYPE as parse_ggml_type().
+/// \throws Error{Usage}: no '=', empty pattern ("missing tensor name"), empty
+///         type ("missing quantization type"), unknown type, or a pattern
+///         that is not a valid regular expression.
+std::pair<std::string, DType> parse_tensor_type_override(std::string_view arg);
+
+/// One input tensor.
+struct TensorDesc {
+    std::string name;                   ///< GGUF tensor name ("blk.0.attn_v.weight")
+    std::vector<std::uint64_t> shape;   ///< row-major (PyTorch order); the row is shape.back()
+    DType dtype = DType::F32;           ///< stored type (kept for tensors that are not quantized)
+};
+
+/// What the user asked llama-quantize for.
+struct QuantizeRequest {
+    std::uint32_t ftype = 15;                     ///< llama_ftype id (e.g. 15 = Q4_K_M)
+    bool pure = false;                            ///< --pure: no mix rules, the default type everywhere
+    std::optional<DType> output_tensor_type;      ///< --output-tensor-type
+    std::optional<DType> token_embedding_type;    ///< --token-embedding-type
+    /// --tensor-type PATTERN=TYPE, in command-line order; the first pattern
+    /// found in a name wins (see parse_tensor_type_override for the lower-casing).
+    std::vector<std::pair<std::string, DType>> tensor_types;
+    bool has_imatrix = false;                     ///< --imatrix given
+    bool leave_output_tensor = false;             ///< --leave-output-tensor: output.weight keeps its type
+};
+
+/// The choice for one tensor.
+struct TensorChoice {
+    DType type = DType::Unknown;  ///< the type to write
+    bool quantizable = false;     ///< tensor_allows_quantization (else `type` = the stored dtype)
+    bool requires_imatrix = false;  ///< tensor_requires_imatrix for the chosen type
+    bool fallback = false;        ///< the row did not fit the chosen type's block (tensor_type_fallback)
+    /// Why, for a user: "1-D tensor, kept F32", "Q4_K_M mix: attn_v uses more
+    /// bits: Q6_K", "--tensor-type '.*'=Q4_0", "fallback: 100 not a multiple
+    /// of 256 (q4_K) → q5_0" …
+    std::string reason;
+};
+
+/// Choose the type of every tensor the way llama-quantize does for a model
+/// with key/values `kvs` (general.architecture, `<arch>.block_count`,
+/// `<arch>.attention.head_count`, `<arch>.attention.head_count_kv`,
+/// `<arch>.expert_count`; head counts may be per-layer arrays: layer 0 counts).
+/// The layer counters of the mix rules (attn_v, ffn_down/gate/up) advance
+/// in llama-quantize's tensor order (llama_quantize_tensor_order), whatever
+/// the order of `tensors`; results are returned in the order of `tensors`.
+/// A model without `output.weight` has tied embeddings: token_embd.weight
+/// then gets the output tensor's rules.
+///
+/// \throws Error{Usage}: unknown or retired `ftype`; no importance matrix
+///         for a file type that needs one (kLlamaImatrixRefusal) or for a
+///         tensor whose chosen type needs one (llama's "this quantization
+///         requires an imatrix!", naming the tensor and type); a quantized
+///         file type without `general.architecture` or `<arch>.block_count`.
+///         Error{Unsupported}: a row that fits neither the chosen type nor
+///         a fallback llama.cpp defines ("no tensor type fallback is defined
+///         for type …"); a token-embedding (never in an imatrix) or any
+///         tensor without --imatrix chosen as IQ2_XXS, IQ2_XS or IQ1_S,
+///         which ggml cannot quantize without importance data
+///         (ggml_quantize_requires_imatrix). Error{Malformed}: in a MoE
+///         model (expert_count > 1) an ffn tensor whose name gives no layer
+///         ("blk.N.") or a layer outside [0, block_count).
+std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tensors, const std::vector<GgufKv>& kvs,
+                                            const QuantizeRequest& request);
+
+/// The order in which llama-quantize reads and writes tensors
+/// (llama_model_loader's weights_map, `weight_name_comparer`): by layer
+/// number parsed as "blk.%d." (tensors outside blocks count as layer −1,
+/// so they come first), then by name (byte-wise). Returns indices into `names`.
+std::vector<std::size_t> llama_quantize_tensor_order(const std::vector<std::string>& names);
+
+}  // namespace amn

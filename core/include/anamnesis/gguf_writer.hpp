@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file gguf_writer.hpp
+/// Typed GGUF key/values and a streaming GGUF v3 writer whose output is byte
+/// for byte what ggml's `gguf.cpp` writer produces (and so what llama.cpp's
+/// `llama-quantize` writes), plus the metadata rewrite llama-quantize applies.
+///
+/// File layout written (ggml `gguf_write_out`, GGUF v3, little-endian):
+///   "GGUF", u32 version = 3, u64 tensor count, u64 key/value count,
+///   the key/values in order (u64-length key, u32 value type, value),
+///   the tensor infos in order (u64-length name, u32 n_dims, n_dims × u64
+///   dims innermost first, u32 ggml type id, u64 offset relative to the data
+///   section), zero padding to the alignment, then every tensor's bytes in
+///   the order added, each followed by zero padding to the alignment (the
+///   last one too, as llama-quantize does).
+/// Tensor offsets: the first is 0, each next one is the previous offset plus
+/// the previous size rounded up to the alignment (ggml `gguf_add_tensor`).
+/// The alignment is `general.alignment` (a u32 power of two) when the
+/// key/values carry it, else 32 (GGUF_DEFAULT_ALIGNMENT).
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/dtype.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn {
+
+/// GGUF metadata value types (ggml `enum gguf_type`; the u32 stored in the file).
+enum class GgufType : std::uint32_t {
+    U8 = 0, I8 = 1, U16 = 2, I16 = 3, U32 = 4, I32 = 5, F32 = 6, Bool = 7,
+    String = 8, Array = 9, U64 = 10, I64 = 11, F64 = 12,
+};
+
+/// "u8" "i8" "u16" "i16" "u32" "i32" "f32" "bool" "string" "array" "u64"
+/// "i64" "f64"; "?" for a value outside the enum.
+std::string_view gguf_type_name(GgufType t) noexcept;
+
+/// One typed GGUF value. Scalars keep their exact bits, so a value read and
+/// written back is the same bytes (NaN payloads, -0.0, bool bytes other than 0/1).
+/// Arrays hold elements of one type `elem_type`; an element of an array of
+/// arrays is itself an Array value with its own `elem_type` (GGUF nests
+/// arrays this way; gguf-py reads them, ggml's own reader refuses them).
+struct GgufValue {
+    GgufType type = GgufType::U8;
+    /// Scalars (every type but String and Array): the value's bits,
+    /// zero-extended to 64: integers in two's complement, F32/F64 their IEEE
+    /// bits, Bool the stored byte.
+    std::uint64_t bits = 0;
+    std::string str;                    ///< String: the bytes (no terminator)
+    GgufType elem_type = GgufType::U8;  ///< Array: the element type
+    std::vector<GgufValue> items;       ///< Array: the elements
+
+    static GgufValue u8(std::uint8_t v);
+    static GgufValue i8(std::int8_t v);
+    static GgufValue u16(std::uint16_t v);
+    static GgufValue i16(std::int16_t v);
+    static GgufValue u32(std::uint32_t v);
+    static GgufValue i32(std::int32_t v);
+    static GgufValue u64(std::uint64_t v);
+    static GgufValue i64(std::int64_t v);
+    static GgufValue f32(float v);
+    static GgufValue f64(double v);
+    static GgufValue boolean(bool v);
+    static GgufValue string(std::string v);
+    /// An array of `elem` values. \throws Error{Usage} when an item's type is
+    /// not `elem`.
+    static GgufValue array(GgufType elem, std::vector<GgufValue> items);
+    /// Convenience: an array of strings.
+    static GgufValue strings(const std::vector<std::string>& v);
+
+    bool is_array() const noexcept { return type == GgufType::Array; }
+    /// Unsigned integer value of U8/U16/U32/U64/Bool; of a non-negative
+    /// signed integer too. \throws Error{Usage} for any other type or a negative value.
+    std::uint64_t as_uint() const;
+    /// Signed value of any integer type (U64 above INT64_MAX throws).
+    /// \throws Error{Usage} for a non-integer type.
+    std::int64_t as_int() const;
+    /// Value of F32 or F64 (F32 widened exactly). \throws Error{Usage} otherwise.
+    double as_double() const;
+    /// The bytes of a String. \throws Error{Usage} otherwise.
+    const std::string& as_string() const;
+    /// Bool as stored (non-zero = true). \throws Error{Usage} otherwise.
+    bool as_bool() const;
+
+    /// Exact equality: same type, same bits / bytes / element type and items.
+    friend bool operator==(const GgufValue& a, const GgufValue& b) noexcept;
+};
+
+/// One key/value. (Named GgufKv: `GgufKeyValue` in gguf.hpp is the display form.)
+struct GgufKv {
+    std::string key;
+    GgufValue value;
+    friend bool operator==(const GgufKv& a, const GgufKv& b) noexcept { return a.key == b.key && a.value == b.value; }
+};
+
+/// The key/value called `key`, or nullptr.
+const GgufValue* gguf_find_kv(const std::vector<GgufKv>& kvs, std::string_view key) noexcept;
+
+/// Every key/value of a GGUF catalog (from open_gguf / open_model), typed, in
+/// file order, re-read from the catalog's mapping. Big-endian files are
+/// read too (values come back as host numbers; writing them gives a
+/// little-endian file).
+/// \throws Error{Usage} when `cat` is not a GGUF catalog; Error{Truncated},
+///         Error{Malformed} or Error{LimitExceeded} (GgufLimits) naming the
+///         file and key when the header does not parse.
+std::vector<GgufKv> gguf_read_kvs(const Catalog& cat);
+
+/// The encoded bytes of one key/value as ggml writes it (u64 key length,
+/// key, u32 type, value; arrays: u32 element type, u64 count, elements).
+/// \throws Error{Usage} for an invalid value (array item of the wrong type,
+///         a type outside GgufType).
+std::vector<std::uint8_t> gguf_encode_kv(const GgufKv& kv);
+
+/// Streaming GGUF v3 writer: lay the file out first, then fill tensor bytes
+/// in place from any number of threads, then commit atomically.
+///
+/// Sequence: construct → set_kvs()/set()/remove() → add_tensor() × N →
+/// layout() → write() × M (any order, any thread) → commit(). abort(), or
+/// destroying the writer without a successful commit(), removes the
+/// temporary file and leaves nothing behind.
+///
+/// Output goes to a temporary file ".<name>.amn-XXXXXXXX.tmp" in the target
+/// folder, sized to the final length (sparse: padding reads as zeros), and is
+/// fsync'ed (fdatasync) and renamed onto the final path by commit().
+///
+/// The caller must make sure the output is not one of the inputs: with
+/// `overwrite` an input would be replaced (the writer does not know the inputs).
+///
+/// Thread safety: write() may be called concurrently from several threads
+/// (positional pwrite, bookkeeping under a mutex); every other member must
+/// not run concurrently with anything else.
+class GgufWriter {
+public:
+    /// Nothing is created until layout(). `overwrite` = replace an existing
+    /// file at commit (else OutputExists).
+    explicit GgufWriter(std::string path, bool overwrite = false);
+    ~GgufWriter();
+    GgufWriter(const GgufWriter&) = delete;
+    GgufWriter& operator=(const GgufWriter&) = delete;
+    GgufWriter(GgufWriter&&) noexcept;
+    GgufWriter& operator=(GgufWriter&&) noexcept;
+
+    /// Replace all key/values (kept in this order).
+    /// \throws Error{Usage} on a duplicate key, a `general.alignment` that is
+    ///         not a u32 power of two (ggml `gguf_check_reserved_keys`), or an
+    ///         invalid value; or after layout().
+    void set_kvs(std::vector<GgufKv> kvs);
+    /// Set one key the way ggml's gguf_set_val_* does: an existing key is
+    /// removed, the new one appended at the end. \throws as set_kvs().
+    void set(std::string key, GgufValue value);
+    /// Remove a key (no-op when absent), ggml's gguf_remove_key. \throws Error{Usage} after layout().
+    void remove(std::string_view key);
+    const std::vector<GgufKv>& kvs() const noexcept;
+
+    /// Add a tensor; returns its index (0, 1, … in the order added = file order).
+    /// `shape` is row-major (PyTorch order, outermost first); the file stores
+    /// it reversed (innermost first) with ggml's n_dims rule: trailing
+    /// innermost-first dims equal to 1 are not written (ggml_n_dims; at least
+    /// one dim), so [1, 256] is stored as the 1-D [256].
+    /// \throws Error{Usage} on a duplicate or empty name, a name of 64 bytes
+    ///         or more (ggml GGML_MAX_NAME), or after layout();
+    ///         Error{Unsupported} for more than 4 dims (GGML_MAX_DIMS) or a
+    ///         type without a ggml id; Error{UnknownDtype} for an unregistered
+    ///         type; Error{SizeMismatch} when the row (innermost dim) is not a
+    ///         whole number of blocks of `type` or the size overflows.
+    std::size_t add_tensor(std::string name, DType type, std::vector<std::uint64_t> shape);
+
+    std::size_t tensor_count() const noexcept;
+    /// Bytes of tensor `i` (blocks × block bytes, without padding).
+    /// \throws Error{OutOfRange} for a bad index.
+    std::uint64_t tensor_nbytes(std::size_t i) const;
+
+    /// Compute the layout, check the free space, create the temporary file
+    /// at its final size and write the header, key/values and tensor infos.
+    /// \throws Error{OutputExists} when the output exists and !overwrite;
+    ///         Error{Io} naming the folder when it is missing, not writable or
+    ///         has less free space than the file needs (statvfs); Error{Usage}
+    ///         when called twice.
+    void layout();
+
+    /// Alignment in use (general.alignment or 32). Valid after layout().
+    std::uint64_t alignment() const noexcept;
+    /// Absolute offset of the data section. Valid after layout().
+    std::uint64_t data_offset() const noexcept;
+    /// Absolute file offset of tensor `i`'s first byte. \throws Error{Usage}
+    /// before layout(), Error{OutOfRange} for a bad index.
+    std::uint64_t tensor_offset(std::size_t i) const;
+    /// Total file size. Valid after layout().
+    std::uint64_t file_size() const noexcept;
+
+    /// Write `bytes` at `offset` bytes into tensor `tensor`'s data (pwrite).
+    /// Ranges may come in any order and from several threads; writing a
+    /// range again is allowed (the last write wins).
+    /// \throws Error{Usage} before layout() or after commit()/abort();
+    ///         Error{OutOfRange} (naming the tensor) for a bad index or a
+    ///         range past the tensor's end; Error{Io} when pwrite fails (ENOSPC …).
+    void write(std::size_t tensor, std::uint64_t offset, std::span<const std::uint8_t> bytes);
+
+    /// Check that every byte of every tensor was written, flush, and rename
+    /// onto the final path.
+    /// \throws Error{Usage} naming the first tensor with unwritten bytes
+    ///         (the temporary file is kept until abort()/destruction);
+    ///         Error{Usage} before layout() or twice; Error{Io} when
+    ///         fdatasync/close/rename fails; Error{OutputExists} when the
+    ///         output appeared meanwhile and !overwrite.
+    void commit();
+
+    /// Remove the temporary file (if any). Safe to call at any time, twice,
+    /// or after a failed commit.
+    void abort() noexcept;
+
+    const std::string& path() const noexcept;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d_;
+};
+
+/// The key/values llama-quantize writes for input key/values `input` and
+/// file type `ftype_id` (llama_ftype), without an importance matrix.
+/// Matches llama.cpp `llama_model_quantize_impl` (src/llama-quant.cpp):
+/// `gguf_set_kv` copies every input key in order (a string, or string array
+/// element, is cut at its first NUL byte: ggml copies them through
+/// `const char *`); then `general.quantization_version` = u32 2
+/// (GGML_QNT_VERSION) and `general.file_type` = u32 `ftype_id` are set,
+/// which removes them where they were and appends them at the end in that
+/// order; then `split.no`, `split.count`, `split.tensors.count` are removed.
+/// (With --keep-split, --override-kv or --prune-layers llama-quantize adds or
+/// changes more keys; those options are not modelled.)
+std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id);
+
+/// What `llama-quantize --imatrix FILE` records (tools/quantize/quantize.cpp,
+/// as --override-kv entries, appended after the keys above in this order).
+struct LlamaImatrixKvs {
+    std::string file;                 ///< quantize.imatrix.file: the path as given on the command line
+    std::string dataset;              ///< quantize.imatrix.dataset: first dataset name ("" = key not written)
+    std::uint32_t entries_count = 0;  ///< quantize.imatrix.entries_count (u32)
+    std::uint32_t chunks_count = 0;   ///< quantize.imatrix.chunks_count (u32; 0 = key not written)
+};
+
+/// llama_quantize_kvs() followed by the imatrix keys: file and dataset cut to
+/// 127 bytes (quantize.cpp copies them with strncpy into 128-byte buffers),
+/// entries_count, and chunks_count when > 0, each set like gguf_set_val_*.
+std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id,
+                                       const LlamaImatrixKvs& imatrix);
+
+}  // namespace amn

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Forget to GGUF: plan (llama-quantize's type rules), then decode → encode →
+// write on the executor, measuring each tensor's round trip on the way.
+#include "anamnesis/forget.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/gguf_writer.hpp"
+#include "anamnesis/kernels.hpp"
+#include "input_release.hpp"
+#include "kernels/gguf/gguf_quantize.hpp"
+#include "output_files.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <mutex>
+#include <numeric>
+
+namespace fs = std::filesystem;
+
+namespace amn {
+
+double ForgetTensor::bits_per_weight() const noexcept {
+    return numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0;
+}
+
+namespace {
+
+struct Prepared {
+    const LlamaFileType* ftype = nullptr;
+    std::vector<GgufKv> kvs;               // the input's, typed
+    std::vector<ForgetTensor> tensors;     // in output (llama-quantize) order
+    std::vector<std::size_t> logical;      // plan.tensors index per output tensor
+};
+
+bool is_plain_float(DType t) { return t == DType::F32 || t == DType::F16 || t == DType::BF16; }
+
+Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt) {
+    Prepared p;
+    if (cat.format != Format::Gguf)
+        throw Error(ErrorCode::Unsupported,
+                    "forget to GGUF needs a GGUF input for now (Hugging Face → GGUF tensor naming is not done yet); "
+                    "remember it first or start from a GGUF",
+                    cat.path);
+    p.ftype = parse_llama_file_type(opt.ftype);
+    if (!p.ftype) {
+        std::string names;
+        for (const auto& f : llama_file_types())
+            if (f.offered) names += (names.empty() ? "" : " ") + std::string(f.name);
+        throw Error(ErrorCode::Usage, "unknown GGUF file type '" + opt.ftype + "' (llama-quantize's names: " + names + ")");
+    }
+    if (!opt.imatrix.empty())
+        throw Error(ErrorCode::Unsupported, "--imatrix: quantizing with an importance matrix is not supported yet", opt.imatrix);
+    for (const auto& lt : plan.tensors)
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+
+    p.kvs = gguf_read_kvs(cat);
+    std::vector<TensorDesc> descs;
+    std::vector<std::string> names;
+    descs.reserve(plan.tensors.size());
+    for (const auto& lt : plan.tensors) {
+        const auto& stored = cat.tensors.at(lt.sources.at(0));
+        descs.push_back({lt.name, lt.shape, stored.dtype});
+        names.push_back(lt.name);
+    }
+    QuantizeRequest req;
+    req.ftype = p.ftype->id;
+    req.pure = opt.pure;
+    req.output_tensor_type = opt.output_tensor_type;
+    req.token_embedding_type = opt.token_embedding_type;
+    req.tensor_types = opt.tensor_types;
+    req.has_imatrix = !opt.imatrix.empty();
+    const auto choices = choose_gguf_types(descs, p.kvs, req);
+
+    for (const std::size_t i : llama_quantize_tensor_order(names)) {
+        const auto& lt = plan.tensors[i];
+        const auto& c = choices[i];
+        ForgetTensor t;
+        t.name = lt.name;
+        t.shape = lt.shape;
+        t.source = descs[i].dtype;
+        t.target = c.type;
+        t.reason = c.reason;
+        t.numel = lt.numel();
+        // Same type as stored: llama-quantize copies the bytes unchanged.
+        t.copied = t.target == t.source;
+        const DTypeInfo* info = dtype_info(t.target);
+        if (!info) throw Error(ErrorCode::UnknownDtype, "no registry row for the chosen type", cat.path, lt.name);
+        if (!t.copied && !is_plain_float(t.target) && !kernels::gguf::best_encoder(info->ggml_id))
+            throw Error(ErrorCode::Unsupported, "no quantizer for " + std::string(info->name) + " yet", cat.path, lt.name);
+        const auto bytes = dtype_bytes(t.target, t.numel);
+        if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + std::string(info->name) + " blocks", cat.path, lt.name);
+        t.bytes = *bytes;
+        p.tensors.push_back(std::move(t));
+        p.logical.push_back(i);
+    }
+    return p;
+}
+
+// Encode `n` f32 values (whole blocks) to `type` at `dst`.
+void encode(DType type, const float* src, std::uint8_t* dst, std::size_t n) {
+    switch (type) {
+        case DType::F32: std::memcpy(dst, src, n * 4); return;
+        case DType::F16: kernels::f32_to_f16(src, reinterpret_cast<std::uint16_t*>(dst), n); return;
+        case DType::BF16: kernels::f32_to_bf16(src, reinterpret_cast<std::uint16_t*>(dst), n); return;
+        default: break;
+    }
+    const DTypeInfo* info = dtype_info(type);
+    kernels::gguf::best_encoder(info->ggml_id)(src, dst, n / info->block_elems);
+}
+
+// Per-tensor loss sums (double), merged chunk by chunk.
+struct LossSums {
+    double sse = 0, sum_x2 = 0, max_abs = 0;
+    void add(const LossSums& o) {
+        sse += o.sse;
+        sum_x2 += o.sum_x2;
+        max_abs = std::max(max_abs, o.max_abs);
+    }
+};
+
+LossSums measure(const float* x, const float* y, std::size_t n) {
+    LossSums s;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double a = x[i], d = static_cast<double>(y[i]) - a;
+        s.sum_x2 += a * a;
+        if (d != d) {  // NaN/inf in the round trip: count it as infinite error
+            if (a == a) s.max_abs = std::numeric_limits<double>::infinity(), s.sse = std::numeric_limits<double>::infinity();
+            continue;
+        }
+        s.sse += d * d;
+        s.max_abs = std::max(s.max_abs, std::fabs(d));
+    }
+    return s;
+}
+
+}  // namespace
+
+std::vector<ForgetTensor> plan_gguf_forget(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt) {
+    return prepare(cat, plan, opt).tensors;
+}
+
+std::string default_gguf_output_path(const Catalog& cat, const std::string& ftype) {
+    const fs::path in = cat.shards.empty() ? fs::path(cat.path) : fs::path(cat.shards[0].path);
+    std::string stem = in.stem().string();
+    if (in.extension() != ".gguf") stem = in.filename().string();
+    // "tiny-llama-F32" → "tiny-llama": a trailing file type or float dtype name is replaced.
+    if (const auto dash = stem.find_last_of("-."); dash != std::string::npos && dash > 0) {
+        std::string last = stem.substr(dash + 1);
+        std::string up = last;
+        std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        if (parse_llama_file_type(up) || up == "F32" || up == "FP32" || up == "FP16" || up == "F16" || up == "BF16")
+            stem.resize(dash);
+    }
+    const std::string name = stem + "-" + ftype + ".gguf";
+    return (in.parent_path() / name).string();
+}
+
+GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt,
+                                const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    Prepared p = prepare(cat, plan, opt);
+    GgufForgetResult res;
+    res.file = opt.output.empty() ? default_gguf_output_path(cat, std::string(p.ftype->name)) : opt.output;
+    for (const auto& s : cat.shards)
+        if (detail::same_file(res.file, s.path))
+            throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", res.file);
+
+    std::size_t requantized = 0;
+    for (std::size_t k = 0; k < p.tensors.size(); ++k)
+        if (!p.tensors[k].copied && plan.tensors[p.logical[k]].quantized) ++requantized;
+    if (requantized)
+        res.warnings.push_back(std::to_string(requantized) +
+                               " tensor(s) are already quantized in the input: re-quantizing compounds their error "
+                               "(start from F32/F16/BF16 when you can)");
+
+    GgufWriter w(res.file, opt.force);
+    w.set_kvs(llama_quantize_kvs(p.kvs, p.ftype->id));
+    for (const auto& t : p.tensors) w.add_tensor(t.name, t.target, t.shape);
+    w.layout();
+
+    // Work units: row chunks of the recipe, each a whole number of GGUF rows
+    // (so of target blocks); weight = f32 bytes decoded.
+    std::vector<WorkUnit> units;
+    for (std::size_t k = 0; k < p.tensors.size(); ++k) {
+        const auto& t = p.tensors[k];
+        const Recipe& r = *plan.tensors[p.logical[k]].recipe;
+        if (t.copied) {
+            units.push_back({k, 0, 1, t.bytes});
+            continue;
+        }
+        const std::uint64_t re = std::max<std::uint64_t>(1, r.row_elems());
+        const std::uint64_t row = t.shape.empty() ? 1 : t.shape.back();
+        const std::uint64_t g = row / std::gcd(row, re);  // recipe rows per whole GGUF row set
+        const std::uint64_t gran = std::lcm(g, std::max<std::uint64_t>(1, r.row_granularity()));
+        split_rows(units, k, r.rows(), re * 4, gran, opt.chunk_bytes);
+    }
+
+    std::vector<LossSums> loss(p.tensors.size());
+    std::mutex loss_mu;
+    const unsigned nworkers = worker_count(opt.threads, units.size());
+    struct Scratch { std::vector<float> x, y; std::vector<std::uint8_t> q; };
+    std::vector<Scratch> scratch(nworkers);
+
+    run_units(units, opt.threads, [&](const WorkUnit& u, unsigned worker) {
+        const auto& t = p.tensors[u.item];
+        const auto& lt = plan.tensors[p.logical[u.item]];
+        const Recipe& r = *lt.recipe;
+        try {
+            if (t.copied) {
+                const auto& stored = cat.tensors.at(lt.sources.at(0));
+                if (stored.big_endian || !stored.strides.empty() || stored.nbytes < t.bytes)
+                    throw Error(ErrorCode::Unsupported, "cannot copy this stored layout unchanged (big-endian or strided)");
+                const std::uint8_t* src = cat.data(stored);
+                constexpr std::uint64_t kStep = 8u << 20;
+                for (std::uint64_t at = 0; at < t.bytes; at += kStep) {
+                    if (cancel && cancel->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "cancelled");
+                    const std::uint64_t n = std::min(kStep, t.bytes - at);
+                    w.write(u.item, at, {src + at, static_cast<std::size_t>(n)});
+                    cat.shards[stored.shard].file->release(stored.offset + at, n);
+                }
+                return;
+            }
+            Scratch& s = scratch[worker];
+            const std::uint64_t n = u.nrows * r.row_elems();
+            s.x.resize(n);
+            s.y.resize(n);
+            r.dequantize_rows(u.row0, u.nrows, s.x.data());
+            const auto qbytes = *dtype_bytes(t.target, n);
+            s.q.resize(qbytes);
+            encode(t.target, s.x.data(), s.q.data(), n);
+            const std::uint64_t offset = *dtype_bytes(t.target, u.row0 * r.row_elems());
+            w.write(u.item, offset, {s.q.data(), static_cast<std::size_t>(qbytes)});
+            // Round trip, measured against the exact input values.
+            const DTypeInfo* info = dtype_info(t.target);
+            info->to_f32(s.q.data(), s.y.data(), n / info->block_elems);
+            const LossSums l = measure(s.x.data(), s.y.data(), n);
+            {
+                std::lock_guard lock(loss_mu);
+                loss[u.item].add(l);
+            }
+            detail::release_inputs(cat, r, u.row0, u.nrows);
+        } catch (const Error& e) {
+            throw e.with_tensor(t.name).with_file(cat.path);
+        }
+    }, progress, cancel);  // on error the writer's destructor removes the temporary file
+
+    w.commit();
+    res.file_bytes = w.file_size();
+    res.tensors = std::move(p.tensors);
+    for (std::size_t k = 0; k < res.tensors.size(); ++k) {
+        auto& t = res.tensors[k];
+        res.input_numel += t.numel;
+        if (t.copied) continue;
+        const auto& l = loss[k];
+        t.max_abs = l.max_abs;
+        t.sum_sq_error = l.sse;
+        t.sum_sq_signal = l.sum_x2;
+        t.rmse = t.numel ? std::sqrt(l.sse / static_cast<double>(t.numel)) : 0.0;
+        t.sqnr_db = l.sse > 0 ? 10.0 * std::log10(l.sum_x2 / l.sse) : std::numeric_limits<double>::infinity();
+    }
+    return res;
+}
+
+}  // namespace amn
