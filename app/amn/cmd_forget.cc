@@ -110,9 +110,8 @@ int cmd_forget(Args& args) {
     if (to->rfind("gguf:", 0) != 0)
         throw UsageError{"--to must be gguf:FTYPE (e.g. gguf:Q4_K_M); safetensors schemes are not supported yet, not '" + *to +
                          "'"};
-    opt.ftype = to->substr(5);
+    opt.ftype = to->substr(5);  // checked by the core (a named error listing llama-quantize's names)
     if (const auto* ft = parse_llama_file_type(opt.ftype)) opt.ftype = std::string(ft->name);
-    else throw UsageError{"unknown GGUF file type '" + opt.ftype + "' (see 'amn forget --help')"};
     if (auto o = args.option("-o", "--output")) opt.output = *o;
     if (auto v = args.option("--imatrix")) opt.imatrix = *v;
     opt.pure = args.flag("--pure");
