@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// amn forget (alias quantize): quantize to GGUF as llama-quantize does, and
-// report what each tensor lost.
+// amn forget (alias quantize): quantize to GGUF as llama-quantize does, or
+// to the safetensors schemes transformers/vLLM load (bitsandbytes,
+// compressed-tensors, DeepSeek FP8), and report what each tensor lost.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/forget.hpp"
+#include "anamnesis/forget_st.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/json_writer.hpp"
@@ -101,15 +103,190 @@ void print_table(const std::vector<ForgetTensor>& tensors, bool measured) {
     }
 }
 
+
+unsigned parse_threads(Args& args) {
+    if (auto t = args.option("--threads")) {
+        try {
+            const long n = std::stol(*t);
+            if (n < 1 || n > 1024) throw 0;
+            return static_cast<unsigned>(n);
+        } catch (...) {
+            throw UsageError{"--threads must be a number from 1 to 1024"};
+        }
+    }
+    return 0;
+}
+
+unsigned parse_uint_option(const std::string& flag, const std::string& v) {
+    try {
+        std::size_t used = 0;
+        const unsigned long n = std::stoul(v, &used);
+        if (used != v.size() || n > 1u << 20) throw 0;
+        return static_cast<unsigned>(n);
+    } catch (...) {
+        throw UsageError{flag + " must be a number, not '" + v + "'"};
+    }
+}
+
+void write_st_json(const StForgetResult* res, const std::vector<ForgetTensor>& tensors, const std::string& input,
+                   const std::string& scheme) {
+    JsonWriter w(2);
+    w.begin_object();
+    w.key("input").value(input);
+    w.key("scheme").value(scheme);
+    if (res) {
+        w.key("files").begin_array();
+        for (const auto& f : res->files) w.value(f);
+        w.end_array();
+        w.key("file_bytes").value(res->file_bytes);
+    }
+    std::uint64_t bytes = 0, numel = 0, qnumel = 0, qbytes = 0;
+    double sse = 0, sx2 = 0;
+    w.key("tensors").begin_array();
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        const auto& t = tensors[i];
+        const bool quantized = t.reason.rfind("quantized", 0) == 0;
+        bytes += t.bytes;
+        numel += t.numel;
+        if (quantized) qnumel += t.numel, qbytes += t.bytes;
+        w.begin_object();
+        w.key("name").value(t.name);
+        w.key("shape").begin_array();
+        for (auto d : t.shape) w.value(d);
+        w.end_array();
+        w.key("source").value(dtype_name(t.source));
+        w.key("type").value(dtype_name(t.target));
+        w.key("quantized").value(quantized);
+        w.key("reason").value(t.reason);
+        w.key("bytes").value(t.bytes);
+        w.key("bits_per_weight").value(t.bits_per_weight());
+        w.key("copied").value(t.copied);
+        if (res && i < res->stored.size()) {
+            w.key("stored").begin_array();
+            for (const auto& n : res->stored[i]) w.value(n);
+            w.end_array();
+        }
+        if (res && quantized) {
+            w.key("rmse").value(t.rmse);
+            w.key("max_abs").value(t.max_abs);
+            if (std::isinf(t.sqnr_db)) w.key("sqnr_db").null();
+            else w.key("sqnr_db").value(t.sqnr_db);
+            sse += t.sum_sq_error;
+            sx2 += t.sum_sq_signal;
+        }
+        w.end_object();
+    }
+    w.end_array();
+    w.key("tensor_bytes").value(bytes);
+    w.key("parameters").value(numel);
+    w.key("bits_per_weight").value(numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0);
+    w.key("quantized_parameters").value(qnumel);
+    w.key("quantized_bits_per_weight").value(qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0);
+    if (res) {
+        w.key("rmse").value(qnumel ? std::sqrt(sse / static_cast<double>(qnumel)) : 0.0);
+        if (sse > 0) w.key("sqnr_db").value(10.0 * std::log10(sx2 / sse));
+        else w.key("sqnr_db").null();
+        w.key("nonfinite").value(res->nonfinite);
+        w.key("kept").begin_array();
+        for (const auto& k : res->kept) w.value(k);
+        w.end_array();
+        w.key("quantization_config").raw(res->quantization_config);
+        w.key("warnings").begin_array();
+        for (const auto& s : res->warnings) w.value(s);
+        w.end_array();
+    }
+    w.end_object();
+    std::printf("%s\n", w.str().c_str());
+}
+
+// --to SCHEME (a safetensors scheme).
+int cmd_forget_st(Args& args, const std::string& scheme_name) {
+    StSchemeOptions so;
+    if (auto v = args.option("--blocksize")) so.blocksize = parse_uint_option("--blocksize", *v);
+    so.double_quant = args.flag("--double-quant");
+    if (auto v = args.option("--granularity")) so.granularity = *v;
+    so.ue8m0 = args.flag("--ue8m0");
+    if (auto v = args.option("--group-size")) so.group_size = *v == "channel" ? 0u : parse_uint_option("--group-size", *v);
+    StForgetOptions opt;
+    opt.scheme = parse_st_scheme(scheme_name, so);  // a named error (exit 1) for an unknown scheme or option
+    if (auto o = args.option("-o", "--output")) opt.output = *o;
+    while (auto v = args.option("--keep")) opt.keep.push_back(*v);
+    while (auto v = args.option("--only")) opt.only.push_back(*v);
+    opt.requantize = args.flag("--requantize");
+    opt.threads = parse_threads(args);
+    opt.force = args.flag("--force", "-f");
+    const bool json = args.flag("--json");
+    const bool report = args.flag("--report");
+    const bool dry_run = args.flag("--dry-run", "-n");
+    const bool quiet = args.flag("--quiet", "-q");
+    const auto pos = args.positionals();
+    if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
+    const std::string label = st_scheme_label(opt.scheme);
+
+    const Catalog cat = open_model(pos[0]);
+    const Plan plan = make_plan(cat);
+    if (dry_run) {
+        const auto tensors = plan_st_forget(cat, plan, opt);
+        if (json) {
+            write_st_json(nullptr, tensors, pos[0], label);
+        } else {
+            print_table(tensors, false);
+            std::uint64_t bytes = 0, numel = 0;
+            std::size_t q = 0;
+            for (const auto& t : tensors) bytes += t.bytes, numel += t.numel, q += !t.copied;
+            std::printf("%s: %zu tensor(s), %zu quantized, about %s of tensor data (nothing written)\n", label.c_str(),
+                        tensors.size(), q, human_bytes(bytes).c_str());
+        }
+        return kOk;
+    }
+
+    const std::atomic<bool>& cancel = install_cancel_signals();
+    ProgressBar bar(!quiet && !json && ::isatty(STDERR_FILENO));
+    const auto t0 = std::chrono::steady_clock::now();
+    StForgetResult res;
+    try {
+        res = forget_to_safetensors(cat, plan, opt, [&](const Progress& p) { bar.update(p); }, &cancel);
+    } catch (...) {
+        bar.finish();
+        throw;
+    }
+    bar.finish();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", wmsg.c_str());
+    if (json) {
+        write_st_json(&res, res.tensors, pos[0], label);
+        return kOk;
+    }
+    if (report) print_table(res.tensors, true);
+    if (!quiet) {
+        std::size_t quantized = 0;
+        std::uint64_t qbytes = 0, qnumel = 0;
+        for (const auto& t : res.tensors)
+            if (!t.copied && t.reason.rfind("quantized", 0) == 0) ++quantized, qbytes += t.bytes, qnumel += t.numel;
+        std::printf("forgot %zu of %zu tensor(s) to %s: %.2f bits per quantized weight, %s in %.2f s\n", quantized,
+                    res.tensors.size(), label.c_str(),
+                    qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0,
+                    human_bytes(res.file_bytes).c_str(), secs);
+        if (!res.kept.empty()) {
+            std::printf("  kept unquantized:");
+            for (std::size_t i = 0; i < res.kept.size() && i < 8; ++i) std::printf(" %s", res.kept[i].c_str());
+            if (res.kept.size() > 8) std::printf(" … (%zu more)", res.kept.size() - 8);
+            std::printf("\n");
+        }
+        for (const auto& f : res.files) std::printf("  wrote %s\n", f.c_str());
+    }
+    return kOk;
+}
+
 }  // namespace
 
 int cmd_forget(Args& args) {
     GgufForgetOptions opt;
     const auto to = args.option("--to");
-    if (!to) throw UsageError{"--to is required (gguf:FTYPE, e.g. --to gguf:Q4_K_M)"};
-    if (to->rfind("gguf:", 0) != 0)
-        throw UsageError{"--to must be gguf:FTYPE (e.g. gguf:Q4_K_M); safetensors schemes are not supported yet, not '" + *to +
-                         "'"};
+    if (!to)
+        throw UsageError{"--to is required: gguf:FTYPE (e.g. --to gguf:Q4_K_M) or a safetensors scheme (bnb-nf4, "
+                         "bnb-fp4, bnb-int8, fp8, fp8-block-deepseek, w4a16, w4a16-asym, w8a16, w8a16-asym)"};
+    if (to->rfind("gguf:", 0) != 0) return cmd_forget_st(args, *to);
     opt.ftype = to->substr(5);  // checked by the core (a named error listing llama-quantize's names)
     if (const auto* ft = parse_llama_file_type(opt.ftype)) opt.ftype = std::string(ft->name);
     if (auto o = args.option("-o", "--output")) opt.output = *o;

@@ -110,12 +110,43 @@ static void read_quant_object(const std::string& text, const std::string& path, 
     }
 }
 
+// NVIDIA ModelOpt's hf_quant_config.json ({"producer": …, "quantization":
+// {"quant_algo": "NVFP4", …}}): its `quantization` object fills the keys
+// config.json's quantization_config lacks, and quant_method becomes "modelopt".
+static void read_hf_quant_config(const std::string& text, const std::string& path, Catalog& cat) {
+    namespace od = simdjson::ondemand;
+    simdjson::padded_string json(text);
+    od::parser parser;
+    od::document doc;
+    check_json(parser.iterate(json).get(doc), "not valid JSON", path);
+    od::object root;
+    check_json(doc.get_object().get(root), "not a JSON object", path);
+    std::map<std::string, std::string> q;
+    for (auto field : root) {
+        std::string_view key;
+        check_json(field.unescaped_key().get(key), "invalid key", path);
+        if (key != "quantization") continue;
+        od::object obj;
+        if (field.value().get_object().get(obj) != simdjson::SUCCESS) return;
+        detail::flatten_object(obj, "", q, path);
+        break;
+    }
+    if (q.empty()) return;
+    cat.quantization_config.insert(q.begin(), q.end());  // config.json wins
+    cat.quantization_config.emplace("quant_method", "modelopt");
+}
+
 void read_model_config(Catalog& cat, const std::string& dir) {
     const fs::path cfg = fs::path(dir) / "config.json";
     if (auto text = slurp(cfg)) {
         cat.config_json = *text;
         cat.config_path = cfg.string();
         read_quant_object(*text, cfg.string(), true, cat);
+    }
+    if (!cat.quantization_config.count("quant_algo") &&
+        (cat.quantization_config.empty() || cat.qconfig("quant_method") == "modelopt")) {
+        const fs::path hq = fs::path(dir) / "hf_quant_config.json";
+        if (auto text = slurp(hq)) read_hf_quant_config(*text, hq.string(), cat);
     }
     if (cat.quantization_config.empty()) {
         const fs::path qc = fs::path(dir) / "quantize_config.json";  // AutoGPTQ's older layout

@@ -6,6 +6,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/gguf_writer.hpp"
+#include "anamnesis/imatrix.hpp"
 #include "anamnesis/kernels.hpp"
 #include "input_release.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
@@ -18,6 +19,7 @@
 #include <limits>
 #include <mutex>
 #include <numeric>
+#include <optional>
 
 namespace fs = std::filesystem;
 
@@ -31,6 +33,8 @@ namespace {
 
 struct Prepared {
     const LlamaFileType* ftype = nullptr;
+    std::optional<Imatrix> imatrix;        // --imatrix, read
+    std::vector<const std::vector<float>*> weights;  // per output tensor: its imatrix entry or nullptr
     std::vector<GgufKv> kvs;               // the input's, typed
     std::vector<ForgetTensor> tensors;     // in output (llama-quantize) order
     std::vector<std::size_t> logical;      // plan.tensors index per output tensor
@@ -52,8 +56,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& 
             if (f.offered) names += (names.empty() ? "" : " ") + std::string(f.name);
         throw Error(ErrorCode::Usage, "unknown GGUF file type '" + opt.ftype + "' (llama-quantize's names: " + names + ")");
     }
-    if (!opt.imatrix.empty())
-        throw Error(ErrorCode::Unsupported, "--imatrix: quantizing with an importance matrix is not supported yet", opt.imatrix);
+    if (!opt.imatrix.empty()) p.imatrix = read_imatrix(opt.imatrix);
     for (const auto& lt : plan.tensors)
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
 
@@ -89,8 +92,21 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& 
         t.copied = t.target == t.source;
         const DTypeInfo* info = dtype_info(t.target);
         if (!info) throw Error(ErrorCode::UnknownDtype, "no registry row for the chosen type", cat.path, lt.name);
-        if (!t.copied && !is_plain_float(t.target) && !kernels::gguf::best_encoder(info->ggml_id))
+        if (!t.copied && !is_plain_float(t.target) && !kernels::gguf::imatrix_encoder(info->ggml_id))
             throw Error(ErrorCode::Unsupported, "no quantizer for " + std::string(info->name) + " yet", cat.path, lt.name);
+        // The importance weights llama-quantize would pass: the entry of that
+        // name (token_embd has none), n_per_row per matrix (expert).
+        const std::vector<float>* w = p.imatrix ? p.imatrix->find(lt.name) : nullptr;
+        if (w && !t.copied && !is_plain_float(t.target)) {
+            const std::uint64_t row = t.shape.empty() ? 1 : t.shape.back();
+            const std::uint64_t matrices = t.shape.size() >= 3 ? t.numel / (row * t.shape[t.shape.size() - 2]) : 1;
+            if (w->size() != row * matrices)
+                throw Error(ErrorCode::SizeMismatch,
+                            "the importance matrix has " + std::to_string(w->size()) + " weights for this tensor, its rows need " +
+                                std::to_string(row * matrices) + " (an imatrix made for another model?)",
+                            opt.imatrix, lt.name);
+        }
+        p.weights.push_back(w);
         const auto bytes = dtype_bytes(t.target, t.numel);
         if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + std::string(info->name) + " blocks", cat.path, lt.name);
         t.bytes = *bytes;
@@ -100,8 +116,12 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& 
     return p;
 }
 
-// Encode `n` f32 values (whole blocks) to `type` at `dst`.
-void encode(DType type, const float* src, std::uint8_t* dst, std::size_t n) {
+// Encode `n` f32 values (whole rows of `n_per_row`) to `type` at `dst`,
+// with the importance weights `imatrix` (n_per_row per matrix of
+// `rows_per_matrix` rows, or nullptr); `row0` is the first row's index in
+// the tensor, so that each row takes its own matrix's weights.
+void encode(DType type, const float* src, std::uint8_t* dst, std::size_t n, std::uint64_t n_per_row, std::uint64_t row0,
+            std::uint64_t rows_per_matrix, const std::vector<float>* imatrix) {
     switch (type) {
         case DType::F32: std::memcpy(dst, src, n * 4); return;
         case DType::F16: kernels::f32_to_f16(src, reinterpret_cast<std::uint16_t*>(dst), n); return;
@@ -109,7 +129,22 @@ void encode(DType type, const float* src, std::uint8_t* dst, std::size_t n) {
         default: break;
     }
     const DTypeInfo* info = dtype_info(type);
-    kernels::gguf::best_encoder(info->ggml_id)(src, dst, n / info->block_elems);
+    if (!imatrix) {
+        if (const auto enc = kernels::gguf::best_encoder(info->ggml_id)) {
+            enc(src, dst, n / info->block_elems);
+            return;
+        }
+    }
+    const auto enc = kernels::gguf::imatrix_encoder(info->ggml_id);
+    const std::uint64_t row_bytes = n_per_row / info->block_elems * info->block_bytes;
+    std::uint64_t rows = n / n_per_row, r = 0;
+    while (r < rows) {  // one run per matrix (expert) the rows belong to
+        const std::uint64_t m = (row0 + r) / rows_per_matrix;
+        const std::uint64_t run = std::min(rows - r, (m + 1) * rows_per_matrix - (row0 + r));
+        const float* w = imatrix ? imatrix->data() + m * n_per_row : nullptr;
+        enc(src + r * n_per_row, dst + r * row_bytes, run, n_per_row, w);
+        r += run;
+    }
 }
 
 // Per-tensor loss sums (double), merged chunk by chunk.
@@ -177,7 +212,16 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
                                "(start from F32/F16/BF16 when you can)");
 
     GgufWriter w(res.file, opt.force);
-    w.set_kvs(llama_quantize_kvs(p.kvs, p.ftype->id));
+    if (p.imatrix) {
+        LlamaImatrixKvs ik;
+        ik.file = opt.imatrix;  // as given, like llama-quantize
+        ik.dataset = p.imatrix->datasets.empty() ? std::string() : p.imatrix->datasets.front();
+        ik.entries_count = static_cast<std::uint32_t>(p.imatrix->weights.size());
+        ik.chunks_count = p.imatrix->chunk_count;
+        w.set_kvs(llama_quantize_kvs(p.kvs, p.ftype->id, ik));
+    } else {
+        w.set_kvs(llama_quantize_kvs(p.kvs, p.ftype->id));
+    }
     for (const auto& t : p.tensors) w.add_tensor(t.name, t.target, t.shape);
     w.layout();
 
@@ -230,7 +274,11 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
             r.dequantize_rows(u.row0, u.nrows, s.x.data());
             const auto qbytes = *dtype_bytes(t.target, n);
             s.q.resize(qbytes);
-            encode(t.target, s.x.data(), s.q.data(), n);
+            const std::uint64_t n_per_row = t.shape.empty() ? 1 : t.shape.back();
+            const std::uint64_t rows_per_matrix =
+                t.shape.size() >= 3 ? t.shape[t.shape.size() - 2] : std::max<std::uint64_t>(1, t.numel / n_per_row);
+            encode(t.target, s.x.data(), s.q.data(), n, n_per_row, u.row0 * r.row_elems() / n_per_row, rows_per_matrix,
+                   p.weights[u.item]);
             const std::uint64_t offset = *dtype_bytes(t.target, u.row0 * r.row_elems());
             w.write(u.item, offset, {s.q.data(), static_cast<std::size_t>(qbytes)});
             // Round trip, measured against the exact input values.

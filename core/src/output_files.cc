@@ -24,7 +24,7 @@ namespace detail {
 TempFile::TempFile(TempFile&& o) noexcept { *this = std::move(o); }
 TempFile& TempFile::operator=(TempFile&& o) noexcept {
     if (this != &o) {
-        this->~TempFile();
+        discard();  // (not this->~TempFile(): the members must stay alive for the assignments below)
         tmp_ = std::move(o.tmp_);
         final_ = std::move(o.final_);
         fd_ = o.fd_;
@@ -34,7 +34,9 @@ TempFile& TempFile::operator=(TempFile&& o) noexcept {
     }
     return *this;
 }
-TempFile::~TempFile() {
+TempFile::~TempFile() { discard(); }
+
+void TempFile::discard() noexcept {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
     if (!tmp_.empty()) ::unlink(tmp_.c_str());

@@ -32,6 +32,7 @@ public:
     void commit();
 
 private:
+    void discard() noexcept;  ///< close and unlink an uncommitted file
     std::string tmp_, final_;
     int fd_ = -1;
     bool force_ = false;

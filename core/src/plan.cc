@@ -131,6 +131,9 @@ Plan make_plan(const Catalog& catalog) {
     Plan plan;
     detail::PlanBuilder b(catalog, plan);
     detail::detect_gguf(b);
+    detail::detect_compressed_tensors(b);
+    detail::detect_modelopt(b);
+    detail::detect_mxfp4(b);
     detail::detect_fp8(b);
     detail::detect_gptq(b);
     detail::detect_awq(b);

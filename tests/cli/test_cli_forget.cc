@@ -6,7 +6,10 @@
 // independent numpy reader (tests/cli/gguf_numpy_check.py) within each
 // type's error bound; the --json report; bad requests refused by name with
 // nothing written.
+#include "anamnesis/gguf.hpp"
 #include "test_support.hpp"
+
+#include <cstring>
 
 #include <QDir>
 #include <QFileInfo>
@@ -33,6 +36,22 @@ QString gguf_real_dir() {
         QSKIP("gguf-real fixtures missing");                                            \
     }
 
+// Tensor by tensor: same names in the same order, types and bytes; "" when equal.
+QString compare_tensors(const QString& got_path, const QString& want_path) {
+    const amn::Catalog got = amn::open_gguf(got_path.toStdString());
+    const amn::Catalog want = amn::open_gguf(want_path.toStdString());
+    if (got.tensors.size() != want.tensors.size()) return "tensor count differs";
+    for (std::size_t i = 0; i < got.tensors.size(); ++i) {
+        const auto& a = got.tensors[i];
+        const auto& b = want.tensors[i];
+        if (a.name != b.name) return QString::fromStdString("tensor " + std::to_string(i) + ": " + a.name + " vs " + b.name);
+        if (a.dtype != b.dtype) return QString::fromStdString(a.name + ": type " + a.dtype_name + " vs " + b.dtype_name);
+        if (a.nbytes != b.nbytes || std::memcmp(got.data(a), want.data(b), a.nbytes) != 0)
+            return QString::fromStdString(a.name + " (" + a.dtype_name + "): bytes differ");
+    }
+    return {};
+}
+
 QStringList files_in(const QString& dir) { return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot); }
 
 }  // namespace
@@ -42,6 +61,8 @@ class TestCliForget : public QObject {
 private slots:
     void llamaQuantizeFiles_data();
     void llamaQuantizeFiles();
+    void imatrixFiles_data();
+    void imatrixFiles();
     void readBackIndependently_data();
     void readBackIndependently();
     void jsonReport();
@@ -89,6 +110,50 @@ void TestCliForget::llamaQuantizeFiles() {
     while (first < got.size() && got[first] == want[first]) ++first;
     QVERIFY2(first == got.size(), qPrintable(QString("first differing byte at %1").arg(first)));
     QCOMPARE(files_in(tmp.path()), QStringList{"out.gguf"});  // no temporary left
+}
+
+void TestCliForget::imatrixFiles_data() {
+    // The 15 files llama-quantize made with --imatrix (gguf-real README). All
+    // tensors must match; the key/values differ only in quantize.imatrix.file,
+    // the path given, so the four made with the relative name
+    // "tiny.imatrix.gguf" must match as whole files too.
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<bool>("whole_file");
+    for (const char* ft : {"IQ3_XXS", "IQ3_XS", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ1_S", "IQ1_M", "Q2_K_S"})
+        QTest::newRow(ft) << QString("tiny-llama-%1.gguf").arg(ft) << QStringList{"--to", QString("gguf:") + ft}
+                          << (QString(ft) == "IQ3_XS");
+    const struct { const char* t; const char* ft; const char* embd; } pure[] = {
+        {"IQ1_M", "IQ1_M", "IQ1_M"}, {"IQ3_XXS", "IQ3_XXS", "IQ3_XXS"}, {"IQ2_S", "IQ2_M", "IQ2_S"},
+        {"IQ1_S", "IQ1_S", "Q8_0"},  {"IQ2_XS", "IQ2_XS", "Q8_0"},     {"IQ2_XXS", "IQ2_XXS", "Q8_0"}};
+    for (const auto& p : pure)
+        QTest::newRow(qPrintable(QString("pure-") + p.t))
+            << QString("tiny-llama-pure-%1.gguf").arg(p.t)
+            << QStringList{"--to", QString("gguf:") + p.ft, "--pure", "--token-embedding-type", p.embd, "--output-tensor-type",
+                           p.t, "--tensor-type", QString(".*=") + p.t}
+            << (QString(p.embd) == "Q8_0");
+}
+
+void TestCliForget::imatrixFiles() {
+    SKIP_WITHOUT_GGUF_REAL(dir);
+    QFETCH(QString, expected);
+    QFETCH(QStringList, args);
+    QFETCH(bool, whole_file);
+    QTemporaryDir tmp;
+    QVERIFY(QFile::copy(dir + "/aux/tiny-llama.imatrix.gguf", tmp.filePath("tiny.imatrix.gguf")));
+    // Run in the temporary folder so the imatrix is named as llama-quantize was given it.
+    QStringList cmd{QString::fromStdString(amn::test::cli_path()), "forget", dir + "/tiny-llama-F32.gguf", "-o", "out.gguf",
+                    "--quiet", "--imatrix", "tiny.imatrix.gguf"};
+    cmd += args;
+    QString line = "cd '" + tmp.path() + "' && exec";
+    for (const auto& c : cmd) line += " '" + c + "'";
+    const auto r = amn::test::run("/bin/sh", {"-c", line});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QString diff = compare_tensors(tmp.filePath("out.gguf"), dir + "/" + expected);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    if (whole_file)
+        QVERIFY(amn::test::read_file(tmp.filePath("out.gguf").toStdString()) ==
+                amn::test::read_file((dir + "/" + expected).toStdString()));
 }
 
 void TestCliForget::readBackIndependently_data() {
@@ -193,6 +258,7 @@ void TestCliForget::badRequests_data() {
     QTest::newRow("needs imatrix Q2_K_S") << QStringList{"--to", "gguf:Q2_K_S"} << "importance matrix";
     QTest::newRow("unknown override type") << QStringList{"--to", "gguf:Q4_0", "--output-tensor-type", "Q9_K"} << "Q9_K";
     QTest::newRow("bad regex") << QStringList{"--to", "gguf:Q4_0", "--tensor-type", "([=Q4_0"} << "--tensor-type";
+    QTest::newRow("imatrix missing") << QStringList{"--to", "gguf:IQ2_XS", "--imatrix", "/nonexistent/im.gguf"} << "im.gguf";
     QTest::newRow("no type") << QStringList{"--to", "gguf:Q4_0", "--tensor-type", "attn_v="} << "--tensor-type";
 }
 

@@ -137,7 +137,7 @@ void TestGgufQuantize::simd_equals_scalar() {
     std::mt19937 rng(777 + unsigned(id));
     std::normal_distribution<float> nd(0.0f, 1.0f);
     std::uniform_int_distribution<int> ex(-30, 20);
-    const std::size_t nb = 512;
+    const std::size_t nb = 1024;
     std::vector<float> src(nb * info->block_elems);
     for (std::size_t b = 0; b < nb; ++b) {
         const float scale = std::ldexp(1.0f, ex(rng));
@@ -154,6 +154,27 @@ void TestGgufQuantize::simd_equals_scalar() {
             }
         }
         if (b % 8 == 5) src[b * info->block_elems + b % info->block_elems] *= 1000.0f;
+    }
+    // Super-blocks whose 16-element groups differ (k-quant and IQ4_XS
+    // sub-block searches): zero, constant, tiny, much smaller than the rest
+    // (sub-block scales that quantize to 0), one-signed, a lone spike.
+    for (std::size_t b = nb / 2; b < nb; ++b) {
+        const float scale = std::ldexp(1.0f, ex(rng) / 2);
+        for (std::size_t j = 0; j < info->block_elems; ++j) {
+            float& v = src[b * info->block_elems + j];
+            const float r = nd(rng) * scale;
+            switch ((j / 16 + b) % 10) {
+                case 0: v = (b & 1) ? -0.0f : 0.0f; break;
+                case 1: v = 0.25f * scale; break;
+                case 2: v = r * 1e-20f; break;
+                case 3: v = r * 1e-3f; break;
+                case 4: v = -std::fabs(r); break;
+                case 5: v = std::fabs(r) + 0.5f * scale; break;
+                case 6: v = j % 16 == 3 ? 40.0f * scale : r * 0.01f; break;
+                case 7: v = r * 1e-40f; break;
+                default: v = r;
+            }
+        }
     }
     std::vector<std::uint8_t> want(nb * info->block_bytes);
     g::scalar_encoder(id)(src.data(), want.data(), nb);

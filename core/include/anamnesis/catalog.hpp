@@ -111,7 +111,8 @@ private:
 /// `*.safetensors.index.json`, a directory holding either, a `.gguf`, a
 /// `.npy`/`.npz`, a `.pth`/`.pt`/`.bin` PyTorch ZIP or legacy checkpoint.
 /// The format is detected from the content (magic bytes), not the name.
-/// Reads `config.json` (and `quantize_config.json`) beside the model.
+/// Reads `config.json` (and `quantize_config.json`, ModelOpt's
+/// `hf_quant_config.json`) beside the model.
 /// \throws Error (Io, Truncated, Malformed, BadJson, OutOfRange, Overlap,
 ///         SizeMismatch, LimitExceeded, Unsupported) naming the file.
 Catalog open_model(const std::string& path);

@@ -20,6 +20,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/sink.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -134,12 +135,14 @@ std::vector<std::uint8_t> gguf_encode_kv(const GgufKv& kv);
 /// Thread safety: write() may be called concurrently from several threads
 /// (positional pwrite, bookkeeping under a mutex); every other member must
 /// not run concurrently with anything else.
-class GgufWriter {
+///
+/// A TensorSink (sink.hpp): code that fills sinks can hold it as one.
+class GgufWriter final : public TensorSink {
 public:
     /// Nothing is created until layout(). `overwrite` = replace an existing
     /// file at commit (else OutputExists).
     explicit GgufWriter(std::string path, bool overwrite = false);
-    ~GgufWriter();
+    ~GgufWriter() override;
     GgufWriter(const GgufWriter&) = delete;
     GgufWriter& operator=(const GgufWriter&) = delete;
     GgufWriter(GgufWriter&&) noexcept;
@@ -168,12 +171,12 @@ public:
     ///         type without a ggml id; Error{UnknownDtype} for an unregistered
     ///         type; Error{SizeMismatch} when the row (innermost dim) is not a
     ///         whole number of blocks of `type` or the size overflows.
-    std::size_t add_tensor(std::string name, DType type, std::vector<std::uint64_t> shape);
+    std::size_t add_tensor(std::string name, DType type, std::vector<std::uint64_t> shape) override;
 
-    std::size_t tensor_count() const noexcept;
+    std::size_t tensor_count() const noexcept override;
     /// Bytes of tensor `i` (blocks × block bytes, without padding).
     /// \throws Error{OutOfRange} for a bad index.
-    std::uint64_t tensor_nbytes(std::size_t i) const;
+    std::uint64_t tensor_nbytes(std::size_t i) const override;
 
     /// Compute the layout, check the free space, create the temporary file
     /// at its final size and write the header, key/values and tensor infos.
@@ -181,7 +184,7 @@ public:
     ///         Error{Io} naming the folder when it is missing, not writable or
     ///         has less free space than the file needs (statvfs); Error{Usage}
     ///         when called twice.
-    void layout();
+    void layout() override;
 
     /// Alignment in use (general.alignment or 32). Valid after layout().
     std::uint64_t alignment() const noexcept;
@@ -199,7 +202,7 @@ public:
     /// \throws Error{Usage} before layout() or after commit()/abort();
     ///         Error{OutOfRange} (naming the tensor) for a bad index or a
     ///         range past the tensor's end; Error{Io} when pwrite fails (ENOSPC …).
-    void write(std::size_t tensor, std::uint64_t offset, std::span<const std::uint8_t> bytes);
+    void write(std::size_t tensor, std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
 
     /// Check that every byte of every tensor was written, flush, and rename
     /// onto the final path.
@@ -208,13 +211,13 @@ public:
     ///         Error{Usage} before layout() or twice; Error{Io} when
     ///         fdatasync/close/rename fails; Error{OutputExists} when the
     ///         output appeared meanwhile and !overwrite.
-    void commit();
+    void commit() override;
 
     /// Remove the temporary file (if any). Safe to call at any time, twice,
     /// or after a failed commit.
-    void abort() noexcept;
+    void abort() noexcept override;
 
-    const std::string& path() const noexcept;
+    const std::string& path() const noexcept override;
 
 private:
     struct Impl;

@@ -56,6 +56,11 @@ private:
 
 // Detectors, run in this order by make_plan().
 void detect_fp8(PlanBuilder& b);     // schemes/fp8.cc
+// Formats named by their quantization_config; run before detect_fp8 so their
+// FP8 layers get the library's arithmetic (new formats, issue 12).
+void detect_compressed_tensors(PlanBuilder& b);  // schemes/compressed_tensors.cc (quant_method "compressed-tensors")
+void detect_modelopt(PlanBuilder& b);  // schemes/modelopt.cc (NVIDIA ModelOpt NVFP4 / FP8, hf_quant_config.json)
+void detect_mxfp4(PlanBuilder& b);     // schemes/mxfp4.cc (gpt-oss *_blocks + *_scales)
 /// GGUF catalogs: ggml block types → quantized logical tensors (row = innermost
 /// GGUF dim), big-endian plain types → byte-swapping passthrough (schemes/gguf.cc).
 void detect_gguf(PlanBuilder& b);

@@ -23,6 +23,11 @@ constexpr std::array kMarkers{
     Marker{".SCB", "bitsandbytes LLM.int8 row scales"},
     Marker{".weight_packed", "compressed-tensors packed weight"},
     Marker{".weight_zero_point", "compressed-tensors zero point"},
+    Marker{".weight_global_scale", "compressed-tensors NVFP4 global scale"},
+    Marker{".weight_g_idx", "compressed-tensors act-order group index"},
+    Marker{".weight_shape", "compressed-tensors packed weight shape"},
+    Marker{".weight_scale_2", "ModelOpt NVFP4 second-level scale"},
+    Marker{"_blocks", "MXFP4 blocks"},
 };
 
 }  // namespace

@@ -47,10 +47,14 @@ AMN_GGUF_ENCODERS(AMN_DECLARE)
 #undef AMN_DECLARE
 
 /// Highway-dispatched encoders (quantize_simd_*.cc), byte-identical to
-/// scalar:: on every target; blocks whose scale is zero, subnormal or not
-/// finite (and, for Q4_1/Q5_1, blocks whose minimum is a zero) take the
-/// scalar path.
-#define AMN_GGUF_SIMD_ENCODERS(X) X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0)
+/// scalar:: on every target. Legacy types: blocks whose scale is zero,
+/// subnormal or not finite (and, for Q4_1/Q5_1, blocks whose minimum is a
+/// zero) take the scalar path. K-quants and IQ4_*: the scale searches run
+/// one sub-block per lane; blocks holding inf or NaN take the scalar path.
+/// TQ1_0, TQ2_0, Q2_0: blocks with a zero, subnormal or non-finite d, or
+/// holding inf or NaN, take the scalar path.
+#define AMN_GGUF_SIMD_ENCODERS(X) X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0) \
+    X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K) X(iq4_nl) X(iq4_xs) X(tq1_0) X(tq2_0) X(q2_0)
 namespace simd {
 #define AMN_DECLARE(name) void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks);
 AMN_GGUF_SIMD_ENCODERS(AMN_DECLARE)
@@ -63,5 +67,36 @@ Encoder scalar_encoder(int ggml_id) noexcept;
 Encoder best_encoder(int ggml_id) noexcept;
 /// True when `ggml_id` has a Highway SIMD encoder (tests compare it with scalar).
 bool has_simd_encoder(int ggml_id) noexcept;
+
+// ---- With an importance matrix ----------------------------------------
+//
+// llama-quantize's `--imatrix` path: ggml_quantize_chunk(type, src, dst, 0,
+// nrows, n_per_row, imatrix). The importance matrix is one weight per
+// column (llama-imatrix's in_sum2 / counts, see anamnesis/imatrix.hpp), the
+// same for every row, so these encoders take whole rows: `nrows` rows of
+// `n_per_row` f32 values at `src` (n_per_row a multiple of the type's block
+// elements) into nrows × n_per_row / block elements blocks at `dst`.
+//
+// With `imatrix == nullptr` an encoder writes exactly what ggml writes with
+// NULL: for the 18 types of AMN_GGUF_ENCODERS that is the encoder above;
+// IQ3_XXS, IQ3_S, IQ2_S and IQ1_M have no-imatrix weightings of their own.
+// IQ2_XXS, IQ2_XS and IQ1_S require an imatrix (ggml aborts): their
+// encoders throw amn::Error{Usage} when given nullptr. Types for which ggml
+// ignores the imatrix (Q8_0, Q1_0, Q2_0, TQ1_0, TQ2_0, MXFP4, NVFP4) give
+// the same bytes with or without one.
+//
+// Byte-exact with ggml 34af94c: every tensor of the 15 imatrix-made files of
+// the shared fixtures gguf-real/ (tests/core/test_gguf_imatrix.cc).
+using ImatrixEncoder = void (*)(const float* src, std::uint8_t* dst, std::size_t nrows, std::size_t n_per_row,
+                                const float* imatrix /* n_per_row weights, or nullptr */);
+
+/// The importance-matrix encoder of ggml type `ggml_id`: the 18 types above
+/// plus IQ2_XXS (16), IQ2_XS (17), IQ3_XXS (18), IQ1_S (19), IQ3_S (21),
+/// IQ2_S (22) and IQ1_M (29); nullptr for any other id.
+ImatrixEncoder imatrix_encoder(int ggml_id) noexcept;
+
+/// True for the types ggml cannot quantize without an importance matrix
+/// (ggml_quantize_requires_imatrix): IQ2_XXS, IQ2_XS and IQ1_S.
+bool requires_imatrix(int ggml_id) noexcept;
 
 }  // namespace amn::kernels::gguf

@@ -12,9 +12,8 @@ namespace amn::kernels::gguf {
 #define AMN_SIMD(name) AMN_FORWARD(simd, name)
 #define AMN_SCALAR(name) AMN_FORWARD(scalar, name)
 AMN_GGUF_SIMD_ENCODERS(AMN_SIMD)
-AMN_SCALAR(q1_0) AMN_SCALAR(q2_0)
-AMN_SCALAR(q2_K) AMN_SCALAR(q3_K) AMN_SCALAR(q4_K) AMN_SCALAR(q5_K) AMN_SCALAR(q6_K)
-AMN_SCALAR(iq4_nl) AMN_SCALAR(iq4_xs) AMN_SCALAR(tq1_0) AMN_SCALAR(tq2_0) AMN_SCALAR(mxfp4) AMN_SCALAR(nvfp4)
+AMN_SCALAR(q1_0)
+AMN_SCALAR(mxfp4) AMN_SCALAR(nvfp4)
 #undef AMN_SIMD
 #undef AMN_SCALAR
 #undef AMN_FORWARD
@@ -25,13 +24,13 @@ struct Entry { int id; Encoder scalar; Encoder best; };
 constexpr Entry kEntries[] = {
     {2, scalar::quantize_q4_0, quantize_q4_0},     {3, scalar::quantize_q4_1, quantize_q4_1},
     {6, scalar::quantize_q5_0, quantize_q5_0},     {7, scalar::quantize_q5_1, quantize_q5_1},
-    {8, scalar::quantize_q8_0, quantize_q8_0},     {10, scalar::quantize_q2_K, scalar::quantize_q2_K},
-    {11, scalar::quantize_q3_K, scalar::quantize_q3_K},    {12, scalar::quantize_q4_K, scalar::quantize_q4_K},
-    {13, scalar::quantize_q5_K, scalar::quantize_q5_K},    {14, scalar::quantize_q6_K, scalar::quantize_q6_K},
-    {20, scalar::quantize_iq4_nl, scalar::quantize_iq4_nl}, {23, scalar::quantize_iq4_xs, scalar::quantize_iq4_xs},
-    {34, scalar::quantize_tq1_0, scalar::quantize_tq1_0},  {35, scalar::quantize_tq2_0, scalar::quantize_tq2_0},
+    {8, scalar::quantize_q8_0, quantize_q8_0},     {10, scalar::quantize_q2_K, quantize_q2_K},
+    {11, scalar::quantize_q3_K, quantize_q3_K},    {12, scalar::quantize_q4_K, quantize_q4_K},
+    {13, scalar::quantize_q5_K, quantize_q5_K},    {14, scalar::quantize_q6_K, quantize_q6_K},
+    {20, scalar::quantize_iq4_nl, quantize_iq4_nl}, {23, scalar::quantize_iq4_xs, quantize_iq4_xs},
+    {34, scalar::quantize_tq1_0, quantize_tq1_0},  {35, scalar::quantize_tq2_0, quantize_tq2_0},
     {39, scalar::quantize_mxfp4, scalar::quantize_mxfp4},  {40, scalar::quantize_nvfp4, scalar::quantize_nvfp4},
-    {41, scalar::quantize_q1_0, scalar::quantize_q1_0},    {42, scalar::quantize_q2_0, scalar::quantize_q2_0},
+    {41, scalar::quantize_q1_0, scalar::quantize_q1_0},    {42, scalar::quantize_q2_0, quantize_q2_0},
 };
 const Entry* find(int id) noexcept {
     for (const auto& e : kEntries)

@@ -1,0 +1,782 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// compressed-tensors (llm-compressor; vLLM's RedHatAI/neuralmagic checkpoints)
+// weight dequantization, `quantization_config.quant_method ==
+// "compressed-tensors"`. The format of a layer comes from the config group
+// whose `targets` match it (names, "re:" regexes, then class names such as
+// "Linear"), else the top-level `format`, else the stored dtypes.
+//
+// Stored per layer X (output X.weight [out, in], nn.Linear orientation):
+//   pack-quantized   X.weight_packed I32 [out, ceil(in·b/32)]: element k of a
+//                    row is bits k·b … k·b+b−1 of the row's little-endian bit
+//                    stream, stored unsigned with offset 2^(b−1);
+//                    X.weight_shape I64 [2] = [out, in]; X.weight_scale
+//                    [1] / [out, 1] / [out, groups]; optional
+//                    X.weight_zero_point packed the same way down dim 0
+//                    (I32 [ceil(out·b/32), groups]) and X.weight_g_idx [in].
+//   int-/naive-quantized  X.weight I8 [out, in], X.weight_scale, optional
+//                    X.weight_zero_point of the scale's shape.
+//   float-quantized  X.weight F8 [out, in], X.weight_scale per tensor,
+//                    channel, group or block (`block_structure`). Layers
+//                    with BF16/F32 scales are left to detect_fp8 (same
+//                    arithmetic, same names as before); F16 scales are
+//                    claimed here (the library rounds through F16).
+//   nvfp4-pack-quantized  X.weight_packed U8 [out, in/2] (E2M1 pairs, low
+//                    nibble first, code 8 = −0.0), X.weight_scale F8_E4M3
+//                    [out, in/16], X.weight_global_scale F32 [1], a divisor.
+// Arithmetic as compressed-tensors `dequantize` does it, in the scale's
+// dtype: x = (q − z)·s, every product exact in f32 and rounded once to that
+// dtype (BF16, F16 or F32); NVFP4 s = e4m3(scale) / global first.
+// Activation-side companions (input_scale, input_global_scale, …) and KV
+// cache scales are consumed. Sparse formats (sparse-24-bitmask, marlin-24)
+// and any other format are a named "not yet supported" error per layer.
+#include "anamnesis/error.hpp"
+#include "anamnesis/kernels.hpp"
+#include "kernels/fp4_kernels.hpp"
+#include "kernels/quant_kernels.hpp"
+#include "quant_common.hpp"
+#include "scheme.hpp"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace amn::detail {
+namespace {
+using namespace quant;
+namespace qk = amn::kernels::quant;
+namespace f4 = amn::kernels::fp4;
+using u64 = std::uint64_t;
+
+// ------------------------------------------------------------ configuration
+
+struct Target {
+    std::string text;
+    std::optional<std::regex> re;  // "re:" targets
+    bool is_class = false;         // "Linear", "LlamaAttention": a module class
+};
+
+struct WeightArgs {
+    std::optional<std::int64_t> num_bits, group_size, act_bits;
+    std::string type, strategy;
+    std::optional<bool> symmetric;
+    bool act_order = false;
+    std::optional<std::pair<u64, u64>> block;
+};
+
+struct Group {
+    std::string name, format;
+    std::vector<Target> targets;
+    WeightArgs w;
+};
+
+struct Config {
+    std::string format;  // top-level
+    std::vector<Group> groups;
+    std::vector<Target> ignore;
+    std::vector<std::string> ignore_text;
+    std::string sparsity_format;
+};
+
+std::string value(const Catalog& cat, const std::string& key) {
+    auto v = cat.qconfig(key);
+    return v && *v != "null" ? *v : std::string();
+}
+
+std::vector<std::string> list_of(const Catalog& cat, const std::string& key) {
+    std::vector<std::string> v;
+    for (std::size_t i = 0;; ++i) {
+        auto x = cat.qconfig(key + "." + std::to_string(i));
+        if (!x) break;
+        v.push_back(*x);
+    }
+    if (v.empty())
+        if (auto x = value(cat, key); !x.empty()) v.push_back(x);
+    return v;
+}
+
+std::vector<Target> make_targets(const std::vector<std::string>& texts) {
+    std::vector<Target> out;
+    for (const auto& t : texts) {
+        Target x;
+        x.text = t;
+        if (t.rfind("re:", 0) == 0) {
+            try {
+                x.re.emplace(t.substr(3), std::regex::ECMAScript);
+            } catch (const std::regex_error&) {
+                continue;  // a pattern std::regex cannot read matches nothing
+            }
+        } else {
+            x.is_class = !t.empty() && std::isupper(static_cast<unsigned char>(t[0])) && t.find('.') == std::string::npos;
+        }
+        out.push_back(std::move(x));
+    }
+    return out;
+}
+
+// Python's re.match: anchored at the start, not at the end.
+bool matches_name(const Target& t, const std::string& module) {
+    if (t.re) return std::regex_search(module, *t.re, std::regex_constants::match_continuous);
+    return !t.is_class && t.text == module;
+}
+
+Config read_config(const Catalog& cat) {
+    Config c;
+    c.format = value(cat, "format");
+    c.ignore_text = list_of(cat, "ignore");
+    c.ignore = make_targets(c.ignore_text);
+    c.sparsity_format = value(cat, "sparsity_config.format");
+    std::set<std::string> names;
+    for (const auto& [k, v] : cat.quantization_config) {
+        if (k.rfind("config_groups.", 0) != 0) continue;
+        const std::string rest = k.substr(14);
+        names.insert(rest.substr(0, rest.find('.')));
+    }
+    for (const auto& n : names) {
+        const std::string p = "config_groups." + n + ".";
+        Group g;
+        g.name = n;
+        g.format = value(cat, p + "format");
+        g.targets = make_targets(list_of(cat, p + "targets"));
+        g.w.num_bits = parse_int(value(cat, p + "weights.num_bits"));
+        g.w.group_size = parse_int(value(cat, p + "weights.group_size"));
+        g.w.act_bits = parse_int(value(cat, p + "input_activations.num_bits"));
+        g.w.type = value(cat, p + "weights.type");
+        g.w.strategy = value(cat, p + "weights.strategy");
+        g.w.symmetric = parse_bool(value(cat, p + "weights.symmetric"));
+        const std::string ao = lower(value(cat, p + "weights.actorder"));
+        g.w.act_order = !ao.empty() && ao != "false";
+        auto b0 = parse_int(value(cat, p + "weights.block_structure.0"));
+        auto b1 = parse_int(value(cat, p + "weights.block_structure.1"));
+        if (b0 && b1 && *b0 > 0 && *b1 > 0) g.w.block = std::pair{static_cast<u64>(*b0), static_cast<u64>(*b1)};
+        c.groups.push_back(std::move(g));
+    }
+    return c;
+}
+
+// The config group of `module`: a name or regex target first, then a class target.
+const Group* group_for(const Config& c, const std::string& module) {
+    for (const auto& g : c.groups)
+        for (const auto& t : g.targets)
+            if (matches_name(t, module)) return &g;
+    for (const auto& g : c.groups)
+        for (const auto& t : g.targets)
+            if (t.is_class) return &g;
+    return nullptr;
+}
+
+// ------------------------------------------------------------ element access
+
+bool is_int_dtype(DType d) {
+    return d == DType::I8 || d == DType::U8 || d == DType::I16 || d == DType::I32 || d == DType::I64;
+}
+
+// Element i of an integer or float tensor as f32 (integers here are small).
+float load_number(const TensorInfo& t, const std::uint8_t* p, u64 i) {
+    switch (t.dtype) {
+        case DType::I8: return static_cast<float>(static_cast<std::int8_t>(p[i]));
+        case DType::U8: return static_cast<float>(p[i]);
+        case DType::I16: { std::int16_t v; std::memcpy(&v, p + 2 * i, 2); return static_cast<float>(v); }
+        case DType::I32: { std::int32_t v; std::memcpy(&v, p + 4 * i, 4); return static_cast<float>(v); }
+        case DType::I64: { std::int64_t v; std::memcpy(&v, p + 8 * i, 8); return static_cast<float>(v); }
+        default: return load_float(dtype_info(t.dtype), p, i);
+    }
+}
+
+std::optional<std::int64_t> load_index(const TensorInfo& t, const std::uint8_t* p, u64 i) {
+    if (t.dtype == DType::I32) { std::int32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
+    if (t.dtype == DType::I64) { std::int64_t v; std::memcpy(&v, p + 8 * i, 8); return v; }
+    return std::nullopt;
+}
+
+// ------------------------------------------------------------ integer recipe
+
+enum class Gran { Tensor, Channel, Group, Block };
+
+struct ScaleGrid {
+    Gran g = Gran::Tensor;
+    u64 groups = 1;      // scale columns (Group) / 1
+    u64 group_size = 0;  // input columns per scale column
+    u64 block_r = 0, block_c = 0, grid_c = 0;  // Block (float-quantized)
+};
+
+struct IntLayout {
+    bool packed = false;  // I32 bit stream, else plain I8 / int8-ranged values
+    unsigned bits = 8;
+    u64 out = 0, in = 0, words = 0;  // words per packed row
+    ScaleGrid grid;
+    enum class Zero { None, Packed, Plain } zero = Zero::None;
+    u64 zero_words = 0;  // rows of a packed zero point
+};
+
+class IntRecipe final : public Recipe {
+public:
+    IntRecipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t z, IntLayout l, std::vector<std::int32_t> g_idx,
+              std::string describe, std::string id)
+        : w_(cat.tensors[w]), s_(cat.tensors[s]), z_(z == PlanBuilder::npos ? nullptr : &cat.tensors[z]),
+          wd_(cat.data(w_)), sd_(cat.data(s_)), zd_(z_ ? cat.data(*z_) : nullptr), sinfo_(dtype_info(s_.dtype)),
+          l_(l), g_idx_(std::move(g_idx)), describe_(std::move(describe)), id_(std::move(id)) {}
+
+    std::string describe() const override { return describe_; }
+    std::string scheme_id() const override { return id_; }
+    std::uint64_t rows() const override { return l_.out; }
+    std::uint64_t row_elems() const override { return l_.in; }
+    std::vector<InputRange> inputs() const override {
+        std::vector<InputRange> r{{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
+        if (z_) r.push_back({z_->shard, z_->offset, z_->nbytes});
+        return r;
+    }
+
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const u64 K = l_.in, G = l_.grid.groups;
+        const float offset = l_.packed ? static_cast<float>(1u << (l_.bits - 1)) : 128.0f;
+        std::vector<std::uint32_t> words(l_.words + 1, 0);
+        std::vector<std::uint8_t> q(K);
+        std::vector<float> zero(G), scale(G);
+        for (u64 r = row0; r < row0 + nrows; ++r) {
+            if (l_.packed) {
+                std::memcpy(words.data(), wd_ + r * l_.words * 4, l_.words * 4);
+                qk::unpack_bits(l_.bits, words.data(), q.data(), K);
+            } else {
+                // int8 q as unsigned q + 128; the zero point moves by the same 128.
+                const std::uint8_t* src = wd_ + r * K;
+                for (u64 k = 0; k < K; ++k) q[k] = static_cast<std::uint8_t>(src[k] ^ 0x80u);
+            }
+            for (u64 g = 0; g < G; ++g) {
+                const u64 si = l_.grid.g == Gran::Tensor ? 0 : r * G + g;
+                scale[g] = load_float(sinfo_, sd_, si);
+                switch (l_.zero) {
+                    case IntLayout::Zero::None: zero[g] = offset; break;
+                    // Stored field = z + offset: the unsigned-domain zero itself.
+                    case IntLayout::Zero::Packed:
+                        zero[g] = static_cast<float>(stream_field_col(r, g));
+                        break;
+                    case IntLayout::Zero::Plain: zero[g] = offset + load_number(*z_, zd_, si); break;
+                }
+            }
+            float* y = out + (r - row0) * K;
+            if (g_idx_.empty()) {
+                const u64 gs = l_.grid.group_size;
+                for (u64 g = 0; g < G; ++g) {
+                    const u64 k0 = g * gs;
+                    if (k0 >= K) break;
+                    qk::affine_const(q.data() + k0, zero[g], scale[g], y + k0, std::min(gs, K - k0));
+                }
+            } else {
+                qk::affine_gather(q.data(), g_idx_.data(), zero.data(), scale.data(), G, y, K);
+            }
+            f4::round_through(s_.dtype, y, K);  // the library's arithmetic is in the scale's dtype
+        }
+    }
+
+private:
+    // Zero point of row r, group g: column g of the I32 matrix is the bit stream of z[:, g].
+    std::uint32_t stream_field_col(u64 r, u64 g) const {
+        const u64 G = l_.grid.groups;
+        const u64 bit = r * l_.bits;
+        const u64 w = bit / 32;
+        const unsigned s = static_cast<unsigned>(bit % 32);
+        std::uint64_t v = load_u32(zd_ + (w * G + g) * 4);
+        if (s + l_.bits > 32 && w + 1 < l_.zero_words) v |= static_cast<std::uint64_t>(load_u32(zd_ + ((w + 1) * G + g) * 4)) << 32;
+        return static_cast<std::uint32_t>((v >> s) & ((1u << l_.bits) - 1u));
+    }
+
+    const TensorInfo& w_;
+    const TensorInfo& s_;
+    const TensorInfo* z_;
+    const std::uint8_t* wd_;
+    const std::uint8_t* sd_;
+    const std::uint8_t* zd_;
+    const DTypeInfo* sinfo_;
+    IntLayout l_;
+    std::vector<std::int32_t> g_idx_;
+    std::string describe_, id_;
+};
+
+// ------------------------------------------------------------ FP8 recipe
+
+class FloatRecipe final : public Recipe {
+public:
+    FloatRecipe(const Catalog& cat, std::size_t w, std::size_t s, u64 out, u64 in, ScaleGrid grid, std::string describe,
+                std::string id)
+        : w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)), sinfo_(dtype_info(s_.dtype)),
+          out_(out), in_(in), grid_(grid), describe_(std::move(describe)), id_(std::move(id)) {}
+    std::string describe() const override { return describe_; }
+    std::string scheme_id() const override { return id_; }
+    std::uint64_t rows() const override { return out_; }
+    std::uint64_t row_elems() const override { return in_; }
+    std::vector<InputRange> inputs() const override {
+        return {{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
+    }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const u64 K = in_;
+        for (u64 r = row0; r < row0 + nrows; ++r) {
+            const std::uint8_t* src = wd_ + r * K;
+            float* y = out + (r - row0) * K;
+            switch (grid_.g) {
+                case Gran::Tensor: amn::kernels::fp8_scale_to_f32(w_.dtype, src, scale(0), y, K); break;
+                case Gran::Channel: amn::kernels::fp8_scale_to_f32(w_.dtype, src, scale(r), y, K); break;
+                case Gran::Group:
+                case Gran::Block: {
+                    const bool block = grid_.g == Gran::Block;
+                    const u64 width = block ? grid_.block_c : grid_.group_size;
+                    const u64 ncols = block ? grid_.grid_c : grid_.groups;
+                    const u64 srow = (block ? r / grid_.block_r : r) * ncols;
+                    for (u64 j = 0; j < ncols; ++j) {
+                        const u64 c0 = j * width;
+                        if (c0 >= K) break;
+                        amn::kernels::fp8_scale_to_f32(w_.dtype, src + c0, scale(srow + j), y + c0, std::min(width, K - c0));
+                    }
+                    break;
+                }
+            }
+            f4::round_through(s_.dtype, y, K);
+        }
+    }
+
+private:
+    float scale(u64 i) const { return load_float(sinfo_, sd_, i); }
+    const TensorInfo& w_;
+    const TensorInfo& s_;
+    const std::uint8_t* wd_;
+    const std::uint8_t* sd_;
+    const DTypeInfo* sinfo_;
+    u64 out_, in_;
+    ScaleGrid grid_;
+    std::string describe_, id_;
+};
+
+// ------------------------------------------------------------ NVFP4 recipe
+
+class Nvfp4Recipe final : public Recipe {
+public:
+    Nvfp4Recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t gs, u64 out, u64 in, DType arith,
+                std::string describe)
+        : w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)),
+          global_(load_float(dtype_info(cat.tensors[gs].dtype), cat.data(cat.tensors[gs]), 0)),
+          out_(out), in_(in), arith_(arith), describe_(std::move(describe)) {}
+    std::string describe() const override { return describe_; }
+    std::string scheme_id() const override { return "ct-nvfp4"; }
+    std::uint64_t rows() const override { return out_; }
+    std::uint64_t row_elems() const override { return in_; }
+    std::vector<InputRange> inputs() const override {
+        return {{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
+    }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const u64 K = in_, G = in_ / 16;
+        for (u64 r = row0; r < row0 + nrows; ++r) {
+            float* y = out + (r - row0) * K;
+            for (u64 g = 0; g < G; ++g) {
+                float s8;
+                amn::kernels::fp8_to_f32(DType::F8_E4M3, sd_ + r * G + g, &s8, 1);
+                // compressed-tensors: scale = scale / global_scale, then x·scale.
+                const float s = f4::round_to(arith_, s8 / global_);
+                f4::e2m1_scale(wd_ + r * (K / 2) + g * 8, true, s, y + g * 16, 8);
+            }
+            f4::round_through(arith_, y, K);
+        }
+    }
+
+private:
+    const TensorInfo& w_;
+    const TensorInfo& s_;
+    const std::uint8_t* wd_;
+    const std::uint8_t* sd_;
+    float global_;
+    u64 out_, in_;
+    DType arith_;
+    std::string describe_;
+};
+
+// ------------------------------------------------------------ detection
+
+struct Layer {
+    std::string stem, out_name, format;
+    const Group* group = nullptr;
+    std::size_t payload = PlanBuilder::npos, scale = PlanBuilder::npos, zero = PlanBuilder::npos,
+                shape = PlanBuilder::npos, g_idx = PlanBuilder::npos, global = PlanBuilder::npos;
+    std::vector<std::size_t> comps;
+};
+
+std::string act_label(const Layer& L, unsigned wbits) {
+    const std::int64_t a = L.group && L.group->w.act_bits ? *L.group->w.act_bits : 16;
+    return "W" + std::to_string(wbits) + "A" + std::to_string(a);
+}
+
+// How `st` (the scale) maps onto a [out, in] weight; nullopt + `why` otherwise.
+std::optional<ScaleGrid> scale_grid(const TensorInfo& st, u64 out, u64 in, const Layer& L, bool allow_block,
+                                    std::string& why) {
+    ScaleGrid g;
+    const auto& ss = st.shape;
+    const u64 n = st.numel();
+    // 0 = not configured.
+    const std::int64_t cfg_gs = L.group && L.group->w.group_size ? *L.group->w.group_size : 0;
+    const u64 cfg_br = L.group && L.group->w.block ? L.group->w.block->first : 0;
+    const u64 cfg_bc = L.group && L.group->w.block ? L.group->w.block->second : 0;
+    auto cdiv = [](u64 a, u64 b) { return (a + b - 1) / b; };
+    if (n == 1) {
+        g.g = Gran::Tensor;
+        g.group_size = in;
+        return g;
+    }
+    if (allow_block && ss.size() == 2) {
+        auto try_block = [&](u64 br, u64 bc) {
+            if (ss[0] != cdiv(out, br) || ss[1] != cdiv(in, bc)) return false;
+            g.g = Gran::Block;
+            g.block_r = br;
+            g.block_c = bc;
+            g.grid_c = ss[1];
+            return true;
+        };
+        if (cfg_br && try_block(cfg_br, cfg_bc)) return g;
+    }
+    if ((ss.size() == 2 && ss[0] == out && ss[1] == 1) || (ss.size() == 1 && ss[0] == out)) {
+        g.g = Gran::Channel;
+        g.group_size = in;
+        return g;
+    }
+    if (ss.size() == 2 && ss[0] == out && ss[1] > 1) {
+        g.g = Gran::Group;
+        g.groups = ss[1];
+        if (cfg_gs > 0) {
+            g.group_size = static_cast<u64>(cfg_gs);
+            if (cdiv(in, g.group_size) == g.groups) return g;
+        } else if (in % g.groups == 0) {
+            g.group_size = in / g.groups;
+            return g;
+        }
+    }
+    if (allow_block && !cfg_br && ss.size() == 2 && ss[0] == cdiv(out, 128) && ss[1] == cdiv(in, 128)) {
+        g.g = Gran::Block;
+        g.block_r = g.block_c = 128;
+        g.grid_c = ss[1];
+        return g;
+    }
+    why = "weight_scale " + st.dtype_name + " " + shape_str(ss) + " does not fit the weight [" + std::to_string(out) +
+          ", " + std::to_string(in) + "] as per-tensor, per-channel" +
+          (cfg_gs > 0 ? ", group " + std::to_string(cfg_gs) : std::string(", group")) + (allow_block ? " or block" : "") +
+          " scales";
+    return std::nullopt;
+}
+
+std::string grid_words(const ScaleGrid& g) {
+    switch (g.g) {
+        case Gran::Tensor: return "per-tensor";
+        case Gran::Channel: return "per-channel";
+        case Gran::Group: return "group " + std::to_string(g.group_size);
+        case Gran::Block: return std::to_string(g.block_r) + "\u00d7" + std::to_string(g.block_c) + " blocks";
+    }
+    return "?";
+}
+std::string grid_id(const ScaleGrid& g) {
+    switch (g.g) {
+        case Gran::Tensor: return "tensor";
+        case Gran::Channel: return "channel";
+        case Gran::Group: return "g" + std::to_string(g.group_size);
+        case Gran::Block: return "block" + std::to_string(g.block_r) + "x" + std::to_string(g.block_c);
+    }
+    return "?";
+}
+
+class Detector {
+public:
+    explicit Detector(PlanBuilder& b) : b_(b), cat_(b.catalog()) {}
+
+    void layer(Layer& L) {
+        auto fail = [&](const std::string& why) {
+            b_.add_error(L.payload, L.out_name, "compressed-tensors " + L.format + ": " + why, L.comps);
+        };
+        const std::string& f = L.format;
+        if (f == "pack-quantized") return int_layer(L, true, fail);
+        if (f == "int-quantized" || f == "naive-quantized") return int_layer(L, false, fail);
+        if (f == "dense" && is_float_scale(cat_.tensors[L.payload].dtype)) {
+            // Not compressed (quantization_status "frozen"): the float weight
+            // passes through; its quantization parameters are consumed.
+            for (auto c : L.comps) b_.consume(c);
+            return;
+        }
+        if (f == "float-quantized") {
+            // detect_fp8 (run next) names and converts these as it always
+            // did: its f32 product + one rounding is the library's arithmetic
+            // for BF16/F32 scales. F16 scales round through F16 first: ours.
+            const bool f16 = L.scale != PlanBuilder::npos && cat_.tensors[L.scale].dtype == DType::F16;
+            if (!f16 && L.zero == PlanBuilder::npos) return;
+            return float_layer(L, fail);
+        }
+        if (f == "nvfp4-pack-quantized") return nvfp4_layer(L, fail);
+        // sparse-24-bitmask, marlin-24, mxfp4-pack-quantized, dense with
+        // quantization tensors, anything newer: never pass packed data through.
+        // The module's other stored tensors go with the error.
+        for (std::size_t i = 0; i < cat_.tensors.size(); ++i) {
+            const auto& n = cat_.tensors[i].name;
+            if (b_.claimed(i) || i == L.payload || n.rfind(L.stem + ".", 0) != 0) continue;
+            if (n.find('.', L.stem.size() + 1) != std::string::npos || ends_with(n, ".bias")) continue;
+            if (std::find(L.comps.begin(), L.comps.end(), i) == L.comps.end()) L.comps.push_back(i);
+        }
+        b_.add_error(L.payload, L.out_name,
+                     "compressed-tensors format \"" + f + "\" is not yet supported (" + cat_.tensors[L.payload].name + ")",
+                     L.comps);
+    }
+
+private:
+    template <class Fail>
+    void int_layer(Layer& L, bool packed, Fail&& fail) {
+        const auto& wt = cat_.tensors[L.payload];
+        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale");
+        const auto& st = cat_.tensors[L.scale];
+        if (!is_float_scale(st.dtype)) return fail("weight_scale must be F16, BF16 or F32, got " + st.dtype_name);
+        IntLayout l;
+        l.packed = packed;
+        if (packed) {
+            if (!is_int32_word(wt.dtype) || wt.shape.size() != 2)
+                return fail("weight_packed must be a 2-D I32 tensor, got " + wt.dtype_name + " " + shape_str(wt.shape));
+            if (L.shape == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_shape (the unpacked [out, in])");
+            const auto& sht = cat_.tensors[L.shape];
+            const std::uint8_t* sp = cat_.data(sht);
+            std::optional<std::int64_t> o, i;
+            if (sht.shape.size() == 1 && sht.shape[0] == 2) {
+                o = load_index(sht, sp, 0);
+                i = load_index(sht, sp, 1);
+            }
+            if (!o || !i || *o <= 0 || *i <= 0)
+                return fail("weight_shape must be an I64 [2] tensor holding [out, in], got " + sht.dtype_name + " " +
+                            shape_str(sht.shape));
+            l.out = static_cast<u64>(*o);
+            l.in = static_cast<u64>(*i);
+            l.words = wt.shape[1];
+            if (wt.shape[0] != l.out)
+                return fail("weight_packed " + shape_str(wt.shape) + " has " + std::to_string(wt.shape[0]) +
+                            " rows, weight_shape says " + std::to_string(l.out));
+            const auto cfg_bits = L.group ? L.group->w.num_bits : std::nullopt;
+            unsigned bits = 0;
+            if (cfg_bits) {
+                if (*cfg_bits != 2 && *cfg_bits != 3 && *cfg_bits != 4 && *cfg_bits != 8)
+                    return fail("num_bits " + std::to_string(*cfg_bits) + " is not yet supported (2, 3, 4 and 8 are)");
+                bits = static_cast<unsigned>(*cfg_bits);
+            } else {
+                for (unsigned c : {2u, 3u, 4u, 8u})
+                    if ((l.in * c + 31) / 32 == l.words) bits = c;
+            }
+            if (bits == 0 || (l.in * bits + 31) / 32 != l.words)
+                return fail("packed length does not match: weight_packed " + shape_str(wt.shape) + " cannot hold " +
+                            std::to_string(l.in) + " " + (bits ? std::to_string(bits) + "-bit" : std::string("2/3/4/8-bit")) +
+                            " values per row (weight_shape [" + std::to_string(l.out) + ", " + std::to_string(l.in) + "])");
+            l.bits = bits;
+        } else {
+            if (wt.dtype != DType::I8 || wt.shape.size() != 2)
+                return fail("weight must be a 2-D I8 tensor, got " + wt.dtype_name + " " + shape_str(wt.shape));
+            l.out = wt.shape[0];
+            l.in = wt.shape[1];
+            l.bits = L.group && L.group->w.num_bits ? static_cast<unsigned>(*L.group->w.num_bits) : 8;
+        }
+        std::string why;
+        auto grid = scale_grid(st, l.out, l.in, L, false, why);
+        if (!grid) return fail(why);
+        l.grid = *grid;
+        if (L.zero != PlanBuilder::npos) {
+            const auto& zt = cat_.tensors[L.zero];
+            const u64 zrows = (l.out * l.bits + 31) / 32;
+            if (packed && is_int32_word(zt.dtype) && zt.shape.size() == 2 && zt.shape[0] == zrows &&
+                zt.shape[1] == l.grid.groups && l.grid.g != Gran::Tensor) {
+                l.zero = IntLayout::Zero::Packed;
+                l.zero_words = zrows;
+            } else if ((is_int_dtype(zt.dtype) || is_float_scale(zt.dtype)) && zt.numel() == st.numel()) {
+                l.zero = IntLayout::Zero::Plain;
+            } else {
+                return fail("weight_zero_point " + zt.dtype_name + " " + shape_str(zt.shape) +
+                            " fits neither the scales " + shape_str(st.shape) + " nor a packed [" + std::to_string(zrows) +
+                            ", " + std::to_string(l.grid.groups) + "] I32 layout");
+            }
+        } else if (L.group && L.group->w.symmetric == false) {
+            return fail("asymmetric quantization without " + L.stem + ".weight_zero_point");
+        }
+        std::vector<std::int32_t> g_idx;
+        if (L.g_idx != PlanBuilder::npos) {
+            const auto& gt = cat_.tensors[L.g_idx];
+            if ((gt.dtype != DType::I32 && gt.dtype != DType::I64) || gt.shape.size() != 1 || gt.shape[0] != l.in)
+                return fail("weight_g_idx must be an I32 tensor of shape [" + std::to_string(l.in) + "], got " +
+                            gt.dtype_name + " " + shape_str(gt.shape));
+            g_idx.resize(l.in);
+            bool sequential = true;
+            const std::uint8_t* gp = cat_.data(gt);
+            for (u64 k = 0; k < l.in; ++k) {
+                const std::int64_t v = *load_index(gt, gp, k);
+                if (v < 0 || static_cast<u64>(v) >= l.grid.groups)
+                    return fail("weight_g_idx[" + std::to_string(k) + "] = " + std::to_string(v) + " is out of range (" +
+                                std::to_string(l.grid.groups) + " groups)");
+                g_idx[k] = static_cast<std::int32_t>(v);
+                if (static_cast<u64>(v) != k / l.grid.group_size) sequential = false;
+            }
+            if (sequential) g_idx.clear();
+        }
+        const bool asym = l.zero != IntLayout::Zero::None;
+        std::string d = "compressed-tensors " + act_label(L, l.bits) + " (" + L.format + "), int" + std::to_string(l.bits) +
+                        (asym ? " asymmetric" : " symmetric") + ", " + grid_words(l.grid) +
+                        (g_idx.empty() ? "" : ", act-order") + ", " + st.dtype_name + " scales";
+        std::string id = std::string(packed ? "ct-pack-" : L.format == "naive-quantized" ? "ct-naive-" : "ct-int-") +
+                         "int" + std::to_string(l.bits) + "-" + grid_id(l.grid) + (asym ? "-asym" : "") +
+                         (g_idx.empty() ? "" : "-actorder");
+        LogicalTensor lt;
+        lt.name = L.out_name;
+        lt.shape = {l.out, l.in};
+        lt.recipe = std::make_shared<IntRecipe>(cat_, L.payload, L.scale, L.zero, l, std::move(g_idx), std::move(d),
+                                                std::move(id));
+        b_.add_quantized(std::move(lt), L.payload, L.comps);
+    }
+
+    template <class Fail>
+    void float_layer(Layer& L, Fail&& fail) {
+        const auto& wt = cat_.tensors[L.payload];
+        if (wt.dtype != DType::F8_E4M3 && wt.dtype != DType::F8_E5M2)
+            return fail("weight must be F8_E4M3 or F8_E5M2, got " + wt.dtype_name);
+        if (wt.shape.size() != 2) return fail("weight must be 2-D, got " + shape_str(wt.shape));
+        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale");
+        if (L.zero != PlanBuilder::npos) return fail("FP8 with a zero point (" + cat_.tensors[L.zero].name + ") is not supported");
+        const auto& st = cat_.tensors[L.scale];
+        if (!is_float_scale(st.dtype)) return fail("weight_scale must be F16, BF16 or F32, got " + st.dtype_name);
+        std::string why;
+        auto grid = scale_grid(st, wt.shape[0], wt.shape[1], L, true, why);
+        if (!grid) return fail(why);
+        const std::string fmt = wt.dtype == DType::F8_E4M3 ? "E4M3" : "E5M2";
+        std::string d = "compressed-tensors " + act_label(L, 8) + " (float-quantized), FP8 " + fmt + ", " +
+                        grid_words(*grid) + ", " + st.dtype_name + " scales";
+        LogicalTensor lt;
+        lt.name = L.out_name;
+        lt.shape = wt.shape;
+        lt.recipe = std::make_shared<FloatRecipe>(cat_, L.payload, L.scale, wt.shape[0], wt.shape[1], *grid, std::move(d),
+                                                  "ct-fp8-" + grid_id(*grid));
+        b_.add_quantized(std::move(lt), L.payload, L.comps);
+    }
+
+    template <class Fail>
+    void nvfp4_layer(Layer& L, Fail&& fail) {
+        const auto& wt = cat_.tensors[L.payload];
+        if (wt.dtype != DType::U8 || wt.shape.size() != 2)
+            return fail("weight_packed must be a 2-D U8 tensor, got " + wt.dtype_name + " " + shape_str(wt.shape));
+        const u64 out = wt.shape[0], in = wt.shape[1] * 2;
+        if (L.shape != PlanBuilder::npos) {
+            const auto& sht = cat_.tensors[L.shape];
+            const std::uint8_t* sp = cat_.data(sht);
+            std::optional<std::int64_t> o, i;
+            if (sht.shape.size() == 1 && sht.shape[0] == 2) {
+                o = load_index(sht, sp, 0);
+                i = load_index(sht, sp, 1);
+            }
+            if (!o || !i || static_cast<u64>(*o) != out || static_cast<u64>(*i) != in)
+                return fail("weight_shape " + sht.dtype_name + " " + shape_str(sht.shape) +
+                            " does not describe the packed weight " + shape_str(wt.shape) + " (two values per byte)");
+        }
+        if (in % 16 != 0)
+            return fail("rows of " + std::to_string(in) + " values are not a multiple of 16 (NVFP4 groups of 16)");
+        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale");
+        const auto& st = cat_.tensors[L.scale];
+        if (st.dtype != DType::F8_E4M3 || st.shape.size() != 2 || st.shape[0] != out || st.shape[1] != in / 16)
+            return fail("weight_scale must be F8_E4M3 [" + std::to_string(out) + ", " + std::to_string(in / 16) + "], got " +
+                        st.dtype_name + " " + shape_str(st.shape));
+        if (L.global == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_global_scale");
+        const auto& gt = cat_.tensors[L.global];
+        if (!is_float_scale(gt.dtype) || gt.numel() != 1)
+            return fail("weight_global_scale must be one F32 value, got " + gt.dtype_name + " " + shape_str(gt.shape));
+        // The E4M3 scale is in the model dtype (BF16) when divided: a 1-D
+        // global scale promotes the division (F32 → F32, F16 → F32), a 0-dim one does not.
+        DType arith = DType::BF16;
+        if (!gt.shape.empty()) arith = gt.dtype == DType::BF16 ? DType::BF16 : DType::F32;
+        std::string d = "compressed-tensors NVFP4 " + act_label(L, 4) +
+                        " (nvfp4-pack-quantized), E2M1 with an E4M3 scale per 16, " + gt.dtype_name + " global scale";
+        LogicalTensor lt;
+        lt.name = L.out_name;
+        lt.shape = {out, in};
+        lt.recipe = std::make_shared<Nvfp4Recipe>(cat_, L.payload, L.scale, L.global, out, in, arith, std::move(d));
+        b_.add_quantized(std::move(lt), L.payload, L.comps);
+    }
+
+    PlanBuilder& b_;
+    const Catalog& cat_;
+};
+
+std::string infer_format(DType payload, bool has_packed) {
+    if (has_packed) return payload == DType::U8 ? "nvfp4-pack-quantized" : "pack-quantized";
+    if (payload == DType::I8) return "int-quantized";
+    if (payload == DType::F8_E4M3 || payload == DType::F8_E5M2) return "float-quantized";
+    return {};
+}
+
+}  // namespace
+
+void detect_compressed_tensors(PlanBuilder& b) {
+    const auto& cat = b.catalog();
+    const auto method = cat.qconfig("quant_method");
+    if (!method || lower(*method) != "compressed-tensors") return;
+    const Config cfg = read_config(cat);
+    Detector det(b);
+
+    // Layers: every module with a weight_packed or weight_scale, in catalog order.
+    std::vector<std::string> stems;
+    std::set<std::string> seen;
+    for (const auto& t : cat.tensors) {
+        for (std::string_view suf : {".weight_packed", ".weight_scale"}) {
+            if (!ends_with(t.name, suf)) continue;
+            std::string stem = stem_of(t.name, suf);
+            if (seen.insert(stem).second) stems.push_back(std::move(stem));
+        }
+    }
+    for (const auto& stem : stems) {
+        Layer L;
+        L.stem = stem;
+        L.out_name = stem + ".weight";
+        const std::size_t packed = b.find_unclaimed(stem + ".weight_packed");
+        const std::size_t weight = b.find_unclaimed(stem + ".weight");
+        L.scale = b.find_unclaimed(stem + ".weight_scale");
+        L.zero = b.find_unclaimed(stem + ".weight_zero_point");
+        L.shape = b.find_unclaimed(stem + ".weight_shape");
+        L.g_idx = b.find_unclaimed(stem + ".weight_g_idx");
+        L.global = b.find_unclaimed(stem + ".weight_global_scale");
+        L.payload = packed != PlanBuilder::npos ? packed : weight;
+        for (auto c : {L.scale, L.zero, L.shape, L.g_idx, L.global})
+            if (c != PlanBuilder::npos) L.comps.push_back(c);
+        if (L.payload == PlanBuilder::npos) {
+            if (L.scale == PlanBuilder::npos) continue;  // claimed already
+            std::vector<std::size_t> rest(L.comps.begin() + 1, L.comps.end());
+            b.add_error(L.scale, L.out_name, "compressed-tensors: " + cat.tensors[L.scale].name +
+                                                 " has no weight_packed or weight to scale", rest);
+        } else {
+            L.group = group_for(cfg, stem);
+            L.format = L.group && !L.group->format.empty() ? L.group->format : cfg.format;
+            if (L.format.empty() || L.format == "mixed-precision")
+                L.format = infer_format(cat.tensors[L.payload].dtype, packed != PlanBuilder::npos);
+            if (L.format.empty()) L.format = "(none)";
+            det.layer(L);
+        }
+        for (const char* suf : {".input_scale", ".input_zero_point", ".input_global_scale", ".output_scale",
+                                ".output_zero_point"})
+            if (auto j = b.find_unclaimed(stem + suf); j != PlanBuilder::npos) b.consume(j);
+    }
+    // KV-cache scales (kv_cache_scheme) belong to the runtime.
+    for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
+        if (b.claimed(i)) continue;
+        const auto& n = cat.tensors[i].name;
+        for (const char* suf : {".k_scale", ".v_scale", ".q_scale", ".k_zero_point", ".v_zero_point", ".kv_scale"})
+            if (ends_with(n, suf)) { b.consume(i); break; }
+    }
+    // Sparse compressors store other companions: never pass them through.
+    if (!cfg.sparsity_format.empty() && lower(cfg.sparsity_format) != "dense") {
+        for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
+            if (b.claimed(i)) continue;
+            const auto& n = cat.tensors[i].name;
+            for (const char* suf : {".bitmask", ".compressed", ".row_offsets", ".shape", ".meta", ".scale_packed"})
+                if (ends_with(n, suf)) {
+                    b.add_error(i, n, "compressed-tensors sparsity format \"" + cfg.sparsity_format +
+                                          "\" is not yet supported (" + n + ")");
+                    break;
+                }
+        }
+    }
+    if (!cfg.ignore_text.empty()) {
+        std::string s = "compressed-tensors: ignored (kept in full precision): ";
+        for (std::size_t i = 0; i < cfg.ignore_text.size(); ++i) s += (i ? ", " : "") + cfg.ignore_text[i];
+        b.note(s);
+    }
+}
+
+}  // namespace amn::detail

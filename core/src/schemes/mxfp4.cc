@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// MXFP4 safetensors (gpt-oss; `quant_method: "mxfp4"`).
+//
+// Stored per tensor X:
+//   X_blocks  U8 [E, rows, in/32, 16]  FP4 E2M1 pairs: byte j of a block
+//                                      holds element 2j (low nibble) and
+//                                      2j+1 (high nibble); code 8 = −0.0
+//   X_scales  U8 [E, rows, in/32]      E8M0: factor 2^(e − 127), exact
+//                                      (e = 0 is the subnormal 2^−127,
+//                                      255 gives 2^128 = inf)
+// value = e2m1(code) × 2^(e − 127) (gpt-oss `Checkpoint._get_mxfp4_tensor`,
+// transformers `convert_moe_packed_tensors`). Output X (the name without
+// `_blocks`) in transformers' layout: the [E, rows, in] result transposed
+// to [E, in, rows] (`gate_up_proj` [E, hidden, 2·I] with gate/up columns
+// interleaved as stored, `down_proj` [E, I, hidden]). A 3-D [rows, in/32, 16]
+// tensor (no expert dimension) becomes [rows, in] as stored.
+// Biases and the router are plain BF16 and pass through.
+#include "anamnesis/error.hpp"
+#include "kernels/fp4_kernels.hpp"
+#include "quant_common.hpp"
+#include "scheme.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace amn::detail {
+namespace {
+using namespace quant;
+namespace f4 = amn::kernels::fp4;
+using u64 = std::uint64_t;
+
+class Mxfp4Recipe final : public Recipe {
+public:
+    // experts = 0: a 3-D tensor, rows × in, no transpose.
+    Mxfp4Recipe(const Catalog& cat, std::size_t blocks, std::size_t scales, u64 experts, u64 rows, u64 groups)
+        : b_(cat.tensors[blocks]), s_(cat.tensors[scales]), bd_(cat.data(b_)), sd_(cat.data(s_)),
+          experts_(experts), rows_(rows), groups_(groups) {}
+
+    std::string describe() const override {
+        return experts_ ? "MXFP4 (gpt-oss experts), E2M1 with an E8M0 scale per 32, transformers' [E, in, out] layout"
+                        : "MXFP4, E2M1 with an E8M0 scale per 32";
+    }
+    std::string scheme_id() const override { return experts_ ? "mxfp4-experts" : "mxfp4"; }
+    std::uint64_t rows() const override { return experts_ ? experts_ * groups_ * 32 : rows_; }
+    std::uint64_t row_elems() const override { return experts_ ? rows_ : groups_ * 32; }
+    bool payload_is_row_major() const override { return experts_ == 0; }
+    std::vector<InputRange> inputs() const override {
+        return {{b_.shard, b_.offset, b_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
+    }
+
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const u64 G = groups_, R = rows_;
+        if (!experts_) {
+            for (u64 r = row0; r < row0 + nrows; ++r)
+                for (u64 g = 0; g < G; ++g)
+                    f4::e2m1_scale(bd_ + (r * G + g) * 16, true, f4::e8m0_value(sd_[r * G + g]),
+                                   out + (r - row0) * G * 32 + g * 32, 16);
+            return;
+        }
+        // Output row o = (e, k) holds column k of expert e's [rows, in]
+        // matrix. Walk one 32-block of k at a time: each stored row's block
+        // is read once (16 bytes), its values scattered down the columns.
+        const u64 K = G * 32, end = row0 + nrows;
+        float v[32];
+        for (u64 o = row0; o < end;) {
+            const u64 e = o / K, k = o % K, kb = k / 32;
+            const u64 kend = std::min({(kb + 1) * 32, K, k + (end - o)});
+            for (u64 r = 0; r < R; ++r) {
+                const u64 bi = (e * R + r) * G + kb;
+                f4::e2m1_scale(bd_ + bi * 16, true, f4::e8m0_value(sd_[bi]), v, 16);
+                for (u64 kk = k; kk < kend; ++kk) out[(o - row0 + (kk - k)) * R + r] = v[kk - kb * 32];
+            }
+            o += kend - k;
+        }
+    }
+
+private:
+    const TensorInfo& b_;
+    const TensorInfo& s_;
+    const std::uint8_t* bd_;
+    const std::uint8_t* sd_;
+    u64 experts_, rows_, groups_;
+};
+
+}  // namespace
+
+void detect_mxfp4(PlanBuilder& b) {
+    const auto& cat = b.catalog();
+    const auto method = cat.qconfig("quant_method");
+    if (method && lower(*method) != "mxfp4") return;  // no config: the *_blocks/*_scales pairs decide
+    for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
+        const auto& bt = cat.tensors[i];
+        if (b.claimed(i) || !ends_with(bt.name, "_blocks")) continue;
+        const std::string stem = stem_of(bt.name, "_blocks");
+        const std::size_t sc = b.find_unclaimed(stem + "_scales");
+        if (sc == PlanBuilder::npos) {
+            if (method) b.add_error(i, stem, "MXFP4: " + bt.name + " without " + stem + "_scales");
+            continue;
+        }
+        const auto& st = cat.tensors[sc];
+        auto fail = [&](const std::string& why) { b.add_error(i, stem, "MXFP4: " + why, {sc}); };
+        if (bt.dtype != DType::U8 || st.dtype != DType::U8) {
+            if (method) fail(bt.name + " and " + st.name + " must be U8, got " + bt.dtype_name + " and " + st.dtype_name);
+            continue;
+        }
+        const auto& bs = bt.shape;
+        const bool layout_ok = (bs.size() == 3 || bs.size() == 4) && bs.back() == 16 &&
+                               st.shape == std::vector<std::uint64_t>(bs.begin(), bs.end() - 1);
+        if (!method && !layout_ok) continue;  // without a config only the exact layout is MXFP4
+        if ((bs.size() != 3 && bs.size() != 4) || bs.back() != 16) {
+            fail(bt.name + " " + shape_str(bs) + " is not [E, rows, in/32, 16] or [rows, in/32, 16]");
+            continue;
+        }
+        if (st.shape != std::vector<std::uint64_t>(bs.begin(), bs.end() - 1)) {
+            fail("scales " + shape_str(st.shape) + " do not match blocks " + shape_str(bs) + " (one E8M0 byte per 32 values)");
+            continue;
+        }
+        if (bt.numel() == 0) {
+            fail(bt.name + " " + shape_str(bs) + " is empty");
+            continue;
+        }
+        const bool experts = bs.size() == 4;
+        const u64 E = experts ? bs[0] : 0, R = bs[bs.size() - 3], G = bs[bs.size() - 2];
+        LogicalTensor lt;
+        lt.name = stem;
+        lt.shape = experts ? std::vector<std::uint64_t>{E, G * 32, R} : std::vector<std::uint64_t>{R, G * 32};
+        lt.recipe = std::make_shared<Mxfp4Recipe>(cat, i, sc, E, R, G);
+        b.add_quantized(std::move(lt), i, {sc});
+    }
+}
+
+}  // namespace amn::detail
