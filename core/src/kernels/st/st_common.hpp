@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal helpers of the safetensors-family quantizers (st_quantize.hpp):
+// argument checks, rounding to the weight dtype, small float utilities.
+
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/error.hpp"
+#include "anamnesis/kernels.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace amn::st::detail {
+
+inline std::uint32_t bits_of(float x) noexcept {
+    std::uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+inline float float_of(std::uint32_t u) noexcept {
+    float x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/// Round an f32 result to the weight dtype (RNE), as torch stores the result
+/// of one BF16/F16 operation; identity for F32.
+inline float round_to(DType t, float x) noexcept {
+    switch (t) {
+    case DType::BF16: return kernels::scalar::f32_from_bf16(kernels::scalar::bf16_from_f32(x));
+    case DType::F16: return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x));
+    default: return x;
+    }
+}
+
+/// Machine epsilon of a float dtype (torch.finfo(dtype).eps).
+inline float dtype_eps(DType t) noexcept {
+    switch (t) {
+    case DType::BF16: return 0.0078125f;      // 2^-7
+    case DType::F16: return 0.0009765625f;    // 2^-10
+    default: return 1.1920928955078125e-07f;  // 2^-23
+    }
+}
+
+/// Validate the common arguments; returns {R, C}.
+/// \throws Error(Usage) / Error(Unsupported) as documented in st_quantize.hpp.
+inline std::pair<std::size_t, std::size_t> check_weight(const char* what, std::span<const float> w,
+                                                        const std::vector<std::uint64_t>& shape, DType wdtype) {
+    const std::string who = std::string(what) + ": ";
+    if (shape.size() != 2 || shape[0] == 0 || shape[1] == 0)
+        throw Error(ErrorCode::Usage, who + "expects a non-empty 2-D weight [R, C]");
+    if (shape[0] > (std::uint64_t{1} << 40) / shape[1] || shape[0] * shape[1] != w.size())
+        throw Error(ErrorCode::Usage, who + "shape [" + std::to_string(shape[0]) + ", " + std::to_string(shape[1]) +
+                                          "] does not match " + std::to_string(w.size()) + " values");
+    if (wdtype != DType::F32 && wdtype != DType::BF16 && wdtype != DType::F16)
+        throw Error(ErrorCode::Usage, who + "weight dtype " + dtype_name(wdtype) + " is not F32, BF16 or F16");
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        if (!std::isfinite(w[i]))
+            throw Error(ErrorCode::Unsupported, who + "non-finite value (" + std::string(std::isnan(w[i]) ? "NaN" : "inf") +
+                                                    ") at flat index " + std::to_string(i));
+        if (wdtype != DType::F32 && bits_of(round_to(wdtype, w[i])) != bits_of(w[i]))
+            throw Error(ErrorCode::Usage, who + "value at flat index " + std::to_string(i) + " is not representable in " +
+                                              dtype_name(wdtype));
+    }
+    return {std::size_t(shape[0]), std::size_t(shape[1])};
+}
+
+/// Pack one sequence of `n` signed values q (|q| < 2^(bits−1)) as
+/// compressed-tensors `pack_to_int32`: u = q + 2^(bits−1), field j at bits
+/// (j·bits) % 32 of word j·bits/32 (bits ∈ {4, 8} divide 32), padding bits 0.
+/// Element j is read at q[j * stride]; words go to out[k * out_stride].
+inline void pack_int32(const std::int8_t* q, std::size_t n, std::size_t stride, unsigned bits, std::int32_t* out,
+                       std::size_t out_stride) {
+    const std::size_t per_word = 32 / bits;
+    const std::size_t words = (n * bits + 31) / 32;
+    const int offset = 1 << (bits - 1);
+    for (std::size_t k = 0; k < words; ++k) {
+        std::uint32_t word = 0;
+        for (std::size_t e = 0; e < per_word; ++e) {
+            const std::size_t j = k * per_word + e;
+            if (j >= n) break;
+            const std::uint32_t u = std::uint32_t(int(q[j * stride]) + offset);
+            word |= u << (e * bits);
+        }
+        out[k * out_stride] = std::int32_t(word);
+    }
+}
+
+}  // namespace amn::st::detail
