@@ -579,12 +579,14 @@ void ProcessQ3(const Batch& b) {
                 hn::StoreU(hn::DemoteTo(du8, c), du8, L + 16 * j + i);
             }
         }
+        // The high bit of level j goes to bit j/32 of hmask[j%32] (branch-free: levels ≤ 7).
         std::uint8_t* HWY_RESTRICT hmask = dst;
         std::memset(hmask, 0, 32);
-        for (int j = 0; j < QK_K; ++j) {
-            if (L[j] > 3) {
-                hmask[j % 32] = static_cast<std::uint8_t>(hmask[j % 32] | (1u << (j / 32)));
-                L[j] = static_cast<std::uint8_t>(L[j] - 4);
+        for (int m = 0; m < 8; ++m) {
+            for (int l = 0; l < 32; ++l) {
+                const int j = 32 * m + l;
+                hmask[l] = static_cast<std::uint8_t>(hmask[l] | ((L[j] >> 2) << m));
+                L[j] = static_cast<std::uint8_t>(L[j] & 3);
             }
         }
         Pack2Bit(L, dst + 32);
