@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Scalar reference decoders of ggml's ternary types (TQ1_0, TQ2_0) and the
-// FP4 types (MXFP4: E8M0 scale per 32; NVFP4: UE4M3 scale per 16), plus the
-// decoder table. Layouts from ggml-common.h; arithmetic as ggml's
+// FP4 types (MXFP4: E8M0 scale per 32; NVFP4: UE4M3 scale per 16).
+// Layouts from ggml-common.h; arithmetic as ggml's
 // dequantize_row_*.
 #include "gguf_kernels.hpp"
 #include "iq_tables.hpp"
@@ -97,29 +97,5 @@ void dequantize_nvfp4(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 }  // namespace scalar
-
-namespace {
-struct Entry {
-    int id;
-    Decoder scalar;
-};
-constexpr Entry kScalar[] = {
-    {2, scalar::dequantize_q4_0},     {3, scalar::dequantize_q4_1},     {6, scalar::dequantize_q5_0},
-    {7, scalar::dequantize_q5_1},     {8, scalar::dequantize_q8_0},     {9, scalar::dequantize_q8_1},
-    {10, scalar::dequantize_q2_K},    {11, scalar::dequantize_q3_K},    {12, scalar::dequantize_q4_K},
-    {13, scalar::dequantize_q5_K},    {14, scalar::dequantize_q6_K},    {15, scalar::dequantize_q8_K},
-    {16, scalar::dequantize_iq2_xxs}, {17, scalar::dequantize_iq2_xs},  {18, scalar::dequantize_iq3_xxs},
-    {19, scalar::dequantize_iq1_s},   {20, scalar::dequantize_iq4_nl},  {21, scalar::dequantize_iq3_s},
-    {22, scalar::dequantize_iq2_s},   {23, scalar::dequantize_iq4_xs},  {29, scalar::dequantize_iq1_m},
-    {34, scalar::dequantize_tq1_0},   {35, scalar::dequantize_tq2_0},   {39, scalar::dequantize_mxfp4},
-    {40, scalar::dequantize_nvfp4},   {41, scalar::dequantize_q1_0},    {42, scalar::dequantize_q2_0},
-};
-}  // namespace
-
-Decoder scalar_decoder(int ggml_id) noexcept {
-    for (const auto& e : kScalar)
-        if (e.id == ggml_id) return e.scalar;
-    return nullptr;
-}
 
 }  // namespace amn::kernels::gguf

@@ -713,45 +713,15 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace amn::kernels::gguf {
 
-#define AMN_SIMD_TYPES(X) \
-    X(q4_0, Q4_0, 2) X(q4_1, Q4_1, 3) X(q5_0, Q5_0, 6) X(q5_1, Q5_1, 7) X(q8_0, Q8_0, 8) X(q2_K, Q2_K, 10) \
-    X(q3_K, Q3_K, 11) X(q4_K, Q4_K, 12) X(q5_K, Q5_K, 13) X(q6_K, Q6_K, 14) X(iq2_xxs, IQ2_XXS, 16) \
-    X(iq2_xs, IQ2_XS, 17) X(iq3_xxs, IQ3_XXS, 18) X(iq1_s, IQ1_S, 19) X(iq4_nl, IQ4_NL, 20) X(iq3_s, IQ3_S, 21) \
-    X(iq2_s, IQ2_S, 22) X(iq4_xs, IQ4_XS, 23) X(iq1_m, IQ1_M, 29) X(tq1_0, TQ1_0, 34) X(tq2_0, TQ2_0, 35) \
-    X(mxfp4, MXFP4, 39) X(nvfp4, NVFP4, 40) X(q1_0, Q1_0, 41) X(q2_0, Q2_0, 42)
-
-#define AMN_EXPORT(lower, upper, id)                                                       \
-    HWY_EXPORT(Dequant##upper);                                                            \
-    void dequantize_##lower(const std::uint8_t* s, float* d, std::size_t n) {              \
-        HWY_DYNAMIC_DISPATCH(Dequant##upper)(s, d, n);                                     \
+#define AMN_EXPORT(NAME, id, block_elems, block_bytes, kernel, decoder) AMN_EXPORT_##decoder(kernel, NAME)
+#define AMN_EXPORT_SCALAR(kernel, NAME)
+#define AMN_EXPORT_SIMD(kernel, NAME)                                                      \
+    HWY_EXPORT(Dequant##NAME);                                                            \
+    void dequantize_##kernel(const std::uint8_t* s, float* d, std::size_t n) {             \
+        HWY_DYNAMIC_DISPATCH(Dequant##NAME)(s, d, n);                                      \
     }
-AMN_SIMD_TYPES(AMN_EXPORT)
+AMN_GGML_TYPES(AMN_EXPORT)
 #undef AMN_EXPORT
-
-#define AMN_FORWARD(name) \
-    void dequantize_##name(const std::uint8_t* s, float* d, std::size_t n) { scalar::dequantize_##name(s, d, n); }
-AMN_FORWARD(q8_1) AMN_FORWARD(q8_K)
-#undef AMN_FORWARD
-
-bool has_simd_decoder(int ggml_id) noexcept {
-    switch (ggml_id) {
-#define AMN_CASE(lower, upper, id) case id:
-        AMN_SIMD_TYPES(AMN_CASE)
-#undef AMN_CASE
-        return true;
-        default: return false;
-    }
-}
-
-Decoder best_decoder(int ggml_id) noexcept {
-    switch (ggml_id) {
-#define AMN_CASE(lower, upper, id) \
-    case id: return dequantize_##lower;
-        AMN_SIMD_TYPES(AMN_CASE)
-#undef AMN_CASE
-        default: return scalar_decoder(ggml_id);
-    }
-}
 
 }  // namespace amn::kernels::gguf
 #endif  // HWY_ONCE
