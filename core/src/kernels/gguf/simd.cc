@@ -18,6 +18,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "blocks.hpp"
 #include "gguf_kernels.hpp"
 #include "iq_tables.hpp"
 
@@ -56,14 +57,15 @@ HWY_INLINE void StoreScaledSub(VI q, VF d, VF m, float* y) { hn::StoreU(hn::Sub(
 HWY_INLINE void StoreScaledAdd(VI q, VF d, VF m, float* y) { hn::StoreU(hn::Add(hn::Mul(ToF(q), d), m), DF(), y); }
 
 void DequantQ4_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q4_0;
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
     const VI k15 = hn::Set(di, 15), k8 = hn::Set(di, 8);
-    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 32) {
-        const VF d = hn::Set(df, load_fp16(x));
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const VF d = hn::Set(df, load_fp16(x + offsetof(B, d)));
         for (std::size_t j = 0; j < 16; j += N) {
-            const VI q = LoadU8(x + 2 + j);
+            const VI q = LoadU8(x + offsetof(B, qs) + j);
             StoreScaled(hn::Sub(hn::And(q, k15), k8), d, y + j);
             StoreScaled(hn::Sub(hn::ShiftRight<4>(q), k8), d, y + 16 + j);
         }
@@ -71,15 +73,16 @@ void DequantQ4_0(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantQ4_1(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q4_1;
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
     const VI k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, x += 20, y += 32) {
-        const VF d = hn::Set(df, load_fp16(x));
-        const VF m = hn::Set(df, load_fp16(x + 2));
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const VF d = hn::Set(df, load_fp16(x + offsetof(B, d)));
+        const VF m = hn::Set(df, load_fp16(x + offsetof(B, m)));
         for (std::size_t j = 0; j < 16; j += N) {
-            const VI q = LoadU8(x + 4 + j);
+            const VI q = LoadU8(x + offsetof(B, qs) + j);
             StoreScaledAdd(hn::And(q, k15), d, m, y + j);
             StoreScaledAdd(hn::ShiftRight<4>(q), d, m, y + 16 + j);
         }
@@ -87,16 +90,17 @@ void DequantQ4_1(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantQ5_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q5_0;
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
     const VI k15 = hn::Set(di, 15), k16 = hn::Set(di, 16), k1 = hn::Set(di, 1);
     const VI iota = hn::Iota(di, 0);
-    for (std::size_t i = 0; i < nb; ++i, x += 22, y += 32) {
-        const VF d = hn::Set(df, load_fp16(x));
-        const VI qh = hn::Set(di, static_cast<std::int32_t>(load_u32(x + 2)));
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const VF d = hn::Set(df, load_fp16(x + offsetof(B, d)));
+        const VI qh = hn::Set(di, static_cast<std::int32_t>(load_u32(x + offsetof(B, qh))));
         for (std::size_t j = 0; j < 16; j += N) {
-            const VI q = LoadU8(x + 6 + j);
+            const VI q = LoadU8(x + offsetof(B, qs) + j);
             const VI jj = hn::Add(iota, hn::Set(di, static_cast<std::int32_t>(j)));
             // bit j and bit j + 16 of qh, moved to 0x10
             const VI h0 = hn::ShiftLeft<4>(hn::And(hn::BitCast(di, hn::Shr(hn::BitCast(DU(), qh), hn::BitCast(DU(), jj))), k1));
@@ -109,6 +113,7 @@ void DequantQ5_0(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantQ8_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q8_0;
     const DF df;
     const std::size_t N = hn::Lanes(df);
     std::size_t i = 0;
@@ -124,31 +129,32 @@ void DequantQ8_0(const std::uint8_t* x, float* y, std::size_t nb) {
     HWY_ALIGN float scale[kBatch];
     for (; i + kBatch <= nb; i += kBatch) {
         HWY_ALIGN std::uint16_t half[kBatch];
-        for (std::size_t b = 0; b < kBatch; ++b) half[b] = load_u16(x + 34 * b);
+        for (std::size_t b = 0; b < kBatch; ++b) half[b] = load_u16(x + sizeof(B) * b + offsetof(B, d));
         for (std::size_t b = 0; b < kBatch; b += NS)
             hn::Store(hn::PromoteTo(dfs, hn::Load(dh, reinterpret_cast<const hwy::float16_t*>(half + b))), dfs, scale + b);
-        for (std::size_t b = 0; b < kBatch; ++b, x += 34, y += 32) {
+        for (std::size_t b = 0; b < kBatch; ++b, x += sizeof(B), y += B::elems) {
             const VF d = hn::Set(df, scale[b]);
-            for (std::size_t j = 0; j < 32; j += N) StoreScaled(LoadI8(x + 2 + j), d, y + j);
+            for (std::size_t j = 0; j < 32; j += N) StoreScaled(LoadI8(x + offsetof(B, qs) + j), d, y + j);
         }
     }
 #endif
-    for (; i < nb; ++i, x += 34, y += 32) {
-        const VF d = hn::Set(df, load_fp16(x));
-        for (std::size_t j = 0; j < 32; j += N) StoreScaled(LoadI8(x + 2 + j), d, y + j);
+    for (; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const VF d = hn::Set(df, load_fp16(x + offsetof(B, d)));
+        for (std::size_t j = 0; j < 32; j += N) StoreScaled(LoadI8(x + offsetof(B, qs) + j), d, y + j);
     }
 }
 
 void DequantQ2_K(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q2_K;
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
     const VI k3 = hn::Set(di, 3);
-    for (std::size_t i = 0; i < nb; ++i, x += 84) {
-        const std::uint8_t* scales = x;
-        const std::uint8_t* q = x + 16;
-        const float d = load_fp16(x + 80);
-        const float min = load_fp16(x + 82);
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const std::uint8_t* scales = x + offsetof(B, scales);
+        const std::uint8_t* q = x + offsetof(B, qs);
+        const float d = load_fp16(x + offsetof(B, d));
+        const float min = load_fp16(x + offsetof(B, dmin));
         int is = 0;
         for (int n = 0; n < 256; n += 128) {
             for (int shift = 0; shift < 8; shift += 2) {
@@ -171,18 +177,19 @@ void DequantQ2_K(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantQ3_K(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q3_K;
     const DF df;
     const DI di;
     const DU du;
     const std::size_t N = hn::Lanes(df);
     const VI k3 = hn::Set(di, 3), k1 = hn::Set(di, 1);
     constexpr std::uint32_t kmask1 = 0x03030303, kmask2 = 0x0f0f0f0f;
-    for (std::size_t i = 0; i < nb; ++i, x += 110) {
-        const float d_all = load_fp16(x + 108);
-        const std::uint8_t* q = x + 32;
-        const std::uint8_t* hm = x;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d_all = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* q = x + offsetof(B, qs);
+        const std::uint8_t* hm = x + offsetof(B, hmask);
         std::uint32_t aux[4];
-        std::memcpy(aux, x + 96, 12);
+        std::memcpy(aux, x + offsetof(B, scales), 12);
         const std::uint32_t tmp = aux[2];
         aux[2] = ((aux[0] >> 4) & kmask2) | (((tmp >> 4) & kmask1) << 4);
         aux[3] = ((aux[1] >> 4) & kmask2) | (((tmp >> 6) & kmask1) << 4);
@@ -225,15 +232,16 @@ HWY_INLINE void ScaleMinK4(int j, const std::uint8_t* q, std::uint8_t& d, std::u
 }
 
 void DequantQ4_K(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q4_K;
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
     const VI k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, x += 144) {
-        const float d = load_fp16(x);
-        const float min = load_fp16(x + 2);
-        const std::uint8_t* scales = x + 4;
-        const std::uint8_t* q = x + 16;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const float min = load_fp16(x + offsetof(B, dmin));
+        const std::uint8_t* scales = x + offsetof(B, scales);
+        const std::uint8_t* q = x + offsetof(B, qs);
         for (int is = 0; is < 8; is += 2, q += 32, y += 64) {
             std::uint8_t sc, m;
             ScaleMinK4(is, scales, sc, m);
@@ -254,16 +262,17 @@ void DequantQ4_K(const std::uint8_t* x, float* y, std::size_t nb) {
 // The 5-bit values are assembled in u8 lanes (low or high nibble of ql, plus
 // 16 where the sub-block's qh bit is set), then widened once to i32.
 void DequantQ5_K(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q5_K;
     const DF df;
     const DU8 du8;
     const std::size_t N = hn::Lanes(df);
     const auto k15 = hn::Set(du8, 15), k16 = hn::Set(du8, 16);
-    for (std::size_t i = 0; i < nb; ++i, x += 176) {
-        const float d = load_fp16(x);
-        const float min = load_fp16(x + 2);
-        const std::uint8_t* scales = x + 4;
-        const std::uint8_t* qh = x + 16;
-        const std::uint8_t* ql = x + 48;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const float min = load_fp16(x + offsetof(B, dmin));
+        const std::uint8_t* scales = x + offsetof(B, scales);
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const std::uint8_t* ql = x + offsetof(B, qs);
         for (int is = 0; is < 8; is += 2, ql += 32, y += 64) {
             std::uint8_t sc, m;
             ScaleMinK4(is, scales, sc, m);
@@ -287,15 +296,16 @@ void DequantQ5_K(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantQ6_K(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q6_K;
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
     const VI k15 = hn::Set(di, 15), k3 = hn::Set(di, 3), k32 = hn::Set(di, 32);
-    for (std::size_t i = 0; i < nb; ++i, x += 210) {
-        const float d = load_fp16(x + 208);
-        const std::uint8_t* ql = x;
-        const std::uint8_t* qh = x + 128;
-        const std::int8_t* sc = reinterpret_cast<const std::int8_t*>(x + 192);
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* ql = x + offsetof(B, ql);
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const std::int8_t* sc = reinterpret_cast<const std::int8_t*>(x + offsetof(B, scales));
         for (int n = 0; n < 256; n += 128, y += 128, ql += 64, qh += 32, sc += 8) {
             for (std::size_t l = 0; l < 32; l += N) {
                 const int is = static_cast<int>(l / 16);
@@ -351,18 +361,20 @@ HWY_INLINE void StoreCodebookHalves(D df, const std::int8_t* table, const std::u
 }
 
 void DequantIQ4_NL(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq4_nl;
     const DF df;
-    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 32)
-        StoreCodebookHalves(df, tables::kvalues_iq4nl, x + 2, 16, hn::Set(df, load_fp16(x)), y);
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems)
+        StoreCodebookHalves(df, tables::kvalues_iq4nl, x + offsetof(B, qs), 16, hn::Set(df, load_fp16(x + offsetof(B, d))), y);
 }
 
 void DequantIQ4_XS(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq4_xs;
     const DF df;
-    for (std::size_t i = 0; i < nb; ++i, x += 136) {
-        const float d = load_fp16(x);
-        const std::uint16_t scales_h = load_u16(x + 2);
-        const std::uint8_t* scales_l = x + 4;
-        const std::uint8_t* qs = x + 8;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint16_t scales_h = load_u16(x + offsetof(B, scales_h));
+        const std::uint8_t* scales_l = x + offsetof(B, scales_l);
+        const std::uint8_t* qs = x + offsetof(B, qs);
         for (int ib = 0; ib < 8; ++ib, y += 32, qs += 16) {
             const int ls = ((scales_l[ib / 2] >> (4 * (ib % 2))) & 0xf) | (((scales_h >> (2 * ib)) & 3) << 4);
             StoreCodebookHalves(df, tables::kvalues_iq4nl, qs, 16, hn::Set(df, d * static_cast<float>(ls - 32)), y);
@@ -371,18 +383,19 @@ void DequantIQ4_XS(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantQ5_1(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q5_1;
     const DF df;
     const DI di;
     const DU du;
     const std::size_t N = hn::Lanes(df);
     const VI k15 = hn::Set(di, 15), k16 = hn::Set(di, 16), k1 = hn::Set(di, 1);
     const VI iota = hn::Iota(di, 0);
-    for (std::size_t i = 0; i < nb; ++i, x += 24, y += 32) {
-        const VF d = hn::Set(df, load_fp16(x));
-        const VF m = hn::Set(df, load_fp16(x + 2));
-        const auto qh = hn::Set(du, load_u32(x + 4));
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const VF d = hn::Set(df, load_fp16(x + offsetof(B, d)));
+        const VF m = hn::Set(df, load_fp16(x + offsetof(B, m)));
+        const auto qh = hn::Set(du, load_u32(x + offsetof(B, qh)));
         for (std::size_t j = 0; j < 16; j += N) {
-            const VI q = LoadU8(x + 8 + j);
+            const VI q = LoadU8(x + offsetof(B, qs) + j);
             const VI jj = hn::Add(iota, hn::Set(di, static_cast<std::int32_t>(j)));
             const VI h0 = hn::ShiftLeft<4>(hn::And(hn::BitCast(di, hn::Shr(qh, hn::BitCast(du, jj))), k1));
             const VI h1 = hn::ShiftLeft<4>(hn::And(hn::BitCast(di, hn::Shr(qh, hn::BitCast(du, hn::Add(jj, k16)))), k1));
@@ -401,17 +414,18 @@ HWY_INLINE std::uint32_t LoadBits(const std::uint8_t* p, std::size_t bit0, std::
 }
 
 void DequantQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q1_0;
     const DF df;
     const DU du;
     const std::size_t N = hn::Lanes(df);
     const auto iota = hn::Iota(du, 0);
     const auto one = hn::Set(du, 1);
-    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 128) {
-        const float dv = load_fp16(x);
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const float dv = load_fp16(x + offsetof(B, d));
         const VF d = hn::Set(df, dv);
         const VF neg_d = hn::Set(df, -dv);
         for (std::size_t j = 0; j < 128; j += N) {
-            const auto w = hn::Set(du, LoadBits(x + 2, j, N));
+            const auto w = hn::Set(du, LoadBits(x + offsetof(B, qs), j, N));
             const auto bit = hn::And(hn::Shr(w, iota), one);
             hn::StoreU(hn::IfThenElse(hn::RebindMask(df, hn::Eq(bit, one)), d, neg_d), df, y + j);
         }
@@ -419,6 +433,7 @@ void DequantQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q2_0;
     const DF df;
     const DI di;
     const DU du;
@@ -426,10 +441,10 @@ void DequantQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
     const auto shifts = hn::ShiftLeft<1>(hn::Iota(du, 0));
     const auto k3 = hn::Set(du, 3);
     const VI k1 = hn::Set(di, 1);
-    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 64) {
-        const VF d = hn::Set(df, load_fp16(x));
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const VF d = hn::Set(df, load_fp16(x + offsetof(B, d)));
         for (std::size_t j = 0; j < 64; j += N) {
-            const auto w = hn::Set(du, LoadBits(x + 2, 2 * j, 2 * N));
+            const auto w = hn::Set(du, LoadBits(x + offsetof(B, qs), 2 * j, 2 * N));
             const VI q = hn::BitCast(di, hn::And(hn::Shr(w, shifts), k3));
             StoreScaled(hn::Sub(q, k1), d, y + j);
         }
@@ -458,6 +473,7 @@ struct Ternary {
 };
 
 void DequantTQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_tq1_0;
     const DF df;
     const DI di;
     using DU16 = hn::Rebind<std::uint16_t, DF>;
@@ -471,20 +487,20 @@ void DequantTQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
         const auto q = hn::And(hn::Mul(bytes, hn::Set(du16, pow3[n])), k16FF);
         return hn::BitCast(di, hn::PromoteTo(DU(), hn::ShiftRight<8>(hn::Mul(q, k16_3))));
     };
-    for (std::size_t i = 0; i < nb; ++i, x += 54) {
-        const Ternary tern(hn::Set(df, load_fp16(x + 52)));
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const Ternary tern(hn::Set(df, load_fp16(x + offsetof(B, d))));
         for (std::size_t m = 0; m < 32; m += N) {
-            const auto bytes = hn::PromoteTo(du16, hn::LoadU(DU8(), x + m));
+            const auto bytes = hn::PromoteTo(du16, hn::LoadU(DU8(), x + offsetof(B, qs) + m));
             for (int n = 0; n < 5; ++n) tern.Store(digit(bytes, n), y + 32 * n + m);
         }
         y += 160;
         for (std::size_t m = 0; m < 16; m += N) {
-            const auto bytes = hn::PromoteTo(du16, hn::LoadU(DU8(), x + 32 + m));
+            const auto bytes = hn::PromoteTo(du16, hn::LoadU(DU8(), x + offsetof(B, qs) + 32 + m));
             for (int n = 0; n < 5; ++n) tern.Store(digit(bytes, n), y + 16 * n + m);
         }
         y += 80;
         // 4 qh bytes × 4 digits: lane k is digit k / 4 of byte k % 4.
-        const auto qh = hn::Set(DU(), load_u32(x + 48));
+        const auto qh = hn::Set(DU(), load_u32(x + offsetof(B, qh)));
         for (std::size_t k = 0; k < 16; k += N, y += N) {
             const VI bytes = hn::And(hn::BitCast(di, hn::Shr(qh, hn::LoadU(DU(), kTq1ByteShift + k))), kFF);
             const VI q = hn::And(hn::Mul(bytes, hn::LoadU(di, kTq1Pow3 + k)), kFF);
@@ -494,18 +510,19 @@ void DequantTQ1_0(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantTQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_tq2_0;
     const DF df;
     const DI di;
     const DU du;
     const std::size_t N = hn::Lanes(df);
     const VI k3 = hn::Set(di, 3), k1 = hn::Set(di, 1);
-    for (std::size_t i = 0; i < nb; ++i, x += 66) {
-        const VF d = hn::Set(df, load_fp16(x + 64));
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const VF d = hn::Set(df, load_fp16(x + offsetof(B, d)));
         for (int j = 0; j < 64; j += 32)
             for (int l = 0; l < 4; ++l, y += 32) {
                 const auto sh = hn::Set(du, static_cast<std::uint32_t>(2 * l));
                 for (std::size_t m = 0; m < 32; m += N) {
-                    const VI q = hn::And(hn::BitCast(di, hn::Shr(hn::BitCast(du, LoadU8(x + j + m)), sh)), k3);
+                    const VI q = hn::And(hn::BitCast(di, hn::Shr(hn::BitCast(du, LoadU8(x + offsetof(B, qs) + j + m)), sh)), k3);
                     StoreScaled(hn::Sub(q, k1), d, y + m);
                 }
             }
@@ -513,16 +530,18 @@ void DequantTQ2_0(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantMXFP4(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_mxfp4;
     const DF df;
-    for (std::size_t i = 0; i < nb; ++i, x += 17, y += 32)
-        StoreCodebookHalves(df, tables::kvalues_mxfp4, x + 1, 16, hn::Set(df, e8m0_to_f32_half(x[0])), y);
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems)
+        StoreCodebookHalves(df, tables::kvalues_mxfp4, x + offsetof(B, qs), 16, hn::Set(df, e8m0_to_f32_half(x[offsetof(B, e)])), y);
 }
 
 void DequantNVFP4(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_nvfp4;
     const hn::CappedTag<float, 8> df;  // a sub-block is 8 bytes = 16 values
-    for (std::size_t i = 0; i < nb; ++i, x += 36)
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B))
         for (int s = 0; s < 4; ++s, y += 16)
-            StoreCodebookHalves(df, tables::kvalues_mxfp4, x + 4 + 8 * s, 8, hn::Set(df, ue4m3_to_f32_half(x[s])), y);
+            StoreCodebookHalves(df, tables::kvalues_mxfp4, x + offsetof(B, qs) + 8 * s, 8, hn::Set(df, ue4m3_to_f32_half(x[offsetof(B, d) + s])), y);
 }
 
 // ---- IQ grid types: one 8-value (or two 4-value) grid entry per 8 lanes.
@@ -565,11 +584,12 @@ HWY_INLINE const std::uint8_t* GridBytes(const std::uint32_t* grid, unsigned idx
 }
 
 void DequantIQ2_XXS(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq2_xxs;
     using namespace tables;
-    for (std::size_t i = 0; i < nb; ++i, x += 66) {
-        const float d = load_fp16(x);
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
         for (int ib32 = 0; ib32 < 8; ++ib32) {
-            const std::uint8_t* aux8 = x + 2 + 8 * ib32;
+            const std::uint8_t* aux8 = x + offsetof(B, qs) + 8 * ib32;
             const std::uint32_t aux1 = load_u32(aux8 + 4);
             const float db = d * (0.5f + static_cast<float>(aux1 >> 28)) * 0.25f;
             for (int l = 0; l < 4; ++l, y += 8)
@@ -579,15 +599,16 @@ void DequantIQ2_XXS(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantIQ2_XS(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq2_xs;
     using namespace tables;
-    for (std::size_t i = 0; i < nb; ++i, x += 74) {
-        const float d = load_fp16(x);
-        const std::uint8_t* scales = x + 66;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* scales = x + offsetof(B, scales);
         for (int ib32 = 0; ib32 < 8; ++ib32) {
             const float db0 = d * (0.5f + static_cast<float>(scales[ib32] & 0xf)) * 0.25f;
             const float db1 = d * (0.5f + static_cast<float>(scales[ib32] >> 4)) * 0.25f;
             for (int l = 0; l < 4; ++l, y += 8) {
-                const std::uint16_t q = load_u16(x + 2 + 2 * (4 * ib32 + l));
+                const std::uint16_t q = load_u16(x + offsetof(B, qs) + 2 * (4 * ib32 + l));
                 StoreGrid8(GridBytes(iq2xs_grid.data(), q & 511), l < 2 ? db0 : db1, ksigns_iq2xs[q >> 9], y);
             }
         }
@@ -595,13 +616,14 @@ void DequantIQ2_XS(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantIQ2_S(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq2_s;
     using namespace tables;
-    for (std::size_t i = 0; i < nb; ++i, x += 82) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
-        const std::uint8_t* signs = x + 34;
-        const std::uint8_t* qh = x + 66;
-        const std::uint8_t* scales = x + 74;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        const std::uint8_t* signs = x + offsetof(B, qs) + QK_K / 8;
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const std::uint8_t* scales = x + offsetof(B, scales);
         for (int ib32 = 0; ib32 < 8; ++ib32, qs += 4, signs += 4) {
             const float db0 = d * (0.5f + static_cast<float>(scales[ib32] & 0xf)) * 0.25f;
             const float db1 = d * (0.5f + static_cast<float>(scales[ib32] >> 4)) * 0.25f;
@@ -621,12 +643,13 @@ HWY_INLINE void StoreGrid4x2(const std::uint8_t* g1, const std::uint8_t* g2, flo
 }
 
 void DequantIQ3_XXS(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq3_xxs;
     using namespace tables;
-    for (std::size_t i = 0; i < nb; ++i, x += 98) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
         for (int ib32 = 0; ib32 < 8; ++ib32, qs += 8) {
-            const std::uint32_t aux32 = load_u32(x + 66 + 4 * ib32);
+            const std::uint32_t aux32 = load_u32(x + offsetof(B, qs) + QK_K / 4 + 4 * ib32);
             const float db = d * (0.5f + static_cast<float>(aux32 >> 28)) * 0.5f;
             for (int l = 0; l < 4; ++l, y += 8)
                 StoreGrid4x2(GridBytes(iq3xxs_grid.data(), qs[2 * l]), GridBytes(iq3xxs_grid.data(), qs[2 * l + 1]), db,
@@ -636,13 +659,14 @@ void DequantIQ3_XXS(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantIQ3_S(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq3_s;
     using namespace tables;
-    for (std::size_t i = 0; i < nb; ++i, x += 110) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
-        const std::uint8_t* qh = x + 66;
-        const std::uint8_t* signs = x + 74;
-        const std::uint8_t* scales = x + 106;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const std::uint8_t* signs = x + offsetof(B, signs);
+        const std::uint8_t* scales = x + offsetof(B, scales);
         for (int ib32 = 0; ib32 < 8; ib32 += 2, qh += 2) {
             const float db1 = d * static_cast<float>(1 + 2 * (scales[ib32 / 2] & 0xf));
             const float db2 = d * static_cast<float>(1 + 2 * (scales[ib32 / 2] >> 4));
@@ -669,12 +693,13 @@ HWY_INLINE void StoreGrid1(const std::uint8_t* g, float dl, float delta, float* 
 }
 
 void DequantIQ1_S(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq1_s;
     using namespace tables;
-    for (std::size_t i = 0; i < nb; ++i, x += 50) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
         for (int ib = 0; ib < 8; ++ib, qs += 4) {
-            const std::uint16_t qh = load_u16(x + 34 + 2 * ib);
+            const std::uint16_t qh = load_u16(x + offsetof(B, qh) + 2 * ib);
             const float dl = d * static_cast<float>(2 * ((qh >> 12) & 7) + 1);
             const float delta = kIq1Delta[qh >> 15];
             for (int l = 0; l < 4; ++l, y += 8)
@@ -684,14 +709,15 @@ void DequantIQ1_S(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 void DequantIQ1_M(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_iq1_m;
     using namespace tables;
-    for (std::size_t i = 0; i < nb; ++i, x += 56) {
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
         std::uint16_t sc[4];
-        for (int k = 0; k < 4; ++k) sc[k] = load_u16(x + 48 + 2 * k);
+        for (int k = 0; k < 4; ++k) sc[k] = load_u16(x + offsetof(B, scales) + 2 * k);
         const float d = fp16_to_f32(static_cast<std::uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00f0) |
                                                                 ((sc[2] >> 4) & 0x0f00) | (sc[3] & 0xf000)));
-        const std::uint8_t* qs = x;
-        const std::uint8_t* qh = x + 32;
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        const std::uint8_t* qh = x + offsetof(B, qh);
         for (int ib = 0; ib < 8; ++ib, qs += 4, qh += 2) {
             const float dl1 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 0)) & 0x7) + 1);
             const float dl2 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 3)) & 0x7) + 1);
