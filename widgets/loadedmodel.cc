@@ -8,7 +8,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLocale>
-#include <QStringList>
 
 namespace amn::ui {
 
@@ -64,9 +63,7 @@ QString humanCount(quint64 n) {
 
 QString shapeText(const std::vector<std::uint64_t>& shape) {
     if (shape.empty()) return QCoreApplication::translate("amn::ui::Shape", "scalar");
-    QStringList parts;
-    for (auto d : shape) parts << QString::number(d);
-    return QLatin1Char('[') + parts.join(QLatin1String(", ")) + QLatin1Char(']');
+    return QString::fromStdString(shape_to_string(shape));
 }
 
 }  // namespace amn::ui

@@ -49,10 +49,4 @@ std::vector<std::string> Args::positionals() {
     return out;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-    std::string r = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) r += (i ? ", " : "") + std::to_string(shape[i]);
-    return r + "]";
-}
-
 }  // namespace amn::cli

@@ -60,9 +60,6 @@ void print_help(std::FILE* out, std::string_view verb);
 /// GGUF header facts (version, alignment, architecture, file type), two-space indented.
 void print_gguf_facts(const Catalog& cat);
 
-/// "1.2 GiB"-style sizes and "[4096, 11008]" shapes.
-std::string shape_text(const std::vector<std::uint64_t>& shape);
-
 /// Role of stored tensor `i` in words ("quantized", "scale", "companion", "passthrough", "unsupported").
 std::string role_text(const Catalog& cat, std::size_t i, int role);
 

@@ -108,7 +108,7 @@ int cmd_parse(Args& args) {
     std::size_t wname = 4, wdtype = 5, wshape = 5;
     std::vector<std::string> shapes;
     for (const auto& t : cat.tensors) {
-        shapes.push_back(shape_text(t.shape));
+        shapes.push_back(shape_to_string(t.shape));
         wname = std::max(wname, t.name.size());
         wdtype = std::max(wdtype, t.dtype_name.size());
         wshape = std::max(wshape, shapes.back().size());

@@ -158,20 +158,16 @@ void read_model_config(Catalog& cat, const std::string& dir) {
 
 namespace {
 
-bool ends_with(const std::string& s, std::string_view suf) {
-    return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
-
 // Resolve a directory to the model file inside it.
 std::string resolve_directory(const std::string& dir) {
     std::vector<std::string> index, st, other;
     for (const auto& e : fs::directory_iterator(dir)) {
         if (!e.is_regular_file()) continue;
         const std::string name = e.path().filename().string();
-        if (ends_with(name, ".safetensors.index.json")) index.push_back(e.path().string());
-        else if (ends_with(name, ".safetensors")) st.push_back(e.path().string());
-        else if (ends_with(name, ".gguf") || ends_with(name, ".npz") || ends_with(name, ".npy") ||
-                 ends_with(name, ".pth") || ends_with(name, ".pt"))
+        if (name.ends_with(".safetensors.index.json")) index.push_back(e.path().string());
+        else if (name.ends_with(".safetensors")) st.push_back(e.path().string());
+        else if (name.ends_with(".gguf") || name.ends_with(".npz") || name.ends_with(".npy") ||
+                 name.ends_with(".pth") || name.ends_with(".pt"))
             other.push_back(e.path().string());
     }
     std::sort(index.begin(), index.end());
@@ -194,7 +190,7 @@ Catalog open_model(const std::string& path_in) {
     if (fs::is_directory(path, ec)) path = resolve_directory(path);
 
     Catalog cat;
-    if (ends_with(path, ".index.json")) {
+    if (path.ends_with(".index.json")) {
         cat = open_safetensors_index(path);
     } else {
         auto file = MappedFile::open(path);
@@ -210,7 +206,7 @@ Catalog open_model(const std::string& path_in) {
             cat = open_zip_model(path);  // PyTorch ZIP checkpoint (has data.pkl) or .npz
         } else if (is_legacy_pth(head.data(), head.size())) {
             cat = open_pth(path);
-        } else if (ends_with(path, ".safetensors") || detail::looks_like_safetensors(head, file->size())) {
+        } else if (path.ends_with(".safetensors") || detail::looks_like_safetensors(head, file->size())) {
             cat.format = Format::Safetensors;
             append_safetensors_shard(cat, path);
             cat.index_names();
@@ -228,6 +224,12 @@ Catalog open_model(const std::string& path_in) {
     if (cat.format != Format::Gguf)
         detail::read_model_config(cat, fs::path(path).parent_path().string().empty() ? "." : fs::path(path).parent_path().string());
     return cat;
+}
+
+std::string shape_to_string(std::span<const std::uint64_t> shape) {
+    std::string r = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) r += (i ? ", " : "") + std::to_string(shape[i]);
+    return r + "]";
 }
 
 }  // namespace amn

@@ -125,16 +125,13 @@ std::string supported_list() {
     return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(s.size() - p.size()) == p; }
-
 /// "blk.12.attn_q.weight" → (12, "attn_q", "weight"); nullopt otherwise.
 struct BlockName {
     std::uint64_t layer;
     std::string_view part, suffix;
 };
 std::optional<BlockName> split_block_name(std::string_view n) {
-    if (!starts_with(n, "blk.")) return std::nullopt;
+    if (!n.starts_with("blk.")) return std::nullopt;
     n.remove_prefix(4);
     std::size_t i = 0;
     std::uint64_t layer = 0;
@@ -509,7 +506,7 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
                 throw e.with_tensor(lt.name).with_file(cat.path);
             }
         }
-        if (out.recipe && A->norm_plus_one && ends_with(out.name, "norm.weight"))
+        if (out.recipe && A->norm_plus_one && out.name.ends_with("norm.weight"))
             out.recipe = std::make_shared<NormMinusOne>(out.recipe);
         res.plan.tensors.push_back(std::move(out));
     }

@@ -19,15 +19,7 @@ namespace {
 using Family = RequantScheme::Family;
 using Gran = RequantScheme::Fp8Granularity;
 
-// bitsandbytes NF4 / FP4 codebooks (functional.py), as f32 literals (data).
-constexpr std::array<float, 16> kNf4{
-    -1.0f, -0.6961928009986877f, -0.5250730514526367f, -0.39491748809814453f,
-    -0.28444138169288635f, -0.18477343022823334f, -0.09105003625154495f, 0.0f,
-    0.07958029955625534f, 0.16093020141124725f, 0.24611230194568634f, 0.33791524171829224f,
-    0.44070982933044434f, 0.5626170039176941f, 0.7229568362236023f, 1.0f};
-constexpr std::array<float, 16> kFp4{
-    0.0f, 5.208333333e-03f, 0.66666667f, 1.0f, 0.33333333f, 0.5f, 0.16666667f, 0.25f,
-    -0.0f, -5.208333333e-03f, -0.66666667f, -1.0f, -0.33333333f, -0.5f, -0.16666667f, -0.25f};
+using kernels::quant::kFp4, kernels::quant::kNf4;  // bitsandbytes codebooks (quant_kernels.hpp)
 
 struct Fp8Format { int mbits, emin; float max; const char* name; };
 Fp8Format fp8_format(DType d) {

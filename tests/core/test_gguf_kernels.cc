@@ -6,6 +6,7 @@
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/kernels.hpp"
 #include "kernels/gguf/gguf_kernels.hpp"
+#include "kernels/gguf/gguf_quantize.hpp"
 #include "test_support.hpp"
 
 #include <hwy/targets.h>
@@ -59,17 +60,19 @@ private slots:
 };
 
 void TestGgufKernels::registry_rows() {
-    // Block geometry of every ggml type id (ggml-common.h), and a decoder for each.
-    struct Row { int id; const char* name; unsigned elems, bytes; };
-    const Row rows[] = {
-        {2, "Q4_0", 32, 18},      {3, "Q4_1", 32, 20},     {6, "Q5_0", 32, 22},      {7, "Q5_1", 32, 24},
-        {8, "Q8_0", 32, 34},      {9, "Q8_1", 32, 36},     {10, "Q2_K", 256, 84},    {11, "Q3_K", 256, 110},
-        {12, "Q4_K", 256, 144},   {13, "Q5_K", 256, 176},  {14, "Q6_K", 256, 210},   {15, "Q8_K", 256, 292},
-        {16, "IQ2_XXS", 256, 66}, {17, "IQ2_XS", 256, 74}, {18, "IQ3_XXS", 256, 98}, {19, "IQ1_S", 256, 50},
-        {20, "IQ4_NL", 32, 18},   {21, "IQ3_S", 256, 110}, {22, "IQ2_S", 256, 82},   {23, "IQ4_XS", 256, 136},
-        {29, "IQ1_M", 256, 56},   {34, "TQ1_0", 256, 54},  {35, "TQ2_0", 256, 66},   {39, "MXFP4", 32, 17},
-        {40, "NVFP4", 64, 36},    {41, "Q1_0", 128, 18},   {42, "Q2_0", 64, 18},
-    };
+    // Every entry of the one type list (anamnesis/ggml_type_list.hpp; the
+    // block sizes are checked against ggml-common.h's structs in blocks.hpp)
+    // has its registry row, its enumerator and a decoder.
+    struct Row { int id; const char* name; unsigned elems, bytes; DType dtype; bool simd; };
+#define AMN_IS_SIMD_SIMD true
+#define AMN_IS_SIMD_SCALAR false
+#define AMN_ROW(NAME, id, block_elems, block_bytes, kernel, decoder) \
+    {id, #NAME, block_elems, block_bytes, DType::NAME, AMN_IS_SIMD_##decoder},
+    const Row rows[] = {AMN_GGML_TYPES(AMN_ROW)};
+#undef AMN_ROW
+    std::size_t registered = 0;
+    for (const auto& info : dtype_table()) registered += info.is_quantized_block ? 1 : 0;
+    QCOMPARE(registered, std::size(rows));
     for (const auto& r : rows) {
         const DTypeInfo* info = ggml_row(r.id);
         QVERIFY2(info, r.name);
@@ -78,8 +81,13 @@ void TestGgufKernels::registry_rows() {
         QCOMPARE(info->block_bytes, r.bytes);
         QVERIFY(info->is_quantized_block);
         QCOMPARE(info->ggml_id, r.id);
+        QCOMPARE(info->dtype, r.dtype);
+        QCOMPARE(static_cast<int>(r.dtype), static_cast<int>(DType::GgmlBase) + r.id);
         QVERIFY(info->to_f32);
         QVERIFY(g::scalar_decoder(r.id));
+        QCOMPARE(g::has_simd_decoder(r.id), r.simd);
+        QVERIFY(info->to_f32 == g::best_decoder(r.id));
+        QVERIFY(info->from_f32 == g::best_encoder(r.id));
     }
     // Plain ggml ids map to the plain dtypes; removed ids stay unknown.
     QCOMPARE(dtype_from_ggml_id(0), DType::F32);

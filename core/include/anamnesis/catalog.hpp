@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -116,5 +117,9 @@ private:
 /// \throws Error (Io, Truncated, Malformed, BadJson, OutOfRange, Overlap,
 ///         SizeMismatch, LimitExceeded, Unsupported) naming the file.
 Catalog open_model(const std::string& path);
+
+/// A shape as text, outermost dimension first: "[4096, 11008]"; "[]" for a
+/// scalar. The one spelling of shapes in messages, the CLI and the GUI.
+std::string shape_to_string(std::span<const std::uint64_t> shape);
 
 }  // namespace amn

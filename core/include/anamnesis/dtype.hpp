@@ -8,8 +8,11 @@
 /// are blocks of one element (sub-byte safetensors dtypes `F4`, `F6_*` use
 /// `block_elems` > 1 so that sizes stay whole bytes).
 ///
-/// Adding a type = one registry row (core/src/dtype.cc for plain dtypes,
-/// core/src/ggml_types.cc for ggml types) + one kernel file.
+/// Adding a plain dtype = one registry row in core/src/dtype.cc; adding a
+/// ggml type = one line in ggml_type_list.hpp (which generates its `DType`
+/// enumerator and registry row) + its block struct and kernels.
+
+#include "anamnesis/ggml_type_list.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -37,21 +40,22 @@ enum class DType : std::uint16_t {
 
     GgmlBase = 0x100,
     // ggml block types: GgmlBase + ggml type id (ggml.h `enum ggml_type`).
-    Q4_0 = GgmlBase + 2, Q4_1 = GgmlBase + 3, Q5_0 = GgmlBase + 6, Q5_1 = GgmlBase + 7,
-    Q8_0 = GgmlBase + 8, Q8_1 = GgmlBase + 9,
-    Q2_K = GgmlBase + 10, Q3_K = GgmlBase + 11, Q4_K = GgmlBase + 12, Q5_K = GgmlBase + 13,
-    Q6_K = GgmlBase + 14, Q8_K = GgmlBase + 15,
-    IQ2_XXS = GgmlBase + 16, IQ2_XS = GgmlBase + 17, IQ3_XXS = GgmlBase + 18,
-    IQ1_S = GgmlBase + 19, IQ4_NL = GgmlBase + 20, IQ3_S = GgmlBase + 21, IQ2_S = GgmlBase + 22,
-    IQ4_XS = GgmlBase + 23, IQ1_M = GgmlBase + 29,
-    TQ1_0 = GgmlBase + 34, TQ2_0 = GgmlBase + 35,
-    MXFP4 = GgmlBase + 39, NVFP4 = GgmlBase + 40, Q1_0 = GgmlBase + 41, Q2_0 = GgmlBase + 42,
+#define AMN_GGML_ENUMERATOR(NAME, id, block_elems, block_bytes, kernel, decoder) NAME = GgmlBase + id,
+    AMN_GGML_TYPES(AMN_GGML_ENUMERATOR)
+#undef AMN_GGML_ENUMERATOR
 };
 
 /// Decoder from stored blocks to f32: `n_blocks` whole blocks at `src`
 /// (`n_blocks × block_bytes` bytes) into `n_blocks × block_elems` floats.
 /// Pure, no allocation, dispatched to the best SIMD target when it has one.
 using DecodeToF32 = void (*)(const std::uint8_t* src, float* dst, std::size_t n_blocks);
+
+/// Encoder from f32 to stored blocks, the reverse of DecodeToF32: `n_blocks`
+/// whole blocks of f32 at `src` (`n_blocks × block_elems` floats) into
+/// `n_blocks × block_bytes` bytes at `dst` (any alignment). Pure, no
+/// allocation; for ggml types byte-exact with ggml's reference quantizer
+/// (core/src/kernels/gguf/gguf_quantize.hpp).
+using EncodeFromF32 = void (*)(const float* src, std::uint8_t* dst, std::size_t n_blocks);
 
 /// One registry row.
 struct DTypeInfo {
@@ -63,6 +67,10 @@ struct DTypeInfo {
     bool is_quantized_block;      ///< a ggml block-quantized type
     int ggml_id;                  ///< ggml type id, or −1 when ggml has none
     DecodeToF32 to_f32;           ///< nullptr when the core cannot decode it (yet)
+    /// Encoder to this type: for ggml types the GGUF quantizer
+    /// (`kernels::gguf::best_encoder`, SIMD-dispatched where available);
+    /// nullptr for ggml types without one and for plain dtypes.
+    EncodeFromF32 from_f32;
 };
 
 /// The registry row of `t`, or nullptr for `DType::Unknown` and ids nobody registered.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Internal: how open_model() recognises and opens each container format.
-// Adding a format = one entry in the table in catalog.cc + one file here.
+// Internal: helpers of open_model() (catalog.cc), which recognises each
+// container format by its magic bytes (or, for safetensors, its name or
+// header shape) in one if/else chain. Adding a format = one branch there +
+// its parser in this folder.
 #include "anamnesis/catalog.hpp"
 
 #include <cstdint>

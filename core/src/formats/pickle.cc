@@ -427,68 +427,77 @@ Value* Machine::call(Value* callable, Value* args, std::size_t at) {
     }
 }
 
-Value* Machine::run(std::span<const std::uint8_t> data, std::size_t& pos) {
-    const std::uint8_t* d = data.data();
-    const std::size_t n = data.size();
-    const std::size_t stack_base = stack_.size(), marks_base = marks_.size();
-    auto need = [&](std::size_t k) {
+// One run of the machine over a pickle: the opcode arguments it reads, and
+// the interpretation of each opcode family (Machine::run dispatches).
+struct Machine::Run {
+    Machine& m;
+    const std::uint8_t* d;
+    std::size_t n;
+    std::size_t& pos;
+
+    // ---- opcode arguments
+    void need(std::size_t k) const {
         if (k > n - pos) throw Error(ErrorCode::Truncated, "pickle ends inside an opcode argument at byte " + std::to_string(pos));
-    };
-    auto u8 = [&]() { need(1); return d[pos++]; };
-    auto u16 = [&]() { need(2); std::uint16_t v = static_cast<std::uint16_t>(d[pos] | (d[pos + 1] << 8)); pos += 2; return v; };
-    auto u32 = [&]() {
+    }
+    std::uint8_t u8() { need(1); return d[pos++]; }
+    std::uint16_t u16() { need(2); std::uint16_t v = static_cast<std::uint16_t>(d[pos] | (d[pos + 1] << 8)); pos += 2; return v; }
+    std::uint32_t u32() {
         need(4);
         std::uint32_t v = static_cast<std::uint32_t>(d[pos]) | (static_cast<std::uint32_t>(d[pos + 1]) << 8) |
                           (static_cast<std::uint32_t>(d[pos + 2]) << 16) | (static_cast<std::uint32_t>(d[pos + 3]) << 24);
         pos += 4;
         return v;
-    };
-    auto u64 = [&]() { std::uint64_t lo = u32(); std::uint64_t hi = u32(); return lo | (hi << 32); };
-    auto bytes = [&](std::uint64_t k) {
+    }
+    std::uint64_t u64() { std::uint64_t lo = u32(); std::uint64_t hi = u32(); return lo | (hi << 32); }
+    std::string bytes(std::uint64_t k) {
         if (k > n - pos) throw Error(ErrorCode::Truncated, "pickle ends inside a " + std::to_string(k) + "-byte string at byte " + std::to_string(pos));
-        charge(k);
+        m.charge(k);
         std::string s(reinterpret_cast<const char*>(d + pos), static_cast<std::size_t>(k));
         pos += static_cast<std::size_t>(k);
         return s;
-    };
-    auto line = [&]() {
+    }
+    std::string line() {
         const void* nl = std::memchr(d + pos, '\n', n - pos);
         if (!nl) throw Error(ErrorCode::Truncated, "pickle ends inside a text argument at byte " + std::to_string(pos));
         const std::size_t e = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - d);
         std::string s(reinterpret_cast<const char*>(d + pos), e - pos);
-        charge(s.size());
+        m.charge(s.size());
         pos = e + 1;
         if (!s.empty() && s.back() == '\r') s.pop_back();
         return s;
-    };
-    auto push = [&](Value* v) {
-        if (stack_.size() >= limits_.max_stack) throw Error(ErrorCode::LimitExceeded, "pickle stack deeper than " + std::to_string(limits_.max_stack));
-        stack_.push_back(v);
-    };
-    auto top = [&](std::size_t at) -> Value* {
-        const std::size_t base = marks_.empty() ? 0 : marks_.back();
-        if (stack_.size() <= base) malformed("stack underflow", at);
-        return stack_.back();
-    };
-    auto memo_put = [&](std::uint64_t idx, std::size_t at) {
+    }
+
+    // ---- stack and memo
+    void push(Value* v) {
+        if (m.stack_.size() >= m.limits_.max_stack) throw Error(ErrorCode::LimitExceeded, "pickle stack deeper than " + std::to_string(m.limits_.max_stack));
+        m.stack_.push_back(v);
+    }
+    Value* top(std::size_t at) const {
+        const std::size_t base = m.marks_.empty() ? 0 : m.marks_.back();
+        if (m.stack_.size() <= base) malformed("stack underflow", at);
+        return m.stack_.back();
+    }
+    void memo_put(std::uint64_t idx, std::size_t at) {
         Value* v = top(at);
-        if (memo_.size() >= limits_.max_memo && !memo_.count(idx))
-            throw Error(ErrorCode::LimitExceeded, "pickle memo larger than " + std::to_string(limits_.max_memo) + " entries");
-        memo_[idx] = v;
-    };
-    auto memo_get = [&](std::uint64_t idx, std::size_t at) {
-        auto it = memo_.find(idx);
-        if (it == memo_.end()) malformed("memo key " + std::to_string(idx) + " was never stored", at);
+        if (m.memo_.size() >= m.limits_.max_memo && !m.memo_.count(idx))
+            throw Error(ErrorCode::LimitExceeded, "pickle memo larger than " + std::to_string(m.limits_.max_memo) + " entries");
+        m.memo_[idx] = v;
+    }
+    void memo_get(std::uint64_t idx, std::size_t at) {
+        auto it = m.memo_.find(idx);
+        if (it == m.memo_.end()) malformed("memo key " + std::to_string(idx) + " was never stored", at);
         push(it->second);
-    };
-    auto make_str = [&](std::string s, std::size_t at) {
+    }
+
+    // ---- constants
+    Value* make_str(std::string s, std::size_t at) {
         if (!valid_utf8(s)) malformed("invalid UTF-8 in a string", at);
-        Value* v = make(K::Str);
+        Value* v = m.make(K::Str);
         v->s = std::move(s);
         return v;
-    };
-    auto make_int = [&](std::int64_t i) { Value* v = make(K::Int); v->i = i; return v; };
-    auto make_long = [&](const std::string& le, std::size_t) {
+    }
+    Value* make_int(std::int64_t i) { Value* v = m.make(K::Int); v->i = i; return v; }
+    Value* make_long(const std::string& le) {
         // Little-endian two's complement of any length.
         if (le.size() <= 8) {
             std::uint64_t u = 0;
@@ -496,11 +505,11 @@ Value* Machine::run(std::span<const std::uint8_t> data, std::size_t& pos) {
             if (!le.empty() && le.size() < 8 && (static_cast<unsigned char>(le.back()) & 0x80)) u |= ~std::uint64_t{0} << (8 * le.size());
             return make_int(static_cast<std::int64_t>(u));
         }
-        Value* v = make(K::BigInt);
+        Value* v = m.make(K::BigInt);
         v->s = le;
         return v;
-    };
-    auto parse_decimal = [&](const std::string& s, std::size_t at) -> Value* {
+    }
+    Value* parse_decimal(const std::string& s, std::size_t at) {
         std::string t = s;
         if (!t.empty() && (t.back() == 'L' || t.back() == 'l')) t.pop_back();
         if (t.empty()) malformed("empty integer", at);
@@ -510,10 +519,10 @@ Value* Machine::run(std::span<const std::uint8_t> data, std::size_t& pos) {
             if (t[j] < '0' || t[j] > '9') malformed("bad integer '" + s + "'", at);
         errno = 0;
         const long long v = std::strtoll(t.c_str(), nullptr, 10);
-        if (errno == ERANGE) { Value* b = make(K::BigInt); b->s = t; return b; }
+        if (errno == ERANGE) { Value* b = m.make(K::BigInt); b->s = t; return b; }
         return make_int(v);
-    };
-    auto quoted = [&](const std::string& s, std::size_t at) {
+    }
+    static std::string quoted(const std::string& s, std::size_t at) {
         // Protocol 0 STRING: a Python 2 repr, quoted, simple escapes.
         if (s.size() < 2 || (s[0] != '\'' && s[0] != '"') || s.back() != s[0]) malformed("STRING argument is not quoted", at);
         std::string out;
@@ -532,8 +541,8 @@ Value* Machine::run(std::span<const std::uint8_t> data, std::size_t& pos) {
             else malformed(std::string("unsupported escape \\") + e + " in STRING", at);
         }
         return out;
-    };
-    auto raw_unicode = [&](const std::string& s, std::size_t at) {
+    }
+    static std::string raw_unicode(const std::string& s, std::size_t at) {
         // Protocol 0 UNICODE: raw-unicode-escape (\uXXXX, \UXXXXXXXX; other bytes are latin-1).
         std::string out;
         for (std::size_t k = 0; k < s.size(); ++k) {
@@ -549,251 +558,284 @@ Value* Machine::run(std::span<const std::uint8_t> data, std::size_t& pos) {
             }
         }
         return out;
-    };
-    auto persistent = [&](Value* pid, std::size_t at) {
-        if (!persistent_load_) malformed("persistent id outside a checkpoint", at);
-        push(persistent_load_(*pid));
-    };
-    auto checked_call = [&](Value* callable, Value* args, std::size_t at) {
-        if (!scan_) return call(callable, args, at);
+    }
+
+    // ---- calls
+    void persistent(Value* pid, std::size_t at) {
+        if (!m.persistent_load_) malformed("persistent id outside a checkpoint", at);
+        push(m.persistent_load_(*pid));
+    }
+    Value* checked_call(Value* callable, Value* args, std::size_t at) {
+        if (!m.scan_) return m.call(callable, args, at);
         try {
-            return call(callable, args, at);
+            return m.call(callable, args, at);
         } catch (const Error&) {
-            Value* r = make(K::Opaque);
+            Value* r = m.make(K::Opaque);
             r->s = callable->s;
             return r;
         }
-    };
+    }
 
-    while (true) {
-        if (pos >= n) throw Error(ErrorCode::Truncated, "pickle ends before its STOP opcode");
-        const std::size_t at = pos;
-        const std::uint8_t op = d[pos++];
-        switch (op) {
-            case PROTO: {
-                const int p = u8();
-                if (p > 5) throw Error(ErrorCode::Unsupported, "pickle protocol " + std::to_string(p));
-                protocol_ = std::max(protocol_, p);
-                break;
-            }
-            case FRAME: {
-                const std::uint64_t len = u64();
-                if (len > n - pos) throw Error(ErrorCode::Truncated, "pickle frame of " + std::to_string(len) + " bytes runs past the end at byte " + std::to_string(at));
-                break;
-            }
-            case STOP: {
-                Value* v = pop();
-                // Leave the machine clean for the next pickle of a stream.
-                stack_.resize(stack_base);
-                marks_.resize(marks_base);
-                return v;
-            }
-            case MARK:
-                if (marks_.size() >= limits_.max_marks) throw Error(ErrorCode::LimitExceeded, "pickle MARKs nested deeper than " + std::to_string(limits_.max_marks));
-                marks_.push_back(stack_.size());
-                break;
-            case POP: {
-                const std::size_t base = marks_.empty() ? 0 : marks_.back();
-                if (stack_.size() > base) stack_.pop_back();
-                else pop_mark();
-                break;
-            }
-            case POP_MARK: pop_mark(); break;
-            case DUP: push(top(at)); break;
-            case NONE: push(make(K::None)); break;
-            case NEWTRUE: case NEWFALSE: { Value* v = make(K::Bool); v->b = op == NEWTRUE; push(v); break; }
-            case INT: {
-                const std::string s = line();
-                if (s == "01" || s == "00") { Value* v = make(K::Bool); v->b = s == "01"; push(v); }
-                else push(parse_decimal(s, at));
-                break;
-            }
-            case LONG: push(parse_decimal(line(), at)); break;
-            case BININT: push(make_int(static_cast<std::int32_t>(u32()))); break;
-            case BININT1: push(make_int(u8())); break;
-            case BININT2: push(make_int(u16())); break;
-            case LONG1: { const std::size_t k = u8(); push(make_long(bytes(k), at)); break; }
-            case LONG4: {
-                const std::int32_t k = static_cast<std::int32_t>(u32());
-                if (k < 0) malformed("negative LONG4 length", at);
-                push(make_long(bytes(static_cast<std::uint64_t>(k)), at));
-                break;
-            }
-            case FLOAT: {
-                const std::string s = line();
-                char* end = nullptr;
-                Value* v = make(K::Float);
-                v->f = std::strtod(s.c_str(), &end);
-                if (s.empty() || end != s.c_str() + s.size()) malformed("bad float '" + s + "'", at);
-                push(v);
-                break;
-            }
-            case BINFLOAT: {
-                need(8);
-                std::uint64_t u = 0;
-                for (int k = 0; k < 8; ++k) u = (u << 8) | d[pos + k];
-                pos += 8;
-                Value* v = make(K::Float);
-                std::memcpy(&v->f, &u, 8);
-                push(v);
-                break;
-            }
-            case STRING: { Value* v = make(K::Str); v->s = quoted(line(), at); push(v); break; }
-            case BINSTRING: {
-                const std::int32_t k = static_cast<std::int32_t>(u32());
-                if (k < 0) malformed("negative BINSTRING length", at);
-                Value* v = make(K::Str);
-                v->s = bytes(static_cast<std::uint64_t>(k));
-                push(v);
-                break;
-            }
-            case SHORT_BINSTRING: { const std::size_t k = u8(); Value* v = make(K::Str); v->s = bytes(k); push(v); break; }
-            case UNICODE: push(make_str(raw_unicode(line(), at), at)); break;
-            case SHORT_BINUNICODE: { const std::size_t k = u8(); push(make_str(bytes(k), at)); break; }
-            case BINUNICODE: { const std::uint64_t k = u32(); push(make_str(bytes(k), at)); break; }
-            case BINUNICODE8: { const std::uint64_t k = u64(); push(make_str(bytes(k), at)); break; }
-            case SHORT_BINBYTES: { const std::size_t k = u8(); Value* v = make(K::Bytes); v->s = bytes(k); push(v); break; }
-            case BINBYTES: { const std::uint64_t k = u32(); Value* v = make(K::Bytes); v->s = bytes(k); push(v); break; }
-            case BINBYTES8: case BYTEARRAY8: { const std::uint64_t k = u64(); Value* v = make(K::Bytes); v->s = bytes(k); push(v); break; }
-            case NEXT_BUFFER: case READONLY_BUFFER:
-                throw Error(ErrorCode::Unsupported, "pickle out-of-band buffers (protocol 5 NEXT_BUFFER) at byte " + std::to_string(at));
-            case EMPTY_TUPLE: push(make(K::Tuple)); break;
-            case TUPLE: { Value* v = make(K::Tuple); v->items = pop_mark(); charge(8 * v->items.size()); push(v); break; }
-            case TUPLE1: case TUPLE2: case TUPLE3: {
-                const std::size_t k = op - TUPLE1 + 1;
-                Value* v = make(K::Tuple);
-                v->items.resize(k);
-                for (std::size_t j = k; j-- > 0;) v->items[j] = pop();
-                push(v);
-                break;
-            }
-            case EMPTY_LIST: push(make(K::List)); break;
-            case LIST: { Value* v = make(K::List); v->items = pop_mark(); charge(8 * v->items.size()); push(v); break; }
-            case EMPTY_DICT: push(make(K::Dict)); break;
-            case EMPTY_SET: push(make(K::Set)); break;
-            case DICT: {
-                auto items = pop_mark();
-                if (items.size() % 2) malformed("DICT with an odd number of items", at);
-                Value* v = make(K::Dict);
-                for (std::size_t j = 0; j < items.size(); j += 2) v->dict.emplace_back(items[j], items[j + 1]);
-                charge(16 * v->dict.size());
-                push(v);
-                break;
-            }
-            case FROZENSET: { Value* v = make(K::Set); v->items = pop_mark(); charge(8 * v->items.size()); push(v); break; }
-            case APPEND: case APPENDS: {
-                std::vector<Value*> items;
-                if (op == APPEND) items.push_back(pop());
-                else items = pop_mark();
-                Value* list = top(at);
-                if (list->kind == K::List) { charge(8 * items.size()); list->items.insert(list->items.end(), items.begin(), items.end()); }
-                else if (!(scan_ && list->kind == K::Opaque)) malformed("APPEND to a " + std::string(kind_name(*list)), at);
-                break;
-            }
-            case ADDITEMS: {
-                auto items = pop_mark();
-                Value* set = top(at);
-                if (set->kind != K::Set) malformed("ADDITEMS to a " + std::string(kind_name(*set)), at);
-                charge(8 * items.size());
-                set->items.insert(set->items.end(), items.begin(), items.end());
-                break;
-            }
-            case SETITEM: case SETITEMS: {
-                std::vector<Value*> items;
-                if (op == SETITEM) { Value* v = pop(); Value* k = pop(); items = {k, v}; }
-                else items = pop_mark();
-                if (items.size() % 2) malformed("SETITEMS with an odd number of items", at);
-                Value* dict = top(at);
-                if (dict->kind == K::Dict) {
-                    charge(16 * items.size() / 2);
-                    for (std::size_t j = 0; j < items.size(); j += 2) dict->dict.emplace_back(items[j], items[j + 1]);
-                } else if (!(scan_ && dict->kind == K::Opaque)) {
-                    malformed("SETITEM on a " + std::string(kind_name(*dict)), at);
-                }
-                break;
-            }
-            case BUILD: {
-                pop();  // state: data only, never applied through code
-                Value* obj = top(at);
-                if (obj->kind != K::Dict && obj->kind != K::Tensor && obj->kind != K::Opaque && obj->kind != K::Set)
-                    malformed("BUILD on a " + std::string(kind_name(*obj)), at);
-                break;
-            }
-            case GLOBAL: {
-                std::string module = line();
-                std::string name = line();
-                push(resolve_global(std::move(module), std::move(name)));
-                break;
-            }
-            case STACK_GLOBAL: {
-                Value* name = pop();
-                Value* module = pop();
-                if (module->kind != K::Str || name->kind != K::Str) malformed("STACK_GLOBAL of non-strings", at);
-                push(resolve_global(module->s, name->s));
-                break;
-            }
-            case INST: {
-                std::string module = line();
-                std::string name = line();
-                Value* cls = resolve_global(std::move(module), std::move(name));
-                Value* args = make(K::Tuple);
-                args->items = pop_mark();
-                push(checked_call(cls, args, at));
-                break;
-            }
-            case OBJ: {
-                auto items = pop_mark();
-                if (items.empty()) malformed("OBJ without a class", at);
-                Value* args = make(K::Tuple);
-                args->items.assign(items.begin() + 1, items.end());
-                push(checked_call(items[0], args, at));
-                break;
-            }
-            case REDUCE: {
-                Value* args = pop();
-                Value* callable = pop();
-                push(checked_call(callable, args, at));
-                break;
-            }
-            case NEWOBJ: case NEWOBJ_EX: {
-                if (op == NEWOBJ_EX) pop();  // kwargs
-                Value* args = pop();
-                Value* cls = pop();
-                if (cls->kind == K::Global && cls->global != GlobalKind::OrderedDict && cls->global != GlobalKind::Set &&
-                    cls->global != GlobalKind::FrozenSet && cls->global != GlobalKind::ByteArray && !scan_)
-                    malformed("NEWOBJ of " + cls->s, at);
-                push(checked_call(cls, args, at));
-                break;
-            }
-            case EXT1: case EXT2: case EXT4: {
-                const std::uint32_t code = op == EXT1 ? u8() : op == EXT2 ? u16() : u32();
-                // The copyreg extension registry maps codes to globals of the
-                // loading process: not knowable here, so refused.
-                const std::string name = "extension code " + std::to_string(code);
-                auto [it, inserted] = global_index_.emplace("copyreg." + name, globals_.size());
-                if (inserted) globals_.push_back(GlobalRef{"copyreg", name, false, "resolved through the copyreg extension registry: unknown global", 0});
-                globals_[it->second].count++;
-                if (!scan_) throw Error(ErrorCode::UnsafePickle, "pickle references copyreg " + name + ", which cannot be checked; refused");
-                Value* v = make(K::Opaque);
-                v->s = "copyreg." + name;
-                push(v);
-                break;
-            }
-            case PUT: { const std::string s = line(); Value* k = parse_decimal(s, at); if (k->kind != K::Int || k->i < 0) malformed("bad PUT key", at); memo_put(static_cast<std::uint64_t>(k->i), at); break; }
-            case BINPUT: memo_put(u8(), at); break;
-            case LONG_BINPUT: memo_put(u32(), at); break;
-            case MEMOIZE: memo_put(memo_.size(), at); break;
-            case GET: { const std::string s = line(); Value* k = parse_decimal(s, at); if (k->kind != K::Int || k->i < 0) malformed("bad GET key", at); memo_get(static_cast<std::uint64_t>(k->i), at); break; }
-            case BINGET: memo_get(u8(), at); break;
-            case LONG_BINGET: memo_get(u32(), at); break;
-            case PERSID: { Value* v = make(K::Str); v->s = line(); persistent(v, at); break; }
-            case BINPERSID: persistent(pop(), at); break;
-            default: {
-                char hex[8];
-                std::snprintf(hex, sizeof hex, "0x%02x", op);
-                throw Error(ErrorCode::Malformed, std::string("unknown pickle opcode ") + hex + " at byte " + std::to_string(at));
-            }
+    // ---- opcode families: each returns false for an opcode not its own.
+    bool stack_memo_op(std::uint8_t op, std::size_t at);  // framing, MARK/POP/DUP, memo PUT/GET
+    bool constant_op(std::uint8_t op, std::size_t at);    // None, bools, ints, floats, strings, bytes
+    bool container_op(std::uint8_t op, std::size_t at);   // tuples, lists, dicts, sets, BUILD
+    bool object_op(std::uint8_t op, std::size_t at);      // globals, calls, extensions, persistent ids
+};
+
+bool Machine::Run::stack_memo_op(std::uint8_t op, std::size_t at) {
+    switch (op) {
+        case PROTO: {
+            const int p = u8();
+            if (p > 5) throw Error(ErrorCode::Unsupported, "pickle protocol " + std::to_string(p));
+            m.protocol_ = std::max(m.protocol_, p);
+            return true;
         }
+        case FRAME: {
+            const std::uint64_t len = u64();
+            if (len > n - pos) throw Error(ErrorCode::Truncated, "pickle frame of " + std::to_string(len) + " bytes runs past the end at byte " + std::to_string(at));
+            return true;
+        }
+        case MARK:
+            if (m.marks_.size() >= m.limits_.max_marks) throw Error(ErrorCode::LimitExceeded, "pickle MARKs nested deeper than " + std::to_string(m.limits_.max_marks));
+            m.marks_.push_back(m.stack_.size());
+            return true;
+        case POP: {
+            const std::size_t base = m.marks_.empty() ? 0 : m.marks_.back();
+            if (m.stack_.size() > base) m.stack_.pop_back();
+            else m.pop_mark();
+            return true;
+        }
+        case POP_MARK: m.pop_mark(); return true;
+        case DUP: push(top(at)); return true;
+        case PUT: { const std::string s = line(); Value* k = parse_decimal(s, at); if (k->kind != K::Int || k->i < 0) malformed("bad PUT key", at); memo_put(static_cast<std::uint64_t>(k->i), at); return true; }
+        case BINPUT: memo_put(u8(), at); return true;
+        case LONG_BINPUT: memo_put(u32(), at); return true;
+        case MEMOIZE: memo_put(m.memo_.size(), at); return true;
+        case GET: { const std::string s = line(); Value* k = parse_decimal(s, at); if (k->kind != K::Int || k->i < 0) malformed("bad GET key", at); memo_get(static_cast<std::uint64_t>(k->i), at); return true; }
+        case BINGET: memo_get(u8(), at); return true;
+        case LONG_BINGET: memo_get(u32(), at); return true;
+        default: return false;
+    }
+}
+
+bool Machine::Run::constant_op(std::uint8_t op, std::size_t at) {
+    switch (op) {
+        case NONE: push(m.make(K::None)); return true;
+        case NEWTRUE: case NEWFALSE: { Value* v = m.make(K::Bool); v->b = op == NEWTRUE; push(v); return true; }
+        case INT: {
+            const std::string s = line();
+            if (s == "01" || s == "00") { Value* v = m.make(K::Bool); v->b = s == "01"; push(v); }
+            else push(parse_decimal(s, at));
+            return true;
+        }
+        case LONG: push(parse_decimal(line(), at)); return true;
+        case BININT: push(make_int(static_cast<std::int32_t>(u32()))); return true;
+        case BININT1: push(make_int(u8())); return true;
+        case BININT2: push(make_int(u16())); return true;
+        case LONG1: { const std::size_t k = u8(); push(make_long(bytes(k))); return true; }
+        case LONG4: {
+            const std::int32_t k = static_cast<std::int32_t>(u32());
+            if (k < 0) malformed("negative LONG4 length", at);
+            push(make_long(bytes(static_cast<std::uint64_t>(k))));
+            return true;
+        }
+        case FLOAT: {
+            const std::string s = line();
+            char* end = nullptr;
+            Value* v = m.make(K::Float);
+            v->f = std::strtod(s.c_str(), &end);
+            if (s.empty() || end != s.c_str() + s.size()) malformed("bad float '" + s + "'", at);
+            push(v);
+            return true;
+        }
+        case BINFLOAT: {
+            need(8);
+            std::uint64_t u = 0;
+            for (int k = 0; k < 8; ++k) u = (u << 8) | d[pos + k];
+            pos += 8;
+            Value* v = m.make(K::Float);
+            std::memcpy(&v->f, &u, 8);
+            push(v);
+            return true;
+        }
+        case STRING: { Value* v = m.make(K::Str); v->s = quoted(line(), at); push(v); return true; }
+        case BINSTRING: {
+            const std::int32_t k = static_cast<std::int32_t>(u32());
+            if (k < 0) malformed("negative BINSTRING length", at);
+            Value* v = m.make(K::Str);
+            v->s = bytes(static_cast<std::uint64_t>(k));
+            push(v);
+            return true;
+        }
+        case SHORT_BINSTRING: { const std::size_t k = u8(); Value* v = m.make(K::Str); v->s = bytes(k); push(v); return true; }
+        case UNICODE: push(make_str(raw_unicode(line(), at), at)); return true;
+        case SHORT_BINUNICODE: { const std::size_t k = u8(); push(make_str(bytes(k), at)); return true; }
+        case BINUNICODE: { const std::uint64_t k = u32(); push(make_str(bytes(k), at)); return true; }
+        case BINUNICODE8: { const std::uint64_t k = u64(); push(make_str(bytes(k), at)); return true; }
+        case SHORT_BINBYTES: { const std::size_t k = u8(); Value* v = m.make(K::Bytes); v->s = bytes(k); push(v); return true; }
+        case BINBYTES: { const std::uint64_t k = u32(); Value* v = m.make(K::Bytes); v->s = bytes(k); push(v); return true; }
+        case BINBYTES8: case BYTEARRAY8: { const std::uint64_t k = u64(); Value* v = m.make(K::Bytes); v->s = bytes(k); push(v); return true; }
+        case NEXT_BUFFER: case READONLY_BUFFER:
+            throw Error(ErrorCode::Unsupported, "pickle out-of-band buffers (protocol 5 NEXT_BUFFER) at byte " + std::to_string(at));
+        default: return false;
+    }
+}
+
+bool Machine::Run::container_op(std::uint8_t op, std::size_t at) {
+    switch (op) {
+        case EMPTY_TUPLE: push(m.make(K::Tuple)); return true;
+        case TUPLE: { Value* v = m.make(K::Tuple); v->items = m.pop_mark(); m.charge(8 * v->items.size()); push(v); return true; }
+        case TUPLE1: case TUPLE2: case TUPLE3: {
+            const std::size_t k = op - TUPLE1 + 1;
+            Value* v = m.make(K::Tuple);
+            v->items.resize(k);
+            for (std::size_t j = k; j-- > 0;) v->items[j] = m.pop();
+            push(v);
+            return true;
+        }
+        case EMPTY_LIST: push(m.make(K::List)); return true;
+        case LIST: { Value* v = m.make(K::List); v->items = m.pop_mark(); m.charge(8 * v->items.size()); push(v); return true; }
+        case EMPTY_DICT: push(m.make(K::Dict)); return true;
+        case EMPTY_SET: push(m.make(K::Set)); return true;
+        case DICT: {
+            auto items = m.pop_mark();
+            if (items.size() % 2) malformed("DICT with an odd number of items", at);
+            Value* v = m.make(K::Dict);
+            for (std::size_t j = 0; j < items.size(); j += 2) v->dict.emplace_back(items[j], items[j + 1]);
+            m.charge(16 * v->dict.size());
+            push(v);
+            return true;
+        }
+        case FROZENSET: { Value* v = m.make(K::Set); v->items = m.pop_mark(); m.charge(8 * v->items.size()); push(v); return true; }
+        case APPEND: case APPENDS: {
+            std::vector<Value*> items;
+            if (op == APPEND) items.push_back(m.pop());
+            else items = m.pop_mark();
+            Value* list = top(at);
+            if (list->kind == K::List) { m.charge(8 * items.size()); list->items.insert(list->items.end(), items.begin(), items.end()); }
+            else if (!(m.scan_ && list->kind == K::Opaque)) malformed("APPEND to a " + std::string(kind_name(*list)), at);
+            return true;
+        }
+        case ADDITEMS: {
+            auto items = m.pop_mark();
+            Value* set = top(at);
+            if (set->kind != K::Set) malformed("ADDITEMS to a " + std::string(kind_name(*set)), at);
+            m.charge(8 * items.size());
+            set->items.insert(set->items.end(), items.begin(), items.end());
+            return true;
+        }
+        case SETITEM: case SETITEMS: {
+            std::vector<Value*> items;
+            if (op == SETITEM) { Value* v = m.pop(); Value* k = m.pop(); items = {k, v}; }
+            else items = m.pop_mark();
+            if (items.size() % 2) malformed("SETITEMS with an odd number of items", at);
+            Value* dict = top(at);
+            if (dict->kind == K::Dict) {
+                m.charge(16 * items.size() / 2);
+                for (std::size_t j = 0; j < items.size(); j += 2) dict->dict.emplace_back(items[j], items[j + 1]);
+            } else if (!(m.scan_ && dict->kind == K::Opaque)) {
+                malformed("SETITEM on a " + std::string(kind_name(*dict)), at);
+            }
+            return true;
+        }
+        case BUILD: {
+            m.pop();  // state: data only, never applied through code
+            Value* obj = top(at);
+            if (obj->kind != K::Dict && obj->kind != K::Tensor && obj->kind != K::Opaque && obj->kind != K::Set)
+                malformed("BUILD on a " + std::string(kind_name(*obj)), at);
+            return true;
+        }
+        default: return false;
+    }
+}
+
+bool Machine::Run::object_op(std::uint8_t op, std::size_t at) {
+    switch (op) {
+        case GLOBAL: {
+            std::string module = line();
+            std::string name = line();
+            push(m.resolve_global(std::move(module), std::move(name)));
+            return true;
+        }
+        case STACK_GLOBAL: {
+            Value* name = m.pop();
+            Value* module = m.pop();
+            if (module->kind != K::Str || name->kind != K::Str) malformed("STACK_GLOBAL of non-strings", at);
+            push(m.resolve_global(module->s, name->s));
+            return true;
+        }
+        case INST: {
+            std::string module = line();
+            std::string name = line();
+            Value* cls = m.resolve_global(std::move(module), std::move(name));
+            Value* args = m.make(K::Tuple);
+            args->items = m.pop_mark();
+            push(checked_call(cls, args, at));
+            return true;
+        }
+        case OBJ: {
+            auto items = m.pop_mark();
+            if (items.empty()) malformed("OBJ without a class", at);
+            Value* args = m.make(K::Tuple);
+            args->items.assign(items.begin() + 1, items.end());
+            push(checked_call(items[0], args, at));
+            return true;
+        }
+        case REDUCE: {
+            Value* args = m.pop();
+            Value* callable = m.pop();
+            push(checked_call(callable, args, at));
+            return true;
+        }
+        case NEWOBJ: case NEWOBJ_EX: {
+            if (op == NEWOBJ_EX) m.pop();  // kwargs
+            Value* args = m.pop();
+            Value* cls = m.pop();
+            if (cls->kind == K::Global && cls->global != GlobalKind::OrderedDict && cls->global != GlobalKind::Set &&
+                cls->global != GlobalKind::FrozenSet && cls->global != GlobalKind::ByteArray && !m.scan_)
+                malformed("NEWOBJ of " + cls->s, at);
+            push(checked_call(cls, args, at));
+            return true;
+        }
+        case EXT1: case EXT2: case EXT4: {
+            const std::uint32_t code = op == EXT1 ? u8() : op == EXT2 ? u16() : u32();
+            // The copyreg extension registry maps codes to globals of the
+            // loading process: not knowable here, so refused.
+            const std::string name = "extension code " + std::to_string(code);
+            auto [it, inserted] = m.global_index_.emplace("copyreg." + name, m.globals_.size());
+            if (inserted) m.globals_.push_back(GlobalRef{"copyreg", name, false, "resolved through the copyreg extension registry: unknown global", 0});
+            m.globals_[it->second].count++;
+            if (!m.scan_) throw Error(ErrorCode::UnsafePickle, "pickle references copyreg " + name + ", which cannot be checked; refused");
+            Value* v = m.make(K::Opaque);
+            v->s = "copyreg." + name;
+            push(v);
+            return true;
+        }
+        case PERSID: { Value* v = m.make(K::Str); v->s = line(); persistent(v, at); return true; }
+        case BINPERSID: persistent(m.pop(), at); return true;
+        default: return false;
+    }
+}
+
+Value* Machine::run(std::span<const std::uint8_t> data, std::size_t& pos) {
+    Run r{*this, data.data(), data.size(), pos};
+    const std::size_t stack_base = stack_.size(), marks_base = marks_.size();
+    while (true) {
+        if (pos >= r.n) throw Error(ErrorCode::Truncated, "pickle ends before its STOP opcode");
+        const std::size_t at = pos;
+        const std::uint8_t op = r.d[pos++];
+        if (op == STOP) {
+            Value* v = pop();
+            // Leave the machine clean for the next pickle of a stream.
+            stack_.resize(stack_base);
+            marks_.resize(marks_base);
+            return v;
+        }
+        if (r.stack_memo_op(op, at) || r.constant_op(op, at) || r.container_op(op, at) || r.object_op(op, at)) continue;
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", op);
+        throw Error(ErrorCode::Malformed, std::string("unknown pickle opcode ") + hex + " at byte " + std::to_string(at));
     }
 }
 

@@ -152,6 +152,8 @@ private:
     std::vector<GlobalRef> globals_;
     std::unordered_map<std::string, std::size_t> global_index_;
 
+    struct Run;  // one run(): opcode arguments and the opcode families (pickle.cc)
+
     void charge(std::uint64_t bytes);
     Value* resolve_global(std::string module, std::string name);
     Value* call(Value* callable, Value* args, std::size_t at);

@@ -13,10 +13,25 @@
 // no FMA contraction. Each result depends on at most one NaN operand, so
 // NaN payloads do not depend on operand order either.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
 namespace amn::kernels::quant {
+
+/// bitsandbytes NF4 codebook (functional.py NF4 code, dDequantizeNF4), as
+/// f32 literals: the one copy for decoding (schemes/bnb4.cc) and
+/// re-quantization (requantize.cc).
+inline constexpr std::array<float, 16> kNf4{
+    -1.0f, -0.6961928009986877f, -0.5250730514526367f, -0.39491748809814453f,
+    -0.28444138169288635f, -0.18477343022823334f, -0.09105003625154495f, 0.0f,
+    0.07958029955625534f, 0.16093020141124725f, 0.24611230194568634f, 0.33791524171829224f,
+    0.44070982933044434f, 0.5626170039176941f, 0.7229568362236023f, 1.0f};
+/// bitsandbytes FP4 codebook (dDequantizeFP4Tree): sign bit 3, magnitudes as
+/// its literals.
+inline constexpr std::array<float, 16> kFp4{
+    0.0f, 5.208333333e-03f, 0.66666667f, 1.0f, 0.33333333f, 0.5f, 0.16666667f, 0.25f,
+    -0.0f, -5.208333333e-03f, -0.66666667f, -1.0f, -0.33333333f, -0.5f, -0.16666667f, -0.25f};
 
 /// Unpack `n` unsigned `bits`-bit fields (bits ∈ {2, 3, 4, 8}) from a
 /// little-endian bit stream of 32-bit words: field i occupies stream bits

@@ -38,16 +38,7 @@ namespace {
 using namespace quant;
 namespace qk = amn::kernels::quant;
 
-// bitsandbytes dDequantizeNF4 (functional.py NF4 code), as f32 literals.
-constexpr std::array<float, 16> kNf4{
-    -1.0f, -0.6961928009986877f, -0.5250730514526367f, -0.39491748809814453f,
-    -0.28444138169288635f, -0.18477343022823334f, -0.09105003625154495f, 0.0f,
-    0.07958029955625534f, 0.16093020141124725f, 0.24611230194568634f, 0.33791524171829224f,
-    0.44070982933044434f, 0.5626170039176941f, 0.7229568362236023f, 1.0f};
-// bitsandbytes dDequantizeFP4Tree: sign bit 3, magnitudes as its literals.
-constexpr std::array<float, 16> kFp4{
-    0.0f, 5.208333333e-03f, 0.66666667f, 1.0f, 0.33333333f, 0.5f, 0.16666667f, 0.25f,
-    -0.0f, -5.208333333e-03f, -0.66666667f, -1.0f, -0.33333333f, -0.5f, -0.16666667f, -0.25f};
+using qk::kFp4, qk::kNf4;  // bitsandbytes codebooks (quant_kernels.hpp)
 
 struct Bnb4Layout {
     bool fp4 = false;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Scalar reference decoders of ggml's ternary types (TQ1_0, TQ2_0) and the
-// FP4 types (MXFP4: E8M0 scale per 32; NVFP4: UE4M3 scale per 16), plus the
-// decoder table. Layouts from ggml-common.h; arithmetic as ggml's
+// FP4 types (MXFP4: E8M0 scale per 32; NVFP4: UE4M3 scale per 16).
+// Layouts in blocks.hpp (ggml-common.h); arithmetic as ggml's
 // dequantize_row_*.
+#include "blocks.hpp"
 #include "gguf_kernels.hpp"
 #include "iq_tables.hpp"
 
@@ -35,14 +36,14 @@ float ue4m3_to_f32_half(std::uint8_t x) noexcept { return ue4m3_table()[x]; }
 
 namespace scalar {
 
-// block_tq1_0 { u8 qs[48]; u8 qh[4]; fp16 d; } — 256 elements, 54 bytes:
-// five base-3 digits per qs byte, four per qh byte, fixed-point scaled.
+// TQ1_0: five base-3 digits per qs byte, four per qh byte, fixed-point scaled.
 void dequantize_tq1_0(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_tq1_0;
     static constexpr std::uint8_t pow3[6] = {1, 3, 9, 27, 81, 243};
-    for (std::size_t i = 0; i < nb; ++i, x += 54) {
-        const std::uint8_t* qs = x;
-        const std::uint8_t* qh = x + 48;
-        const float d = load_fp16(x + 52);
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const float d = load_fp16(x + offsetof(B, d));
         auto digit = [&](std::uint8_t byte, int n) {
             const std::uint8_t q = static_cast<std::uint8_t>(byte * pow3[n]);
             const std::int16_t xi = static_cast<std::int16_t>((static_cast<std::uint16_t>(q) * 3) >> 8);
@@ -57,24 +58,26 @@ void dequantize_tq1_0(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_tq2_0 { u8 qs[64]; fp16 d; } — 256 elements, 66 bytes: 2-bit q, value (q − 1) × d.
+// TQ2_0: 2-bit q, value (q − 1) × d.
 void dequantize_tq2_0(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 66) {
-        const float d = load_fp16(x + 64);
+    using B = block_tq2_0;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
         for (int j = 0; j < 64; j += 32)
             for (int l = 0; l < 4; ++l)
                 for (int m = 0; m < 32; ++m) {
-                    const int q = (x[j + m] >> (l * 2)) & 3;
+                    const int q = (qs[j + m] >> (l * 2)) & 3;
                     *y++ = static_cast<float>(q - 1) * d;
                 }
     }
 }
 
-// block_mxfp4 { u8 e; u8 qs[16]; } — 32 elements, 17 bytes.
 void dequantize_mxfp4(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 17, y += 32) {
-        const float d = e8m0_to_f32_half(x[0]);
-        const std::uint8_t* qs = x + 1;
+    using B = block_mxfp4;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const float d = e8m0_to_f32_half(x[offsetof(B, e)]);
+        const std::uint8_t* qs = x + offsetof(B, qs);
         for (int j = 0; j < 16; ++j) {
             y[j] = static_cast<float>(tables::kvalues_mxfp4[qs[j] & 0x0F]) * d;
             y[j + 16] = static_cast<float>(tables::kvalues_mxfp4[qs[j] >> 4]) * d;
@@ -82,12 +85,13 @@ void dequantize_mxfp4(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_nvfp4 { u8 d[4] (UE4M3); u8 qs[32]; } — 64 elements, 36 bytes, a scale per 16.
+// NVFP4: a UE4M3 scale per 16 elements.
 void dequantize_nvfp4(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 36) {
+    using B = block_nvfp4;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
         for (int s = 0; s < 4; ++s, y += 16) {
-            const float d = ue4m3_to_f32_half(x[s]);
-            const std::uint8_t* qs = x + 4 + 8 * s;
+            const float d = ue4m3_to_f32_half(x[offsetof(B, d) + s]);
+            const std::uint8_t* qs = x + offsetof(B, qs) + 8 * s;
             for (int j = 0; j < 8; ++j) {
                 y[j] = static_cast<float>(tables::kvalues_mxfp4[qs[j] & 0x0F]) * d;
                 y[j + 8] = static_cast<float>(tables::kvalues_mxfp4[qs[j] >> 4]) * d;
@@ -97,29 +101,5 @@ void dequantize_nvfp4(const std::uint8_t* x, float* y, std::size_t nb) {
 }
 
 }  // namespace scalar
-
-namespace {
-struct Entry {
-    int id;
-    Decoder scalar;
-};
-constexpr Entry kScalar[] = {
-    {2, scalar::dequantize_q4_0},     {3, scalar::dequantize_q4_1},     {6, scalar::dequantize_q5_0},
-    {7, scalar::dequantize_q5_1},     {8, scalar::dequantize_q8_0},     {9, scalar::dequantize_q8_1},
-    {10, scalar::dequantize_q2_K},    {11, scalar::dequantize_q3_K},    {12, scalar::dequantize_q4_K},
-    {13, scalar::dequantize_q5_K},    {14, scalar::dequantize_q6_K},    {15, scalar::dequantize_q8_K},
-    {16, scalar::dequantize_iq2_xxs}, {17, scalar::dequantize_iq2_xs},  {18, scalar::dequantize_iq3_xxs},
-    {19, scalar::dequantize_iq1_s},   {20, scalar::dequantize_iq4_nl},  {21, scalar::dequantize_iq3_s},
-    {22, scalar::dequantize_iq2_s},   {23, scalar::dequantize_iq4_xs},  {29, scalar::dequantize_iq1_m},
-    {34, scalar::dequantize_tq1_0},   {35, scalar::dequantize_tq2_0},   {39, scalar::dequantize_mxfp4},
-    {40, scalar::dequantize_nvfp4},   {41, scalar::dequantize_q1_0},    {42, scalar::dequantize_q2_0},
-};
-}  // namespace
-
-Decoder scalar_decoder(int ggml_id) noexcept {
-    for (const auto& e : kScalar)
-        if (e.id == ggml_id) return e.scalar;
-    return nullptr;
-}
 
 }  // namespace amn::kernels::gguf

@@ -10,10 +10,14 @@
 // exactly, IEEE signed zeros kept. gguf-py's `quants.dequantize` agrees with
 // ggml wherever it has the type.
 //
-// `scalar::` holds the readable reference of every type. The unqualified
-// functions are what the dtype registry uses: the Highway-dispatched SIMD
-// version for the types that have one (Q4_0, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K,
-// Q6_K …), otherwise the scalar reference itself.
+// `scalar::` holds the readable reference of every type (legacy.cc,
+// kquants.cc, iquants.cc, fp4_ternary.cc). The unqualified functions are the
+// Highway-dispatched SIMD versions (simd_*.cc) of the types marked `SIMD` in
+// AMN_GGML_TYPES (anamnesis/ggml_type_list.hpp); the registry uses them
+// where they exist and the scalar reference otherwise (decode_dispatch.cc).
+// Block layouts: blocks.hpp.
+
+#include "anamnesis/ggml_type_list.hpp"
 
 #include <bit>
 #include <cstddef>
@@ -75,23 +79,27 @@ inline float e8m0_to_f32_half(std::uint8_t e) noexcept {
 /// 0x00 and 0x7F (NaN) decode to 0; the top bit is ignored.
 float ue4m3_to_f32_half(std::uint8_t x) noexcept;
 
-#define AMN_GGUF_DECODERS(X) \
-    X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0) X(q8_1) X(q1_0) X(q2_0) \
-    X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K) X(q8_K) \
-    X(iq2_xxs) X(iq2_xs) X(iq2_s) X(iq3_xxs) X(iq3_s) X(iq1_s) X(iq1_m) X(iq4_nl) X(iq4_xs) \
-    X(tq1_0) X(tq2_0) X(mxfp4) X(nvfp4)
-
 namespace scalar {
-#define AMN_DECLARE(name) void dequantize_##name(const std::uint8_t* src, float* dst, std::size_t n_blocks);
-AMN_GGUF_DECODERS(AMN_DECLARE)
+#define AMN_DECLARE(NAME, id, block_elems, block_bytes, kernel, decoder) \
+    void dequantize_##kernel(const std::uint8_t* src, float* dst, std::size_t n_blocks);
+AMN_GGML_TYPES(AMN_DECLARE)
 #undef AMN_DECLARE
 }  // namespace scalar
 
-/// The registry's decoders: SIMD-dispatched where a Highway version exists,
-/// the scalar reference otherwise (dispatch.cc).
-#define AMN_DECLARE(name) void dequantize_##name(const std::uint8_t* src, float* dst, std::size_t n_blocks);
-AMN_GGUF_DECODERS(AMN_DECLARE)
+/// The Highway-dispatched decoders (simd_*.cc), one per type whose list
+/// entry says `SIMD`.
+#define AMN_DECLARE_SIMD(kernel) void dequantize_##kernel(const std::uint8_t* src, float* dst, std::size_t n_blocks);
+#define AMN_DECLARE_SCALAR(kernel)
+#define AMN_DECLARE(NAME, id, block_elems, block_bytes, kernel, decoder) AMN_DECLARE_##decoder(kernel)
+AMN_GGML_TYPES(AMN_DECLARE)
 #undef AMN_DECLARE
+#undef AMN_DECLARE_SCALAR
+#undef AMN_DECLARE_SIMD
+
+/// `AMN_GGUF_DECODER_##decoder(kernel)`: the decoder the registry uses for a
+/// list entry, the SIMD-dispatched one or the scalar reference.
+#define AMN_GGUF_DECODER_SIMD(kernel) ::amn::kernels::gguf::dequantize_##kernel
+#define AMN_GGUF_DECODER_SCALAR(kernel) ::amn::kernels::gguf::scalar::dequantize_##kernel
 
 /// The scalar reference decoder of ggml type `ggml_id`; nullptr when none.
 Decoder scalar_decoder(int ggml_id) noexcept;

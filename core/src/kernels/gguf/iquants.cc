@@ -2,8 +2,9 @@
 // Scalar reference decoders of ggml's IQ ("importance") types: lattice
 // grids with sign tables (IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S), ternary
 // grids with a delta (IQ1_S, IQ1_M) and the non-linear 4-bit codebook
-// (IQ4_NL, IQ4_XS). Layouts from ggml-common.h; arithmetic as ggml's
-// dequantize_row_iq*, in the same order.
+// (IQ4_NL, IQ4_XS). Layouts in blocks.hpp (ggml-common.h); arithmetic as
+// ggml's dequantize_row_iq*, in the same order.
+#include "blocks.hpp"
 #include "gguf_kernels.hpp"
 #include "iq_tables.hpp"
 
@@ -20,12 +21,13 @@ constexpr float kIq1Delta[2] = {kIq1sDelta, -kIq1sDelta};
 
 }  // namespace
 
-// block_iq2_xxs { fp16 d; u16 qs[32]; } — 66 bytes.
+// qs: per 32 elements, 4 grid index bytes and a u32 of 4 × 7 sign bits + a 4-bit scale.
 void dequantize_iq2_xxs(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 66) {
-        const float d = load_fp16(x);
+    using B = block_iq2_xxs;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
         for (int ib32 = 0; ib32 < 8; ++ib32) {
-            const std::uint8_t* aux8 = x + 2 + 8 * ib32;
+            const std::uint8_t* aux8 = x + offsetof(B, qs) + 8 * ib32;
             const std::uint32_t aux1 = load_u32(aux8 + 4);
             const float db = d * (0.5f + static_cast<float>(aux1 >> 28)) * 0.25f;
             for (int l = 0; l < 4; ++l) {
@@ -38,17 +40,17 @@ void dequantize_iq2_xxs(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_iq2_xs { fp16 d; u16 qs[32]; u8 scales[8]; } — 74 bytes.
 void dequantize_iq2_xs(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 74) {
-        const float d = load_fp16(x);
-        const std::uint8_t* scales = x + 66;
+    using B = block_iq2_xs;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* scales = x + offsetof(B, scales);
         for (int ib32 = 0; ib32 < 8; ++ib32) {
             float db[2];
             db[0] = d * (0.5f + static_cast<float>(scales[ib32] & 0xf)) * 0.25f;
             db[1] = d * (0.5f + static_cast<float>(scales[ib32] >> 4)) * 0.25f;
             for (int l = 0; l < 4; ++l) {
-                const std::uint16_t q = load_u16(x + 2 + 2 * (4 * ib32 + l));
+                const std::uint16_t q = load_u16(x + offsetof(B, qs) + 2 * (4 * ib32 + l));
                 const std::uint64_t grid = iq2xs_grid[q & 511];
                 const std::uint8_t signs = ksigns_iq2xs[q >> 9];
                 for (int j = 0; j < 8; ++j) y[j] = db[l / 2] * static_cast<float>(grid_byte(grid, j)) * sign_of(signs, j);
@@ -58,14 +60,14 @@ void dequantize_iq2_xs(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_iq2_s { fp16 d; u8 qs[64] (32 grid indices, 32 sign bytes); u8 qh[8]; u8 scales[8]; } — 82 bytes.
 void dequantize_iq2_s(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 82) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
-        const std::uint8_t* signs = x + 2 + 32;
-        const std::uint8_t* qh = x + 66;
-        const std::uint8_t* scales = x + 74;
+    using B = block_iq2_s;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        const std::uint8_t* signs = qs + QK_K / 8;
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const std::uint8_t* scales = x + offsetof(B, scales);
         for (int ib32 = 0; ib32 < 8; ++ib32) {
             float db[2];
             db[0] = d * (0.5f + static_cast<float>(scales[ib32] & 0xf)) * 0.25f;
@@ -82,12 +84,12 @@ void dequantize_iq2_s(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_iq3_xxs { fp16 d; u8 qs[96] (64 grid indices, 32 bytes scales and signs); } — 98 bytes.
 void dequantize_iq3_xxs(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 98) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
-        const std::uint8_t* scales_and_signs = x + 2 + 64;
+    using B = block_iq3_xxs;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        const std::uint8_t* scales_and_signs = qs + QK_K / 4;
         for (int ib32 = 0; ib32 < 8; ++ib32) {
             const std::uint32_t aux32 = load_u32(scales_and_signs + 4 * ib32);
             const float db = d * (0.5f + static_cast<float>(aux32 >> 28)) * 0.5f;
@@ -106,14 +108,14 @@ void dequantize_iq3_xxs(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_iq3_s { fp16 d; u8 qs[64]; u8 qh[8]; u8 signs[32]; u8 scales[4]; } — 110 bytes.
 void dequantize_iq3_s(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 110) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
-        const std::uint8_t* qh = x + 66;
-        const std::uint8_t* signs = x + 74;
-        const std::uint8_t* scales = x + 106;
+    using B = block_iq3_s;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const std::uint8_t* signs = x + offsetof(B, signs);
+        const std::uint8_t* scales = x + offsetof(B, scales);
         for (int ib32 = 0; ib32 < 8; ib32 += 2) {
             const float db1 = d * static_cast<float>(1 + 2 * (scales[ib32 / 2] & 0xf));
             const float db2 = d * static_cast<float>(1 + 2 * (scales[ib32 / 2] >> 4));
@@ -136,13 +138,13 @@ void dequantize_iq3_s(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_iq1_s { fp16 d; u8 qs[32]; u16 qh[8]; } — 50 bytes.
 void dequantize_iq1_s(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 50) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
+    using B = block_iq1_s;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
         for (int ib = 0; ib < 8; ++ib) {
-            const std::uint16_t qh = load_u16(x + 34 + 2 * ib);
+            const std::uint16_t qh = load_u16(x + offsetof(B, qh) + 2 * ib);
             const float dl = d * static_cast<float>(2 * ((qh >> 12) & 7) + 1);
             const float delta = kIq1Delta[qh >> 15];
             for (int l = 0; l < 4; ++l) {
@@ -156,17 +158,18 @@ void dequantize_iq1_s(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_iq1_m { u8 qs[32]; u8 qh[16]; u8 scales[8]; } — 56 bytes; the fp16
-// super-block scale is spread over the top nibbles of the four u16 scales.
+// IQ1_M: the fp16 super-block scale is spread over the top nibbles of the
+// four u16 scales.
 void dequantize_iq1_m(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 56) {
+    using B = block_iq1_m;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
         std::uint16_t sc[4];
-        for (int k = 0; k < 4; ++k) sc[k] = load_u16(x + 48 + 2 * k);
+        for (int k = 0; k < 4; ++k) sc[k] = load_u16(x + offsetof(B, scales) + 2 * k);
         const std::uint16_t scale = static_cast<std::uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00f0) |
                                                                ((sc[2] >> 4) & 0x0f00) | (sc[3] & 0xf000));
         const float d = fp16_to_f32(scale);
-        const std::uint8_t* qs = x;
-        const std::uint8_t* qh = x + 32;
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        const std::uint8_t* qh = x + offsetof(B, qh);
         for (int ib = 0; ib < 8; ++ib) {
             const float dl1 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 0)) & 0x7) + 1);
             const float dl2 = d * static_cast<float>(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 3)) & 0x7) + 1);
@@ -193,11 +196,11 @@ void dequantize_iq1_m(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_iq4_nl { fp16 d; u8 qs[16]; } — 32 elements, 18 bytes.
 void dequantize_iq4_nl(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 18, y += 32) {
-        const float d = load_fp16(x);
-        const std::uint8_t* qs = x + 2;
+    using B = block_iq4_nl;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B), y += B::elems) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* qs = x + offsetof(B, qs);
         for (int j = 0; j < 16; ++j) {
             y[j] = d * static_cast<float>(kvalues_iq4nl[qs[j] & 0xf]);
             y[j + 16] = d * static_cast<float>(kvalues_iq4nl[qs[j] >> 4]);
@@ -205,13 +208,13 @@ void dequantize_iq4_nl(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_iq4_xs { fp16 d; u16 scales_h; u8 scales_l[4]; u8 qs[128]; } — 136 bytes.
 void dequantize_iq4_xs(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 136) {
-        const float d = load_fp16(x);
-        const std::uint16_t scales_h = load_u16(x + 2);
-        const std::uint8_t* scales_l = x + 4;
-        const std::uint8_t* qs = x + 8;
+    using B = block_iq4_xs;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint16_t scales_h = load_u16(x + offsetof(B, scales_h));
+        const std::uint8_t* scales_l = x + offsetof(B, scales_l);
+        const std::uint8_t* qs = x + offsetof(B, qs);
         for (int ib = 0; ib < 8; ++ib) {
             const int ls = ((scales_l[ib / 2] >> (4 * (ib % 2))) & 0xf) | (((scales_h >> (2 * ib)) & 3) << 4);
             const float dl = d * static_cast<float>(ls - 32);

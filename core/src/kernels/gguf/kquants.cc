@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Scalar reference decoders of ggml's k-quants: 256-element super-blocks
-// (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, Q8_K). Layouts from ggml-common.h;
-// arithmetic as ggml's dequantize_row_*_K, in the same order.
+// (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, Q8_K). Layouts in blocks.hpp
+// (ggml-common.h); arithmetic as ggml's dequantize_row_*_K, in the same order.
+#include "blocks.hpp"
 #include "gguf_kernels.hpp"
 
 namespace amn::kernels::gguf::scalar {
@@ -20,13 +21,13 @@ inline void scale_min_k4(int j, const std::uint8_t* q, std::uint8_t& d, std::uin
 
 }  // namespace
 
-// block_q2_K { u8 scales[16]; u8 qs[64]; fp16 d; fp16 dmin; } — 84 bytes.
 void dequantize_q2_K(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 84) {
-        const std::uint8_t* scales = x;
-        const std::uint8_t* q = x + 16;
-        const float d = load_fp16(x + 80);
-        const float min = load_fp16(x + 82);
+    using B = block_q2_K;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const std::uint8_t* scales = x + offsetof(B, scales);
+        const std::uint8_t* q = x + offsetof(B, qs);
+        const float d = load_fp16(x + offsetof(B, d));
+        const float min = load_fp16(x + offsetof(B, dmin));
         int is = 0;
         for (int n = 0; n < 256; n += 128) {
             int shift = 0;
@@ -46,15 +47,15 @@ void dequantize_q2_K(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_q3_K { u8 hmask[32]; u8 qs[64]; u8 scales[12]; fp16 d; } — 110 bytes.
 void dequantize_q3_K(const std::uint8_t* x, float* y, std::size_t nb) {
+    using B = block_q3_K;
     constexpr std::uint32_t kmask1 = 0x03030303, kmask2 = 0x0f0f0f0f;
-    for (std::size_t i = 0; i < nb; ++i, x += 110) {
-        const float d_all = load_fp16(x + 108);
-        const std::uint8_t* q = x + 32;
-        const std::uint8_t* hm = x;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d_all = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* q = x + offsetof(B, qs);
+        const std::uint8_t* hm = x + offsetof(B, hmask);
         std::uint32_t aux[4];
-        std::memcpy(aux, x + 96, 12);
+        std::memcpy(aux, x + offsetof(B, scales), 12);
         const std::uint32_t tmp = aux[2];
         aux[2] = ((aux[0] >> 4) & kmask2) | (((tmp >> 4) & kmask1) << 4);
         aux[3] = ((aux[1] >> 4) & kmask2) | (((tmp >> 6) & kmask1) << 4);
@@ -81,13 +82,13 @@ void dequantize_q3_K(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_q4_K { fp16 d; fp16 dmin; u8 scales[12]; u8 qs[128]; } — 144 bytes.
 void dequantize_q4_K(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 144) {
-        const float d = load_fp16(x);
-        const float min = load_fp16(x + 2);
-        const std::uint8_t* scales = x + 4;
-        const std::uint8_t* q = x + 16;
+    using B = block_q4_K;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const float min = load_fp16(x + offsetof(B, dmin));
+        const std::uint8_t* scales = x + offsetof(B, scales);
+        const std::uint8_t* q = x + offsetof(B, qs);
         int is = 0;
         std::uint8_t sc, m;
         for (int j = 0; j < 256; j += 64) {
@@ -105,14 +106,14 @@ void dequantize_q4_K(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_q5_K { fp16 d; fp16 dmin; u8 scales[12]; u8 qh[32]; u8 qs[128]; } — 176 bytes.
 void dequantize_q5_K(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 176) {
-        const float d = load_fp16(x);
-        const float min = load_fp16(x + 2);
-        const std::uint8_t* scales = x + 4;
-        const std::uint8_t* qh = x + 16;
-        const std::uint8_t* ql = x + 48;
+    using B = block_q5_K;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const float min = load_fp16(x + offsetof(B, dmin));
+        const std::uint8_t* scales = x + offsetof(B, scales);
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const std::uint8_t* ql = x + offsetof(B, qs);
         int is = 0;
         std::uint8_t sc, m;
         std::uint8_t u1 = 1, u2 = 2;
@@ -133,13 +134,13 @@ void dequantize_q5_K(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_q6_K { u8 ql[128]; u8 qh[64]; i8 scales[16]; fp16 d; } — 210 bytes.
 void dequantize_q6_K(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 210) {
-        const float d = load_fp16(x + 208);
-        const std::uint8_t* ql = x;
-        const std::uint8_t* qh = x + 128;
-        const std::int8_t* sc = reinterpret_cast<const std::int8_t*>(x + 192);
+    using B = block_q6_K;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
+        const float d = load_fp16(x + offsetof(B, d));
+        const std::uint8_t* ql = x + offsetof(B, ql);
+        const std::uint8_t* qh = x + offsetof(B, qh);
+        const std::int8_t* sc = reinterpret_cast<const std::int8_t*>(x + offsetof(B, scales));
         for (int n = 0; n < 256; n += 128) {
             for (int l = 0; l < 32; ++l) {
                 const int is = l / 16;
@@ -160,12 +161,14 @@ void dequantize_q6_K(const std::uint8_t* x, float* y, std::size_t nb) {
     }
 }
 
-// block_q8_K { f32 d; i8 qs[256]; i16 bsums[16]; } — 292 bytes.
+// The bsums only serve dot products.
 void dequantize_q8_K(const std::uint8_t* x, float* y, std::size_t nb) {
-    for (std::size_t i = 0; i < nb; ++i, x += 292) {
+    using B = block_q8_K;
+    for (std::size_t i = 0; i < nb; ++i, x += sizeof(B)) {
         float d;
-        std::memcpy(&d, x, 4);
-        for (int j = 0; j < 256; ++j) *y++ = d * static_cast<float>(static_cast<std::int8_t>(x[4 + j]));
+        std::memcpy(&d, x + offsetof(B, d), sizeof d);
+        const std::uint8_t* qs = x + offsetof(B, qs);
+        for (int j = 0; j < 256; ++j) *y++ = d * static_cast<float>(static_cast<std::int8_t>(qs[j]));
     }
 }
 
