@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file forget_st.hpp
+/// Forget (quantize) to the safetensors checkpoints transformers and vLLM
+/// load: bitsandbytes NF4/FP4/LLM.int8, compressed-tensors FP8
+/// (`float-quantized`) and W4A16/W8A16 (`pack-quantized`), DeepSeek-style
+/// 128×128 block FP8. The Linear weights of the transformer blocks are
+/// encoded by the quantizers of st_quantize.hpp (byte for byte what the
+/// library writes, CPU variant) and written with their companions under the
+/// library's names; every other tensor passes through unchanged; config.json
+/// gets the library's `quantization_config`. Output goes through
+/// SafetensorsWriter sinks (temporary files, atomic rename), sharded like the
+/// input, on the one executor (one quantized tensor per work unit, kept
+/// tensors in row chunks). The round trip of every quantized tensor is
+/// measured (RMSE, max abs error, SQNR) on the spot.
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/executor.hpp"
+#include "anamnesis/forget.hpp"
+#include "anamnesis/plan.hpp"
+#include "anamnesis/st_quantize.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace amn {
+
+// ---- schemes: typed parameters ------------------------------------------------
+
+/// bitsandbytes 4-bit (`bnb-nf4`, `bnb-fp4`): `Linear4bit` tensors.
+struct Bnb4Params {
+    st::Bnb4Kind kind = st::Bnb4Kind::NF4;
+    unsigned blocksize = 64;     ///< elements per absmax block over the flattened weight (64 … 4096, power of two)
+    bool double_quant = false;   ///< compress_statistics: absmax quantized to 8 bits in blocks of 256
+};
+/// bitsandbytes LLM.int8 (`bnb-int8`): `Linear8bitLt` tensors (threshold 6.0 in the config).
+struct BnbInt8Params {};
+/// compressed-tensors FP8 (`fp8`): presets FP8 (tensor), FP8_DYNAMIC (channel), FP8_BLOCK (block).
+struct Fp8CtParams {
+    st::Fp8Granularity granularity = st::Fp8Granularity::Channel;
+};
+/// DeepSeek-V3 block FP8 (`fp8-block-deepseek`): `weight_scale_inv` F32 per 128×128 tile.
+struct Fp8DeepseekParams {
+    bool ue8m0 = false;  ///< scales rounded up to powers of two (V3.1 `scale_fmt: ue8m0`)
+};
+/// compressed-tensors integer weights (`w4a16`, `w4a16-asym`, `w8a16`, `w8a16-asym`), pack-quantized.
+struct PackedIntParams {
+    unsigned bits = 4;          ///< 4 or 8
+    bool symmetric = true;
+    unsigned group_size = 128;  ///< columns per scale; 0 = channel (one scale per row)
+};
+/// One scheme with its parameters (typed, never re-parsed from text).
+using StScheme = std::variant<Bnb4Params, BnbInt8Params, Fp8CtParams, Fp8DeepseekParams, PackedIntParams>;
+
+/// The scheme names `amn forget --to` accepts, in help order: "bnb-nf4",
+/// "bnb-fp4", "bnb-int8", "fp8", "fp8-block-deepseek", "w4a16", "w4a16-asym",
+/// "w8a16", "w8a16-asym".
+const std::vector<std::string_view>& st_scheme_names();
+
+/// The options of a scheme as a user gives them; unset = the scheme's default.
+struct StSchemeOptions {
+    std::optional<unsigned> blocksize;       ///< bnb-nf4/bnb-fp4 only (default 64)
+    bool double_quant = false;               ///< bnb-nf4/bnb-fp4 only
+    std::optional<std::string> granularity;  ///< fp8 only: "tensor", "channel" (default) or "block"
+    bool ue8m0 = false;                      ///< fp8-block-deepseek only
+    /// w4a16/w8a16(-asym) only: columns per group (default 128), 0 = channel.
+    std::optional<unsigned> group_size;
+};
+
+/// Typed scheme from a name of st_scheme_names() and its options.
+/// \throws Error{Usage} for an unknown name (the message lists the names), an
+///         option the scheme does not take (e.g. --group-size with bnb-nf4),
+///         a block size that is not a power of two from 64 to 4096, a
+///         granularity other than tensor/channel/block, or a group size that
+///         is not a multiple of 8 (0 = channel is fine).
+StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& options);
+
+/// The scheme's name as the ecosystem says it, with its parameters:
+/// "bnb-nf4 (blocksize 64, double quant)", "fp8 (FP8_DYNAMIC, channel)",
+/// "w4a16 (group 128)", "fp8-block-deepseek (ue8m0)" …
+std::string st_scheme_label(const StScheme& scheme);
+
+/// The `quantization_config` object the library writes into config.json for
+/// `scheme` (compact JSON text). `ignore`: the Linear modules left
+/// unquantized, listed for compressed-tensors schemes (`ignore`); the other
+/// schemes' configs do not carry it (bitsandbytes skips by its own rule,
+/// DeepSeek FP8 by the absent scale). Matches the `quantization_config` of
+/// each scheme in `shared/fixtures/quantize-ref-st/manifest.json` (its
+/// annotation keys starting with "_" aside).
+std::string st_quantization_config(const StScheme& scheme, const std::vector<std::string>& ignore);
+
+// ---- forget ---------------------------------------------------------------------
+
+struct StForgetOptions {
+    StScheme scheme;
+    /// ECMAScript regexes searched in tensor names. `only` (when non-empty)
+    /// replaces the default choice: every 2-D float `*.weight` matching one
+    /// is quantized. `keep`: matching tensors are never quantized.
+    std::vector<std::string> only, keep;
+    /// Re-quantize an input that is already quantized (its tensors decoded by
+    /// their plan recipes first). Without it such an input is an error.
+    bool requantize = false;
+    /// Output: a folder (default: a sibling "<model>-<scheme>" of a model
+    /// folder) or a `.safetensors` file (sharded input → numbered files +
+    /// index.json beside it); see ConvertOptions::output.
+    std::string output;
+    bool force = false;                     ///< replace existing output files
+    unsigned threads = 0;                   ///< worker threads, 0 = all cores
+    std::uint64_t chunk_bytes = 4u << 20;   ///< bytes per work unit for kept tensors (about)
+};
+
+/// Why a tensor is or is not quantized, one of these for every logical
+/// tensor (ForgetTensor::reason):
+/// "quantized: <label>", "kept: embedding", "kept: lm_head", "kept: norm",
+/// "kept: router", "kept: 1-D", "kept: not 2-D", "kept: not a block Linear",
+/// "kept: not float", "kept: --keep", "kept: not matched by --only".
+
+struct StForgetResult {
+    std::vector<std::string> files;     ///< every file written (shards, index.json, config.json, copied tokenizer files)
+    /// One per logical tensor, in input order. Quantized: `target` = dtype
+    /// of the stored payload (U8, I8, F8_E4M3, I32), `bytes` = payload and
+    /// every companion, `numel` = weight elements, loss measured over the
+    /// finite dequantized values. Kept: `copied` = true (bytes unchanged) or
+    /// target BF16 for an already-quantized tensor decoded with --requantize.
+    std::vector<ForgetTensor> tensors;
+    /// For tensors[i]: the names of the stored tensors written for it
+    /// (payload first, then companions in the library's order).
+    std::vector<std::vector<std::string>> stored;
+    /// Logical tensor names kept although they are 2-D weights (lm_head,
+    /// routers, --keep, outside the blocks): "what was kept".
+    std::vector<std::string> kept;
+    std::string quantization_config;    ///< JSON text written into config.json
+    std::uint64_t file_bytes = 0;       ///< bytes of the safetensors files
+    std::uint64_t input_numel = 0;      ///< elements of all logical tensors
+    /// Dequantized values that were not finite (LLM.int8 rows whose F16
+    /// cast overflows), skipped by the loss sums, summed over tensors.
+    std::uint64_t nonfinite = 0;
+    std::vector<std::string> warnings;
+};
+
+/// Choose every tensor's fate without writing anything (dry run). Fills
+/// name, shape, source, target, reason, bytes and numel.
+/// \throws Error{Unsupported} naming the first tensor whose plan has an
+///         error, or when the input is already quantized and !requantize
+///         ("already quantized (<scheme>): pass --requantize …");
+///         Error{Usage} for a bad regex, a group size that does not divide a
+///         chosen weight's row (naming it), or when no tensor is chosen.
+std::vector<ForgetTensor> plan_st_forget(const Catalog& catalog, const Plan& plan, const StForgetOptions& options);
+
+/// Quantize the model as the scheme's library would and write it.
+/// Progress counts input f32 bytes (4 per element of every tensor).
+/// \throws everything plan_st_forget() throws; Error{Unsupported} naming the
+///         tensor and element for a NaN or ±inf in a weight to quantize;
+///         Error{OutputExists} when an output exists and !force; Error{Usage}
+///         when an output is an input file; Error{Io} for an unwritable folder
+///         or too little space; Error{Cancelled}; any Error a recipe raises.
+///         In every case nothing is left at the output paths (temporary
+///         files removed, a folder this call created removed again).
+StForgetResult forget_to_safetensors(const Catalog& catalog, const Plan& plan, const StForgetOptions& options,
+                                     const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+/// Default output: a model folder (or a sharded / config-carrying input) →
+/// sibling folder "<name>-<tag>" (a quantization suffix of the name
+/// replaced); a single file → "<stem>-<tag>.safetensors" beside it. Tags:
+/// bnb-nf4, bnb-fp4, bnb-int8, fp8, fp8-dynamic, fp8-block, fp8-block-ds,
+/// w4a16, w4a16-asym, w8a16, w8a16-asym (channel: "-ch" appended).
+std::string default_st_output_path(const Catalog& catalog, const StScheme& scheme);
+
+}  // namespace amn

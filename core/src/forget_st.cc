@@ -1,0 +1,814 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Forget to safetensors schemes (bitsandbytes, compressed-tensors, DeepSeek
+// FP8): choose the Linear weights, encode each whole weight with the
+// st_quantize.hpp quantizers on the executor, write payload + companions
+// under the library's names through SafetensorsWriter sinks, pass every
+// other tensor through, write config.json with the library's
+// quantization_config. The round trip of each weight is measured on the spot.
+#include "anamnesis/forget_st.hpp"
+
+#include "anamnesis/convert.hpp"
+#include "anamnesis/error.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "anamnesis/kernels.hpp"
+#include "anamnesis/safetensors_writer.hpp"
+#include "input_release.hpp"
+#include "json_util.hpp"
+#include "output_files.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <regex>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace amn {
+namespace {
+
+using u64 = std::uint64_t;
+
+template <class... Ts>
+struct overloaded : Ts... {
+    using Ts::operator()...;
+};
+template <class... Ts>
+overloaded(Ts...) -> overloaded<Ts...>;
+
+bool ends_with(std::string_view s, std::string_view suf) {
+    return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+u64 ceil_div(u64 a, u64 b) { return (a + b - 1) / b; }
+
+const char* fp8_preset(st::Fp8Granularity g) {
+    switch (g) {
+        case st::Fp8Granularity::Tensor: return "FP8";
+        case st::Fp8Granularity::Channel: return "FP8_DYNAMIC";
+        default: return "FP8_BLOCK";
+    }
+}
+const char* granularity_name(st::Fp8Granularity g) {
+    switch (g) {
+        case st::Fp8Granularity::Tensor: return "tensor";
+        case st::Fp8Granularity::Channel: return "channel";
+        default: return "block";
+    }
+}
+
+bool is_ct(const StScheme& s) {
+    return std::holds_alternative<Fp8CtParams>(s) || std::holds_alternative<PackedIntParams>(s);
+}
+
+// ---- which tensors ------------------------------------------------------------
+
+// The last module name of "a.b.c.weight" → "c".
+std::string last_module(const std::string& name) {
+    std::string m = name;
+    if (ends_with(m, ".weight")) m.resize(m.size() - 7);
+    const auto dot = m.find_last_of('.');
+    return dot == std::string::npos ? m : m.substr(dot + 1);
+}
+
+std::string module_of(const std::string& name) {
+    return ends_with(name, ".weight") ? name.substr(0, name.size() - 7) : name;
+}
+
+bool in_block(const std::string& name) {
+    static const std::regex re(R"((^|\.)(layers|layer|blocks|block|h)\.\d+\.)");
+    return std::regex_search(name, re);
+}
+
+struct Choice {
+    bool quantize = false;
+    bool linear = false;  // a kept 2-D Linear weight (compressed-tensors `ignore`)
+    std::string reason;
+};
+
+Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
+                const std::vector<std::regex>& keep) {
+    Choice c;
+    const std::string& n = lt.name;
+    if (lt.shape.size() < 2) return {false, false, "kept: 1-D"};
+    if (lt.shape.size() != 2) return {false, false, "kept: not 2-D"};
+    if (!ends_with(n, ".weight")) return {false, false, "kept: not a weight"};
+    if (lt.numel() == 0) return {false, false, "kept: empty"};
+    const std::string l = lower(n);
+    const std::string m = lower(last_module(n));
+    const bool embedding = l.find("embed") != std::string::npos || m == "wte" || m == "wpe" || m == "tok_embeddings";
+    const bool norm = l.find("norm") != std::string::npos || m.rfind("ln", 0) == 0;
+    if (!is_float) return {false, false, "kept: not float"};
+    auto matches = [&](const std::vector<std::regex>& res) {
+        return std::any_of(res.begin(), res.end(), [&](const std::regex& r) { return std::regex_search(n, r); });
+    };
+    const bool linear = !embedding && !norm;
+    if (matches(keep)) return {false, linear, "kept: --keep"};
+    if (!only.empty()) {
+        if (matches(only)) return {true, false, {}};
+        return {false, linear, "kept: not matched by --only"};
+    }
+    if (embedding) return {false, false, "kept: embedding"};
+    if (norm) return {false, false, "kept: norm"};
+    if (l.find("lm_head") != std::string::npos || m == "output") return {false, true, "kept: lm_head"};
+    if (m == "gate" || m == "router" || m == "shared_expert_gate" || m.find("router") != std::string::npos)
+        return {false, true, "kept: router"};
+    if (!in_block(n)) return {false, true, "kept: not a block Linear"};
+    c.quantize = true;
+    return c;
+}
+
+// ---- output tensors per scheme ---------------------------------------------------
+
+struct OutSpec {
+    std::string name;
+    DType dtype;
+    std::vector<u64> shape;
+    bool tail = false;  // bitsandbytes quant_state (length known after quantizing)
+};
+
+std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name, u64 R, u64 C, DType wdtype) {
+    const std::string p = weight_name.substr(0, weight_name.size() - 6);  // "...q_proj."
+    std::vector<OutSpec> o;
+    std::visit(overloaded{
+                   [&](const Bnb4Params& b) {
+                       const u64 n = R * C, blocks = ceil_div(n, b.blocksize);
+                       o.push_back({p + "weight", DType::U8, {(n + 1) / 2, 1}});
+                       o.push_back({p + "weight.absmax", b.double_quant ? DType::U8 : DType::F32, {blocks}});
+                       o.push_back({p + "weight.quant_map", DType::F32, {16}});
+                       if (b.double_quant) {
+                           o.push_back({p + "weight.nested_absmax", DType::F32, {ceil_div(blocks, 256)}});
+                           o.push_back({p + "weight.nested_quant_map", DType::F32, {256}});
+                       }
+                       o.push_back({p + std::string("weight.quant_state.bitsandbytes__") +
+                                        (b.kind == st::Bnb4Kind::NF4 ? "nf4" : "fp4"),
+                                    DType::U8, {}, true});
+                   },
+                   [&](const BnbInt8Params&) {
+                       o.push_back({p + "weight", DType::I8, {R, C}});
+                       o.push_back({p + "SCB", DType::F32, {R}});
+                       o.push_back({p + "weight_format", DType::U8, {}});
+                   },
+                   [&](const Fp8CtParams& f) {
+                       o.push_back({p + "weight", DType::F8_E4M3, {R, C}});
+                       std::vector<u64> ss;
+                       switch (f.granularity) {
+                           case st::Fp8Granularity::Tensor: ss = {1}; break;
+                           case st::Fp8Granularity::Channel: ss = {R, 1}; break;
+                           default: ss = {ceil_div(R, 128), ceil_div(C, 128)};
+                       }
+                       o.push_back({p + "weight_scale", wdtype, ss});
+                   },
+                   [&](const Fp8DeepseekParams&) {
+                       o.push_back({p + "weight", DType::F8_E4M3, {R, C}});
+                       o.push_back({p + "weight_scale_inv", DType::F32, {ceil_div(R, 128), ceil_div(C, 128)}});
+                   },
+                   [&](const PackedIntParams& q) {
+                       const u64 groups = q.group_size ? C / q.group_size : 1;
+                       o.push_back({p + "weight_packed", DType::I32, {R, ceil_div(C * q.bits, 32)}});
+                       o.push_back({p + "weight_scale", wdtype, {R, groups}});
+                       if (!q.symmetric) o.push_back({p + "weight_zero_point", DType::I32, {ceil_div(R * q.bits, 32), groups}});
+                       o.push_back({p + "weight_shape", DType::I64, {2}});
+                   },
+               },
+               s);
+    return o;
+}
+
+template <class T>
+std::span<const std::uint8_t> as_bytes(const std::vector<T>& v) {
+    return {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(T)};
+}
+
+// ---- the job -----------------------------------------------------------------------
+
+struct Entry {
+    std::size_t lt = 0;           // plan.tensors index
+    ForgetTensor info;
+    bool quantize = false;
+    bool linear_kept = false;
+    DType wdtype = DType::F32;    // dtype the weight is stored in (decides bytes)
+    DType out_dtype = DType::Unknown;  // kept: output dtype
+    std::vector<OutSpec> outs;    // quantized: stored tensors; kept: one
+    std::uint32_t shard = 0;
+    std::vector<std::size_t> sink_index;  // per out, index in its writer
+};
+
+struct Prepared {
+    std::vector<Entry> entries;
+    std::vector<std::string> ignore;
+};
+
+std::vector<std::regex> compile(const std::vector<std::string>& res, const char* flag) {
+    std::vector<std::regex> out;
+    for (const auto& r : res) {
+        try {
+            out.emplace_back(r, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            throw Error(ErrorCode::Usage, std::string(flag) + " '" + r + "' is not a valid regular expression: " + e.what());
+        }
+    }
+    return out;
+}
+
+DType stored_float(const LogicalTensor& lt) {
+    if (lt.quantized) return DType::BF16;
+    const auto d = lt.recipe ? lt.recipe->lossless_dtype() : std::nullopt;
+    if (!d) return DType::BF16;
+    return *d;
+}
+
+Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& opt) {
+    for (const auto& lt : plan.tensors)
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    bool quantized_input = false;
+    for (const auto& lt : plan.tensors) quantized_input = quantized_input || lt.quantized;
+    if (quantized_input && !opt.requantize) {
+        std::string schemes;
+        for (const auto& s : plan.schemes) schemes += (schemes.empty() ? "" : ", ") + s.id;
+        throw Error(ErrorCode::Unsupported,
+                    "the input is already quantized (" + (schemes.empty() ? std::string("quantized tensors") : schemes) +
+                        "): pass --requantize to decode it and quantize again (the errors compound), or start from "
+                        "the BF16/F16/F32 model",
+                    cat.path);
+    }
+    const auto only = compile(opt.only, "--only");
+    const auto keep = compile(opt.keep, "--keep");
+    const std::string label = st_scheme_label(opt.scheme);
+
+    Prepared p;
+    std::set<std::string> ignore;
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        const auto& lt = plan.tensors[i];
+        Entry e;
+        e.lt = i;
+        e.shard = lt.shard;
+        const DType sd = stored_float(lt);
+        const bool is_float = lt.quantized || sd == DType::F32 || sd == DType::F16 || sd == DType::BF16 || sd == DType::F64;
+        Choice c = classify(lt, is_float, only, keep);
+        e.quantize = c.quantize;
+        e.linear_kept = c.linear;
+        auto& t = e.info;
+        t.name = lt.name;
+        t.shape = lt.shape;
+        t.numel = lt.numel();
+        t.source = lt.quantized ? cat.tensors.at(lt.sources.at(0)).dtype : sd;
+        if (e.quantize) {
+            const u64 R = lt.shape[0], C = lt.shape[1];
+            e.wdtype = lt.quantized ? DType::BF16 : sd == DType::F64 ? DType::F32 : sd;
+            if (const auto* q = std::get_if<PackedIntParams>(&opt.scheme); q && q->group_size && C % q->group_size != 0)
+                throw Error(ErrorCode::Usage,
+                            "group size " + std::to_string(q->group_size) + " does not divide the row of " + std::to_string(C) +
+                                " columns (compressed-tensors refuses it): use --group-size channel, or --keep this tensor",
+                            cat.path, lt.name);
+            e.outs = out_specs(opt.scheme, lt.name, R, C, e.wdtype);
+            t.target = e.outs[0].dtype;
+            t.reason = "quantized: " + label;
+            for (const auto& o : e.outs)
+                if (!o.tail) t.bytes += *dtype_bytes(o.dtype, [&] { u64 n = 1; for (auto d : o.shape) n *= d; return n; }());
+        } else {
+            t.reason = c.reason;
+            e.out_dtype = lt.quantized ? DType::BF16 : sd;
+            t.copied = !lt.quantized;
+            t.target = e.out_dtype;
+            if (lt.quantized) t.reason += " (decoded to BF16)";
+            t.bytes = dtype_bytes(e.out_dtype, t.numel).value_or(0);
+            e.outs.push_back({lt.name, e.out_dtype, lt.shape});
+            if (c.linear) ignore.insert(module_of(lt.name));
+        }
+        p.entries.push_back(std::move(e));
+    }
+    if (std::none_of(p.entries.begin(), p.entries.end(), [](const Entry& e) { return e.quantize; }))
+        throw Error(ErrorCode::Usage,
+                    "no tensor to quantize: no 2-D float Linear weight of the transformer blocks" +
+                        std::string(opt.only.empty() ? "" : " matches --only") + " (see --only/--keep)",
+                    cat.path);
+    // Output names must not collide (a companion named like an input tensor).
+    std::set<std::string> names;
+    for (const auto& e : p.entries)
+        for (const auto& o : e.outs)
+            if (!names.insert(o.name).second)
+                throw Error(ErrorCode::Usage, "two output tensors would be called " + o.name, cat.path, o.name);
+    p.ignore.assign(ignore.begin(), ignore.end());
+    return p;
+}
+
+// ---- loss of the round trip ------------------------------------------------------------
+
+struct Loss {
+    double sse = 0, sx2 = 0, max_abs = 0;
+    u64 nonfinite = 0;
+    void add(float x, float y) {
+        if (!std::isfinite(y)) {  // left out of both sums, as the reference's quality figures do
+            ++nonfinite;
+            return;
+        }
+        const double a = x;
+        sx2 += a * a;
+        const double d = static_cast<double>(y) - a;
+        sse += d * d;
+        max_abs = std::max(max_abs, std::fabs(d));
+    }
+};
+
+const std::array<float, 256>& e4m3_table() {
+    static const std::array<float, 256> t = [] {
+        std::array<float, 256> v{};
+        std::array<std::uint8_t, 256> codes{};
+        for (int i = 0; i < 256; ++i) codes[i] = static_cast<std::uint8_t>(i);
+        dtype_info(DType::F8_E4M3)->to_f32(codes.data(), v.data(), 256);
+        return v;
+    }();
+    return t;
+}
+
+float to_wdtype(DType t, float x) {
+    if (t == DType::BF16) return kernels::scalar::f32_from_bf16(kernels::scalar::bf16_from_f32(x));
+    if (t == DType::F16) return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x));
+    return x;
+}
+
+// ---- config.json -------------------------------------------------------------------------
+
+std::string config_with(const std::optional<std::string>& config_json, const std::string& qc) {
+    namespace od = simdjson::ondemand;
+    JsonWriter w(2);
+    w.begin_object();
+    if (config_json) {
+        simdjson::padded_string json(*config_json);
+        od::parser parser;
+        od::document doc;
+        detail::check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
+        od::object root;
+        detail::check_json(doc.get_object().get(root), "config.json is not a JSON object");
+        for (auto field : root) {
+            std::string_view key;
+            detail::check_json(field.unescaped_key().get(key), "config.json: invalid key");
+            const std::string k(key);
+            od::value v;
+            detail::check_json(field.value().get(v), "config.json: invalid value");
+            if (k == "quantization_config" || k == "compression_config") continue;
+            w.key(k).raw(detail::raw_text(v, "config.json"));
+        }
+    }
+    w.key("quantization_config").raw(qc);
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace
+
+// ---- schemes ------------------------------------------------------------------------------
+
+const std::vector<std::string_view>& st_scheme_names() {
+    static const std::vector<std::string_view> n = {"bnb-nf4", "bnb-fp4", "bnb-int8", "fp8", "fp8-block-deepseek",
+                                                    "w4a16", "w4a16-asym", "w8a16", "w8a16-asym"};
+    return n;
+}
+
+StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
+    const std::string n(name);
+    auto refuse = [&](bool present, const char* opt) {
+        if (present) throw Error(ErrorCode::Usage, std::string(opt) + " does not apply to " + n);
+    };
+    const bool bnb4 = n == "bnb-nf4" || n == "bnb-fp4";
+    const bool ints = n == "w4a16" || n == "w4a16-asym" || n == "w8a16" || n == "w8a16-asym";
+    if (!bnb4 && !ints && n != "bnb-int8" && n != "fp8" && n != "fp8-block-deepseek") {
+        std::string names;
+        for (auto s : st_scheme_names()) names += (names.empty() ? "" : ", ") + std::string(s);
+        throw Error(ErrorCode::Usage, "unknown scheme '" + n + "' (safetensors schemes: " + names + "; GGUF: gguf:FTYPE)");
+    }
+    if (!bnb4) {
+        refuse(o.blocksize.has_value(), "--blocksize");
+        refuse(o.double_quant, "--double-quant");
+    }
+    if (n != "fp8") refuse(o.granularity.has_value(), "--granularity");
+    if (n != "fp8-block-deepseek") refuse(o.ue8m0, "--ue8m0");
+    if (!ints) refuse(o.group_size.has_value(), "--group-size");
+    if (bnb4) {
+        Bnb4Params b;
+        b.kind = n == "bnb-nf4" ? st::Bnb4Kind::NF4 : st::Bnb4Kind::FP4;
+        b.blocksize = o.blocksize.value_or(64);
+        if (b.blocksize < 64 || b.blocksize > 4096 || (b.blocksize & (b.blocksize - 1)) != 0)
+            throw Error(ErrorCode::Usage, "--blocksize must be a power of two from 64 to 4096 (64 or 128 are usual), not " +
+                                              std::to_string(b.blocksize));
+        b.double_quant = o.double_quant;
+        return b;
+    }
+    if (n == "bnb-int8") return BnbInt8Params{};
+    if (n == "fp8") {
+        Fp8CtParams f;
+        const std::string g = o.granularity.value_or("channel");
+        if (g == "tensor") f.granularity = st::Fp8Granularity::Tensor;
+        else if (g == "channel") f.granularity = st::Fp8Granularity::Channel;
+        else if (g == "block") f.granularity = st::Fp8Granularity::Block;
+        else throw Error(ErrorCode::Usage, "--granularity must be tensor, channel or block, not '" + g + "'");
+        return f;
+    }
+    if (n == "fp8-block-deepseek") return Fp8DeepseekParams{o.ue8m0};
+    PackedIntParams q;
+    q.bits = n[1] == '4' ? 4 : 8;
+    q.symmetric = !ends_with(n, "-asym");
+    q.group_size = o.group_size.value_or(128);
+    if (q.group_size % 8 != 0)
+        throw Error(ErrorCode::Usage, "--group-size must be a multiple of 8 or 'channel', not " + std::to_string(q.group_size));
+    return q;
+}
+
+std::string st_scheme_label(const StScheme& s) {
+    return std::visit(overloaded{
+                          [](const Bnb4Params& b) {
+                              return std::string(b.kind == st::Bnb4Kind::NF4 ? "bnb-nf4" : "bnb-fp4") + " (blocksize " +
+                                     std::to_string(b.blocksize) + (b.double_quant ? ", double quant)" : ")");
+                          },
+                          [](const BnbInt8Params&) { return std::string("bnb-int8"); },
+                          [](const Fp8CtParams& f) {
+                              return std::string("fp8 (") + fp8_preset(f.granularity) + ", " + granularity_name(f.granularity) +
+                                     ")";
+                          },
+                          [](const Fp8DeepseekParams& d) {
+                              return std::string("fp8-block-deepseek") + (d.ue8m0 ? " (ue8m0)" : "");
+                          },
+                          [](const PackedIntParams& q) {
+                              return std::string(q.bits == 4 ? "w4a16" : "w8a16") + (q.symmetric ? "" : "-asym") + " (" +
+                                     (q.group_size ? "group " + std::to_string(q.group_size) : std::string("channel")) + ")";
+                          },
+                      },
+                      s);
+}
+
+std::string st_quantization_config(const StScheme& s, const std::vector<std::string>& ignore) {
+    JsonWriter w;
+    w.begin_object();
+    std::visit(overloaded{
+                   [&](const Bnb4Params& b) {
+                       w.key("quant_method").value("bitsandbytes");
+                       w.key("load_in_4bit").value(true);
+                       w.key("bnb_4bit_quant_type").value(b.kind == st::Bnb4Kind::NF4 ? "nf4" : "fp4");
+                       w.key("bnb_4bit_use_double_quant").value(b.double_quant);
+                       w.key("bnb_4bit_quant_storage").value("uint8");
+                   },
+                   [&](const BnbInt8Params&) {
+                       w.key("quant_method").value("bitsandbytes");
+                       w.key("load_in_8bit").value(true);
+                       w.key("llm_int8_threshold").raw("6.0");
+                   },
+                   [&](const Fp8CtParams& f) {
+                       w.key("quant_method").value("compressed-tensors");
+                       w.key("format").value("float-quantized");
+                       w.key("config_groups").begin_object().key("group_0").begin_object();
+                       w.key("targets").begin_array().value("Linear").end_array();
+                       w.key("weights").begin_object();
+                       w.key("num_bits").value(8).key("type").value("float").key("symmetric").value(true);
+                       w.key("strategy").value(granularity_name(f.granularity));
+                       w.key("dynamic").value(false).key("observer").value("memoryless_minmax");
+                       if (f.granularity == st::Fp8Granularity::Block)
+                           w.key("block_structure").begin_array().value(128).value(128).end_array();
+                       w.end_object();
+                       w.key("input_activations").begin_object();
+                       w.key("num_bits").value(8).key("type").value("float").key("symmetric").value(true);
+                       switch (f.granularity) {
+                           case st::Fp8Granularity::Tensor: w.key("strategy").value("tensor").key("dynamic").value(false); break;
+                           case st::Fp8Granularity::Channel: w.key("strategy").value("token").key("dynamic").value(true); break;
+                           default:
+                               w.key("strategy").value("group").key("group_size").value(128).key("dynamic").value(true);
+                       }
+                       w.end_object();
+                       w.end_object().end_object();
+                       w.key("quantization_status").value("compressed");
+                   },
+                   [&](const Fp8DeepseekParams& d) {
+                       w.key("quant_method").value("fp8");
+                       w.key("fmt").value("e4m3");
+                       w.key("activation_scheme").value("dynamic");
+                       w.key("weight_block_size").begin_array().value(128).value(128).end_array();
+                       if (d.ue8m0) w.key("scale_fmt").value("ue8m0");
+                   },
+                   [&](const PackedIntParams& q) {
+                       w.key("quant_method").value("compressed-tensors");
+                       w.key("format").value("pack-quantized");
+                       w.key("config_groups").begin_object().key("group_0").begin_object();
+                       w.key("targets").begin_array().value("Linear").end_array();
+                       w.key("weights").begin_object();
+                       w.key("num_bits").value(q.bits).key("type").value("int").key("symmetric").value(q.symmetric);
+                       w.key("strategy").value(q.group_size ? "group" : "channel");
+                       w.key("dynamic").value(false).key("observer").value("memoryless_minmax");
+                       if (q.group_size) w.key("group_size").value(q.group_size);
+                       w.end_object();
+                       w.end_object().end_object();
+                       w.key("quantization_status").value("compressed");
+                   },
+               },
+               s);
+    if (is_ct(s)) {
+        w.key("ignore").begin_array();
+        for (const auto& m : ignore) w.value(m);
+        w.end_array();
+    }
+    w.end_object();
+    return w.take();
+}
+
+std::string default_st_output_path(const Catalog& cat, const StScheme& s) {
+    const std::string tag = std::visit(
+        overloaded{
+            [](const Bnb4Params& b) { return std::string(b.kind == st::Bnb4Kind::NF4 ? "bnb-nf4" : "bnb-fp4"); },
+            [](const BnbInt8Params&) { return std::string("bnb-int8"); },
+            [](const Fp8CtParams& f) {
+                return std::string(f.granularity == st::Fp8Granularity::Tensor    ? "fp8"
+                                   : f.granularity == st::Fp8Granularity::Channel ? "fp8-dynamic"
+                                                                                  : "fp8-block");
+            },
+            [](const Fp8DeepseekParams&) { return std::string("fp8-block-ds"); },
+            [](const PackedIntParams& q) {
+                return std::string(q.bits == 4 ? "w4a16" : "w8a16") + (q.symmetric ? "" : "-asym") + (q.group_size ? "" : "-ch");
+            },
+        },
+        s);
+    std::string p = default_output_path(cat, DType::BF16);  // "<name>-bf16" or "<stem>-bf16.safetensors"
+    const auto at = p.rfind("-bf16");
+    if (at != std::string::npos) p.replace(at, 5, "-" + tag);
+    return p;
+}
+
+// ---- plan / run ---------------------------------------------------------------------------------
+
+std::vector<ForgetTensor> plan_st_forget(const Catalog& cat, const Plan& plan, const StForgetOptions& opt) {
+    auto p = prepare(cat, plan, opt);
+    std::vector<ForgetTensor> out;
+    for (auto& e : p.entries) out.push_back(std::move(e.info));
+    return out;
+}
+
+StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const StForgetOptions& opt,
+                                     const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    Prepared p = prepare(cat, plan, opt);
+    StForgetResult res;
+    res.quantization_config = st_quantization_config(opt.scheme, p.ignore);
+    for (const auto& e : p.entries)
+        if (!e.quantize && e.linear_kept) res.kept.push_back(e.info.name);
+    if (opt.requantize)
+        for (const auto& e : p.entries)
+            if (e.quantize && plan.tensors[e.lt].quantized) {
+                res.warnings.push_back("re-quantizing tensors that were already quantized compounds their error "
+                                       "(start from F32/F16/BF16 when you can)");
+                break;
+            }
+
+    // Output files (checks: never an input, OutputExists, folder created).
+    ConvertOptions co;
+    co.output = opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output;
+    co.force = opt.force;
+    co.config_json = config_with(cat.config_json, res.quantization_config);
+    const auto layout = detail::plan_output_files(cat, co);
+    struct DirGuard {
+        std::string dir;
+        std::vector<std::string> committed;  // files renamed into place, removed again on failure
+        bool keep = false;
+        ~DirGuard() {
+            if (keep) return;
+            std::error_code ec;
+            for (const auto& f : committed) fs::remove(f, ec);
+            if (dir.empty()) return;
+            for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); ++it)
+                if (it->is_regular_file()) return;  // never delete anything that holds files
+            fs::remove_all(dir, ec);
+        }
+    } guard{layout.created_dir, {}, false};
+
+    // One sink per output shard.
+    const std::size_t nshards = layout.shard_paths.size();
+    std::vector<std::unique_ptr<SafetensorsWriter>> sinks;
+    for (const auto& path : layout.shard_paths) {
+        sinks.push_back(std::make_unique<SafetensorsWriter>(path, opt.force));
+        sinks.back()->set_metadata({{"format", "pt"}});
+    }
+    for (auto& e : p.entries) {
+        if (nshards == 1) e.shard = 0;
+        auto& sink = *sinks.at(e.shard);
+        for (const auto& o : e.outs)
+            e.sink_index.push_back(o.tail ? sink.add_tail_tensor(o.name, o.dtype, 1, 20) : sink.add_tensor(o.name, o.dtype, o.shape));
+    }
+    for (auto& s : sinks) s->layout();
+
+    // Work units: a quantized weight is one unit (the quantizers take whole
+    // tensors); kept tensors go in row chunks. Weight = input f32 bytes.
+    std::vector<WorkUnit> units;
+    for (std::size_t k = 0; k < p.entries.size(); ++k) {
+        const auto& e = p.entries[k];
+        const Recipe& r = *plan.tensors[e.lt].recipe;
+        if (r.rows() == 0 || e.info.numel == 0) continue;
+        if (e.quantize) units.push_back({k, 0, r.rows(), e.info.numel * 4});
+        else split_rows(units, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
+    }
+
+    std::vector<Loss> loss(p.entries.size());
+    const unsigned nworkers = worker_count(opt.threads, units.size());
+    struct Scratch {
+        std::vector<float> x;
+        std::vector<std::uint8_t> b;
+    };
+    std::vector<Scratch> scratch(nworkers);
+
+    run_units(units, opt.threads, [&](const WorkUnit& u, unsigned worker) {
+        Entry& e = p.entries[u.item];
+        const LogicalTensor& lt = plan.tensors[e.lt];
+        const Recipe& r = *lt.recipe;
+        SafetensorsWriter& sink = *sinks[e.shard];
+        Scratch& s = scratch[worker];
+        try {
+            if (!e.quantize) {
+                const u64 n = u.nrows * r.row_elems();
+                const u64 row_bytes = e.info.bytes / r.rows();
+                s.b.resize(static_cast<std::size_t>(u.nrows * row_bytes));
+                if (!lt.quantized) {
+                    r.copy_rows(u.row0, u.nrows, s.b.data());
+                } else {
+                    s.x.resize(n);
+                    r.dequantize_rows(u.row0, u.nrows, s.x.data());
+                    kernels::f32_to_bf16(s.x.data(), reinterpret_cast<std::uint16_t*>(s.b.data()), n);
+                }
+                sink.write(e.sink_index[0], u.row0 * row_bytes, s.b);
+                detail::release_inputs(cat, r, u.row0, u.nrows);
+                return;
+            }
+            const u64 R = lt.shape[0], C = lt.shape[1], n = R * C;
+            s.x.resize(n);
+            r.dequantize_rows(0, r.rows(), s.x.data());
+            detail::release_inputs(cat, r, 0, r.rows());
+            // A decoded (--requantize) weight is quantized as the BF16 model
+            // `remember` writes: values rounded to BF16 first.
+            if (lt.quantized)
+                for (u64 i = 0; i < n; ++i) s.x[i] = to_wdtype(e.wdtype, s.x[i]);
+            for (u64 i = 0; i < n; ++i)
+                if (!std::isfinite(s.x[i]))
+                    throw Error(ErrorCode::Unsupported,
+                                std::string(std::isnan(s.x[i]) ? "NaN" : "infinity") + " at [" + std::to_string(i / C) + ", " +
+                                    std::to_string(i % C) + "]: a weight to quantize must be finite (nothing written)");
+            const std::span<const float> w(s.x.data(), n);
+            const std::vector<u64> shape = {R, C};
+            Loss& L = loss[u.item];
+            auto put = [&](std::size_t j, std::span<const std::uint8_t> bytes) {
+                if (bytes.size() != sink.tensor_nbytes(e.sink_index[j]))
+                    throw Error(ErrorCode::SizeMismatch,
+                                "quantizer returned " + std::to_string(bytes.size()) + " bytes for " + e.outs[j].name +
+                                    ", expected " + std::to_string(sink.tensor_nbytes(e.sink_index[j])));
+                sink.write(e.sink_index[j], 0, bytes);
+            };
+            std::visit(overloaded{
+                           [&](const Bnb4Params& b) {
+                               auto q = st::quantize_bnb4(w, shape, e.wdtype, b.kind, b.blocksize, b.double_quant);
+                               std::size_t j = 0;
+                               put(j++, q.packed);
+                               if (b.double_quant) put(j++, q.absmax_q);
+                               else put(j++, as_bytes(q.absmax));
+                               put(j++, as_bytes(q.quant_map));
+                               if (b.double_quant) {
+                                   put(j++, as_bytes(q.nested_absmax));
+                                   put(j++, as_bytes(q.nested_quant_map));
+                               }
+                               const auto& js = q.quant_state_json;
+                               sink.set_tail_tensor(e.sink_index[j], {js.size()},
+                                                    {reinterpret_cast<const std::uint8_t*>(js.data()), js.size()});
+                               e.info.bytes += js.size();  // (this entry is only touched by this unit)
+                               for (u64 i = 0; i < n; ++i) {
+                                   const std::uint8_t byte = q.packed[i / 2];
+                                   const unsigned nib = (i % 2 == 0) ? byte >> 4 : byte & 15u;
+                                   const u64 blk = i / b.blocksize;
+                                   const float am = b.double_quant
+                                                        ? q.nested_quant_map[q.absmax_q[blk]] * q.nested_absmax[blk / 256] +
+                                                              q.nested_offset
+                                                        : q.absmax[blk];
+                                   L.add(w[i], to_wdtype(e.wdtype, q.quant_map[nib] * am));
+                               }
+                           },
+                           [&](const BnbInt8Params&) {
+                               auto q = st::quantize_bnb_int8(w, shape, e.wdtype);
+                               put(0, as_bytes(q.q));
+                               put(1, as_bytes(q.scb));
+                               const std::uint8_t zero = 0;
+                               put(2, {&zero, 1});
+                               for (u64 i = 0; i < n; ++i)
+                                   L.add(w[i], (static_cast<float>(q.q[i]) * q.scb[i / C]) * 7.874015718698502e-3f);
+                           },
+                           [&](const Fp8CtParams& f) {
+                               auto q = st::quantize_fp8_ct(w, shape, e.wdtype, f.granularity);
+                               put(0, q.q);
+                               put(1, st::encode_floats(q.scale, q.scale_dtype));
+                               const auto& t = e4m3_table();
+                               const u64 gc = ceil_div(C, 128);
+                               for (u64 i = 0; i < n; ++i) {
+                                   const u64 rr = i / C, cc = i % C;
+                                   const float sc = f.granularity == st::Fp8Granularity::Tensor    ? q.scale[0]
+                                                    : f.granularity == st::Fp8Granularity::Channel ? q.scale[rr]
+                                                                                                   : q.scale[(rr / 128) * gc + cc / 128];
+                                   L.add(w[i], to_wdtype(e.wdtype, t[q.q[i]] * sc));
+                               }
+                           },
+                           [&](const Fp8DeepseekParams& d) {
+                               auto q = st::quantize_fp8_deepseek(w, shape, e.wdtype, d.ue8m0);
+                               put(0, q.q);
+                               put(1, as_bytes(q.scale));
+                               const auto& t = e4m3_table();
+                               const u64 gc = ceil_div(C, 128);
+                               for (u64 i = 0; i < n; ++i)
+                                   L.add(w[i], t[q.q[i]] * q.scale[(i / C / 128) * gc + (i % C) / 128]);
+                           },
+                           [&](const PackedIntParams& pi) {
+                               auto q = st::quantize_ct_int(w, shape, e.wdtype, pi.bits, pi.symmetric, pi.group_size);
+                               std::size_t j = 0;
+                               put(j++, as_bytes(q.packed));
+                               put(j++, st::encode_floats(q.scale, q.scale_dtype));
+                               if (!pi.symmetric) put(j++, as_bytes(q.zero_point_packed));
+                               put(j++, as_bytes(q.weight_shape));
+                               const u64 groups = q.scale_shape.size() == 2 ? q.scale_shape[1] : 1;
+                               const u64 per = C / std::max<u64>(1, groups);
+                               for (u64 i = 0; i < n; ++i) {
+                                   const u64 gi = (i / C) * groups + (i % C) / per;
+                                   const float zp = pi.symmetric ? 0.0f : static_cast<float>(q.zero_point[gi]);
+                                   L.add(w[i], to_wdtype(e.wdtype, to_wdtype(e.wdtype, static_cast<float>(q.q[i]) - zp) * q.scale[gi]));
+                               }
+                           },
+                       },
+                       opt.scheme);
+        } catch (const Error& err) {
+            throw err.with_tensor(lt.name).with_file(cat.path);
+        }
+    }, progress, cancel);  // on error the sinks' destructors remove their temporary files
+
+    // Commit: data, then index, then config.json, then tokenizer files.
+    for (auto& s : sinks) {
+        s->commit();
+        guard.committed.push_back(s->path());
+        res.files.push_back(s->path());
+        res.file_bytes += s->file_size();
+    }
+    if (!layout.index_path.empty()) {
+        JsonWriter w(2);
+        w.begin_object();
+        u64 total = 0;
+        std::map<std::string, std::string> wm;
+        for (const auto& e : p.entries) {
+            const std::string file = fs::path(layout.shard_paths[e.shard]).filename().string();
+            const auto& sink = *sinks[e.shard];
+            for (std::size_t j = 0; j < e.outs.size(); ++j) {
+                total += sink.tensor_nbytes(e.sink_index[j]);
+                wm[e.outs[j].name] = file;
+            }
+        }
+        w.key("metadata").begin_object().key("total_size").value(total).end_object();
+        w.key("weight_map").begin_object();
+        for (const auto& [n, f] : wm) w.key(n).value(f);
+        w.end_object().end_object();
+        detail::write_file_atomically(layout.index_path, w.str() + "\n", opt.force);
+        guard.committed.push_back(layout.index_path);
+        res.files.push_back(layout.index_path);
+    }
+    if (!layout.config_path.empty()) {
+        detail::write_file_atomically(layout.config_path, *co.config_json + "\n", opt.force);
+        guard.committed.push_back(layout.config_path);
+        res.files.push_back(layout.config_path);
+    }
+    for (const auto& f : detail::copy_ancillary_files(cat, layout, opt.force)) {
+        guard.committed.push_back(f);
+        res.files.push_back(f);
+    }
+    guard.keep = true;
+
+    for (std::size_t k = 0; k < p.entries.size(); ++k) {
+        auto& e = p.entries[k];
+        auto& t = e.info;
+        res.input_numel += t.numel;
+        std::vector<std::string> names;
+        for (const auto& o : e.outs) names.push_back(o.name);
+        res.stored.push_back(std::move(names));
+        if (e.quantize) {
+            const auto& l = loss[k];
+            const u64 finite = t.numel - l.nonfinite;
+            res.nonfinite += l.nonfinite;
+            t.max_abs = l.max_abs;
+            t.sum_sq_error = l.sse;
+            t.sum_sq_signal = l.sx2;
+            t.rmse = finite ? std::sqrt(l.sse / static_cast<double>(finite)) : 0.0;
+            t.sqnr_db = l.sse > 0 ? 10.0 * std::log10(l.sx2 / l.sse) : std::numeric_limits<double>::infinity();
+            if (l.nonfinite)
+                res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
+                                       " value(s) dequantize to a non-finite number (left out of the loss)");
+        }
+        res.tensors.push_back(std::move(t));
+    }
+    return res;
+}
+
+}  // namespace amn
