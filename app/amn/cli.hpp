@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace amn {
@@ -53,6 +54,13 @@ int cmd_remember(Args& args, bool convert);
 
 /// forget/quantize: quantize to GGUF (--to gguf:FTYPE) as llama-quantize does.
 int cmd_forget(Args& args);
+
+/// `s` made safe for a terminal: control characters (ESC as "\e", CR as
+/// "\r", others as "\xNN"), DEL, C1 controls and bytes that are not valid
+/// UTF-8 shown as escapes, so text from a file can never move the cursor,
+/// recolour or rewrite the terminal. Everything the CLI prints that comes
+/// from a file (names, values, messages) goes through it.
+std::string printable(std::string_view s);
 
 /// Help texts ("amn help VERB" and "amn VERB --help").
 void print_help(std::FILE* out, std::string_view verb);

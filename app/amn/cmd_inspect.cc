@@ -60,14 +60,14 @@ int inspect_scan(const std::string& path, bool json) {
         w.end_object();
         std::printf("%s\n", w.str().c_str());
     } else {
-        std::printf("%s\n", path.c_str());
-        std::printf("  container     %s\n", s.container.c_str());
-        for (const auto& p : s.pickles) std::printf("  pickle        %s\n", p.c_str());
+        std::printf("%s\n", printable(path).c_str());
+        std::printf("  container     %s\n", printable(s.container).c_str());
+        for (const auto& p : s.pickles) std::printf("  pickle        %s\n", printable(p).c_str());
         for (const auto& g : s.globals)
-            std::printf("  %-13s %s.%s ×%zu — %s\n", g.allowed ? "allowed" : "REFUSED", g.module.c_str(), g.name.c_str(), g.count,
-                        g.verdict.c_str());
-        for (const auto& e : s.errors) std::printf("  error         %s\n", e.c_str());
-        std::printf("  verdict       %s\n", s.summary.c_str());
+            std::printf("  %-13s %s.%s ×%zu — %s\n", g.allowed ? "allowed" : "REFUSED", printable(g.module).c_str(), printable(g.name).c_str(), g.count,
+                        printable(g.verdict).c_str());
+        for (const auto& e : s.errors) std::printf("  error         %s\n", printable(e).c_str());
+        std::printf("  verdict       %s\n", printable(s.summary).c_str());
     }
     return s.safe ? kOk : kError;
 }
@@ -132,21 +132,21 @@ int cmd_inspect(Args& args) {
         return kOk;
     }
 
-    std::printf("%s\n", cat.path.c_str());
+    std::printf("%s\n", printable(cat.path).c_str());
     std::printf("  format        %s, %zu file(s), %s\n", r.format.c_str(), r.shards, human_bytes(r.file_bytes).c_str());
     if (cat.format == Format::Gguf) print_gguf_facts(cat);
-    if (auto m = cat.qconfig("quant_method")) std::printf("  config        quant_method \"%s\" (%s)\n", m->c_str(), cat.config_path.c_str());
+    if (auto m = cat.qconfig("quant_method")) std::printf("  config        quant_method \"%s\" (%s)\n", printable(*m).c_str(), printable(cat.config_path).c_str());
     if (r.schemes.empty()) {
         std::printf("  scheme        none (no quantized tensors)\n");
     } else {
         for (std::size_t i = 0; i < r.schemes.size(); ++i)
-            std::printf("  %-13s %s — %zu tensor(s)\n", i ? "" : "scheme", r.schemes[i].description.c_str(), r.schemes[i].tensors);
+            std::printf("  %-13s %s — %zu tensor(s)\n", i ? "" : "scheme", printable(r.schemes[i].description).c_str(), r.schemes[i].tensors);
     }
     std::printf("  tensors       %zu stored: %zu quantized, %zu companion(s), %zu passthrough%s\n", r.stored_tensors, r.quantized,
                 r.companions, r.passthrough, r.unsupported ? (", " + std::to_string(r.unsupported) + " unsupported").c_str() : "");
     std::printf("  parameters    %s (%s quantized)\n", count(r.parameters).c_str(), count(r.quantized_parameters).c_str());
     std::printf("  dtypes       ");
-    for (const auto& d : r.dtypes) std::printf(" %s %s (%zu)", d.dtype.c_str(), human_bytes(d.bytes).c_str(), d.tensors);
+    for (const auto& d : r.dtypes) std::printf(" %s %s (%zu)", printable(d.dtype).c_str(), human_bytes(d.bytes).c_str(), d.tensors);
     std::printf("\n");
     std::printf("  size          %s now → %s as BF16\n", human_bytes(r.tensor_bytes).c_str(), human_bytes(r.bf16_bytes).c_str());
     if (r.quantized_parameters) {
@@ -156,8 +156,8 @@ int cmd_inspect(Args& args) {
     } else {
         std::printf("  Lethe took    nothing: no quantized tensors\n");
     }
-    for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", e.c_str());
-    for (const auto& n : r.notes) std::printf("  note          %s\n", n.c_str());
+    for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
+    for (const auto& n : r.notes) std::printf("  note          %s\n", printable(n).c_str());
     return kOk;
 }
 

@@ -29,8 +29,8 @@ void print_gguf_facts(const Catalog& cat) {
                 g.big_endian ? "big" : "little", static_cast<unsigned long long>(g.alignment),
                 static_cast<unsigned long long>(g.data_offset), static_cast<unsigned long long>(g.kv_count));
     if (!g.architecture.empty() || !g.name.empty())
-        std::printf("  architecture %s%s%s\n", g.architecture.empty() ? "?" : g.architecture.c_str(), g.name.empty() ? "" : ", name ",
-                    g.name.c_str());
+        std::printf("  architecture %s%s%s\n", g.architecture.empty() ? "?" : printable(g.architecture).c_str(), g.name.empty() ? "" : ", name ",
+                    printable(g.name).c_str());
     if (g.file_type) {
         const auto n = llama_ftype_name(*g.file_type);
         std::printf("  file type    %s (%u)\n", n.empty() ? "unknown" : std::string(n).c_str(), *g.file_type);
@@ -114,29 +114,29 @@ int cmd_parse(Args& args) {
         wshape = std::max(wshape, shapes.back().size());
     }
     wname = std::min<std::size_t>(wname, 72);
-    std::printf("%s: %s, %zu tensor(s) in %zu file(s), %s\n", cat.path.c_str(), std::string(format_name(cat.format)).c_str(),
+    std::printf("%s: %s, %zu tensor(s) in %zu file(s), %s\n", printable(cat.path).c_str(), std::string(format_name(cat.format)).c_str(),
                 cat.tensors.size(), cat.shards.size(), human_bytes(cat.file_bytes()).c_str());
     if (cat.format == Format::Gguf) {
         print_gguf_facts(cat);
         if (kv) {
             const auto kvs = gguf_key_values(cat);
             std::printf("\nkey/values (%zu):\n", kvs.size());
-            for (const auto& e : kvs) std::printf("  %-40s %-16s %s\n", e.key.c_str(), e.type.c_str(), e.summary.c_str());
+            for (const auto& e : kvs) std::printf("  %-40s %-16s %s\n", printable(e.key).c_str(), printable(e.type).c_str(), printable(e.summary).c_str());
         }
     } else if (kv && !cat.metadata.empty()) {
         std::printf("\nmetadata:\n");
         for (const auto& [k, v] : cat.metadata) {
             std::string shown = v.size() > 200 ? v.substr(0, 197) + "..." : v;
-            std::printf("  %s = %s\n", k.c_str(), shown.c_str());
+            std::printf("  %s = %s\n", printable(k).c_str(), printable(shown).c_str());
         }
     }
     std::printf("\n%-*s  %-*s  %-*s  %10s  %s\n", int(wname), "NAME", int(wdtype), "DTYPE", int(wshape), "SHAPE", "SIZE", "ROLE");
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& t = cat.tensors[i];
-        std::printf("%-*s  %-*s  %-*s  %10s  %s\n", int(wname), t.name.c_str(), int(wdtype), t.dtype_name.c_str(), int(wshape),
+        std::printf("%-*s  %-*s  %-*s  %10s  %s\n", int(wname), printable(t.name).c_str(), int(wdtype), printable(t.dtype_name).c_str(), int(wshape),
                     shapes[i].c_str(), human_bytes(t.nbytes).c_str(), role_text(cat, i, static_cast<int>(plan.roles[i])).c_str());
     }
-    for (const auto& n : cat.notes) std::printf("note: %s\n", n.c_str());
+    for (const auto& n : cat.notes) std::printf("note: %s\n", printable(n).c_str());
     return kOk;
 }
 

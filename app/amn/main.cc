@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // amn — the headless front end of anamnesis.
+#include "anamnesis/convert.hpp"
 #include "anamnesis/kernels.hpp"
 #include "cli.hpp"
 
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,31 @@ int main(int argc, char** argv) {
         print_help(stdout, rest.empty() ? "" : rest.front());
         return kOk;
     }
+    // The model argument, for errors that carry no file (std::bad_alloc):
+    // the first positional, skipping the values of options that take one.
+    std::string model;
+    {
+        static const char* const kValued[] = {"-o", "--output", "--to", "--threads", "--layout", "--imatrix", "--tensor-type",
+                                              "--output-tensor-type", "--token-embedding-type"};
+        for (std::size_t i = 0; i < rest.size(); ++i) {
+            const std::string& a = rest[i];
+            if (a == "--") { if (i + 1 < rest.size()) model = rest[i + 1]; break; }
+            if (!a.empty() && a[0] == '-') {
+                if (a.find('=') == std::string::npos)
+                    for (const char* v : kValued)
+                        if (a == v) { ++i; break; }
+                continue;
+            }
+            model = a;
+            break;
+        }
+    }
+    // Stale temporary files removed while writing output: one line each.
+    struct CleanupNotes {
+        ~CleanupNotes() {
+            for (const auto& m : amn::take_output_cleanup_messages()) std::fprintf(stderr, "amn: note: %s\n", printable(m).c_str());
+        }
+    } cleanup_notes;
     Args args(rest);
     try {
         if (args.flag("--help", "-h")) {
@@ -37,16 +64,24 @@ int main(int argc, char** argv) {
         if (verb == "remember" || verb == "dequantize") return cmd_remember(args, false);
         if (verb == "convert") return cmd_remember(args, true);
         if (verb == "forget" || verb == "quantize") return cmd_forget(args);
-        std::fprintf(stderr, "amn: unknown command '%s' (see 'amn --help')\n", verb.c_str());
+        std::fprintf(stderr, "amn: unknown command '%s' (see 'amn --help')\n", printable(verb).c_str());
         return kUsage;
     } catch (const UsageError& e) {
-        std::fprintf(stderr, "amn %s: %s (see 'amn %s --help')\n", verb.c_str(), e.message.c_str(), verb.c_str());
+        std::fprintf(stderr, "amn %s: %s (see 'amn %s --help')\n", printable(verb).c_str(), printable(e.message).c_str(),
+                     printable(verb).c_str());
         return kUsage;
     } catch (const amn::Error& e) {
-        std::fprintf(stderr, "amn: error: %s\n", e.what());
+        std::fprintf(stderr, "amn: error: %s\n", printable(e.what()).c_str());
+        return kError;
+    } catch (const std::bad_alloc&) {
+        // Far more memory than the machine has, asked for by a (corrupt or
+        // hostile) file: name the file instead of aborting.
+        std::fprintf(stderr, "amn: error: %s: out of memory (the file asks for more memory than is available)\n",
+                     printable(model.empty() ? verb : model).c_str());
         return kError;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "amn: error: %s\n", e.what());
+        std::fprintf(stderr, "amn: error: %s%s%s\n", model.empty() ? "" : printable(model).c_str(), model.empty() ? "" : ": ",
+                     printable(e.what()).c_str());
         return kError;
     }
 }

@@ -9,9 +9,12 @@
 #include "formats/formats.hpp"
 #include "json_util.hpp"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <fstream>
 #include <sstream>
 
@@ -60,9 +63,22 @@ std::uint64_t Catalog::file_bytes() const noexcept {
 void Catalog::index_names() {
     by_name_.clear();
     by_name_.reserve(tensors.size());
-    for (std::size_t i = 0; i < tensors.size(); ++i)
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        // Names end up as JSON keys (safetensors headers, --json): they must
+        // be UTF-8, whatever container they came from (GGUF, pickle, ZIP).
+        const auto& n = tensors[i].name;
+        if (!simdjson::validate_utf8(n.data(), n.size())) {
+            std::string shown;
+            static const char* hx = "0123456789abcdef";
+            for (unsigned char c : n.substr(0, 48)) {
+                if (c >= 0x20 && c < 0x7f && c != '\\') shown += static_cast<char>(c);
+                else { shown += "\\x"; shown += hx[c >> 4]; shown += hx[c & 15]; }
+            }
+            throw Error(ErrorCode::BadText, "tensor name is not valid UTF-8: \"" + shown + "\"", path);
+        }
         if (!by_name_.emplace(tensors[i].name, i).second)
             throw Error(ErrorCode::Malformed, "tensor name appears twice", path, tensors[i].name);
+    }
 }
 
 namespace detail {
@@ -77,12 +93,17 @@ bool looks_like_safetensors(std::span<const std::uint8_t> head, std::uint64_t fi
     return i < head.size() && head[i] == '{';
 }
 
+// A companion file's text, or nullopt when it does not exist. Read through
+// MappedFile (regular files only: a FIFO named config.json must not block)
+// and validated as a whole JSON document up front, so a corrupt companion is
+// a named error before any output exists, never a failure after commit.
 static std::optional<std::string> slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) return std::nullopt;
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(p, ec)) && !fs::exists(p, ec)) return std::nullopt;
+    auto f = MappedFile::open(p.string());
+    std::string text(reinterpret_cast<const char*>(f->data()), static_cast<std::size_t>(f->size()));
+    validate_json_document(text, p.string());
+    return text;
 }
 
 static void read_quant_object(const std::string& text, const std::string& path, bool nested, Catalog& cat) {
@@ -182,7 +203,7 @@ std::string resolve_directory(const std::string& dir) {
 
 }  // namespace
 
-Catalog open_model(const std::string& path_in) {
+static Catalog open_model_impl(const std::string& path_in) {
     std::string path = path_in;
     std::error_code ec;
     if (is_ollama_spec(path_in)) path = resolve_ollama(path_in);  // ollama:NAME[:TAG] → model-layer blob
@@ -230,6 +251,15 @@ std::string shape_to_string(std::span<const std::uint64_t> shape) {
     std::string r = "[";
     for (std::size_t i = 0; i < shape.size(); ++i) r += (i ? ", " : "") + std::to_string(shape[i]);
     return r + "]";
+}
+
+Catalog open_model(const std::string& path_in) {
+    try {
+        return open_model_impl(path_in);
+    } catch (const std::bad_alloc&) {
+        // A corrupt or hostile file asked for more memory than there is.
+        throw Error(ErrorCode::OutOfMemory, "out of memory while reading the file (it declares more than is available)", path_in);
+    }
 }
 
 }  // namespace amn

@@ -155,6 +155,13 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
     verify_integrity(cat, cancel);
 
+    // Everything that goes into the output is read and validated before the
+    // first byte is written: config.json is rewritten now (a corrupt one
+    // fails here, not after the shards were committed).
+    const auto& cfg_in = opt.config_json ? opt.config_json : cat.config_json;
+    std::optional<std::string> config_text;
+    if (cfg_in) config_text = rewrite_config_json(*cfg_in, opt.to.value_or(DType::BF16)) + "\n";
+
     // Output layout.
     const auto layout = detail::plan_output_files(cat, opt);
     // A folder this call created is removed again unless the run completes.
@@ -269,14 +276,10 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         detail::release_inputs(cat, r, unit.row0, unit.nrows);
     }, progress, cancel);  // on error the TempFiles unlink themselves
 
-    // Commit: data, then index, then config.json.
+    // Companion files into temporaries too, then the whole set is committed
+    // together: all in place, or (on any failure) none.
     ConvertResult res;
-    for (auto& sh : shards) {
-        sh.file.commit();
-        res.files.push_back(sh.final_path);
-        res.tensors += sh.tensors.size();
-        res.tensor_bytes += sh.data_bytes;
-    }
+    std::vector<detail::TempFile> extras;
     if (!layout.index_path.empty()) {
         JsonWriter w(2);
         w.begin_object();
@@ -287,15 +290,28 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
             for (const auto& t : sh.tensors) wm[plan.tensors[t.lt].name] = fs::path(sh.final_path).filename().string();
         for (const auto& [n, f] : wm) w.key(n).value(f);
         w.end_object().end_object();
-        detail::write_file_atomically(layout.index_path, w.str() + "\n", opt.force);
-        res.files.push_back(layout.index_path);
+        extras.push_back(detail::TempFile::create(layout.index_path, opt.force));
+        extras.back().write_all(w.str() + "\n");
     }
-    if (const auto& cfg = opt.config_json ? opt.config_json : cat.config_json; cfg && !layout.config_path.empty()) {
-        DType cfg_dtype = opt.to.value_or(DType::BF16);
-        detail::write_file_atomically(layout.config_path, rewrite_config_json(*cfg, cfg_dtype) + "\n", opt.force);
-        res.files.push_back(layout.config_path);
+    if (config_text && !layout.config_path.empty()) {
+        extras.push_back(detail::TempFile::create(layout.config_path, opt.force));
+        extras.back().write_all(*config_text);
     }
-    for (const auto& f : detail::copy_ancillary_files(cat, layout, opt.force)) res.files.push_back(f);
+    for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) {
+        extras.push_back(detail::TempFile::create(dst, opt.force));
+        extras.back().write_all(text);
+    }
+    std::vector<detail::TempFile*> all;
+    for (auto& sh : shards) all.push_back(&sh.file);
+    for (auto& e : extras) all.push_back(&e);
+    detail::commit_together(all);
+    for (auto& sh : shards) {
+        res.files.push_back(sh.final_path);
+        res.tensors += sh.tensors.size();
+        res.tensor_bytes += sh.data_bytes;
+    }
+    for (auto& e : extras) res.files.push_back(e.final_path());
+    detail::sync_created_dirs(layout);
     dir_guard.keep = true;
     return res;
 }

@@ -17,7 +17,9 @@ namespace amn {
 namespace {
 
 // Block decoders for plain dtypes (block = 1 element unless noted).
-void dec_f32(const std::uint8_t* s, float* d, std::size_t n) { std::memcpy(d, s, n * 4); }
+void dec_f32(const std::uint8_t* s, float* d, std::size_t n) {
+    if (n) std::memcpy(d, s, n * 4);  // s may be null for an empty tensor: memcpy(_, nullptr, 0) is UB
+}
 void dec_f16(const std::uint8_t* s, float* d, std::size_t n) {
     // Unaligned-safe: the kernels take uint16 pointers; mmap'd tensor data
     // is at least 2-byte aligned in every format we parse except when a

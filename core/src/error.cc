@@ -21,6 +21,7 @@ std::string_view error_code_name(ErrorCode code) noexcept {
         case ErrorCode::BadJson: return "bad-json";
         case ErrorCode::OutOfRange: return "out-of-range";
         case ErrorCode::Overlap: return "overlap";
+        case ErrorCode::Gap: return "gap";
         case ErrorCode::SizeMismatch: return "size-mismatch";
         case ErrorCode::LimitExceeded: return "limit-exceeded";
         case ErrorCode::UnknownDtype: return "unknown-dtype";
@@ -31,6 +32,9 @@ std::string_view error_code_name(ErrorCode code) noexcept {
         case ErrorCode::Cancelled: return "cancelled";
         case ErrorCode::Usage: return "usage";
         case ErrorCode::UnsafePickle: return "unsafe-pickle";
+        case ErrorCode::BadText: return "bad-text";
+        case ErrorCode::NotRegularFile: return "not-regular-file";
+        case ErrorCode::OutOfMemory: return "out-of-memory";
     }
     return "error";
 }

@@ -84,4 +84,12 @@ void flatten_object(simdjson::ondemand::object obj, const std::string& prefix,
     }
 }
 
+void validate_json_document(std::string_view text, const std::string& file) {
+    simdjson::dom::parser parser;
+    simdjson::padded_string padded(text);
+    simdjson::dom::element root;
+    const auto err = parser.parse(padded).get(root);
+    if (err) throw Error(ErrorCode::BadJson, std::string("not valid JSON: ") + simdjson::error_message(err), file);
+}
+
 }  // namespace amn::detail

@@ -24,4 +24,10 @@ std::string_view raw_text(simdjson::ondemand::value v, const std::string& file);
 void flatten_object(simdjson::ondemand::object obj, const std::string& prefix,
                     std::map<std::string, std::string>& out, const std::string& file, int depth = 0);
 
+/// Parse `text` completely (every value, UTF-8, nothing trailing) and throw
+/// Error{BadJson} naming `file` when it is not one valid JSON document.
+/// On-demand parsing reads only what it asks for; companion files whose
+/// content ends up in the output (config.json) are checked whole up front.
+void validate_json_document(std::string_view text, const std::string& file);
+
 }  // namespace amn::detail

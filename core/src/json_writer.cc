@@ -6,11 +6,46 @@
 
 namespace amn {
 
+namespace {
+// Length of the valid UTF-8 sequence at s[i], or 0 (RFC 3629: no overlongs,
+// no surrogates, nothing above U+10FFFF).
+std::size_t utf8_seq(std::string_view s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    const auto cont = [&](std::size_t k) { return i + k < s.size() && (b(k) & 0xC0) == 0x80; };
+    const unsigned char c = b(0);
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (!cont(1) || !cont(2)) return 0;
+        if (c == 0xE0 && b(1) < 0xA0) return 0;  // overlong
+        if (c == 0xED && b(1) >= 0xA0) return 0;  // surrogate
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (!cont(1) || !cont(2) || !cont(3)) return 0;
+        if (c == 0xF0 && b(1) < 0x90) return 0;
+        if (c == 0xF4 && b(1) >= 0x90) return 0;
+        return 4;
+    }
+    return 0;
+}
+}  // namespace
+
 void JsonWriter::escape_to(std::string& out, std::string_view s) {
+    // Always valid JSON: control characters as \u escapes, every
+    // byte that is not part of valid UTF-8 as U+FFFD.
     static const char* hex = "0123456789abcdef";
     out.push_back('"');
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x80) {
+            const std::size_t n = utf8_seq(s, i);
+            if (n) out.append(s.substr(i, n));
+            else out += "\\ufffd";
+            i += n ? n : 1;
+            continue;
+        }
+        ++i;
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;
@@ -25,7 +60,7 @@ void JsonWriter::escape_to(std::string& out, std::string_view s) {
                     out.push_back(hex[c >> 4]);
                     out.push_back(hex[c & 15]);
                 } else {
-                    out.push_back(ch);
+                    out.push_back(static_cast<char>(c));
                 }
         }
     }

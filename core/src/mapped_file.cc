@@ -13,7 +13,9 @@
 namespace amn {
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+    // writer forever; it is refused below as not a regular file.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) throw Error(ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno), path);
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
@@ -24,6 +26,14 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     if (S_ISDIR(st.st_mode)) {
         ::close(fd);
         throw Error(ErrorCode::Io, "is a directory", path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw Error(ErrorCode::NotRegularFile,
+                    std::string("is not a regular file (") +
+                        (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+                         : S_ISSOCK(st.st_mode) ? "a socket" : "a special file") + "): model files must be regular files",
+                    path);
     }
     std::shared_ptr<MappedFile> m(new MappedFile());
     m->path_ = path;

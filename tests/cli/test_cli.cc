@@ -236,6 +236,11 @@ void TestCli::interruptCancelsAndCleansUp() {
     }
     QDir().mkdir(tmp.filePath("out"));
     QProcess p;
+    // Named temporaries (the fallback of O_TMPFILE), so the test can see when
+    // the output is under way; test_cli_mutations kills O_TMPFILE runs.
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("AMN_NO_O_TMPFILE", "1");
+    p.setProcessEnvironment(env);
     p.start(QString::fromStdString(amn::test::cli_path()),
             {"remember", "--threads", "1", tmp.filePath("big.safetensors"), "-o", tmp.filePath("out/big.safetensors")});
     QVERIFY(p.waitForStarted());

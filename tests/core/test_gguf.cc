@@ -18,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QElapsedTimer>
 #include <QtTest/QtTest>
 
 #include <cstring>
@@ -143,6 +144,7 @@ private slots:
     void synthetic_valid();
     void big_endian();
     void unknown_type_listed();
+    void many_zero_size_tensors();
     // ---- bad input ----
     void every_truncation_is_named();
     void bad_inputs_data();
@@ -480,6 +482,25 @@ void TestGguf::unknown_type_listed() {
     QCOMPARE(dequantize_all(plan.tensors[1])[7], 1.0f);
 }
 
+// issue 14: zero-size tensors all at one offset are valid for ggml (padded
+// size 0); the layout check is one linear pass (tests/bench/robustness.sh
+// times 160 000 of them).
+void TestGguf::many_zero_size_tensors() {
+    GgufBuilder g;
+    const int n = 20000;
+    g.header(n + 1, 0);
+    for (int i = 0; i < n; ++i) g.tensor("e" + std::to_string(i), {0}, 0, 0);
+    g.tensor("w", {8}, 0, 0);
+    g.pad();
+    for (int i = 0; i < 8; ++i) g.num<float>(2.0f);
+    QElapsedTimer t;
+    t.start();
+    const Catalog cat = parse_bytes(g.b);
+    QCOMPARE(cat.tensors.size(), std::size_t(n + 1));
+    QCOMPARE(cat.tensors.back().nbytes, std::uint64_t(32));
+    QVERIFY2(t.elapsed() < 5000, "layout check is not linear");
+}
+
 void TestGguf::every_truncation_is_named() {
     const auto full = valid_file();
     // Every strict prefix either fails with Truncated/OutOfRange or (once the
@@ -692,6 +713,70 @@ void TestGguf::bad_inputs_data() {
         g.header(1, 0);
         g.tensor("t", {8}, 0, 0);
         row("no data section", g, ErrorCode::Truncated);
+    }
+    // issue 14: ggml's layout rule and limits.
+    {
+        GgufBuilder g;  // offsets must be the running padded size: 32 bytes of "a", then "b" at 32, not 64
+        g.header(2, 0);
+        g.tensor("a", {8}, 0, 0);
+        g.tensor("b", {8}, 0, 64);
+        g.pad();
+        g.data(96);
+        row("gap between tensors", g, ErrorCode::Gap);
+    }
+    {
+        GgufBuilder g;  // a type lie: the next offset no longer matches
+        g.header(2, 0);
+        g.tensor("a", {64}, 8, 0);  // Q8_0: 2 blocks of 34 bytes = 68, padded 96
+        g.tensor("b", {8}, 0, 128);  // written as if "a" were of a type with 128 padded bytes
+        g.pad();
+        g.data(160);
+        row("type lie shifts the next offset", g, ErrorCode::Gap);
+    }
+    {
+        GgufBuilder g;
+        g.header(2, 0);
+        g.tensor("b", {8}, 0, 32);  // declared out of order: ggml requires declaration order
+        g.tensor("a", {8}, 0, 0);
+        g.pad();
+        g.data(64);
+        row("offsets out of declaration order", g, ErrorCode::Gap);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor(std::string(64, 'n'), {8}, 0, 0);
+        g.pad();
+        g.data(32);
+        row("name of 64 bytes", g, ErrorCode::LimitExceeded);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("t", {1, 1, 1, 1, 8}, 0, 0);
+        g.pad();
+        g.data(32);
+        row("five dims", g, ErrorCode::LimitExceeded);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.kv_u32("", 1);
+        row("empty key", g, ErrorCode::Malformed);
+    }
+    {
+        GgufBuilder g;
+        g.header(0, 1);
+        g.kv_u32("bad\xff key", 1);
+        row("key not UTF-8", g, ErrorCode::BadText);
+    }
+    {
+        GgufBuilder g;
+        g.header(1, 0);
+        g.tensor("w\xc3\x28", {8}, 0, 0);
+        g.pad();
+        g.data(32);
+        row("tensor name not UTF-8", g, ErrorCode::BadText);
     }
 }
 

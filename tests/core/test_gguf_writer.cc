@@ -403,7 +403,9 @@ void TestGgufWriter::abort_leaves_nothing() {
     GgufWriter w(out);
     w.add_tensor("x", DType::F32, {4});
     w.layout();
-    QCOMPARE(files_in(tmp.path().toStdString()).size(), std::size_t(1));  // the temporary file
+    // The temporary file is unnamed (O_TMPFILE) where the filesystem allows,
+    // else one hidden named file; never more.
+    QVERIFY(files_in(tmp.path().toStdString()).size() <= std::size_t(1));
     std::vector<std::uint8_t> z(16, 1);
     w.write(0, 0, z);
     w.abort();

@@ -125,6 +125,19 @@ void TestSafetensors::badInput_data() {
     add("bytes overflow", make_file(R"({"a":{"dtype":"F64","shape":[4611686018427387904],"data_offsets":[0,8]}})", 8), ErrorCode::SizeMismatch);
     add("rank 9", make_file(R"({"a":{"dtype":"F32","shape":[1,1,1,1,1,1,1,1,2],"data_offsets":[0,8]}})", 8), ErrorCode::LimitExceeded);
     add("F4 odd count", make_file(R"({"a":{"dtype":"F4","shape":[3],"data_offsets":[0,2]}})", 2), ErrorCode::SizeMismatch);
+    // Exact coverage of the data section (issue 14): as the safetensors crate.
+    {
+        // A header padded with a space, its length one short: the space
+        // joins the data section and every tensor would be read a byte early.
+        const std::string padded = ok + " ";
+        auto f = make_file(padded, 8, static_cast<std::int64_t>(padded.size() - 1));
+        add("header length one short (padding swallowed)", f, ErrorCode::Gap);
+    }
+    add("gap between tensors", make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})", 12), ErrorCode::Gap);
+    add("gap before the first tensor", make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8), ErrorCode::Gap);
+    add("bytes after the last tensor", make_file(ok, 12), ErrorCode::Gap);
+    add("empty tensor off the running offset", make_file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"e":{"dtype":"F32","shape":[0],"data_offsets":[12,12]}})", 12), ErrorCode::Gap);
+    add("header not starting with '{'", make_file(" " + ok, 8), ErrorCode::BadJson);
 }
 
 void TestSafetensors::badInput() {

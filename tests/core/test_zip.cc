@@ -5,6 +5,8 @@
 // and every kind of bad archive producing its named error.
 #include "anamnesis/mapped_file.hpp"
 #include "anamnesis/zip.hpp"
+#include "anamnesis/error.hpp"
+#include "anamnesis/npy.hpp"
 #include "npz_pth_fixtures.hpp"
 
 #include <QCryptographicHash>
@@ -25,6 +27,7 @@ private slots:
     void storedEntriesAreZeroCopy();
     void crc32MatchesZlibCheckValue();
     void readPrefixIsThePrefix();
+    void declaredSizeIsNotAllocated();
 };
 
 void TestZip::cases_data() {
@@ -113,4 +116,83 @@ void TestZip::readPrefixIsThePrefix() {
 }
 
 QTEST_APPLESS_MAIN(TestZip)
+namespace {
+void put16(std::vector<std::uint8_t>& b, std::uint32_t v) { for (int i = 0; i < 2; ++i) b.push_back(std::uint8_t(v >> (8 * i))); }
+void put32(std::vector<std::uint8_t>& b, std::uint32_t v) { for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i))); }
+
+// One deflated entry `name` whose stream holds `real` bytes (stored deflate
+// blocks) but whose headers declare `declared` bytes.
+std::vector<std::uint8_t> lying_zip(const std::string& name, std::size_t real, std::uint32_t declared) {
+    std::vector<std::uint8_t> stream;
+    for (std::size_t done = 0; done < real || done == 0;) {
+        const std::size_t n = std::min<std::size_t>(65535, real - done);
+        const bool last = done + n >= real;
+        stream.push_back(last ? 1 : 0);
+        put16(stream, std::uint32_t(n));
+        put16(stream, std::uint32_t(~n & 0xFFFF));
+        for (std::size_t i = 0; i < n; ++i) stream.push_back(std::uint8_t(i * 7 + done));
+        done += n;
+        if (last) break;
+    }
+    std::vector<std::uint8_t> z;
+    auto header = [&](bool central) {
+        put32(z, central ? 0x02014b50 : 0x04034b50);
+        if (central) put16(z, 20);
+        put16(z, 20);
+        put16(z, 0);   // flags
+        put16(z, 8);   // deflate
+        put16(z, 0);
+        put16(z, 0);
+        put32(z, 0x12345678);  // CRC (never reached)
+        put32(z, std::uint32_t(stream.size()));
+        put32(z, declared);
+        put16(z, std::uint32_t(name.size()));
+        put16(z, 0);
+        if (central) {
+            put16(z, 0);
+            put16(z, 0);
+            put16(z, 0);
+            put32(z, 0);
+            put32(z, 0);  // local header offset
+        }
+        z.insert(z.end(), name.begin(), name.end());
+    };
+    header(false);
+    z.insert(z.end(), stream.begin(), stream.end());
+    const std::uint32_t cd = std::uint32_t(z.size());
+    header(true);
+    const std::uint32_t cd_size = std::uint32_t(z.size()) - cd;
+    put32(z, 0x06054b50);
+    put16(z, 0);
+    put16(z, 0);
+    put16(z, 1);
+    put16(z, 1);
+    put32(z, cd_size);
+    put32(z, cd);
+    put16(z, 0);
+    return z;
+}
+}  // namespace
+
+// issue 14: a deflated member declaring ~4 GiB but holding 4 MiB was
+// allocated (and zero-filled) at its declared size before inflating: 4 GB of
+// RSS for a 4 MB file, even to inspect it. Inflate now grows with the real
+// data and names the lie (tests/bench/robustness.sh checks time and RSS).
+void TestZip::declaredSizeIsNotAllocated() {
+    const auto bytes = lying_zip("w.npy", 4u << 20, 0xFFFFFFF0u);
+    const ZipArchive z = ZipArchive::open(MappedFile::from_bytes(bytes, "lie.zip"));
+    QCOMPARE(z.entries().size(), std::size_t(1));
+    QElapsedTimer t;
+    t.start();
+    const auto e = error_of([&] { (void)z.read(z.entries()[0]); });
+    QVERIFY(e.has_value());
+    QCOMPARE(int(e->code()), int(ErrorCode::Malformed));
+    QVERIFY2(e->message().find("ends after 4194304 of its declared 4294967280 bytes") != std::string::npos, e->what());
+    const auto npz = error_of([&] { (void)parse_npz(MappedFile::from_bytes(bytes, "lie.npz"), "lie.npz"); });
+    QVERIFY(npz.has_value());
+    QCOMPARE(int(npz->code()), int(ErrorCode::Malformed));
+    QCOMPARE(npz->file(), std::string("lie.npz"));
+    QVERIFY2(t.elapsed() < 10000, "declared size allocated?");
+}
+
 #include "test_zip.moc"

@@ -50,6 +50,11 @@ struct ConvertResult {
     std::size_t tensors = 0;          ///< tensors written
 };
 
+/// Messages about stale temporary files (left by a run that was killed)
+/// that writing output removed since the last call, one line each naming the
+/// file; the CLI prints them on stderr.
+std::vector<std::string> take_output_cleanup_messages();
+
 /// The output the CLI uses when `-o` is absent, for target dtype `to`:
 /// - a single `.safetensors` with no config.json beside it → same folder,
 ///   quantization suffix of the stem replaced ("model-fp8" → "model-bf16");

@@ -19,6 +19,7 @@ enum class ErrorCode {
     BadJson,           ///< JSON syntax error, wrong value type, duplicate key
     OutOfRange,        ///< an offset, size or index points outside its bounds
     Overlap,           ///< two tensors claim the same bytes
+    Gap,               ///< bytes of a data area that no tensor covers (or offsets off the running size)
     SizeMismatch,      ///< byte size disagrees with shape × dtype
     LimitExceeded,     ///< a count/length beyond the parser's safety limits
     UnknownDtype,      ///< a dtype/type id the registry does not know
@@ -29,6 +30,9 @@ enum class ErrorCode {
     Cancelled,         ///< the caller cancelled the operation
     Usage,             ///< invalid options passed to a core call
     UnsafePickle,      ///< a pickle referenced a global outside the allowlist
+    BadText,           ///< a name or string that is not valid UTF-8 where the format requires it
+    NotRegularFile,    ///< an input that is a FIFO, device or folder where a file is needed
+    OutOfMemory,       ///< an allocation failed (std::bad_alloc), reported with the file
 };
 
 /// Short stable name of a code ("truncated", "missing-companion", …), used

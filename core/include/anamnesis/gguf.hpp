@@ -58,8 +58,14 @@ bool is_gguf(std::span<const std::uint8_t> first_bytes) noexcept;
 ///   kMaxRank → LimitExceeded; anything running past the end → Truncated;
 /// - an unknown metadata value type, duplicate keys, a `general.alignment`
 ///   that is not a non-zero power-of-two u32 → Malformed;
+/// - ggml's limits: an empty key → Malformed; a tensor name of 64 bytes or
+///   more, more than 4 dims → LimitExceeded; a key or tensor name that is
+///   not valid UTF-8 → BadText (string values are kept, bad bytes shown as
+///   U+FFFD in JSON);
 /// - tensor offsets: misaligned → Malformed, outside the data section →
-///   OutOfRange, overlapping another tensor → Overlap; a row (innermost dim)
+///   OutOfRange; as ggml requires, in declaration order each offset must be
+///   the running size of the tensors before it (each padded to the
+///   alignment): below it → Overlap, above it → Gap; a row (innermost dim)
 ///   that is not whole blocks, or element/byte counts overflowing 64 bits →
 ///   SizeMismatch; duplicate tensor names → Malformed.
 /// A tensor whose ggml type id the registry does not know is listed

@@ -74,7 +74,7 @@ public:
     const std::vector<ZipEntry>& entries() const noexcept { return entries_; }
     const ZipLimits& limits() const noexcept { return limits_; }
 
-    /// Index of the entry named exactly `name`, or nullopt.
+    /// Index of the entry named exactly `name`, or nullopt (binary search).
     std::optional<std::size_t> find(std::string_view name) const;
 
     /// Zero-copy view of a stored entry's bytes inside the mapping. The CRC is
@@ -96,7 +96,15 @@ public:
     ///   `dst.size()` differs from the entry size.
     void extract_to(const ZipEntry& e, std::span<std::uint8_t> dst) const;
 
-    /// extract_to() into a new buffer.
+    /// The uncompressed bytes of `e` appended to `out`, streaming: `out`
+    /// grows with the bytes actually inflated (geometrically, never beyond
+    /// the declared size), so a member that *declares* gigabytes but holds
+    /// little costs only what it holds before it is refused. Exactly
+    /// `e.uncompressed_size` bytes are appended on success, CRC-32 checked.
+    /// 	hrows as extract_to(); on error `out` may hold a partial tail.
+    void inflate_append(const ZipEntry& e, std::vector<std::uint8_t>& out) const;
+
+    /// inflate_append() into a new buffer.
     std::vector<std::uint8_t> read(const ZipEntry& e) const;
 
     /// The first min(`n`, e.uncompressed_size) uncompressed bytes of `e`
@@ -111,6 +119,7 @@ private:
     MappedFilePtr file_;
     ZipLimits limits_;
     std::vector<ZipEntry> entries_;
+    std::vector<std::uint32_t> by_name_;  ///< entry indices sorted by name, for find()
 };
 
 /// CRC-32 (ISO-HDLC, the ZIP/zlib polynomial) of `bytes`, continuing from `crc`.

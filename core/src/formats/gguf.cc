@@ -138,6 +138,8 @@ void append_int(std::string& out, I v) {
 }
 
 constexpr std::size_t kSummaryStringBytes = 240;
+constexpr std::size_t kGgmlMaxName = 64;  // GGML_MAX_NAME
+constexpr std::uint32_t kGgmlMaxDims = 4; // GGML_MAX_DIMS
 
 struct KvRecord {
     std::string key;
@@ -307,6 +309,11 @@ Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file
     for (std::uint64_t i = 0; i < h.n_kv; ++i) {
         KvRecord kv;
         const auto key = c.str("a metadata key");
+        if (key.empty())  // ggml asserts on an empty key
+            throw Error(ErrorCode::Malformed, "key/value " + std::to_string(i) + " has an empty key", file);
+        if (!simdjson::validate_utf8(key.data(), key.size()))
+            throw Error(ErrorCode::BadText, "key/value " + std::to_string(i) + " has a key that is not valid UTF-8 (" +
+                        hex_bytes(reinterpret_cast<const std::uint8_t*>(key.data()), std::min<std::size_t>(key.size(), 16)) + ")", file);
         kv.key = std::string(key);
         kv.vtype = c.num<std::uint32_t>("the value type of key '" + kv.key + "'");
         const std::uint64_t value_pos = c.pos;
@@ -339,11 +346,18 @@ Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file
     h.tensors.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(h.n_tensors, 65536)));
     for (std::uint64_t i = 0; i < h.n_tensors; ++i) {
         TensorRecord t;
-        t.name = std::string(c.str("a tensor name"));
+        const auto name = c.str("a tensor name");
+        if (!simdjson::validate_utf8(name.data(), name.size()))
+            throw Error(ErrorCode::BadText, "tensor " + std::to_string(i) + " has a name that is not valid UTF-8 (" +
+                        hex_bytes(reinterpret_cast<const std::uint8_t*>(name.data()), std::min<std::size_t>(name.size(), 16)) + ")", file);
+        t.name = std::string(name);
+        if (t.name.size() >= kGgmlMaxName)  // GGML_MAX_NAME, name plus its NUL
+            throw Error(ErrorCode::LimitExceeded, "name of " + std::to_string(t.name.size()) + " bytes (ggml's limit is " +
+                        std::to_string(kGgmlMaxName - 1) + ")", file, t.name.substr(0, kGgmlMaxName));
         const auto n_dims = c.num<std::uint32_t>("the dimension count of tensor '" + t.name + "'");
-        if (n_dims > kMaxRank)
+        if (n_dims > kGgmlMaxDims)
             throw Error(ErrorCode::LimitExceeded,
-                        std::to_string(n_dims) + " dimensions (the limit is " + std::to_string(kMaxRank) + ")", file,
+                        std::to_string(n_dims) + " dimensions (ggml's limit is " + std::to_string(kGgmlMaxDims) + ")", file,
                         t.name);
         for (std::uint32_t d = 0; d < n_dims; ++d) {
             const auto ne = c.num<std::uint64_t>("the dimensions of tensor '" + t.name + "'");
@@ -457,42 +471,57 @@ Catalog parse_gguf(MappedFilePtr file, const std::string& path) {
         cat.tensors.push_back(std::move(t));
     }
 
-    // Overlap check in offset order; unknown types get the room up to the next tensor.
-    std::vector<std::size_t> order(cat.tensors.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return cat.tensors[a].offset < cat.tensors[b].offset; });
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        auto& t = cat.tensors[order[k]];
-        std::uint64_t next = size;
-        for (std::size_t j = k + 1; j < order.size(); ++j)
-            if (cat.tensors[order[j]].offset > t.offset) {
-                next = cat.tensors[order[j]].offset;
-                break;
-            }
-        if (!size_known[order[k]]) {
-            t.nbytes = next - t.offset;
-            cat.notes.push_back("tensor '" + t.name + "' has " + t.dtype_name +
-                                ", which this version does not know: listed, not convertible; its size is unknown (at most " +
-                                std::to_string(t.nbytes) + " bytes)");
+    // Layout, as ggml requires (gguf_init_from_file): in declaration order,
+    // every tensor starts at the running size of the ones before it, each
+    // padded to the alignment. One pass, linear. A type or alignment lie
+    // shows up as an offset off the running size. A tensor of a type this
+    // version does not know gets the room up to the next tensor's offset.
+    std::uint64_t running = 0;
+    std::size_t pending = SIZE_MAX;  // an unknown-size tensor waiting for the next offset
+    auto settle_unknown = [&](std::uint64_t end_rel) {
+        auto& u = cat.tensors[pending];
+        const std::uint64_t rel = u.offset - h.data_offset;
+        u.nbytes = end_rel - rel;
+        cat.notes.push_back("tensor '" + u.name + "' has " + u.dtype_name +
+                            ", which this version does not know: listed, not convertible; its size is unknown (at most " +
+                            std::to_string(u.nbytes) + " bytes)");
+        pending = SIZE_MAX;
+    };
+    for (std::size_t i = 0; i < h.tensors.size(); ++i) {
+        const auto& r = h.tensors[i];
+        const auto& t = cat.tensors[i];
+        if (pending != SIZE_MAX) {
+            if (r.offset < running)
+                throw Error(ErrorCode::Overlap, "data offset " + std::to_string(r.offset) + " lies before the previous tensor '" +
+                            cat.tensors[pending].name + "' at " + std::to_string(running), path, t.name);
+            settle_unknown(r.offset);
+            running = r.offset;
+        }
+        if (r.offset < running)
+            throw Error(ErrorCode::Overlap,
+                        "data offset " + std::to_string(r.offset) + " overlaps the tensors before it (they end at " +
+                            std::to_string(running) + ")" + (i ? ", e.g. '" + cat.tensors[i - 1].name + "'" : std::string()),
+                        path, t.name);
+        if (r.offset > running)
+            throw Error(ErrorCode::Gap,
+                        "data offset " + std::to_string(r.offset) + " is not the running size " + std::to_string(running) +
+                            " of the tensors before it (ggml requires them packed in order, each padded to " +
+                            std::to_string(h.alignment) + ")",
+                        path, t.name);
+        if (!size_known[i]) {
+            pending = i;
             continue;
         }
-        if (t.nbytes == 0) continue;
-        for (std::size_t j = k + 1; j < order.size(); ++j) {
-            const auto& u = cat.tensors[order[j]];
-            if (u.offset >= t.offset + t.nbytes) break;
-            if (u.nbytes == 0 && size_known[order[j]]) continue;
-            throw Error(ErrorCode::Overlap,
-                        "data [" + std::to_string(t.offset) + ", " + std::to_string(t.offset + t.nbytes) +
-                            ") overlaps tensor '" + u.name + "' at " + std::to_string(u.offset),
-                        path, t.name);
-        }
+        const std::uint64_t a = h.alignment;
+        running = r.offset + (t.nbytes % a ? t.nbytes + (a - t.nbytes % a) : t.nbytes);
     }
+    if (pending != SIZE_MAX) settle_unknown(data_size);
 
     for (auto& kv : h.kvs) cat.metadata.emplace_back(std::move(kv.key), std::move(kv.json));
     try {
         cat.index_names();
     } catch (const Error& e) {
+        if (e.code() != ErrorCode::Malformed) throw;
         throw Error(e.code(), "tensor name appears twice", path, e.tensor());
     }
     return cat;

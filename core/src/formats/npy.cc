@@ -361,10 +361,12 @@ Catalog parse_npz(MappedFilePtr file, const std::string& path) {
                     throw Error(ErrorCode::LimitExceeded, "NPZ members inflate to more than " + std::to_string(zip.limits().max_inflated_bytes) + " bytes");
                 total += (n + 63) / 64 * 64;
             }
-            std::vector<std::uint8_t> buf(static_cast<std::size_t>(total));
+            // Streamed: the buffer grows with the inflated bytes, not by the declared sizes.
+            std::vector<std::uint8_t> buf;
             for (std::size_t i = 0; i < members.size(); ++i) {
                 try {
-                    zip.extract_to(*members[i], std::span<std::uint8_t>(buf.data() + base[i], static_cast<std::size_t>(members[i]->uncompressed_size)));
+                    buf.resize(static_cast<std::size_t>(base[i]));  // 64-byte alignment padding
+                    zip.inflate_append(*members[i], buf);
                 } catch (const Error& e) {
                     throw e.with_file(path);
                 }

@@ -289,9 +289,11 @@ Catalog open_pth_zip(const std::string& path, MappedFilePtr file, Catalog cat) {
                 throw Error(ErrorCode::LimitExceeded, "storages inflate to more than " + std::to_string(zip.limits().max_inflated_bytes) + " bytes");
             total += (used[i].second->uncompressed_size + 63) / 64 * 64;
         }
-        std::vector<std::uint8_t> buf(static_cast<std::size_t>(total));
+        // Streamed: the buffer grows with the inflated bytes, not by the declared sizes.
+        std::vector<std::uint8_t> buf;
         for (std::size_t i = 0; i < used.size(); ++i) {
-            zip.extract_to(*used[i].second, std::span<std::uint8_t>(buf.data() + at[i], static_cast<std::size_t>(used[i].second->uncompressed_size)));
+            buf.resize(static_cast<std::size_t>(at[i]));  // 64-byte alignment padding
+            zip.inflate_append(*used[i].second, buf);
             data[used[i].first] = {at[i], used[i].second->uncompressed_size};
         }
         shard = MappedFile::from_bytes(std::move(buf), path);

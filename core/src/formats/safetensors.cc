@@ -88,7 +88,8 @@ SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, 
     if (h.header_size > bytes.size() - 8)
         throw Error(ErrorCode::Truncated, "header length " + std::to_string(h.header_size) + " runs past the end of the file (" +
                     std::to_string(bytes.size()) + " bytes)", file);
-    if (h.header_size < 2) throw Error(ErrorCode::BadJson, "header is not a JSON object", file);
+    if (h.header_size < 2 || bytes[8] != '{')
+        throw Error(ErrorCode::BadJson, "header does not start with '{'", file);
     h.data_size = bytes.size() - 8 - h.header_size;
 
     simdjson::padded_string json(reinterpret_cast<const char*>(bytes.data() + 8), h.header_size);
@@ -157,18 +158,30 @@ SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, 
                             " needs " + std::to_string(*want), file, e.name);
         }
     }
+    // Exact coverage, as the safetensors crate requires: sorted by offsets,
+    // every tensor starts where the previous one ended (from 0), and the
+    // last one ends at the end of the file. A gap means the header length or
+    // an offset lies (e.g. a header length one short reads every tensor one
+    // byte early), so it is refused, not guessed around.
     std::vector<const SafetensorsEntry*> order;
     order.reserve(h.tensors.size());
     for (const auto& e : h.tensors) order.push_back(&e);
     std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->begin != b->begin ? a->begin < b->begin : a->end < b->end; });
+    std::uint64_t running = 0;
     const SafetensorsEntry* prev = nullptr;
     for (const auto* e : order) {
-        if (e->begin == e->end) continue;  // empty tensors occupy nothing
-        if (prev && e->begin < prev->end)
+        if (e->begin < running)
             throw Error(ErrorCode::Overlap, "bytes [" + std::to_string(e->begin) + ", " + std::to_string(e->end) +
-                        ") overlap tensor " + prev->name, file, e->name);
-        prev = e;
+                        ") overlap tensor " + (prev ? prev->name : std::string("?")), file, e->name);
+        if (e->begin > running)
+            throw Error(ErrorCode::Gap, "data_offsets begin " + std::to_string(e->begin) + " leaves bytes [" + std::to_string(running) +
+                        ", " + std::to_string(e->begin) + ") of the data area to no tensor", file, e->name);
+        running = e->end;
+        if (e->end > e->begin) prev = e;
     }
+    if (running != h.data_size)
+        throw Error(ErrorCode::Gap, "the tensors cover " + std::to_string(running) + " bytes but the data area holds " +
+                    std::to_string(h.data_size) + " (header length or offsets are wrong)", file);
     return h;
 }
 
@@ -248,9 +261,10 @@ Catalog open_safetensors_index(const std::string& index_path) {
     for (const auto& [t, f] : weight_map) {
         if (f.find('/') != std::string::npos || f == ".." || f.empty())
             throw Error(ErrorCode::Malformed, "weight_map names a file outside the model folder: " + f, index_path, t);
-        if (std::find(shard_files.begin(), shard_files.end(), f) == shard_files.end()) shard_files.push_back(f);
+        shard_files.push_back(f);
     }
     std::sort(shard_files.begin(), shard_files.end());
+    shard_files.erase(std::unique(shard_files.begin(), shard_files.end()), shard_files.end());
     for (const auto& f : shard_files) append_safetensors_shard(cat, (dir / f).string());
     for (auto& kv : meta) cat.metadata.push_back(std::move(kv));
     cat.index_names();

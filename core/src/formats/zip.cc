@@ -232,12 +232,17 @@ ZipArchive ZipArchive::open(MappedFilePtr file, const ZipLimits& limits) {
     for (std::size_t i = 1; i < ranges.size(); ++i)
         if (ranges[i].begin < ranges[i - 1].end)
             fail(ErrorCode::Overlap, "ZIP entries " + *ranges[i - 1].name + " and " + *ranges[i].name + " overlap", path);
+    z.by_name_.resize(z.entries_.size());
+    for (std::size_t i = 0; i < z.by_name_.size(); ++i) z.by_name_[i] = static_cast<std::uint32_t>(i);
+    std::sort(z.by_name_.begin(), z.by_name_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return z.entries_[a].name < z.entries_[b].name; });
     return z;
 }
 
 std::optional<std::size_t> ZipArchive::find(std::string_view name) const {
-    for (std::size_t i = 0; i < entries_.size(); ++i)
-        if (entries_[i].name == name) return i;
+    auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                               [&](std::uint32_t i, std::string_view n) { return std::string_view(entries_[i].name) < n; });
+    if (it != by_name_.end() && entries_[*it].name == name) return *it;
     return std::nullopt;
 }
 
@@ -317,12 +322,70 @@ void ZipArchive::extract_to(const ZipEntry& e, std::span<std::uint8_t> dst) cons
     if (zip_crc32(dst) != e.crc32) fail(ErrorCode::Malformed, "CRC-32 mismatch in ZIP entry " + e.name, path);
 }
 
-std::vector<std::uint8_t> ZipArchive::read(const ZipEntry& e) const {
+void ZipArchive::inflate_append(const ZipEntry& e, std::vector<std::uint8_t>& out) const {
+    const std::string& path = file_->path();
     if (e.uncompressed_size > limits_.max_inflated_bytes)
         fail(ErrorCode::LimitExceeded, "ZIP entry " + e.name + " inflates to " + std::to_string(e.uncompressed_size) + " bytes (limit " +
-             std::to_string(limits_.max_inflated_bytes) + ")", file_->path());
-    std::vector<std::uint8_t> out(static_cast<std::size_t>(e.uncompressed_size));
-    extract_to(e, out);
+             std::to_string(limits_.max_inflated_bytes) + ")", path);
+    const std::size_t start = out.size();
+    if (e.is_stored()) {
+        const auto src = stored_span(e);
+        out.insert(out.end(), src.begin(), src.end());
+    } else {
+        z_stream zs{};
+        if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) fail(ErrorCode::Io, "zlib inflateInit2 failed", path);
+        struct End { z_stream* z; ~End() { inflateEnd(z); } } end{&zs};
+        const std::uint8_t* in = file_->data() + e.data_offset;
+        std::uint64_t in_left = e.compressed_size;
+        const std::uint64_t want = e.uncompressed_size;
+        std::uint64_t produced = 0;
+        constexpr std::uint64_t kMinChunk = 1u << 20, kMaxChunk = 1u << 30;
+        auto feed = [&] {
+            if (zs.avail_in == 0 && in_left > 0) {
+                const auto n = std::min(in_left, kMaxChunk);
+                zs.next_in = const_cast<Bytef*>(in);
+                zs.avail_in = static_cast<uInt>(n);
+                in += n;
+                in_left -= n;
+            }
+        };
+        int rc = Z_OK;
+        while (produced < want) {
+            feed();
+            // Grow with the data: double what is there (at least 1 MiB), never past the declared size.
+            const std::uint64_t chunk = std::min(want - produced, std::clamp<std::uint64_t>(out.size(), kMinChunk, kMaxChunk));
+            out.resize(start + static_cast<std::size_t>(produced + chunk));
+            zs.next_out = out.data() + start + produced;
+            zs.avail_out = static_cast<uInt>(chunk);
+            rc = inflate(&zs, Z_NO_FLUSH);
+            produced += chunk - zs.avail_out;
+            out.resize(start + static_cast<std::size_t>(produced));
+            if (rc == Z_STREAM_END) break;
+            if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) break;  // input exhausted early
+            if (rc != Z_OK)
+                fail(ErrorCode::Malformed, "corrupt deflate data in ZIP entry " + e.name + ": " + (zs.msg ? zs.msg : "error " + std::to_string(rc)), path);
+        }
+        if (produced < want)
+            fail(ErrorCode::Malformed, "deflate data of ZIP entry " + e.name + " ends after " + std::to_string(produced) +
+                 " of its declared " + std::to_string(want) + " bytes (truncated, corrupt or a lying size)", path);
+        if (rc != Z_STREAM_END) {
+            // Output complete: a valid stream ends exactly here.
+            feed();
+            std::uint8_t extra = 0;
+            zs.next_out = &extra;
+            zs.avail_out = 1;
+            rc = inflate(&zs, Z_NO_FLUSH);
+            if (zs.avail_out == 0) fail(ErrorCode::Malformed, "deflate data of ZIP entry " + e.name + " runs past its declared size", path);
+            if (rc != Z_STREAM_END) fail(ErrorCode::Malformed, "deflate data of ZIP entry " + e.name + " ends early (truncated or corrupt)", path);
+        }
+    }
+    if (zip_crc32(std::span<const std::uint8_t>(out.data() + start, out.size() - start)) != e.crc32)
+        fail(ErrorCode::Malformed, "CRC-32 mismatch in ZIP entry " + e.name, path);
+}
+
+std::vector<std::uint8_t> ZipArchive::read(const ZipEntry& e) const {
+    std::vector<std::uint8_t> out;
+    inflate_append(e, out);
     return out;
 }
 

@@ -44,11 +44,12 @@ public:
     std::uint64_t row_elems() const override { return row_elems_; }
     void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
         if (!info_->to_f32) throw Error(ErrorCode::Unsupported, "no decoder for dtype " + t_.dtype_name, {}, t_.name);
+        if (nrows == 0 || row_elems_ == 0) return;  // an empty tensor has no data pointer (UB to offset or copy it)
         info_->to_f32(data_ + row0 * row_bytes_, out, nrows * row_elems_ / info_->block_elems);
     }
     std::optional<DType> lossless_dtype() const override { return t_.dtype; }
     void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
-        std::memcpy(out, data_ + row0 * row_bytes_, nrows * row_bytes_);
+        if (nrows * row_bytes_ != 0) std::memcpy(out, data_ + row0 * row_bytes_, nrows * row_bytes_);
     }
     std::vector<InputRange> inputs() const override { return {{t_.shard, t_.offset, t_.nbytes}}; }
 
