@@ -59,14 +59,14 @@ struct RequantScheme {
     std::string description() const;
 };
 
-/// The re-quantizer matching a logical tensor's recipe, read from
-/// `Recipe::scheme_id()` / `describe()` and the tensor's shape: fp8-tensor /
-/// channel / expert / block, bnb-nf4 / fp4 (nested absmax is treated as f32),
-/// bnb-int8, gptq-* (contiguous groups of group_size along the input
-/// dimension; an act-order permutation is not repeated), awq-gemm-*,
-/// gguf-Q8_0 and gguf-Q4_0. nullopt (with the reason in `why`) for
-/// passthrough tensors, tensors without a recipe and every other scheme
-/// ("not measurable yet" rather than a guess).
+/// The re-quantizer matching a logical tensor's scheme, from its typed
+/// `LogicalTensor::params` (quant_params.hpp) and its shape: FP8 tensor /
+/// channel / expert / block, bnb NF4 / FP4 (nested absmax is treated as
+/// f32), bnb LLM.int8, GPTQ (contiguous groups of group_size along the input
+/// dimension; an act-order permutation is not repeated), AWQ GEMM (measured
+/// with one group per row), GGUF Q8_0 and Q4_0. nullopt (with the reason in
+/// `why`) for passthrough tensors, tensors without a recipe or parameters
+/// and every other scheme ("not measurable yet" rather than a guess).
 std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& tensor, std::string* why = nullptr);
 
 /// Result of `measure_requantization`.

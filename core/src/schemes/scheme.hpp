@@ -5,8 +5,9 @@
 // understands and adds logical tensors. Whatever nobody claimed becomes
 // passthrough (or Unsupported when its dtype cannot be converted).
 //
-// Adding a scheme = one detector function declared here + one file in
-// core/src/schemes/ + one line in make_plan (plan.cc).
+// Adding a scheme = one file in core/src/schemes/ (detector, recipe
+// deriving from QuantRecipe, id()/describe() of its parameter struct) + one
+// row in the scheme facts table (facts.cc), which make_plan runs in order.
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/plan.hpp"
@@ -17,6 +18,19 @@
 #include <vector>
 
 namespace amn::detail {
+
+/// Base of every dequantizing recipe: its scheme is a typed value, and
+/// describe()/scheme_id() are derived from it.
+class QuantRecipe : public Recipe {
+public:
+    explicit QuantRecipe(QuantParams params) : params_(std::move(params)) {}
+    const QuantParams& params() const noexcept { return params_; }
+    std::string describe() const final { return amn::describe(params_); }
+    std::string scheme_id() const final { return amn::scheme_id(params_); }
+
+private:
+    QuantParams params_;
+};
 
 class PlanBuilder {
 public:
@@ -30,9 +44,11 @@ public:
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
     /// Claim `payload` (Role::Quantized) and `companions` (Role::Companion)
-    /// and add the logical tensor `lt` (lt.sources, lt.stored_bytes and
-    /// lt.shard are filled in here; lt.quantized is set).
-    void add_quantized(LogicalTensor lt, std::size_t payload, const std::vector<std::size_t>& companions);
+    /// and add the logical tensor `lt` made by `recipe` (lt.recipe,
+    /// lt.params, lt.sources, lt.stored_bytes and lt.shard are filled in
+    /// here; lt.quantized is set).
+    void add_quantized(LogicalTensor lt, std::shared_ptr<const QuantRecipe> recipe, std::size_t payload,
+                       const std::vector<std::size_t>& companions);
     /// Claim a companion without producing anything (activation scales,
     /// `input_scale`, `weight_format` …): consumed, not emitted.
     void consume(std::size_t i);
@@ -45,7 +61,7 @@ public:
     void add_passthrough(std::size_t i, std::shared_ptr<const Recipe> recipe);
     void note(std::string text);
 
-    /// After all detectors: plain passthrough for the rest, roles, scheme counts.
+    /// After all detectors: plain passthrough for the rest, companion roles, scheme counts.
     void finish();
 
 private:
@@ -54,7 +70,7 @@ private:
     std::vector<bool> claimed_;
 };
 
-// Detectors, run in this order by make_plan().
+// Scheme detectors, run by make_plan() in the order of the facts table (facts.cc).
 void detect_fp8(PlanBuilder& b);     // schemes/fp8.cc
 /// GGUF catalogs: ggml block types → quantized logical tensors (row = innermost
 /// GGUF dim), big-endian plain types → byte-swapping passthrough (schemes/gguf.cc).
@@ -69,7 +85,7 @@ void detect_gptq(PlanBuilder& b);      // schemes/gptq.cc (GPTQ layout: packed a
 void detect_awq(PlanBuilder& b);       // schemes/awq.cc (AWQ GEMM: packed along outputs)
 void detect_bnb4(PlanBuilder& b);      // schemes/bnb4.cc (bitsandbytes NF4/FP4, double quant)
 void detect_bnb_int8(PlanBuilder& b);  // schemes/bnb_int8.cc (bitsandbytes LLM.int8)
-/// Last: tensors that belong to a quantization scheme the core cannot
+/// After the table's detectors: tensors that belong to a quantization scheme the core cannot
 /// dequantize (yet) are marked Unsupported, naming the scheme, instead of
 /// passing packed integers through as if they were weights (schemes/unsupported.cc).
 void detect_known_unsupported(PlanBuilder& b);
