@@ -9,7 +9,11 @@
 //   * every reference case per family yields SQNR > 0 (+inf when RTN is
 //     idempotent on the stored data); other GGUF
 //     types report "not measurable yet"; chunking does not change results;
-//     cancel raises Cancelled.
+//     cancel raises Cancelled;
+//   * the estimator is chosen from LogicalTensor::params alone (a recipe
+//     whose text says nothing about the scheme); every quantized reference
+//     tensor carries params whose scheme_id()/describe() are its recipe's,
+//     and companions carry their CompanionRole.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
@@ -105,6 +109,8 @@ private slots:
     void ggufMatchesGgmlQuantizer();
     void referenceCasesPerFamily();
     void chunkingAndCancel();
+    void typedParamsDriveTheEstimate();
+    void typedParamsOfReferenceCases();
 };
 
 void TestRequantize::fp8RoundMatchesBruteForce() {
@@ -343,6 +349,104 @@ void TestRequantize::chunkingAndCancel() {
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Cancelled);
     }
+}
+
+void TestRequantize::typedParamsDriveTheEstimate() {
+    std::vector<float> v(32 * 64);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(std::cos(0.11 * double(i)));
+    auto t = tensor_of(v, 32, 64);
+    std::string why;
+    QVERIFY(!requant_scheme_for(t, &why));
+    QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for test"));
+
+    Fp8Params f;
+    f.format = DType::F8_E5M2;
+    f.granularity = Fp8Granularity::Block;
+    f.block_rows = 16;
+    f.block_cols = 32;
+    t.params = f;
+    auto s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->family, RequantScheme::Family::Fp8);
+    QCOMPARE(s->fp8, DType::F8_E5M2);
+    QCOMPARE(s->granularity, RequantScheme::Fp8Granularity::Block);
+    QCOMPARE(s->block_rows, std::uint64_t(16));
+    QCOMPARE(s->block_cols, std::uint64_t(32));
+    QCOMPARE(scheme_id(*t.params), std::string("fp8-block"));
+    QCOMPARE(describe(*t.params), std::string("FP8 (E5M2), 16\u00d732 blocks, F32 scales"));
+
+    AffineParams a;
+    a.bits = 3;
+    a.group_size = 0;  // act-order over 4 groups
+    a.groups = 4;
+    a.symmetric = true;
+    a.act_order = true;
+    t.params = a;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->family, RequantScheme::Family::Affine);
+    QCOMPARE(s->bits, 3u);
+    QCOMPARE(s->group_size, std::uint64_t(16));
+    QVERIFY(s->symmetric && s->include_zero);
+    QCOMPARE(scheme_id(*t.params), std::string("gptq-3bit-gx-actorder"));
+
+    Bnb4Params b;
+    b.type = Bnb4Type::Fp4;
+    b.blocksize = 128;
+    t.params = b;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QVERIFY(s->fp4);
+    QCOMPARE(s->blocksize, std::uint64_t(128));
+
+    t.params = GgmlParams{DType::Q6_K};
+    QVERIFY(!requant_scheme_for(t, &why));
+    QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for gguf-Q6_K"));
+}
+
+void TestRequantize::typedParamsOfReferenceCases() {
+    AMN_REQUIRE_REFERENCE_DIR(ref);
+    for (const char* c : {"fp8/exaone_fine_grained", "fp8/llama_dynamic_per_channel", "gptq/falcon3_1b_int4",
+                          "awq/llama_3_2_1b_awq", "bnb/llama_1b_nf4_double_quant", "bnb/llama_1b_int8", "gguf/smollm2_q4_k"}) {
+        const std::string in = ref + "/" + c + "/input";
+        const bool gguf = std::string(c).rfind("gguf/", 0) == 0;
+        const auto cat = open_model(gguf ? in + "/model.gguf" : in);
+        const auto plan = make_plan(cat);
+        QCOMPARE(plan.companion_roles.size(), cat.tensors.size());
+        int quantized = 0;
+        for (const auto& t : plan.tensors) {
+            if (!t.quantized) {
+                QVERIFY(!t.params);
+                continue;
+            }
+            QVERIFY2(t.params && t.recipe, c);
+            QCOMPARE(scheme_id(*t.params), t.recipe->scheme_id());
+            QCOMPARE(describe(*t.params), t.recipe->describe());
+            ++quantized;
+        }
+        QVERIFY2(quantized > 0, c);
+        for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
+            const auto& n = cat.tensors[i].name;
+            const CompanionRole r = plan.companion_roles[i];
+            if (plan.roles[i] != Role::Companion) {
+                QCOMPARE(r, CompanionRole::None);
+                continue;
+            }
+            auto ends = [&](const char* suf) { return n.size() >= std::strlen(suf) && n.compare(n.size() - std::strlen(suf), std::string::npos, suf) == 0; };
+            if (ends("_scale_inv") || ends("_scale") || ends(".scales") || ends(".absmax") || ends(".SCB"))
+                QVERIFY2(is_scale(r), n.c_str());
+            if (ends(".qzeros")) QCOMPARE(r, CompanionRole::ZeroPoint);
+            if (ends(".g_idx")) QCOMPARE(r, CompanionRole::GroupIndex);
+            if (ends(".nested_absmax")) QCOMPARE(r, CompanionRole::NestedScale);
+            if (ends("quant_map")) QCOMPARE(r, CompanionRole::Codebook);
+        }
+    }
+    const auto cat = open_model(ref + "/fp8/exaone_fine_grained/input");
+    const auto plan = make_plan(cat);
+    const auto& p = std::get<Fp8Params>(*plan.tensors.front().params);
+    QCOMPARE(p.granularity, Fp8Granularity::Block);
+    QCOMPARE(p.block_rows, std::uint64_t(128));
+    QCOMPARE(p.block_cols, std::uint64_t(128));
 }
 
 QTEST_APPLESS_MAIN(TestRequantize)
