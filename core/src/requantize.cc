@@ -340,12 +340,11 @@ struct RequantFor {
         if (p.per_tensor) return fail("not measurable yet for " + p.id() + " (one scale per tensor)");
         // Groups are contiguous runs along the input dimension; an act-order
         // permutation is not repeated. Without a uniform group size the
-        // count gives one. (AWQ is measured per channel: the estimate this
-        // code gave when it read the parameters from the scheme text.)
-        s.group_size = awq ? 0 : p.group_size;
+        // count gives one; a group wider than the row is the row.
+        s.group_size = p.group_size;
         const std::uint64_t in = r.row_elems();
         if (s.group_size == 0 || s.group_size > in) {
-            const std::uint64_t n = !awq && p.group_size == 0 ? p.groups : 0;
+            const std::uint64_t n = p.group_size == 0 ? p.groups : 0;
             s.group_size = n ? (in + n - 1) / n : in;
         }
         if (s.bits < 2 || s.bits > 8 || s.group_size == 0) return fail("unrecognised scheme id " + p.id());

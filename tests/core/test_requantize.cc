@@ -8,7 +8,7 @@
 //     quantize→dequantize (shared quantize-ref fixture) and its input;
 //   * every reference case per family (compressed-tensors integer and
 //     ModelOpt FP8 included) yields SQNR > 0 (+inf when RTN is idempotent on
-//     the stored data); other GGUF
+//     the stored data); AWQ is measured with its group size; other GGUF
 //     types and FP4 (NVFP4, MXFP4) report "not measurable yet"; chunking
 //     does not change results; cancel raises Cancelled;
 //   * the estimator is chosen from LogicalTensor::params alone (a recipe
@@ -310,6 +310,8 @@ void TestRequantize::referenceCasesPerFamily() {
             if (std::isfinite(e.sqnr_db)) QVERIFY(e.rmse > 0 && e.max_abs >= e.rmse);
             QVERIFY(!e.estimator.empty());
             if (prefix == "fp8-block") QVERIFY(QString::fromStdString(e.estimator).contains(QStringLiteral("128×128 blocks, scale = absmax/448")));
+            // AWQ is measured with its own groups (group_size 128), not one group per row.
+            if (prefix == "awq-") QVERIFY2(QString::fromStdString(e.estimator).contains(QStringLiteral("4-bit, group 128 along the input dimension, asymmetric min/max (AWQ)")), e.estimator.c_str());
             if (prefix == "ct-pack-int4-g128") QVERIFY2(QString::fromStdString(e.estimator).contains(QStringLiteral("group 128")), e.estimator.c_str());
             ++measured;
         }
@@ -406,6 +408,28 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     QVERIFY2(s, why.c_str());
     QVERIFY(s->fp4);
     QCOMPARE(s->blocksize, std::uint64_t(128));
+
+    // AWQ: its group size (it was once measured with one group per row, the
+    // scheme text's "-gemm" having been read as "-g"), range [min, max].
+    AffineParams w;
+    w.packing = AffinePacking::AwqGemm;
+    w.bits = 4;
+    w.group_size = 16;
+    w.groups = 4;
+    w.zero_points = ZeroPointForm::Stored;
+    t.params = w;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->group_size, std::uint64_t(16));
+    QVERIFY(!s->include_zero && !s->symmetric);
+    QCOMPARE(scheme_id(*t.params), std::string("awq-gemm-4bit-g16"));
+    w.group_size = 128;  // wider than the 64-element rows: one group per row
+    w.groups = 1;
+    w.channelwise = true;
+    t.params = w;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->group_size, std::uint64_t(64));
 
     // compressed-tensors integer: GPTQ-like ranges; per-tensor scales are not measured.
     AffineParams c;

@@ -66,7 +66,7 @@ struct RequantScheme {
 /// (nested absmax is treated as f32), bnb LLM.int8, GPTQ and
 /// compressed-tensors integer (contiguous groups of group_size along the
 /// input dimension; an act-order permutation is not repeated), AWQ GEMM
-/// (measured with one group per row), GGUF Q8_0 and Q4_0. nullopt (with
+/// (its group size, range [min, max]), GGUF Q8_0 and Q4_0. nullopt (with
 /// the reason in `why`) for passthrough tensors, tensors without a recipe or
 /// parameters and every other scheme ("not measurable yet" rather than a
 /// guess): other GGUF types, FP4 (NVFP4, MXFP4), per-tensor integer scales.
