@@ -4,7 +4,14 @@
 // compressed-tensors, DeepSeek FP8), and report what each tensor lost.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/forget.hpp"
+// The safetensors schemes of forget (forget_st) are not committed yet: the
+// CLI builds without them and refuses such targets by name.
+#if __has_include("anamnesis/forget_st.hpp")
 #include "anamnesis/forget_st.hpp"
+#define AMN_HAVE_FORGET_ST 1
+#else
+#define AMN_HAVE_FORGET_ST 0
+#endif
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/json_writer.hpp"
@@ -103,7 +110,7 @@ void print_table(const std::vector<ForgetTensor>& tensors, bool measured) {
     }
 }
 
-
+#if AMN_HAVE_FORGET_ST
 unsigned parse_threads(Args& args) {
     if (auto t = args.option("--threads")) {
         try {
@@ -277,6 +284,7 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
     }
     return kOk;
 }
+#endif  // AMN_HAVE_FORGET_ST
 
 }  // namespace
 
@@ -286,7 +294,13 @@ int cmd_forget(Args& args) {
     if (!to)
         throw UsageError{"--to is required: gguf:FTYPE (e.g. --to gguf:Q4_K_M) or a safetensors scheme (bnb-nf4, "
                          "bnb-fp4, bnb-int8, fp8, fp8-block-deepseek, w4a16, w4a16-asym, w8a16, w8a16-asym)"};
+#if AMN_HAVE_FORGET_ST
     if (to->rfind("gguf:", 0) != 0) return cmd_forget_st(args, *to);
+#else
+    if (to->rfind("gguf:", 0) != 0)
+        throw UsageError{"--to must be gguf:FTYPE (e.g. gguf:Q4_K_M); safetensors schemes are not in this build, not '" +
+                         *to + "'"};
+#endif
     opt.ftype = to->substr(5);  // checked by the core (a named error listing llama-quantize's names)
     if (const auto* ft = parse_llama_file_type(opt.ftype)) opt.ftype = std::string(ft->name);
     if (auto o = args.option("-o", "--output")) opt.output = *o;
