@@ -38,8 +38,8 @@ std::vector<BreakdownChart::Row> makeRows(const LoadedModel& m) {
     for (const auto& lt : m.plan.tensors) {
         std::string key;
         if (!lt.error.empty() || !lt.recipe) key = SummaryView::tr("not convertible").toStdString();
-        else if (!lt.quantized) key = SummaryView::tr("unquantized").toStdString();
-        else key = lt.recipe->describe();
+        else if (!lt.quantized || !lt.params) key = SummaryView::tr("unquantized").toStdString();
+        else key = amn::describe(*lt.params);
         auto& s = byScheme[key];
         s.label = QString::fromStdString(key);
         s.bytes += lt.stored_bytes;

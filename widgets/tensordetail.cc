@@ -167,7 +167,8 @@ void TensorDetail::showNode(int node) {
         const auto& lt = m.plan.tensors[static_cast<std::size_t>(li)];
         html += row(tr("Shape"), shapeText(lt.shape));
         html += row(tr("Parameters"), QLocale().toString(static_cast<qulonglong>(lt.numel())));
-        if (lt.recipe) html += row(tr("Scheme"), QString::fromStdString(lt.recipe->describe()));
+        if (lt.recipe)
+            html += row(tr("Scheme"), QString::fromStdString(lt.params ? amn::describe(*lt.params) : lt.recipe->describe()));
         html += row(tr("Stored"), humanBytes(lt.stored_bytes));
         html += row(tr("As BF16"), humanBytes(2 * lt.numel()));
         if (lt.numel())

@@ -250,8 +250,8 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
                         if (!lt->error.empty()) return tr("error");
                         const QString dtype = lt->sources.empty() ? QString()
                             : QString::fromStdString(m.catalog.tensors[lt->sources[0]].dtype_name);
-                        if (!lt->quantized) return dtype;
-                        return QStringLiteral("%1 · %2").arg(dtype, QString::fromStdString(lt->recipe->scheme_id()));
+                        if (!lt->quantized || !lt->params) return dtype;
+                        return QStringLiteral("%1 · %2").arg(dtype, QString::fromStdString(amn::scheme_id(*lt->params)));
                     }
                     if (st) {
                         const QString role = QString::fromStdString(std::string(amn::role_name(m.plan.roles[static_cast<std::size_t>(n.ref)])));
@@ -270,7 +270,8 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
             return {};
         case Qt::ToolTipRole: {
             QString tip = tree_->fullName(m, id);
-            if (lt && lt->recipe) tip += QLatin1Char('\n') + QString::fromStdString(lt->recipe->describe());
+            if (lt && lt->recipe)
+                tip += QLatin1Char('\n') + QString::fromStdString(lt->params ? amn::describe(*lt->params) : lt->recipe->describe());
             if (lt && !lt->error.empty()) tip += QLatin1Char('\n') + QString::fromStdString(lt->error);
             if (st && !n.consumed) tip += QLatin1Char('\n') + tr("Consumed by no output tensor: conversion drops it.");
             return tip;

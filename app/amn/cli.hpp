@@ -3,6 +3,7 @@
 // amn: shared pieces of the command-line front end (no Qt: the CLI links core only).
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
+#include "anamnesis/plan.hpp"
 
 #include <cstdio>
 #include <optional>
@@ -69,6 +70,6 @@ void print_help(std::FILE* out, std::string_view verb);
 void print_gguf_facts(const Catalog& cat);
 
 /// Role of stored tensor `i` in words ("quantized", "scale", "companion", "passthrough", "unsupported").
-std::string role_text(const Catalog& cat, std::size_t i, int role);
+std::string role_text(const Plan& plan, std::size_t i);
 
 }  // namespace amn::cli

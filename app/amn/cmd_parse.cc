@@ -12,14 +12,9 @@
 
 namespace amn::cli {
 
-std::string role_text(const Catalog& cat, std::size_t i, int role) {
-    const auto r = static_cast<Role>(role);
-    if (r == Role::Companion) {
-        const auto& n = cat.tensors[i].name;
-        const auto dot = n.find_last_of('.');
-        const std::string last = dot == std::string::npos ? n : n.substr(dot + 1);
-        if (last.find("scale") != std::string::npos || last == "absmax" || last == "SCB" || last == "scales") return "scale";
-    }
+std::string role_text(const Plan& plan, std::size_t i) {
+    const Role r = plan.roles[i];
+    if (r == Role::Companion && is_scale(plan.companion_roles[i])) return "scale";
     return std::string(role_name(r));
 }
 
@@ -93,7 +88,7 @@ int cmd_parse(Args& args) {
             w.key("bytes").value(t.nbytes);
             w.key("offset").value(t.offset);
             w.key("shard").value(static_cast<std::uint64_t>(t.shard));
-            w.key("role").value(role_text(cat, i, static_cast<int>(plan.roles[i])));
+            w.key("role").value(role_text(plan, i));
             w.end_object();
         }
         w.end_array();
@@ -133,8 +128,9 @@ int cmd_parse(Args& args) {
     std::printf("\n%-*s  %-*s  %-*s  %10s  %s\n", int(wname), "NAME", int(wdtype), "DTYPE", int(wshape), "SHAPE", "SIZE", "ROLE");
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& t = cat.tensors[i];
-        std::printf("%-*s  %-*s  %-*s  %10s  %s\n", int(wname), printable(t.name).c_str(), int(wdtype), printable(t.dtype_name).c_str(), int(wshape),
-                    shapes[i].c_str(), human_bytes(t.nbytes).c_str(), role_text(cat, i, static_cast<int>(plan.roles[i])).c_str());
+        std::printf("%-*s  %-*s  %-*s  %10s  %s
+", int(wname), printable(t.name).c_str(), int(wdtype), printable(t.dtype_name).c_str(), int(wshape),
+                    shapes[i].c_str(), human_bytes(t.nbytes).c_str(), role_text(plan, i).c_str());
     }
     for (const auto& n : cat.notes) std::printf("note: %s\n", printable(n).c_str());
     return kOk;

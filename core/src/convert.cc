@@ -13,6 +13,7 @@
 #include "json_util.hpp"
 #include "input_release.hpp"
 #include "output_files.hpp"
+#include "schemes/facts.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -71,9 +72,7 @@ std::string build_header(const Catalog& cat, const Plan& plan, const OutShard& s
         auto describes_quantization = [&](std::string k) {
             if (plan.schemes.empty()) return false;
             for (auto& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            for (const char* m : {"quant", "gptq", "awq", "bnb", "bits", "group_size", "fp8", "scale"})
-                if (k.find(m) != std::string::npos) return true;
-            return false;
+            return detail::describes_quantization_key(k);
         };
         for (const auto& [k, v] : cat.metadata)
             if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) w.key(k).value(v);

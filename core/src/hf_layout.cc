@@ -449,6 +449,7 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     res.architecture = arch;
     res.hf_class = std::string(A->hf_class);
     res.plan.roles = plan.roles;
+    res.plan.companion_roles = plan.companion_roles;
     res.plan.schemes = plan.schemes;
     res.plan.notes = plan.notes;
 

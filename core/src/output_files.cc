@@ -2,6 +2,7 @@
 #include "output_files.hpp"
 
 #include "anamnesis/error.hpp"
+#include "schemes/facts.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -288,18 +289,7 @@ std::string lower(std::string s) {
     return s;
 }
 
-bool is_quant_token(const std::string& tok) {
-    static const std::set<std::string> k = {
-        "fp8", "dynamic", "fp8_dynamic", "int4", "int8", "w4a16", "w8a8", "w8a16", "w4a4", "gptq", "awq", "bnb",
-        "nf4", "fp4", "4bit", "8bit", "quantized", "e4m3", "e5m2", "mxfp4", "nvfp4", "gguf", "bf16", "f16", "f32",
-        "fp16", "fp32", "float16", "float32", "bfloat16", "pure", "block", "fp8_e4m3", "fp8-e4m3", "int4_awq"};
-    const std::string t = lower(tok);
-    if (k.count(t)) return true;
-    // ggml type names and llama.cpp file types: q4_0, q4_k_m, iq2_xxs, tq1_0 …
-    auto starts_digit_after = [&](std::size_t n) { return t.size() > n && std::isdigit(static_cast<unsigned char>(t[n])); };
-    return (t[0] == 'q' && starts_digit_after(1)) || (t.rfind("iq", 0) == 0 && starts_digit_after(2)) ||
-           (t.rfind("tq", 0) == 0 && starts_digit_after(2));
-}
+bool is_quant_token(const std::string& tok) { return detail::is_quant_file_token(lower(tok)); }
 
 // "Llama-3.2-1B-FP8-dynamic" → "Llama-3.2-1B"; tokens split on '-' only,
 // so version dots survive.

@@ -2,6 +2,7 @@
 #include "anamnesis/plan.hpp"
 
 #include "anamnesis/error.hpp"
+#include "schemes/facts.hpp"
 #include "schemes/scheme.hpp"
 
 #include <algorithm>
@@ -15,6 +16,23 @@ std::string_view role_name(Role r) noexcept {
         case Role::Companion: return "companion";
         case Role::Passthrough: return "passthrough";
         case Role::Unsupported: return "unsupported";
+    }
+    return "?";
+}
+
+std::string_view companion_role_name(CompanionRole r) noexcept {
+    switch (r) {
+        case CompanionRole::None: return "";
+        case CompanionRole::Scale: return "scale";
+        case CompanionRole::GlobalScale: return "global scale";
+        case CompanionRole::ActivationScale: return "activation scale";
+        case CompanionRole::NestedScale: return "nested scale";
+        case CompanionRole::ZeroPoint: return "zero point";
+        case CompanionRole::GroupIndex: return "group index";
+        case CompanionRole::Codebook: return "codebook";
+        case CompanionRole::QuantState: return "quant state";
+        case CompanionRole::Layout: return "layout";
+        case CompanionRole::Payload: return "payload";
     }
     return "?";
 }
@@ -46,7 +64,10 @@ std::size_t PlanBuilder::find_unclaimed(std::string_view name) const {
     return *i;
 }
 
-void PlanBuilder::add_quantized(LogicalTensor lt, std::size_t payload, const std::vector<std::size_t>& companions) {
+void PlanBuilder::add_quantized(LogicalTensor lt, std::shared_ptr<const QuantRecipe> recipe, std::size_t payload,
+                                const std::vector<std::size_t>& companions) {
+    lt.params = recipe->params();
+    lt.recipe = std::move(recipe);
     lt.sources.clear();
     lt.sources.push_back(payload);
     lt.sources.insert(lt.sources.end(), companions.begin(), companions.end());
@@ -116,11 +137,14 @@ void PlanBuilder::finish() {
     // Logical tensors in the catalog order of their payloads.
     std::stable_sort(plan_.tensors.begin(), plan_.tensors.end(),
                      [](const LogicalTensor& a, const LogicalTensor& b) { return a.sources[0] < b.sources[0]; });
+    plan_.companion_roles.assign(cat_.tensors.size(), CompanionRole::None);
+    for (std::size_t i = 0; i < cat_.tensors.size(); ++i)
+        if (plan_.roles[i] == Role::Companion) plan_.companion_roles[i] = companion_role_of(cat_.tensors[i].name);
     for (const auto& lt : plan_.tensors) {
-        if (!lt.quantized || !lt.recipe) continue;
-        const std::string id = lt.recipe->scheme_id();
+        if (!lt.quantized || !lt.params) continue;
+        const std::string id = scheme_id(*lt.params);
         auto it = std::find_if(plan_.schemes.begin(), plan_.schemes.end(), [&](const SchemeUse& s) { return s.id == id; });
-        if (it == plan_.schemes.end()) plan_.schemes.push_back({id, lt.recipe->describe(), 1});
+        if (it == plan_.schemes.end()) plan_.schemes.push_back({id, describe(*lt.params), 1});
         else ++it->tensors;
     }
 }
@@ -130,15 +154,8 @@ void PlanBuilder::finish() {
 Plan make_plan(const Catalog& catalog) {
     Plan plan;
     detail::PlanBuilder b(catalog, plan);
-    detail::detect_gguf(b);
-    detail::detect_compressed_tensors(b);
-    detail::detect_modelopt(b);
-    detail::detect_mxfp4(b);
-    detail::detect_fp8(b);
-    detail::detect_gptq(b);
-    detail::detect_awq(b);
-    detail::detect_bnb4(b);
-    detail::detect_bnb_int8(b);
+    for (const auto& f : detail::scheme_facts())  // gguf, compressed-tensors, modelopt, mxfp4, fp8, gptq, awq, bnb4, bnb-int8
+        if (f.detect) f.detect(b);
     detail::detect_known_unsupported(b);
     detail::detect_layout(b);  // strided / big-endian / offset layouts (NPY, PyTorch views)
     b.finish();

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <variant>
 #include <vector>
 
 namespace amn {
@@ -210,20 +211,6 @@ struct Requantizer {
     }
 };
 
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
-
-// Digits right before / after position pos in s.
-std::uint64_t number_before(const std::string& s, std::size_t pos) {
-    std::size_t b = pos;
-    while (b > 0 && s[b - 1] >= '0' && s[b - 1] <= '9') --b;
-    return b == pos ? 0 : std::stoull(s.substr(b, pos - b));
-}
-std::uint64_t number_after(const std::string& s, std::size_t pos) {
-    std::size_t e = pos;
-    while (e < s.size() && s[e] >= '0' && s[e] <= '9') ++e;
-    return e == pos ? 0 : std::stoull(s.substr(pos, e - pos));
-}
-
 }  // namespace
 
 float fp8_round(DType fmt, float x) noexcept {
@@ -270,84 +257,122 @@ std::string RequantScheme::description() const {
     return s;
 }
 
+namespace {
+
+// The RTN re-quantizer of each scheme's parameters; `why` says why not.
+struct RequantFor {
+    const LogicalTensor& t;
+    const Recipe& r;
+    std::string& why;
+
+    std::optional<RequantScheme> fail(std::string w) const {
+        why = std::move(w);
+        return std::nullopt;
+    }
+
+    std::optional<RequantScheme> operator()(const Fp8Params& p) const {
+        RequantScheme s;
+        s.family = Family::Fp8;
+        switch (p.format) {
+            case DType::F8_E4M3: case DType::F8_E5M2: case DType::F8_E4M3FNUZ: case DType::F8_E5M2FNUZ:
+                s.fp8 = p.format;
+                break;
+            default: return fail("not measurable yet for FP8 format " + dtype_name(p.format));
+        }
+        const auto& sh = t.shape;
+        if (sh.size() >= 3) {
+            const std::uint64_t per = sh[sh.size() - 2] * sh[sh.size() - 1];
+            s.experts = per ? t.numel() / per : 1;
+        }
+        switch (p.granularity) {
+            case Fp8Granularity::Tensor: s.granularity = Gran::Tensor; break;
+            case Fp8Granularity::Channel: s.granularity = Gran::Channel; break;
+            case Fp8Granularity::Expert: s.granularity = Gran::Expert; break;
+            case Fp8Granularity::Block:
+                s.granularity = Gran::Block;
+                s.block_rows = p.block_rows;
+                s.block_cols = p.block_cols;
+                if (!s.block_rows || !s.block_cols) return fail("FP8 block size 0 in " + p.describe());
+                break;
+            case Fp8Granularity::Group:  // a group is a 1 × group_size block
+                s.granularity = Gran::Block;
+                s.block_rows = 1;
+                s.block_cols = p.group_size;
+                if (!s.block_cols) return fail("FP8 group size 0 in " + p.describe());
+                break;
+        }
+        if (s.experts == 0 || r.rows() % s.experts != 0) return fail("FP8 expert layout does not match the rows");
+        return s;
+    }
+
+    std::optional<RequantScheme> operator()(const Bnb4Params& p) const {
+        RequantScheme s;
+        s.family = Family::Bnb4;
+        s.fp4 = p.type == Bnb4Type::Fp4;
+        s.blocksize = p.blocksize;  // a nested (double-quant) absmax is treated as f32
+        if (!s.blocksize) return fail("bitsandbytes blocksize 0 in " + p.id());
+        return s;
+    }
+
+    std::optional<RequantScheme> operator()(const Int8Params&) const {
+        RequantScheme s;
+        s.family = Family::BnbInt8;
+        return s;
+    }
+
+    std::optional<RequantScheme> operator()(const AffineParams& p) const {
+        RequantScheme s;
+        s.family = Family::Affine;
+        const bool awq = p.packing == AffinePacking::AwqGemm;
+        // GPTQ's quantizer and compressed-tensors' calculate_qparams both
+        // widen the range to include 0; AutoAWQ's does not.
+        s.include_zero = !awq;
+        s.bits = p.bits;
+        s.symmetric = !awq && p.symmetric.value_or(false);
+        if (p.per_tensor) return fail("not measurable yet for " + p.id() + " (one scale per tensor)");
+        // Groups are contiguous runs along the input dimension; an act-order
+        // permutation is not repeated. Without a uniform group size the
+        // count gives one; a group wider than the row is the row.
+        s.group_size = p.group_size;
+        const std::uint64_t in = r.row_elems();
+        if (s.group_size == 0 || s.group_size > in) {
+            const std::uint64_t n = p.group_size == 0 ? p.groups : 0;
+            s.group_size = n ? (in + n - 1) / n : in;
+        }
+        if (s.bits < 2 || s.bits > 8 || s.group_size == 0) return fail("unrecognised scheme id " + p.id());
+        return s;
+    }
+
+    std::optional<RequantScheme> operator()(const GgmlParams& p) const {
+        RequantScheme s;
+        if (p.type == DType::Q8_0) s.family = Family::GgufQ8_0;
+        else if (p.type == DType::Q4_0) s.family = Family::GgufQ4_0;
+        else return fail("not measurable yet for " + p.id());
+        return s;
+    }
+
+    /// Schemes without an RTN re-quantizer yet.
+    template <class P>
+    std::optional<RequantScheme> operator()(const P& p) const {
+        return fail("not measurable yet for " + p.id());
+    }
+};
+
+}  // namespace
+
 std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& t, std::string* why) {
-    auto fail = [&](std::string w) -> std::optional<RequantScheme> {
-        if (why) *why = std::move(w);
+    std::string w;
+    auto fail = [&](std::string m) -> std::optional<RequantScheme> {
+        if (why) *why = std::move(m);
         return std::nullopt;
     };
     if (!t.recipe) return fail(t.error.empty() ? "tensor has no recipe" : t.error);
-    const Recipe& r = *t.recipe;
-    const std::string id = r.scheme_id(), desc = r.describe();
-    if (!t.quantized || id == "passthrough") return fail("not quantized: nothing to measure");
-    RequantScheme s;
-    try {
-        if (starts_with(id, "fp8-")) {
-            s.family = Family::Fp8;
-            const auto p = desc.find("FP8 (");
-            const auto q = p == std::string::npos ? p : desc.find(')', p);
-            if (q == std::string::npos) return fail("unrecognised FP8 description: " + desc);
-            const std::string f = desc.substr(p + 5, q - p - 5);
-            if (f == "E4M3") s.fp8 = DType::F8_E4M3;
-            else if (f == "E5M2") s.fp8 = DType::F8_E5M2;
-            else if (f == "E4M3FNUZ") s.fp8 = DType::F8_E4M3FNUZ;
-            else if (f == "E5M2FNUZ") s.fp8 = DType::F8_E5M2FNUZ;
-            else return fail("not measurable yet for FP8 format " + f);
-            const auto& sh = t.shape;
-            if (sh.size() >= 3) {
-                const std::uint64_t per = sh[sh.size() - 2] * sh[sh.size() - 1];
-                s.experts = per ? t.numel() / per : 1;
-            }
-            if (id == "fp8-tensor") s.granularity = Gran::Tensor;
-            else if (id == "fp8-channel") s.granularity = Gran::Channel;
-            else if (id == "fp8-expert") s.granularity = Gran::Expert;
-            else if (id == "fp8-block") {
-                s.granularity = Gran::Block;
-                const std::string times = "\u00d7";
-                const auto x = desc.find(times);
-                if (x == std::string::npos) return fail("unrecognised FP8 block description: " + desc);
-                s.block_rows = number_before(desc, x);
-                s.block_cols = number_after(desc, x + times.size());
-                if (!s.block_rows || !s.block_cols) return fail("unrecognised FP8 block description: " + desc);
-            } else return fail("not measurable yet for " + id);
-            if (s.experts == 0 || r.rows() % s.experts != 0) return fail("FP8 expert layout does not match the rows");
-        } else if (starts_with(id, "bnb-nf4-") || starts_with(id, "bnb-fp4-")) {
-            s.family = Family::Bnb4;
-            s.fp4 = starts_with(id, "bnb-fp4-");
-            const auto b = id.find("-b", 7);
-            s.blocksize = b == std::string::npos ? 0 : number_after(id, b + 2);
-            if (!s.blocksize) return fail("unrecognised scheme id " + id);
-        } else if (id == "bnb-int8") {
-            s.family = Family::BnbInt8;
-        } else if (starts_with(id, "gptq-") || starts_with(id, "awq-gemm-")) {
-            s.family = Family::Affine;
-            const bool gptq = starts_with(id, "gptq-");
-            s.include_zero = gptq;
-            if (gptq) {
-                s.bits = static_cast<unsigned>(number_after(id, 5));
-                s.symmetric = desc.find(", symmetric") != std::string::npos;
-            } else {
-                s.bits = 4;
-            }
-            const auto g = id.find("-g");
-            s.group_size = g == std::string::npos ? 0 : number_after(id, g + 2);
-            const std::uint64_t in = r.row_elems();
-            if (s.group_size == 0 || s.group_size > in) {
-                // "gptq-…-gx": group count from the description ("N groups").
-                const auto p = desc.find(" groups");
-                const std::uint64_t n = p == std::string::npos ? 0 : number_before(desc, p);
-                s.group_size = n ? (in + n - 1) / n : in;
-            }
-            if (s.bits < 2 || s.bits > 8 || s.group_size == 0) return fail("unrecognised scheme id " + id);
-        } else if (id == "gguf-Q8_0") {
-            s.family = Family::GgufQ8_0;
-        } else if (id == "gguf-Q4_0") {
-            s.family = Family::GgufQ4_0;
-        } else {
-            return fail("not measurable yet for " + id);
-        }
-    } catch (const std::exception&) {
-        return fail("unrecognised scheme " + id);
+    if (!t.quantized || !t.params) {
+        if (!t.quantized || t.recipe->scheme_id() == "passthrough") return fail("not quantized: nothing to measure");
+        return fail("not measurable yet for " + t.recipe->scheme_id());
     }
+    auto s = std::visit(RequantFor{t, *t.recipe, w}, *t.params);
+    if (!s) return fail(std::move(w));
     return s;
 }
 

@@ -6,10 +6,16 @@
 //   * small hand-computed cases for bnb NF4, LLM.int8, GPTQ and AWQ RTN;
 //   * GGUF Q8_0 / Q4_0: the error equals the one between ggml's own
 //     quantize→dequantize (shared quantize-ref fixture) and its input;
-//   * every reference case per family yields SQNR > 0 (+inf when RTN is
-//     idempotent on the stored data); other GGUF
-//     types report "not measurable yet"; chunking does not change results;
-//     cancel raises Cancelled.
+//   * every reference case per family (compressed-tensors integer and
+//     ModelOpt FP8 included) yields SQNR > 0 (+inf when RTN is idempotent on
+//     the stored data); AWQ is measured with its group size; other GGUF
+//     types and FP4 (NVFP4, MXFP4) report "not measurable yet"; chunking
+//     does not change results; cancel raises Cancelled;
+//   * the estimator is chosen from LogicalTensor::params alone (a recipe
+//     whose text says nothing about the scheme); every quantized reference
+//     tensor carries params whose scheme_id()/describe() are its recipe's,
+//     and companions carry their CompanionRole; the ids and words of the
+//     parameter structs of every producer.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
@@ -105,6 +111,8 @@ private slots:
     void ggufMatchesGgmlQuantizer();
     void referenceCasesPerFamily();
     void chunkingAndCancel();
+    void typedParamsDriveTheEstimate();
+    void typedParamsOfReferenceCases();
 };
 
 void TestRequantize::fp8RoundMatchesBruteForce() {
@@ -281,7 +289,9 @@ void TestRequantize::referenceCasesPerFamily() {
         {"bnb/llama_1b_fp4", "bnb-fp4"},           {"bnb/llama_1b_nf4_double_quant", "bnb-nf4"},
         {"bnb/llama_1b_int8", "bnb-int8"},         {"gptq/falcon3_1b_int4", "gptq-"},
         {"gptq/llama_3_2_1b_gptqmodel_int8", "gptq-"}, {"awq/llama_3_2_1b_awq", "awq-"},
-        {"gguf/smollm2_q8_0", "gguf-Q8_0"},        {"gguf/smollm2_q4_0", "gguf-Q4_0"}};
+        {"gguf/smollm2_q8_0", "gguf-Q8_0"},        {"gguf/smollm2_q4_0", "gguf-Q4_0"},
+        {"compressed_tensors/w4a16_group128", "ct-pack-int4-g128"}, {"compressed_tensors/w4a16_asym_group32", "ct-pack-"},
+        {"compressed_tensors/w8a8_int_quantized", "ct-int-"}, {"nvfp4_modelopt/fp8_down_proj", "modelopt-fp8"}};
     for (const auto& [c, prefix] : cases) {
         const std::string in = ref + "/" + c + "/input";
         const bool gguf = c.rfind("gguf/", 0) == 0;
@@ -300,22 +310,28 @@ void TestRequantize::referenceCasesPerFamily() {
             if (std::isfinite(e.sqnr_db)) QVERIFY(e.rmse > 0 && e.max_abs >= e.rmse);
             QVERIFY(!e.estimator.empty());
             if (prefix == "fp8-block") QVERIFY(QString::fromStdString(e.estimator).contains(QStringLiteral("128×128 blocks, scale = absmax/448")));
+            // AWQ is measured with its own groups (group_size 128), not one group per row.
+            if (prefix == "awq-") QVERIFY2(QString::fromStdString(e.estimator).contains(QStringLiteral("4-bit, group 128 along the input dimension, asymmetric min/max (AWQ)")), e.estimator.c_str());
+            if (prefix == "ct-pack-int4-g128") QVERIFY2(QString::fromStdString(e.estimator).contains(QStringLiteral("group 128")), e.estimator.c_str());
             ++measured;
         }
         QVERIFY2(measured > 0, c.c_str());
     }
-    // Another GGUF type: not measurable yet, no guess.
-    const auto cat = open_model(ref + "/gguf/smollm2_q4_k/input/model.gguf");
-    const auto plan = make_plan(cat);
-    bool seen = false;
-    for (const auto& t : plan.tensors) {
-        if (!t.quantized || !t.recipe) continue;
-        const auto e = measure_requantization(t);
-        QVERIFY(!e.measured);
-        QVERIFY(QString::fromStdString(e.unavailable).contains(QStringLiteral("not measurable yet")));
-        seen = true;
+    // Another GGUF type, FP4 (NVFP4, MXFP4): not measurable yet, no guess.
+    for (const std::string c : {"gguf/smollm2_q4_k/input/model.gguf", "compressed_tensors/nvfp4_w4a4/input",
+                                "mxfp4/gpt_oss_2experts/input", "nvfp4_modelopt/nvfp4_o_proj/input"}) {
+        const auto cat = open_model(ref + "/" + c);
+        const auto plan = make_plan(cat);
+        bool seen = false;
+        for (const auto& t : plan.tensors) {
+            if (!t.quantized || !t.recipe) continue;
+            const auto e = measure_requantization(t);
+            QVERIFY(!e.measured);
+            QVERIFY2(QString::fromStdString(e.unavailable).contains(QStringLiteral("not measurable yet")), e.unavailable.c_str());
+            seen = true;
+        }
+        QVERIFY2(seen, c.c_str());
     }
-    QVERIFY(seen);
 }
 
 void TestRequantize::chunkingAndCancel() {
@@ -343,6 +359,205 @@ void TestRequantize::chunkingAndCancel() {
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Cancelled);
     }
+}
+
+void TestRequantize::typedParamsDriveTheEstimate() {
+    std::vector<float> v(32 * 64);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(std::cos(0.11 * double(i)));
+    auto t = tensor_of(v, 32, 64);
+    std::string why;
+    QVERIFY(!requant_scheme_for(t, &why));
+    QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for test"));
+
+    Fp8Params f;
+    f.format = DType::F8_E5M2;
+    f.granularity = Fp8Granularity::Block;
+    f.block_rows = 16;
+    f.block_cols = 32;
+    t.params = f;
+    auto s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->family, RequantScheme::Family::Fp8);
+    QCOMPARE(s->fp8, DType::F8_E5M2);
+    QCOMPARE(s->granularity, RequantScheme::Fp8Granularity::Block);
+    QCOMPARE(s->block_rows, std::uint64_t(16));
+    QCOMPARE(s->block_cols, std::uint64_t(32));
+    QCOMPARE(scheme_id(*t.params), std::string("fp8-block"));
+    QCOMPARE(describe(*t.params), std::string("FP8 (E5M2), 16\u00d732 blocks, F32 scales"));
+
+    AffineParams a;
+    a.bits = 3;
+    a.group_size = 0;  // act-order over 4 groups
+    a.groups = 4;
+    a.symmetric = true;
+    a.act_order = true;
+    t.params = a;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->family, RequantScheme::Family::Affine);
+    QCOMPARE(s->bits, 3u);
+    QCOMPARE(s->group_size, std::uint64_t(16));
+    QVERIFY(s->symmetric && s->include_zero);
+    QCOMPARE(scheme_id(*t.params), std::string("gptq-3bit-gx-actorder"));
+
+    Bnb4Params b;
+    b.type = Bnb4Type::Fp4;
+    b.blocksize = 128;
+    t.params = b;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QVERIFY(s->fp4);
+    QCOMPARE(s->blocksize, std::uint64_t(128));
+
+    // AWQ: its group size (it was once measured with one group per row, the
+    // scheme text's "-gemm" having been read as "-g"), range [min, max].
+    AffineParams w;
+    w.packing = AffinePacking::AwqGemm;
+    w.bits = 4;
+    w.group_size = 16;
+    w.groups = 4;
+    w.zero_points = ZeroPointForm::Stored;
+    t.params = w;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->group_size, std::uint64_t(16));
+    QVERIFY(!s->include_zero && !s->symmetric);
+    QCOMPARE(scheme_id(*t.params), std::string("awq-gemm-4bit-g16"));
+    w.group_size = 128;  // wider than the 64-element rows: one group per row
+    w.groups = 1;
+    w.channelwise = true;
+    t.params = w;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->group_size, std::uint64_t(64));
+
+    // compressed-tensors integer: GPTQ-like ranges; per-tensor scales are not measured.
+    AffineParams c;
+    c.packing = AffinePacking::CtPackQuantized;
+    c.bits = 4;
+    c.group_size = 32;
+    c.groups = 2;
+    c.symmetric = true;
+    c.zero_points = ZeroPointForm::None;
+    c.scale_dtype = DType::BF16;
+    t.params = c;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->group_size, std::uint64_t(32));
+    QVERIFY(s->symmetric && s->include_zero);
+    QCOMPARE(scheme_id(*t.params), std::string("ct-pack-int4-g32"));
+    QCOMPARE(describe(*t.params), std::string("compressed-tensors W4A16 (pack-quantized), int4 symmetric, group 32, BF16 scales"));
+    c.packing = AffinePacking::CtNaiveQuantized;
+    c.bits = 8;
+    c.per_tensor = true;
+    c.group_size = 64;
+    c.groups = 1;
+    c.symmetric = false;
+    c.zero_points = ZeroPointForm::Signed;
+    c.activation_bits = 8;
+    t.params = c;
+    QVERIFY(!requant_scheme_for(t, &why));
+    QVERIFY2(why.find("not measurable yet for ct-naive-int8-tensor-asym") == 0, why.c_str());
+    QCOMPARE(describe(*t.params), std::string("compressed-tensors W8A8 (naive-quantized), int8 asymmetric, per-tensor, BF16 scales"));
+
+    // FP8 of the other producers: compressed-tensors groups are 1 × group blocks.
+    Fp8Params g;
+    g.producer = Fp8Producer::CompressedTensors;
+    g.granularity = Fp8Granularity::Group;
+    g.group_size = 32;
+    g.scale_dtype = DType::F16;
+    t.params = g;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->granularity, RequantScheme::Fp8Granularity::Block);
+    QCOMPARE(s->block_rows, std::uint64_t(1));
+    QCOMPARE(s->block_cols, std::uint64_t(32));
+    QCOMPARE(scheme_id(*t.params), std::string("ct-fp8-g32"));
+    QCOMPARE(describe(*t.params), std::string("compressed-tensors W8A16 (float-quantized), FP8 E4M3, group 32, F16 scales"));
+    Fp8Params m;
+    m.producer = Fp8Producer::ModelOpt;
+    m.granularity = Fp8Granularity::Channel;
+    m.scale_name = Fp8ScaleName::Scale;
+    t.params = m;
+    s = requant_scheme_for(t, &why);
+    QVERIFY2(s, why.c_str());
+    QCOMPARE(s->granularity, RequantScheme::Fp8Granularity::Channel);
+    QCOMPARE(scheme_id(*t.params), std::string("modelopt-fp8-channel"));
+    QCOMPARE(describe(*t.params), std::string("ModelOpt FP8 (E4M3), per-channel F32 scale applied in BF16"));
+
+    // FP4: named, not measured.
+    Fp4Params f4;
+    f4.activation_bits = 4;
+    t.params = f4;
+    QVERIFY(!requant_scheme_for(t, &why));
+    QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for ct-nvfp4"));
+    QCOMPARE(describe(*t.params),
+             std::string("compressed-tensors NVFP4 W4A4 (nvfp4-pack-quantized), E2M1 with an E4M3 scale per 16, F32 global scale"));
+    Fp4Params mx;
+    mx.format = Fp4Format::Mxfp4;
+    mx.producer = Fp4Producer::GptOss;
+    mx.block_size = 32;
+    mx.scale_dtype = DType::F8_E8M0;
+    mx.global_scale = Fp4GlobalScale::None;
+    mx.layout = Fp4Layout::BlocksExperts;
+    t.params = mx;
+    QVERIFY(!requant_scheme_for(t, &why));
+    QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for mxfp4-experts"));
+
+    t.params = GgmlParams{DType::Q6_K};
+    QVERIFY(!requant_scheme_for(t, &why));
+    QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for gguf-Q6_K"));
+}
+
+void TestRequantize::typedParamsOfReferenceCases() {
+    AMN_REQUIRE_REFERENCE_DIR(ref);
+    for (const char* c : {"fp8/exaone_fine_grained", "fp8/llama_dynamic_per_channel", "gptq/falcon3_1b_int4",
+                          "awq/llama_3_2_1b_awq", "bnb/llama_1b_nf4_double_quant", "bnb/llama_1b_int8", "gguf/smollm2_q4_k",
+                          "compressed_tensors/w4a16_asym_group32", "compressed_tensors/naive_int8_asym_channel",
+                          "compressed_tensors/nvfp4_w4a4", "mxfp4/gpt_oss_2experts", "nvfp4_modelopt/nvfp4_o_proj",
+                          "nvfp4_modelopt/fp8_down_proj"}) {
+        const std::string in = ref + "/" + c + "/input";
+        const bool gguf = std::string(c).rfind("gguf/", 0) == 0;
+        const auto cat = open_model(gguf ? in + "/model.gguf" : in);
+        const auto plan = make_plan(cat);
+        QCOMPARE(plan.companion_roles.size(), cat.tensors.size());
+        int quantized = 0;
+        for (const auto& t : plan.tensors) {
+            if (!t.quantized) {
+                QVERIFY(!t.params);
+                continue;
+            }
+            QVERIFY2(t.params && t.recipe, c);
+            QCOMPARE(scheme_id(*t.params), t.recipe->scheme_id());
+            QCOMPARE(describe(*t.params), t.recipe->describe());
+            ++quantized;
+        }
+        QVERIFY2(quantized > 0, c);
+        for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
+            const auto& n = cat.tensors[i].name;
+            const CompanionRole r = plan.companion_roles[i];
+            if (plan.roles[i] != Role::Companion) {
+                QCOMPARE(r, CompanionRole::None);
+                continue;
+            }
+            auto ends = [&](const char* suf) { return n.size() >= std::strlen(suf) && n.compare(n.size() - std::strlen(suf), std::string::npos, suf) == 0; };
+            if (ends("_scale_inv") || ends("_scale") || ends(".scales") || ends("_scales") || ends(".absmax") || ends(".SCB"))
+                QVERIFY2(is_scale(r), n.c_str());
+            if (ends(".weight_global_scale") || ends(".weight_scale_2")) QCOMPARE(r, CompanionRole::GlobalScale);
+            if (ends(".weight_zero_point")) QCOMPARE(r, CompanionRole::ZeroPoint);
+            if (ends(".weight_shape")) QCOMPARE(r, CompanionRole::Layout);
+            if (ends(".qzeros")) QCOMPARE(r, CompanionRole::ZeroPoint);
+            if (ends(".g_idx")) QCOMPARE(r, CompanionRole::GroupIndex);
+            if (ends(".nested_absmax")) QCOMPARE(r, CompanionRole::NestedScale);
+            if (ends("quant_map")) QCOMPARE(r, CompanionRole::Codebook);
+        }
+    }
+    const auto cat = open_model(ref + "/fp8/exaone_fine_grained/input");
+    const auto plan = make_plan(cat);
+    const auto& p = std::get<Fp8Params>(*plan.tensors.front().params);
+    QCOMPARE(p.granularity, Fp8Granularity::Block);
+    QCOMPARE(p.block_rows, std::uint64_t(128));
+    QCOMPARE(p.block_cols, std::uint64_t(128));
 }
 
 QTEST_APPLESS_MAIN(TestRequantize)

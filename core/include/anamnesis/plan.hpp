@@ -9,6 +9,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/quant_params.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -25,7 +26,33 @@ enum class Role {
     Passthrough,  ///< emitted as is (or only cast to the target float dtype)
     Unsupported,  ///< cannot be converted; the logical tensor carries the error
 };
-std::string_view role_name(Role r) noexcept;  ///< "quantized", "scale", "companion", …
+std::string_view role_name(Role r) noexcept;  ///< "quantized", "companion", "passthrough", "unsupported"
+
+/// What a companion (Role::Companion) does for its scheme, from the scheme
+/// facts table (the suffix the detector matched), so front ends need not
+/// guess from names.
+enum class CompanionRole : std::uint8_t {
+    None,             ///< not a companion, or a companion of no known kind
+    Scale,            ///< multiplies the payload (FP8 weight_scale(_inv), GPTQ/AWQ scales, bnb absmax, SCB, MXFP4 _scales)
+    /// One value per tensor combined with the block scales (NVFP4:
+    /// compressed-tensors weight_global_scale divides them, ModelOpt weight_scale_2 multiplies them)
+    GlobalScale,
+    ActivationScale,  ///< runtime scale of activations or the KV cache (input_scale, k_scale …): consumed, unused
+    NestedScale,      ///< scale of the quantized scales (bnb double quant nested_absmax)
+    ZeroPoint,        ///< GPTQ/AWQ qzeros, compressed-tensors weight_zero_point
+    GroupIndex,       ///< GPTQ act-order g_idx, compressed-tensors weight_g_idx
+    Codebook,         ///< bnb quant_map / nested_quant_map
+    QuantState,       ///< bnb quant_state JSON blob
+    Layout,           ///< bnb LLM.int8 weight_format, compressed-tensors weight_shape
+    Payload,          ///< a packed payload (GPTQ/AWQ qweight, compressed-tensors weight_packed, MXFP4 _blocks)
+};
+/// "scale", "global scale", "activation scale", "nested scale", "zero point", "group index",
+/// "codebook", "quant state", "layout", "payload", "" for None.
+std::string_view companion_role_name(CompanionRole r) noexcept;
+/// Scale, GlobalScale or ActivationScale: a tensor the user knows as "a scale".
+constexpr bool is_scale(CompanionRole r) noexcept {
+    return r == CompanionRole::Scale || r == CompanionRole::GlobalScale || r == CompanionRole::ActivationScale;
+}
 
 /// How a logical tensor is produced. Implementations live in core/src/schemes.
 /// A recipe holds spans into the catalog's mappings: it must not outlive the
@@ -78,6 +105,10 @@ struct LogicalTensor {
     std::vector<std::size_t> sources;    ///< catalog indices consumed; sources[0] is the payload
     std::uint32_t shard = 0;             ///< output shard (the payload's shard)
     bool quantized = false;              ///< made by dequantization (not passthrough)
+    /// The scheme's typed parameters: set for every quantized tensor with a
+    /// recipe (the source of its scheme_id() and describe()); nullopt for
+    /// passthrough tensors and errors.
+    std::optional<QuantParams> params;
     std::uint64_t stored_bytes = 0;      ///< bytes of all sources in the input
     std::shared_ptr<const Recipe> recipe;  ///< null when `error` is set
     std::string error;                   ///< non-empty: cannot be converted, and why
@@ -87,14 +118,17 @@ struct LogicalTensor {
 
 /// A detected scheme and how many logical tensors use it.
 struct SchemeUse {
-    std::string id;           ///< Recipe::scheme_id()
-    std::string description;  ///< Recipe::describe() of the first user
+    std::string id;           ///< scheme_id(params)
+    std::string description;  ///< describe(params) of the first user
     std::size_t tensors = 0;
 };
 
 struct Plan {
     std::vector<LogicalTensor> tensors;  ///< in catalog order of their payloads
     std::vector<Role> roles;             ///< one per catalog tensor
+    /// One per catalog tensor: what each Role::Companion tensor is for (None
+    /// for every other role).
+    std::vector<CompanionRole> companion_roles;
     std::vector<SchemeUse> schemes;      ///< quantization schemes found (passthrough excluded)
     std::vector<std::string> notes;      ///< detection remarks worth showing
 

@@ -29,7 +29,7 @@ struct RequantScheme {
         Fp8,      ///< FP8 values × f32 scale; scale = absmax / max-finite per group
         Bnb4,     ///< bitsandbytes NF4 / FP4: per-block absmax, nearest codebook entry
         BnbInt8,  ///< bitsandbytes LLM.int8: per-row absmax / 127, round half away from zero
-        Affine,   ///< GPTQ / AWQ: asymmetric per-group min/max, `bits`-bit integers
+        Affine,   ///< GPTQ / AWQ / compressed-tensors int: per-group min/max, `bits`-bit integers
         GgufQ8_0, ///< ggml quantize_row_q8_0_ref: d = absmax / 127 (F16), q = roundf(x / d)
         GgufQ4_0, ///< ggml quantize_row_q4_0_ref: d = max / −8 (F16), q = min(15, trunc(x / d + 8.5))
     };
@@ -52,21 +52,24 @@ struct RequantScheme {
     /// false = AutoAWQ `pseudo_quantize_tensor`: range = [min, max],
     /// scale = max(max − min, 1e−5) / (2^bits − 1), zero = clamp(−round(min/scale), 0, 2^bits − 1).
     bool include_zero = true;
-    bool symmetric = false;      ///< GPTQ sym=True: range ±max|x|, zero = 2^(bits−1)
+    bool symmetric = false;      ///< GPTQ sym=True, compressed-tensors symmetric: range ±max|x|, zero = 2^(bits−1)
 
     /// One line naming the estimator ("RTN re-quantization, FP8 E4M3, 128×128
     /// blocks, scale = absmax/448").
     std::string description() const;
 };
 
-/// The re-quantizer matching a logical tensor's recipe, read from
-/// `Recipe::scheme_id()` / `describe()` and the tensor's shape: fp8-tensor /
-/// channel / expert / block, bnb-nf4 / fp4 (nested absmax is treated as f32),
-/// bnb-int8, gptq-* (contiguous groups of group_size along the input
-/// dimension; an act-order permutation is not repeated), awq-gemm-*,
-/// gguf-Q8_0 and gguf-Q4_0. nullopt (with the reason in `why`) for
-/// passthrough tensors, tensors without a recipe and every other scheme
-/// ("not measurable yet" rather than a guess).
+/// The re-quantizer matching a logical tensor's scheme, from its typed
+/// `LogicalTensor::params` (quant_params.hpp) and its shape: FP8 tensor /
+/// channel / expert / block / group (a 1 × group_size block; every FP8
+/// producer: transformers, compressed-tensors, ModelOpt), bnb NF4 / FP4
+/// (nested absmax is treated as f32), bnb LLM.int8, GPTQ and
+/// compressed-tensors integer (contiguous groups of group_size along the
+/// input dimension; an act-order permutation is not repeated), AWQ GEMM
+/// (its group size, range [min, max]), GGUF Q8_0 and Q4_0. nullopt (with
+/// the reason in `why`) for passthrough tensors, tensors without a recipe or
+/// parameters and every other scheme ("not measurable yet" rather than a
+/// guess): other GGUF types, FP4 (NVFP4, MXFP4), per-tensor integer scales.
 std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& tensor, std::string* why = nullptr);
 
 /// Result of `measure_requantization`.

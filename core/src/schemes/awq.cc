@@ -15,6 +15,7 @@
 // GEMV / GEMV_fast / Marlin layouts and other bit widths are named errors.
 #include "anamnesis/error.hpp"
 #include "kernels/quant_kernels.hpp"
+#include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -37,18 +38,24 @@ struct AwqLayout {
     std::uint64_t in = 0, out = 0, groups = 0, group_size = 0, words_per_row = 0;
 };
 
-class AwqRecipe final : public Recipe {
+AffineParams params_of(const AwqLayout& l, DType scale_dtype) {
+    AffineParams p;
+    p.packing = AffinePacking::AwqGemm;
+    p.bits = 4;
+    p.group_size = l.group_size;
+    p.groups = l.groups;
+    p.channelwise = l.groups == 1 && l.group_size >= l.in;
+    p.zero_points = ZeroPointForm::Stored;
+    p.scale_dtype = scale_dtype;
+    return p;
+}
+
+class AwqRecipe final : public QuantRecipe {
 public:
     AwqRecipe(const Catalog& cat, std::size_t qw, std::size_t qz, std::size_t sc, AwqLayout l)
-        : qw_(cat.tensors[qw]), qz_(cat.tensors[qz]), sc_(cat.tensors[sc]),
+        : QuantRecipe(params_of(l, cat.tensors[sc].dtype)), qw_(cat.tensors[qw]), qz_(cat.tensors[qz]), sc_(cat.tensors[sc]),
           qwd_(cat.data(qw_)), qzd_(cat.data(qz_)), scd_(cat.data(sc_)), sinfo_(dtype_info(sc_.dtype)), l_(l) {}
 
-    std::string describe() const override {
-        std::string s = "AWQ GEMM 4-bit, ";
-        s += l_.groups == 1 && l_.group_size >= l_.in ? "per-channel (no groups)" : "group " + std::to_string(l_.group_size);
-        return s + ", zero points, " + sc_.dtype_name + " scales";
-    }
-    std::string scheme_id() const override { return "awq-gemm-4bit-g" + std::to_string(l_.group_size); }
     std::uint64_t rows() const override { return l_.out; }
     std::uint64_t row_elems() const override { return l_.in; }
     bool payload_is_row_major() const override { return false; }  // rows of qweight are input rows
@@ -109,7 +116,7 @@ private:
 void detect_awq(PlanBuilder& b) {
     const auto& cat = b.catalog();
     const auto method = cat.qconfig("quant_method");
-    if (method && lower(*method) != "awq" && lower(*method) != "gptq" && lower(*method) != "gptqmodel") return;
+    if (method && !quant_method_is(*method, "awq") && !quant_method_is(*method, "gptq")) return;
     auto version = setting(cat, "version", {"awq_version"});
     if (!version) version = cat.qconfig("format");
     const auto cfg_bits = setting(cat, "bits", {"awq_bits", "w_bit"});
@@ -187,8 +194,7 @@ void detect_awq(PlanBuilder& b) {
         LogicalTensor lt;
         lt.name = out_name;
         lt.shape = {l.out, l.in};
-        lt.recipe = std::make_shared<AwqRecipe>(cat, i, qz, sc, l);
-        b.add_quantized(std::move(lt), i, comps);
+        b.add_quantized(std::move(lt), std::make_shared<AwqRecipe>(cat, i, qz, sc, l), i, comps);
     }
 }
 

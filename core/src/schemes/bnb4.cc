@@ -50,11 +50,21 @@ struct Bnb4Layout {
     std::string dtype;  // the blob's compute dtype, for the description
 };
 
-class Bnb4Recipe final : public Recipe {
+Bnb4Params params_of(const Bnb4Layout& l) {
+    Bnb4Params p;
+    p.type = l.fp4 ? Bnb4Type::Fp4 : Bnb4Type::Nf4;
+    p.blocksize = l.blocksize;
+    p.double_quant = l.nested;
+    p.nested_blocksize = l.nested_blocksize;
+    p.compute_dtype = l.dtype;
+    return p;
+}
+
+class Bnb4Recipe final : public QuantRecipe {
 public:
     Bnb4Recipe(const Catalog& cat, std::size_t w, std::size_t absmax, std::size_t nested_absmax,
                std::size_t nested_code, Bnb4Layout l)
-        : w_(cat.tensors[w]), wd_(cat.data(w_)), ad_(cat.data(cat.tensors[absmax])), l_(l) {
+        : QuantRecipe(params_of(l)), w_(cat.tensors[w]), wd_(cat.data(w_)), ad_(cat.data(cat.tensors[absmax])), l_(l) {
         ainfo_ = dtype_info(cat.tensors[absmax].dtype);
         if (l_.nested) {
             const auto& na = cat.tensors[nested_absmax];
@@ -66,15 +76,6 @@ public:
         qk::make_pairs(l_.fp4 ? kFp4.data() : kNf4.data(), pairs_.data());
     }
 
-    std::string describe() const override {
-        std::string s = std::string("bitsandbytes ") + (l_.fp4 ? "FP4" : "NF4") + ", blocksize " + std::to_string(l_.blocksize);
-        if (l_.nested) s += ", double-quant (nested blocksize " + std::to_string(l_.nested_blocksize) + ")";
-        if (!l_.dtype.empty()) s += ", compute " + l_.dtype;
-        return s;
-    }
-    std::string scheme_id() const override {
-        return std::string("bnb-") + (l_.fp4 ? "fp4" : "nf4") + "-b" + std::to_string(l_.blocksize) + (l_.nested ? "-dq" : "");
-    }
     std::uint64_t rows() const override { return l_.rows; }
     std::uint64_t row_elems() const override { return l_.cols; }
     bool payload_is_row_major() const override { return l_.cols % 2 == 0; }  // rows own whole bytes
@@ -149,6 +150,27 @@ bool codebook_matches(const Catalog& cat, const TensorInfo& qm, const std::array
 }
 
 }  // namespace
+
+}  // namespace amn::detail
+
+namespace amn {
+
+std::string Bnb4Params::id() const {
+    const bool fp4 = type == Bnb4Type::Fp4;
+    return std::string("bnb-") + (fp4 ? "fp4" : "nf4") + "-b" + std::to_string(blocksize) + (double_quant ? "-dq" : "");
+}
+
+std::string Bnb4Params::describe() const {
+    std::string s = std::string("bitsandbytes ") + (type == Bnb4Type::Fp4 ? "FP4" : "NF4") + ", blocksize " +
+                    std::to_string(blocksize);
+    if (double_quant) s += ", double-quant (nested blocksize " + std::to_string(nested_blocksize) + ")";
+    if (!compute_dtype.empty()) s += ", compute " + compute_dtype;
+    return s;
+}
+
+}  // namespace amn
+
+namespace amn::detail {
 
 void detect_bnb4(PlanBuilder& b) {
     const auto& cat = b.catalog();
@@ -300,8 +322,7 @@ void detect_bnb4(PlanBuilder& b) {
         LogicalTensor lt;
         lt.name = stem;
         lt.shape = shape;
-        lt.recipe = std::make_shared<Bnb4Recipe>(cat, w, am, na, nq, l);
-        b.add_quantized(std::move(lt), w, comps);
+        b.add_quantized(std::move(lt), std::make_shared<Bnb4Recipe>(cat, w, am, na, nq, l), w, comps);
     }
 }
 

@@ -11,6 +11,7 @@
 // literal, in f32, left to right).
 #include "anamnesis/error.hpp"
 #include "kernels/quant_kernels.hpp"
+#include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -22,13 +23,11 @@ namespace {
 using namespace quant;
 namespace qk = amn::kernels::quant;
 
-class Int8Recipe final : public Recipe {
+class Int8Recipe final : public QuantRecipe {
 public:
     Int8Recipe(const Catalog& cat, std::size_t w, std::size_t scb)
-        : w_(cat.tensors[w]), wd_(cat.data(w_)), sd_(cat.data(cat.tensors[scb])),
-          sinfo_(dtype_info(cat.tensors[scb].dtype)), sname_(cat.tensors[scb].dtype_name) {}
-    std::string describe() const override { return "bitsandbytes LLM.int8, row-wise " + sname_ + " absmax (SCB)"; }
-    std::string scheme_id() const override { return "bnb-int8"; }
+        : QuantRecipe(Int8Params{cat.tensors[scb].dtype}), w_(cat.tensors[w]), wd_(cat.data(w_)),
+          sd_(cat.data(cat.tensors[scb])), sinfo_(dtype_info(cat.tensors[scb].dtype)) {}
     std::uint64_t rows() const override { return w_.shape[0]; }
     std::uint64_t row_elems() const override { return w_.shape[1]; }
     std::vector<InputRange> inputs() const override { return {{w_.shard, w_.offset, w_.nbytes}}; }
@@ -44,7 +43,6 @@ private:
     const std::uint8_t* wd_;
     const std::uint8_t* sd_;
     const DTypeInfo* sinfo_;
-    std::string sname_;
 };
 
 std::optional<std::int64_t> read_int_scalar(const Catalog& cat, const TensorInfo& t) {
@@ -60,6 +58,19 @@ std::optional<std::int64_t> read_int_scalar(const Catalog& cat, const TensorInfo
 }
 
 }  // namespace
+
+}  // namespace amn::detail
+
+namespace amn {
+
+std::string Int8Params::id() const { return "bnb-int8"; }
+std::string Int8Params::describe() const {
+    return "bitsandbytes LLM.int8, row-wise " + dtype_name(scale_dtype) + " absmax (SCB)";
+}
+
+}  // namespace amn
+
+namespace amn::detail {
 
 void detect_bnb_int8(PlanBuilder& b) {
     const auto& cat = b.catalog();
@@ -107,15 +118,14 @@ void detect_bnb_int8(PlanBuilder& b) {
         LogicalTensor lt;
         lt.name = wname;
         lt.shape = wt.shape;
-        lt.recipe = std::make_shared<Int8Recipe>(cat, w, s);
-        b.add_quantized(std::move(lt), w, comps);
+        b.add_quantized(std::move(lt), std::make_shared<Int8Recipe>(cat, w, s), w, comps);
         any = true;
     }
     // An LLM.int8 model's I8 weight without SCB would otherwise pass through
     // as integers, as if it were the weight.
     const auto in8 = cat.qconfig("load_in_8bit");
     const auto method = cat.qconfig("quant_method");
-    if (!any && !(in8 && *in8 == "true" && method && lower(*method) == "bitsandbytes")) return;
+    if (!any && !(in8 && *in8 == "true" && method && quant_method_is(*method, "bnb-int8"))) return;
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& t = cat.tensors[i];
         if (b.claimed(i) || t.dtype != DType::I8 || t.shape.size() != 2 || !ends_with(t.name, ".weight")) continue;

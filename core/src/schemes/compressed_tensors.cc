@@ -33,6 +33,7 @@
 #include "anamnesis/kernels.hpp"
 #include "kernels/fp4_kernels.hpp"
 #include "kernels/quant_kernels.hpp"
+#include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -210,16 +211,14 @@ struct IntLayout {
     u64 zero_words = 0;  // rows of a packed zero point
 };
 
-class IntRecipe final : public Recipe {
+class IntRecipe final : public QuantRecipe {
 public:
     IntRecipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t z, IntLayout l, std::vector<std::int32_t> g_idx,
-              std::string describe, std::string id)
-        : w_(cat.tensors[w]), s_(cat.tensors[s]), z_(z == PlanBuilder::npos ? nullptr : &cat.tensors[z]),
-          wd_(cat.data(w_)), sd_(cat.data(s_)), zd_(z_ ? cat.data(*z_) : nullptr), sinfo_(dtype_info(s_.dtype)),
-          l_(l), g_idx_(std::move(g_idx)), describe_(std::move(describe)), id_(std::move(id)) {}
+              AffineParams p)
+        : QuantRecipe(std::move(p)), w_(cat.tensors[w]), s_(cat.tensors[s]),
+          z_(z == PlanBuilder::npos ? nullptr : &cat.tensors[z]), wd_(cat.data(w_)), sd_(cat.data(s_)),
+          zd_(z_ ? cat.data(*z_) : nullptr), sinfo_(dtype_info(s_.dtype)), l_(l), g_idx_(std::move(g_idx)) {}
 
-    std::string describe() const override { return describe_; }
-    std::string scheme_id() const override { return id_; }
     std::uint64_t rows() const override { return l_.out; }
     std::uint64_t row_elems() const override { return l_.in; }
     std::vector<InputRange> inputs() const override {
@@ -291,19 +290,15 @@ private:
     const DTypeInfo* sinfo_;
     IntLayout l_;
     std::vector<std::int32_t> g_idx_;
-    std::string describe_, id_;
 };
 
 // ------------------------------------------------------------ FP8 recipe
 
-class FloatRecipe final : public Recipe {
+class FloatRecipe final : public QuantRecipe {
 public:
-    FloatRecipe(const Catalog& cat, std::size_t w, std::size_t s, u64 out, u64 in, ScaleGrid grid, std::string describe,
-                std::string id)
-        : w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)), sinfo_(dtype_info(s_.dtype)),
-          out_(out), in_(in), grid_(grid), describe_(std::move(describe)), id_(std::move(id)) {}
-    std::string describe() const override { return describe_; }
-    std::string scheme_id() const override { return id_; }
+    FloatRecipe(const Catalog& cat, std::size_t w, std::size_t s, u64 out, u64 in, ScaleGrid grid, Fp8Params p)
+        : QuantRecipe(std::move(p)), w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)),
+          sinfo_(dtype_info(s_.dtype)), out_(out), in_(in), grid_(grid) {}
     std::uint64_t rows() const override { return out_; }
     std::uint64_t row_elems() const override { return in_; }
     std::vector<InputRange> inputs() const override {
@@ -344,20 +339,16 @@ private:
     const DTypeInfo* sinfo_;
     u64 out_, in_;
     ScaleGrid grid_;
-    std::string describe_, id_;
 };
 
 // ------------------------------------------------------------ NVFP4 recipe
 
-class Nvfp4Recipe final : public Recipe {
+class Nvfp4Recipe final : public QuantRecipe {
 public:
-    Nvfp4Recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t gs, u64 out, u64 in, DType arith,
-                std::string describe)
-        : w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)),
+    Nvfp4Recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t gs, u64 out, u64 in, Fp4Params p)
+        : QuantRecipe(p), w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)),
           global_(load_float(dtype_info(cat.tensors[gs].dtype), cat.data(cat.tensors[gs]), 0)),
-          out_(out), in_(in), arith_(arith), describe_(std::move(describe)) {}
-    std::string describe() const override { return describe_; }
-    std::string scheme_id() const override { return "ct-nvfp4"; }
+          out_(out), in_(in), arith_(p.arithmetic) {}
     std::uint64_t rows() const override { return out_; }
     std::uint64_t row_elems() const override { return in_; }
     std::vector<InputRange> inputs() const override {
@@ -385,8 +376,7 @@ private:
     const std::uint8_t* sd_;
     float global_;
     u64 out_, in_;
-    DType arith_;
-    std::string describe_;
+    DType arith_;  // Fp4Params::arithmetic
 };
 
 // ------------------------------------------------------------ detection
@@ -399,9 +389,9 @@ struct Layer {
     std::vector<std::size_t> comps;
 };
 
-std::string act_label(const Layer& L, unsigned wbits) {
-    const std::int64_t a = L.group && L.group->w.act_bits ? *L.group->w.act_bits : 16;
-    return "W" + std::to_string(wbits) + "A" + std::to_string(a);
+// The "A" of "W4A16": the config group's input_activations.num_bits, 16 when not quantized.
+unsigned act_bits(const Layer& L) {
+    return L.group && L.group->w.act_bits && *L.group->w.act_bits > 0 ? static_cast<unsigned>(*L.group->w.act_bits) : 16;
 }
 
 // How `st` (the scale) maps onto a [out, in] weight; nullopt + `why` otherwise.
@@ -460,23 +450,14 @@ std::optional<ScaleGrid> scale_grid(const TensorInfo& st, u64 out, u64 in, const
     return std::nullopt;
 }
 
-std::string grid_words(const ScaleGrid& g) {
-    switch (g.g) {
-        case Gran::Tensor: return "per-tensor";
-        case Gran::Channel: return "per-channel";
-        case Gran::Group: return "group " + std::to_string(g.group_size);
-        case Gran::Block: return std::to_string(g.block_r) + "\u00d7" + std::to_string(g.block_c) + " blocks";
+Fp8Granularity fp8_granularity(Gran g) {
+    switch (g) {
+        case Gran::Tensor: return Fp8Granularity::Tensor;
+        case Gran::Channel: return Fp8Granularity::Channel;
+        case Gran::Group: return Fp8Granularity::Group;
+        case Gran::Block: return Fp8Granularity::Block;
     }
-    return "?";
-}
-std::string grid_id(const ScaleGrid& g) {
-    switch (g.g) {
-        case Gran::Tensor: return "tensor";
-        case Gran::Channel: return "channel";
-        case Gran::Group: return "g" + std::to_string(g.group_size);
-        case Gran::Block: return "block" + std::to_string(g.block_r) + "x" + std::to_string(g.block_c);
-    }
-    return "?";
+    return Fp8Granularity::Tensor;
 }
 
 class Detector {
@@ -610,19 +591,25 @@ private:
             }
             if (sequential) g_idx.clear();
         }
-        const bool asym = l.zero != IntLayout::Zero::None;
-        std::string d = "compressed-tensors " + act_label(L, l.bits) + " (" + L.format + "), int" + std::to_string(l.bits) +
-                        (asym ? " asymmetric" : " symmetric") + ", " + grid_words(l.grid) +
-                        (g_idx.empty() ? "" : ", act-order") + ", " + st.dtype_name + " scales";
-        std::string id = std::string(packed ? "ct-pack-" : L.format == "naive-quantized" ? "ct-naive-" : "ct-int-") +
-                         "int" + std::to_string(l.bits) + "-" + grid_id(l.grid) + (asym ? "-asym" : "") +
-                         (g_idx.empty() ? "" : "-actorder");
+        AffineParams p;
+        p.packing = packed ? AffinePacking::CtPackQuantized
+                  : L.format == "naive-quantized" ? AffinePacking::CtNaiveQuantized : AffinePacking::CtIntQuantized;
+        p.bits = l.bits;
+        p.group_size = l.grid.group_size;
+        p.groups = l.grid.groups;
+        p.per_tensor = l.grid.g == Gran::Tensor;
+        p.channelwise = l.grid.g == Gran::Channel;
+        p.symmetric = l.zero == IntLayout::Zero::None;
+        p.zero_points = l.zero == IntLayout::Zero::None     ? ZeroPointForm::None
+                      : l.zero == IntLayout::Zero::Packed ? ZeroPointForm::Stored : ZeroPointForm::Signed;
+        p.act_order = !g_idx.empty();
+        p.scale_dtype = st.dtype;
+        p.activation_bits = act_bits(L);
         LogicalTensor lt;
         lt.name = L.out_name;
         lt.shape = {l.out, l.in};
-        lt.recipe = std::make_shared<IntRecipe>(cat_, L.payload, L.scale, L.zero, l, std::move(g_idx), std::move(d),
-                                                std::move(id));
-        b_.add_quantized(std::move(lt), L.payload, L.comps);
+        b_.add_quantized(std::move(lt), std::make_shared<IntRecipe>(cat_, L.payload, L.scale, L.zero, l, std::move(g_idx), p),
+                         L.payload, L.comps);
     }
 
     template <class Fail>
@@ -638,15 +625,24 @@ private:
         std::string why;
         auto grid = scale_grid(st, wt.shape[0], wt.shape[1], L, true, why);
         if (!grid) return fail(why);
-        const std::string fmt = wt.dtype == DType::F8_E4M3 ? "E4M3" : "E5M2";
-        std::string d = "compressed-tensors " + act_label(L, 8) + " (float-quantized), FP8 " + fmt + ", " +
-                        grid_words(*grid) + ", " + st.dtype_name + " scales";
+        Fp8Params p;
+        p.producer = Fp8Producer::CompressedTensors;
+        p.format = wt.dtype;
+        p.granularity = fp8_granularity(grid->g);
+        if (grid->g == Gran::Block) {
+            p.block_rows = grid->block_r;
+            p.block_cols = grid->block_c;
+        }
+        if (grid->g == Gran::Group) p.group_size = grid->group_size;
+        p.scale_dtype = st.dtype;
+        p.scale_name = Fp8ScaleName::Scale;
+        p.activation_bits = act_bits(L);
         LogicalTensor lt;
         lt.name = L.out_name;
         lt.shape = wt.shape;
-        lt.recipe = std::make_shared<FloatRecipe>(cat_, L.payload, L.scale, wt.shape[0], wt.shape[1], *grid, std::move(d),
-                                                  "ct-fp8-" + grid_id(*grid));
-        b_.add_quantized(std::move(lt), L.payload, L.comps);
+        b_.add_quantized(std::move(lt),
+                         std::make_shared<FloatRecipe>(cat_, L.payload, L.scale, wt.shape[0], wt.shape[1], *grid, p),
+                         L.payload, L.comps);
     }
 
     template <class Fail>
@@ -682,13 +678,22 @@ private:
         // global scale promotes the division (F32 → F32, F16 → F32), a 0-dim one does not.
         DType arith = DType::BF16;
         if (!gt.shape.empty()) arith = gt.dtype == DType::BF16 ? DType::BF16 : DType::F32;
-        std::string d = "compressed-tensors NVFP4 " + act_label(L, 4) +
-                        " (nvfp4-pack-quantized), E2M1 with an E4M3 scale per 16, " + gt.dtype_name + " global scale";
+        Fp4Params p;
+        p.format = Fp4Format::Nvfp4;
+        p.producer = Fp4Producer::CompressedTensors;
+        p.block_size = 16;
+        p.scale_dtype = DType::F8_E4M3;
+        p.global_scale = Fp4GlobalScale::Divisor;
+        p.global_dtype = gt.dtype;
+        p.arithmetic = arith;
+        p.negative_zero = true;
+        p.layout = Fp4Layout::RowMajor;
+        p.activation_bits = act_bits(L);
         LogicalTensor lt;
         lt.name = L.out_name;
         lt.shape = {out, in};
-        lt.recipe = std::make_shared<Nvfp4Recipe>(cat_, L.payload, L.scale, L.global, out, in, arith, std::move(d));
-        b_.add_quantized(std::move(lt), L.payload, L.comps);
+        b_.add_quantized(std::move(lt), std::make_shared<Nvfp4Recipe>(cat_, L.payload, L.scale, L.global, out, in, p),
+                         L.payload, L.comps);
     }
 
     PlanBuilder& b_;
@@ -707,7 +712,7 @@ std::string infer_format(DType payload, bool has_packed) {
 void detect_compressed_tensors(PlanBuilder& b) {
     const auto& cat = b.catalog();
     const auto method = cat.qconfig("quant_method");
-    if (!method || lower(*method) != "compressed-tensors") return;
+    if (!method || !quant_method_is(*method, "compressed-tensors")) return;
     const Config cfg = read_config(cat);
     Detector det(b);
 

@@ -34,7 +34,7 @@ std::string fmt_name(DType d) {
     }
 }
 
-enum class Granularity { Tensor, Channel, Expert, Block };
+using Granularity = Fp8Granularity;
 
 struct Fp8Layout {
     Granularity g = Granularity::Tensor;
@@ -43,26 +43,11 @@ struct Fp8Layout {
     std::uint64_t grid_r = 0, grid_c = 0;         // scale grid (Block)
 };
 
-class Fp8Recipe final : public Recipe {
+class Fp8Recipe final : public QuantRecipe {
 public:
-    Fp8Recipe(const Catalog& cat, std::size_t w, std::size_t s, Fp8Layout l)
-        : w_(cat.tensors[w]), s_(cat.tensors[s]), wdata_(cat.data(w_)), sdata_(cat.data(s_)), l_(l) {
+    Fp8Recipe(const Catalog& cat, std::size_t w, std::size_t s, Fp8Layout l, Fp8Params p)
+        : QuantRecipe(p), w_(cat.tensors[w]), s_(cat.tensors[s]), wdata_(cat.data(w_)), sdata_(cat.data(s_)), l_(l) {
         sinfo_ = dtype_info(s_.dtype);
-    }
-    std::string describe() const override {
-        std::string g;
-        switch (l_.g) {
-            case Granularity::Tensor: g = "per-tensor scale"; break;
-            case Granularity::Channel: g = "per-channel scales"; break;
-            case Granularity::Expert: g = "per-expert scales"; break;
-            case Granularity::Block: g = std::to_string(l_.block_r) + "\u00d7" + std::to_string(l_.block_c) + " blocks"; break;
-        }
-        return "FP8 (" + fmt_name(w_.dtype) + "), " + g + ", " + s_.dtype_name + " scales";
-    }
-    std::string scheme_id() const override {
-        const char* g = l_.g == Granularity::Tensor ? "tensor" : l_.g == Granularity::Channel ? "channel"
-                      : l_.g == Granularity::Expert ? "expert" : "block";
-        return "fp8-" + std::string(g);
     }
     std::uint64_t rows() const override { return l_.batch * l_.rows; }
     std::uint64_t row_elems() const override { return l_.cols; }
@@ -84,6 +69,8 @@ public:
                     }
                     break;
                 }
+                case Granularity::Group:  // compressed-tensors' own recipe; layout_for never picks it
+                    throw Error(ErrorCode::Unsupported, "FP8 group scales are not read by this recipe");
             }
         }
     }
@@ -173,6 +160,72 @@ std::optional<Fp8Layout> layout_for(const TensorInfo& w, const TensorInfo& s,
 
 }  // namespace
 
+}  // namespace amn::detail
+
+namespace amn {
+
+std::string Fp8Params::id() const {
+    switch (producer) {
+        case Fp8Producer::ModelOpt:
+            return granularity == Fp8Granularity::Channel ? "modelopt-fp8-channel" : "modelopt-fp8";
+        case Fp8Producer::CompressedTensors:
+            switch (granularity) {
+                case Fp8Granularity::Tensor: return "ct-fp8-tensor";
+                case Fp8Granularity::Channel: return "ct-fp8-channel";
+                case Fp8Granularity::Expert: return "ct-fp8-expert";
+                case Fp8Granularity::Group: return "ct-fp8-g" + std::to_string(group_size);
+                case Fp8Granularity::Block:
+                    return "ct-fp8-block" + std::to_string(block_rows) + "x" + std::to_string(block_cols);
+            }
+            break;
+        case Fp8Producer::Transformers: break;
+    }
+    switch (granularity) {
+        case Fp8Granularity::Tensor: return "fp8-tensor";
+        case Fp8Granularity::Channel: return "fp8-channel";
+        case Fp8Granularity::Expert: return "fp8-expert";
+        case Fp8Granularity::Group: return "fp8-g" + std::to_string(group_size);
+        case Fp8Granularity::Block: return "fp8-block";
+    }
+    return "fp8";
+}
+
+std::string Fp8Params::describe() const {
+    const std::string blocks = std::to_string(block_rows) + "\u00d7" + std::to_string(block_cols) + " blocks";
+    switch (producer) {
+        case Fp8Producer::ModelOpt:
+            return "ModelOpt FP8 (" + detail::fmt_name(format) + "), " +
+                   (granularity == Fp8Granularity::Channel ? "per-channel" : "per-tensor") + " " + dtype_name(scale_dtype) +
+                   " scale applied in BF16";
+        case Fp8Producer::CompressedTensors: {
+            std::string g;
+            switch (granularity) {
+                case Fp8Granularity::Tensor: g = "per-tensor"; break;
+                case Fp8Granularity::Channel: g = "per-channel"; break;
+                case Fp8Granularity::Expert: g = "per-expert"; break;
+                case Fp8Granularity::Group: g = "group " + std::to_string(group_size); break;
+                case Fp8Granularity::Block: g = blocks; break;
+            }
+            return "compressed-tensors W8A" + std::to_string(activation_bits) + " (float-quantized), FP8 " +
+                   detail::fmt_name(format) + ", " + g + ", " + dtype_name(scale_dtype) + " scales";
+        }
+        case Fp8Producer::Transformers: break;
+    }
+    std::string g;
+    switch (granularity) {
+        case Fp8Granularity::Tensor: g = "per-tensor scale"; break;
+        case Fp8Granularity::Channel: g = "per-channel scales"; break;
+        case Fp8Granularity::Expert: g = "per-expert scales"; break;
+        case Fp8Granularity::Group: g = "group " + std::to_string(group_size) + " scales"; break;
+        case Fp8Granularity::Block: g = blocks; break;
+    }
+    return "FP8 (" + detail::fmt_name(format) + "), " + g + ", " + dtype_name(scale_dtype) + " scales";
+}
+
+}  // namespace amn
+
+namespace amn::detail {
+
 void detect_fp8(PlanBuilder& b) {
     const auto& cat = b.catalog();
     const auto block = configured_block(cat);
@@ -183,8 +236,12 @@ void detect_fp8(PlanBuilder& b) {
         const std::string& name = w.name;
         const std::string stem = ends_with(name, ".weight") ? name.substr(0, name.size() - 7) : name;
         std::size_t s = PlanBuilder::npos;
-        for (const auto& cand : {name + "_scale_inv", name + "_scale", stem + ".scale_weight", name + ".scale"}) {
-            if (auto j = cat.find(cand); j && !b.claimed(*j)) { s = *j; break; }
+        Fp8ScaleName naming = Fp8ScaleName::ScaleInv;
+        for (const auto& [cand, how] : {std::pair{name + "_scale_inv", Fp8ScaleName::ScaleInv},
+                                        std::pair{name + "_scale", Fp8ScaleName::Scale},
+                                        std::pair{stem + ".scale_weight", Fp8ScaleName::ScaleWeight},
+                                        std::pair{name + ".scale", Fp8ScaleName::DotScale}}) {
+            if (auto j = cat.find(cand); j && !b.claimed(*j)) { s = *j; naming = how; break; }
         }
         if (s == PlanBuilder::npos) {
             b.add_error(i, name, "FP8 weight without a scale (looked for " + name + "_scale_inv, " + name + "_scale, " +
@@ -206,11 +263,17 @@ void detect_fp8(PlanBuilder& b) {
             b.add_error(i, name, why, {s});
             continue;
         }
+        Fp8Params p;
+        p.format = w.dtype;
+        p.granularity = layout->g;
+        p.block_rows = layout->block_r;
+        p.block_cols = layout->block_c;
+        p.scale_dtype = st.dtype;
+        p.scale_name = naming;
         LogicalTensor lt;
         lt.name = name;
         lt.shape = w.shape;
-        lt.recipe = std::make_shared<Fp8Recipe>(cat, i, s, *layout);
-        b.add_quantized(std::move(lt), i, {s});
+        b.add_quantized(std::move(lt), std::make_shared<Fp8Recipe>(cat, i, s, *layout, p), i, {s});
         any = true;
         // Activation-side scales of this layer are consumed with it.
         for (const char* suf : {".input_scale", ".input_scale_inv", ".activation_scale", ".output_scale"})

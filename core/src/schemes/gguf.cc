@@ -30,18 +30,12 @@ struct RowSplit {
     }
 };
 
-class GgufBlocks final : public Recipe {
+class GgufBlocks final : public QuantRecipe {
 public:
     GgufBlocks(const Catalog& cat, std::size_t i)
-        : t_(cat.tensors[i]), data_(cat.data(cat.tensors[i])), info_(dtype_info(t_.dtype)), split_(t_) {
+        : QuantRecipe(GgmlParams{cat.tensors[i].dtype}), t_(cat.tensors[i]), data_(cat.data(cat.tensors[i])), info_(dtype_info(t_.dtype)), split_(t_) {
         row_bytes_ = split_.row_elems / info_->block_elems * info_->block_bytes;
     }
-    std::string describe() const override {
-        return "GGUF " + std::string(info_->name) + " (" + std::to_string(info_->block_elems) + "-element blocks of " +
-               std::to_string(info_->block_bytes) + " bytes, " + format_bpw(dtype_bits_per_element(t_.dtype)) +
-               " bits per weight)";
-    }
-    std::string scheme_id() const override { return "gguf-" + std::string(info_->name); }
     std::uint64_t rows() const override { return split_.rows; }
     std::uint64_t row_elems() const override { return split_.row_elems; }
     void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
@@ -94,6 +88,24 @@ private:
 
 }  // namespace
 
+}  // namespace amn::detail
+
+namespace amn {
+
+std::string GgmlParams::id() const { return "gguf-" + dtype_name(type); }
+
+std::string GgmlParams::describe() const {
+    const DTypeInfo* info = dtype_info(type);
+    if (!info) return "GGUF " + dtype_name(type);
+    return "GGUF " + std::string(info->name) + " (" + std::to_string(info->block_elems) + "-element blocks of " +
+           std::to_string(info->block_bytes) + " bytes, " + detail::format_bpw(dtype_bits_per_element(type)) +
+           " bits per weight)";
+}
+
+}  // namespace amn
+
+namespace amn::detail {
+
 void detect_gguf(PlanBuilder& b) {
     const auto& cat = b.catalog();
     if (cat.format != Format::Gguf) return;
@@ -120,8 +132,7 @@ void detect_gguf(PlanBuilder& b) {
         LogicalTensor lt;
         lt.name = t.name;
         lt.shape = t.shape;
-        lt.recipe = std::make_shared<GgufBlocks>(cat, i);
-        b.add_quantized(std::move(lt), i, {});
+        b.add_quantized(std::move(lt), std::make_shared<GgufBlocks>(cat, i), i, {});
     }
 }
 

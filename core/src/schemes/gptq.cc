@@ -23,10 +23,12 @@
 // stored.
 #include "anamnesis/error.hpp"
 #include "kernels/quant_kernels.hpp"
+#include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -47,31 +49,28 @@ struct GptqLayout {
     std::optional<bool> sym;
 };
 
-class GptqRecipe final : public Recipe {
+AffineParams params_of(const GptqLayout& l, DType scale_dtype) {
+    AffineParams p;
+    p.packing = AffinePacking::Gptq;
+    p.bits = l.bits;
+    p.group_size = l.group_size;
+    p.groups = l.groups;
+    p.channelwise = l.group_size != 0 && l.groups == 1 && l.group_size >= l.in;
+    p.symmetric = l.sym;
+    p.zero_points = l.v2 ? ZeroPointForm::Stored : ZeroPointForm::GptqV1;
+    p.act_order = l.act_order;
+    p.scale_dtype = scale_dtype;
+    return p;
+}
+
+class GptqRecipe final : public QuantRecipe {
 public:
     GptqRecipe(const Catalog& cat, std::size_t qw, std::size_t qz, std::size_t sc, GptqLayout l,
                std::vector<std::int32_t> g_idx)
-        : qw_(cat.tensors[qw]), qz_(cat.tensors[qz]), sc_(cat.tensors[sc]),
+        : QuantRecipe(params_of(l, cat.tensors[sc].dtype)), qw_(cat.tensors[qw]), qz_(cat.tensors[qz]), sc_(cat.tensors[sc]),
           qwd_(cat.data(qw_)), qzd_(cat.data(qz_)), scd_(cat.data(sc_)),
           sinfo_(dtype_info(sc_.dtype)), l_(l), g_idx_(std::move(g_idx)) {}
 
-    std::string describe() const override {
-        std::string s = "GPTQ " + std::to_string(l_.bits) + "-bit";
-        if (l_.group_size == 0) s += ", " + std::to_string(l_.groups) + " groups";
-        else if (l_.groups == 1 && l_.group_size >= l_.in) s += ", per-channel (no groups)";
-        else s += ", group " + std::to_string(l_.group_size);
-        if (l_.act_order) s += ", act-order";
-        if (l_.sym) s += *l_.sym ? ", symmetric" : ", asymmetric";
-        s += l_.v2 ? ", gptq_v2 zero points" : "";
-        return s + ", " + sc_.dtype_name + " scales";
-    }
-    std::string scheme_id() const override {
-        std::string s = "gptq-" + std::to_string(l_.bits) + "bit-g" +
-                        (l_.group_size ? std::to_string(l_.group_size) : std::string("x"));
-        if (l_.act_order) s += "-actorder";
-        if (l_.v2) s += "-v2";
-        return s;
-    }
     std::uint64_t rows() const override { return l_.out; }
     std::uint64_t row_elems() const override { return l_.in; }
     bool payload_is_row_major() const override { return false; }  // packed across output rows
@@ -157,11 +156,79 @@ private:
 
 bool is_gptq_method(const std::optional<std::string>& m) {
     if (!m) return true;  // nothing says otherwise: names and shapes decide
-    const std::string v = lower(*m);
-    return v == "gptq" || v == "gptqmodel";
+    return quant_method_is(*m, "gptq");
 }
 
 }  // namespace
+
+}  // namespace amn::detail
+
+namespace amn {
+
+namespace {
+
+// compressed-tensors' words for the scale grid of an AffineParams.
+std::string ct_grid_words(const AffineParams& p) {
+    if (p.per_tensor) return "per-tensor";
+    if (p.channelwise) return "per-channel";
+    return "group " + std::to_string(p.group_size);
+}
+std::string ct_grid_id(const AffineParams& p) {
+    if (p.per_tensor) return "tensor";
+    if (p.channelwise) return "channel";
+    return "g" + std::to_string(p.group_size);
+}
+std::string_view ct_format(AffinePacking p) {
+    switch (p) {
+        case AffinePacking::CtPackQuantized: return "pack-quantized";
+        case AffinePacking::CtIntQuantized: return "int-quantized";
+        case AffinePacking::CtNaiveQuantized: return "naive-quantized";
+        default: return "";
+    }
+}
+
+}  // namespace
+
+std::string AffineParams::id() const {
+    if (is_compressed_tensors(packing)) {
+        const char* prefix = packing == AffinePacking::CtPackQuantized ? "ct-pack-"
+                           : packing == AffinePacking::CtNaiveQuantized ? "ct-naive-" : "ct-int-";
+        return prefix + ("int" + std::to_string(bits)) + "-" + ct_grid_id(*this) +
+               (zero_points != ZeroPointForm::None ? "-asym" : "") + (act_order ? "-actorder" : "");
+    }
+    if (packing == AffinePacking::AwqGemm) return "awq-gemm-" + std::to_string(bits) + "bit-g" + std::to_string(group_size);
+    std::string s = "gptq-" + std::to_string(bits) + "bit-g" + (group_size ? std::to_string(group_size) : std::string("x"));
+    if (act_order) s += "-actorder";
+    if (zero_points == ZeroPointForm::Stored) s += "-v2";
+    return s;
+}
+
+std::string AffineParams::describe() const {
+    const std::string scales = ", " + dtype_name(scale_dtype) + " scales";
+    if (is_compressed_tensors(packing)) {
+        return "compressed-tensors W" + std::to_string(bits) + "A" + std::to_string(activation_bits) + " (" +
+               std::string(ct_format(packing)) + "), int" + std::to_string(bits) +
+               (zero_points != ZeroPointForm::None ? " asymmetric" : " symmetric") + ", " + ct_grid_words(*this) +
+               (act_order ? ", act-order" : "") + scales;
+    }
+    if (packing == AffinePacking::AwqGemm) {
+        std::string s = "AWQ GEMM " + std::to_string(bits) + "-bit, ";
+        s += channelwise ? "per-channel (no groups)" : "group " + std::to_string(group_size);
+        return s + ", zero points" + scales;
+    }
+    std::string s = "GPTQ " + std::to_string(bits) + "-bit";
+    if (group_size == 0) s += ", " + std::to_string(groups) + " groups";
+    else if (channelwise) s += ", per-channel (no groups)";
+    else s += ", group " + std::to_string(group_size);
+    if (act_order) s += ", act-order";
+    if (symmetric) s += *symmetric ? ", symmetric" : ", asymmetric";
+    s += zero_points == ZeroPointForm::Stored ? ", gptq_v2 zero points" : "";
+    return s + scales;
+}
+
+}  // namespace amn
+
+namespace amn::detail {
 
 // Does the qweight set of `stem` belong to GPTQ (vs AWQ)? The layout decides:
 // GPTQ packs along inputs (qweight columns = outputs = scales columns), AWQ
@@ -169,7 +236,7 @@ bool is_gptq_method(const std::optional<std::string>& m) {
 // leaves every set to the AWQ detector.
 bool is_gptq_layout(const Catalog& cat, const std::string& stem) {
     const auto method = cat.qconfig("quant_method");
-    if (method && lower(*method) == "awq") return false;
+    if (method && quant_method_is(*method, "awq")) return false;
     if (method && !is_gptq_method(method)) return false;
     const auto qw = cat.find(stem + ".qweight");
     const auto sc = cat.find(stem + ".scales");
@@ -337,8 +404,7 @@ void detect_gptq(PlanBuilder& b) {
         LogicalTensor lt;
         lt.name = out_name;
         lt.shape = {l.out, l.in};
-        lt.recipe = std::make_shared<GptqRecipe>(cat, i, qz, sc, l, std::move(g_idx));
-        b.add_quantized(std::move(lt), i, comps);
+        b.add_quantized(std::move(lt), std::make_shared<GptqRecipe>(cat, i, qz, sc, l, std::move(g_idx)), i, comps);
     }
 }
 

@@ -17,6 +17,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "kernels/fp4_kernels.hpp"
+#include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -34,14 +35,25 @@ std::string upper(std::string s) {
     return s;
 }
 
-class Nvfp4Recipe final : public Recipe {
+Fp4Params nvfp4_params(DType scale2_dtype) {
+    Fp4Params p;
+    p.format = Fp4Format::Nvfp4;
+    p.producer = Fp4Producer::ModelOpt;
+    p.block_size = 16;
+    p.scale_dtype = DType::F8_E4M3;
+    p.global_scale = Fp4GlobalScale::Multiplier;
+    p.global_dtype = scale2_dtype;
+    p.negative_zero = false;  // ModelOpt's E2M1 value table has +0.0 for code 8
+    p.layout = Fp4Layout::RowMajor;
+    return p;
+}
+
+class Nvfp4Recipe final : public QuantRecipe {
 public:
-    Nvfp4Recipe(const Catalog& cat, std::size_t w, std::size_t s, float scale2, u64 out, u64 in)
-        : w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)), scale2_(scale2), out_(out), in_(in) {}
-    std::string describe() const override {
-        return "ModelOpt NVFP4, E2M1 with an E4M3 scale per 16 and an F32 second-level scale";
-    }
-    std::string scheme_id() const override { return "modelopt-nvfp4"; }
+    Nvfp4Recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t s2, u64 out, u64 in)
+        : QuantRecipe(nvfp4_params(cat.tensors[s2].dtype)), w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)),
+          sd_(cat.data(s_)), scale2_(load_float(dtype_info(cat.tensors[s2].dtype), cat.data(cat.tensors[s2]), 0)),
+          out_(out), in_(in) {}
     std::uint64_t rows() const override { return out_; }
     std::uint64_t row_elems() const override { return in_; }
     std::vector<InputRange> inputs() const override {
@@ -67,16 +79,21 @@ private:
     u64 out_, in_;
 };
 
-class Fp8Recipe final : public Recipe {
+Fp8Params fp8_params(const TensorInfo& w, const TensorInfo& s, bool per_channel) {
+    Fp8Params p;
+    p.producer = Fp8Producer::ModelOpt;
+    p.format = w.dtype;
+    p.granularity = per_channel ? Fp8Granularity::Channel : Fp8Granularity::Tensor;
+    p.scale_dtype = s.dtype;
+    p.scale_name = Fp8ScaleName::Scale;
+    return p;
+}
+
+class Fp8Recipe final : public QuantRecipe {
 public:
     Fp8Recipe(const Catalog& cat, std::size_t w, std::size_t s, bool per_channel)
-        : w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)),
-          sinfo_(dtype_info(s_.dtype)), per_channel_(per_channel) {}
-    std::string describe() const override {
-        return std::string("ModelOpt FP8 (E4M3), ") + (per_channel_ ? "per-channel" : "per-tensor") + " " + s_.dtype_name +
-               " scale applied in BF16";
-    }
-    std::string scheme_id() const override { return per_channel_ ? "modelopt-fp8-channel" : "modelopt-fp8"; }
+        : QuantRecipe(fp8_params(cat.tensors[w], cat.tensors[s], per_channel)), w_(cat.tensors[w]), s_(cat.tensors[s]),
+          wd_(cat.data(w_)), sd_(cat.data(s_)), sinfo_(dtype_info(s_.dtype)), per_channel_(per_channel) {}
     std::uint64_t rows() const override { return w_.shape[0]; }
     std::uint64_t row_elems() const override { return w_.shape[1]; }
     std::vector<InputRange> inputs() const override { return {{w_.shard, w_.offset, w_.nbytes}}; }
@@ -104,7 +121,7 @@ private:
 void detect_modelopt(PlanBuilder& b) {
     const auto& cat = b.catalog();
     const auto method = cat.qconfig("quant_method");
-    const bool configured = method && lower(*method) == "modelopt";
+    const bool configured = method && quant_method_is(*method, "modelopt");
     if (method && !configured) return;  // no config at all: NVFP4 layouts are still recognised
     const std::string algo = upper(cat.qconfig("quant_algo").value_or(""));
     bool any = false;
@@ -143,13 +160,11 @@ void detect_modelopt(PlanBuilder& b) {
                 fail("weight_scale_2 must be one F32 value, got " + cat.tensors[sc2].dtype_name + " " +
                      shape_str(cat.tensors[sc2].shape));
             } else {
-                const auto& s2 = cat.tensors[sc2];
                 LogicalTensor lt;
                 lt.name = wt.name;
                 lt.shape = {wt.shape[0], wt.shape[1] * 2};
-                lt.recipe = std::make_shared<Nvfp4Recipe>(cat, i, sc, load_float(dtype_info(s2.dtype), cat.data(s2), 0),
-                                                          wt.shape[0], wt.shape[1] * 2);
-                b.add_quantized(std::move(lt), i, comps);
+                b.add_quantized(std::move(lt), std::make_shared<Nvfp4Recipe>(cat, i, sc, sc2, wt.shape[0], wt.shape[1] * 2), i,
+                                comps);
             }
         } else if (layer_algo == "FP8" || layer_algo == "FP8_PER_CHANNEL_PER_TOKEN") {
             const bool per_channel = wt.shape.size() == 2 && st.numel() == wt.shape[0] && st.numel() != 1;
@@ -161,8 +176,7 @@ void detect_modelopt(PlanBuilder& b) {
                 LogicalTensor lt;
                 lt.name = wt.name;
                 lt.shape = wt.shape;
-                lt.recipe = std::make_shared<Fp8Recipe>(cat, i, sc, per_channel);
-                b.add_quantized(std::move(lt), i, comps);
+                b.add_quantized(std::move(lt), std::make_shared<Fp8Recipe>(cat, i, sc, per_channel), i, comps);
             }
         } else {
             fail("quant_algo \"" + layer_algo + "\" is not yet supported (" + wt.name + ")");

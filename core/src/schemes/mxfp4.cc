@@ -17,6 +17,7 @@
 // Biases and the router are plain BF16 and pass through.
 #include "anamnesis/error.hpp"
 #include "kernels/fp4_kernels.hpp"
+#include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -30,18 +31,25 @@ using namespace quant;
 namespace f4 = amn::kernels::fp4;
 using u64 = std::uint64_t;
 
-class Mxfp4Recipe final : public Recipe {
+Fp4Params params_of(bool experts) {
+    Fp4Params p;
+    p.format = Fp4Format::Mxfp4;
+    p.producer = Fp4Producer::GptOss;
+    p.block_size = 32;
+    p.scale_dtype = DType::F8_E8M0;
+    p.global_scale = Fp4GlobalScale::None;
+    p.negative_zero = true;
+    p.layout = experts ? Fp4Layout::BlocksExperts : Fp4Layout::Blocks;
+    return p;
+}
+
+class Mxfp4Recipe final : public QuantRecipe {
 public:
     // experts = 0: a 3-D tensor, rows × in, no transpose.
     Mxfp4Recipe(const Catalog& cat, std::size_t blocks, std::size_t scales, u64 experts, u64 rows, u64 groups)
-        : b_(cat.tensors[blocks]), s_(cat.tensors[scales]), bd_(cat.data(b_)), sd_(cat.data(s_)),
-          experts_(experts), rows_(rows), groups_(groups) {}
+        : QuantRecipe(params_of(experts != 0)), b_(cat.tensors[blocks]), s_(cat.tensors[scales]), bd_(cat.data(b_)),
+          sd_(cat.data(s_)), experts_(experts), rows_(rows), groups_(groups) {}
 
-    std::string describe() const override {
-        return experts_ ? "MXFP4 (gpt-oss experts), E2M1 with an E8M0 scale per 32, transformers' [E, in, out] layout"
-                        : "MXFP4, E2M1 with an E8M0 scale per 32";
-    }
-    std::string scheme_id() const override { return experts_ ? "mxfp4-experts" : "mxfp4"; }
     std::uint64_t rows() const override { return experts_ ? experts_ * groups_ * 32 : rows_; }
     std::uint64_t row_elems() const override { return experts_ ? rows_ : groups_ * 32; }
     bool payload_is_row_major() const override { return experts_ == 0; }
@@ -85,10 +93,49 @@ private:
 
 }  // namespace
 
+}  // namespace amn::detail
+
+namespace amn {
+
+// Fp4Params (quant_params.hpp) of every producer: gpt-oss MXFP4 here,
+// compressed-tensors and ModelOpt NVFP4 in their own files.
+std::string Fp4Params::id() const {
+    switch (producer) {
+        case Fp4Producer::CompressedTensors: return format == Fp4Format::Mxfp4 ? "ct-mxfp4" : "ct-nvfp4";
+        case Fp4Producer::ModelOpt: return format == Fp4Format::Mxfp4 ? "modelopt-mxfp4" : "modelopt-nvfp4";
+        case Fp4Producer::GptOss: break;
+    }
+    return layout == Fp4Layout::BlocksExperts ? "mxfp4-experts" : "mxfp4";
+}
+
+std::string Fp4Params::describe() const {
+    const std::string fmt = format == Fp4Format::Mxfp4 ? "MXFP4" : "NVFP4";
+    const std::string scale = std::string(scale_dtype == DType::F8_E8M0 ? "E8M0" : "E4M3");
+    const std::string blocks = "E2M1 with an " + scale + " scale per " + std::to_string(block_size);
+    switch (producer) {
+        case Fp4Producer::CompressedTensors:
+            return "compressed-tensors " + fmt + " W4A" + std::to_string(activation_bits) + " (" +
+                   (format == Fp4Format::Mxfp4 ? "mxfp4" : "nvfp4") + "-pack-quantized), " + blocks +
+                   (global_scale == Fp4GlobalScale::None ? std::string() : ", " + dtype_name(global_dtype) + " global scale");
+        case Fp4Producer::ModelOpt:
+            return "ModelOpt " + fmt + ", " + blocks +
+                   (global_scale == Fp4GlobalScale::None ? std::string()
+                                                         : std::string(global_dtype == DType::BF16 ? " and a " : " and an ") +
+                                                               dtype_name(global_dtype) + " second-level scale");
+        case Fp4Producer::GptOss: break;
+    }
+    return layout == Fp4Layout::BlocksExperts ? fmt + " (gpt-oss experts), " + blocks + ", transformers' [E, in, out] layout"
+                                              : fmt + ", " + blocks;
+}
+
+}  // namespace amn
+
+namespace amn::detail {
+
 void detect_mxfp4(PlanBuilder& b) {
     const auto& cat = b.catalog();
     const auto method = cat.qconfig("quant_method");
-    if (method && lower(*method) != "mxfp4") return;  // no config: the *_blocks/*_scales pairs decide
+    if (method && !quant_method_is(*method, "mxfp4")) return;  // no config: the *_blocks/*_scales pairs decide
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& bt = cat.tensors[i];
         if (b.claimed(i) || !ends_with(bt.name, "_blocks")) continue;
@@ -125,8 +172,7 @@ void detect_mxfp4(PlanBuilder& b) {
         LogicalTensor lt;
         lt.name = stem;
         lt.shape = experts ? std::vector<std::uint64_t>{E, G * 32, R} : std::vector<std::uint64_t>{R, G * 32};
-        lt.recipe = std::make_shared<Mxfp4Recipe>(cat, i, sc, E, R, G);
-        b.add_quantized(std::move(lt), i, {sc});
+        b.add_quantized(std::move(lt), std::make_shared<Mxfp4Recipe>(cat, i, sc, E, R, G), i, {sc});
     }
 }
 

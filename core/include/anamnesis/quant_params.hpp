@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file quant_params.hpp
+/// Typed scheme parameters. A detector fills one of these for every
+/// quantized logical tensor (`LogicalTensor::params`); everything that talks
+/// about the scheme is derived from the value, never from text:
+/// `Recipe::describe()` / `scheme_id()`, the plan's scheme counts, the GUI's
+/// scheme text, the "what Lethe took" estimate (requantize.hpp) and, later,
+/// the encoders of *forget*, which must be able to re-create the exact scheme
+/// from these fields and the tensor's shape.
+///
+/// Geometry (rows, in/out features, experts) is the logical tensor's shape,
+/// not a parameter. Data-dependent values (scales, zero points, the
+/// double-quant offset) live in the companion tensors.
+
+#include "anamnesis/dtype.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace amn {
+
+// ---- FP8 ---------------------------------------------------------------------
+
+/// Which elements share one FP8 scale.
+enum class Fp8Granularity : std::uint8_t {
+    Tensor,   ///< one scale for the whole tensor (scale numel 1)
+    Channel,  ///< one per output row: scale [out, 1], [out] or [E, out, 1]
+    Expert,   ///< one per leading batch entry of a 3-D (MoE) weight: scale [E] / [E, 1, 1]
+    Block,    ///< one per `block_rows × block_cols` tile of every [rows, cols] matrix
+    /// One per `group_size` consecutive inputs of every output row: scale
+    /// [out, in / group_size] (compressed-tensors strategy "group").
+    Group,
+};
+
+/// How the scale companion is named next to the weight `W` (= "X.weight").
+enum class Fp8ScaleName : std::uint8_t {
+    ScaleInv,     ///< "W_scale_inv" (transformers finegrained_fp8, DeepSeek-V3 / Qwen3 FP8)
+    Scale,        ///< "W_scale" (compressed-tensors / llm-compressor)
+    ScaleWeight,  ///< "X.scale_weight"
+    DotScale,     ///< "W.scale"
+};
+
+/// The library whose checkpoint this is: it fixes the arithmetic the
+/// recipe repeats and the words of id() / describe().
+enum class Fp8Producer : std::uint8_t {
+    /// transformers finegrained_fp8 and every layout detect_fp8 reads
+    /// (DeepSeek-V3 / Qwen3 FP8, llm-compressor `float-quantized` with BF16
+    /// or F32 scales): y = f32(fp8) × f32(scale), rounded once at the end.
+    /// Ids "fp8-…".
+    Transformers,
+    /// compressed-tensors `float-quantized` claimed by its own detector (F16
+    /// scales): the product is rounded to the scale's dtype, as the library
+    /// computes in it. Ids "ct-fp8-…".
+    CompressedTensors,
+    /// NVIDIA ModelOpt FP8 (`FP8QTensor.dequantize`): the scale is rounded
+    /// to BF16 first and the product to BF16. Ids "modelopt-fp8…".
+    ModelOpt,
+};
+
+/// FP8 weights with f32-multiplied scales: y = f32(fp8(w)) × f32(scale), as
+/// PyTorch's `w.to(float32) * s` (transformers finegrained_fp8,
+/// compressed-tensors `float-quantized`, ModelOpt FP8), with the rounding
+/// steps of `producer`. Every naming multiplies (a `_scale_inv` holds the
+/// multiplier, despite its name).
+struct Fp8Params {
+    /// Element format of the weight: F8_E4M3 (torch.float8_e4m3fn, max 448),
+    /// F8_E5M2 (float8_e5m2, max 57344), F8_E4M3FNUZ (max 240) or F8_E5M2FNUZ.
+    DType format = DType::F8_E4M3;
+    Fp8Granularity granularity = Fp8Granularity::Tensor;
+    /// Block granularity only: tile size in elements, rows (output dim) ×
+    /// columns (input dim), transformers' `weight_block_size` /
+    /// compressed-tensors `block_structure` (e.g. 128 × 128). 0 otherwise.
+    std::uint64_t block_rows = 0, block_cols = 0;
+    /// Group granularity only: inputs per scale (compressed-tensors
+    /// `group_size`). 0 otherwise.
+    std::uint64_t group_size = 0;
+    /// Stored dtype of the scale tensor: F32, BF16, F16, F8_E8M0 or F64.
+    DType scale_dtype = DType::F32;
+    Fp8ScaleName scale_name = Fp8ScaleName::ScaleInv;
+    Fp8Producer producer = Fp8Producer::Transformers;
+    /// compressed-tensors only: `input_activations.num_bits` of the layer's
+    /// config group, the "A" of "W8A8" (16 when activations are not quantized).
+    unsigned activation_bits = 16;
+
+    /// "fp8-tensor", "fp8-channel", "fp8-expert", "fp8-block";
+    /// "ct-fp8-tensor", "ct-fp8-channel", "ct-fp8-g128", "ct-fp8-block128x128";
+    /// "modelopt-fp8" (per tensor), "modelopt-fp8-channel"
+    std::string id() const;
+    /// "FP8 (E4M3), 128×128 blocks, BF16 scales",
+    /// "compressed-tensors W8A16 (float-quantized), FP8 E4M3, per-channel, F16 scales",
+    /// "ModelOpt FP8 (E4M3), per-tensor F32 scale applied in BF16"
+    std::string describe() const;
+};
+
+// ---- integer affine (GPTQ, AWQ) ----------------------------------------------
+
+/// How the integer fields are packed into I32 words.
+enum class AffinePacking : std::uint8_t {
+    /// GPTQ (AutoGPTQ / GPTQModel `pack`): `qweight` [in·bits/32, out], each
+    /// column a little-endian bit stream along the input dimension (3-bit
+    /// fields straddle words); `qzeros` [groups, out·bits/32] packed along outputs.
+    Gptq,
+    /// AutoAWQ GEMM (`packing_utils`): `qweight` [in, out/8], eight 4-bit
+    /// fields per word along outputs, nibble p holding column
+    /// 8j + [0, 2, 4, 6, 1, 3, 5, 7][p]; `qzeros` [groups, out/8] the same way.
+    AwqGemm,
+    /// compressed-tensors `pack-quantized`: `weight_packed` I32 [out,
+    /// ceil(in·bits/32)], each row a little-endian bit stream of unsigned
+    /// fields q + 2^(bits−1), `weight_shape` [out, in]; a packed
+    /// `weight_zero_point` I32 [ceil(out·bits/32), groups] is the same kind
+    /// of bit stream down each column.
+    CtPackQuantized,
+    /// compressed-tensors `int-quantized`: `weight` I8 [out, in], signed
+    /// fields, no packing (any `bits` ≤ 8 is stored one per byte).
+    CtIntQuantized,
+    /// compressed-tensors `naive-quantized`: the same storage as
+    /// CtIntQuantized under the older compressor name.
+    CtNaiveQuantized,
+};
+
+/// True for the three compressed-tensors packings.
+constexpr bool is_compressed_tensors(AffinePacking p) noexcept {
+    return p == AffinePacking::CtPackQuantized || p == AffinePacking::CtIntQuantized ||
+           p == AffinePacking::CtNaiveQuantized;
+}
+
+/// How the stored zero points relate to the ones used in dequantization.
+enum class ZeroPointForm : std::uint8_t {
+    /// GPTQ checkpoint_format "gptq" (v1): stored z − 1 (GPTQModel adds 1 per
+    /// field on load; 3-bit fields modulo 8).
+    GptqV1,
+    /// Used as stored: GPTQ "gptq_v2", AWQ; compressed-tensors packed zero
+    /// points (the field is already z + 2^(bits−1), the unsigned-domain zero).
+    Stored,
+    /// compressed-tensors zero points stored as plain (unpacked) numbers of
+    /// the scales' shape: the signed z; the unsigned-domain zero is z plus
+    /// the storage offset (2^(bits−1) for packed fields, 128 for I8 weights).
+    Signed,
+    /// No zero-point tensor (compressed-tensors symmetric): the zero is
+    /// 2^(bits−1) in the unsigned domain, 0 in the signed one.
+    None,
+};
+
+/// Integer weights with per-group scales and zero points along the input
+/// dimension: W[n, k] = (f32(q[k, n]) − f32(z[g(k), n])) × f32(s[g(k), n]),
+/// as GPTQModel `dequantize_weight` / AutoAWQ `dequantize_gemm` in f32;
+/// compressed-tensors `dequantize` computes in the scales' dtype (each
+/// product rounded once to BF16 / F16 / F32).
+struct AffineParams {
+    AffinePacking packing = AffinePacking::Gptq;
+    unsigned bits = 4;  ///< field width: 2, 3, 4 or 8 (GPTQ, compressed-tensors); 4 (AWQ GEMM)
+    /// Input elements per group (config `group_size`; −1 = the whole input
+    /// dimension, stored here as in_features). 0 = no uniform size: an
+    /// act-order `g_idx` over a group count that does not divide the inputs.
+    std::uint64_t group_size = 0;
+    std::uint64_t groups = 0;  ///< groups per output column (rows of `scales`)
+    /// One group spans the whole input dimension (`groups == 1` and
+    /// `group_size ≥ in_features`): per-channel quantization.
+    bool channelwise = false;
+    /// One scale (and zero point) for the whole tensor (compressed-tensors
+    /// strategy "tensor"; `groups` 1). Not channelwise.
+    bool per_tensor = false;
+    /// GPTQ `sym` from the configuration (symmetric: zero = 2^(bits−1));
+    /// nullopt when the configuration does not say. AWQ: nullopt (asymmetric
+    /// by construction). compressed-tensors: as the data shows it (true
+    /// exactly when no zero point is stored).
+    std::optional<bool> symmetric;
+    ZeroPointForm zero_points = ZeroPointForm::GptqV1;
+    /// GPTQ `desc_act` as the data shows it: `g_idx` is not k / group_size
+    /// (groups follow the activation order, not the storage order).
+    bool act_order = false;
+    DType scale_dtype = DType::F16;  ///< stored dtype of `scales`: F16, BF16 or F32
+    /// compressed-tensors only: `input_activations.num_bits` of the layer's
+    /// config group, the "A" of "W4A16" (16 when activations are not quantized).
+    unsigned activation_bits = 16;
+
+    /// "gptq-4bit-g128", "gptq-3bit-gx-actorder-v2", "awq-gemm-4bit-g128",
+    /// "ct-pack-int4-g128", "ct-int-int8-channel", "ct-naive-int8-tensor-asym-actorder"
+    std::string id() const;
+    /// "GPTQ 4-bit, group 128, symmetric, F16 scales", "AWQ GEMM 4-bit, group 128, zero points, F16 scales",
+    /// "compressed-tensors W4A16 (pack-quantized), int4 symmetric, group 128, BF16 scales"
+    std::string describe() const;
+};
+
+// ---- bitsandbytes ------------------------------------------------------------
+
+enum class Bnb4Type : std::uint8_t {
+    Nf4,  ///< NormalFloat4 codebook (bitsandbytes functional.py, `dDequantizeNF4`)
+    Fp4,  ///< FP4 codebook (`dDequantizeFP4Tree`)
+};
+
+/// bitsandbytes 4-bit (`Params4bit`, transformers' serialization): two
+/// codes per byte (the first element in the high nibble) of the flattened
+/// tensor; y[i] = code[nibble(i)] × absmax[i / blocksize].
+struct Bnb4Params {
+    Bnb4Type type = Bnb4Type::Nf4;
+    std::uint64_t blocksize = 64;  ///< elements per absmax block of the flattened tensor (quant_state `blocksize`)
+    /// Double quantization (`bnb_4bit_use_double_quant`): absmax stored as U8
+    /// codes of an 8-bit dynamic codebook with f32 `nested_absmax` per
+    /// `nested_blocksize` absmax values, plus a scalar offset (the mean, kept
+    /// in the quant_state blob as data, not as a parameter).
+    bool double_quant = false;
+    std::uint64_t nested_blocksize = 0;  ///< absmax values per nested block (256 by default); 0 without double quant
+    /// quant_state `dtype`: the torch compute dtype the weight had
+    /// ("bfloat16", "float16", "float32"); empty when the blob omits it.
+    std::string compute_dtype;
+
+    std::string id() const;        ///< "bnb-nf4-b64", "bnb-fp4-b64-dq"
+    std::string describe() const;  ///< "bitsandbytes NF4, blocksize 64, double-quant (nested blocksize 256), compute bfloat16"
+};
+
+/// bitsandbytes LLM.int8 (`Int8Params`): I8 weight [out, in], row layout
+/// (`weight_format` 0), row absmax `SCB` [out]:
+/// W[r, c] = (f32(q[r, c]) × SCB[r]) × f32(1/127) (`int8_vectorwise_dequant`).
+/// The outlier threshold (`llm_int8_threshold`) acts on activations only.
+struct Int8Params {
+    DType scale_dtype = DType::F32;  ///< stored dtype of `SCB`
+
+    std::string id() const;        ///< "bnb-int8"
+    std::string describe() const;  ///< "bitsandbytes LLM.int8, row-wise F32 absmax (SCB)"
+};
+
+// ---- ggml --------------------------------------------------------------------
+
+/// A ggml block type of a GGUF file (ggml-common.h block layouts,
+/// `dequantize_row_*`); rows are the innermost GGUF dimension.
+struct GgmlParams {
+    DType type = DType::Q8_0;  ///< a ggml block type (`dtype_info(type)->is_quantized_block`)
+
+    std::string id() const;        ///< "gguf-Q4_K"
+    std::string describe() const;  ///< "GGUF Q4_K (256-element blocks of 144 bytes, 4.5 bits per weight)"
+};
+
+// ---- FP4 (NVFP4, MXFP4) -------------------------------------------------------
+
+/// The FP4 block format: E2M1 elements (sign, 2 exponent bits, 1 mantissa
+/// bit: ±{0, 0.5, 1, 1.5, 2, 3, 4, 6}) sharing one scale per block of
+/// consecutive elements along a row.
+enum class Fp4Format : std::uint8_t {
+    Nvfp4,  ///< NVIDIA NVFP4: an F8_E4M3 scale per 16 elements, and a per-tensor global scale
+    Mxfp4,  ///< OCP MXFP4: an E8M0 (power of two, 2^(e−127)) scale per 32 elements
+};
+
+/// The library whose checkpoint this is (arithmetic, tensor names, id words).
+enum class Fp4Producer : std::uint8_t {
+    CompressedTensors,  ///< llm-compressor `nvfp4-pack-quantized`: weight_packed, weight_scale, weight_global_scale
+    ModelOpt,           ///< NVIDIA ModelOpt NVFP4: weight, weight_scale, weight_scale_2
+    GptOss,             ///< gpt-oss / transformers `mxfp4`: X_blocks, X_scales
+};
+
+/// How the per-tensor global scale combines with the block scales.
+enum class Fp4GlobalScale : std::uint8_t {
+    None,        ///< no global scale (MXFP4): s = scale
+    Divisor,     ///< compressed-tensors `weight_global_scale`: s = e4m3(scale) / global
+    Multiplier,  ///< ModelOpt `weight_scale_2`: s = e4m3(scale) × scale_2
+};
+
+/// Where the packed codes sit and how the output is laid out.
+enum class Fp4Layout : std::uint8_t {
+    /// Payload [out, in/2] bytes, two codes per byte, the lower-index element
+    /// in the low nibble; scales [out, in/block_size]. Output [out, in].
+    RowMajor,
+    /// gpt-oss `X_blocks` [rows, in/32, 16] + `X_scales` [rows, in/32]
+    /// (low nibble first). Output [rows, in] as stored.
+    Blocks,
+    /// gpt-oss MoE experts `X_blocks` [E, rows, in/32, 16] + `X_scales`
+    /// [E, rows, in/32]; output transposed per expert to transformers'
+    /// [E, in, rows] (`gate_up_proj` [E, hidden, 2·I], `down_proj` [E, I, hidden]).
+    BlocksExperts,
+};
+
+/// FP4 weights with block scales: y = f32(e2m1(code) × s), s the block's
+/// scale combined with the global scale as `global_scale` says, in the
+/// rounding steps of `producer` (transformers / gpt-oss
+/// `convert_moe_packed_tensors`, ModelOpt `NVFP4QTensor.dequantize`,
+/// compressed-tensors `dequantize`).
+struct Fp4Params {
+    Fp4Format format = Fp4Format::Nvfp4;
+    Fp4Producer producer = Fp4Producer::CompressedTensors;
+    std::uint64_t block_size = 16;  ///< elements per block scale: 16 (NVFP4) or 32 (MXFP4)
+    /// Dtype of the block scales: F8_E4M3 (NVFP4) or F8_E8M0 (MXFP4, stored as U8 bytes).
+    DType scale_dtype = DType::F8_E4M3;
+    Fp4GlobalScale global_scale = Fp4GlobalScale::Divisor;
+    /// Stored dtype of the global scale (F32, BF16 or F16); F32 when there is none.
+    DType global_dtype = DType::F32;
+    /// The dtype compressed-tensors divides and multiplies in, each result
+    /// rounded to it: BF16 (the model dtype; a 0-dim global scale) or F32 (a
+    /// 1-D F32/F16 global scale promotes). F32 (no intermediate rounding)
+    /// for the other producers.
+    DType arithmetic = DType::F32;
+    /// Code 8 (sign bit only) decodes to −0.0 (compressed-tensors, gpt-oss)
+    /// or to +0.0 (ModelOpt's value table).
+    bool negative_zero = true;
+    Fp4Layout layout = Fp4Layout::RowMajor;
+    /// compressed-tensors only: `input_activations.num_bits` of the layer's
+    /// config group, the "A" of "W4A4" (16 when activations are not quantized).
+    unsigned activation_bits = 16;
+
+    /// "ct-nvfp4", "modelopt-nvfp4", "mxfp4", "mxfp4-experts"
+    std::string id() const;
+    /// "compressed-tensors NVFP4 W4A4 (nvfp4-pack-quantized), E2M1 with an E4M3 scale per 16, F32 global scale",
+    /// "ModelOpt NVFP4, E2M1 with an E4M3 scale per 16 and an F32 second-level scale",
+    /// "MXFP4 (gpt-oss experts), E2M1 with an E8M0 scale per 32, transformers' [E, in, out] layout"
+    std::string describe() const;
+};
+
+/// The parameters of any quantization scheme the core dequantizes.
+using QuantParams = std::variant<Fp8Params, AffineParams, Bnb4Params, Int8Params, GgmlParams, Fp4Params>;
+
+/// Stable short scheme id for JSON and grouping (`Recipe::scheme_id()`).
+std::string scheme_id(const QuantParams& p);
+/// The scheme in words for the user (`Recipe::describe()`).
+std::string describe(const QuantParams& p);
+
+}  // namespace amn
