@@ -69,7 +69,7 @@ const char* granularity_name(st::Fp8Granularity g) {
 }
 
 bool is_ct(const StScheme& s) {
-    return std::holds_alternative<Fp8CtParams>(s) || std::holds_alternative<PackedIntParams>(s);
+    return std::holds_alternative<Fp8CtTarget>(s) || std::holds_alternative<PackedIntTarget>(s);
 }
 
 // ---- which tensors ------------------------------------------------------------
@@ -142,7 +142,7 @@ std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name
     const std::string p = weight_name.substr(0, weight_name.size() - 6);  // "...q_proj."
     std::vector<OutSpec> o;
     std::visit(overloaded{
-                   [&](const Bnb4Params& b) {
+                   [&](const Bnb4Target& b) {
                        const u64 n = R * C, blocks = ceil_div(n, b.blocksize);
                        o.push_back({p + "weight", DType::U8, {(n + 1) / 2, 1}});
                        o.push_back({p + "weight.absmax", b.double_quant ? DType::U8 : DType::F32, {blocks}});
@@ -155,12 +155,12 @@ std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name
                                         (b.kind == st::Bnb4Kind::NF4 ? "nf4" : "fp4"),
                                     DType::U8, {}, true});
                    },
-                   [&](const BnbInt8Params&) {
+                   [&](const BnbInt8Target&) {
                        o.push_back({p + "weight", DType::I8, {R, C}});
                        o.push_back({p + "SCB", DType::F32, {R}});
                        o.push_back({p + "weight_format", DType::U8, {}});
                    },
-                   [&](const Fp8CtParams& f) {
+                   [&](const Fp8CtTarget& f) {
                        o.push_back({p + "weight", DType::F8_E4M3, {R, C}});
                        std::vector<u64> ss;
                        switch (f.granularity) {
@@ -170,11 +170,11 @@ std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name
                        }
                        o.push_back({p + "weight_scale", wdtype, ss});
                    },
-                   [&](const Fp8DeepseekParams&) {
+                   [&](const Fp8DeepseekTarget&) {
                        o.push_back({p + "weight", DType::F8_E4M3, {R, C}});
                        o.push_back({p + "weight_scale_inv", DType::F32, {ceil_div(R, 128), ceil_div(C, 128)}});
                    },
-                   [&](const PackedIntParams& q) {
+                   [&](const PackedIntTarget& q) {
                        const u64 groups = q.group_size ? C / q.group_size : 1;
                        o.push_back({p + "weight_packed", DType::I32, {R, ceil_div(C * q.bits, 32)}});
                        o.push_back({p + "weight_scale", wdtype, {R, groups}});
@@ -267,7 +267,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
         if (e.quantize) {
             const u64 R = lt.shape[0], C = lt.shape[1];
             e.wdtype = lt.quantized ? DType::BF16 : sd == DType::F64 ? DType::F32 : sd;
-            if (const auto* q = std::get_if<PackedIntParams>(&opt.scheme); q && q->group_size && C % q->group_size != 0)
+            if (const auto* q = std::get_if<PackedIntTarget>(&opt.scheme); q && q->group_size && C % q->group_size != 0)
                 throw Error(ErrorCode::Usage,
                             "group size " + std::to_string(q->group_size) + " does not divide the row of " + std::to_string(C) +
                                 " columns (compressed-tensors refuses it): use --group-size channel, or --keep this tensor",
@@ -397,7 +397,7 @@ StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
     if (n != "fp8-block-deepseek") refuse(o.ue8m0, "--ue8m0");
     if (!ints) refuse(o.group_size.has_value(), "--group-size");
     if (bnb4) {
-        Bnb4Params b;
+        Bnb4Target b;
         b.kind = n == "bnb-nf4" ? st::Bnb4Kind::NF4 : st::Bnb4Kind::FP4;
         b.blocksize = o.blocksize.value_or(64);
         if (b.blocksize < 64 || b.blocksize > 4096 || (b.blocksize & (b.blocksize - 1)) != 0)
@@ -406,9 +406,9 @@ StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
         b.double_quant = o.double_quant;
         return b;
     }
-    if (n == "bnb-int8") return BnbInt8Params{};
+    if (n == "bnb-int8") return BnbInt8Target{};
     if (n == "fp8") {
-        Fp8CtParams f;
+        Fp8CtTarget f;
         const std::string g = o.granularity.value_or("channel");
         if (g == "tensor") f.granularity = st::Fp8Granularity::Tensor;
         else if (g == "channel") f.granularity = st::Fp8Granularity::Channel;
@@ -416,8 +416,8 @@ StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
         else throw Error(ErrorCode::Usage, "--granularity must be tensor, channel or block, not '" + g + "'");
         return f;
     }
-    if (n == "fp8-block-deepseek") return Fp8DeepseekParams{o.ue8m0};
-    PackedIntParams q;
+    if (n == "fp8-block-deepseek") return Fp8DeepseekTarget{o.ue8m0};
+    PackedIntTarget q;
     q.bits = n[1] == '4' ? 4 : 8;
     q.symmetric = !ends_with(n, "-asym");
     q.group_size = o.group_size.value_or(128);
@@ -428,19 +428,19 @@ StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
 
 std::string st_scheme_label(const StScheme& s) {
     return std::visit(overloaded{
-                          [](const Bnb4Params& b) {
+                          [](const Bnb4Target& b) {
                               return std::string(b.kind == st::Bnb4Kind::NF4 ? "bnb-nf4" : "bnb-fp4") + " (blocksize " +
                                      std::to_string(b.blocksize) + (b.double_quant ? ", double quant)" : ")");
                           },
-                          [](const BnbInt8Params&) { return std::string("bnb-int8"); },
-                          [](const Fp8CtParams& f) {
+                          [](const BnbInt8Target&) { return std::string("bnb-int8"); },
+                          [](const Fp8CtTarget& f) {
                               return std::string("fp8 (") + fp8_preset(f.granularity) + ", " + granularity_name(f.granularity) +
                                      ")";
                           },
-                          [](const Fp8DeepseekParams& d) {
+                          [](const Fp8DeepseekTarget& d) {
                               return std::string("fp8-block-deepseek") + (d.ue8m0 ? " (ue8m0)" : "");
                           },
-                          [](const PackedIntParams& q) {
+                          [](const PackedIntTarget& q) {
                               return std::string(q.bits == 4 ? "w4a16" : "w8a16") + (q.symmetric ? "" : "-asym") + " (" +
                                      (q.group_size ? "group " + std::to_string(q.group_size) : std::string("channel")) + ")";
                           },
@@ -452,19 +452,19 @@ std::string st_quantization_config(const StScheme& s, const std::vector<std::str
     JsonWriter w;
     w.begin_object();
     std::visit(overloaded{
-                   [&](const Bnb4Params& b) {
+                   [&](const Bnb4Target& b) {
                        w.key("quant_method").value("bitsandbytes");
                        w.key("load_in_4bit").value(true);
                        w.key("bnb_4bit_quant_type").value(b.kind == st::Bnb4Kind::NF4 ? "nf4" : "fp4");
                        w.key("bnb_4bit_use_double_quant").value(b.double_quant);
                        w.key("bnb_4bit_quant_storage").value("uint8");
                    },
-                   [&](const BnbInt8Params&) {
+                   [&](const BnbInt8Target&) {
                        w.key("quant_method").value("bitsandbytes");
                        w.key("load_in_8bit").value(true);
                        w.key("llm_int8_threshold").raw("6.0");
                    },
-                   [&](const Fp8CtParams& f) {
+                   [&](const Fp8CtTarget& f) {
                        w.key("quant_method").value("compressed-tensors");
                        w.key("format").value("float-quantized");
                        w.key("config_groups").begin_object().key("group_0").begin_object();
@@ -488,14 +488,14 @@ std::string st_quantization_config(const StScheme& s, const std::vector<std::str
                        w.end_object().end_object();
                        w.key("quantization_status").value("compressed");
                    },
-                   [&](const Fp8DeepseekParams& d) {
+                   [&](const Fp8DeepseekTarget& d) {
                        w.key("quant_method").value("fp8");
                        w.key("fmt").value("e4m3");
                        w.key("activation_scheme").value("dynamic");
                        w.key("weight_block_size").begin_array().value(128).value(128).end_array();
                        if (d.ue8m0) w.key("scale_fmt").value("ue8m0");
                    },
-                   [&](const PackedIntParams& q) {
+                   [&](const PackedIntTarget& q) {
                        w.key("quant_method").value("compressed-tensors");
                        w.key("format").value("pack-quantized");
                        w.key("config_groups").begin_object().key("group_0").begin_object();
@@ -523,15 +523,15 @@ std::string st_quantization_config(const StScheme& s, const std::vector<std::str
 std::string default_st_output_path(const Catalog& cat, const StScheme& s) {
     const std::string tag = std::visit(
         overloaded{
-            [](const Bnb4Params& b) { return std::string(b.kind == st::Bnb4Kind::NF4 ? "bnb-nf4" : "bnb-fp4"); },
-            [](const BnbInt8Params&) { return std::string("bnb-int8"); },
-            [](const Fp8CtParams& f) {
+            [](const Bnb4Target& b) { return std::string(b.kind == st::Bnb4Kind::NF4 ? "bnb-nf4" : "bnb-fp4"); },
+            [](const BnbInt8Target&) { return std::string("bnb-int8"); },
+            [](const Fp8CtTarget& f) {
                 return std::string(f.granularity == st::Fp8Granularity::Tensor    ? "fp8"
                                    : f.granularity == st::Fp8Granularity::Channel ? "fp8-dynamic"
                                                                                   : "fp8-block");
             },
-            [](const Fp8DeepseekParams&) { return std::string("fp8-block-ds"); },
-            [](const PackedIntParams& q) {
+            [](const Fp8DeepseekTarget&) { return std::string("fp8-block-ds"); },
+            [](const PackedIntTarget& q) {
                 return std::string(q.bits == 4 ? "w4a16" : "w8a16") + (q.symmetric ? "" : "-asym") + (q.group_size ? "" : "-ch");
             },
         },
@@ -667,7 +667,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                 sink.write(e.sink_index[j], 0, bytes);
             };
             std::visit(overloaded{
-                           [&](const Bnb4Params& b) {
+                           [&](const Bnb4Target& b) {
                                auto q = st::quantize_bnb4(w, shape, e.wdtype, b.kind, b.blocksize, b.double_quant);
                                std::size_t j = 0;
                                put(j++, q.packed);
@@ -693,7 +693,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                    L.add(w[i], to_wdtype(e.wdtype, q.quant_map[nib] * am));
                                }
                            },
-                           [&](const BnbInt8Params&) {
+                           [&](const BnbInt8Target&) {
                                auto q = st::quantize_bnb_int8(w, shape, e.wdtype);
                                put(0, as_bytes(q.q));
                                put(1, as_bytes(q.scb));
@@ -702,7 +702,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                for (u64 i = 0; i < n; ++i)
                                    L.add(w[i], (static_cast<float>(q.q[i]) * q.scb[i / C]) * 7.874015718698502e-3f);
                            },
-                           [&](const Fp8CtParams& f) {
+                           [&](const Fp8CtTarget& f) {
                                auto q = st::quantize_fp8_ct(w, shape, e.wdtype, f.granularity);
                                put(0, q.q);
                                put(1, st::encode_floats(q.scale, q.scale_dtype));
@@ -716,7 +716,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                    L.add(w[i], to_wdtype(e.wdtype, t[q.q[i]] * sc));
                                }
                            },
-                           [&](const Fp8DeepseekParams& d) {
+                           [&](const Fp8DeepseekTarget& d) {
                                auto q = st::quantize_fp8_deepseek(w, shape, e.wdtype, d.ue8m0);
                                put(0, q.q);
                                put(1, as_bytes(q.scale));
@@ -725,7 +725,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                for (u64 i = 0; i < n; ++i)
                                    L.add(w[i], t[q.q[i]] * q.scale[(i / C / 128) * gc + (i % C) / 128]);
                            },
-                           [&](const PackedIntParams& pi) {
+                           [&](const PackedIntTarget& pi) {
                                auto q = st::quantize_ct_int(w, shape, e.wdtype, pi.bits, pi.symmetric, pi.group_size);
                                std::size_t j = 0;
                                put(j++, as_bytes(q.packed));

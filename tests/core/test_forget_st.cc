@@ -871,7 +871,7 @@ void TestForgetSt::schemeParsing() {
     QCOMPARE(st_scheme_label(parse_st_scheme("fp8", {})), std::string("fp8 (FP8_DYNAMIC, channel)"));
     QCOMPARE(st_scheme_label(parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.blocksize = 128u; o.double_quant = true; }))),
              std::string("bnb-nf4 (blocksize 128, double quant)"));
-    const auto b = std::get<PackedIntParams>(parse_st_scheme("w8a16-asym", so([](StSchemeOptions& o) { o.group_size = 0u; })));
+    const auto b = std::get<PackedIntTarget>(parse_st_scheme("w8a16-asym", so([](StSchemeOptions& o) { o.group_size = 0u; })));
     QCOMPARE(b.bits, 8u);
     QVERIFY(!b.symmetric);
     QCOMPARE(b.group_size, 0u);

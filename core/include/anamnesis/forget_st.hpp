@@ -33,29 +33,29 @@ namespace amn {
 // ---- schemes: typed parameters ------------------------------------------------
 
 /// bitsandbytes 4-bit (`bnb-nf4`, `bnb-fp4`): `Linear4bit` tensors.
-struct Bnb4Params {
+struct Bnb4Target {
     st::Bnb4Kind kind = st::Bnb4Kind::NF4;
     unsigned blocksize = 64;     ///< elements per absmax block over the flattened weight (64 … 4096, power of two)
     bool double_quant = false;   ///< compress_statistics: absmax quantized to 8 bits in blocks of 256
 };
 /// bitsandbytes LLM.int8 (`bnb-int8`): `Linear8bitLt` tensors (threshold 6.0 in the config).
-struct BnbInt8Params {};
+struct BnbInt8Target {};
 /// compressed-tensors FP8 (`fp8`): presets FP8 (tensor), FP8_DYNAMIC (channel), FP8_BLOCK (block).
-struct Fp8CtParams {
+struct Fp8CtTarget {
     st::Fp8Granularity granularity = st::Fp8Granularity::Channel;
 };
 /// DeepSeek-V3 block FP8 (`fp8-block-deepseek`): `weight_scale_inv` F32 per 128×128 tile.
-struct Fp8DeepseekParams {
+struct Fp8DeepseekTarget {
     bool ue8m0 = false;  ///< scales rounded up to powers of two (V3.1 `scale_fmt: ue8m0`)
 };
 /// compressed-tensors integer weights (`w4a16`, `w4a16-asym`, `w8a16`, `w8a16-asym`), pack-quantized.
-struct PackedIntParams {
+struct PackedIntTarget {
     unsigned bits = 4;          ///< 4 or 8
     bool symmetric = true;
     unsigned group_size = 128;  ///< columns per scale; 0 = channel (one scale per row)
 };
 /// One scheme with its parameters (typed, never re-parsed from text).
-using StScheme = std::variant<Bnb4Params, BnbInt8Params, Fp8CtParams, Fp8DeepseekParams, PackedIntParams>;
+using StScheme = std::variant<Bnb4Target, BnbInt8Target, Fp8CtTarget, Fp8DeepseekTarget, PackedIntTarget>;
 
 /// The scheme names `amn forget --to` accepts, in help order: "bnb-nf4",
 /// "bnb-fp4", "bnb-int8", "fp8", "fp8-block-deepseek", "w4a16", "w4a16-asym",
