@@ -90,4 +90,16 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
     return r + "]";
 }
 
+unsigned parse_threads(Args& args) {
+    const auto t = args.option("--threads");
+    if (!t) return 0;
+    try {
+        const long n = std::stol(*t);
+        if (n < 1 || n > 1024) throw 0;
+        return static_cast<unsigned>(n);
+    } catch (...) {
+        throw UsageError{"--threads must be a number from 1 to 1024"};
+    }
+}
+
 }  // namespace amn::cli
