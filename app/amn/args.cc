@@ -84,4 +84,16 @@ std::vector<std::string> Args::positionals() {
     return out;
 }
 
+unsigned parse_threads(Args& args) {
+    const auto t = args.option("--threads");
+    if (!t) return 0;
+    try {
+        const long n = std::stol(*t);
+        if (n < 1 || n > 1024) throw 0;
+        return static_cast<unsigned>(n);
+    } catch (...) {
+        throw UsageError{"--threads must be a number from 1 to 1024"};
+    }
+}
+
 }  // namespace amn::cli

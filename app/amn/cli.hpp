@@ -43,6 +43,10 @@ private:
     std::vector<std::string> a_;
 };
 
+/// `--threads N` when given (1..1024; 0 = absent, the default).
+/// \throws UsageError when it is not a number in that range.
+unsigned parse_threads(Args& args);
+
 struct Context {
     bool quiet = false;
     bool json = false;

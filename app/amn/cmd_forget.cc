@@ -104,19 +104,6 @@ void print_table(const std::vector<ForgetTensor>& tensors, bool measured) {
 }
 
 
-unsigned parse_threads(Args& args) {
-    if (auto t = args.option("--threads")) {
-        try {
-            const long n = std::stol(*t);
-            if (n < 1 || n > 1024) throw 0;
-            return static_cast<unsigned>(n);
-        } catch (...) {
-            throw UsageError{"--threads must be a number from 1 to 1024"};
-        }
-    }
-    return 0;
-}
-
 unsigned parse_uint_option(const std::string& flag, const std::string& v) {
     try {
         std::size_t used = 0;
@@ -301,15 +288,7 @@ int cmd_forget(Args& args) {
             throw UsageError{"--tensor-type " + *v + ": " + e.message()};
         }
     }
-    if (auto t = args.option("--threads")) {
-        try {
-            const long n = std::stol(*t);
-            if (n < 1 || n > 1024) throw 0;
-            opt.threads = static_cast<unsigned>(n);
-        } catch (...) {
-            throw UsageError{"--threads must be a number from 1 to 1024"};
-        }
-    }
+    if (const unsigned n = parse_threads(args)) opt.threads = n;
     opt.force = args.flag("--force", "-f");
     const bool json = args.flag("--json");
     const bool report = args.flag("--report");

@@ -34,15 +34,7 @@ int cmd_remember(Args& args, bool convert) {
     if (convert && !to) throw UsageError{"--to is required (safetensors, bf16, f16 or f32)"};
     if (to && !(convert && *to == "safetensors")) opt.to = parse_dtype(*to);
     if (auto o = args.option("-o", "--output")) opt.output = *o;
-    if (auto t = args.option("--threads")) {
-        try {
-            const long n = std::stol(*t);
-            if (n < 1 || n > 1024) throw 0;
-            opt.threads = static_cast<unsigned>(n);
-        } catch (...) {
-            throw UsageError{"--threads must be a number from 1 to 1024"};
-        }
-    }
+    if (const unsigned n = parse_threads(args)) opt.threads = n;
     opt.force = args.flag("--force", "-f");
     const auto layout = args.option("--layout");
     if (layout && *layout != "hf" && *layout != "gguf") throw UsageError{"--layout must be hf or gguf, not '" + *layout + "'"};

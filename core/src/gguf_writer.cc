@@ -6,6 +6,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "output_files.hpp"
+#include "sink_file.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -18,7 +19,6 @@
 #include <optional>
 #include <unordered_set>
 
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace amn {
@@ -393,11 +393,12 @@ struct GgufWriter::Impl {
         std::vector<std::uint64_t> ne;  // innermost first, ggml_n_dims applied
         std::uint64_t nbytes = 0;
         std::uint64_t rel_offset = 0;   // relative to the data section
-        std::map<std::uint64_t, std::uint64_t> written;  // merged [start, end) ranges
+        detail::WrittenRanges written;
     };
     std::vector<Tensor> tensors;
     std::unordered_set<std::string> names;
-    enum class State { Open, Laid, Committed, Aborted } state = State::Open;
+    using State = detail::SinkState;
+    State state = State::Open;
     std::uint64_t alignment = kDefaultAlignment;
     std::uint64_t data_offset = 0;
     std::uint64_t file_size = 0;
@@ -549,31 +550,12 @@ void GgufWriter::layout() {
     d.file_size = d.data_offset + rel;
 
     // Enough room? Checked before anything is created.
-    const fs::path p(d.path);
-    const std::string dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
-    struct statvfs vfs {};
-    if (::statvfs(dir.c_str(), &vfs) == 0) {
-        const std::uint64_t avail = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
-        if (d.file_size > avail)
-            throw Error(ErrorCode::Io, "the output needs " + human_bytes(d.file_size) + " but only " + human_bytes(avail) +
-                                           " are free here", dir);
-    }
+    detail::check_free_space(d.path, d.file_size, human_bytes);
 
     d.file.emplace(detail::TempFile::create(d.path, d.overwrite));
     try {
         d.file->truncate(d.file_size);
-        const std::uint8_t* src = head.data();
-        std::uint64_t n = head.size(), off = 0;
-        while (n > 0) {
-            const ssize_t w = ::pwrite(d.file->fd(), src, std::min<std::uint64_t>(n, 1u << 30), static_cast<off_t>(off));
-            if (w <= 0) {
-                if (w < 0 && errno == EINTR) continue;
-                throw Error(ErrorCode::Io, std::string("write failed: ") + std::strerror(w < 0 ? errno : EIO), d.path);
-            }
-            src += w;
-            n -= static_cast<std::uint64_t>(w);
-            off += static_cast<std::uint64_t>(w);
-        }
+        detail::pwrite_all(d.file->fd(), head.data(), head.size(), 0, d.path);
     } catch (...) {
         d.file.reset();
         throw;
@@ -592,68 +574,24 @@ std::uint64_t GgufWriter::tensor_offset(std::size_t i) const {
 
 void GgufWriter::write(std::size_t index, std::uint64_t offset, std::span<const std::uint8_t> bytes) {
     Impl& d = *d_;
-    if (d.state != Impl::State::Laid)
-        throw Error(ErrorCode::Usage, d.state == Impl::State::Open ? "write() before layout()" : "write() after commit()/abort()",
-                    d.path);
+    detail::require_laid(d.state, "write", d.path);
     if (index >= d.tensors.size())
         throw Error(ErrorCode::OutOfRange, "tensor index " + std::to_string(index) + " out of range", d.path);
     Impl::Tensor& t = d.tensors[index];
-    if (offset > t.nbytes || bytes.size() > t.nbytes - offset)
-        throw Error(ErrorCode::OutOfRange,
-                    "write of " + std::to_string(bytes.size()) + " bytes at " + std::to_string(offset) +
-                        " runs past the tensor's " + std::to_string(t.nbytes) + " bytes",
-                    d.path, t.name);
+    detail::WrittenRanges::check_range(offset, bytes.size(), t.nbytes, d.path, t.name);
     if (bytes.empty()) return;
-    const std::uint8_t* src = bytes.data();
-    std::uint64_t n = bytes.size();
-    std::uint64_t off = d.data_offset + t.rel_offset + offset;
-    while (n > 0) {
-        const ssize_t w = ::pwrite(d.file->fd(), src, std::min<std::uint64_t>(n, 1u << 30), static_cast<off_t>(off));
-        if (w <= 0) {
-            if (w < 0 && errno == EINTR) continue;
-            throw Error(ErrorCode::Io, std::string("write failed: ") + std::strerror(w < 0 ? errno : EIO), d.path, t.name);
-        }
-        src += w;
-        n -= static_cast<std::uint64_t>(w);
-        off += static_cast<std::uint64_t>(w);
-    }
+    detail::pwrite_all(d.file->fd(), bytes.data(), bytes.size(), d.data_offset + t.rel_offset + offset, d.path, t.name);
     // Record [offset, end) and merge with neighbours.
     std::lock_guard<std::mutex> lock(d.mu);
-    std::uint64_t s = offset, e = offset + bytes.size();
-    auto& m = t.written;
-    auto it = m.upper_bound(s);
-    if (it != m.begin() && std::prev(it)->second >= s) --it;
-    while (it != m.end() && it->first <= e) {
-        s = std::min(s, it->first);
-        e = std::max(e, it->second);
-        it = m.erase(it);
-    }
-    m.emplace(s, e);
+    t.written.add(offset, bytes.size());
 }
 
 void GgufWriter::commit() {
     Impl& d = *d_;
-    if (d.state != Impl::State::Laid)
-        throw Error(ErrorCode::Usage, d.state == Impl::State::Open ? "commit() before layout()" : "commit() after commit()/abort()",
-                    d.path);
+    detail::require_laid(d.state, "commit", d.path);
     {
         std::lock_guard<std::mutex> lock(d.mu);
-        for (const auto& t : d.tensors) {
-            if (t.nbytes == 0) continue;
-            std::uint64_t done = 0;
-            for (const auto& [s, e] : t.written) done += e - s;
-            if (done != t.nbytes) {
-                std::uint64_t gap = 0;  // first unwritten byte
-                for (const auto& [s, e] : t.written) {
-                    if (s > gap) break;
-                    gap = e;
-                }
-                throw Error(ErrorCode::Usage,
-                            "tensor data incomplete: " + std::to_string(t.nbytes - done) + " of " + std::to_string(t.nbytes) +
-                                " bytes never written (first at byte " + std::to_string(gap) + ")",
-                            d.path, t.name);
-            }
-        }
+        for (const auto& t : d.tensors) t.written.check_complete(t.nbytes, d.path, t.name);
     }
     d.file->commit();
     d.state = Impl::State::Committed;

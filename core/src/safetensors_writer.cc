@@ -7,6 +7,7 @@
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "output_files.hpp"
+#include "sink_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -18,7 +19,6 @@
 #include <optional>
 #include <unordered_set>
 
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace amn {
@@ -32,21 +32,9 @@ std::uint64_t elem_size(DType t) {
     return i && i->block_elems ? std::max<std::uint64_t>(1, i->block_bytes / i->block_elems) : 1;
 }
 
-void pwrite_all(int fd, const std::uint8_t* p, std::uint64_t n, std::uint64_t off, const std::string& path,
-                const std::string& tensor = {}) {
-    while (n > 0) {
-        const ssize_t w = ::pwrite(fd, p, std::min<std::uint64_t>(n, 1u << 30), static_cast<off_t>(off));
-        if (w <= 0) {
-            if (w < 0 && errno == EINTR) continue;
-            throw Error(ErrorCode::Io, std::string("write failed: ") + std::strerror(w < 0 ? errno : EIO), path, tensor);
-        }
-        p += w;
-        n -= static_cast<std::uint64_t>(w);
-        off += static_cast<std::uint64_t>(w);
-    }
-}
-
 }  // namespace
+
+using detail::pwrite_all;
 
 struct SafetensorsWriter::Impl {
     std::string path;
@@ -63,12 +51,13 @@ struct SafetensorsWriter::Impl {
         unsigned tail_digits = 20;
         bool tail_set = false;
         std::vector<std::uint8_t> tail_bytes;
-        std::map<std::uint64_t, std::uint64_t> written;  // merged [start, end) ranges
+        detail::WrittenRanges written;
     };
     std::vector<Tensor> tensors;
     std::vector<std::size_t> order;  // data order (fixed tensors sorted, then tails)
     std::unordered_set<std::string> names;
-    enum class State { Open, Laid, Committed, Aborted } state = State::Open;
+    using State = detail::SinkState;
+    State state = State::Open;
     std::uint64_t header_len = 0;   // N
     std::uint64_t fixed_bytes = 0;  // data of the non-tail tensors
     std::optional<detail::TempFile> file;
@@ -262,15 +251,7 @@ void SafetensorsWriter::layout() {
     d.header_len = head.size();
     const std::uint64_t size = 8 + d.header_len + d.fixed_bytes;
 
-    const fs::path p(d.path);
-    const std::string dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
-    struct statvfs vfs {};
-    if (::statvfs(dir.c_str(), &vfs) == 0) {
-        const std::uint64_t avail = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
-        if (size > avail)
-            throw Error(ErrorCode::Io, "the output needs " + human_bytes(size) + " but only " + human_bytes(avail) + " are free here",
-                        dir);
-    }
+    detail::check_free_space(d.path, size, human_bytes);
 
     d.file.emplace(detail::TempFile::create(d.path, d.overwrite));
     try {
@@ -311,38 +292,21 @@ std::uint64_t SafetensorsWriter::file_size() const noexcept {
 
 void SafetensorsWriter::write(std::size_t index, std::uint64_t offset, std::span<const std::uint8_t> bytes) {
     Impl& d = *d_;
-    if (d.state != Impl::State::Laid)
-        throw Error(ErrorCode::Usage, d.state == Impl::State::Open ? "write() before layout()" : "write() after commit()/abort()",
-                    d.path);
+    detail::require_laid(d.state, "write", d.path);
     if (index >= d.tensors.size())
         throw Error(ErrorCode::OutOfRange, "tensor index " + std::to_string(index) + " out of range", d.path);
     Impl::Tensor& t = d.tensors[index];
     if (t.tail) throw Error(ErrorCode::Usage, "a tail tensor is given with set_tail_tensor(), not write()", d.path, t.name);
-    if (offset > t.nbytes || bytes.size() > t.nbytes - offset)
-        throw Error(ErrorCode::OutOfRange,
-                    "write of " + std::to_string(bytes.size()) + " bytes at " + std::to_string(offset) +
-                        " runs past the tensor's " + std::to_string(t.nbytes) + " bytes",
-                    d.path, t.name);
+    detail::WrittenRanges::check_range(offset, bytes.size(), t.nbytes, d.path, t.name);
     if (bytes.empty()) return;
     pwrite_all(d.file->fd(), bytes.data(), bytes.size(), 8 + d.header_len + t.begin + offset, d.path, t.name);
     std::lock_guard lock(d.mu);
-    std::uint64_t s = offset, e = offset + bytes.size();
-    auto& m = t.written;
-    auto it = m.upper_bound(s);
-    if (it != m.begin() && std::prev(it)->second >= s) --it;
-    while (it != m.end() && it->first <= e) {
-        s = std::min(s, it->first);
-        e = std::max(e, it->second);
-        it = m.erase(it);
-    }
-    m.emplace(s, e);
+    t.written.add(offset, bytes.size());
 }
 
 void SafetensorsWriter::commit() {
     Impl& d = *d_;
-    if (d.state != Impl::State::Laid)
-        throw Error(ErrorCode::Usage, d.state == Impl::State::Open ? "commit() before layout()" : "commit() after commit()/abort()",
-                    d.path);
+    detail::require_laid(d.state, "commit", d.path);
     std::lock_guard lock(d.mu);
     bool has_tail = false;
     for (const auto& t : d.tensors) {
@@ -351,20 +315,7 @@ void SafetensorsWriter::commit() {
             if (!t.tail_set) throw Error(ErrorCode::Usage, "tail tensor never set", d.path, t.name);
             continue;
         }
-        if (t.nbytes == 0) continue;
-        std::uint64_t done = 0;
-        for (const auto& [s, e] : t.written) done += e - s;
-        if (done != t.nbytes) {
-            std::uint64_t gap = 0;
-            for (const auto& [s, e] : t.written) {
-                if (s > gap) break;
-                gap = e;
-            }
-            throw Error(ErrorCode::Usage,
-                        "tensor data incomplete: " + std::to_string(t.nbytes - done) + " of " + std::to_string(t.nbytes) +
-                            " bytes never written (first at byte " + std::to_string(gap) + ")",
-                        d.path, t.name);
-        }
+        t.written.check_complete(t.nbytes, d.path, t.name);
     }
     if (has_tail) {
         std::uint64_t off = d.fixed_bytes;

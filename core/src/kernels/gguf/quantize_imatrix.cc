@@ -25,6 +25,7 @@ namespace amn::kernels::gguf::imat {
 
 using search::QK_K;
 using search::store_fp16;
+using q::best_index_int8;
 
 namespace {
 
@@ -40,42 +41,6 @@ float superblock_sigma2x2(const float* x) noexcept {
     float sum_x2 = 0;
     for (int l = 0; l < QK_K; ++l) sum_x2 += x[l] * x[l];
     return 2 * sum_x2 / QK_K;
-}
-
-// Four 2-bit levels per byte as Q2_K and Q3_K store them: in each half of
-// 128, byte l holds elements l, l+32, l+64, l+96.
-void pack_2bit(const std::uint8_t* L, std::uint8_t* qs) noexcept {
-    for (int j = 0; j < QK_K; j += 128)
-        for (int l = 0; l < 32; ++l)
-            qs[j / 4 + l] = static_cast<std::uint8_t>(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) |
-                                                      (L[j + l + 96] << 6));
-}
-
-// ggml get_scale_min_k4.
-void get_scale_min_k4(int j, const std::uint8_t* q, std::uint8_t& d, std::uint8_t& m) noexcept {
-    if (j < 4) {
-        d = q[j] & 63;
-        m = q[j + 4] & 63;
-    } else {
-        d = static_cast<std::uint8_t>((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
-        m = static_cast<std::uint8_t>((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
-    }
-}
-
-// The 12 scale bytes of Q4_K/Q5_K from eight 6-bit scales and mins.
-void pack_scale_min_k4(const std::uint8_t* Ls, const std::uint8_t* Lm, std::uint8_t* scales) noexcept {
-    for (int j = 0; j < QK_K / 32; ++j) {
-        const std::uint8_t ls = std::min<std::uint8_t>(63, Ls[j]);
-        const std::uint8_t lm = std::min<std::uint8_t>(63, Lm[j]);
-        if (j < 4) {
-            scales[j] = ls;
-            scales[j + 4] = lm;
-        } else {
-            scales[j + 4] = static_cast<std::uint8_t>((ls & 0xF) | ((lm & 0xF) << 4));
-            scales[j - 4] = static_cast<std::uint8_t>(scales[j - 4] | ((ls >> 4) << 6));
-            scales[j] = static_cast<std::uint8_t>(scales[j] | ((lm >> 4) << 6));
-        }
-    }
 }
 
 // One Q4_K / Q5_K super-block (quantize_row_q{4,5}_K_impl): d, dmin and
@@ -94,36 +59,7 @@ void k4_superblock(const float* x, const float* qw, int nmax, std::uint8_t* dst,
     }
     const float d_block = search::make_qp_quants(QK_K / 32, 63, scales, Ls, sw);
     const float m_block = search::make_qp_quants(QK_K / 32, 63, mins, Lm, sw);
-    std::uint8_t* sc = dst + 4;
-    pack_scale_min_k4(Ls, Lm, sc);
-    store_fp16(dst, d_block);
-    store_fp16(dst + 2, m_block);
-    for (int j = 0; j < QK_K / 32; ++j) {
-        std::uint8_t s, m;
-        get_scale_min_k4(j, sc, s, m);
-        const float d = load_fp16(dst) * static_cast<float>(s);
-        if (!d) continue;
-        const float dm = load_fp16(dst + 2) * static_cast<float>(m);
-        for (int ii = 0; ii < 32; ++ii) {
-            const int l = q::nearest_int((x[32 * j + ii] + dm) / d);
-            L[32 * j + ii] = static_cast<std::uint8_t>(std::max(0, std::min(nmax, l)));
-        }
-    }
-}
-
-// ggml best_index_int8: nearest entry of the sorted codebook; ties go up.
-int best_index_int8(int n, const std::int8_t* val, float x) noexcept {
-    if (x <= static_cast<float>(val[0])) return 0;
-    if (x >= static_cast<float>(val[n - 1])) return n - 1;
-    int ml = 0, mu = n - 1;
-    while (mu - ml > 1) {
-        const int mav = (ml + mu) / 2;
-        if (x < static_cast<float>(val[mav]))
-            mu = mav;
-        else
-            ml = mav;
-    }
-    return x - static_cast<float>(val[mu - 1]) < static_cast<float>(val[mu]) - x ? mu - 1 : mu;
+    q::k4_scales_and_levels(x, nmax, Ls, Lm, d_block, m_block, dst, L);
 }
 
 // quantize_row_iq4_nl_impl(super_block_size, 32, 16, …, kvalues_iq4nl, qw,
@@ -142,19 +78,12 @@ void iq4_superblock(int super_block_size, const float* x, const float* qw, std::
     for (int j = 0; j < super_block_size; ++j) sigma2 += x[j] * x[j];
     sigma2 *= 2.f / static_cast<float>(super_block_size);
 
-    float max_scale = 0, amax_scale = 0;
     for (int ib = 0; ib < super_block_size / block_size; ++ib) {
         const float* xb = x + ib * block_size;
         std::uint8_t* Lb = L + ib * block_size;
         search::importance_weights(block_size, qw + ib * block_size, xb, sigma2, weight);
-        float amax = 0, max = 0;
-        for (int j = 0; j < block_size; ++j) {
-            const float ax = std::fabs(xb[j]);
-            if (ax > amax) {
-                amax = ax;
-                max = xb[j];
-            }
-        }
+        float amax;
+        const float max = q::signed_absmax(block_size, xb, &amax);
         if (amax < search::kGroupMaxEps) {
             scales[ib] = 0;
             std::memset(Lb, 0, block_size);
@@ -186,45 +115,8 @@ void iq4_superblock(int super_block_size, const float* x, const float* qw, std::
             }
         }
         scales[ib] = d;
-        const float abs_d = std::fabs(d);
-        if (abs_d > amax_scale) {
-            amax_scale = abs_d;
-            max_scale = d;
-        }
     }
-
-    if (super_block_size / block_size > 1) {
-        std::uint16_t sh = 0;
-        const float d = -max_scale / 32;
-        store_fp16(dh, d);
-        const float id = d ? 1 / d : 0.f;
-        for (int ib = 0; ib < super_block_size / block_size; ++ib) {
-            int l = std::max(-32, std::min(31, q::nearest_int(id * scales[ib])));
-            const float dl = d * static_cast<float>(l);
-            const float idl = dl ? 1 / dl : 0.f;
-            std::uint8_t* Lb = L + ib * block_size;
-            const float* xb = x + ib * block_size;
-            for (int j = 0; j < block_size; ++j)
-                Lb[j] = static_cast<std::uint8_t>(best_index_int8(16, values, idl * xb[j]));
-            l += 32;
-            const auto l_l = static_cast<std::uint8_t>(l & 0xF);
-            const auto l_h = static_cast<std::uint16_t>(l >> 4);
-            if (ib % 2 == 0)
-                scales_l[ib / 2] = l_l;
-            else
-                scales_l[ib / 2] = static_cast<std::uint8_t>(scales_l[ib / 2] | (l_l << 4));
-            sh = static_cast<std::uint16_t>(sh | (l_h << (2 * (ib % 8))));
-        }
-        std::memcpy(scales_h, &sh, 2);
-    } else {
-        store_fp16(dh, scales[0]);
-        const float id = scales[0] ? 1 / scales[0] : 0;
-        for (int j = 0; j < super_block_size; ++j)
-            L[j] = static_cast<std::uint8_t>(best_index_int8(16, values, id * x[j]));
-    }
-    for (int i = 0; i < super_block_size / 32; ++i)
-        for (int j = 0; j < 16; ++j)
-            q4[16 * i + j] = static_cast<std::uint8_t>(L[32 * i + j] | (L[32 * i + 16 + j] << 4));
+    q::iq4_scales_and_levels(super_block_size, x, scales, values, dh, scales_h, scales_l, q4);
 }
 
 }  // namespace
@@ -329,19 +221,8 @@ void quantize_q2_K(const float* src, std::uint8_t* dst, std::size_t nrows, std::
             const float mm0 = search::make_qp_quants(QK_K / 16, 15, mins, Lm, sw);
             store_fp16(dst + 80, dm0);
             store_fp16(dst + 82, mm0);
-            const float dm = load_fp16(dst + 80);
-            const float mm = load_fp16(dst + 82);
             for (int j = 0; j < QK_K / 16; ++j) dst[j] = static_cast<std::uint8_t>(Ls[j] | (Lm[j] << 4));
-            for (int j = 0; j < QK_K / 16; ++j) {
-                const float d = dm * static_cast<float>(dst[j] & 0xF);
-                if (!d) continue;
-                const float m = mm * static_cast<float>(dst[j] >> 4);
-                for (int ii = 0; ii < 16; ++ii) {
-                    const int l = q::nearest_int((x[16 * j + ii] + m) / d);
-                    L[16 * j + ii] = static_cast<std::uint8_t>(std::max(0, std::min(3, l)));
-                }
-            }
-            pack_2bit(L, dst + 16);
+            q::q2_K_levels(x, dst, L);
         }
     }
 }
@@ -351,7 +232,6 @@ void quantize_q3_K(const float* src, std::uint8_t* dst, std::size_t nrows, std::
     for (std::size_t r = 0; r < nrows; ++r) {
         for (std::size_t i = 0; i < n_per_row / QK_K; ++i, src += QK_K, dst += 110) {
             const float* x = src;
-            std::uint8_t* y_hmask = dst;
             std::uint8_t* y_scales = dst + 96;
             std::int8_t L[QK_K], Ls[QK_K / 16];
             float scales[QK_K / 16], weight[16], sw[QK_K / 16];
@@ -365,38 +245,9 @@ void quantize_q3_K(const float* src, std::uint8_t* dst, std::size_t nrows, std::
             }
             std::memset(y_scales, 0, 12);
             const float d_block = search::make_qx_quants_w(QK_K / 16, 32, scales, Ls, sw);
-            for (int j = 0; j < QK_K / 16; ++j) {
-                int l = Ls[j];
-                if (j < 8)
-                    y_scales[j] = static_cast<std::uint8_t>(l & 0xF);
-                else
-                    y_scales[j - 8] = static_cast<std::uint8_t>(y_scales[j - 8] | ((l & 0xF) << 4));
-                l >>= 4;
-                y_scales[j % 4 + 8] = static_cast<std::uint8_t>(y_scales[j % 4 + 8] | (l << (2 * (j / 4))));
-            }
+            for (int j = 0; j < QK_K / 16; ++j) q::q3_K_put_scale(j, Ls[j], y_scales);
             store_fp16(dst + 108, d_block);
-            for (int j = 0; j < QK_K / 16; ++j) {
-                const int low = j < 8 ? (y_scales[j] & 0xF) : (y_scales[j - 8] >> 4);
-                const int high = (y_scales[8 + j % 4] >> (2 * (j / 4))) & 3;
-                const auto sc = static_cast<std::int8_t>((low | (high << 4)) - 32);
-                const float d = load_fp16(dst + 108) * static_cast<float>(sc);
-                if (!d) continue;
-                for (int ii = 0; ii < 16; ++ii) {
-                    const int l = q::nearest_int(x[16 * j + ii] / d);
-                    L[16 * j + ii] = static_cast<std::int8_t>(std::max(-4, std::min(3, l)) + 4);
-                }
-            }
-            std::memset(y_hmask, 0, QK_K / 8);
-            std::uint8_t low2[QK_K];
-            for (int j = 0; j < QK_K; ++j) {
-                int l = L[j];
-                if (l > 3) {
-                    y_hmask[j % 32] = static_cast<std::uint8_t>(y_hmask[j % 32] | (1u << (j / 32)));
-                    l -= 4;
-                }
-                low2[j] = static_cast<std::uint8_t>(l);
-            }
-            pack_2bit(low2, dst + 32);
+            q::q3_K_levels(x, dst, L);
         }
     }
 }
@@ -407,9 +258,7 @@ void quantize_q4_K(const float* src, std::uint8_t* dst, std::size_t nrows, std::
         for (std::size_t i = 0; i < n_per_row / QK_K; ++i, src += QK_K, dst += 144) {
             std::uint8_t L[QK_K];
             k4_superblock(src, qw + QK_K * i, 15, dst, L);
-            std::uint8_t* q = dst + 16;
-            for (int j = 0; j < QK_K; j += 64, q += 32)
-                for (int l = 0; l < 32; ++l) q[l] = static_cast<std::uint8_t>(L[j + l] | (L[j + l + 32] << 4));
+            q::pack_q4_K_levels(L, dst + 16);
         }
     }
 }
@@ -420,26 +269,7 @@ void quantize_q5_K(const float* src, std::uint8_t* dst, std::size_t nrows, std::
         for (std::size_t i = 0; i < n_per_row / QK_K; ++i, src += QK_K, dst += 176) {
             std::uint8_t L[QK_K];
             k4_superblock(src, qw + QK_K * i, 31, dst, L);
-            std::uint8_t* qh = dst + 16;
-            std::uint8_t* ql = dst + 48;
-            std::memset(qh, 0, QK_K / 8);
-            std::uint8_t m1 = 1, m2 = 2;
-            for (int n = 0; n < QK_K; n += 64, ql += 32) {
-                for (int j = 0; j < 32; ++j) {
-                    int l1 = L[n + j], l2 = L[n + j + 32];
-                    if (l1 > 15) {
-                        l1 -= 16;
-                        qh[j] |= m1;
-                    }
-                    if (l2 > 15) {
-                        l2 -= 16;
-                        qh[j] |= m2;
-                    }
-                    ql[j] = static_cast<std::uint8_t>(l1 | (l2 << 4));
-                }
-                m1 = static_cast<std::uint8_t>(m1 << 2);
-                m2 = static_cast<std::uint8_t>(m2 << 2);
-            }
+            q::pack_q5_K_levels(L, dst + 16, dst + 48);
         }
     }
 }
@@ -449,48 +279,11 @@ void quantize_q5_K(const float* src, std::uint8_t* dst, std::size_t nrows, std::
 void quantize_q6_K(const float* src, std::uint8_t* dst, std::size_t nrows, std::size_t n_per_row, const float* qw) {
     for (std::size_t r = 0; r < nrows; ++r) {
         for (std::size_t i = 0; i < n_per_row / QK_K; ++i, src += QK_K, dst += 210) {
-            const float* x = src;
             std::int8_t L[QK_K];
             float scales[QK_K / 16];
-            float max_scale = 0, max_abs_scale = 0;
-            for (int ib = 0; ib < QK_K / 16; ++ib) {
-                const float scale = search::make_qx_quants_w(16, 32, x + 16 * ib, L + 16 * ib, qw + QK_K * i + 16 * ib);
-                scales[ib] = scale;
-                const float abs_scale = std::fabs(scale);
-                if (abs_scale > max_abs_scale) {
-                    max_abs_scale = abs_scale;
-                    max_scale = scale;
-                }
-            }
-            if (max_abs_scale < search::kGroupMaxEps) {
-                std::memset(dst, 0, 210);
-                continue;
-            }
-            const float iscale = -128.f / max_scale;
-            store_fp16(dst + 208, 1 / iscale);
-            std::int8_t sc[QK_K / 16];
-            for (int ib = 0; ib < QK_K / 16; ++ib) {
-                sc[ib] = static_cast<std::int8_t>(std::min(127, q::nearest_int(iscale * scales[ib])));
-                dst[192 + ib] = static_cast<std::uint8_t>(sc[ib]);
-            }
-            for (int j = 0; j < QK_K / 16; ++j) {
-                const float d = load_fp16(dst + 208) * static_cast<float>(sc[j]);
-                if (!d) continue;
-                for (int ii = 0; ii < 16; ++ii) {
-                    const int l = q::nearest_int(x[16 * j + ii] / d);
-                    L[16 * j + ii] = static_cast<std::int8_t>(std::max(-32, std::min(31, l)) + 32);
-                }
-            }
-            std::uint8_t* ql = dst;
-            std::uint8_t* qh = dst + 128;
-            for (int j = 0; j < QK_K; j += 128, ql += 64, qh += 32) {
-                for (int l = 0; l < 32; ++l) {
-                    const int v1 = L[j + l], v2 = L[j + l + 32], v3 = L[j + l + 64], v4 = L[j + l + 96];
-                    ql[l] = static_cast<std::uint8_t>((v1 & 0xF) | ((v3 & 0xF) << 4));
-                    ql[l + 32] = static_cast<std::uint8_t>((v2 & 0xF) | ((v4 & 0xF) << 4));
-                    qh[l] = static_cast<std::uint8_t>((v1 >> 4) | ((v2 >> 4) << 2) | ((v3 >> 4) << 4) | ((v4 >> 4) << 6));
-                }
-            }
+            for (int ib = 0; ib < QK_K / 16; ++ib)
+                scales[ib] = search::make_qx_quants_w(16, 32, src + 16 * ib, L + 16 * ib, qw + QK_K * i + 16 * ib);
+            q::q6_K_finish(src, scales, dst, L);
         }
     }
 }

@@ -24,28 +24,10 @@ namespace amn::kernels::gguf::scalar {
 
 namespace {
 
-// ggml GROUP_MAX_EPS: a block whose largest magnitude is below this is "all zero".
-constexpr float kGroupMaxEps = 1e-15f;
+using q::kGroupMaxEps;
 constexpr int kNtry = 7;
 
-// ggml best_index_int8: index of the codebook entry nearest to x in the
-// sorted table val[0..n); a tie goes to the upper entry. The distance
-// comparison is done in f32 as ggml writes it.
-int best_index_int8(int n, const std::int8_t* val, float x) noexcept {
-    if (x <= static_cast<float>(val[0])) return 0;
-    if (x >= static_cast<float>(val[n - 1])) return n - 1;
-    int ml = 0, mu = n - 1;
-    while (mu - ml > 1) {
-        const int mav = (ml + mu) / 2;
-        if (x < static_cast<float>(val[mav]))
-            mu = mav;
-        else
-            ml = mav;
-    }
-    return x - static_cast<float>(val[mu - 1]) < static_cast<float>(val[mu]) - x ? mu - 1 : mu;
-}
-
-int nearest_iq4(float x) noexcept { return best_index_int8(16, tables::kvalues_iq4nl, x); }
+int nearest_iq4(float x) noexcept { return q::best_index_int8(16, tables::kvalues_iq4nl, x); }
 
 // The scale search of ggml's quantize_row_iq4_nl_impl for one 32-element
 // block `xb` (no importance matrix, ntry = 7): weights x², start from
@@ -57,14 +39,8 @@ float iq4_block_scale(const float* xb, std::uint8_t* Lb) {
     const std::int8_t* values = tables::kvalues_iq4nl;
     float weight[block_size];
     for (int j = 0; j < block_size; ++j) weight[j] = xb[j] * xb[j];
-    float amax = 0, max = 0;
-    for (int j = 0; j < block_size; ++j) {
-        const float ax = std::fabs(xb[j]);
-        if (ax > amax) {
-            amax = ax;
-            max = xb[j];
-        }
-    }
+    float amax;
+    const float max = q::signed_absmax(block_size, xb, &amax);
     if (amax < kGroupMaxEps) {
         std::memset(Lb, 0, block_size);
         return 0;
@@ -99,16 +75,6 @@ float iq4_block_scale(const float* xb, std::uint8_t* Lb) {
     return d;
 }
 
-// 32 indices into 16 bytes: byte j holds elements j (low nibble) and j+16.
-void pack_nibbles32(const std::uint8_t* L, std::uint8_t* q4) noexcept {
-    for (int j = 0; j < 16; ++j) q4[j] = static_cast<std::uint8_t>(L[j] | (L[16 + j] << 4));
-}
-
-void store_fp16(std::uint8_t* p, float v) noexcept {
-    const std::uint16_t h = q::f32_to_fp16(v);
-    std::memcpy(p, &h, 2);
-}
-
 }  // namespace
 
 // quantize_iq4_nl → quantize_row_iq4_nl_impl(32, 32, …, ntry = 7):
@@ -118,56 +84,21 @@ void quantize_iq4_nl(const float* src, std::uint8_t* dst, std::size_t n_blocks) 
     for (std::size_t i = 0; i < n_blocks; ++i, src += 32, dst += 18) {
         std::uint8_t L[32];
         const float scale = iq4_block_scale(src, L);
-        store_fp16(dst, scale);
-        const float id = scale ? 1 / scale : 0;
-        for (int j = 0; j < 32; ++j) L[j] = static_cast<std::uint8_t>(nearest_iq4(id * src[j]));
-        pack_nibbles32(L, dst + 2);
+        q::iq4_scales_and_levels(32, src, &scale, tables::kvalues_iq4nl, dst, nullptr, nullptr, dst + 2);
     }
 }
 
 // quantize_iq4_xs → quantize_row_iq4_nl_impl(256, 32, …, ntry = 7):
 // block_iq4_xs { fp16 d; u16 scales_h; u8 scales_l[4]; u8 qs[128]; }.
 // Each 32-sub-block's scale is quantized to a signed 6-bit multiple of
-// d = −max_scale/32 (low nibbles in scales_l, high 2 bits in scales_h)
-// and its values re-mapped with that quantized scale.
+// d = −max_scale/32 and its values re-mapped with that quantized scale.
 void quantize_iq4_xs(const float* src, std::uint8_t* dst, std::size_t n_blocks) {
     constexpr int nsub = 256 / 32;
     for (std::size_t i = 0; i < n_blocks; ++i, src += 256, dst += 136) {
         std::uint8_t L[256];
         float scales[nsub];
-        float max_scale = 0, amax_scale = 0;
-        for (int ib = 0; ib < nsub; ++ib) {
-            scales[ib] = iq4_block_scale(src + 32 * ib, L + 32 * ib);
-            const float abs_d = std::fabs(scales[ib]);
-            if (abs_d > amax_scale) {
-                amax_scale = abs_d;
-                max_scale = scales[ib];
-            }
-        }
-
-        const float d = -max_scale / 32;  // −0.0 for an all-zero super-block, as ggml stores it
-        store_fp16(dst, d);
-        const float id = d ? 1 / d : 0.f;
-        std::uint16_t scales_h = 0;
-        std::uint8_t* scales_l = dst + 4;
-        for (int ib = 0; ib < nsub; ++ib) {
-            int l = std::max(-32, std::min(31, q::nearest_int(id * scales[ib])));
-            const float dl = d * static_cast<float>(l);
-            const float idl = dl ? 1 / dl : 0.f;
-            const float* xb = src + 32 * ib;
-            std::uint8_t* Lb = L + 32 * ib;
-            for (int j = 0; j < 32; ++j) Lb[j] = static_cast<std::uint8_t>(nearest_iq4(idl * xb[j]));
-            l += 32;
-            const auto l_l = static_cast<std::uint8_t>(l & 0xF);
-            const auto l_h = static_cast<std::uint16_t>(l >> 4);
-            if (ib % 2 == 0)
-                scales_l[ib / 2] = l_l;
-            else
-                scales_l[ib / 2] = static_cast<std::uint8_t>(scales_l[ib / 2] | (l_l << 4));
-            scales_h = static_cast<std::uint16_t>(scales_h | (l_h << (2 * ib)));
-        }
-        std::memcpy(dst + 2, &scales_h, 2);
-        for (int k = 0; k < 256 / 32; ++k) pack_nibbles32(L + 32 * k, dst + 8 + 16 * k);
+        for (int ib = 0; ib < nsub; ++ib) scales[ib] = iq4_block_scale(src + 32 * ib, L + 32 * ib);
+        q::iq4_scales_and_levels(256, src, scales, tables::kvalues_iq4nl, dst, dst + 2, dst + 4, dst + 8);
     }
 }
 

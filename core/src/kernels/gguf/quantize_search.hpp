@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Internal: the weighted scale searches ggml's importance-matrix quantizers
-// are built from (ggml-quants.c make_qx_quants, make_qkx3_quants,
-// make_qp_quants), with caller-supplied weights. Same binary32 operations in
+// Internal: the scale searches ggml's quantizers are built from
+// (ggml-quants.c make_qx_quants, make_q3_quants, make_qkx2_quants,
+// make_qkx3_quants, make_qp_quants), one implementation each for the
+// `_ref` and `_impl` (importance-matrix) encoders. Same binary32 operations in
 // ggml's order: `w*x*l` is `(w*x)*(float)l`, ints are converted to float on
 // the spot, no FMA contraction (-ffp-contract=off), no double.
 
@@ -16,14 +17,9 @@
 
 namespace amn::kernels::gguf::search {
 
-/// ggml GROUP_MAX_EPS: a group whose largest magnitude is below this is "all zero".
-inline constexpr float kGroupMaxEps = 1e-15f;
-inline constexpr int QK_K = 256;
-
-inline void store_fp16(std::uint8_t* p, float v) noexcept {
-    const std::uint16_t h = q::f32_to_fp16(v);
-    std::memcpy(p, &h, 2);
-}
+using q::kGroupMaxEps;
+using q::QK_K;
+using q::store_fp16;
 /// f32 → f16 → f32, as ggml re-reads a scale it has just stored.
 inline float fp16_round(float v) noexcept { return fp16_to_f32(q::f32_to_fp16(v)); }
 
@@ -32,14 +28,8 @@ inline float fp16_round(float v) noexcept { return fp16_to_f32(q::f32_to_fp16(v)
 /// −nmax/max, then 18 more inverse scales −(nmax + 0.1·is)/max, is = ±1..±9,
 /// keeping the best sumlx²/suml2. L receives levels + nmax.
 inline float make_qx_quants_w(int n, int nmax, const float* x, std::int8_t* L, const float* qw) {
-    float max = 0, amax = 0;
-    for (int i = 0; i < n; ++i) {
-        const float ax = std::fabs(x[i]);
-        if (ax > amax) {
-            amax = ax;
-            max = x[i];
-        }
-    }
+    float amax;
+    const float max = q::signed_absmax(n, x, &amax);
     if (amax < kGroupMaxEps) {
         for (int i = 0; i < n; ++i) L[i] = 0;
         return 0.f;
@@ -80,13 +70,77 @@ inline float make_qx_quants_w(int n, int nmax, const float* x, std::int8_t* L, c
     return scale;
 }
 
-/// make_qkx3_quants with weights: asymmetric levels 0..nmax, value ≈
-/// scale·L − the_min; starts from the min/max fit and tries nstep+1 inverse
-/// scales (rmin + rdelta·is + nmax)/(max − min) with the weighted
-/// least-squares scale and min of each, keeping the smallest weighted
-/// squared (or absolute, use_mad) error.
-inline float make_qkx3_quants(int n, int nmax, const float* x, const float* weights, std::uint8_t* L, float* the_min,
-                              std::uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad) {
+/// make_qx_quants with rmse_type = 1 and no importance weights (the Q6_K
+/// `_ref` use): make_qx_quants_w with the weights x², which ggml computes
+/// as the same f32 product.
+inline float make_qx_quants_rmse1(int n, int nmax, const float* x, std::int8_t* L) {
+    float w[QK_K];
+    for (int i = 0; i < n; ++i) w[i] = x[i] * x[i];
+    return make_qx_quants_w(n, nmax, x, L, w);
+}
+
+/// make_q3_quants (do_rmse = true, the only use): symmetric levels
+/// −nmax..nmax−1 with weights x², scale −nmax/max to start, then up to 5
+/// passes that move single values to the level minimizing the weighted
+/// error while it improves. Returns the scale; L holds levels + nmax.
+inline float make_q3_quants(int n, int nmax, const float* x, std::int8_t* L) {
+    float amax;
+    const float max = q::signed_absmax(n, x, &amax);
+    if (amax < kGroupMaxEps) {
+        for (int i = 0; i < n; ++i) L[i] = 0;
+        return 0.0f;
+    }
+    const float iscale = static_cast<float>(-nmax) / max;
+    float sumlx = 0;
+    float suml2 = 0;
+    for (int i = 0; i < n; ++i) {
+        const int l = std::max(-nmax, std::min(nmax - 1, q::nearest_int(iscale * x[i])));
+        L[i] = static_cast<std::int8_t>(l);
+        const float w = x[i] * x[i];
+        sumlx += w * x[i] * static_cast<float>(l);
+        suml2 += w * static_cast<float>(l) * static_cast<float>(l);
+    }
+    for (int itry = 0; itry < 5; ++itry) {
+        int n_changed = 0;
+        for (int i = 0; i < n; ++i) {
+            const float w = x[i] * x[i];
+            const float li = static_cast<float>(L[i]);
+            float slx = sumlx - w * x[i] * li;
+            if (slx > 0) {
+                float sl2 = suml2 - w * li * li;
+                const int new_l = std::max(-nmax, std::min(nmax - 1, q::nearest_int(x[i] * sl2 / slx)));
+                if (new_l != L[i]) {
+                    const float fl = static_cast<float>(new_l);
+                    slx += w * x[i] * fl;
+                    sl2 += w * fl * fl;
+                    if (sl2 > 0 && slx * slx * suml2 > sumlx * sumlx * sl2) {
+                        L[i] = static_cast<std::int8_t>(new_l);
+                        sumlx = slx;
+                        suml2 = sl2;
+                        ++n_changed;
+                    }
+                }
+            }
+        }
+        if (!n_changed) break;
+    }
+    for (int i = 0; i < n; ++i) L[i] = static_cast<std::int8_t>(L[i] + nmax);
+    return suml2 > 0.0f ? sumlx / suml2 : 0.0f;
+}
+
+/// ggml make_qkx2_quants / make_qkx3_quants: asymmetric quantization of
+/// x[0..n) to levels 0..nmax with weights, `value ≈ scale·L − the_min`.
+/// Starts from the min/max fit, then tries nstep+1 inverse scales
+/// (rmin + rdelta·is + nmax)/(max − min), each followed by the weighted
+/// least-squares scale and min for the levels it gives, and keeps the one
+/// with the smallest weighted error (absolute with use_mad, squared
+/// otherwise). Returns the scale; L holds the levels, *the_min ≥ 0.
+/// The two ggml functions differ only where written below (kQkx3): the
+/// all-equal test and how a trial's levels are clamped (which matters for
+/// out-of-range products).
+template <bool kQkx3>
+inline float make_qkx_quants(int n, int nmax, const float* x, const float* weights, std::uint8_t* L, float* the_min,
+                             std::uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad) {
     float min = x[0], max = x[0];
     float sum_w = weights[0];
     float sum_x = sum_w * x[0];
@@ -98,7 +152,7 @@ inline float make_qkx3_quants(int n, int nmax, const float* x, const float* weig
         sum_x += w * x[i];
     }
     if (min > 0) min = 0;
-    if (max <= min) {
+    if (kQkx3 ? max <= min : max == min) {
         std::memset(L, 0, static_cast<std::size_t>(n));
         *the_min = -min;
         return 0.f;
@@ -106,13 +160,13 @@ inline float make_qkx3_quants(int n, int nmax, const float* x, const float* weig
     const float fnmax = static_cast<float>(nmax);
     float iscale = fnmax / (max - min);
     float scale = 1 / iscale;
-    float best_mad = 0;
+    float best_error = 0;
     for (int i = 0; i < n; ++i) {
         const int l = q::nearest_int(iscale * (x[i] - min));
         L[i] = static_cast<std::uint8_t>(std::max(0, std::min(nmax, l)));
         float diff = scale * static_cast<float>(L[i]) + min - x[i];
         diff = use_mad ? std::fabs(diff) : diff * diff;
-        best_mad += weights[i] * diff;
+        best_error += weights[i] * diff;
     }
     if (nstep < 1) {
         *the_min = -min;
@@ -122,8 +176,13 @@ inline float make_qkx3_quants(int n, int nmax, const float* x, const float* weig
         iscale = (rmin + rdelta * static_cast<float>(is) + fnmax) / (max - min);
         float sum_l = 0, sum_l2 = 0, sum_xl = 0;
         for (int i = 0; i < n; ++i) {
-            const float v = iscale * (x[i] - min);
-            const int l = v > 0 ? q::nearest_int(v < fnmax ? v : fnmax) : 0;
+            int l;
+            if constexpr (kQkx3) {
+                const float v = iscale * (x[i] - min);
+                l = v > 0 ? q::nearest_int(v < fnmax ? v : fnmax) : 0;
+            } else {
+                l = std::max(0, std::min(nmax, q::nearest_int(iscale * (x[i] - min))));
+            }
             Laux[i] = static_cast<std::uint8_t>(l);
             const float w = weights[i];
             const float fl = static_cast<float>(l);
@@ -139,15 +198,15 @@ inline float make_qkx3_quants(int n, int nmax, const float* x, const float* weig
                 this_min = 0;
                 this_scale = sum_xl / sum_l2;
             }
-            float mad = 0;
+            float cur_error = 0;
             for (int i = 0; i < n; ++i) {
                 float diff = this_scale * static_cast<float>(Laux[i]) + this_min - x[i];
                 diff = use_mad ? std::fabs(diff) : diff * diff;
-                mad += weights[i] * diff;
+                cur_error += weights[i] * diff;
             }
-            if (mad < best_mad) {
+            if (cur_error < best_error) {
                 std::memcpy(L, Laux, static_cast<std::size_t>(n));
-                best_mad = mad;
+                best_error = cur_error;
                 scale = this_scale;
                 min = this_min;
             }
@@ -155,6 +214,18 @@ inline float make_qkx3_quants(int n, int nmax, const float* x, const float* weig
     }
     *the_min = -min;
     return scale;
+}
+
+/// make_qkx2_quants: the `_ref` k-quant search (Q2_K, Q4_K, Q5_K).
+inline float make_qkx2_quants(int n, int nmax, const float* x, const float* weights, std::uint8_t* L, float* the_min,
+                              std::uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad) {
+    return make_qkx_quants<false>(n, nmax, x, weights, L, the_min, Laux, rmin, rdelta, nstep, use_mad);
+}
+
+/// make_qkx3_quants: the importance-matrix search (Q4_1, Q5_1, Q2_K … Q5_K).
+inline float make_qkx3_quants(int n, int nmax, const float* x, const float* weights, std::uint8_t* L, float* the_min,
+                              std::uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad) {
+    return make_qkx_quants<true>(n, nmax, x, weights, L, the_min, Laux, rmin, rdelta, nstep, use_mad);
 }
 
 /// make_qp_quants: non-negative values x (sub-block scales or mins) to

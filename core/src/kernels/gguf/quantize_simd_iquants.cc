@@ -35,7 +35,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 namespace kq {
 
 using DU8 = hn::Rebind<std::uint8_t, DF>;
-constexpr float kGroupMaxEps = 1e-15f;
+using q::kGroupMaxEps;
 constexpr int kNtry = 7;
 
 // The entries of the sorted codebook just below and above x: lo = val[c],
@@ -137,7 +137,6 @@ void SearchIq4(const float* HWY_RESTRICT xt, float* HWY_RESTRICT scale_out) {
 // (byte j: element j in the low nibble, j + 16 in the high one).
 HWY_INLINE void MapPack32(const float* HWY_RESTRICT x, float id, std::uint8_t* HWY_RESTRICT q4) {
     const DF df;
-    const DI di;
     const DU8 du8;
     const VF vid = hn::Set(df, id);
     for (std::size_t j = 0; j < 16; j += kL) {
@@ -170,14 +169,8 @@ void ProcessXs(const Batch& b) {
         const float* HWY_RESTRICT src = b.src[s];
         std::uint8_t* HWY_RESTRICT dst = b.dst[s];
         const float* scales = scales_all + 8 * s;
-        float max_scale = 0, amax_scale = 0;
-        for (int ib = 0; ib < 8; ++ib) {
-            const float abs_d = std::fabs(scales[ib]);
-            if (abs_d > amax_scale) {
-                amax_scale = abs_d;
-                max_scale = scales[ib];
-            }
-        }
+        float amax_scale;
+        const float max_scale = q::signed_absmax(8, scales, &amax_scale);
         const float d = -max_scale / 32;
         StoreFp16(dst, d);
         const float id = d ? 1 / d : 0.f;

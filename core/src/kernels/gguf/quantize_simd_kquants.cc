@@ -44,8 +44,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 namespace kq {
 
 using DU8 = hn::Rebind<std::uint8_t, DF>;
-constexpr int QK_K = 256;
-constexpr float kGroupMaxEps = 1e-15f;
+using q::kGroupMaxEps;
+using q::QK_K;
 
 // Per-lane results of a search.
 struct Found {
@@ -164,23 +164,6 @@ HWY_INLINE void RoundAsym(const float* HWY_RESTRICT x, std::size_t n, float d, f
     }
 }
 
-HWY_INLINE void GetScaleMinK4(int j, const std::uint8_t* q, std::uint8_t& d, std::uint8_t& m) {
-    if (j < 4) {
-        d = q[j] & 63;
-        m = q[j + 4] & 63;
-    } else {
-        d = static_cast<std::uint8_t>((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
-        m = static_cast<std::uint8_t>((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
-    }
-}
-
-HWY_INLINE void Pack2Bit(const std::uint8_t* HWY_RESTRICT L, std::uint8_t* HWY_RESTRICT qs) {
-    for (int j = 0; j < QK_K; j += 128)
-        for (int l = 0; l < 32; ++l)
-            qs[j / 4 + l] = static_cast<std::uint8_t>(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) |
-                                                      (L[j + l + 96] << 6));
-}
-
 // Q4_K / Q5_K (8 sub-blocks of 32 per super-block, 4 super-blocks per batch).
 template <int nmax>
 void ProcessQ45(const Batch& b, float rmin, float rdelta, int nstep) {
@@ -214,27 +197,19 @@ void ProcessQ45(const Batch& b, float rmin, float rdelta, int nstep) {
         std::uint8_t* sc_out = dst + 4;
         const float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
         const float inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+        std::uint8_t Ls[8], Lm[8];
         for (int j = 0; j < 8; ++j) {
-            std::uint8_t ls = static_cast<std::uint8_t>(q::nearest_int(inv_scale * scales[j]));
-            std::uint8_t lm = static_cast<std::uint8_t>(q::nearest_int(inv_min * mins[j]));
-            ls = std::min<std::uint8_t>(63, ls);
-            lm = std::min<std::uint8_t>(63, lm);
-            if (j < 4) {
-                sc_out[j] = ls;
-                sc_out[j + 4] = lm;
-            } else {
-                sc_out[j + 4] = static_cast<std::uint8_t>((ls & 0xF) | ((lm & 0xF) << 4));
-                sc_out[j - 4] = static_cast<std::uint8_t>(sc_out[j - 4] | ((ls >> 4) << 6));
-                sc_out[j] = static_cast<std::uint8_t>(sc_out[j] | ((lm >> 4) << 6));
-            }
+            Ls[j] = static_cast<std::uint8_t>(q::nearest_int(inv_scale * scales[j]));
+            Lm[j] = static_cast<std::uint8_t>(q::nearest_int(inv_min * mins[j]));
         }
+        q::pack_scale_min_k4(Ls, Lm, sc_out);
         StoreFp16(dst, max_scale / 63.f);
         StoreFp16(dst + 2, max_min / 63.f);
         const float d_all = load_fp16(dst), dmin_all = load_fp16(dst + 2);
         alignas(64) std::uint8_t L[QK_K];
         for (int j = 0; j < 8; ++j) {
             std::uint8_t sc, m;
-            GetScaleMinK4(j, sc_out, sc, m);
+            q::get_scale_min_k4(j, sc_out, sc, m);
             const float d = d_all * static_cast<float>(sc);
             if (!d) {
                 QkxLevels(f, 8 * s + j, x + 32 * j, 32, nmax, L + 32 * j);
@@ -243,9 +218,7 @@ void ProcessQ45(const Batch& b, float rmin, float rdelta, int nstep) {
             RoundAsym(x + 32 * j, 32, d, dmin_all * static_cast<float>(m), nmax, L + 32 * j);
         }
         if (nmax == 15) {
-            std::uint8_t* HWY_RESTRICT q = dst + 16;
-            for (int j = 0; j < QK_K; j += 64, q += 32)
-                for (int l = 0; l < 32; ++l) q[l] = static_cast<std::uint8_t>(L[j + l] | (L[j + l + 32] << 4));
+            q::pack_q4_K_levels(L, dst + 16);
         } else {
             std::uint8_t* HWY_RESTRICT qh = dst + 16;
             std::uint8_t* HWY_RESTRICT ql = dst + 48;
@@ -311,7 +284,7 @@ void ProcessQ2(const Batch& b) {
             }
             RoundAsym(x + 16 * j, 16, d, dmin_all * static_cast<float>(y_scales[j] >> 4), 3, L + 16 * j);
         }
-        Pack2Bit(L, dst + 16);
+        q::pack_2bit(L, dst + 16);
     }
 }
 
@@ -385,27 +358,8 @@ void ProcessQ6(const Batch& b) {
     for (std::size_t s = 0; s < b.count; ++s) {
         const float* HWY_RESTRICT x = b.src[s];
         std::uint8_t* HWY_RESTRICT dst = b.dst[s];
-        const float* scales = f.scale + 16 * s;
-        float max_scale = 0, max_abs_scale = 0;
-        for (int ib = 0; ib < 16; ++ib) {
-            const float abs_scale = std::fabs(scales[ib]);
-            if (abs_scale > max_abs_scale) {
-                max_abs_scale = abs_scale;
-                max_scale = scales[ib];
-            }
-        }
-        if (max_abs_scale < kGroupMaxEps) {
-            std::memset(dst, 0, 210);
-            StoreFp16(dst + 208, 0.f);
-            continue;
-        }
-        const float iscale = -128.f / max_scale;
-        StoreFp16(dst + 208, 1 / iscale);
         std::int8_t sc[16];
-        for (int ib = 0; ib < 16; ++ib) {
-            sc[ib] = static_cast<std::int8_t>(std::min(127, q::nearest_int(iscale * scales[ib])));
-            dst[192 + ib] = static_cast<std::uint8_t>(sc[ib]);
-        }
+        if (!q::q6_K_scales(f.scale + 16 * s, dst, sc)) continue;
         const float d_all = load_fp16(dst + 208);
         alignas(64) std::uint8_t L[QK_K];
         for (int j = 0; j < 16; ++j) {
@@ -427,16 +381,7 @@ void ProcessQ6(const Batch& b) {
                 hn::StoreU(hn::DemoteTo(du8, c), du8, L + 16 * j + i);
             }
         }
-        std::uint8_t* HWY_RESTRICT ql = dst;
-        std::uint8_t* HWY_RESTRICT qh = dst + 128;
-        for (int j = 0; j < QK_K; j += 128, ql += 64, qh += 32) {
-            for (int l = 0; l < 32; ++l) {
-                const int v1 = L[j + l], v2 = L[j + l + 32], v3 = L[j + l + 64], v4 = L[j + l + 96];
-                ql[l] = static_cast<std::uint8_t>((v1 & 0xF) | ((v3 & 0xF) << 4));
-                ql[l + 32] = static_cast<std::uint8_t>((v2 & 0xF) | ((v4 & 0xF) << 4));
-                qh[l] = static_cast<std::uint8_t>((v1 >> 4) | ((v2 >> 4) << 2) | ((v3 >> 4) << 4) | ((v4 >> 4) << 6));
-            }
-        }
+        q::pack_q6_K_levels(L, dst, dst + 128);
     }
 }
 
@@ -545,14 +490,8 @@ void ProcessQ3(const Batch& b) {
         if (max_scale) {
             const float iscale = -32.f / max_scale;
             for (int j = 0; j < 16; ++j) {
-                auto l = static_cast<std::int8_t>(q::nearest_int(iscale * scales[j]));
-                l = static_cast<std::int8_t>(std::max<int>(-32, std::min<int>(31, l)) + 32);
-                if (j < 8)
-                    y_scales[j] = static_cast<std::uint8_t>(l & 0xF);
-                else
-                    y_scales[j - 8] = static_cast<std::uint8_t>(y_scales[j - 8] | ((l & 0xF) << 4));
-                l = static_cast<std::int8_t>(l >> 4);
-                y_scales[j % 4 + 8] = static_cast<std::uint8_t>(y_scales[j % 4 + 8] | (l << (2 * (j / 4))));
+                const auto l = static_cast<std::int8_t>(q::nearest_int(iscale * scales[j]));
+                q::q3_K_put_scale(j, std::max<int>(-32, std::min<int>(31, l)) + 32, y_scales);
             }
             StoreFp16(dst + 108, 1 / iscale);
         } else {
@@ -561,10 +500,7 @@ void ProcessQ3(const Batch& b) {
         const float d_all = load_fp16(dst + 108);
         alignas(64) std::uint8_t L[QK_K];
         for (int j = 0; j < 16; ++j) {
-            const int low = j < 8 ? (y_scales[j] & 0xF) : (y_scales[j - 8] >> 4);
-            const int high = (y_scales[8 + j % 4] >> (2 * (j / 4))) & 3;
-            const auto sc = static_cast<std::int8_t>((low | (high << 4)) - 32);
-            const float d = d_all * static_cast<float>(sc);
+            const float d = d_all * static_cast<float>(q::q3_K_get_scale(j, y_scales));
             if (!d) {  // the search levels (+4, or 0 for an all-zero sub-block)
                 const std::size_t k = 16 * s + j;
                 for (int i = 0; i < 16; ++i)
@@ -589,7 +525,7 @@ void ProcessQ3(const Batch& b) {
                 L[j] = static_cast<std::uint8_t>(L[j] & 3);
             }
         }
-        Pack2Bit(L, dst + 32);
+        q::pack_2bit(L, dst + 32);
     }
 }
 

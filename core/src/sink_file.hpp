@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: the bookkeeping GgufWriter and SafetensorsWriter share — the
+// state checks of write()/commit(), the free-space check before the
+// temporary file is created, the full pwrite loop, and the merged
+// [start, end) ranges that prove every byte of a tensor was written.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace amn::detail {
+
+/// A sink's life: add tensors, layout(), write(), then commit() or abort().
+enum class SinkState { Open, Laid, Committed, Aborted };
+
+/// Throws ErrorCode::Usage unless `state` is Laid: "<call>() before
+/// layout()" or "<call>() after commit()/abort()".
+void require_laid(SinkState state, const char* call, const std::string& path);
+
+/// Throws ErrorCode::Io when the folder of `path` has fewer than `size`
+/// bytes free (sizes written with `human`); says nothing when it cannot tell.
+void check_free_space(const std::string& path, std::uint64_t size, std::string (*human)(std::uint64_t));
+
+/// Writes n bytes at `off`, retrying short writes and EINTR; ErrorCode::Io
+/// ("write failed: …") on failure.
+void pwrite_all(int fd, const std::uint8_t* p, std::uint64_t n, std::uint64_t off, const std::string& path,
+                const std::string& tensor = {});
+
+/// Merged [start, end) byte ranges written into one tensor of `nbytes`.
+class WrittenRanges {
+public:
+    /// ErrorCode::OutOfRange unless [offset, offset + size) lies in [0, nbytes).
+    static void check_range(std::uint64_t offset, std::uint64_t size, std::uint64_t nbytes, const std::string& path,
+                            const std::string& tensor);
+    /// Records [offset, offset + size), merged with its neighbours (caller locks).
+    void add(std::uint64_t offset, std::uint64_t size);
+    /// ErrorCode::Usage ("tensor data incomplete: …") unless all nbytes were written.
+    void check_complete(std::uint64_t nbytes, const std::string& path, const std::string& tensor) const;
+
+private:
+    std::map<std::uint64_t, std::uint64_t> ranges_;
+};
+
+}  // namespace amn::detail
