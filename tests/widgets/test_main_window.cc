@@ -77,7 +77,7 @@ private slots:
         QCOMPARE(w.modelCount(), 1);
         auto* v = w.modelView(0);
         QCOMPARE(v->model()->plan.tensors.size(), std::size_t(10));
-        QCOMPARE(w.tabs()->tabText(0), QString("model.safetensors"));
+        QCOMPARE(w.tabs()->tabText(0), QString("tiny-llama-fp8"));  // named by its folder, not "model.safetensors"
         QVERIFY(w.recentFiles().contains(QFileInfo(sampleFile()).absoluteFilePath()));
 
         // Several files (and a folder) at once: one tab each.
