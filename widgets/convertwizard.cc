@@ -514,6 +514,7 @@ void ConvertWizard::setStScheme(const QString& name) {
     if (i >= 0) scheme_->setCurrentIndex(i);
     stRadio_->setChecked(true);
 }
+void ConvertWizard::setRequantize(bool on) { requantize_->setChecked(on); }
 QString ConvertWizard::stScheme() const { return scheme_ ? scheme_->currentData().toString() : QString(); }
 
 amn::GgufForgetOptions ConvertWizard::ggufOptions() const {

@@ -72,6 +72,8 @@ public:
     /// Safetensors scheme for ForgetSafetensors ("bnb-nf4", "w4a16" …); selects the mode.
     void setStScheme(const QString& name);
     QString stScheme() const;
+    /// --requantize for a safetensors scheme over an already quantized input.
+    void setRequantize(bool on);
     /// The forget options as the pages say (\throws amn::Error for a bad option).
     amn::GgufForgetOptions ggufOptions() const;
     amn::StForgetOptions stOptions() const;
