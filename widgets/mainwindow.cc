@@ -137,8 +137,9 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::waitForLoads() {
-    for (auto& f : loads_) f.waitForFinished();
-    loads_.clear();
+    loads_.cancelAndWait();  // opening is not interruptible: its results are dropped
+    pending_ = 0;
+    loading_.clear();
 }
 
 int MainWindow::tabOf(const QString& path) const {
@@ -274,17 +275,13 @@ void MainWindow::openPaths(const QStringList& paths) {
         const quint64 order = nextOrder_++;
         status_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         busy_->setVisible(true);
-        auto* watcher = new QFutureWatcher<LoadResult>(this);
-        connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, order, canonical] {
-            watcher->deleteLater();
-            --pending_;
-            loading_.removeAll(canonical);
-            loads_.removeIf([](const QFuture<LoadResult>& f) { return f.isFinished(); });
-            onLoaded(watcher->future().result(), order);
-        });
-        QFuture<LoadResult> f = QtConcurrent::run([path] { return tryLoadModel(path); });
-        loads_ << f;
-        watcher->setFuture(f);
+        loads_.startIndependent<LoadResult>(
+            this, [path](const std::atomic<bool>&) { return tryLoadModel(path); },
+            [this, order, canonical](const LoadResult& r) {
+                --pending_;
+                loading_.removeAll(canonical);
+                onLoaded(r, order);
+            });
     }
 }
 

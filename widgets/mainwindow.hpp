@@ -5,9 +5,9 @@
 // wizard, keyboard shortcuts. Models open on a worker thread (headers only);
 // the window never blocks.
 
+#include "jobtracker.hpp"
 #include "loadedmodel.hpp"
 
-#include <QFuture>
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
@@ -82,7 +82,7 @@ private:
     int pending_ = 0;
     quint64 nextOrder_ = 0;             ///< tabs open in the order asked
     QStringList loading_;               ///< canonical paths being opened
-    QList<QFuture<LoadResult>> loads_;
+    JobTracker loads_;                  ///< models opening; waited for on close
     bool errorDialogs_ = true;
     std::function<bool()> confirmClose_;
 };

@@ -191,8 +191,9 @@ private slots:
         QSignalSpy finished(&w, &ConvertWizard::conversionFinished);
         runWizard(w);
         QVERIFY(w.isRunning());
-        // Cancel as soon as the first progress arrives, i.e. mid-run.
-        QTRY_VERIFY_WITH_TIMEOUT(w.progressPermille() > 0 || finished.count() > 0, 60000);
+        // Cancel while running. (Waiting for the first progress report first
+        // raced on a quiet machine: the 128 MiB run ends within ~60 ms of it.)
+        QTest::qWait(5);
         QVERIFY2(finished.count() == 0, "conversion finished before it could be cancelled");
         QElapsedTimer t;
         t.start();
