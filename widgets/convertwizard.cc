@@ -957,9 +957,10 @@ bool ConvertWizard::confirmAndStop() {
 }
 
 void ConvertWizard::reject() {
-    // Cancel while running stops the run and stays (Back, Try again);
-    // closing the window asks first (closeEvent).
+    // Cancel while running asks, then stops the run and stays (Back, Try
+    // again); closing the window asks, cancels, waits and closes (closeEvent).
     if (isRunning()) {
+        if (confirmCancel_ && !confirmCancel_()) return;  // Esc must not end an hour's run unasked
         cancelConversion();
         return;
     }

@@ -125,8 +125,8 @@ signals:
     void openRequested(const QString& path);
 
 public slots:
-    /// Cancel: while running, stops the run and stays (Back, Try again);
-    /// otherwise closes the wizard.
+    /// Cancel: while running, asks (setConfirmCancel), then stops the run and
+    /// stays on the run page (Back, Try again); otherwise closes the wizard.
     void reject() override;
 
 protected:

@@ -334,9 +334,13 @@ private slots:
         QSignalSpy finished(&w, &ConvertWizard::conversionFinished);
         runForgetWizard(w);
         QVERIFY(w.isRunning() || finished.count() == 1);
-        w.reject();  // the wizard's one Cancel button: stops the run, stays open
+        int asked = 0;
+        w.setConfirmCancel([&] { return ++asked > 1; });  // first "Keep running", then "Cancel"
+        w.reject();  // the wizard's one Cancel button: asks; "Keep running"
+        w.reject();  // asks again; "Cancel": stops the run, stays open
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
         if (finished.at(0).at(0).toBool()) QSKIP("finished before the cancel arrived");
+        QCOMPARE(asked, 2);
         QCOMPARE(finished.at(0).at(1).toBool(), true);
         QCOMPARE(w.currentId(), int(ConvertWizard::RunPage));
         QVERIFY(w.isVisible());
