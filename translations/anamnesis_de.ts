@@ -524,6 +524,14 @@
             <source>Warning: %1</source>
             <translation>Warnung: %1</translation>
         </message>
+        <message>
+            <source>REGEX; … quantize exactly the 2-D weights matching</source>
+            <translation>REGEX; … genau die passenden 2-D-Gewichte quantisieren</translation>
+        </message>
+        <message>
+            <source>O&amp;nly:</source>
+            <translation>N&amp;ur:</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>

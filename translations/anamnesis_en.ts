@@ -523,6 +523,14 @@
             <source>Warning: %1</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>REGEX; … quantize exactly the 2-D weights matching</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>O&amp;nly:</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>

@@ -401,4 +401,6 @@ DE = {
     (S, "Context length"): "Kontextlänge",
     (S, "File type"): "Dateityp",
     (S, "unknown"): "unbekannt",
+    (W, "REGEX; … quantize exactly the 2-D weights matching"): "REGEX; … genau die passenden 2-D-Gewichte quantisieren",
+    (W, "O&nly:"): "N&ur:",
 }

@@ -328,6 +328,9 @@ void ConvertWizard::buildPages() {
             keep_ = new QLineEdit(g);
             keep_->setPlaceholderText(tr("REGEX; … tensors never quantized"));
             f->addRow(tr("&Keep:"), keep_);
+            only_ = new QLineEdit(g);
+            only_->setPlaceholderText(tr("REGEX; … quantize exactly the 2-D weights matching"));
+            f->addRow(tr("O&nly:"), only_);
             requantize_ = new QCheckBox(tr("&Re-quantize an already quantized input (the errors compound)"), g);
             f->addRow(requantize_);
             modeOptions_->addWidget(g);
@@ -347,6 +350,7 @@ void ConvertWizard::buildPages() {
         connect(tensorTypes_, &QLineEdit::textChanged, this, changed);
         connect(imatrix_, &QLineEdit::textChanged, this, changed);
         connect(keep_, &QLineEdit::textChanged, this, changed);
+        connect(only_, &QLineEdit::textChanged, this, changed);
         for (auto* c : {blocksize_, granularity_, groupSize_})
             connect(c, &QComboBox::currentIndexChanged, this, [this, changed] {
                 if (!outputEdited_) output_->setText(defaultOutput());
@@ -551,6 +555,8 @@ amn::StForgetOptions ConvertWizard::stOptions() const {
     o.scheme = amn::parse_st_scheme(name.toStdString(), so);
     for (const QString& part : keep_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
         if (const QString x = part.trimmed(); !x.isEmpty()) o.keep.push_back(x.toStdString());
+    for (const QString& part : only_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (const QString x = part.trimmed(); !x.isEmpty()) o.only.push_back(x.toStdString());
     o.requantize = requantize_->isChecked();
     o.output = output_ ? outputPath().toStdString() : std::string();
     o.force = overwrite_ && overwrite_->isChecked();

@@ -191,6 +191,7 @@ private:
     QComboBox* groupSize_ = nullptr;
     QCheckBox* requantize_ = nullptr;
     QLineEdit* keep_ = nullptr;
+    QLineEdit* only_ = nullptr;
     QTableView* planTable_ = nullptr;
     QStandardItemModel* planModel_ = nullptr;
     QTableView* lossTable_ = nullptr;
