@@ -1,7 +1,8 @@
 #!/bin/sh
 # Render the desktop app's screenshots (main window: overview, "what Lethe
 # took", tensor detail, dark palette; the conversion wizard) for the bundled
-# FP8 sample under Xvfb, into docs/screenshots/.
+# FP8 sample under Xvfb, into docs/screenshots/; then the forget wizard
+# (target, summary, measured loss) for $AMN_SCREENSHOT_FORGET (a GGUF → Q4_K_M).
 #   tools/screenshots.sh [BUILD_DIR] [OUT_DIR] [MODEL]
 # Needs xvfb-run (package xvfb). Extra args after MODEL go to the app
 # (e.g. --lang de).
@@ -14,5 +15,8 @@ model=${3:-$here/fixtures/sample/tiny-llama-fp8}
 app=$build/app/studio/anamnesis
 [ -x "$app" ] || { echo "screenshots.sh: build the 'anamnesis' target first ($app missing)" >&2; exit 2; }
 mkdir -p "$out"
+# The forget wizard quantizes a real GGUF when the shared fixtures are there.
+: "${AMN_SCREENSHOT_FORGET:=$here/../shared/fixtures/gguf-real/tiny-llama-F32.gguf}"
+export AMN_SCREENSHOT_FORGET
 xvfb-run -a -s "-screen 0 1280x800x24" "$app" --screenshot "$out" "$@" "$model"
 ls -l "$out"/*.png

@@ -44,10 +44,6 @@
             <source>Source</source>
             <translation>Quelle</translation>
         </message>
-        <message>
-            <source>The model to remember (dequantize).</source>
-            <translation>Das Modell, das erinnert (dequantisiert) wird.</translation>
-        </message>
         <message numerus="yes">
             <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
             <translation>
@@ -78,10 +74,6 @@
             <translation>Ziel</translation>
         </message>
         <message>
-            <source>What to write. The core writes safetensors.</source>
-            <translation>Was geschrieben wird. Der Kern schreibt safetensors.</translation>
-        </message>
-        <message>
             <source>&amp;Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)</source>
             <translation>&amp;Automatisch: dequantisierte Tensoren als BF16, die übrigen behalten ihren Datentyp (verlustfrei)</translation>
         </message>
@@ -110,10 +102,6 @@
             <translation>Wohin geschrieben wird. Die Ausgabe entsteht zuerst in einer temporären Datei und wird erst umbenannt, wenn sie vollständig ist.</translation>
         </message>
         <message>
-            <source>&amp;Output (a .safetensors file, or a folder):</source>
-            <translation>&amp;Ausgabe (eine .safetensors-Datei oder ein Ordner):</translation>
-        </message>
-        <message>
             <source>&amp;Browse…</source>
             <translation>&amp;Durchsuchen …</translation>
         </message>
@@ -124,10 +112,6 @@
         <message>
             <source>Output file</source>
             <translation>Ausgabedatei</translation>
-        </message>
-        <message>
-            <source>safetensors (*.safetensors)</source>
-            <translation>safetensors (*.safetensors)</translation>
         </message>
         <message>
             <source>Summary</source>
@@ -146,10 +130,6 @@
             <translation>Läuft im Hintergrund auf allen Kernen. Abbrechen hält binnen einer Sekunde an und hinterlässt keine unvollständige Datei.</translation>
         </message>
         <message>
-            <source>Cancel conversion</source>
-            <translation>Konvertierung abbrechen</translation>
-        </message>
-        <message>
             <source>Done</source>
             <translation>Fertig</translation>
         </message>
@@ -158,12 +138,8 @@
             <translation>Das Modell ist erinnert.</translation>
         </message>
         <message>
-            <source>Open output &amp;folder</source>
-            <translation>Ausgabe&amp;ordner öffnen</translation>
-        </message>
-        <message>
             <source>&amp;Open the result in anamnesis</source>
-            <translation>Ergebnis in anamnesis ö&amp;ffnen</translation>
+            <translation>&amp;Ergebnis in anamnesis öffnen</translation>
         </message>
         <message>
             <source>Choose an output path.</source>
@@ -229,26 +205,6 @@
             <source>Wrote %1 in %2 s.</source>
             <translation>%1 in %2 s geschrieben.</translation>
         </message>
-        <message numerus="yes">
-            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.
-
-Written:
-%3</source>
-            <translation>
-                <numerusform>%n Tensor erinnert, %1 Tensordaten, in %2 s.
-
-Geschrieben:
-%3</numerusform>
-                <numerusform>%n Tensoren erinnert, %1 Tensordaten, in %2 s.
-
-Geschrieben:
-%3</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Try again</source>
-            <translation>Erneut versuchen</translation>
-        </message>
         <message>
             <source>Cancelled. No output file was written.</source>
             <translation>Abgebrochen. Es wurde keine Ausgabedatei geschrieben.</translation>
@@ -296,6 +252,285 @@ Geschrieben:
         <message>
             <source>Close</source>
             <translation>Schließen</translation>
+        </message>
+        <message>
+            <source>The model to convert.</source>
+            <translation>Das zu konvertierende Modell.</translation>
+        </message>
+        <message>
+            <source>Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme.</source>
+            <translation>Erinnern (dequantisieren) zu safetensors oder vergessen (quantisieren) zu GGUF oder einem safetensors-Schema.</translation>
+        </message>
+        <message>
+            <source>Remember</source>
+            <translation>Erinnern</translation>
+        </message>
+        <message>
+            <source>Forget</source>
+            <translation>Vergessen</translation>
+        </message>
+        <message>
+            <source>&amp;GGUF file type (as llama-quantize):</source>
+            <translation>&amp;GGUF-Dateityp (wie llama-quantize):</translation>
+        </message>
+        <message>
+            <source>%1 (needs an importance matrix)</source>
+            <translation>%1 (braucht eine Wichtigkeitsmatrix)</translation>
+        </message>
+        <message>
+            <source>&amp;Safetensors scheme (transformers, vLLM):</source>
+            <translation>&amp;Safetensors-Schema (transformers, vLLM):</translation>
+        </message>
+        <message>
+            <source>GGUF output needs a GGUF input (the Hugging Face → GGUF name mapping is not done yet).</source>
+            <translation>GGUF-Ausgabe braucht eine GGUF-Eingabe (die Namenszuordnung Hugging Face → GGUF fehlt noch).</translation>
+        </message>
+        <message>
+            <source>Forgetting measures what is lost: after the run, the error of every tensor (RMSE, SQNR).</source>
+            <translation>Vergessen misst, was verloren geht: nach dem Lauf den Fehler jedes Tensors (RMSE, SQNR).</translation>
+        </message>
+        <message>
+            <source>&amp;Output (a file, or a folder):</source>
+            <translation>&amp;Ausgabe (eine Datei oder ein Ordner):</translation>
+        </message>
+        <message>
+            <source>GGUF options</source>
+            <translation>GGUF-Optionen</translation>
+        </message>
+        <message>
+            <source>&amp;Pure: the file type's type for every quantized tensor (--pure)</source>
+            <translation>&amp;Pur: der Typ des Dateityps für jeden quantisierten Tensor (--pure)</translation>
+        </message>
+        <message>
+            <source>by the file type's rules</source>
+            <translation>nach den Regeln des Dateityps</translation>
+        </message>
+        <message>
+            <source>Output tensor type:</source>
+            <translation>Typ des Ausgabetensors:</translation>
+        </message>
+        <message>
+            <source>Token embedding type:</source>
+            <translation>Typ der Token-Einbettung:</translation>
+        </message>
+        <message>
+            <source>REGEX=TYPE; … e.g. attn_v=Q8_0</source>
+            <translation>REGEX=TYP; … z. B. attn_v=Q8_0</translation>
+        </message>
+        <message>
+            <source>--tensor-type: the first pattern found in a tensor's name gives its type. Separate several with “;”.</source>
+            <translation>--tensor-type: das erste Muster, das im Namen eines Tensors vorkommt, bestimmt seinen Typ. Mehrere mit „;“ trennen.</translation>
+        </message>
+        <message>
+            <source>&amp;Tensor types:</source>
+            <translation>&amp;Tensortypen:</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>keine</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>Wählen …</translation>
+        </message>
+        <message>
+            <source>&amp;Importance matrix:</source>
+            <translation>&amp;Wichtigkeitsmatrix:</translation>
+        </message>
+        <message>
+            <source>Importance matrix</source>
+            <translation>Wichtigkeitsmatrix</translation>
+        </message>
+        <message>
+            <source>Importance matrix (*.gguf *.dat);;All files (*)</source>
+            <translation>Wichtigkeitsmatrix (*.gguf *.dat);;Alle Dateien (*)</translation>
+        </message>
+        <message>
+            <source>Scheme options</source>
+            <translation>Schema-Optionen</translation>
+        </message>
+        <message>
+            <source>Block size (bnb-nf4, bnb-fp4):</source>
+            <translation>Blockgröße (bnb-nf4, bnb-fp4):</translation>
+        </message>
+        <message>
+            <source>&amp;Double quant: absmax quantized to 8 bits</source>
+            <translation>Doppelte &amp;Quantisierung: absmax auf 8 Bit quantisiert</translation>
+        </message>
+        <message>
+            <source>channel (FP8_DYNAMIC)</source>
+            <translation>Kanal (FP8_DYNAMIC)</translation>
+        </message>
+        <message>
+            <source>tensor (FP8)</source>
+            <translation>Tensor (FP8)</translation>
+        </message>
+        <message>
+            <source>block 128×128 (FP8_BLOCK)</source>
+            <translation>Block 128×128 (FP8_BLOCK)</translation>
+        </message>
+        <message>
+            <source>Granularity (fp8):</source>
+            <translation>Granularität (fp8):</translation>
+        </message>
+        <message>
+            <source>Power-of-two scales (ue8m0)</source>
+            <translation>Skalen als Zweierpotenzen (ue8m0)</translation>
+        </message>
+        <message>
+            <source>channel</source>
+            <translation>Kanal</translation>
+        </message>
+        <message>
+            <source>Group size (w4a16, w8a16):</source>
+            <translation>Gruppengröße (w4a16, w8a16):</translation>
+        </message>
+        <message>
+            <source>REGEX; … tensors never quantized</source>
+            <translation>REGEX; … nie quantisierte Tensoren</translation>
+        </message>
+        <message>
+            <source>&amp;Keep:</source>
+            <translation>Be&amp;halten:</translation>
+        </message>
+        <message>
+            <source>&amp;Re-quantize an already quantized input (the errors compound)</source>
+            <translation>Bereits quantisierte Eingabe &amp;neu quantisieren (die Fehler summieren sich)</translation>
+        </message>
+        <message>
+            <source>GGUF (*.gguf)</source>
+            <translation>GGUF (*.gguf)</translation>
+        </message>
+        <message>
+            <source>safetensors (*.safetensors);;All files (*)</source>
+            <translation>safetensors (*.safetensors);;Alle Dateien (*)</translation>
+        </message>
+        <message>
+            <source>Tensor</source>
+            <translation>Tensor</translation>
+        </message>
+        <message>
+            <source>Shape</source>
+            <translation>Form</translation>
+        </message>
+        <message>
+            <source>Stored</source>
+            <translation>Gespeichert</translation>
+        </message>
+        <message>
+            <source>Written as</source>
+            <translation>Geschrieben als</translation>
+        </message>
+        <message>
+            <source>Bits/weight</source>
+            <translation>Bits/Gewicht</translation>
+        </message>
+        <message>
+            <source>Size</source>
+            <translation>Größe</translation>
+        </message>
+        <message>
+            <source>Why</source>
+            <translation>Warum</translation>
+        </message>
+        <message>
+            <source>&amp;Try again</source>
+            <translation>&amp;Erneut versuchen</translation>
+        </message>
+        <message>
+            <source>Open output fo&amp;lder</source>
+            <translation>Ausgabe&amp;ordner öffnen</translation>
+        </message>
+        <message>
+            <source>RMSE</source>
+            <translation>RMSE</translation>
+        </message>
+        <message>
+            <source>Max abs error</source>
+            <translation>Max. abs. Fehler</translation>
+        </message>
+        <message>
+            <source>SQNR (dB)</source>
+            <translation>SQNR (dB)</translation>
+        </message>
+        <message>
+            <source>The model has forgotten; here is what it lost.</source>
+            <translation>Das Modell hat vergessen; das hat es verloren.</translation>
+        </message>
+        <message>
+            <source>%1 needs an importance matrix: choose one (llama-imatrix output).</source>
+            <translation>%1 braucht eine Wichtigkeitsmatrix: wählen Sie eine (Ausgabe von llama-imatrix).</translation>
+        </message>
+        <message>
+            <source>The importance matrix %1 does not exist.</source>
+            <translation>Die Wichtigkeitsmatrix %1 existiert nicht.</translation>
+        </message>
+        <message>
+            <source>GGUF %1 (llama-quantize file type)</source>
+            <translation>GGUF %1 (Dateityp von llama-quantize)</translation>
+        </message>
+        <message>
+            <source>safetensors, %1</source>
+            <translation>safetensors, %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s), %1 re-encoded</source>
+            <translation>
+                <numerusform>%n Tensor, %1 neu kodiert</numerusform>
+                <numerusform>%n Tensoren, %1 neu kodiert</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Estimated size</source>
+            <translation>Geschätzte Größe</translation>
+        </message>
+        <message>
+            <source>%1 of tensor data (input: %2), %3 bits per weight</source>
+            <translation>%1 Tensordaten (Eingabe: %2), %3 Bit pro Gewicht</translation>
+        </message>
+        <message>
+            <source>Cannot forget</source>
+            <translation>Vergessen nicht möglich</translation>
+        </message>
+        <message>
+            <source>planning every tensor's type…</source>
+            <translation>Typ jedes Tensors wird geplant …</translation>
+        </message>
+        <message>
+            <source>exact</source>
+            <translation>exakt</translation>
+        </message>
+        <message>
+            <source>Written:
+%1</source>
+            <translation>Geschrieben:
+%1</translation>
+        </message>
+        <message numerus="yes">
+            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.</source>
+            <translation>
+                <numerusform>%n Tensor erinnert, %1 Tensordaten, in %2 s.</numerusform>
+                <numerusform>%n Tensoren erinnert, %1 Tensordaten, in %2 s.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Forgot %n tensor(s) to %1: %2 bits per weight, %3 written in %4 s.</source>
+            <translation>
+                <numerusform>%n Tensor zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
+                <numerusform>%n Tensoren zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Warning: %1</source>
+            <translation>Warnung: %1</translation>
+        </message>
+        <message>
+            <source>REGEX; … quantize exactly the 2-D weights matching</source>
+            <translation>REGEX; … genau die passenden 2-D-Gewichte quantisieren</translation>
+        </message>
+        <message>
+            <source>O&amp;nly:</source>
+            <translation>N&amp;ur:</translation>
         </message>
     </context>
     <context>
@@ -392,6 +627,44 @@ Geschrieben:
         <message>
             <source>other</source>
             <translation>übrige</translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::LossChart</name>
+        <message>
+            <source>Measured loss per tensor: SQNR (higher is better), mean %1 dB</source>
+            <translation>Gemessener Verlust je Tensor: SQNR (höher ist besser), Mittel %1 dB</translation>
+        </message>
+        <message>
+            <source>mean</source>
+            <translation>Mittel</translation>
+        </message>
+        <message>
+            <source>SQNR (dB)</source>
+            <translation>SQNR (dB)</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s) in file order (hover a bar for its name)</source>
+            <translation>
+                <numerusform>%n Tensor in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
+                <numerusform>%n Tensoren in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>No tensor was quantized</source>
+            <translation>Kein Tensor wurde quantisiert</translation>
+        </message>
+        <message>
+            <source>%1 dB</source>
+            <translation>%1 dB</translation>
+        </message>
+        <message>
+            <source>exact</source>
+            <translation>exakt</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2, %3 bits per weight&lt;br&gt;RMSE %4, SQNR %5</source>
+            <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2, %3 Bit pro Gewicht&lt;br&gt;RMSE %4, SQNR %5</translation>
         </message>
     </context>
     <context>
@@ -554,6 +827,14 @@ Geschrieben:
         <message>
             <source>Close</source>
             <translation>Schließen</translation>
+        </message>
+        <message>
+            <source>Remember (dequantize) or forget (quantize) the current model</source>
+            <translation>Das aktuelle Modell erinnern (dequantisieren) oder vergessen (quantisieren)</translation>
+        </message>
+        <message>
+            <source>Main Toolbar</source>
+            <translation>Hauptwerkzeugleiste</translation>
         </message>
     </context>
     <context>
@@ -797,6 +1078,38 @@ Geschrieben:
                 <numerusform>%1 (%n Global referenziert, nichts ausgeführt)</numerusform>
                 <numerusform>%1 (%n Globals referenziert, nichts ausgeführt)</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>Con&amp;vert…</source>
+            <translation>Kon&amp;vertieren …</translation>
+        </message>
+        <message>
+            <source>Remember (dequantize) or forget (quantize) this model</source>
+            <translation>Dieses Modell erinnern (dequantisieren) oder vergessen (quantisieren)</translation>
+        </message>
+        <message>
+            <source>Architecture</source>
+            <translation>Architektur</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>Name</translation>
+        </message>
+        <message>
+            <source>Size label</source>
+            <translation>Größenangabe</translation>
+        </message>
+        <message>
+            <source>Context length</source>
+            <translation>Kontextlänge</translation>
+        </message>
+        <message>
+            <source>File type</source>
+            <translation>Dateityp</translation>
+        </message>
+        <message>
+            <source>unknown</source>
+            <translation>unbekannt</translation>
         </message>
     </context>
     <context>

@@ -41,22 +41,6 @@
 %1</numerusform>
             </translation>
         </message>
-        <message numerus="yes">
-            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.
-
-Written:
-%3</source>
-            <translation>
-                <numerusform>Remembered %n tensor, %1 of tensor data, in %2 s.
-
-Written:
-%3</numerusform>
-                <numerusform>Remembered %n tensors, %1 of tensor data, in %2 s.
-
-Written:
-%3</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Convert %1</source>
             <translation type="unfinished" />
@@ -102,10 +86,6 @@ Written:
             <translation type="unfinished" />
         </message>
         <message>
-            <source>The model to remember (dequantize).</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Scheme: none (unquantized tensors are cast or copied).</source>
             <translation type="unfinished" />
         </message>
@@ -115,10 +95,6 @@ Written:
         </message>
         <message>
             <source>Target</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>What to write. The core writes safetensors.</source>
             <translation type="unfinished" />
         </message>
         <message>
@@ -150,10 +126,6 @@ Written:
             <translation type="unfinished" />
         </message>
         <message>
-            <source>&amp;Output (a .safetensors file, or a folder):</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>&amp;Browse…</source>
             <translation type="unfinished" />
         </message>
@@ -163,10 +135,6 @@ Written:
         </message>
         <message>
             <source>Output file</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>safetensors (*.safetensors)</source>
             <translation type="unfinished" />
         </message>
         <message>
@@ -186,19 +154,11 @@ Written:
             <translation type="unfinished" />
         </message>
         <message>
-            <source>Cancel conversion</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Done</source>
             <translation type="unfinished" />
         </message>
         <message>
             <source>The model is remembered.</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>Open output &amp;folder</source>
             <translation type="unfinished" />
         </message>
         <message>
@@ -270,10 +230,6 @@ Written:
             <translation type="unfinished" />
         </message>
         <message>
-            <source>Try again</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Cancelled. No output file was written.</source>
             <translation type="unfinished" />
         </message>
@@ -295,6 +251,284 @@ Written:
         </message>
         <message>
             <source>Cancelling…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model to convert.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remember</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Forget</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;GGUF file type (as llama-quantize):</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 (needs an importance matrix)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Safetensors scheme (transformers, vLLM):</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF output needs a GGUF input (the Hugging Face → GGUF name mapping is not done yet).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Forgetting measures what is lost: after the run, the error of every tensor (RMSE, SQNR).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Output (a file, or a folder):</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF options</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Pure: the file type's type for every quantized tensor (--pure)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>by the file type's rules</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Output tensor type:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Token embedding type:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>REGEX=TYPE; … e.g. attn_v=Q8_0</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>--tensor-type: the first pattern found in a tensor's name gives its type. Separate several with “;”.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Tensor types:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>none</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Importance matrix:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Importance matrix</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Importance matrix (*.gguf *.dat);;All files (*)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Scheme options</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Block size (bnb-nf4, bnb-fp4):</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Double quant: absmax quantized to 8 bits</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>channel (FP8_DYNAMIC)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>tensor (FP8)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>block 128×128 (FP8_BLOCK)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Granularity (fp8):</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Power-of-two scales (ue8m0)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>channel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Group size (w4a16, w8a16):</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>REGEX; … tensors never quantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Keep:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Re-quantize an already quantized input (the errors compound)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF (*.gguf)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>safetensors (*.safetensors);;All files (*)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Shape</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stored</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Written as</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Bits/weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Size</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Why</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Try again</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open output fo&amp;lder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>RMSE</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Max abs error</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>SQNR (dB)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model has forgotten; here is what it lost.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 needs an importance matrix: choose one (llama-imatrix output).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The importance matrix %1 does not exist.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF %1 (llama-quantize file type)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>safetensors, %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s), %1 re-encoded</source>
+            <translation>
+                <numerusform>%n tensor, %1 re-encoded</numerusform>
+                <numerusform>%n tensors, %1 re-encoded</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Estimated size</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 of tensor data (input: %2), %3 bits per weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot forget</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>planning every tensor's type…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>exact</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Written:
+%1</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.</source>
+            <translation>
+                <numerusform>Remembered %n tensor, %1 of tensor data, in %2 s.</numerusform>
+                <numerusform>Remembered %n tensors, %1 of tensor data, in %2 s.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Forgot %n tensor(s) to %1: %2 bits per weight, %3 written in %4 s.</source>
+            <translation>
+                <numerusform>Forgot %n tensor to %1: %2 bits per weight, %3 written in %4 s.</numerusform>
+                <numerusform>Forgot %n tensors to %1: %2 bits per weight, %3 written in %4 s.</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Warning: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>REGEX; … quantize exactly the 2-D weights matching</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>O&amp;nly:</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -391,6 +625,44 @@ Written:
         </message>
         <message>
             <source>other</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::LossChart</name>
+        <message>
+            <source>Measured loss per tensor: SQNR (higher is better), mean %1 dB</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>mean</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>SQNR (dB)</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%n tensor(s) in file order (hover a bar for its name)</source>
+            <translation>
+                <numerusform>%n tensor in file order (hover a bar for its name)</numerusform>
+                <numerusform>%n tensors in file order (hover a bar for its name)</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>No tensor was quantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 dB</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>exact</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2, %3 bits per weight&lt;br&gt;RMSE %4, SQNR %5</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -553,6 +825,14 @@ Written:
         </message>
         <message>
             <source>%1 — anamnesis</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remember (dequantize) or forget (quantize) the current model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Main Toolbar</source>
             <translation type="unfinished" />
         </message>
     </context>
@@ -797,6 +1077,38 @@ Written:
                 <numerusform>%1 (%n global referenced, nothing executed)</numerusform>
                 <numerusform>%1 (%n globals referenced, nothing executed)</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>Con&amp;vert…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remember (dequantize) or forget (quantize) this model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Architecture</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Name</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Size label</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Context length</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>File type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>unknown</source>
+            <translation type="unfinished" />
         </message>
     </context>
     <context>

@@ -113,4 +113,36 @@ private:
     QString message_;
 };
 
+/// Measured loss of a forget run: SQNR (dB) of every quantized tensor in
+/// file order, coloured by the type written (legend), with the mean as a
+/// dashed line; hover a bar for the tensor, its type, RMSE and SQNR.
+/// Higher is better; exact tensors (infinite SQNR) are drawn to the top.
+class LossChart : public QWidget {
+    Q_OBJECT
+public:
+    struct Bar {
+        QString name;
+        QString type;       ///< the type or scheme written ("q4_K", "U8")
+        double sqnr_db = 0; ///< +inf when exact
+        double rmse = 0;
+        double bits = 0;    ///< bits per weight
+    };
+    explicit LossChart(QWidget* parent = nullptr);
+    void setBars(std::vector<Bar> bars);
+    const std::vector<Bar>& bars() const { return bars_; }
+    QSize sizeHint() const override { return {560, 220}; }
+    QSize minimumSizeHint() const override { return {300, 160}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;
+
+private:
+    QRectF plotRect() const;
+    int barAt(const QPoint& pos) const;
+    std::vector<Bar> bars_;
+    QStringList types_;
+    double ymax_ = 10, mean_ = 0;
+};
+
 }  // namespace amn::ui

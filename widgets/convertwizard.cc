@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "convertwizard.hpp"
 
+#include "charts.hpp"
+
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTableView>
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileDialog>
@@ -26,6 +39,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
 
 namespace amn::ui {
 
@@ -51,6 +66,45 @@ QString clockText(double secs) {
                      : QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
 }
 
+/// ggml type names offered for the per-tensor overrides (as llama-quantize spells them).
+const char* const kOverrideTypes[] = {"F32", "F16", "BF16", "Q8_0", "Q6_K", "Q5_K", "Q5_0", "Q5_1", "Q4_K", "Q4_0",
+                                      "Q4_1", "Q3_K", "Q2_K", "IQ4_XS", "IQ4_NL", "IQ3_S", "IQ3_XXS", "IQ2_S",
+                                      "IQ2_XS", "IQ2_XXS", "IQ1_M", "IQ1_S", "TQ2_0", "TQ1_0", "MXFP4"};
+
+/// A table item that sorts by a number (Qt::UserRole) and shows `text`.
+QStandardItem* numberItem(const QString& text, double sortKey) {
+    auto* it = new QStandardItem(text);
+    it->setData(sortKey, Qt::UserRole);
+    it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    it->setEditable(false);
+    return it;
+}
+QStandardItem* textItem(const QString& text) {
+    auto* it = new QStandardItem(text);
+    it->setData(text, Qt::UserRole);
+    it->setEditable(false);
+    return it;
+}
+
+/// What a tensor was written as: the ggml type ("q4_K") or the safetensors dtype.
+QString targetName(const amn::ForgetTensor& t) {
+    const std::string g = amn::ggml_type_name(t.target);
+    return QString::fromStdString(g.empty() ? amn::dtype_name(t.target) : g);
+}
+
+QTableView* makeTable(QStandardItemModel* model, QWidget* parent) {
+    auto* v = new QTableView(parent);
+    v->setModel(model);
+    v->setSortingEnabled(true);
+    v->setSelectionBehavior(QAbstractItemView::SelectRows);
+    v->setAlternatingRowColors(true);
+    v->verticalHeader()->hide();
+    v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
+    v->horizontalHeader()->setStretchLastSection(true);
+    v->setWordWrap(false);
+    return v;
+}
+
 QLabel* wrapLabel(const QString& text, QWidget* parent) {
     auto* l = new QLabel(text, parent);
     l->setWordWrap(true);
@@ -61,7 +115,7 @@ QLabel* wrapLabel(const QString& text, QWidget* parent) {
 }  // namespace
 
 ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent), model_(std::move(model)) {
-    setWindowTitle(tr("Convert %1").arg(QString::fromStdString(model_->catalog.display_name)));
+    setWindowTitle(tr("Convert %1").arg(modelDisplayName(*model_)));
     setWizardStyle(QWizard::ModernStyle);
     setOption(QWizard::NoBackButtonOnLastPage, true);
     setOption(QWizard::NoCancelButtonOnLastPage, true);
@@ -71,7 +125,7 @@ ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent),
     setButtonText(QWizard::CancelButton, tr("Cancel"));
     setButtonText(QWizard::FinishButton, tr("&Finish"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/anamnesis.svg")));
-    setMinimumSize(640, 480);
+    setMinimumSize(720, 540);
     confirmCancel_ = [this] {
         QMessageBox box(QMessageBox::Question, tr("Conversion running"),
                         tr("A conversion is still running. Cancel it? No partial file is left behind."), QMessageBox::NoButton, this);
@@ -81,6 +135,10 @@ ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent),
         return box.clickedButton() == stop;
     };
     buildPages();
+    updateModeWidgets();
+    connect(this, &QWizard::currentIdChanged, this, [this](int id) {
+        if (id == SummaryPage) summaryCommit(true);
+    });
 }
 
 ConvertWizard::~ConvertWizard() { cancelAndWait(); }
@@ -92,7 +150,7 @@ void ConvertWizard::buildPages() {
     // 1. Source
     auto* source = new Page(this);
     source->setTitle(tr("Source"));
-    source->setSubTitle(tr("The model to remember (dequantize)."));
+    source->setSubTitle(tr("The model to convert."));
     {
         auto* l = new QVBoxLayout(source);
         QStringList schemes;
@@ -122,26 +180,73 @@ void ConvertWizard::buildPages() {
     // 2. Target
     auto* target = new Page(this);
     target->setTitle(tr("Target"));
-    target->setSubTitle(tr("What to write. The core writes safetensors."));
+    target->setSubTitle(tr("Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."));
     {
         auto* l = new QVBoxLayout(target);
         auto* group = new QButtonGroup(target);
-        autoTarget_ = new QRadioButton(tr("&Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)"), target);
-        bf16_ = new QRadioButton(tr("Every float tensor as &BF16 safetensors"), target);
-        f16_ = new QRadioButton(tr("Every float tensor as &F16 safetensors"), target);
-        f32_ = new QRadioButton(tr("Every float tensor as F&32 safetensors (exact dequantized values, twice the size)"), target);
+        auto* remember = new QGroupBox(tr("Remember"), target);
+        auto* rl = new QVBoxLayout(remember);
+        autoTarget_ = new QRadioButton(tr("&Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)"), remember);
+        bf16_ = new QRadioButton(tr("Every float tensor as &BF16 safetensors"), remember);
+        f16_ = new QRadioButton(tr("Every float tensor as &F16 safetensors"), remember);
+        f32_ = new QRadioButton(tr("Every float tensor as F&32 safetensors (exact dequantized values, twice the size)"), remember);
         for (auto* b : {autoTarget_, bf16_, f16_, f32_}) {
             group->addButton(b);
-            l->addWidget(b);
+            rl->addWidget(b);
         }
-        autoTarget_->setChecked(true);
-        l->addSpacing(8);
-        l->addWidget(wrapLabel(tr("Integer and boolean tensors are always copied unchanged. Quantization companions "
-                                  "(scales, zero points) are consumed and not written."),
-                               target));
+        rl->addWidget(wrapLabel(tr("Integer and boolean tensors are always copied unchanged. Quantization companions "
+                                   "(scales, zero points) are consumed and not written."),
+                                remember));
+        l->addWidget(remember);
+
+        auto* forget = new QGroupBox(tr("Forget"), target);
+        auto* fl = new QGridLayout(forget);
+        ggufRadio_ = new QRadioButton(tr("&GGUF file type (as llama-quantize):"), forget);
+        ftype_ = new QComboBox(forget);
+        for (const auto& ft : amn::llama_file_types()) {
+            if (!ft.offered) continue;
+            const QString name = QString::fromLatin1(ft.name.data(), static_cast<int>(ft.name.size()));
+            ftype_->addItem(ft.needs_imatrix ? tr("%1 (needs an importance matrix)").arg(name) : name, name);
+        }
+        ftype_->setCurrentIndex(std::max(0, ftype_->findData(QStringLiteral("Q4_K_M"))));
+        stRadio_ = new QRadioButton(tr("&Safetensors scheme (transformers, vLLM):"), forget);
+        scheme_ = new QComboBox(forget);
+        for (auto n : amn::st_scheme_names()) {
+            const QString name = QString::fromLatin1(n.data(), static_cast<int>(n.size()));
+            scheme_->addItem(name, name);
+        }
+        group->addButton(ggufRadio_);
+        group->addButton(stRadio_);
+        fl->addWidget(ggufRadio_, 0, 0);
+        fl->addWidget(ftype_, 0, 1);
+        fl->addWidget(stRadio_, 1, 0);
+        fl->addWidget(scheme_, 1, 1);
+        fl->setColumnStretch(2, 1);
+        const bool isGguf = m.catalog.format == amn::Format::Gguf;
+        if (!isGguf) {
+            ggufRadio_->setEnabled(false);
+            ftype_->setEnabled(false);
+            ggufRadio_->setToolTip(tr("GGUF output needs a GGUF input (the Hugging Face → GGUF name mapping is not done yet)."));
+        }
+        fl->addWidget(wrapLabel(tr("Forgetting measures what is lost: after the run, the error of every tensor (RMSE, SQNR)."), forget),
+                      2, 0, 1, 3);
+        l->addWidget(forget);
         l->addStretch(1);
-        connect(group, &QButtonGroup::buttonToggled, this, [this](QAbstractButton*, bool on) {
-            if (on && !outputEdited_ && output_) output_->setText(defaultOutput());
+        autoTarget_->setChecked(true);
+        auto refresh = [this] {
+            updateModeWidgets();
+            if (!outputEdited_ && output_) output_->setText(defaultOutput());
+        };
+        connect(group, &QButtonGroup::buttonToggled, this, [refresh](QAbstractButton*, bool on) {
+            if (on) refresh();
+        });
+        connect(ftype_, &QComboBox::currentIndexChanged, this, [this, refresh] {
+            if (ggufRadio_->isEnabled()) ggufRadio_->setChecked(true);
+            refresh();
+        });
+        connect(scheme_, &QComboBox::currentIndexChanged, this, [this, refresh] {
+            stRadio_->setChecked(true);
+            refresh();
         });
     }
     setPage(TargetPage, target);
@@ -152,33 +257,115 @@ void ConvertWizard::buildPages() {
     options->setSubTitle(tr("Where to write. Output goes to a temporary file first and is renamed when complete."));
     {
         auto* l = new QVBoxLayout(options);
-        l->addWidget(new QLabel(tr("&Output (a .safetensors file, or a folder):"), options));
+        auto* outLabel = new QLabel(tr("&Output (a file, or a folder):"), options);
+        l->addWidget(outLabel);
         auto* row = new QHBoxLayout;
         output_ = new QLineEdit(options);
         output_->setText(defaultOutput());
-        qobject_cast<QLabel*>(l->itemAt(0)->widget())->setBuddy(output_);
+        outLabel->setBuddy(output_);
         auto* browse = new QPushButton(tr("&Browse…"), options);
         row->addWidget(output_, 1);
         row->addWidget(browse);
         l->addLayout(row);
         overwrite_ = new QCheckBox(tr("O&verwrite existing files"), options);
         l->addWidget(overwrite_);
+
+        // Mode-specific options: nothing for remember, llama-quantize's for
+        // GGUF, the scheme's for safetensors (the names of `amn forget`).
+        modeOptions_ = new QStackedWidget(options);
+        modeOptions_->addWidget(new QWidget(modeOptions_));
+        {
+            auto* g = new QGroupBox(tr("GGUF options"), modeOptions_);
+            auto* f = new QFormLayout(g);
+            pure_ = new QCheckBox(tr("&Pure: the file type's type for every quantized tensor (--pure)"), g);
+            f->addRow(pure_);
+            outputType_ = new QComboBox(g);
+            embeddingType_ = new QComboBox(g);
+            for (auto* c : {outputType_, embeddingType_}) {
+                c->addItem(tr("by the file type's rules"), QString());
+                for (const char* t : kOverrideTypes)
+                    if (amn::parse_ggml_type(t)) c->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+            }
+            f->addRow(tr("Output tensor type:"), outputType_);
+            f->addRow(tr("Token embedding type:"), embeddingType_);
+            tensorTypes_ = new QLineEdit(g);
+            tensorTypes_->setPlaceholderText(tr("REGEX=TYPE; … e.g. attn_v=Q8_0"));
+            tensorTypes_->setToolTip(tr("--tensor-type: the first pattern found in a tensor's name gives its type. Separate several with “;”."));
+            f->addRow(tr("&Tensor types:"), tensorTypes_);
+            auto* im = new QHBoxLayout;
+            imatrix_ = new QLineEdit(g);
+            imatrix_->setPlaceholderText(tr("none"));
+            auto* imBrowse = new QPushButton(tr("Choose…"), g);
+            im->addWidget(imatrix_, 1);
+            im->addWidget(imBrowse);
+            f->addRow(tr("&Importance matrix:"), im);
+            connect(imBrowse, &QPushButton::clicked, this, [this] {
+                const QString f = QFileDialog::getOpenFileName(this, tr("Importance matrix"), imatrix_->text(),
+                                                               tr("Importance matrix (*.gguf *.dat);;All files (*)"));
+                if (!f.isEmpty()) imatrix_->setText(f);
+            });
+            modeOptions_->addWidget(g);
+        }
+        {
+            auto* g = new QGroupBox(tr("Scheme options"), modeOptions_);
+            auto* f = new QFormLayout(g);
+            blocksize_ = new QComboBox(g);
+            for (int b : {64, 128, 256, 512, 1024, 2048, 4096}) blocksize_->addItem(QString::number(b), b);
+            f->addRow(tr("Block size (bnb-nf4, bnb-fp4):"), blocksize_);
+            doubleQuant_ = new QCheckBox(tr("&Double quant: absmax quantized to 8 bits"), g);
+            f->addRow(doubleQuant_);
+            granularity_ = new QComboBox(g);
+            granularity_->addItem(tr("channel (FP8_DYNAMIC)"), QStringLiteral("channel"));
+            granularity_->addItem(tr("tensor (FP8)"), QStringLiteral("tensor"));
+            granularity_->addItem(tr("block 128×128 (FP8_BLOCK)"), QStringLiteral("block"));
+            f->addRow(tr("Granularity (fp8):"), granularity_);
+            ue8m0_ = new QCheckBox(tr("Power-of-two scales (ue8m0)"), g);
+            f->addRow(ue8m0_);
+            groupSize_ = new QComboBox(g);
+            for (int gs : {128, 64, 32}) groupSize_->addItem(QString::number(gs), gs);
+            groupSize_->addItem(tr("channel"), 0);
+            f->addRow(tr("Group size (w4a16, w8a16):"), groupSize_);
+            keep_ = new QLineEdit(g);
+            keep_->setPlaceholderText(tr("REGEX; … tensors never quantized"));
+            f->addRow(tr("&Keep:"), keep_);
+            only_ = new QLineEdit(g);
+            only_->setPlaceholderText(tr("REGEX; … quantize exactly the 2-D weights matching"));
+            f->addRow(tr("O&nly:"), only_);
+            requantize_ = new QCheckBox(tr("&Re-quantize an already quantized input (the errors compound)"), g);
+            f->addRow(requantize_);
+            modeOptions_->addWidget(g);
+        }
+        l->addWidget(modeOptions_);
         optionsWarning_ = wrapLabel(QString(), options);
         optionsWarning_->setStyleSheet(QStringLiteral("color: #d03030"));
         l->addWidget(optionsWarning_);
         l->addStretch(1);
+        auto changed = [this, options] {
+            updateOptionsState();
+            options->changed();
+        };
         connect(output_, &QLineEdit::textEdited, this, [this] { outputEdited_ = true; });
-        connect(output_, &QLineEdit::textChanged, this, [this, options] {
-            updateOptionsState();
-            options->changed();
-        });
-        connect(overwrite_, &QCheckBox::toggled, this, [this, options] {
-            updateOptionsState();
-            options->changed();
-        });
+        connect(output_, &QLineEdit::textChanged, this, changed);
+        connect(overwrite_, &QCheckBox::toggled, this, changed);
+        connect(tensorTypes_, &QLineEdit::textChanged, this, changed);
+        connect(imatrix_, &QLineEdit::textChanged, this, changed);
+        connect(keep_, &QLineEdit::textChanged, this, changed);
+        connect(only_, &QLineEdit::textChanged, this, changed);
+        for (auto* c : {blocksize_, granularity_, groupSize_})
+            connect(c, &QComboBox::currentIndexChanged, this, [this, changed] {
+                if (!outputEdited_) output_->setText(defaultOutput());
+                changed();
+            });
+        for (auto* c : {doubleQuant_, ue8m0_})
+            connect(c, &QCheckBox::toggled, this, [this, changed] {
+                if (!outputEdited_) output_->setText(defaultOutput());
+                changed();
+            });
         connect(browse, &QPushButton::clicked, this, [this] {
-            const QString f = QFileDialog::getSaveFileName(this, tr("Output file"), output_->text(), tr("safetensors (*.safetensors)"),
-                                                           nullptr, QFileDialog::DontConfirmOverwrite);
+            const bool gguf = mode() == Mode::ForgetGguf;
+            const QString f = QFileDialog::getSaveFileName(
+                this, tr("Output file"), output_->text(), gguf ? tr("GGUF (*.gguf)") : tr("safetensors (*.safetensors);;All files (*)"),
+                nullptr, QFileDialog::DontConfirmOverwrite);
             if (!f.isEmpty()) {
                 outputEdited_ = true;
                 output_->setText(f);
@@ -186,9 +373,12 @@ void ConvertWizard::buildPages() {
         });
         options->complete = [this] {
             const QString out = output_->text().trimmed();
-            return !out.isEmpty() && (overwrite_->isChecked() || !QFileInfo::exists(out));
+            return !out.isEmpty() && (overwrite_->isChecked() || !QFileInfo::exists(out)) && optionsWarning_->text().isEmpty();
         };
-        options->enter = [this] { updateOptionsState(); };
+        options->enter = [this] {
+            updateModeWidgets();
+            updateOptionsState();
+        };
     }
     setPage(OptionsPage, options);
 
@@ -202,8 +392,17 @@ void ConvertWizard::buildPages() {
         summary_ = wrapLabel(QString(), summary);
         summary_->setTextFormat(Qt::RichText);
         l->addWidget(summary_);
-        l->addStretch(1);
-        summary->enter = [this] { updateSummary(); };
+        planModel_ = new QStandardItemModel(0, 6, summary);
+        planModel_->setSortRole(Qt::UserRole);
+        planModel_->setHorizontalHeaderLabels(
+            {tr("Tensor"), tr("Shape"), tr("Stored"), tr("Written as"), tr("Bits/weight"), tr("Size"), tr("Why")});
+        planTable_ = makeTable(planModel_, summary);
+        l->addWidget(planTable_, 1);
+        summary->complete = [this] { return mode() == Mode::Remember || planOk_; };
+        summary->enter = [this] {
+            updateSummary();
+            if (mode() != Mode::Remember) startPlan();
+        };
     }
     setPage(SummaryPage, summary);
 
@@ -219,18 +418,17 @@ void ConvertWizard::buildPages() {
         l->addWidget(progress_);
         progressText_ = wrapLabel(QString(), run);
         l->addWidget(progressText_);
+        // While running, the wizard's own Cancel button cancels the run (one
+        // cancel button); this one offers "Try again" after a failure or cancel.
         auto* row = new QHBoxLayout;
-        cancelButton_ = new QPushButton(tr("Cancel conversion"), run);
+        cancelButton_ = new QPushButton(tr("&Try again"), run);
+        cancelButton_->hide();
         row->addStretch(1);
         row->addWidget(cancelButton_);
         l->addLayout(row);
         l->addStretch(1);
         connect(cancelButton_, &QPushButton::clicked, this, [this] {
-            if (isRunning()) {
-                cancelConversion();
-            } else if (!finishedOk_) {
-                startConversion();  // the button reads "Try again" after a failure
-            }
+            if (!isRunning() && !finishedOk_) startConversion();
         });
         run->complete = [this] { return finishedOk_; };
         run->enter = [this] { startConversion(); };
@@ -240,20 +438,33 @@ void ConvertWizard::buildPages() {
     // 6. Done
     auto* done = new Page(this);
     done->setTitle(tr("Done"));
-    done->setSubTitle(tr("The model is remembered."));
     done->setFinalPage(true);
     {
         auto* l = new QVBoxLayout(done);
         doneText_ = wrapLabel(QString(), done);
         l->addWidget(doneText_);
         auto* row = new QHBoxLayout;
-        auto* openFolder = new QPushButton(tr("Open output &folder"), done);
+        auto* openFolder = new QPushButton(tr("Open output fo&lder"), done);
         auto* openResult = new QPushButton(tr("&Open the result in anamnesis"), done);
         row->addWidget(openFolder);
         row->addWidget(openResult);
         row->addStretch(1);
         l->addLayout(row);
-        l->addStretch(1);
+        // Forget: what was lost, measured — a chart over a sortable table.
+        auto* split = new QSplitter(Qt::Vertical, done);
+        lossChart_ = new LossChart(split);
+        lossModel_ = new QStandardItemModel(0, 7, done);
+        lossModel_->setSortRole(Qt::UserRole);
+        lossModel_->setHorizontalHeaderLabels(
+            {tr("Tensor"), tr("Written as"), tr("Bits/weight"), tr("RMSE"), tr("Max abs error"), tr("SQNR (dB)"), tr("Size")});
+        lossTable_ = makeTable(lossModel_, split);
+        split->addWidget(lossChart_);
+        split->addWidget(lossTable_);
+        split->setStretchFactor(1, 1);
+        lossBox_ = split;
+        lossBox_->hide();
+        l->addWidget(lossBox_, 1);
+        l->addStretch(0);
         connect(openFolder, &QPushButton::clicked, this, [this] {
             QFileInfo fi(finalOutput_);
             const QString dir = fi.isDir() ? fi.absoluteFilePath() : fi.absolutePath();
@@ -266,11 +477,108 @@ void ConvertWizard::buildPages() {
 }
 
 QString ConvertWizard::defaultOutput() const {
+    std::string core;
     try {
-        return QString::fromStdString(amn::default_output_path(model_->catalog, target()));
+        switch (mode()) {
+        case Mode::Remember: core = amn::default_output_path(model_->catalog, target()); break;
+        case Mode::ForgetGguf: core = amn::default_gguf_output_path(model_->catalog, ggufFileType().toStdString()); break;
+        case Mode::ForgetSafetensors: core = amn::default_st_output_path(model_->catalog, stOptions().scheme); break;
+        }
     } catch (const std::exception&) {
         return {};
     }
+    return safeOutputPath(*model_, QString::fromStdString(core));
+}
+
+void ConvertWizard::setMode(Mode m) {
+    switch (m) {
+    case Mode::Remember: autoTarget_->setChecked(true); break;
+    case Mode::ForgetGguf: ggufRadio_->setChecked(true); break;
+    case Mode::ForgetSafetensors: stRadio_->setChecked(true); break;
+    }
+}
+
+ConvertWizard::Mode ConvertWizard::mode() const {
+    if (ggufRadio_ && ggufRadio_->isChecked()) return Mode::ForgetGguf;
+    if (stRadio_ && stRadio_->isChecked()) return Mode::ForgetSafetensors;
+    return Mode::Remember;
+}
+
+void ConvertWizard::setGgufFileType(const QString& name) {
+    const int i = ftype_->findData(name.toUpper());
+    if (i >= 0) ftype_->setCurrentIndex(i);
+    ggufRadio_->setChecked(true);
+}
+QString ConvertWizard::ggufFileType() const { return ftype_ ? ftype_->currentData().toString() : QString(); }
+void ConvertWizard::setImatrixPath(const QString& path) { imatrix_->setText(path); }
+void ConvertWizard::setGgufPure(bool on) { pure_->setChecked(on); }
+
+void ConvertWizard::setStScheme(const QString& name) {
+    const int i = scheme_->findData(name);
+    if (i >= 0) scheme_->setCurrentIndex(i);
+    stRadio_->setChecked(true);
+}
+void ConvertWizard::setRequantize(bool on) { requantize_->setChecked(on); }
+QString ConvertWizard::stScheme() const { return scheme_ ? scheme_->currentData().toString() : QString(); }
+
+amn::GgufForgetOptions ConvertWizard::ggufOptions() const {
+    amn::GgufForgetOptions o;
+    o.ftype = ggufFileType().toStdString();
+    o.pure = pure_->isChecked();
+    if (const QString t = outputType_->currentData().toString(); !t.isEmpty()) o.output_tensor_type = amn::parse_ggml_type(t.toStdString());
+    if (const QString t = embeddingType_->currentData().toString(); !t.isEmpty())
+        o.token_embedding_type = amn::parse_ggml_type(t.toStdString());
+    for (const QString& part : tensorTypes_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (const QString x = part.trimmed(); !x.isEmpty()) o.tensor_types.push_back(amn::parse_tensor_type_override(x.toStdString()));
+    o.imatrix = imatrix_->text().trimmed().toStdString();
+    o.output = output_ ? outputPath().toStdString() : std::string();
+    o.force = overwrite_ && overwrite_->isChecked();
+    o.threads = threads_;
+    if (chunkBytes_) o.chunk_bytes = chunkBytes_;
+    return o;
+}
+
+amn::StForgetOptions ConvertWizard::stOptions() const {
+    const QString name = stScheme();
+    amn::StSchemeOptions so;
+    if (name == QLatin1String("bnb-nf4") || name == QLatin1String("bnb-fp4")) {
+        so.blocksize = blocksize_->currentData().toUInt();
+        so.double_quant = doubleQuant_->isChecked();
+    } else if (name == QLatin1String("fp8")) {
+        so.granularity = granularity_->currentData().toString().toStdString();
+    } else if (name == QLatin1String("fp8-block-deepseek")) {
+        so.ue8m0 = ue8m0_->isChecked();
+    } else if (name.startsWith(QLatin1String("w4a16")) || name.startsWith(QLatin1String("w8a16"))) {
+        so.group_size = groupSize_->currentData().toUInt();
+    }
+    amn::StForgetOptions o;
+    o.scheme = amn::parse_st_scheme(name.toStdString(), so);
+    for (const QString& part : keep_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (const QString x = part.trimmed(); !x.isEmpty()) o.keep.push_back(x.toStdString());
+    for (const QString& part : only_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (const QString x = part.trimmed(); !x.isEmpty()) o.only.push_back(x.toStdString());
+    o.requantize = requantize_->isChecked();
+    o.output = output_ ? outputPath().toStdString() : std::string();
+    o.force = overwrite_ && overwrite_->isChecked();
+    o.threads = threads_;
+    if (chunkBytes_) o.chunk_bytes = chunkBytes_;
+    return o;
+}
+
+void ConvertWizard::updateModeWidgets() {
+    const Mode md = mode();
+    if (modeOptions_) modeOptions_->setCurrentIndex(static_cast<int>(md));
+    const QString s = stScheme();
+    const bool bnb4 = s == QLatin1String("bnb-nf4") || s == QLatin1String("bnb-fp4");
+    if (blocksize_) {
+        blocksize_->setEnabled(bnb4);
+        doubleQuant_->setEnabled(bnb4);
+        granularity_->setEnabled(s == QLatin1String("fp8"));
+        ue8m0_->setEnabled(s == QLatin1String("fp8-block-deepseek"));
+        groupSize_->setEnabled(s.startsWith(QLatin1String("w4a16")) || s.startsWith(QLatin1String("w8a16")));
+    }
+    if (auto* d = page(DonePage))
+        d->setSubTitle(md == Mode::Remember ? tr("The model is remembered.") : tr("The model has forgotten; here is what it lost."));
 }
 
 void ConvertWizard::setTarget(std::optional<amn::DType> to) {
@@ -296,16 +604,44 @@ void ConvertWizard::setOverwrite(bool on) { overwrite_->setChecked(on); }
 
 void ConvertWizard::updateOptionsState() {
     const QString out = outputPath();
-    if (out.isEmpty()) optionsWarning_->setText(tr("Choose an output path."));
+    QString warning;
+    if (out.isEmpty()) warning = tr("Choose an output path.");
     else if (QFileInfo::exists(out) && !overwrite_->isChecked())
-        optionsWarning_->setText(tr("%1 exists. Tick “Overwrite existing files” or choose another path.").arg(out));
-    else optionsWarning_->clear();
+        warning = tr("%1 exists. Tick “Overwrite existing files” or choose another path.").arg(out);
+    try {
+        if (mode() == Mode::ForgetGguf) {
+            const auto o = ggufOptions();
+            const auto* ft = amn::parse_llama_file_type(o.ftype);
+            if (ft && ft->needs_imatrix && o.imatrix.empty())
+                warning = tr("%1 needs an importance matrix: choose one (llama-imatrix output).").arg(ggufFileType());
+            else if (!o.imatrix.empty() && !QFileInfo::exists(QString::fromStdString(o.imatrix)))
+                warning = tr("The importance matrix %1 does not exist.").arg(QString::fromStdString(o.imatrix));
+        } else if (mode() == Mode::ForgetSafetensors) {
+            (void)stOptions();
+        }
+    } catch (const std::exception& e) {
+        warning = QString::fromStdString(e.what());
+    }
+    optionsWarning_->setText(warning);
 }
 
 void ConvertWizard::updateSummary() {
     const auto& m = *model_;
+    const Mode md = mode();
     const auto to = target();
-    const quint64 predicted = amn::predicted_output_bytes(m.plan, to);
+    quint64 predicted = 0, numel = 0;
+    int quantized = 0;
+    if (md == Mode::Remember) {
+        predicted = amn::predicted_output_bytes(m.plan, to);
+    } else {
+        for (const auto& t : planned_) {
+            predicted += t.bytes;
+            quint64 n = 1;
+            for (auto d : t.shape) n *= d;
+            numel += n;
+            quantized += t.target != t.source ? 1 : 0;
+        }
+    }
     // Free space where the output goes: the nearest existing folder.
     QFileInfo fi(outputPath());
     QDir dir = fi.absoluteDir();
@@ -316,13 +652,36 @@ void ConvertWizard::updateSummary() {
     auto row = [](const QString& k, const QString& v) {
         return QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v);
     };
-    QString html = QStringLiteral("<table cellspacing=4>");
+    QString html = QStringLiteral("<table cellspacing=3>");
     html += row(tr("Source"), QFileInfo(m.path).absoluteFilePath().toHtmlEscaped());
-    html += row(tr("Target"), to ? tr("%1 safetensors").arg(QString::fromStdString(amn::dtype_name(*to)))
-                                 : tr("safetensors, dequantized tensors as BF16, others unchanged"));
-    html += row(tr("Output"), outputPath().toHtmlEscaped() + (overwrite_->isChecked() ? tr(" (overwrite)") : QString()));
-    html += row(tr("Tensors"), tr("%1 written, %2 dequantized").arg(m.inspection.logical_tensors).arg(m.inspection.quantized));
-    html += row(tr("Predicted size"), tr("%1 of tensor data (input: %2)").arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes)));
+    QString targetText;
+    if (md == Mode::Remember)
+        targetText = to ? tr("%1 safetensors").arg(QString::fromStdString(amn::dtype_name(*to)))
+                        : tr("safetensors, dequantized tensors as BF16, others unchanged");
+    else if (md == Mode::ForgetGguf)
+        targetText = tr("GGUF %1 (llama-quantize file type)").arg(ggufFileType());
+    else
+        try {
+            targetText = tr("safetensors, %1").arg(QString::fromStdString(amn::st_scheme_label(stOptions().scheme)));
+        } catch (const std::exception& e) {
+            targetText = QString::fromStdString(e.what());
+        }
+    html += row(tr("Target"), targetText.toHtmlEscaped());
+    html += row(tr("Output"), QFileInfo(outputPath()).absoluteFilePath().toHtmlEscaped() + (overwrite_->isChecked() ? tr(" (overwrite)") : QString()));
+    if (md == Mode::Remember) {
+        html += row(tr("Tensors"), tr("%1 written, %2 dequantized").arg(m.inspection.logical_tensors).arg(m.inspection.quantized));
+        html += row(tr("Predicted size"), tr("%1 of tensor data (input: %2)").arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes)));
+    } else if (planOk_) {
+        html += row(tr("Tensors"), tr("%n tensor(s), %1 re-encoded", nullptr, static_cast<int>(planned_.size())).arg(quantized));
+        html += row(tr("Estimated size"),
+                    tr("%1 of tensor data (input: %2), %3 bits per weight")
+                        .arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes),
+                             QLocale().toString(numel ? static_cast<double>(predicted) * 8.0 / static_cast<double>(numel) : 0.0, 'f', 2)));
+    } else if (!planError_.isEmpty()) {
+        html += row(tr("Cannot forget"), QStringLiteral("<span style='color:#d03030'>%1</span>").arg(planError_.toHtmlEscaped()));
+    } else {
+        html += row(tr("Tensors"), tr("planning every tensor's type…"));
+    }
     if (avail >= 0) {
         QString free = tr("%1 free on %2").arg(humanBytes(static_cast<quint64>(avail)), storage.rootPath().toHtmlEscaped());
         if (static_cast<quint64>(avail) < predicted)
@@ -331,6 +690,95 @@ void ConvertWizard::updateSummary() {
     }
     html += QStringLiteral("</table>");
     summary_->setText(html);
+    planTable_->setVisible(md != Mode::Remember);
+}
+
+void ConvertWizard::startPlan() {
+    planOk_ = false;
+    planError_.clear();
+    planned_.clear();
+    planModel_->removeRows(0, planModel_->rowCount());
+    static_cast<Page*>(page(SummaryPage))->changed();
+    std::function<PlanOutcome(const std::atomic<bool>&)> work;
+    try {
+        ModelPtr model = model_;
+        if (mode() == Mode::ForgetGguf) {
+            work = [model, o = ggufOptions()](const std::atomic<bool>&) {
+                PlanOutcome p;
+                try {
+                    p.tensors = amn::plan_gguf_forget(model->catalog, model->plan, o);
+                    p.ok = true;
+                } catch (const std::exception& e) {
+                    p.error = QString::fromStdString(e.what());
+                }
+                return p;
+            };
+        } else {
+            work = [model, o = stOptions()](const std::atomic<bool>&) {
+                PlanOutcome p;
+                try {
+                    p.tensors = amn::plan_st_forget(model->catalog, model->plan, o);
+                    p.ok = true;
+                } catch (const std::exception& e) {
+                    p.error = QString::fromStdString(e.what());
+                }
+                return p;
+            };
+        }
+    } catch (const std::exception& e) {
+        PlanOutcome p;
+        p.error = QString::fromStdString(e.what());
+        showPlan(p);
+        return;
+    }
+    planJobs_.start<PlanOutcome>(this, std::move(work), [this](const PlanOutcome& p) { showPlan(p); });
+}
+
+void ConvertWizard::showPlan(const PlanOutcome& p) {
+    planOk_ = p.ok;
+    planError_ = p.error;
+    planned_ = p.tensors;
+    planTable_->setSortingEnabled(false);
+    planModel_->removeRows(0, planModel_->rowCount());
+    for (const auto& t : planned_) {
+        quint64 n = 1;
+        for (auto d : t.shape) n *= d;
+        const double bpw = n ? static_cast<double>(t.bytes) * 8.0 / static_cast<double>(n) : 0.0;
+        planModel_->appendRow({textItem(QString::fromStdString(t.name)), textItem(shapeText(t.shape)),
+                               textItem(QString::fromStdString(amn::dtype_name(t.source))), textItem(targetName(t)),
+                               numberItem(QLocale().toString(bpw, 'f', 2), bpw), numberItem(humanBytes(t.bytes), static_cast<double>(t.bytes)),
+                               textItem(QString::fromStdString(t.reason))});
+    }
+    planTable_->setSortingEnabled(true);
+    planTable_->sortByColumn(-1, Qt::AscendingOrder);
+    planTable_->resizeColumnsToContents();
+    planTable_->setColumnWidth(0, std::min(planTable_->columnWidth(0), 320));
+    updateSummary();
+    static_cast<Page*>(page(SummaryPage))->changed();
+    emit planFinished(p.ok, p.error);
+}
+
+void ConvertWizard::showLoss(const std::vector<amn::ForgetTensor>& loss) {
+    lossTable_->setSortingEnabled(false);
+    lossModel_->removeRows(0, lossModel_->rowCount());
+    std::vector<LossChart::Bar> bars;
+    for (const auto& t : loss) {
+        if (t.copied || t.numel == 0) continue;
+        const double bpw = static_cast<double>(t.bytes) * 8.0 / static_cast<double>(t.numel);
+        const bool exact = !std::isfinite(t.sqnr_db);
+        const QString type = targetName(t);
+        lossModel_->appendRow({textItem(QString::fromStdString(t.name)), textItem(type), numberItem(QLocale().toString(bpw, 'f', 2), bpw),
+                               numberItem(QLocale().toString(t.rmse, 'g', 4), t.rmse),
+                               numberItem(QLocale().toString(t.max_abs, 'g', 4), t.max_abs),
+                               numberItem(exact ? tr("exact") : QLocale().toString(t.sqnr_db, 'f', 2), exact ? 1e300 : t.sqnr_db),
+                               numberItem(humanBytes(t.bytes), static_cast<double>(t.bytes))});
+        bars.push_back({QString::fromStdString(t.name), type, t.sqnr_db, t.rmse, bpw});
+    }
+    lossTable_->setSortingEnabled(true);
+    lossTable_->sortByColumn(-1, Qt::AscendingOrder);
+    lossTable_->resizeColumnsToContents();
+    lossTable_->setColumnWidth(0, std::min(lossTable_->columnWidth(0), 320));
+    lossChart_->setBars(std::move(bars));
 }
 
 bool ConvertWizard::isRunning() const { return future_.isValid() && !future_.isFinished(); }
@@ -342,38 +790,67 @@ void ConvertWizard::startConversion() {
     finishedOk_ = false;
     files_.clear();
     error_.clear();
+    const Mode md = mode();
     amn::ConvertOptions opt;
+    amn::GgufForgetOptions gopt;
+    amn::StForgetOptions sopt;
+    try {
+        if (md == Mode::ForgetGguf) gopt = ggufOptions();
+        else if (md == Mode::ForgetSafetensors) sopt = stOptions();
+    } catch (const std::exception& e) {
+        error_ = QString::fromStdString(e.what());
+        progressText_->setText(tr("Conversion failed: %1").arg(error_));
+        emit conversionFinished(false, false, error_);
+        return;
+    }
     opt.to = target();
     opt.output = outputPath().toStdString();
     opt.force = overwrite_->isChecked();
     opt.threads = threads_;
     if (chunkBytes_) opt.chunk_bytes = chunkBytes_;
-    finalOutput_ = outputPath();
+    finalOutput_ = QFileInfo(outputPath()).absoluteFilePath();
+    // A proposed folder under Documents may not exist yet: create it, and
+    // remove it again when the run leaves nothing in it.
+    outputDir_ = QFileInfo(finalOutput_).absolutePath();
+    createdOutputDir_ = !QFileInfo::exists(outputDir_) && QDir().mkpath(outputDir_);
     state_ = std::make_shared<JobState>();
     progress_->setValue(0);
     progressText_->setText(tr("Starting…"));
-    cancelButton_->setText(tr("Cancel conversion"));
-    cancelButton_->setEnabled(true);
+    cancelButton_->hide();
+    summaryCommit(true);
     clock_.start();
 
     ModelPtr model = model_;
     auto state = state_;
-    future_ = QtConcurrent::run([model, opt, state](QPromise<Outcome>& promise) {
+    future_ = QtConcurrent::run([model, md, opt, gopt, sopt, state](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, 1000);
         Outcome o;
+        const auto progress = [&](const amn::Progress& p) {
+            state->done.store(p.done, std::memory_order_relaxed);
+            state->total.store(p.total, std::memory_order_relaxed);
+            if (p.total) promise.setProgressValue(static_cast<int>(p.done * 1000 / p.total));
+        };
         try {
-            const auto res = amn::convert_to_safetensors(
-                model->catalog, model->plan, opt,
-                [&](const amn::Progress& p) {
-                    state->done.store(p.done, std::memory_order_relaxed);
-                    state->total.store(p.total, std::memory_order_relaxed);
-                    if (p.total) promise.setProgressValue(static_cast<int>(p.done * 1000 / p.total));
-                },
-                &state->cancel);
+            if (md == Mode::Remember) {
+                const auto res = amn::convert_to_safetensors(model->catalog, model->plan, opt, progress, &state->cancel);
+                for (const auto& f : res.files) o.files << QString::fromStdString(f);
+                o.bytes = res.tensor_bytes;
+                o.tensors = static_cast<int>(res.tensors);
+            } else if (md == Mode::ForgetGguf) {
+                auto res = amn::forget_to_gguf(model->catalog, model->plan, gopt, progress, &state->cancel);
+                o.files << QString::fromStdString(res.file);
+                o.bytes = res.file_bytes;
+                o.loss = std::move(res.tensors);
+                for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
+            } else {
+                auto res = amn::forget_to_safetensors(model->catalog, model->plan, sopt, progress, &state->cancel);
+                for (const auto& f : res.files) o.files << QString::fromStdString(f);
+                o.bytes = res.file_bytes;
+                o.loss = std::move(res.tensors);
+                for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
+            }
+            for (const auto& t : o.loss) o.tensors += t.copied ? 0 : 1;
             o.ok = true;
-            for (const auto& f : res.files) o.files << QString::fromStdString(f);
-            o.bytes = res.tensor_bytes;
-            o.tensors = static_cast<int>(res.tensors);
         } catch (const amn::Error& e) {
             o.cancelled = e.code() == amn::ErrorCode::Cancelled;
             o.error = QString::fromStdString(e.what());
@@ -392,6 +869,13 @@ void ConvertWizard::startConversion() {
     emit conversionStarted();
 }
 
+void ConvertWizard::summaryCommit(bool on) {
+    // The summary is a commit page while a run is possible or running (no
+    // Back into a running job); after a failure or cancel Back is offered.
+    if (auto* s = page(SummaryPage)) s->setCommitPage(on);
+    if (auto* r = static_cast<Page*>(page(RunPage))) r->changed();
+}
+
 void ConvertWizard::onProgress(int permille) {
     if (!state_) return;
     progress_->setValue(permille);
@@ -407,22 +891,41 @@ void ConvertWizard::onProgress(int permille) {
 void ConvertWizard::onFinished() {
     const Outcome o = future_.resultCount() ? future_.result() : Outcome{};
     const double secs = static_cast<double>(clock_.nsecsElapsed()) / 1e9;
+    const QString secsText = QLocale().toString(secs, 'f', 2);
     if (o.ok) {
         finishedOk_ = true;
-        files_ = o.files;
+        for (const auto& f : o.files) files_ << QFileInfo(f).absoluteFilePath();
         progress_->setValue(1000);
-        progressText_->setText(tr("Wrote %1 in %2 s.").arg(humanBytes(o.bytes), QLocale().toString(secs, 'f', 2)));
-        cancelButton_->setEnabled(false);
-        doneText_->setText(tr("Remembered %n tensor(s), %1 of tensor data, in %2 s.\n\nWritten:\n%3", nullptr, o.tensors)
-                               .arg(humanBytes(o.bytes), QLocale().toString(secs, 'f', 2), files_.join(QLatin1Char('\n'))));
+        progressText_->setText(tr("Wrote %1 in %2 s.").arg(humanBytes(o.bytes), secsText));
+        const QString written = tr("Written:\n%1").arg(files_.join(QLatin1Char('\n')));
+        const Mode md = mode();
+        if (md == Mode::Remember) {
+            doneText_->setText(tr("Remembered %n tensor(s), %1 of tensor data, in %2 s.", nullptr, o.tensors).arg(humanBytes(o.bytes), secsText) +
+                               QStringLiteral("\n\n") + written);
+        } else {
+            quint64 qbytes = 0, qnumel = 0;
+            for (const auto& t : o.loss)
+                if (!t.copied) qbytes += t.bytes, qnumel += t.numel;
+            const QString to = md == Mode::ForgetGguf ? ggufFileType() : stScheme();
+            QString text = tr("Forgot %n tensor(s) to %1: %2 bits per weight, %3 written in %4 s.", nullptr, o.tensors)
+                               .arg(to, QLocale().toString(qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0, 'f', 2),
+                                    humanBytes(o.bytes), secsText);
+            for (const auto& w : o.warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
+            doneText_->setText(text + QStringLiteral("\n\n") + written);
+            showLoss(o.loss);
+        }
+        lossBox_->setVisible(md != Mode::Remember);
+        if (md != Mode::Remember) resize(std::max(width(), 900), std::max(height(), 680));
         static_cast<Page*>(page(RunPage))->changed();
         emit conversionFinished(true, false, {});
         if (currentId() == RunPage) next();
         return;
     }
     error_ = o.error;
-    cancelButton_->setText(tr("Try again"));
-    cancelButton_->setEnabled(true);
+    if (createdOutputDir_) QDir().rmdir(outputDir_);  // only when empty
+    createdOutputDir_ = false;
+    cancelButton_->show();
+    summaryCommit(false);
     if (o.cancelled) {
         progressText_->setText(tr("Cancelled. No output file was written."));
     } else {
@@ -442,7 +945,6 @@ void ConvertWizard::onFinished() {
 void ConvertWizard::cancelConversion() {
     if (!isRunning() || !state_) return;
     state_->cancel.store(true);
-    cancelButton_->setEnabled(false);
     progressText_->setText(tr("Cancelling…"));
 }
 
@@ -461,7 +963,13 @@ bool ConvertWizard::confirmAndStop() {
 }
 
 void ConvertWizard::reject() {
-    if (!confirmAndStop()) return;
+    // Cancel while running asks, then stops the run and stays (Back, Try
+    // again); closing the window asks, cancels, waits and closes (closeEvent).
+    if (isRunning()) {
+        if (confirmCancel_ && !confirmCancel_()) return;  // Esc must not end an hour's run unasked
+        cancelConversion();
+        return;
+    }
     QWizard::reject();
 }
 

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 // The conversion wizard: source → target → options → summary → run → done.
-// The run executes amn::convert_to_safetensors on a worker thread
+// Three directions: remember (dequantize to safetensors), forget to GGUF
+// (llama-quantize's file types, amn::forget_to_gguf) and forget to a
+// safetensors scheme (bitsandbytes, compressed-tensors, DeepSeek FP8;
+// amn::forget_to_safetensors). For forget, the summary page runs the core's
+// dry run (plan_gguf_forget / plan_st_forget) on a worker and lists every
+// tensor's target; the done page shows the measured loss per tensor as a
+// sortable table and a chart.
+// The run executes the core call on a worker thread
 // (QtConcurrent::run with a QPromise; progress in per-mille through a
 // QFutureWatcher, bytes for throughput and time left through atomics).
 // Cancel sets the core's cancel flag: the executor stops within a chunk and
@@ -11,6 +18,9 @@
 #include "loadedmodel.hpp"
 
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_st.hpp"
+#include "jobtracker.hpp"
 
 #include <QElapsedTimer>
 #include <QFuture>
@@ -23,6 +33,10 @@
 #include <optional>
 
 class QCheckBox;
+class QComboBox;
+class QStackedWidget;
+class QStandardItemModel;
+class QTableView;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -31,10 +45,14 @@ class QRadioButton;
 
 namespace amn::ui {
 
+class LossChart;
+
 class ConvertWizard : public QWizard {
     Q_OBJECT
 public:
     enum PageId { SourcePage, TargetPage, OptionsPage, SummaryPage, RunPage, DonePage };
+    /// What the wizard writes.
+    enum class Mode { Remember, ForgetGguf, ForgetSafetensors };
 
     explicit ConvertWizard(ModelPtr model, QWidget* parent = nullptr);
     ~ConvertWizard() override;
@@ -44,6 +62,30 @@ public:
     /// nullopt = automatic (dequantized → BF16, others keep their dtype).
     void setTarget(std::optional<amn::DType> to);
     std::optional<amn::DType> target() const;
+    void setMode(Mode m);
+    Mode mode() const;
+    /// llama-quantize file type for ForgetGguf ("Q4_K_M"); selects the mode.
+    void setGgufFileType(const QString& name);
+    QString ggufFileType() const;
+    void setImatrixPath(const QString& path);
+    void setGgufPure(bool on);
+    /// Safetensors scheme for ForgetSafetensors ("bnb-nf4", "w4a16" …); selects the mode.
+    void setStScheme(const QString& name);
+    QString stScheme() const;
+    /// --requantize for a safetensors scheme over an already quantized input.
+    void setRequantize(bool on);
+    /// The forget options as the pages say (\throws amn::Error for a bad option).
+    amn::GgufForgetOptions ggufOptions() const;
+    amn::StForgetOptions stOptions() const;
+
+    /// Summary dry run (forget): running, and whether it succeeded.
+    bool isPlanning() const { return planJobs_.busy(); }
+    bool planReady() const { return planOk_; }
+    /// Per-tensor plan on the summary page; measured loss on the done page.
+    QTableView* planTable() const { return planTable_; }
+    QTableView* lossTable() const { return lossTable_; }
+    LossChart* lossChart() const { return lossChart_; }
+
     void setOutputPath(const QString& path);
     QString outputPath() const;
     void setOverwrite(bool on);
@@ -74,14 +116,20 @@ public:
     void startConversion();
 
 signals:
+    /// The summary's dry run finished (forget modes); message: the core's error.
+    void planFinished(bool ok, const QString& message);
     void conversionStarted();
     /// ok: written; cancelled: stopped by the user; message: the core's error.
     void conversionFinished(bool ok, bool cancelled, const QString& message);
     /// "Open the result in the app".
     void openRequested(const QString& path);
 
-protected:
+public slots:
+    /// Cancel: while running, asks (setConfirmCancel), then stops the run and
+    /// stays on the run page (Back, Try again); otherwise closes the wizard.
     void reject() override;
+
+protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
@@ -96,10 +144,22 @@ private:
         QStringList files;
         quint64 bytes = 0;
         int tensors = 0;
+        std::vector<amn::ForgetTensor> loss;  ///< forget: per tensor, measured
+        QStringList warnings;
+    };
+    struct PlanOutcome {
+        bool ok = false;
+        QString error;
+        std::vector<amn::ForgetTensor> tensors;
     };
     void buildPages();
     void updateOptionsState();
     void updateSummary();
+    void startPlan();
+    void showPlan(const PlanOutcome& p);
+    void showLoss(const std::vector<amn::ForgetTensor>& loss);
+    void updateModeWidgets();
+    void summaryCommit(bool on);
     void onProgress(int permille);
     void onFinished();
     QString defaultOutput() const;
@@ -114,6 +174,30 @@ private:
     QRadioButton* bf16_ = nullptr;
     QRadioButton* f16_ = nullptr;
     QRadioButton* f32_ = nullptr;
+    QRadioButton* ggufRadio_ = nullptr;
+    QRadioButton* stRadio_ = nullptr;
+    QComboBox* ftype_ = nullptr;
+    QComboBox* scheme_ = nullptr;
+    QStackedWidget* modeOptions_ = nullptr;
+    QCheckBox* pure_ = nullptr;
+    QComboBox* outputType_ = nullptr;
+    QComboBox* embeddingType_ = nullptr;
+    QLineEdit* tensorTypes_ = nullptr;
+    QLineEdit* imatrix_ = nullptr;
+    QComboBox* blocksize_ = nullptr;
+    QCheckBox* doubleQuant_ = nullptr;
+    QComboBox* granularity_ = nullptr;
+    QCheckBox* ue8m0_ = nullptr;
+    QComboBox* groupSize_ = nullptr;
+    QCheckBox* requantize_ = nullptr;
+    QLineEdit* keep_ = nullptr;
+    QLineEdit* only_ = nullptr;
+    QTableView* planTable_ = nullptr;
+    QStandardItemModel* planModel_ = nullptr;
+    QTableView* lossTable_ = nullptr;
+    QStandardItemModel* lossModel_ = nullptr;
+    LossChart* lossChart_ = nullptr;
+    QWidget* lossBox_ = nullptr;
     QLineEdit* output_ = nullptr;
     QCheckBox* overwrite_ = nullptr;
     QLabel* optionsWarning_ = nullptr;
@@ -123,6 +207,13 @@ private:
     QPushButton* cancelButton_ = nullptr;
     QLabel* doneText_ = nullptr;
     bool outputEdited_ = false;
+    // summary dry run
+    JobTracker planJobs_;
+    bool planOk_ = false;
+    QString planError_;
+    bool createdOutputDir_ = false;
+    QString outputDir_;
+    std::vector<amn::ForgetTensor> planned_;
     // job
     std::shared_ptr<JobState> state_;
     QFuture<Outcome> future_;

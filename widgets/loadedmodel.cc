@@ -4,8 +4,13 @@
 #include "tensortreemodel.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf.hpp"
+#include "anamnesis/model_name.hpp"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
 #include <QElapsedTimer>
 #include <QLocale>
 
@@ -47,6 +52,64 @@ LoadResult tryLoadModel(const QString& path) {
         r.error = QString::fromStdString(e.what());
     }
     return r;
+}
+
+namespace {
+/// Index of the "models--org--name" component followed by "snapshots/<hash>", or -1.
+int hfCacheIndex(const QStringList& parts) {
+    for (int i = 0; i + 2 < parts.size(); ++i)
+        if (parts[i].startsWith(QLatin1String("models--")) && parts[i].size() > 8 && parts[i + 1] == QLatin1String("snapshots"))
+            return i;
+    return -1;
+}
+QStringList pathParts(const QString& path) {
+    return QDir::fromNativeSeparators(QFileInfo(path).absoluteFilePath()).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+}
+}  // namespace
+
+QString hfCacheModelId(const QString& path) {
+    const QStringList parts = pathParts(path);
+    const int i = hfCacheIndex(parts);
+    if (i < 0) return {};
+    const QString id = parts[i].mid(8);  // "org--name"
+    const int sep = id.indexOf(QLatin1String("--"));
+    return sep < 0 ? id : id.left(sep) + QLatin1Char('/') + id.mid(sep + 2);
+}
+
+QString modelDisplayName(const LoadedModel& m) {
+    if (m.catalog.format == amn::Format::Gguf) {
+        try {
+            const auto info = amn::gguf_info(m.catalog);
+            if (!info.name.empty()) return QString::fromStdString(info.name);
+        } catch (const amn::Error&) {
+        }
+    }
+    if (const QString id = hfCacheModelId(m.path); !id.isEmpty()) return id;
+    if (const auto n = amn::config_name_or_path(m.catalog); n && !n->empty()) {
+        const QString s = QString::fromStdString(*n);
+        // A local path in _name_or_path names a folder, not a model: keep its last two parts.
+        const QStringList parts = QDir::fromNativeSeparators(s).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        if (!parts.isEmpty()) return parts.size() >= 2 ? parts[parts.size() - 2] + QLatin1Char('/') + parts.back() : parts.back();
+    }
+    const QFileInfo fi(m.path);
+    // A file inside a model folder is named by the folder ("model.safetensors" says nothing).
+    if (fi.isFile() && QFileInfo::exists(fi.absolutePath() + QStringLiteral("/config.json"))) return fi.absoluteDir().dirName();
+    return fi.fileName().isEmpty() ? QString::fromStdString(m.catalog.display_name) : fi.fileName();
+}
+
+QString safeOutputPath(const LoadedModel& m, const QString& proposed) {
+    if (proposed.isEmpty()) return proposed;
+    const QString abs = QFileInfo(proposed).absoluteFilePath();
+    const QStringList parts = pathParts(m.path);
+    const int i = hfCacheIndex(parts);
+    if (i < 0) return abs;
+    const QString hash = parts[i + 2];
+    QString name = hfCacheModelId(m.path).section(QLatin1Char('/'), -1);
+    QString file = QFileInfo(abs).fileName();
+    if (file.startsWith(hash)) file = name + file.mid(hash.size());  // a sibling folder of the snapshot
+    QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (docs.isEmpty()) docs = QDir::homePath();
+    return QDir(docs).filePath(name + QLatin1Char('/') + file);
 }
 
 QString humanBytes(quint64 bytes) { return QString::fromStdString(amn::human_bytes(bytes)); }

@@ -52,6 +52,20 @@ struct LoadResult {
 /// loadModel() that never throws (for QtConcurrent).
 LoadResult tryLoadModel(const QString& path);
 
+/// "org/name" when `path` lies in a Hugging Face cache snapshot
+/// (…/models--org--name/snapshots/<hash>/…), else an empty string.
+QString hfCacheModelId(const QString& path);
+
+/// The model's name for tabs and titles: GGUF `general.name`, the Hugging
+/// Face "org/name" from a cache path or config.json's `_name_or_path`,
+/// else the folder (or file) name.
+QString modelDisplayName(const LoadedModel& m);
+
+/// `proposed` (an output path the core derived from the input) moved out of
+/// a Hugging Face cache snapshot: into a folder named after the model in the
+/// user's Documents. Other paths are returned unchanged; always absolute.
+QString safeOutputPath(const LoadedModel& m, const QString& proposed);
+
 /// "1.50 GiB" (the core's human_bytes).
 QString humanBytes(quint64 bytes);
 /// "94.7 K", "1.24 B" parameter counts.

@@ -24,6 +24,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QTranslator>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -35,6 +36,15 @@ namespace amn::ui {
 namespace {
 constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
+
+/// One spelling per file or folder, so the same model opened twice is found.
+QString canonicalPath(const QString& path) {
+    const QFileInfo fi(path);
+    const QString c = fi.canonicalFilePath();
+    return c.isEmpty() ? fi.absoluteFilePath() : c;
+}
+const char* kPathProperty = "amnCanonicalPath";
+const char* kOrderProperty = "amnOpenOrder";
 
 QStringList localPaths(const QMimeData* mime) {
     QStringList out;
@@ -123,6 +133,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 MainWindow::~MainWindow() {
     for (const auto& w : wizards_)
         if (w) w->cancelAndWait();
+    waitForLoads();
+}
+
+void MainWindow::waitForLoads() {
+    loads_.cancelAndWait();  // opening is not interruptible: its results are dropped
+    pending_ = 0;
+    loading_.clear();
+}
+
+int MainWindow::tabOf(const QString& path) const {
+    const QString c = canonicalPath(path);
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->widget(i)->property(kPathProperty).toString() == c) return i;
+    return -1;
 }
 
 void MainWindow::buildMenus() {
@@ -142,9 +166,16 @@ void MainWindow::buildMenus() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     refreshRecentMenu();
     file->addSeparator();
-    auto* convert = file->addAction(tr("&Convert…"), this, [this] { convertCurrent(); });
+    auto* convert = file->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("&Convert…"), this, [this] { convertCurrent(); });
     convert->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    convert->setToolTip(tr("Remember (dequantize) or forget (quantize) the current model"));
     modelActions_ << convert;
+    auto* toolbar = addToolBar(tr("Main Toolbar"));
+    toolbar->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->setMovable(false);
+    toolbar->addAction(open);
+    toolbar->addAction(convert);
     file->addSeparator();
     auto* close = file->addAction(tr("&Close Tab"), this, [this] { closeTab(tabs_->currentIndex()); });
     QList<QKeySequence> closeKeys{QKeySequence(Qt::CTRL | Qt::Key_W)};
@@ -233,20 +264,28 @@ void MainWindow::refreshRecentMenu() {
 void MainWindow::openPaths(const QStringList& paths) {
     for (const QString& path : paths) {
         if (path.isEmpty()) continue;
+        const QString canonical = canonicalPath(path);
+        if (const int i = tabOf(path); i >= 0) {  // already open: show it
+            tabs_->setCurrentIndex(i);
+            continue;
+        }
+        if (loading_.contains(canonical)) continue;  // already on its way
+        loading_ << canonical;
         ++pending_;
+        const quint64 order = nextOrder_++;
         status_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         busy_->setVisible(true);
-        auto* watcher = new QFutureWatcher<LoadResult>(this);
-        connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher] {
-            watcher->deleteLater();
-            --pending_;
-            onLoaded(watcher->future().result());
-        });
-        watcher->setFuture(QtConcurrent::run([path] { return tryLoadModel(path); }));
+        loads_.startIndependent<LoadResult>(
+            this, [path](const std::atomic<bool>&) { return tryLoadModel(path); },
+            [this, order, canonical](const LoadResult& r) {
+                --pending_;
+                loading_.removeAll(canonical);
+                onLoaded(r, order);
+            });
     }
 }
 
-void MainWindow::onLoaded(const LoadResult& r) {
+void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     busy_->setVisible(pending_ > 0);
     if (!r.model) {
         status_->setText(tr("Could not open %1").arg(QFileInfo(r.path).fileName()));
@@ -263,12 +302,22 @@ void MainWindow::onLoaded(const LoadResult& r) {
     }
     auto* view = new ModelView(r.model, tabs_);
     connect(view, &ModelView::convertRequested, this, [this] { convertCurrent(); });
-    const int i = tabs_->addTab(view, QString::fromStdString(r.model->catalog.display_name));
+    view->setProperty(kPathProperty, canonicalPath(r.path));
+    view->setProperty(kOrderProperty, order);
+    // Tabs in the order asked: before the first tab that was asked for later.
+    int at = tabs_->count();
+    for (int k = 0; k < tabs_->count(); ++k)
+        if (tabs_->widget(k)->property(kOrderProperty).toULongLong() > order) {
+            at = k;
+            break;
+        }
+    const QString name = modelDisplayName(*r.model);
+    const int i = tabs_->insertTab(at, view, name);
     tabs_->setTabToolTip(i, QFileInfo(r.path).absoluteFilePath());
     tabs_->setCurrentIndex(i);
     addRecent(r.path);
     status_->setText(tr("Opened %1: %n tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
-                         .arg(QString::fromStdString(r.model->catalog.display_name))
+                         .arg(name)
                          .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
     updateState();
     emit modelOpened(view);
@@ -286,8 +335,8 @@ void MainWindow::updateState() {
     const bool any = tabs_->count() > 0;
     stack_->setCurrentIndex(any ? 1 : 0);
     for (auto* a : std::as_const(modelActions_)) a->setEnabled(any);
-    if (auto* v = currentModelView())
-        setWindowTitle(tr("%1 — anamnesis").arg(QString::fromStdString(v->model()->catalog.display_name)));
+    if (currentModelView())
+        setWindowTitle(tr("%1 — anamnesis").arg(tabs_->tabText(tabs_->currentIndex())));
     else
         setWindowTitle(tr("anamnesis"));
 }
@@ -345,6 +394,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         }
     }
     for (auto* w : wizards()) w->close();
+    waitForLoads();  // no worker outlives the window
     e->accept();
 }
 

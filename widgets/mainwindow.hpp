@@ -5,6 +5,7 @@
 // wizard, keyboard shortcuts. Models open on a worker thread (headers only);
 // the window never blocks.
 
+#include "jobtracker.hpp"
 #include "loadedmodel.hpp"
 
 #include <QMainWindow>
@@ -37,6 +38,10 @@ public:
     ModelView* currentModelView() const;
     QTabWidget* tabs() const { return tabs_; }
     int pendingLoads() const { return pending_; }
+    /// Tab of the model opened from `path` (same file or folder), or -1.
+    int tabOf(const QString& path) const;
+    /// Wait for every model still loading (closing does this).
+    void waitForLoads();
 
     /// Open the conversion wizard for the current model (nullptr if none).
     ConvertWizard* convertCurrent();
@@ -63,7 +68,7 @@ private:
     void buildMenus();
     void addRecent(const QString& path);
     void refreshRecentMenu();
-    void onLoaded(const LoadResult& r);
+    void onLoaded(const LoadResult& r, quint64 order);
     void closeTab(int i);
     void updateState();
 
@@ -75,6 +80,9 @@ private:
     QList<QAction*> modelActions_;
     QList<QPointer<ConvertWizard>> wizards_;
     int pending_ = 0;
+    quint64 nextOrder_ = 0;             ///< tabs open in the order asked
+    QStringList loading_;               ///< canonical paths being opened
+    JobTracker loads_;                  ///< models opening; waited for on close
     bool errorDialogs_ = true;
     std::function<bool()> confirmClose_;
 };

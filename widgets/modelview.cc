@@ -133,6 +133,7 @@ ModelView::ModelView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(
     tabs_ = new QTabWidget(split);
     tabs_->setDocumentMode(true);
     summary_ = new SummaryView(model_, tabs_);
+    connect(summary_, &SummaryView::convertRequested, this, &ModelView::convertRequested);
     auto* scroll = new QScrollArea(tabs_);
     scroll->setWidget(summary_);
     scroll->setWidgetResizable(true);

@@ -3,8 +3,12 @@
 
 #include "charts.hpp"
 
+#include "anamnesis/gguf.hpp"
+
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -67,12 +71,19 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
     const auto& in = m.inspection;
     auto* layout = new QVBoxLayout(this);
 
-    auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(m.catalog.display_name).toHtmlEscaped()), this);
+    auto* titleRow = new QHBoxLayout;
+    auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(modelDisplayName(m).toHtmlEscaped()), this);
     QFont f = title->font();
     f.setPointSizeF(f.pointSizeF() * 1.3);
     title->setFont(f);
     title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(title);
+    titleRow->addWidget(title, 1);
+    auto* convert = new QPushButton(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Con&vert…"), this);
+    convert->setObjectName(QStringLiteral("convertButton"));
+    convert->setToolTip(tr("Remember (dequantize) or forget (quantize) this model"));
+    connect(convert, &QPushButton::clicked, this, &SummaryView::convertRequested);
+    titleRow->addWidget(convert);
+    layout->addLayout(titleRow);
     auto* pathLabel = new QLabel(QFileInfo(m.path).absoluteFilePath(), this);
     pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     pathLabel->setWordWrap(true);
@@ -90,6 +101,31 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
     };
     add(QStringLiteral("format"), tr("Format"),
         tr("%1, %n file(s), %2", nullptr, static_cast<int>(in.shards)).arg(QString::fromStdString(in.format), humanBytes(in.file_bytes)));
+    if (m.catalog.format == amn::Format::Gguf) {
+        try {
+            const auto info = amn::gguf_info(m.catalog);
+            auto kv = [&](const std::string& key) -> QString {
+                for (const auto& [k, v] : m.catalog.metadata)
+                    if (k == key) {
+                        QString s = QString::fromStdString(v);
+                        if (s.size() >= 2 && s.startsWith(QLatin1Char('"')) && s.endsWith(QLatin1Char('"'))) s = s.mid(1, s.size() - 2);
+                        return s;
+                    }
+                return {};
+            };
+            if (!info.architecture.empty()) add(QStringLiteral("architecture"), tr("Architecture"), QString::fromStdString(info.architecture));
+            if (!info.name.empty()) add(QStringLiteral("name"), tr("Name"), QString::fromStdString(info.name));
+            if (const QString sl = kv("general.size_label"); !sl.isEmpty()) add(QStringLiteral("size_label"), tr("Size label"), sl);
+            if (const QString ctx = kv(info.architecture + ".context_length"); !ctx.isEmpty())
+                add(QStringLiteral("context"), tr("Context length"), QLocale().toString(ctx.toLongLong()));
+            if (info.file_type) {
+                const auto n = amn::llama_ftype_name(*info.file_type);
+                add(QStringLiteral("file_type"), tr("File type"),
+                    QStringLiteral("%1 (%2)").arg(n.empty() ? tr("unknown") : QString::fromLatin1(n.data(), static_cast<int>(n.size()))).arg(*info.file_type));
+            }
+        } catch (const std::exception&) {
+        }
+    }
     QStringList schemes;
     for (const auto& s : in.schemes)
         schemes << tr("%1 — %n tensor(s)", nullptr, static_cast<int>(s.tensors)).arg(QString::fromStdString(s.description));

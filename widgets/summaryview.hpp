@@ -24,6 +24,10 @@ public:
     /// The field texts by key ("format", "schemes", "tensors", "size", "lethe"), for tests.
     QString field(const QString& key) const;
 
+signals:
+    /// The Overview's "Convert…" button.
+    void convertRequested();
+
 private:
     ModelPtr model_;
     BreakdownChart* chart_ = nullptr;

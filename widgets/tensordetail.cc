@@ -112,16 +112,9 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     connect(logScale, &QCheckBox::toggled, histogram_, &HistogramChart::setLogScale);
 }
 
-TensorDetail::~TensorDetail() {
-    for (auto& r : running_) r.cancel->store(true);
-    for (auto& r : running_) r.future.waitForFinished();
-}
+TensorDetail::~TensorDetail() { jobs_.cancelAndWait(); }
 
-bool TensorDetail::isComputing() const {
-    for (const auto& r : running_)
-        if (!r.future.isFinished()) return true;
-    return false;
-}
+bool TensorDetail::isComputing() const { return jobs_.anyRunning(); }
 
 QString TensorDetail::statText(const QString& key) const {
     const auto* l = statLabels_.value(key);
@@ -140,8 +133,7 @@ void TensorDetail::showNode(int node) {
     if (node <= 0 || node >= static_cast<int>(nodes.size())) return;
     const TreeNode& n = nodes[static_cast<std::size_t>(node)];
     // Leaving the previous tensor: its job is now stale.
-    if (cancel_) cancel_->store(true);
-    ++job_;
+    jobs_.cancel();
     planIndex_ = -1;
     sources_->clear();
     title_->setText(m.tree->fullName(m, node));
@@ -200,69 +192,54 @@ void TensorDetail::showNode(int node) {
     if (can && autoStats_) computeStats(li);
 }
 
-void TensorDetail::pruneJobs() {
-    std::erase_if(running_, [](const Running& r) { return r.future.isFinished(); });
-}
-
 void TensorDetail::computeStats(int planIndex) {
     const auto& m = *model_;
     if (planIndex < 0 || planIndex >= static_cast<int>(m.plan.tensors.size())) return;
-    if (cancel_) cancel_->store(true);
-    pruneJobs();
-    const quint64 job = ++job_;
     planIndex_ = planIndex;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     clearStats(tr("Computing…"));
     progress_->setValue(0);
     progress_->setVisible(true);
 
     ModelPtr model = model_;
-    auto cancel = cancel_;
-    QFuture<Outcome> future = QtConcurrent::run([model, planIndex, job, cancel](QPromise<Outcome>& promise) {
-        promise.setProgressRange(0, 1000);
-        Outcome o;
-        o.job = job;
-        o.planIndex = planIndex;
-        try {
-            const auto& lt = model->plan.tensors[static_cast<std::size_t>(planIndex)];
-            // Progress: statistics fill the first half, the re-quantization estimate the second.
-            o.stats = amn::compute_value_stats(
-                lt, 64,
-                [&](std::uint64_t done, std::uint64_t total) {
-                    if (total) promise.setProgressValue(static_cast<int>(done * 500 / total));
-                },
-                cancel.get());
-            if (lt.quantized)
-                o.requant = amn::measure_requantization(
-                    lt,
+    jobs_.startWithProgress<Outcome>(
+        this,
+        [model, planIndex](const std::atomic<bool>& cancel, const std::function<void(int)>& report) {
+            Outcome o;
+            o.planIndex = planIndex;
+            try {
+                const auto& lt = model->plan.tensors[static_cast<std::size_t>(planIndex)];
+                // Progress: statistics fill the first half, the re-quantization estimate the second.
+                o.stats = amn::compute_value_stats(
+                    lt, 64,
                     [&](std::uint64_t done, std::uint64_t total) {
-                        if (total) promise.setProgressValue(500 + static_cast<int>(done * 500 / total));
+                        if (total) report(static_cast<int>(done * 500 / total));
                     },
-                    cancel.get());
-            o.ok = true;
-        } catch (const amn::Error& e) {
-            o.cancelled = e.code() == amn::ErrorCode::Cancelled;
-            o.error = QString::fromStdString(e.what());
-        } catch (const std::exception& e) {
-            o.error = QString::fromStdString(e.what());
-        }
-        promise.addResult(std::move(o));
-    });
-    running_.push_back({future, cancel});
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::progressValueChanged, this, [this, job](int v) {
-        if (job == job_) progress_->setValue(v);
-    });
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        if (watcher->future().resultCount() > 0) onFinished(watcher->future().result());
-        pruneJobs();
-    });
-    watcher->setFuture(future);
+                    &cancel);
+                if (lt.quantized)
+                    o.requant = amn::measure_requantization(
+                        lt,
+                        [&](std::uint64_t done, std::uint64_t total) {
+                            if (total) report(500 + static_cast<int>(done * 500 / total));
+                        },
+                        &cancel);
+                o.ok = true;
+            } catch (const amn::Error& e) {
+                o.cancelled = e.code() == amn::ErrorCode::Cancelled;
+                o.error = QString::fromStdString(e.what());
+            } catch (const std::exception& e) {
+                o.error = QString::fromStdString(e.what());
+            }
+            return o;
+        },
+        [this](Outcome o) {
+            o.job = jobs_.current();
+            onFinished(o);
+        },
+        [this](int v) { progress_->setValue(v); });
 }
 
 void TensorDetail::onFinished(const Outcome& o) {
-    if (o.job != job_) return;  // stale: the user moved on
+    // Stale results (the user moved on) never arrive here: the tracker drops them.
     progress_->setVisible(false);
     if (!o.ok) {
         if (o.cancelled) return;

@@ -6,6 +6,7 @@
 // (the user clicked another tensor meanwhile), and the superseded job is
 // cancelled. The destructor cancels and waits: no worker outlives the view.
 
+#include "jobtracker.hpp"
 #include "loadedmodel.hpp"
 
 #include "anamnesis/requantize.hpp"
@@ -40,7 +41,7 @@ public:
     void computeStats(int planIndex);
     void setAutoStats(bool on) { autoStats_ = on; }
 
-    quint64 currentJob() const { return job_; }
+    quint64 currentJob() const { return jobs_.current(); }
     bool isComputing() const;
     /// Last statistics shown (valid after statsReady).
     const amn::ValueStats& stats() const { return stats_; }
@@ -64,7 +65,6 @@ private:
     };
     void onFinished(const Outcome& o);
     void clearStats(const QString& message);
-    void pruneJobs();
 
     ModelPtr model_;
     bool autoStats_ = true;
@@ -76,10 +76,7 @@ private:
     QHash<QString, QLabel*> statLabels_;
     HistogramChart* histogram_ = nullptr;
     int planIndex_ = -1;
-    quint64 job_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    struct Running { QFuture<Outcome> future; std::shared_ptr<std::atomic<bool>> cancel; };
-    std::vector<Running> running_;
+    JobTracker jobs_;  ///< statistics of the shown tensor; stale results dropped
     amn::ValueStats stats_;
 };
 

@@ -2,6 +2,7 @@
 #include "screenshots.hpp"
 
 #include "convertwizard.hpp"
+#include "loadedmodel.hpp"
 #include "mainwindow.hpp"
 #include "modelview.hpp"
 #include "charts.hpp"
@@ -9,6 +10,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QPalette>
 #include <QHash>
 #include <QImage>
@@ -18,6 +20,8 @@
 #include <QStyleFactory>
 #include <QTemporaryDir>
 #include <QTimer>
+
+#include <functional>
 
 #include <cstdio>
 
@@ -79,6 +83,52 @@ int runScreenshots(const QString& dir, const QString& model) {
         std::fprintf(stderr, "open failed: %s\n", qPrintable(msg));
         QApplication::exit(1);
     });
+    // The forget wizard: AMN_SCREENSHOT_FORGET names a GGUF to forget to
+    // Q4_K_M (tools/screenshots.sh passes tiny-llama-F32.gguf from the shared
+    // fixtures); without it the sample is re-quantized to w4a16.
+    std::function<void(bool)> forgetShots = [&, w](bool okSoFar) {
+        const QString gguf = qEnvironmentVariable("AMN_SCREENSHOT_FORGET");
+        ModelPtr m;
+        try {
+            m = !gguf.isEmpty() && QFileInfo::exists(gguf) ? loadModel(gguf) : w->currentModelView()->model();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "forget model: %s\n", e.what());
+            QApplication::exit(1);
+            return;
+        }
+        auto* fw = new ConvertWizard(m, w);
+        fw->setWindowFlag(Qt::Window, true);
+        fw->setErrorDialogs(false);
+        fw->resize(900, 680);
+        if (m->catalog.format == amn::Format::Gguf) {
+            fw->setGgufFileType(QStringLiteral("Q4_K_M"));
+        } else {
+            fw->setStScheme(QStringLiteral("w4a16"));
+            fw->setRequantize(true);
+        }
+        fw->setOutputPath(QDir(out.path()).filePath(m->catalog.format == amn::Format::Gguf ? QStringLiteral("model-Q4_K_M.gguf")
+                                                                                       : QStringLiteral("model-w4a16")));
+        fw->show();
+        fw->next();
+        bool ok = okSoFar && save(fw, dir, QStringLiteral("wizard-forget-target.png"));
+        fw->next();
+        QObject::connect(fw, &ConvertWizard::planFinished, w, [&, fw, ok](bool planned, const QString& msg) {
+            if (!planned) std::fprintf(stderr, "forget plan failed: %s\n", qPrintable(msg));
+            QTimer::singleShot(50, w, [&, fw, ok, planned] {
+                const bool all = ok && planned && save(fw, dir, QStringLiteral("wizard-forget-summary.png"));
+                QObject::connect(fw, &ConvertWizard::conversionFinished, w, [&, fw, all](bool done, bool, const QString& m2) {
+                    if (!done) std::fprintf(stderr, "forget failed: %s\n", qPrintable(m2));
+                    QTimer::singleShot(50, w, [&, fw, all, done] {
+                        const bool shot = save(fw, dir, QStringLiteral("wizard-forget-loss.png"));
+                        rc = all && done && shot ? 0 : 1;
+                        QApplication::exit(rc);
+                    });
+                });
+                fw->next();  // run
+            });
+        });
+        fw->next();  // summary: the dry run starts
+    };
     QObject::connect(w, &MainWindow::modelOpened, [&, w](ModelView* view) {
         // Pick the largest quantized tensor for the detail view.
         const auto& plan = view->model()->plan;
@@ -115,7 +165,7 @@ int runScreenshots(const QString& dir, const QString& model) {
 
             ConvertWizard* wiz = w->convertCurrent();
             wiz->setErrorDialogs(false);
-            wiz->resize(720, 520);
+            wiz->resize(760, 560);
             wiz->setOutputPath(QDir(out.path()).filePath(QStringLiteral("model-bf16")));
             wiz->next();
             ok &= save(wiz, dir, QStringLiteral("wizard-target.png"));
@@ -128,8 +178,8 @@ int runScreenshots(const QString& dir, const QString& model) {
                 if (!done) std::fprintf(stderr, "conversion failed: %s\n", qPrintable(msg));
                 QTimer::singleShot(50, w, [&, wiz, all] {
                     const bool shot = save(wiz, dir, QStringLiteral("wizard-done.png"));
-                    rc = all && shot ? 0 : 1;
-                    QApplication::exit(rc);
+                    wiz->close();
+                    forgetShots(all && shot);
                 });
             });
             wiz->next();  // run page: starts the conversion

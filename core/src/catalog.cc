@@ -3,6 +3,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
+#include "anamnesis/model_name.hpp"
 #include "anamnesis/npy.hpp"
 #include "anamnesis/pth.hpp"
 #include "anamnesis/safetensors.hpp"
@@ -245,6 +246,28 @@ static Catalog open_model_impl(const std::string& path_in) {
     if (cat.format != Format::Gguf)
         detail::read_model_config(cat, fs::path(path).parent_path().string().empty() ? "." : fs::path(path).parent_path().string());
     return cat;
+}
+
+std::optional<std::string> config_name_or_path(const Catalog& catalog) {
+    if (!catalog.config_json) return std::nullopt;
+    try {
+        simdjson::ondemand::parser parser;
+        simdjson::padded_string json(*catalog.config_json);
+        simdjson::ondemand::document doc;
+        if (parser.iterate(json).get(doc) != simdjson::SUCCESS) return std::nullopt;
+        simdjson::ondemand::object obj;
+        if (doc.get_object().get(obj) != simdjson::SUCCESS) return std::nullopt;
+        for (auto field : obj) {
+            std::string_view key;
+            if (field.unescaped_key().get(key) != simdjson::SUCCESS) return std::nullopt;
+            if (key != "_name_or_path") continue;
+            std::string_view value;
+            if (field.value().get_string().get(value) != simdjson::SUCCESS) return std::nullopt;
+            return std::string(value);
+        }
+    } catch (...) {
+    }
+    return std::nullopt;
 }
 
 std::string shape_to_string(std::span<const std::uint64_t> shape) {

@@ -7,6 +7,7 @@
 //   * the summary shows the inspection; the tensor detail computes statistics
 //     in the background equal to the core's, and drops stale results.
 #include "charts.hpp"
+#include "convertwizard.hpp"
 #include "mainwindow.hpp"
 #include "modelview.hpp"
 #include "summaryview.hpp"
@@ -27,6 +28,7 @@
 #include <QToolTip>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -77,7 +79,7 @@ private slots:
         QCOMPARE(w.modelCount(), 1);
         auto* v = w.modelView(0);
         QCOMPARE(v->model()->plan.tensors.size(), std::size_t(10));
-        QCOMPARE(w.tabs()->tabText(0), QString("model.safetensors"));
+        QCOMPARE(w.tabs()->tabText(0), QString("tiny-llama-fp8"));  // named by its folder, not "model.safetensors"
         QVERIFY(w.recentFiles().contains(QFileInfo(sampleFile()).absoluteFilePath()));
 
         // Several files (and a folder) at once: one tab each.
@@ -87,6 +89,91 @@ private slots:
         drop(&w, more);
         QTRY_COMPARE(opened.count(), 1 + more.size());
         QCOMPARE(w.modelCount(), 1 + more.size());
+    }
+
+    // Tabs name the model: GGUF general.name, HF org/name from a cache path,
+    // config.json's _name_or_path, else the folder; the title follows.
+    void tabsNameModels() {
+        QTemporaryDir tmp;
+        const QString sample = QFileInfo(sampleFile()).absolutePath();
+        const QString snap = tmp.filePath("hub/models--acme--tiny-llama/snapshots/0123abcd");
+        QVERIFY(QDir().mkpath(snap));
+        QVERIFY(QFile::copy(sampleFile(), snap + "/model.safetensors"));
+        QVERIFY(QFile::copy(sample + "/config.json", snap + "/config.json"));
+        const QString named = tmp.filePath("checkpoint-500");
+        QVERIFY(QDir().mkpath(named));
+        QVERIFY(QFile::copy(sampleFile(), named + "/model.safetensors"));
+        {
+            QFile in(sample + "/config.json");
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QByteArray cfg = in.readAll();
+            cfg.replace(cfg.indexOf('{'), 1, "{\"_name_or_path\": \"org-x/model-y\",");
+            QFile out(named + "/config.json");
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(cfg);
+        }
+        const QString gguf = QStringLiteral("/work/shared/fixtures/gguf-real/tiny-llama-F32.gguf");
+        QStringList paths{snap, named, sample};
+        QStringList want{"acme/tiny-llama", "org-x/model-y", "tiny-llama-fp8"};
+        if (QFileInfo::exists(gguf)) {
+            paths.prepend(gguf);
+            want.prepend("tiny-random-llama");
+        }
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        w.openPaths(paths);
+        QTRY_COMPARE(opened.count(), paths.size());
+        QStringList got;
+        for (int i = 0; i < w.tabs()->count(); ++i) got << w.tabs()->tabText(i);
+        QCOMPARE(got, want);  // named, and in the order asked
+        w.tabs()->setCurrentIndex(0);
+        QVERIFY(w.windowTitle().startsWith(want.front()));
+        if (QFileInfo::exists(gguf)) {
+            auto* s = w.modelView(0)->summary();
+            QCOMPARE(s->field("architecture"), QString("llama"));
+            QCOMPARE(s->field("name"), QString("tiny-random-llama"));
+            QCOMPARE(s->field("file_type"), QString("F32 (0)"));
+            QVERIFY(!s->field("context").isEmpty());
+        }
+    }
+
+    void openingAgainSwitchesToTab() {
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        const QString dir = QFileInfo(sampleFile()).absolutePath();
+        w.openPaths({sampleFile(), dir});
+        QTRY_COMPARE(opened.count(), 2);
+        QCOMPARE(w.modelCount(), 2);
+        w.tabs()->setCurrentIndex(1);
+        w.openPaths({sampleFile()});       // already open: switch, no new load
+        QCOMPARE(w.pendingLoads(), 0);
+        QCOMPARE(w.modelCount(), 2);
+        QCOMPARE(w.tabs()->currentIndex(), 0);
+        w.openPaths({dir + "/../tiny-llama-fp8"});  // another spelling of the folder
+        QCOMPARE(w.pendingLoads(), 0);
+        QCOMPARE(w.tabs()->currentIndex(), 1);
+        // Twice in one request: opened once.
+        QTemporaryDir tmp;
+        QVERIFY(QFile::copy(sampleFile(), tmp.filePath("m.safetensors")));
+        w.openPaths({tmp.filePath("m.safetensors"), tmp.filePath("m.safetensors")});
+        QCOMPARE(w.pendingLoads(), 1);
+        QTRY_COMPARE(opened.count(), 3);
+        QCOMPARE(w.modelCount(), 3);
+    }
+
+    void overviewHasConvertButton() {
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        w.openPaths({sampleFile()});
+        QTRY_COMPARE(opened.count(), 1);
+        auto* button = w.modelView(0)->summary()->findChild<QPushButton*>("convertButton");
+        QVERIFY(button);
+        button->click();
+        QTRY_COMPARE(w.wizards().size(), 1);
+        w.wizards().front()->close();
     }
 
     void brokenFileReportsCoreError() {
