@@ -128,8 +128,7 @@ int cmd_parse(Args& args) {
     std::printf("\n%-*s  %-*s  %-*s  %10s  %s\n", int(wname), "NAME", int(wdtype), "DTYPE", int(wshape), "SHAPE", "SIZE", "ROLE");
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& t = cat.tensors[i];
-        std::printf("%-*s  %-*s  %-*s  %10s  %s
-", int(wname), printable(t.name).c_str(), int(wdtype), printable(t.dtype_name).c_str(), int(wshape),
+        std::printf("%-*s  %-*s  %-*s  %10s  %s\n", int(wname), printable(t.name).c_str(), int(wdtype), printable(t.dtype_name).c_str(), int(wshape),
                     shapes[i].c_str(), human_bytes(t.nbytes).c_str(), role_text(plan, i).c_str());
     }
     for (const auto& n : cat.notes) std::printf("note: %s\n", printable(n).c_str());
