@@ -4,6 +4,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "kernels/quant_kernels.hpp"
+#include "row_pass.hpp"
 
 #include <algorithm>
 #include <array>
@@ -41,14 +42,6 @@ std::string fmt_num(float v) {
 }
 
 float f16_round(float x) { return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x)); }
-
-// Rows per chunk: whole multiples of the recipe's granularity, at least one.
-std::uint64_t rows_per_chunk(const Recipe& r, std::uint64_t chunk_elems) {
-    const std::uint64_t re = std::max<std::uint64_t>(r.row_elems(), 1);
-    const std::uint64_t g = std::max<std::uint64_t>(r.row_granularity(), 1);
-    std::uint64_t rows = std::max<std::uint64_t>(chunk_elems / re, 1);
-    return std::max<std::uint64_t>(rows / g, 1) * g;
-}
 
 // Geometry: group index of element (r, c).
 struct Groups {
@@ -119,22 +112,7 @@ struct GroupParams {
     std::vector<float> amax, lo, hi, smax;  // |x| max, min, max, value of largest |x| (first)
 };
 
-template <class F>
-void for_each_chunk(const Recipe& r, std::uint64_t chunk_elems, std::vector<float>& buf,
-                    const std::atomic<bool>* cancel, const StatsProgressFn& progress,
-                    std::uint64_t done_before, std::uint64_t total, F&& f) {
-    const std::uint64_t rows = r.rows();
-    const std::uint64_t step = rows_per_chunk(r, chunk_elems);
-    for (std::uint64_t r0 = 0; r0 < rows; r0 += step) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "measurement cancelled");
-        const std::uint64_t n = std::min(step, rows - r0);
-        const std::size_t elems = static_cast<std::size_t>(n * r.row_elems());
-        if (buf.size() < elems) buf.resize(elems);
-        r.dequantize_rows(r0, n, buf.data());
-        f(r0, n, buf.data());
-        if (progress) progress(done_before + r0 + n, total);
-    }
-}
+using detail::for_each_row_chunk;
 
 float nearest_code(const std::array<float, 16>& code, float v) {
     float best = code[0];
@@ -397,7 +375,7 @@ RequantError measure_requantization(const LogicalTensor& t, const RequantScheme&
     }
     const std::uint64_t total = 2 * r.rows();
     std::vector<float> buf;
-    for_each_chunk(r, chunk_elems, buf, cancel, progress, 0, total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
+    for_each_row_chunk(r, chunk_elems, buf, cancel, "measurement cancelled", progress, 0, total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
         for (std::uint64_t i = 0; i < n; ++i)
             for (std::uint64_t c = 0; c < C; ++c) {
                 const float x = v[i * C + c];
@@ -420,7 +398,7 @@ RequantError measure_requantization(const LogicalTensor& t, const RequantScheme&
     rq.maxq = static_cast<float>((1u << s.bits) - 1);
     double sig = 0, err = 0, mx = 0;
     std::uint64_t count = 0;
-    for_each_chunk(r, chunk_elems, buf, cancel, progress, r.rows(), total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
+    for_each_row_chunk(r, chunk_elems, buf, cancel, "measurement cancelled", progress, r.rows(), total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
         for (std::uint64_t i = 0; i < n; ++i)
             for (std::uint64_t c = 0; c < C; ++c) {
                 const float x = v[i * C + c];

@@ -3,6 +3,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
+#include "row_pass.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,31 +14,7 @@ namespace amn {
 
 namespace {
 
-// Rows per chunk: whole multiples of the recipe's granularity, at least one.
-std::uint64_t rows_per_chunk(const Recipe& r, std::uint64_t chunk_elems) {
-    const std::uint64_t re = std::max<std::uint64_t>(r.row_elems(), 1);
-    const std::uint64_t g = std::max<std::uint64_t>(r.row_granularity(), 1);
-    std::uint64_t rows = std::max<std::uint64_t>(chunk_elems / re, 1);
-    rows = std::max<std::uint64_t>(rows / g, 1) * g;
-    return rows;
-}
-
-template <class F>
-void for_each_chunk(const Recipe& r, std::uint64_t chunk_elems, std::vector<float>& buf,
-                    const std::atomic<bool>* cancel, const StatsProgressFn& progress,
-                    std::uint64_t done_before, std::uint64_t total, F&& f) {
-    const std::uint64_t rows = r.rows();
-    const std::uint64_t step = rows_per_chunk(r, chunk_elems);
-    for (std::uint64_t r0 = 0; r0 < rows; r0 += step) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "statistics cancelled");
-        const std::uint64_t n = std::min(step, rows - r0);
-        const std::size_t elems = static_cast<std::size_t>(n * r.row_elems());
-        if (buf.size() < elems) buf.resize(elems);
-        r.dequantize_rows(r0, n, buf.data());
-        f(buf.data(), elems);
-        if (progress) progress(done_before + r0 + n, total);
-    }
-}
+using detail::for_each_row_chunk;
 
 }  // namespace
 
@@ -52,7 +29,9 @@ ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const S
     double sum = 0;
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     try {
-        for_each_chunk(r, chunk_elems, buf, cancel, progress, 0, total, [&](const float* v, std::size_t n) {
+        for_each_row_chunk(r, chunk_elems, buf, cancel, "statistics cancelled", progress, 0, total,
+                           [&](std::uint64_t, std::uint64_t rows, const float* v) {
+            const std::size_t n = static_cast<std::size_t>(rows * r.row_elems());
             for (std::size_t i = 0; i < n; ++i) {
                 const float x = v[i];
                 if (std::isnan(x)) { ++s.nans; continue; }
@@ -83,7 +62,9 @@ ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const S
         const double mean = s.mean, hlo = s.hist_lo;
         double sig = 0, err_b = 0, err_h = 0, max_b = 0, max_h = 0;
         std::uint64_t over_b = 0, over_h = 0, n_b = 0, n_h = 0;
-        for_each_chunk(r, chunk_elems, buf, cancel, progress, r.rows(), total, [&](const float* v, std::size_t n) {
+        for_each_row_chunk(r, chunk_elems, buf, cancel, "statistics cancelled", progress, r.rows(), total,
+                           [&](std::uint64_t, std::uint64_t rows, const float* v) {
+            const std::size_t n = static_cast<std::size_t>(rows * r.row_elems());
             for (std::size_t i = 0; i < n; ++i) {
                 const float x = v[i];
                 if (!std::isfinite(x)) continue;
