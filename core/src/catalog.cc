@@ -4,8 +4,6 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/model_name.hpp"
-#include "anamnesis/npy.hpp"
-#include "anamnesis/pth.hpp"
 #include "anamnesis/safetensors.hpp"
 #include "formats/formats.hpp"
 #include "json_util.hpp"
@@ -84,16 +82,6 @@ void Catalog::index_names() {
 
 namespace detail {
 
-bool looks_like_safetensors(std::span<const std::uint8_t> head, std::uint64_t file_size) {
-    if (head.size() < 9) return false;
-    std::uint64_t n = 0;
-    for (int i = 7; i >= 0; --i) n = (n << 8) | head[static_cast<std::size_t>(i)];
-    if (n < 2 || n > file_size - 8) return false;
-    std::size_t i = 8;
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r')) ++i;
-    return i < head.size() && head[i] == '{';
-}
-
 // A companion file's text, or nullopt when it does not exist. Read through
 // MappedFile (regular files only: a FIFO named config.json must not block)
 // and validated as a whole JSON document up front, so a corrupt companion is
@@ -158,7 +146,9 @@ static void read_hf_quant_config(const std::string& text, const std::string& pat
     cat.quantization_config.emplace("quant_method", "modelopt");
 }
 
-void read_model_config(Catalog& cat, const std::string& dir) {
+// Read config.json (and hf_quant_config.json / quantize_config.json) from
+// `dir` into the catalog; throws Error{BadJson} when one is not valid JSON.
+static void read_model_config(Catalog& cat, const std::string& dir) {
     const fs::path cfg = fs::path(dir) / "config.json";
     if (auto text = slurp(cfg)) {
         cat.config_json = *text;
@@ -217,21 +207,11 @@ static Catalog open_model_impl(const std::string& path_in) {
     } else {
         auto file = MappedFile::open(path);
         const auto head = file->bytes().first(std::min<std::size_t>(file->size(), 64));
-        // Other formats are recognised by their magic bytes first (see formats.hpp);
-        // a .safetensors name goes to the safetensors parser even when broken, so
-        // that the user gets its precise error (truncated, header past EOF, …).
-        if (is_gguf(head)) {
-            cat = parse_gguf(file, path);  // also names the old GGML/GGJT magics as unsupported
-        } else if (head.size() >= 6 && std::memcmp(head.data(), "\x93NUMPY", 6) == 0) {
-            cat = open_npy(path);
-        } else if (head.size() >= 4 && (std::memcmp(head.data(), "PK\x03\x04", 4) == 0 || std::memcmp(head.data(), "PK\x05\x06", 4) == 0)) {
-            cat = open_zip_model(path);  // PyTorch ZIP checkpoint (has data.pkl) or .npz
-        } else if (is_legacy_pth(head.data(), head.size())) {
-            cat = open_pth(path);
-        } else if (path.ends_with(".safetensors") || detail::looks_like_safetensors(head, file->size())) {
-            cat.format = Format::Safetensors;
-            append_safetensors_shard(cat, path);
-            cat.index_names();
+        // The first matching row of the format table (formats/formats.hpp):
+        // magic bytes first; a .safetensors name goes to the safetensors parser
+        // even when broken, so that the user gets its precise error.
+        if (const auto* row = detail::sniff_format(head, path, file->size())) {
+            cat = row->open(file, path);
         } else {
             throw Error(ErrorCode::Malformed,
                         file->size() < 8 ? "file too short to be any supported format (" + std::to_string(file->size()) + " bytes)"
