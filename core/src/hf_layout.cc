@@ -33,7 +33,7 @@ public:
         const auto* r = raw(key);
         if (!r) return std::nullopt;
         simdjson::padded_string json(*r);
-        simdjson::ondemand::parser p;
+        auto& p = parser_;
         simdjson::ondemand::document doc;
         std::string_view s;
         if (p.iterate(json).get(doc) || doc.get_string().get(s)) return std::nullopt;
@@ -44,7 +44,7 @@ public:
         const auto* r = raw(key);
         if (!r) return std::nullopt;
         simdjson::padded_string json(*r);
-        simdjson::ondemand::parser p;
+        auto& p = parser_;
         simdjson::ondemand::document doc;
         if (p.iterate(json).get(doc)) return std::nullopt;
         simdjson::ondemand::json_type type;
@@ -82,6 +82,9 @@ public:
 
 private:
     const Catalog& cat_;
+    // One parser for every key lookup of this conversion (reused, so its
+    // buffers are allocated once; not thread-safe, as KeyValues is local).
+    mutable simdjson::ondemand::parser parser_;
 };
 
 std::uint64_t required_u64(const KeyValues& kv, const std::string& key, const Catalog& cat) {

@@ -35,23 +35,22 @@ std::optional<std::string_view> metadata(const Catalog& cat, std::string_view ke
     return std::nullopt;
 }
 
-std::uint32_t metadata_u32(const Catalog& cat, std::string_view key) {
+// `p`: one parser for all the lookups of an open (a parser is reusable, not thread-safe).
+std::uint32_t metadata_u32(simdjson::ondemand::parser& p, const Catalog& cat, std::string_view key) {
     const auto text = metadata(cat, key);
     if (!text) return 0;
     simdjson::padded_string json(*text);
-    simdjson::ondemand::parser p;
     simdjson::ondemand::document doc;
     std::uint64_t v = 0;
     if (p.iterate(json).get(doc) || doc.get_uint64().get(v) || v > 0xFFFFFFFFu) return 0;
     return static_cast<std::uint32_t>(v);
 }
 
-std::vector<std::string> metadata_strings(const Catalog& cat, std::string_view key) {
+std::vector<std::string> metadata_strings(simdjson::ondemand::parser& p, const Catalog& cat, std::string_view key) {
     std::vector<std::string> out;
     const auto text = metadata(cat, key);
     if (!text) return out;
     simdjson::padded_string json(*text);
-    simdjson::ondemand::parser p;
     simdjson::ondemand::document doc;
     simdjson::ondemand::array arr;
     if (p.iterate(json).get(doc) || doc.get_array().get(arr)) return out;
@@ -114,9 +113,10 @@ Imatrix read_gguf_imatrix(const std::string& path) {
         out.matrices[name] = static_cast<std::uint32_t>(ncounts);
     }
     if (out.weights.empty()) throw Error(ErrorCode::Malformed, "GGUF file holds no importance matrix entries", path);
-    out.datasets = metadata_strings(cat, "imatrix.datasets");
-    out.chunk_count = metadata_u32(cat, "imatrix.chunk_count");
-    out.chunk_size = metadata_u32(cat, "imatrix.chunk_size");
+    simdjson::ondemand::parser parser;
+    out.datasets = metadata_strings(parser, cat, "imatrix.datasets");
+    out.chunk_count = metadata_u32(parser, cat, "imatrix.chunk_count");
+    out.chunk_size = metadata_u32(parser, cat, "imatrix.chunk_size");
     return out;
 }
 

@@ -127,7 +127,9 @@ std::map<std::string, std::string> parse_blob(const Catalog& cat, const TensorIn
     namespace od = simdjson::ondemand;
     const std::uint8_t* p = cat.data(t);
     simdjson::padded_string json(reinterpret_cast<const char*>(p), t.nbytes);
-    od::parser parser;
+    // Called once per quantized tensor: one parser per thread, reused (the
+    // document below is done with before the next call).
+    thread_local od::parser parser;
     od::document doc;
     check_json(parser.iterate(json).get(doc), "quant_state is not valid JSON", cat.path, t.name);
     od::object root;
