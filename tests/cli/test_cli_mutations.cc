@@ -62,8 +62,11 @@ void copy_dir(const QString& from, const QString& to) {
 std::vector<std::uint8_t> tiny_gguf(const std::vector<std::string>& names, const std::string& kv_value = "tiny") {
     std::vector<std::uint8_t> b;
     auto num = [&](std::uint64_t v, int n) { for (int i = 0; i < n; ++i) b.push_back(std::uint8_t(v >> (8 * i))); };
-    auto str = [&](const std::string& s) { num(s.size(), 8); b.insert(b.end(), s.begin(), s.end()); };
-    b.insert(b.end(), {'G', 'G', 'U', 'F'});
+    auto str = [&](const std::string& s) {
+        num(s.size(), 8);
+        for (const char c : s) b.push_back(static_cast<std::uint8_t>(c));
+    };
+    for (const char c : {'G', 'G', 'U', 'F'}) b.push_back(static_cast<std::uint8_t>(c));
     num(3, 4);
     num(names.size(), 8);
     num(1, 8);
