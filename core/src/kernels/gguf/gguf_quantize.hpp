@@ -52,9 +52,13 @@ AMN_GGUF_ENCODERS(AMN_DECLARE)
 /// zero) take the scalar path. K-quants and IQ4_*: the scale searches run
 /// one sub-block per lane; blocks holding inf or NaN take the scalar path.
 /// TQ1_0, TQ2_0, Q2_0: blocks with a zero, subnormal or non-finite d, or
-/// holding inf or NaN, take the scalar path.
+/// holding inf or NaN, take the scalar path. MXFP4, NVFP4: blocks holding
+/// inf or NaN take the scalar path. Q1_0: lanes = blocks (the |x| sum in
+/// element order, 4 blocks at a time on AVX2/AVX3, one vector's worth
+/// elsewhere); the last blocks, fewer than that, take the scalar path.
 #define AMN_GGUF_SIMD_ENCODERS(X) X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0) \
-    X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K) X(iq4_nl) X(iq4_xs) X(tq1_0) X(tq2_0) X(q2_0)
+    X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K) X(iq4_nl) X(iq4_xs) X(tq1_0) X(tq2_0) X(q2_0) \
+    X(mxfp4) X(nvfp4) X(q1_0)
 namespace simd {
 #define AMN_DECLARE(name) void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks);
 AMN_GGUF_SIMD_ENCODERS(AMN_DECLARE)

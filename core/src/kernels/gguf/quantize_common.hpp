@@ -76,6 +76,29 @@ inline long lroundf_x86(float x) noexcept {
     return std::lround(x);
 }
 
+/// ggml_fp32_to_ue4m3: positive f32 → unsigned E4M3 (bias 7), rounding half
+/// up on the first dropped mantissa bit, saturating at 0x7E; ≤ 0 or NaN → 0.
+inline std::uint8_t f32_to_ue4m3(float x) noexcept {
+    if (!(x > 0.0f)) return 0;
+    if (x > 448.0f) x = 448.0f;
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    const int fp32_exp = static_cast<int>((bits >> 23) & 0xFF) - 127;
+    const int fp32_man = static_cast<int>((bits >> 20) & 0x7);
+    int exp = fp32_exp + 7;
+    if (exp <= 0) {  // subnormal: man × 2^−9
+        const int man = std::min(7, cvtt_i32(x * 512.0f + 0.5f));
+        return man < 1 ? 0 : static_cast<std::uint8_t>(man);
+    }
+    if (exp >= 15) return 0x7E;
+    int man = fp32_man + static_cast<int>((bits >> 19) & 1);
+    if (man > 7) {
+        man = 0;
+        if (++exp >= 15) return 0x7E;
+    }
+    return static_cast<std::uint8_t>((exp << 3) | man);
+}
+
 /// Elements of a k-quant / IQ super-block.
 inline constexpr int QK_K = 256;
 /// ggml GROUP_MAX_EPS: a group whose largest magnitude is below this is "all zero".

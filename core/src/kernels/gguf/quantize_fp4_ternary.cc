@@ -59,29 +59,6 @@ int best_index_mxfp4(float x, float e) noexcept {
     return best;
 }
 
-// ggml_fp32_to_ue4m3: positive f32 → unsigned E4M3 (bias 7), rounding half
-// up on the first dropped mantissa bit, saturating at 0x7E; ≤ 0 or NaN → 0.
-std::uint8_t f32_to_ue4m3(float x) noexcept {
-    if (!(x > 0.0f)) return 0;
-    if (x > 448.0f) x = 448.0f;
-    std::uint32_t bits;
-    std::memcpy(&bits, &x, 4);
-    const int fp32_exp = static_cast<int>((bits >> 23) & 0xFF) - 127;
-    const int fp32_man = static_cast<int>((bits >> 20) & 0x7);
-    int exp = fp32_exp + 7;
-    if (exp <= 0) {  // subnormal: man × 2^−9
-        const int man = std::min(7, q::cvtt_i32(x * 512.0f + 0.5f));
-        return man < 1 ? 0 : static_cast<std::uint8_t>(man);
-    }
-    if (exp >= 15) return 0x7E;
-    int man = fp32_man + static_cast<int>((bits >> 19) & 1);
-    if (man > 7) {
-        man = 0;
-        if (++exp >= 15) return 0x7E;
-    }
-    return static_cast<std::uint8_t>((exp << 3) | man);
-}
-
 }  // namespace
 
 // quantize_row_tq1_0_ref: block_tq1_0 { u8 qs[48]; u8 qh[4]; fp16 d; },
@@ -162,7 +139,7 @@ void quantize_nvfp4(const float* src, std::uint8_t* dst, std::size_t n_blocks) {
             float amax = 0.0f;
             for (int j = 0; j < 16; ++j)
                 if (amax < std::fabs(src[j])) amax = std::fabs(src[j]);
-            const std::uint8_t ue = f32_to_ue4m3(amax / 6.0f);
+            const std::uint8_t ue = q::f32_to_ue4m3(amax / 6.0f);
             dst[s] = ue;
             const float d = ue4m3_to_f32_half(ue);
             for (int j = 0; j < 8; ++j) {

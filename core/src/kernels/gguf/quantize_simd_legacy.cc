@@ -30,6 +30,7 @@
 #include "gguf_quantize.hpp"
 #include "quantize_common.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -98,6 +99,23 @@ HWY_INLINE float FirstOfMagnitude(const float* x, float amax) {
 // A scale the vector path can use: normal and finite.
 HWY_INLINE bool NormalScale(float d) { return std::fabs(d) >= FLT_MIN && std::fabs(d) <= FLT_MAX; }
 
+// Blocks whose scales are computed (and converted to f16) together.
+constexpr std::size_t kBatch = 16;
+
+// h[k] = f32_to_fp16(f[k]) for k < kBatch. Targets with F16C convert in
+// vectors (vcvtps2ph rounds to nearest even and overflows to inf, as ggml;
+// the values here are never NaN); the others call the scalar conversion.
+HWY_INLINE void ToFp16(const float* HWY_RESTRICT f, std::uint16_t* HWY_RESTRICT h) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+    const DF df;
+    const hn::Rebind<hwy::float16_t, DF> dh;
+    for (std::size_t k = 0; k < kBatch; k += hn::Lanes(df))
+        hn::StoreU(hn::DemoteTo(dh, hn::Load(df, f + k)), dh, reinterpret_cast<hwy::float16_t*>(h + k));
+#else
+    for (std::size_t k = 0; k < kBatch; ++k) h[k] = q::f32_to_fp16(f[k]);
+#endif
+}
+
 // Bit 4 of each of the N lanes of q, as the low N bits of an integer (N ≤ 16).
 HWY_INLINE std::uint32_t HighBits(VI q) {
     const DI di;
@@ -141,7 +159,8 @@ void QuantQ8_0(const float* src, std::uint8_t* dst, std::size_t nb) {
     }
 }
 
-// quantize_row_q4_0_ref, vectorized over the two 16-element halves of a block.
+// quantize_row_q4_0_ref, vectorized over the two 16-element halves of a
+// block; scales, reciprocals and f16 conversions in batches of kBatch blocks.
 void QuantQ4_0(const float* src, std::uint8_t* dst, std::size_t nb) {
     const DF df;
     const DI di;
@@ -149,29 +168,45 @@ void QuantQ4_0(const float* src, std::uint8_t* dst, std::size_t nb) {
     const std::size_t N = hn::Lanes(df);
     const VF k8_5 = hn::Set(df, 8.5f);
     const VI k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, src += 32, dst += 18) {
-        float amax;
-        const bool finite = AbsMax32(src, amax);
-        const float max = FirstOfMagnitude(src, amax);
-        const float d = max / -8.0f;
-        if (!finite || !NormalScale(d)) {
-            scalar::quantize_q4_0(src, dst, 1);
-            continue;
+    for (std::size_t i0 = 0; i0 < nb; i0 += kBatch) {
+        const std::size_t count = std::min(kBatch, nb - i0);
+        alignas(64) float maxs[kBatch] = {}, ds[kBatch], ids[kBatch];
+        alignas(64) std::uint16_t hd[kBatch];
+        bool finite[kBatch];
+        for (std::size_t b = 0; b < count; ++b) {
+            float amax;
+            finite[b] = AbsMax32(src + 32 * b, amax);
+            maxs[b] = FirstOfMagnitude(src + 32 * b, amax);
         }
-        const VF id = hn::Set(df, 1.0f / d);
-        StoreFp16(dst, d);
-        for (std::size_t j = 0; j < 16; j += N) {
-            const VF x0 = hn::Mul(hn::LoadU(df, src + j), id);
-            const VF x1 = hn::Mul(hn::LoadU(df, src + 16 + j), id);
-            // (int8_t)(x + 8.5f) truncates; x + 8.5 lies in (0, 17) here.
-            const VI q0 = hn::Min(hn::ConvertTo(di, hn::Add(x0, k8_5)), k15);
-            const VI q1 = hn::Min(hn::ConvertTo(di, hn::Add(x1, k8_5)), k15);
-            hn::StoreU(hn::DemoteTo(du8, hn::Or(q0, hn::ShiftLeft<4>(q1))), du8, dst + 2 + j);
+        for (std::size_t b = 0; b < kBatch; b += N) {
+            // Lanes whose d is not normal are not used (the block takes the scalar path).
+            const VF d = hn::Div(hn::Load(df, maxs + b), hn::Set(df, -8.0f));
+            hn::Store(d, df, ds + b);
+            hn::Store(hn::Div(hn::Set(df, 1.0f), d), df, ids + b);
+        }
+        ToFp16(ds, hd);
+        for (std::size_t b = 0; b < count; ++b, src += 32, dst += 18) {
+            if (!finite[b] || !NormalScale(ds[b])) {
+                scalar::quantize_q4_0(src, dst, 1);
+                continue;
+            }
+            const VF id = hn::Set(df, ids[b]);
+            std::memcpy(dst, hd + b, 2);
+            for (std::size_t j = 0; j < 16; j += N) {
+                const VF x0 = hn::Mul(hn::LoadU(df, src + j), id);
+                const VF x1 = hn::Mul(hn::LoadU(df, src + 16 + j), id);
+                // (int8_t)(x + 8.5f) truncates; x + 8.5 lies in (0, 17) here.
+                const VI q0 = hn::Min(hn::ConvertTo(di, hn::Add(x0, k8_5)), k15);
+                const VI q1 = hn::Min(hn::ConvertTo(di, hn::Add(x1, k8_5)), k15);
+                hn::StoreU(hn::DemoteTo(du8, hn::Or(q0, hn::ShiftLeft<4>(q1))), du8, dst + 2 + j);
+            }
         }
     }
 }
 
-// quantize_row_q4_1_ref: d = (max − min) / 15, codes (x − min)·id + 0.5 truncated.
+// quantize_row_q4_1_ref: d = (max − min) / 15, codes (x − min)·id + 0.5
+// truncated. Blocks go in batches of kBatch: per-block min and max, then the
+// scales, reciprocals and f16 conversions in vectors across blocks.
 void QuantQ4_1(const float* src, std::uint8_t* dst, std::size_t nb) {
     const DF df;
     const DI di;
@@ -179,25 +214,37 @@ void QuantQ4_1(const float* src, std::uint8_t* dst, std::size_t nb) {
     const std::size_t N = hn::Lanes(df);
     const VF half = hn::Set(df, 0.5f);
     const VI k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, src += 32, dst += 20) {
-        float min, max;
-        const bool finite = MinMax32(src, min, max);
-        const float d = (max - min) / 15.0f;
-        // A zero min: its sign, stored in m, is that of the first zero.
-        if (!finite || min == 0.0f || !NormalScale(d)) {
-            scalar::quantize_q4_1(src, dst, 1);
-            continue;
+    for (std::size_t i0 = 0; i0 < nb; i0 += kBatch) {
+        const std::size_t count = std::min(kBatch, nb - i0);
+        alignas(64) float mins[kBatch] = {}, maxs[kBatch] = {}, ds[kBatch], ids[kBatch];
+        alignas(64) std::uint16_t hd[kBatch], hm[kBatch];
+        bool finite[kBatch];
+        for (std::size_t b = 0; b < count; ++b) finite[b] = MinMax32(src + 32 * b, mins[b], maxs[b]);
+        for (std::size_t b = 0; b < kBatch; b += N) {
+            // Lanes whose d is not normal are not used (the block takes the scalar path).
+            const VF d = hn::Div(hn::Sub(hn::Load(df, maxs + b), hn::Load(df, mins + b)), hn::Set(df, 15.0f));
+            hn::Store(d, df, ds + b);
+            hn::Store(hn::Div(hn::Set(df, 1.0f), d), df, ids + b);
         }
-        const VF id = hn::Set(df, 1.0f / d);
-        const VF vmin = hn::Set(df, min);
-        StoreFp16(dst, d);
-        StoreFp16(dst + 2, min);
-        for (std::size_t j = 0; j < 16; j += N) {
-            const VF x0 = hn::Mul(hn::Sub(hn::LoadU(df, src + j), vmin), id);
-            const VF x1 = hn::Mul(hn::Sub(hn::LoadU(df, src + 16 + j), vmin), id);
-            const VI q0 = hn::Min(hn::ConvertTo(di, hn::Add(x0, half)), k15);
-            const VI q1 = hn::Min(hn::ConvertTo(di, hn::Add(x1, half)), k15);
-            hn::StoreU(hn::DemoteTo(du8, hn::Or(q0, hn::ShiftLeft<4>(q1))), du8, dst + 4 + j);
+        ToFp16(ds, hd);
+        ToFp16(mins, hm);
+        for (std::size_t b = 0; b < count; ++b, src += 32, dst += 20) {
+            // A zero min: its sign, stored in m, is that of the first zero.
+            if (!finite[b] || mins[b] == 0.0f || !NormalScale(ds[b])) {
+                scalar::quantize_q4_1(src, dst, 1);
+                continue;
+            }
+            const VF id = hn::Set(df, ids[b]);
+            const VF vmin = hn::Set(df, mins[b]);
+            std::memcpy(dst, hd + b, 2);
+            std::memcpy(dst + 2, hm + b, 2);
+            for (std::size_t j = 0; j < 16; j += N) {
+                const VF x0 = hn::Mul(hn::Sub(hn::LoadU(df, src + j), vmin), id);
+                const VF x1 = hn::Mul(hn::Sub(hn::LoadU(df, src + 16 + j), vmin), id);
+                const VI q0 = hn::Min(hn::ConvertTo(di, hn::Add(x0, half)), k15);
+                const VI q1 = hn::Min(hn::ConvertTo(di, hn::Add(x1, half)), k15);
+                hn::StoreU(hn::DemoteTo(du8, hn::Or(q0, hn::ShiftLeft<4>(q1))), du8, dst + 4 + j);
+            }
         }
     }
 }
