@@ -53,7 +53,10 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& 
     if (!p.ftype) {
         std::string names;
         for (const auto& f : llama_file_types())
-            if (f.offered) names += (names.empty() ? "" : " ") + std::string(f.name);
+            if (f.offered) {
+                if (!names.empty()) names += ' ';
+                names += f.name;
+            }
         throw Error(ErrorCode::Usage, "unknown GGUF file type '" + opt.ftype + "' (llama-quantize's names: " + names + ")");
     }
     if (!opt.imatrix.empty()) p.imatrix = read_imatrix(opt.imatrix);
