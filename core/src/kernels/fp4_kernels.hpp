@@ -39,4 +39,20 @@ void round_through(DType dtype, float* y, std::size_t n) noexcept;
 /// One value of round_through.
 float round_to(DType dtype, float x) noexcept;
 
+// ---- SIMD (Highway, dispatched at run time; core/src/kernels/fp4_simd.cc).
+// Bit-identical to the scalar compositions they replace on every target
+// (tests/core/test_fp4_kernels.cc).
+
+/// For g < groups, with B = group_bytes (a multiple of 8):
+///   e2m1_scale(packed + g·B, negative_zero, scales[g], y + 2·B·g, B);
+/// then round_through(round, y, 2·B·groups). Fused in one pass.
+void e2m1_groups(const std::uint8_t* packed, const float* scales, std::size_t group_bytes, bool negative_zero, DType round,
+                 float* y, std::size_t groups) noexcept;
+
+/// round_through, vectorized.
+void round_through_simd(DType dtype, float* y, std::size_t n) noexcept;
+
+/// Name of the Highway target the dispatcher picked (tests).
+const char* fp4_target_name() noexcept;
+
 }  // namespace amn::kernels::fp4

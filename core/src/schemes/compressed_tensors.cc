@@ -265,7 +265,7 @@ public:
             } else {
                 qk::affine_gather(q.data(), g_idx_.data(), zero.data(), scale.data(), G, y, K);
             }
-            f4::round_through(s_.dtype, y, K);  // the library's arithmetic is in the scale's dtype
+            f4::round_through_simd(s_.dtype, y, K);  // the library's arithmetic is in the scale's dtype
         }
     }
 
@@ -326,7 +326,7 @@ public:
                     break;
                 }
             }
-            f4::round_through(s_.dtype, y, K);
+            f4::round_through_simd(s_.dtype, y, K);
         }
     }
 
@@ -356,16 +356,13 @@ public:
     }
     void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
         const u64 K = in_, G = in_ / 16;
+        std::vector<float> sc(G);
         for (u64 r = row0; r < row0 + nrows; ++r) {
-            float* y = out + (r - row0) * K;
-            for (u64 g = 0; g < G; ++g) {
-                float s8;
-                amn::kernels::fp8_to_f32(DType::F8_E4M3, sd_ + r * G + g, &s8, 1);
-                // compressed-tensors: scale = scale / global_scale, then x·scale.
-                const float s = f4::round_to(arith_, s8 / global_);
-                f4::e2m1_scale(wd_ + r * (K / 2) + g * 8, true, s, y + g * 16, 8);
-            }
-            f4::round_through(arith_, y, K);
+            amn::kernels::fp8_to_f32(DType::F8_E4M3, sd_ + r * G, sc.data(), G);
+            // compressed-tensors: scale = scale / global_scale, then x·scale,
+            // each rounded to the arithmetic dtype.
+            for (float& s : sc) s = f4::round_to(arith_, s / global_);
+            f4::e2m1_groups(wd_ + r * (K / 2), sc.data(), 8, true, arith_, out + (r - row0) * K, G);
         }
     }
 

@@ -61,12 +61,11 @@ public:
     }
     void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
         const u64 K = in_, G = in_ / 16;
+        std::vector<float> sc(G);
         for (u64 r = row0; r < row0 + nrows; ++r) {
-            for (u64 g = 0; g < G; ++g) {
-                float s8;
-                amn::kernels::fp8_to_f32(DType::F8_E4M3, sd_ + r * G + g, &s8, 1);
-                f4::e2m1_scale(wd_ + r * (K / 2) + g * 8, false, s8 * scale2_, out + (r - row0) * K + g * 16, 8);
-            }
+            amn::kernels::fp8_to_f32(DType::F8_E4M3, sd_ + r * G, sc.data(), G);
+            for (float& s : sc) s = s * scale2_;
+            f4::e2m1_groups(wd_ + r * (K / 2), sc.data(), 8, false, DType::F32, out + (r - row0) * K, G);
         }
     }
 
@@ -103,7 +102,7 @@ public:
             const float s = f4::round_to(DType::BF16, load_float(sinfo_, sd_, per_channel_ ? r : 0));
             float* y = out + (r - row0) * K;
             amn::kernels::fp8_scale_to_f32(w_.dtype, wd_ + r * K, s, y, K);
-            f4::round_through(DType::BF16, y, K);
+            f4::round_through_simd(DType::BF16, y, K);
         }
     }
 

@@ -60,10 +60,11 @@ public:
     void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
         const u64 G = groups_, R = rows_;
         if (!experts_) {
-            for (u64 r = row0; r < row0 + nrows; ++r)
-                for (u64 g = 0; g < G; ++g)
-                    f4::e2m1_scale(bd_ + (r * G + g) * 16, true, f4::e8m0_value(sd_[r * G + g]),
-                                   out + (r - row0) * G * 32 + g * 32, 16);
+            std::vector<float> sc(G);
+            for (u64 r = row0; r < row0 + nrows; ++r) {
+                for (u64 g = 0; g < G; ++g) sc[g] = f4::e8m0_value(sd_[r * G + g]);
+                f4::e2m1_groups(bd_ + r * G * 16, sc.data(), 16, true, DType::F32, out + (r - row0) * G * 32, G);
+            }
             return;
         }
         // Output row o = (e, k) holds column k of expert e's [rows, in]
@@ -76,7 +77,8 @@ public:
             const u64 kend = std::min({(kb + 1) * 32, K, k + (end - o)});
             for (u64 r = 0; r < R; ++r) {
                 const u64 bi = (e * R + r) * G + kb;
-                f4::e2m1_scale(bd_ + bi * 16, true, f4::e8m0_value(sd_[bi]), v, 16);
+                const float s = f4::e8m0_value(sd_[bi]);
+                f4::e2m1_groups(bd_ + bi * 16, &s, 16, true, DType::F32, v, 1);
                 for (u64 kk = k; kk < kend; ++kk) out[(o - row0 + (kk - k)) * R + r] = v[kk - kb * 32];
             }
             o += kend - k;
