@@ -153,6 +153,49 @@ std::map<std::string, Tensor> int8_layer() {
     return m;
 }
 
+// New formats (compressed-tensors, ModelOpt, gpt-oss MXFP4), same layer size.
+const char* kCtW4 = R"({"quantization_config":{"quant_method":"compressed-tensors","format":"pack-quantized","config_groups":{"group_0":{"format":"pack-quantized","targets":["Linear"],"weights":{"num_bits":4,"type":"int","symmetric":true,"group_size":128,"strategy":"group"}}}}})";
+const char* kCtNvfp4 = R"({"quantization_config":{"quant_method":"compressed-tensors","format":"nvfp4-pack-quantized","config_groups":{"group_0":{"format":"nvfp4-pack-quantized","targets":["Linear"],"weights":{"num_bits":4,"type":"float","symmetric":true,"group_size":16,"strategy":"tensor_group","scale_dtype":"torch.float8_e4m3fn"}}}}})";
+const char* kModelOpt = R"({"quantization_config":{"quant_method":"modelopt","quant_algo":"NVFP4","producer":{"name":"modelopt"},"group_size":16,"config_groups":{"group_0":{"weights":{"num_bits":4,"type":"float","group_size":16},"targets":["Linear"]}}}})";
+const char* kMxfp4 = R"({"quantization_config":{"quant_method":"mxfp4"}})";
+
+Tensor e4m3_scales(std::vector<std::uint64_t> shape, std::uint64_t n) {
+    Tensor t{"F8_E4M3", std::move(shape), std::vector<std::uint8_t>(n)};
+    for (auto& b : t.bytes) b = std::uint8_t(0x30 + rng() % 0x20);  // positive normals
+    return t;
+}
+std::map<std::string, Tensor> ct_w4_layer() {
+    std::map<std::string, Tensor> m;
+    const std::string p = "model.layers.0.mlp.up_proj";
+    m[p + ".weight_packed"] = random_tensor("I32", {kOut, kIn / 8}, kOut * kIn / 2);
+    Tensor s = f16_tensor({kOut, kIn / kGroup}, kOut * kIn / kGroup);
+    s.dtype = "BF16";
+    for (std::size_t i = 0; i < s.bytes.size(); i += 2) s.bytes[i + 1] = 0x3C;  // small positive BF16
+    m[p + ".weight_scale"] = s;
+    std::vector<std::int32_t> sh{std::int32_t(kOut), 0, std::int32_t(kIn), 0};
+    m[p + ".weight_shape"] = Tensor{"I64", {2}, std::vector<std::uint8_t>(16)};
+    std::memcpy(m[p + ".weight_shape"].bytes.data(), sh.data(), 16);
+    return m;
+}
+std::map<std::string, Tensor> nvfp4_layer(bool modelopt) {
+    std::map<std::string, Tensor> m;
+    const std::string p = "model.layers.0.mlp.up_proj";
+    m[p + (modelopt ? ".weight" : ".weight_packed")] = random_tensor("U8", {kOut, kIn / 2}, kOut * kIn / 2);
+    m[p + ".weight_scale"] = e4m3_scales({kOut, kIn / 16}, kOut * kIn / 16);
+    m[p + (modelopt ? ".weight_scale_2" : ".weight_global_scale")] = f32_tensor(modelopt ? std::vector<std::uint64_t>{} : std::vector<std::uint64_t>{1}, 1, 0.5f, 2.0f);
+    return m;
+}
+std::map<std::string, Tensor> mxfp4_layer() {
+    std::map<std::string, Tensor> m;
+    const std::string p = "model.layers.0.mlp.experts.down_proj";
+    const std::uint64_t E = 2, R = kOut / 2, G = kIn / 32;
+    m[p + "_blocks"] = random_tensor("U8", {E, R, G, 16}, E * R * G * 16);
+    Tensor s{"U8", {E, R, G}, std::vector<std::uint8_t>(E * R * G)};
+    for (auto& b : s.bytes) b = std::uint8_t(120 + rng() % 8);
+    m[p + "_scales"] = s;
+    return m;
+}
+
 struct Layer {
     amn::Catalog cat;
     amn::Plan plan;
@@ -168,11 +211,20 @@ fs::path bench_dir() {
     return d;
 }
 
-std::unique_ptr<Layer> open_layer(const std::string& name, const std::map<std::string, Tensor>& ts) {
-    const fs::path f = bench_dir() / (name + ".safetensors");
+// `config` non-empty: a model folder with that config.json (the schemes
+// that are recognised from quantization_config).
+std::unique_ptr<Layer> open_layer(const std::string& name, const std::map<std::string, Tensor>& ts,
+                                  const std::string& config = {}) {
+    fs::path f = bench_dir() / (name + ".safetensors");
+    if (!config.empty()) {
+        const fs::path d = bench_dir() / name;
+        fs::create_directories(d);
+        std::ofstream(d / "config.json") << config;
+        f = d / "model.safetensors";
+    }
     write_st(f.string(), ts);
     auto l = std::make_unique<Layer>();
-    l->cat = amn::open_model(f.string());
+    l->cat = amn::open_model(config.empty() ? f.string() : f.parent_path().string());
     l->plan = amn::make_plan(l->cat);
     for (const auto& t : l->plan.tensors)
         if (t.quantized && t.recipe) l->recipe = t.recipe.get();
@@ -201,7 +253,7 @@ void run_layer(const amn::Recipe& r, unsigned threads, std::vector<std::vector<f
 }
 
 void register_all() {
-    struct Scheme { std::string name; std::function<std::map<std::string, Tensor>()> make; };
+    struct Scheme { std::string name; std::function<std::map<std::string, Tensor>()> make; std::string config = {}; };
     const std::vector<Scheme> schemes = {
         {"gptq_4bit", [] { return gptq_layer(4, false); }},
         {"gptq_4bit_actorder", [] { return gptq_layer(4, true); }},
@@ -213,12 +265,16 @@ void register_all() {
         {"bnb_nf4_dq", [] { return bnb4_layer(false, true); }},
         {"bnb_fp4", [] { return bnb4_layer(true, false); }},
         {"bnb_int8", int8_layer},
+        {"ct_w4a16_g128", ct_w4_layer, kCtW4},
+        {"ct_nvfp4", [] { return nvfp4_layer(false); }, kCtNvfp4},
+        {"modelopt_nvfp4", [] { return nvfp4_layer(true); }, kModelOpt},
+        {"mxfp4_experts", mxfp4_layer, kMxfp4},
     };
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     std::vector<unsigned> thread_counts{1};
     if (hw > 1) thread_counts.push_back(hw);
     for (const auto& s : schemes) {
-        std::shared_ptr<Layer> layer = open_layer(s.name, s.make());
+        std::shared_ptr<Layer> layer = open_layer(s.name, s.make(), s.config);
         for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
             for (unsigned threads : thread_counts) {
                 const std::string name = s.name + "/" + hwy::TargetName(target) + "/threads:" + std::to_string(threads);
@@ -231,6 +287,8 @@ void register_all() {
                     for (auto _ : st) run_layer(r, threads, bufs);
                     const double n = double(r.rows() * r.row_elems());
                     st.counters["elem/s"] = benchmark::Counter(n * double(st.iterations()), benchmark::Counter::kIsRate);
+                    st.counters["ns/elem"] = benchmark::Counter(n * double(st.iterations()) * 1e-9,
+                                                                benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
                     st.SetLabel(layer->recipe->describe());
                     hwy::SetSupportedTargetsForTest(0);
                 })->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.3);
