@@ -44,13 +44,6 @@
             <source>Source</source>
             <translation>Quelle</translation>
         </message>
-        <message numerus="yes">
-            <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
-            <translation>
-                <numerusform>%1, %n Datei, %2 — %3 Ausgabetensoren, %4 Parameter</numerusform>
-                <numerusform>%1, %n Dateien, %2 — %3 Ausgabetensoren, %4 Parameter</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Scheme: none (unquantized tensors are cast or copied).</source>
             <translation>Schema: keines (nicht quantisierte Tensoren werden umgewandelt oder kopiert).</translation>
@@ -531,6 +524,20 @@
         <message>
             <source>O&amp;nly:</source>
             <translation>N&amp;ur:</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1, %n file(s), %2 — %3, %4 parameters</source>
+            <translation>
+                <numerusform>%1, %n Datei, %2 — %3, %4 Parameter</numerusform>
+                <numerusform>%1, %n Dateien, %2 — %3, %4 Parameter</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n output tensor(s)</source>
+            <translation>
+                <numerusform>%n Ausgabetensor</numerusform>
+                <numerusform>%n Ausgabetensoren</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1014,10 +1021,6 @@
             <translation>Tensoren</translation>
         </message>
         <message>
-            <source>%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors</source>
-            <translation>%1 gespeichert: %2 quantisiert, %3 Begleittensoren, %4 durchgereicht, %5 nicht unterstützt → %6 Ausgabetensoren</translation>
-        </message>
-        <message>
             <source>Parameters</source>
             <translation>Parameter</translation>
         </message>
@@ -1110,6 +1113,24 @@
         <message>
             <source>unknown</source>
             <translation>unbekannt</translation>
+        </message>
+        <message>
+            <source>%1 stored: %2 quantized, %3, %4 passthrough, %5 unsupported → %6</source>
+            <translation>%1 gespeichert: %2 quantisiert, %3, %4 durchgereicht, %5 nicht unterstützt → %6</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n companion(s)</source>
+            <translation>
+                <numerusform>%n Begleittensor</numerusform>
+                <numerusform>%n Begleittensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n output tensor(s)</source>
+            <translation>
+                <numerusform>%n Ausgabetensor</numerusform>
+                <numerusform>%n Ausgabetensoren</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1299,6 +1320,10 @@
         <message>
             <source>no further loss: the values are already on the scheme's grid</source>
             <translation>kein weiterer Verlust: die Werte liegen schon auf dem Raster des Schemas</translation>
+        </message>
+        <message>
+            <source>not measurable yet for %1</source>
+            <translation>für %1 noch nicht messbar</translation>
         </message>
     </context>
     <context>

@@ -25,13 +25,6 @@
     <context>
         <name>amn::ui::ConvertWizard</name>
         <message numerus="yes">
-            <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
-            <translation>
-                <numerusform>%1, %n file, %2 — %3 output tensors, %4 parameters</numerusform>
-                <numerusform>%1, %n files, %2 — %3 output tensors, %4 parameters</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
             <source>%n tensor(s) cannot be converted, for example:
 %1</source>
             <translation>
@@ -531,6 +524,20 @@
             <source>O&amp;nly:</source>
             <translation type="unfinished" />
         </message>
+        <message numerus="yes">
+            <source>%1, %n file(s), %2 — %3, %4 parameters</source>
+            <translation>
+                <numerusform>%1, %n file, %2 — %3, %4 parameters</numerusform>
+                <numerusform>%1, %n files, %2 — %3, %4 parameters</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n output tensor(s)</source>
+            <translation>
+                <numerusform>%n output tensor</numerusform>
+                <numerusform>%n output tensors</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>
@@ -1020,10 +1027,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Parameters</source>
             <translation type="unfinished" />
         </message>
@@ -1109,6 +1112,24 @@
         <message>
             <source>unknown</source>
             <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 stored: %2 quantized, %3, %4 passthrough, %5 unsupported → %6</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%n companion(s)</source>
+            <translation>
+                <numerusform>%n companion</numerusform>
+                <numerusform>%n companions</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n output tensor(s)</source>
+            <translation>
+                <numerusform>%n output tensor</numerusform>
+                <numerusform>%n output tensors</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1297,6 +1318,10 @@
         </message>
         <message>
             <source>no further loss: the values are already on the scheme's grid</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not measurable yet for %1</source>
             <translation type="unfinished" />
         </message>
     </context>

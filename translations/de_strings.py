@@ -20,8 +20,9 @@ DE = {
         "Eine Konvertierung läuft noch. Abbrechen? Es bleibt keine unvollständige Datei zurück.",
     (W, "Source"): "Quelle",
     (W, "The model to remember (dequantize)."): "Das Modell, das erinnert (dequantisiert) wird.",
-    (W, "%1, %n file(s), %2 — %3 output tensors, %4 parameters"):
-        ["%1, %n Datei, %2 — %3 Ausgabetensoren, %4 Parameter", "%1, %n Dateien, %2 — %3 Ausgabetensoren, %4 Parameter"],
+    (W, "%1, %n file(s), %2 — %3, %4 parameters"):
+        ["%1, %n Datei, %2 — %3, %4 Parameter", "%1, %n Dateien, %2 — %3, %4 Parameter"],
+    (W, "%n output tensor(s)"): ["%n Ausgabetensor", "%n Ausgabetensoren"],
     (W, "Scheme: none (unquantized tensors are cast or copied)."):
         "Schema: keines (nicht quantisierte Tensoren werden umgewandelt oder kopiert).",
     (W, "Scheme: %1"): "Schema: %1",
@@ -204,8 +205,10 @@ DE = {
     (S, "Config"): "Konfiguration",
     (S, 'quant_method "%1" in %2'): "quant_method „%1“ in %2",
     (S, "Tensors"): "Tensoren",
-    (S, "%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors"):
-        "%1 gespeichert: %2 quantisiert, %3 Begleittensoren, %4 durchgereicht, %5 nicht unterstützt → %6 Ausgabetensoren",
+    (S, "%1 stored: %2 quantized, %3, %4 passthrough, %5 unsupported → %6"):
+        "%1 gespeichert: %2 quantisiert, %3, %4 durchgereicht, %5 nicht unterstützt → %6",
+    (S, "%n companion(s)"): ["%n Begleittensor", "%n Begleittensoren"],
+    (S, "%n output tensor(s)"): ["%n Ausgabetensor", "%n Ausgabetensoren"],
     (S, "Parameters"): "Parameter",
     (S, "%1 (%2 quantized)"): "%1 (%2 quantisiert)",
     (S, "Size"): "Größe",
@@ -268,6 +271,7 @@ DE = {
         "Werte, die schon auf dem Raster des Schemas liegen, kommen unverändert zurück.",
     (D, "not quantized"): "nicht quantisiert",
     (D, "not measurable: %1"): "nicht messbar: %1",
+    (D, "not measurable yet for %1"): "für %1 noch nicht messbar",
     (D, "no further loss: the values are already on the scheme's grid"):
         "kein weiterer Verlust: die Werte liegen schon auf dem Raster des Schemas",
     (D, "RMSE %1, max abs error %2, SQNR %3 dB"): "RMSE %1, größter absoluter Fehler %2, SQNR %3 dB",

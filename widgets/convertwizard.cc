@@ -156,10 +156,10 @@ void ConvertWizard::buildPages() {
         QStringList schemes;
         for (const auto& s : in.schemes) schemes << QString::fromStdString(s.description);
         l->addWidget(wrapLabel(QStringLiteral("<b>%1</b>").arg(QFileInfo(m.path).absoluteFilePath().toHtmlEscaped()), source));
-        l->addWidget(wrapLabel(tr("%1, %n file(s), %2 — %3 output tensors, %4 parameters", nullptr, static_cast<int>(in.shards))
-                                   .arg(QString::fromStdString(in.format), humanBytes(in.file_bytes))
-                                   .arg(in.logical_tensors)
-                                   .arg(humanCount(in.parameters)),
+        l->addWidget(wrapLabel(tr("%1, %n file(s), %2 — %3, %4 parameters", nullptr, static_cast<int>(in.shards))
+                                   .arg(QString::fromStdString(in.format), humanBytes(in.file_bytes),
+                                        tr("%n output tensor(s)", nullptr, static_cast<int>(in.logical_tensors)),
+                                        humanCount(in.parameters)),
                                source));
         l->addWidget(wrapLabel(schemes.isEmpty() ? tr("Scheme: none (unquantized tensors are cast or copied).")
                                                  : tr("Scheme: %1").arg(schemes.join(QStringLiteral("; "))),
@@ -669,10 +669,10 @@ void ConvertWizard::updateSummary() {
     html += row(tr("Target"), targetText.toHtmlEscaped());
     html += row(tr("Output"), QFileInfo(outputPath()).absoluteFilePath().toHtmlEscaped() + (overwrite_->isChecked() ? tr(" (overwrite)") : QString()));
     if (md == Mode::Remember) {
-        html += row(tr("Tensors"), tr("%1 written, %2 dequantized").arg(m.inspection.logical_tensors).arg(m.inspection.quantized));
+        html += row(tr("Tensors"), tr("%1 written, %2 dequantized").arg(QLocale().toString(static_cast<qulonglong>(m.inspection.logical_tensors)), QLocale().toString(static_cast<qulonglong>(m.inspection.quantized))));
         html += row(tr("Predicted size"), tr("%1 of tensor data (input: %2)").arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes)));
     } else if (planOk_) {
-        html += row(tr("Tensors"), tr("%n tensor(s), %1 re-encoded", nullptr, static_cast<int>(planned_.size())).arg(quantized));
+        html += row(tr("Tensors"), tr("%n tensor(s), %1 re-encoded", nullptr, static_cast<int>(planned_.size())).arg(QLocale().toString(static_cast<qulonglong>(quantized))));
         html += row(tr("Estimated size"),
                     tr("%1 of tensor data (input: %2), %3 bits per weight")
                         .arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes),

@@ -112,10 +112,13 @@ QString safeOutputPath(const LoadedModel& m, const QString& proposed) {
     return QDir(docs).filePath(name + QLatin1Char('/') + file);
 }
 
-QString humanBytes(quint64 bytes) { return QString::fromStdString(amn::human_bytes(bytes)); }
+QString humanBytes(quint64 bytes) {
+    // Locale-aware (German: "1,5 GiB"); binary units as the core and the CLI print them.
+    return QLocale().formattedDataSize(static_cast<qint64>(bytes), bytes < 1024 ? 0 : 1, QLocale::DataSizeIecFormat);
+}
 
 QString humanCount(quint64 n) {
-    if (n < 1000) return QString::number(n);
+    if (n < 1000) return QLocale().toString(n);
     static const char* units[] = {"K", "M", "B", "T"};
     double v = static_cast<double>(n);
     int u = -1;

@@ -134,8 +134,11 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
         add(QStringLiteral("config"), tr("Config"), tr("quant_method \"%1\" in %2")
                                                         .arg(QString::fromStdString(*qm), QFileInfo(QString::fromStdString(m.catalog.config_path)).fileName()));
     add(QStringLiteral("tensors"), tr("Tensors"),
-        tr("%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors")
-            .arg(in.stored_tensors).arg(in.quantized).arg(in.companions).arg(in.passthrough).arg(in.unsupported).arg(in.logical_tensors));
+        tr("%1 stored: %2 quantized, %3, %4 passthrough, %5 unsupported → %6")
+            .arg(QLocale().toString(static_cast<qulonglong>(in.stored_tensors)), QLocale().toString(static_cast<qulonglong>(in.quantized)),
+                 tr("%n companion(s)", nullptr, static_cast<int>(in.companions)),
+                 QLocale().toString(static_cast<qulonglong>(in.passthrough)), QLocale().toString(static_cast<qulonglong>(in.unsupported)),
+                 tr("%n output tensor(s)", nullptr, static_cast<int>(in.logical_tensors))));
     add(QStringLiteral("parameters"), tr("Parameters"),
         tr("%1 (%2 quantized)").arg(humanCount(in.parameters), humanCount(in.quantized_parameters)));
     add(QStringLiteral("size"), tr("Size"), tr("%1 now → %2 as BF16").arg(humanBytes(in.tensor_bytes), humanBytes(in.bf16_bytes)));
@@ -230,8 +233,8 @@ MetadataView::MetadataView(ModelPtr model, QWidget* parent) : QWidget(parent) {
     if (!m.catalog.notes.empty() || !m.plan.notes.empty()) {
         auto* s = section(tr("Notes"));
         int i = 0;
-        for (const auto& n : m.catalog.notes) entry(s, QString::number(++i), QString::fromStdString(n));
-        for (const auto& n : m.plan.notes) entry(s, QString::number(++i), QString::fromStdString(n));
+        for (const auto& n : m.catalog.notes) entry(s, QLocale().toString(++i), QString::fromStdString(n));
+        for (const auto& n : m.plan.notes) entry(s, QLocale().toString(++i), QString::fromStdString(n));
     }
     if (tree_->topLevelItemCount() == 0) new QTreeWidgetItem(tree_, {tr("This file carries no metadata.")});
     tree_->expandAll();

@@ -216,7 +216,7 @@ private slots:
         SummaryView s(model);
         QVERIFY(s.field("format").contains("safetensors"));
         QVERIFY(s.field("schemes").contains(QString::fromStdString(model->inspection.schemes.at(0).description)));
-        QVERIFY(s.field("tensors").startsWith("19 stored: 7 quantized, 9 companions, 3 passthrough"));
+        QVERIFY(s.field("tensors").startsWith("19 stored: 7 quantized, 9 companion"));
         QVERIFY(s.field("size").contains(humanBytes(model->inspection.bf16_bytes)));
         QCOMPARE(s.breakdown()->rows().size(), std::size_t(2));
         quint64 dtypeBytes = 0;
