@@ -785,10 +785,6 @@
             <translation>Über anamnesis</translation>
         </message>
         <message>
-            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files and remember (dequantize) them to safetensors.&lt;/p&gt;</source>
-            <translation>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.&lt;/p&gt;&lt;p&gt;Quantisierte Modelldateien untersuchen und nach safetensors erinnern (dequantisieren).&lt;/p&gt;</translation>
-        </message>
-        <message>
             <source>(none)</source>
             <translation>(keine)</translation>
         </message>
@@ -842,6 +838,73 @@
         <message>
             <source>Main Toolbar</source>
             <translation>Hauptwerkzeugleiste</translation>
+        </message>
+        <message>
+            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files, remember (dequantize) and forget (quantize) them.&lt;/p&gt;&lt;p&gt;Licence: MIT OR Apache-2.0&lt;/p&gt;&lt;p&gt;Built with Qt %2 (running on Qt %3).&lt;/p&gt;</source>
+            <translation>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.&lt;/p&gt;&lt;p&gt;Quantisierte Modelldateien untersuchen, erinnern (dequantisieren) und vergessen (quantisieren).&lt;/p&gt;&lt;p&gt;Lizenz: MIT OR Apache-2.0&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2 (läuft mit Qt %3).&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>About &amp;Qt</source>
+            <translation>Über &amp;Qt</translation>
+        </message>
+        <message>
+            <source>The file could not be read as a model.</source>
+            <translation>Die Datei konnte nicht als Modell gelesen werden.</translation>
+        </message>
+        <message>
+            <source>The file could not be read (missing, or no permission?).</source>
+            <translation>Die Datei konnte nicht gelesen werden (fehlt sie, oder fehlt die Berechtigung?).</translation>
+        </message>
+        <message>
+            <source>The file is incomplete — it ends too early (a partial download?).</source>
+            <translation>Die Datei ist unvollständig — sie endet zu früh (ein abgebrochener Download?).</translation>
+        </message>
+        <message>
+            <source>The file is incomplete — it ends before tensor %1's data (a partial download?).</source>
+            <translation>Die Datei ist unvollständig — sie endet vor den Daten des Tensors %1 (ein abgebrochener Download?).</translation>
+        </message>
+        <message>
+            <source>The file is damaged, or not a model file of the kind its name says.</source>
+            <translation>Die Datei ist beschädigt oder keine Modelldatei der Art, die ihr Name angibt.</translation>
+        </message>
+        <message>
+            <source>The file declares more than anamnesis accepts (a safety limit).</source>
+            <translation>Die Datei gibt mehr an, als anamnesis annimmt (eine Sicherheitsgrenze).</translation>
+        </message>
+        <message>
+            <source>The file uses something anamnesis does not support yet.</source>
+            <translation>Die Datei verwendet etwas, das anamnesis noch nicht unterstützt.</translation>
+        </message>
+        <message>
+            <source>A quantized tensor lacks the scales it needs, or they do not fit.</source>
+            <translation>Einem quantisierten Tensor fehlen die nötigen Skalen, oder sie passen nicht.</translation>
+        </message>
+        <message>
+            <source>The file contains Python code that is not safe to load; it was not run.</source>
+            <translation>Die Datei enthält Python-Code, der nicht sicher geladen werden kann; er wurde nicht ausgeführt.</translation>
+        </message>
+        <message>
+            <source>This is not a regular file or model folder.</source>
+            <translation>Dies ist keine reguläre Datei und kein Modellordner.</translation>
+        </message>
+        <message>
+            <source>There is not enough memory to open the file.</source>
+            <translation>Der Speicher reicht nicht, um die Datei zu öffnen.</translation>
+        </message>
+        <message>
+            <source>The file could not be opened.</source>
+            <translation>Die Datei konnte nicht geöffnet werden.</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1: %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n model(s) could not be opened.</source>
+            <translation>
+                <numerusform>%n Modell konnte nicht geöffnet werden.</numerusform>
+                <numerusform>%n Modelle konnten nicht geöffnet werden.</numerusform>
+            </translation>
         </message>
     </context>
     <context>

@@ -799,10 +799,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files and remember (dequantize) them to safetensors.&lt;/p&gt;</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>(none)</source>
             <translation type="unfinished" />
         </message>
@@ -841,6 +837,73 @@
         <message>
             <source>Main Toolbar</source>
             <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files, remember (dequantize) and forget (quantize) them.&lt;/p&gt;&lt;p&gt;Licence: MIT OR Apache-2.0&lt;/p&gt;&lt;p&gt;Built with Qt %2 (running on Qt %3).&lt;/p&gt;</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>About &amp;Qt</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file could not be read as a model.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file could not be read (missing, or no permission?).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file is incomplete — it ends too early (a partial download?).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file is incomplete — it ends before tensor %1's data (a partial download?).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file is damaged, or not a model file of the kind its name says.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file declares more than anamnesis accepts (a safety limit).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file uses something anamnesis does not support yet.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A quantized tensor lacks the scales it needs, or they do not fit.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file contains Python code that is not safe to load; it was not run.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>This is not a regular file or model folder.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>There is not enough memory to open the file.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file could not be opened.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%n model(s) could not be opened.</source>
+            <translation>
+                <numerusform>%n model could not be opened.</numerusform>
+                <numerusform>%n models could not be opened.</numerusform>
+            </translation>
         </message>
     </context>
     <context>

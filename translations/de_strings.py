@@ -151,15 +151,37 @@ DE = {
     (M, "&Help"): "&Hilfe",
     (M, "&About anamnesis"): "Ü&ber anamnesis",
     (M, "About anamnesis"): "Über anamnesis",
-    (M, "<h3>anamnesis %1</h3><p>Parse any tensor format, recover any precision.</p><p>Inspect quantized model files and remember (dequantize) them to safetensors.</p>"):
-        "<h3>anamnesis %1</h3><p>Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.</p>"
-        "<p>Quantisierte Modelldateien untersuchen und nach safetensors erinnern (dequantisieren).</p>",
     (M, "(none)"): "(keine)",
     (M, "&Clear List"): "Liste &leeren",
     (M, "Opening %1…"): "%1 wird geöffnet …",
     (M, "Could not open %1"): "%1 konnte nicht geöffnet werden",
     (M, "Could not open model"): "Modell konnte nicht geöffnet werden",
     (M, "%1 could not be opened."): "%1 konnte nicht geöffnet werden.",
+    (M, "%n model(s) could not be opened."): ["%n Modell konnte nicht geöffnet werden.", "%n Modelle konnten nicht geöffnet werden."],
+    (M, "%1: %2"): "%1: %2",
+    (M, "The file could not be read as a model."): "Die Datei konnte nicht als Modell gelesen werden.",
+    (M, "The file could not be read (missing, or no permission?)."): "Die Datei konnte nicht gelesen werden (fehlt sie, oder fehlt die Berechtigung?).",
+    (M, "The file is incomplete — it ends too early (a partial download?)."):
+        "Die Datei ist unvollständig — sie endet zu früh (ein abgebrochener Download?).",
+    (M, "The file is incomplete — it ends before tensor %1's data (a partial download?)."):
+        "Die Datei ist unvollständig — sie endet vor den Daten des Tensors %1 (ein abgebrochener Download?).",
+    (M, "The file is damaged, or not a model file of the kind its name says."):
+        "Die Datei ist beschädigt oder keine Modelldatei der Art, die ihr Name angibt.",
+    (M, "The file declares more than anamnesis accepts (a safety limit)."):
+        "Die Datei gibt mehr an, als anamnesis annimmt (eine Sicherheitsgrenze).",
+    (M, "The file uses something anamnesis does not support yet."): "Die Datei verwendet etwas, das anamnesis noch nicht unterstützt.",
+    (M, "A quantized tensor lacks the scales it needs, or they do not fit."):
+        "Einem quantisierten Tensor fehlen die nötigen Skalen, oder sie passen nicht.",
+    (M, "The file contains Python code that is not safe to load; it was not run."):
+        "Die Datei enthält Python-Code, der nicht sicher geladen werden kann; er wurde nicht ausgeführt.",
+    (M, "This is not a regular file or model folder."): "Dies ist keine reguläre Datei und kein Modellordner.",
+    (M, "There is not enough memory to open the file."): "Der Speicher reicht nicht, um die Datei zu öffnen.",
+    (M, "The file could not be opened."): "Die Datei konnte nicht geöffnet werden.",
+    (M, "About &Qt"): "Über &Qt",
+    (M, "<h3>anamnesis %1</h3><p>Parse any tensor format, recover any precision.</p><p>Inspect quantized model files, remember (dequantize) and forget (quantize) them.</p><p>Licence: MIT OR Apache-2.0</p><p>Built with Qt %2 (running on Qt %3).</p>"):
+        "<h3>anamnesis %1</h3><p>Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.</p>"
+        "<p>Quantisierte Modelldateien untersuchen, erinnern (dequantisieren) und vergessen (quantisieren).</p>"
+        "<p>Lizenz: MIT OR Apache-2.0</p><p>Erstellt mit Qt %2 (läuft mit Qt %3).</p>",
     (M, "Opened %1: %n tensor(s) in %2 ms"): ["%1 geöffnet: %n Tensor in %2 ms", "%1 geöffnet: %n Tensoren in %2 ms"],
     (M, "%1 — anamnesis"): "%1 — anamnesis",
 

@@ -48,6 +48,8 @@ LoadResult tryLoadModel(const QString& path) {
         r.model = loadModel(path);
     } catch (const amn::Error& e) {
         r.error = QString::fromStdString(e.what());
+        r.code = static_cast<int>(e.code());
+        r.tensor = QString::fromStdString(e.tensor());
     } catch (const std::exception& e) {
         r.error = QString::fromStdString(e.what());
     }

@@ -142,6 +142,8 @@ private slots:
         QCOMPARE(QCoreApplication::translate("amn::ui::SummaryView", "%n companion(s)", nullptr, 1), QString("1 Begleittensor"));
         QCOMPARE(QCoreApplication::translate("amn::ui::SummaryView", "%n output tensor(s)", nullptr, 1), QString("1 Ausgabetensor"));
         QCOMPARE(QCoreApplication::translate("amn::ui::SummaryView", "%n output tensor(s)", nullptr, 7), QString("7 Ausgabetensoren"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::MainWindow", "%n model(s) could not be opened.", nullptr, 5),
+                 QString("5 Modelle konnten nicht geöffnet werden."));
         // Sizes and counts: decimal comma, digit grouping.
         QCOMPARE(amn::ui::humanBytes(1536ull * 1024 * 1024), QString("1,5 GiB"));
         QVERIFY(amn::ui::humanBytes(512).startsWith("512 "));
