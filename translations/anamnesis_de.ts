@@ -7,19 +7,19 @@
             <source>%1 in total</source>
             <translation>%1 insgesamt</translation>
         </message>
-        <message numerus="yes">
-            <source>%1
-%2 of %3 (%4), %n tensor(s)</source>
-            <translation>
-                <numerusform>%1
-%2 von %3 (%4), %n Tensor</numerusform>
-                <numerusform>%1
-%2 von %3 (%4), %n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>%1 — %2 (%3)</source>
             <translation>%1 — %2 (%3)</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1
+%2 of %3 (%4), %Ln tensor(s)</source>
+            <translation>
+                <numerusform>%1
+%2 von %3 (%4), %Ln Tensor</numerusform>
+                <numerusform>%1
+%2 von %3 (%4), %Ln Tensoren</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -51,16 +51,6 @@
         <message>
             <source>Scheme: %1</source>
             <translation>Schema: %1</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n tensor(s) cannot be converted, for example:
-%1</source>
-            <translation>
-                <numerusform>%n Tensor kann nicht konvertiert werden:
-%1</numerusform>
-                <numerusform>%n Tensoren können nicht konvertiert werden, zum Beispiel:
-%1</numerusform>
-            </translation>
         </message>
         <message>
             <source>Target</source>
@@ -466,13 +456,6 @@
             <source>safetensors, %1</source>
             <translation>safetensors, %1</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s), %1 re-encoded</source>
-            <translation>
-                <numerusform>%n Tensor, %1 neu kodiert</numerusform>
-                <numerusform>%n Tensoren, %1 neu kodiert</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Estimated size</source>
             <translation>Geschätzte Größe</translation>
@@ -499,20 +482,6 @@
             <translation>Geschrieben:
 %1</translation>
         </message>
-        <message numerus="yes">
-            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.</source>
-            <translation>
-                <numerusform>%n Tensor erinnert, %1 Tensordaten, in %2 s.</numerusform>
-                <numerusform>%n Tensoren erinnert, %1 Tensordaten, in %2 s.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>Forgot %n tensor(s) to %1: %2 bits per weight, %3 written in %4 s.</source>
-            <translation>
-                <numerusform>%n Tensor zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
-                <numerusform>%n Tensoren zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Warning: %1</source>
             <translation>Warnung: %1</translation>
@@ -526,17 +495,48 @@
             <translation>N&amp;ur:</translation>
         </message>
         <message numerus="yes">
-            <source>%1, %n file(s), %2 — %3, %4 parameters</source>
+            <source>%1, %Ln file(s), %2 — %3, %4 parameters</source>
             <translation>
-                <numerusform>%1, %n Datei, %2 — %3, %4 Parameter</numerusform>
-                <numerusform>%1, %n Dateien, %2 — %3, %4 Parameter</numerusform>
+                <numerusform>%1, %Ln Datei, %2 — %3, %4 Parameter</numerusform>
+                <numerusform>%1, %Ln Dateien, %2 — %3, %4 Parameter</numerusform>
             </translation>
         </message>
         <message numerus="yes">
-            <source>%n output tensor(s)</source>
+            <source>%Ln output tensor(s)</source>
             <translation>
-                <numerusform>%n Ausgabetensor</numerusform>
-                <numerusform>%n Ausgabetensoren</numerusform>
+                <numerusform>%Ln Ausgabetensor</numerusform>
+                <numerusform>%Ln Ausgabetensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s) cannot be converted, for example:
+%1</source>
+            <translation>
+                <numerusform>%Ln Tensor kann nicht konvertiert werden:
+%1</numerusform>
+                <numerusform>%Ln Tensoren können nicht konvertiert werden, zum Beispiel:
+%1</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s), %1 re-encoded</source>
+            <translation>
+                <numerusform>%Ln Tensor, %1 neu kodiert</numerusform>
+                <numerusform>%Ln Tensoren, %1 neu kodiert</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Remembered %Ln tensor(s), %1 of tensor data, in %2 s.</source>
+            <translation>
+                <numerusform>%Ln Tensor erinnert, %1 Tensordaten, in %2 s.</numerusform>
+                <numerusform>%Ln Tensoren erinnert, %1 Tensordaten, in %2 s.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Forgot %Ln tensor(s) to %1: %2 bits per weight, %3 written in %4 s.</source>
+            <translation>
+                <numerusform>%Ln Tensor zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
+                <numerusform>%Ln Tensoren zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
             </translation>
         </message>
     </context>
@@ -597,13 +597,6 @@
             <source>No tensors</source>
             <translation>Keine Tensoren</translation>
         </message>
-        <message numerus="yes">
-            <source>&lt;b&gt;%1&lt;/b&gt; — %n tensor(s)</source>
-            <translation>
-                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n Tensor</numerusform>
-                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>%1 bits per weight (BF16: 16)</source>
             <translation>%1 Bits pro Gewicht (BF16: 16)</translation>
@@ -620,13 +613,6 @@
             <source>saved %1</source>
             <translation>%1 gespart</translation>
         </message>
-        <message numerus="yes">
-            <source>… and %n more</source>
-            <translation>
-                <numerusform>… und %n weiterer</numerusform>
-                <numerusform>… und %n weitere</numerusform>
-            </translation>
-        </message>
         <message>
             <source>outside the numbered layers</source>
             <translation>außerhalb der nummerierten Schichten</translation>
@@ -634,6 +620,20 @@
         <message>
             <source>other</source>
             <translation>übrige</translation>
+        </message>
+        <message numerus="yes">
+            <source>&lt;b&gt;%1&lt;/b&gt; — %Ln tensor(s)</source>
+            <translation>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %Ln Tensor</numerusform>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %Ln Tensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %Ln more</source>
+            <translation>
+                <numerusform>… und %Ln weiterer</numerusform>
+                <numerusform>… und %Ln weitere</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -650,13 +650,6 @@
             <source>SQNR (dB)</source>
             <translation>SQNR (dB)</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s) in file order (hover a bar for its name)</source>
-            <translation>
-                <numerusform>%n Tensor in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
-                <numerusform>%n Tensoren in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
-            </translation>
-        </message>
         <message>
             <source>No tensor was quantized</source>
             <translation>Kein Tensor wurde quantisiert</translation>
@@ -672,6 +665,13 @@
         <message>
             <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2, %3 bits per weight&lt;br&gt;RMSE %4, SQNR %5</source>
             <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2, %3 Bit pro Gewicht&lt;br&gt;RMSE %4, SQNR %5</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s) in file order (hover a bar for its name)</source>
+            <translation>
+                <numerusform>%Ln Tensor in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
+                <numerusform>%Ln Tensoren in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -808,13 +808,6 @@
             <source>%1 could not be opened.</source>
             <translation>%1 konnte nicht geöffnet werden.</translation>
         </message>
-        <message numerus="yes">
-            <source>Opened %1: %n tensor(s) in %2 ms</source>
-            <translation>
-                <numerusform>%1 geöffnet: %n Tensor in %2 ms</numerusform>
-                <numerusform>%1 geöffnet: %n Tensoren in %2 ms</numerusform>
-            </translation>
-        </message>
         <message>
             <source>%1 — anamnesis</source>
             <translation>%1 — anamnesis</translation>
@@ -900,10 +893,17 @@
             <translation>%1: %2</translation>
         </message>
         <message numerus="yes">
-            <source>%n model(s) could not be opened.</source>
+            <source>Opened %1: %Ln tensor(s) in %2 ms</source>
             <translation>
-                <numerusform>%n Modell konnte nicht geöffnet werden.</numerusform>
-                <numerusform>%n Modelle konnten nicht geöffnet werden.</numerusform>
+                <numerusform>%1 geöffnet: %Ln Tensor in %2 ms</numerusform>
+                <numerusform>%1 geöffnet: %Ln Tensoren in %2 ms</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln model(s) could not be opened.</source>
+            <translation>
+                <numerusform>%Ln Modell konnte nicht geöffnet werden.</numerusform>
+                <numerusform>%Ln Modelle konnten nicht geöffnet werden.</numerusform>
             </translation>
         </message>
     </context>
@@ -1004,16 +1004,16 @@
             <source>Metadata</source>
             <translation>Metadaten</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n Tensor</numerusform>
-                <numerusform>%n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Invalid regular expression</source>
             <translation>Ungültiger regulärer Ausdruck</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Tensor</numerusform>
+                <numerusform>%Ln Tensoren</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1048,20 +1048,6 @@
         <message>
             <source>Format</source>
             <translation>Format</translation>
-        </message>
-        <message numerus="yes">
-            <source>%1, %n file(s), %2</source>
-            <translation>
-                <numerusform>%1, %n Datei, %2</numerusform>
-                <numerusform>%1, %n Dateien, %2</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>%1 — %n tensor(s)</source>
-            <translation>
-                <numerusform>%1 — %n Tensor</numerusform>
-                <numerusform>%1 — %n Tensoren</numerusform>
-            </translation>
         </message>
         <message>
             <source>Scheme</source>
@@ -1119,13 +1105,6 @@
             <source>%1 ms (headers only)</source>
             <translation>%1 ms (nur Kopfdaten)</translation>
         </message>
-        <message numerus="yes">
-            <source>… and %n more</source>
-            <translation>
-                <numerusform>… und %n weiterer</numerusform>
-                <numerusform>… und %n weitere</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Not convertible</source>
             <translation>Nicht konvertierbar</translation>
@@ -1137,13 +1116,6 @@
         <message>
             <source>Pickle scan</source>
             <translation>Pickle-Prüfung</translation>
-        </message>
-        <message numerus="yes">
-            <source>%1 (%n global(s) referenced, nothing executed)</source>
-            <translation>
-                <numerusform>%1 (%n Global referenziert, nichts ausgeführt)</numerusform>
-                <numerusform>%1 (%n Globals referenziert, nichts ausgeführt)</numerusform>
-            </translation>
         </message>
         <message>
             <source>Con&amp;vert…</source>
@@ -1182,17 +1154,45 @@
             <translation>%1 gespeichert: %2 quantisiert, %3, %4 durchgereicht, %5 nicht unterstützt → %6</translation>
         </message>
         <message numerus="yes">
-            <source>%n companion(s)</source>
+            <source>%1, %Ln file(s), %2</source>
             <translation>
-                <numerusform>%n Begleittensor</numerusform>
-                <numerusform>%n Begleittensoren</numerusform>
+                <numerusform>%1, %Ln Datei, %2</numerusform>
+                <numerusform>%1, %Ln Dateien, %2</numerusform>
             </translation>
         </message>
         <message numerus="yes">
-            <source>%n output tensor(s)</source>
+            <source>%1 — %Ln tensor(s)</source>
             <translation>
-                <numerusform>%n Ausgabetensor</numerusform>
-                <numerusform>%n Ausgabetensoren</numerusform>
+                <numerusform>%1 — %Ln Tensor</numerusform>
+                <numerusform>%1 — %Ln Tensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln companion(s)</source>
+            <translation>
+                <numerusform>%Ln Begleittensor</numerusform>
+                <numerusform>%Ln Begleittensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln output tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Ausgabetensor</numerusform>
+                <numerusform>%Ln Ausgabetensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 (%Ln global(s) referenced, nothing executed)</source>
+            <translation>
+                <numerusform>%1 (%Ln Global referenziert, nichts ausgeführt)</numerusform>
+                <numerusform>%1 (%Ln Globals referenziert, nichts ausgeführt)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %Ln more</source>
+            <translation>
+                <numerusform>… und %Ln weiterer</numerusform>
+                <numerusform>… und %Ln weitere</numerusform>
             </translation>
         </message>
     </context>
@@ -1278,13 +1278,6 @@
             <source>Group</source>
             <translation>Gruppe</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n Tensor</numerusform>
-                <numerusform>%n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Parameters</source>
             <translation>Parameter</translation>
@@ -1345,13 +1338,6 @@
             <source>RMSE %1, max abs error %2, SQNR %3 dB</source>
             <translation>RMSE %1, größter absoluter Fehler %2, SQNR %3 dB</translation>
         </message>
-        <message numerus="yes">
-            <source>%n value(s) overflow to ±Inf</source>
-            <translation>
-                <numerusform>%n Wert läuft über nach ±Inf</numerusform>
-                <numerusform>%n Werte laufen über nach ±Inf</numerusform>
-            </translation>
-        </message>
         <message>
             <source>No finite values.</source>
             <translation>Keine endlichen Werte.</translation>
@@ -1387,6 +1373,20 @@
         <message>
             <source>not measurable yet for %1</source>
             <translation>für %1 noch nicht messbar</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Tensor</numerusform>
+                <numerusform>%Ln Tensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln value(s) overflow to ±Inf</source>
+            <translation>
+                <numerusform>%Ln Wert läuft über nach ±Inf</numerusform>
+                <numerusform>%Ln Werte laufen über nach ±Inf</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1447,16 +1447,16 @@
             <source>%1 · %2 (dropped)</source>
             <translation>%1 · %2 (entfällt)</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n Tensor</numerusform>
-                <numerusform>%n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Consumed by no output tensor: conversion drops it.</source>
             <translation>Von keinem Ausgabetensor verwendet: die Konvertierung lässt ihn weg.</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Tensor</numerusform>
+                <numerusform>%Ln Tensoren</numerusform>
+            </translation>
         </message>
     </context>
     <context>

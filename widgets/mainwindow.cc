@@ -344,7 +344,7 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     tabs_->setTabToolTip(i, QFileInfo(r.path).absoluteFilePath());
     tabs_->setCurrentIndex(i);
     addRecent(r.path);
-    status_->setText(tr("Opened %1: %n tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
+    status_->setText(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
                          .arg(name)
                          .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
     updateState();
@@ -392,7 +392,7 @@ void MainWindow::reportFailures() {
         detail << QFileInfo(r.path).absoluteFilePath() + QLatin1Char('\n') + QStringLiteral("  ") + r.error;
     }
     const QString summary = failed.size() == 1 ? tr("%1 could not be opened.").arg(QFileInfo(failed.front().path).fileName())
-                                               : tr("%n model(s) could not be opened.", nullptr, static_cast<int>(failed.size()));
+                                               : tr("%Ln model(s) could not be opened.", nullptr, static_cast<int>(failed.size()));
     const QString informative = failed.size() == 1 ? plainOpenError(failed.front()) : lines.join(QLatin1Char('\n'));
     lastReport_ = summary + QLatin1Char('\n') + informative + QStringLiteral("\n\n") + detail.join(QLatin1Char('\n'));
     status_->setText(summary);

@@ -168,7 +168,7 @@ ModelView::ModelView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(
     connect(regex_, &QCheckBox::toggled, this, &ModelView::applyFilter);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelView::onCurrentChanged);
     connect(tree_, &QTreeView::activated, this, [this] { showTab(TensorTab); });
-    count_->setText(tr("%n tensor(s)", nullptr, treeModel_->visibleTensorCount()));
+    count_->setText(tr("%Ln tensor(s)", nullptr, treeModel_->visibleTensorCount()));
 }
 
 void ModelView::saveViewState() const {
@@ -197,7 +197,7 @@ void ModelView::applyFilter() {
     filter_->setStyleSheet({});
     filter_->setToolTip({});
     const int n = treeModel_->visibleTensorCount();
-    count_->setText(tr("%n tensor(s)", nullptr, n));
+    count_->setText(tr("%Ln tensor(s)", nullptr, n));
     if (!filter_->text().isEmpty() && n <= 500) tree_->expandAll();
     else if (model_->plan.tensors.size() <= 2000) tree_->expandToDepth(model_->plan.tensors.size() <= 64 ? 4 : 1);
 }

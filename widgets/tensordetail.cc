@@ -158,7 +158,7 @@ void TensorDetail::showNode(int node) {
     QString html = QStringLiteral("<table>");
     int li = -1;
     if (n.kind == TreeNode::Group) {
-        html += row(tr("Group"), tr("%n tensor(s)", nullptr, static_cast<int>(n.tensors)));
+        html += row(tr("Group"), tr("%Ln tensor(s)", nullptr, static_cast<int>(n.tensors)));
         html += row(tr("Parameters"), QLocale().toString(n.params));
         html += row(tr("Stored"), humanBytes(n.stored));
         html += row(tr("As BF16"), humanBytes(n.bf16));
@@ -279,7 +279,7 @@ void TensorDetail::onFinished(const Outcome& o) {
         else
             text = tr("RMSE %1, max abs error %2, SQNR %3 dB")
                        .arg(loc.toString(c.rmse, 'g', 3), loc.toString(c.max_abs, 'g', 3), loc.toString(c.sqnr_db, 'f', 1));
-        if (c.overflows) text += QLatin1String("; ") + tr("%n value(s) overflow to ±Inf", nullptr, static_cast<int>(c.overflows));
+        if (c.overflows) text += QLatin1String("; ") + tr("%Ln value(s) overflow to ±Inf", nullptr, static_cast<int>(c.overflows));
         statLabels_[key]->setText(text);
     }
     {
