@@ -7,19 +7,19 @@
             <source>%1 in total</source>
             <translation>%1 insgesamt</translation>
         </message>
-        <message numerus="yes">
-            <source>%1
-%2 of %3 (%4), %n tensor(s)</source>
-            <translation>
-                <numerusform>%1
-%2 von %3 (%4), %n Tensor</numerusform>
-                <numerusform>%1
-%2 von %3 (%4), %n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>%1 — %2 (%3)</source>
             <translation>%1 — %2 (%3)</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1
+%2 of %3 (%4), %Ln tensor(s)</source>
+            <translation>
+                <numerusform>%1
+%2 von %3 (%4), %Ln Tensor</numerusform>
+                <numerusform>%1
+%2 von %3 (%4), %Ln Tensoren</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -44,13 +44,6 @@
             <source>Source</source>
             <translation>Quelle</translation>
         </message>
-        <message numerus="yes">
-            <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
-            <translation>
-                <numerusform>%1, %n Datei, %2 — %3 Ausgabetensoren, %4 Parameter</numerusform>
-                <numerusform>%1, %n Dateien, %2 — %3 Ausgabetensoren, %4 Parameter</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Scheme: none (unquantized tensors are cast or copied).</source>
             <translation>Schema: keines (nicht quantisierte Tensoren werden umgewandelt oder kopiert).</translation>
@@ -58,16 +51,6 @@
         <message>
             <source>Scheme: %1</source>
             <translation>Schema: %1</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n tensor(s) cannot be converted, for example:
-%1</source>
-            <translation>
-                <numerusform>%n Tensor kann nicht konvertiert werden:
-%1</numerusform>
-                <numerusform>%n Tensoren können nicht konvertiert werden, zum Beispiel:
-%1</numerusform>
-            </translation>
         </message>
         <message>
             <source>Target</source>
@@ -473,13 +456,6 @@
             <source>safetensors, %1</source>
             <translation>safetensors, %1</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s), %1 re-encoded</source>
-            <translation>
-                <numerusform>%n Tensor, %1 neu kodiert</numerusform>
-                <numerusform>%n Tensoren, %1 neu kodiert</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Estimated size</source>
             <translation>Geschätzte Größe</translation>
@@ -506,20 +482,6 @@
             <translation>Geschrieben:
 %1</translation>
         </message>
-        <message numerus="yes">
-            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.</source>
-            <translation>
-                <numerusform>%n Tensor erinnert, %1 Tensordaten, in %2 s.</numerusform>
-                <numerusform>%n Tensoren erinnert, %1 Tensordaten, in %2 s.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>Forgot %n tensor(s) to %1: %2 bits per weight, %3 written in %4 s.</source>
-            <translation>
-                <numerusform>%n Tensor zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
-                <numerusform>%n Tensoren zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Warning: %1</source>
             <translation>Warnung: %1</translation>
@@ -531,6 +493,51 @@
         <message>
             <source>O&amp;nly:</source>
             <translation>N&amp;ur:</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1, %Ln file(s), %2 — %3, %4 parameters</source>
+            <translation>
+                <numerusform>%1, %Ln Datei, %2 — %3, %4 Parameter</numerusform>
+                <numerusform>%1, %Ln Dateien, %2 — %3, %4 Parameter</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln output tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Ausgabetensor</numerusform>
+                <numerusform>%Ln Ausgabetensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s) cannot be converted, for example:
+%1</source>
+            <translation>
+                <numerusform>%Ln Tensor kann nicht konvertiert werden:
+%1</numerusform>
+                <numerusform>%Ln Tensoren können nicht konvertiert werden, zum Beispiel:
+%1</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s), %1 re-encoded</source>
+            <translation>
+                <numerusform>%Ln Tensor, %1 neu kodiert</numerusform>
+                <numerusform>%Ln Tensoren, %1 neu kodiert</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Remembered %Ln tensor(s), %1 of tensor data, in %2 s.</source>
+            <translation>
+                <numerusform>%Ln Tensor erinnert, %1 Tensordaten, in %2 s.</numerusform>
+                <numerusform>%Ln Tensoren erinnert, %1 Tensordaten, in %2 s.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Forgot %Ln tensor(s) to %1: %2 bits per weight, %3 written in %4 s.</source>
+            <translation>
+                <numerusform>%Ln Tensor zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
+                <numerusform>%Ln Tensoren zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -590,13 +597,6 @@
             <source>No tensors</source>
             <translation>Keine Tensoren</translation>
         </message>
-        <message numerus="yes">
-            <source>&lt;b&gt;%1&lt;/b&gt; — %n tensor(s)</source>
-            <translation>
-                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n Tensor</numerusform>
-                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>%1 bits per weight (BF16: 16)</source>
             <translation>%1 Bits pro Gewicht (BF16: 16)</translation>
@@ -613,13 +613,6 @@
             <source>saved %1</source>
             <translation>%1 gespart</translation>
         </message>
-        <message numerus="yes">
-            <source>… and %n more</source>
-            <translation>
-                <numerusform>… und %n weiterer</numerusform>
-                <numerusform>… und %n weitere</numerusform>
-            </translation>
-        </message>
         <message>
             <source>outside the numbered layers</source>
             <translation>außerhalb der nummerierten Schichten</translation>
@@ -627,6 +620,20 @@
         <message>
             <source>other</source>
             <translation>übrige</translation>
+        </message>
+        <message numerus="yes">
+            <source>&lt;b&gt;%1&lt;/b&gt; — %Ln tensor(s)</source>
+            <translation>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %Ln Tensor</numerusform>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %Ln Tensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %Ln more</source>
+            <translation>
+                <numerusform>… und %Ln weiterer</numerusform>
+                <numerusform>… und %Ln weitere</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -643,13 +650,6 @@
             <source>SQNR (dB)</source>
             <translation>SQNR (dB)</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s) in file order (hover a bar for its name)</source>
-            <translation>
-                <numerusform>%n Tensor in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
-                <numerusform>%n Tensoren in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
-            </translation>
-        </message>
         <message>
             <source>No tensor was quantized</source>
             <translation>Kein Tensor wurde quantisiert</translation>
@@ -665,6 +665,13 @@
         <message>
             <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2, %3 bits per weight&lt;br&gt;RMSE %4, SQNR %5</source>
             <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2, %3 Bit pro Gewicht&lt;br&gt;RMSE %4, SQNR %5</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s) in file order (hover a bar for its name)</source>
+            <translation>
+                <numerusform>%Ln Tensor in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
+                <numerusform>%Ln Tensoren in Dateireihenfolge (Balken überfahren für den Namen)</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -778,10 +785,6 @@
             <translation>Über anamnesis</translation>
         </message>
         <message>
-            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files and remember (dequantize) them to safetensors.&lt;/p&gt;</source>
-            <translation>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.&lt;/p&gt;&lt;p&gt;Quantisierte Modelldateien untersuchen und nach safetensors erinnern (dequantisieren).&lt;/p&gt;</translation>
-        </message>
-        <message>
             <source>(none)</source>
             <translation>(keine)</translation>
         </message>
@@ -804,13 +807,6 @@
         <message>
             <source>%1 could not be opened.</source>
             <translation>%1 konnte nicht geöffnet werden.</translation>
-        </message>
-        <message numerus="yes">
-            <source>Opened %1: %n tensor(s) in %2 ms</source>
-            <translation>
-                <numerusform>%1 geöffnet: %n Tensor in %2 ms</numerusform>
-                <numerusform>%1 geöffnet: %n Tensoren in %2 ms</numerusform>
-            </translation>
         </message>
         <message>
             <source>%1 — anamnesis</source>
@@ -835,6 +831,80 @@
         <message>
             <source>Main Toolbar</source>
             <translation>Hauptwerkzeugleiste</translation>
+        </message>
+        <message>
+            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files, remember (dequantize) and forget (quantize) them.&lt;/p&gt;&lt;p&gt;Licence: MIT OR Apache-2.0&lt;/p&gt;&lt;p&gt;Built with Qt %2 (running on Qt %3).&lt;/p&gt;</source>
+            <translation>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.&lt;/p&gt;&lt;p&gt;Quantisierte Modelldateien untersuchen, erinnern (dequantisieren) und vergessen (quantisieren).&lt;/p&gt;&lt;p&gt;Lizenz: MIT OR Apache-2.0&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2 (läuft mit Qt %3).&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>About &amp;Qt</source>
+            <translation>Über &amp;Qt</translation>
+        </message>
+        <message>
+            <source>The file could not be read as a model.</source>
+            <translation>Die Datei konnte nicht als Modell gelesen werden.</translation>
+        </message>
+        <message>
+            <source>The file could not be read (missing, or no permission?).</source>
+            <translation>Die Datei konnte nicht gelesen werden (fehlt sie, oder fehlt die Berechtigung?).</translation>
+        </message>
+        <message>
+            <source>The file is incomplete — it ends too early (a partial download?).</source>
+            <translation>Die Datei ist unvollständig — sie endet zu früh (ein abgebrochener Download?).</translation>
+        </message>
+        <message>
+            <source>The file is incomplete — it ends before tensor %1's data (a partial download?).</source>
+            <translation>Die Datei ist unvollständig — sie endet vor den Daten des Tensors %1 (ein abgebrochener Download?).</translation>
+        </message>
+        <message>
+            <source>The file is damaged, or not a model file of the kind its name says.</source>
+            <translation>Die Datei ist beschädigt oder keine Modelldatei der Art, die ihr Name angibt.</translation>
+        </message>
+        <message>
+            <source>The file declares more than anamnesis accepts (a safety limit).</source>
+            <translation>Die Datei gibt mehr an, als anamnesis annimmt (eine Sicherheitsgrenze).</translation>
+        </message>
+        <message>
+            <source>The file uses something anamnesis does not support yet.</source>
+            <translation>Die Datei verwendet etwas, das anamnesis noch nicht unterstützt.</translation>
+        </message>
+        <message>
+            <source>A quantized tensor lacks the scales it needs, or they do not fit.</source>
+            <translation>Einem quantisierten Tensor fehlen die nötigen Skalen, oder sie passen nicht.</translation>
+        </message>
+        <message>
+            <source>The file contains Python code that is not safe to load; it was not run.</source>
+            <translation>Die Datei enthält Python-Code, der nicht sicher geladen werden kann; er wurde nicht ausgeführt.</translation>
+        </message>
+        <message>
+            <source>This is not a regular file or model folder.</source>
+            <translation>Dies ist keine reguläre Datei und kein Modellordner.</translation>
+        </message>
+        <message>
+            <source>There is not enough memory to open the file.</source>
+            <translation>Der Speicher reicht nicht, um die Datei zu öffnen.</translation>
+        </message>
+        <message>
+            <source>The file could not be opened.</source>
+            <translation>Die Datei konnte nicht geöffnet werden.</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1: %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>Opened %1: %Ln tensor(s) in %2 ms</source>
+            <translation>
+                <numerusform>%1 geöffnet: %Ln Tensor in %2 ms</numerusform>
+                <numerusform>%1 geöffnet: %Ln Tensoren in %2 ms</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln model(s) could not be opened.</source>
+            <translation>
+                <numerusform>%Ln Modell konnte nicht geöffnet werden.</numerusform>
+                <numerusform>%Ln Modelle konnten nicht geöffnet werden.</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -934,16 +1004,16 @@
             <source>Metadata</source>
             <translation>Metadaten</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n Tensor</numerusform>
-                <numerusform>%n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Invalid regular expression</source>
             <translation>Ungültiger regulärer Ausdruck</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Tensor</numerusform>
+                <numerusform>%Ln Tensoren</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -979,20 +1049,6 @@
             <source>Format</source>
             <translation>Format</translation>
         </message>
-        <message numerus="yes">
-            <source>%1, %n file(s), %2</source>
-            <translation>
-                <numerusform>%1, %n Datei, %2</numerusform>
-                <numerusform>%1, %n Dateien, %2</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>%1 — %n tensor(s)</source>
-            <translation>
-                <numerusform>%1 — %n Tensor</numerusform>
-                <numerusform>%1 — %n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Scheme</source>
             <translation>Schema</translation>
@@ -1012,10 +1068,6 @@
         <message>
             <source>Tensors</source>
             <translation>Tensoren</translation>
-        </message>
-        <message>
-            <source>%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors</source>
-            <translation>%1 gespeichert: %2 quantisiert, %3 Begleittensoren, %4 durchgereicht, %5 nicht unterstützt → %6 Ausgabetensoren</translation>
         </message>
         <message>
             <source>Parameters</source>
@@ -1053,13 +1105,6 @@
             <source>%1 ms (headers only)</source>
             <translation>%1 ms (nur Kopfdaten)</translation>
         </message>
-        <message numerus="yes">
-            <source>… and %n more</source>
-            <translation>
-                <numerusform>… und %n weiterer</numerusform>
-                <numerusform>… und %n weitere</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Not convertible</source>
             <translation>Nicht konvertierbar</translation>
@@ -1071,13 +1116,6 @@
         <message>
             <source>Pickle scan</source>
             <translation>Pickle-Prüfung</translation>
-        </message>
-        <message numerus="yes">
-            <source>%1 (%n global(s) referenced, nothing executed)</source>
-            <translation>
-                <numerusform>%1 (%n Global referenziert, nichts ausgeführt)</numerusform>
-                <numerusform>%1 (%n Globals referenziert, nichts ausgeführt)</numerusform>
-            </translation>
         </message>
         <message>
             <source>Con&amp;vert…</source>
@@ -1110,6 +1148,52 @@
         <message>
             <source>unknown</source>
             <translation>unbekannt</translation>
+        </message>
+        <message>
+            <source>%1 stored: %2 quantized, %3, %4 passthrough, %5 unsupported → %6</source>
+            <translation>%1 gespeichert: %2 quantisiert, %3, %4 durchgereicht, %5 nicht unterstützt → %6</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1, %Ln file(s), %2</source>
+            <translation>
+                <numerusform>%1, %Ln Datei, %2</numerusform>
+                <numerusform>%1, %Ln Dateien, %2</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 — %Ln tensor(s)</source>
+            <translation>
+                <numerusform>%1 — %Ln Tensor</numerusform>
+                <numerusform>%1 — %Ln Tensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln companion(s)</source>
+            <translation>
+                <numerusform>%Ln Begleittensor</numerusform>
+                <numerusform>%Ln Begleittensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln output tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Ausgabetensor</numerusform>
+                <numerusform>%Ln Ausgabetensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 (%Ln global(s) referenced, nothing executed)</source>
+            <translation>
+                <numerusform>%1 (%Ln Global referenziert, nichts ausgeführt)</numerusform>
+                <numerusform>%1 (%Ln Globals referenziert, nichts ausgeführt)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %Ln more</source>
+            <translation>
+                <numerusform>… und %Ln weiterer</numerusform>
+                <numerusform>… und %Ln weitere</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1194,13 +1278,6 @@
             <source>Group</source>
             <translation>Gruppe</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n Tensor</numerusform>
-                <numerusform>%n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Parameters</source>
             <translation>Parameter</translation>
@@ -1261,13 +1338,6 @@
             <source>RMSE %1, max abs error %2, SQNR %3 dB</source>
             <translation>RMSE %1, größter absoluter Fehler %2, SQNR %3 dB</translation>
         </message>
-        <message numerus="yes">
-            <source>%n value(s) overflow to ±Inf</source>
-            <translation>
-                <numerusform>%n Wert läuft über nach ±Inf</numerusform>
-                <numerusform>%n Werte laufen über nach ±Inf</numerusform>
-            </translation>
-        </message>
         <message>
             <source>No finite values.</source>
             <translation>Keine endlichen Werte.</translation>
@@ -1299,6 +1369,24 @@
         <message>
             <source>no further loss: the values are already on the scheme's grid</source>
             <translation>kein weiterer Verlust: die Werte liegen schon auf dem Raster des Schemas</translation>
+        </message>
+        <message>
+            <source>not measurable yet for %1</source>
+            <translation>für %1 noch nicht messbar</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Tensor</numerusform>
+                <numerusform>%Ln Tensoren</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln value(s) overflow to ±Inf</source>
+            <translation>
+                <numerusform>%Ln Wert läuft über nach ±Inf</numerusform>
+                <numerusform>%Ln Werte laufen über nach ±Inf</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1359,16 +1447,16 @@
             <source>%1 · %2 (dropped)</source>
             <translation>%1 · %2 (entfällt)</translation>
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n Tensor</numerusform>
-                <numerusform>%n Tensoren</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Consumed by no output tensor: conversion drops it.</source>
             <translation>Von keinem Ausgabetensor verwendet: die Konvertierung lässt ihn weg.</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln Tensor</numerusform>
+                <numerusform>%Ln Tensoren</numerusform>
+            </translation>
         </message>
     </context>
     <context>

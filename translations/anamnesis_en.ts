@@ -3,16 +3,6 @@
 <TS version="2.1" language="en_US">
     <context>
         <name>amn::ui::BreakdownChart</name>
-        <message numerus="yes">
-            <source>%1
-%2 of %3 (%4), %n tensor(s)</source>
-            <translation>
-                <numerusform>%1
-%2 of %3 (%4), %n tensor</numerusform>
-                <numerusform>%1
-%2 of %3 (%4), %n tensors</numerusform>
-            </translation>
-        </message>
         <message>
             <source>%1 in total</source>
             <translation type="unfinished" />
@@ -21,26 +11,19 @@
             <source>%1 — %2 (%3)</source>
             <translation type="unfinished" />
         </message>
+        <message numerus="yes">
+            <source>%1
+%2 of %3 (%4), %Ln tensor(s)</source>
+            <translation>
+                <numerusform>%1
+%2 of %3 (%4), %Ln tensor</numerusform>
+                <numerusform>%1
+%2 of %3 (%4), %Ln tensors</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::ConvertWizard</name>
-        <message numerus="yes">
-            <source>%1, %n file(s), %2 — %3 output tensors, %4 parameters</source>
-            <translation>
-                <numerusform>%1, %n file, %2 — %3 output tensors, %4 parameters</numerusform>
-                <numerusform>%1, %n files, %2 — %3 output tensors, %4 parameters</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>%n tensor(s) cannot be converted, for example:
-%1</source>
-            <translation>
-                <numerusform>%n tensor cannot be converted, for example:
-%1</numerusform>
-                <numerusform>%n tensors cannot be converted, for example:
-%1</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Convert %1</source>
             <translation type="unfinished" />
@@ -473,13 +456,6 @@
             <source>safetensors, %1</source>
             <translation type="unfinished" />
         </message>
-        <message numerus="yes">
-            <source>%n tensor(s), %1 re-encoded</source>
-            <translation>
-                <numerusform>%n tensor, %1 re-encoded</numerusform>
-                <numerusform>%n tensors, %1 re-encoded</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Estimated size</source>
             <translation type="unfinished" />
@@ -505,20 +481,6 @@
 %1</source>
             <translation type="unfinished" />
         </message>
-        <message numerus="yes">
-            <source>Remembered %n tensor(s), %1 of tensor data, in %2 s.</source>
-            <translation>
-                <numerusform>Remembered %n tensor, %1 of tensor data, in %2 s.</numerusform>
-                <numerusform>Remembered %n tensors, %1 of tensor data, in %2 s.</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>Forgot %n tensor(s) to %1: %2 bits per weight, %3 written in %4 s.</source>
-            <translation>
-                <numerusform>Forgot %n tensor to %1: %2 bits per weight, %3 written in %4 s.</numerusform>
-                <numerusform>Forgot %n tensors to %1: %2 bits per weight, %3 written in %4 s.</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Warning: %1</source>
             <translation type="unfinished" />
@@ -530,6 +492,51 @@
         <message>
             <source>O&amp;nly:</source>
             <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%1, %Ln file(s), %2 — %3, %4 parameters</source>
+            <translation>
+                <numerusform>%1, %Ln file, %2 — %3, %4 parameters</numerusform>
+                <numerusform>%1, %Ln files, %2 — %3, %4 parameters</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln output tensor(s)</source>
+            <translation>
+                <numerusform>%Ln output tensor</numerusform>
+                <numerusform>%Ln output tensors</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s) cannot be converted, for example:
+%1</source>
+            <translation>
+                <numerusform>%Ln tensor cannot be converted, for example:
+%1</numerusform>
+                <numerusform>%Ln tensors cannot be converted, for example:
+%1</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s), %1 re-encoded</source>
+            <translation>
+                <numerusform>%Ln tensor, %1 re-encoded</numerusform>
+                <numerusform>%Ln tensors, %1 re-encoded</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Remembered %Ln tensor(s), %1 of tensor data, in %2 s.</source>
+            <translation>
+                <numerusform>Remembered %Ln tensor, %1 of tensor data, in %2 s.</numerusform>
+                <numerusform>Remembered %Ln tensors, %1 of tensor data, in %2 s.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Forgot %Ln tensor(s) to %1: %2 bits per weight, %3 written in %4 s.</source>
+            <translation>
+                <numerusform>Forgot %Ln tensor to %1: %2 bits per weight, %3 written in %4 s.</numerusform>
+                <numerusform>Forgot %Ln tensors to %1: %2 bits per weight, %3 written in %4 s.</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -557,20 +564,6 @@
     </context>
     <context>
         <name>amn::ui::LetheChart</name>
-        <message numerus="yes">
-            <source>&lt;b&gt;%1&lt;/b&gt; — %n tensor(s)</source>
-            <translation>
-                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n tensor</numerusform>
-                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %n tensors</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>… and %n more</source>
-            <translation>
-                <numerusform>… and %n more</numerusform>
-                <numerusform>… and %n more</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Lethe took %1 of %2 (%3): stored bits per weight by layer</source>
             <translation type="unfinished" />
@@ -627,6 +620,20 @@
             <source>other</source>
             <translation type="unfinished" />
         </message>
+        <message numerus="yes">
+            <source>&lt;b&gt;%1&lt;/b&gt; — %Ln tensor(s)</source>
+            <translation>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %Ln tensor</numerusform>
+                <numerusform>&lt;b&gt;%1&lt;/b&gt; — %Ln tensors</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %Ln more</source>
+            <translation>
+                <numerusform>… and %Ln more</numerusform>
+                <numerusform>… and %Ln more</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::LossChart</name>
@@ -641,13 +648,6 @@
         <message>
             <source>SQNR (dB)</source>
             <translation type="unfinished" />
-        </message>
-        <message numerus="yes">
-            <source>%n tensor(s) in file order (hover a bar for its name)</source>
-            <translation>
-                <numerusform>%n tensor in file order (hover a bar for its name)</numerusform>
-                <numerusform>%n tensors in file order (hover a bar for its name)</numerusform>
-            </translation>
         </message>
         <message>
             <source>No tensor was quantized</source>
@@ -665,16 +665,16 @@
             <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2, %3 bits per weight&lt;br&gt;RMSE %4, SQNR %5</source>
             <translation type="unfinished" />
         </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s) in file order (hover a bar for its name)</source>
+            <translation>
+                <numerusform>%Ln tensor in file order (hover a bar for its name)</numerusform>
+                <numerusform>%Ln tensors in file order (hover a bar for its name)</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::MainWindow</name>
-        <message numerus="yes">
-            <source>Opened %1: %n tensor(s) in %2 ms</source>
-            <translation>
-                <numerusform>Opened %1: %n tensor in %2 ms</numerusform>
-                <numerusform>Opened %1: %n tensors in %2 ms</numerusform>
-            </translation>
-        </message>
         <message>
             <source>anamnesis</source>
             <translation type="unfinished" />
@@ -792,10 +792,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files and remember (dequantize) them to safetensors.&lt;/p&gt;</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>(none)</source>
             <translation type="unfinished" />
         </message>
@@ -834,6 +830,80 @@
         <message>
             <source>Main Toolbar</source>
             <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&lt;h3&gt;anamnesis %1&lt;/h3&gt;&lt;p&gt;Parse any tensor format, recover any precision.&lt;/p&gt;&lt;p&gt;Inspect quantized model files, remember (dequantize) and forget (quantize) them.&lt;/p&gt;&lt;p&gt;Licence: MIT OR Apache-2.0&lt;/p&gt;&lt;p&gt;Built with Qt %2 (running on Qt %3).&lt;/p&gt;</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>About &amp;Qt</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file could not be read as a model.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file could not be read (missing, or no permission?).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file is incomplete — it ends too early (a partial download?).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file is incomplete — it ends before tensor %1's data (a partial download?).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file is damaged, or not a model file of the kind its name says.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file declares more than anamnesis accepts (a safety limit).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file uses something anamnesis does not support yet.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A quantized tensor lacks the scales it needs, or they do not fit.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file contains Python code that is not safe to load; it was not run.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>This is not a regular file or model folder.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>There is not enough memory to open the file.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The file could not be opened.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Opened %1: %Ln tensor(s) in %2 ms</source>
+            <translation>
+                <numerusform>Opened %1: %Ln tensor in %2 ms</numerusform>
+                <numerusform>Opened %1: %Ln tensors in %2 ms</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln model(s) could not be opened.</source>
+            <translation>
+                <numerusform>%Ln model could not be opened.</numerusform>
+                <numerusform>%Ln models could not be opened.</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -889,13 +959,6 @@
     </context>
     <context>
         <name>amn::ui::ModelView</name>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n tensor</numerusform>
-                <numerusform>%n tensors</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Filter tensors (Ctrl+F)</source>
             <translation type="unfinished" />
@@ -944,6 +1007,13 @@
             <source>Invalid regular expression</source>
             <translation type="unfinished" />
         </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln tensor</numerusform>
+                <numerusform>%Ln tensors</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>
@@ -954,27 +1024,6 @@
     </context>
     <context>
         <name>amn::ui::SummaryView</name>
-        <message numerus="yes">
-            <source>%1, %n file(s), %2</source>
-            <translation>
-                <numerusform>%1, %n file, %2</numerusform>
-                <numerusform>%1, %n files, %2</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>%1 — %n tensor(s)</source>
-            <translation>
-                <numerusform>%1 — %n tensor</numerusform>
-                <numerusform>%1 — %n tensors</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>… and %n more</source>
-            <translation>
-                <numerusform>… and %n more</numerusform>
-                <numerusform>… and %n more</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Stored bytes by dtype</source>
             <translation type="unfinished" />
@@ -1017,10 +1066,6 @@
         </message>
         <message>
             <source>Tensors</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors</source>
             <translation type="unfinished" />
         </message>
         <message>
@@ -1071,13 +1116,6 @@
             <source>Pickle scan</source>
             <translation type="unfinished" />
         </message>
-        <message numerus="yes">
-            <source>%1 (%n global(s) referenced, nothing executed)</source>
-            <translation>
-                <numerusform>%1 (%n global referenced, nothing executed)</numerusform>
-                <numerusform>%1 (%n globals referenced, nothing executed)</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Con&amp;vert…</source>
             <translation type="unfinished" />
@@ -1110,23 +1148,55 @@
             <source>unknown</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>%1 stored: %2 quantized, %3, %4 passthrough, %5 unsupported → %6</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%1, %Ln file(s), %2</source>
+            <translation>
+                <numerusform>%1, %Ln file, %2</numerusform>
+                <numerusform>%1, %Ln files, %2</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 — %Ln tensor(s)</source>
+            <translation>
+                <numerusform>%1 — %Ln tensor</numerusform>
+                <numerusform>%1 — %Ln tensors</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln companion(s)</source>
+            <translation>
+                <numerusform>%Ln companion</numerusform>
+                <numerusform>%Ln companions</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln output tensor(s)</source>
+            <translation>
+                <numerusform>%Ln output tensor</numerusform>
+                <numerusform>%Ln output tensors</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 (%Ln global(s) referenced, nothing executed)</source>
+            <translation>
+                <numerusform>%1 (%Ln global referenced, nothing executed)</numerusform>
+                <numerusform>%1 (%Ln globals referenced, nothing executed)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %Ln more</source>
+            <translation>
+                <numerusform>… and %Ln more</numerusform>
+                <numerusform>… and %Ln more</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorDetail</name>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n tensor</numerusform>
-                <numerusform>%n tensors</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>%n value(s) overflow to ±Inf</source>
-            <translation>
-                <numerusform>%n value overflows to ±Inf</numerusform>
-                <numerusform>%n values overflow to ±Inf</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Select a tensor in the tree.</source>
             <translation type="unfinished" />
@@ -1299,16 +1369,27 @@
             <source>no further loss: the values are already on the scheme's grid</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>not measurable yet for %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln tensor</numerusform>
+                <numerusform>%Ln tensors</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln value(s) overflow to ±Inf</source>
+            <translation>
+                <numerusform>%Ln value overflows to ±Inf</numerusform>
+                <numerusform>%Ln values overflow to ±Inf</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorTreeModel</name>
-        <message numerus="yes">
-            <source>%n tensor(s)</source>
-            <translation>
-                <numerusform>%n tensor</numerusform>
-                <numerusform>%n tensors</numerusform>
-            </translation>
-        </message>
         <message>
             <source>Name</source>
             <translation type="unfinished" />
@@ -1368,6 +1449,13 @@
         <message>
             <source>Consumed by no output tensor: conversion drops it.</source>
             <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s)</source>
+            <translation>
+                <numerusform>%Ln tensor</numerusform>
+                <numerusform>%Ln tensors</numerusform>
+            </translation>
         </message>
     </context>
     <context>

@@ -10,7 +10,7 @@ L = "amn::ui::LetheChart"
 V = "amn::ui::ModelView"
 DE = {
     ("amn::ui::BreakdownChart", "%1 in total"): "%1 insgesamt",
-    ("amn::ui::BreakdownChart", "%1\n%2 of %3 (%4), %n tensor(s)"): ["%1\n%2 von %3 (%4), %n Tensor", "%1\n%2 von %3 (%4), %n Tensoren"],
+    ("amn::ui::BreakdownChart", "%1\n%2 of %3 (%4), %Ln tensor(s)"): ["%1\n%2 von %3 (%4), %Ln Tensor", "%1\n%2 von %3 (%4), %Ln Tensoren"],
     ("amn::ui::BreakdownChart", "%1 — %2 (%3)"): "%1 — %2 (%3)",
 
     (W, "Convert %1"): "%1 konvertieren",
@@ -20,13 +20,14 @@ DE = {
         "Eine Konvertierung läuft noch. Abbrechen? Es bleibt keine unvollständige Datei zurück.",
     (W, "Source"): "Quelle",
     (W, "The model to remember (dequantize)."): "Das Modell, das erinnert (dequantisiert) wird.",
-    (W, "%1, %n file(s), %2 — %3 output tensors, %4 parameters"):
-        ["%1, %n Datei, %2 — %3 Ausgabetensoren, %4 Parameter", "%1, %n Dateien, %2 — %3 Ausgabetensoren, %4 Parameter"],
+    (W, "%1, %Ln file(s), %2 — %3, %4 parameters"):
+        ["%1, %Ln Datei, %2 — %3, %4 Parameter", "%1, %Ln Dateien, %2 — %3, %4 Parameter"],
+    (W, "%Ln output tensor(s)"): ["%Ln Ausgabetensor", "%Ln Ausgabetensoren"],
     (W, "Scheme: none (unquantized tensors are cast or copied)."):
         "Schema: keines (nicht quantisierte Tensoren werden umgewandelt oder kopiert).",
     (W, "Scheme: %1"): "Schema: %1",
-    (W, "%n tensor(s) cannot be converted, for example:\n%1"):
-        ["%n Tensor kann nicht konvertiert werden:\n%1", "%n Tensoren können nicht konvertiert werden, zum Beispiel:\n%1"],
+    (W, "%Ln tensor(s) cannot be converted, for example:\n%1"):
+        ["%Ln Tensor kann nicht konvertiert werden:\n%1", "%Ln Tensoren können nicht konvertiert werden, zum Beispiel:\n%1"],
     (W, "Target"): "Ziel",
     (W, "What to write. The core writes safetensors."): "Was geschrieben wird. Der Kern schreibt safetensors.",
     (W, "&Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)"):
@@ -73,9 +74,9 @@ DE = {
     (W, "Starting…"): "Wird gestartet …",
     (W, "%1 of %2 written — %3/s — %4 left"): "%1 von %2 geschrieben — %3/s — noch %4",
     (W, "Wrote %1 in %2 s."): "%1 in %2 s geschrieben.",
-    (W, "Remembered %n tensor(s), %1 of tensor data, in %2 s.\n\nWritten:\n%3"):
-        ["%n Tensor erinnert, %1 Tensordaten, in %2 s.\n\nGeschrieben:\n%3",
-         "%n Tensoren erinnert, %1 Tensordaten, in %2 s.\n\nGeschrieben:\n%3"],
+    (W, "Remembered %Ln tensor(s), %1 of tensor data, in %2 s.\n\nWritten:\n%3"):
+        ["%Ln Tensor erinnert, %1 Tensordaten, in %2 s.\n\nGeschrieben:\n%3",
+         "%Ln Tensoren erinnert, %1 Tensordaten, in %2 s.\n\nGeschrieben:\n%3"],
     (W, "Try again"): "Erneut versuchen",
     (W, "Cancelled. No output file was written."): "Abgebrochen. Es wurde keine Ausgabedatei geschrieben.",
     (W, "Conversion failed: %1"): "Konvertierung fehlgeschlagen: %1",
@@ -107,12 +108,12 @@ DE = {
     (L, "bits per weight"): "Bits pro Gewicht",
     (L, "layer (hover a bar for its tensors)"): "Schicht (Maus über einen Balken zeigt seine Tensoren)",
     (L, "No tensors"): "Keine Tensoren",
-    (L, "<b>%1</b> — %n tensor(s)"): ["<b>%1</b> — %n Tensor", "<b>%1</b> — %n Tensoren"],
+    (L, "<b>%1</b> — %Ln tensor(s)"): ["<b>%1</b> — %Ln Tensor", "<b>%1</b> — %Ln Tensoren"],
     (L, "%1 bits per weight (BF16: 16)"): "%1 Bits pro Gewicht (BF16: 16)",
     (L, "stored %1, as BF16 %2, saved %3"): "gespeichert %1, als BF16 %2, gespart %3",
     (L, "%1 bits"): "%1 Bit",
     (L, "saved %1"): "%1 gespart",
-    (L, "… and %n more"): ["… und %n weiterer", "… und %n weitere"],
+    (L, "… and %Ln more"): ["… und %Ln weiterer", "… und %Ln weitere"],
     (L, "outside the numbered layers"): "außerhalb der nummerierten Schichten",
     (L, "other"): "übrige",
 
@@ -150,16 +151,38 @@ DE = {
     (M, "&Help"): "&Hilfe",
     (M, "&About anamnesis"): "Ü&ber anamnesis",
     (M, "About anamnesis"): "Über anamnesis",
-    (M, "<h3>anamnesis %1</h3><p>Parse any tensor format, recover any precision.</p><p>Inspect quantized model files and remember (dequantize) them to safetensors.</p>"):
-        "<h3>anamnesis %1</h3><p>Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.</p>"
-        "<p>Quantisierte Modelldateien untersuchen und nach safetensors erinnern (dequantisieren).</p>",
     (M, "(none)"): "(keine)",
     (M, "&Clear List"): "Liste &leeren",
     (M, "Opening %1…"): "%1 wird geöffnet …",
     (M, "Could not open %1"): "%1 konnte nicht geöffnet werden",
     (M, "Could not open model"): "Modell konnte nicht geöffnet werden",
     (M, "%1 could not be opened."): "%1 konnte nicht geöffnet werden.",
-    (M, "Opened %1: %n tensor(s) in %2 ms"): ["%1 geöffnet: %n Tensor in %2 ms", "%1 geöffnet: %n Tensoren in %2 ms"],
+    (M, "%Ln model(s) could not be opened."): ["%Ln Modell konnte nicht geöffnet werden.", "%Ln Modelle konnten nicht geöffnet werden."],
+    (M, "%1: %2"): "%1: %2",
+    (M, "The file could not be read as a model."): "Die Datei konnte nicht als Modell gelesen werden.",
+    (M, "The file could not be read (missing, or no permission?)."): "Die Datei konnte nicht gelesen werden (fehlt sie, oder fehlt die Berechtigung?).",
+    (M, "The file is incomplete — it ends too early (a partial download?)."):
+        "Die Datei ist unvollständig — sie endet zu früh (ein abgebrochener Download?).",
+    (M, "The file is incomplete — it ends before tensor %1's data (a partial download?)."):
+        "Die Datei ist unvollständig — sie endet vor den Daten des Tensors %1 (ein abgebrochener Download?).",
+    (M, "The file is damaged, or not a model file of the kind its name says."):
+        "Die Datei ist beschädigt oder keine Modelldatei der Art, die ihr Name angibt.",
+    (M, "The file declares more than anamnesis accepts (a safety limit)."):
+        "Die Datei gibt mehr an, als anamnesis annimmt (eine Sicherheitsgrenze).",
+    (M, "The file uses something anamnesis does not support yet."): "Die Datei verwendet etwas, das anamnesis noch nicht unterstützt.",
+    (M, "A quantized tensor lacks the scales it needs, or they do not fit."):
+        "Einem quantisierten Tensor fehlen die nötigen Skalen, oder sie passen nicht.",
+    (M, "The file contains Python code that is not safe to load; it was not run."):
+        "Die Datei enthält Python-Code, der nicht sicher geladen werden kann; er wurde nicht ausgeführt.",
+    (M, "This is not a regular file or model folder."): "Dies ist keine reguläre Datei und kein Modellordner.",
+    (M, "There is not enough memory to open the file."): "Der Speicher reicht nicht, um die Datei zu öffnen.",
+    (M, "The file could not be opened."): "Die Datei konnte nicht geöffnet werden.",
+    (M, "About &Qt"): "Über &Qt",
+    (M, "<h3>anamnesis %1</h3><p>Parse any tensor format, recover any precision.</p><p>Inspect quantized model files, remember (dequantize) and forget (quantize) them.</p><p>Licence: MIT OR Apache-2.0</p><p>Built with Qt %2 (running on Qt %3).</p>"):
+        "<h3>anamnesis %1</h3><p>Jedes Tensorformat lesen, jede Genauigkeit zurückgewinnen.</p>"
+        "<p>Quantisierte Modelldateien untersuchen, erinnern (dequantisieren) und vergessen (quantisieren).</p>"
+        "<p>Lizenz: MIT OR Apache-2.0</p><p>Erstellt mit Qt %2 (läuft mit Qt %3).</p>",
+    (M, "Opened %1: %Ln tensor(s) in %2 ms"): ["%1 geöffnet: %Ln Tensor in %2 ms", "%1 geöffnet: %Ln Tensoren in %2 ms"],
     (M, "%1 — anamnesis"): "%1 — anamnesis",
 
     ("amn::ui::MetadataView", "Filter keys and values"): "Schlüssel und Werte filtern",
@@ -186,7 +209,7 @@ DE = {
     (V, "What Lethe Took"): "Was Lethe nahm",
     (V, "Tensor"): "Tensor",
     (V, "Metadata"): "Metadaten",
-    (V, "%n tensor(s)"): ["%n Tensor", "%n Tensoren"],
+    (V, "%Ln tensor(s)"): ["%Ln Tensor", "%Ln Tensoren"],
     (V, "Invalid regular expression"): "Ungültiger regulärer Ausdruck",
 
     ("amn::ui::Shape", "scalar"): "Skalar",
@@ -197,15 +220,17 @@ DE = {
     (S, "companions not written"): "nicht geschriebene Begleittensoren",
     (S, "Stored bytes by scheme"): "Gespeicherte Bytes nach Schema",
     (S, "Format"): "Format",
-    (S, "%1, %n file(s), %2"): ["%1, %n Datei, %2", "%1, %n Dateien, %2"],
-    (S, "%1 — %n tensor(s)"): ["%1 — %n Tensor", "%1 — %n Tensoren"],
+    (S, "%1, %Ln file(s), %2"): ["%1, %Ln Datei, %2", "%1, %Ln Dateien, %2"],
+    (S, "%1 — %Ln tensor(s)"): ["%1 — %Ln Tensor", "%1 — %Ln Tensoren"],
     (S, "Scheme"): "Schema",
     (S, "none: the tensors are not quantized"): "keines: die Tensoren sind nicht quantisiert",
     (S, "Config"): "Konfiguration",
     (S, 'quant_method "%1" in %2'): "quant_method „%1“ in %2",
     (S, "Tensors"): "Tensoren",
-    (S, "%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors"):
-        "%1 gespeichert: %2 quantisiert, %3 Begleittensoren, %4 durchgereicht, %5 nicht unterstützt → %6 Ausgabetensoren",
+    (S, "%1 stored: %2 quantized, %3, %4 passthrough, %5 unsupported → %6"):
+        "%1 gespeichert: %2 quantisiert, %3, %4 durchgereicht, %5 nicht unterstützt → %6",
+    (S, "%Ln companion(s)"): ["%Ln Begleittensor", "%Ln Begleittensoren"],
+    (S, "%Ln output tensor(s)"): ["%Ln Ausgabetensor", "%Ln Ausgabetensoren"],
     (S, "Parameters"): "Parameter",
     (S, "%1 (%2 quantized)"): "%1 (%2 quantisiert)",
     (S, "Size"): "Größe",
@@ -215,10 +240,10 @@ DE = {
     (S, "nothing: no tensor is quantized"): "nichts: kein Tensor ist quantisiert",
     (S, "Opened in"): "Geöffnet in",
     (S, "Pickle scan"): "Pickle-Prüfung",
-    (S, "%1 (%n global(s) referenced, nothing executed)"):
-        ["%1 (%n Global referenziert, nichts ausgeführt)", "%1 (%n Globals referenziert, nichts ausgeführt)"],
+    (S, "%1 (%Ln global(s) referenced, nothing executed)"):
+        ["%1 (%Ln Global referenziert, nichts ausgeführt)", "%1 (%Ln Globals referenziert, nichts ausgeführt)"],
     (S, "%1 ms (headers only)"): "%1 ms (nur Kopfdaten)",
-    (S, "… and %n more"): ["… und %n weiterer", "… und %n weitere"],
+    (S, "… and %Ln more"): ["… und %Ln weiterer", "… und %Ln weitere"],
     (S, "Not convertible"): "Nicht konvertierbar",
     (S, "Notes"): "Hinweise",
 
@@ -244,7 +269,7 @@ DE = {
         "Gemessen an den exakten dequantisierten f32-Werten: mittlerer quadratischer Fehler (Wurzel), größter absoluter Fehler "
         "und Signal-Quantisierungsrausch-Verhältnis.",
     (D, "Group"): "Gruppe",
-    (D, "%n tensor(s)"): ["%n Tensor", "%n Tensoren"],
+    (D, "%Ln tensor(s)"): ["%Ln Tensor", "%Ln Tensoren"],
     (D, "Parameters"): "Parameter",
     (D, "Stored"): "Gespeichert",
     (D, "As BF16"): "Als BF16",
@@ -268,10 +293,11 @@ DE = {
         "Werte, die schon auf dem Raster des Schemas liegen, kommen unverändert zurück.",
     (D, "not quantized"): "nicht quantisiert",
     (D, "not measurable: %1"): "nicht messbar: %1",
+    (D, "not measurable yet for %1"): "für %1 noch nicht messbar",
     (D, "no further loss: the values are already on the scheme's grid"):
         "kein weiterer Verlust: die Werte liegen schon auf dem Raster des Schemas",
     (D, "RMSE %1, max abs error %2, SQNR %3 dB"): "RMSE %1, größter absoluter Fehler %2, SQNR %3 dB",
-    (D, "%n value(s) overflow to ±Inf"): ["%n Wert läuft über nach ±Inf", "%n Werte laufen über nach ±Inf"],
+    (D, "%Ln value(s) overflow to ±Inf"): ["%Ln Wert läuft über nach ±Inf", "%Ln Werte laufen über nach ±Inf"],
     (D, "No finite values."): "Keine endlichen Werte.",
     (D, "&Log scale"): "&Logarithmisch",
     (D, "Logarithmic count axis for the histogram: shows rare values in the tails"):
@@ -292,7 +318,7 @@ DE = {
     (T, "Bytes after dequantizing to BF16"): "Bytes nach dem Dequantisieren zu BF16",
     (T, "error"): "Fehler",
     (T, "%1 · %2 (dropped)"): "%1 · %2 (entfällt)",
-    (T, "%n tensor(s)"): ["%n Tensor", "%n Tensoren"],
+    (T, "%Ln tensor(s)"): ["%Ln Tensor", "%Ln Tensoren"],
     (T, "Consumed by no output tensor: conversion drops it."): "Von keinem Ausgabetensor verwendet: die Konvertierung lässt ihn weg.",
 
     ("main", "Inspect ML model files and remember (dequantize) them."): "ML-Modelldateien untersuchen und erinnern (dequantisieren).",
@@ -366,25 +392,25 @@ DE = {
     (W, "The importance matrix %1 does not exist."): "Die Wichtigkeitsmatrix %1 existiert nicht.",
     (W, "GGUF %1 (llama-quantize file type)"): "GGUF %1 (Dateityp von llama-quantize)",
     (W, "safetensors, %1"): "safetensors, %1",
-    (W, "%n tensor(s), %1 re-encoded"): ["%n Tensor, %1 neu kodiert", "%n Tensoren, %1 neu kodiert"],
+    (W, "%Ln tensor(s), %1 re-encoded"): ["%Ln Tensor, %1 neu kodiert", "%Ln Tensoren, %1 neu kodiert"],
     (W, "Estimated size"): "Geschätzte Größe",
     (W, "%1 of tensor data (input: %2), %3 bits per weight"): "%1 Tensordaten (Eingabe: %2), %3 Bit pro Gewicht",
     (W, "Cannot forget"): "Vergessen nicht möglich",
     (W, "planning every tensor's type…"): "Typ jedes Tensors wird geplant …",
     (W, "exact"): "exakt",
     (W, "Written:\n%1"): "Geschrieben:\n%1",
-    (W, "Remembered %n tensor(s), %1 of tensor data, in %2 s."):
-        ["%n Tensor erinnert, %1 Tensordaten, in %2 s.", "%n Tensoren erinnert, %1 Tensordaten, in %2 s."],
-    (W, "Forgot %n tensor(s) to %1: %2 bits per weight, %3 written in %4 s."):
-        ["%n Tensor zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.",
-         "%n Tensoren zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s."],
+    (W, "Remembered %Ln tensor(s), %1 of tensor data, in %2 s."):
+        ["%Ln Tensor erinnert, %1 Tensordaten, in %2 s.", "%Ln Tensoren erinnert, %1 Tensordaten, in %2 s."],
+    (W, "Forgot %Ln tensor(s) to %1: %2 bits per weight, %3 written in %4 s."):
+        ["%Ln Tensor zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.",
+         "%Ln Tensoren zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s."],
     (W, "Warning: %1"): "Warnung: %1",
     ("amn::ui::LossChart", "Measured loss per tensor: SQNR (higher is better), mean %1 dB"):
         "Gemessener Verlust je Tensor: SQNR (höher ist besser), Mittel %1 dB",
     ("amn::ui::LossChart", "mean"): "Mittel",
     ("amn::ui::LossChart", "SQNR (dB)"): "SQNR (dB)",
-    ("amn::ui::LossChart", "%n tensor(s) in file order (hover a bar for its name)"):
-        ["%n Tensor in Dateireihenfolge (Balken überfahren für den Namen)", "%n Tensoren in Dateireihenfolge (Balken überfahren für den Namen)"],
+    ("amn::ui::LossChart", "%Ln tensor(s) in file order (hover a bar for its name)"):
+        ["%Ln Tensor in Dateireihenfolge (Balken überfahren für den Namen)", "%Ln Tensoren in Dateireihenfolge (Balken überfahren für den Namen)"],
     ("amn::ui::LossChart", "No tensor was quantized"): "Kein Tensor wurde quantisiert",
     ("amn::ui::LossChart", "%1 dB"): "%1 dB",
     ("amn::ui::LossChart", "exact"): "exakt",

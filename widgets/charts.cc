@@ -120,7 +120,7 @@ int BreakdownChart::layout(int width, std::vector<Hit>* hits, QPainter* p) const
                 }
             }
             if (hits)
-                hits->push_back({r, tr("%1\n%2 of %3 (%4), %n tensor(s)", nullptr, static_cast<int>(s.tensors))
+                hits->push_back({r, tr("%1\n%2 of %3 (%4), %Ln tensor(s)", nullptr, static_cast<int>(s.tensors))
                                         .arg(s.label, humanBytes(s.bytes), humanBytes(total), percent(f))});
         }
         y += barH;
@@ -164,7 +164,7 @@ int BreakdownChart::layout(int width, std::vector<Hit>* hits, QPainter* p) const
                 p->drawText(QRect(lx + swatch + 6, y, w, lineH), Qt::AlignLeft | Qt::AlignVCenter, text);
             }
             if (hits)
-                hits->push_back({entry, tr("%1\n%2 of %3 (%4), %n tensor(s)", nullptr, static_cast<int>(s.tensors))
+                hits->push_back({entry, tr("%1\n%2 of %3 (%4), %Ln tensor(s)", nullptr, static_cast<int>(s.tensors))
                                             .arg(s.label, humanBytes(s.bytes), humanBytes(total), percent(f))});
             lx += w;
         }
@@ -329,7 +329,7 @@ bool LetheChart::event(QEvent* e) {
             const int i = layerAt(pos);
             if (i < 0) return QString();
             const auto& l = layers_[static_cast<std::size_t>(i)];
-            QString tip = tr("<b>%1</b> — %n tensor(s)", nullptr, l.tensors).arg(l.name.toHtmlEscaped());
+            QString tip = tr("<b>%1</b> — %Ln tensor(s)", nullptr, l.tensors).arg(l.name.toHtmlEscaped());
             tip += QStringLiteral("<br>") + tr("%1 bits per weight (BF16: 16)").arg(QLocale().toString(l.bits, 'f', 2));
             tip += QStringLiteral("<br>") + tr("stored %1, as BF16 %2, saved %3")
                                                  .arg(humanBytes(l.stored), humanBytes(l.bf16),
@@ -343,7 +343,7 @@ bool LetheChart::event(QEvent* e) {
                                 tr("saved %1").arg(humanBytes(t.bf16 > t.stored ? t.bf16 - t.stored : 0)));
             }
             tip += QStringLiteral("</table>");
-            if (l.detail.size() > shown) tip += tr("… and %n more", nullptr, static_cast<int>(l.detail.size() - shown));
+            if (l.detail.size() > shown) tip += tr("… and %Ln more", nullptr, static_cast<int>(l.detail.size() - shown));
             return tip;
         }))
         return true;
@@ -584,7 +584,7 @@ void LossChart::paintEvent(QPaintEvent*) {
     p.setPen(text);
     p.drawLine(pr.bottomLeft(), pr.bottomRight());
     p.drawText(QRectF(pr.left(), pr.bottom() + 4, pr.width(), fm.height()), Qt::AlignCenter,
-               n ? tr("%n tensor(s) in file order (hover a bar for its name)", nullptr, static_cast<int>(n)) : tr("No tensor was quantized"));
+               n ? tr("%Ln tensor(s) in file order (hover a bar for its name)", nullptr, static_cast<int>(n)) : tr("No tensor was quantized"));
 }
 
 bool LossChart::event(QEvent* e) {

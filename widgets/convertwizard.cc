@@ -156,16 +156,16 @@ void ConvertWizard::buildPages() {
         QStringList schemes;
         for (const auto& s : in.schemes) schemes << QString::fromStdString(s.description);
         l->addWidget(wrapLabel(QStringLiteral("<b>%1</b>").arg(QFileInfo(m.path).absoluteFilePath().toHtmlEscaped()), source));
-        l->addWidget(wrapLabel(tr("%1, %n file(s), %2 — %3 output tensors, %4 parameters", nullptr, static_cast<int>(in.shards))
-                                   .arg(QString::fromStdString(in.format), humanBytes(in.file_bytes))
-                                   .arg(in.logical_tensors)
-                                   .arg(humanCount(in.parameters)),
+        l->addWidget(wrapLabel(tr("%1, %Ln file(s), %2 — %3, %4 parameters", nullptr, static_cast<int>(in.shards))
+                                   .arg(QString::fromStdString(in.format), humanBytes(in.file_bytes),
+                                        tr("%Ln output tensor(s)", nullptr, static_cast<int>(in.logical_tensors)),
+                                        humanCount(in.parameters)),
                                source));
         l->addWidget(wrapLabel(schemes.isEmpty() ? tr("Scheme: none (unquantized tensors are cast or copied).")
                                                  : tr("Scheme: %1").arg(schemes.join(QStringLiteral("; "))),
                                source));
         if (!in.errors.empty()) {
-            auto* err = wrapLabel(tr("%n tensor(s) cannot be converted, for example:\n%1", nullptr, static_cast<int>(in.errors.size()))
+            auto* err = wrapLabel(tr("%Ln tensor(s) cannot be converted, for example:\n%1", nullptr, static_cast<int>(in.errors.size()))
                                       .arg(QString::fromStdString(in.errors.front())),
                                   source);
             err->setStyleSheet(QStringLiteral("color: #d03030"));
@@ -669,10 +669,10 @@ void ConvertWizard::updateSummary() {
     html += row(tr("Target"), targetText.toHtmlEscaped());
     html += row(tr("Output"), QFileInfo(outputPath()).absoluteFilePath().toHtmlEscaped() + (overwrite_->isChecked() ? tr(" (overwrite)") : QString()));
     if (md == Mode::Remember) {
-        html += row(tr("Tensors"), tr("%1 written, %2 dequantized").arg(m.inspection.logical_tensors).arg(m.inspection.quantized));
+        html += row(tr("Tensors"), tr("%1 written, %2 dequantized").arg(QLocale().toString(static_cast<qulonglong>(m.inspection.logical_tensors)), QLocale().toString(static_cast<qulonglong>(m.inspection.quantized))));
         html += row(tr("Predicted size"), tr("%1 of tensor data (input: %2)").arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes)));
     } else if (planOk_) {
-        html += row(tr("Tensors"), tr("%n tensor(s), %1 re-encoded", nullptr, static_cast<int>(planned_.size())).arg(quantized));
+        html += row(tr("Tensors"), tr("%Ln tensor(s), %1 re-encoded", nullptr, static_cast<int>(planned_.size())).arg(QLocale().toString(static_cast<qulonglong>(quantized))));
         html += row(tr("Estimated size"),
                     tr("%1 of tensor data (input: %2), %3 bits per weight")
                         .arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes),
@@ -900,14 +900,14 @@ void ConvertWizard::onFinished() {
         const QString written = tr("Written:\n%1").arg(files_.join(QLatin1Char('\n')));
         const Mode md = mode();
         if (md == Mode::Remember) {
-            doneText_->setText(tr("Remembered %n tensor(s), %1 of tensor data, in %2 s.", nullptr, o.tensors).arg(humanBytes(o.bytes), secsText) +
+            doneText_->setText(tr("Remembered %Ln tensor(s), %1 of tensor data, in %2 s.", nullptr, o.tensors).arg(humanBytes(o.bytes), secsText) +
                                QStringLiteral("\n\n") + written);
         } else {
             quint64 qbytes = 0, qnumel = 0;
             for (const auto& t : o.loss)
                 if (!t.copied) qbytes += t.bytes, qnumel += t.numel;
             const QString to = md == Mode::ForgetGguf ? ggufFileType() : stScheme();
-            QString text = tr("Forgot %n tensor(s) to %1: %2 bits per weight, %3 written in %4 s.", nullptr, o.tensors)
+            QString text = tr("Forgot %Ln tensor(s) to %1: %2 bits per weight, %3 written in %4 s.", nullptr, o.tensors)
                                .arg(to, QLocale().toString(qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0, 'f', 2),
                                     humanBytes(o.bytes), secsText);
             for (const auto& w : o.warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);

@@ -48,6 +48,8 @@ LoadResult tryLoadModel(const QString& path) {
         r.model = loadModel(path);
     } catch (const amn::Error& e) {
         r.error = QString::fromStdString(e.what());
+        r.code = static_cast<int>(e.code());
+        r.tensor = QString::fromStdString(e.tensor());
     } catch (const std::exception& e) {
         r.error = QString::fromStdString(e.what());
     }
@@ -112,10 +114,13 @@ QString safeOutputPath(const LoadedModel& m, const QString& proposed) {
     return QDir(docs).filePath(name + QLatin1Char('/') + file);
 }
 
-QString humanBytes(quint64 bytes) { return QString::fromStdString(amn::human_bytes(bytes)); }
+QString humanBytes(quint64 bytes) {
+    // Locale-aware (German: "1,5 GiB"); binary units as the core and the CLI print them.
+    return QLocale().formattedDataSize(static_cast<qint64>(bytes), bytes < 1024 ? 0 : 1, QLocale::DataSizeIecFormat);
+}
 
 QString humanCount(quint64 n) {
-    if (n < 1000) return QString::number(n);
+    if (n < 1000) return QLocale().toString(n);
     static const char* units[] = {"K", "M", "B", "T"};
     double v = static_cast<double>(n);
     int u = -1;

@@ -47,7 +47,9 @@ ModelPtr loadModel(const QString& path);
 struct LoadResult {
     QString path;
     ModelPtr model;
-    QString error;
+    QString error;       ///< the core's full message (technical detail)
+    int code = -1;       ///< amn::ErrorCode of the failure, -1 when not an amn::Error
+    QString tensor;      ///< the tensor the failure concerns, if any
 };
 /// loadModel() that never throws (for QtConcurrent).
 LoadResult tryLoadModel(const QString& path);

@@ -4,6 +4,8 @@
 #include "convertwizard.hpp"
 #include "modelview.hpp"
 
+#include "anamnesis/error.hpp"
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -16,6 +18,8 @@
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QMenuBar>
+#include <QMouseEvent>
+#include <QTabBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
@@ -36,6 +40,8 @@ namespace amn::ui {
 namespace {
 constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
+const char* kGeometryKey = "window/geometry";
+const char* kStateKey = "window/state";
 
 /// One spelling per file or folder, so the same model opened twice is found.
 QString canonicalPath(const QString& path) {
@@ -107,6 +113,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->setDocumentMode(true);
     connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateState);
+    tabs_->tabBar()->installEventFilter(this);  // middle-click closes a tab
     stack_->addWidget(tabs_);
     setCentralWidget(stack_);
 
@@ -128,6 +135,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     };
     buildMenus();
     updateState();
+    QSettings settings;
+    if (const QByteArray g = settings.value(QLatin1String(kGeometryKey)).toByteArray(); !g.isEmpty()) restoreGeometry(g);
+    if (const QByteArray st = settings.value(QLatin1String(kStateKey)).toByteArray(); !st.isEmpty()) restoreState(st);
+}
+
+void MainWindow::saveSettings() {
+    QSettings settings;
+    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    settings.setValue(QLatin1String(kStateKey), saveState());
+    if (auto* v = currentModelView()) v->saveViewState();
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == tabs_->tabBar() && e->type() == QEvent::MouseButtonRelease) {
+        auto* me = static_cast<QMouseEvent*>(e);
+        if (me->button() == Qt::MiddleButton) {
+            const int i = tabs_->tabBar()->tabAt(me->position().toPoint());
+            if (i >= 0) {
+                closeTab(i);
+                return true;
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, e);
 }
 
 MainWindow::~MainWindow() {
@@ -225,9 +256,12 @@ void MainWindow::buildMenus() {
     help->addAction(tr("&About anamnesis"), this, [this] {
         QMessageBox::about(this, tr("About anamnesis"),
                            tr("<h3>anamnesis %1</h3><p>Parse any tensor format, recover any precision.</p>"
-                              "<p>Inspect quantized model files and remember (dequantize) them to safetensors.</p>")
-                               .arg(QCoreApplication::applicationVersion()));
+                              "<p>Inspect quantized model files, remember (dequantize) and forget (quantize) them.</p>"
+                              "<p>Licence: MIT OR Apache-2.0</p>"
+                              "<p>Built with Qt %2 (running on Qt %3).</p>")
+                               .arg(QCoreApplication::applicationVersion(), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion())));
     });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
@@ -289,15 +323,9 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     busy_->setVisible(pending_ > 0);
     if (!r.model) {
         status_->setText(tr("Could not open %1").arg(QFileInfo(r.path).fileName()));
-        if (errorDialogs_) {
-            auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"),
-                                        tr("%1 could not be opened.").arg(QFileInfo(r.path).fileName()), QMessageBox::NoButton, this);
-            box->addButton(tr("Close"), QMessageBox::AcceptRole);
-            box->setInformativeText(r.error);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-        }
+        failures_ << r;
         emit openFailed(r.path, r.error);
+        if (pending_ == 0) reportFailures();  // one report per batch (a drop of five bad files)
         return;
     }
     auto* view = new ModelView(r.model, tabs_);
@@ -316,16 +344,73 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     tabs_->setTabToolTip(i, QFileInfo(r.path).absoluteFilePath());
     tabs_->setCurrentIndex(i);
     addRecent(r.path);
-    status_->setText(tr("Opened %1: %n tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
+    status_->setText(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
                          .arg(name)
                          .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
     updateState();
     emit modelOpened(view);
+    if (pending_ == 0) reportFailures();
+}
+
+QString MainWindow::plainOpenError(const LoadResult& r) {
+    using amn::ErrorCode;
+    if (r.code < 0) return tr("The file could not be read as a model.");
+    switch (static_cast<ErrorCode>(r.code)) {
+        case ErrorCode::Io: return tr("The file could not be read (missing, or no permission?).");
+        case ErrorCode::Truncated:
+            return r.tensor.isEmpty() ? tr("The file is incomplete — it ends too early (a partial download?).")
+                                      : tr("The file is incomplete — it ends before tensor %1's data (a partial download?).").arg(r.tensor);
+        case ErrorCode::OutOfRange:
+            // A tensor's data past the end of the file: what a partial download looks like.
+            if (!r.tensor.isEmpty()) return tr("The file is incomplete — it ends before tensor %1's data (a partial download?).").arg(r.tensor);
+            [[fallthrough]];
+        case ErrorCode::Malformed:
+        case ErrorCode::BadJson:
+        case ErrorCode::Overlap:
+        case ErrorCode::Gap:
+        case ErrorCode::SizeMismatch:
+        case ErrorCode::BadText: return tr("The file is damaged, or not a model file of the kind its name says.");
+        case ErrorCode::LimitExceeded: return tr("The file declares more than anamnesis accepts (a safety limit).");
+        case ErrorCode::UnknownDtype:
+        case ErrorCode::Unsupported: return tr("The file uses something anamnesis does not support yet.");
+        case ErrorCode::MissingCompanion:
+        case ErrorCode::BadCompanion: return tr("A quantized tensor lacks the scales it needs, or they do not fit.");
+        case ErrorCode::UnsafePickle: return tr("The file contains Python code that is not safe to load; it was not run.");
+        case ErrorCode::NotRegularFile: return tr("This is not a regular file or model folder.");
+        case ErrorCode::OutOfMemory: return tr("There is not enough memory to open the file.");
+        default: return tr("The file could not be opened.");
+    }
+}
+
+void MainWindow::reportFailures() {
+    if (failures_.isEmpty()) return;
+    const QList<LoadResult> failed = std::exchange(failures_, {});
+    QStringList paths, lines, detail;
+    for (const auto& r : failed) {
+        paths << r.path;
+        lines << tr("%1: %2").arg(QFileInfo(r.path).fileName(), plainOpenError(r));
+        detail << QFileInfo(r.path).absoluteFilePath() + QLatin1Char('\n') + QStringLiteral("  ") + r.error;
+    }
+    const QString summary = failed.size() == 1 ? tr("%1 could not be opened.").arg(QFileInfo(failed.front().path).fileName())
+                                               : tr("%Ln model(s) could not be opened.", nullptr, static_cast<int>(failed.size()));
+    const QString informative = failed.size() == 1 ? plainOpenError(failed.front()) : lines.join(QLatin1Char('\n'));
+    lastReport_ = summary + QLatin1Char('\n') + informative + QStringLiteral("\n\n") + detail.join(QLatin1Char('\n'));
+    status_->setText(summary);
+    if (errorDialogs_) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"), summary, QMessageBox::NoButton, this);
+        box->addButton(tr("Close"), QMessageBox::AcceptRole);
+        box->setInformativeText(informative);
+        box->setDetailedText(detail.join(QLatin1Char('\n')));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit openFailuresReported(paths, lastReport_);
 }
 
 void MainWindow::closeTab(int i) {
     if (i < 0 || i >= tabs_->count()) return;
     QWidget* w = tabs_->widget(i);
+    if (auto* v = qobject_cast<ModelView*>(w)) v->saveViewState();
     tabs_->removeTab(i);
     delete w;  // its statistics jobs are cancelled and waited for
     updateState();
@@ -395,6 +480,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     }
     for (auto* w : wizards()) w->close();
     waitForLoads();  // no worker outlives the window
+    saveSettings();
     e->accept();
 }
 

@@ -54,15 +54,28 @@ public:
 
     QStringList recentFiles() const;
 
+    /// The last report of failed opens (one per batch of opens), as plain
+    /// text: the summary line, one line per file, then the technical detail.
+    QString lastOpenReport() const { return lastReport_; }
+    /// A plain-language sentence for a failed open (first line of a report).
+    static QString plainOpenError(const LoadResult& r);
+
+    /// Remember window geometry, toolbar state and the current model view's
+    /// splitter and header (QSettings); done on close.
+    void saveSettings();
+
 signals:
     void modelOpened(amn::ui::ModelView* view);
     void openFailed(const QString& path, const QString& message);
+    /// Once per batch of opens that had failures: every failed file and the report.
+    void openFailuresReported(const QStringList& paths, const QString& report);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dragMoveEvent(QDragMoveEvent* e) override;
     void dropEvent(QDropEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void buildMenus();
@@ -71,6 +84,7 @@ private:
     void onLoaded(const LoadResult& r, quint64 order);
     void closeTab(int i);
     void updateState();
+    void reportFailures();
 
     QStackedWidget* stack_ = nullptr;
     QTabWidget* tabs_ = nullptr;
@@ -84,6 +98,8 @@ private:
     QStringList loading_;               ///< canonical paths being opened
     JobTracker loads_;                  ///< models opening; waited for on close
     bool errorDialogs_ = true;
+    QList<LoadResult> failures_;        ///< failed opens of the current batch
+    QString lastReport_;
     std::function<bool()> confirmClose_;
 };
 

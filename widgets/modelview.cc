@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -71,7 +72,7 @@ std::vector<LetheChart::Layer> makeLetheLayers(const LoadedModel& m) {
 ModelView::ModelView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = split_ = new QSplitter(Qt::Horizontal, this);
     layout->addWidget(split);
 
     // Left: filter + tree.
@@ -152,6 +153,12 @@ ModelView::ModelView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setSizes({720, 520});
+    {
+        QSettings settings;
+        if (const QByteArray st = settings.value(QStringLiteral("modelView/splitter")).toByteArray(); !st.isEmpty()) split->restoreState(st);
+        if (const QByteArray h = settings.value(QStringLiteral("modelView/treeHeader")).toByteArray(); !h.isEmpty())
+            tree_->header()->restoreState(h);
+    }
 
     filterTimer_ = new QTimer(this);
     filterTimer_->setSingleShot(true);
@@ -161,7 +168,13 @@ ModelView::ModelView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(
     connect(regex_, &QCheckBox::toggled, this, &ModelView::applyFilter);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelView::onCurrentChanged);
     connect(tree_, &QTreeView::activated, this, [this] { showTab(TensorTab); });
-    count_->setText(tr("%n tensor(s)", nullptr, treeModel_->visibleTensorCount()));
+    count_->setText(tr("%Ln tensor(s)", nullptr, treeModel_->visibleTensorCount()));
+}
+
+void ModelView::saveViewState() const {
+    QSettings settings;
+    settings.setValue(QStringLiteral("modelView/splitter"), split_->saveState());
+    settings.setValue(QStringLiteral("modelView/treeHeader"), tree_->header()->saveState());
 }
 
 ModelView::~ModelView() = default;
@@ -184,7 +197,7 @@ void ModelView::applyFilter() {
     filter_->setStyleSheet({});
     filter_->setToolTip({});
     const int n = treeModel_->visibleTensorCount();
-    count_->setText(tr("%n tensor(s)", nullptr, n));
+    count_->setText(tr("%Ln tensor(s)", nullptr, n));
     if (!filter_->text().isEmpty() && n <= 500) tree_->expandAll();
     else if (model_->plan.tensors.size() <= 2000) tree_->expandToDepth(model_->plan.tensors.size() <= 64 ? 4 : 1);
 }

@@ -15,6 +15,8 @@ class QTabWidget;
 class QTimer;
 class QTreeView;
 
+class QSplitter;
+
 namespace amn::ui {
 
 class LetheChart;
@@ -30,6 +32,9 @@ public:
 
     explicit ModelView(ModelPtr model, QWidget* parent = nullptr);
     ~ModelView() override;
+    /// Remember the splitter and the tree header (QSettings); the next view restores them.
+    void saveViewState() const;
+    QSplitter* splitter() const { return split_; }
 
     const ModelPtr& model() const { return model_; }
     TensorTreeModel* treeModel() const { return treeModel_; }
@@ -53,6 +58,7 @@ signals:
     void convertRequested();
 
 private:
+    QSplitter* split_ = nullptr;
     void onCurrentChanged();
     ModelPtr model_;
     TensorTreeModel* treeModel_ = nullptr;

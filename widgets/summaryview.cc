@@ -100,7 +100,7 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
         fields_.insert(key, l);
     };
     add(QStringLiteral("format"), tr("Format"),
-        tr("%1, %n file(s), %2", nullptr, static_cast<int>(in.shards)).arg(QString::fromStdString(in.format), humanBytes(in.file_bytes)));
+        tr("%1, %Ln file(s), %2", nullptr, static_cast<int>(in.shards)).arg(QString::fromStdString(in.format), humanBytes(in.file_bytes)));
     if (m.catalog.format == amn::Format::Gguf) {
         try {
             const auto info = amn::gguf_info(m.catalog);
@@ -128,14 +128,17 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
     }
     QStringList schemes;
     for (const auto& s : in.schemes)
-        schemes << tr("%1 — %n tensor(s)", nullptr, static_cast<int>(s.tensors)).arg(QString::fromStdString(s.description));
+        schemes << tr("%1 — %Ln tensor(s)", nullptr, static_cast<int>(s.tensors)).arg(QString::fromStdString(s.description));
     add(QStringLiteral("schemes"), tr("Scheme"), schemes.isEmpty() ? tr("none: the tensors are not quantized") : schemes.join(QLatin1Char('\n')));
     if (const auto qm = m.catalog.qconfig("quant_method"))
         add(QStringLiteral("config"), tr("Config"), tr("quant_method \"%1\" in %2")
                                                         .arg(QString::fromStdString(*qm), QFileInfo(QString::fromStdString(m.catalog.config_path)).fileName()));
     add(QStringLiteral("tensors"), tr("Tensors"),
-        tr("%1 stored: %2 quantized, %3 companions, %4 passthrough, %5 unsupported → %6 output tensors")
-            .arg(in.stored_tensors).arg(in.quantized).arg(in.companions).arg(in.passthrough).arg(in.unsupported).arg(in.logical_tensors));
+        tr("%1 stored: %2 quantized, %3, %4 passthrough, %5 unsupported → %6")
+            .arg(QLocale().toString(static_cast<qulonglong>(in.stored_tensors)), QLocale().toString(static_cast<qulonglong>(in.quantized)),
+                 tr("%Ln companion(s)", nullptr, static_cast<int>(in.companions)),
+                 QLocale().toString(static_cast<qulonglong>(in.passthrough)), QLocale().toString(static_cast<qulonglong>(in.unsupported)),
+                 tr("%Ln output tensor(s)", nullptr, static_cast<int>(in.logical_tensors))));
     add(QStringLiteral("parameters"), tr("Parameters"),
         tr("%1 (%2 quantized)").arg(humanCount(in.parameters), humanCount(in.quantized_parameters)));
     add(QStringLiteral("size"), tr("Size"), tr("%1 now → %2 as BF16").arg(humanBytes(in.tensor_bytes), humanBytes(in.bf16_bytes)));
@@ -148,13 +151,13 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
         add(QStringLiteral("lethe"), tr("Lethe took"), tr("nothing: no tensor is quantized"));
     if (m.pickle)
         add(QStringLiteral("pickle"), tr("Pickle scan"),
-            tr("%1 (%n global(s) referenced, nothing executed)", nullptr, static_cast<int>(m.pickle->globals.size()))
+            tr("%1 (%Ln global(s) referenced, nothing executed)", nullptr, static_cast<int>(m.pickle->globals.size()))
                 .arg(QString::fromStdString(m.pickle->summary)));
     add(QStringLiteral("opened"), tr("Opened in"), tr("%1 ms (headers only)").arg(QLocale().toString(m.load_seconds * 1000, 'f', 1)));
     if (!in.errors.empty()) {
         QStringList errs;
         for (std::size_t i = 0; i < std::min<std::size_t>(in.errors.size(), 8); ++i) errs << QString::fromStdString(in.errors[i]);
-        if (in.errors.size() > 8) errs << tr("… and %n more", nullptr, static_cast<int>(in.errors.size() - 8));
+        if (in.errors.size() > 8) errs << tr("… and %Ln more", nullptr, static_cast<int>(in.errors.size() - 8));
         add(QStringLiteral("errors"), tr("Not convertible"), errs.join(QLatin1Char('\n')));
     }
     if (!in.notes.empty()) {
@@ -230,8 +233,8 @@ MetadataView::MetadataView(ModelPtr model, QWidget* parent) : QWidget(parent) {
     if (!m.catalog.notes.empty() || !m.plan.notes.empty()) {
         auto* s = section(tr("Notes"));
         int i = 0;
-        for (const auto& n : m.catalog.notes) entry(s, QString::number(++i), QString::fromStdString(n));
-        for (const auto& n : m.plan.notes) entry(s, QString::number(++i), QString::fromStdString(n));
+        for (const auto& n : m.catalog.notes) entry(s, QLocale().toString(++i), QString::fromStdString(n));
+        for (const auto& n : m.plan.notes) entry(s, QLocale().toString(++i), QString::fromStdString(n));
     }
     if (tree_->topLevelItemCount() == 0) new QTreeWidgetItem(tree_, {tr("This file carries no metadata.")});
     tree_->expandAll();

@@ -24,6 +24,15 @@
 
 namespace amn::ui {
 
+QString unmeasurableText(const QString& why) {
+    // The core says "not measurable yet for <scheme>": word it once, not twice.
+    static const QLatin1String yetFor("not measurable yet for ");
+    if (why.startsWith(yetFor)) return TensorDetail::tr("not measurable yet for %1").arg(why.mid(yetFor.size()));
+    if (why.startsWith(QLatin1String("not measurable"))) return why;
+    return TensorDetail::tr("not measurable: %1").arg(why);
+}
+
+
 TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
     auto* layout = new QVBoxLayout(this);
     title_ = new QLabel(tr("Select a tensor in the tree."), this);
@@ -149,7 +158,7 @@ void TensorDetail::showNode(int node) {
     QString html = QStringLiteral("<table>");
     int li = -1;
     if (n.kind == TreeNode::Group) {
-        html += row(tr("Group"), tr("%n tensor(s)", nullptr, static_cast<int>(n.tensors)));
+        html += row(tr("Group"), tr("%Ln tensor(s)", nullptr, static_cast<int>(n.tensors)));
         html += row(tr("Parameters"), QLocale().toString(n.params));
         html += row(tr("Stored"), humanBytes(n.stored));
         html += row(tr("As BF16"), humanBytes(n.bf16));
@@ -270,13 +279,13 @@ void TensorDetail::onFinished(const Outcome& o) {
         else
             text = tr("RMSE %1, max abs error %2, SQNR %3 dB")
                        .arg(loc.toString(c.rmse, 'g', 3), loc.toString(c.max_abs, 'g', 3), loc.toString(c.sqnr_db, 'f', 1));
-        if (c.overflows) text += QLatin1String("; ") + tr("%n value(s) overflow to ±Inf", nullptr, static_cast<int>(c.overflows));
+        if (c.overflows) text += QLatin1String("; ") + tr("%Ln value(s) overflow to ±Inf", nullptr, static_cast<int>(c.overflows));
         statLabels_[key]->setText(text);
     }
     {
         const auto& r = o.requant;
         QString text;
-        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : tr("not measurable: %1").arg(QString::fromStdString(r.unavailable));
+        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : unmeasurableText(QString::fromStdString(r.unavailable));
         else if (std::isinf(r.sqnr_db) && r.sqnr_db > 0) text = tr("no further loss: the values are already on the scheme's grid");
         else
             text = tr("RMSE %1, max abs error %2, SQNR %3 dB")

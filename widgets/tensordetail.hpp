@@ -80,4 +80,7 @@ private:
     amn::ValueStats stats_;
 };
 
+/// The "What Lethe took" cell when the core could not measure it.
+QString unmeasurableText(const QString& why);
+
 }  // namespace amn::ui

@@ -258,7 +258,7 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
                         return n.consumed ? QStringLiteral("%1 · %2").arg(QString::fromStdString(st->dtype_name), role)
                                           : tr("%1 · %2 (dropped)").arg(QString::fromStdString(st->dtype_name), role);
                     }
-                    return tr("%n tensor(s)", nullptr, static_cast<int>(n.tensors));
+                    return tr("%Ln tensor(s)", nullptr, static_cast<int>(n.tensors));
                 case ShapeColumn:
                     if (lt) return shapeText(lt->shape);
                     if (st) return shapeText(st->shape);

@@ -398,7 +398,10 @@ private slots:
         w->setOutputPath(path);
         QPointer<ConvertWizard> guard(w);
         runWizard(*w);
-        QTRY_VERIFY_WITH_TIMEOUT(w->progressPermille() > 0, 60000);
+        // Close at once: waiting for the first progress report (~40 ms) left
+        // too little of a fast run, and the cancel sometimes came after the
+        // output was already committed.
+        QVERIFY(w->isRunning());
         int asked = 0;
         mw->setConfirmClose([&] { ++asked; return false; });  // "No": keep running
         QVERIFY(!mw->close());

@@ -30,7 +30,11 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
+#include <QTabBar>
+#include <QHeaderView>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -192,6 +196,97 @@ private slots:
         QCOMPARE(w.modelCount(), 0);
     }
 
+    void failedOpensMergeIntoOneReport() {
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly)) return QString();
+            f.write(bytes);
+            return f.fileName();
+        };
+        // A header declaring 16 bytes of data for tensor "w" with none present: truncated.
+        const QByteArray hdr = R"({"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})";
+        QByteArray trunc(8, '\0');
+        for (int i = 0; i < 8; ++i) trunc[i] = char((hdr.size() >> (8 * i)) & 0xff);
+        trunc += hdr;
+        const QStringList bad = {write("garbage.safetensors", "\xff\xff\xff\xff\xff\xff\xff\x7f{not a header"),
+                                 write("partial.safetensors", trunc), write("empty.gguf", ""),
+                                 write("noise.npy", "not numpy at all"), dir.filePath("missing.safetensors")};
+        MainWindow w;
+        w.setErrorDialogs(false);
+        w.show();
+        QSignalSpy failed(&w, &MainWindow::openFailed);
+        QSignalSpy reports(&w, &MainWindow::openFailuresReported);
+        drop(&w, bad);
+        QTRY_COMPARE(failed.count(), 5);
+        QTRY_COMPARE(reports.count(), 1);
+        QTest::qWait(50);
+        QCOMPARE(reports.count(), 1);  // one report, not five
+        QCOMPARE(reports.at(0).at(0).toStringList().size(), 5);
+        const QString report = reports.at(0).at(1).toString();
+        QCOMPARE(report, w.lastOpenReport());
+        const QStringList lines = report.split('\n');
+        QVERIFY2(lines.at(0).startsWith("5 model"), qPrintable(report));
+        for (const auto& p : bad) QVERIFY2(report.contains(QFileInfo(p).fileName() + ": "), qPrintable(report));
+        // Plain language first, the core's technical message below.
+        QVERIFY2(report.contains("partial.safetensors: The file is incomplete"), qPrintable(report));
+        const int blank = lines.indexOf(QString());
+        QVERIFY(blank > 5);
+        for (int i = 1; i < blank; ++i) QVERIFY2(!lines.at(i).contains(dir.path()), qPrintable(lines.at(i)));
+        QVERIFY(report.mid(report.indexOf("\n\n")).contains(QFileInfo(bad.at(0)).absoluteFilePath()));
+        QCOMPARE(w.modelCount(), 0);
+    }
+
+    void geometryAndViewStateRemembered() {
+        QSettings().clear();
+        QSize size(917, 611);
+        QList<int> sizes;
+        int nameWidth = 0;
+        {
+            MainWindow w;
+            w.setErrorDialogs(false);
+            w.show();
+            QSignalSpy opened(&w, &MainWindow::modelOpened);
+            w.openPaths({sampleFile()});
+            QTRY_COMPARE(opened.count(), 1);
+            w.resize(size);
+            auto* v = w.modelView(0);
+            v->splitter()->setSizes({300, 600});
+            sizes = v->splitter()->sizes();
+            auto* tree = v->treeView();
+            tree->header()->resizeSection(0, 321);
+            nameWidth = tree->header()->sectionSize(0);
+            QVERIFY(w.close());
+        }
+        MainWindow w2;
+        w2.setErrorDialogs(false);
+        QCOMPARE(w2.size(), size);
+        w2.show();
+        QSignalSpy opened(&w2, &MainWindow::modelOpened);
+        w2.openPaths({sampleFile()});
+        QTRY_COMPARE(opened.count(), 1);
+        auto* v = w2.modelView(0);
+        auto ratio = [](const QList<int>& l) { return double(l.at(0)) / double(l.at(0) + l.at(1)); };
+        QTRY_VERIFY2(std::abs(ratio(v->splitter()->sizes()) - ratio(sizes)) < 0.02,
+                     qPrintable(QString("%1 vs %2").arg(ratio(v->splitter()->sizes())).arg(ratio(sizes))));
+        QCOMPARE(v->treeView()->header()->sectionSize(0), nameWidth);
+        QSettings().clear();
+    }
+
+    void middleClickClosesTab() {
+        MainWindow w;
+        w.setErrorDialogs(false);
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        w.openPaths({sampleFile()});
+        QTRY_COMPARE(opened.count(), 1);
+        QTabBar* bar = w.tabs()->tabBar();
+        QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(0).center());
+        QCOMPARE(w.modelCount(), 1);  // a left click only selects
+        QTest::mouseClick(bar, Qt::MiddleButton, {}, bar->tabRect(0).center());
+        QCOMPARE(w.modelCount(), 0);
+    }
+
     void shortcuts() {
         MainWindow w;
         w.setErrorDialogs(false);
@@ -216,7 +311,7 @@ private slots:
         SummaryView s(model);
         QVERIFY(s.field("format").contains("safetensors"));
         QVERIFY(s.field("schemes").contains(QString::fromStdString(model->inspection.schemes.at(0).description)));
-        QVERIFY(s.field("tensors").startsWith("19 stored: 7 quantized, 9 companions, 3 passthrough"));
+        QVERIFY(s.field("tensors").startsWith("19 stored: 7 quantized, 9 companion"));
         QVERIFY(s.field("size").contains(humanBytes(model->inspection.bf16_bytes)));
         QCOMPARE(s.breakdown()->rows().size(), std::size_t(2));
         quint64 dtypeBytes = 0;

@@ -7,7 +7,9 @@
 //   * the compiled catalogue is embedded and loads (":/i18n"), and the UI
 //     comes up in German (plural forms included);
 //   * the English catalogue supplies the English plural forms.
+#include "loadedmodel.hpp"
 #include "mainwindow.hpp"
+#include "tensordetail.hpp"
 
 #include "test_support.hpp"
 
@@ -126,18 +128,47 @@ private slots:
         for (auto* a : w.menuBar()->actions()) menus << a->text();
         QCOMPARE(menus.first(), QString("&Datei"));
         QCOMPARE(QCoreApplication::translate("amn::ui::TensorTreeModel", "Parameters"), QString("Parameter"));
-        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%n tensor(s)", nullptr, 1), QString("1 Tensor"));
-        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%n tensor(s)", nullptr, 3), QString("3 Tensoren"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%Ln tensor(s)", nullptr, 1), QString("1 Tensor"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%Ln tensor(s)", nullptr, 3), QString("3 Tensoren"));
         QCoreApplication::removeTranslator(&t);
+    }
+
+    void germanPluralsAndNumbers() {
+        QTranslator t;
+        QVERIFY(t.load(QLocale(QLocale::German, QLocale::Germany), "anamnesis", "_", ":/i18n"));
+        QCoreApplication::installTranslator(&t);
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        QCOMPARE(QCoreApplication::translate("amn::ui::SummaryView", "%Ln companion(s)", nullptr, 1), QString("1 Begleittensor"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::SummaryView", "%Ln output tensor(s)", nullptr, 1), QString("1 Ausgabetensor"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::SummaryView", "%Ln output tensor(s)", nullptr, 7), QString("7 Ausgabetensoren"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::MainWindow", "%Ln model(s) could not be opened.", nullptr, 5),
+                 QString("5 Modelle konnten nicht geöffnet werden."));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%Ln tensor(s)", nullptr, 123456), QString("123.456 Tensoren"));
+        // Sizes and counts: decimal comma, digit grouping.
+        QCOMPARE(amn::ui::humanBytes(1536ull * 1024 * 1024), QString("1,5 GiB"));
+        QVERIFY(amn::ui::humanBytes(512).startsWith("512 "));
+        QCOMPARE(amn::ui::humanCount(1500), QString("1,50 K"));
+        QCOMPARE(QLocale().toString(qulonglong(1234567)), QString("1.234.567"));
+        // No "not measurable: not measurable yet for …".
+        const QString un = amn::ui::unmeasurableText("not measurable yet for gguf-Q4_K");
+        QCOMPARE(un, QString("für gguf-Q4_K noch nicht messbar"));
+        QCOMPARE(un.count("messbar"), 1);
+        QLocale::setDefault(before);
+        QCoreApplication::removeTranslator(&t);
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        QCOMPARE(amn::ui::humanBytes(1536ull * 1024 * 1024), QString("1.5 GiB"));
+        QCOMPARE(amn::ui::unmeasurableText("not measurable yet for gguf-Q4_K"), QString("not measurable yet for gguf-Q4_K"));
+        QLocale::setDefault(before);
     }
 
     void englishPlurals() {
         QTranslator t;
         QVERIFY(t.load("anamnesis_en", ":/i18n"));
         QCoreApplication::installTranslator(&t);
-        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%n tensor(s)", nullptr, 1), QString("1 tensor"));
-        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%n tensor(s)", nullptr, 2), QString("2 tensors"));
-        QCOMPARE(QCoreApplication::translate("amn::ui::TensorDetail", "%n value(s) overflow to ±Inf", nullptr, 1),
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%Ln tensor(s)", nullptr, 1), QString("1 tensor"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%Ln tensor(s)", nullptr, 2), QString("2 tensors"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::TensorDetail", "%Ln value(s) overflow to ±Inf", nullptr, 1),
                  QString("1 value overflows to ±Inf"));
         QCoreApplication::removeTranslator(&t);
     }
