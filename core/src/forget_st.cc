@@ -333,8 +333,14 @@ const std::array<float, 256>& e4m3_table() {
     return t;
 }
 
-float to_wdtype(DType t, float x) {
-    if (t == DType::BF16) return kernels::scalar::f32_from_bf16(kernels::scalar::bf16_from_f32(x));
+inline float to_wdtype(DType t, float x) {
+    if (t == DType::BF16) {  // = f32_from_bf16(bf16_from_f32(x)), inline (hot in the loss loops)
+        std::uint32_t u;
+        std::memcpy(&u, &x, sizeof u);
+        u = (u & 0x7FFFFFFFu) > 0x7F800000u ? ((u >> 16) | 0x0040u) << 16 : ((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16) << 16;
+        std::memcpy(&x, &u, sizeof x);
+        return x;
+    }
     if (t == DType::F16) return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x));
     return x;
 }
@@ -682,15 +688,17 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                sink.set_tail_tensor(e.sink_index[j], {js.size()},
                                                     {reinterpret_cast<const std::uint8_t*>(js.data()), js.size()});
                                e.info.bytes += js.size();  // (this entry is only touched by this unit)
-                               for (u64 i = 0; i < n; ++i) {
-                                   const std::uint8_t byte = q.packed[i / 2];
-                                   const unsigned nib = (i % 2 == 0) ? byte >> 4 : byte & 15u;
-                                   const u64 blk = i / b.blocksize;
+                               for (u64 b0 = 0, blk = 0; b0 < n; b0 += b.blocksize, ++blk) {
                                    const float am = b.double_quant
                                                         ? q.nested_quant_map[q.absmax_q[blk]] * q.nested_absmax[blk / 256] +
                                                               q.nested_offset
                                                         : q.absmax[blk];
-                                   L.add(w[i], to_wdtype(e.wdtype, q.quant_map[nib] * am));
+                                   const u64 b1 = std::min<u64>(n, b0 + b.blocksize);
+                                   for (u64 i = b0; i < b1; ++i) {
+                                       const std::uint8_t byte = q.packed[i / 2];
+                                       const unsigned nib = (i % 2 == 0) ? byte >> 4 : byte & 15u;
+                                       L.add(w[i], to_wdtype(e.wdtype, q.quant_map[nib] * am));
+                                   }
                                }
                            },
                            [&](const BnbInt8Target&) {
@@ -699,8 +707,9 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                put(1, as_bytes(q.scb));
                                const std::uint8_t zero = 0;
                                put(2, {&zero, 1});
-                               for (u64 i = 0; i < n; ++i)
-                                   L.add(w[i], (static_cast<float>(q.q[i]) * q.scb[i / C]) * 7.874015718698502e-3f);
+                               for (u64 rr = 0; rr < R; ++rr)
+                                   for (u64 i = rr * C; i < (rr + 1) * C; ++i)
+                                       L.add(w[i], (static_cast<float>(q.q[i]) * q.scb[rr]) * 7.874015718698502e-3f);
                            },
                            [&](const Fp8CtTarget& f) {
                                auto q = st::quantize_fp8_ct(w, shape, e.wdtype, f.granularity);
@@ -708,13 +717,14 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                put(1, st::encode_floats(q.scale, q.scale_dtype));
                                const auto& t = e4m3_table();
                                const u64 gc = ceil_div(C, 128);
-                               for (u64 i = 0; i < n; ++i) {
-                                   const u64 rr = i / C, cc = i % C;
-                                   const float sc = f.granularity == st::Fp8Granularity::Tensor    ? q.scale[0]
-                                                    : f.granularity == st::Fp8Granularity::Channel ? q.scale[rr]
-                                                                                                   : q.scale[(rr / 128) * gc + cc / 128];
-                                   L.add(w[i], to_wdtype(e.wdtype, t[q.q[i]] * sc));
-                               }
+                               for (u64 rr = 0; rr < R; ++rr)
+                                   for (u64 c0 = 0; c0 < C; c0 += 128) {
+                                       const float sc = f.granularity == st::Fp8Granularity::Tensor    ? q.scale[0]
+                                                        : f.granularity == st::Fp8Granularity::Channel ? q.scale[rr]
+                                                                                                       : q.scale[(rr / 128) * gc + c0 / 128];
+                                       for (u64 i = rr * C + c0, end = rr * C + std::min<u64>(C, c0 + 128); i < end; ++i)
+                                           L.add(w[i], to_wdtype(e.wdtype, t[q.q[i]] * sc));
+                                   }
                            },
                            [&](const Fp8DeepseekTarget& d) {
                                auto q = st::quantize_fp8_deepseek(w, shape, e.wdtype, d.ue8m0);
@@ -722,8 +732,12 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                put(1, as_bytes(q.scale));
                                const auto& t = e4m3_table();
                                const u64 gc = ceil_div(C, 128);
-                               for (u64 i = 0; i < n; ++i)
-                                   L.add(w[i], t[q.q[i]] * q.scale[(i / C / 128) * gc + (i % C) / 128]);
+                               for (u64 rr = 0; rr < R; ++rr)
+                                   for (u64 c0 = 0; c0 < C; c0 += 128) {
+                                       const float sc = q.scale[(rr / 128) * gc + c0 / 128];
+                                       for (u64 i = rr * C + c0, end = rr * C + std::min<u64>(C, c0 + 128); i < end; ++i)
+                                           L.add(w[i], t[q.q[i]] * sc);
+                                   }
                            },
                            [&](const PackedIntTarget& pi) {
                                auto q = st::quantize_ct_int(w, shape, e.wdtype, pi.bits, pi.symmetric, pi.group_size);
@@ -734,10 +748,12 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                                put(j++, as_bytes(q.weight_shape));
                                const u64 groups = q.scale_shape.size() == 2 ? q.scale_shape[1] : 1;
                                const u64 per = C / std::max<u64>(1, groups);
-                               for (u64 i = 0; i < n; ++i) {
-                                   const u64 gi = (i / C) * groups + (i % C) / per;
+                               for (u64 gi = 0; gi < R * groups; ++gi) {
                                    const float zp = pi.symmetric ? 0.0f : static_cast<float>(q.zero_point[gi]);
-                                   L.add(w[i], to_wdtype(e.wdtype, to_wdtype(e.wdtype, static_cast<float>(q.q[i]) - zp) * q.scale[gi]));
+                                   const float sc = q.scale[gi];
+                                   const u64 i0 = (gi / groups) * C + (gi % groups) * per;
+                                   for (u64 i = i0; i < i0 + per; ++i)
+                                       L.add(w[i], to_wdtype(e.wdtype, to_wdtype(e.wdtype, static_cast<float>(q.q[i]) - zp) * sc));
                                }
                            },
                        },

@@ -93,7 +93,13 @@ public:
     }
     /// Code (index into the original table) of a value in [−1, 1].
     std::uint8_t encode(float v) const noexcept {
-        // Number of midpoints < v = position of the first midpoint ≥ v.
+        // Number of midpoints < v = position of the first midpoint ≥ v (the
+        // midpoints are sorted). Small tables count branch-free.
+        if (mid_.size() <= 16) {
+            unsigned k = 0;
+            for (const float m : mid_) k += m < v ? 1u : 0u;
+            return order_[k];
+        }
         const auto it = std::lower_bound(mid_.begin(), mid_.end(), v);
         return order_[std::size_t(it - mid_.begin())];
     }

@@ -69,12 +69,17 @@ PackedIntResult quantize_ct_int(std::span<const float> w, const std::vector<std:
     // _quantize: x / scale, + zp (0 when symmetric), clamp, round half to even.
     res.q.resize(R * C);
     for (std::size_t r = 0; r < R; ++r)
-        for (std::size_t c = 0; c < C; ++c) {
-            const std::size_t si = r * G + c / gs;
-            float v = round_to(wdtype, w[r * C + c] / res.scale[si]);
-            v = round_to(wdtype, v + float(zp[si]));
-            v = std::clamp(v, qmin, qmax);
-            res.q[r * C + c] = std::int8_t(std::nearbyint(v));
+        for (std::size_t g = 0; g < G; ++g) {
+            const std::size_t si = r * G + g;
+            const float s = res.scale[si], z = float(zp[si]);
+            const float* x = w.data() + r * C + g * gs;
+            std::int8_t* q = res.q.data() + r * C + g * gs;
+            for (std::size_t j = 0; j < gs; ++j) {
+                float v = round_to(wdtype, x[j] / s);
+                v = round_to(wdtype, v + z);
+                v = std::clamp(v, qmin, qmax);
+                q[j] = std::int8_t(std::nearbyint(v));
+            }
         }
 
     // pack_to_int32 along dim 1.

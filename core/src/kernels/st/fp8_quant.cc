@@ -88,11 +88,15 @@ Fp8Result quantize_fp8_ct(std::span<const float> w, const std::vector<std::uint6
     // zero-padded block tile adds only zeros, so it changes nothing either).
     std::vector<float> mn(ns, 0.0f), mx(ns, 0.0f);
     for (std::size_t r = 0; r < R; ++r)
-        for (std::size_t c = 0; c < C; ++c) {
-            const std::size_t i = t.index(r, c);
-            const float x = w[r * C + c];
-            mn[i] = std::min(mn[i], x);
-            mx[i] = std::max(mx[i], x);
+        for (std::size_t c0 = 0; c0 < C; c0 += t.bc) {
+            const std::size_t i = t.index(r, c0), c1 = std::min(C, c0 + t.bc);
+            float lo = mn[i], hi = mx[i];
+            for (std::size_t c = c0; c < c1; ++c) {
+                const float x = w[r * C + c];
+                lo = std::min(lo, x);
+                hi = std::max(hi, x);
+            }
+            mn[i] = lo, mx[i] = hi;
         }
 
     Fp8Result res;
@@ -116,14 +120,21 @@ Fp8Result quantize_fp8_ct(std::span<const float> w, const std::vector<std::uint6
     // −0.0 becomes +0.0), clamp to ±448, then the E4M3FN cast. Each step is
     // rounded to the weight dtype.
     res.q.resize(R * C);
-    for (std::size_t r = 0; r < R; ++r)
-        for (std::size_t c = 0; c < C; ++c) {
-            const float s = res.scale[t.index(r, c)];
-            float v = round_to(wdtype, w[r * C + c] / s);
-            v = round_to(wdtype, v + 0.0f);
-            v = std::clamp(v, -448.0f, 448.0f);
-            res.q[r * C + c] = e4m3fn_from_f32(v);
+    for (std::size_t r = 0; r < R; ++r) {
+        const float* srow = res.scale.data() + (r / t.br) * t.nbc;
+        const float* x = w.data() + r * C;
+        std::uint8_t* q = res.q.data() + r * C;
+        for (std::size_t c0 = 0; c0 < C; c0 += t.bc) {
+            const float s = srow[c0 / t.bc];
+            const std::size_t c1 = std::min(C, c0 + t.bc);
+            for (std::size_t c = c0; c < c1; ++c) {
+                float v = round_to(wdtype, x[c] / s);
+                v = round_to(wdtype, v + 0.0f);
+                v = std::clamp(v, -448.0f, 448.0f);
+                q[c] = e4m3fn_from_f32(v);
+            }
         }
+    }
     return res;
 }
 
@@ -136,9 +147,11 @@ Fp8Result quantize_fp8_deepseek(std::span<const float> w, const std::vector<std:
     // amax per zero-padded 128×128 tile, as f32 (a BF16/F16 weight widens exactly).
     std::vector<float> amax(ns, 0.0f);
     for (std::size_t r = 0; r < R; ++r)
-        for (std::size_t c = 0; c < C; ++c) {
-            const std::size_t i = t.index(r, c);
-            amax[i] = std::max(amax[i], std::fabs(w[r * C + c]));
+        for (std::size_t c0 = 0; c0 < C; c0 += t.bc) {
+            const std::size_t i = t.index(r, c0), c1 = std::min(C, c0 + t.bc);
+            float a = amax[i];
+            for (std::size_t c = c0; c < c1; ++c) a = std::max(a, std::fabs(w[r * C + c]));
+            amax[i] = a;
         }
 
     Fp8Result res;
@@ -165,8 +178,11 @@ Fp8Result quantize_fp8_deepseek(std::span<const float> w, const std::vector<std:
     // x · (1/sf) in f32 (no clamp; |result| < 464, never NaN), then E4M3FN.
     res.q.resize(R * C);
     for (std::size_t r = 0; r < R; ++r)
-        for (std::size_t c = 0; c < C; ++c)
-            res.q[r * C + c] = e4m3fn_from_f32(w[r * C + c] * inv[t.index(r, c)]);
+        for (std::size_t c0 = 0; c0 < C; c0 += t.bc) {
+            const float s = inv[t.index(r, c0)];
+            const std::size_t c1 = std::min(C, c0 + t.bc);
+            for (std::size_t c = c0; c < c1; ++c) res.q[r * C + c] = e4m3fn_from_f32(w[r * C + c] * s);
+        }
     return res;
 }
 

@@ -30,9 +30,17 @@ inline float float_of(std::uint32_t u) noexcept {
 
 /// Round an f32 result to the weight dtype (RNE), as torch stores the result
 /// of one BF16/F16 operation; identity for F32.
+/// f32 → BF16 (RNE, NaN kept quiet) → f32, inline: the same bits as
+/// kernels::scalar::f32_from_bf16(kernels::scalar::bf16_from_f32(x)).
+inline float round_bf16(float x) noexcept {
+    const std::uint32_t u = bits_of(x);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return float_of(((u >> 16) | 0x0040u) << 16);
+    return float_of(((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16) << 16);
+}
+
 inline float round_to(DType t, float x) noexcept {
     switch (t) {
-    case DType::BF16: return kernels::scalar::f32_from_bf16(kernels::scalar::bf16_from_f32(x));
+    case DType::BF16: return round_bf16(x);
     case DType::F16: return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x));
     default: return x;
     }
@@ -59,11 +67,12 @@ inline std::pair<std::size_t, std::size_t> check_weight(const char* what, std::s
                                           "] does not match " + std::to_string(w.size()) + " values");
     if (wdtype != DType::F32 && wdtype != DType::BF16 && wdtype != DType::F16)
         throw Error(ErrorCode::Usage, who + "weight dtype " + dtype_name(wdtype) + " is not F32, BF16 or F16");
+    const bool narrow = wdtype != DType::F32;
     for (std::size_t i = 0; i < w.size(); ++i) {
         if (!std::isfinite(w[i]))
             throw Error(ErrorCode::Unsupported, who + "non-finite value (" + std::string(std::isnan(w[i]) ? "NaN" : "inf") +
                                                     ") at flat index " + std::to_string(i));
-        if (wdtype != DType::F32 && bits_of(round_to(wdtype, w[i])) != bits_of(w[i]))
+        if (narrow && bits_of(round_to(wdtype, w[i])) != bits_of(w[i]))
             throw Error(ErrorCode::Usage, who + "value at flat index " + std::to_string(i) + " is not representable in " +
                                               dtype_name(wdtype));
     }
