@@ -113,6 +113,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->setDocumentMode(true);
     connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateState);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        if (statusIsFailure_) setStatus({});  // a failed open is old news once the user moves on
+    });
     tabs_->tabBar()->installEventFilter(this);  // middle-click closes a tab
     stack_->addWidget(tabs_);
     setCentralWidget(stack_);
@@ -307,7 +310,7 @@ void MainWindow::openPaths(const QStringList& paths) {
         loading_ << canonical;
         ++pending_;
         const quint64 order = nextOrder_++;
-        status_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+        setStatus(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         busy_->setVisible(true);
         loads_.startIndependent<LoadResult>(
             this, [path](const std::atomic<bool>&) { return tryLoadModel(path); },
@@ -322,7 +325,7 @@ void MainWindow::openPaths(const QStringList& paths) {
 void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     busy_->setVisible(pending_ > 0);
     if (!r.model) {
-        status_->setText(tr("Could not open %1").arg(QFileInfo(r.path).fileName()));
+        setStatus(tr("Could not open %1").arg(QFileInfo(r.path).fileName()), true);
         failures_ << r;
         emit openFailed(r.path, r.error);
         if (pending_ == 0) reportFailures();  // one report per batch (a drop of five bad files)
@@ -344,9 +347,9 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     tabs_->setTabToolTip(i, QFileInfo(r.path).absoluteFilePath());
     tabs_->setCurrentIndex(i);
     addRecent(r.path);
-    status_->setText(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
-                         .arg(name)
-                         .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
+    setStatus(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
+                  .arg(name)
+                  .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
     updateState();
     emit modelOpened(view);
     if (pending_ == 0) reportFailures();
@@ -395,7 +398,7 @@ void MainWindow::reportFailures() {
                                                : tr("%Ln model(s) could not be opened.", nullptr, static_cast<int>(failed.size()));
     const QString informative = failed.size() == 1 ? plainOpenError(failed.front()) : lines.join(QLatin1Char('\n'));
     lastReport_ = summary + QLatin1Char('\n') + informative + QStringLiteral("\n\n") + detail.join(QLatin1Char('\n'));
-    status_->setText(summary);
+    setStatus(summary, true);
     if (errorDialogs_) {
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"), summary, QMessageBox::NoButton, this);
         box->addButton(tr("Close"), QMessageBox::AcceptRole);
@@ -425,6 +428,13 @@ void MainWindow::updateState() {
     else
         setWindowTitle(tr("anamnesis"));
 }
+
+void MainWindow::setStatus(const QString& text, bool failure) {
+    status_->setText(text);
+    statusIsFailure_ = failure;
+}
+
+QString MainWindow::statusText() const { return status_->text(); }
 
 int MainWindow::modelCount() const { return tabs_->count(); }
 ModelView* MainWindow::modelView(int i) const { return qobject_cast<ModelView*>(tabs_->widget(i)); }

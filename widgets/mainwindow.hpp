@@ -57,6 +57,8 @@ public:
     /// The last report of failed opens (one per batch of opens), as plain
     /// text: the summary line, one line per file, then the technical detail.
     QString lastOpenReport() const { return lastReport_; }
+    /// The status bar's text (a failed open is forgotten when the tab changes).
+    QString statusText() const;
     /// A plain-language sentence for a failed open (first line of a report).
     static QString plainOpenError(const LoadResult& r);
 
@@ -84,6 +86,7 @@ private:
     void onLoaded(const LoadResult& r, quint64 order);
     void closeTab(int i);
     void updateState();
+    void setStatus(const QString& text, bool failure = false);
     void reportFailures();
 
     QStackedWidget* stack_ = nullptr;
@@ -100,6 +103,7 @@ private:
     bool errorDialogs_ = true;
     QList<LoadResult> failures_;        ///< failed opens of the current batch
     QString lastReport_;
+    bool statusIsFailure_ = false;     ///< the status bar shows a failed open
     std::function<bool()> confirmClose_;
 };
 

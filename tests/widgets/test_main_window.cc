@@ -237,6 +237,26 @@ private slots:
         QCOMPARE(w.modelCount(), 0);
     }
 
+    // The status bar forgets a failed open when the tab changes.
+    void statusForgetsFailureOnTabChange() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("broken.safetensors"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\xff\xff\xff\xff\xff\xff\xff\x7f{not a header");
+        f.close();
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        QSignalSpy reports(&w, &MainWindow::openFailuresReported);
+        w.openPaths({sampleFile(), QFileInfo(sampleFile()).absolutePath()});
+        QTRY_COMPARE(opened.count(), 2);
+        w.openPaths({f.fileName()});
+        QTRY_COMPARE(reports.count(), 1);
+        QVERIFY2(w.statusText().contains("broken.safetensors"), qPrintable(w.statusText()));
+        w.tabs()->setCurrentIndex(w.tabs()->currentIndex() == 0 ? 1 : 0);
+        QVERIFY2(!w.statusText().contains("broken.safetensors"), qPrintable(w.statusText()));
+    }
+
     void geometryAndViewStateRemembered() {
         QSettings().clear();
         QSize size(917, 611);
