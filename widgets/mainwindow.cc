@@ -168,6 +168,34 @@ MainWindow::~MainWindow() {
     for (const auto& w : wizards_)
         if (w) w->cancelAndWait();
     waitForLoads();
+    if (leakOnExit_) {
+        // The process is ending: keep one reference to each open model so that
+        // deleting the views below frees nothing big (the OS reclaims it at once).
+        for (int i = 0; i < tabs_->count(); ++i)
+            if (auto* v = modelView(i)) new ModelPtr(v->model());  // intentionally never deleted
+    } else {
+        while (tabs_->count()) {  // models freed on workers, in parallel
+            QWidget* w = tabs_->widget(0);
+            auto* v = qobject_cast<ModelView*>(w);
+            ModelPtr model = v ? v->model() : nullptr;
+            tabs_->removeTab(0);
+            delete w;
+            freeOnWorker(std::move(model));
+        }
+    }
+    frees_.cancelAndWait();  // a free cannot be interrupted: wait for those under way
+}
+
+void MainWindow::freeOnWorker(ModelPtr model) {
+    if (!model) return;
+    // Hold the model in a holder that the worker empties: when this is the last
+    // reference (no wizard still converting it), its catalog, plan and tree
+    // are freed on the worker, not here.
+    auto holder = std::make_shared<ModelPtr>(std::move(model));
+    frees_.startIndependent<int>(this, [holder](const std::atomic<bool>&) {
+        holder->reset();
+        return 0;
+    }, [](int) {});
 }
 
 void MainWindow::waitForLoads() {
@@ -413,9 +441,14 @@ void MainWindow::reportFailures() {
 void MainWindow::closeTab(int i) {
     if (i < 0 || i >= tabs_->count()) return;
     QWidget* w = tabs_->widget(i);
-    if (auto* v = qobject_cast<ModelView*>(w)) v->saveViewState();
+    ModelPtr model;
+    if (auto* v = qobject_cast<ModelView*>(w)) {
+        v->saveViewState();
+        model = v->model();
+    }
     tabs_->removeTab(i);
     delete w;  // its statistics jobs are cancelled and waited for
+    freeOnWorker(std::move(model));  // a 100 000-tensor model takes up to a second to free
     updateState();
 }
 

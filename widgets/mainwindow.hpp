@@ -62,6 +62,14 @@ public:
     /// A plain-language sentence for a failed open (first line of a report).
     static QString plainOpenError(const LoadResult& r);
 
+    /// When quitting the application: leave the open models to the operating
+    /// system instead of freeing them one allocation at a time (a 100 000-tensor
+    /// model takes up to a second), so the process exits promptly. The app sets
+    /// it; tests do not (every model is then freed).
+    void setLeakModelsOnExit(bool on) { leakOnExit_ = on; }
+    /// Models handed to a worker to be freed and not yet freed.
+    bool freeingModels() const { return frees_.anyRunning(); }
+
     /// Remember window geometry, toolbar state and the current model view's
     /// splitter and header (QSettings); done on close.
     void saveSettings();
@@ -88,6 +96,7 @@ private:
     void updateState();
     void setStatus(const QString& text, bool failure = false);
     void reportFailures();
+    void freeOnWorker(ModelPtr model);
 
     QStackedWidget* stack_ = nullptr;
     QTabWidget* tabs_ = nullptr;
@@ -100,6 +109,8 @@ private:
     quint64 nextOrder_ = 0;             ///< tabs open in the order asked
     QStringList loading_;               ///< canonical paths being opened
     JobTracker loads_;                  ///< models opening; waited for on close
+    JobTracker frees_;                  ///< closed models being freed on a worker
+    bool leakOnExit_ = false;
     bool errorDialogs_ = true;
     QList<LoadResult> failures_;        ///< failed opens of the current batch
     QString lastReport_;

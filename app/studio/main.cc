@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
     }
 
     amn::ui::MainWindow w;
+    w.setLeakModelsOnExit(true);  // exit promptly: the OS frees the models
     w.show();
     w.openPaths(cli.positionalArguments());
     return app.exec();
