@@ -9,6 +9,7 @@
 #include "charts.hpp"
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
+#include "singleinstance.hpp"
 #include "modelview.hpp"
 #include "summaryview.hpp"
 #include "tensordetail.hpp"
@@ -40,6 +41,8 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QUrl>
+#include <QUuid>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QtTest/QtTest>
 
 using namespace amn::ui;
@@ -335,6 +338,31 @@ private slots:
         QVERIFY2(ms < 150, qPrintable(QString::number(ms)));
         QTRY_VERIFY_WITH_TIMEOUT(weak.expired(), 10000);  // freed, on the worker
         QTRY_VERIFY(!w.freeingModels());
+    }
+
+    // Single instance: a second start hands its files to the running window.
+    void singleInstanceHandsFilesOver() {
+        QVERIFY(!SingleInstance::enabled());  // never under offscreen: tests do not reach a real window
+        QVERIFY(SingleInstance::defaultServerName().startsWith("anamnesis-"));
+        QVERIFY(SingleInstance::defaultServerName().size() > QString("anamnesis-").size());  // includes the user
+        const QString name = "anamnesis-test-" + QUuid::createUuid().toString(QUuid::Id128).left(12);
+        SingleInstance client(name);
+        QVERIFY(!client.sendToRunning({sampleFile()}, 200));  // nobody running yet
+        SingleInstance server(name);
+        QVERIFY(server.listen());
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QObject::connect(&server, &SingleInstance::pathsReceived, &w, [&w](const QStringList& p) { w.openPaths(p); });
+        QSignalSpy received(&server, &SingleInstance::pathsReceived);
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        // The client blocks on its socket, as a second process would: run it on a worker.
+        QFuture<bool> sent = QtConcurrent::run([&] { return SingleInstance(name).sendToRunning({sampleFile()}); });
+        QTRY_VERIFY(sent.isFinished());
+        QVERIFY(sent.result());
+        QCOMPARE(received.count(), 1);
+        QCOMPARE(received.at(0).at(0).toStringList(), QStringList{QFileInfo(sampleFile()).absoluteFilePath()});
+        QTRY_COMPARE(opened.count(), 1);
+        QCOMPARE(w.modelCount(), 1);
     }
 
     void shortcuts() {
