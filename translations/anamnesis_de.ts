@@ -1485,5 +1485,9 @@
             <source>Model files or folders to open.</source>
             <translation>Zu öffnende Modelldateien oder -ordner.</translation>
         </message>
+        <message>
+            <source>Open a new window even when anamnesis is already running.</source>
+            <translation>Ein neues Fenster öffnen, auch wenn anamnesis bereits läuft.</translation>
+        </message>
     </context>
 </TS>

@@ -1484,5 +1484,9 @@
             <source>Model files or folders to open.</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Open a new window even when anamnesis is already running.</source>
+            <translation type="unfinished" />
+        </message>
     </context>
 </TS>

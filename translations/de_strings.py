@@ -329,6 +329,8 @@ DE = {
         "Bildschirmfotos des ersten Modells in VERZEICHNIS speichern und beenden.",
     ("main", "DIR"): "VERZEICHNIS",
     ("main", "Model files or folders to open."): "Zu öffnende Modelldateien oder -ordner.",
+    ("main", "Open a new window even when anamnesis is already running."):
+        "Ein neues Fenster öffnen, auch wenn anamnesis bereits läuft.",
     # Round 2: forget in the wizard, Convert button, GGUF overview.
     (W, "The model to convert."): "Das zu konvertierende Modell.",
     (W, "Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."):

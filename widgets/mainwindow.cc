@@ -113,6 +113,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->setDocumentMode(true);
     connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateState);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        if (statusIsFailure_) setStatus({});  // a failed open is old news once the user moves on
+    });
     tabs_->tabBar()->installEventFilter(this);  // middle-click closes a tab
     stack_->addWidget(tabs_);
     setCentralWidget(stack_);
@@ -165,6 +168,34 @@ MainWindow::~MainWindow() {
     for (const auto& w : wizards_)
         if (w) w->cancelAndWait();
     waitForLoads();
+    if (leakOnExit_) {
+        // The process is ending: keep one reference to each open model so that
+        // deleting the views below frees nothing big (the OS reclaims it at once).
+        for (int i = 0; i < tabs_->count(); ++i)
+            if (auto* v = modelView(i)) new ModelPtr(v->model());  // intentionally never deleted
+    } else {
+        while (tabs_->count()) {  // models freed on workers, in parallel
+            QWidget* w = tabs_->widget(0);
+            auto* v = qobject_cast<ModelView*>(w);
+            ModelPtr model = v ? v->model() : nullptr;
+            tabs_->removeTab(0);
+            delete w;
+            freeOnWorker(std::move(model));
+        }
+    }
+    frees_.cancelAndWait();  // a free cannot be interrupted: wait for those under way
+}
+
+void MainWindow::freeOnWorker(ModelPtr model) {
+    if (!model) return;
+    // Hold the model in a holder that the worker empties: when this is the last
+    // reference (no wizard still converting it), its catalog, plan and tree
+    // are freed on the worker, not here.
+    auto holder = std::make_shared<ModelPtr>(std::move(model));
+    frees_.startIndependent<int>(this, [holder](const std::atomic<bool>&) {
+        holder->reset();
+        return 0;
+    }, [](int) {});
 }
 
 void MainWindow::waitForLoads() {
@@ -307,7 +338,7 @@ void MainWindow::openPaths(const QStringList& paths) {
         loading_ << canonical;
         ++pending_;
         const quint64 order = nextOrder_++;
-        status_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+        setStatus(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         busy_->setVisible(true);
         loads_.startIndependent<LoadResult>(
             this, [path](const std::atomic<bool>&) { return tryLoadModel(path); },
@@ -322,7 +353,7 @@ void MainWindow::openPaths(const QStringList& paths) {
 void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     busy_->setVisible(pending_ > 0);
     if (!r.model) {
-        status_->setText(tr("Could not open %1").arg(QFileInfo(r.path).fileName()));
+        setStatus(tr("Could not open %1").arg(QFileInfo(r.path).fileName()), true);
         failures_ << r;
         emit openFailed(r.path, r.error);
         if (pending_ == 0) reportFailures();  // one report per batch (a drop of five bad files)
@@ -344,9 +375,9 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     tabs_->setTabToolTip(i, QFileInfo(r.path).absoluteFilePath());
     tabs_->setCurrentIndex(i);
     addRecent(r.path);
-    status_->setText(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
-                         .arg(name)
-                         .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
+    setStatus(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
+                  .arg(name)
+                  .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
     updateState();
     emit modelOpened(view);
     if (pending_ == 0) reportFailures();
@@ -395,7 +426,7 @@ void MainWindow::reportFailures() {
                                                : tr("%Ln model(s) could not be opened.", nullptr, static_cast<int>(failed.size()));
     const QString informative = failed.size() == 1 ? plainOpenError(failed.front()) : lines.join(QLatin1Char('\n'));
     lastReport_ = summary + QLatin1Char('\n') + informative + QStringLiteral("\n\n") + detail.join(QLatin1Char('\n'));
-    status_->setText(summary);
+    setStatus(summary, true);
     if (errorDialogs_) {
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"), summary, QMessageBox::NoButton, this);
         box->addButton(tr("Close"), QMessageBox::AcceptRole);
@@ -410,9 +441,14 @@ void MainWindow::reportFailures() {
 void MainWindow::closeTab(int i) {
     if (i < 0 || i >= tabs_->count()) return;
     QWidget* w = tabs_->widget(i);
-    if (auto* v = qobject_cast<ModelView*>(w)) v->saveViewState();
+    ModelPtr model;
+    if (auto* v = qobject_cast<ModelView*>(w)) {
+        v->saveViewState();
+        model = v->model();
+    }
     tabs_->removeTab(i);
     delete w;  // its statistics jobs are cancelled and waited for
+    freeOnWorker(std::move(model));  // a 100 000-tensor model takes up to a second to free
     updateState();
 }
 
@@ -425,6 +461,13 @@ void MainWindow::updateState() {
     else
         setWindowTitle(tr("anamnesis"));
 }
+
+void MainWindow::setStatus(const QString& text, bool failure) {
+    status_->setText(text);
+    statusIsFailure_ = failure;
+}
+
+QString MainWindow::statusText() const { return status_->text(); }
 
 int MainWindow::modelCount() const { return tabs_->count(); }
 ModelView* MainWindow::modelView(int i) const { return qobject_cast<ModelView*>(tabs_->widget(i)); }

@@ -57,8 +57,18 @@ public:
     /// The last report of failed opens (one per batch of opens), as plain
     /// text: the summary line, one line per file, then the technical detail.
     QString lastOpenReport() const { return lastReport_; }
+    /// The status bar's text (a failed open is forgotten when the tab changes).
+    QString statusText() const;
     /// A plain-language sentence for a failed open (first line of a report).
     static QString plainOpenError(const LoadResult& r);
+
+    /// When quitting the application: leave the open models to the operating
+    /// system instead of freeing them one allocation at a time (a 100 000-tensor
+    /// model takes up to a second), so the process exits promptly. The app sets
+    /// it; tests do not (every model is then freed).
+    void setLeakModelsOnExit(bool on) { leakOnExit_ = on; }
+    /// Models handed to a worker to be freed and not yet freed.
+    bool freeingModels() const { return frees_.anyRunning(); }
 
     /// Remember window geometry, toolbar state and the current model view's
     /// splitter and header (QSettings); done on close.
@@ -84,7 +94,9 @@ private:
     void onLoaded(const LoadResult& r, quint64 order);
     void closeTab(int i);
     void updateState();
+    void setStatus(const QString& text, bool failure = false);
     void reportFailures();
+    void freeOnWorker(ModelPtr model);
 
     QStackedWidget* stack_ = nullptr;
     QTabWidget* tabs_ = nullptr;
@@ -97,9 +109,12 @@ private:
     quint64 nextOrder_ = 0;             ///< tabs open in the order asked
     QStringList loading_;               ///< canonical paths being opened
     JobTracker loads_;                  ///< models opening; waited for on close
+    JobTracker frees_;                  ///< closed models being freed on a worker
+    bool leakOnExit_ = false;
     bool errorDialogs_ = true;
     QList<LoadResult> failures_;        ///< failed opens of the current batch
     QString lastReport_;
+    bool statusIsFailure_ = false;     ///< the status bar shows a failed open
     std::function<bool()> confirmClose_;
 };
 

@@ -20,10 +20,10 @@ TensorTreeModel::TensorTreeModel(ModelPtr model, QObject* parent)
     logicalNode_.assign(model_->plan.tensors.size(), -1);
     for (std::size_t i = 0; i < nodes.size(); ++i)
         if (nodes[i].kind == TreeNode::Logical) logicalNode_[static_cast<std::size_t>(nodes[i].ref)] = static_cast<int>(i);
-    rebuildVisible(std::vector<char>(nodes.size(), 1));
+    rebuildVisible(std::vector<char>(nodes.size(), 1), false);
 }
 
-void TensorTreeModel::rebuildVisible(const std::vector<char>& visible) {
+void TensorTreeModel::rebuildVisible(const std::vector<char>& visible, bool filtered) {
     const auto& nodes = tree_->nodes;
     rows_.assign(nodes.size(), {});
     rowOf_.assign(nodes.size(), -1);
@@ -34,7 +34,34 @@ void TensorTreeModel::rebuildVisible(const std::vector<char>& visible) {
         for (int c : nodes[id].children)
             if (visible[static_cast<std::size_t>(c)]) rows_[id].push_back(c);
     }
+    filtered_.clear();
+    if (filtered) {
+        // The groups' figures over what is shown, aggregated as TensorTree::build
+        // does (logical tensors, plus stored tensors nobody consumes).
+        filtered_.assign(nodes.size(), {});
+        for (std::size_t id = nodes.size(); id-- > 1;) {
+            const TreeNode& n = nodes[id];
+            if (n.kind != TreeNode::Group) filtered_[id] = {n.tensors, n.params, n.stored, n.bf16};
+            if (!visible[id] || n.kind == TreeNode::Group || (n.kind == TreeNode::Stored && n.consumed)) continue;
+            const bool logical = n.kind == TreeNode::Logical;
+            for (int p = n.parent; p >= 0; p = nodes[static_cast<std::size_t>(p)].parent) {
+                Figures& g = filtered_[static_cast<std::size_t>(p)];
+                g.stored += n.stored;
+                if (logical) {
+                    g.tensors += 1;
+                    g.params += n.params;
+                    g.bf16 += n.bf16;
+                }
+            }
+        }
+    }
     applySort();
+}
+
+TensorTreeModel::Figures TensorTreeModel::figures(int node) const {
+    if (!filtered_.empty()) return filtered_[static_cast<std::size_t>(node)];
+    const TreeNode& n = tree_->nodes[static_cast<std::size_t>(node)];
+    return {n.tensors, n.params, n.stored, n.bf16};
 }
 
 bool TensorTreeModel::naturalLess(const QString& a, const QString& b) {
@@ -67,10 +94,10 @@ bool TensorTreeModel::naturalLess(const QString& a, const QString& b) {
 }
 
 bool TensorTreeModel::nodeLess(int a, int b) const {
-    const auto& A = tree_->nodes[static_cast<std::size_t>(a)];
-    const auto& B = tree_->nodes[static_cast<std::size_t>(b)];
+    const auto& nodes = tree_->nodes;
+    if (sortColumn_ == NameColumn) return naturalLess(nodes[static_cast<std::size_t>(a)].label, nodes[static_cast<std::size_t>(b)].label);
+    const Figures A = figures(a), B = figures(b);
     switch (sortColumn_) {
-        case NameColumn: return naturalLess(A.label, B.label);
         case ShapeColumn:
         case ParamsColumn: return A.params < B.params;
         case StoredColumn: return A.stored < B.stored;
@@ -153,7 +180,7 @@ bool TensorTreeModel::setFilter(const QString& text, bool regex) {
     }
     beginResetModel();
     filter_ = text;
-    rebuildVisible(visible);
+    rebuildVisible(visible, !text.isEmpty());
     endResetModel();
     return true;
 }
@@ -240,6 +267,7 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
     const amn::LogicalTensor* lt = n.kind == TreeNode::Logical ? &m.plan.tensors[static_cast<std::size_t>(n.ref)] : nullptr;
     const amn::TensorInfo* st = n.kind == TreeNode::Stored ? &m.catalog.tensors[static_cast<std::size_t>(n.ref)] : nullptr;
     const int col = index.column();
+    const Figures f = figures(id);  // filtered counts for groups while a filter is active
 
     switch (role) {
         case Qt::DisplayRole:
@@ -258,14 +286,14 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
                         return n.consumed ? QStringLiteral("%1 · %2").arg(QString::fromStdString(st->dtype_name), role)
                                           : tr("%1 · %2 (dropped)").arg(QString::fromStdString(st->dtype_name), role);
                     }
-                    return tr("%Ln tensor(s)", nullptr, static_cast<int>(n.tensors));
+                    return tr("%Ln tensor(s)", nullptr, static_cast<int>(f.tensors));
                 case ShapeColumn:
                     if (lt) return shapeText(lt->shape);
                     if (st) return shapeText(st->shape);
                     return {};
-                case ParamsColumn: return (lt || st || n.params) ? QLocale().toString(n.params) : QString();
-                case StoredColumn: return humanBytes(n.stored);
-                case Bf16Column: return n.kind == TreeNode::Stored ? QString() : humanBytes(n.bf16);
+                case ParamsColumn: return (lt || st || f.params) ? QLocale().toString(f.params) : QString();
+                case StoredColumn: return humanBytes(f.stored);
+                case Bf16Column: return n.kind == TreeNode::Stored ? QString() : humanBytes(f.bf16);
             }
             return {};
         case Qt::ToolTipRole: {
@@ -291,9 +319,9 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
         case SortValueRole:
             switch (col) {
                 case ParamsColumn:
-                case ShapeColumn: return n.params;
-                case StoredColumn: return n.stored;
-                case Bf16Column: return n.bf16;
+                case ShapeColumn: return f.params;
+                case StoredColumn: return f.stored;
+                case Bf16Column: return f.bf16;
                 default: return n.label;
             }
     }

@@ -81,6 +81,9 @@ public:
     QString filterText() const { return filter_; }
     /// Logical tensors currently visible.
     int visibleTensorCount() const { return visibleTensors_; }
+    /// While a filter is active, group rows count only what the filter shows
+    /// (tensors, parameters, bytes); without one, everything below them.
+    bool filterActive() const { return !filtered_.empty(); }
 
     /// Index of the node for logical tensor `planIndex` (column 0), or invalid
     /// when filtered out.
@@ -92,7 +95,12 @@ public:
     static bool naturalLess(const QString& a, const QString& b);
 
 private:
-    void rebuildVisible(const std::vector<char>& visible);
+    void rebuildVisible(const std::vector<char>& visible, bool filtered);
+    /// A node's figures: the tree's, or the visible part of them under a filter.
+    struct Figures {
+        quint64 tensors = 0, params = 0, stored = 0, bf16 = 0;
+    };
+    Figures figures(int node) const;
     void applySort();
     bool nodeLess(int a, int b) const;
 
@@ -105,6 +113,7 @@ private:
     Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
     QString filter_;
     int visibleTensors_ = 0;
+    std::vector<Figures> filtered_;       // per node while a filter is active, else empty
 };
 
 }  // namespace amn::ui

@@ -9,6 +9,7 @@
 #include "charts.hpp"
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
+#include "singleinstance.hpp"
 #include "modelview.hpp"
 #include "summaryview.hpp"
 #include "tensordetail.hpp"
@@ -24,6 +25,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QToolTip>
 #include <QLineEdit>
@@ -39,6 +41,8 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QUrl>
+#include <QUuid>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QtTest/QtTest>
 
 using namespace amn::ui;
@@ -237,6 +241,26 @@ private slots:
         QCOMPARE(w.modelCount(), 0);
     }
 
+    // The status bar forgets a failed open when the tab changes.
+    void statusForgetsFailureOnTabChange() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("broken.safetensors"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\xff\xff\xff\xff\xff\xff\xff\x7f{not a header");
+        f.close();
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        QSignalSpy reports(&w, &MainWindow::openFailuresReported);
+        w.openPaths({sampleFile(), QFileInfo(sampleFile()).absolutePath()});
+        QTRY_COMPARE(opened.count(), 2);
+        w.openPaths({f.fileName()});
+        QTRY_COMPARE(reports.count(), 1);
+        QVERIFY2(w.statusText().contains("broken.safetensors"), qPrintable(w.statusText()));
+        w.tabs()->setCurrentIndex(w.tabs()->currentIndex() == 0 ? 1 : 0);
+        QVERIFY2(!w.statusText().contains("broken.safetensors"), qPrintable(w.statusText()));
+    }
+
     void geometryAndViewStateRemembered() {
         QSettings().clear();
         QSize size(917, 611);
@@ -285,6 +309,60 @@ private slots:
         QCOMPARE(w.modelCount(), 1);  // a left click only selects
         QTest::mouseClick(bar, Qt::MiddleButton, {}, bar->tabRect(0).center());
         QCOMPARE(w.modelCount(), 0);
+    }
+
+    // Closing a 100 000-tensor tab frees the model on a worker: the UI thread
+    // only deletes the widgets (the free took 0.24–0.97 s on it before).
+    void closingBigTabDoesNotFreeze() {
+        QTemporaryDir dir;
+        std::vector<amn::test::GenTensor> ts;
+        const int n = 100000;
+        ts.reserve(n);
+        for (int i = 0; i < n; ++i)
+            ts.push_back({"model.layers." + std::to_string(i / 10) + ".t" + std::to_string(i % 10) + ".weight", "F32", {1}, 4});
+        QVERIFY(amn::test::write_safetensors(dir.filePath("big.safetensors"), ts));
+        MainWindow w;
+        w.setErrorDialogs(false);
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        w.openPaths({dir.filePath("big.safetensors")});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
+        QApplication::processEvents();
+        std::weak_ptr<const LoadedModel> weak = w.modelView(0)->model();
+        QElapsedTimer t;
+        t.start();
+        emit w.tabs()->tabCloseRequested(0);
+        const qint64 ms = t.elapsed();
+        QCOMPARE(w.modelCount(), 0);
+        qInfo("closing a 100000-tensor tab: %lld ms on the UI thread", ms);
+        QVERIFY2(ms < 150, qPrintable(QString::number(ms)));
+        QTRY_VERIFY_WITH_TIMEOUT(weak.expired(), 10000);  // freed, on the worker
+        QTRY_VERIFY(!w.freeingModels());
+    }
+
+    // Single instance: a second start hands its files to the running window.
+    void singleInstanceHandsFilesOver() {
+        QVERIFY(!SingleInstance::enabled());  // never under offscreen: tests do not reach a real window
+        QVERIFY(SingleInstance::defaultServerName().startsWith("anamnesis-"));
+        QVERIFY(SingleInstance::defaultServerName().size() > QString("anamnesis-").size());  // includes the user
+        const QString name = "anamnesis-test-" + QUuid::createUuid().toString(QUuid::Id128).left(12);
+        SingleInstance client(name);
+        QVERIFY(!client.sendToRunning({sampleFile()}, 200));  // nobody running yet
+        SingleInstance server(name);
+        QVERIFY(server.listen());
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QObject::connect(&server, &SingleInstance::pathsReceived, &w, [&w](const QStringList& p) { w.openPaths(p); });
+        QSignalSpy received(&server, &SingleInstance::pathsReceived);
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        // The client blocks on its socket, as a second process would: run it on a worker.
+        QFuture<bool> sent = QtConcurrent::run([&] { return SingleInstance(name).sendToRunning({sampleFile()}); });
+        QTRY_VERIFY(sent.isFinished());
+        QVERIFY(sent.result());
+        QCOMPARE(received.count(), 1);
+        QCOMPARE(received.at(0).at(0).toStringList(), QStringList{QFileInfo(sampleFile()).absoluteFilePath()});
+        QTRY_COMPARE(opened.count(), 1);
+        QCOMPARE(w.modelCount(), 1);
     }
 
     void shortcuts() {

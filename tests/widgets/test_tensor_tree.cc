@@ -237,8 +237,23 @@ private slots:
         m.sort(-1);
         QCOMPARE(order(), (QStringList{"0", "1", "2", "10", "11", "3"}));
 
+        auto groupValue = [&](int column) {
+            return m.index(0, column).data(TensorTreeModel::SortValueRole).toULongLong();
+        };
+        QCOMPARE(groupValue(TensorTreeModel::ParamsColumn), quint64(1 + 2 + 3 + 11 + 12 + 4));
+        QVERIFY(!m.filterActive());
         QVERIFY(m.setFilter("layers.1", false));
         QCOMPARE(m.visibleTensorCount(), 3);  // 1, 10, 11
+        // Group rows count what the filter shows.
+        QVERIFY(m.filterActive());
+        QCOMPARE(groupValue(TensorTreeModel::ParamsColumn), quint64(2 + 11 + 12));
+        QCOMPARE(groupValue(TensorTreeModel::StoredColumn), quint64(4 * (2 + 11 + 12)));
+        QCOMPARE(groupValue(TensorTreeModel::Bf16Column), quint64(2 * (2 + 11 + 12)));
+        QVERIFY2(m.index(0, TensorTreeModel::TypeColumn).data().toString().startsWith("3 "),
+                 qPrintable(m.index(0, TensorTreeModel::TypeColumn).data().toString()));
+        QCOMPARE(m.index(0, TensorTreeModel::ParamsColumn).data().toString(), QLocale().toString(25));
+        m.sort(TensorTreeModel::StoredColumn, Qt::DescendingOrder);  // sorting keeps working under a filter
+        m.sort(-1);
         QVERIFY(m.setFilter("LAYERS\\.1\\.", true));
         QCOMPARE(m.visibleTensorCount(), 1);
         QCOMPARE(m.rowCount(m.index(0, 0)), 1);
@@ -246,6 +261,8 @@ private slots:
         QCOMPARE(m.rowCount(), 0);
         QVERIFY(m.setFilter({}, false));
         QCOMPARE(m.visibleTensorCount(), 6);
+        QVERIFY(!m.filterActive());
+        QCOMPARE(groupValue(TensorTreeModel::ParamsColumn), quint64(33));
 
         QVERIFY(TensorTreeModel::naturalLess("a2", "a10"));
         QVERIFY(!TensorTreeModel::naturalLess("a10", "a2"));
