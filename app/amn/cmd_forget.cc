@@ -33,6 +33,42 @@ std::string db_text(double db) {
     return b;
 }
 
+// The per-tensor keys both forget reports share: identity, then (after
+// what the caller adds) the sizes, then the measured loss.
+void tensor_json_head(JsonWriter& w, const ForgetTensor& t) {
+    w.key("name").value(t.name);
+    w.key("shape").begin_array();
+    for (auto d : t.shape) w.value(d);
+    w.end_array();
+    w.key("source").value(dtype_name(t.source));
+    w.key("type").value(dtype_name(t.target));
+}
+void tensor_json_sizes(JsonWriter& w, const ForgetTensor& t) {
+    w.key("reason").value(t.reason);
+    w.key("bytes").value(t.bytes);
+    w.key("bits_per_weight").value(t.bits_per_weight());
+    w.key("copied").value(t.copied);
+}
+// Writes the loss keys and adds the tensor's sums to the totals.
+void tensor_json_loss(JsonWriter& w, const ForgetTensor& t, double& sse, double& sx2) {
+    w.key("rmse").value(t.rmse);
+    w.key("max_abs").value(t.max_abs);
+    if (std::isinf(t.sqnr_db)) w.key("sqnr_db").null();
+    else w.key("sqnr_db").value(t.sqnr_db);
+    sse += t.sum_sq_error;
+    sx2 += t.sum_sq_signal;
+}
+void totals_json(JsonWriter& w, std::uint64_t bytes, std::uint64_t numel) {
+    w.key("tensor_bytes").value(bytes);
+    w.key("parameters").value(numel);
+    w.key("bits_per_weight").value(numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0);
+}
+void loss_totals_json(JsonWriter& w, double sse, double sx2, std::uint64_t numel) {
+    w.key("rmse").value(numel ? std::sqrt(sse / static_cast<double>(numel)) : 0.0);
+    if (sse > 0) w.key("sqnr_db").value(10.0 * std::log10(sx2 / sse));
+    else w.key("sqnr_db").null();
+}
+
 void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& tensors, const std::string& input,
                 const std::string& ftype) {
     JsonWriter w(2);
@@ -47,34 +83,15 @@ void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& te
         bytes += t.bytes;
         numel += t.numel;
         w.begin_object();
-        w.key("name").value(t.name);
-        w.key("shape").begin_array();
-        for (auto d : t.shape) w.value(d);
-        w.end_array();
-        w.key("source").value(dtype_name(t.source));
-        w.key("type").value(dtype_name(t.target));
-        w.key("reason").value(t.reason);
-        w.key("bytes").value(t.bytes);
-        w.key("bits_per_weight").value(t.bits_per_weight());
-        w.key("copied").value(t.copied);
-        if (res && !t.copied) {
-            w.key("rmse").value(t.rmse);
-            w.key("max_abs").value(t.max_abs);
-            if (std::isinf(t.sqnr_db)) w.key("sqnr_db").null();
-            else w.key("sqnr_db").value(t.sqnr_db);
-            sse += t.sum_sq_error;
-            sx2 += t.sum_sq_signal;
-        }
+        tensor_json_head(w, t);
+        tensor_json_sizes(w, t);
+        if (res && !t.copied) tensor_json_loss(w, t, sse, sx2);
         w.end_object();
     }
     w.end_array();
-    w.key("tensor_bytes").value(bytes);
-    w.key("parameters").value(numel);
-    w.key("bits_per_weight").value(numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0);
+    totals_json(w, bytes, numel);
     if (res) {
-        w.key("rmse").value(numel ? std::sqrt(sse / static_cast<double>(numel)) : 0.0);
-        if (sse > 0) w.key("sqnr_db").value(10.0 * std::log10(sx2 / sse));
-        else w.key("sqnr_db").null();
+        loss_totals_json(w, sse, sx2, numel);
         w.key("warnings").begin_array();
         for (const auto& s : res->warnings) w.value(s);
         w.end_array();
@@ -137,42 +154,23 @@ void write_st_json(const StForgetResult* res, const std::vector<ForgetTensor>& t
         numel += t.numel;
         if (quantized) qnumel += t.numel, qbytes += t.bytes;
         w.begin_object();
-        w.key("name").value(t.name);
-        w.key("shape").begin_array();
-        for (auto d : t.shape) w.value(d);
-        w.end_array();
-        w.key("source").value(dtype_name(t.source));
-        w.key("type").value(dtype_name(t.target));
+        tensor_json_head(w, t);
         w.key("quantized").value(quantized);
-        w.key("reason").value(t.reason);
-        w.key("bytes").value(t.bytes);
-        w.key("bits_per_weight").value(t.bits_per_weight());
-        w.key("copied").value(t.copied);
+        tensor_json_sizes(w, t);
         if (res && i < res->stored.size()) {
             w.key("stored").begin_array();
             for (const auto& n : res->stored[i]) w.value(n);
             w.end_array();
         }
-        if (res && quantized) {
-            w.key("rmse").value(t.rmse);
-            w.key("max_abs").value(t.max_abs);
-            if (std::isinf(t.sqnr_db)) w.key("sqnr_db").null();
-            else w.key("sqnr_db").value(t.sqnr_db);
-            sse += t.sum_sq_error;
-            sx2 += t.sum_sq_signal;
-        }
+        if (res && quantized) tensor_json_loss(w, t, sse, sx2);
         w.end_object();
     }
     w.end_array();
-    w.key("tensor_bytes").value(bytes);
-    w.key("parameters").value(numel);
-    w.key("bits_per_weight").value(numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0);
+    totals_json(w, bytes, numel);
     w.key("quantized_parameters").value(qnumel);
     w.key("quantized_bits_per_weight").value(qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0);
     if (res) {
-        w.key("rmse").value(qnumel ? std::sqrt(sse / static_cast<double>(qnumel)) : 0.0);
-        if (sse > 0) w.key("sqnr_db").value(10.0 * std::log10(sx2 / sse));
-        else w.key("sqnr_db").null();
+        loss_totals_json(w, sse, sx2, qnumel);
         w.key("nonfinite").value(res->nonfinite);
         w.key("kept").begin_array();
         for (const auto& k : res->kept) w.value(k);
@@ -227,18 +225,10 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
         return kOk;
     }
 
-    const std::atomic<bool>& cancel = install_cancel_signals();
-    ProgressBar bar(!quiet && !json && ::isatty(STDERR_FILENO));
-    const auto t0 = std::chrono::steady_clock::now();
     StForgetResult res;
-    try {
-        res = forget_to_safetensors(cat, plan, opt, [&](const Progress& p) { bar.update(p); }, &cancel);
-    } catch (...) {
-        bar.finish();
-        throw;
-    }
-    bar.finish();
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs = run_with_progress(!quiet && !json, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+        return forget_to_safetensors(cat, plan, opt, progress, cancel);
+    });
     for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", wmsg.c_str());
     if (json) {
         write_st_json(&res, res.tensors, pos[0], label);
@@ -314,18 +304,10 @@ int cmd_forget(Args& args) {
         return kOk;
     }
 
-    const std::atomic<bool>& cancel = install_cancel_signals();
-    ProgressBar bar(!quiet && !json && ::isatty(STDERR_FILENO));
-    const auto t0 = std::chrono::steady_clock::now();
     GgufForgetResult res;
-    try {
-        res = forget_to_gguf(cat, plan, opt, [&](const Progress& p) { bar.update(p); }, &cancel);
-    } catch (...) {
-        bar.finish();
-        throw;
-    }
-    bar.finish();
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs = run_with_progress(!quiet && !json, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+        return forget_to_gguf(cat, plan, opt, progress, cancel);
+    });
     for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", wmsg.c_str());
     if (json) {
         write_json(&res, res.tensors, pos[0], opt.ftype);

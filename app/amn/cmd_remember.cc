@@ -59,18 +59,10 @@ int cmd_remember(Args& args, bool convert) {
         }
     }
 
-    const std::atomic<bool>& cancel = install_cancel_signals();
-    ProgressBar bar(!quiet && ::isatty(STDERR_FILENO));
-    const auto t0 = std::chrono::steady_clock::now();
     ConvertResult res;
-    try {
-        res = convert_to_safetensors(cat, plan, opt, [&](const Progress& p) { bar.update(p); }, &cancel);
-    } catch (...) {
-        bar.finish();
-        throw;
-    }
-    bar.finish();
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs = run_with_progress(!quiet, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+        return convert_to_safetensors(cat, plan, opt, progress, cancel);
+    });
     if (!quiet) {
         std::size_t deq = 0;
         for (const auto& lt : plan.tensors) deq += lt.quantized;

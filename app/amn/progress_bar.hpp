@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <unistd.h>
 
 namespace amn::cli {
 
@@ -54,5 +55,24 @@ private:
     bool enabled_, drawn_ = false;
     Clock::time_point start_, last_{};
 };
+
+/// Run a long core job with Ctrl-C handling and, when `show` (and stderr
+/// is a terminal), the progress bar: `job(progress, cancel)` returns the
+/// job's result, stored in `result`. Returns the wall time in seconds; the
+/// bar is cleared whether the job returns or throws.
+template <class Result, class Job>
+double run_with_progress(bool show, Result& result, Job&& job) {
+    const std::atomic<bool>& cancel = install_cancel_signals();
+    ProgressBar bar(show && ::isatty(STDERR_FILENO));
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        result = job([&](const Progress& p) { bar.update(p); }, &cancel);
+    } catch (...) {
+        bar.finish();
+        throw;
+    }
+    bar.finish();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 }  // namespace amn::cli
