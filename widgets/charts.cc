@@ -218,12 +218,19 @@ QRectF LetheChart::plotRect() const {
     return QRectF(left, top, std::max(10.0, width() - left - right), std::max(10.0, height() - top - bottom));
 }
 
+// Index of the equal-width band of `pr` (n bands, left to right) under
+// `pos`, or -1: the hover lookup both bar charts use.
+static int bandAt(const QRectF& pr, std::size_t n, const QPoint& pos) {
+    if (n == 0) return -1;
+    const double band = pr.width() / static_cast<double>(n);
+    const int i = static_cast<int>((pos.x() - pr.left()) / band);
+    return i >= 0 && i < static_cast<int>(n) ? i : -1;
+}
+
 int LetheChart::layerAt(const QPoint& pos) const {
     const QRectF pr = plotRect();
-    if (layers_.empty() || !pr.adjusted(0, 0, 0, 8).contains(pos)) return -1;
-    const double band = pr.width() / static_cast<double>(layers_.size());
-    const int i = static_cast<int>((pos.x() - pr.left()) / band);
-    return i >= 0 && i < static_cast<int>(layers_.size()) ? i : -1;
+    if (!pr.adjusted(0, 0, 0, 8).contains(pos)) return -1;
+    return bandAt(pr, layers_.size(), pos);
 }
 
 void LetheChart::paintEvent(QPaintEvent*) {
@@ -509,10 +516,8 @@ QRectF LossChart::plotRect() const {
 
 int LossChart::barAt(const QPoint& pos) const {
     const QRectF pr = plotRect();
-    if (bars_.empty() || !pr.contains(pos)) return -1;
-    const double band = pr.width() / static_cast<double>(bars_.size());
-    const int i = static_cast<int>((pos.x() - pr.left()) / band);
-    return i >= 0 && i < static_cast<int>(bars_.size()) ? i : -1;
+    if (!pr.contains(pos)) return -1;
+    return bandAt(pr, bars_.size(), pos);
 }
 
 void LossChart::paintEvent(QPaintEvent*) {
