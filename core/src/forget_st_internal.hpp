@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: small helpers shared by forget_st.cc (the pipeline) and
+// forget_st_schemes.cc (scheme parsing, names, labels, quantization_config).
+#include <string_view>
+
+namespace amn::forget_st_internal {
+
+template <class... Ts>
+struct overloaded : Ts... {
+    using Ts::operator()...;
+};
+template <class... Ts>
+overloaded(Ts...) -> overloaded<Ts...>;
+
+inline bool ends_with(std::string_view s, std::string_view suf) {
+    return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+}  // namespace amn::forget_st_internal

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Forget to safetensors schemes (forget_st.hpp), part 2 — own cases:
+// sharded BF16 model with tied embeddings (+ index.json, tokenizer copied),
+// MoE router kept, F16 and F32 inputs, NaN in a weight, bad requests
+// (nothing written), already quantized inputs, scheme parsing.
+// The sink and the reference bytes: test_forget_st.cc.
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/convert.hpp"
+#include "anamnesis/error.hpp"
+#include "anamnesis/forget_st.hpp"
+#include "anamnesis/gguf_writer.hpp"
+#include "anamnesis/kernels.hpp"
+#include "anamnesis/plan.hpp"
+#include "anamnesis/safetensors_writer.hpp"
+#include "anamnesis/sink.hpp"
+#include "forget_st_test_support.hpp"
+#include "test_support.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <set>
+#include <thread>
+
+using namespace amn;
+using namespace forget_st_test;  // fs, RawTensor and the helpers
+
+class TestForgetStCases : public QObject {
+    Q_OBJECT
+
+private slots:
+    // ---- own cases ----------------------------------------------------------------
+    void shardedTiedEmbeddings();
+    void moeRouterAndOnlyKeep();
+    void f16AndF32Inputs();
+    void nanInWeight();
+    void badRequests();
+    void alreadyQuantized();
+    void schemeParsing();
+};
+
+// ---- own cases ------------------------------------------------------------------------------
+
+void TestForgetStCases::shardedTiedEmbeddings() {
+    QTemporaryDir tmp;
+    const std::string model = tmp.path().toStdString() + "/tied";
+    fs::create_directories(model);
+    // Two shards: embedding + layer 0 / layer 1 + norm; no lm_head (tied).
+    std::map<std::string, RawTensor> s1, s2;
+    s1["model.embed_tokens.weight"] = raw("BF16", {64, 128}, bf16_bytes(gauss(64 * 128, 1)));
+    for (int l = 0; l < 2; ++l) {
+        auto& s = l == 0 ? s1 : s2;
+        const std::string p = "model.layers." + std::to_string(l) + ".";
+        s[p + "self_attn.q_proj.weight"] = raw("BF16", {128, 128}, bf16_bytes(gauss(128 * 128, 10 + l)));
+        s[p + "self_attn.o_proj.weight"] = raw("BF16", {128, 128}, bf16_bytes(gauss(128 * 128, 20 + l)));
+        s[p + "mlp.down_proj.weight"] = raw("BF16", {128, 256}, bf16_bytes(gauss(128 * 256, 30 + l)));
+        s[p + "input_layernorm.weight"] = raw("BF16", {128}, bf16_bytes(gauss(128, 40 + l, 1.0f)));
+    }
+    s2["model.norm.weight"] = raw("BF16", {128}, bf16_bytes(gauss(128, 50, 1.0f)));
+    test::write_safetensors_raw(model + "/model-00001-of-00002.safetensors", s1);
+    test::write_safetensors_raw(model + "/model-00002-of-00002.safetensors", s2);
+    std::string idx = R"({"metadata": {"total_size": 0}, "weight_map": {)";
+    bool first = true;
+    for (const auto* s : {&s1, &s2})
+        for (const auto& [n, t] : *s) {
+            idx += std::string(first ? "" : ", ") + "\"" + n + "\": \"model-0000" + (s == &s1 ? "1" : "2") + "-of-00002.safetensors\"";
+            first = false;
+        }
+    idx += "}}";
+    test::write_file(model + "/model.safetensors.index.json", std::vector<std::uint8_t>(idx.begin(), idx.end()));
+    const std::string cfg = R"({"model_type": "llama", "tie_word_embeddings": true, "torch_dtype": "bfloat16"})";
+    test::write_file(model + "/config.json", std::vector<std::uint8_t>(cfg.begin(), cfg.end()));
+    test::write_file(model + "/tokenizer.json", {'{', '}'});
+    test::write_file(model + "/generation_config.json", {'{', '}'});
+
+    const Catalog cat = open_model(model);
+    QCOMPARE(cat.shards.size(), std::size_t(2));
+    const Plan plan = make_plan(cat);
+    StForgetOptions opt;
+    opt.scheme = parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.double_quant = true; }));
+    opt.output = tmp.path().toStdString() + "/tied-out";
+    const auto res = forget_to_safetensors(cat, plan, opt);
+    QCOMPARE(files_in(opt.output),
+             (std::vector<std::string>{"config.json", "generation_config.json", "model-00001-of-00002.safetensors",
+                                       "model-00002-of-00002.safetensors", "model.safetensors.index.json", "tokenizer.json"}));
+    // Each output tensor sits in the shard of its input; the index names them all.
+    const auto o1 = test::read_safetensors_raw(opt.output + "/model-00001-of-00002.safetensors");
+    const auto o2 = test::read_safetensors_raw(opt.output + "/model-00002-of-00002.safetensors");
+    QVERIFY(o1 && o2);
+    QVERIFY(o1->tensors.count("model.layers.0.self_attn.q_proj.weight.nested_absmax"));
+    QVERIFY(o1->tensors.count("model.layers.0.self_attn.q_proj.weight.quant_state.bitsandbytes__nf4"));
+    QVERIFY(o2->tensors.count("model.layers.1.mlp.down_proj.weight.absmax"));
+    QVERIFY(o1->tensors.at("model.embed_tokens.weight").bytes == s1.at("model.embed_tokens.weight").bytes);
+    QCOMPARE(o1->tensors.at("model.layers.0.self_attn.q_proj.weight").dtype, std::string("U8"));
+    const auto index = read_json(opt.output + "/model.safetensors.index.json");
+    const auto wm = index["weight_map"].toObject();
+    QCOMPARE(static_cast<std::size_t>(wm.size()), o1->tensors.size() + o2->tensors.size());
+    for (const auto& [n, t] : o2->tensors) QCOMPARE(wm[QString::fromStdString(n)].toString(), QString("model-00002-of-00002.safetensors"));
+    std::uint64_t total = 0;
+    for (const auto* o : {&*o1, &*o2})
+        for (const auto& [n, t] : o->tensors) total += t.bytes.size();
+    QCOMPARE(static_cast<std::uint64_t>(index["metadata"].toObject()["total_size"].toDouble()), total);
+    const auto c = read_json(opt.output + "/config.json");
+    QCOMPARE(c["tie_word_embeddings"].toBool(), true);
+    QCOMPARE(c["quantization_config"].toObject()["bnb_4bit_use_double_quant"].toBool(), true);
+    QVERIFY(res.kept.empty());  // no lm_head, no router
+    // Quant state: the BF16 dtype and the original shape.
+    const auto& qs = o1->tensors.at("model.layers.0.mlp.down_proj.weight.quant_state.bitsandbytes__nf4");
+    const std::string js(qs.bytes.begin(), qs.bytes.end());
+    QVERIFY2(js.find("\"dtype\": \"bfloat16\", \"shape\": [128, 256]") != std::string::npos, js.c_str());
+    // Round trip.
+    std::string err;
+    const auto back = remember(opt.output, tmp.path().toStdString() + "/back", &err);
+    QVERIFY2(!back.empty(), err.c_str());
+    QCOMPARE(back.at("model.layers.1.mlp.down_proj.weight").shape, (std::vector<std::uint64_t>{128, 256}));
+    for (const auto& t : res.tensors)
+        if (!t.copied) QVERIFY2(t.sqnr_db > 18 && t.sqnr_db < 23, t.name.c_str());
+}
+
+void TestForgetStCases::moeRouterAndOnlyKeep() {
+    QTemporaryDir tmp;
+    const std::string model = tmp.path().toStdString() + "/moe.safetensors";
+    std::map<std::string, RawTensor> m;
+    m["model.layers.0.mlp.gate.weight"] = raw("BF16", {4, 128}, bf16_bytes(gauss(4 * 128, 1)));
+    for (int e = 0; e < 4; ++e)
+        m["model.layers.0.mlp.experts." + std::to_string(e) + ".up_proj.weight"] = raw("BF16", {64, 128}, bf16_bytes(gauss(64 * 128, 2 + e)));
+    m["model.layers.0.self_attn.q_proj.weight"] = raw("BF16", {128, 128}, bf16_bytes(gauss(128 * 128, 9)));
+    m["lm_head.weight"] = raw("BF16", {32, 128}, bf16_bytes(gauss(32 * 128, 10)));
+    m["model.embed_tokens.weight"] = raw("BF16", {32, 128}, bf16_bytes(gauss(32 * 128, 11)));
+    test::write_safetensors_raw(model, m);
+    const Catalog cat = open_model(model);
+    const Plan plan = make_plan(cat);
+
+    StForgetOptions opt;
+    opt.scheme = parse_st_scheme("w4a16", {});
+    auto plan_of = [&] {
+        std::map<std::string, std::string> r;
+        for (const auto& t : plan_st_forget(cat, plan, opt)) r[t.name] = t.reason;
+        return r;
+    };
+    auto r = plan_of();
+    QCOMPARE(r["model.layers.0.mlp.gate.weight"], std::string("kept: router"));
+    QCOMPARE(r["lm_head.weight"], std::string("kept: lm_head"));
+    QCOMPARE(r["model.embed_tokens.weight"], std::string("kept: embedding"));
+    QVERIFY(r["model.layers.0.mlp.experts.3.up_proj.weight"].rfind("quantized", 0) == 0);
+    QVERIFY(r["model.layers.0.self_attn.q_proj.weight"].rfind("quantized", 0) == 0);
+    opt.keep = {"experts\\.[0-1]\\."};
+    r = plan_of();
+    QCOMPARE(r["model.layers.0.mlp.experts.1.up_proj.weight"], std::string("kept: --keep"));
+    QVERIFY(r["model.layers.0.mlp.experts.2.up_proj.weight"].rfind("quantized", 0) == 0);
+    opt.keep.clear();
+    opt.only = {"lm_head", "q_proj"};
+    r = plan_of();
+    QVERIFY(r["lm_head.weight"].rfind("quantized", 0) == 0);
+    QCOMPARE(r["model.layers.0.mlp.experts.0.up_proj.weight"], std::string("kept: not matched by --only"));
+    QCOMPARE(r["model.embed_tokens.weight"], std::string("kept: not matched by --only"));
+    opt.only.clear();
+
+    // Written: the ignore list names the router and lm_head; default output path.
+    const auto res = forget_to_safetensors(cat, plan, opt);
+    const std::string out = tmp.path().toStdString() + "/moe-w4a16.safetensors";
+    QCOMPARE(res.files.front(), out);
+    QVERIFY(fs::exists(tmp.path().toStdString() + "/config.json"));
+    const auto qc = QJsonDocument::fromJson(QByteArray::fromStdString(res.quantization_config)).object();
+    QCOMPARE(qc["ignore"].toArray(), (QJsonArray{"lm_head", "model.layers.0.mlp.gate"}));
+    auto kept = res.kept;
+    std::sort(kept.begin(), kept.end());
+    QCOMPARE(kept, (std::vector<std::string>{"lm_head.weight", "model.layers.0.mlp.gate.weight"}));
+    const auto o = test::read_safetensors_raw(out);
+    QVERIFY(o);
+    QCOMPARE(o->tensors.at("model.layers.0.mlp.experts.2.up_proj.weight_packed").shape, (std::vector<std::uint64_t>{64, 16}));
+    QCOMPARE(o->tensors.at("model.layers.0.mlp.experts.2.up_proj.weight_scale").shape, (std::vector<std::uint64_t>{64, 1}));
+    QVERIFY(o->tensors.at("model.layers.0.mlp.gate.weight").bytes == m.at("model.layers.0.mlp.gate.weight").bytes);
+}
+
+void TestForgetStCases::f16AndF32Inputs() {
+    QTemporaryDir tmp;
+    for (const std::string dt : {"F16", "F32"}) {
+        const std::string model = tmp.path().toStdString() + "/m-" + dt + ".safetensors";
+        std::map<std::string, RawTensor> m;
+        const auto v = gauss(96 * 256, 3);
+        m["model.layers.0.mlp.up_proj.weight"] = raw(dt, {96, 256}, dt == "F16" ? f16_bytes(v) : f32_bytes(v));
+        m["model.layers.0.post_attention_layernorm.weight"] = raw(dt, {256}, dt == "F16" ? f16_bytes(gauss(256, 4, 1)) : f32_bytes(gauss(256, 4, 1)));
+        test::write_safetensors_raw(model, m);
+        const Catalog cat = open_model(model);
+        const Plan plan = make_plan(cat);
+        for (const std::string scheme : {"w8a16", "fp8", "bnb-int8", "bnb-fp4", "fp8-block-deepseek", "w4a16-asym"}) {
+            StForgetOptions opt;
+            opt.scheme = parse_st_scheme(scheme, {});
+            opt.output = tmp.path().toStdString() + "/" + dt + "-" + scheme;
+            StForgetResult res;
+            try {
+                res = forget_to_safetensors(cat, plan, opt);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(QString::fromStdString(dt + " " + scheme + ": " + e.what())));
+            }
+            const auto o = read_output(opt.output);
+            // Scales of compressed-tensors in the weight dtype.
+            if (scheme == "w8a16" || scheme == "fp8" || scheme == "w4a16-asym")
+                QCOMPARE(o.at("model.layers.0.mlp.up_proj.weight_scale").dtype, dt);
+            const auto& t = res.tensors.front().name == "model.layers.0.mlp.up_proj.weight" ? res.tensors.front() : res.tensors.back();
+            QCOMPARE(t.name, std::string("model.layers.0.mlp.up_proj.weight"));
+            const double floor = scheme == "w8a16" ? 38 : scheme == "bnb-int8" ? 38 : scheme.rfind("fp8", 0) == 0 ? 28 : 14;
+            QVERIFY2(t.sqnr_db > floor, qPrintable(QString::fromStdString(dt + " " + scheme + ": SQNR ") + QString::number(t.sqnr_db)));
+            std::string err;
+            const auto back = remember(opt.output, opt.output + "-back", &err);
+            QVERIFY2(!back.empty(), qPrintable(QString::fromStdString(dt + " " + scheme + ": " + err)));
+            // The norm passes through (converted to F32 by remember --to f32).
+            QVERIFY(back.count("model.layers.0.post_attention_layernorm.weight"));
+        }
+    }
+}
+
+void TestForgetStCases::nanInWeight() {
+    QTemporaryDir tmp;
+    const std::string model = tmp.path().toStdString() + "/nan.safetensors";
+    for (const float bad : {std::nanf(""), std::numeric_limits<float>::infinity()}) {
+        auto v = gauss(64 * 128, 5);
+        v[3 * 128 + 7] = bad;
+        std::map<std::string, RawTensor> m;
+        m["model.layers.0.self_attn.q_proj.weight"] = raw("F32", {64, 128}, f32_bytes(gauss(64 * 128, 6)));
+        m["model.layers.3.self_attn.k_proj.weight"] = raw("F32", {64, 128}, f32_bytes(v));
+        test::write_safetensors_raw(model, m);
+        const Catalog cat = open_model(model);
+        const Plan plan = make_plan(cat);
+        for (const std::string scheme : {"bnb-nf4", "fp8", "w4a16"}) {
+            StForgetOptions opt;
+            opt.scheme = parse_st_scheme(scheme, {});
+            opt.output = tmp.path().toStdString() + "/out/deeper";
+            std::string what;
+            QCOMPARE(error_of([&] { forget_to_safetensors(cat, plan, opt); }, &what), ErrorCode::Unsupported);
+            QVERIFY2(what.find("model.layers.3.self_attn.k_proj.weight") != std::string::npos, what.c_str());
+            QVERIFY2(what.find("[3, 7]") != std::string::npos, what.c_str());
+            QVERIFY(!fs::exists(tmp.path().toStdString() + "/out"));
+        }
+        fs::remove(model);
+    }
+    QCOMPARE(files_in(tmp.path().toStdString()), std::vector<std::string>{});
+}
+
+void TestForgetStCases::badRequests() {
+    QTemporaryDir tmp;
+    const std::string dir = tmp.path().toStdString();
+    const std::string model = dir + "/m.safetensors";
+    std::map<std::string, RawTensor> m;
+    m["model.layers.0.mlp.down_proj.weight"] = raw("BF16", {32, 200}, bf16_bytes(gauss(32 * 200, 1)));
+    m["model.layers.0.mlp.up_proj.weight"] = raw("BF16", {200, 128}, bf16_bytes(gauss(200 * 128, 2)));
+    m["model.embed_tokens.weight"] = raw("BF16", {8, 128}, bf16_bytes(gauss(8 * 128, 3)));
+    test::write_safetensors_raw(model, m);
+    const Catalog cat = open_model(model);
+    const Plan plan = make_plan(cat);
+    const auto before = files_in(dir);
+    auto fails = [&](StForgetOptions opt, ErrorCode code, const std::string& says) {
+        if (opt.output.empty()) opt.output = dir + "/out";
+        std::string what;
+        const auto got = error_of([&] { forget_to_safetensors(cat, plan, opt); }, &what);
+        QVERIFY2(got == code, what.c_str());
+        QVERIFY2(what.find(says) != std::string::npos, what.c_str());
+        QCOMPARE(files_in(dir), before);
+    };
+    StForgetOptions o;
+    o.scheme = parse_st_scheme("w4a16", {});
+    fails(o, ErrorCode::Usage, "model.layers.0.mlp.down_proj.weight: group size 128 does not divide the row of 200");
+    o.keep = {"down_proj"};
+    o.only = {"("};
+    fails(o, ErrorCode::Usage, "--only '(' is not a valid regular expression");
+    o.only = {"nothing-matches"};
+    fails(o, ErrorCode::Usage, "no tensor to quantize");
+    o.only.clear();
+    o.output = model;  // the input itself
+    fails(o, ErrorCode::Usage, "overwrite the input");
+    // An existing output without force.
+    test::write_file(dir + "/exists.safetensors", {1});
+    o.output = dir + "/exists.safetensors";
+    {
+        std::string what;
+        QCOMPARE(error_of([&] { forget_to_safetensors(cat, plan, o); }, &what), ErrorCode::OutputExists);
+        QCOMPARE(test::read_file(dir + "/exists.safetensors"), std::vector<std::uint8_t>{1});
+    }
+    fs::remove(dir + "/exists.safetensors");
+    // Channel works where the group does not.
+    o.scheme = parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.group_size = 0u; }));
+    o.keep.clear();
+    o.output = dir + "/ok";
+    QVERIFY(!error_of([&] { forget_to_safetensors(cat, plan, o); }));
+    QVERIFY(fs::exists(dir + "/ok/config.json"));
+}
+
+void TestForgetStCases::alreadyQuantized() {
+    QTemporaryDir tmp;
+    const std::string dir = tmp.path().toStdString();
+    std::map<std::string, RawTensor> m;
+    m["model.layers.0.mlp.up_proj.weight"] = raw("BF16", {128, 256}, bf16_bytes(gauss(128 * 256, 1)));
+    m["lm_head.weight"] = raw("BF16", {16, 256}, bf16_bytes(gauss(16 * 256, 2)));
+    test::write_safetensors_raw(dir + "/m.safetensors", m);
+    StForgetOptions o;
+    o.scheme = parse_st_scheme("fp8-block-deepseek", {});
+    o.output = dir + "/fp8";
+    {
+        const Catalog cat = open_model(dir + "/m.safetensors");
+        forget_to_safetensors(cat, make_plan(cat), o);
+    }
+    const Catalog q = open_model(dir + "/fp8");
+    const Plan qp = make_plan(q);
+    o.scheme = parse_st_scheme("w8a16", {});
+    o.output = dir + "/w8";
+    std::string what;
+    QCOMPARE(error_of([&] { forget_to_safetensors(q, qp, o); }, &what), ErrorCode::Unsupported);
+    QVERIFY2(what.find("already quantized") != std::string::npos && what.find("--requantize") != std::string::npos, what.c_str());
+    QVERIFY(!fs::exists(o.output));
+    o.requantize = true;
+    const auto res = forget_to_safetensors(q, qp, o);
+    QVERIFY(!res.warnings.empty());
+    const auto out = read_output(o.output);
+    QCOMPARE(out.at("model.layers.0.mlp.up_proj.weight_packed").dtype, std::string("I32"));
+    QCOMPARE(out.at("model.layers.0.mlp.up_proj.weight_scale").dtype, std::string("BF16"));
+    QCOMPARE(out.at("lm_head.weight").dtype, std::string("BF16"));
+    QVERIFY(!out.count("model.layers.0.mlp.up_proj.weight_scale_inv"));
+}
+
+void TestForgetStCases::schemeParsing() {
+    for (auto n : st_scheme_names()) QVERIFY(!error_of([&] { parse_st_scheme(n, {}); }));
+    std::string what;
+    QCOMPARE(error_of([&] { parse_st_scheme("nf5", {}); }, &what), ErrorCode::Usage);
+    QVERIFY(what.find("bnb-nf4") != std::string::npos);
+    QCOMPARE(error_of([] { parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.blocksize = 100u; })); }), ErrorCode::Usage);
+    QCOMPARE(error_of([] { parse_st_scheme("bnb-int8", so([](StSchemeOptions& o) { o.blocksize = 64u; })); }), ErrorCode::Usage);
+    QCOMPARE(error_of([] { parse_st_scheme("fp8", so([](StSchemeOptions& o) { o.granularity = std::string("row"); })); }), ErrorCode::Usage);
+    QCOMPARE(error_of([] { parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.ue8m0 = true; })); }), ErrorCode::Usage);
+    QCOMPARE(error_of([] { parse_st_scheme("bnb-fp4", so([](StSchemeOptions& o) { o.group_size = 64u; })); }), ErrorCode::Usage);
+    QCOMPARE(error_of([] { parse_st_scheme("w8a16", so([](StSchemeOptions& o) { o.group_size = 100u; })); }), ErrorCode::Usage);
+    QCOMPARE(st_scheme_label(parse_st_scheme("fp8", {})), std::string("fp8 (FP8_DYNAMIC, channel)"));
+    QCOMPARE(st_scheme_label(parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.blocksize = 128u; o.double_quant = true; }))),
+             std::string("bnb-nf4 (blocksize 128, double quant)"));
+    const auto b = std::get<PackedIntTarget>(parse_st_scheme("w8a16-asym", so([](StSchemeOptions& o) { o.group_size = 0u; })));
+    QCOMPARE(b.bits, 8u);
+    QVERIFY(!b.symmetric);
+    QCOMPARE(b.group_size, 0u);
+}
+
+QTEST_APPLESS_MAIN(TestForgetStCases)
+#include "test_forget_st_cases.moc"
