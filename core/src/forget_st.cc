@@ -37,7 +37,6 @@ namespace {
 
 using u64 = std::uint64_t;
 
-using forget_st_internal::ends_with;
 using forget_st_internal::overloaded;
 
 std::string lower(std::string s) {
@@ -52,13 +51,13 @@ u64 ceil_div(u64 a, u64 b) { return (a + b - 1) / b; }
 // The last module name of "a.b.c.weight" → "c".
 std::string last_module(const std::string& name) {
     std::string m = name;
-    if (ends_with(m, ".weight")) m.resize(m.size() - 7);
+    if (m.ends_with(".weight")) m.resize(m.size() - 7);
     const auto dot = m.find_last_of('.');
     return dot == std::string::npos ? m : m.substr(dot + 1);
 }
 
 std::string module_of(const std::string& name) {
-    return ends_with(name, ".weight") ? name.substr(0, name.size() - 7) : name;
+    return name.ends_with(".weight") ? name.substr(0, name.size() - 7) : name;
 }
 
 bool in_block(const std::string& name) {
@@ -78,7 +77,7 @@ Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::r
     const std::string& n = lt.name;
     if (lt.shape.size() < 2) return {false, false, "kept: 1-D"};
     if (lt.shape.size() != 2) return {false, false, "kept: not 2-D"};
-    if (!ends_with(n, ".weight")) return {false, false, "kept: not a weight"};
+    if (!n.ends_with(".weight")) return {false, false, "kept: not a weight"};
     if (lt.numel() == 0) return {false, false, "kept: empty"};
     const std::string l = lower(n);
     const std::string m = lower(last_module(n));

@@ -2,7 +2,6 @@
 #pragma once
 // Internal: small helpers shared by forget_st.cc (the pipeline) and
 // forget_st_schemes.cc (scheme parsing, names, labels, quantization_config).
-#include <string_view>
 
 namespace amn::forget_st_internal {
 
@@ -12,9 +11,5 @@ struct overloaded : Ts... {
 };
 template <class... Ts>
 overloaded(Ts...) -> overloaded<Ts...>;
-
-inline bool ends_with(std::string_view s, std::string_view suf) {
-    return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
 
 }  // namespace amn::forget_st_internal

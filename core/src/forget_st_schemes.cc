@@ -16,7 +16,6 @@
 namespace amn {
 namespace {
 
-using forget_st_internal::ends_with;
 using forget_st_internal::overloaded;
 
 const char* fp8_preset(st::Fp8Granularity g) {
@@ -90,7 +89,7 @@ StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
     if (n == "fp8-block-deepseek") return Fp8DeepseekTarget{o.ue8m0};
     PackedIntTarget q;
     q.bits = n[1] == '4' ? 4 : 8;
-    q.symmetric = !ends_with(n, "-asym");
+    q.symmetric = !std::string_view(n).ends_with("-asym");
     q.group_size = o.group_size.value_or(128);
     if (q.group_size % 8 != 0)
         throw Error(ErrorCode::Usage, "--group-size must be a multiple of 8 or 'channel', not " + std::to_string(q.group_size));
