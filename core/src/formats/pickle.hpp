@@ -161,6 +161,9 @@ private:
     std::vector<Value*> pop_mark();
 };
 
+/// \throws Error{Malformed} "malformed pickle: <what> at byte <at>".
+[[noreturn]] void malformed(const std::string& what, std::size_t at);
+
 /// Verdict text for a refused global: "would execute code (…)" for known
 /// code-execution entry points (os.system, builtins.eval, subprocess …),
 /// else "not allowlisted: torch.load(weights_only=False) would import and call it".
