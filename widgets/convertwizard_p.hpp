@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Private helpers shared by convertwizard.cc and convertwizard_forget.cc.
+#pragma once
+
+#include "anamnesis/convert.hpp"
+#include "anamnesis/gguf_ftype.hpp"
+
+#include <QStandardItem>
+#include <QString>
+#include <QWizardPage>
+
+#include <functional>
+
+namespace amn::ui::convert_detail {
+
+/// A wizard page whose completeness and entry action are closures.
+class Page : public QWizardPage {
+public:
+    using QWizardPage::QWizardPage;
+    std::function<bool()> complete;
+    std::function<void()> enter;
+    bool isComplete() const override { return complete ? complete() : true; }
+    void initializePage() override {
+        if (enter) enter();
+    }
+    void changed() { emit completeChanged(); }
+};
+
+/// A table item that sorts by a number (Qt::UserRole) and shows `text`.
+inline QStandardItem* numberItem(const QString& text, double sortKey) {
+    auto* it = new QStandardItem(text);
+    it->setData(sortKey, Qt::UserRole);
+    it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    it->setEditable(false);
+    return it;
+}
+inline QStandardItem* textItem(const QString& text) {
+    auto* it = new QStandardItem(text);
+    it->setData(text, Qt::UserRole);
+    it->setEditable(false);
+    return it;
+}
+
+/// What a tensor was written as: the ggml type ("q4_K") or the safetensors dtype.
+inline QString targetName(const amn::ForgetTensor& t) {
+    const std::string g = amn::ggml_type_name(t.target);
+    return QString::fromStdString(g.empty() ? amn::dtype_name(t.target) : g);
+}
+
+}  // namespace amn::ui::convert_detail
