@@ -229,6 +229,46 @@ HWY_INLINE void ToFp16(VF v, std::uint16_t* HWY_RESTRICT h) {
 #endif
 }
 
+// Truncation to int32 as the x86 cast does it: 0x80000000 for NaN and out
+// of range (Highway's ConvertTo adds a saturation fix-up that costs four
+// instructions; elsewhere it is used as is, and an out-of-range code still
+// shows up in `seen` below).
+HWY_INLINE VI TruncToInt(VF v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    return VI{_mm512_cvttps_epi32(v.raw)};
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+    return VI{_mm256_cvttps_epi32(v.raw)};
+#elif HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+    return VI{_mm_cvttps_epi32(v.raw)};
+#else
+    return hn::ConvertTo(DI(), v);
+#endif
+}
+
+// Stores the low byte of each of the 16 lanes of t[0 .. 16 / kN) (lanes of
+// t[i] are bytes i·kN …) to p. Every lane is in 0…255, except in batches
+// the scalar path redoes.
+HWY_INLINE void StoreBytes16(const VI* t, std::uint8_t* HWY_RESTRICT p) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(t[0].raw));
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+    // Packs work per 128-bit half: a0-3 b0-3 | a4-7 b4-7 as u16, then bytes
+    // (repeated), then dwords 0, 4, 1, 5 give a0-7 b0-7.
+    const __m256i w = _mm256_packus_epi32(t[0].raw, t[1].raw);
+    const __m256i b = _mm256_packus_epi16(w, w);
+    const __m256i o = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(o));
+#elif HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+    // Signed saturation (SSE2) is exact for 0…255.
+    const __m128i w0 = _mm_packs_epi32(t[0].raw, t[1].raw), w1 = _mm_packs_epi32(t[2].raw, t[3].raw);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_packus_epi16(w0, w1));
+#else
+    const DU du;
+    const DU8 du8;
+    for (std::size_t i = 0; i < 16 / kN; ++i) hn::StoreU(hn::TruncateTo(du8, hn::BitCast(du, t[i])), du8, p + i * kN);
+#endif
+}
+
 // The layout of one legacy type: kBits = 4 or 5, kAsym = with m = min
 // (Q4_1, Q5_1) or symmetric (Q4_0, Q5_0).
 template <int kBits, bool kAsym>
@@ -248,8 +288,6 @@ HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RES
     using L = Legacy<kBits, kAsym>;
     const DF df;
     const DI di;
-    const DU du;
-    const DU8 du8;
     VF lo, hi;
     BatchMinMax(src, lo, hi);
     VF d;
@@ -275,8 +313,11 @@ HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RES
     }
 
     const VF offset = hn::Set(df, L::kOffset);
-    const VI max_q = hn::Set(di, L::kMaxQ), k15 = hn::Set(di, 15), bit4 = hn::Set(di, 16);
-    VI seen = hn::Zero(di);  // OR of every code: bits above kMaxQ mean NaN (or a bug)
+    const VI max_q = hn::Set(di, L::kMaxQ), k15 = hn::Set(di, 15), k255 = hn::Set(di, 255), bit4 = hn::Set(di, 16);
+    // OR of every code before the clamp: bits above kMaxQ (2·kMaxQ + 1 where
+    // ggml clamps, as the code can reach kMaxQ + 1) mean NaN (or a bug).
+    const VI in_range = hn::Set(di, L::kClamp ? 2 * L::kMaxQ + 1 : L::kMaxQ);
+    VI seen = hn::Zero(di);
     for (std::size_t b = 0; b < kN; ++b) {
         const float* HWY_RESTRICT x = src + 32 * b;
         std::uint8_t* HWY_RESTRICT y = dst + L::kBytes * b;
@@ -290,24 +331,25 @@ HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RES
             std::memcpy(y, hd + b, 2);
         }
         std::uint32_t qh = 0;
+        VI packed[16 / kN];
         for (std::size_t j = 0; j < 16; j += kN) {
             VF x0 = hn::LoadU(df, x + j), x1 = hn::LoadU(df, x + 16 + j);
             if constexpr (kAsym) {
                 x0 = hn::Sub(x0, min);
                 x1 = hn::Sub(x1, min);
             }
-            VI q0 = hn::ConvertTo(di, hn::Add(hn::Mul(x0, id), offset));
-            VI q1 = hn::ConvertTo(di, hn::Add(hn::Mul(x1, id), offset));
+            VI q0 = TruncToInt(hn::Add(hn::Mul(x0, id), offset));
+            VI q1 = TruncToInt(hn::Add(hn::Mul(x1, id), offset));
+            seen = hn::Or(seen, hn::Or(q0, q1));
             if constexpr (L::kClamp) {
                 q0 = hn::Min(q0, max_q);
                 q1 = hn::Min(q1, max_q);
             }
-            seen = hn::Or(seen, hn::Or(q0, q1));
-            // Q5: bit 4 of q0 would land on q1's nibble; q1's bit 4 (bit 8) is cut by TruncateTo.
-            const VI lo_nibble = kBits == 5 ? hn::And(q0, k15) : q0;
-            const VI packed = hn::Or(lo_nibble, hn::ShiftLeft<4>(q1));
-            hn::StoreU(hn::TruncateTo(du8, hn::BitCast(du, packed)), du8, y + L::kQs + j);
-            if constexpr (kBits == 5) {
+            if constexpr (kBits == 4) {
+                packed[j / kN] = hn::Or(q0, hn::ShiftLeft<4>(q1));
+            } else {
+                // Bit 4 of q0 would land on q1's nibble; q1's bit 4 lands on bit 8.
+                packed[j / kN] = hn::Or(hn::And(q0, k15), hn::And(hn::ShiftLeft<4>(q1), k255));
                 // Bit 4 of element j goes to bit j of qh (elements 16… to bits 16…).
                 if constexpr (kN >= 8) {
                     hn::StoreMaskBits(di, hn::TestBit(q0, bit4), y + L::kQh + j / 8);
@@ -320,17 +362,21 @@ HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RES
                 }
             }
         }
+        StoreBytes16(packed, y + L::kQs);
         if constexpr (kBits == 5 && kN < 8) std::memcpy(y + L::kQh, &qh, 4);
         (void)qh;
     }
-    if (!hn::AllTrue(di, hn::Eq(hn::AndNot(max_q, seen), hn::Zero(di)))) {
+    if (!hn::AllTrue(di, hn::Eq(hn::AndNot(in_range, seen), hn::Zero(di)))) {
         reference(src, dst, kN);  // a NaN somewhere in the batch
         return;
     }
     std::uint8_t bits[8] = {};
     hn::StoreMaskBits(df, fallback, bits);
-    for (std::size_t b = 0; b < kN; ++b)
-        if (bits[b / 8] >> (b % 8) & 1) reference(src + 32 * b, dst + L::kBytes * b, 1);
+    std::uint32_t todo = bits[0] | (std::uint32_t{bits[1]} << 8);
+    for (; todo; todo &= todo - 1) {
+        const auto b = static_cast<std::size_t>(__builtin_ctz(todo));
+        reference(src + 32 * b, dst + L::kBytes * b, 1);
+    }
 }
 
 template <int kBits, bool kAsym>
