@@ -382,6 +382,11 @@ HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RES
 template <int kBits, bool kAsym>
 HWY_INLINE void LegacyEncode(const float* src, std::uint8_t* dst, std::size_t nb, Encoder reference) {
     using L = Legacy<kBits, kAsym>;
+#if HWY_TARGET == HWY_SCALAR
+    // One block per batch only adds overhead: the reference is faster (and the same bytes).
+    reference(src, dst, nb);
+    return;
+#endif
     std::size_t i = 0;
     for (; i + kN <= nb; i += kN, src += 32 * kN, dst += L::kBytes * kN) {
         // A prefetch never faults, so running past the end of src is harmless.
