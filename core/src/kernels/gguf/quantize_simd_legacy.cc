@@ -34,7 +34,8 @@
 //   would any slip in the reasoning above. Everywhere else |x·id| stays within
 //   a few ulp of the largest code, so every conversion is in range; the
 //   scalar code reproduces ggml's undefined casts with x86 GCC semantics;
-// - fewer than kN trailing blocks are copied into a zero-padded batch.
+// - fewer than kN trailing blocks are copied into a zero-padded batch;
+// - the SCALAR target (one lane) calls the scalar reference directly.
 //
 // Q8_0 stays one block at a time (vector absmax, roundf built from Trunc).
 
