@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <cmath>
@@ -58,6 +59,46 @@ std::string hex(const std::uint8_t* p, std::size_t n) {
         s += buf;
     }
     return s;
+}
+
+// 18 kinds × 16 groups of 32 elements that stress the legacy encoders'
+// special cases (lanes = blocks: every kind lands in every lane of a batch),
+// appended to src: signed zeros, equal magnitudes of both signs (first one
+// positive, negative, in the other half), exact .5 ties after scaling, NaN,
+// ±inf, subnormals, a subnormal min, lone values, near-FLT_MAX, constants.
+void append_adversarial(std::vector<float>& src, std::mt19937& rng) {
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    std::uniform_int_distribution<int> ex(-20, 20);
+    constexpr std::size_t kKinds = 18;
+    const float inf = std::numeric_limits<float>::infinity();
+    for (std::size_t g = 0; g < kKinds * 16; ++g) {
+        const std::size_t kind = (g * 7) % kKinds;  // neighbours in a batch differ
+        const float e = std::ldexp(1.0f, ex(rng));
+        const std::size_t at = g % 32;
+        float x[32];
+        for (std::size_t j = 0; j < 32; ++j) x[j] = 0.1f * nd(rng) * e;
+        switch (kind) {
+            case 0: std::fill(x, x + 32, 0.0f); break;
+            case 1: std::fill(x, x + 32, -0.0f); break;
+            case 2: for (std::size_t j = 0; j < 32; ++j) x[j] = (j + g) % 2 ? -0.0f : 0.0f; break;
+            case 3: x[at / 2] = 8.0f * e; x[16 + at / 2] = -8.0f * e; break;  // tie, + first
+            case 4: x[at / 2] = -8.0f * e; x[16 + at / 2] = 8.0f * e; break;  // tie, − first
+            case 5: x[at % 16] = 3.0f * e; x[at % 16 + 1] = -3.0f * e; break;   // tie, adjacent
+            case 6: for (std::size_t j = 0; j < 32; ++j) x[j] = float(int((j + g) % 17) - 8) * 0.5f * e; break;
+            case 7: for (std::size_t j = 0; j < 32; ++j) x[j] = float(int((j * 5 + g) % 33) - 16) * 0.5f * e; break;
+            case 8: x[at] = std::numeric_limits<float>::quiet_NaN(); break;
+            case 9: x[at] = -inf; break;
+            case 10: x[at] = inf; x[31 - at] = -inf; break;
+            case 11: for (float& v : x) v = nd(rng) * 1e-40f; break;
+            case 12: for (float& v : x) v = std::fabs(v) + e; x[at] = 1e-41f; break;  // subnormal min
+            case 13: std::fill(x, x + 32, 0.0f); x[at] = (g & 1) ? -e : e; break;
+            case 14: for (float& v : x) v = nd(rng) * 1e38f; x[at] = (g & 1) ? -3.4e38f : 3.4e38f; break;
+            case 15: std::fill(x, x + 32, (g & 1) ? -e : e); break;
+            case 16: for (float& v : x) v = -std::fabs(v); break;
+            default: for (float& v : x) v *= 1e6f; break;  // beyond f16
+        }
+        src.insert(src.end(), x, x + 32);
+    }
 }
 
 }  // namespace
@@ -176,13 +217,31 @@ void TestGgufQuantize::simd_equals_scalar() {
             }
         }
     }
-    std::vector<std::uint8_t> want(nb * info->block_bytes);
-    g::scalar_encoder(id)(src.data(), want.data(), nb);
+    append_adversarial(src, rng);
+    const std::size_t nb_all = src.size() / info->block_elems;
+    std::vector<std::uint8_t> want(nb_all * info->block_bytes);
+    g::scalar_encoder(id)(src.data(), want.data(), nb_all);
     const std::string failure = for_each_target([&](const std::string& target) -> std::string {
         std::vector<std::uint8_t> out(want.size(), 0x5A);
-        g::best_encoder(id)(src.data(), out.data(), nb);
+        g::best_encoder(id)(src.data(), out.data(), nb_all);
         const long e = first_block_diff(out, want, info->block_bytes);
-        return e < 0 ? "" : target + " differs from scalar at block " + std::to_string(e);
+        if (e >= 0) return target + " differs from scalar at block " + std::to_string(e);
+        // Short runs (batches cut anywhere), from an offset that is not a
+        // batch boundary: the same bytes, and none written past the end.
+        for (const std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{15}, std::size_t{17}, std::size_t{33}}) {
+            const std::size_t first = nb_all - n - 1;
+            std::vector<std::uint8_t> part((n + 1) * info->block_bytes, 0x5A);
+            g::best_encoder(id)(src.data() + first * info->block_elems, part.data(), n);
+            const std::vector<std::uint8_t> tail(part.begin() + std::ptrdiff_t(n * info->block_bytes), part.end());
+            if (tail != std::vector<std::uint8_t>(info->block_bytes, 0x5A))
+                return target + ": wrote past " + std::to_string(n) + " blocks";
+            part.resize(n * info->block_bytes);
+            const std::vector<std::uint8_t> ref(want.begin() + std::ptrdiff_t(first * info->block_bytes),
+                                                want.begin() + std::ptrdiff_t((first + n) * info->block_bytes));
+            const long f = first_block_diff(part, ref, info->block_bytes);
+            if (f >= 0) return target + ": run of " + std::to_string(n) + " differs at block " + std::to_string(f);
+        }
+        return "";
     });
     QVERIFY2(failure.empty(), failure.c_str());
 }

@@ -49,7 +49,10 @@ AMN_GGUF_ENCODERS(AMN_DECLARE)
 /// Highway-dispatched encoders (quantize_simd_*.cc), byte-identical to
 /// scalar:: on every target. Legacy types: blocks whose scale is zero,
 /// subnormal or not finite (and, for Q4_1/Q5_1, blocks whose minimum is a
-/// zero) take the scalar path. K-quants and IQ4_*: the scale searches run
+/// zero; for Q4_0/Q5_0, blocks whose largest magnitude occurs with both
+/// signs) take the scalar path. Q4_0, Q4_1, Q5_0, Q5_1 run lanes = blocks
+/// (one 32-element block per f32 lane, the last blocks zero-padded to a
+/// batch); a batch holding NaN takes the scalar path whole. K-quants and IQ4_*: the scale searches run
 /// one sub-block per lane; blocks holding inf or NaN take the scalar path.
 /// TQ1_0, TQ2_0, Q2_0: blocks with a zero, subnormal or non-finite d, or
 /// holding inf or NaN, take the scalar path. MXFP4, NVFP4: blocks holding

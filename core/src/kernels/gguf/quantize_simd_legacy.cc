@@ -1,30 +1,48 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Highway SIMD encoders for the legacy block types (Q8_0, Q4_0, Q4_1, Q5_0,
-// Q5_1), compiled once per target and chosen at run time. They are not yet the
-// registry's entry points: quantize_dispatch.cc wires them in.
+// Q5_1), compiled once per target and chosen at run time
+// (quantize_dispatch.cc wires them in).
+//
+// Q4_0, Q4_1, Q5_0, Q5_1: lanes = blocks. A batch is as many 32-element
+// blocks as a vector has f32 lanes (kN: 16 on AVX3, 8 on AVX2, 4 on SSE4).
+// Each block's min and max are folded to one vector in element order, and a
+// transpose-reduce tree (interleaves, then 256-/128-bit block shuffles; no
+// per-block horizontal reduction) leaves block b's min and max in lane b.
+// The scales, reciprocals and f16 conversions then run once per batch,
+// lane-wise; the codes are computed element-wise per block. Each batch
+// prefetches 64 KiB ahead (hardware prefetchers stop at 4 KiB pages).
 //
 // Bit-exactness with the scalar reference (quantize_legacy.cc, = ggml's
 // quantize_row_<type>_ref):
-// - the block maximum (of |x|, or min and max) does not depend on the order
-//   of comparisons; Q4_0 and Q5_0 then take the *first* element of that
-//   magnitude, as ggml's `if (amax < fabsf(v))` scan does;
-// - the scale and its reciprocal are the same scalar expressions;
-// - per element: the same f32 multiply (and the same `+ 8.5f` for Q4_0)
-//   lane by lane, then truncation (cvttps2dq, = the cast for values in
-//   range) or roundf (half away from zero, built exactly from Trunc);
+// - min and max do not depend on the order of comparisons (finite values;
+//   the sign of a zero is handled below). Q4_0 and Q5_0 take ggml's signed
+//   absmax (`if (amax < fabsf(v))`, the *first* element of that magnitude)
+//   as max when max > −min and min when −min > max; when max = −min the first
+//   one decides, and the block takes the scalar path;
+// - the scale and its reciprocal are the same f32 expressions (max / −8,
+//   (max − min) / 15, 1.0f / d), lane by lane;
+// - per element: the same f32 multiply (after the same `x − min`) and the
+//   same offset add (8.5f, 16.5f, 0.5f), then truncation (cvttps2dq, = the
+//   cast for values in range) and ggml's MIN(15 or 31, ·) where it can bite
+//   (Q4_0, Q5_0). Q4_1 and Q5_1 need none: x − min ≤ max − min and
+//   (max − min)·id + 0.5 < 15.5 (31.5), so the code never exceeds 15 (31);
 // - a block goes to the scalar reference when its scale is zero, subnormal
-//   or not finite, when it holds inf or NaN, and (Q4_1, Q5_1) when its min
-//   is a zero: there the reciprocal can overflow to inf and ggml's
-//   casts are undefined (reproduced with x86 GCC semantics by the scalar
-//   code), or the sign of a stored zero depends on which zero came first.
-//   For every other block |x·id| stays within a few ulp of the largest code
-//   (127, 8, 15, 16 or 31), so every conversion is in range.
-// Lanes are capped at 16 so a vector never straddles the two halves of a
-// 32-element block.
+//   or not finite, when (Q4_0, Q5_0) both signs reach the largest magnitude,
+//   and (Q4_1, Q5_1) when its min is a zero (the stored sign of m is that of
+//   the first zero). A whole batch goes to the scalar reference when any code
+//   falls outside 0…15 (0…31): a NaN input gives 0x80000000 there, and so
+//   would any slip in the reasoning above. Everywhere else |x·id| stays within
+//   a few ulp of the largest code, so every conversion is in range; the
+//   scalar code reproduces ggml's undefined casts with x86 GCC semantics;
+// - fewer than kN trailing blocks are copied into a zero-padded batch;
+// - the SCALAR target (one lane) calls the scalar reference directly.
+//
+// Q8_0 stays one block at a time (vector absmax, roundf built from Trunc).
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "gguf/quantize_simd_legacy.cc"  // found through the kernels include dir
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include "gguf_quantize.hpp"
@@ -33,6 +51,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 HWY_BEFORE_NAMESPACE();
@@ -46,6 +65,7 @@ using DU8 = hn::Rebind<std::uint8_t, DF>;
 using DI8 = hn::Rebind<std::int8_t, DF>;
 using VF = hn::Vec<DF>;
 using VI = hn::Vec<DI>;
+using DU = hn::RebindToUnsigned<DF>;
 
 HWY_INLINE void StoreFp16(std::uint8_t* p, float f) {
     const std::uint16_t h = q::f32_to_fp16(f);
@@ -67,64 +87,8 @@ HWY_INLINE bool AbsMax32(const float* x, float& amax) {
     return hn::AllTrue(df, finite);
 }
 
-// Smallest and largest of the 32 elements of a block; false when one is inf or NaN.
-HWY_INLINE bool MinMax32(const float* x, float& min, float& max) {
-    const DF df;
-    const VF inf = hn::Set(df, HUGE_VALF);
-    VF lo = hn::Set(df, FLT_MAX), hi = hn::Set(df, -FLT_MAX);
-    auto finite = hn::Lt(lo, inf);  // all true
-    for (std::size_t j = 0; j < 32; j += hn::Lanes(df)) {
-        const VF v = hn::LoadU(df, x + j);
-        finite = hn::And(finite, hn::Lt(hn::Abs(v), inf));
-        lo = hn::Min(lo, v);
-        hi = hn::Max(hi, v);
-    }
-    min = hn::GetLane(hn::MinOfLanes(df, lo));
-    max = hn::GetLane(hn::MaxOfLanes(df, hi));
-    return hn::AllTrue(df, finite);
-}
-
-// The signed value of the first of the 32 elements with |x| = amax (ggml's
-// `if (amax < fabsf(v)) { amax = fabsf(v); max = v; }` scan).
-HWY_INLINE float FirstOfMagnitude(const float* x, float amax) {
-    const DF df;
-    const VF vamax = hn::Set(df, amax);
-    for (std::size_t j = 0; j < 32; j += hn::Lanes(df)) {
-        const intptr_t k = hn::FindFirstTrue(df, hn::Eq(hn::Abs(hn::LoadU(df, x + j)), vamax));
-        if (k >= 0) return x[j + static_cast<std::size_t>(k)];
-    }
-    return 0.0f;
-}
-
 // A scale the vector path can use: normal and finite.
 HWY_INLINE bool NormalScale(float d) { return std::fabs(d) >= FLT_MIN && std::fabs(d) <= FLT_MAX; }
-
-// Blocks whose scales are computed (and converted to f16) together.
-constexpr std::size_t kBatch = 16;
-
-// h[k] = f32_to_fp16(f[k]) for k < kBatch. Targets with F16C convert in
-// vectors (vcvtps2ph rounds to nearest even and overflows to inf, as ggml;
-// the values here are never NaN); the others call the scalar conversion.
-HWY_INLINE void ToFp16(const float* HWY_RESTRICT f, std::uint16_t* HWY_RESTRICT h) {
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
-    const DF df;
-    const hn::Rebind<hwy::float16_t, DF> dh;
-    for (std::size_t k = 0; k < kBatch; k += hn::Lanes(df))
-        hn::StoreU(hn::DemoteTo(dh, hn::Load(df, f + k)), dh, reinterpret_cast<hwy::float16_t*>(h + k));
-#else
-    for (std::size_t k = 0; k < kBatch; ++k) h[k] = q::f32_to_fp16(f[k]);
-#endif
-}
-
-// Bit 4 of each of the N lanes of q, as the low N bits of an integer (N ≤ 16).
-HWY_INLINE std::uint32_t HighBits(VI q) {
-    const DI di;
-    std::uint8_t bits[8] = {};
-    hn::StoreMaskBits(di, hn::Ne(hn::And(q, hn::Set(di, 16)), hn::Zero(di)), bits);
-    const std::size_t N = hn::Lanes(di);
-    const std::uint32_t all = static_cast<std::uint32_t>(bits[0]) | (static_cast<std::uint32_t>(bits[1]) << 8);
-    return N >= 16 ? all : all & ((1u << N) - 1u);
-}
 
 // roundf: half away from zero. v − Trunc(v) is exact for |v| < 2^23.
 HWY_INLINE VF RoundHalfAway(VF v) {
@@ -159,166 +123,301 @@ void QuantQ8_0(const float* src, std::uint8_t* dst, std::size_t nb) {
     }
 }
 
-// quantize_row_q4_0_ref, vectorized over the two 16-element halves of a
-// block; scales, reciprocals and f16 conversions in batches of kBatch blocks.
+// ---- Q4_0, Q4_1, Q5_0, Q5_1: lanes = blocks ----------------------------
+
+// Blocks per batch: one per f32 lane.
+constexpr std::size_t kN = hn::MaxLanes(DF());
+static_assert(kN == 1 || kN == 4 || kN == 8 || kN == 16, "the reduce tree handles 1, 4, 8 or 16 lanes");
+
+// Bytes ahead of the current batch that are prefetched: 16 pages.
+constexpr std::uintptr_t kPrefetchBytes = 64 * 1024;
+
+struct MinOp {
+    HWY_INLINE VF operator()(VF a, VF b) const { return hn::Min(a, b); }
+};
+struct MaxOp {
+    HWY_INLINE VF operator()(VF a, VF b) const { return hn::Max(a, b); }
+};
+
+#if HWY_TARGET != HWY_SCALAR
+// Per 128-bit block: [op(a0, a2), op(b0, b2), op(a1, a3), op(b1, b3)].
+template <class Op>
+HWY_INLINE VF Fold32(VF a, VF b, Op op) {
+    const DF df;
+    return op(hn::InterleaveLower(df, a, b), hn::InterleaveUpper(df, a, b));
+}
+
+// Per 128-bit block, from c = Fold32(a, b) and e = Fold32(a', b'): lanes
+// a, b, a', b', each folded over the four lanes of that block.
+template <class Op>
+HWY_INLINE VF Fold64(VF c, VF e, Op op) {
+    const DF df;
+    const hn::Repartition<std::uint64_t, DF> d64;
+    const auto c64 = hn::BitCast(d64, c), e64 = hn::BitCast(d64, e);
+    return op(hn::BitCast(df, hn::InterleaveLower(d64, c64, e64)), hn::BitCast(df, hn::InterleaveUpper(d64, c64, e64)));
+}
+#endif
+
+// lo/hi: lanes folded (min/max) over the 32 elements of the block at x.
+HWY_INLINE void BlockMinMax(const float* HWY_RESTRICT x, VF& lo, VF& hi) {
+    const DF df;
+    lo = hi = hn::LoadU(df, x);
+    for (std::size_t j = kN; j < 32; j += kN) {
+        const VF v = hn::LoadU(df, x + j);
+        lo = hn::Min(lo, v);
+        hi = hn::Max(hi, v);
+    }
+}
+
+// Lane b of lo/hi: the smallest/largest element of block b of the kN blocks
+// at x (32 floats each). Lane k of a fold of w[g] belongs to block 4g + k.
+HWY_INLINE void BatchMinMax(const float* HWY_RESTRICT x, VF& lo, VF& hi) {
+#if HWY_TARGET == HWY_SCALAR
+    BlockMinMax(x, lo, hi);
+#else
+    const DF df;
+    const MinOp mn;
+    const MaxOp mx;
+    VF wl[kN / 4], wh[kN / 4];
+    for (std::size_t g = 0; g < kN / 4; ++g) {
+        VF l[4], h[4];
+        for (std::size_t k = 0; k < 4; ++k) BlockMinMax(x + 32 * (4 * g + k), l[k], h[k]);
+        wl[g] = Fold64(Fold32(l[0], l[1], mn), Fold32(l[2], l[3], mn), mn);
+        wh[g] = Fold64(Fold32(h[0], h[1], mx), Fold32(h[2], h[3], mx), mx);
+    }
+    if constexpr (kN == 4) {
+        lo = wl[0];
+        hi = wh[0];
+    } else {
+        // Halves: lower = fold of w[2i]'s halves, upper = fold of w[2i + 1]'s.
+        VF xl[kN / 8], xh[kN / 8];
+        for (std::size_t i = 0; i < kN / 8; ++i) {
+            xl[i] = hn::Min(hn::ConcatLowerLower(df, wl[2 * i + 1], wl[2 * i]),
+                            hn::ConcatUpperUpper(df, wl[2 * i + 1], wl[2 * i]));
+            xh[i] = hn::Max(hn::ConcatLowerLower(df, wh[2 * i + 1], wh[2 * i]),
+                            hn::ConcatUpperUpper(df, wh[2 * i + 1], wh[2 * i]));
+        }
+#if HWY_TARGET <= HWY_AVX3
+        if constexpr (kN == 16) {
+            // 128-bit blocks (0, 2) against (1, 3) of xl[0] and xl[1]: block g = w[g] folded.
+            lo = hn::Min(VF{_mm512_shuffle_f32x4(xl[0].raw, xl[1].raw, 0x88)},
+                         VF{_mm512_shuffle_f32x4(xl[0].raw, xl[1].raw, 0xDD)});
+            hi = hn::Max(VF{_mm512_shuffle_f32x4(xh[0].raw, xh[1].raw, 0x88)},
+                         VF{_mm512_shuffle_f32x4(xh[0].raw, xh[1].raw, 0xDD)});
+        }
+#else
+        if constexpr (kN == 8) {
+            lo = xl[0];
+            hi = xh[0];
+        }
+#endif
+    }
+#endif
+}
+
+// h[k] = f32_to_fp16(lane k of v). Targets with F16C convert in one
+// instruction (vcvtps2ph rounds to nearest even and overflows to inf, as
+// ggml; NaN lanes belong to blocks that take the scalar path).
+HWY_INLINE void ToFp16(VF v, std::uint16_t* HWY_RESTRICT h) {
+    const DF df;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+    const hn::Rebind<hwy::float16_t, DF> dh;
+    hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(h));
+#else
+    alignas(64) float f[kN];
+    hn::Store(v, df, f);
+    for (std::size_t k = 0; k < kN; ++k) h[k] = q::f32_to_fp16(f[k]);
+#endif
+}
+
+// Truncation to int32 as the x86 cast does it: 0x80000000 for NaN and out
+// of range (Highway's ConvertTo adds a saturation fix-up that costs four
+// instructions; elsewhere it is used as is, and an out-of-range code still
+// shows up in `seen` below).
+HWY_INLINE VI TruncToInt(VF v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    return VI{_mm512_cvttps_epi32(v.raw)};
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+    return VI{_mm256_cvttps_epi32(v.raw)};
+#elif HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+    return VI{_mm_cvttps_epi32(v.raw)};
+#else
+    return hn::ConvertTo(DI(), v);
+#endif
+}
+
+// Stores the low byte of each of the 16 lanes of t[0 .. 16 / kN) (lanes of
+// t[i] are bytes i·kN …) to p. Every lane is in 0…255, except in batches
+// the scalar path redoes.
+HWY_INLINE void StoreBytes16(const VI* t, std::uint8_t* HWY_RESTRICT p) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(t[0].raw));
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+    // Packs work per 128-bit half: a0-3 b0-3 | a4-7 b4-7 as u16, then bytes
+    // (repeated), then dwords 0, 4, 1, 5 give a0-7 b0-7.
+    const __m256i w = _mm256_packus_epi32(t[0].raw, t[1].raw);
+    const __m256i b = _mm256_packus_epi16(w, w);
+    const __m256i o = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(o));
+#elif HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+    // Signed saturation (SSE2) is exact for 0…255.
+    const __m128i w0 = _mm_packs_epi32(t[0].raw, t[1].raw), w1 = _mm_packs_epi32(t[2].raw, t[3].raw);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_packus_epi16(w0, w1));
+#else
+    const DU du;
+    const DU8 du8;
+    for (std::size_t i = 0; i < 16 / kN; ++i) hn::StoreU(hn::TruncateTo(du8, hn::BitCast(du, t[i])), du8, p + i * kN);
+#endif
+}
+
+// The layout of one legacy type: kBits = 4 or 5, kAsym = with m = min
+// (Q4_1, Q5_1) or symmetric (Q4_0, Q5_0).
+template <int kBits, bool kAsym>
+struct Legacy {
+    static constexpr std::size_t kQh = kAsym ? 4 : 2;                   // qh offset (5-bit types)
+    static constexpr std::size_t kQs = kQh + (kBits == 5 ? 4 : 0);      // qs offset
+    static constexpr std::size_t kBytes = kQs + 16;                     // block bytes
+    static constexpr int kMaxQ = (1 << kBits) - 1;                      // 15 or 31
+    static constexpr float kOffset = kAsym ? 0.5f : kMaxQ / 2 + 1.5f;   // 0.5, 8.5 or 16.5
+    static constexpr float kDivisor = kAsym ? float(kMaxQ) : -float(kMaxQ / 2 + 1);  // 15, 31, −8, −16
+    static constexpr bool kClamp = !kAsym;                              // ggml's MIN(kMaxQ, ·) can bite
+};
+
+// Encodes the kN blocks at src (32 floats each) to dst.
+template <int kBits, bool kAsym>
+HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RESTRICT dst, Encoder reference) {
+    using L = Legacy<kBits, kAsym>;
+    const DF df;
+    const DI di;
+    VF lo, hi;
+    BatchMinMax(src, lo, hi);
+    VF d;
+    hn::Mask<DF> fallback;
+    if constexpr (kAsym) {
+        d = hn::Div(hn::Sub(hi, lo), hn::Set(df, L::kDivisor));
+        fallback = hn::Eq(lo, hn::Zero(df));  // m's sign is that of the first zero
+    } else {
+        const VF neg_lo = hn::Neg(lo);
+        // ggml's signed absmax; on a tie the first of the two decides (scalar path).
+        d = hn::Div(hn::IfThenElse(hn::Gt(hi, neg_lo), hi, lo), hn::Set(df, L::kDivisor));
+        fallback = hn::Eq(hi, neg_lo);
+    }
+    const VF ad = hn::Abs(d);
+    fallback = hn::Or(fallback, hn::Not(hn::And(hn::Ge(ad, hn::Set(df, FLT_MIN)), hn::Le(ad, hn::Set(df, FLT_MAX)))));
+    alignas(64) float ids[kN], mins[kN];
+    alignas(64) std::uint16_t hd[kN], hm[kN];
+    hn::Store(hn::Div(hn::Set(df, 1.0f), d), df, ids);
+    ToFp16(d, hd);
+    if constexpr (kAsym) {
+        hn::Store(lo, df, mins);
+        ToFp16(lo, hm);
+    }
+
+    const VF offset = hn::Set(df, L::kOffset);
+    const VI max_q = hn::Set(di, L::kMaxQ), k15 = hn::Set(di, 15), k255 = hn::Set(di, 255), bit4 = hn::Set(di, 16);
+    // OR of every code before the clamp: bits above kMaxQ (2·kMaxQ + 1 where
+    // ggml clamps, as the code can reach kMaxQ + 1) mean NaN (or a bug).
+    const VI in_range = hn::Set(di, L::kClamp ? 2 * L::kMaxQ + 1 : L::kMaxQ);
+    VI seen = hn::Zero(di);
+    for (std::size_t b = 0; b < kN; ++b) {
+        const float* HWY_RESTRICT x = src + 32 * b;
+        std::uint8_t* HWY_RESTRICT y = dst + L::kBytes * b;
+        const VF id = hn::Set(df, ids[b]);
+        VF min = hn::Zero(df);
+        if constexpr (kAsym) {
+            min = hn::Set(df, mins[b]);
+            const std::uint32_t dm = hd[b] | (std::uint32_t{hm[b]} << 16);
+            std::memcpy(y, &dm, 4);
+        } else {
+            std::memcpy(y, hd + b, 2);
+        }
+        std::uint32_t qh = 0;
+        VI packed[16 / kN];
+        for (std::size_t j = 0; j < 16; j += kN) {
+            VF x0 = hn::LoadU(df, x + j), x1 = hn::LoadU(df, x + 16 + j);
+            if constexpr (kAsym) {
+                x0 = hn::Sub(x0, min);
+                x1 = hn::Sub(x1, min);
+            }
+            VI q0 = TruncToInt(hn::Add(hn::Mul(x0, id), offset));
+            VI q1 = TruncToInt(hn::Add(hn::Mul(x1, id), offset));
+            seen = hn::Or(seen, hn::Or(q0, q1));
+            if constexpr (L::kClamp) {
+                q0 = hn::Min(q0, max_q);
+                q1 = hn::Min(q1, max_q);
+            }
+            if constexpr (kBits == 4) {
+                packed[j / kN] = hn::Or(q0, hn::ShiftLeft<4>(q1));
+            } else {
+                // Bit 4 of q0 would land on q1's nibble; q1's bit 4 lands on bit 8.
+                packed[j / kN] = hn::Or(hn::And(q0, k15), hn::And(hn::ShiftLeft<4>(q1), k255));
+                // Bit 4 of element j goes to bit j of qh (elements 16… to bits 16…).
+                if constexpr (kN >= 8) {
+                    hn::StoreMaskBits(di, hn::TestBit(q0, bit4), y + L::kQh + j / 8);
+                    hn::StoreMaskBits(di, hn::TestBit(q1, bit4), y + L::kQh + 2 + j / 8);
+                } else {
+                    std::uint8_t m0[8] = {}, m1[8] = {};
+                    hn::StoreMaskBits(di, hn::TestBit(q0, bit4), m0);
+                    hn::StoreMaskBits(di, hn::TestBit(q1, bit4), m1);
+                    qh |= (std::uint32_t{m0[0]} << j) | (std::uint32_t{m1[0]} << (16 + j));
+                }
+            }
+        }
+        StoreBytes16(packed, y + L::kQs);
+        if constexpr (kBits == 5 && kN < 8) std::memcpy(y + L::kQh, &qh, 4);
+        (void)qh;
+    }
+    if (!hn::AllTrue(di, hn::Eq(hn::AndNot(in_range, seen), hn::Zero(di)))) {
+        reference(src, dst, kN);  // a NaN somewhere in the batch
+        return;
+    }
+    std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(df, fallback, bits);
+    std::uint32_t todo = bits[0] | (std::uint32_t{bits[1]} << 8);
+    for (; todo; todo &= todo - 1) {
+        const auto b = static_cast<std::size_t>(__builtin_ctz(todo));
+        reference(src + 32 * b, dst + L::kBytes * b, 1);
+    }
+}
+
+template <int kBits, bool kAsym>
+HWY_INLINE void LegacyEncode(const float* src, std::uint8_t* dst, std::size_t nb, Encoder reference) {
+    using L = Legacy<kBits, kAsym>;
+#if HWY_TARGET == HWY_SCALAR
+    // One block per batch only adds overhead: the reference is faster (and the same bytes).
+    reference(src, dst, nb);
+    return;
+#endif
+    std::size_t i = 0;
+    for (; i + kN <= nb; i += kN, src += 32 * kN, dst += L::kBytes * kN) {
+        // A prefetch never faults, so running past the end of src is harmless.
+        hwy::Prefetch(reinterpret_cast<const float*>(reinterpret_cast<std::uintptr_t>(src) + kPrefetchBytes));
+        LegacyBatch<kBits, kAsym>(src, dst, reference);
+    }
+    if (i < nb) {  // the last blocks, zero-padded to a batch
+        alignas(64) float x[32 * kN] = {};
+        alignas(64) std::uint8_t y[L::kBytes * kN];
+        std::memcpy(x, src, (nb - i) * 32 * sizeof(float));
+        LegacyBatch<kBits, kAsym>(x, y, reference);
+        std::memcpy(dst, y, (nb - i) * L::kBytes);
+    }
+}
+
+// quantize_row_q4_0_ref: d = max / −8, codes MIN(15, (int8_t)(x·id + 8.5f)).
 void QuantQ4_0(const float* src, std::uint8_t* dst, std::size_t nb) {
-    const DF df;
-    const DI di;
-    const DU8 du8;
-    const std::size_t N = hn::Lanes(df);
-    const VF k8_5 = hn::Set(df, 8.5f);
-    const VI k15 = hn::Set(di, 15);
-    for (std::size_t i0 = 0; i0 < nb; i0 += kBatch) {
-        const std::size_t count = std::min(kBatch, nb - i0);
-        alignas(64) float maxs[kBatch] = {}, ds[kBatch], ids[kBatch];
-        alignas(64) std::uint16_t hd[kBatch];
-        bool finite[kBatch];
-        for (std::size_t b = 0; b < count; ++b) {
-            float amax;
-            finite[b] = AbsMax32(src + 32 * b, amax);
-            maxs[b] = FirstOfMagnitude(src + 32 * b, amax);
-        }
-        for (std::size_t b = 0; b < kBatch; b += N) {
-            // Lanes whose d is not normal are not used (the block takes the scalar path).
-            const VF d = hn::Div(hn::Load(df, maxs + b), hn::Set(df, -8.0f));
-            hn::Store(d, df, ds + b);
-            hn::Store(hn::Div(hn::Set(df, 1.0f), d), df, ids + b);
-        }
-        ToFp16(ds, hd);
-        for (std::size_t b = 0; b < count; ++b, src += 32, dst += 18) {
-            if (!finite[b] || !NormalScale(ds[b])) {
-                scalar::quantize_q4_0(src, dst, 1);
-                continue;
-            }
-            const VF id = hn::Set(df, ids[b]);
-            std::memcpy(dst, hd + b, 2);
-            for (std::size_t j = 0; j < 16; j += N) {
-                const VF x0 = hn::Mul(hn::LoadU(df, src + j), id);
-                const VF x1 = hn::Mul(hn::LoadU(df, src + 16 + j), id);
-                // (int8_t)(x + 8.5f) truncates; x + 8.5 lies in (0, 17) here.
-                const VI q0 = hn::Min(hn::ConvertTo(di, hn::Add(x0, k8_5)), k15);
-                const VI q1 = hn::Min(hn::ConvertTo(di, hn::Add(x1, k8_5)), k15);
-                hn::StoreU(hn::DemoteTo(du8, hn::Or(q0, hn::ShiftLeft<4>(q1))), du8, dst + 2 + j);
-            }
-        }
-    }
+    LegacyEncode<4, false>(src, dst, nb, scalar::quantize_q4_0);
 }
-
-// quantize_row_q4_1_ref: d = (max − min) / 15, codes (x − min)·id + 0.5
-// truncated. Blocks go in batches of kBatch: per-block min and max, then the
-// scales, reciprocals and f16 conversions in vectors across blocks.
+// quantize_row_q4_1_ref: d = (max − min) / 15, m = min, codes (x − min)·id + 0.5f truncated.
 void QuantQ4_1(const float* src, std::uint8_t* dst, std::size_t nb) {
-    const DF df;
-    const DI di;
-    const DU8 du8;
-    const std::size_t N = hn::Lanes(df);
-    const VF half = hn::Set(df, 0.5f);
-    const VI k15 = hn::Set(di, 15);
-    for (std::size_t i0 = 0; i0 < nb; i0 += kBatch) {
-        const std::size_t count = std::min(kBatch, nb - i0);
-        alignas(64) float mins[kBatch] = {}, maxs[kBatch] = {}, ds[kBatch], ids[kBatch];
-        alignas(64) std::uint16_t hd[kBatch], hm[kBatch];
-        bool finite[kBatch];
-        for (std::size_t b = 0; b < count; ++b) finite[b] = MinMax32(src + 32 * b, mins[b], maxs[b]);
-        for (std::size_t b = 0; b < kBatch; b += N) {
-            // Lanes whose d is not normal are not used (the block takes the scalar path).
-            const VF d = hn::Div(hn::Sub(hn::Load(df, maxs + b), hn::Load(df, mins + b)), hn::Set(df, 15.0f));
-            hn::Store(d, df, ds + b);
-            hn::Store(hn::Div(hn::Set(df, 1.0f), d), df, ids + b);
-        }
-        ToFp16(ds, hd);
-        ToFp16(mins, hm);
-        for (std::size_t b = 0; b < count; ++b, src += 32, dst += 20) {
-            // A zero min: its sign, stored in m, is that of the first zero.
-            if (!finite[b] || mins[b] == 0.0f || !NormalScale(ds[b])) {
-                scalar::quantize_q4_1(src, dst, 1);
-                continue;
-            }
-            const VF id = hn::Set(df, ids[b]);
-            const VF vmin = hn::Set(df, mins[b]);
-            std::memcpy(dst, hd + b, 2);
-            std::memcpy(dst + 2, hm + b, 2);
-            for (std::size_t j = 0; j < 16; j += N) {
-                const VF x0 = hn::Mul(hn::Sub(hn::LoadU(df, src + j), vmin), id);
-                const VF x1 = hn::Mul(hn::Sub(hn::LoadU(df, src + 16 + j), vmin), id);
-                const VI q0 = hn::Min(hn::ConvertTo(di, hn::Add(x0, half)), k15);
-                const VI q1 = hn::Min(hn::ConvertTo(di, hn::Add(x1, half)), k15);
-                hn::StoreU(hn::DemoteTo(du8, hn::Or(q0, hn::ShiftLeft<4>(q1))), du8, dst + 4 + j);
-            }
-        }
-    }
+    LegacyEncode<4, true>(src, dst, nb, scalar::quantize_q4_1);
 }
-
-// quantize_row_q5_0_ref: d = max / −16, codes x·id + 16.5 truncated, ≤ 31;
-// bit 4 of element j goes to bit j of qh.
+// quantize_row_q5_0_ref: d = max / −16, codes MIN(31, (int8_t)(x·id + 16.5f)); bit 4 of element j to bit j of qh.
 void QuantQ5_0(const float* src, std::uint8_t* dst, std::size_t nb) {
-    const DF df;
-    const DI di;
-    const DU8 du8;
-    const std::size_t N = hn::Lanes(df);
-    const VF k16_5 = hn::Set(df, 16.5f);
-    const VI k31 = hn::Set(di, 31), k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, src += 32, dst += 22) {
-        float amax;
-        const bool finite = AbsMax32(src, amax);
-        const float max = FirstOfMagnitude(src, amax);
-        const float d = max / -16.0f;
-        if (!finite || !NormalScale(d)) {
-            scalar::quantize_q5_0(src, dst, 1);
-            continue;
-        }
-        const VF id = hn::Set(df, 1.0f / d);
-        StoreFp16(dst, d);
-        std::uint32_t qh = 0;
-        for (std::size_t j = 0; j < 16; j += N) {
-            const VF x0 = hn::Mul(hn::LoadU(df, src + j), id);
-            const VF x1 = hn::Mul(hn::LoadU(df, src + 16 + j), id);
-            const VI q0 = hn::Min(hn::ConvertTo(di, hn::Add(x0, k16_5)), k31);
-            const VI q1 = hn::Min(hn::ConvertTo(di, hn::Add(x1, k16_5)), k31);
-            hn::StoreU(hn::DemoteTo(du8, hn::Or(hn::And(q0, k15), hn::ShiftLeft<4>(hn::And(q1, k15)))), du8,
-                       dst + 6 + j);
-            qh |= HighBits(q0) << j;
-            qh |= HighBits(q1) << (j + 16);
-        }
-        std::memcpy(dst + 2, &qh, 4);
-    }
+    LegacyEncode<5, false>(src, dst, nb, scalar::quantize_q5_0);
 }
-
-// quantize_row_q5_1_ref: d = (max − min) / 31, codes (x − min)·id + 0.5
-// truncated (no clamp); bit 4 of element j goes to bit j of qh.
+// quantize_row_q5_1_ref: d = (max − min) / 31, m = min, codes (x − min)·id + 0.5f truncated; qh as Q5_0.
 void QuantQ5_1(const float* src, std::uint8_t* dst, std::size_t nb) {
-    const DF df;
-    const DI di;
-    const DU8 du8;
-    const std::size_t N = hn::Lanes(df);
-    const VF half = hn::Set(df, 0.5f);
-    const VI k15 = hn::Set(di, 15);
-    for (std::size_t i = 0; i < nb; ++i, src += 32, dst += 24) {
-        float min, max;
-        const bool finite = MinMax32(src, min, max);
-        const float d = (max - min) / 31.0f;
-        if (!finite || min == 0.0f || !NormalScale(d)) {  // as Q4_1
-            scalar::quantize_q5_1(src, dst, 1);
-            continue;
-        }
-        const VF id = hn::Set(df, 1.0f / d);
-        const VF vmin = hn::Set(df, min);
-        StoreFp16(dst, d);
-        StoreFp16(dst + 2, min);
-        std::uint32_t qh = 0;
-        for (std::size_t j = 0; j < 16; j += N) {
-            const VF x0 = hn::Mul(hn::Sub(hn::LoadU(df, src + j), vmin), id);
-            const VF x1 = hn::Mul(hn::Sub(hn::LoadU(df, src + 16 + j), vmin), id);
-            // (uint8_t)(x + 0.5f): x + 0.5 lies in (0, 32) here, so the code ≤ 31 without a clamp.
-            const VI q0 = hn::ConvertTo(di, hn::Add(x0, half));
-            const VI q1 = hn::ConvertTo(di, hn::Add(x1, half));
-            hn::StoreU(hn::DemoteTo(du8, hn::Or(hn::And(q0, k15), hn::ShiftLeft<4>(hn::And(q1, k15)))), du8,
-                       dst + 8 + j);
-            qh |= HighBits(q0) << j;
-            qh |= HighBits(q1) << (j + 16);
-        }
-        std::memcpy(dst + 4, &qh, 4);
-    }
+    LegacyEncode<5, true>(src, dst, nb, scalar::quantize_q5_1);
 }
 
 }  // namespace HWY_NAMESPACE
