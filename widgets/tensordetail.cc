@@ -3,12 +3,14 @@
 
 #include "charts.hpp"
 #include "tensortreemodel.hpp"
+#include "valuepreview.hpp"
 
 #include "anamnesis/error.hpp"
 
 #include <QCheckBox>
 #include <QFormLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <QFutureWatcher>
 #include <QGridLayout>
@@ -18,6 +20,7 @@
 #include <QProgressBar>
 #include <QPromise>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -37,7 +40,8 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     auto* layout = new QVBoxLayout(this);
     title_ = new QLabel(tr("Select a tensor in the tree."), this);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    title_->setWordWrap(true);
+    title_->setMinimumWidth(1);  // elided to the width (elideTitle), never widening the panel
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     QFont f = title_->font();
     f.setBold(true);
     title_->setFont(f);
@@ -51,6 +55,8 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     sources_ = new QTreeWidget(this);
     sources_->setHeaderLabels({tr("Stored tensor"), tr("Dtype"), tr("Shape"), tr("Size"), tr("Role")});
     sources_->setRootIsDecorated(false);
+    // Long stored names keep both ends: model.layers.0…down_proj.weight_scale_inv
+    sources_->setTextElideMode(Qt::ElideMiddle);
     sources_->setUniformRowHeights(true);
     sources_->header()->setStretchLastSection(false);
     sources_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
@@ -116,12 +122,29 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
         statLabels_.insert(QStringLiteral("lethe"), value);
     }
     layout->addLayout(lost);
-    histogram_ = new HistogramChart(this);
-    layout->addWidget(histogram_, 1);
+    auto* tabs = new QTabWidget(this);
+    histogram_ = new HistogramChart(tabs);
+    tabs->addTab(histogram_, tr("&Histogram"));
+    preview_ = new ValuePreviewPanel(model_, tabs);
+    tabs->addTab(preview_, tr("&Values"));
+    layout->addWidget(tabs, 1);
     connect(logScale, &QCheckBox::toggled, histogram_, &HistogramChart::setLogScale);
 }
 
 TensorDetail::~TensorDetail() { jobs_.cancelAndWait(); }
+
+void TensorDetail::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    elideTitle();
+}
+
+void TensorDetail::elideTitle() {
+    if (fullTitle_.isEmpty()) return;
+    const int room = std::max(40, width() - 2 * layout()->contentsMargins().left());
+    const QString shown = title_->fontMetrics().elidedText(fullTitle_, Qt::ElideMiddle, room);
+    title_->setText(shown);
+    title_->setToolTip(shown == fullTitle_ ? QString() : fullTitle_);
+}
 
 bool TensorDetail::isComputing() const { return jobs_.anyRunning(); }
 
@@ -145,15 +168,17 @@ void TensorDetail::showNode(int node) {
     jobs_.cancel();
     planIndex_ = -1;
     sources_->clear();
-    title_->setText(m.tree->fullName(m, node));
+    fullTitle_ = m.tree->fullName(m, node);
+    elideTitle();
 
     auto row = [](const QString& k, const QString& v) {
         return QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
     };
     auto addSource = [&](std::size_t ci) {
         const auto& st = m.catalog.tensors[ci];
-        new QTreeWidgetItem(sources_, {QString::fromStdString(st.name), QString::fromStdString(st.dtype_name), shapeText(st.shape),
-                                       humanBytes(st.nbytes), QString::fromStdString(std::string(amn::role_name(m.plan.roles[ci])))});
+        auto* item = new QTreeWidgetItem(sources_, {QString::fromStdString(st.name), QString::fromStdString(st.dtype_name), shapeText(st.shape),
+                                                    humanBytes(st.nbytes), QString::fromStdString(std::string(amn::role_name(m.plan.roles[ci])))});
+        item->setToolTip(0, item->text(0));  // the full name; the column elides it in the middle
     };
     QString html = QStringLiteral("<table>");
     int li = -1;
@@ -197,6 +222,7 @@ void TensorDetail::showNode(int node) {
     planIndex_ = li;
     const bool can = li >= 0 && m.plan.tensors[static_cast<std::size_t>(li)].recipe;
     statsButton_->setEnabled(can);
+    preview_->setTensor(can ? li : -1);
     clearStats(can ? QString() : tr("Statistics are available for output tensors."));
     if (can && autoStats_) computeStats(li);
 }

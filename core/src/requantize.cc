@@ -4,6 +4,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "kernels/quant_kernels.hpp"
+#include "requantize_internal.hpp"
 #include "row_pass.hpp"
 
 #include <algorithm>
@@ -81,6 +82,7 @@ struct Groups {
             case Family::Affine: return R * ngroups_row;
             case Family::GgufQ8_0:
             case Family::GgufQ4_0: return (R * C + 31) / 32;
+            case Family::GgufEncoder: return 1;  // measured per row chunk (requantize_gguf.cc)
         }
         return 1;
     }
@@ -102,6 +104,7 @@ struct Groups {
             case Family::Affine: return r * ngroups_row + c / s.group_size;
             case Family::GgufQ8_0:
             case Family::GgufQ4_0: return (r * C + c) / 32;
+            case Family::GgufEncoder: return 0;
         }
         return 0;
     }
@@ -184,6 +187,7 @@ struct Requantizer {
                 const int q = std::min(15, static_cast<int>(static_cast<std::int8_t>(v)));
                 return static_cast<float>(q - 8) * f16_round(d);
             }
+            case Family::GgufEncoder: return x;  // not element-wise: requantize_gguf.cc
         }
         return x;
     }
@@ -231,6 +235,9 @@ std::string RequantScheme::description() const {
                    ", scale = (max−min)/" + std::to_string((1u << bits) - 1);
         case Family::GgufQ8_0: return s + "GGUF Q8_0, 32-element blocks, d = absmax/127 (F16)";
         case Family::GgufQ4_0: return s + "GGUF Q4_0, 32-element blocks, d = max/−8 (F16), ggml reference rule";
+        case Family::GgufEncoder:
+            return "re-quantization with ggml's " + dtype_name(ggml_type) +
+                   " quantizer (no importance matrix), row by row, decoded again";
     }
     return s;
 }
@@ -325,7 +332,15 @@ struct RequantFor {
         RequantScheme s;
         if (p.type == DType::Q8_0) s.family = Family::GgufQ8_0;
         else if (p.type == DType::Q4_0) s.family = Family::GgufQ4_0;
-        else return fail("not measurable yet for " + p.id());
+        else {
+            std::string w = detail::gguf_requant_unavailable(p.type);
+            if (!w.empty()) return fail(std::move(w));
+            const DTypeInfo* info = dtype_info(p.type);
+            if (r.row_elems() == 0 || r.row_elems() % info->block_elems != 0)
+                return fail("not measurable for " + p.id() + ": a row is not a whole number of blocks");
+            s.family = Family::GgufEncoder;
+            s.ggml_type = p.type;
+        }
         return s;
     }
 
@@ -357,6 +372,7 @@ std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& t, std::str
 RequantError measure_requantization(const LogicalTensor& t, const RequantScheme& s, const StatsProgressFn& progress,
                                     const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    if (s.family == Family::GgufEncoder) return detail::measure_gguf_encoder(t, s, progress, cancel, chunk_elems);
     const Recipe& r = *t.recipe;
     const std::uint64_t C = r.row_elems();
     const Groups groups(s, r.rows(), C);
