@@ -238,7 +238,7 @@ QRectF LetheChart::plotRect() const {
 
 // Index of the equal-width band of `pr` (n bands, left to right) under
 // `pos`, or -1: the hover lookup both bar charts use.
-static int bandAt(const QRectF& pr, std::size_t n, const QPoint& pos) {
+int chart_util::bandAt(const QRectF& pr, std::size_t n, const QPoint& pos) {
     if (n == 0) return -1;
     const double band = pr.width() / static_cast<double>(n);
     const int i = static_cast<int>((pos.x() - pr.left()) / band);
@@ -492,7 +492,5 @@ bool HistogramChart::event(QEvent* e) {
         return true;
     return QWidget::event(e);
 }
-
-}  // namespace amn::ui
 
 }  // namespace amn::ui

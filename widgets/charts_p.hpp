@@ -3,9 +3,12 @@
 // Internal helpers shared by the chart files (charts.cc, losschart.cc).
 #include <QColor>
 #include <QFontMetrics>
+#include <QPoint>
+#include <QRectF>
 #include <QString>
 #include <QWidget>
 
+#include <cstddef>
 #include <functional>
 
 class QEvent;
@@ -26,5 +29,9 @@ bool showTip(QWidget* w, QEvent* e, const std::function<QString(const QPoint&)>&
 /// what follows it stay whole (even when wider than `room`), the text before
 /// it is elided in the middle. Text without such a figure: Qt::ElideMiddle.
 QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room);
+
+/// Index of the band under `pos` when `pr`'s width is split into `n` equal
+/// bands (bar charts), or −1 outside.
+int bandAt(const QRectF& pr, std::size_t n, const QPoint& pos);
 
 }  // namespace amn::ui::chart_util

@@ -8,6 +8,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/hf_layout.hpp"
 
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileInfo>

@@ -59,8 +59,7 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     sources_->setTextElideMode(Qt::ElideMiddle);
     sources_->setUniformRowHeights(true);
     sources_->header()->setStretchLastSection(false);
-    sources_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 5; ++c) sources_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    sources_->header()->setSectionResizeMode(QHeaderView::Interactive);  // widths set by fitSourceColumns()
     sources_->setMaximumHeight(130);
     layout->addWidget(sources_);
 
@@ -136,6 +135,31 @@ TensorDetail::~TensorDetail() { jobs_.cancelAndWait(); }
 void TensorDetail::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     elideTitle();
+    fitSourceColumns();
+}
+
+void TensorDetail::fitSourceColumns() {
+    // The name column gets at least 55 % of the width; the others their
+    // content width, shrunk in proportion when the panel is narrow.
+    const int avail = sources_->viewport()->width();
+    if (avail <= 0) return;
+    int others = 0;
+    int want[5] = {};
+    const QFontMetrics fm = sources_->fontMetrics();
+    for (int c = 1; c < 5; ++c) {
+        int w = sources_->header()->sectionSizeHint(c);
+        for (int i = 0; i < sources_->topLevelItemCount(); ++i) w = std::max(w, fm.horizontalAdvance(sources_->topLevelItem(i)->text(c)) + 14);
+        others += want[c] = w;
+    }
+    const int room = std::max(avail - avail * 55 / 100, 0);
+    const double k = others > room && others > 0 ? static_cast<double>(room) / others : 1.0;
+    int used = 0;
+    for (int c = 1; c < 5; ++c) {
+        const int w = static_cast<int>(want[c] * k);
+        sources_->setColumnWidth(c, w);
+        used += w;
+    }
+    sources_->setColumnWidth(0, std::max(avail - used, 40));
 }
 
 void TensorDetail::elideTitle() {
@@ -178,7 +202,7 @@ void TensorDetail::showNode(int node) {
         const auto& st = m.catalog.tensors[ci];
         auto* item = new QTreeWidgetItem(sources_, {QString::fromStdString(st.name), QString::fromStdString(st.dtype_name), shapeText(st.shape),
                                                     humanBytes(st.nbytes), QString::fromStdString(std::string(amn::role_name(m.plan.roles[ci])))});
-        item->setToolTip(0, item->text(0));  // the full name; the column elides it in the middle
+        for (int c = 0; c < 5; ++c) item->setToolTip(c, item->text(c));  // in full; a narrow column elides it in the middle
     };
     QString html = QStringLiteral("<table>");
     int li = -1;
@@ -218,6 +242,7 @@ void TensorDetail::showNode(int node) {
     }
     html += QStringLiteral("</table>");
     info_->setText(html);
+    fitSourceColumns();
 
     planIndex_ = li;
     const bool can = li >= 0 && m.plan.tensors[static_cast<std::size_t>(li)].recipe;

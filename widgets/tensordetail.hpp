@@ -64,6 +64,7 @@ protected:
 
 private:
     void elideTitle();
+    void fitSourceColumns();  ///< name column ≥ 55 % of the width, the others shrunk to fit
     struct Outcome {
         quint64 job = 0;
         int planIndex = -1;
