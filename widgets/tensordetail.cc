@@ -35,6 +35,20 @@ QString unmeasurableText(const QString& why) {
     return TensorDetail::tr("not measurable: %1").arg(why);
 }
 
+QString unmeasurableText(const amn::RequantError& r) {
+    const QString scheme = QString::fromStdString(r.scheme);
+    switch (r.reason) {
+        case amn::RequantUnavailable::NotQuantized: return TensorDetail::tr("not quantized");
+        case amn::RequantUnavailable::NeedsImatrix:
+            return TensorDetail::tr("not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry")
+                .arg(scheme);
+        case amn::RequantUnavailable::PartialBlocks:
+            return TensorDetail::tr("not measurable for %1: a row is not a whole number of blocks").arg(scheme);
+        case amn::RequantUnavailable::NotYet:
+        case amn::RequantUnavailable::None: break;
+    }
+    return unmeasurableText(QString::fromStdString(r.unavailable));
+}
 
 TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
     auto* layout = new QVBoxLayout(this);
@@ -336,7 +350,7 @@ void TensorDetail::onFinished(const Outcome& o) {
     {
         const auto& r = o.requant;
         QString text;
-        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : unmeasurableText(QString::fromStdString(r.unavailable));
+        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : unmeasurableText(r);
         else if (std::isinf(r.sqnr_db) && r.sqnr_db > 0) text = tr("no further loss: the values are already on the scheme's grid");
         else
             text = tr("RMSE %1, max abs error %2, SQNR %3 dB")

@@ -3,6 +3,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
+#include "kernels/gguf/gguf_quantize.hpp"
 #include "kernels/quant_kernels.hpp"
 #include "requantize_internal.hpp"
 #include "row_pass.hpp"
@@ -351,6 +352,21 @@ struct RequantFor {
     }
 };
 
+/// The code of requant_scheme_for's refusal (its `why` in words).
+RequantUnavailable unavailable_reason(const LogicalTensor& t, std::string& scheme) {
+    if (!t.quantized || !t.recipe || t.recipe->scheme_id() == "passthrough") return RequantUnavailable::NotQuantized;
+    scheme = t.params ? scheme_id(*t.params) : t.recipe->scheme_id();
+    if (t.params)
+        if (const auto* g = std::get_if<GgmlParams>(&*t.params)) {
+            const DTypeInfo* info = dtype_info(g->type);
+            if (info && info->ggml_id >= 0 && kernels::gguf::requires_imatrix(info->ggml_id)) return RequantUnavailable::NeedsImatrix;
+            if (info && info->ggml_id >= 0 && kernels::gguf::imatrix_encoder(info->ggml_id) &&
+                t.recipe->row_elems() % info->block_elems != 0)
+                return RequantUnavailable::PartialBlocks;
+        }
+    return RequantUnavailable::NotYet;
+}
+
 }  // namespace
 
 std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& t, std::string* why) {
@@ -443,6 +459,7 @@ RequantError measure_requantization(const LogicalTensor& t, const StatsProgressF
     if (!s) {
         RequantError e;
         e.unavailable = why;
+        e.reason = unavailable_reason(t, e.scheme);
         return e;
     }
     return measure_requantization(t, *s, progress, cancel, chunk_elems);

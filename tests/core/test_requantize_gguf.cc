@@ -200,6 +200,8 @@ void TestRequantizeGguf::imatrixOnlyTypesAreNotMeasurable() {
             const auto e = measure_requantization(t);
             if (type != DType::IQ2_XXS && type != DType::IQ2_XS && type != DType::IQ1_S) continue;
             QVERIFY(!e.measured);
+            QCOMPARE(e.reason, RequantUnavailable::NeedsImatrix);
+            QCOMPARE(e.scheme, "gguf-" + dtype_name(type));
             QCOMPARE(QString::fromStdString(e.unavailable),
                      QStringLiteral("not measurable for gguf-%1: ggml quantizes it only with an importance matrix, which the file does not carry")
                          .arg(QString::fromStdString(dtype_name(type))));
@@ -225,6 +227,10 @@ void TestRequantizeGguf::rowsNotWholeBlocks() {
     std::string why;
     QVERIFY(!requant_scheme_for(t, &why));
     QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable for gguf-Q6_K: a row is not a whole number of blocks"));
+    const auto un = measure_requantization(t);
+    QVERIFY(!un.measured);
+    QCOMPARE(un.reason, RequantUnavailable::PartialBlocks);
+    QCOMPARE(un.scheme, std::string("gguf-Q6_K"));
     std::vector<float> v(4 * 256);
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(std::sin(0.05 * double(i)));
     auto big = tensor_of(v, 4, 256);

@@ -3,8 +3,9 @@
 /// \file requantize.hpp
 /// "What Lethe took", measured where it can be: the precision a quantized
 /// tensor's scheme loses, estimated by re-quantizing its dequantized values
-/// with the same scheme family and parameters by round-to-nearest (RTN),
-/// dequantizing again and comparing. The original full-precision weights are
+/// with the same scheme family and parameters by round-to-nearest (RTN) —
+/// for GGUF types other than Q8_0/Q4_0 with ggml's own no-imatrix quantizer
+/// of the type (its scale search included) — dequantizing again and comparing. The original full-precision weights are
 /// gone, so this is an estimate of the scheme's error on values of this
 /// distribution, not the error the original quantizer made (GPTQ/AWQ's
 /// error-compensating search, importance matrices … are not repeated).
@@ -89,10 +90,22 @@ struct RequantScheme {
 /// matrix, which the file does not carry").
 std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& tensor, std::string* why = nullptr);
 
+/// Why no estimate was made, as a code a UI words in its own language
+/// (with `RequantError::scheme`); the English text is `RequantError::unavailable`.
+enum class RequantUnavailable {
+    None,          ///< measured, or not asked
+    NotQuantized,  ///< passthrough tensor: nothing to measure
+    NotYet,        ///< no re-quantizer for this scheme (or these parameters) yet
+    NeedsImatrix,  ///< GGUF IQ2_XXS / IQ2_XS / IQ1_S: ggml quantizes them only with an importance matrix
+    PartialBlocks, ///< a row is not a whole number of the GGUF type's blocks
+};
+
 /// Result of `measure_requantization`.
 struct RequantError {
     bool measured = false;   ///< false: `unavailable` says why (no numbers)
     std::string unavailable; ///< e.g. "not measurable yet for gguf-Q4_K"
+    RequantUnavailable reason = RequantUnavailable::None;  ///< set with `unavailable`
+    std::string scheme;      ///< scheme id `reason` concerns ("gguf-IQ2_XXS"); empty for NotQuantized
     std::string estimator;   ///< RequantScheme::description()
     std::uint64_t count = 0; ///< finite elements compared (non-finite values are skipped)
     double rmse = 0;         ///< sqrt(mean((y − x)²)), x dequantized, y its RTN re-quantization
@@ -124,7 +137,8 @@ RequantError measure_requantization(const LogicalTensor& tensor, const RequantSc
                                     std::uint64_t chunk_elems = 1u << 20);
 
 /// `requant_scheme_for` + the above. When no scheme fits, returns
-/// `measured == false` with the reason, without reading tensor data.
+/// `measured == false` with the reason (`unavailable`, `reason`, `scheme`),
+/// without reading tensor data.
 /// \throws as above (Unsupported for a tensor without recipe).
 RequantError measure_requantization(const LogicalTensor& tensor, const StatsProgressFn& progress = {},
                                     const std::atomic<bool>* cancel = nullptr,
