@@ -62,8 +62,11 @@ QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room) 
     static const QRegularExpression bits(QStringLiteral("\\d+(?:[.,]\\d+)?\\s*(?:bits per weight|bits|bpw)\\b"));
     const auto m = bits.match(text);
     if (!m.hasMatch()) return fm.elidedText(text, Qt::ElideMiddle, room);
-    const QString kept = text.mid(m.capturedStart());
+    QString kept = text.mid(m.capturedStart());
     const QString before = text.left(m.capturedStart());
+    // Too narrow for some of the name as well: the figure in its short form ("4.5 bpw").
+    if (room - fm.horizontalAdvance(kept) < fm.horizontalAdvance(before.left(8)) + fm.horizontalAdvance(QChar(0x2026)))
+        kept.replace(QStringLiteral("bits per weight"), QStringLiteral("bpw"));
     const int left = room - fm.horizontalAdvance(kept);
     if (left <= fm.horizontalAdvance(QChar(0x2026))) return QString(QChar(0x2026)) + kept;  // never cut the figure
     return fm.elidedText(before, Qt::ElideMiddle, left) + kept;

@@ -27,7 +27,9 @@ bool showTip(QWidget* w, QEvent* e, const std::function<QString(const QPoint&)>&
 /// `text` fitted into `room` pixels without ever cutting a bits-per-weight
 /// figure ("4.5 bits per weight", "4,50 bpw", "16 bits"): the figure and
 /// what follows it stay whole (even when wider than `room`), the text before
-/// it is elided in the middle. Text without such a figure: Qt::ElideMiddle.
+/// it is elided in the middle; when that leaves no room for the start of the
+/// name, "bits per weight" is shortened to "bpw" (the number is kept).
+/// Text without such a figure: Qt::ElideMiddle.
 QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room);
 
 /// Index of the band under `pos` when `pr`'s width is split into `n` equal

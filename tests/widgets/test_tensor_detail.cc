@@ -163,10 +163,16 @@ private slots:
         const QString text = QStringLiteral("GGUF Q4_K (256-element blocks of 144 bytes, 4.5 bits per weight) — 1,2 MiB (45,0 %)");
         for (int room : {60, 160, 260, 400}) {
             const QString shown = chart_util::elideKeepingBits(fm, text, room);
-            QVERIFY2(shown.contains(QStringLiteral("4.5 bits per weight) — 1,2 MiB (45,0 %)")), qPrintable(shown));
+            QVERIFY2(shown.contains(QStringLiteral("4.5 bits per weight) — 1,2 MiB (45,0 %)")) ||
+                         shown.contains(QStringLiteral("4.5 bpw) — 1,2 MiB (45,0 %)")),
+                     qPrintable(shown));
             if (fm.horizontalAdvance(text) > room) QVERIFY(shown.contains(QChar(0x2026)));
         }
         QCOMPARE(chart_util::elideKeepingBits(fm, QStringLiteral("BF16 — 2 MiB"), 1000), QStringLiteral("BF16 — 2 MiB"));
+        QCOMPARE(chart_util::elideKeepingBits(fm, text, 10000), text);
+        // Wide enough for the figure in full and part of the name: both shown.
+        const QString mid = chart_util::elideKeepingBits(fm, text, fm.horizontalAdvance(text) - 20);
+        QVERIFY2(mid.startsWith(QStringLiteral("GGUF")) && mid.contains(QStringLiteral("4.5 bits per weight")), qPrintable(mid));
         BreakdownChart chart;
         chart.setRows({{QStringLiteral("Stored bytes by scheme"), {{text.section(QStringLiteral(" — "), 0, 0), 1258291, 12}}}});
         chart.resize(300, chart.heightForWidth(300));
