@@ -6,7 +6,8 @@
 //     amn::preview_values — and show them with QLocale;
 //   * "Export as .npy…" (exportTo, the dialog's action) writes the whole
 //     tensor on a worker; numpy.load (tests/core/npy_check.py) reads F32
-//     bit for bit and F16 as numpy's astype(float16);
+//     bit for bit and F16 as numpy's astype(float16); a cancelled export of a
+//     128 MiB tensor leaves no file;
 //   * stored-tensor names are elided in the middle with the full name in the
 //     tooltip, and a narrow panel keeps them elided (screenshot written to
 //     $AMN_SCREENSHOT_DIR when set);
@@ -123,6 +124,25 @@ private slots:
         // BF16 is not offered: NumPy has no such dtype.
         panel.setExportDtype(amn::DType::BF16);
         QVERIFY(panel.exportDtype() != amn::DType::BF16);
+    }
+
+    void exportCancelLeavesNoFile() {
+        QTemporaryDir in, out;
+        QVERIFY(amn::test::write_big_fp8_model(in.path(), 1, 8192, 4096));  // 32 Mi values → a 128 MiB .npy
+        ModelPtr model = loadModel(in.path());
+        const QString path = out.filePath("big.npy");
+        {
+            ValuePreviewPanel panel(model);
+            QSignalSpy done(&panel, &ValuePreviewPanel::exportFinished);
+            panel.setTensor(planIndexOf(*model, "model.layers.0.mlp.down_proj.weight"));
+            panel.exportTo(path);
+            QVERIFY(panel.isExporting());
+            panel.cancelExport();
+            QCOMPARE(done.count(), 1);
+            QVERIFY(!done.at(0).at(0).toBool());
+            QVERIFY(!panel.isExporting());
+        }  // the destructor waits for the worker
+        QCOMPARE(amn::test::list_files(out.path()), QStringList());  // nothing, not even a temporary file
     }
 
     void storedNamesElidedInTheMiddle() {
