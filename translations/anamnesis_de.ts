@@ -539,6 +539,49 @@
                 <numerusform>%Ln Tensoren zu %1 vergessen: %2 Bit pro Gewicht, %3 geschrieben in %4 s.</numerusform>
             </translation>
         </message>
+        <message>
+            <source>One safetensors fi&amp;le (GGUF tensor names)</source>
+            <translation>Eine safetensors-Dat&amp;ei (GGUF-Tensornamen)</translation>
+        </message>
+        <message>
+            <source>&amp;Hugging Face folder (config.json + safetensors, transformers names)</source>
+            <translation>&amp;Hugging-Face-Ordner (config.json + safetensors, transformers-Namen)</translation>
+        </message>
+        <message>
+            <source>As amn remember --layout hf: a folder transformers can load, with llama.cpp's Q/K permutation undone.</source>
+            <translation>Wie amn remember --layout hf: ein Ordner, den transformers laden kann, mit rückgängig gemachter Q/K-Permutation von llama.cpp.</translation>
+        </message>
+        <message numerus="yes">
+            <source>… and %Ln more</source>
+            <translation>
+                <numerusform>… und %Ln weiterer</numerusform>
+                <numerusform>… und %Ln weitere</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Layout</source>
+            <translation>Aufbau</translation>
+        </message>
+        <message>
+            <source>Hugging Face folder for %1 (%2): config.json + safetensors</source>
+            <translation>Hugging-Face-Ordner für %1 (%2): config.json + safetensors</translation>
+        </message>
+        <message>
+            <source>Target names</source>
+            <translation>Zielnamen</translation>
+        </message>
+        <message>
+            <source>Cannot convert</source>
+            <translation>Konvertierung nicht möglich</translation>
+        </message>
+        <message>
+            <source>Hugging Face folder (config.json + safetensors, transformers names)</source>
+            <translation>Hugging-Face-Ordner (config.json + safetensors, transformers-Namen)</translation>
+        </message>
+        <message>
+            <source>Hugging Face folder: %1</source>
+            <translation>Hugging-Face-Ordner: %1</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>
@@ -1388,6 +1431,22 @@
                 <numerusform>%Ln Werte laufen über nach ±Inf</numerusform>
             </translation>
         </message>
+        <message>
+            <source>&amp;Histogram</source>
+            <translation>&amp;Histogramm</translation>
+        </message>
+        <message>
+            <source>&amp;Values</source>
+            <translation>&amp;Werte</translation>
+        </message>
+        <message>
+            <source>not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry</source>
+            <translation>für %1 nicht messbar: ggml quantisiert diesen Typ nur mit einer Importance-Matrix, die die Datei nicht enthält</translation>
+        </message>
+        <message>
+            <source>not measurable for %1: a row is not a whole number of blocks</source>
+            <translation>für %1 nicht messbar: eine Zeile ist keine ganze Zahl von Blöcken</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorTreeModel</name>
@@ -1457,6 +1516,73 @@
                 <numerusform>%Ln Tensor</numerusform>
                 <numerusform>%Ln Tensoren</numerusform>
             </translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::ValuePreviewPanel</name>
+        <message>
+            <source>Export as .&amp;npy…</source>
+            <translation>Als .&amp;npy exportieren…</translation>
+        </message>
+        <message>
+            <source>Write the whole dequantized tensor as a NumPy .npy file</source>
+            <translation>Den ganzen dequantisierten Tensor als NumPy-.npy-Datei schreiben</translation>
+        </message>
+        <message>
+            <source>as F32</source>
+            <translation>als F32</translation>
+        </message>
+        <message>
+            <source>as F16</source>
+            <translation>als F16</translation>
+        </message>
+        <message>
+            <source>Value type of the .npy file (BF16 has no NumPy type)</source>
+            <translation>Werttyp der .npy-Datei (BF16 hat keinen NumPy-Typ)</translation>
+        </message>
+        <message>
+            <source>export %p%</source>
+            <translation>Export %p%</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Abbrechen</translation>
+        </message>
+        <message>
+            <source>Values are shown for output tensors.</source>
+            <translation>Werte werden für Ausgabetensoren gezeigt.</translation>
+        </message>
+        <message>
+            <source>Reading values…</source>
+            <translation>Werte werden gelesen…</translation>
+        </message>
+        <message>
+            <source>Values could not be read: %1</source>
+            <translation>Die Werte konnten nicht gelesen werden: %1</translation>
+        </message>
+        <message>
+            <source>First %1 × %2 of %3 × %4 values (rows × columns, dequantized)</source>
+            <translation>Erste %1 × %2 von %3 × %4 Werten (Zeilen × Spalten, dequantisiert)</translation>
+        </message>
+        <message>
+            <source>Export as .npy</source>
+            <translation>Als .npy exportieren</translation>
+        </message>
+        <message>
+            <source>NumPy array (*.npy)</source>
+            <translation>NumPy-Array (*.npy)</translation>
+        </message>
+        <message>
+            <source>Written: %1 (%2)</source>
+            <translation>Geschrieben: %1 (%2)</translation>
+        </message>
+        <message>
+            <source>Export cancelled; no file written.</source>
+            <translation>Export abgebrochen; keine Datei geschrieben.</translation>
+        </message>
+        <message>
+            <source>Export failed: %1</source>
+            <translation>Export fehlgeschlagen: %1</translation>
         </message>
     </context>
     <context>

@@ -538,6 +538,49 @@
                 <numerusform>Forgot %Ln tensors to %1: %2 bits per weight, %3 written in %4 s.</numerusform>
             </translation>
         </message>
+        <message>
+            <source>One safetensors fi&amp;le (GGUF tensor names)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Hugging Face folder (config.json + safetensors, transformers names)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>As amn remember --layout hf: a folder transformers can load, with llama.cpp's Q/K permutation undone.</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>… and %Ln more</source>
+            <translation>
+                <numerusform>… and %Ln more</numerusform>
+                <numerusform>… and %Ln more</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Layout</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Hugging Face folder for %1 (%2): config.json + safetensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Target names</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot convert</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Hugging Face folder (config.json + safetensors, transformers names)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Hugging Face folder: %1</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>
@@ -1387,6 +1430,22 @@
                 <numerusform>%Ln values overflow to ±Inf</numerusform>
             </translation>
         </message>
+        <message>
+            <source>&amp;Histogram</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Values</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not measurable for %1: a row is not a whole number of blocks</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorTreeModel</name>
@@ -1456,6 +1515,73 @@
                 <numerusform>%Ln tensor</numerusform>
                 <numerusform>%Ln tensors</numerusform>
             </translation>
+        </message>
+    </context>
+    <context>
+        <name>amn::ui::ValuePreviewPanel</name>
+        <message>
+            <source>Export as .&amp;npy…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Write the whole dequantized tensor as a NumPy .npy file</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>as F32</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>as F16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Value type of the .npy file (BF16 has no NumPy type)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>export %p%</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Values are shown for output tensors.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Reading values…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Values could not be read: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>First %1 × %2 of %3 × %4 values (rows × columns, dequantized)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Export as .npy</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>NumPy array (*.npy)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Written: %1 (%2)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Export cancelled; no file written.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Export failed: %1</source>
+            <translation type="unfinished" />
         </message>
     </context>
     <context>

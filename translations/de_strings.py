@@ -8,6 +8,7 @@ D = "amn::ui::TensorDetail"
 T = "amn::ui::TensorTreeModel"
 L = "amn::ui::LetheChart"
 V = "amn::ui::ModelView"
+P = "amn::ui::ValuePreviewPanel"
 DE = {
     ("amn::ui::BreakdownChart", "%1 in total"): "%1 insgesamt",
     ("amn::ui::BreakdownChart", "%1\n%2 of %3 (%4), %Ln tensor(s)"): ["%1\n%2 von %3 (%4), %Ln Tensor", "%1\n%2 von %3 (%4), %Ln Tensoren"],
@@ -431,4 +432,41 @@ DE = {
     (S, "unknown"): "unbekannt",
     (W, "REGEX; … quantize exactly the 2-D weights matching"): "REGEX; … genau die passenden 2-D-Gewichte quantisieren",
     (W, "O&nly:"): "N&ur:",
+    # Tensor detail round 2: value preview, .npy export, GGUF → Hugging Face folder, Lethe reasons
+    (W, "One safetensors fi&le (GGUF tensor names)"): "Eine safetensors-Dat&ei (GGUF-Tensornamen)",
+    (W, "&Hugging Face folder (config.json + safetensors, transformers names)"):
+        "&Hugging-Face-Ordner (config.json + safetensors, transformers-Namen)",
+    (W, "As amn remember --layout hf: a folder transformers can load, with llama.cpp's Q/K permutation undone."):
+        "Wie amn remember --layout hf: ein Ordner, den transformers laden kann, mit rückgängig gemachter Q/K-Permutation von llama.cpp.",
+    (W, "… and %Ln more"): ["… und %Ln weiterer", "… und %Ln weitere"],
+    (W, "Layout"): "Aufbau",
+    (W, "Hugging Face folder for %1 (%2): config.json + safetensors"): "Hugging-Face-Ordner für %1 (%2): config.json + safetensors",
+    (W, "Target names"): "Zielnamen",
+    (W, "Cannot convert"): "Konvertierung nicht möglich",
+    (W, "Hugging Face folder (config.json + safetensors, transformers names)"):
+        "Hugging-Face-Ordner (config.json + safetensors, transformers-Namen)",
+    (W, "Hugging Face folder: %1"): "Hugging-Face-Ordner: %1",
+    (D, "&Histogram"): "&Histogramm",
+    (D, "&Values"): "&Werte",
+    (D, "not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry"):
+        "für %1 nicht messbar: ggml quantisiert diesen Typ nur mit einer Importance-Matrix, die die Datei nicht enthält",
+    (D, "not measurable for %1: a row is not a whole number of blocks"):
+        "für %1 nicht messbar: eine Zeile ist keine ganze Zahl von Blöcken",
+    (P, "Export as .&npy…"): "Als .&npy exportieren…",
+    (P, "Write the whole dequantized tensor as a NumPy .npy file"): "Den ganzen dequantisierten Tensor als NumPy-.npy-Datei schreiben",
+    (P, "as F32"): "als F32",
+    (P, "as F16"): "als F16",
+    (P, "Value type of the .npy file (BF16 has no NumPy type)"): "Werttyp der .npy-Datei (BF16 hat keinen NumPy-Typ)",
+    (P, "export %p%"): "Export %p%",
+    (P, "Cancel"): "Abbrechen",
+    (P, "Values are shown for output tensors."): "Werte werden für Ausgabetensoren gezeigt.",
+    (P, "Reading values…"): "Werte werden gelesen…",
+    (P, "Values could not be read: %1"): "Die Werte konnten nicht gelesen werden: %1",
+    (P, "First %1 × %2 of %3 × %4 values (rows × columns, dequantized)"):
+        "Erste %1 × %2 von %3 × %4 Werten (Zeilen × Spalten, dequantisiert)",
+    (P, "Export as .npy"): "Als .npy exportieren",
+    (P, "NumPy array (*.npy)"): "NumPy-Array (*.npy)",
+    (P, "Written: %1 (%2)"): "Geschrieben: %1 (%2)",
+    (P, "Export cancelled; no file written."): "Export abgebrochen; keine Datei geschrieben.",
+    (P, "Export failed: %1"): "Export fehlgeschlagen: %1",
 }

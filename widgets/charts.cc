@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "charts.hpp"
+#include "charts_p.hpp"
 
 #include "loadedmodel.hpp"
 
@@ -8,6 +9,7 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+#include <QRegularExpression>
 #include <QToolTip>
 
 #include <algorithm>
@@ -30,7 +32,7 @@ double niceStep(double range, int ticks) {
     return 10 * mag;
 }
 
-namespace {
+namespace chart_util {
 
 QColor textColor(const QWidget* w) { return w->palette().color(QPalette::WindowText); }
 QColor gridColor(const QWidget* w) {
@@ -53,7 +55,26 @@ bool showTip(QWidget* w, QEvent* e, const std::function<QString(const QPoint&)>&
     return true;
 }
 
-}  // namespace
+QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room) {
+    if (fm.horizontalAdvance(text) <= room) return text;
+    // A bits-per-weight figure ("4.5 bits per weight", "4,50 bpw", "16 bits")
+    // stays whole, with what follows it; the text before it is elided in the middle.
+    static const QRegularExpression bits(QStringLiteral("\\d+(?:[.,]\\d+)?\\s*(?:bits per weight|bits|bpw)\\b"));
+    const auto m = bits.match(text);
+    if (!m.hasMatch()) return fm.elidedText(text, Qt::ElideMiddle, room);
+    QString kept = text.mid(m.capturedStart());
+    const QString before = text.left(m.capturedStart());
+    // Too narrow for some of the name as well: the figure in its short form ("4.5 bpw").
+    if (room - fm.horizontalAdvance(kept) < fm.horizontalAdvance(before.left(8)) + fm.horizontalAdvance(QChar(0x2026)))
+        kept.replace(QStringLiteral("bits per weight"), QStringLiteral("bpw"));
+    const int left = room - fm.horizontalAdvance(kept);
+    if (left <= fm.horizontalAdvance(QChar(0x2026))) return QString(QChar(0x2026)) + kept;  // never cut the figure
+    return fm.elidedText(before, Qt::ElideMiddle, left) + kept;
+}
+
+}  // namespace chart_util
+
+using namespace chart_util;
 
 // ---- BreakdownChart ---------------------------------------------------------
 
@@ -149,7 +170,7 @@ int BreakdownChart::layout(int width, std::vector<Hit>* hits, QPainter* p) const
             const double f = total ? static_cast<double>(s.bytes) / static_cast<double>(total) : 0;
             QString text = tr("%1 — %2 (%3)").arg(s.label, humanBytes(s.bytes), percent(f));
             const int room = x1 - x0 - swatch - 6 - 16;
-            if (fm.horizontalAdvance(text) > room) text = fm.elidedText(text, Qt::ElideMiddle, room);
+            text = elideKeepingBits(fm, text, room);  // the bits-per-weight figure is never cut
             const int w = swatch + 6 + fm.horizontalAdvance(text) + 16;
             if (lx > x0 && lx + w > x1) {
                 lx = x0;
@@ -220,7 +241,7 @@ QRectF LetheChart::plotRect() const {
 
 // Index of the equal-width band of `pr` (n bands, left to right) under
 // `pos`, or -1: the hover lookup both bar charts use.
-static int bandAt(const QRectF& pr, std::size_t n, const QPoint& pos) {
+int chart_util::bandAt(const QRectF& pr, std::size_t n, const QPoint& pos) {
     if (n == 0) return -1;
     const double band = pr.width() / static_cast<double>(n);
     const int i = static_cast<int>((pos.x() - pr.left()) / band);
@@ -470,136 +491,6 @@ bool HistogramChart::event(QEvent* e) {
             const double a = lo_ + w * static_cast<double>(i);
             return tr("[%1, %2): %3 values")
                 .arg(QLocale().toString(a, 'g', 5), QLocale().toString(a + w, 'g', 5), QLocale().toString(bins_[i]));
-        }))
-        return true;
-    return QWidget::event(e);
-}
-
-}  // namespace amn::ui
-
-// ---- LossChart ------------------------------------------------------------------
-
-namespace amn::ui {
-
-LossChart::LossChart(QWidget* parent) : QWidget(parent) {
-    setMouseTracking(true);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-}
-
-void LossChart::setBars(std::vector<Bar> bars) {
-    bars_ = std::move(bars);
-    types_.clear();
-    double mx = 0, sum = 0;
-    int finite = 0;
-    for (const auto& b : bars_) {
-        if (!types_.contains(b.type)) types_ << b.type;
-        if (std::isfinite(b.sqnr_db)) {
-            mx = std::max(mx, b.sqnr_db);
-            sum += b.sqnr_db;
-            ++finite;
-        }
-    }
-    mean_ = finite ? sum / finite : 0;
-    if (!(mx > 0)) mx = 10;
-    const double step = niceStep(mx * 1.1, 5);
-    ymax_ = std::ceil(mx * 1.1 / step) * step;
-    update();
-}
-
-QRectF LossChart::plotRect() const {
-    const QFontMetrics fm(font());
-    const double left = 8 + fm.height() + 6 + fm.horizontalAdvance(QStringLiteral("000")) + 8;
-    const double top = 8 + 2 * (fm.height() + 6) + 4;
-    const double bottom = 8 + fm.height() + 8;
-    return QRectF(left, top, std::max(10.0, width() - left - 16), std::max(10.0, height() - top - bottom));
-}
-
-int LossChart::barAt(const QPoint& pos) const {
-    const QRectF pr = plotRect();
-    if (!pr.contains(pos)) return -1;
-    return bandAt(pr, bars_.size(), pos);
-}
-
-void LossChart::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    const QFontMetrics fm(font());
-    const QColor text = textColor(this);
-    QFont bold = font();
-    bold.setBold(true);
-    p.setPen(text);
-    p.setFont(bold);
-    const QRect titleRect(8, 8, width() - 16, fm.height() + 2);
-    const QString title = tr("Measured loss per tensor: SQNR (higher is better), mean %1 dB")
-                              .arg(QLocale().toString(mean_, 'f', 1));
-    p.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter, QFontMetrics(bold).elidedText(title, Qt::ElideRight, titleRect.width()));
-    p.setFont(font());
-
-    // Legend: one box per type written, then the mean line.
-    int lx = 8;
-    const int ly = 8 + fm.height() + 8, sw = fm.height() - 4;
-    for (int t = 0; t < types_.size(); ++t) {
-        const QString s = types_[t];
-        p.setPen(Qt::NoPen);
-        p.setBrush(seriesColor(t));
-        p.drawRect(lx, ly + 2, sw, sw);
-        p.setPen(text);
-        p.drawText(QRect(lx + sw + 6, ly, fm.horizontalAdvance(s) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
-        lx += sw + 6 + fm.horizontalAdvance(s) + 14;
-    }
-    {
-        p.setPen(QPen(text, 1, Qt::DashLine));
-        p.drawLine(lx, ly + fm.height() / 2, lx + 22, ly + fm.height() / 2);
-        p.setPen(text);
-        const QString s = tr("mean");
-        p.drawText(QRect(lx + 28, ly, fm.horizontalAdvance(s) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
-    }
-
-    const QRectF pr = plotRect();
-    p.fillRect(pr, palette().color(QPalette::Base));
-    const double step = niceStep(ymax_, 5);
-    for (double v = 0; v <= ymax_ + 1e-9; v += step) {
-        const double y = pr.bottom() - v / ymax_ * pr.height();
-        p.setPen(gridColor(this));
-        p.drawLine(QPointF(pr.left(), y), QPointF(pr.right(), y));
-        p.setPen(text);
-        p.drawText(QRectF(pr.left() - 66, y - fm.height() / 2.0, 60, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-                   QLocale().toString(v, 'g', 3));
-    }
-    p.save();
-    p.translate(8 + fm.ascent(), pr.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter, tr("SQNR (dB)"));
-    p.restore();
-
-    const std::size_t n = bars_.size();
-    const double band = n ? pr.width() / static_cast<double>(n) : pr.width();
-    const double bw = std::clamp(band * 0.8, 1.0, 3.0 * fm.height());
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto& b = bars_[i];
-        const double v = std::isfinite(b.sqnr_db) ? std::clamp(b.sqnr_db, 0.0, ymax_) : ymax_;
-        const double h = v / ymax_ * pr.height();
-        p.fillRect(QRectF(pr.left() + band * static_cast<double>(i) + (band - bw) / 2, pr.bottom() - h, bw, h),
-                   seriesColor(static_cast<int>(types_.indexOf(b.type))));
-    }
-    if (mean_ > 0) {
-        const double y = pr.bottom() - std::min(mean_, ymax_) / ymax_ * pr.height();
-        p.setPen(QPen(text, 1, Qt::DashLine));
-        p.drawLine(QPointF(pr.left(), y), QPointF(pr.right(), y));
-    }
-    p.setPen(text);
-    p.drawLine(pr.bottomLeft(), pr.bottomRight());
-    p.drawText(QRectF(pr.left(), pr.bottom() + 4, pr.width(), fm.height()), Qt::AlignCenter,
-               n ? tr("%Ln tensor(s) in file order (hover a bar for its name)", nullptr, static_cast<int>(n)) : tr("No tensor was quantized"));
-}
-
-bool LossChart::event(QEvent* e) {
-    if (showTip(this, e, [this](const QPoint& pos) {
-            const int i = barAt(pos);
-            if (i < 0) return QString();
-            const auto& b = bars_[static_cast<std::size_t>(i)];
-            const QString sqnr = std::isfinite(b.sqnr_db) ? tr("%1 dB").arg(QLocale().toString(b.sqnr_db, 'f', 2)) : tr("exact");
-            return tr("<b>%1</b><br>%2, %3 bits per weight<br>RMSE %4, SQNR %5")
-                .arg(b.name.toHtmlEscaped(), b.type, QLocale().toString(b.bits, 'f', 2), QLocale().toString(b.rmse, 'g', 4), sqnr);
         }))
         return true;
     return QWidget::event(e);

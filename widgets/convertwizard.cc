@@ -49,13 +49,6 @@ using namespace convert_detail;
 
 namespace {
 
-QString clockText(double secs) {
-    if (!(secs >= 0) || secs > 359999) return QStringLiteral("—");
-    const auto t = static_cast<qint64>(secs + 0.5);
-    return t >= 3600 ? QStringLiteral("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QLatin1Char('0')).arg(t % 60, 2, 10, QLatin1Char('0'))
-                     : QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
-}
-
 /// ggml type names offered for the per-tensor overrides (as llama-quantize spells them).
 const char* const kOverrideTypes[] = {"F32", "F16", "BF16", "Q8_0", "Q6_K", "Q5_K", "Q5_0", "Q5_1", "Q4_K", "Q4_0",
                                       "Q4_1", "Q3_K", "Q2_K", "IQ4_XS", "IQ4_NL", "IQ3_S", "IQ3_XXS", "IQ2_S",
@@ -166,6 +159,22 @@ void ConvertWizard::buildPages() {
         rl->addWidget(wrapLabel(tr("Integer and boolean tensors are always copied unchanged. Quantization companions "
                                    "(scales, zero points) are consumed and not written."),
                                 remember));
+        QButtonGroup* layoutGroup = nullptr;
+        if (m.catalog.format == amn::Format::Gguf) {  // amn remember --layout hf
+            layoutGroup = new QButtonGroup(remember);
+            singleFile_ = new QRadioButton(tr("One safetensors fi&le (GGUF tensor names)"), remember);
+            hfFolder_ = new QRadioButton(tr("&Hugging Face folder (config.json + safetensors, transformers names)"), remember);
+            hfFolder_->setToolTip(tr("As amn remember --layout hf: a folder transformers can load, with llama.cpp's "
+                                     "Q/K permutation undone."));
+            auto* lay = new QHBoxLayout;
+            for (auto* b : {singleFile_, hfFolder_}) {
+                layoutGroup->addButton(b);
+                lay->addWidget(b);
+            }
+            lay->addStretch(1);
+            rl->addLayout(lay);
+            singleFile_->setChecked(true);
+        }
         l->addWidget(remember);
 
         auto* forget = new QGroupBox(tr("Forget"), target);
@@ -209,6 +218,12 @@ void ConvertWizard::buildPages() {
         connect(group, &QButtonGroup::buttonToggled, this, [refresh](QAbstractButton*, bool on) {
             if (on) refresh();
         });
+        if (layoutGroup)
+            connect(layoutGroup, &QButtonGroup::buttonToggled, this, [this, refresh](QAbstractButton*, bool on) {
+                if (!on) return;
+                if (mode() != Mode::Remember) autoTarget_->setChecked(true);  // a layout is a remember choice
+                refresh();
+            });
         connect(ftype_, &QComboBox::currentIndexChanged, this, [this, refresh] {
             if (ggufRadio_->isEnabled()) ggufRadio_->setChecked(true);
             refresh();
@@ -367,7 +382,7 @@ void ConvertWizard::buildPages() {
             {tr("Tensor"), tr("Shape"), tr("Stored"), tr("Written as"), tr("Bits/weight"), tr("Size"), tr("Why")});
         planTable_ = makeTable(planModel_, summary);
         l->addWidget(planTable_, 1);
-        summary->complete = [this] { return mode() == Mode::Remember || planOk_; };
+        summary->complete = [this] { return mode() == Mode::Remember ? !hfLayout() || hfError_.isEmpty() : planOk_; };
         summary->enter = [this] {
             updateSummary();
             if (mode() != Mode::Remember) startPlan();
@@ -443,207 +458,6 @@ void ConvertWizard::buildPages() {
     }
     setPage(DonePage, done);
     setStartId(SourcePage);
-}
-
-
-bool ConvertWizard::isRunning() const { return future_.isValid() && !future_.isFinished(); }
-
-int ConvertWizard::progressPermille() const { return progress_->value(); }
-
-void ConvertWizard::startConversion() {
-    if (isRunning()) return;
-    finishedOk_ = false;
-    files_.clear();
-    error_.clear();
-    const Mode md = mode();
-    amn::ConvertOptions opt;
-    amn::GgufForgetOptions gopt;
-    amn::StForgetOptions sopt;
-    try {
-        if (md == Mode::ForgetGguf) gopt = ggufOptions();
-        else if (md == Mode::ForgetSafetensors) sopt = stOptions();
-    } catch (const std::exception& e) {
-        error_ = QString::fromStdString(e.what());
-        progressText_->setText(tr("Conversion failed: %1").arg(error_));
-        emit conversionFinished(false, false, error_);
-        return;
-    }
-    opt.to = target();
-    opt.output = outputPath().toStdString();
-    opt.force = overwrite_->isChecked();
-    opt.threads = threads_;
-    if (chunkBytes_) opt.chunk_bytes = chunkBytes_;
-    finalOutput_ = QFileInfo(outputPath()).absoluteFilePath();
-    // A proposed folder under Documents may not exist yet: create it, and
-    // remove it again when the run leaves nothing in it.
-    outputDir_ = QFileInfo(finalOutput_).absolutePath();
-    createdOutputDir_ = !QFileInfo::exists(outputDir_) && QDir().mkpath(outputDir_);
-    state_ = std::make_shared<JobState>();
-    progress_->setValue(0);
-    progressText_->setText(tr("Starting…"));
-    cancelButton_->hide();
-    summaryCommit(true);
-    clock_.start();
-
-    ModelPtr model = model_;
-    auto state = state_;
-    future_ = QtConcurrent::run([model, md, opt, gopt, sopt, state](QPromise<Outcome>& promise) {
-        promise.setProgressRange(0, 1000);
-        Outcome o;
-        const auto progress = [&](const amn::Progress& p) {
-            state->done.store(p.done, std::memory_order_relaxed);
-            state->total.store(p.total, std::memory_order_relaxed);
-            if (p.total) promise.setProgressValue(static_cast<int>(p.done * 1000 / p.total));
-        };
-        try {
-            if (md == Mode::Remember) {
-                const auto res = amn::convert_to_safetensors(model->catalog, model->plan, opt, progress, &state->cancel);
-                for (const auto& f : res.files) o.files << QString::fromStdString(f);
-                o.bytes = res.tensor_bytes;
-                o.tensors = static_cast<int>(res.tensors);
-            } else if (md == Mode::ForgetGguf) {
-                auto res = amn::forget_to_gguf(model->catalog, model->plan, gopt, progress, &state->cancel);
-                o.files << QString::fromStdString(res.file);
-                o.bytes = res.file_bytes;
-                o.loss = std::move(res.tensors);
-                for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
-            } else {
-                auto res = amn::forget_to_safetensors(model->catalog, model->plan, sopt, progress, &state->cancel);
-                for (const auto& f : res.files) o.files << QString::fromStdString(f);
-                o.bytes = res.file_bytes;
-                o.loss = std::move(res.tensors);
-                for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
-            }
-            for (const auto& t : o.loss) o.tensors += t.copied ? 0 : 1;
-            o.ok = true;
-        } catch (const amn::Error& e) {
-            o.cancelled = e.code() == amn::ErrorCode::Cancelled;
-            o.error = QString::fromStdString(e.what());
-        } catch (const std::exception& e) {
-            o.error = QString::fromStdString(e.what());
-        }
-        promise.addResult(std::move(o));
-    });
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::progressValueChanged, this, &ConvertWizard::onProgress);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        onFinished();
-    });
-    watcher->setFuture(future_);
-    emit conversionStarted();
-}
-
-void ConvertWizard::summaryCommit(bool on) {
-    // The summary is a commit page while a run is possible or running (no
-    // Back into a running job); after a failure or cancel Back is offered.
-    if (auto* s = page(SummaryPage)) s->setCommitPage(on);
-    if (auto* r = static_cast<Page*>(page(RunPage))) r->changed();
-}
-
-void ConvertWizard::onProgress(int permille) {
-    if (!state_) return;
-    progress_->setValue(permille);
-    if (state_->cancel.load()) return;
-    const double secs = static_cast<double>(clock_.nsecsElapsed()) / 1e9;
-    const quint64 done = state_->done.load(), total = state_->total.load();
-    const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
-    const double left = rate > 0 ? static_cast<double>(total - std::min(done, total)) / rate : -1;
-    progressText_->setText(tr("%1 of %2 written — %3/s — %4 left")
-                               .arg(humanBytes(done), humanBytes(total), humanBytes(static_cast<quint64>(rate)), clockText(left)));
-}
-
-void ConvertWizard::onFinished() {
-    const Outcome o = future_.resultCount() ? future_.result() : Outcome{};
-    const double secs = static_cast<double>(clock_.nsecsElapsed()) / 1e9;
-    const QString secsText = QLocale().toString(secs, 'f', 2);
-    if (o.ok) {
-        finishedOk_ = true;
-        for (const auto& f : o.files) files_ << QFileInfo(f).absoluteFilePath();
-        progress_->setValue(1000);
-        progressText_->setText(tr("Wrote %1 in %2 s.").arg(humanBytes(o.bytes), secsText));
-        const QString written = tr("Written:\n%1").arg(files_.join(QLatin1Char('\n')));
-        const Mode md = mode();
-        if (md == Mode::Remember) {
-            doneText_->setText(tr("Remembered %Ln tensor(s), %1 of tensor data, in %2 s.", nullptr, o.tensors).arg(humanBytes(o.bytes), secsText) +
-                               QStringLiteral("\n\n") + written);
-        } else {
-            quint64 qbytes = 0, qnumel = 0;
-            for (const auto& t : o.loss)
-                if (!t.copied) qbytes += t.bytes, qnumel += t.numel;
-            const QString to = md == Mode::ForgetGguf ? ggufFileType() : stScheme();
-            QString text = tr("Forgot %Ln tensor(s) to %1: %2 bits per weight, %3 written in %4 s.", nullptr, o.tensors)
-                               .arg(to, QLocale().toString(qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0, 'f', 2),
-                                    humanBytes(o.bytes), secsText);
-            for (const auto& w : o.warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
-            doneText_->setText(text + QStringLiteral("\n\n") + written);
-            showLoss(o.loss);
-        }
-        lossBox_->setVisible(md != Mode::Remember);
-        if (md != Mode::Remember) resize(std::max(width(), 900), std::max(height(), 680));
-        static_cast<Page*>(page(RunPage))->changed();
-        emit conversionFinished(true, false, {});
-        if (currentId() == RunPage) next();
-        return;
-    }
-    error_ = o.error;
-    if (createdOutputDir_) QDir().rmdir(outputDir_);  // only when empty
-    createdOutputDir_ = false;
-    cancelButton_->show();
-    summaryCommit(false);
-    if (o.cancelled) {
-        progressText_->setText(tr("Cancelled. No output file was written."));
-    } else {
-        progressText_->setText(tr("Conversion failed: %1").arg(o.error));
-        if (errorDialogs_) {
-            auto* box = new QMessageBox(QMessageBox::Critical, tr("Conversion failed"),
-                                        tr("The conversion stopped with an error. No output file was written."), QMessageBox::NoButton, this);
-            box->addButton(tr("Close"), QMessageBox::AcceptRole);
-            box->setInformativeText(o.error);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-        }
-    }
-    emit conversionFinished(false, o.cancelled, o.error);
-}
-
-void ConvertWizard::cancelConversion() {
-    if (!isRunning() || !state_) return;
-    state_->cancel.store(true);
-    progressText_->setText(tr("Cancelling…"));
-}
-
-void ConvertWizard::cancelAndWait() {
-    if (!future_.isValid()) return;
-    if (state_) state_->cancel.store(true);
-    future_.waitForFinished();
-}
-
-bool ConvertWizard::confirmAndStop() {
-    if (!isRunning()) return true;
-    if (confirmCancel_ && !confirmCancel_()) return false;
-    cancelConversion();
-    cancelAndWait();
-    return true;
-}
-
-void ConvertWizard::reject() {
-    // Cancel while running asks, then stops the run and stays (Back, Try
-    // again); closing the window asks, cancels, waits and closes (closeEvent).
-    if (isRunning()) {
-        if (confirmCancel_ && !confirmCancel_()) return;  // Esc must not end an hour's run unasked
-        cancelConversion();
-        return;
-    }
-    QWizard::reject();
-}
-
-void ConvertWizard::closeEvent(QCloseEvent* e) {
-    if (!confirmAndStop()) {
-        e->ignore();
-        return;
-    }
-    QWizard::closeEvent(e);
 }
 
 }  // namespace amn::ui

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 // The conversion wizard: source → target → options → summary → run → done.
-// Three directions: remember (dequantize to safetensors), forget to GGUF
+// Three directions: remember (dequantize to safetensors; a GGUF also to a
+// Hugging Face folder, amn::to_hf_layout), forget to GGUF
 // (llama-quantize's file types, amn::forget_to_gguf) and forget to a
 // safetensors scheme (bitsandbytes, compressed-tensors, DeepSeek FP8;
 // amn::forget_to_safetensors). For forget, the summary page runs the core's
@@ -64,6 +65,12 @@ public:
     std::optional<amn::DType> target() const;
     void setMode(Mode m);
     Mode mode() const;
+    /// Remember a GGUF as a Hugging Face folder (`amn remember --layout hf`:
+    /// config.json + safetensors with transformers names, Q/K permutation
+    /// undone) instead of one safetensors file; selects remember. Only
+    /// offered for GGUF input (false otherwise).
+    void setHfLayout(bool on);
+    bool hfLayout() const;
     /// llama-quantize file type for ForgetGguf ("Q4_K_M"); selects the mode.
     void setGgufFileType(const QString& name);
     QString ggufFileType() const;
@@ -163,6 +170,8 @@ private:
     void onProgress(int permille);
     void onFinished();
     QString defaultOutput() const;
+    /// Summary rows (HTML) for the Hugging Face folder: target names; sets hfError_.
+    QString hfSummaryRows();
 
     ModelPtr model_;
     unsigned threads_ = 0;
@@ -174,6 +183,9 @@ private:
     QRadioButton* bf16_ = nullptr;
     QRadioButton* f16_ = nullptr;
     QRadioButton* f32_ = nullptr;
+    QRadioButton* singleFile_ = nullptr;  ///< GGUF input: one safetensors file (GGUF names)
+    QRadioButton* hfFolder_ = nullptr;    ///< GGUF input: Hugging Face folder (--layout hf)
+    QString hfError_;                     ///< why the Hugging Face layout cannot be made (summary)
     QRadioButton* ggufRadio_ = nullptr;
     QRadioButton* stRadio_ = nullptr;
     QComboBox* ftype_ = nullptr;

@@ -3,6 +3,8 @@
 #include "convertwizard.hpp"
 #include "convertwizard_p.hpp"
 
+#include "anamnesis/hf_layout.hpp"
+
 #include "charts.hpp"
 
 #include "anamnesis/convert.hpp"
@@ -52,7 +54,11 @@ QString ConvertWizard::defaultOutput() const {
     std::string core;
     try {
         switch (mode()) {
-        case Mode::Remember: core = amn::default_output_path(model_->catalog, target()); break;
+        case Mode::Remember:
+            core = amn::default_output_path(model_->catalog, target());
+            if (hfLayout() && core.size() > 12 && core.compare(core.size() - 12, 12, ".safetensors") == 0)
+                core.resize(core.size() - 12);  // a folder "<stem>[-<dtype>]/", as amn remember --layout hf
+            break;
         case Mode::ForgetGguf: core = amn::default_gguf_output_path(model_->catalog, ggufFileType().toStdString()); break;
         case Mode::ForgetSafetensors: core = amn::default_st_output_path(model_->catalog, stOptions().scheme); break;
         }
@@ -153,6 +159,39 @@ void ConvertWizard::updateModeWidgets() {
         d->setSubTitle(md == Mode::Remember ? tr("The model is remembered.") : tr("The model has forgotten; here is what it lost."));
 }
 
+void ConvertWizard::setHfLayout(bool on) {
+    if (!hfFolder_) return;
+    (on ? hfFolder_ : singleFile_)->setChecked(true);
+}
+
+bool ConvertWizard::hfLayout() const { return hfFolder_ && hfFolder_->isChecked() && mode() == Mode::Remember; }
+
+QString ConvertWizard::hfSummaryRows() {
+    hfError_.clear();
+    auto row = [](const QString& k, const QString& v) {
+        return QStringLiteral("<tr><td valign=top><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v);
+    };
+    try {
+        // A plan transform only (names, recipes, config.json): no tensor data is read.
+        const auto hf = amn::to_hf_layout(model_->catalog, model_->plan, target());
+        const auto& from = model_->plan.tensors;
+        const auto& to = hf.plan.tensors;
+        QString names;
+        const std::size_t shown = std::min<std::size_t>(to.size(), 12);
+        for (std::size_t i = 0; i < shown; ++i) {
+            const QString a = i < from.size() ? QString::fromStdString(from[i].name) : QString();
+            names += QStringLiteral("%1 → %2<br>").arg(a.toHtmlEscaped(), QString::fromStdString(to[i].name).toHtmlEscaped());
+        }
+        if (to.size() > shown) names += tr("… and %Ln more", nullptr, static_cast<int>(to.size() - shown));
+        return row(tr("Layout"), tr("Hugging Face folder for %1 (%2): config.json + safetensors")
+                                     .arg(QString::fromStdString(hf.hf_class).toHtmlEscaped(), QString::fromStdString(hf.architecture).toHtmlEscaped())) +
+               row(tr("Target names"), names);
+    } catch (const std::exception& e) {
+        hfError_ = QString::fromStdString(e.what());
+        return row(tr("Cannot convert"), QStringLiteral("<span style='color:#d03030'>%1</span>").arg(hfError_.toHtmlEscaped()));
+    }
+}
+
 void ConvertWizard::setTarget(std::optional<amn::DType> to) {
     if (!to) autoTarget_->setChecked(true);
     else if (*to == amn::DType::BF16) bf16_->setChecked(true);
@@ -230,6 +269,7 @@ void ConvertWizard::updateSummary() {
     if (md == Mode::Remember)
         targetText = to ? tr("%1 safetensors").arg(QString::fromStdString(amn::dtype_name(*to)))
                         : tr("safetensors, dequantized tensors as BF16, others unchanged");
+    if (hfLayout()) targetText += QStringLiteral(", ") + tr("Hugging Face folder (config.json + safetensors, transformers names)");
     else if (md == Mode::ForgetGguf)
         targetText = tr("GGUF %1 (llama-quantize file type)").arg(ggufFileType());
     else
@@ -240,6 +280,8 @@ void ConvertWizard::updateSummary() {
         }
     html += row(tr("Target"), targetText.toHtmlEscaped());
     html += row(tr("Output"), QFileInfo(outputPath()).absoluteFilePath().toHtmlEscaped() + (overwrite_->isChecked() ? tr(" (overwrite)") : QString()));
+    if (hfLayout()) html += hfSummaryRows();
+    else hfError_.clear();
     if (md == Mode::Remember) {
         html += row(tr("Tensors"), tr("%1 written, %2 dequantized").arg(QLocale().toString(static_cast<qulonglong>(m.inspection.logical_tensors)), QLocale().toString(static_cast<qulonglong>(m.inspection.quantized))));
         html += row(tr("Predicted size"), tr("%1 of tensor data (input: %2)").arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes)));
@@ -263,6 +305,7 @@ void ConvertWizard::updateSummary() {
     html += QStringLiteral("</table>");
     summary_->setText(html);
     planTable_->setVisible(md != Mode::Remember);
+    if (auto* p = static_cast<Page*>(page(SummaryPage))) p->changed();
 }
 
 void ConvertWizard::startPlan() {

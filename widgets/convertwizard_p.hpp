@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Private helpers shared by convertwizard.cc and convertwizard_forget.cc.
+// Private helpers shared by convertwizard.cc, convertwizard_forget.cc and convertwizard_run.cc.
 #pragma once
 
 #include "anamnesis/convert.hpp"
@@ -12,6 +12,14 @@
 #include <functional>
 
 namespace amn::ui::convert_detail {
+
+/// Seconds as "m:ss" or "h:mm:ss"; "—" when unknown (negative, NaN) or ≥ 100 h.
+inline QString clockText(double secs) {
+    if (!(secs >= 0) || secs > 359999) return QStringLiteral("—");
+    const auto t = static_cast<qint64>(secs + 0.5);
+    return t >= 3600 ? QStringLiteral("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QLatin1Char('0')).arg(t % 60, 2, 10, QLatin1Char('0'))
+                     : QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
+}
 
 /// A wizard page whose completeness and entry action are closures.
 class Page : public QWizardPage {

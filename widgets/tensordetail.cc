@@ -3,12 +3,14 @@
 
 #include "charts.hpp"
 #include "tensortreemodel.hpp"
+#include "valuepreview.hpp"
 
 #include "anamnesis/error.hpp"
 
 #include <QCheckBox>
 #include <QFormLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <QFutureWatcher>
 #include <QGridLayout>
@@ -18,6 +20,7 @@
 #include <QProgressBar>
 #include <QPromise>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -32,12 +35,27 @@ QString unmeasurableText(const QString& why) {
     return TensorDetail::tr("not measurable: %1").arg(why);
 }
 
+QString unmeasurableText(const amn::RequantError& r) {
+    const QString scheme = QString::fromStdString(r.scheme);
+    switch (r.reason) {
+        case amn::RequantUnavailable::NotQuantized: return TensorDetail::tr("not quantized");
+        case amn::RequantUnavailable::NeedsImatrix:
+            return TensorDetail::tr("not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry")
+                .arg(scheme);
+        case amn::RequantUnavailable::PartialBlocks:
+            return TensorDetail::tr("not measurable for %1: a row is not a whole number of blocks").arg(scheme);
+        case amn::RequantUnavailable::NotYet:
+        case amn::RequantUnavailable::None: break;
+    }
+    return unmeasurableText(QString::fromStdString(r.unavailable));
+}
 
 TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
     auto* layout = new QVBoxLayout(this);
     title_ = new QLabel(tr("Select a tensor in the tree."), this);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    title_->setWordWrap(true);
+    title_->setMinimumWidth(1);  // elided to the width (elideTitle), never widening the panel
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     QFont f = title_->font();
     f.setBold(true);
     title_->setFont(f);
@@ -51,10 +69,11 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     sources_ = new QTreeWidget(this);
     sources_->setHeaderLabels({tr("Stored tensor"), tr("Dtype"), tr("Shape"), tr("Size"), tr("Role")});
     sources_->setRootIsDecorated(false);
+    // Long stored names keep both ends: model.layers.0…down_proj.weight_scale_inv
+    sources_->setTextElideMode(Qt::ElideMiddle);
     sources_->setUniformRowHeights(true);
     sources_->header()->setStretchLastSection(false);
-    sources_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 5; ++c) sources_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    sources_->header()->setSectionResizeMode(QHeaderView::Interactive);  // widths set by fitSourceColumns()
     sources_->setMaximumHeight(130);
     layout->addWidget(sources_);
 
@@ -116,12 +135,54 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
         statLabels_.insert(QStringLiteral("lethe"), value);
     }
     layout->addLayout(lost);
-    histogram_ = new HistogramChart(this);
-    layout->addWidget(histogram_, 1);
+    auto* tabs = new QTabWidget(this);
+    histogram_ = new HistogramChart(tabs);
+    tabs->addTab(histogram_, tr("&Histogram"));
+    preview_ = new ValuePreviewPanel(model_, tabs);
+    tabs->addTab(preview_, tr("&Values"));
+    layout->addWidget(tabs, 1);
     connect(logScale, &QCheckBox::toggled, histogram_, &HistogramChart::setLogScale);
 }
 
 TensorDetail::~TensorDetail() { jobs_.cancelAndWait(); }
+
+void TensorDetail::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    elideTitle();
+    fitSourceColumns();
+}
+
+void TensorDetail::fitSourceColumns() {
+    // The name column gets at least 55 % of the width; the others their
+    // content width, shrunk in proportion when the panel is narrow.
+    const int avail = sources_->viewport()->width();
+    if (avail <= 0) return;
+    int others = 0;
+    int want[5] = {};
+    const QFontMetrics fm = sources_->fontMetrics();
+    for (int c = 1; c < 5; ++c) {
+        int w = sources_->header()->sectionSizeHint(c);
+        for (int i = 0; i < sources_->topLevelItemCount(); ++i) w = std::max(w, fm.horizontalAdvance(sources_->topLevelItem(i)->text(c)) + 14);
+        others += want[c] = w;
+    }
+    const int room = std::max(avail - avail * 55 / 100, 0);
+    const double k = others > room && others > 0 ? static_cast<double>(room) / others : 1.0;
+    int used = 0;
+    for (int c = 1; c < 5; ++c) {
+        const int w = static_cast<int>(want[c] * k);
+        sources_->setColumnWidth(c, w);
+        used += w;
+    }
+    sources_->setColumnWidth(0, std::max(avail - used, 40));
+}
+
+void TensorDetail::elideTitle() {
+    if (fullTitle_.isEmpty()) return;
+    const int room = std::max(40, width() - 2 * layout()->contentsMargins().left());
+    const QString shown = title_->fontMetrics().elidedText(fullTitle_, Qt::ElideMiddle, room);
+    title_->setText(shown);
+    title_->setToolTip(shown == fullTitle_ ? QString() : fullTitle_);
+}
 
 bool TensorDetail::isComputing() const { return jobs_.anyRunning(); }
 
@@ -145,15 +206,17 @@ void TensorDetail::showNode(int node) {
     jobs_.cancel();
     planIndex_ = -1;
     sources_->clear();
-    title_->setText(m.tree->fullName(m, node));
+    fullTitle_ = m.tree->fullName(m, node);
+    elideTitle();
 
     auto row = [](const QString& k, const QString& v) {
         return QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
     };
     auto addSource = [&](std::size_t ci) {
         const auto& st = m.catalog.tensors[ci];
-        new QTreeWidgetItem(sources_, {QString::fromStdString(st.name), QString::fromStdString(st.dtype_name), shapeText(st.shape),
-                                       humanBytes(st.nbytes), QString::fromStdString(std::string(amn::role_name(m.plan.roles[ci])))});
+        auto* item = new QTreeWidgetItem(sources_, {QString::fromStdString(st.name), QString::fromStdString(st.dtype_name), shapeText(st.shape),
+                                                    humanBytes(st.nbytes), QString::fromStdString(std::string(amn::role_name(m.plan.roles[ci])))});
+        for (int c = 0; c < 5; ++c) item->setToolTip(c, item->text(c));  // in full; a narrow column elides it in the middle
     };
     QString html = QStringLiteral("<table>");
     int li = -1;
@@ -193,10 +256,12 @@ void TensorDetail::showNode(int node) {
     }
     html += QStringLiteral("</table>");
     info_->setText(html);
+    fitSourceColumns();
 
     planIndex_ = li;
     const bool can = li >= 0 && m.plan.tensors[static_cast<std::size_t>(li)].recipe;
     statsButton_->setEnabled(can);
+    preview_->setTensor(can ? li : -1);
     clearStats(can ? QString() : tr("Statistics are available for output tensors."));
     if (can && autoStats_) computeStats(li);
 }
@@ -285,7 +350,7 @@ void TensorDetail::onFinished(const Outcome& o) {
     {
         const auto& r = o.requant;
         QString text;
-        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : unmeasurableText(QString::fromStdString(r.unavailable));
+        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : unmeasurableText(r);
         else if (std::isinf(r.sqnr_db) && r.sqnr_db > 0) text = tr("no further loss: the values are already on the scheme's grid");
         else
             text = tr("RMSE %1, max abs error %2, SQNR %3 dB")

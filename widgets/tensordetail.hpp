@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Tensor detail: shape, dtype, scheme, sources, and value statistics with a
-// histogram computed on a worker thread (QtConcurrent + QPromise). Each
+// Tensor detail: shape, dtype, scheme, sources (names elided in the middle),
+// a value preview with "Export as .npy…" (valuepreview.hpp), and value
+// statistics with a histogram computed on a worker thread (QtConcurrent + QPromise). Each
 // request gets a job id; a result whose id is no longer current is dropped
 // (the user clicked another tensor meanwhile), and the superseded job is
 // cancelled. The destructor cancels and waits: no worker outlives the view.
@@ -27,6 +28,7 @@ class QTreeWidget;
 namespace amn::ui {
 
 class HistogramChart;
+class ValuePreviewPanel;
 
 class TensorDetail : public QWidget {
     Q_OBJECT
@@ -46,6 +48,10 @@ public:
     /// Last statistics shown (valid after statsReady).
     const amn::ValueStats& stats() const { return stats_; }
     HistogramChart* histogram() const { return histogram_; }
+    /// The "Values" tab: first rows × columns and "Export as .npy…".
+    ValuePreviewPanel* preview() const { return preview_; }
+    /// The stored-tensor list (names elided in the middle, full name in the tooltip).
+    QTreeWidget* sources() const { return sources_; }
     QString statText(const QString& key) const;
 
 signals:
@@ -53,7 +59,12 @@ signals:
     void statsReady(quint64 job, int planIndex);
     void statsFailed(quint64 job, const QString& message);
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    void elideTitle();
+    void fitSourceColumns();  ///< name column ≥ 55 % of the width, the others shrunk to fit
     struct Outcome {
         quint64 job = 0;
         int planIndex = -1;
@@ -69,12 +80,14 @@ private:
     ModelPtr model_;
     bool autoStats_ = true;
     QLabel* title_ = nullptr;
+    QString fullTitle_;  ///< title_ shows it elided in the middle, in full in the tooltip
     QLabel* info_ = nullptr;
     QTreeWidget* sources_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* statsButton_ = nullptr;
     QHash<QString, QLabel*> statLabels_;
     HistogramChart* histogram_ = nullptr;
+    ValuePreviewPanel* preview_ = nullptr;
     int planIndex_ = -1;
     JobTracker jobs_;  ///< statistics of the shown tensor; stale results dropped
     amn::ValueStats stats_;
@@ -82,5 +95,7 @@ private:
 
 /// The "What Lethe took" cell when the core could not measure it.
 QString unmeasurableText(const QString& why);
+/// The same from the core's reason code (RequantError::reason, ::scheme), in the UI's language.
+QString unmeasurableText(const amn::RequantError& r);
 
 }  // namespace amn::ui

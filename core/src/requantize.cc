@@ -3,7 +3,9 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
+#include "kernels/gguf/gguf_quantize.hpp"
 #include "kernels/quant_kernels.hpp"
+#include "requantize_internal.hpp"
 #include "row_pass.hpp"
 
 #include <algorithm>
@@ -81,6 +83,7 @@ struct Groups {
             case Family::Affine: return R * ngroups_row;
             case Family::GgufQ8_0:
             case Family::GgufQ4_0: return (R * C + 31) / 32;
+            case Family::GgufEncoder: return 1;  // measured per row chunk (requantize_gguf.cc)
         }
         return 1;
     }
@@ -102,6 +105,7 @@ struct Groups {
             case Family::Affine: return r * ngroups_row + c / s.group_size;
             case Family::GgufQ8_0:
             case Family::GgufQ4_0: return (r * C + c) / 32;
+            case Family::GgufEncoder: return 0;
         }
         return 0;
     }
@@ -184,6 +188,7 @@ struct Requantizer {
                 const int q = std::min(15, static_cast<int>(static_cast<std::int8_t>(v)));
                 return static_cast<float>(q - 8) * f16_round(d);
             }
+            case Family::GgufEncoder: return x;  // not element-wise: requantize_gguf.cc
         }
         return x;
     }
@@ -231,6 +236,9 @@ std::string RequantScheme::description() const {
                    ", scale = (max−min)/" + std::to_string((1u << bits) - 1);
         case Family::GgufQ8_0: return s + "GGUF Q8_0, 32-element blocks, d = absmax/127 (F16)";
         case Family::GgufQ4_0: return s + "GGUF Q4_0, 32-element blocks, d = max/−8 (F16), ggml reference rule";
+        case Family::GgufEncoder:
+            return "re-quantization with ggml's " + dtype_name(ggml_type) +
+                   " quantizer (no importance matrix), row by row, decoded again";
     }
     return s;
 }
@@ -325,7 +333,15 @@ struct RequantFor {
         RequantScheme s;
         if (p.type == DType::Q8_0) s.family = Family::GgufQ8_0;
         else if (p.type == DType::Q4_0) s.family = Family::GgufQ4_0;
-        else return fail("not measurable yet for " + p.id());
+        else {
+            std::string w = detail::gguf_requant_unavailable(p.type);
+            if (!w.empty()) return fail(std::move(w));
+            const DTypeInfo* info = dtype_info(p.type);
+            if (r.row_elems() == 0 || r.row_elems() % info->block_elems != 0)
+                return fail("not measurable for " + p.id() + ": a row is not a whole number of blocks");
+            s.family = Family::GgufEncoder;
+            s.ggml_type = p.type;
+        }
         return s;
     }
 
@@ -335,6 +351,21 @@ struct RequantFor {
         return fail("not measurable yet for " + p.id());
     }
 };
+
+/// The code of requant_scheme_for's refusal (its `why` in words).
+RequantUnavailable unavailable_reason(const LogicalTensor& t, std::string& scheme) {
+    if (!t.quantized || !t.recipe || t.recipe->scheme_id() == "passthrough") return RequantUnavailable::NotQuantized;
+    scheme = t.params ? scheme_id(*t.params) : t.recipe->scheme_id();
+    if (t.params)
+        if (const auto* g = std::get_if<GgmlParams>(&*t.params)) {
+            const DTypeInfo* info = dtype_info(g->type);
+            if (info && info->ggml_id >= 0 && kernels::gguf::requires_imatrix(info->ggml_id)) return RequantUnavailable::NeedsImatrix;
+            if (info && info->ggml_id >= 0 && kernels::gguf::imatrix_encoder(info->ggml_id) &&
+                t.recipe->row_elems() % info->block_elems != 0)
+                return RequantUnavailable::PartialBlocks;
+        }
+    return RequantUnavailable::NotYet;
+}
 
 }  // namespace
 
@@ -357,6 +388,7 @@ std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& t, std::str
 RequantError measure_requantization(const LogicalTensor& t, const RequantScheme& s, const StatsProgressFn& progress,
                                     const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    if (s.family == Family::GgufEncoder) return detail::measure_gguf_encoder(t, s, progress, cancel, chunk_elems);
     const Recipe& r = *t.recipe;
     const std::uint64_t C = r.row_elems();
     const Groups groups(s, r.rows(), C);
@@ -427,6 +459,7 @@ RequantError measure_requantization(const LogicalTensor& t, const StatsProgressF
     if (!s) {
         RequantError e;
         e.unavailable = why;
+        e.reason = unavailable_reason(t, e.scheme);
         return e;
     }
     return measure_requantization(t, *s, progress, cancel, chunk_elems);

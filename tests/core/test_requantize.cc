@@ -8,8 +8,9 @@
 //     quantize→dequantize (shared quantize-ref fixture) and its input;
 //   * every reference case per family (compressed-tensors integer and
 //     ModelOpt FP8 included) yields SQNR > 0 (+inf when RTN is idempotent on
-//     the stored data); AWQ is measured with its group size; other GGUF
-//     types and FP4 (NVFP4, MXFP4) report "not measurable yet"; chunking
+//     the stored data); AWQ is measured with its group size; GGUF Q4_K_M
+//     (K-quants through ggml's encoders, test_requantize_gguf.cc) too; FP4
+//     (NVFP4, MXFP4) reports "not measurable yet"; chunking
 //     does not change results; cancel raises Cancelled;
 //   * the estimator is chosen from LogicalTensor::params alone (a recipe
 //     whose text says nothing about the scheme); every quantized reference
@@ -290,6 +291,7 @@ void TestRequantize::referenceCasesPerFamily() {
         {"bnb/llama_1b_int8", "bnb-int8"},         {"gptq/falcon3_1b_int4", "gptq-"},
         {"gptq/llama_3_2_1b_gptqmodel_int8", "gptq-"}, {"awq/llama_3_2_1b_awq", "awq-"},
         {"gguf/smollm2_q8_0", "gguf-Q8_0"},        {"gguf/smollm2_q4_0", "gguf-Q4_0"},
+        {"gguf/smollm2_q4_k", "gguf-Q"},
         {"compressed_tensors/w4a16_group128", "ct-pack-int4-g128"}, {"compressed_tensors/w4a16_asym_group32", "ct-pack-"},
         {"compressed_tensors/w8a8_int_quantized", "ct-int-"}, {"nvfp4_modelopt/fp8_down_proj", "modelopt-fp8"}};
     for (const auto& [c, prefix] : cases) {
@@ -317,8 +319,8 @@ void TestRequantize::referenceCasesPerFamily() {
         }
         QVERIFY2(measured > 0, c.c_str());
     }
-    // Another GGUF type, FP4 (NVFP4, MXFP4): not measurable yet, no guess.
-    for (const std::string c : {"gguf/smollm2_q4_k/input/model.gguf", "compressed_tensors/nvfp4_w4a4/input",
+    // FP4 (NVFP4, MXFP4): not measurable yet, no guess.
+    for (const std::string c : {"compressed_tensors/nvfp4_w4a4/input",
                                 "mxfp4/gpt_oss_2experts/input", "nvfp4_modelopt/nvfp4_o_proj/input"}) {
         const auto cat = open_model(ref + "/" + c);
         const auto plan = make_plan(cat);
@@ -506,7 +508,8 @@ void TestRequantize::typedParamsDriveTheEstimate() {
 
     t.params = GgmlParams{DType::Q6_K};
     QVERIFY(!requant_scheme_for(t, &why));
-    QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for gguf-Q6_K"));
+    // 64-element rows are not whole Q6_K blocks (256): no estimate (test_requantize_gguf.cc measures whole ones).
+    QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable for gguf-Q6_K: a row is not a whole number of blocks"));
 }
 
 void TestRequantize::typedParamsOfReferenceCases() {

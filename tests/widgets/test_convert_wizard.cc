@@ -14,7 +14,10 @@
 //     lists every tensor's type first, the done page the measured loss;
 //   * forget to a safetensors scheme runs and reports loss; cancelling a
 //     forget run leaves nothing;
-//   * an output proposed inside a Hugging Face cache snapshot moves to Documents.
+//   * an output proposed inside a Hugging Face cache snapshot moves to Documents;
+//   * GGUF → Hugging Face folder: tiny-llama-Q4_K_M.gguf through the wizard
+//     equals `amn remember --layout hf` byte for byte (every file), the
+//     summary shows the target names, Done the folder.
 #include "charts.hpp"
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
@@ -28,6 +31,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
+#include <QLabel>
 #include <QMessageBox>
 #include <QSet>
 #include <QPushButton>
@@ -346,6 +351,49 @@ private slots:
         QVERIFY(w.isVisible());
         QVERIFY(w.button(QWizard::BackButton)->isEnabled());  // Back after a cancel
         QCOMPARE(QDir(out.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+    }
+
+    void ggufToHuggingFaceFolderMatchesCli() {
+        const QString in = ggufReal() + "/tiny-llama-Q4_K_M.gguf";
+        if (!QFileInfo::exists(in)) {
+            if (amn::test::reference_required()) QFAIL("gguf-real fixtures missing and AMN_REQUIRE_REFERENCE=1");
+            QSKIP("gguf-real fixtures not found");
+        }
+        QTemporaryDir out;
+        const QString cliDir = out.filePath("cli"), guiDir = out.filePath("gui");
+        const auto cli = amn::test::run_amn({"remember", in, "--layout", "hf", "-o", cliDir, "--quiet"});
+        QVERIFY2(cli.exit_code == 0, qPrintable(cli.err));
+        ConvertWizard w(loadModel(in));
+        w.setErrorDialogs(false);
+        w.setTarget(amn::DType::BF16);  // a remember target, then the layout
+        w.setMode(ConvertWizard::Mode::Remember);
+        w.setTarget(std::nullopt);
+        w.setHfLayout(true);
+        QVERIFY(w.hfLayout());
+        QVERIFY2(!w.outputPath().endsWith(".safetensors"), qPrintable(w.outputPath()));  // a folder is proposed
+        w.setOutputPath(guiDir);
+        QSignalSpy finished(&w, &ConvertWizard::conversionFinished);
+        w.show();
+        w.next();
+        w.next();
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::SummaryPage));
+        QString summary;
+        for (auto* l : w.currentPage()->findChildren<QLabel*>()) summary += l->text();
+        QVERIFY2(summary.contains("model.layers.0.self_attn.q_proj.weight") && summary.contains("lm_head.weight"), qPrintable(summary));
+        QVERIFY(w.currentPage()->isComplete());
+        w.next();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(2).toString()));
+        QCOMPARE(w.currentId(), int(ConvertWizard::DonePage));
+        QString done;
+        for (auto* l : w.currentPage()->findChildren<QLabel*>()) done += l->text();
+        QVERIFY2(done.contains(QDir::toNativeSeparators(QFileInfo(guiDir).absoluteFilePath())), qPrintable(done));
+        const QStringList files = amn::test::list_files(cliDir);
+        QVERIFY(files.contains("config.json"));
+        QCOMPARE(amn::test::list_files(guiDir), files);
+        for (const QString& f : files)
+            QVERIFY2(readAll(cliDir + "/" + f) == readAll(guiDir + "/" + f), qPrintable(f));
     }
 
     void outputNeverInHfCacheSnapshot() {

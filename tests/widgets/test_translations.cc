@@ -154,6 +154,14 @@ private slots:
         const QString un = amn::ui::unmeasurableText("not measurable yet for gguf-Q4_K");
         QCOMPARE(un, QString("für gguf-Q4_K noch nicht messbar"));
         QCOMPARE(un.count("messbar"), 1);
+        // The core's reason codes, worded in German (not the core's English text).
+        amn::RequantError r;
+        r.unavailable = "not measurable for gguf-IQ2_XXS: ggml quantizes it only with an importance matrix, which the file does not carry";
+        r.reason = amn::RequantUnavailable::NeedsImatrix;
+        r.scheme = "gguf-IQ2_XXS";
+        QCOMPARE(amn::ui::unmeasurableText(r),
+                 QString("für gguf-IQ2_XXS nicht messbar: ggml quantisiert diesen Typ nur mit einer Importance-Matrix, die die Datei nicht enthält"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ValuePreviewPanel", "Export as .&npy…"), QString("Als .&npy exportieren…"));
         QLocale::setDefault(before);
         QCoreApplication::removeTranslator(&t);
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));

@@ -3,8 +3,9 @@
 /// \file requantize.hpp
 /// "What Lethe took", measured where it can be: the precision a quantized
 /// tensor's scheme loses, estimated by re-quantizing its dequantized values
-/// with the same scheme family and parameters by round-to-nearest (RTN),
-/// dequantizing again and comparing. The original full-precision weights are
+/// with the same scheme family and parameters by round-to-nearest (RTN) —
+/// for GGUF types other than Q8_0/Q4_0 with ggml's own no-imatrix quantizer
+/// of the type (its scale search included) — dequantizing again and comparing. The original full-precision weights are
 /// gone, so this is an estimate of the scheme's error on values of this
 /// distribution, not the error the original quantizer made (GPTQ/AWQ's
 /// error-compensating search, importance matrices … are not repeated).
@@ -32,6 +33,13 @@ struct RequantScheme {
         Affine,   ///< GPTQ / AWQ / compressed-tensors int: per-group min/max, `bits`-bit integers
         GgufQ8_0, ///< ggml quantize_row_q8_0_ref: d = absmax / 127 (F16), q = roundf(x / d)
         GgufQ4_0, ///< ggml quantize_row_q4_0_ref: d = max / −8 (F16), q = min(15, trunc(x / d + 8.5))
+        /// Any other GGUF type with an encoder (`ggml_type`): each row is
+        /// quantized with ggml's no-imatrix quantizer for that type
+        /// (`ggml_quantize_chunk(type, …, imatrix = NULL)`, byte-exact,
+        /// core/src/kernels/gguf/gguf_quantize.hpp) and decoded again with the
+        /// type's dequantizer (`dequantize_row_<type>`). K-quants, IQ4_NL/XS,
+        /// IQ3_XXS/S, IQ2_S, IQ1_M, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4, NVFP4.
+        GgufEncoder,
     };
     enum class Fp8Granularity { Tensor, Channel, Expert, Block };
 
@@ -53,6 +61,8 @@ struct RequantScheme {
     /// scale = max(max − min, 1e−5) / (2^bits − 1), zero = clamp(−round(min/scale), 0, 2^bits − 1).
     bool include_zero = true;
     bool symmetric = false;      ///< GPTQ sym=True, compressed-tensors symmetric: range ±max|x|, zero = 2^(bits−1)
+    // GgufEncoder
+    DType ggml_type = DType::Unknown; ///< the ggml block type re-quantized to (a row is a whole number of its blocks)
 
     /// One line naming the estimator ("RTN re-quantization, FP8 E4M3, 128×128
     /// blocks, scale = absmax/448").
@@ -66,16 +76,36 @@ struct RequantScheme {
 /// (nested absmax is treated as f32), bnb LLM.int8, GPTQ and
 /// compressed-tensors integer (contiguous groups of group_size along the
 /// input dimension; an act-order permutation is not repeated), AWQ GEMM
-/// (its group size, range [min, max]), GGUF Q8_0 and Q4_0. nullopt (with
-/// the reason in `why`) for passthrough tensors, tensors without a recipe or
-/// parameters and every other scheme ("not measurable yet" rather than a
-/// guess): other GGUF types, FP4 (NVFP4, MXFP4), per-tensor integer scales.
+/// (its group size, range [min, max]), GGUF Q8_0 and Q4_0 (their own
+/// families) and every other GGUF type that ggml can quantize without an
+/// importance matrix (`Family::GgufEncoder`: K-quants, IQ4_NL/XS,
+/// IQ3_XXS/S, IQ2_S, IQ1_M, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4,
+/// NVFP4). nullopt (with the reason in `why`) for passthrough tensors,
+/// tensors without a recipe or parameters and every other scheme ("not
+/// measurable yet" rather than a guess): FP4 safetensors (NVFP4, MXFP4),
+/// per-tensor integer scales, GGUF types without an encoder; and IQ2_XXS,
+/// IQ2_XS, IQ1_S, which ggml quantizes only with an importance matrix
+/// (`ggml_quantize_requires_imatrix`) that the file does not carry ("not
+/// measurable for gguf-IQ2_XXS: ggml quantizes it only with an importance
+/// matrix, which the file does not carry").
 std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& tensor, std::string* why = nullptr);
+
+/// Why no estimate was made, as a code a UI words in its own language
+/// (with `RequantError::scheme`); the English text is `RequantError::unavailable`.
+enum class RequantUnavailable {
+    None,          ///< measured, or not asked
+    NotQuantized,  ///< passthrough tensor: nothing to measure
+    NotYet,        ///< no re-quantizer for this scheme (or these parameters) yet
+    NeedsImatrix,  ///< GGUF IQ2_XXS / IQ2_XS / IQ1_S: ggml quantizes them only with an importance matrix
+    PartialBlocks, ///< a row is not a whole number of the GGUF type's blocks
+};
 
 /// Result of `measure_requantization`.
 struct RequantError {
     bool measured = false;   ///< false: `unavailable` says why (no numbers)
     std::string unavailable; ///< e.g. "not measurable yet for gguf-Q4_K"
+    RequantUnavailable reason = RequantUnavailable::None;  ///< set with `unavailable`
+    std::string scheme;      ///< scheme id `reason` concerns ("gguf-IQ2_XXS"); empty for NotQuantized
     std::string estimator;   ///< RequantScheme::description()
     std::uint64_t count = 0; ///< finite elements compared (non-finite values are skipped)
     double rmse = 0;         ///< sqrt(mean((y − x)²)), x dequantized, y its RTN re-quantization
@@ -89,11 +119,17 @@ struct RequantError {
 /// (per-group ranges, then re-quantization and errors; progress total =
 /// 2 × rows); memory: one chunk buffer plus one or two floats per group
 /// (no more than the stored scales). Group ranges are taken over the finite
-/// values. Runs on the calling thread.
+/// values. `Family::GgufEncoder` takes one pass (progress total = rows):
+/// each chunk of whole rows is encoded and decoded as ggml would, and the
+/// elements where both the value and its round trip are finite are
+/// compared (memory: the chunk, its encoded bytes and its round trip).
+/// Runs on the calling thread.
 /// \param cancel checked before every chunk; true → throws Error{Cancelled}.
 /// \throws Error{Unsupported} when the tensor has no recipe; Error{Usage}
 ///         when `scheme` does not fit the tensor's geometry (e.g. block or
-///         group size 0, experts not dividing rows); Error{Cancelled}; any
+///         group size 0, experts not dividing rows, a row that is not a whole
+///         number of the GGUF type's blocks, a GGUF type without an encoder
+///         or one that needs an importance matrix); Error{Cancelled}; any
 ///         Error the recipe raises.
 RequantError measure_requantization(const LogicalTensor& tensor, const RequantScheme& scheme,
                                     const StatsProgressFn& progress = {},
@@ -101,7 +137,8 @@ RequantError measure_requantization(const LogicalTensor& tensor, const RequantSc
                                     std::uint64_t chunk_elems = 1u << 20);
 
 /// `requant_scheme_for` + the above. When no scheme fits, returns
-/// `measured == false` with the reason, without reading tensor data.
+/// `measured == false` with the reason (`unavailable`, `reason`, `scheme`),
+/// without reading tensor data.
 /// \throws as above (Unsupported for a tensor without recipe).
 RequantError measure_requantization(const LogicalTensor& tensor, const StatsProgressFn& progress = {},
                                     const std::atomic<bool>* cancel = nullptr,

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: the GGUF-encoder path of the re-quantization estimate
+// (requantize_gguf.cc), called by requantize.cc.
+#include "anamnesis/requantize.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace amn::detail {
+
+/// Empty when ggml type `type` can be re-quantized without an importance
+/// matrix (it has a decoder and a no-imatrix encoder); else the reason:
+/// "not measurable for gguf-IQ2_XXS: ggml quantizes it only with an
+/// importance matrix, which the file does not carry" (IQ2_XXS, IQ2_XS,
+/// IQ1_S) or "not measurable yet for gguf-<type>" (no encoder or decoder).
+std::string gguf_requant_unavailable(DType type);
+
+/// measure_requantization for `Family::GgufEncoder` (see requantize.hpp):
+/// one pass over row chunks, encode with ggml's no-imatrix quantizer of
+/// `s.ggml_type`, decode, compare where both values are finite.
+/// \throws Error{Usage} when the type has no usable encoder or a row is not
+///         a whole number of its blocks; Error{Cancelled}; recipe errors.
+RequantError measure_gguf_encoder(const LogicalTensor& t, const RequantScheme& s, const StatsProgressFn& progress,
+                                  const std::atomic<bool>* cancel, std::uint64_t chunk_elems);
+
+}  // namespace amn::detail

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal helpers shared by the chart files (charts.cc, losschart.cc).
+#include <QColor>
+#include <QFontMetrics>
+#include <QPoint>
+#include <QRectF>
+#include <QString>
+#include <QWidget>
+
+#include <cstddef>
+#include <functional>
+
+class QEvent;
+
+namespace amn::ui::chart_util {
+
+/// The widget's text colour (palette WindowText).
+QColor textColor(const QWidget* w);
+/// The text colour at low alpha, for grid lines.
+QColor gridColor(const QWidget* w);
+/// `f` (a fraction) as a locale percentage with one decimal ("12,5 %").
+QString percent(double f);
+/// Show the tooltip `tipAt(pos)` for a ToolTip event (hide it when empty);
+/// true when `e` was a ToolTip event.
+bool showTip(QWidget* w, QEvent* e, const std::function<QString(const QPoint&)>& tipAt);
+/// `text` fitted into `room` pixels without ever cutting a bits-per-weight
+/// figure ("4.5 bits per weight", "4,50 bpw", "16 bits"): the figure and
+/// what follows it stay whole (even when wider than `room`), the text before
+/// it is elided in the middle; when that leaves no room for the start of the
+/// name, "bits per weight" is shortened to "bpw" (the number is kept).
+/// Text without such a figure: Qt::ElideMiddle.
+QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room);
+
+/// Index of the band under `pos` when `pr`'s width is split into `n` equal
+/// bands (bar charts), or −1 outside.
+int bandAt(const QRectF& pr, std::size_t n, const QPoint& pos);
+
+}  // namespace amn::ui::chart_util
