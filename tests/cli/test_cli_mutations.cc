@@ -26,6 +26,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <random>
 #include <thread>
@@ -183,6 +184,7 @@ private slots:
     void multiFileOutputIsAllOrNothing();
     void staleTemporariesAreRemoved();
     void killedRunLeavesNoTemporary();
+    void forcedRunRestoresReplacedFiles();
     void fifoIsRefused();
     void controlCharactersAreEscaped();
     void invalidUtf8NamesAreNamedErrors();
@@ -288,14 +290,26 @@ void TestCliMutations::staleTemporariesAreRemoved() {
 // folder: no temporary and no empty folder at all.
 void TestCliMutations::killedRunLeavesNoTemporary() {
     QTemporaryDir tmp;
-    std::map<std::string, amn::test::RawTensor> ts;  // 8 × 32 MiB F32
-    for (int i = 0; i < 8; ++i) {
-        amn::test::RawTensor t{"F32", {2048, 4096}, std::vector<std::uint8_t>(std::size_t(2048) * 4096 * 4, std::uint8_t(i + 1))};
-        ts["t" + std::to_string(i)] = std::move(t);
-    }
+    // 8 × 32 MiB F32 tensors, written chunk by chunk.
     const QString in = tmp.filePath("big.safetensors");
-    amn::test::write_safetensors_raw(in.toStdString(), ts);
-    ts.clear();
+    {
+        std::string header = "{";
+        const std::uint64_t tbytes = std::uint64_t(2048) * 4096 * 4;
+        for (int i = 0; i < 8; ++i)
+            header += std::string(i ? "," : "") + "\"t" + std::to_string(i) + "\":{\"dtype\":\"F32\",\"shape\":[2048,4096],\"data_offsets\":[" +
+                      std::to_string(i * tbytes) + "," + std::to_string((i + 1) * tbytes) + "]}";
+        header += "}";
+        while (header.size() % 8) header += ' ';
+        std::ofstream f(in.toStdString(), std::ios::binary);
+        const std::uint64_t n = header.size();
+        for (int i = 0; i < 8; ++i) f.put(char(n >> (8 * i)));
+        f << header;
+        for (int i = 0; i < 8; ++i) {
+            const std::vector<float> values(std::size_t(2048) * 4096, float(i + 1) * 0.5f);
+            f.write(reinterpret_cast<const char*>(values.data()), std::streamsize(tbytes));
+        }
+        QVERIFY(f.good());
+    }
     const QString o = tmp.filePath("o");
     QDir().mkpath(o);
     const std::vector<std::uint8_t> old_bytes(100, 7);
@@ -308,7 +322,7 @@ void TestCliMutations::killedRunLeavesNoTemporary() {
     for (const bool named : {false, true}) {
         for (const bool folder : {false, true}) {
             for (int point = 0; point < 3; ++point) {
-                const int delay_ms = std::uniform_int_distribution<int>(0, 450)(rng);
+                const int delay_ms = std::uniform_int_distribution<int>(0, 400)(rng);
                 const QString out = folder ? o + "/outdir" : o + "/out.safetensors";
                 if (!folder) write_file(out.toStdString(), old_bytes);
                 QProcess p;
@@ -328,24 +342,29 @@ void TestCliMutations::killedRunLeavesNoTemporary() {
                 const bool completed = !was_running && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
                 killed += completed ? 0 : 1;
                 const QString what = QString("named=%1 folder=%2 delay=%3ms: ").arg(named).arg(folder).arg(delay_ms);
-                // After exit: the older file or the complete new one; no output folder unless complete.
+                // After exit: the older file or the complete new one (killed
+                // after its commit); an output folder only when complete.
+                const auto complete = [](const QString& file) {
+                    const auto n = fs::file_size(file.toStdString());
+                    return n > (std::uintmax_t(128) << 20) && n < (std::uintmax_t(128) << 20) + 4096;
+                };
                 if (!folder) {
-                    const auto bytes = read_file(out.toStdString());
-                    if (!completed) QVERIFY2(bytes == old_bytes, qPrintable(what + "the replaced file was lost"));
-                    else QVERIFY2(bytes.size() > (std::size_t(128) << 20), qPrintable(what + "incomplete output"));
-                } else if (!completed) {
-                    QVERIFY2(!QFile::exists(out), qPrintable(what + "output folder left: " + everything_under(out).join(' ')));
+                    QVERIFY2(read_file(out.toStdString()) == old_bytes || complete(out),
+                             qPrintable(what + "the replaced file was lost"));
+                } else if (QFile::exists(out)) {
+                    QVERIFY2(complete(out + "/big.safetensors"), qPrintable(what + "output folder left: " + everything_under(out).join(' ')));
                 }
+                QVERIFY2(!completed || complete(folder ? out + "/big.safetensors" : out), qPrintable(what + "incomplete output"));
                 for (const auto& f : everything_under(o)) {
-                    if (f == "out.safetensors" || (completed && (f == "outdir" || f.startsWith("outdir/")))) continue;
+                    if (f == "out.safetensors" || f == "outdir" || f == "outdir/big.safetensors") continue;  // checked above
                     QVERIFY2(is_our_temp(f), qPrintable(what + "left behind: " + f));
                 }
                 // The next run in that folder removes what the killed one left.
                 const QString next = point % 2 ? o + "/next" : o + "/next.safetensors";
                 const auto r = run_amn({"remember", sample() + "/model.safetensors", "-o", next, "--force"});
                 QCOMPARE(r.exit_code, 0);
-                for (const auto& f : everything_under(o))
-                    QVERIFY2(!f.contains(".amn-") && (f != "outdir" || completed), qPrintable(what + "after the next run: " + f));
+                fs::remove((o + "/config.json").toStdString());  // written beside next.safetensors
+                for (const auto& f : everything_under(o)) QVERIFY2(!f.contains(".amn-"), qPrintable(what + "after the next run: " + f));
                 std::error_code ec;
                 fs::remove_all((o + "/outdir").toStdString(), ec);
                 fs::remove_all(next.toStdString(), ec);
@@ -353,6 +372,29 @@ void TestCliMutations::killedRunLeavesNoTemporary() {
         }
     }
     QVERIFY2(killed >= runs / 2, qPrintable(QString("only %1 of %2 runs were killed before finishing").arg(killed).arg(runs)));
+}
+
+// --force replaced the outputs one by one: when a later member of the set
+// could not be put in place, the files already replaced were lost. They are
+// kept until the whole set is in place and restored on failure.
+void TestCliMutations::forcedRunRestoresReplacedFiles() {
+    QTemporaryDir tmp;
+    const QString out = tmp.filePath("out");
+    QDir().mkpath(out + "/config.json");  // config.json, committed after the shard, cannot be replaced
+    write_file((out + "/config.json/keep").toStdString(), {1});
+    const std::vector<std::uint8_t> old_bytes(100, 7);
+    write_file((out + "/model.safetensors").toStdString(), old_bytes);
+    const auto r = run_amn({"remember", sample(), "-o", out, "--force"});
+    QCOMPARE(r.exit_code, 1);
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY2(r.err.contains("config.json") && r.err.contains("folder"), qPrintable(r.err));
+    QVERIFY(read_file((out + "/model.safetensors").toStdString()) == old_bytes);  // replaced, then restored
+    QCOMPARE(everything_under(out), QStringList({"config.json", "config.json/keep", "model.safetensors"}));
+    // Once the obstacle is gone the same command replaces the file.
+    fs::remove_all((out + "/config.json").toStdString());
+    QCOMPARE(run_amn({"remember", sample(), "-o", out, "--force"}).exit_code, 0);
+    QVERIFY(read_file((out + "/model.safetensors").toStdString()).size() > old_bytes.size());
+    for (const auto& f : everything_under(out)) QVERIFY2(!f.contains(".amn-"), qPrintable(f));
 }
 
 // 5: a FIFO as input blocked forever; it is refused by name.
