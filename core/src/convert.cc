@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Executor (row chunks on a thread pool, progress, cancellation, bounded
-// memory) and the safetensors sink (header first, data pwritten in place,
-// temporary files renamed only when complete).
+// Remember: every tensor decoded (or copied) in row chunks on the executor,
+// into the safetensors sink of the output set (safetensors_set.hpp: shards,
+// index.json, config.json, tokenizer files, committed together).
 #include "anamnesis/convert.hpp"
 
 #include "anamnesis/error.hpp"
@@ -13,6 +13,7 @@
 #include "json_util.hpp"
 #include "input_release.hpp"
 #include "output_files.hpp"
+#include "safetensors_set.hpp"
 #include "schemes/facts.hpp"
 
 #include <algorithm>
@@ -25,9 +26,6 @@
 #include <mutex>
 #include <thread>
 
-#include <fcntl.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 namespace amn {
 namespace fs = std::filesystem;
@@ -44,28 +42,19 @@ DType output_dtype(const LogicalTensor& lt, const ConvertOptions& o) {
     return *stored;
 }
 
-// ---- one output shard -------------------------------------------------------
+// ---- one output tensor -------------------------------------------------------
 
 struct OutTensor {
     std::size_t lt;           // index into plan.tensors
     DType dtype;
-    std::uint64_t begin = 0;  // relative to the data area
     std::uint64_t bytes = 0;
+    std::size_t index = 0;    // in the sink
 };
 
-struct OutShard {
-    std::string final_path;
-    std::vector<OutTensor> tensors;
-    std::string header;       // JSON header incl. padding
-    std::uint64_t data_bytes = 0;
-    detail::TempFile file;
-};
-
-std::string build_header(const Catalog& cat, const Plan& plan, const OutShard& sh) {
-    JsonWriter w;
-    w.begin_object();
-    w.key("__metadata__").begin_object();
-    w.key("format").value("pt");
+// The output's `__metadata__`: "format": "pt", then what of the input's
+// metadata is still true of the output.
+std::vector<std::pair<std::string, std::string>> output_metadata(const Catalog& cat, const Plan& plan) {
+    std::vector<std::pair<std::string, std::string>> m{{"format", "pt"}};
     if (cat.format == Format::Safetensors) {
         // Keys that describe the quantization (gptq_bits, quant_method, …)
         // are false of a dequantized output.
@@ -75,26 +64,12 @@ std::string build_header(const Catalog& cat, const Plan& plan, const OutShard& s
             return detail::describes_quantization_key(k);
         };
         for (const auto& [k, v] : cat.metadata)
-            if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) w.key(k).value(v);
+            if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) m.emplace_back(k, v);
     } else if (cat.format == Format::Gguf) {
         // Every GGUF key/value, values as JSON, so nothing is lost.
-        w.key("gguf.kv").value(gguf_kv_json(cat));
+        m.emplace_back("gguf.kv", gguf_kv_json(cat));
     }  // NPY/NPZ/PTH container facts (byte order, archive prefix) describe the input, not the output.
-    w.end_object();
-    for (const auto& t : sh.tensors) {
-        const auto& lt = plan.tensors[t.lt];
-        w.key(lt.name).begin_object();
-        w.key("dtype").value(dtype_name(t.dtype));
-        w.key("shape").begin_array();
-        for (auto d : lt.shape) w.value(d);
-        w.end_array();
-        w.key("data_offsets").begin_array().value(t.begin).value(t.begin + t.bytes).end_array();
-        w.end_object();
-    }
-    w.end_object();
-    std::string h = w.take();
-    while ((8 + h.size()) % 8 != 0) h.push_back(' ');  // data area 8-byte aligned, as upstream
-    return h;
+    return m;
 }
 
 std::size_t elem_bytes(DType d) {
@@ -103,17 +78,6 @@ std::size_t elem_bytes(DType d) {
 }
 
 // ---- work units -------------------------------------------------------------
-
-void pwrite_all(int fd, const std::uint8_t* p, std::uint64_t n, std::uint64_t off, const std::string& path) {
-    while (n > 0) {
-        const ssize_t w = ::pwrite(fd, p, std::min<std::uint64_t>(n, 1u << 30), static_cast<off_t>(off));
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            throw Error(ErrorCode::Io, std::string("write failed: ") + std::strerror(errno), path);
-        }
-        p += w; n -= static_cast<std::uint64_t>(w); off += static_cast<std::uint64_t>(w);
-    }
-}
 
 void store_f32(const float* src, DType to, std::uint8_t* dst, std::size_t n) {
     switch (to) {
@@ -161,86 +125,46 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
     std::optional<std::string> config_text;
     if (cfg_in) config_text = rewrite_config_json(*cfg_in, opt.to.value_or(DType::BF16)) + "\n";
 
-    // Output layout.
+    // Output: the safetensors sink of the whole set (shards, index.json,
+    // config.json, tokenizer files), committed as one.
     const auto layout = detail::plan_output_files(cat, opt);
-    // A folder this call created is removed again unless the run completes.
-    struct DirGuard {
-        std::string dir;
-        bool keep = false;
-        ~DirGuard() {
-            if (keep || dir.empty()) return;
-            std::error_code ec;
-            for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); ++it)
-                if (it->is_regular_file()) return;  // never delete anything that holds files
-            fs::remove_all(dir, ec);
-        }
-    } dir_guard{layout.created_dir};
-    std::vector<OutShard> shards(layout.shard_paths.size());
-    for (std::size_t s = 0; s < shards.size(); ++s) shards[s].final_path = layout.shard_paths[s];
+    detail::SafetensorsSet sink(layout, opt.force, output_metadata(cat, plan), SafetensorsWriter::DataOrder::AsAdded);
+    std::vector<std::vector<OutTensor>> per_shard(sink.shard_count());
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
-        const std::size_t s = shards.size() == 1 ? 0 : lt.shard;
+        const std::size_t s = per_shard.size() == 1 ? 0 : lt.shard;
         OutTensor t{i, output_dtype(lt, opt)};
         const auto lossless = lt.recipe->lossless_dtype();
         // Output bytes come from shape × dtype: a strided view's stored byte
         // range (stored_bytes) can be larger than its contiguous output.
         if (lossless && *lossless == t.dtype) t.bytes = dtype_bytes(t.dtype, lt.numel()).value_or(lt.stored_bytes);
         else t.bytes = lt.numel() * elem_bytes(t.dtype);
-        shards[s].tensors.push_back(t);
+        per_shard.at(s).push_back(t);
     }
+    std::vector<OutTensor> items;  // per WorkUnit::item
+    std::vector<WorkUnit> units;   // row chunks of about opt.chunk_bytes of output
     std::uint64_t total = 0;
-    for (auto& sh : shards) {
-        // Larger elements first keeps every tensor naturally aligned (as upstream).
-        std::stable_sort(sh.tensors.begin(), sh.tensors.end(),
+    for (std::size_t s = 0; s < per_shard.size(); ++s) {
+        auto& ts = per_shard[s];
+        // Larger elements first keeps every tensor naturally aligned (as
+        // upstream); within a size, the input's order.
+        std::stable_sort(ts.begin(), ts.end(),
                          [](const OutTensor& a, const OutTensor& b) { return elem_bytes(a.dtype) > elem_bytes(b.dtype); });
-        std::uint64_t off = 0;
-        for (auto& t : sh.tensors) { t.begin = off; off += t.bytes; }
-        sh.data_bytes = off;
-        total += off;
-        sh.header = build_header(cat, plan, sh);
-    }
-
-    // Work units: row chunks of about opt.chunk_bytes of output.
-    std::vector<WorkUnit> units;
-    std::vector<std::pair<std::size_t, std::size_t>> items;  // (shard, tensor) per WorkUnit::item
-    for (std::size_t s = 0; s < shards.size(); ++s) {
-        for (std::size_t k = 0; k < shards[s].tensors.size(); ++k) {
-            const auto& t = shards[s].tensors[k];
-            const auto& r = *plan.tensors[t.lt].recipe;
+        for (auto& t : ts) {
+            const auto& lt = plan.tensors[t.lt];
+            t.index = sink.add_tensor(s, lt.name, t.dtype, lt.shape);
+            total += t.bytes;
+            const auto& r = *lt.recipe;
             const std::uint64_t rows = r.rows();
             if (rows == 0 || t.bytes == 0) continue;
-            items.emplace_back(s, k);
+            items.push_back(t);
             split_rows(units, items.size() - 1, rows, std::max<std::uint64_t>(1, t.bytes / rows), r.row_granularity(),
                        opt.chunk_bytes);
         }
     }
-
-    // Enough room? (A hostile or mistaken input — a stride-0 view expanded to
-    // terabytes — is refused here, by name, before anything is written.)
-    {
-        std::uint64_t need = 0;
-        for (const auto& sh : shards) need += 8 + sh.header.size() + sh.data_bytes;
-        struct statvfs vfs {};
-        const std::string dir = layout.dir.empty() ? std::string(".") : layout.dir;
-        if (::statvfs(dir.c_str(), &vfs) == 0) {
-            const std::uint64_t avail = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
-            if (need > avail)
-                throw Error(ErrorCode::Io, "the output needs " + human_bytes(need) + " but only " + human_bytes(avail) +
-                            " are free here", dir);
-        }
-    }
-
-    // Create the temporary files (this is where an unwritable folder fails).
-    for (auto& sh : shards) {
-        sh.file = detail::TempFile::create(sh.final_path, opt.force);
-        const std::uint64_t size = 8 + sh.header.size() + sh.data_bytes;
-        sh.file.truncate(size);
-        std::uint8_t len[8];
-        const std::uint64_t n = sh.header.size();
-        for (int i = 0; i < 8; ++i) len[i] = static_cast<std::uint8_t>(n >> (8 * i));
-        pwrite_all(sh.file.fd(), len, 8, 0, sh.final_path);
-        pwrite_all(sh.file.fd(), reinterpret_cast<const std::uint8_t*>(sh.header.data()), n, 8, sh.final_path);
-    }
+    // Free space for the whole set, then the temporary files (this is where
+    // an unwritable folder fails).
+    sink.layout();
 
     // Run: each worker reuses its own f32 and output buffers.
     const unsigned nworkers = worker_count(opt.threads, units.size());
@@ -249,14 +173,12 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
     run_units(units, opt.threads, [&](const WorkUnit& unit, unsigned worker) {
         auto& f32 = f32s[worker];
         auto& out = outs[worker];
-        auto& sh = shards[items[unit.item].first];
-        const auto& t = sh.tensors[items[unit.item].second];
+        const auto& t = items[unit.item];
         const auto& lt = plan.tensors[t.lt];
         const auto& r = *lt.recipe;
         const std::uint64_t rows = r.rows();
         const std::uint64_t row_bytes = t.bytes / rows;
         const std::uint64_t nbytes = unit.nrows * row_bytes;
-        const std::uint64_t file_off = 8 + sh.header.size() + t.begin + unit.row0 * row_bytes;
         const auto lossless = r.lossless_dtype();
         out.resize(nbytes);
         try {
@@ -271,47 +193,18 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         } catch (const Error& e) {
             throw e.with_tensor(lt.name).with_file(cat.path);
         }
-        pwrite_all(sh.file.fd(), out.data(), nbytes, file_off, sh.final_path);
+        sink.write(t.index, unit.row0 * row_bytes, {out.data(), static_cast<std::size_t>(nbytes)});
         detail::release_inputs(cat, r, unit.row0, unit.nrows);
-    }, progress, cancel);  // on error the TempFiles unlink themselves
+    }, progress, cancel);  // on error the sink removes its temporaries
 
-    // Companion files into temporaries too, then the whole set is committed
-    // together: all in place, or (on any failure) none.
+    // Companion files go in the same set: all in place, or (on any failure) none.
+    if (config_text) sink.set_config_json(*config_text);
+    for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) sink.add_file(dst, std::move(text));
+    sink.commit();
     ConvertResult res;
-    std::vector<detail::TempFile> extras;
-    if (!layout.index_path.empty()) {
-        JsonWriter w(2);
-        w.begin_object();
-        w.key("metadata").begin_object().key("total_size").value(total).end_object();
-        w.key("weight_map").begin_object();
-        std::map<std::string, std::string> wm;
-        for (const auto& sh : shards)
-            for (const auto& t : sh.tensors) wm[plan.tensors[t.lt].name] = fs::path(sh.final_path).filename().string();
-        for (const auto& [n, f] : wm) w.key(n).value(f);
-        w.end_object().end_object();
-        extras.push_back(detail::TempFile::create(layout.index_path, opt.force));
-        extras.back().write_all(w.str() + "\n");
-    }
-    if (config_text && !layout.config_path.empty()) {
-        extras.push_back(detail::TempFile::create(layout.config_path, opt.force));
-        extras.back().write_all(*config_text);
-    }
-    for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) {
-        extras.push_back(detail::TempFile::create(dst, opt.force));
-        extras.back().write_all(text);
-    }
-    std::vector<detail::TempFile*> all;
-    for (auto& sh : shards) all.push_back(&sh.file);
-    for (auto& e : extras) all.push_back(&e);
-    detail::commit_together(all);
-    for (auto& sh : shards) {
-        res.files.push_back(sh.final_path);
-        res.tensors += sh.tensors.size();
-        res.tensor_bytes += sh.data_bytes;
-    }
-    for (auto& e : extras) res.files.push_back(e.final_path());
-    detail::sync_created_dirs(layout);
-    dir_guard.keep = true;
+    res.files = sink.files();
+    res.tensors = plan.tensors.size();
+    res.tensor_bytes = total;
     return res;
 }
 

@@ -2,7 +2,8 @@
 // Forget to safetensors schemes (bitsandbytes, compressed-tensors, DeepSeek
 // FP8): choose the Linear weights, encode each whole weight with the
 // st_quantize.hpp quantizers on the executor, write payload + companions
-// under the library's names through SafetensorsWriter sinks, pass every
+// under the library's names through the safetensors sink of the output set
+// (safetensors_set.hpp, shared with remember), pass every
 // other tensor through, write config.json with the library's
 // quantization_config. The round trip of each weight is measured on the spot.
 // Scheme parsing, names, labels and quantization_config: forget_st_schemes.cc.
@@ -16,6 +17,7 @@
 #include "input_release.hpp"
 #include "json_util.hpp"
 #include "output_files.hpp"
+#include "safetensors_set.hpp"
 #include "forget_st_internal.hpp"
 
 #include <algorithm>
@@ -379,35 +381,18 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     co.force = opt.force;
     co.config_json = config_with(cat.config_json, res.quantization_config);
     const auto layout = detail::plan_output_files(cat, co);
-    struct DirGuard {
-        std::string dir;
-        std::vector<std::string> committed;  // files renamed into place, removed again on failure
-        bool keep = false;
-        ~DirGuard() {
-            if (keep) return;
-            std::error_code ec;
-            for (const auto& f : committed) fs::remove(f, ec);
-            if (dir.empty()) return;
-            for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); ++it)
-                if (it->is_regular_file()) return;  // never delete anything that holds files
-            fs::remove_all(dir, ec);
-        }
-    } guard{layout.created_dir, {}, false};
 
-    // One sink per output shard.
-    const std::size_t nshards = layout.shard_paths.size();
-    std::vector<std::unique_ptr<SafetensorsWriter>> sinks;
-    for (const auto& path : layout.shard_paths) {
-        sinks.push_back(std::make_unique<SafetensorsWriter>(path, opt.force));
-        sinks.back()->set_metadata({{"format", "pt"}});
-    }
+    // The output set: one shard per input shard, index.json, config.json,
+    // tokenizer files, committed together (safetensors_set.hpp).
+    detail::SafetensorsSet sink(layout, opt.force, {{"format", "pt"}}, SafetensorsWriter::DataOrder::Upstream);
+    const std::size_t nshards = sink.shard_count();
     for (auto& e : p.entries) {
         if (nshards == 1) e.shard = 0;
-        auto& sink = *sinks.at(e.shard);
         for (const auto& o : e.outs)
-            e.sink_index.push_back(o.tail ? sink.add_tail_tensor(o.name, o.dtype, 1, 20) : sink.add_tensor(o.name, o.dtype, o.shape));
+            e.sink_index.push_back(o.tail ? sink.add_tail_tensor(e.shard, o.name, o.dtype, 1, 20)
+                                          : sink.add_tensor(e.shard, o.name, o.dtype, o.shape));
     }
-    for (auto& s : sinks) s->layout();
+    sink.layout();
 
     // Work units: a quantized weight is one unit (the quantizers take whole
     // tensors); kept tensors go in row chunks. Weight = input f32 bytes.
@@ -432,7 +417,6 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
         Entry& e = p.entries[u.item];
         const LogicalTensor& lt = plan.tensors[e.lt];
         const Recipe& r = *lt.recipe;
-        SafetensorsWriter& sink = *sinks[e.shard];
         Scratch& s = scratch[worker];
         try {
             if (!e.quantize) {
@@ -562,46 +546,14 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
         } catch (const Error& err) {
             throw err.with_tensor(lt.name).with_file(cat.path);
         }
-    }, progress, cancel);  // on error the sinks' destructors remove their temporary files
+    }, progress, cancel);  // on error the sink's destructor removes its temporaries
 
-    // Commit: data, then index, then config.json, then tokenizer files.
-    for (auto& s : sinks) {
-        s->commit();
-        guard.committed.push_back(s->path());
-        res.files.push_back(s->path());
-        res.file_bytes += s->file_size();
-    }
-    if (!layout.index_path.empty()) {
-        JsonWriter w(2);
-        w.begin_object();
-        u64 total = 0;
-        std::map<std::string, std::string> wm;
-        for (const auto& e : p.entries) {
-            const std::string file = fs::path(layout.shard_paths[e.shard]).filename().string();
-            const auto& sink = *sinks[e.shard];
-            for (std::size_t j = 0; j < e.outs.size(); ++j) {
-                total += sink.tensor_nbytes(e.sink_index[j]);
-                wm[e.outs[j].name] = file;
-            }
-        }
-        w.key("metadata").begin_object().key("total_size").value(total).end_object();
-        w.key("weight_map").begin_object();
-        for (const auto& [n, f] : wm) w.key(n).value(f);
-        w.end_object().end_object();
-        detail::write_file_atomically(layout.index_path, w.str() + "\n", opt.force);
-        guard.committed.push_back(layout.index_path);
-        res.files.push_back(layout.index_path);
-    }
-    if (!layout.config_path.empty()) {
-        detail::write_file_atomically(layout.config_path, *co.config_json + "\n", opt.force);
-        guard.committed.push_back(layout.config_path);
-        res.files.push_back(layout.config_path);
-    }
-    for (const auto& f : detail::copy_ancillary_files(cat, layout, opt.force)) {
-        guard.committed.push_back(f);
-        res.files.push_back(f);
-    }
-    guard.keep = true;
+    // Commit the whole set: all in place, or (on any failure) none.
+    sink.set_config_json(*co.config_json + "\n");
+    for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) sink.add_file(dst, std::move(text));
+    sink.commit();
+    res.files = sink.files();
+    for (std::size_t s = 0; s < nshards; ++s) res.file_bytes += sink.file_size(s);
 
     for (std::size_t k = 0; k < p.entries.size(); ++k) {
         auto& e = p.entries[k];

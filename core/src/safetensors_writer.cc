@@ -58,13 +58,15 @@ struct SafetensorsWriter::Impl {
     std::unordered_set<std::string> names;
     using State = detail::SinkState;
     State state = State::Open;
+    bool planned = false;  // plan_layout() done
+    DataOrder data_order = DataOrder::Upstream;
     std::uint64_t header_len = 0;   // N
     std::uint64_t fixed_bytes = 0;  // data of the non-tail tensors
     std::optional<detail::TempFile> file;
     std::mutex mu;
 
     void require_open(const char* what) const {
-        if (state != State::Open) throw Error(ErrorCode::Usage, std::string(what) + " after layout()", path);
+        if (state != State::Open || planned) throw Error(ErrorCode::Usage, std::string(what) + " after layout()", path);
     }
     Tensor& tensor(std::size_t i) {
         if (i >= tensors.size())
@@ -221,19 +223,25 @@ std::size_t SafetensorsWriter::tensor_count() const noexcept { return d_->tensor
 std::uint64_t SafetensorsWriter::tensor_nbytes(std::size_t i) const { return d_->tensor(i).nbytes; }
 const std::vector<std::uint64_t>& SafetensorsWriter::tensor_shape(std::size_t i) const { return d_->tensor(i).shape; }
 
-void SafetensorsWriter::layout() {
+void SafetensorsWriter::set_data_order(DataOrder order) {
+    d_->require_open("set_data_order()");
+    d_->data_order = order;
+}
+
+std::uint64_t SafetensorsWriter::plan_layout() {
     Impl& d = *d_;
-    d.require_open("layout()");
+    d.require_open("plan_layout()");
     d.order.clear();
     for (std::size_t i = 0; i < d.tensors.size(); ++i)
         if (!d.tensors[i].tail) d.order.push_back(i);
-    std::stable_sort(d.order.begin(), d.order.end(), [&](std::size_t a, std::size_t b) {
-        const auto& ta = d.tensors[a];
-        const auto& tb = d.tensors[b];
-        const auto ea = elem_size(ta.type), eb = elem_size(tb.type);
-        if (ea != eb) return ea > eb;
-        return ta.name < tb.name;
-    });
+    if (d.data_order == DataOrder::Upstream)
+        std::stable_sort(d.order.begin(), d.order.end(), [&](std::size_t a, std::size_t b) {
+            const auto& ta = d.tensors[a];
+            const auto& tb = d.tensors[b];
+            const auto ea = elem_size(ta.type), eb = elem_size(tb.type);
+            if (ea != eb) return ea > eb;
+            return ta.name < tb.name;
+        });
     std::uint64_t off = 0;
     for (const std::size_t i : d.order) {
         auto& t = d.tensors[i];
@@ -249,7 +257,14 @@ void SafetensorsWriter::layout() {
     std::string head = d.header(true);
     while ((8 + head.size()) % 8 != 0) head.push_back(' ');
     d.header_len = head.size();
-    const std::uint64_t size = 8 + d.header_len + d.fixed_bytes;
+    d.planned = true;
+    return 8 + d.header_len + d.fixed_bytes;
+}
+
+void SafetensorsWriter::layout() {
+    Impl& d = *d_;
+    if (d.state != Impl::State::Open) throw Error(ErrorCode::Usage, "layout() after layout()", d.path);
+    const std::uint64_t size = d.planned ? 8 + d.header_len + d.fixed_bytes : plan_layout();
 
     detail::check_free_space(d.path, size, human_bytes);
 
@@ -305,6 +320,13 @@ void SafetensorsWriter::write(std::size_t index, std::uint64_t offset, std::span
 }
 
 void SafetensorsWriter::commit() {
+    finish().commit();
+    mark_committed();
+}
+
+void SafetensorsWriter::mark_committed() noexcept { d_->state = Impl::State::Committed; }
+
+detail::TempFile& SafetensorsWriter::finish() {
     Impl& d = *d_;
     detail::require_laid(d.state, "commit", d.path);
     std::lock_guard lock(d.mu);
@@ -334,8 +356,7 @@ void SafetensorsWriter::commit() {
         real.resize(static_cast<std::size_t>(d.header_len), ' ');
         pwrite_all(d.file->fd(), reinterpret_cast<const std::uint8_t*>(real.data()), real.size(), 8, d.path);
     }
-    d.file->commit();
-    d.state = Impl::State::Committed;
+    return *d.file;
 }
 
 void SafetensorsWriter::abort() noexcept {

@@ -19,13 +19,16 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <random>
 #include <thread>
 
 #include <signal.h>
@@ -181,6 +184,7 @@ private slots:
     void multiFileOutputIsAllOrNothing();
     void staleTemporariesAreRemoved();
     void killedRunLeavesNoTemporary();
+    void forcedRunRestoresReplacedFiles();
     void fifoIsRefused();
     void controlCharactersAreEscaped();
     void invalidUtf8NamesAreNamedErrors();
@@ -279,43 +283,119 @@ void TestCliMutations::staleTemporariesAreRemoved() {
     for (const auto& f : everything_under(tmp.path())) QVERIFY2(!f.contains(".amn-") || f.contains("notatemp"), qPrintable(f));
 }
 
-// kill -9 in the middle of remember: with O_TMPFILE nothing has a name; with
-// named temps the next run cleans up.
+// kill -9 at random points during remember of a 256 MiB model, into a file
+// (replacing an older one, --force) and into a new folder, with O_TMPFILE and
+// with named temps. After exit: the older file intact, no output folder, and
+// nothing but hidden temporaries of our pattern; after the next run in that
+// folder: no temporary and no empty folder at all.
 void TestCliMutations::killedRunLeavesNoTemporary() {
     QTemporaryDir tmp;
-    // A 96 MiB F32 model: long enough to be killed in the middle.
-    std::map<std::string, amn::test::RawTensor> ts;
-    for (int i = 0; i < 6; ++i) {
-        amn::test::RawTensor t{"F32", {2048, 2048}, std::vector<std::uint8_t>(std::size_t(2048) * 2048 * 4, std::uint8_t(i + 1))};
-        ts["t" + std::to_string(i)] = std::move(t);
-    }
+    // 8 × 32 MiB F32 tensors, written chunk by chunk.
     const QString in = tmp.filePath("big.safetensors");
-    amn::test::write_safetensors_raw(in.toStdString(), ts);
-    QDir().mkpath(tmp.filePath("o"));
-    for (const bool named : {false, true}) {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (named) env.insert("AMN_NO_O_TMPFILE", "1");
-        p.setProcessEnvironment(env);
-        p.start(QString::fromStdString(amn::test::cli_path()), {"remember", in, "--to", "f16", "--threads", "1", "-o", tmp.filePath("o/out.safetensors"), "--force"});
-        QVERIFY(p.waitForStarted());
-        // Kill once the output is being written (a temp exists) or after 150 ms.
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < 150 && p.state() == QProcess::Running) {
-            if (named && !everything_under(tmp.filePath("o")).filter(".amn-").isEmpty()) break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    {
+        std::string header = "{";
+        const std::uint64_t tbytes = std::uint64_t(2048) * 4096 * 4;
+        for (int i = 0; i < 8; ++i)
+            header += std::string(i ? "," : "") + "\"t" + std::to_string(i) + "\":{\"dtype\":\"F32\",\"shape\":[2048,4096],\"data_offsets\":[" +
+                      std::to_string(i * tbytes) + "," + std::to_string((i + 1) * tbytes) + "]}";
+        header += "}";
+        while (header.size() % 8) header += ' ';
+        std::ofstream f(in.toStdString(), std::ios::binary);
+        const std::uint64_t n = header.size();
+        for (int i = 0; i < 8; ++i) f.put(char(n >> (8 * i)));
+        f << header;
+        for (int i = 0; i < 8; ++i) {
+            const std::vector<float> values(std::size_t(2048) * 4096, float(i + 1) * 0.5f);
+            f.write(reinterpret_cast<const char*>(values.data()), std::streamsize(tbytes));
         }
-        ::kill(pid_t(p.processId()), SIGKILL);
-        p.waitForFinished(10000);
-        if (!named) {
-            for (const auto& f : everything_under(tmp.filePath("o"))) QVERIFY2(!f.contains(".amn-"), qPrintable("left behind: " + f));
-        }
-        // The next run in that folder leaves no temporary either.
-        const auto r = run_amn({"remember", sample() + "/model.safetensors", "-o", tmp.filePath("o/next.safetensors"), "--force"});
-        QCOMPARE(r.exit_code, 0);
-        for (const auto& f : everything_under(tmp.filePath("o"))) QVERIFY2(!f.contains(".amn-"), qPrintable("left behind: " + f));
+        QVERIFY(f.good());
     }
+    const QString o = tmp.filePath("o");
+    QDir().mkpath(o);
+    const std::vector<std::uint8_t> old_bytes(100, 7);
+    const auto is_our_temp = [](const QString& entry) {  // ".<name>.amn-XXXXXXXX.tmp", or inside one
+        static const QRegularExpression re(R"(^\.[^/]+\.amn-[0-9a-f]{8}\.tmp(/.*)?$)");
+        return re.match(entry).hasMatch();
+    };
+    std::mt19937 rng(20261124);
+    int killed = 0, runs = 0;
+    for (const bool named : {false, true}) {
+        for (const bool folder : {false, true}) {
+            for (int point = 0; point < 3; ++point) {
+                const int delay_ms = std::uniform_int_distribution<int>(0, 400)(rng);
+                const QString out = folder ? o + "/outdir" : o + "/out.safetensors";
+                if (!folder) write_file(out.toStdString(), old_bytes);
+                QProcess p;
+                QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+                if (named) env.insert("AMN_NO_O_TMPFILE", "1");
+                p.setProcessEnvironment(env);
+                p.start(QString::fromStdString(amn::test::cli_path()),
+                        {"remember", in, "--to", "f16", "--threads", "1", "-o", out, "--force"});
+                QVERIFY(p.waitForStarted());
+                QElapsedTimer t;
+                t.start();
+                while (t.elapsed() < delay_ms && p.state() == QProcess::Running) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                const bool was_running = p.state() == QProcess::Running;
+                ::kill(pid_t(p.processId()), SIGKILL);
+                QVERIFY(p.waitForFinished(10000));
+                ++runs;
+                const bool completed = !was_running && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+                killed += completed ? 0 : 1;
+                const QString what = QString("named=%1 folder=%2 delay=%3ms: ").arg(named).arg(folder).arg(delay_ms);
+                // After exit: the older file or the complete new one (killed
+                // after its commit); an output folder only when complete.
+                const auto complete = [](const QString& file) {
+                    std::error_code ec;
+                    const auto n = fs::file_size(file.toStdString(), ec);
+                    return !ec && n > (std::uintmax_t(128) << 20) && n < (std::uintmax_t(128) << 20) + 4096;
+                };
+                if (!folder) {
+                    QVERIFY2(read_file(out.toStdString()) == old_bytes || complete(out),
+                             qPrintable(what + "the replaced file was lost"));
+                } else if (QFile::exists(out)) {
+                    QVERIFY2(complete(out + "/big.safetensors"), qPrintable(what + "output folder left: " + everything_under(out).join(' ')));
+                }
+                QVERIFY2(!completed || complete(folder ? out + "/big.safetensors" : out), qPrintable(what + "incomplete output"));
+                for (const auto& f : everything_under(o)) {
+                    if (f == "out.safetensors" || f == "outdir" || f == "outdir/big.safetensors") continue;  // checked above
+                    QVERIFY2(is_our_temp(f), qPrintable(what + "left behind: " + f));
+                }
+                // The next run in that folder removes what the killed one left.
+                const QString next = point % 2 ? o + "/next" : o + "/next.safetensors";
+                const auto r = run_amn({"remember", sample() + "/model.safetensors", "-o", next, "--force"});
+                QCOMPARE(r.exit_code, 0);
+                fs::remove((o + "/config.json").toStdString());  // written beside next.safetensors
+                for (const auto& f : everything_under(o)) QVERIFY2(!f.contains(".amn-"), qPrintable(what + "after the next run: " + f));
+                std::error_code ec;
+                fs::remove_all((o + "/outdir").toStdString(), ec);
+                fs::remove_all(next.toStdString(), ec);
+            }
+        }
+    }
+    QVERIFY2(killed >= runs / 2, qPrintable(QString("only %1 of %2 runs were killed before finishing").arg(killed).arg(runs)));
+}
+
+// --force replaced the outputs one by one: when a later member of the set
+// could not be put in place, the files already replaced were lost. They are
+// kept until the whole set is in place and restored on failure.
+void TestCliMutations::forcedRunRestoresReplacedFiles() {
+    QTemporaryDir tmp;
+    const QString out = tmp.filePath("out");
+    QDir().mkpath(out + "/config.json");  // config.json, committed after the shard, cannot be replaced
+    write_file((out + "/config.json/keep").toStdString(), {1});
+    const std::vector<std::uint8_t> old_bytes(100, 7);
+    write_file((out + "/model.safetensors").toStdString(), old_bytes);
+    const auto r = run_amn({"remember", sample(), "-o", out, "--force"});
+    QCOMPARE(r.exit_code, 1);
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY2(r.err.contains("config.json"), qPrintable(r.err));
+    QVERIFY(read_file((out + "/model.safetensors").toStdString()) == old_bytes);  // replaced, then restored
+    QCOMPARE(everything_under(out), QStringList({"config.json", "config.json/keep", "model.safetensors"}));
+    // Once the obstacle is gone the same command replaces the file.
+    fs::remove_all((out + "/config.json").toStdString());
+    QCOMPARE(run_amn({"remember", sample(), "-o", out, "--force"}).exit_code, 0);
+    QVERIFY(read_file((out + "/model.safetensors").toStdString()).size() > old_bytes.size());
+    for (const auto& f : everything_under(out)) QVERIFY2(!f.contains(".amn-"), qPrintable(f));
 }
 
 // 5: a FIFO as input blocked forever; it is refused by name.

@@ -73,6 +73,8 @@ private slots:
     void outputLargerThanFreeSpaceIsRefused();
     void commitTogetherIsAllOrNothing();
     void tempFilesHaveNoNameOrAreSwept();
+    void forcedCommitRestoresReplacedFiles();
+    void newFolderIsStagedUnderATempName();
 };
 
 void TestConvert::cancelBeforeStartLeavesNothing() {
@@ -225,6 +227,7 @@ void TestConvert::createdFolderRemovedOnFailure() {
     std::atomic<bool> cancel{true};
     QVERIFY_THROWS_EXCEPTION(Error, convert_to_safetensors(cat, plan, o, {}, &cancel));
     QVERIFY(!fs::exists(tmp.filePath("new").toStdString()));
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"big.safetensors"}));  // no staging folder either
 }
 
 void TestConvert::defaultOutputNames() {
@@ -356,6 +359,88 @@ void TestConvert::tempFilesHaveNoNameOrAreSwept() {
     const auto msgs = detail::take_cleanup_messages();
     QCOMPARE(msgs.size(), std::size_t(1));
     QVERIFY(msgs[0].find(".y.safetensors.amn-0badf00d.tmp") != std::string::npos);
+}
+
+// issue 14: --force used to replace files one by one, so a failure midway
+// left the first ones replaced and their old bytes lost. The replaced files
+// are now kept (under a locked backup temp) until the whole set is in place,
+// and restored when placing a later member fails.
+void TestConvert::forcedCommitRestoresReplacedFiles() {
+    QTemporaryDir tmp;
+    const auto put = [&](const char* name, const std::string& text) {
+        amn::test::write_file(tmp.filePath(name).toStdString(), std::vector<std::uint8_t>(text.begin(), text.end()));
+    };
+    const auto text = [&](const char* name) {
+        const auto b = amn::test::read_file(tmp.filePath(name).toStdString());
+        return std::string(b.begin(), b.end());
+    };
+    put("a.safetensors", "old a");
+    put("c.json", "old c");
+    QVERIFY(QDir(tmp.path()).mkpath("b.json"));  // the second member cannot be put in place
+    put("b.json/inside", "x");
+    {
+        auto a = detail::TempFile::create(tmp.filePath("a.safetensors").toStdString(), true);
+        auto b = detail::TempFile::create(tmp.filePath("b.json").toStdString(), true);
+        auto c = detail::TempFile::create(tmp.filePath("c.json").toStdString(), true);
+        a.write_all("new a");
+        b.write_all("new b");
+        c.write_all("new c");
+        try {
+            detail::commit_together({&a, &b, &c});
+            QFAIL("commit succeeded over a folder");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::Io);
+            QVERIFY2(e.file() == tmp.filePath("b.json").toStdString(), e.what());
+        }
+    }
+    QCOMPARE(text("a.safetensors"), std::string("old a"));  // replaced, then restored
+    QCOMPARE(text("c.json"), std::string("old c"));
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"a.safetensors", "b.json", "c.json"}));  // no temp, no backup
+    // A forced commit that succeeds replaces both and keeps no backup.
+    {
+        auto a = detail::TempFile::create(tmp.filePath("a.safetensors").toStdString(), true);
+        auto c = detail::TempFile::create(tmp.filePath("c.json").toStdString(), true);
+        a.write_all("new a");
+        c.write_all("new c");
+        detail::commit_together({&a, &c});
+    }
+    QCOMPARE(text("a.safetensors"), std::string("new a"));
+    QCOMPARE(text("c.json"), std::string("new c"));
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"a.safetensors", "b.json", "c.json"}));
+}
+
+// issue 14: a new output folder is created under a hidden temporary name and
+// renamed at commit, so kill -9 never leaves an empty (or partial) output
+// folder; the next run in that parent removes a stale one, with a message.
+void TestConvert::newFolderIsStagedUnderATempName() {
+    QTemporaryDir tmp;
+    const std::string out = tmp.filePath("out").toStdString();
+    {
+        auto s = detail::StagingDir::create(out);
+        const QStringList during = hidden_and_files(tmp.path());
+        QVERIFY2(during.size() == 1 && during[0].startsWith(".out.amn-") && during[0].endsWith(".tmp"), qPrintable(during.join(' ')));
+        QVERIFY(!QFile::exists(tmp.filePath("out")));
+        auto t = detail::TempFile::create(s.path() + "/x.safetensors", false);
+        t.write_all("data");
+        detail::commit_together({&t}, [&] { s.commit(); });
+    }
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"out"}));
+    QCOMPARE(hidden_and_files(tmp.filePath("out")), QStringList({"x.safetensors"}));
+    // Not committed: nothing remains.
+    { auto s = detail::StagingDir::create(tmp.filePath("other").toStdString()); }
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"out"}));
+    // An abandoned staging folder (no lock: its run was killed) is removed
+    // by the next run in that parent.
+    QTemporaryDir tmp2;
+    QVERIFY(QDir(tmp2.path()).mkpath(".model.amn-0badf00d.tmp/sub"));
+    amn::test::write_file(tmp2.filePath(".model.amn-0badf00d.tmp/sub/part").toStdString(), std::vector<std::uint8_t>(100, 1));
+    (void)detail::take_cleanup_messages();
+    { auto s = detail::StagingDir::create(tmp2.filePath("model").toStdString()); }
+    QCOMPARE(hidden_and_files(tmp2.path()), QStringList());
+    const auto msgs = detail::take_cleanup_messages();
+    QCOMPARE(msgs.size(), std::size_t(1));
+    QVERIFY2(msgs[0].find(".model.amn-0badf00d.tmp") != std::string::npos && msgs[0].find("100 bytes") != std::string::npos,
+             msgs[0].c_str());
 }
 
 #include "test_convert.moc"

@@ -4,9 +4,12 @@
 /// The Executor and the safetensors Sink: run a Plan on all cores and write
 /// the result. Work is split into row chunks of a few MiB; each worker
 /// thread owns one chunk buffer, so memory stays bounded whatever the model
-/// size. Output goes to temporary files in the target folder, renamed only
-/// when everything is written: a failure or cancel leaves nothing behind and
-/// the input is never touched.
+/// size. Output goes through the safetensors sink of the output set
+/// (shards, index.json, config.json, tokenizer files): temporary files in
+/// the target folder (a new folder under a temporary name), all renamed
+/// together only when everything is written: a failure or cancel leaves
+/// nothing behind, files replaced with `force` are restored, and the input
+/// is never touched.
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
@@ -30,7 +33,8 @@ struct ConvertOptions {
     std::optional<DType> to;
     /// Output path. Ends in ".safetensors": that file (sharded input →
     /// `<stem>-0000i-of-0000N.safetensors` + `<stem>.safetensors.index.json`
-    /// beside it). Otherwise a directory, created when missing, holding the
+    /// beside it). Otherwise a directory, created when missing (under a
+    /// hidden temporary name, renamed at the end), holding the
     /// output shards under the input's shard names plus `config.json`.
     /// Empty: derived by `default_output_path`.
     std::string output;

@@ -8,8 +8,9 @@
 /// encoded by the quantizers of st_quantize.hpp (byte for byte what the
 /// library writes, CPU variant) and written with their companions under the
 /// library's names; every other tensor passes through unchanged; config.json
-/// gets the library's `quantization_config`. Output goes through
-/// SafetensorsWriter sinks (temporary files, atomic rename), sharded like the
+/// gets the library's `quantization_config`. Output goes through the
+/// safetensors sink shared with remember (shards, index.json, config.json,
+/// tokenizer files as temporaries committed together), sharded like the
 /// input, on the one executor (one quantized tensor per work unit, kept
 /// tensors in row chunks). The round trip of every quantized tensor is
 /// measured (RMSE, max abs error, SQNR) on the spot.
@@ -160,7 +161,8 @@ std::vector<ForgetTensor> plan_st_forget(const Catalog& catalog, const Plan& pla
 ///         when an output is an input file; Error{Io} for an unwritable folder
 ///         or too little space; Error{Cancelled}; any Error a recipe raises.
 ///         In every case nothing is left at the output paths (temporary
-///         files removed, a folder this call created removed again).
+///         files and a new folder's temporary removed, files replaced with
+///         `force` restored).
 StForgetResult forget_to_safetensors(const Catalog& catalog, const Plan& plan, const StForgetOptions& options,
                                      const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 

@@ -38,6 +38,11 @@
 
 namespace amn {
 
+namespace detail {
+class TempFile;
+class SafetensorsSet;
+}  // namespace detail
+
 /// Streaming safetensors writer.
 ///
 /// Sequence: construct → set_metadata() → add_tensor()/add_tail_tensor() × N
@@ -65,6 +70,15 @@ public:
     /// `__metadata__` entry). \throws Error{Usage} on a duplicate key or after layout().
     void set_metadata(std::vector<std::pair<std::string, std::string>> metadata);
     const std::vector<std::pair<std::string, std::string>>& metadata() const noexcept;
+
+    /// Data order in the file and the header. Upstream (the default): as
+    /// `safetensors.serialize`, described above. AsAdded: the order the
+    /// tensors were added (tail tensors still last); the caller keeps every
+    /// tensor aligned — remember adds them sorted by element size, largest
+    /// first, in the input's order within a size.
+    enum class DataOrder { Upstream, AsAdded };
+    /// \throws Error{Usage} after plan_layout()/layout().
+    void set_data_order(DataOrder order);
 
     /// Add a tensor of `type` (any plain registered dtype with a safetensors
     /// name: BOOL, U8…U64, I8…I64, F16, BF16, F32, F64, F8_*, F4, F6_*) and
@@ -101,6 +115,13 @@ public:
     std::uint64_t tensor_nbytes(std::size_t i) const override;
     /// Shape of tensor `i` as it will be written. \throws Error{OutOfRange}.
     const std::vector<std::uint64_t>& tensor_shape(std::size_t i) const;
+
+    /// Fix the layout (data order, offsets, header) without creating anything
+    /// and return the bytes the file needs (tail tensors excluded), so that a
+    /// caller can check the free space for several files at once. After it,
+    /// no tensor can be added; layout() does it when not done yet.
+    /// \throws Error{Usage} after layout(); Error{SizeMismatch} on overflow.
+    std::uint64_t plan_layout();
 
     /// Lay the file out (data order above), check the free space (statvfs),
     /// create the temporary file at its size and write the 8-byte length and
@@ -144,6 +165,13 @@ public:
     const std::string& path() const noexcept override;
 
 private:
+    // The output set (safetensors_set.hpp) commits its shards together with
+    // index.json and config.json: finish() is commit() up to (not including)
+    // the sync and rename of the file, which the set does for all files at once.
+    friend class detail::SafetensorsSet;
+    detail::TempFile& finish();
+    void mark_committed() noexcept;
+
     struct Impl;
     std::unique_ptr<Impl> d_;
 };
