@@ -172,28 +172,33 @@ MainWindow::~MainWindow() {
         // The process is ending: keep one reference to each open model so that
         // deleting the views below frees nothing big (the OS reclaims it at once).
         for (int i = 0; i < tabs_->count(); ++i)
-            if (auto* v = modelView(i)) new ModelPtr(v->model());  // intentionally never deleted
+            if (auto* v = modelView(i)) {
+                new ModelPtr(v->model());                             // intentionally never deleted
+                new std::shared_ptr<ModelViewData>(v->releaseData());  // likewise
+            }
     } else {
         while (tabs_->count()) {  // models freed on workers, in parallel
             QWidget* w = tabs_->widget(0);
             auto* v = qobject_cast<ModelView*>(w);
             ModelPtr model = v ? v->model() : nullptr;
+            std::shared_ptr<ModelViewData> data = v ? v->releaseData() : nullptr;
             tabs_->removeTab(0);
             delete w;
-            freeOnWorker(std::move(model));
+            freeOnWorker(std::move(model), std::move(data));
         }
     }
     frees_.cancelAndWait();  // a free cannot be interrupted: wait for those under way
 }
 
-void MainWindow::freeOnWorker(ModelPtr model) {
-    if (!model) return;
+void MainWindow::freeOnWorker(ModelPtr model, std::shared_ptr<ModelViewData> data) {
+    if (!model && !data) return;
     // Hold the model in a holder that the worker empties: when this is the last
     // reference (no wizard still converting it), its catalog, plan and tree
-    // are freed on the worker, not here.
-    auto holder = std::make_shared<ModelPtr>(std::move(model));
+    // are freed on the worker, not here; so are the view's chart data.
+    auto holder = std::make_shared<std::pair<ModelPtr, std::shared_ptr<ModelViewData>>>(std::move(model), std::move(data));
     frees_.startIndependent<int>(this, [holder](const std::atomic<bool>&) {
-        holder->reset();
+        holder->second.reset();
+        holder->first.reset();
         return 0;
     }, [](int) {});
 }
@@ -341,7 +346,12 @@ void MainWindow::openPaths(const QStringList& paths) {
         setStatus(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         busy_->setVisible(true);
         loads_.startIndependent<LoadResult>(
-            this, [path](const std::atomic<bool>&) { return tryLoadModel(path); },
+            this,
+            [path](const std::atomic<bool>&) {
+                LoadResult r = tryLoadModel(path);
+                if (r.model) r.views = prepareModelView(*r.model);  // off the UI thread
+                return r;
+            },
             [this, order, canonical](const LoadResult& r) {
                 --pending_;
                 loading_.removeAll(canonical);
@@ -359,7 +369,7 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
         if (pending_ == 0) reportFailures();  // one report per batch (a drop of five bad files)
         return;
     }
-    auto* view = new ModelView(r.model, tabs_);
+    auto* view = new ModelView(r.model, tabs_, r.views);
     connect(view, &ModelView::convertRequested, this, [this] { convertCurrent(); });
     view->setProperty(kPathProperty, canonicalPath(r.path));
     view->setProperty(kOrderProperty, order);
@@ -442,13 +452,15 @@ void MainWindow::closeTab(int i) {
     if (i < 0 || i >= tabs_->count()) return;
     QWidget* w = tabs_->widget(i);
     ModelPtr model;
+    std::shared_ptr<ModelViewData> data;
     if (auto* v = qobject_cast<ModelView*>(w)) {
         v->saveViewState();
         model = v->model();
+        data = v->releaseData();
     }
     tabs_->removeTab(i);
     delete w;  // its statistics jobs are cancelled and waited for
-    freeOnWorker(std::move(model));  // a 100 000-tensor model takes up to a second to free
+    freeOnWorker(std::move(model), std::move(data));  // a 100 000-tensor model takes up to a second to free
     updateState();
 }
 

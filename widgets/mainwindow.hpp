@@ -96,7 +96,7 @@ private:
     void updateState();
     void setStatus(const QString& text, bool failure = false);
     void reportFailures();
-    void freeOnWorker(ModelPtr model);
+    void freeOnWorker(ModelPtr model, std::shared_ptr<ModelViewData> data = {});
 
     QStackedWidget* stack_ = nullptr;
     QTabWidget* tabs_ = nullptr;

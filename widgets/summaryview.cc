@@ -39,10 +39,12 @@ std::vector<BreakdownChart::Row> makeRows(const LoadedModel& m) {
     // By scheme: each logical tensor's stored bytes under its scheme; stored
     // tensors nobody consumes under their own heading.
     std::map<std::string, BreakdownChart::Segment> byScheme;
+    const std::string notConvertible = SummaryView::tr("not convertible").toStdString();
+    const std::string unquantized = SummaryView::tr("unquantized").toStdString();
     for (const auto& lt : m.plan.tensors) {
         std::string key;
-        if (!lt.error.empty() || !lt.recipe) key = SummaryView::tr("not convertible").toStdString();
-        else if (!lt.quantized || !lt.params) key = SummaryView::tr("unquantized").toStdString();
+        if (!lt.error.empty() || !lt.recipe) key = notConvertible;
+        else if (!lt.quantized || !lt.params) key = unquantized;
         else key = amn::describe(*lt.params);
         auto& s = byScheme[key];
         s.label = QString::fromStdString(key);
