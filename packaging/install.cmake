@@ -109,8 +109,9 @@ if(TARGET anamnesis)
   install(DIRECTORY ${_amn_gen}/icons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor
           COMPONENT runtime FILES_MATCHING PATTERN "*.png")
 
-  # Compiled translations (.qm). The application embeds the same files under
-  # :/i18n; the installed copies are for translators and other tools.
+  # Compiled translations (.qm). The application loads these when present
+  # (an updated catalogue needs no rebuild) and falls back to the same files
+  # embedded under :/i18n.
   # (qt_add_translations in widgets/ writes them to its binary directory.)
   file(GLOB _amn_ts RELATIVE ${PROJECT_SOURCE_DIR}/translations ${PROJECT_SOURCE_DIR}/translations/*.ts)
   foreach(ts IN LISTS _amn_ts)
@@ -200,6 +201,9 @@ set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME anamnesis)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
+# Qt's own translations (qtbase_*.qm): the file dialog and standard buttons in
+# the user's language; the application runs without them.
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "qt6-translations-l10n")
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
 "inspector and converter for ML model files
 anamnesis parses ML model files (safetensors, GGUF, NumPy .npy/.npz and

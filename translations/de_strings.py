@@ -432,3 +432,56 @@ DE = {
     (W, "REGEX; … quantize exactly the 2-D weights matching"): "REGEX; … genau die passenden 2-D-Gewichte quantisieren",
     (W, "O&nly:"): "N&ur:",
 }
+
+# Scheme descriptions and "not measurable" reasons, worded from the core's
+# typed values (widgets/schemetext.cc). Type and format names stay as they are.
+X = "amn::ui::SchemeText"
+DE.update({
+    (X, "%1×%2 blocks"): "%1×%2-Blöcke",
+    (X, "ModelOpt FP8 (%1), per-channel %2 scale applied in BF16"): "ModelOpt FP8 (%1), %2-Skala je Kanal, in BF16 angewandt",
+    (X, "ModelOpt FP8 (%1), per-tensor %2 scale applied in BF16"): "ModelOpt FP8 (%1), %2-Skala je Tensor, in BF16 angewandt",
+    (X, "per-tensor"): "je Tensor",
+    (X, "per-channel"): "je Kanal",
+    (X, "per-expert"): "je Experte",
+    (X, "group %1"): "Gruppe %1",
+    (X, "compressed-tensors W8A%1 (float-quantized), FP8 %2, %3, %4 scales"):
+        "compressed-tensors W8A%1 (float-quantized), FP8 %2, %3, %4-Skalen",
+    (X, "per-tensor scale"): "eine Skala je Tensor",
+    (X, "per-channel scales"): "Skalen je Kanal",
+    (X, "per-expert scales"): "Skalen je Experte",
+    (X, "group %1 scales"): "Skalen je Gruppe von %1",
+    (X, "FP8 (%1), %2, %3 scales"): "FP8 (%1), %2, %3-Skalen",
+    (X, "asymmetric"): "asymmetrisch",
+    (X, "symmetric"): "symmetrisch",
+    (X, "compressed-tensors W%1A%2 (%3), int%1 %4, %5"): "compressed-tensors W%1A%2 (%3), int%1 %4, %5",
+    (X, ", act-order"): ", Aktivierungsreihenfolge (act-order)",
+    (X, ", %1 scales"): ", %1-Skalen",
+    (X, "per-channel (no groups)"): "je Kanal (keine Gruppen)",
+    (X, "AWQ GEMM %1-bit, %2, zero points, %3 scales"): "AWQ GEMM %1 Bit, %2, Nullpunkte, %3-Skalen",
+    (X, "GPTQ %1-bit"): "GPTQ %1 Bit",
+    (X, ", %Ln group(s)"): [", %Ln Gruppe", ", %Ln Gruppen"],
+    (X, ", per-channel (no groups)"): ", je Kanal (keine Gruppen)",
+    (X, ", group %1"): ", Gruppe %1",
+    (X, ", symmetric"): ", symmetrisch",
+    (X, ", asymmetric"): ", asymmetrisch",
+    (X, ", gptq_v2 zero points"): ", gptq_v2-Nullpunkte",
+    (X, "bitsandbytes %1, blocksize %2"): "bitsandbytes %1, Blockgröße %2",
+    (X, ", double-quant (nested blocksize %1)"): ", doppelt quantisiert (innere Blockgröße %1)",
+    (X, ", compute %1"): ", Rechentyp %1",
+    (X, "GGUF %1"): "GGUF %1",
+    (X, "GGUF %1 (%2-element blocks of %3 bytes, %4 bits per weight)"):
+        "GGUF %1 (Blöcke zu %2 Elementen in %3 Bytes, %4 Bit pro Gewicht)",
+    (X, "E2M1 with an %1 scale per %2"): "E2M1 mit einer %1-Skala je %2",
+    (X, "compressed-tensors %1 W4A%2 (%3-pack-quantized), %4"): "compressed-tensors %1 W4A%2 (%3-pack-quantized), %4",
+    (X, ", %1 global scale"): ", globale %1-Skala",
+    (X, "ModelOpt %1, %2"): "ModelOpt %1, %2",
+    (X, "ModelOpt %1, %2 and a %3 second-level scale"): "ModelOpt %1, %2 und einer %3-Skala zweiter Stufe",
+    (X, "ModelOpt %1, %2 and an %3 second-level scale"): "ModelOpt %1, %2 und einer %3-Skala zweiter Stufe",
+    (X, "%1 (gpt-oss experts), %2, transformers' [E, in, out] layout"):
+        "%1 (gpt-oss-Experten), %2, Anordnung [E, in, out] wie in transformers",
+    (X, "%1, %2"): "%1, %2",
+    (X, "bitsandbytes LLM.int8, row-wise %1 absmax (SCB)"): "bitsandbytes LLM.int8, %1-Absolutmaximum je Zeile (SCB)",
+    (X, "not measurable yet for %1"): "für %1 noch nicht messbar",
+    (X, "not measurable: the tensor cannot be decoded"): "nicht messbar: der Tensor lässt sich nicht dekodieren",
+    (X, "not quantized: nothing to measure"): "nicht quantisiert: nichts zu messen",
+})

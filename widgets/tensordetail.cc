@@ -2,6 +2,7 @@
 #include "tensordetail.hpp"
 
 #include "charts.hpp"
+#include "schemetext.hpp"
 #include "tensortreemodel.hpp"
 
 #include "anamnesis/error.hpp"
@@ -23,14 +24,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace amn::ui {
-
-QString unmeasurableText(const QString& why) {
-    // The core says "not measurable yet for <scheme>": word it once, not twice.
-    static const QLatin1String yetFor("not measurable yet for ");
-    if (why.startsWith(yetFor)) return TensorDetail::tr("not measurable yet for %1").arg(why.mid(yetFor.size()));
-    if (why.startsWith(QLatin1String("not measurable"))) return why;
-    return TensorDetail::tr("not measurable: %1").arg(why);
-}
 
 
 TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
@@ -169,7 +162,7 @@ void TensorDetail::showNode(int node) {
         html += row(tr("Shape"), shapeText(lt.shape));
         html += row(tr("Parameters"), QLocale().toString(static_cast<qulonglong>(lt.numel())));
         if (lt.recipe)
-            html += row(tr("Scheme"), QString::fromStdString(lt.params ? amn::describe(*lt.params) : lt.recipe->describe()));
+            html += row(tr("Scheme"), schemeText(lt));
         html += row(tr("Stored"), humanBytes(lt.stored_bytes));
         html += row(tr("As BF16"), humanBytes(2 * lt.numel()));
         if (lt.numel())
@@ -285,13 +278,14 @@ void TensorDetail::onFinished(const Outcome& o) {
     {
         const auto& r = o.requant;
         QString text;
-        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : unmeasurableText(QString::fromStdString(r.unavailable));
+        // Worded from the tensor's typed state; the core's English reason is the tooltip.
+        if (!r.measured) text = unmeasurableText(model_->plan.tensors[static_cast<std::size_t>(o.planIndex)]);
         else if (std::isinf(r.sqnr_db) && r.sqnr_db > 0) text = tr("no further loss: the values are already on the scheme's grid");
         else
             text = tr("RMSE %1, max abs error %2, SQNR %3 dB")
                        .arg(loc.toString(r.rmse, 'g', 3), loc.toString(r.max_abs, 'g', 3), loc.toString(r.sqnr_db, 'f', 1));
         statLabels_[QStringLiteral("lethe")]->setText(text);
-        if (r.measured) statLabels_[QStringLiteral("lethe")]->setToolTip(QString::fromStdString(r.estimator));
+        statLabels_[QStringLiteral("lethe")]->setToolTip(QString::fromStdString(r.measured ? r.estimator : r.unavailable));
     }
     std::vector<quint64> bins(s.histogram.begin(), s.histogram.end());
     if (s.finite) histogram_->setHistogram(std::move(bins), s.hist_lo, s.hist_hi);

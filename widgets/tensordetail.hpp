@@ -80,7 +80,4 @@ private:
     amn::ValueStats stats_;
 };
 
-/// The "What Lethe took" cell when the core could not measure it.
-QString unmeasurableText(const QString& why);
-
 }  // namespace amn::ui

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "tensortreemodel.hpp"
+#include "schemetext.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -316,7 +317,7 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
         case Qt::ToolTipRole: {
             QString tip = tree_->fullName(m, id);
             if (lt && lt->recipe)
-                tip += QLatin1Char('\n') + QString::fromStdString(lt->params ? amn::describe(*lt->params) : lt->recipe->describe());
+                tip += QLatin1Char('\n') + schemeText(*lt);
             if (lt && !lt->error.empty()) tip += QLatin1Char('\n') + QString::fromStdString(lt->error);
             if (st && !n.consumed) tip += QLatin1Char('\n') + tr("Consumed by no output tensor: conversion drops it.");
             return tip;
