@@ -16,6 +16,13 @@ include(CMakePackageConfigHelpers)
 set(AMN_RELEASE_EPOCH 1795478400)  # 2026-11-24
 set(AMN_PACKAGE_MAINTAINER "The anamnesis developers <anamnesis@example.org>"
     CACHE STRING "Maintainer field of the .deb packages and the Debian changelog")
+# The project's web pages, for the AppStream metainfo: its homepage and where
+# the README's screenshots (docs/screenshots/*.png) are published. Set both
+# when publishing the project.
+set(AMN_HOMEPAGE_URL "https://anamnesis.example.org/"
+    CACHE STRING "Homepage in the AppStream metainfo")
+set(AMN_SCREENSHOT_URL "https://anamnesis.example.org/docs/screenshots"
+    CACHE STRING "URL of the folder holding docs/screenshots/*.png, for the AppStream metainfo")
 
 set(_amn_saved_epoch "$ENV{SOURCE_DATE_EPOCH}")
 set(ENV{SOURCE_DATE_EPOCH} ${AMN_RELEASE_EPOCH})
@@ -79,9 +86,9 @@ install(FILES packaging/completions/amn.fish
 if(TARGET anamnesis)
   install(FILES resources/org.anamnesis.Anamnesis.desktop
           DESTINATION ${CMAKE_INSTALL_DATADIR}/applications COMPONENT runtime)
-  configure_file(resources/org.anamnesis.Anamnesis.metainfo.xml.in
-                 ${_amn_gen}/org.anamnesis.Anamnesis.metainfo.xml @ONLY)
-  install(FILES ${_amn_gen}/org.anamnesis.Anamnesis.metainfo.xml
+  configure_file(resources/org.anamnesis.anamnesis.metainfo.xml.in
+                 ${_amn_gen}/org.anamnesis.anamnesis.metainfo.xml @ONLY)
+  install(FILES ${_amn_gen}/org.anamnesis.anamnesis.metainfo.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo COMPONENT runtime)
   install(FILES resources/anamnesis-mime.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages RENAME anamnesis.xml COMPONENT runtime)

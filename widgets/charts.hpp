@@ -128,7 +128,7 @@ class LossChart : public QWidget {
 public:
     struct Bar {
         QString name;
-        QString type;       ///< the type or scheme written ("q4_K", "U8")
+        QString type;       ///< the type or scheme written ("Q4_K", "U8")
         double sqnr_db = 0; ///< +inf when exact
         double rmse = 0;
         double bits = 0;    ///< bits per weight
