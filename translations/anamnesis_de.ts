@@ -567,7 +567,7 @@
         <name>amn::ui::LetheChart</name>
         <message>
             <source>Lethe took %1 of %2 (%3): stored bits per weight by layer</source>
-            <translation>Lethe nahm %1 von %2 (%3): gespeicherte Bits pro Gewicht je Schicht</translation>
+            <translation>Lethe nahm %1 von %2 (%3): Bits pro Gewicht</translation>
         </message>
         <message>
             <source>Nothing is quantized: every tensor keeps its stored precision</source>
@@ -1196,6 +1196,22 @@
         <message>
             <source>%1, %2</source>
             <translation>%1, %2</translation>
+        </message>
+        <message>
+            <source>quantized</source>
+            <translation>quantisiert</translation>
+        </message>
+        <message>
+            <source>companion</source>
+            <translation>Begleittensor</translation>
+        </message>
+        <message>
+            <source>passthrough</source>
+            <translation>durchgereicht</translation>
+        </message>
+        <message>
+            <source>unsupported</source>
+            <translation>nicht unterstützt</translation>
         </message>
     </context>
     <context>

@@ -1196,6 +1196,22 @@
             <source>%1, %2</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>quantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>companion</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>passthrough</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>unsupported</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

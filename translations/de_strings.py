@@ -99,7 +99,7 @@ DE = {
     ("amn::ui::HistogramChart", "[%1, %2): %3 values"): "[%1, %2): %3 Werte",
 
     (L, "Lethe took %1 of %2 (%3): stored bits per weight by layer"):
-        "Lethe nahm %1 von %2 (%3): gespeicherte Bits pro Gewicht je Schicht",
+        "Lethe nahm %1 von %2 (%3): Bits pro Gewicht",
     (L, "Nothing is quantized: every tensor keeps its stored precision"):
         "Nichts ist quantisiert: jeder Tensor behält seine gespeicherte Genauigkeit",
     (L, "quantized layer"): "quantisierte Schicht",
@@ -481,6 +481,10 @@ DE.update({
         "%1 (gpt-oss-Experten), %2, Anordnung [E, in, out] wie in transformers",
     (X, "%1, %2"): "%1, %2",
     (X, "bitsandbytes LLM.int8, row-wise %1 absmax (SCB)"): "bitsandbytes LLM.int8, %1-Absolutmaximum je Zeile (SCB)",
+    (X, "quantized"): "quantisiert",
+    (X, "companion"): "Begleittensor",
+    (X, "passthrough"): "durchgereicht",
+    (X, "unsupported"): "nicht unterstützt",
     (X, "not measurable yet for %1"): "für %1 noch nicht messbar",
     (X, "not measurable: the tensor cannot be decoded"): "nicht messbar: der Tensor lässt sich nicht dekodieren",
     (X, "not quantized: nothing to measure"): "nicht quantisiert: nichts zu messen",

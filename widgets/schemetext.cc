@@ -156,6 +156,16 @@ QString schemeUseText(const amn::Plan& plan, const amn::SchemeUse& use) {
     return QString::fromStdString(use.description);
 }
 
+QString roleText(amn::Role role) {
+    switch (role) {
+        case amn::Role::Quantized: return SchemeText::tr("quantized");
+        case amn::Role::Companion: return SchemeText::tr("companion");
+        case amn::Role::Passthrough: return SchemeText::tr("passthrough");
+        case amn::Role::Unsupported: return SchemeText::tr("unsupported");
+    }
+    return QString::fromStdString(std::string(amn::role_name(role)));
+}
+
 QString unmeasurableText(const amn::LogicalTensor& lt) {
     if (lt.quantized && lt.params)
         return SchemeText::tr("not measurable yet for %1").arg(QString::fromStdString(amn::scheme_id(*lt.params)));

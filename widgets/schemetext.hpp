@@ -34,6 +34,10 @@ QString schemeText(const amn::LogicalTensor& lt);
 /// tensor has parameters).
 QString schemeUseText(const amn::Plan& plan, const amn::SchemeUse& use);
 
+/// A stored tensor's role in words: "quantized", "companion", "passthrough",
+/// "unsupported" (amn::role_name(), translated).
+QString roleText(amn::Role role);
+
 /// Why no "what Lethe took" figure can be measured for `lt`, from its typed
 /// state (the core's `RequantError::unavailable` is the English detail):
 /// "not measurable yet for gguf-Q4_K" (a quantized tensor without a

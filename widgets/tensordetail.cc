@@ -146,7 +146,7 @@ void TensorDetail::showNode(int node) {
     auto addSource = [&](std::size_t ci) {
         const auto& st = m.catalog.tensors[ci];
         new QTreeWidgetItem(sources_, {QString::fromStdString(st.name), QString::fromStdString(st.dtype_name), shapeText(st.shape),
-                                       humanBytes(st.nbytes), QString::fromStdString(std::string(amn::role_name(m.plan.roles[ci])))});
+                                       humanBytes(st.nbytes), roleText(m.plan.roles[ci])});
     };
     QString html = QStringLiteral("<table>");
     int li = -1;
@@ -176,7 +176,7 @@ void TensorDetail::showNode(int node) {
         html += row(tr("Dtype"), QString::fromStdString(st.dtype_name));
         html += row(tr("Shape"), shapeText(st.shape));
         html += row(tr("Stored"), humanBytes(st.nbytes));
-        html += row(tr("Role"), QString::fromStdString(std::string(amn::role_name(m.plan.roles[static_cast<std::size_t>(n.ref)]))));
+        html += row(tr("Role"), roleText(m.plan.roles[static_cast<std::size_t>(n.ref)]));
         const int owner = m.owner[static_cast<std::size_t>(n.ref)];
         html += row(tr("Used by"), owner >= 0 ? QString::fromStdString(m.plan.tensors[static_cast<std::size_t>(owner)].name)
                                               : tr("no output tensor (not written)"));

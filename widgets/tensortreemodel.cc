@@ -300,7 +300,7 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
                         return QStringLiteral("%1 · %2").arg(dtype, QString::fromStdString(amn::scheme_id(*lt->params)));
                     }
                     if (st) {
-                        const QString role = QString::fromStdString(std::string(amn::role_name(m.plan.roles[static_cast<std::size_t>(n.ref)])));
+                        const QString role = roleText(m.plan.roles[static_cast<std::size_t>(n.ref)]);
                         return n.consumed ? QStringLiteral("%1 · %2").arg(QString::fromStdString(st->dtype_name), role)
                                           : tr("%1 · %2 (dropped)").arg(QString::fromStdString(st->dtype_name), role);
                     }
