@@ -1213,6 +1213,46 @@
             <source>unsupported</source>
             <translation>nicht unterstützt</translation>
         </message>
+        <message>
+            <source>kept</source>
+            <translation>beibehalten</translation>
+        </message>
+        <message>
+            <source>not quantized, kept %1</source>
+            <translation>nicht quantisiert, bleibt %1</translation>
+        </message>
+        <message>
+            <source>set by --token-embedding-type</source>
+            <translation>durch --token-embedding-type</translation>
+        </message>
+        <message>
+            <source>set by --output-tensor-type</source>
+            <translation>durch --output-tensor-type</translation>
+        </message>
+        <message>
+            <source>set by --tensor-type</source>
+            <translation>durch --tensor-type</translation>
+        </message>
+        <message>
+            <source>%1 default</source>
+            <translation>Standard von %1</translation>
+        </message>
+        <message>
+            <source>--pure: the file type's type</source>
+            <translation>--pure: der Typ des Dateityps</translation>
+        </message>
+        <message>
+            <source>file type %1</source>
+            <translation>Dateityp %1</translation>
+        </message>
+        <message>
+            <source>; fallback: the row does not fit the type's blocks</source>
+            <translation>; Ersatztyp: die Zeile passt nicht in die Blöcke des Typs</translation>
+        </message>
+        <message>
+            <source>%1 mix rule</source>
+            <translation>Mischregel von %1</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

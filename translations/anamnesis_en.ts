@@ -1212,6 +1212,46 @@
             <source>unsupported</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>kept</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not quantized, kept %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set by --token-embedding-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set by --output-tensor-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set by --tensor-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 default</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>--pure: the file type's type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>file type %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>; fallback: the row does not fit the type's blocks</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 mix rule</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

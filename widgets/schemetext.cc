@@ -156,6 +156,24 @@ QString schemeUseText(const amn::Plan& plan, const amn::SchemeUse& use) {
     return QString::fromStdString(use.description);
 }
 
+QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType) {
+    const QString target = dtypeName(t.target);
+    if (!t.rule) return t.copied || t.target == t.source ? SchemeText::tr("kept") : SchemeText::tr("quantized");
+    QString s;
+    switch (*t.rule) {
+        case amn::TypeRule::Kept: s = SchemeText::tr("not quantized, kept %1").arg(target); break;
+        case amn::TypeRule::TokenEmbeddingType: s = SchemeText::tr("set by --token-embedding-type"); break;
+        case amn::TypeRule::OutputTensorType: s = SchemeText::tr("set by --output-tensor-type"); break;
+        case amn::TypeRule::TensorType: s = SchemeText::tr("set by --tensor-type"); break;
+        case amn::TypeRule::FileTypeDefault: s = SchemeText::tr("%1 default").arg(fileType); break;
+        case amn::TypeRule::FileTypeMix: s = SchemeText::tr("%1 mix rule").arg(fileType); break;
+        case amn::TypeRule::Pure: s = SchemeText::tr("--pure: the file type's type"); break;
+        case amn::TypeRule::FileType: s = SchemeText::tr("file type %1").arg(fileType); break;
+    }
+    if (t.fallback) s += SchemeText::tr("; fallback: the row does not fit the type's blocks");
+    return s;
+}
+
 QString roleText(amn::Role role) {
     switch (role) {
         case amn::Role::Quantized: return SchemeText::tr("quantized");

@@ -6,6 +6,7 @@
 // English sentences (Recipe::describe(), RequantError::unavailable) remain
 // the technical detail, shown in tooltips.
 
+#include "anamnesis/forget.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/quant_params.hpp"
 
@@ -37,6 +38,14 @@ QString schemeUseText(const amn::Plan& plan, const amn::SchemeUse& use);
 /// A stored tensor's role in words: "quantized", "companion", "passthrough",
 /// "unsupported" (amn::role_name(), translated).
 QString roleText(amn::Role role);
+
+/// Why a forget run writes `t` as it does, from its typed rule: "Q4_K_M
+/// default", "Q4_K_M mix rule", "set by --tensor-type", "not quantized,
+/// kept F32", with "; fallback: the row does not fit the blocks" when the
+/// core took a fallback type; safetensors targets: "quantized" or "kept".
+/// `fileType` is the GGUF file type asked for ("Q4_K_M"). The core's
+/// `t.reason` (English, with the rule's details) is the tooltip.
+QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType);
 
 /// Why no "what Lethe took" figure can be measured for `lt`, from its typed
 /// state (the core's `RequantError::unavailable` is the English detail):

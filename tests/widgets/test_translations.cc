@@ -178,6 +178,18 @@ private slots:
         gptq.groups = 32;
         gptq.symmetric = true;
         QCOMPARE(amn::ui::schemeText(amn::QuantParams{gptq}), QString("GPTQ 4 Bit, Gruppe 128, symmetrisch, F16-Skalen"));
+        // The forget table's "why", from the typed rule (the core's English reason is the tooltip).
+        amn::ForgetTensor ft;
+        ft.source = amn::DType::F32;
+        ft.target = amn::DType::Q5_0;
+        ft.rule = amn::TypeRule::FileTypeDefault;
+        ft.fallback = true;
+        QCOMPARE(amn::ui::forgetReasonText(ft, "Q4_K_M"),
+                 QString("Standard von Q4_K_M; Ersatztyp: die Zeile passt nicht in die Blöcke des Typs"));
+        ft.rule = amn::TypeRule::Kept;
+        ft.fallback = false;
+        ft.target = amn::DType::F32;
+        QCOMPARE(amn::ui::forgetReasonText(ft, "Q4_K_M"), QString("nicht quantisiert, bleibt F32"));
         amn::LogicalTensor plain;
         plain.quantized = false;
         QVERIFY(!amn::ui::unmeasurableText(plain).contains("not"));
