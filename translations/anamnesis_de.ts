@@ -1203,7 +1203,7 @@
         </message>
         <message>
             <source>companion</source>
-            <translation>Begleittensor</translation>
+            <translation>Begleiter</translation>
         </message>
         <message>
             <source>passthrough</source>

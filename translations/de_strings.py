@@ -492,7 +492,7 @@ DE.update({
     (X, "--pure: the file type's type"): "--pure: der Typ des Dateityps",
     (X, "file type %1"): "Dateityp %1",
     (X, "; fallback: the row does not fit the type's blocks"): "; Ersatztyp: die Zeile passt nicht in die Blöcke des Typs",
-    (X, "companion"): "Begleittensor",
+    (X, "companion"): "Begleiter",
     (X, "passthrough"): "durchgereicht",
     (X, "unsupported"): "nicht unterstützt",
     (X, "not measurable yet for %1"): "für %1 noch nicht messbar",
