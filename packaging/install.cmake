@@ -16,6 +16,13 @@ include(CMakePackageConfigHelpers)
 set(AMN_RELEASE_EPOCH 1795478400)  # 2026-11-24
 set(AMN_PACKAGE_MAINTAINER "The anamnesis developers <anamnesis@example.org>"
     CACHE STRING "Maintainer field of the .deb packages and the Debian changelog")
+# The project's web pages, for the AppStream metainfo: its homepage and where
+# the README's screenshots (docs/screenshots/*.png) are published. Set both
+# when publishing the project.
+set(AMN_HOMEPAGE_URL "https://anamnesis.example.org/"
+    CACHE STRING "Homepage in the AppStream metainfo")
+set(AMN_SCREENSHOT_URL "https://anamnesis.example.org/docs/screenshots"
+    CACHE STRING "URL of the folder holding docs/screenshots/*.png, for the AppStream metainfo")
 
 set(_amn_saved_epoch "$ENV{SOURCE_DATE_EPOCH}")
 set(ENV{SOURCE_DATE_EPOCH} ${AMN_RELEASE_EPOCH})
@@ -79,9 +86,9 @@ install(FILES packaging/completions/amn.fish
 if(TARGET anamnesis)
   install(FILES resources/org.anamnesis.Anamnesis.desktop
           DESTINATION ${CMAKE_INSTALL_DATADIR}/applications COMPONENT runtime)
-  configure_file(resources/org.anamnesis.Anamnesis.metainfo.xml.in
-                 ${_amn_gen}/org.anamnesis.Anamnesis.metainfo.xml @ONLY)
-  install(FILES ${_amn_gen}/org.anamnesis.Anamnesis.metainfo.xml
+  configure_file(resources/org.anamnesis.anamnesis.metainfo.xml.in
+                 ${_amn_gen}/org.anamnesis.anamnesis.metainfo.xml @ONLY)
+  install(FILES ${_amn_gen}/org.anamnesis.anamnesis.metainfo.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo COMPONENT runtime)
   install(FILES resources/anamnesis-mime.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages RENAME anamnesis.xml COMPONENT runtime)
@@ -109,8 +116,9 @@ if(TARGET anamnesis)
   install(DIRECTORY ${_amn_gen}/icons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor
           COMPONENT runtime FILES_MATCHING PATTERN "*.png")
 
-  # Compiled translations (.qm). The application embeds the same files under
-  # :/i18n; the installed copies are for translators and other tools.
+  # Compiled translations (.qm). The application loads these when present
+  # (an updated catalogue needs no rebuild) and falls back to the same files
+  # embedded under :/i18n.
   # (qt_add_translations in widgets/ writes them to its binary directory.)
   file(GLOB _amn_ts RELATIVE ${PROJECT_SOURCE_DIR}/translations ${PROJECT_SOURCE_DIR}/translations/*.ts)
   foreach(ts IN LISTS _amn_ts)
@@ -200,6 +208,9 @@ set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME anamnesis)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
+# Qt's own translations (qtbase_*.qm): the file dialog and standard buttons in
+# the user's language; the application runs without them.
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "qt6-translations-l10n")
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
 "inspector and converter for ML model files
 anamnesis parses ML model files (safetensors, GGUF, NumPy .npy/.npz and

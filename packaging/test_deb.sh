@@ -55,7 +55,7 @@ want=(
   /usr/bin/anamnesis
   /usr/share/man/man1/anamnesis.1.gz
   /usr/share/applications/org.anamnesis.Anamnesis.desktop
-  /usr/share/metainfo/org.anamnesis.Anamnesis.metainfo.xml
+  /usr/share/metainfo/org.anamnesis.anamnesis.metainfo.xml
   /usr/share/mime/packages/anamnesis.xml
   /usr/share/icons/hicolor/scalable/apps/anamnesis.svg
   /usr/share/icons/hicolor/48x48/apps/anamnesis.png

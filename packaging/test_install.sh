@@ -4,7 +4,7 @@
 #   - `cmake --install BUILD --prefix STAGE/usr --strip`, expected files present;
 #   - the installed amn and anamnesis run and print PROJECT_VERSION; amn
 #     inspects the bundled FP8 sample;
-#   - desktop-file-validate, appstreamcli validate --no-net, update-mime-database
+#   - desktop-file-validate, appstreamcli validate --pedantic --no-net (clean), update-mime-database
 #     on the installed desktop, metainfo and MIME files;
 #   - examples/ configures with -DCMAKE_PREFIX_PATH=STAGE/usr
 #     (find_package(anamnesis CONFIG)), every public header compiles on its
@@ -49,7 +49,7 @@ if [ $gui = 1 ]; then
     bin/anamnesis
     share/man/man1/anamnesis.1.gz
     share/applications/org.anamnesis.Anamnesis.desktop
-    share/metainfo/org.anamnesis.Anamnesis.metainfo.xml
+    share/metainfo/org.anamnesis.anamnesis.metainfo.xml
     share/mime/packages/anamnesis.xml
     share/icons/hicolor/scalable/apps/anamnesis.svg
     share/icons/hicolor/16x16/apps/anamnesis.png
@@ -89,12 +89,19 @@ done
 echo "ok: $(ls "$stage"/share/man/man1 | tr '\n' ' ')"
 
 if [ $gui = 1 ]; then
-  step "desktop-file-validate, appstreamcli validate --no-net, update-mime-database"
+  step "desktop-file-validate, appstreamcli validate --pedantic --no-net, update-mime-database"
   desktop-file-validate "$stage/share/applications/org.anamnesis.Anamnesis.desktop" > "$work/desktop.log" 2>&1 \
     || { cat "$work/desktop.log"; fail "desktop-file-validate"; }
   [ ! -s "$work/desktop.log" ] || { cat "$work/desktop.log"; fail "desktop-file-validate is not silent"; }
-  metainfo="$stage/share/metainfo/org.anamnesis.Anamnesis.metainfo.xml"
-  appstreamcli validate --no-net "$metainfo" || fail "appstreamcli validate"
+  metainfo="$stage/share/metainfo/org.anamnesis.anamnesis.metainfo.xml"
+  # Pedantic and silent: no error, warning, info or pedantic hint.
+  appstreamcli validate --pedantic --no-net "$metainfo" > "$work/appstream.log" 2>&1 \
+    || { cat "$work/appstream.log"; fail "appstreamcli validate --pedantic"; }
+  ! grep -Eq '^[EWIP]: ' "$work/appstream.log" || { cat "$work/appstream.log"; fail "appstreamcli validate --pedantic is not clean"; }
+  grep -q "<screenshot type=\"default\">" "$metainfo" || fail "metainfo has no default screenshot"
+  for png in $(sed -n 's|.*<image>.*/\([^/<]*\.png\)</image>.*|\1|p' "$metainfo"); do
+    [ -s "$src/docs/screenshots/$png" ] || fail "metainfo screenshot $png is not in docs/screenshots/"
+  done
   grep -q "<release version=\"$version\" date=\"[0-9-]*\"/>" "$metainfo" || fail "metainfo <release> is not $version"
   cp -r "$stage/share/mime" "$work/mime"
   update-mime-database "$work/mime" > "$work/mime.log" 2>&1 || { cat "$work/mime.log"; fail "update-mime-database"; }

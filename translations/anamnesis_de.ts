@@ -610,7 +610,7 @@
         <name>amn::ui::LetheChart</name>
         <message>
             <source>Lethe took %1 of %2 (%3): stored bits per weight by layer</source>
-            <translation>Lethe nahm %1 von %2 (%3): gespeicherte Bits pro Gewicht je Schicht</translation>
+            <translation>Lethe nahm %1 von %2 (%3): Bits pro Gewicht</translation>
         </message>
         <message>
             <source>Nothing is quantized: every tensor keeps its stored precision</source>
@@ -1060,6 +1060,256 @@
         </message>
     </context>
     <context>
+        <name>amn::ui::SchemeText</name>
+        <message>
+            <source>bitsandbytes LLM.int8, row-wise %1 absmax (SCB)</source>
+            <translation>bitsandbytes LLM.int8, %1-Absolutmaximum je Zeile (SCB)</translation>
+        </message>
+        <message>
+            <source>not measurable yet for %1</source>
+            <translation>für %1 noch nicht messbar</translation>
+        </message>
+        <message>
+            <source>not measurable: the tensor cannot be decoded</source>
+            <translation>nicht messbar: der Tensor lässt sich nicht dekodieren</translation>
+        </message>
+        <message>
+            <source>not quantized: nothing to measure</source>
+            <translation>nicht quantisiert: nichts zu messen</translation>
+        </message>
+        <message>
+            <source>%1×%2 blocks</source>
+            <translation>%1×%2-Blöcke</translation>
+        </message>
+        <message>
+            <source>ModelOpt FP8 (%1), per-channel %2 scale applied in BF16</source>
+            <translation>ModelOpt FP8 (%1), %2-Skala je Kanal, in BF16 angewandt</translation>
+        </message>
+        <message>
+            <source>ModelOpt FP8 (%1), per-tensor %2 scale applied in BF16</source>
+            <translation>ModelOpt FP8 (%1), %2-Skala je Tensor, in BF16 angewandt</translation>
+        </message>
+        <message>
+            <source>per-tensor</source>
+            <translation>je Tensor</translation>
+        </message>
+        <message>
+            <source>per-channel</source>
+            <translation>je Kanal</translation>
+        </message>
+        <message>
+            <source>per-expert</source>
+            <translation>je Experte</translation>
+        </message>
+        <message>
+            <source>group %1</source>
+            <translation>Gruppe %1</translation>
+        </message>
+        <message>
+            <source>compressed-tensors W8A%1 (float-quantized), FP8 %2, %3, %4 scales</source>
+            <translation>compressed-tensors W8A%1 (float-quantized), FP8 %2, %3, %4-Skalen</translation>
+        </message>
+        <message>
+            <source>per-tensor scale</source>
+            <translation>eine Skala je Tensor</translation>
+        </message>
+        <message>
+            <source>per-channel scales</source>
+            <translation>Skalen je Kanal</translation>
+        </message>
+        <message>
+            <source>per-expert scales</source>
+            <translation>Skalen je Experte</translation>
+        </message>
+        <message>
+            <source>group %1 scales</source>
+            <translation>Skalen je Gruppe von %1</translation>
+        </message>
+        <message>
+            <source>FP8 (%1), %2, %3 scales</source>
+            <translation>FP8 (%1), %2, %3-Skalen</translation>
+        </message>
+        <message>
+            <source>asymmetric</source>
+            <translation>asymmetrisch</translation>
+        </message>
+        <message>
+            <source>symmetric</source>
+            <translation>symmetrisch</translation>
+        </message>
+        <message>
+            <source>compressed-tensors W%1A%2 (%3), int%1 %4, %5</source>
+            <translation>compressed-tensors W%1A%2 (%3), int%1 %4, %5</translation>
+        </message>
+        <message>
+            <source>, act-order</source>
+            <translation>, Aktivierungsreihenfolge (act-order)</translation>
+        </message>
+        <message>
+            <source>, %1 scales</source>
+            <translation>, %1-Skalen</translation>
+        </message>
+        <message>
+            <source>per-channel (no groups)</source>
+            <translation>je Kanal (keine Gruppen)</translation>
+        </message>
+        <message>
+            <source>AWQ GEMM %1-bit, %2, zero points, %3 scales</source>
+            <translation>AWQ GEMM %1 Bit, %2, Nullpunkte, %3-Skalen</translation>
+        </message>
+        <message>
+            <source>GPTQ %1-bit</source>
+            <translation>GPTQ %1 Bit</translation>
+        </message>
+        <message numerus="yes">
+            <source>, %Ln group(s)</source>
+            <translation>
+                <numerusform>, %Ln Gruppe</numerusform>
+                <numerusform>, %Ln Gruppen</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>, per-channel (no groups)</source>
+            <translation>, je Kanal (keine Gruppen)</translation>
+        </message>
+        <message>
+            <source>, group %1</source>
+            <translation>, Gruppe %1</translation>
+        </message>
+        <message>
+            <source>, symmetric</source>
+            <translation>, symmetrisch</translation>
+        </message>
+        <message>
+            <source>, asymmetric</source>
+            <translation>, asymmetrisch</translation>
+        </message>
+        <message>
+            <source>, gptq_v2 zero points</source>
+            <translation>, gptq_v2-Nullpunkte</translation>
+        </message>
+        <message>
+            <source>bitsandbytes %1, blocksize %2</source>
+            <translation>bitsandbytes %1, Blockgröße %2</translation>
+        </message>
+        <message>
+            <source>, double-quant (nested blocksize %1)</source>
+            <translation>, doppelt quantisiert (innere Blockgröße %1)</translation>
+        </message>
+        <message>
+            <source>, compute %1</source>
+            <translation>, Rechentyp %1</translation>
+        </message>
+        <message>
+            <source>GGUF %1</source>
+            <translation>GGUF %1</translation>
+        </message>
+        <message>
+            <source>GGUF %1 (%2-element blocks of %3 bytes, %4 bits per weight)</source>
+            <translation>GGUF %1 (Blöcke zu %2 Elementen in %3 Bytes, %4 Bit pro Gewicht)</translation>
+        </message>
+        <message>
+            <source>E2M1 with an %1 scale per %2</source>
+            <translation>E2M1 mit einer %1-Skala je %2</translation>
+        </message>
+        <message>
+            <source>compressed-tensors %1 W4A%2 (%3-pack-quantized), %4</source>
+            <translation>compressed-tensors %1 W4A%2 (%3-pack-quantized), %4</translation>
+        </message>
+        <message>
+            <source>, %1 global scale</source>
+            <translation>, globale %1-Skala</translation>
+        </message>
+        <message>
+            <source>ModelOpt %1, %2</source>
+            <translation>ModelOpt %1, %2</translation>
+        </message>
+        <message>
+            <source>ModelOpt %1, %2 and a %3 second-level scale</source>
+            <translation>ModelOpt %1, %2 und einer %3-Skala zweiter Stufe</translation>
+        </message>
+        <message>
+            <source>ModelOpt %1, %2 and an %3 second-level scale</source>
+            <translation>ModelOpt %1, %2 und einer %3-Skala zweiter Stufe</translation>
+        </message>
+        <message>
+            <source>%1 (gpt-oss experts), %2, transformers' [E, in, out] layout</source>
+            <translation>%1 (gpt-oss-Experten), %2, Anordnung [E, in, out] wie in transformers</translation>
+        </message>
+        <message>
+            <source>%1, %2</source>
+            <translation>%1, %2</translation>
+        </message>
+        <message>
+            <source>quantized</source>
+            <translation>quantisiert</translation>
+        </message>
+        <message>
+            <source>companion</source>
+            <translation>Begleiter</translation>
+        </message>
+        <message>
+            <source>passthrough</source>
+            <translation>durchgereicht</translation>
+        </message>
+        <message>
+            <source>unsupported</source>
+            <translation>nicht unterstützt</translation>
+        </message>
+        <message>
+            <source>kept</source>
+            <translation>beibehalten</translation>
+        </message>
+        <message>
+            <source>not quantized, kept %1</source>
+            <translation>nicht quantisiert, bleibt %1</translation>
+        </message>
+        <message>
+            <source>set by --token-embedding-type</source>
+            <translation>durch --token-embedding-type</translation>
+        </message>
+        <message>
+            <source>set by --output-tensor-type</source>
+            <translation>durch --output-tensor-type</translation>
+        </message>
+        <message>
+            <source>set by --tensor-type</source>
+            <translation>durch --tensor-type</translation>
+        </message>
+        <message>
+            <source>%1 default</source>
+            <translation>Standard von %1</translation>
+        </message>
+        <message>
+            <source>--pure: the file type's type</source>
+            <translation>--pure: der Typ des Dateityps</translation>
+        </message>
+        <message>
+            <source>file type %1</source>
+            <translation>Dateityp %1</translation>
+        </message>
+        <message>
+            <source>; fallback: the row does not fit the type's blocks</source>
+            <translation>; Ersatztyp: die Zeile passt nicht in die Blöcke des Typs</translation>
+        </message>
+        <message>
+            <source>%1 mix rule</source>
+            <translation>Mischregel von %1</translation>
+        </message>
+        <message>
+            <source>not quantized</source>
+            <translation>nicht quantisiert</translation>
+        </message>
+        <message>
+            <source>not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry</source>
+            <translation>für %1 nicht messbar: ggml quantisiert diesen Typ nur mit einer Importance-Matrix, die die Datei nicht enthält</translation>
+        </message>
+        <message>
+            <source>not measurable for %1: a row is not a whole number of blocks</source>
+            <translation>für %1 nicht messbar: eine Zeile ist keine ganze Zahl von Blöcken</translation>
+        </message>
+    </context>
+    <context>
         <name>amn::ui::Shape</name>
         <message>
             <source>scalar</source>
@@ -1402,20 +1652,8 @@
             <translation>Lethe nahm (Schätzung)</translation>
         </message>
         <message>
-            <source>not quantized</source>
-            <translation>nicht quantisiert</translation>
-        </message>
-        <message>
-            <source>not measurable: %1</source>
-            <translation>nicht messbar: %1</translation>
-        </message>
-        <message>
             <source>no further loss: the values are already on the scheme's grid</source>
             <translation>kein weiterer Verlust: die Werte liegen schon auf dem Raster des Schemas</translation>
-        </message>
-        <message>
-            <source>not measurable yet for %1</source>
-            <translation>für %1 noch nicht messbar</translation>
         </message>
         <message numerus="yes">
             <source>%Ln tensor(s)</source>
@@ -1438,14 +1676,6 @@
         <message>
             <source>&amp;Values</source>
             <translation>&amp;Werte</translation>
-        </message>
-        <message>
-            <source>not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry</source>
-            <translation>für %1 nicht messbar: ggml quantisiert diesen Typ nur mit einer Importance-Matrix, die die Datei nicht enthält</translation>
-        </message>
-        <message>
-            <source>not measurable for %1: a row is not a whole number of blocks</source>
-            <translation>für %1 nicht messbar: eine Zeile ist keine ganze Zahl von Blöcken</translation>
         </message>
     </context>
     <context>

@@ -1059,6 +1059,256 @@
         </message>
     </context>
     <context>
+        <name>amn::ui::SchemeText</name>
+        <message>
+            <source>bitsandbytes LLM.int8, row-wise %1 absmax (SCB)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not measurable yet for %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not measurable: the tensor cannot be decoded</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not quantized: nothing to measure</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1×%2 blocks</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ModelOpt FP8 (%1), per-channel %2 scale applied in BF16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ModelOpt FP8 (%1), per-tensor %2 scale applied in BF16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>per-tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>per-channel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>per-expert</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>group %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>compressed-tensors W8A%1 (float-quantized), FP8 %2, %3, %4 scales</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>per-tensor scale</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>per-channel scales</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>per-expert scales</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>group %1 scales</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>FP8 (%1), %2, %3 scales</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>asymmetric</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>symmetric</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>compressed-tensors W%1A%2 (%3), int%1 %4, %5</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, act-order</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, %1 scales</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>per-channel (no groups)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>AWQ GEMM %1-bit, %2, zero points, %3 scales</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GPTQ %1-bit</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>, %Ln group(s)</source>
+            <translation>
+                <numerusform>, %Ln group</numerusform>
+                <numerusform>, %Ln groups</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>, per-channel (no groups)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, group %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, symmetric</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, asymmetric</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, gptq_v2 zero points</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>bitsandbytes %1, blocksize %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, double-quant (nested blocksize %1)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, compute %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF %1 (%2-element blocks of %3 bytes, %4 bits per weight)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>E2M1 with an %1 scale per %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>compressed-tensors %1 W4A%2 (%3-pack-quantized), %4</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, %1 global scale</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ModelOpt %1, %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ModelOpt %1, %2 and a %3 second-level scale</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ModelOpt %1, %2 and an %3 second-level scale</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 (gpt-oss experts), %2, transformers' [E, in, out] layout</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1, %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>quantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>companion</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>passthrough</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>unsupported</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not quantized, kept %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set by --token-embedding-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set by --output-tensor-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set by --tensor-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 default</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>--pure: the file type's type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>file type %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>; fallback: the row does not fit the type's blocks</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 mix rule</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not quantized</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not measurable for %1: a row is not a whole number of blocks</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>amn::ui::Shape</name>
         <message>
             <source>scalar</source>
@@ -1401,19 +1651,7 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>not quantized</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>not measurable: %1</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>no further loss: the values are already on the scheme's grid</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>not measurable yet for %1</source>
             <translation type="unfinished" />
         </message>
         <message numerus="yes">
@@ -1436,14 +1674,6 @@
         </message>
         <message>
             <source>&amp;Values</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>not measurable for %1: a row is not a whole number of blocks</source>
             <translation type="unfinished" />
         </message>
     </context>

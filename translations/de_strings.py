@@ -100,7 +100,7 @@ DE = {
     ("amn::ui::HistogramChart", "[%1, %2): %3 values"): "[%1, %2): %3 Werte",
 
     (L, "Lethe took %1 of %2 (%3): stored bits per weight by layer"):
-        "Lethe nahm %1 von %2 (%3): gespeicherte Bits pro Gewicht je Schicht",
+        "Lethe nahm %1 von %2 (%3): Bits pro Gewicht",
     (L, "Nothing is quantized: every tensor keeps its stored precision"):
         "Nichts ist quantisiert: jeder Tensor behält seine gespeicherte Genauigkeit",
     (L, "quantized layer"): "quantisierte Schicht",
@@ -293,6 +293,7 @@ DE = {
         "(Runden zum nächsten Wert) und verglichen werden. Die ursprünglichen Gewichte sind nicht in der Datei: "
         "Werte, die schon auf dem Raster des Schemas liegen, kommen unverändert zurück.",
     (D, "not quantized"): "nicht quantisiert",
+    ("amn::ui::SchemeText", "not quantized"): "nicht quantisiert",
     (D, "not measurable: %1"): "nicht messbar: %1",
     (D, "not measurable yet for %1"): "für %1 noch nicht messbar",
     (D, "no further loss: the values are already on the scheme's grid"):
@@ -448,9 +449,9 @@ DE = {
     (W, "Hugging Face folder: %1"): "Hugging-Face-Ordner: %1",
     (D, "&Histogram"): "&Histogramm",
     (D, "&Values"): "&Werte",
-    (D, "not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry"):
+    ("amn::ui::SchemeText", "not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry"):
         "für %1 nicht messbar: ggml quantisiert diesen Typ nur mit einer Importance-Matrix, die die Datei nicht enthält",
-    (D, "not measurable for %1: a row is not a whole number of blocks"):
+    ("amn::ui::SchemeText", "not measurable for %1: a row is not a whole number of blocks"):
         "für %1 nicht messbar: eine Zeile ist keine ganze Zahl von Blöcken",
     (P, "Export as .&npy…"): "Als .&npy exportieren…",
     (P, "Write the whole dequantized tensor as a NumPy .npy file"): "Den ganzen dequantisierten Tensor als NumPy-.npy-Datei schreiben",
@@ -470,3 +471,70 @@ DE = {
     (P, "Export cancelled; no file written."): "Export abgebrochen; keine Datei geschrieben.",
     (P, "Export failed: %1"): "Export fehlgeschlagen: %1",
 }
+
+# Scheme descriptions and "not measurable" reasons, worded from the core's
+# typed values (widgets/schemetext.cc). Type and format names stay as they are.
+X = "amn::ui::SchemeText"
+DE.update({
+    (X, "%1×%2 blocks"): "%1×%2-Blöcke",
+    (X, "ModelOpt FP8 (%1), per-channel %2 scale applied in BF16"): "ModelOpt FP8 (%1), %2-Skala je Kanal, in BF16 angewandt",
+    (X, "ModelOpt FP8 (%1), per-tensor %2 scale applied in BF16"): "ModelOpt FP8 (%1), %2-Skala je Tensor, in BF16 angewandt",
+    (X, "per-tensor"): "je Tensor",
+    (X, "per-channel"): "je Kanal",
+    (X, "per-expert"): "je Experte",
+    (X, "group %1"): "Gruppe %1",
+    (X, "compressed-tensors W8A%1 (float-quantized), FP8 %2, %3, %4 scales"):
+        "compressed-tensors W8A%1 (float-quantized), FP8 %2, %3, %4-Skalen",
+    (X, "per-tensor scale"): "eine Skala je Tensor",
+    (X, "per-channel scales"): "Skalen je Kanal",
+    (X, "per-expert scales"): "Skalen je Experte",
+    (X, "group %1 scales"): "Skalen je Gruppe von %1",
+    (X, "FP8 (%1), %2, %3 scales"): "FP8 (%1), %2, %3-Skalen",
+    (X, "asymmetric"): "asymmetrisch",
+    (X, "symmetric"): "symmetrisch",
+    (X, "compressed-tensors W%1A%2 (%3), int%1 %4, %5"): "compressed-tensors W%1A%2 (%3), int%1 %4, %5",
+    (X, ", act-order"): ", Aktivierungsreihenfolge (act-order)",
+    (X, ", %1 scales"): ", %1-Skalen",
+    (X, "per-channel (no groups)"): "je Kanal (keine Gruppen)",
+    (X, "AWQ GEMM %1-bit, %2, zero points, %3 scales"): "AWQ GEMM %1 Bit, %2, Nullpunkte, %3-Skalen",
+    (X, "GPTQ %1-bit"): "GPTQ %1 Bit",
+    (X, ", %Ln group(s)"): [", %Ln Gruppe", ", %Ln Gruppen"],
+    (X, ", per-channel (no groups)"): ", je Kanal (keine Gruppen)",
+    (X, ", group %1"): ", Gruppe %1",
+    (X, ", symmetric"): ", symmetrisch",
+    (X, ", asymmetric"): ", asymmetrisch",
+    (X, ", gptq_v2 zero points"): ", gptq_v2-Nullpunkte",
+    (X, "bitsandbytes %1, blocksize %2"): "bitsandbytes %1, Blockgröße %2",
+    (X, ", double-quant (nested blocksize %1)"): ", doppelt quantisiert (innere Blockgröße %1)",
+    (X, ", compute %1"): ", Rechentyp %1",
+    (X, "GGUF %1"): "GGUF %1",
+    (X, "GGUF %1 (%2-element blocks of %3 bytes, %4 bits per weight)"):
+        "GGUF %1 (Blöcke zu %2 Elementen in %3 Bytes, %4 Bit pro Gewicht)",
+    (X, "E2M1 with an %1 scale per %2"): "E2M1 mit einer %1-Skala je %2",
+    (X, "compressed-tensors %1 W4A%2 (%3-pack-quantized), %4"): "compressed-tensors %1 W4A%2 (%3-pack-quantized), %4",
+    (X, ", %1 global scale"): ", globale %1-Skala",
+    (X, "ModelOpt %1, %2"): "ModelOpt %1, %2",
+    (X, "ModelOpt %1, %2 and a %3 second-level scale"): "ModelOpt %1, %2 und einer %3-Skala zweiter Stufe",
+    (X, "ModelOpt %1, %2 and an %3 second-level scale"): "ModelOpt %1, %2 und einer %3-Skala zweiter Stufe",
+    (X, "%1 (gpt-oss experts), %2, transformers' [E, in, out] layout"):
+        "%1 (gpt-oss-Experten), %2, Anordnung [E, in, out] wie in transformers",
+    (X, "%1, %2"): "%1, %2",
+    (X, "bitsandbytes LLM.int8, row-wise %1 absmax (SCB)"): "bitsandbytes LLM.int8, %1-Absolutmaximum je Zeile (SCB)",
+    (X, "quantized"): "quantisiert",
+    (X, "kept"): "beibehalten",
+    (X, "not quantized, kept %1"): "nicht quantisiert, bleibt %1",
+    (X, "set by --token-embedding-type"): "durch --token-embedding-type",
+    (X, "set by --output-tensor-type"): "durch --output-tensor-type",
+    (X, "set by --tensor-type"): "durch --tensor-type",
+    (X, "%1 default"): "Standard von %1",
+    (X, "%1 mix rule"): "Mischregel von %1",
+    (X, "--pure: the file type's type"): "--pure: der Typ des Dateityps",
+    (X, "file type %1"): "Dateityp %1",
+    (X, "; fallback: the row does not fit the type's blocks"): "; Ersatztyp: die Zeile passt nicht in die Blöcke des Typs",
+    (X, "companion"): "Begleiter",
+    (X, "passthrough"): "durchgereicht",
+    (X, "unsupported"): "nicht unterstützt",
+    (X, "not measurable yet for %1"): "für %1 noch nicht messbar",
+    (X, "not measurable: the tensor cannot be decoded"): "nicht messbar: der Tensor lässt sich nicht dekodieren",
+    (X, "not quantized: nothing to measure"): "nicht quantisiert: nichts zu messen",
+})

@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 namespace amn::ui {
@@ -72,6 +73,11 @@ public:
     explicit LetheChart(QWidget* parent = nullptr);
     void setLayers(std::vector<Layer> layers, quint64 tookBytes, quint64 ofBytes);
     const std::vector<Layer>& layers() const { return layers_; }
+    /// Give the layers up (the chart becomes empty), e.g. to free them on a worker.
+    std::vector<Layer> takeLayers() {
+        update();
+        return std::exchange(layers_, {});
+    }
     QSize sizeHint() const override { return {520, 300}; }
     QSize minimumSizeHint() const override { return {320, 220}; }
 
@@ -122,7 +128,7 @@ class LossChart : public QWidget {
 public:
     struct Bar {
         QString name;
-        QString type;       ///< the type or scheme written ("q4_K", "U8")
+        QString type;       ///< the type or scheme written ("Q4_K", "U8")
         double sqnr_db = 0; ///< +inf when exact
         double rmse = 0;
         double bits = 0;    ///< bits per weight

@@ -3,6 +3,7 @@
 #include "convertwizard_p.hpp"
 
 #include "charts.hpp"
+#include "schemetext.hpp"
 
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
@@ -116,7 +117,7 @@ void ConvertWizard::buildPages() {
     {
         auto* l = new QVBoxLayout(source);
         QStringList schemes;
-        for (const auto& s : in.schemes) schemes << QString::fromStdString(s.description);
+        for (const auto& s : in.schemes) schemes << schemeUseText(model_->plan, s);
         l->addWidget(wrapLabel(QStringLiteral("<b>%1</b>").arg(QFileInfo(m.path).absoluteFilePath().toHtmlEscaped()), source));
         l->addWidget(wrapLabel(tr("%1, %Ln file(s), %2 — %3, %4 parameters", nullptr, static_cast<int>(in.shards))
                                    .arg(QString::fromStdString(in.format), humanBytes(in.file_bytes),

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "convertwizard.hpp"
 #include "convertwizard_p.hpp"
+#include "schemetext.hpp"
 
 #include "anamnesis/hf_layout.hpp"
 
@@ -362,7 +363,8 @@ void ConvertWizard::showPlan(const PlanOutcome& p) {
         planModel_->appendRow({textItem(QString::fromStdString(t.name)), textItem(shapeText(t.shape)),
                                textItem(QString::fromStdString(amn::dtype_name(t.source))), textItem(targetName(t)),
                                numberItem(QLocale().toString(bpw, 'f', 2), bpw), numberItem(humanBytes(t.bytes), static_cast<double>(t.bytes)),
-                               textItem(QString::fromStdString(t.reason))});
+                               textItem(forgetReasonText(t, ggufFileType()))});
+        planModel_->item(planModel_->rowCount() - 1, 6)->setToolTip(QString::fromStdString(t.reason));  // the core's detail
     }
     planTable_->setSortingEnabled(true);
     planTable_->sortByColumn(-1, Qt::AscendingOrder);

@@ -49,10 +49,8 @@ inline QStandardItem* textItem(const QString& text) {
     return it;
 }
 
-/// What a tensor was written as: the ggml type ("q4_K") or the safetensors dtype.
-inline QString targetName(const amn::ForgetTensor& t) {
-    const std::string g = amn::ggml_type_name(t.target);
-    return QString::fromStdString(g.empty() ? amn::dtype_name(t.target) : g);
-}
+/// What a tensor was written as, spelled as llama.cpp and `amn forget` do
+/// ("Q4_K", "IQ4_XS", "F16"; never ggml's lowercase "q4_K").
+inline QString targetName(const amn::ForgetTensor& t) { return QString::fromStdString(amn::dtype_name(t.target)); }
 
 }  // namespace amn::ui::convert_detail

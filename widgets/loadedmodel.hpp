@@ -19,6 +19,7 @@
 namespace amn::ui {
 
 class TensorTree;
+struct ModelViewData;
 
 struct LoadedModel {
     QString path;                 ///< what the user opened
@@ -50,6 +51,8 @@ struct LoadResult {
     QString error;       ///< the core's full message (technical detail)
     int code = -1;       ///< amn::ErrorCode of the failure, -1 when not an amn::Error
     QString tensor;      ///< the tensor the failure concerns, if any
+    /// The view's data, prepared on the loading worker (prepareModelView); may be null.
+    std::shared_ptr<ModelViewData> views;
 };
 /// loadModel() that never throws (for QtConcurrent).
 LoadResult tryLoadModel(const QString& path);

@@ -61,24 +61,41 @@ QStringList localPaths(const QMimeData* mime) {
 }
 }  // namespace
 
+QStringList translationDirs() {
+    // An installed prefix (bin/anamnesis → share/anamnesis/translations),
+    // then the catalogues built into the library.
+    QStringList dirs;
+    const QString installed = QDir(QCoreApplication::applicationDirPath()).absoluteFilePath(QStringLiteral("../share/anamnesis/translations"));
+    if (QFileInfo(installed).isDir()) dirs << QDir::cleanPath(installed);
+    dirs << QStringLiteral(":/i18n");
+    return dirs;
+}
+
 bool installTranslations(const QLocale& locale) {
+    // Qt's own strings (file dialog, standard buttons and shortcuts): qtbase_<lang>.qm
+    // from Qt's translations directory (Debian: qt6-translations-l10n).
     auto* qt = new QTranslator(qApp);
     if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(qt);
     else
         delete qt;
-    // English plural forms first ("1 tensor"), then the locale's catalogue on top.
-    auto* en = new QTranslator(qApp);
-    if (en->load(QStringLiteral("anamnesis_en"), QStringLiteral(":/i18n"))) QCoreApplication::installTranslator(en);
-    else delete en;
+    // Ours: the first directory that has the catalogue. English plural forms
+    // first ("1 tensor"), then the locale's catalogue on top.
+    auto load = [](auto&& loadFrom) {
+        auto* t = new QTranslator(qApp);
+        for (const QString& dir : translationDirs())
+            if (loadFrom(*t, dir)) {
+                QCoreApplication::installTranslator(t);
+                return true;
+            }
+        delete t;
+        return false;
+    };
+    load([](QTranslator& t, const QString& dir) { return t.load(QStringLiteral("anamnesis_en"), dir); });
     if (locale.language() == QLocale::English || locale.language() == QLocale::C) return true;
-    auto* own = new QTranslator(qApp);
-    if (own->load(locale, QStringLiteral("anamnesis"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
-        QCoreApplication::installTranslator(own);
-        return true;
-    }
-    delete own;
-    return false;
+    return load([&locale](QTranslator& t, const QString& dir) {
+        return t.load(locale, QStringLiteral("anamnesis"), QStringLiteral("_"), dir);
+    });
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -172,28 +189,33 @@ MainWindow::~MainWindow() {
         // The process is ending: keep one reference to each open model so that
         // deleting the views below frees nothing big (the OS reclaims it at once).
         for (int i = 0; i < tabs_->count(); ++i)
-            if (auto* v = modelView(i)) new ModelPtr(v->model());  // intentionally never deleted
+            if (auto* v = modelView(i)) {
+                new ModelPtr(v->model());                             // intentionally never deleted
+                new std::shared_ptr<ModelViewData>(v->releaseData());  // likewise
+            }
     } else {
         while (tabs_->count()) {  // models freed on workers, in parallel
             QWidget* w = tabs_->widget(0);
             auto* v = qobject_cast<ModelView*>(w);
             ModelPtr model = v ? v->model() : nullptr;
+            std::shared_ptr<ModelViewData> data = v ? v->releaseData() : nullptr;
             tabs_->removeTab(0);
             delete w;
-            freeOnWorker(std::move(model));
+            freeOnWorker(std::move(model), std::move(data));
         }
     }
     frees_.cancelAndWait();  // a free cannot be interrupted: wait for those under way
 }
 
-void MainWindow::freeOnWorker(ModelPtr model) {
-    if (!model) return;
+void MainWindow::freeOnWorker(ModelPtr model, std::shared_ptr<ModelViewData> data) {
+    if (!model && !data) return;
     // Hold the model in a holder that the worker empties: when this is the last
     // reference (no wizard still converting it), its catalog, plan and tree
-    // are freed on the worker, not here.
-    auto holder = std::make_shared<ModelPtr>(std::move(model));
+    // are freed on the worker, not here; so are the view's chart data.
+    auto holder = std::make_shared<std::pair<ModelPtr, std::shared_ptr<ModelViewData>>>(std::move(model), std::move(data));
     frees_.startIndependent<int>(this, [holder](const std::atomic<bool>&) {
-        holder->reset();
+        holder->second.reset();
+        holder->first.reset();
         return 0;
     }, [](int) {});
 }
@@ -341,7 +363,12 @@ void MainWindow::openPaths(const QStringList& paths) {
         setStatus(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         busy_->setVisible(true);
         loads_.startIndependent<LoadResult>(
-            this, [path](const std::atomic<bool>&) { return tryLoadModel(path); },
+            this,
+            [path](const std::atomic<bool>&) {
+                LoadResult r = tryLoadModel(path);
+                if (r.model) r.views = prepareModelView(*r.model);  // off the UI thread
+                return r;
+            },
             [this, order, canonical](const LoadResult& r) {
                 --pending_;
                 loading_.removeAll(canonical);
@@ -359,7 +386,7 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
         if (pending_ == 0) reportFailures();  // one report per batch (a drop of five bad files)
         return;
     }
-    auto* view = new ModelView(r.model, tabs_);
+    auto* view = new ModelView(r.model, tabs_, r.views);
     connect(view, &ModelView::convertRequested, this, [this] { convertCurrent(); });
     view->setProperty(kPathProperty, canonicalPath(r.path));
     view->setProperty(kOrderProperty, order);
@@ -442,13 +469,15 @@ void MainWindow::closeTab(int i) {
     if (i < 0 || i >= tabs_->count()) return;
     QWidget* w = tabs_->widget(i);
     ModelPtr model;
+    std::shared_ptr<ModelViewData> data;
     if (auto* v = qobject_cast<ModelView*>(w)) {
         v->saveViewState();
         model = v->model();
+        data = v->releaseData();
     }
     tabs_->removeTab(i);
     delete w;  // its statistics jobs are cancelled and waited for
-    freeOnWorker(std::move(model));  // a 100 000-tensor model takes up to a second to free
+    freeOnWorker(std::move(model), std::move(data));  // a 100 000-tensor model takes up to a second to free
     updateState();
 }
 

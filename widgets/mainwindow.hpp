@@ -96,7 +96,7 @@ private:
     void updateState();
     void setStatus(const QString& text, bool failure = false);
     void reportFailures();
-    void freeOnWorker(ModelPtr model);
+    void freeOnWorker(ModelPtr model, std::shared_ptr<ModelViewData> data = {});
 
     QStackedWidget* stack_ = nullptr;
     QTabWidget* tabs_ = nullptr;
@@ -118,9 +118,16 @@ private:
     std::function<bool()> confirmClose_;
 };
 
-/// Load the translation for `locale` from the resources (":/i18n"); returns
-/// true when one was installed. Also loads Qt's own translation when present.
+/// Install the translators for `locale` on the application: Qt's own
+/// (qtbase_<lang>.qm from QLibraryInfo::TranslationsPath, when present), the
+/// English plural forms, then anamnesis_<lang>.qm from the first of
+/// translationDirs() that has it. Returns true when the locale is English
+/// or its catalogue was found.
 bool installTranslations(const QLocale& locale);
+/// Where anamnesis' .qm catalogues are looked for, in order: the installed
+/// share/anamnesis/translations next to the executable's prefix (when it
+/// exists), then the copies built into the library (":/i18n").
+QStringList translationDirs();
 
 }  // namespace amn::ui
 

@@ -69,7 +69,20 @@ std::vector<LetheChart::Layer> makeLetheLayers(const LoadedModel& m) {
 
 }  // namespace
 
-ModelView::ModelView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
+std::shared_ptr<ModelViewData> prepareModelView(const LoadedModel& m) {
+    auto d = std::make_shared<ModelViewData>();
+    d->lethe = makeLetheLayers(m);
+    return d;
+}
+
+std::shared_ptr<ModelViewData> ModelView::releaseData() {
+    auto d = std::make_shared<ModelViewData>();
+    d->lethe = lethe_->takeLayers();
+    return d;
+}
+
+ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewData> prepared)
+    : QWidget(parent), model_(std::move(model)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* split = split_ = new QSplitter(Qt::Horizontal, this);
@@ -141,7 +154,8 @@ ModelView::ModelView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(
     scroll->setFrameShape(QFrame::NoFrame);
     tabs_->addTab(scroll, tr("Overview"));
     lethe_ = new LetheChart(tabs_);
-    lethe_->setLayers(makeLetheLayers(*model_), model_->inspection.lethe_took(), model_->inspection.quantized_bf16_bytes);
+    lethe_->setLayers(prepared ? std::move(prepared->lethe) : makeLetheLayers(*model_), model_->inspection.lethe_took(),
+                      model_->inspection.quantized_bf16_bytes);
     tabs_->addTab(lethe_, tr("What Lethe Took"));
     detail_ = new TensorDetail(model_, tabs_);
     tabs_->addTab(detail_, tr("Tensor"));

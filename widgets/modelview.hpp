@@ -4,6 +4,7 @@
 // (summary + breakdown chart), "What Lethe took", tensor detail and metadata
 // on the right.
 
+#include "charts.hpp"
 #include "loadedmodel.hpp"
 
 #include <QWidget>
@@ -25,13 +26,27 @@ class SummaryView;
 class TensorDetail;
 class TensorTreeModel;
 
+/// What a ModelView shows that takes long to compute, and to free, for a
+/// large model (100 000 tensors): built on the loading thread by
+/// prepareModelView() and handed to the view, so the UI thread only moves it.
+struct ModelViewData {
+    std::vector<LetheChart::Layer> lethe;  ///< per-layer bars of "What Lethe took", with per-tensor detail
+};
+/// Compute a view's data for `m`. Thread-safe (call from the loading worker).
+std::shared_ptr<ModelViewData> prepareModelView(const LoadedModel& m);
+
 class ModelView : public QWidget {
     Q_OBJECT
 public:
     enum Tab { OverviewTab, LetheTab, TensorTab, MetadataTab };
 
-    explicit ModelView(ModelPtr model, QWidget* parent = nullptr);
+    /// `prepared`: prepareModelView(*model) from a worker, taken over; without
+    /// it the view computes its data here.
+    explicit ModelView(ModelPtr model, QWidget* parent = nullptr, std::shared_ptr<ModelViewData> prepared = {});
     ~ModelView() override;
+    /// Give up the large data the view holds (the view then shows an empty
+    /// chart), so that the caller can free it on a worker before deleting it.
+    std::shared_ptr<ModelViewData> releaseData();
     /// Remember the splitter and the tree header (QSettings); the next view restores them.
     void saveViewState() const;
     QSplitter* splitter() const { return split_; }

@@ -2,6 +2,7 @@
 #include "summaryview.hpp"
 
 #include "charts.hpp"
+#include "schemetext.hpp"
 
 #include "anamnesis/gguf.hpp"
 
@@ -39,13 +40,16 @@ std::vector<BreakdownChart::Row> makeRows(const LoadedModel& m) {
     // By scheme: each logical tensor's stored bytes under its scheme; stored
     // tensors nobody consumes under their own heading.
     std::map<std::string, BreakdownChart::Segment> byScheme;
+    const std::string notConvertible = SummaryView::tr("not convertible").toStdString();
+    const std::string unquantized = SummaryView::tr("unquantized").toStdString();
     for (const auto& lt : m.plan.tensors) {
         std::string key;
-        if (!lt.error.empty() || !lt.recipe) key = SummaryView::tr("not convertible").toStdString();
-        else if (!lt.quantized || !lt.params) key = SummaryView::tr("unquantized").toStdString();
-        else key = amn::describe(*lt.params);
+        const bool quantized = lt.error.empty() && lt.recipe && lt.quantized && lt.params;
+        if (!lt.error.empty() || !lt.recipe) key = notConvertible;
+        else if (!quantized) key = unquantized;
+        else key = amn::describe(*lt.params);  // groups as the core does; worded by schemeText()
         auto& s = byScheme[key];
-        s.label = QString::fromStdString(key);
+        if (s.label.isEmpty()) s.label = quantized ? schemeText(*lt.params) : QString::fromStdString(key);
         s.bytes += lt.stored_bytes;
         s.tensors += 1;
     }
@@ -128,7 +132,7 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
     }
     QStringList schemes;
     for (const auto& s : in.schemes)
-        schemes << tr("%1 — %Ln tensor(s)", nullptr, static_cast<int>(s.tensors)).arg(QString::fromStdString(s.description));
+        schemes << tr("%1 — %Ln tensor(s)", nullptr, static_cast<int>(s.tensors)).arg(schemeUseText(m.plan, s));
     add(QStringLiteral("schemes"), tr("Scheme"), schemes.isEmpty() ? tr("none: the tensors are not quantized") : schemes.join(QLatin1Char('\n')));
     if (const auto qm = m.catalog.qconfig("quant_method"))
         add(QStringLiteral("config"), tr("Config"), tr("quant_method \"%1\" in %2")

@@ -2,6 +2,7 @@
 #include "tensordetail.hpp"
 
 #include "charts.hpp"
+#include "schemetext.hpp"
 #include "tensortreemodel.hpp"
 #include "valuepreview.hpp"
 
@@ -26,29 +27,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace amn::ui {
-
-QString unmeasurableText(const QString& why) {
-    // The core says "not measurable yet for <scheme>": word it once, not twice.
-    static const QLatin1String yetFor("not measurable yet for ");
-    if (why.startsWith(yetFor)) return TensorDetail::tr("not measurable yet for %1").arg(why.mid(yetFor.size()));
-    if (why.startsWith(QLatin1String("not measurable"))) return why;
-    return TensorDetail::tr("not measurable: %1").arg(why);
-}
-
-QString unmeasurableText(const amn::RequantError& r) {
-    const QString scheme = QString::fromStdString(r.scheme);
-    switch (r.reason) {
-        case amn::RequantUnavailable::NotQuantized: return TensorDetail::tr("not quantized");
-        case amn::RequantUnavailable::NeedsImatrix:
-            return TensorDetail::tr("not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry")
-                .arg(scheme);
-        case amn::RequantUnavailable::PartialBlocks:
-            return TensorDetail::tr("not measurable for %1: a row is not a whole number of blocks").arg(scheme);
-        case amn::RequantUnavailable::NotYet:
-        case amn::RequantUnavailable::None: break;
-    }
-    return unmeasurableText(QString::fromStdString(r.unavailable));
-}
 
 TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
     auto* layout = new QVBoxLayout(this);
@@ -215,7 +193,7 @@ void TensorDetail::showNode(int node) {
     auto addSource = [&](std::size_t ci) {
         const auto& st = m.catalog.tensors[ci];
         auto* item = new QTreeWidgetItem(sources_, {QString::fromStdString(st.name), QString::fromStdString(st.dtype_name), shapeText(st.shape),
-                                                    humanBytes(st.nbytes), QString::fromStdString(std::string(amn::role_name(m.plan.roles[ci])))});
+                                                    humanBytes(st.nbytes), roleText(m.plan.roles[ci])});
         for (int c = 0; c < 5; ++c) item->setToolTip(c, item->text(c));  // in full; a narrow column elides it in the middle
     };
     QString html = QStringLiteral("<table>");
@@ -232,7 +210,7 @@ void TensorDetail::showNode(int node) {
         html += row(tr("Shape"), shapeText(lt.shape));
         html += row(tr("Parameters"), QLocale().toString(static_cast<qulonglong>(lt.numel())));
         if (lt.recipe)
-            html += row(tr("Scheme"), QString::fromStdString(lt.params ? amn::describe(*lt.params) : lt.recipe->describe()));
+            html += row(tr("Scheme"), schemeText(lt));
         html += row(tr("Stored"), humanBytes(lt.stored_bytes));
         html += row(tr("As BF16"), humanBytes(2 * lt.numel()));
         if (lt.numel())
@@ -246,7 +224,7 @@ void TensorDetail::showNode(int node) {
         html += row(tr("Dtype"), QString::fromStdString(st.dtype_name));
         html += row(tr("Shape"), shapeText(st.shape));
         html += row(tr("Stored"), humanBytes(st.nbytes));
-        html += row(tr("Role"), QString::fromStdString(std::string(amn::role_name(m.plan.roles[static_cast<std::size_t>(n.ref)]))));
+        html += row(tr("Role"), roleText(m.plan.roles[static_cast<std::size_t>(n.ref)]));
         const int owner = m.owner[static_cast<std::size_t>(n.ref)];
         html += row(tr("Used by"), owner >= 0 ? QString::fromStdString(m.plan.tensors[static_cast<std::size_t>(owner)].name)
                                               : tr("no output tensor (not written)"));
@@ -350,13 +328,14 @@ void TensorDetail::onFinished(const Outcome& o) {
     {
         const auto& r = o.requant;
         QString text;
-        if (!r.measured) text = r.unavailable.empty() ? tr("not quantized") : unmeasurableText(r);
+        // Worded from the core's reason code and the tensor's typed state; the core's English reason is the tooltip.
+        if (!r.measured) text = unmeasurableText(r, model_->plan.tensors[static_cast<std::size_t>(o.planIndex)]);
         else if (std::isinf(r.sqnr_db) && r.sqnr_db > 0) text = tr("no further loss: the values are already on the scheme's grid");
         else
             text = tr("RMSE %1, max abs error %2, SQNR %3 dB")
                        .arg(loc.toString(r.rmse, 'g', 3), loc.toString(r.max_abs, 'g', 3), loc.toString(r.sqnr_db, 'f', 1));
         statLabels_[QStringLiteral("lethe")]->setText(text);
-        if (r.measured) statLabels_[QStringLiteral("lethe")]->setToolTip(QString::fromStdString(r.estimator));
+        statLabels_[QStringLiteral("lethe")]->setToolTip(QString::fromStdString(r.measured ? r.estimator : r.unavailable));
     }
     std::vector<quint64> bins(s.histogram.begin(), s.histogram.end());
     if (s.finite) histogram_->setHistogram(std::move(bins), s.hist_lo, s.hist_hi);

@@ -93,9 +93,4 @@ private:
     amn::ValueStats stats_;
 };
 
-/// The "What Lethe took" cell when the core could not measure it.
-QString unmeasurableText(const QString& why);
-/// The same from the core's reason code (RequantError::reason, ::scheme), in the UI's language.
-QString unmeasurableText(const amn::RequantError& r);
-
 }  // namespace amn::ui

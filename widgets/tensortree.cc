@@ -119,6 +119,14 @@ std::shared_ptr<const TensorTree> TensorTree::build(const LoadedModel& m) {
             }
         }
     }
+    // The initial (file-order, unfiltered) rows: children are in id order.
+    tree->fileRow.assign(nodes.size(), -1);
+    tree->logicalNode.assign(plan.tensors.size(), -1);
+    for (std::size_t id = 0; id < nodes.size(); ++id) {
+        const auto& ch = nodes[id].children;
+        for (std::size_t k = 0; k < ch.size(); ++k) tree->fileRow[static_cast<std::size_t>(ch[k])] = static_cast<int>(k);
+        if (nodes[id].kind == TreeNode::Logical) tree->logicalNode[static_cast<std::size_t>(nodes[id].ref)] = static_cast<int>(id);
+    }
     return tree;
 }
 

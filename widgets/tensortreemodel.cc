@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "tensortreemodel.hpp"
+#include "schemetext.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -16,15 +17,22 @@ namespace amn::ui {
 
 TensorTreeModel::TensorTreeModel(ModelPtr model, QObject* parent)
     : QAbstractItemModel(parent), model_(std::move(model)), tree_(model_->tree) {
-    const auto& nodes = tree_->nodes;
-    logicalNode_.assign(model_->plan.tensors.size(), -1);
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].kind == TreeNode::Logical) logicalNode_[static_cast<std::size_t>(nodes[i].ref)] = static_cast<int>(i);
-    rebuildVisible(std::vector<char>(nodes.size(), 1), false);
+    // File order, nothing filtered: the rows are the tree's own (identity_),
+    // so a 100 000-tensor model costs nothing here on the UI thread.
+    visibleTensors_ = static_cast<int>(tree_->nodes.empty() ? 0 : tree_->nodes[0].tensors);
 }
 
 void TensorTreeModel::rebuildVisible(const std::vector<char>& visible, bool filtered) {
     const auto& nodes = tree_->nodes;
+    if (!filtered && sortColumn_ < 0) {
+        identity_ = true;
+        std::vector<std::vector<int>>().swap(rows_);
+        std::vector<int>().swap(rowOf_);
+        filtered_.clear();
+        visibleTensors_ = static_cast<int>(nodes.empty() ? 0 : nodes[0].tensors);
+        return;
+    }
+    identity_ = false;
     rows_.assign(nodes.size(), {});
     rowOf_.assign(nodes.size(), -1);
     visibleTensors_ = 0;
@@ -107,6 +115,15 @@ bool TensorTreeModel::nodeLess(int a, int b) const {
 }
 
 void TensorTreeModel::applySort() {
+    if (identity_) {
+        if (sortColumn_ < 0) return;
+        // Leave the tree's own rows: materialise them to reorder.
+        identity_ = false;
+        const auto& nodes = tree_->nodes;
+        rows_.resize(nodes.size());
+        for (std::size_t id = 0; id < nodes.size(); ++id) rows_[id] = nodes[id].children;
+        rowOf_ = tree_->fileRow;
+    }
     for (auto& r : rows_) {
         if (r.size() < 2) continue;
         if (sortColumn_ < 0) {
@@ -140,7 +157,8 @@ void TensorTreeModel::sort(int column, Qt::SortOrder order) {
     for (const auto& i : before) nodesBefore.push_back(nodeOf(i));
     sortColumn_ = column;
     sortOrder_ = order;
-    applySort();
+    if (column < 0 && filtered_.empty()) rebuildVisible({}, false);  // back to file order: the tree's own rows
+    else applySort();
     QModelIndexList after;
     after.reserve(before.size());
     for (qsizetype k = 0; k < before.size(); ++k)
@@ -191,24 +209,24 @@ int TensorTreeModel::nodeOf(const QModelIndex& index) const {
 }
 
 QModelIndex TensorTreeModel::indexForNode(int node, int column) const {
-    if (node <= 0 || node >= static_cast<int>(rowOf_.size())) return {};
-    const int row = rowOf_[static_cast<std::size_t>(node)];
+    if (node <= 0 || node >= static_cast<int>(tree_->nodes.size())) return {};
+    const int row = rowOfNode(node);
     if (row < 0) return {};
-    // rowOf_ is only meaningful when every ancestor is visible too.
+    // A row is only meaningful when every ancestor is visible too.
     for (int p = tree_->nodes[static_cast<std::size_t>(node)].parent; p > 0; p = tree_->nodes[static_cast<std::size_t>(p)].parent)
-        if (rowOf_[static_cast<std::size_t>(p)] < 0) return {};
+        if (rowOfNode(p) < 0) return {};
     return createIndex(row, column, quintptr(node));
 }
 
 QModelIndex TensorTreeModel::indexForLogical(int planIndex) const {
-    if (planIndex < 0 || planIndex >= static_cast<int>(logicalNode_.size())) return {};
-    return indexForNode(logicalNode_[static_cast<std::size_t>(planIndex)]);
+    if (planIndex < 0 || planIndex >= static_cast<int>(tree_->logicalNode.size())) return {};
+    return indexForNode(tree_->logicalNode[static_cast<std::size_t>(planIndex)]);
 }
 
 QModelIndex TensorTreeModel::index(int row, int column, const QModelIndex& parent) const {
     if (row < 0 || column < 0 || column >= ColumnCount) return {};
     if (parent.isValid() && parent.column() != 0) return {};
-    const auto& r = rows_[static_cast<std::size_t>(nodeOf(parent))];
+    const auto& r = rowsOf(nodeOf(parent));
     if (row >= static_cast<int>(r.size())) return {};
     return createIndex(row, column, quintptr(r[static_cast<std::size_t>(row)]));
 }
@@ -218,12 +236,12 @@ QModelIndex TensorTreeModel::parent(const QModelIndex& child) const {
     if (n <= 0) return {};
     const int p = tree_->nodes[static_cast<std::size_t>(n)].parent;
     if (p <= 0) return {};
-    return createIndex(rowOf_[static_cast<std::size_t>(p)], 0, quintptr(p));
+    return createIndex(rowOfNode(p), 0, quintptr(p));
 }
 
 int TensorTreeModel::rowCount(const QModelIndex& parent) const {
     if (parent.isValid() && parent.column() != 0) return 0;
-    return static_cast<int>(rows_[static_cast<std::size_t>(nodeOf(parent))].size());
+    return static_cast<int>(rowsOf(nodeOf(parent)).size());
 }
 
 int TensorTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
@@ -282,7 +300,7 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
                         return QStringLiteral("%1 · %2").arg(dtype, QString::fromStdString(amn::scheme_id(*lt->params)));
                     }
                     if (st) {
-                        const QString role = QString::fromStdString(std::string(amn::role_name(m.plan.roles[static_cast<std::size_t>(n.ref)])));
+                        const QString role = roleText(m.plan.roles[static_cast<std::size_t>(n.ref)]);
                         return n.consumed ? QStringLiteral("%1 · %2").arg(QString::fromStdString(st->dtype_name), role)
                                           : tr("%1 · %2 (dropped)").arg(QString::fromStdString(st->dtype_name), role);
                     }
@@ -299,7 +317,7 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
         case Qt::ToolTipRole: {
             QString tip = tree_->fullName(m, id);
             if (lt && lt->recipe)
-                tip += QLatin1Char('\n') + QString::fromStdString(lt->params ? amn::describe(*lt->params) : lt->recipe->describe());
+                tip += QLatin1Char('\n') + schemeText(*lt);
             if (lt && !lt->error.empty()) tip += QLatin1Char('\n') + QString::fromStdString(lt->error);
             if (st && !n.consumed) tip += QLatin1Char('\n') + tr("Consumed by no output tensor: conversion drops it.");
             return tip;

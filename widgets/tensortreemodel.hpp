@@ -42,6 +42,11 @@ public:
     static std::shared_ptr<const TensorTree> build(const LoadedModel& m);
 
     std::vector<TreeNode> nodes;
+    /// Per node: its row among its parent's children in file order (the
+    /// model's initial state, so a view of 100 000 tensors needs no setup).
+    std::vector<int> fileRow;
+    /// Per plan index: its node id (-1 for none).
+    std::vector<int> logicalNode;
     /// Full dotted name of a node ("model.layers.0" for a group).
     QString fullName(const LoadedModel& m, int node) const;
 };
@@ -104,11 +109,22 @@ private:
     void applySort();
     bool nodeLess(int a, int b) const;
 
+    /// Visible children of `node` in display order.
+    const std::vector<int>& rowsOf(int node) const {
+        return identity_ ? tree_->nodes[static_cast<std::size_t>(node)].children : rows_[static_cast<std::size_t>(node)];
+    }
+    /// Row of `node` inside its parent's rowsOf(), -1 when hidden.
+    int rowOfNode(int node) const {
+        return identity_ ? tree_->fileRow[static_cast<std::size_t>(node)] : rowOf_[static_cast<std::size_t>(node)];
+    }
+
     ModelPtr model_;
     std::shared_ptr<const TensorTree> tree_;
-    std::vector<std::vector<int>> rows_;  // visible children per node, in display order
-    std::vector<int> rowOf_;              // row of a node inside its parent's rows_, -1 hidden
-    std::vector<int> logicalNode_;        // plan index -> node id
+    /// Everything shown in file order: rows come from the tree itself and
+    /// rows_ / rowOf_ are empty (the state after opening, built on no thread).
+    bool identity_ = true;
+    std::vector<std::vector<int>> rows_;  // visible children per node, in display order (not identity_)
+    std::vector<int> rowOf_;              // row of a node inside its parent's rows_, -1 hidden (not identity_)
     int sortColumn_ = -1;
     Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
     QString filter_;

@@ -90,6 +90,8 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& 
         t.source = descs[i].dtype;
         t.target = c.type;
         t.reason = c.reason;
+        t.rule = c.rule;
+        t.fallback = c.fallback;
         t.numel = lt.numel();
         // Same type as stored: llama-quantize copies the bytes unchanged.
         t.copied = t.target == t.source;

@@ -561,6 +561,7 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
         if (!refusal.empty()) {
             c.type = t.dtype;
             c.reason = refusal + ", kept " + dtype_name(t.dtype);
+            c.rule = TypeRule::Kept;
             continue;
         }
         c.quantizable = true;
@@ -568,15 +569,18 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
         if (req.token_embedding_type && cats[i] == Cat::TokenEmbd) {
             nt = *req.token_embedding_type;
             c.reason = "--token-embedding-type";
+            c.rule = TypeRule::TokenEmbeddingType;
         } else if (req.output_tensor_type && cats[i] == Cat::Output) {
             nt = *req.output_tensor_type;
             c.reason = "--output-tensor-type";
+            c.rule = TypeRule::OutputTensorType;
         } else if (quantized_default) {
             bool manual = false;
             for (std::size_t k = 0; k < qs.patterns.size(); ++k) {
                 if (std::regex_search(t.name, qs.patterns[k].first)) {
                     nt = qs.patterns[k].second;
                     c.reason = "--tensor-type '" + qs.pattern_text[k] + "'=" + ggml_type_name(nt);
+                    c.rule = TypeRule::TensorType;
                     manual = true;
                     break;
                 }
@@ -586,12 +590,15 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
                 nt = mix_rules(qs, nt, t, ne, cats[i], why);
                 c.reason = why.empty() ? qs.ftype_name + " default " + ggml_type_name(nt)
                                        : qs.ftype_name + " mix: " + why + " → " + ggml_type_name(nt);
+                c.rule = why.empty() ? TypeRule::FileTypeDefault : TypeRule::FileTypeMix;
             } else if (!manual) {
                 c.reason = "--pure: " + ggml_type_name(nt);
+                c.rule = TypeRule::Pure;
             }
             nt = fallback(nt, ne, t.name, c);
         } else {
             c.reason = qs.ftype_name + ": " + ggml_type_name(nt);
+            c.rule = TypeRule::FileType;
         }
         c.type = nt;
         c.requires_imatrix = requires_imatrix(t.name, nt, req.ftype);

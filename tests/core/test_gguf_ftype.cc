@@ -308,6 +308,7 @@ void TestGgufFtype::fallbacks() {
     QCOMPARE(type_of(t, c, "blk.0.attn_q.weight"), DType::Q5_0);
     QVERIFY(c[2].fallback);
     QVERIFY2(c[2].reason.find("fallback: 96 not a multiple of 256 (q4_K) → q5_0") != std::string::npos, c[2].reason.c_str());
+    QCOMPARE(c[2].rule, TypeRule::FileTypeDefault);  // the rule that chose Q4_K before the fallback
     // blk.1.attn_v: Q6_K (more bits) → Q8_0.
     QCOMPARE(type_of(t, c, "blk.1.attn_v.weight"), DType::Q8_0);
     // ffn_down rows are 512: no fallback.
@@ -379,6 +380,12 @@ void TestGgufFtype::overrides_order() {
     QCOMPARE(type_of(t, c, "blk.1.ffn_down.weight"), DType::Q6_K);   // untouched: mix rule
     QVERIFY2(c[2].reason.find("--tensor-type 'attn=q5_0'") == std::string::npos, c[2].reason.c_str());
     QVERIFY2(c[2].reason.find("--tensor-type 'attn'=q5_0") != std::string::npos, c[2].reason.c_str());
+    // The typed rule says the same for front ends that word it themselves.
+    QCOMPARE(c[2].rule, TypeRule::TensorType);
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t[i].name == "blk.0.attn_norm.weight") QCOMPARE(c[i].rule, TypeRule::Kept);
+        if (t[i].name == "blk.1.ffn_down.weight") QCOMPARE(c[i].rule, TypeRule::FileTypeMix);
+    }
     // The override does not apply to F16 file types (no quantized default).
     QuantizeRequest f;
     f.ftype = ftype_id("F16");

@@ -3,8 +3,11 @@
 //   * open → tree shown for a 100 000-tensor safetensors header;
 //   * open → tree shown for a sharded 8 GiB model (sparse shards: only the
 //     headers are ever read);
-//   * the longest UI-thread stall (gap between event-loop ticks) while the
-//     wizard converts a generated 128 MiB FP8 model.
+//   * the longest UI-thread stall (gap between event-loop ticks) while a
+//     100 000-tensor model opens (worker load, tab and views built, first
+//     paint) and while its tab is closed (freed on a worker);
+//   * the longest UI-thread stall while the wizard converts a generated
+//     128 MiB FP8 model.
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
 #include "modelview.hpp"
@@ -47,6 +50,33 @@ qint64 openToTree(const QString& path, int* tensors) {
     return ms;
 }
 
+/// Longest gap between event-loop ticks while `phase` runs and until
+/// `done()` holds (then 300 ms more, to catch deferred work).
+struct StallMeter {
+    qint64 worst = 0;
+    QElapsedTimer gap;
+    QTimer tick;
+    StallMeter() {
+        tick.setInterval(0);
+        QObject::connect(&tick, &QTimer::timeout, [this] {
+            worst = std::max(worst, gap.nsecsElapsed());
+            gap.restart();
+        });
+    }
+    template <class Phase, class Done>
+    bool measure(Phase phase, Done done) {
+        worst = 0;
+        QApplication::processEvents();
+        gap.start();
+        tick.start();
+        phase();
+        const bool ok = QTest::qWaitFor(done, 120000);
+        QTest::qWait(300);
+        tick.stop();
+        return ok;
+    }
+};
+
 }  // namespace
 
 class TestGuiBench : public QObject {
@@ -77,6 +107,32 @@ private slots:
         view.show();
         QApplication::processEvents();
         qInfo("BENCH UI-thread part (views built and shown), 100000 tensors: %lld ms", t.elapsed());
+    }
+
+    void hundredThousandTensorOpenCloseStall() {
+        QTemporaryDir dir;
+        std::vector<amn::test::GenTensor> ts;
+        for (int i = 0; i < 100000; ++i)
+            ts.push_back({"model.layers." + std::to_string(i / 10) + ".t" + std::to_string(i % 10) + ".weight", "F32", {1}, 4});
+        QVERIFY(amn::test::write_safetensors(dir.filePath("m.safetensors"), ts));
+        MainWindow w;
+        w.setErrorDialogs(false);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        StallMeter meter;
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(meter.measure([&] { w.openPaths({dir.filePath("m.safetensors")}); }, [&] { return opened.count() > 0; }));
+        const qint64 openMs = t.elapsed() - 300;
+        const double openStall = meter.worst / 1e6;
+        QCOMPARE(w.currentModelView()->treeModel()->visibleTensorCount(), 100000);
+        t.restart();
+        QVERIFY(meter.measure([&] { emit w.tabs()->tabCloseRequested(0); }, [&] { return w.modelCount() == 0 && !w.freeingModels(); }));
+        const qint64 closeMs = t.elapsed() - 300;
+        qInfo("BENCH 100000-tensor model: open %lld ms, longest UI-thread stall %.1f ms; close %lld ms, longest UI-thread stall %.1f ms",
+              openMs, openStall, closeMs, meter.worst / 1e6);
     }
 
     void shardedMultiGigabyte() {

@@ -6,14 +6,22 @@
 //     widgets/ and app/studio/ finds no (context, source) missing from it;
 //   * the compiled catalogue is embedded and loads (":/i18n"), and the UI
 //     comes up in German (plural forms included);
-//   * the English catalogue supplies the English plural forms.
+//   * the English catalogue supplies the English plural forms;
+//   * core facts the UI shows are worded here, in German too: scheme
+//     descriptions from the typed parameters, "not measurable" reasons;
+//   * installTranslations() loads Qt's own German (qtbase_de): a standard
+//     Cancel button reads "Abbrechen".
 #include "loadedmodel.hpp"
 #include "mainwindow.hpp"
+#include "schemetext.hpp"
 #include "tensordetail.hpp"
 
 #include "test_support.hpp"
 
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QLibraryInfo>
+#include <QPushButton>
 #include <QMenuBar>
 #include <QProcess>
 #include <QSet>
@@ -150,8 +158,11 @@ private slots:
         QVERIFY(amn::ui::humanBytes(512).startsWith("512 "));
         QCOMPARE(amn::ui::humanCount(1500), QString("1,50 K"));
         QCOMPARE(QLocale().toString(qulonglong(1234567)), QString("1.234.567"));
-        // No "not measurable: not measurable yet for …".
-        const QString un = amn::ui::unmeasurableText("not measurable yet for gguf-Q4_K");
+        // No "not measurable: not measurable yet for …": worded once, from the typed state.
+        amn::LogicalTensor q4k;
+        q4k.quantized = true;
+        q4k.params = amn::GgmlParams{amn::DType::Q4_K};
+        const QString un = amn::ui::unmeasurableText(q4k);
         QCOMPARE(un, QString("für gguf-Q4_K noch nicht messbar"));
         QCOMPARE(un.count("messbar"), 1);
         // The core's reason codes, worded in German (not the core's English text).
@@ -159,14 +170,47 @@ private slots:
         r.unavailable = "not measurable for gguf-IQ2_XXS: ggml quantizes it only with an importance matrix, which the file does not carry";
         r.reason = amn::RequantUnavailable::NeedsImatrix;
         r.scheme = "gguf-IQ2_XXS";
-        QCOMPARE(amn::ui::unmeasurableText(r),
+        QCOMPARE(amn::ui::unmeasurableText(r, q4k),
                  QString("für gguf-IQ2_XXS nicht messbar: ggml quantisiert diesen Typ nur mit einer Importance-Matrix, die die Datei nicht enthält"));
         QCOMPARE(QCoreApplication::translate("amn::ui::ValuePreviewPanel", "Export as .&npy…"), QString("Als .&npy exportieren…"));
+        // Scheme descriptions from the typed parameters, in German, numbers in the locale.
+        QCOMPARE(amn::ui::schemeText(amn::QuantParams{amn::GgmlParams{amn::DType::Q4_K}}),
+                 QString("GGUF Q4_K (Blöcke zu 256 Elementen in 144 Bytes, 4,5 Bit pro Gewicht)"));
+        amn::Fp8Params fp8;
+        fp8.granularity = amn::Fp8Granularity::Block;
+        fp8.block_rows = fp8.block_cols = 128;
+        fp8.scale_dtype = amn::DType::BF16;
+        QCOMPARE(amn::ui::schemeText(amn::QuantParams{fp8}), QString("FP8 (E4M3), 128×128-Blöcke, BF16-Skalen"));
+        amn::AffineParams gptq;
+        gptq.group_size = 128;
+        gptq.groups = 32;
+        gptq.symmetric = true;
+        QCOMPARE(amn::ui::schemeText(amn::QuantParams{gptq}), QString("GPTQ 4 Bit, Gruppe 128, symmetrisch, F16-Skalen"));
+        // The forget table's "why", from the typed rule (the core's English reason is the tooltip).
+        amn::ForgetTensor ft;
+        ft.source = amn::DType::F32;
+        ft.target = amn::DType::Q5_0;
+        ft.rule = amn::TypeRule::FileTypeDefault;
+        ft.fallback = true;
+        QCOMPARE(amn::ui::forgetReasonText(ft, "Q4_K_M"),
+                 QString("Standard von Q4_K_M; Ersatztyp: die Zeile passt nicht in die Blöcke des Typs"));
+        ft.rule = amn::TypeRule::Kept;
+        ft.fallback = false;
+        ft.target = amn::DType::F32;
+        QCOMPARE(amn::ui::forgetReasonText(ft, "Q4_K_M"), QString("nicht quantisiert, bleibt F32"));
+        amn::LogicalTensor plain;
+        plain.quantized = false;
+        QVERIFY(!amn::ui::unmeasurableText(plain).contains("not"));
         QLocale::setDefault(before);
         QCoreApplication::removeTranslator(&t);
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         QCOMPARE(amn::ui::humanBytes(1536ull * 1024 * 1024), QString("1.5 GiB"));
-        QCOMPARE(amn::ui::unmeasurableText("not measurable yet for gguf-Q4_K"), QString("not measurable yet for gguf-Q4_K"));
+        QCOMPARE(amn::ui::unmeasurableText(q4k), QString("not measurable yet for gguf-Q4_K"));
+        // English wording matches the core's describe() for the same parameters.
+        for (const amn::QuantParams& p : {amn::QuantParams{amn::GgmlParams{amn::DType::Q4_K}}, amn::QuantParams{fp8},
+                                          amn::QuantParams{gptq}, amn::QuantParams{amn::Bnb4Params{}},
+                                          amn::QuantParams{amn::Int8Params{}}, amn::QuantParams{amn::Fp4Params{}}})
+            QCOMPARE(amn::ui::schemeText(p), QString::fromStdString(amn::describe(p)));
         QLocale::setDefault(before);
     }
 
@@ -179,6 +223,18 @@ private slots:
         QCOMPARE(QCoreApplication::translate("amn::ui::TensorDetail", "%Ln value(s) overflow to ±Inf", nullptr, 1),
                  QString("1 value overflows to ±Inf"));
         QCoreApplication::removeTranslator(&t);
+    }
+
+    // Last: installs translators on the application for good.
+    void qtOwnGerman() {
+        const QString dir = QLibraryInfo::path(QLibraryInfo::TranslationsPath);
+        QVERIFY2(QFileInfo::exists(dir + "/qtbase_de.qm"),
+                 qPrintable("no qtbase_de.qm in " + dir + " (qt6-translations-l10n, packaging/debian-packages.txt)"));
+        QVERIFY(amn::ui::installTranslations(QLocale(QLocale::German, QLocale::Germany)));  // what --lang de does
+        QDialogButtonBox box(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+        QCOMPARE(box.button(QDialogButtonBox::Cancel)->text().remove(QLatin1Char('&')), QString("Abbrechen"));
+        QCOMPARE(QCoreApplication::translate("amn::ui::ModelView", "%Ln tensor(s)", nullptr, 3), QString("3 Tensoren"));
+        QVERIFY(amn::ui::translationDirs().endsWith(":/i18n"));
     }
 };
 

@@ -13,6 +13,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/executor.hpp"
+#include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <atomic>
@@ -49,6 +50,12 @@ struct ForgetTensor {
     DType source = DType::Unknown;      ///< stored type in the input (payload)
     DType target = DType::Unknown;      ///< type written
     std::string reason;                 ///< why this type (rule, override, fallback), for the report
+    /// GGUF: the rule that chose `target` (TypeRule), and whether the row did
+    /// not fit its blocks so that a fallback type was taken; for front ends
+    /// that word `reason` themselves. nullopt for safetensors targets, where
+    /// `copied` / `target` say whether the tensor was quantized.
+    std::optional<TypeRule> rule;
+    bool fallback = false;
     std::uint64_t bytes = 0;            ///< bytes written for it
     bool copied = false;                ///< stored bytes copied unchanged (no decode/encode)
     // Measured round trip (f32 input → target → f32), over every element.

@@ -101,12 +101,27 @@ struct QuantizeRequest {
     bool leave_output_tensor = false;             ///< --leave-output-tensor: output.weight keeps its type
 };
 
+/// Which rule chose a tensor's type (TensorChoice::rule): for front ends that
+/// word the reason themselves (the GUI translates it); `reason` says the same
+/// in English with the details (rule text, pattern, types).
+enum class TypeRule : std::uint8_t {
+    Kept,                ///< not quantized (tensor_allows_quantization refused): the stored type is kept
+    TokenEmbeddingType,  ///< --token-embedding-type
+    OutputTensorType,    ///< --output-tensor-type
+    TensorType,          ///< a --tensor-type pattern matched the name
+    FileTypeDefault,     ///< the file type's default type (no mix rule applies)
+    FileTypeMix,         ///< a mix rule of the file type (llama_tensor_get_type) chose the type
+    Pure,                ///< --pure: the file type's default type for every quantized tensor
+    FileType,            ///< a float file type (F32, F16, BF16): that type
+};
+
 /// The choice for one tensor.
 struct TensorChoice {
     DType type = DType::Unknown;  ///< the type to write
     bool quantizable = false;     ///< tensor_allows_quantization (else `type` = the stored dtype)
     bool requires_imatrix = false;  ///< tensor_requires_imatrix for the chosen type
     bool fallback = false;        ///< the row did not fit the chosen type's block (tensor_type_fallback)
+    TypeRule rule = TypeRule::Kept;  ///< the rule that chose `type` (before any fallback)
     /// Why, for a user: "1-D tensor, kept F32", "Q4_K_M mix: attn_v uses more
     /// bits: Q6_K", "--tensor-type '.*'=Q4_0", "fallback: 100 not a multiple
     /// of 256 (q4_K) → q5_0" …

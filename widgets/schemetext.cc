@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "schemetext.hpp"
+
+#include "anamnesis/dtype.hpp"
+
+#include <QLocale>
+
+#include <type_traits>
+
+namespace amn::ui {
+
+namespace {
+
+QString dtypeName(amn::DType d) { return QString::fromStdString(amn::dtype_name(d)); }
+QString num(std::uint64_t v) { return QLocale().toString(static_cast<qulonglong>(v)); }
+
+/// "E4M3" for the FP8 element formats (the short names the core uses).
+QString fp8Format(amn::DType d) {
+    switch (d) {
+        case amn::DType::F8_E4M3: return QStringLiteral("E4M3");
+        case amn::DType::F8_E5M2: return QStringLiteral("E5M2");
+        case amn::DType::F8_E4M3FNUZ: return QStringLiteral("E4M3FNUZ");
+        case amn::DType::F8_E5M2FNUZ: return QStringLiteral("E5M2FNUZ");
+        default: return dtypeName(d);
+    }
+}
+
+QString fp8Text(const amn::Fp8Params& p) {
+    using G = amn::Fp8Granularity;
+    const QString fmt = fp8Format(p.format), scale = dtypeName(p.scale_dtype);
+    const QString blocks = SchemeText::tr("%1×%2 blocks").arg(num(p.block_rows), num(p.block_cols));
+    switch (p.producer) {
+        case amn::Fp8Producer::ModelOpt:
+            return p.granularity == G::Channel ? SchemeText::tr("ModelOpt FP8 (%1), per-channel %2 scale applied in BF16").arg(fmt, scale)
+                                               : SchemeText::tr("ModelOpt FP8 (%1), per-tensor %2 scale applied in BF16").arg(fmt, scale);
+        case amn::Fp8Producer::CompressedTensors: {
+            QString g;
+            switch (p.granularity) {
+                case G::Tensor: g = SchemeText::tr("per-tensor"); break;
+                case G::Channel: g = SchemeText::tr("per-channel"); break;
+                case G::Expert: g = SchemeText::tr("per-expert"); break;
+                case G::Group: g = SchemeText::tr("group %1").arg(num(p.group_size)); break;
+                case G::Block: g = blocks; break;
+            }
+            return SchemeText::tr("compressed-tensors W8A%1 (float-quantized), FP8 %2, %3, %4 scales")
+                .arg(QString::number(p.activation_bits), fmt, g, scale);
+        }
+        case amn::Fp8Producer::Transformers: break;
+    }
+    QString g;
+    switch (p.granularity) {
+        case G::Tensor: g = SchemeText::tr("per-tensor scale"); break;
+        case G::Channel: g = SchemeText::tr("per-channel scales"); break;
+        case G::Expert: g = SchemeText::tr("per-expert scales"); break;
+        case G::Group: g = SchemeText::tr("group %1 scales").arg(num(p.group_size)); break;
+        case G::Block: g = blocks; break;
+    }
+    return SchemeText::tr("FP8 (%1), %2, %3 scales").arg(fmt, g, scale);
+}
+
+QString affineText(const amn::AffineParams& p) {
+    const QString bits = QString::number(p.bits), scale = dtypeName(p.scale_dtype);
+    if (amn::is_compressed_tensors(p.packing)) {
+        const char* storage = p.packing == amn::AffinePacking::CtPackQuantized  ? "pack-quantized"
+                              : p.packing == amn::AffinePacking::CtIntQuantized ? "int-quantized"
+                                                                                 : "naive-quantized";
+        const QString grid = p.per_tensor ? SchemeText::tr("per-tensor") : p.channelwise ? SchemeText::tr("per-channel") : SchemeText::tr("group %1").arg(num(p.group_size));
+        const QString sym = p.zero_points != amn::ZeroPointForm::None ? SchemeText::tr("asymmetric") : SchemeText::tr("symmetric");
+        QString s = SchemeText::tr("compressed-tensors W%1A%2 (%3), int%1 %4, %5")
+                        .arg(bits, QString::number(p.activation_bits), QLatin1String(storage), sym, grid);
+        if (p.act_order) s += SchemeText::tr(", act-order");
+        return s + SchemeText::tr(", %1 scales").arg(scale);
+    }
+    if (p.packing == amn::AffinePacking::AwqGemm) {
+        const QString grid = p.channelwise ? SchemeText::tr("per-channel (no groups)") : SchemeText::tr("group %1").arg(num(p.group_size));
+        return SchemeText::tr("AWQ GEMM %1-bit, %2, zero points, %3 scales").arg(bits, grid, scale);
+    }
+    QString s = SchemeText::tr("GPTQ %1-bit").arg(bits);
+    if (p.group_size == 0) s += SchemeText::tr(", %Ln group(s)", nullptr, static_cast<int>(p.groups));
+    else if (p.channelwise) s += SchemeText::tr(", per-channel (no groups)");
+    else s += SchemeText::tr(", group %1").arg(num(p.group_size));
+    if (p.act_order) s += SchemeText::tr(", act-order");
+    if (p.symmetric) s += *p.symmetric ? SchemeText::tr(", symmetric") : SchemeText::tr(", asymmetric");
+    if (p.zero_points == amn::ZeroPointForm::Stored) s += SchemeText::tr(", gptq_v2 zero points");
+    return s + SchemeText::tr(", %1 scales").arg(scale);
+}
+
+QString bnb4Text(const amn::Bnb4Params& p) {
+    const QString type = p.type == amn::Bnb4Type::Fp4 ? QStringLiteral("FP4") : QStringLiteral("NF4");
+    QString s = SchemeText::tr("bitsandbytes %1, blocksize %2").arg(type, num(p.blocksize));
+    if (p.double_quant) s += SchemeText::tr(", double-quant (nested blocksize %1)").arg(num(p.nested_blocksize));
+    if (!p.compute_dtype.empty()) s += SchemeText::tr(", compute %1").arg(QString::fromStdString(p.compute_dtype));
+    return s;
+}
+
+QString ggmlText(const amn::GgmlParams& p) {
+    const amn::DTypeInfo* info = amn::dtype_info(p.type);
+    if (!info) return SchemeText::tr("GGUF %1").arg(dtypeName(p.type));
+    return SchemeText::tr("GGUF %1 (%2-element blocks of %3 bytes, %4 bits per weight)")
+        .arg(QString::fromLatin1(info->name.data(), static_cast<qsizetype>(info->name.size())), num(info->block_elems),
+             num(info->block_bytes), QLocale().toString(amn::dtype_bits_per_element(p.type), 'g', 4));
+}
+
+QString fp4Text(const amn::Fp4Params& p) {
+    const bool mx = p.format == amn::Fp4Format::Mxfp4;
+    const QString fmt = mx ? QStringLiteral("MXFP4") : QStringLiteral("NVFP4");
+    const QString blocks = SchemeText::tr("E2M1 with an %1 scale per %2")
+                               .arg(p.scale_dtype == amn::DType::F8_E8M0 ? QStringLiteral("E8M0") : QStringLiteral("E4M3"), num(p.block_size));
+    const bool global = p.global_scale != amn::Fp4GlobalScale::None;
+    switch (p.producer) {
+        case amn::Fp4Producer::CompressedTensors: {
+            QString s = SchemeText::tr("compressed-tensors %1 W4A%2 (%3-pack-quantized), %4")
+                            .arg(fmt, QString::number(p.activation_bits), mx ? QStringLiteral("mxfp4") : QStringLiteral("nvfp4"), blocks);
+            if (global) s += SchemeText::tr(", %1 global scale").arg(dtypeName(p.global_dtype));
+            return s;
+        }
+        case amn::Fp4Producer::ModelOpt:
+            if (!global) return SchemeText::tr("ModelOpt %1, %2").arg(fmt, blocks);
+            // (English: "a BF16", "an F32/F16")
+            return p.global_dtype == amn::DType::BF16
+                       ? SchemeText::tr("ModelOpt %1, %2 and a %3 second-level scale").arg(fmt, blocks, dtypeName(p.global_dtype))
+                       : SchemeText::tr("ModelOpt %1, %2 and an %3 second-level scale").arg(fmt, blocks, dtypeName(p.global_dtype));
+        case amn::Fp4Producer::GptOss: break;
+    }
+    return p.layout == amn::Fp4Layout::BlocksExperts ? SchemeText::tr("%1 (gpt-oss experts), %2, transformers' [E, in, out] layout").arg(fmt, blocks)
+                                                     : SchemeText::tr("%1, %2").arg(fmt, blocks);
+}
+
+}  // namespace
+
+QString schemeText(const amn::QuantParams& params) {
+    return std::visit(
+        [](const auto& p) -> QString {
+            using P = std::decay_t<decltype(p)>;
+            if constexpr (std::is_same_v<P, amn::Fp8Params>) return fp8Text(p);
+            else if constexpr (std::is_same_v<P, amn::AffineParams>) return affineText(p);
+            else if constexpr (std::is_same_v<P, amn::Bnb4Params>) return bnb4Text(p);
+            else if constexpr (std::is_same_v<P, amn::Int8Params>)
+                return SchemeText::tr("bitsandbytes LLM.int8, row-wise %1 absmax (SCB)").arg(dtypeName(p.scale_dtype));
+            else if constexpr (std::is_same_v<P, amn::GgmlParams>) return ggmlText(p);
+            else if constexpr (std::is_same_v<P, amn::Fp4Params>) return fp4Text(p);
+            else static_assert(!sizeof(P*), "a QuantParams alternative without words");
+        },
+        params);
+}
+
+QString schemeText(const amn::LogicalTensor& lt) {
+    if (lt.params) return schemeText(*lt.params);
+    if (lt.recipe) return QString::fromStdString(lt.recipe->describe());
+    return {};
+}
+
+QString schemeUseText(const amn::Plan& plan, const amn::SchemeUse& use) {
+    for (const auto& lt : plan.tensors)
+        if (lt.quantized && lt.params && amn::scheme_id(*lt.params) == use.id) return schemeText(*lt.params);
+    return QString::fromStdString(use.description);
+}
+
+QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType) {
+    const QString target = dtypeName(t.target);
+    if (!t.rule) return t.copied || t.target == t.source ? SchemeText::tr("kept") : SchemeText::tr("quantized");
+    QString s;
+    switch (*t.rule) {
+        case amn::TypeRule::Kept: s = SchemeText::tr("not quantized, kept %1").arg(target); break;
+        case amn::TypeRule::TokenEmbeddingType: s = SchemeText::tr("set by --token-embedding-type"); break;
+        case amn::TypeRule::OutputTensorType: s = SchemeText::tr("set by --output-tensor-type"); break;
+        case amn::TypeRule::TensorType: s = SchemeText::tr("set by --tensor-type"); break;
+        case amn::TypeRule::FileTypeDefault: s = SchemeText::tr("%1 default").arg(fileType); break;
+        case amn::TypeRule::FileTypeMix: s = SchemeText::tr("%1 mix rule").arg(fileType); break;
+        case amn::TypeRule::Pure: s = SchemeText::tr("--pure: the file type's type"); break;
+        case amn::TypeRule::FileType: s = SchemeText::tr("file type %1").arg(fileType); break;
+    }
+    if (t.fallback) s += SchemeText::tr("; fallback: the row does not fit the type's blocks");
+    return s;
+}
+
+QString roleText(amn::Role role) {
+    switch (role) {
+        case amn::Role::Quantized: return SchemeText::tr("quantized");
+        case amn::Role::Companion: return SchemeText::tr("companion");
+        case amn::Role::Passthrough: return SchemeText::tr("passthrough");
+        case amn::Role::Unsupported: return SchemeText::tr("unsupported");
+    }
+    return QString::fromStdString(std::string(amn::role_name(role)));
+}
+
+QString unmeasurableText(const amn::LogicalTensor& lt) {
+    if (lt.quantized && lt.params)
+        return SchemeText::tr("not measurable yet for %1").arg(QString::fromStdString(amn::scheme_id(*lt.params)));
+    if (!lt.recipe) return SchemeText::tr("not measurable: the tensor cannot be decoded");
+    return SchemeText::tr("not quantized: nothing to measure");
+}
+
+QString unmeasurableText(const amn::RequantError& r, const amn::LogicalTensor& lt) {
+    const QString scheme = QString::fromStdString(r.scheme);
+    switch (r.reason) {
+        case amn::RequantUnavailable::NotQuantized: return SchemeText::tr("not quantized");
+        case amn::RequantUnavailable::NeedsImatrix:
+            return SchemeText::tr("not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry")
+                .arg(scheme);
+        case amn::RequantUnavailable::PartialBlocks:
+            return SchemeText::tr("not measurable for %1: a row is not a whole number of blocks").arg(scheme);
+        case amn::RequantUnavailable::NotYet:
+        case amn::RequantUnavailable::None: break;
+    }
+    return unmeasurableText(lt);
+}
+
+}  // namespace amn::ui

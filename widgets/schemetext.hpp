@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Core facts worded for the user, translatable: the core stays Qt-free and
+// hands over typed values (amn::QuantParams, the plan's flags); this file
+// words them with tr() (context "amn::ui::SchemeText"). The core's own
+// English sentences (Recipe::describe(), RequantError::unavailable) remain
+// the technical detail, shown in tooltips.
+
+#include "anamnesis/forget.hpp"
+#include "anamnesis/plan.hpp"
+#include "anamnesis/quant_params.hpp"
+#include "anamnesis/requantize.hpp"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace amn::ui {
+
+/// The tr() context of the functions below.
+class SchemeText {
+    Q_DECLARE_TR_FUNCTIONS(amn::ui::SchemeText)
+};
+
+/// A scheme in words from its typed parameters, in the user's language:
+/// "FP8 (E4M3), 128×128 blocks, BF16 scales", "GPTQ 4-bit, group 128,
+/// symmetric, F16 scales", "GGUF Q4_K (256-element blocks of 144 bytes,
+/// 4,5 bits per weight)" — the facts of amn::describe(), numbers in the
+/// current QLocale. Type and format names (Q4_K, E4M3, BF16) stay as the
+/// core and `amn` spell them.
+QString schemeText(const amn::QuantParams& params);
+/// `lt`'s scheme in words: schemeText(*lt.params) for a quantized tensor,
+/// else the recipe's own description (passthrough), else an empty string.
+QString schemeText(const amn::LogicalTensor& lt);
+/// One entry of Inspection::schemes in words: schemeText() of the first
+/// tensor of `model` using that scheme id (the core's description when no
+/// tensor has parameters).
+QString schemeUseText(const amn::Plan& plan, const amn::SchemeUse& use);
+
+/// A stored tensor's role in words: "quantized", "companion", "passthrough",
+/// "unsupported" (amn::role_name(), translated).
+QString roleText(amn::Role role);
+
+/// Why a forget run writes `t` as it does, from its typed rule: "Q4_K_M
+/// default", "Q4_K_M mix rule", "set by --tensor-type", "not quantized,
+/// kept F32", with "; fallback: the row does not fit the blocks" when the
+/// core took a fallback type; safetensors targets: "quantized" or "kept".
+/// `fileType` is the GGUF file type asked for ("Q4_K_M"). The core's
+/// `t.reason` (English, with the rule's details) is the tooltip.
+QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType);
+
+/// Why no "what Lethe took" figure can be measured for `lt`, from its typed
+/// state (the core's `RequantError::unavailable` is the English detail):
+/// "not measurable yet for gguf-Q4_K" (a quantized tensor without a
+/// re-quantizer, named by its scheme id), "not quantized: nothing to
+/// measure", or "not measurable: the tensor cannot be decoded".
+QString unmeasurableText(const amn::LogicalTensor& lt);
+
+/// The same for a finished measurement `r` of `lt`: the core's reason code
+/// (`RequantError::reason`, `::scheme`) worded in the UI's language —
+/// "not quantized", "not measurable for gguf-IQ2_XXS: ggml quantizes it only
+/// with an importance matrix, …", "… a row is not a whole number of blocks";
+/// any other reason falls back to `unmeasurableText(lt)`.
+QString unmeasurableText(const amn::RequantError& r, const amn::LogicalTensor& lt);
+
+}  // namespace amn::ui
