@@ -105,13 +105,8 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
         try {
             const auto info = amn::gguf_info(m.catalog);
             auto kv = [&](const std::string& key) -> QString {
-                for (const auto& [k, v] : m.catalog.metadata)
-                    if (k == key) {
-                        QString s = QString::fromStdString(v);
-                        if (s.size() >= 2 && s.startsWith(QLatin1Char('"')) && s.endsWith(QLatin1Char('"'))) s = s.mid(1, s.size() - 2);
-                        return s;
-                    }
-                return {};
+                const amn::MetaValue* v = m.catalog.meta(key);
+                return v ? QString::fromStdString(amn::meta_text(*v)) : QString();
             };
             if (!info.architecture.empty()) add(QStringLiteral("architecture"), tr("Architecture"), QString::fromStdString(info.architecture));
             if (!info.name.empty()) add(QStringLiteral("name"), tr("Name"), QString::fromStdString(info.name));
@@ -214,7 +209,7 @@ MetadataView::MetadataView(ModelPtr model, QWidget* parent) : QWidget(parent) {
     };
     if (!m.catalog.metadata.empty()) {
         auto* s = section(tr("File metadata (%1)").arg(QString::fromStdString(std::string(amn::format_name(m.catalog.format)))));
-        for (const auto& [k, v] : m.catalog.metadata) entry(s, QString::fromStdString(k), QString::fromStdString(v));
+        for (const auto& [k, v] : m.catalog.metadata) entry(s, QString::fromStdString(k), QString::fromStdString(amn::meta_text(v)));
     }
     if (!m.catalog.quantization_config.empty()) {
         auto* s = section(tr("quantization_config (%1)").arg(QFileInfo(QString::fromStdString(m.catalog.config_path)).fileName()));

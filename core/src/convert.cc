@@ -75,7 +75,7 @@ std::string build_header(const Catalog& cat, const Plan& plan, const OutShard& s
             return detail::describes_quantization_key(k);
         };
         for (const auto& [k, v] : cat.metadata)
-            if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) w.key(k).value(v);
+            if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) w.key(k).value(meta_text(v));
     } else if (cat.format == Format::Gguf) {
         // Every GGUF key/value, values as JSON, so nothing is lost.
         w.key("gguf.kv").value(gguf_kv_json(cat));
