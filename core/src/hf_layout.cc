@@ -6,7 +6,6 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
-#include "json_util.hpp"
 
 #include <algorithm>
 #include <cmath>
