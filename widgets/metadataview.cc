@@ -166,16 +166,8 @@ MetadataView::MetadataView(ModelPtr model, QWidget* parent) : QWidget(parent), m
     if (tree_->topLevelItemCount() == 0) new QTreeWidgetItem(tree_, {tr("This file carries no metadata.")});
     tree_->expandAll();
 
-    auto* copy = new QAction(tr("Copy value"), tree_);
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetShortcut);
-    connect(copy, &QAction::triggered, this, [this] { copyValue(tree_->currentItem()); });
-    tree_->addAction(copy);
-    auto* show = new QAction(tr("Show full value…"), tree_);
-    show->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
-    show->setShortcutContext(Qt::WidgetShortcut);
-    connect(show, &QAction::triggered, this, [this] { showValue(tree_->currentItem()); });
-    tree_->addAction(show);
+    // Ctrl+C (the tree's own copy would take the key column) and Enter.
+    tree_->installEventFilter(this);
     connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* it) { showValue(it); });
     connect(tree_, &QTreeWidget::customContextMenuRequested, this, &MetadataView::showContextMenu);
     connect(filter_, &QLineEdit::textChanged, this, &MetadataView::applyFilter);
@@ -223,14 +215,30 @@ void MetadataView::copyName(const QTreeWidgetItem* row) const {
     if (row) QApplication::clipboard()->setText(row->text(0));
 }
 
+bool MetadataView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == tree_ && event->type() == QEvent::KeyPress) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->matches(QKeySequence::Copy)) {
+            copyValue(tree_->currentItem());
+            return true;
+        }
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && key->modifiers() == Qt::NoModifier &&
+            tree_->currentItem() && tree_->currentItem()->parent()) {
+            showValue(tree_->currentItem());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void MetadataView::showContextMenu(const QPoint& pos) {
     QTreeWidgetItem* row = tree_->itemAt(pos);
     if (!row) return;
     QMenu menu(this);
     if (row->parent()) {
-        menu.addAction(tr("Show full value…"), this, [this, row] { showValue(row); });
+        menu.addAction(tr("Show full value…"), this, [this, row] { showValue(row); })->setShortcut(Qt::Key_Return);
         menu.addSeparator();
-        menu.addAction(tr("Copy value"), this, [this, row] { copyValue(row); });
+        menu.addAction(tr("Copy value"), this, [this, row] { copyValue(row); })->setShortcut(QKeySequence::Copy);
     }
     menu.addAction(tr("Copy name"), this, [this, row] { copyName(row); });
     menu.exec(tree_->viewport()->mapToGlobal(pos));

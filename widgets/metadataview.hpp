@@ -67,6 +67,9 @@ public:
     /// Copy the name (key) of `row`.
     void copyName(const QTreeWidgetItem* row) const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void applyFilter(const QString& text);
     void showContextMenu(const QPoint& pos);

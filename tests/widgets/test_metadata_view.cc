@@ -15,6 +15,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
+#include <QMenu>
+#include <QTimer>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -132,6 +134,7 @@ private slots:
         copy->click();
         QCOMPARE(QApplication::clipboard()->text(), full);
         dialog->close();
+        QTRY_VERIFY(!view.findChild<MetadataValueDialog*>());  // deleted on close
 
         // Ctrl+C on a row copies its value; "Copy name" its key.
         QApplication::clipboard()->clear();
@@ -139,6 +142,31 @@ private slots:
         view.tree()->setCurrentItem(row);
         QTest::keyClick(view.tree(), Qt::Key_C, Qt::ControlModifier);
         QCOMPARE(QApplication::clipboard()->text(), full);
+        // The context menu: "Copy name" copies the key, "Show full value…" opens the viewer.
+        auto contextAction = [&](QTreeWidgetItem* it, const QString& text) {
+            bool found = false;
+            QTimer::singleShot(50, this, [&] {
+                auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+                if (!menu) return;
+                for (QAction* a : menu->actions())
+                    if (a->text() == text) {
+                        found = true;
+                        a->trigger();
+                    }
+                menu->close();
+            });
+            emit view.tree()->customContextMenuRequested(view.tree()->visualItemRect(it).center());
+            return found;
+        };
+        QVERIFY(contextAction(row, QStringLiteral("Copy name")));
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("tokenizer.chat_template"));
+        QApplication::clipboard()->clear();
+        QVERIFY(contextAction(row, QStringLiteral("Copy value")));
+        QCOMPARE(QApplication::clipboard()->text(), full);
+        QVERIFY(contextAction(row, QStringLiteral("Show full value…")));
+        QTRY_VERIFY((dialog = view.findChild<MetadataValueDialog*>()) != nullptr);
+        QCOMPARE(dialog->text(), full);
+        dialog->close();
         view.copyName(row);
         QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("tokenizer.chat_template"));
         view.copyValue(view.findRow(QStringLiteral("general.architecture")));
