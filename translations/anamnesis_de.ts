@@ -951,6 +951,17 @@
         </message>
     </context>
     <context>
+        <name>amn::ui::MetadataValueDialog</name>
+        <message>
+            <source>Value of %1</source>
+            <translation>Wert von %1</translation>
+        </message>
+        <message>
+            <source>&amp;Copy</source>
+            <translation>&amp;Kopieren</translation>
+        </message>
+    </context>
+    <context>
         <name>amn::ui::MetadataView</name>
         <message>
             <source>Filter keys and values</source>
@@ -999,6 +1010,39 @@
         <message>
             <source>error</source>
             <translation>Fehler</translation>
+        </message>
+        <message numerus="yes">
+            <source>array of %Ln string(s)</source>
+            <translation>
+                <numerusform>Array mit %Ln Zeichenkette</numerusform>
+                <numerusform>Array mit %Ln Zeichenketten</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>array of %Ln array(s)</source>
+            <translation>
+                <numerusform>Array mit %Ln Array</numerusform>
+                <numerusform>Array mit %Ln Arrays</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>array of %Ln %1 value(s)</source>
+            <translation>
+                <numerusform>Array mit %Ln %1-Wert</numerusform>
+                <numerusform>Array mit %Ln %1-Werten</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Copy value</source>
+            <translation>Wert kopieren</translation>
+        </message>
+        <message>
+            <source>Show full value…</source>
+            <translation>Ganzen Wert anzeigen …</translation>
+        </message>
+        <message>
+            <source>Copy name</source>
+            <translation>Namen kopieren</translation>
         </message>
     </context>
     <context>

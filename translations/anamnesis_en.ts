@@ -950,6 +950,17 @@
         </message>
     </context>
     <context>
+        <name>amn::ui::MetadataValueDialog</name>
+        <message>
+            <source>Value of %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Copy</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>amn::ui::MetadataView</name>
         <message>
             <source>Filter keys and values</source>
@@ -997,6 +1008,39 @@
         </message>
         <message>
             <source>error</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>array of %Ln string(s)</source>
+            <translation>
+                <numerusform>array of %Ln string</numerusform>
+                <numerusform>array of %Ln strings</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>array of %Ln array(s)</source>
+            <translation>
+                <numerusform>array of %Ln array</numerusform>
+                <numerusform>array of %Ln arrays</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>array of %Ln %1 value(s)</source>
+            <translation>
+                <numerusform>array of %Ln %1 value</numerusform>
+                <numerusform>array of %Ln %1 values</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Copy value</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Show full value…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Copy name</source>
             <translation type="unfinished" />
         </message>
     </context>

@@ -109,13 +109,8 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
         try {
             const auto info = amn::gguf_info(m.catalog);
             auto kv = [&](const std::string& key) -> QString {
-                for (const auto& [k, v] : m.catalog.metadata)
-                    if (k == key) {
-                        QString s = QString::fromStdString(v);
-                        if (s.size() >= 2 && s.startsWith(QLatin1Char('"')) && s.endsWith(QLatin1Char('"'))) s = s.mid(1, s.size() - 2);
-                        return s;
-                    }
-                return {};
+                const amn::MetaValue* v = m.catalog.meta(key);
+                return v ? QString::fromStdString(amn::meta_text(*v)) : QString();
             };
             if (!info.architecture.empty()) add(QStringLiteral("architecture"), tr("Architecture"), QString::fromStdString(info.architecture));
             if (!info.name.empty()) add(QStringLiteral("name"), tr("Name"), QString::fromStdString(info.name));
@@ -181,86 +176,6 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
 QString SummaryView::field(const QString& key) const {
     const auto* l = fields_.value(key);
     return l ? l->text() : QString();
-}
-
-// ---- MetadataView -------------------------------------------------------------
-
-MetadataView::MetadataView(ModelPtr model, QWidget* parent) : QWidget(parent) {
-    const auto& m = *model;
-    auto* layout = new QVBoxLayout(this);
-    filter_ = new QLineEdit(this);
-    filter_->setPlaceholderText(tr("Filter keys and values"));
-    filter_->setClearButtonEnabled(true);
-    layout->addWidget(filter_);
-    tree_ = new QTreeWidget(this);
-    tree_->setColumnCount(2);
-    tree_->setHeaderLabels({tr("Key"), tr("Value")});
-    tree_->setUniformRowHeights(true);
-    tree_->setAlternatingRowColors(true);
-    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-    tree_->setColumnWidth(0, 320);
-    layout->addWidget(tree_);
-
-    auto section = [&](const QString& title) {
-        auto* s = new QTreeWidgetItem(tree_, {title});
-        QFont f = s->font(0);
-        f.setBold(true);
-        s->setFont(0, f);
-        s->setFirstColumnSpanned(true);
-        return s;
-    };
-    auto entry = [&](QTreeWidgetItem* parent, const QString& key, const QString& value) {
-        QString shown = value;
-        if (shown.size() > 300) shown = shown.left(300) + QStringLiteral(" …");
-        shown.replace(QLatin1Char('\n'), QStringLiteral(" ⏎ "));
-        auto* it = new QTreeWidgetItem(parent, {key, shown});
-        it->setToolTip(1, value.left(2000));
-    };
-    if (!m.catalog.metadata.empty()) {
-        auto* s = section(tr("File metadata (%1)").arg(QString::fromStdString(std::string(amn::format_name(m.catalog.format)))));
-        for (const auto& [k, v] : m.catalog.metadata) entry(s, QString::fromStdString(k), QString::fromStdString(v));
-    }
-    if (!m.catalog.quantization_config.empty()) {
-        auto* s = section(tr("quantization_config (%1)").arg(QFileInfo(QString::fromStdString(m.catalog.config_path)).fileName()));
-        s->setToolTip(0, QString::fromStdString(m.catalog.config_path));
-        for (const auto& [k, v] : m.catalog.quantization_config) entry(s, QString::fromStdString(k), QString::fromStdString(v));
-    }
-    if (m.pickle && !m.pickle->globals.empty()) {
-        auto* s = section(tr("Pickle globals (%1)").arg(QString::fromStdString(m.pickle->container)));
-        for (const auto& g : m.pickle->globals)
-            entry(s, QString::fromStdString(g.module + "." + g.name),
-                  tr("%1 — %2, referenced %3×")
-                      .arg(g.allowed ? tr("allowed") : tr("refused"), QString::fromStdString(g.verdict))
-                      .arg(g.count));
-        for (const auto& e : m.pickle->errors) entry(s, tr("error"), QString::fromStdString(e));
-    }
-    if (!m.catalog.notes.empty() || !m.plan.notes.empty()) {
-        auto* s = section(tr("Notes"));
-        int i = 0;
-        for (const auto& n : m.catalog.notes) entry(s, QLocale().toString(++i), QString::fromStdString(n));
-        for (const auto& n : m.plan.notes) entry(s, QLocale().toString(++i), QString::fromStdString(n));
-    }
-    if (tree_->topLevelItemCount() == 0) new QTreeWidgetItem(tree_, {tr("This file carries no metadata.")});
-    tree_->expandAll();
-    connect(filter_, &QLineEdit::textChanged, this, &MetadataView::applyFilter);
-}
-
-int MetadataView::entryCount() const {
-    int n = 0;
-    for (int i = 0; i < tree_->topLevelItemCount(); ++i) n += tree_->topLevelItem(i)->childCount();
-    return n;
-}
-
-void MetadataView::applyFilter(const QString& text) {
-    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
-        auto* s = tree_->topLevelItem(i);
-        for (int k = 0; k < s->childCount(); ++k) {
-            auto* it = s->child(k);
-            const bool show = text.isEmpty() || it->text(0).contains(text, Qt::CaseInsensitive) ||
-                              it->toolTip(1).contains(text, Qt::CaseInsensitive);
-            it->setHidden(!show);
-        }
-    }
 }
 
 }  // namespace amn::ui

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 // Summary of an opened model (format, schemes in words, counts by role,
-// sizes, Lethe), the breakdown chart, and the metadata browser
-// (safetensors __metadata__, GGUF key/values, quantization_config, notes).
+// sizes, Lethe) and the breakdown chart. The metadata browser is in
+// metadataview.hpp.
 
 #include "loadedmodel.hpp"
+#include "metadataview.hpp"
 
 #include <QWidget>
 
 class QLabel;
-class QLineEdit;
-class QTreeWidget;
 
 namespace amn::ui {
 
@@ -34,18 +33,6 @@ private:
     QHash<QString, QLabel*> fields_;
 };
 
-/// Key/value browser with a filter (GGUF files carry hundreds of keys).
-class MetadataView : public QWidget {
-    Q_OBJECT
-public:
-    explicit MetadataView(ModelPtr model, QWidget* parent = nullptr);
-    int entryCount() const;
-
-private:
-    void applyFilter(const QString& text);
-    QLineEdit* filter_ = nullptr;
-    QTreeWidget* tree_ = nullptr;
-};
-
+// MetadataView: metadataview.hpp.
 
 }  // namespace amn::ui

@@ -73,7 +73,7 @@ int cmd_parse(Args& args) {
             write_gguf_json(w, cat, kv);
         } else {
             w.key("metadata").begin_object();
-            for (const auto& [k, v] : cat.metadata) w.key(k).value(v);
+            for (const auto& [k, v] : cat.metadata) w.key(k).value(meta_text(v));
             w.end_object();
         }
         w.key("tensors").begin_array();
@@ -120,7 +120,8 @@ int cmd_parse(Args& args) {
         }
     } else if (kv && !cat.metadata.empty()) {
         std::printf("\nmetadata:\n");
-        for (const auto& [k, v] : cat.metadata) {
+        for (const auto& [k, value] : cat.metadata) {
+            const std::string v = meta_text(value);
             std::string shown = v.size() > 200 ? v.substr(0, 197) + "..." : v;
             std::printf("  %s = %s\n", printable(k).c_str(), printable(shown).c_str());
         }

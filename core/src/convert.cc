@@ -64,7 +64,7 @@ std::vector<std::pair<std::string, std::string>> output_metadata(const Catalog& 
             return detail::describes_quantization_key(k);
         };
         for (const auto& [k, v] : cat.metadata)
-            if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) m.emplace_back(k, v);
+            if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) m.emplace_back(k, meta_text(v));
     } else if (cat.format == Format::Gguf) {
         // Every GGUF key/value, values as JSON, so nothing is lost.
         m.emplace_back("gguf.kv", gguf_kv_json(cat));

@@ -15,14 +15,14 @@ namespace amn::detail {
 namespace {
 namespace k = amn::kernels::gguf;
 
-#define AMN_GGML_COUNT(NAME, id, block_elems, block_bytes, kernel, decoder) +1
+#define AMN_GGML_COUNT(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) +1
 constexpr std::size_t kCount = 0 AMN_GGML_TYPES(AMN_GGML_COUNT);
 #undef AMN_GGML_COUNT
 
 // The encoders come from a lookup function, so the rows are made once, on first use.
 std::array<DTypeInfo, kCount> make_rows() {
     return {{
-#define AMN_GGML_ROW(NAME, id, block_elems, block_bytes, kernel, decoder) \
+#define AMN_GGML_ROW(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
     {DType::NAME, #NAME, block_elems, block_bytes, true, true, id, AMN_GGUF_DECODER_##decoder(kernel), k::best_encoder(id)},
         AMN_GGML_TYPES(AMN_GGML_ROW)
 #undef AMN_GGML_ROW

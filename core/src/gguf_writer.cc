@@ -5,6 +5,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
+#include "metadata_internal.hpp"
 #include "output_files.hpp"
 #include "sink_file.hpp"
 
@@ -29,32 +30,6 @@ constexpr std::uint64_t kDefaultAlignment = 32;  // GGUF_DEFAULT_ALIGNMENT
 constexpr std::size_t kMaxDims = 4;              // GGML_MAX_DIMS
 constexpr std::size_t kMaxName = 64;             // GGML_MAX_NAME (with the terminator)
 
-bool valid_type(GgufType t) noexcept { return static_cast<std::uint32_t>(t) <= 12; }
-
-// Bytes of a fixed-size scalar type; 0 for String/Array.
-unsigned scalar_size(GgufType t) noexcept {
-    switch (t) {
-        case GgufType::U8: case GgufType::I8: case GgufType::Bool: return 1;
-        case GgufType::U16: case GgufType::I16: return 2;
-        case GgufType::U32: case GgufType::I32: case GgufType::F32: return 4;
-        case GgufType::U64: case GgufType::I64: case GgufType::F64: return 8;
-        default: return 0;
-    }
-}
-
-bool is_signed(GgufType t) noexcept {
-    return t == GgufType::I8 || t == GgufType::I16 || t == GgufType::I32 || t == GgufType::I64;
-}
-
-[[noreturn]] void usage_error(const std::string& msg) { throw Error(ErrorCode::Usage, msg); }
-
-GgufValue scalar(GgufType t, std::uint64_t bits) {
-    GgufValue v;
-    v.type = t;
-    v.bits = bits;
-    return v;
-}
-
 // ---- encoding ---------------------------------------------------------------
 
 void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
@@ -68,22 +43,6 @@ void put_str(std::vector<std::uint8_t>& out, std::string_view s) {
     out.insert(out.end(), s.begin(), s.end());
 }
 
-void check_value(const GgufValue& v, const std::string& key, unsigned depth) {
-    if (!valid_type(v.type))
-        usage_error("key '" + key + "': invalid GGUF value type " + std::to_string(static_cast<std::uint32_t>(v.type)));
-    if (v.type != GgufType::Array) return;
-    if (depth >= GgufLimits::max_array_depth)
-        usage_error("key '" + key + "': arrays nested deeper than " + std::to_string(GgufLimits::max_array_depth));
-    if (!valid_type(v.elem_type))
-        usage_error("key '" + key + "': invalid array element type " + std::to_string(static_cast<std::uint32_t>(v.elem_type)));
-    for (const auto& it : v.items) {
-        if (it.type != v.elem_type)
-            usage_error("key '" + key + "': array of " + std::string(gguf_type_name(v.elem_type)) + " holds a " +
-                        std::string(gguf_type_name(it.type)) + " element");
-        check_value(it, key, depth + 1);
-    }
-}
-
 // The value's payload (no type tag), ggml's gguf_writer_base::write(gguf_kv).
 // Nested arrays: each element is "u32 element type, u64 count, elements".
 void put_payload(std::vector<std::uint8_t>& out, const GgufValue& v) {
@@ -95,7 +54,7 @@ void put_payload(std::vector<std::uint8_t>& out, const GgufValue& v) {
             for (const auto& it : v.items) put_payload(out, it);
             return;
         default: {
-            const unsigned n = scalar_size(v.type);
+            const unsigned n = detail::meta_scalar_size(v.type);
             for (unsigned i = 0; i < n; ++i) out.push_back(static_cast<std::uint8_t>(v.bits >> (8 * i)));
         }
     }
@@ -105,80 +64,6 @@ void put_kv(std::vector<std::uint8_t>& out, const GgufKv& kv) {
     put_str(out, kv.key);
     put_u32(out, static_cast<std::uint32_t>(kv.value.type));
     put_payload(out, kv.value);
-}
-
-// ---- decoding (gguf_read_kvs) ------------------------------------------------
-
-struct Reader {
-    const std::uint8_t* p;
-    std::uint64_t size;
-    const std::string& file;
-    std::uint64_t pos = 0;
-    bool be = false;
-
-    void need(std::uint64_t n, const std::string& what) const {
-        if (n > size - pos)
-            throw Error(ErrorCode::Truncated,
-                        "file ends inside " + what + " at byte " + std::to_string(pos) + " (needs " + std::to_string(n) +
-                            " bytes, " + std::to_string(size - pos) + " left)",
-                        file);
-    }
-    std::uint64_t uint(unsigned n, const std::string& what) {
-        need(n, what);
-        std::uint64_t v = 0;
-        for (unsigned i = 0; i < n; ++i) {
-            const unsigned shift = be ? 8 * (n - 1 - i) : 8 * i;
-            v |= static_cast<std::uint64_t>(p[pos + i]) << shift;
-        }
-        pos += n;
-        return v;
-    }
-    std::string str(const std::string& what) {
-        const std::uint64_t n = uint(8, what + " length");
-        if (n > GgufLimits::max_string_bytes)
-            throw Error(ErrorCode::LimitExceeded,
-                        what + " length " + std::to_string(n) + " exceeds the limit of " +
-                            std::to_string(GgufLimits::max_string_bytes) + " bytes",
-                        file);
-        need(n, what);
-        std::string s(reinterpret_cast<const char*>(p + pos), static_cast<std::size_t>(n));
-        pos += n;
-        return s;
-    }
-};
-
-GgufValue read_value(Reader& r, std::uint32_t t, unsigned depth, const std::string& key) {
-    const auto type = static_cast<GgufType>(t);
-    if (!valid_type(type))
-        throw Error(ErrorCode::Malformed, "key '" + key + "': unknown value type " + std::to_string(t), r.file);
-    if (type == GgufType::String) return GgufValue::string(r.str("a string value of key '" + key + "'"));
-    if (type != GgufType::Array) {
-        const unsigned n = scalar_size(type);
-        return scalar(type, r.uint(n, "a value of key '" + key + "'"));
-    }
-    if (depth >= GgufLimits::max_array_depth)
-        throw Error(ErrorCode::LimitExceeded,
-                    "key '" + key + "': arrays nested deeper than " + std::to_string(GgufLimits::max_array_depth), r.file);
-    const auto et = static_cast<std::uint32_t>(r.uint(4, "an array element type"));
-    if (et > 12)
-        throw Error(ErrorCode::Malformed, "key '" + key + "': unknown array element type " + std::to_string(et), r.file);
-    const std::uint64_t n = r.uint(8, "an array length");
-    if (n > GgufLimits::max_array_elems)
-        throw Error(ErrorCode::LimitExceeded,
-                    "key '" + key + "': array of " + std::to_string(n) + " elements exceeds the limit of " +
-                        std::to_string(GgufLimits::max_array_elems),
-                    r.file);
-    const auto etype = static_cast<GgufType>(et);
-    const std::uint64_t min_elem = etype == GgufType::String ? 8 : etype == GgufType::Array ? 12 : scalar_size(etype);
-    if (n > (r.size - r.pos) / min_elem)
-        throw Error(ErrorCode::Truncated,
-                    "key '" + key + "': array of " + std::to_string(n) + " elements runs past the end of the file", r.file);
-    GgufValue v;
-    v.type = GgufType::Array;
-    v.elem_type = etype;
-    v.items.reserve(static_cast<std::size_t>(n));
-    for (std::uint64_t i = 0; i < n; ++i) v.items.push_back(read_value(r, et, depth + 1, key));
-    return v;
 }
 
 std::string cut_at_nul(const std::string& s) {
@@ -217,144 +102,16 @@ std::string human_bytes(std::uint64_t n) {
 
 }  // namespace
 
-// ---- GgufValue ---------------------------------------------------------------
-
-std::string_view gguf_type_name(GgufType t) noexcept {
-    static constexpr std::string_view names[] = {"u8", "i8", "u16", "i16", "u32", "i32", "f32",
-                                                 "bool", "string", "array", "u64", "i64", "f64"};
-    const auto i = static_cast<std::uint32_t>(t);
-    return i <= 12 ? names[i] : std::string_view("?");
-}
-
-GgufValue GgufValue::u8(std::uint8_t v) { return scalar(GgufType::U8, v); }
-GgufValue GgufValue::i8(std::int8_t v) { return scalar(GgufType::I8, static_cast<std::uint8_t>(v)); }
-GgufValue GgufValue::u16(std::uint16_t v) { return scalar(GgufType::U16, v); }
-GgufValue GgufValue::i16(std::int16_t v) { return scalar(GgufType::I16, static_cast<std::uint16_t>(v)); }
-GgufValue GgufValue::u32(std::uint32_t v) { return scalar(GgufType::U32, v); }
-GgufValue GgufValue::i32(std::int32_t v) { return scalar(GgufType::I32, static_cast<std::uint32_t>(v)); }
-GgufValue GgufValue::u64(std::uint64_t v) { return scalar(GgufType::U64, v); }
-GgufValue GgufValue::i64(std::int64_t v) { return scalar(GgufType::I64, static_cast<std::uint64_t>(v)); }
-GgufValue GgufValue::f32(float v) { return scalar(GgufType::F32, std::bit_cast<std::uint32_t>(v)); }
-GgufValue GgufValue::f64(double v) { return scalar(GgufType::F64, std::bit_cast<std::uint64_t>(v)); }
-GgufValue GgufValue::boolean(bool v) { return scalar(GgufType::Bool, v ? 1 : 0); }
-GgufValue GgufValue::string(std::string v) {
-    GgufValue g;
-    g.type = GgufType::String;
-    g.str = std::move(v);
-    return g;
-}
-GgufValue GgufValue::array(GgufType elem, std::vector<GgufValue> items) {
-    GgufValue g;
-    g.type = GgufType::Array;
-    g.elem_type = elem;
-    g.items = std::move(items);
-    check_value(g, "(array)", 0);
-    return g;
-}
-GgufValue GgufValue::strings(const std::vector<std::string>& v) {
-    GgufValue g;
-    g.type = GgufType::Array;
-    g.elem_type = GgufType::String;
-    g.items.reserve(v.size());
-    for (const auto& s : v) g.items.push_back(string(s));
-    return g;
-}
-
-std::uint64_t GgufValue::as_uint() const {
-    if (is_signed(type)) {
-        const auto v = as_int();
-        if (v < 0) usage_error("GGUF value " + std::to_string(v) + " is negative, an unsigned value is needed");
-        return static_cast<std::uint64_t>(v);
-    }
-    if (type == GgufType::U8 || type == GgufType::U16 || type == GgufType::U32 || type == GgufType::U64 ||
-        type == GgufType::Bool)
-        return bits;
-    usage_error("GGUF value of type " + std::string(gguf_type_name(type)) + " is not an integer");
-}
-
-std::int64_t GgufValue::as_int() const {
-    switch (type) {
-        case GgufType::I8: return static_cast<std::int8_t>(bits);
-        case GgufType::I16: return static_cast<std::int16_t>(bits);
-        case GgufType::I32: return static_cast<std::int32_t>(bits);
-        case GgufType::I64: return static_cast<std::int64_t>(bits);
-        case GgufType::U8: case GgufType::U16: case GgufType::U32: return static_cast<std::int64_t>(bits);
-        case GgufType::U64:
-            if (bits > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-                usage_error("GGUF u64 value " + std::to_string(bits) + " does not fit a signed 64-bit integer");
-            return static_cast<std::int64_t>(bits);
-        default: usage_error("GGUF value of type " + std::string(gguf_type_name(type)) + " is not an integer");
-    }
-}
-
-double GgufValue::as_double() const {
-    if (type == GgufType::F32) return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
-    if (type == GgufType::F64) return std::bit_cast<double>(bits);
-    usage_error("GGUF value of type " + std::string(gguf_type_name(type)) + " is not a float");
-}
-
-const std::string& GgufValue::as_string() const {
-    if (type != GgufType::String) usage_error("GGUF value of type " + std::string(gguf_type_name(type)) + " is not a string");
-    return str;
-}
-
-bool GgufValue::as_bool() const {
-    if (type != GgufType::Bool) usage_error("GGUF value of type " + std::string(gguf_type_name(type)) + " is not a bool");
-    return bits != 0;
-}
-
-bool operator==(const GgufValue& a, const GgufValue& b) noexcept {
-    if (a.type != b.type) return false;
-    switch (a.type) {
-        case GgufType::String: return a.str == b.str;
-        case GgufType::Array: return a.elem_type == b.elem_type && a.items == b.items;
-        default: return a.bits == b.bits;
-    }
-}
-
-const GgufValue* gguf_find_kv(const std::vector<GgufKv>& kvs, std::string_view key) noexcept {
-    for (const auto& kv : kvs)
-        if (kv.key == key) return &kv.value;
-    return nullptr;
-}
-
 std::vector<std::uint8_t> gguf_encode_kv(const GgufKv& kv) {
-    check_value(kv.value, kv.key, 0);
+    detail::check_meta_value(kv.value, kv.key, 0);
     std::vector<std::uint8_t> out;
     put_kv(out, kv);
     return out;
 }
 
 std::vector<GgufKv> gguf_read_kvs(const Catalog& cat) {
-    if (cat.format != Format::Gguf || cat.shards.empty() || !cat.shards[0].file)
-        throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
-    const auto bytes = cat.shards[0].file->bytes();
-    const std::string& file = cat.path;
-    Reader r{bytes.data(), bytes.size(), file};
-    r.need(24, "the GGUF header");
-    if (std::memcmp(bytes.data(), "GGUF", 4) != 0) throw Error(ErrorCode::Malformed, "not a GGUF file", file);
-    r.pos = 4;
-    std::uint32_t version = static_cast<std::uint32_t>(r.uint(4, "the GGUF version"));
-    if ((version & 0xFFFF) == 0 && version != 0) {  // big-endian writer (gguf-py's rule, as in open_gguf)
-        r.be = true;
-        version = __builtin_bswap32(version);
-    }
-    if (version < 2 || version > 3)
-        throw Error(ErrorCode::Unsupported, "GGUF version " + std::to_string(version) + " is not supported (2 and 3 are)", file);
-    r.uint(8, "the tensor count");
-    const std::uint64_t n_kv = r.uint(8, "the key/value count");
-    if (n_kv > GgufLimits::max_key_values)
-        throw Error(ErrorCode::LimitExceeded, "key/value count " + std::to_string(n_kv) + " exceeds the limit", file);
-    std::vector<GgufKv> out;
-    out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n_kv, 4096)));
-    for (std::uint64_t i = 0; i < n_kv; ++i) {
-        GgufKv kv;
-        kv.key = r.str("a metadata key");
-        const auto t = static_cast<std::uint32_t>(r.uint(4, "the value type of key '" + kv.key + "'"));
-        kv.value = read_value(r, t, 0, kv.key);
-        out.push_back(std::move(kv));
-    }
-    return out;
+    if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
+    return cat.metadata;
 }
 
 // ---- llama-quantize metadata ----------------------------------------------------
@@ -417,7 +174,7 @@ struct GgufWriter::Impl {
         for (const auto& kv : list) {
             if (!seen.insert(kv.key).second) throw Error(ErrorCode::Usage, "metadata key '" + kv.key + "' appears twice", path);
             try {
-                check_value(kv.value, kv.key, 0);
+                detail::check_meta_value(kv.value, kv.key, 0);
             } catch (const Error& e) {
                 throw e.with_file(path);
             }

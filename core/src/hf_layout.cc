@@ -6,7 +6,6 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
-#include "json_util.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,67 +23,28 @@ class KeyValues {
 public:
     explicit KeyValues(const Catalog& cat) : cat_(cat) {}
 
-    const std::string* raw(std::string_view key) const {
-        for (const auto& [k, v] : cat_.metadata)
-            if (k == key) return &v;
-        return nullptr;
-    }
     std::optional<std::string> str(std::string_view key) const {
-        const auto* r = raw(key);
-        if (!r) return std::nullopt;
-        simdjson::padded_string json(*r);
-        auto& p = parser_;
-        simdjson::ondemand::document doc;
-        std::string_view s;
-        if (p.iterate(json).get(doc) || doc.get_string().get(s)) return std::nullopt;
-        return std::string(s);
+        const MetaValue* v = cat_.meta(key);
+        if (!v || !v->is_string()) return std::nullopt;
+        return v->str;
     }
-    /// A scalar number (or the element `index` of a per-layer array).
+    /// A scalar number (or the element `index` of a per-layer array); bools as 1/0.
     std::optional<double> num(std::string_view key, std::size_t index = 0) const {
-        const auto* r = raw(key);
-        if (!r) return std::nullopt;
-        simdjson::padded_string json(*r);
-        auto& p = parser_;
-        simdjson::ondemand::document doc;
-        if (p.iterate(json).get(doc)) return std::nullopt;
-        simdjson::ondemand::json_type type;
-        if (doc.type().get(type)) return std::nullopt;
-        double d = 0;
-        if (type == simdjson::ondemand::json_type::number) {
-            if (doc.get_double().get(d)) return std::nullopt;
-            return d;
-        }
-        if (type == simdjson::ondemand::json_type::boolean) {
-            bool b = false;
-            if (doc.get_bool().get(b)) return std::nullopt;
-            return b ? 1.0 : 0.0;
-        }
-        if (type == simdjson::ondemand::json_type::array) {
-            simdjson::ondemand::array arr;
-            if (doc.get_array().get(arr)) return std::nullopt;
-            std::size_t i = 0;
-            for (auto el : arr) {
-                if (i++ != index) continue;
-                if (el.get_double().get(d)) return std::nullopt;
-                return d;
-            }
-        }
-        return std::nullopt;
+        const MetaValue* v = cat_.meta(key);
+        if (!v) return std::nullopt;
+        return meta_number(*v, index);
     }
-    /// The JSON text of a scalar number, as the file has it (keeps "1e-05").
+    /// The JSON text of a scalar number (shortest round-trip form: "1e-05").
     std::optional<std::string> number_text(std::string_view key) const {
-        const auto* r = raw(key);
-        if (!r || r->empty()) return std::nullopt;
-        const char c = (*r)[0];
-        if (c == '-' || (c >= '0' && c <= '9')) return *r;
-        return std::nullopt;
+        const MetaValue* v = cat_.meta(key);
+        if (!v || !(v->is_integer() || v->is_float())) return std::nullopt;
+        std::string t = meta_json(*v);
+        if (t.empty() || t[0] == '"') return std::nullopt;  // NaN / ±inf
+        return t;
     }
 
 private:
     const Catalog& cat_;
-    // One parser for every key lookup of this conversion (reused, so its
-    // buffers are allocated once; not thread-safe, as KeyValues is local).
-    mutable simdjson::ondemand::parser parser_;
 };
 
 std::uint64_t required_u64(const KeyValues& kv, const std::string& key, const Catalog& cat) {

@@ -8,8 +8,6 @@
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/mapped_file.hpp"
 
-#include <simdjson.h>
-
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -29,35 +27,22 @@ bool strip_suffix(std::string& name, std::string_view suffix) {
     return true;
 }
 
-std::optional<std::string_view> metadata(const Catalog& cat, std::string_view key) {
-    for (const auto& [k, v] : cat.metadata)
-        if (k == key) return std::string_view(v);
-    return std::nullopt;
+// A non-negative integer key of at most 32 bits; 0 when absent or of another type.
+std::uint32_t metadata_u32(const Catalog& cat, std::string_view key) {
+    const MetaValue* v = cat.meta(key);
+    if (!v || !v->is_integer()) return 0;
+    if (v->type == GgufType::U64 ? v->bits > 0xFFFFFFFFu : (v->as_int() < 0 || v->as_int() > 0xFFFFFFFFll)) return 0;
+    return static_cast<std::uint32_t>(v->bits);
 }
 
-// `p`: one parser for all the lookups of an open (a parser is reusable, not thread-safe).
-std::uint32_t metadata_u32(simdjson::ondemand::parser& p, const Catalog& cat, std::string_view key) {
-    const auto text = metadata(cat, key);
-    if (!text) return 0;
-    simdjson::padded_string json(*text);
-    simdjson::ondemand::document doc;
-    std::uint64_t v = 0;
-    if (p.iterate(json).get(doc) || doc.get_uint64().get(v) || v > 0xFFFFFFFFu) return 0;
-    return static_cast<std::uint32_t>(v);
-}
-
-std::vector<std::string> metadata_strings(simdjson::ondemand::parser& p, const Catalog& cat, std::string_view key) {
+// An array of strings; empty when absent, not an array, or holding a non-string.
+std::vector<std::string> metadata_strings(const Catalog& cat, std::string_view key) {
     std::vector<std::string> out;
-    const auto text = metadata(cat, key);
-    if (!text) return out;
-    simdjson::padded_string json(*text);
-    simdjson::ondemand::document doc;
-    simdjson::ondemand::array arr;
-    if (p.iterate(json).get(doc) || doc.get_array().get(arr)) return out;
-    for (auto item : arr) {
-        std::string_view s;
-        if (item.get_string().get(s)) return {};
-        out.emplace_back(s);
+    const MetaValue* v = cat.meta(key);
+    if (!v || !v->is_array()) return out;
+    for (const auto& item : v->items) {
+        if (!item.is_string()) return {};
+        out.push_back(item.str);
     }
     return out;
 }
@@ -113,10 +98,9 @@ Imatrix read_gguf_imatrix(const std::string& path) {
         out.matrices[name] = static_cast<std::uint32_t>(ncounts);
     }
     if (out.weights.empty()) throw Error(ErrorCode::Malformed, "GGUF file holds no importance matrix entries", path);
-    simdjson::ondemand::parser parser;
-    out.datasets = metadata_strings(parser, cat, "imatrix.datasets");
-    out.chunk_count = metadata_u32(parser, cat, "imatrix.chunk_count");
-    out.chunk_size = metadata_u32(parser, cat, "imatrix.chunk_size");
+    out.datasets = metadata_strings(cat, "imatrix.datasets");
+    out.chunk_count = metadata_u32(cat, "imatrix.chunk_count");
+    out.chunk_size = metadata_u32(cat, "imatrix.chunk_size");
     return out;
 }
 

@@ -21,10 +21,6 @@ namespace detail {
 
 inline namespace names {
 
-bool ends_with(const std::string& s, std::string_view suf) {
-    return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
-}
-
 std::string lower(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
@@ -75,7 +71,7 @@ OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
     OutputLayout L;
     const std::string out = opt.output.empty() ? default_output_path(cat, opt.to) : opt.output;
     const std::size_t nshards = cat.format == Format::Safetensors ? std::max<std::size_t>(1, cat.shards.size()) : 1;
-    if (ends_with(out, ".safetensors")) {
+    if (out.ends_with(".safetensors")) {
         const fs::path p(out);
         L.dir = p.has_parent_path() ? p.parent_path().string() : ".";
         if (nshards == 1) {
@@ -105,7 +101,7 @@ OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
                 std::snprintf(buf, sizeof buf, "model-%05zu-of-%05zu.safetensors", i + 1, nshards);
                 L.shard_paths.push_back((d / (names.size() == nshards ? fs::path(cat.shards[i].path).filename().string() : buf)).string());
             }
-            const std::string idx = ends_with(cat.path, ".index.json") ? fs::path(cat.path).filename().string()
+            const std::string idx = cat.path.ends_with(".index.json") ? fs::path(cat.path).filename().string()
                                                                          : "model.safetensors.index.json";
             L.index_path = (d / idx).string();
         }
@@ -116,7 +112,7 @@ OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
     std::vector<fs::path> inputs;
     for (const auto& s : cat.shards) inputs.emplace_back(s.path);
     if (!cat.config_path.empty()) inputs.emplace_back(cat.config_path);
-    if (ends_with(cat.path, ".index.json")) inputs.emplace_back(cat.path);
+    if (cat.path.ends_with(".index.json")) inputs.emplace_back(cat.path);
     std::vector<std::string> outs = L.shard_paths;
     if (!L.index_path.empty()) outs.push_back(L.index_path);
     if (!L.config_path.empty()) outs.push_back(L.config_path);
@@ -166,12 +162,11 @@ std::vector<std::pair<std::string, std::string>> read_ancillary_files(const Cata
 std::vector<std::string> take_output_cleanup_messages() { return detail::take_cleanup_messages(); }
 
 std::string default_output_path(const Catalog& cat, std::optional<DType> to) {
-    using detail::ends_with;
     using detail::strip_quant_suffix;
     using detail::dtype_suffix;
     const fs::path first = cat.shards.empty() ? fs::path(cat.path) : fs::path(cat.shards[0].path);
     const bool as_dir = cat.format == Format::Safetensors &&
-                        (cat.config_json.has_value() || cat.shards.size() > 1 || ends_with(cat.path, ".index.json"));
+                        (cat.config_json.has_value() || cat.shards.size() > 1 || cat.path.ends_with(".index.json"));
     if (as_dir) {
         fs::path dir = fs::absolute(first).lexically_normal().parent_path();
         std::string name = dir.filename().string();

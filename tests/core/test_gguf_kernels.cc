@@ -66,7 +66,7 @@ void TestGgufKernels::registry_rows() {
     struct Row { int id; const char* name; unsigned elems, bytes; DType dtype; bool simd; };
 #define AMN_IS_SIMD_SIMD true
 #define AMN_IS_SIMD_SCALAR false
-#define AMN_ROW(NAME, id, block_elems, block_bytes, kernel, decoder) \
+#define AMN_ROW(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
     {id, #NAME, block_elems, block_bytes, DType::NAME, AMN_IS_SIMD_##decoder},
     const Row rows[] = {AMN_GGML_TYPES(AMN_ROW)};
 #undef AMN_ROW

@@ -103,9 +103,25 @@ void TestGgufParser::metadata_values() {
         {"nested", "[[\"x\"],[]]"}, {"nan", "\"NaN\""}, {"bad_utf8", "\"a\xEF\xBF\xBD" "b\""}};
     QCOMPARE(cat.metadata.size(), expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i) {
-        QCOMPARE(cat.metadata[i].first, expected[i].first);
-        QCOMPARE(cat.metadata[i].second, expected[i].second);
+        QCOMPARE(cat.metadata[i].key, expected[i].first);
+        QCOMPARE(meta_json(cat.metadata[i].value), expected[i].second);
     }
+    // Held typed, exactly as stored.
+    QCOMPARE(cat.metadata[0].value, MetaValue::u8(250));
+    QCOMPARE(cat.metadata[1].value.as_int(), std::int64_t(-7));
+    QCOMPARE(cat.metadata[6].value, MetaValue::f32(1e-5f));
+    QCOMPARE(cat.metadata[8].value.as_string(), std::string("a\"b\\c\n\xC3\xA9"));
+    QCOMPARE(cat.metadata[12].value.elem_type, GgufType::I32);
+    QCOMPARE(cat.metadata[12].value.items.size(), std::size_t(3));
+    QCOMPARE(cat.metadata[15].value.as_string(), std::string("a\xFF" "b"));  // raw bytes kept; JSON shows U+FFFD
+    // Numbers as a JSON reader of the text sees them (f32 through its shortest form).
+    QCOMPARE(meta_number(cat.metadata[6].value).value(), 1e-05);
+    QCOMPARE(meta_number(cat.metadata[12].value, 1).value(), -2.0);
+    QVERIFY(!meta_number(cat.metadata[12].value, 3));
+    QVERIFY(!meta_number(cat.metadata[14].value));  // NaN
+    QVERIFY(!meta_number(cat.metadata[8].value));   // string
+    QCOMPARE(meta_text(cat.metadata[8].value), cat.metadata[8].value.str);
+    QCOMPARE(meta_text(cat.metadata[0].value), std::string("250"));
     const auto kvs = gguf_key_values(cat);
     QCOMPARE(kvs[12].type, std::string("array[i32]"));
     QCOMPARE(kvs[12].count, std::uint64_t(3));
@@ -177,7 +193,7 @@ void TestGgufParser::big_endian() {
     QVERIFY(gguf_info(cat).big_endian);
     QCOMPARE(cat.tensors[0].shape, (std::vector<std::uint64_t>{2, 4}));
     QVERIFY(cat.tensors[0].big_endian);
-    QCOMPARE(cat.metadata[0].second, std::string("\"llama\""));
+    QCOMPARE(cat.metadata[0].value.as_string(), std::string("llama"));
     const Plan plan = make_plan(cat);
     const auto a = dequantize_all(plan.tensors[0]);
     QCOMPARE(a[0], -2.5f);

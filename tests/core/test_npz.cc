@@ -161,7 +161,7 @@ void TestNpz::compressedIsOneOwnedShard() {
     // Inflated: bigger than the file (the zeros member compresses ~1000×).
     QVERIFY(c.shards[0].file->size() > std::uint64_t(QFileInfo(QString::fromStdString(fx.path("compressed.npz"))).size()));
     bool compressed = false;
-    for (const auto& [k, v] : c.metadata) compressed |= k == "compressed" && v == "true";
+    for (const auto& [k, v] : c.metadata) compressed |= k == "compressed" && v == MetaValue::string("true");
     QVERIFY(compressed);
 }
 

@@ -33,9 +33,8 @@ QString convert_and_compare(const std::string& input, const std::string& expecte
 }
 
 std::string meta(const Catalog& c, const std::string& key) {
-    for (const auto& [k, v] : c.metadata)
-        if (k == key) return v;
-    return {};
+    const MetaValue* v = c.meta(key);
+    return v ? v->as_string() : std::string();
 }
 
 const pk::Value* get(const pk::Value* dict, const std::string& key) {

@@ -8,6 +8,7 @@
 
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/mapped_file.hpp"
+#include "anamnesis/metadata.hpp"
 
 #include <cstdint>
 #include <map>
@@ -74,9 +75,18 @@ struct Catalog {
     std::string display_name;         ///< short name for UIs (file or directory name)
     std::vector<Shard> shards;
     std::vector<TensorInfo> tensors;  ///< in file order (safetensors: by data offset)
-    /// File-level metadata as ordered key/value text: safetensors `__metadata__`
-    /// (string values), GGUF key/values rendered as JSON text, NPY headers …
-    std::vector<std::pair<std::string, std::string>> metadata;
+    /// File-level metadata, typed, in file order (metadata.hpp): GGUF
+    /// key/values exactly as stored (integers, floats, bools, strings,
+    /// arrays); safetensors `__metadata__` and index `metadata` ("index."
+    /// keys), NPY/NPZ/PTH container facts as strings. Parsed once by the
+    /// format parser; text and JSON are derived from it (meta_json() …).
+    std::vector<MetaKv> metadata;
+    /// GGUF only (zero otherwise): the header's version, whether its numbers
+    /// are big-endian, and the absolute byte offset of the tensor data
+    /// section, as the parser read them (gguf_info()).
+    std::uint32_t gguf_version = 0;
+    bool gguf_big_endian = false;
+    std::uint64_t gguf_data_offset = 0;
     /// Raw text of `config.json` beside the model, when present.
     std::optional<std::string> config_json;
     std::string config_path;          ///< its path (empty when absent)
@@ -95,6 +105,8 @@ struct Catalog {
     std::optional<std::size_t> find(std::string_view name) const;
     /// Pointer to the first stored byte of `t` (inside its shard's mapping).
     const std::uint8_t* data(const TensorInfo& t) const noexcept;
+    /// The metadata value under `key`, or nullptr.
+    const MetaValue* meta(std::string_view key) const noexcept { return meta_find(metadata, key); }
     /// Value of a quantization_config key, or nullopt.
     std::optional<std::string> qconfig(std::string_view key) const;
     /// Sum of all shard sizes in bytes.

@@ -40,7 +40,7 @@ enum class DType : std::uint16_t {
 
     GgmlBase = 0x100,
     // ggml block types: GgmlBase + ggml type id (ggml.h `enum ggml_type`).
-#define AMN_GGML_ENUMERATOR(NAME, id, block_elems, block_bytes, kernel, decoder) NAME = GgmlBase + id,
+#define AMN_GGML_ENUMERATOR(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) NAME = GgmlBase + id,
     AMN_GGML_TYPES(AMN_GGML_ENUMERATOR)
 #undef AMN_GGML_ENUMERATOR
 };

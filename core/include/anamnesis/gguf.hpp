@@ -46,9 +46,10 @@ bool is_gguf(std::span<const std::uint8_t> first_bytes) noexcept;
 /// `dtype` from `dtype_from_ggml_id` and `dtype_name` ggml's name ("Q4_K")
 /// or "ggml type N" for an id the registry does not know; `offset` absolute
 /// in the file; `nbytes` = blocks × bytes per block; `big_endian` for
-/// big-endian files. `metadata` holds every key/value in file order as
-/// (key, full JSON text of the value) — arrays complete, see
-/// gguf_key_values() for display summaries.
+/// big-endian files. `metadata` holds every key/value in file order as a
+/// typed MetaValue (metadata.hpp) — exact bits, arrays complete, strings as
+/// stored; gguf_key_values() derives display text from it. `gguf_version`,
+/// `gguf_big_endian` and `gguf_data_offset` are set.
 ///
 /// Validation (every failure is an Error naming the file and, where there
 /// is one, the tensor or key):
@@ -107,19 +108,21 @@ struct GgufKeyValue {
     std::string summary;
 };
 
-/// Facts of a catalog opened from a GGUF file (re-reads the header from the
-/// catalog's mapping; cheap). \throws Error{Usage} when `cat` is not GGUF.
+/// Facts of a catalog opened from a GGUF file, from what the parser stored
+/// in the catalog (no second read of the file).
+/// \throws Error{Usage} when `cat` is not GGUF.
 GgufInfo gguf_info(const Catalog& cat);
 
-/// Every key/value of a GGUF catalog in file order, with summaries that
-/// keep `summary_items` array elements. \throws Error{Usage} when `cat` is not GGUF.
+/// Every key/value of a GGUF catalog in file order, derived from the typed
+/// `cat.metadata` (meta_type_words(), meta_json(), meta_summary() keeping
+/// `summary_items` array elements). \throws Error{Usage} when `cat` is not GGUF.
 std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items = 8);
 
 /// All key/values as one JSON object text {"key": value, …} in file order,
 /// arrays complete (tokenizer vocab included) — what `remember` stores in
 /// the output's `__metadata__` under "gguf.kv". Floats are written with the
 /// shortest round-trip form; NaN/±inf as the strings "NaN", "Infinity",
-/// "-Infinity". Works from `cat.metadata`, so also on a copied catalog.
+/// "-Infinity" (meta_json()). Works from `cat.metadata`, so also on a copied catalog.
 std::string gguf_kv_json(const Catalog& cat);
 
 /// llama.cpp's name of a `general.file_type` value ("Q4_K_M", "IQ3_M",

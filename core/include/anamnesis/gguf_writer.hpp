@@ -20,6 +20,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/metadata.hpp"
 #include "anamnesis/sink.hpp"
 
 #include <cstdint>
@@ -31,84 +32,14 @@
 
 namespace amn {
 
-/// GGUF metadata value types (ggml `enum gguf_type`; the u32 stored in the file).
-enum class GgufType : std::uint32_t {
-    U8 = 0, I8 = 1, U16 = 2, I16 = 3, U32 = 4, I32 = 5, F32 = 6, Bool = 7,
-    String = 8, Array = 9, U64 = 10, I64 = 11, F64 = 12,
-};
-
-/// "u8" "i8" "u16" "i16" "u32" "i32" "f32" "bool" "string" "array" "u64"
-/// "i64" "f64"; "?" for a value outside the enum.
-std::string_view gguf_type_name(GgufType t) noexcept;
-
-/// One typed GGUF value. Scalars keep their exact bits, so a value read and
-/// written back is the same bytes (NaN payloads, -0.0, bool bytes other than 0/1).
-/// Arrays hold elements of one type `elem_type`; an element of an array of
-/// arrays is itself an Array value with its own `elem_type` (GGUF nests
-/// arrays this way; gguf-py reads them, ggml's own reader refuses them).
-struct GgufValue {
-    GgufType type = GgufType::U8;
-    /// Scalars (every type but String and Array): the value's bits,
-    /// zero-extended to 64: integers in two's complement, F32/F64 their IEEE
-    /// bits, Bool the stored byte.
-    std::uint64_t bits = 0;
-    std::string str;                    ///< String: the bytes (no terminator)
-    GgufType elem_type = GgufType::U8;  ///< Array: the element type
-    std::vector<GgufValue> items;       ///< Array: the elements
-
-    static GgufValue u8(std::uint8_t v);
-    static GgufValue i8(std::int8_t v);
-    static GgufValue u16(std::uint16_t v);
-    static GgufValue i16(std::int16_t v);
-    static GgufValue u32(std::uint32_t v);
-    static GgufValue i32(std::int32_t v);
-    static GgufValue u64(std::uint64_t v);
-    static GgufValue i64(std::int64_t v);
-    static GgufValue f32(float v);
-    static GgufValue f64(double v);
-    static GgufValue boolean(bool v);
-    static GgufValue string(std::string v);
-    /// An array of `elem` values. \throws Error{Usage} when an item's type is
-    /// not `elem`.
-    static GgufValue array(GgufType elem, std::vector<GgufValue> items);
-    /// Convenience: an array of strings.
-    static GgufValue strings(const std::vector<std::string>& v);
-
-    bool is_array() const noexcept { return type == GgufType::Array; }
-    /// Unsigned integer value of U8/U16/U32/U64/Bool; of a non-negative
-    /// signed integer too. \throws Error{Usage} for any other type or a negative value.
-    std::uint64_t as_uint() const;
-    /// Signed value of any integer type (U64 above INT64_MAX throws).
-    /// \throws Error{Usage} for a non-integer type.
-    std::int64_t as_int() const;
-    /// Value of F32 or F64 (F32 widened exactly). \throws Error{Usage} otherwise.
-    double as_double() const;
-    /// The bytes of a String. \throws Error{Usage} otherwise.
-    const std::string& as_string() const;
-    /// Bool as stored (non-zero = true). \throws Error{Usage} otherwise.
-    bool as_bool() const;
-
-    /// Exact equality: same type, same bits / bytes / element type and items.
-    friend bool operator==(const GgufValue& a, const GgufValue& b) noexcept;
-};
-
-/// One key/value. (Named GgufKv: `GgufKeyValue` in gguf.hpp is the display form.)
-struct GgufKv {
-    std::string key;
-    GgufValue value;
-    friend bool operator==(const GgufKv& a, const GgufKv& b) noexcept { return a.key == b.key && a.value == b.value; }
-};
-
-/// The key/value called `key`, or nullptr.
-const GgufValue* gguf_find_kv(const std::vector<GgufKv>& kvs, std::string_view key) noexcept;
+// GgufType, GgufValue (= MetaValue), GgufKv (= MetaKv) and gguf_find_kv()
+// are declared in metadata.hpp.
 
 /// Every key/value of a GGUF catalog (from open_gguf / open_model), typed, in
-/// file order, re-read from the catalog's mapping. Big-endian files are
-/// read too (values come back as host numbers; writing them gives a
-/// little-endian file).
-/// \throws Error{Usage} when `cat` is not a GGUF catalog; Error{Truncated},
-///         Error{Malformed} or Error{LimitExceeded} (GgufLimits) naming the
-///         file and key when the header does not parse.
+/// file order: a copy of `cat.metadata`, which the parser filled (no second
+/// read of the file). Values of big-endian files are host numbers; writing
+/// them gives a little-endian file.
+/// \throws Error{Usage} when `cat` is not a GGUF catalog.
 std::vector<GgufKv> gguf_read_kvs(const Catalog& cat);
 
 /// The encoded bytes of one key/value as ggml writes it (u64 key length,

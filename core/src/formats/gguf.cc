@@ -4,21 +4,13 @@
 #include "anamnesis/gguf.hpp"
 
 #include "anamnesis/error.hpp"
-#include "anamnesis/json_writer.hpp"
-#include "json_util.hpp"
 
 #include <simdjson.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <numeric>
-#include <sstream>
 #include <unordered_set>
 
 namespace amn {
@@ -98,102 +90,30 @@ struct Cursor {
     }
 };
 
-void append_json_string(std::string& out, std::string_view s) {
-    if (simdjson::validate_utf8(s.data(), s.size())) {
-        JsonWriter::escape_to(out, s);
-        return;
-    }
-    // Invalid UTF-8 (GGUF requires UTF-8; some vocabularies break it):
-    // replace each bad byte with U+FFFD so the JSON stays valid.
-    std::string fixed;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        if (len && i + len <= s.size() && simdjson::validate_utf8(s.data() + i, len)) {
-            fixed.append(s.substr(i, len));
-            i += len;
-        } else {
-            fixed += "\xEF\xBF\xBD";
-            ++i;
-        }
-    }
-    JsonWriter::escape_to(out, fixed);
-}
-
-template <class F>
-void append_float(std::string& out, F v) {
-    if (std::isnan(v)) { out += "\"NaN\""; return; }
-    if (std::isinf(v)) { out += v > 0 ? "\"Infinity\"" : "\"-Infinity\""; return; }
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-}
-
-template <class I>
-void append_int(std::string& out, I v) {
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-}
-
-constexpr std::size_t kSummaryStringBytes = 240;
 constexpr std::size_t kGgmlMaxName = 64;  // GGML_MAX_NAME
 constexpr std::uint32_t kGgmlMaxDims = 4; // GGML_MAX_DIMS
 
-struct KvRecord {
-    std::string key;
-    std::string type;
-    std::uint64_t count = 1;
-    std::uint32_t vtype = 0;
-    std::string json, summary;
-    bool cut = false;
-    // Scalar values the parser itself needs.
-    std::uint64_t as_uint = 0;
-    std::string as_string;
-};
-
-// Render one value of type `t` at the cursor into `full` and (when not
-// null) `summ`; returns the type in words.
-std::string render(Cursor& c, std::uint32_t t, unsigned depth, std::string& full, std::string* summ,
-                   std::size_t items, bool& cut, const std::string& key, std::uint64_t* count_out) {
-    auto both = [&](auto&& fn) {
-        const std::size_t before = full.size();
-        fn(full);
-        if (summ) summ->append(full, before, std::string::npos);
+// Read one value of type `t` at the cursor, typed. `key` names it in errors.
+MetaValue read_value(Cursor& c, std::uint32_t t, unsigned depth, const std::string& key) {
+    auto scalar = [](GgufType type, std::uint64_t bits) {
+        MetaValue v;
+        v.type = type;
+        v.bits = bits;
+        return v;
     };
     switch (t) {
-        case kU8: { auto v = c.num<std::uint8_t>("a u8 value"); both([&](std::string& o) { append_int(o, v); }); break; }
-        case kI8: { auto v = c.num<std::int8_t>("an i8 value"); both([&](std::string& o) { append_int(o, v); }); break; }
-        case kU16: { auto v = c.num<std::uint16_t>("a u16 value"); both([&](std::string& o) { append_int(o, v); }); break; }
-        case kI16: { auto v = c.num<std::int16_t>("an i16 value"); both([&](std::string& o) { append_int(o, v); }); break; }
-        case kU32: { auto v = c.num<std::uint32_t>("a u32 value"); both([&](std::string& o) { append_int(o, v); }); break; }
-        case kI32: { auto v = c.num<std::int32_t>("an i32 value"); both([&](std::string& o) { append_int(o, v); }); break; }
-        case kU64: { auto v = c.num<std::uint64_t>("a u64 value"); both([&](std::string& o) { append_int(o, v); }); break; }
-        case kI64: { auto v = c.num<std::int64_t>("an i64 value"); both([&](std::string& o) { append_int(o, v); }); break; }
-        case kF32: { auto v = c.num<float>("an f32 value"); both([&](std::string& o) { append_float(o, v); }); break; }
-        case kF64: { auto v = c.num<double>("an f64 value"); both([&](std::string& o) { append_float(o, v); }); break; }
-        case kBool: {
-            auto v = c.num<std::uint8_t>("a bool value");
-            both([&](std::string& o) { o += v ? "true" : "false"; });
-            break;
-        }
-        case kStr: {
-            auto s = c.str("a string value");
-            const std::size_t before = full.size();
-            append_json_string(full, s);
-            if (summ) {
-                if (s.size() > kSummaryStringBytes) {
-                    std::size_t n = kSummaryStringBytes;
-                    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // UTF-8 boundary
-                    append_json_string(*summ, std::string(s.substr(0, n)) + "… (" + std::to_string(s.size()) + " bytes)");
-                    cut = true;
-                } else {
-                    summ->append(full, before, std::string::npos);
-                }
-            }
-            break;
-        }
+        case kU8: return scalar(GgufType::U8, c.num<std::uint8_t>("a u8 value"));
+        case kI8: return scalar(GgufType::I8, c.num<std::uint8_t>("an i8 value"));
+        case kU16: return scalar(GgufType::U16, c.num<std::uint16_t>("a u16 value"));
+        case kI16: return scalar(GgufType::I16, c.num<std::uint16_t>("an i16 value"));
+        case kU32: return scalar(GgufType::U32, c.num<std::uint32_t>("a u32 value"));
+        case kI32: return scalar(GgufType::I32, c.num<std::uint32_t>("an i32 value"));
+        case kU64: return scalar(GgufType::U64, c.num<std::uint64_t>("a u64 value"));
+        case kI64: return scalar(GgufType::I64, c.num<std::uint64_t>("an i64 value"));
+        case kF32: return scalar(GgufType::F32, c.num<std::uint32_t>("an f32 value"));
+        case kF64: return scalar(GgufType::F64, c.num<std::uint64_t>("an f64 value"));
+        case kBool: return scalar(GgufType::Bool, c.num<std::uint8_t>("a bool value"));
+        case kStr: return MetaValue::string(std::string(c.str("a string value")));
         case kArr: {
             if (depth >= GgufLimits::max_array_depth)
                 throw Error(ErrorCode::LimitExceeded,
@@ -219,29 +139,16 @@ std::string render(Cursor& c, std::uint32_t t, unsigned depth, std::string& full
                             "key '" + key + "': array of " + std::to_string(n) + " " + vtype_name(et) +
                                 " elements runs past the end of the file",
                             c.file);
-            if (count_out) *count_out = n;
-            full += '[';
-            if (summ) *summ += '[';
-            std::string elem_type = vtype_name(et);
-            for (std::uint64_t i = 0; i < n; ++i) {
-                if (i) full += ',';
-                std::string* s = summ && i < items ? summ : nullptr;
-                if (s && i) *s += ',';
-                elem_type = render(c, et, depth + 1, full, s, items, cut, key, nullptr);
-            }
-            if (summ && n > items) {
-                if (items) *summ += ',';
-                append_json_string(*summ, "… " + std::to_string(n - items) + " more");
-                cut = true;
-            }
-            full += ']';
-            if (summ) *summ += ']';
-            return "array[" + elem_type + "]";
+            MetaValue v;
+            v.type = GgufType::Array;
+            v.elem_type = static_cast<GgufType>(et);
+            v.items.reserve(static_cast<std::size_t>(n));
+            for (std::uint64_t i = 0; i < n; ++i) v.items.push_back(read_value(c, et, depth + 1, key));
+            return v;
         }
         default:
             throw Error(ErrorCode::Malformed, "key '" + key + "': unknown value type " + std::to_string(t), c.file);
     }
-    return vtype_name(t);
 }
 
 struct TensorRecord {
@@ -257,11 +164,11 @@ struct Header {
     std::uint64_t alignment = 32;
     std::uint64_t data_offset = 0;
     std::uint64_t n_tensors = 0, n_kv = 0;
-    std::vector<KvRecord> kvs;
+    std::vector<MetaKv> kvs;
     std::vector<TensorRecord> tensors;
 };
 
-Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file, std::size_t summary_items) {
+Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file) {
     Cursor c{bytes.data(), bytes.size(), file};
     Header h;
     if (bytes.size() < 4) c.truncated("the GGUF magic", 4);
@@ -307,7 +214,7 @@ Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file
     std::unordered_set<std::string_view> keys;
     h.kvs.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(h.n_kv, 4096)));
     for (std::uint64_t i = 0; i < h.n_kv; ++i) {
-        KvRecord kv;
+        MetaKv kv;
         const auto key = c.str("a metadata key");
         if (key.empty())  // ggml asserts on an empty key
             throw Error(ErrorCode::Malformed, "key/value " + std::to_string(i) + " has an empty key", file);
@@ -315,30 +222,26 @@ Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file
             throw Error(ErrorCode::BadText, "key/value " + std::to_string(i) + " has a key that is not valid UTF-8 (" +
                         hex_bytes(reinterpret_cast<const std::uint8_t*>(key.data()), std::min<std::size_t>(key.size(), 16)) + ")", file);
         kv.key = std::string(key);
-        kv.vtype = c.num<std::uint32_t>("the value type of key '" + kv.key + "'");
-        const std::uint64_t value_pos = c.pos;
+        const auto vtype = c.num<std::uint32_t>("the value type of key '" + kv.key + "'");
         try {
-            kv.type = render(c, kv.vtype, 0, kv.json, &kv.summary, summary_items, kv.cut, kv.key, &kv.count);
+            kv.value = read_value(c, vtype, 0, kv.key);
         } catch (const Error& e) {
             if (e.message().find("key '") == 0) throw;
             throw Error(e.code(), "key '" + kv.key + "': " + e.message(), file);
         }
         if (!keys.insert(key).second)
             throw Error(ErrorCode::Malformed, "metadata key '" + kv.key + "' appears twice", file);
-        // Scalars the parser needs back as values.
-        Cursor v{c.data, c.size, file, value_pos, c.be};
-        if (kv.vtype == kU32) kv.as_uint = v.num<std::uint32_t>("");
-        else if (kv.vtype == kStr) kv.as_string = std::string(v.str(""));
         if (kv.key == "general.alignment") {
-            if (kv.vtype != kU32)
+            if (vtype != kU32)
                 throw Error(ErrorCode::Malformed,
-                            std::string("general.alignment must be a u32, found ") + kv.type, file);
-            if (kv.as_uint == 0 || (kv.as_uint & (kv.as_uint - 1)) != 0 || kv.as_uint > GgufLimits::max_alignment)
+                            "general.alignment must be a u32, found " + meta_type_words(kv.value), file);
+            const std::uint64_t a = kv.value.bits;
+            if (a == 0 || (a & (a - 1)) != 0 || a > GgufLimits::max_alignment)
                 throw Error(ErrorCode::Malformed,
-                            "general.alignment " + std::to_string(kv.as_uint) +
+                            "general.alignment " + std::to_string(a) +
                                 " is not a power of two between 1 and " + std::to_string(GgufLimits::max_alignment),
                             file);
-            h.alignment = kv.as_uint;
+            h.alignment = a;
         }
         h.kvs.push_back(std::move(kv));
     }
@@ -375,28 +278,6 @@ Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file
     return h;
 }
 
-GgufInfo info_from(const Header& h) {
-    GgufInfo info;
-    info.version = h.version;
-    info.big_endian = h.be;
-    info.alignment = h.alignment;
-    info.data_offset = h.data_offset;
-    info.tensor_count = h.n_tensors;
-    info.kv_count = h.n_kv;
-    for (const auto& kv : h.kvs) {
-        if (kv.key == "general.architecture" && kv.vtype == kStr) info.architecture = kv.as_string;
-        else if (kv.key == "general.name" && kv.vtype == kStr) info.name = kv.as_string;
-        else if (kv.key == "general.file_type" && kv.vtype == kU32) info.file_type = static_cast<std::uint32_t>(kv.as_uint);
-    }
-    return info;
-}
-
-const MappedFile& gguf_file(const Catalog& cat) {
-    if (cat.format != Format::Gguf || cat.shards.empty() || !cat.shards[0].file)
-        throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
-    return *cat.shards[0].file;
-}
-
 }  // namespace
 
 bool is_gguf(std::span<const std::uint8_t> b) noexcept {
@@ -408,7 +289,7 @@ bool is_gguf(std::span<const std::uint8_t> b) noexcept {
 
 Catalog parse_gguf(MappedFilePtr file, const std::string& path) {
     const auto bytes = file->bytes();
-    Header h = parse_header(bytes, path, 0);
+    Header h = parse_header(bytes, path);
     const std::uint64_t size = bytes.size();
     if (!h.tensors.empty() && h.data_offset > size)
         throw Error(ErrorCode::Truncated,
@@ -517,7 +398,10 @@ Catalog parse_gguf(MappedFilePtr file, const std::string& path) {
     }
     if (pending != SIZE_MAX) settle_unknown(data_size);
 
-    for (auto& kv : h.kvs) cat.metadata.emplace_back(std::move(kv.key), std::move(kv.json));
+    cat.metadata = std::move(h.kvs);
+    cat.gguf_version = h.version;
+    cat.gguf_big_endian = h.be;
+    cat.gguf_data_offset = h.data_offset;
     try {
         cat.index_names();
     } catch (const Error& e) {
@@ -530,22 +414,35 @@ Catalog parse_gguf(MappedFilePtr file, const std::string& path) {
 Catalog open_gguf(const std::string& path) { return parse_gguf(MappedFile::open(path), path); }
 
 GgufInfo gguf_info(const Catalog& cat) {
-    const auto& f = gguf_file(cat);
-    return info_from(parse_header(f.bytes(), cat.path, 0));
+    if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
+    GgufInfo info;
+    info.version = cat.gguf_version;
+    info.big_endian = cat.gguf_big_endian;
+    info.data_offset = cat.gguf_data_offset;
+    info.tensor_count = cat.tensors.size();
+    info.kv_count = cat.metadata.size();
+    for (const auto& [key, v] : cat.metadata) {
+        if (key == "general.alignment" && v.type == GgufType::U32) info.alignment = v.bits;
+        else if (key == "general.architecture" && v.is_string()) info.architecture = v.str;
+        else if (key == "general.name" && v.is_string()) info.name = v.str;
+        else if (key == "general.file_type" && v.type == GgufType::U32) info.file_type = static_cast<std::uint32_t>(v.bits);
+    }
+    return info;
 }
 
 std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items) {
-    const auto& f = gguf_file(cat);
-    Header h = parse_header(f.bytes(), cat.path, summary_items);
+    if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
     std::vector<GgufKeyValue> out;
-    out.reserve(h.kvs.size());
-    for (auto& kv : h.kvs) {
+    out.reserve(cat.metadata.size());
+    for (const auto& [key, v] : cat.metadata) {
         GgufKeyValue o;
-        o.key = std::move(kv.key);
-        o.type = std::move(kv.type);
-        o.count = kv.count;
-        o.summary = kv.cut ? std::move(kv.summary) : kv.json;
-        o.json = std::move(kv.json);
+        o.key = key;
+        o.type = meta_type_words(v);
+        o.count = v.is_array() ? v.items.size() : 1;
+        o.json = meta_json(v);
+        bool cut = false;
+        o.summary = meta_summary(v, summary_items, &cut);
+        if (!cut) o.summary = o.json;
         out.push_back(std::move(o));
     }
     return out;
@@ -557,9 +454,9 @@ std::string gguf_kv_json(const Catalog& cat) {
     for (const auto& [k, v] : cat.metadata) {
         if (!first) out += ',';
         first = false;
-        append_json_string(out, k);
+        out += meta_json(MetaValue::string(k));
         out += ':';
-        out += v;
+        out += meta_json(v);
     }
     out += '}';
     return out;
@@ -567,94 +464,6 @@ std::string gguf_kv_json(const Catalog& cat) {
 
 // llama_ftype_name() is defined in gguf_ftype.cc, from the one file-type table.
 
-bool is_ollama_spec(std::string_view spec) noexcept { return spec.substr(0, 7) == "ollama:"; }
-
-std::string resolve_ollama(std::string_view spec) {
-    const std::string spec_s(spec);
-    if (!is_ollama_spec(spec)) throw Error(ErrorCode::Usage, "not an ollama: model reference: '" + spec_s + "'");
-    std::string_view ref = spec.substr(7);
-    std::string_view name = ref, tag = "latest";
-    const auto slash = ref.rfind('/');
-    const auto colon = ref.rfind(':');
-    if (colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash)) {
-        name = ref.substr(0, colon);
-        tag = ref.substr(colon + 1);
-    }
-    std::vector<std::string> parts;
-    for (std::size_t i = 0; i <= name.size();) {
-        const auto j = std::min(name.find('/', i), name.size());
-        parts.emplace_back(name.substr(i, j - i));
-        i = j + 1;
-    }
-    auto bad_part = [](const std::string& p) { return p.empty() || p == "." || p == ".." || p.find('\\') != std::string::npos; };
-    if (parts.size() > 3 || tag.empty() || tag.find('/') != std::string_view::npos || tag == "." || tag == ".." ||
-        std::any_of(parts.begin(), parts.end(), bad_part))
-        throw Error(ErrorCode::Usage, "malformed ollama model reference '" + spec_s +
-                                          "' (expected ollama:MODEL[:TAG], MODEL = name, namespace/name or host/namespace/name)");
-    if (parts.size() == 1) parts.insert(parts.begin(), "library");
-    if (parts.size() == 2) parts.insert(parts.begin(), "registry.ollama.ai");
-
-    fs::path root;
-    if (const char* env = std::getenv("OLLAMA_MODELS"); env && *env) {
-        root = env;
-    } else {
-        const char* home = std::getenv("HOME");
-        if (!home || !*home) throw Error(ErrorCode::Io, "cannot find the ollama store: neither OLLAMA_MODELS nor HOME is set");
-        root = fs::path(home) / ".ollama" / "models";
-    }
-    const fs::path manifest = root / "manifests" / parts[0] / parts[1] / parts[2] / std::string(tag);
-    std::ifstream in(manifest, std::ios::binary);
-    if (!in)
-        throw Error(ErrorCode::Io, "ollama model '" + std::string(ref) + "' not found: no manifest at " + manifest.string() +
-                                       " (set OLLAMA_MODELS to the store's models folder)");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    const std::string mpath = manifest.string();
-
-    simdjson::ondemand::parser parser;
-    simdjson::padded_string padded(text);
-    simdjson::ondemand::document doc;
-    detail::check_json(parser.iterate(padded).get(doc), "ollama manifest", mpath);
-    simdjson::ondemand::object obj;
-    detail::check_json(doc.get_object().get(obj), "ollama manifest (not a JSON object)", mpath);
-    simdjson::ondemand::array layers;
-    detail::check_json(obj["layers"].get_array().get(layers), "ollama manifest 'layers'", mpath);
-    std::string digest;
-    for (auto layer : layers) {
-        simdjson::ondemand::object lo;
-        detail::check_json(layer.get_object().get(lo), "ollama manifest layer", mpath);
-        std::string_view media, dg;
-        bool have_media = false, have_digest = false;
-        for (auto field : lo) {
-            std::string_view k;
-            detail::check_json(field.unescaped_key().get(k), "ollama manifest layer key", mpath);
-            if (k == "mediaType") {
-                detail::check_json(field.value().get_string().get(media), "ollama layer mediaType", mpath);
-                have_media = true;
-            } else if (k == "digest") {
-                detail::check_json(field.value().get_string().get(dg), "ollama layer digest", mpath);
-                have_digest = true;
-            }
-            if (have_media && have_digest) break;
-        }
-        if (have_media && media == "application/vnd.ollama.image.model") {
-            if (!have_digest) throw Error(ErrorCode::Malformed, "ollama model layer has no digest", mpath);
-            digest = std::string(dg);
-            break;
-        }
-    }
-    if (digest.empty()) throw Error(ErrorCode::Malformed, "ollama manifest has no model layer (application/vnd.ollama.image.model)", mpath);
-    if (digest.rfind("sha256:", 0) != 0 || digest.size() != 7 + 64 ||
-        digest.find_first_not_of("0123456789abcdef", 7) != std::string::npos)
-        throw Error(ErrorCode::Malformed, "ollama model layer digest '" + digest + "' is not sha256:<64 hex digits>", mpath);
-    const std::string hexd = digest.substr(7);
-    for (const fs::path& blob : {root / "blobs" / ("sha256-" + hexd), root / "blobs" / ("sha256:" + hexd)}) {
-        std::error_code ec;
-        if (fs::is_regular_file(blob, ec)) return blob.string();
-    }
-    throw Error(ErrorCode::Io, "ollama model '" + std::string(ref) + "': blob " + (root / "blobs" / ("sha256-" + hexd)).string() +
-                                   " named by the manifest is missing");
-}
+// is_ollama_spec() and resolve_ollama() are in ollama.cc.
 
 }  // namespace amn

@@ -321,9 +321,9 @@ Catalog parse_npy(MappedFilePtr file, const std::string& path) {
         throw e.with_file(path);
     }
     cat.tensors.push_back(tensor_from(h, stem_of(path), 0));
-    cat.metadata.emplace_back("npy_version", std::to_string(h.major) + "." + std::to_string(h.minor));
-    cat.metadata.emplace_back("descr", h.descr);
-    if (h.fortran_order) cat.metadata.emplace_back("fortran_order", "True");
+    cat.metadata.push_back({"npy_version", MetaValue::string(std::to_string(h.major) + "." + std::to_string(h.minor))});
+    cat.metadata.push_back({"descr", MetaValue::string(h.descr)});
+    if (h.fortran_order) cat.metadata.push_back({"fortran_order", MetaValue::string("True")});
     cat.shards.push_back(Shard{path, std::move(file)});
     cat.index_names();
     return cat;
@@ -372,7 +372,7 @@ Catalog parse_npz(MappedFilePtr file, const std::string& path) {
                 }
             }
             data = MappedFile::from_bytes(std::move(buf), path);
-            cat.metadata.emplace_back("compressed", "true");
+            cat.metadata.push_back({"compressed", MetaValue::string("true")});
         } else {
             for (std::size_t i = 0; i < members.size(); ++i) {
                 base[i] = members[i]->data_offset;
@@ -389,7 +389,7 @@ Catalog parse_npz(MappedFilePtr file, const std::string& path) {
             } catch (const Error& e) {
                 throw e.with_tensor(name);
             }
-            cat.metadata.emplace_back(name + ".descr", h.descr);
+            cat.metadata.push_back({name + ".descr", MetaValue::string(h.descr)});
             cat.tensors.push_back(tensor_from(h, std::move(name), base[i]));
         }
         cat.shards.push_back(Shard{path, std::move(data)});

@@ -243,15 +243,15 @@ Catalog open_pth_zip(const std::string& path, MappedFilePtr file, Catalog cat) {
         if (s == "big") big = true;
         else if (s != "little") throw Error(ErrorCode::Malformed, "byteorder record says '" + s + "'");
     }
-    cat.metadata.emplace_back("container", "zip");
-    cat.metadata.emplace_back("archive_prefix", prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1));
-    cat.metadata.emplace_back("byteorder", big ? "big" : "little");
+    cat.metadata.push_back({"container", MetaValue::string("zip")});
+    cat.metadata.push_back({"archive_prefix", MetaValue::string(prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1))});
+    cat.metadata.push_back({"byteorder", MetaValue::string(big ? "big" : "little")});
     for (const char* rec : {"version", ".data/version"})
         if (auto v = zip.find(prefix + rec)) {
             const auto& e = zip.entries()[*v];
             if (e.uncompressed_size <= 64) {
                 const auto b = zip.read(e);
-                cat.metadata.emplace_back("version", trim(std::string(b.begin(), b.end())));
+                cat.metadata.push_back({"version", MetaValue::string(trim(std::string(b.begin(), b.end())))});
                 break;
             }
         }
@@ -261,7 +261,7 @@ Catalog open_pth_zip(const std::string& path, MappedFilePtr file, Catalog cat) {
     m.set_persistent_load([&](const Value& pid) { return load_storage(m, table, pid, false); });
     std::size_t pos = 0;
     const Value* root = m.run(pkl, pos);
-    cat.metadata.emplace_back("pickle_protocol", std::to_string(m.protocol()));
+    cat.metadata.push_back({"pickle_protocol", MetaValue::string(std::to_string(m.protocol()))});
 
     // Storage bytes: mapped in place when stored, else one owned buffer.
     std::vector<std::pair<std::string, const ZipEntry*>> used;
@@ -374,9 +374,9 @@ Catalog open_pth_legacy(const std::string& path, MappedFilePtr file, Catalog cat
         if (v->storage.numel > d->second.bytes / esize && v->storage.view_offset == 0)
             throw Error(ErrorCode::Truncated, "legacy storage '" + key + "' is shorter than its declared size");
     }
-    cat.metadata.emplace_back("container", "legacy");
-    cat.metadata.emplace_back("byteorder", "little");
-    cat.metadata.emplace_back("pickle_protocol", std::to_string(m.protocol()));
+    cat.metadata.push_back({"container", MetaValue::string("legacy")});
+    cat.metadata.push_back({"byteorder", MetaValue::string("little")});
+    cat.metadata.push_back({"pickle_protocol", MetaValue::string(std::to_string(m.protocol()))});
     cat.shards.push_back(Shard{path, file});
     Flattener f(cat, data, false);
     f.walk(root, "", 0);

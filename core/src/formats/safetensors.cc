@@ -211,7 +211,7 @@ void append_safetensors_shard(Catalog& catalog, MappedFilePtr file) {
     std::stable_sort(ts.begin(), ts.end(), [](const TensorInfo& a, const TensorInfo& b) { return a.offset < b.offset; });
     for (auto& t : ts) catalog.tensors.push_back(std::move(t));
     if (shard == 0)
-        for (auto& kv : h.metadata) catalog.metadata.push_back(std::move(kv));
+        for (auto& [k, v] : h.metadata) catalog.metadata.push_back({std::move(k), MetaValue::string(std::move(v))});
 }
 
 Catalog open_safetensors_index(const std::string& index_path) {
@@ -266,7 +266,7 @@ Catalog open_safetensors_index(const std::string& index_path) {
     std::sort(shard_files.begin(), shard_files.end());
     shard_files.erase(std::unique(shard_files.begin(), shard_files.end()), shard_files.end());
     for (const auto& f : shard_files) append_safetensors_shard(cat, (dir / f).string());
-    for (auto& kv : meta) cat.metadata.push_back(std::move(kv));
+    for (auto& [k, v] : meta) cat.metadata.push_back({std::move(k), MetaValue::string(std::move(v))});
     cat.index_names();
     // Every weight_map entry must be in the shard it names.
     for (const auto& [t, f] : weight_map) {

@@ -124,7 +124,7 @@ void detect_awq(PlanBuilder& b) {
 
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& qwt = cat.tensors[i];
-        if (b.claimed(i) || !ends_with(qwt.name, ".qweight")) continue;
+        if (b.claimed(i) || !qwt.name.ends_with(".qweight")) continue;
         const std::string stem = stem_of(qwt.name, ".qweight");
         if (is_gptq_layout(cat, stem)) continue;
         const std::string out_name = stem + ".weight";
@@ -150,16 +150,16 @@ void detect_awq(PlanBuilder& b) {
         l.groups = sct.shape[0];
         l.out = sct.shape[1];
         if (l.in == 0 || l.out == 0 || l.groups == 0) {
-            fail("empty tensor: qweight " + shape_str(qwt.shape) + ", scales " + shape_str(sct.shape));
+            fail("empty tensor: qweight " + shape_to_string(qwt.shape) + ", scales " + shape_to_string(sct.shape));
             continue;
         }
         if (l.words_per_row * 32 % l.out != 0) {
-            fail("qweight " + shape_str(qwt.shape) + " does not pack " + std::to_string(l.out) + " output columns");
+            fail("qweight " + shape_to_string(qwt.shape) + " does not pack " + std::to_string(l.out) + " output columns");
             continue;
         }
         const std::uint64_t bits = l.words_per_row * 32 / l.out;
         if (bits != 4 || l.out % 8 != 0) {
-            fail("qweight " + shape_str(qwt.shape) + " packs " + std::to_string(l.out) + " outputs at " +
+            fail("qweight " + shape_to_string(qwt.shape) + " packs " + std::to_string(l.out) + " outputs at " +
                  std::to_string(bits) + " bits; only 4-bit GEMM is supported");
             continue;
         }
@@ -168,7 +168,7 @@ void detect_awq(PlanBuilder& b) {
             continue;
         }
         if (qzt.shape[0] != l.groups || qzt.shape[1] != l.words_per_row) {
-            fail("qzeros " + shape_str(qzt.shape) + " does not match scales " + shape_str(sct.shape) + " (expected [" +
+            fail("qzeros " + shape_to_string(qzt.shape) + " does not match scales " + shape_to_string(sct.shape) + " (expected [" +
                  std::to_string(l.groups) + ", " + std::to_string(l.words_per_row) + "])");
             continue;
         }

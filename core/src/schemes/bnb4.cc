@@ -181,10 +181,10 @@ void detect_bnb4(PlanBuilder& b) {
         if (b.claimed(qs)) continue;
         bool fp4;
         std::string stem;
-        if (ends_with(qst.name, ".quant_state.bitsandbytes__nf4")) {
+        if (qst.name.ends_with(".quant_state.bitsandbytes__nf4")) {
             fp4 = false;
             stem = stem_of(qst.name, ".quant_state.bitsandbytes__nf4");
-        } else if (ends_with(qst.name, ".quant_state.bitsandbytes__fp4")) {
+        } else if (qst.name.ends_with(".quant_state.bitsandbytes__fp4")) {
             fp4 = true;
             stem = stem_of(qst.name, ".quant_state.bitsandbytes__fp4");
         } else {
@@ -251,7 +251,7 @@ void detect_bnb4(PlanBuilder& b) {
             l.numel *= d;
         }
         if (!shape_ok || l.numel == 0) {
-            fail("quant_state shape " + shape_str(shape) + " is empty or too large");
+            fail("quant_state shape " + shape_to_string(shape) + " is empty or too large");
             continue;
         }
         l.cols = shape.back();
@@ -259,7 +259,7 @@ void detect_bnb4(PlanBuilder& b) {
         l.blocks = (l.numel + l.blocksize - 1) / l.blocksize;
         l.dtype = get("dtype").value_or("");
         if (wt.nbytes != (l.numel + 1) / 2) {
-            fail("packed weight holds " + std::to_string(wt.nbytes) + " bytes, quant_state shape " + shape_str(shape) +
+            fail("packed weight holds " + std::to_string(wt.nbytes) + " bytes, quant_state shape " + shape_to_string(shape) +
                  " needs " + std::to_string((l.numel + 1) / 2));
             continue;
         }
@@ -310,11 +310,11 @@ void detect_bnb4(PlanBuilder& b) {
             const std::uint64_t nblocks = (l.blocks + l.nested_blocksize - 1) / l.nested_blocksize;
             if (!is_float_scale(nat.dtype) || nat.numel() != nblocks) {
                 fail("nested_absmax must hold " + std::to_string(nblocks) + " F32 values, got " + nat.dtype_name + " " +
-                     shape_str(nat.shape));
+                     shape_to_string(nat.shape));
                 continue;
             }
             if (!is_float_scale(nqt.dtype) || nqt.numel() != 256) {
-                fail("nested_quant_map must hold 256 F32 values, got " + nqt.dtype_name + " " + shape_str(nqt.shape));
+                fail("nested_quant_map must hold 256 F32 values, got " + nqt.dtype_name + " " + shape_to_string(nqt.shape));
                 continue;
             }
         } else if (!is_float_scale(amt.dtype)) {

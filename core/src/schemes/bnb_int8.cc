@@ -77,7 +77,7 @@ void detect_bnb_int8(PlanBuilder& b) {
     bool any = false;
     for (std::size_t s = 0; s < cat.tensors.size(); ++s) {
         const auto& st = cat.tensors[s];
-        if (b.claimed(s) || !ends_with(st.name, ".SCB")) continue;
+        if (b.claimed(s) || !st.name.ends_with(".SCB")) continue;
         const std::string stem = stem_of(st.name, ".SCB");
         const std::string wname = stem + ".weight";
         const std::size_t w = b.find_unclaimed(wname);
@@ -92,19 +92,19 @@ void detect_bnb_int8(PlanBuilder& b) {
         const auto& wt = cat.tensors[w];
         auto fail = [&](const std::string& why) { b.add_error(w, wname, "bitsandbytes LLM.int8: " + why, comps); };
         if (wt.dtype != DType::I8 || wt.shape.size() != 2) {
-            fail("weight must be a 2-D I8 tensor, got " + wt.dtype_name + " " + shape_str(wt.shape));
+            fail("weight must be a 2-D I8 tensor, got " + wt.dtype_name + " " + shape_to_string(wt.shape));
             continue;
         }
         if (!is_float_scale(st.dtype) || st.numel() != wt.shape[0]) {
             fail("SCB must hold one F32 value per row (" + std::to_string(wt.shape[0]) + "), got " + st.dtype_name + " " +
-                 shape_str(st.shape));
+                 shape_to_string(st.shape));
             continue;
         }
         if (wf != PlanBuilder::npos) {
             const auto v = read_int_scalar(cat, cat.tensors[wf]);
             if (!v) {
                 fail("weight_format must be an integer scalar, got " + cat.tensors[wf].dtype_name + " " +
-                     shape_str(cat.tensors[wf].shape));
+                     shape_to_string(cat.tensors[wf].shape));
                 continue;
             }
             if (*v != 0) {
@@ -128,7 +128,7 @@ void detect_bnb_int8(PlanBuilder& b) {
     if (!any && !(in8 && *in8 == "true" && method && quant_method_is(*method, "bnb-int8"))) return;
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& t = cat.tensors[i];
-        if (b.claimed(i) || t.dtype != DType::I8 || t.shape.size() != 2 || !ends_with(t.name, ".weight")) continue;
+        if (b.claimed(i) || t.dtype != DType::I8 || t.shape.size() != 2 || !t.name.ends_with(".weight")) continue;
         b.add_error(i, t.name, "bitsandbytes LLM.int8: I8 weight without its row scales " + stem_of(t.name, ".weight") + ".SCB");
     }
 }

@@ -231,7 +231,7 @@ std::optional<ScaleGrid> scale_grid(const TensorInfo& st, u64 out, u64 in, const
         g.grid_c = ss[1];
         return g;
     }
-    why = "weight_scale " + st.dtype_name + " " + shape_str(ss) + " does not fit the weight [" + std::to_string(out) +
+    why = "weight_scale " + st.dtype_name + " " + shape_to_string(ss) + " does not fit the weight [" + std::to_string(out) +
           ", " + std::to_string(in) + "] as per-tensor, per-channel" +
           (cfg_gs > 0 ? ", group " + std::to_string(cfg_gs) : std::string(", group")) + (allow_block ? " or block" : "") +
           " scales";
@@ -280,7 +280,7 @@ public:
         for (std::size_t i = 0; i < cat_.tensors.size(); ++i) {
             const auto& n = cat_.tensors[i].name;
             if (b_.claimed(i) || i == L.payload || n.rfind(L.stem + ".", 0) != 0) continue;
-            if (n.find('.', L.stem.size() + 1) != std::string::npos || ends_with(n, ".bias")) continue;
+            if (n.find('.', L.stem.size() + 1) != std::string::npos || n.ends_with(".bias")) continue;
             if (std::find(L.comps.begin(), L.comps.end(), i) == L.comps.end()) L.comps.push_back(i);
         }
         b_.add_error(L.payload, L.out_name,
@@ -299,7 +299,7 @@ private:
         l.packed = packed;
         if (packed) {
             if (!is_int32_word(wt.dtype) || wt.shape.size() != 2)
-                return fail("weight_packed must be a 2-D I32 tensor, got " + wt.dtype_name + " " + shape_str(wt.shape));
+                return fail("weight_packed must be a 2-D I32 tensor, got " + wt.dtype_name + " " + shape_to_string(wt.shape));
             if (L.shape == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_shape (the unpacked [out, in])");
             const auto& sht = cat_.tensors[L.shape];
             const std::uint8_t* sp = cat_.data(sht);
@@ -310,12 +310,12 @@ private:
             }
             if (!o || !i || *o <= 0 || *i <= 0)
                 return fail("weight_shape must be an I64 [2] tensor holding [out, in], got " + sht.dtype_name + " " +
-                            shape_str(sht.shape));
+                            shape_to_string(sht.shape));
             l.out = static_cast<u64>(*o);
             l.in = static_cast<u64>(*i);
             l.words = wt.shape[1];
             if (wt.shape[0] != l.out)
-                return fail("weight_packed " + shape_str(wt.shape) + " has " + std::to_string(wt.shape[0]) +
+                return fail("weight_packed " + shape_to_string(wt.shape) + " has " + std::to_string(wt.shape[0]) +
                             " rows, weight_shape says " + std::to_string(l.out));
             const auto cfg_bits = L.group ? L.group->w.num_bits : std::nullopt;
             unsigned bits = 0;
@@ -328,13 +328,13 @@ private:
                     if ((l.in * c + 31) / 32 == l.words) bits = c;
             }
             if (bits == 0 || (l.in * bits + 31) / 32 != l.words)
-                return fail("packed length does not match: weight_packed " + shape_str(wt.shape) + " cannot hold " +
+                return fail("packed length does not match: weight_packed " + shape_to_string(wt.shape) + " cannot hold " +
                             std::to_string(l.in) + " " + (bits ? std::to_string(bits) + "-bit" : std::string("2/3/4/8-bit")) +
                             " values per row (weight_shape [" + std::to_string(l.out) + ", " + std::to_string(l.in) + "])");
             l.bits = bits;
         } else {
             if (wt.dtype != DType::I8 || wt.shape.size() != 2)
-                return fail("weight must be a 2-D I8 tensor, got " + wt.dtype_name + " " + shape_str(wt.shape));
+                return fail("weight must be a 2-D I8 tensor, got " + wt.dtype_name + " " + shape_to_string(wt.shape));
             l.out = wt.shape[0];
             l.in = wt.shape[1];
             l.bits = L.group && L.group->w.num_bits ? static_cast<unsigned>(*L.group->w.num_bits) : 8;
@@ -353,8 +353,8 @@ private:
             } else if ((is_int_dtype(zt.dtype) || is_float_scale(zt.dtype)) && zt.numel() == st.numel()) {
                 l.zero = IntLayout::Zero::Plain;
             } else {
-                return fail("weight_zero_point " + zt.dtype_name + " " + shape_str(zt.shape) +
-                            " fits neither the scales " + shape_str(st.shape) + " nor a packed [" + std::to_string(zrows) +
+                return fail("weight_zero_point " + zt.dtype_name + " " + shape_to_string(zt.shape) +
+                            " fits neither the scales " + shape_to_string(st.shape) + " nor a packed [" + std::to_string(zrows) +
                             ", " + std::to_string(l.grid.groups) + "] I32 layout");
             }
         } else if (L.group && L.group->w.symmetric == false) {
@@ -365,7 +365,7 @@ private:
             const auto& gt = cat_.tensors[L.g_idx];
             if ((gt.dtype != DType::I32 && gt.dtype != DType::I64) || gt.shape.size() != 1 || gt.shape[0] != l.in)
                 return fail("weight_g_idx must be an I32 tensor of shape [" + std::to_string(l.in) + "], got " +
-                            gt.dtype_name + " " + shape_str(gt.shape));
+                            gt.dtype_name + " " + shape_to_string(gt.shape));
             g_idx.resize(l.in);
             bool sequential = true;
             const std::uint8_t* gp = cat_.data(gt);
@@ -405,7 +405,7 @@ private:
         const auto& wt = cat_.tensors[L.payload];
         if (wt.dtype != DType::F8_E4M3 && wt.dtype != DType::F8_E5M2)
             return fail("weight must be F8_E4M3 or F8_E5M2, got " + wt.dtype_name);
-        if (wt.shape.size() != 2) return fail("weight must be 2-D, got " + shape_str(wt.shape));
+        if (wt.shape.size() != 2) return fail("weight must be 2-D, got " + shape_to_string(wt.shape));
         if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale");
         if (L.zero != PlanBuilder::npos) return fail("FP8 with a zero point (" + cat_.tensors[L.zero].name + ") is not supported");
         const auto& st = cat_.tensors[L.scale];
@@ -437,7 +437,7 @@ private:
     void nvfp4_layer(Layer& L, Fail&& fail) {
         const auto& wt = cat_.tensors[L.payload];
         if (wt.dtype != DType::U8 || wt.shape.size() != 2)
-            return fail("weight_packed must be a 2-D U8 tensor, got " + wt.dtype_name + " " + shape_str(wt.shape));
+            return fail("weight_packed must be a 2-D U8 tensor, got " + wt.dtype_name + " " + shape_to_string(wt.shape));
         const u64 out = wt.shape[0], in = wt.shape[1] * 2;
         if (L.shape != PlanBuilder::npos) {
             const auto& sht = cat_.tensors[L.shape];
@@ -448,8 +448,8 @@ private:
                 i = load_index(sht, sp, 1);
             }
             if (!o || !i || static_cast<u64>(*o) != out || static_cast<u64>(*i) != in)
-                return fail("weight_shape " + sht.dtype_name + " " + shape_str(sht.shape) +
-                            " does not describe the packed weight " + shape_str(wt.shape) + " (two values per byte)");
+                return fail("weight_shape " + sht.dtype_name + " " + shape_to_string(sht.shape) +
+                            " does not describe the packed weight " + shape_to_string(wt.shape) + " (two values per byte)");
         }
         if (in % 16 != 0)
             return fail("rows of " + std::to_string(in) + " values are not a multiple of 16 (NVFP4 groups of 16)");
@@ -457,11 +457,11 @@ private:
         const auto& st = cat_.tensors[L.scale];
         if (st.dtype != DType::F8_E4M3 || st.shape.size() != 2 || st.shape[0] != out || st.shape[1] != in / 16)
             return fail("weight_scale must be F8_E4M3 [" + std::to_string(out) + ", " + std::to_string(in / 16) + "], got " +
-                        st.dtype_name + " " + shape_str(st.shape));
+                        st.dtype_name + " " + shape_to_string(st.shape));
         if (L.global == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_global_scale");
         const auto& gt = cat_.tensors[L.global];
         if (!is_float_scale(gt.dtype) || gt.numel() != 1)
-            return fail("weight_global_scale must be one F32 value, got " + gt.dtype_name + " " + shape_str(gt.shape));
+            return fail("weight_global_scale must be one F32 value, got " + gt.dtype_name + " " + shape_to_string(gt.shape));
         // The E4M3 scale is in the model dtype (BF16) when divided: a 1-D
         // global scale promotes the division (F32 → F32, F16 → F32), a 0-dim one does not.
         DType arith = DType::BF16;
@@ -509,7 +509,7 @@ void detect_compressed_tensors(PlanBuilder& b) {
     std::set<std::string> seen;
     for (const auto& t : cat.tensors) {
         for (std::string_view suf : {".weight_packed", ".weight_scale"}) {
-            if (!ends_with(t.name, suf)) continue;
+            if (!t.name.ends_with(suf)) continue;
             std::string stem = stem_of(t.name, suf);
             if (seen.insert(stem).second) stems.push_back(std::move(stem));
         }
@@ -550,7 +550,7 @@ void detect_compressed_tensors(PlanBuilder& b) {
         if (b.claimed(i)) continue;
         const auto& n = cat.tensors[i].name;
         for (const char* suf : {".k_scale", ".v_scale", ".q_scale", ".k_zero_point", ".v_zero_point", ".kv_scale"})
-            if (ends_with(n, suf)) { b.consume(i); break; }
+            if (n.ends_with(suf)) { b.consume(i); break; }
     }
     // Sparse compressors store other companions: never pass them through.
     if (!cfg.sparsity_format.empty() && lower(cfg.sparsity_format) != "dense") {
@@ -558,7 +558,7 @@ void detect_compressed_tensors(PlanBuilder& b) {
             if (b.claimed(i)) continue;
             const auto& n = cat.tensors[i].name;
             for (const char* suf : {".bitmask", ".compressed", ".row_offsets", ".shape", ".meta", ".scale_packed"})
-                if (ends_with(n, suf)) {
+                if (n.ends_with(suf)) {
                     b.add_error(i, n, "compressed-tensors sparsity format \"" + cfg.sparsity_format +
                                           "\" is not yet supported (" + n + ")");
                     break;

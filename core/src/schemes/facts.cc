@@ -91,10 +91,6 @@ std::vector<SchemeFacts> make_table() {
     return t;
 }
 
-bool ends_with(std::string_view s, std::string_view suf) {
-    return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
-}
-
 std::string lower(std::string_view v) {
     std::string s(v);
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -125,7 +121,7 @@ CompanionRole companion_role_of(std::string_view name) {
     for (const auto& f : scheme_facts())
         for (const auto& c : f.companions)
             if (c.match == CompanionFact::Match::Suffix && c.role != CompanionRole::None &&
-                c.pattern.size() > best && ends_with(name, c.pattern)) {
+                c.pattern.size() > best && name.ends_with(c.pattern)) {
                 best = c.pattern.size();
                 role = c.role;
             }
@@ -137,7 +133,7 @@ std::optional<std::string_view> orphan_label(std::string_view name) {
         for (const auto& f : scheme_facts())
             for (const auto& c : f.companions) {
                 if (c.orphan.empty() || c.match != match) continue;
-                if (match == CompanionFact::Match::Suffix ? ends_with(name, c.pattern)
+                if (match == CompanionFact::Match::Suffix ? name.ends_with(c.pattern)
                                                           : name.find(c.pattern) != std::string_view::npos)
                     return c.orphan;
             }

@@ -15,9 +15,6 @@
 namespace amn::detail {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suf) {
-    return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
-}
 bool is_fp8_payload(DType d) {
     return d == DType::F8_E4M3 || d == DType::F8_E5M2 || d == DType::F8_E4M3FNUZ || d == DType::F8_E5M2FNUZ;
 }
@@ -113,12 +110,6 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> configured_block(const Ca
     return std::nullopt;
 }
 
-std::string shape_str(const std::vector<std::uint64_t>& s) {
-    std::string r = "[";
-    for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-    return r + "]";
-}
-
 // Work out how `scale` maps onto `weight`; nullopt + reason when it does not.
 std::optional<Fp8Layout> layout_for(const TensorInfo& w, const TensorInfo& s,
                                     std::optional<std::pair<std::uint64_t, std::uint64_t>> block, std::string& why) {
@@ -152,7 +143,7 @@ std::optional<Fp8Layout> layout_for(const TensorInfo& w, const TensorInfo& s,
     }
     if (rank >= 3 && sn == l.batch) { l.g = Granularity::Expert; return l; }
     if (!block && try_block(128, 128)) return l;  // the common default (DeepSeek-V3, Qwen3 FP8 …)
-    why = "scale shape " + shape_str(ss) + " does not fit weight shape " + shape_str(ws) +
+    why = "scale shape " + shape_to_string(ss) + " does not fit weight shape " + shape_to_string(ws) +
           (block ? " with " + std::to_string(block->first) + "\u00d7" + std::to_string(block->second) + " blocks"
                  : " as per-tensor, per-channel or 128\u00d7128 block scales");
     return std::nullopt;
@@ -234,7 +225,7 @@ void detect_fp8(PlanBuilder& b) {
         const auto& w = cat.tensors[i];
         if (b.claimed(i) || !is_fp8_payload(w.dtype)) continue;
         const std::string& name = w.name;
-        const std::string stem = ends_with(name, ".weight") ? name.substr(0, name.size() - 7) : name;
+        const std::string stem = name.ends_with(".weight") ? name.substr(0, name.size() - 7) : name;
         std::size_t s = PlanBuilder::npos;
         Fp8ScaleName naming = Fp8ScaleName::ScaleInv;
         for (const auto& [cand, how] : {std::pair{name + "_scale_inv", Fp8ScaleName::ScaleInv},
@@ -286,7 +277,7 @@ void detect_fp8(PlanBuilder& b) {
         if (b.claimed(i) || cat.tensors[i].numel() != 1) continue;
         const auto& n = cat.tensors[i].name;
         for (const char* suf : {".k_scale", ".v_scale", ".q_scale", ".kv_scale", ".prob_scale"})
-            if (ends_with(n, suf)) { b.consume(i); break; }
+            if (n.ends_with(suf)) { b.consume(i); break; }
     }
 }
 

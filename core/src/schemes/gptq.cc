@@ -263,7 +263,7 @@ void detect_gptq(PlanBuilder& b) {
 
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& qwt = cat.tensors[i];
-        if (b.claimed(i) || !ends_with(qwt.name, ".qweight")) continue;
+        if (b.claimed(i) || !qwt.name.ends_with(".qweight")) continue;
         const std::string stem = stem_of(qwt.name, ".qweight");
         if (!is_gptq_layout(cat, stem)) continue;
         const std::string out_name = stem + ".weight";
@@ -293,15 +293,15 @@ void detect_gptq(PlanBuilder& b) {
         l.words_per_col = qwt.shape[0];
         l.zero_words = qzt.shape[1];
         if (l.out == 0 || l.groups == 0 || l.words_per_col == 0) {
-            fail("empty tensor: qweight " + shape_str(qwt.shape) + ", scales " + shape_str(sct.shape));
+            fail("empty tensor: qweight " + shape_to_string(qwt.shape) + ", scales " + shape_to_string(sct.shape));
             continue;
         }
         if (qwt.shape[1] != l.out) {
-            fail("qweight " + shape_str(qwt.shape) + " and scales " + shape_str(sct.shape) + " disagree on output features");
+            fail("qweight " + shape_to_string(qwt.shape) + " and scales " + shape_to_string(sct.shape) + " disagree on output features");
             continue;
         }
         if (qzt.shape[0] != l.groups) {
-            fail("qzeros " + shape_str(qzt.shape) + " and scales " + shape_str(sct.shape) + " disagree on the group count");
+            fail("qzeros " + shape_to_string(qzt.shape) + " and scales " + shape_to_string(sct.shape) + " disagree on the group count");
             continue;
         }
         // Bit width from the zero-point packing: out · bits = 32 · qzeros columns.
@@ -310,7 +310,7 @@ void detect_gptq(PlanBuilder& b) {
         for (unsigned cand : {2u, 3u, 4u, 8u})
             if (l.out * cand == 32 * l.zero_words) bits = cand;
         if (bits == 0) {
-            fail("qzeros " + shape_str(qzt.shape) + " does not pack " + std::to_string(l.out) +
+            fail("qzeros " + shape_to_string(qzt.shape) + " does not pack " + std::to_string(l.out) +
                  " zero points at 2, 3, 4 or 8 bits");
             continue;
         }
@@ -328,7 +328,7 @@ void detect_gptq(PlanBuilder& b) {
             }
             if (*cb != static_cast<std::int64_t>(bits) && !dynamic) {
                 fail("the configuration says " + *cfg_bits + "-bit but the tensor shapes say " + std::to_string(bits) +
-                     "-bit (qweight " + shape_str(qwt.shape) + ", qzeros " + shape_str(qzt.shape) + ")");
+                     "-bit (qweight " + shape_to_string(qwt.shape) + ", qzeros " + shape_to_string(qzt.shape) + ")");
                 continue;
             }
         }
@@ -351,7 +351,7 @@ void detect_gptq(PlanBuilder& b) {
             const auto& git = cat.tensors[gi];
             if ((git.dtype != DType::I32 && git.dtype != DType::I64) || git.shape.size() != 1 || git.shape[0] != l.in) {
                 fail("g_idx must be an I32 tensor of shape [" + std::to_string(l.in) + "], got " + git.dtype_name + " " +
-                     shape_str(git.shape));
+                     shape_to_string(git.shape));
                 continue;
             }
             g_idx.resize(l.in);

@@ -126,7 +126,7 @@ void detect_modelopt(PlanBuilder& b) {
     bool any = false;
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& wt = cat.tensors[i];
-        if (b.claimed(i) || !ends_with(wt.name, ".weight")) continue;
+        if (b.claimed(i) || !wt.name.ends_with(".weight")) continue;
         const std::string stem = stem_of(wt.name, ".weight");
         const std::size_t sc = b.find_unclaimed(stem + ".weight_scale");
         if (sc == PlanBuilder::npos) continue;
@@ -146,18 +146,18 @@ void detect_modelopt(PlanBuilder& b) {
         };
         if (layer_algo == "NVFP4") {
             if (wt.dtype != DType::U8 || wt.shape.size() != 2) {
-                fail("weight must be a 2-D U8 tensor (E2M1 pairs), got " + wt.dtype_name + " " + shape_str(wt.shape));
+                fail("weight must be a 2-D U8 tensor (E2M1 pairs), got " + wt.dtype_name + " " + shape_to_string(wt.shape));
             } else if ((wt.shape[1] * 2) % 16 != 0) {
                 fail("rows of " + std::to_string(wt.shape[1] * 2) + " values are not a multiple of 16 (NVFP4 groups of 16)");
             } else if (st.dtype != DType::F8_E4M3 || st.shape.size() != 2 || st.shape[0] != wt.shape[0] ||
                        st.shape[1] != wt.shape[1] * 2 / 16) {
                 fail("weight_scale must be F8_E4M3 [" + std::to_string(wt.shape[0]) + ", " +
-                     std::to_string(wt.shape[1] * 2 / 16) + "], got " + st.dtype_name + " " + shape_str(st.shape));
+                     std::to_string(wt.shape[1] * 2 / 16) + "], got " + st.dtype_name + " " + shape_to_string(st.shape));
             } else if (sc2 == PlanBuilder::npos) {
                 fail("missing " + stem + ".weight_scale_2");
             } else if (!is_float_scale(cat.tensors[sc2].dtype) || cat.tensors[sc2].numel() != 1) {
                 fail("weight_scale_2 must be one F32 value, got " + cat.tensors[sc2].dtype_name + " " +
-                     shape_str(cat.tensors[sc2].shape));
+                     shape_to_string(cat.tensors[sc2].shape));
             } else {
                 LogicalTensor lt;
                 lt.name = wt.name;
@@ -168,9 +168,9 @@ void detect_modelopt(PlanBuilder& b) {
         } else if (layer_algo == "FP8" || layer_algo == "FP8_PER_CHANNEL_PER_TOKEN") {
             const bool per_channel = wt.shape.size() == 2 && st.numel() == wt.shape[0] && st.numel() != 1;
             if (wt.dtype != DType::F8_E4M3 || wt.shape.size() != 2) {
-                fail("weight must be a 2-D F8_E4M3 tensor, got " + wt.dtype_name + " " + shape_str(wt.shape));
+                fail("weight must be a 2-D F8_E4M3 tensor, got " + wt.dtype_name + " " + shape_to_string(wt.shape));
             } else if (!is_float_scale(st.dtype) || (st.numel() != 1 && !per_channel)) {
-                fail("weight_scale " + st.dtype_name + " " + shape_str(st.shape) + " is neither one value nor one per output row");
+                fail("weight_scale " + st.dtype_name + " " + shape_to_string(st.shape) + " is neither one value nor one per output row");
             } else {
                 LogicalTensor lt;
                 lt.name = wt.name;
@@ -188,7 +188,7 @@ void detect_modelopt(PlanBuilder& b) {
         if (b.claimed(i)) continue;
         const auto& n = cat.tensors[i].name;
         for (const char* suf : {".k_scale", ".v_scale", ".input_scale"})
-            if (ends_with(n, suf)) { b.consume(i); break; }
+            if (n.ends_with(suf)) { b.consume(i); break; }
     }
 }
 

@@ -140,7 +140,7 @@ void detect_mxfp4(PlanBuilder& b) {
     if (method && !quant_method_is(*method, "mxfp4")) return;  // no config: the *_blocks/*_scales pairs decide
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& bt = cat.tensors[i];
-        if (b.claimed(i) || !ends_with(bt.name, "_blocks")) continue;
+        if (b.claimed(i) || !bt.name.ends_with("_blocks")) continue;
         const std::string stem = stem_of(bt.name, "_blocks");
         const std::size_t sc = b.find_unclaimed(stem + "_scales");
         if (sc == PlanBuilder::npos) {
@@ -158,15 +158,15 @@ void detect_mxfp4(PlanBuilder& b) {
                                st.shape == std::vector<std::uint64_t>(bs.begin(), bs.end() - 1);
         if (!method && !layout_ok) continue;  // without a config only the exact layout is MXFP4
         if ((bs.size() != 3 && bs.size() != 4) || bs.back() != 16) {
-            fail(bt.name + " " + shape_str(bs) + " is not [E, rows, in/32, 16] or [rows, in/32, 16]");
+            fail(bt.name + " " + shape_to_string(bs) + " is not [E, rows, in/32, 16] or [rows, in/32, 16]");
             continue;
         }
         if (st.shape != std::vector<std::uint64_t>(bs.begin(), bs.end() - 1)) {
-            fail("scales " + shape_str(st.shape) + " do not match blocks " + shape_str(bs) + " (one E8M0 byte per 32 values)");
+            fail("scales " + shape_to_string(st.shape) + " do not match blocks " + shape_to_string(bs) + " (one E8M0 byte per 32 values)");
             continue;
         }
         if (bt.numel() == 0) {
-            fail(bt.name + " " + shape_str(bs) + " is empty");
+            fail(bt.name + " " + shape_to_string(bs) + " is empty");
             continue;
         }
         const bool experts = bs.size() == 4;

@@ -22,19 +22,9 @@ namespace amn::detail::quant {
 
 static_assert(std::endian::native == std::endian::little, "quantized schemes read little-endian words in place");
 
-inline bool ends_with(std::string_view s, std::string_view suf) {
-    return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
-}
-
 inline std::string lower(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-inline std::string shape_str(const std::vector<std::uint64_t>& s) {
-    std::string r = "[";
-    for (std::size_t i = 0; i < s.size(); ++i) r += (i ? ", " : "") + std::to_string(s[i]);
-    return r + "]";
 }
 
 /// Unaligned little-endian u32 at byte address p (safetensors data need not be aligned).
@@ -82,8 +72,7 @@ inline std::optional<std::string> setting(const Catalog& cat, std::string_view q
                                           std::initializer_list<std::string_view> meta_keys) {
     if (auto v = cat.qconfig(qkey); v && *v != "null") return v;
     for (auto mk : meta_keys)
-        for (const auto& [k, v] : cat.metadata)
-            if (k == mk) return v;
+        if (const MetaValue* v = cat.meta(mk)) return meta_text(*v);
     return std::nullopt;
 }
 
@@ -108,11 +97,11 @@ inline std::optional<std::string> check_packed_layer(const Catalog& cat, const s
     const auto& qzt = cat.tensors[qz];
     const auto& sct = cat.tensors[sc];
     if (!is_int32_word(qwt.dtype) || qwt.shape.size() != 2)
-        return "qweight must be a 2-D I32 tensor, got " + qwt.dtype_name + " " + shape_str(qwt.shape);
+        return "qweight must be a 2-D I32 tensor, got " + qwt.dtype_name + " " + shape_to_string(qwt.shape);
     if (!is_int32_word(qzt.dtype) || qzt.shape.size() != 2)
-        return "qzeros must be a 2-D I32 tensor, got " + qzt.dtype_name + " " + shape_str(qzt.shape);
+        return "qzeros must be a 2-D I32 tensor, got " + qzt.dtype_name + " " + shape_to_string(qzt.shape);
     if (!is_float_scale(sct.dtype) || sct.shape.size() != 2)
-        return "scales must be a 2-D F16/BF16/F32 tensor, got " + sct.dtype_name + " " + shape_str(sct.shape);
+        return "scales must be a 2-D F16/BF16/F32 tensor, got " + sct.dtype_name + " " + shape_to_string(sct.shape);
     return std::nullopt;
 }
 

@@ -194,7 +194,7 @@ struct block_nvfp4 {
 };
 
 // The layouts agree with the type list: bytes and elements per block.
-#define AMN_CHECK_BLOCK(NAME, id, block_elems, block_bytes, kernel, decoder)                      \
+#define AMN_CHECK_BLOCK(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix)                      \
     static_assert(std::is_standard_layout_v<block_##kernel>);                                     \
     static_assert(sizeof(block_##kernel) == (block_bytes), "block_" #kernel ": size differs from ggml"); \
     static_assert(block_##kernel::elems == (block_elems), "block_" #kernel ": elements differ from ggml");

@@ -12,7 +12,7 @@ namespace amn::kernels::gguf {
 
 Decoder scalar_decoder(int ggml_id) noexcept {
     switch (ggml_id) {
-#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder) \
+#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
     case id: return scalar::dequantize_##kernel;
         AMN_GGML_TYPES(AMN_CASE)
 #undef AMN_CASE
@@ -22,7 +22,7 @@ Decoder scalar_decoder(int ggml_id) noexcept {
 
 Decoder best_decoder(int ggml_id) noexcept {
     switch (ggml_id) {
-#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder) \
+#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
     case id: return AMN_GGUF_DECODER_##decoder(kernel);
         AMN_GGML_TYPES(AMN_CASE)
 #undef AMN_CASE
@@ -32,7 +32,7 @@ Decoder best_decoder(int ggml_id) noexcept {
 
 bool has_simd_decoder(int ggml_id) noexcept {
     switch (ggml_id) {
-#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder) \
+#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
     case id: return AMN_IS_SIMD_##decoder;
         AMN_GGML_TYPES(AMN_CASE)
 #undef AMN_CASE

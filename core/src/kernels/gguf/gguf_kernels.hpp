@@ -80,7 +80,7 @@ inline float e8m0_to_f32_half(std::uint8_t e) noexcept {
 float ue4m3_to_f32_half(std::uint8_t x) noexcept;
 
 namespace scalar {
-#define AMN_DECLARE(NAME, id, block_elems, block_bytes, kernel, decoder) \
+#define AMN_DECLARE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
     void dequantize_##kernel(const std::uint8_t* src, float* dst, std::size_t n_blocks);
 AMN_GGML_TYPES(AMN_DECLARE)
 #undef AMN_DECLARE
@@ -90,7 +90,7 @@ AMN_GGML_TYPES(AMN_DECLARE)
 /// entry says `SIMD`.
 #define AMN_DECLARE_SIMD(kernel) void dequantize_##kernel(const std::uint8_t* src, float* dst, std::size_t n_blocks);
 #define AMN_DECLARE_SCALAR(kernel)
-#define AMN_DECLARE(NAME, id, block_elems, block_bytes, kernel, decoder) AMN_DECLARE_##decoder(kernel)
+#define AMN_DECLARE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) AMN_DECLARE_##decoder(kernel)
 AMN_GGML_TYPES(AMN_DECLARE)
 #undef AMN_DECLARE
 #undef AMN_DECLARE_SCALAR

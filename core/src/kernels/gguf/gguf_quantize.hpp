@@ -24,6 +24,8 @@
 // functions are what the registry uses: the Highway-dispatched SIMD version
 // where one exists, otherwise the scalar reference itself.
 
+#include "anamnesis/ggml_type_list.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -31,20 +33,23 @@ namespace amn::kernels::gguf {
 
 using Encoder = void (*)(const float* src, std::uint8_t* dst, std::size_t n_blocks);
 
-#define AMN_GGUF_ENCODERS(X) \
-    X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0) X(q1_0) X(q2_0) \
-    X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K) \
-    X(iq4_nl) X(iq4_xs) X(tq1_0) X(tq2_0) X(mxfp4) X(nvfp4)
-
+// The encoders come from the one type list (anamnesis/ggml_type_list.hpp):
+// every type whose `encoder` column is SIMD or SCALAR has
+// scalar::quantize_<kernel> and the unqualified quantize_<kernel>; SIMD ones
+// also simd::quantize_<kernel>.
+#define AMN_ENCODER_DECLARE_SIMD(kernel) void quantize_##kernel(const float* src, std::uint8_t* dst, std::size_t n_blocks);
+#define AMN_ENCODER_DECLARE_SCALAR(kernel) AMN_ENCODER_DECLARE_SIMD(kernel)
+#define AMN_ENCODER_DECLARE_NONE(kernel)
+#define AMN_DECLARE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
+    AMN_ENCODER_DECLARE_##encoder(kernel)
 namespace scalar {
-#define AMN_DECLARE(name) void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks);
-AMN_GGUF_ENCODERS(AMN_DECLARE)
-#undef AMN_DECLARE
+AMN_GGML_TYPES(AMN_DECLARE)
 }  // namespace scalar
 
-#define AMN_DECLARE(name) void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks);
-AMN_GGUF_ENCODERS(AMN_DECLARE)
+AMN_GGML_TYPES(AMN_DECLARE)
 #undef AMN_DECLARE
+#undef AMN_ENCODER_DECLARE_NONE
+#undef AMN_ENCODER_DECLARE_SCALAR
 
 /// Highway-dispatched encoders (quantize_simd_*.cc), byte-identical to
 /// scalar:: on every target. Legacy types: blocks whose scale is zero,
@@ -59,14 +64,18 @@ AMN_GGUF_ENCODERS(AMN_DECLARE)
 /// inf or NaN take the scalar path. Q1_0: lanes = blocks (the |x| sum in
 /// element order, 4 blocks at a time on AVX2/AVX3, one vector's worth
 /// elsewhere); the last blocks, fewer than that, take the scalar path.
-#define AMN_GGUF_SIMD_ENCODERS(X) X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0) \
-    X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K) X(iq4_nl) X(iq4_xs) X(tq1_0) X(tq2_0) X(q2_0) \
-    X(mxfp4) X(nvfp4) X(q1_0)
+/// (Every type whose list entry says `encoder` SIMD.)
+#define AMN_ENCODER_DECLARE_SCALAR(kernel)
+#define AMN_ENCODER_DECLARE_NONE(kernel)
+#define AMN_DECLARE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
+    AMN_ENCODER_DECLARE_##encoder(kernel)
 namespace simd {
-#define AMN_DECLARE(name) void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks);
-AMN_GGUF_SIMD_ENCODERS(AMN_DECLARE)
-#undef AMN_DECLARE
+AMN_GGML_TYPES(AMN_DECLARE)
 }  // namespace simd
+#undef AMN_DECLARE
+#undef AMN_ENCODER_DECLARE_NONE
+#undef AMN_ENCODER_DECLARE_SCALAR
+#undef AMN_ENCODER_DECLARE_SIMD
 
 /// The scalar reference encoder of ggml type `ggml_id`; nullptr when none.
 Encoder scalar_encoder(int ggml_id) noexcept;
@@ -85,7 +94,7 @@ bool has_simd_encoder(int ggml_id) noexcept;
 // elements) into nrows × n_per_row / block elements blocks at `dst`.
 //
 // With `imatrix == nullptr` an encoder writes exactly what ggml writes with
-// NULL: for the 18 types of AMN_GGUF_ENCODERS that is the encoder above;
+// NULL: for the types with a block encoder (the list's `encoder` column) that is the encoder above;
 // IQ3_XXS, IQ3_S, IQ2_S and IQ1_M have no-imatrix weightings of their own.
 // IQ2_XXS, IQ2_XS and IQ1_S require an imatrix (ggml aborts): their
 // encoders throw amn::Error{Usage} when given nullptr. Types for which ggml

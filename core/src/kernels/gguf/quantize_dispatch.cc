@@ -1,51 +1,64 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Encoder lookup by ggml type id. A type's dispatched entry point is its
-// Highway version (quantize_simd_*.cc).
+// Encoder lookup by ggml type id, generated from AMN_GGML_TYPES
+// (anamnesis/ggml_type_list.hpp), `encoder` column: the scalar reference of
+// every type that has one, and the registry's encoder (the Highway-dispatched
+// one of quantize_simd_*.cc for the types marked SIMD, the scalar reference
+// for SCALAR).
 #include "kernels/gguf/gguf_quantize.hpp"
 
 namespace amn::kernels::gguf {
 
-#define AMN_FORWARD(ns, name) \
-    void quantize_##name(const float* src, std::uint8_t* dst, std::size_t n_blocks) { \
-        ns::quantize_##name(src, dst, n_blocks);                                      \
-    }
-#define AMN_SIMD(name) AMN_FORWARD(simd, name)
-AMN_GGUF_SIMD_ENCODERS(AMN_SIMD)
-#undef AMN_SIMD
+// The unqualified quantize_<kernel>: the registry's entry point.
+#define AMN_FORWARD_SIMD(kernel) \
+    void quantize_##kernel(const float* src, std::uint8_t* dst, std::size_t n_blocks) { simd::quantize_##kernel(src, dst, n_blocks); }
+#define AMN_FORWARD_SCALAR(kernel) \
+    void quantize_##kernel(const float* src, std::uint8_t* dst, std::size_t n_blocks) { scalar::quantize_##kernel(src, dst, n_blocks); }
+#define AMN_FORWARD_NONE(kernel)
+#define AMN_FORWARD(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) AMN_FORWARD_##encoder(kernel)
+AMN_GGML_TYPES(AMN_FORWARD)
 #undef AMN_FORWARD
+#undef AMN_FORWARD_NONE
+#undef AMN_FORWARD_SCALAR
+#undef AMN_FORWARD_SIMD
 
-namespace {
-struct Entry { int id; Encoder scalar; Encoder best; };
-// Every type has a Highway version; the scalar reference is kept for the tests.
-constexpr Entry kEntries[] = {
-    {2, scalar::quantize_q4_0, quantize_q4_0},     {3, scalar::quantize_q4_1, quantize_q4_1},
-    {6, scalar::quantize_q5_0, quantize_q5_0},     {7, scalar::quantize_q5_1, quantize_q5_1},
-    {8, scalar::quantize_q8_0, quantize_q8_0},     {10, scalar::quantize_q2_K, quantize_q2_K},
-    {11, scalar::quantize_q3_K, quantize_q3_K},    {12, scalar::quantize_q4_K, quantize_q4_K},
-    {13, scalar::quantize_q5_K, quantize_q5_K},    {14, scalar::quantize_q6_K, quantize_q6_K},
-    {20, scalar::quantize_iq4_nl, quantize_iq4_nl}, {23, scalar::quantize_iq4_xs, quantize_iq4_xs},
-    {34, scalar::quantize_tq1_0, quantize_tq1_0},  {35, scalar::quantize_tq2_0, quantize_tq2_0},
-    {39, scalar::quantize_mxfp4, quantize_mxfp4},  {40, scalar::quantize_nvfp4, quantize_nvfp4},
-    {41, scalar::quantize_q1_0, quantize_q1_0},    {42, scalar::quantize_q2_0, quantize_q2_0},
-};
-const Entry* find(int id) noexcept {
-    for (const auto& e : kEntries)
-        if (e.id == id) return &e;
-    return nullptr;
-}
-}  // namespace
+#define AMN_SCALAR_ENCODER_SIMD(kernel) scalar::quantize_##kernel
+#define AMN_SCALAR_ENCODER_SCALAR(kernel) scalar::quantize_##kernel
+#define AMN_SCALAR_ENCODER_NONE(kernel) nullptr
+#define AMN_BEST_ENCODER_SIMD(kernel) quantize_##kernel
+#define AMN_BEST_ENCODER_SCALAR(kernel) quantize_##kernel
+#define AMN_BEST_ENCODER_NONE(kernel) nullptr
+#define AMN_HAS_SIMD_ENCODER_SIMD true
+#define AMN_HAS_SIMD_ENCODER_SCALAR false
+#define AMN_HAS_SIMD_ENCODER_NONE false
 
 Encoder scalar_encoder(int ggml_id) noexcept {
-    const Entry* e = find(ggml_id);
-    return e ? e->scalar : nullptr;
+    switch (ggml_id) {
+#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
+    case id: return AMN_SCALAR_ENCODER_##encoder(kernel);
+        AMN_GGML_TYPES(AMN_CASE)
+#undef AMN_CASE
+        default: return nullptr;
+    }
 }
+
 Encoder best_encoder(int ggml_id) noexcept {
-    const Entry* e = find(ggml_id);
-    return e ? e->best : nullptr;
+    switch (ggml_id) {
+#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
+    case id: return AMN_BEST_ENCODER_##encoder(kernel);
+        AMN_GGML_TYPES(AMN_CASE)
+#undef AMN_CASE
+        default: return nullptr;
+    }
 }
+
 bool has_simd_encoder(int ggml_id) noexcept {
-    const Entry* e = find(ggml_id);
-    return e && e->best != e->scalar;
+    switch (ggml_id) {
+#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
+    case id: return AMN_HAS_SIMD_ENCODER_##encoder;
+        AMN_GGML_TYPES(AMN_CASE)
+#undef AMN_CASE
+        default: return false;
+    }
 }
 
 }  // namespace amn::kernels::gguf

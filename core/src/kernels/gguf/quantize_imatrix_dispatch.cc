@@ -27,35 +27,38 @@ void ref_or_impl(const float* src, std::uint8_t* dst, std::size_t nrows, std::si
         blockwise<Id>(src, dst, nrows, n_per_row, nullptr);
 }
 
-struct Entry {
-    int id;
-    ImatrixEncoder encode;
-};
-
-constexpr Entry kEntries[] = {
-    {2, ref_or_impl<2, imat::quantize_q4_0>},     {3, ref_or_impl<3, imat::quantize_q4_1>},
-    {6, ref_or_impl<6, imat::quantize_q5_0>},     {7, ref_or_impl<7, imat::quantize_q5_1>},
-    {8, blockwise<8>},                            {10, ref_or_impl<10, imat::quantize_q2_K>},
-    {11, ref_or_impl<11, imat::quantize_q3_K>},   {12, ref_or_impl<12, imat::quantize_q4_K>},
-    {13, ref_or_impl<13, imat::quantize_q5_K>},   {14, ref_or_impl<14, imat::quantize_q6_K>},
-    {16, imat::quantize_iq2_xxs},                 {17, imat::quantize_iq2_xs},
-    {18, imat::quantize_iq3_xxs},                 {19, imat::quantize_iq1_s},
-    {20, ref_or_impl<20, imat::quantize_iq4_nl>}, {21, imat::quantize_iq3_s},
-    {22, imat::quantize_iq2_s},                   {23, ref_or_impl<23, imat::quantize_iq4_xs>},
-    {29, imat::quantize_iq1_m},                   {34, blockwise<34>},
-    {35, blockwise<35>},                          {39, blockwise<39>},
-    {40, blockwise<40>},                          {41, blockwise<41>},
-    {42, blockwise<42>},
-};
-
 }  // namespace
 
+// Generated from AMN_GGML_TYPES' `imatrix` column.
+#define AMN_IMATRIX_REF_OR_IMPL(id, kernel) ref_or_impl<id, imat::quantize_##kernel>
+#define AMN_IMATRIX_BLOCKWISE(id, kernel) blockwise<id>
+#define AMN_IMATRIX_IMPL(id, kernel) imat::quantize_##kernel
+#define AMN_IMATRIX_REQUIRED(id, kernel) imat::quantize_##kernel
+#define AMN_IMATRIX_NONE(id, kernel) nullptr
+
 ImatrixEncoder imatrix_encoder(int ggml_id) noexcept {
-    for (const auto& e : kEntries)
-        if (e.id == ggml_id) return e.encode;
-    return nullptr;
+    switch (ggml_id) {
+#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
+    case id: return AMN_IMATRIX_##imatrix(id, kernel);
+        AMN_GGML_TYPES(AMN_CASE)
+#undef AMN_CASE
+        default: return nullptr;
+    }
 }
 
-bool requires_imatrix(int ggml_id) noexcept { return ggml_id == 16 || ggml_id == 17 || ggml_id == 19; }
+bool requires_imatrix(int ggml_id) noexcept {
+    switch (ggml_id) {
+#define AMN_IS_REQUIRED_REF_OR_IMPL false
+#define AMN_IS_REQUIRED_BLOCKWISE false
+#define AMN_IS_REQUIRED_IMPL false
+#define AMN_IS_REQUIRED_REQUIRED true
+#define AMN_IS_REQUIRED_NONE false
+#define AMN_CASE(NAME, id, block_elems, block_bytes, kernel, decoder, encoder, imatrix) \
+    case id: return AMN_IS_REQUIRED_##imatrix;
+        AMN_GGML_TYPES(AMN_CASE)
+#undef AMN_CASE
+        default: return false;
+    }
+}
 
 }  // namespace amn::kernels::gguf
