@@ -79,6 +79,54 @@ inline std::pair<std::size_t, std::size_t> check_weight(const char* what, std::s
     return {std::size_t(shape[0]), std::size_t(shape[1])};
 }
 
+/// compressed-tensors FP8 scale of a tensor/row/tile with max |x| = amax:
+/// rt(amax / 448) (a true division, then the weight dtype), 0 → eps.
+inline float fp8_ct_scale(float amax, DType wdtype) noexcept {
+    const float s = round_to(wdtype, amax / 448.0f);
+    return s == 0.0f ? dtype_eps(wdtype) : s;
+}
+
+/// DeepGEMM scale factor of a 128×128 tile: max(amax, 1e-4) / 448 (f32),
+/// with `ue8m0` rounded up to a power of two (exponent clamped to [1, 254]).
+inline float deepseek_sf(float amax, bool ue8m0) noexcept {
+    const float a = amax > 1e-4f ? amax : 1e-4f;  // .clamp(1e-4)
+    float sf = a / 448.0f;
+    if (ue8m0) {
+        // ceil_to_ue8m0: exponent + (mantissa ≠ 0), clamped (sf > 0 here).
+        const std::uint32_t b = bits_of(sf);
+        std::uint32_t e = (b >> 23) & 0xFFu;
+        if ((b & 0x7FFFFFu) != 0) ++e;
+        e = e < 1u ? 1u : e > 254u ? 254u : e;
+        sf = float_of(e << 23);
+    }
+    return sf;
+}
+
+/// compressed-tensors `calculate_qparams` of one group with observed
+/// mn = min(min x, 0), mx = max(max x, 0): symmetric scale = rt(amax / 7.5 |
+/// 127.5), zp 0; asymmetric scale = rt(rt(mx − mn) / 15 | 255), zp =
+/// round_half_even(clamp(rt(qmin − rt(mn / scale)), qmin, qmax)) taken before
+/// a zero scale becomes eps (NaN → 0).
+inline void ct_int_qparams(float mn, float mx, unsigned bits, bool symmetric, DType wdtype, float& scale,
+                           std::int8_t& zp) noexcept {
+    const float qmin = -float(1u << (bits - 1));
+    const float qmax = float((1u << (bits - 1)) - 1);
+    const float range = qmax - qmin;
+    zp = 0;
+    if (symmetric) {
+        const float amax = std::fmax(std::fabs(mn), std::fabs(mx));
+        scale = round_to(wdtype, amax / (range / 2.0f));
+    } else {
+        scale = round_to(wdtype, round_to(wdtype, mx - mn) / range);
+        float zf = round_to(wdtype, qmin - round_to(wdtype, mn / scale));
+        if (!std::isnan(zf)) {
+            zf = zf < qmin ? qmin : zf > qmax ? qmax : zf;
+            zp = std::int8_t(std::nearbyint(zf));
+        }
+    }
+    if (scale == 0.0f) scale = dtype_eps(wdtype);
+}
+
 /// Pack one sequence of `n` signed values q (|q| < 2^(bits−1)) as
 /// compressed-tensors `pack_to_int32`: u = q + 2^(bits−1), field j at bits
 /// (j·bits) % 32 of word j·bits/32 (bits ∈ {4, 8} divide 32), padding bits 0.
