@@ -17,6 +17,9 @@
 #include "json_util.hpp"
 #include "output_files.hpp"
 #include "forget_st_internal.hpp"
+#include "forget_st_quant.hpp"
+#include "kernels/st/st_common.hpp"
+#include "kernels/st/st_kernels.hpp"
 
 #include <algorithm>
 #include <array>
@@ -26,6 +29,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <memory>
 #include <regex>
 #include <set>
@@ -160,11 +164,6 @@ std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name
     return o;
 }
 
-template <class T>
-std::span<const std::uint8_t> as_bytes(const std::vector<T>& v) {
-    return {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(T)};
-}
-
 // ---- the job -----------------------------------------------------------------------
 
 struct Entry {
@@ -278,47 +277,6 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
     return p;
 }
 
-// ---- loss of the round trip ------------------------------------------------------------
-
-struct Loss {
-    double sse = 0, sx2 = 0, max_abs = 0;
-    u64 nonfinite = 0;
-    void add(float x, float y) {
-        if (!std::isfinite(y)) {  // left out of both sums, as the reference's quality figures do
-            ++nonfinite;
-            return;
-        }
-        const double a = x;
-        sx2 += a * a;
-        const double d = static_cast<double>(y) - a;
-        sse += d * d;
-        max_abs = std::max(max_abs, std::fabs(d));
-    }
-};
-
-const std::array<float, 256>& e4m3_table() {
-    static const std::array<float, 256> t = [] {
-        std::array<float, 256> v{};
-        std::array<std::uint8_t, 256> codes{};
-        for (int i = 0; i < 256; ++i) codes[i] = static_cast<std::uint8_t>(i);
-        dtype_info(DType::F8_E4M3)->to_f32(codes.data(), v.data(), 256);
-        return v;
-    }();
-    return t;
-}
-
-inline float to_wdtype(DType t, float x) {
-    if (t == DType::BF16) {  // = f32_from_bf16(bf16_from_f32(x)), inline (hot in the loss loops)
-        std::uint32_t u;
-        std::memcpy(&u, &x, sizeof u);
-        u = (u & 0x7FFFFFFFu) > 0x7F800000u ? ((u >> 16) | 0x0040u) << 16 : ((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16) << 16;
-        std::memcpy(&x, &u, sizeof x);
-        return x;
-    }
-    if (t == DType::F16) return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x));
-    return x;
-}
-
 // ---- config.json -------------------------------------------------------------------------
 
 std::string config_with(const std::optional<std::string>& config_json, const std::string& qc) {
@@ -409,24 +367,84 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     }
     for (auto& s : sinks) s->layout();
 
-    // Work units: a quantized weight is one unit (the quantizers take whole
-    // tensors); kept tensors go in row chunks. Weight = input f32 bytes.
-    std::vector<WorkUnit> units;
+    // Quantized weights stream in row chunks like kept tensors (a multiple of
+    // the quantizer's row granularity); weights that need a tensor-wide value
+    // first (FP8 per tensor, double quant) get a first pass over their chunks.
+    // Unit weight = input f32 bytes.
+    std::vector<std::unique_ptr<forget_st_internal::WeightQuantizer>> quantizers(p.entries.size());
+    std::vector<WorkUnit> units, pre_units;
     for (std::size_t k = 0; k < p.entries.size(); ++k) {
         const auto& e = p.entries[k];
         const Recipe& r = *plan.tensors[e.lt].recipe;
         if (r.rows() == 0 || e.info.numel == 0) continue;
-        if (e.quantize) units.push_back({k, 0, r.rows(), e.info.numel * 4});
-        else split_rows(units, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
+        if (!e.quantize) {
+            split_rows(units, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
+            continue;
+        }
+        const u64 R = e.info.shape[0], C = e.info.shape[1];
+        quantizers[k] = std::make_unique<forget_st_internal::WeightQuantizer>(opt.scheme, R, C, e.wdtype);
+        const u64 g = std::lcm(quantizers[k]->row_granularity(), std::max<u64>(1, r.row_granularity()));
+        split_rows(units, k, R, C * 4, g, opt.chunk_bytes);
+        if (quantizers[k]->needs_prepass()) split_rows(pre_units, k, R, C * 4, g, opt.chunk_bytes);
     }
 
-    std::vector<Loss> loss(p.entries.size());
-    const unsigned nworkers = worker_count(opt.threads, units.size());
     struct Scratch {
         std::vector<float> x;
         std::vector<std::uint8_t> b;
+        forget_st_internal::QuantScratch q;
     };
-    std::vector<Scratch> scratch(nworkers);
+    std::vector<Scratch> scratch(std::max(worker_count(opt.threads, units.size()), worker_count(opt.threads, pre_units.size())));
+    std::vector<st::kern::LossSums> unit_loss(units.size());
+
+    // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x; finite or a named error.
+    auto load = [&](const Entry& e, const WorkUnit& u, Scratch& s) {
+        const LogicalTensor& lt = plan.tensors[e.lt];
+        const Recipe& r = *lt.recipe;
+        const u64 C = e.info.shape[1], n = u.nrows * C;
+        s.x.resize(n);
+        r.dequantize_rows(u.row0, u.nrows, s.x.data());
+        detail::release_inputs(cat, r, u.row0, u.nrows);
+        // A decoded (--requantize) weight is quantized as the BF16 model
+        // `remember` writes: values rounded to BF16 first.
+        if (lt.quantized)
+            for (u64 i = 0; i < n; ++i) s.x[i] = st::detail::round_to(e.wdtype, s.x[i]);
+        const u64 i = st::kern::st_kernels().first_nonfinite(s.x.data(), n);
+        if (i < n)
+            throw Error(ErrorCode::Unsupported,
+                        std::string(std::isnan(s.x[i]) ? "NaN" : "infinity") + " at [" + std::to_string(u.row0 + i / C) +
+                            ", " + std::to_string(i % C) + "]: a weight to quantize must be finite (nothing written)");
+    };
+    auto sink_put = [&](const Entry& e) {
+        SafetensorsWriter& sink = *sinks[e.shard];
+        return [&e, &sink](std::size_t j, u64 offset, std::span<const std::uint8_t> bytes) {
+            if (offset + bytes.size() > sink.tensor_nbytes(e.sink_index[j]))
+                throw Error(ErrorCode::SizeMismatch, "quantizer wrote past the end of " + e.outs[j].name);
+            sink.write(e.sink_index[j], offset, bytes);
+        };
+    };
+
+    // Progress over both passes: the first pass counts before the second.
+    u64 pre_total = 0, main_total = 0;
+    for (const auto& u : pre_units) pre_total += u.weight;
+    for (const auto& u : units) main_total += u.weight;
+    const ProgressFn pre_progress = progress ? ProgressFn([&](const Progress& pr) {
+        progress({pr.done, pre_total + main_total});
+    }) : ProgressFn{};
+    const ProgressFn main_progress = progress ? ProgressFn([&](const Progress& pr) {
+        progress({pre_total + pr.done, pre_total + main_total});
+    }) : ProgressFn{};
+
+    run_units(pre_units, opt.threads, [&](const WorkUnit& u, unsigned worker) {
+        const Entry& e = p.entries[u.item];
+        try {
+            load(e, u, scratch[worker]);
+            quantizers[u.item]->prepass(scratch[worker].x.data(), u.row0, u.nrows);
+        } catch (const Error& err) {
+            throw err.with_tensor(e.info.name).with_file(cat.path);
+        }
+    }, pre_progress, cancel);
+    for (auto& q : quantizers)
+        if (q && q->needs_prepass()) q->finish_prepass();
 
     run_units(units, opt.threads, [&](const WorkUnit& u, unsigned worker) {
         Entry& e = p.entries[u.item];
@@ -435,134 +453,44 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
         SafetensorsWriter& sink = *sinks[e.shard];
         Scratch& s = scratch[worker];
         try {
-            if (!e.quantize) {
-                const u64 n = u.nrows * r.row_elems();
-                const u64 row_bytes = e.info.bytes / r.rows();
-                s.b.resize(static_cast<std::size_t>(u.nrows * row_bytes));
-                if (!lt.quantized) {
-                    r.copy_rows(u.row0, u.nrows, s.b.data());
-                } else {
-                    s.x.resize(n);
-                    r.dequantize_rows(u.row0, u.nrows, s.x.data());
-                    kernels::f32_to_bf16(s.x.data(), reinterpret_cast<std::uint16_t*>(s.b.data()), n);
-                }
-                sink.write(e.sink_index[0], u.row0 * row_bytes, s.b);
-                detail::release_inputs(cat, r, u.row0, u.nrows);
+            if (e.quantize) {
+                load(e, u, s);
+                quantizers[u.item]->encode(s.x.data(), u.row0, u.nrows, s.q, sink_put(e),
+                                           unit_loss[std::size_t(&u - units.data())]);
                 return;
             }
-            const u64 R = lt.shape[0], C = lt.shape[1], n = R * C;
-            s.x.resize(n);
-            r.dequantize_rows(0, r.rows(), s.x.data());
-            detail::release_inputs(cat, r, 0, r.rows());
-            // A decoded (--requantize) weight is quantized as the BF16 model
-            // `remember` writes: values rounded to BF16 first.
-            if (lt.quantized)
-                for (u64 i = 0; i < n; ++i) s.x[i] = to_wdtype(e.wdtype, s.x[i]);
-            for (u64 i = 0; i < n; ++i)
-                if (!std::isfinite(s.x[i]))
-                    throw Error(ErrorCode::Unsupported,
-                                std::string(std::isnan(s.x[i]) ? "NaN" : "infinity") + " at [" + std::to_string(i / C) + ", " +
-                                    std::to_string(i % C) + "]: a weight to quantize must be finite (nothing written)");
-            const std::span<const float> w(s.x.data(), n);
-            const std::vector<u64> shape = {R, C};
-            Loss& L = loss[u.item];
-            auto put = [&](std::size_t j, std::span<const std::uint8_t> bytes) {
-                if (bytes.size() != sink.tensor_nbytes(e.sink_index[j]))
-                    throw Error(ErrorCode::SizeMismatch,
-                                "quantizer returned " + std::to_string(bytes.size()) + " bytes for " + e.outs[j].name +
-                                    ", expected " + std::to_string(sink.tensor_nbytes(e.sink_index[j])));
-                sink.write(e.sink_index[j], 0, bytes);
-            };
-            std::visit(overloaded{
-                           [&](const Bnb4Target& b) {
-                               auto q = st::quantize_bnb4(w, shape, e.wdtype, b.kind, b.blocksize, b.double_quant);
-                               std::size_t j = 0;
-                               put(j++, q.packed);
-                               if (b.double_quant) put(j++, q.absmax_q);
-                               else put(j++, as_bytes(q.absmax));
-                               put(j++, as_bytes(q.quant_map));
-                               if (b.double_quant) {
-                                   put(j++, as_bytes(q.nested_absmax));
-                                   put(j++, as_bytes(q.nested_quant_map));
-                               }
-                               const auto& js = q.quant_state_json;
-                               sink.set_tail_tensor(e.sink_index[j], {js.size()},
-                                                    {reinterpret_cast<const std::uint8_t*>(js.data()), js.size()});
-                               e.info.bytes += js.size();  // (this entry is only touched by this unit)
-                               for (u64 b0 = 0, blk = 0; b0 < n; b0 += b.blocksize, ++blk) {
-                                   const float am = b.double_quant
-                                                        ? q.nested_quant_map[q.absmax_q[blk]] * q.nested_absmax[blk / 256] +
-                                                              q.nested_offset
-                                                        : q.absmax[blk];
-                                   const u64 b1 = std::min<u64>(n, b0 + b.blocksize);
-                                   for (u64 i = b0; i < b1; ++i) {
-                                       const std::uint8_t byte = q.packed[i / 2];
-                                       const unsigned nib = (i % 2 == 0) ? byte >> 4 : byte & 15u;
-                                       L.add(w[i], to_wdtype(e.wdtype, q.quant_map[nib] * am));
-                                   }
-                               }
-                           },
-                           [&](const BnbInt8Target&) {
-                               auto q = st::quantize_bnb_int8(w, shape, e.wdtype);
-                               put(0, as_bytes(q.q));
-                               put(1, as_bytes(q.scb));
-                               const std::uint8_t zero = 0;
-                               put(2, {&zero, 1});
-                               for (u64 rr = 0; rr < R; ++rr)
-                                   for (u64 i = rr * C; i < (rr + 1) * C; ++i)
-                                       L.add(w[i], (static_cast<float>(q.q[i]) * q.scb[rr]) * 7.874015718698502e-3f);
-                           },
-                           [&](const Fp8CtTarget& f) {
-                               auto q = st::quantize_fp8_ct(w, shape, e.wdtype, f.granularity);
-                               put(0, q.q);
-                               put(1, st::encode_floats(q.scale, q.scale_dtype));
-                               const auto& t = e4m3_table();
-                               const u64 gc = ceil_div(C, 128);
-                               for (u64 rr = 0; rr < R; ++rr)
-                                   for (u64 c0 = 0; c0 < C; c0 += 128) {
-                                       const float sc = f.granularity == st::Fp8Granularity::Tensor    ? q.scale[0]
-                                                        : f.granularity == st::Fp8Granularity::Channel ? q.scale[rr]
-                                                                                                       : q.scale[(rr / 128) * gc + c0 / 128];
-                                       for (u64 i = rr * C + c0, end = rr * C + std::min<u64>(C, c0 + 128); i < end; ++i)
-                                           L.add(w[i], to_wdtype(e.wdtype, t[q.q[i]] * sc));
-                                   }
-                           },
-                           [&](const Fp8DeepseekTarget& d) {
-                               auto q = st::quantize_fp8_deepseek(w, shape, e.wdtype, d.ue8m0);
-                               put(0, q.q);
-                               put(1, as_bytes(q.scale));
-                               const auto& t = e4m3_table();
-                               const u64 gc = ceil_div(C, 128);
-                               for (u64 rr = 0; rr < R; ++rr)
-                                   for (u64 c0 = 0; c0 < C; c0 += 128) {
-                                       const float sc = q.scale[(rr / 128) * gc + c0 / 128];
-                                       for (u64 i = rr * C + c0, end = rr * C + std::min<u64>(C, c0 + 128); i < end; ++i)
-                                           L.add(w[i], t[q.q[i]] * sc);
-                                   }
-                           },
-                           [&](const PackedIntTarget& pi) {
-                               auto q = st::quantize_ct_int(w, shape, e.wdtype, pi.bits, pi.symmetric, pi.group_size);
-                               std::size_t j = 0;
-                               put(j++, as_bytes(q.packed));
-                               put(j++, st::encode_floats(q.scale, q.scale_dtype));
-                               if (!pi.symmetric) put(j++, as_bytes(q.zero_point_packed));
-                               put(j++, as_bytes(q.weight_shape));
-                               const u64 groups = q.scale_shape.size() == 2 ? q.scale_shape[1] : 1;
-                               const u64 per = C / std::max<u64>(1, groups);
-                               for (u64 gi = 0; gi < R * groups; ++gi) {
-                                   const float zp = pi.symmetric ? 0.0f : static_cast<float>(q.zero_point[gi]);
-                                   const float sc = q.scale[gi];
-                                   const u64 i0 = (gi / groups) * C + (gi % groups) * per;
-                                   for (u64 i = i0; i < i0 + per; ++i)
-                                       L.add(w[i], to_wdtype(e.wdtype, to_wdtype(e.wdtype, static_cast<float>(q.q[i]) - zp) * sc));
-                               }
-                           },
-                       },
-                       opt.scheme);
+            const u64 n = u.nrows * r.row_elems();
+            const u64 row_bytes = e.info.bytes / r.rows();
+            s.b.resize(static_cast<std::size_t>(u.nrows * row_bytes));
+            if (!lt.quantized) {
+                r.copy_rows(u.row0, u.nrows, s.b.data());
+            } else {
+                s.x.resize(n);
+                r.dequantize_rows(u.row0, u.nrows, s.x.data());
+                kernels::f32_to_bf16(s.x.data(), reinterpret_cast<std::uint16_t*>(s.b.data()), n);
+            }
+            sink.write(e.sink_index[0], u.row0 * row_bytes, s.b);
+            detail::release_inputs(cat, r, u.row0, u.nrows);
         } catch (const Error& err) {
             throw err.with_tensor(lt.name).with_file(cat.path);
         }
-    }, progress, cancel);  // on error the sinks' destructors remove their temporary files
+    }, main_progress, cancel);  // on error the sinks' destructors remove their temporary files
+
+    // Whole-tensor outputs of each quantized weight, and its loss (chunks in order).
+    std::vector<st::kern::LossSums> loss(p.entries.size());
+    for (std::size_t i = 0; i < units.size(); ++i) loss[units[i].item].merge(unit_loss[i]);
+    for (std::size_t k = 0; k < p.entries.size(); ++k) {
+        if (!quantizers[k]) continue;
+        Entry& e = p.entries[k];
+        SafetensorsWriter& sink = *sinks[e.shard];
+        try {
+            e.info.bytes += quantizers[k]->finish(sink_put(e), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
+                sink.set_tail_tensor(e.sink_index[j], {bytes.size()}, bytes);
+            });
+        } catch (const Error& err) {
+            throw err.with_tensor(e.info.name).with_file(cat.path);
+        }
+    }
 
     // Commit: data, then index, then config.json, then tokenizer files.
     for (auto& s : sinks) {
