@@ -86,6 +86,19 @@ HWY_INLINE VI E4M3(VF v) {
     return hn::BitCast(di, hn::Or(sign, r));
 }
 
+// f32 value of E4M3FN codes (as e4m3_values(), without a gather): normal
+// codes rebias the exponent, subnormal ones are m·2^-9, 0x7F|sign is NaN.
+HWY_INLINE VF E4M3Value(VI code) {
+    const DF df;
+    const DI di;
+    const VI mag = hn::And(code, hn::Set(di, 0x7F));
+    const VF normal = hn::BitCast(df, hn::Add(hn::ShiftLeft<20>(mag), hn::Set(di, 120 << 23)));
+    const VF sub = hn::Mul(hn::ConvertTo(df, mag), hn::Set(df, 0.001953125f));
+    VF v = hn::IfThenElse(hn::RebindMask(df, hn::Lt(mag, hn::Set(di, 8))), sub, normal);
+    v = hn::IfThenElse(hn::RebindMask(df, hn::Eq(mag, hn::Set(di, 0x7F))), hn::Set(df, NAN), v);
+    return hn::BitCast(df, hn::Or(hn::BitCast(di, v), hn::ShiftLeft<24>(hn::And(code, hn::Set(di, 0x80)))));
+}
+
 std::size_t FirstNonfinite(const float* x, std::size_t n) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
@@ -128,6 +141,14 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
     const DI di;
     const std::size_t N = hn::Lanes(df);
     HWY_ALIGN std::int32_t codes[4096 + 64];
+    // With exactly 16 lanes (AVX-512) the 16-entry tables are one vector: a lane permute.
+    constexpr bool kLut = HWY_LANES(float) == 16 && HWY_TARGET != HWY_SCALAR;
+    [[maybe_unused]] VF sorted = hn::Zero(df);
+    [[maybe_unused]] VI order = hn::Zero(di);
+    if constexpr (kLut) {
+        sorted = hn::LoadU(df, cb.sorted);
+        order = hn::LoadU(di, cb.order);
+    }
     const VF one = hn::Set(df, 1.0f), mone = hn::Set(df, -1.0f);
     for (std::size_t b = 0; b < nblocks; ++b) {
         const float* xb = x + b * bs;
@@ -139,11 +160,25 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
         const VF am = hn::Set(df, am_deq ? am_deq[b] : a);
         for (std::size_t j = 0; j < bs; j += N) {
             const VF v = hn::Min(hn::Max(hn::Mul(hn::LoadU(df, xb + j), inv), mone), one);
-            VI k = hn::Zero(di);
-            for (int t = 0; t < 15; ++t)
-                k = hn::Sub(k, hn::VecFromMask(di, hn::RebindMask(di, hn::Lt(hn::Set(df, cb.mid[t]), v))));
-            hn::Store(hn::GatherIndex(di, cb.order, k), di, codes + j);
-            if (y) hn::StoreU(RoundW<W>(hn::Mul(hn::GatherIndex(df, cb.sorted, k), am)), df, y + b * bs + j);
+            if constexpr (kLut) {
+                VI k = hn::Zero(di);
+                for (int t = 0; t < 15; ++t)
+                    k = hn::Sub(k, hn::VecFromMask(di, hn::RebindMask(di, hn::Lt(hn::Set(df, cb.mid[t]), v))));
+                const auto idx = hn::IndicesFromVec(df, k);
+                hn::Store(hn::TableLookupLanes(order, hn::IndicesFromVec(di, k)), di, codes + j);
+                if (y) hn::StoreU(RoundW<W>(hn::Mul(hn::TableLookupLanes(sorted, idx), am)), df, y + b * bs + j);
+            } else {
+                // The masks are monotone in t: the last one set picks sorted[k] / order[k].
+                VF val = hn::Set(df, cb.sorted[0]);
+                VI code = hn::Set(di, cb.order[0]);
+                for (int t = 0; t < 15; ++t) {
+                    const auto m = hn::Lt(hn::Set(df, cb.mid[t]), v);
+                    val = hn::IfThenElse(m, hn::Set(df, cb.sorted[t + 1]), val);
+                    code = hn::IfThenElse(hn::RebindMask(di, m), hn::Set(di, cb.order[t + 1]), code);
+                }
+                hn::Store(code, di, codes + j);
+                if (y) hn::StoreU(RoundW<W>(hn::Mul(val, am)), df, y + b * bs + j);
+            }
         }
         std::uint8_t* p = packed + b * bs / 2;
         for (std::size_t i = 0; i < bs / 2; ++i) p[i] = std::uint8_t((codes[2 * i] << 4) | codes[2 * i + 1]);
@@ -168,7 +203,6 @@ std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, floa
     const DF df;
     const DU8 du8;
     const std::size_t N = hn::Lanes(df);
-    const float* t = e4m3_values();
     const VF vs = hn::Set(df, s), lim = hn::Set(df, 448.0f), nlim = hn::Set(df, -448.0f);
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
@@ -177,7 +211,7 @@ std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, floa
         v = hn::Min(hn::Max(v, nlim), lim);
         const VI code = E4M3(v);
         hn::StoreU(hn::DemoteTo(du8, code), du8, q + i);
-        if (y) hn::StoreU(RoundW<W>(hn::Mul(hn::GatherIndex(df, t, code), vs)), df, y + i);
+        if (y) hn::StoreU(RoundW<W>(hn::Mul(E4M3Value(code), vs)), df, y + i);
     }
     return i;
 }
@@ -186,13 +220,12 @@ std::size_t Fp8DeepseekBody(const float* x, std::size_t n, float s, std::uint8_t
     const DF df;
     const DU8 du8;
     const std::size_t N = hn::Lanes(df);
-    const float* t = e4m3_values();
     const VF inv = hn::Set(df, 1.0f / s), vs = hn::Set(df, s);
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
         const VI code = E4M3(hn::Mul(hn::LoadU(df, x + i), inv));
         hn::StoreU(hn::DemoteTo(du8, code), du8, q + i);
-        if (y) hn::StoreU(hn::Mul(hn::GatherIndex(df, t, code), vs), df, y + i);
+        if (y) hn::StoreU(hn::Mul(E4M3Value(code), vs), df, y + i);
     }
     return i;
 }
