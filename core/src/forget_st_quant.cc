@@ -31,11 +31,11 @@ std::span<const std::uint8_t> bytes_of(const std::vector<T>& v) {
 }  // namespace
 
 struct WeightQuantizer::Impl {
-    Impl(const StScheme& s, u64 r, u64 c, DType w) : scheme(s), R(r), C(c), wdtype(w) {}
+    Impl(const StScheme& s, u64 r, u64 c, DType w, const kern::StKernels& kk) : scheme(s), R(r), C(c), wdtype(w), k(kk) {}
     StScheme scheme;
     u64 R, C;
     DType wdtype;
-    const kern::StKernels& k = kern::st_kernels();
+    const kern::StKernels& k;
     // bitsandbytes 4-bit
     kern::Codebook4 cb{};
     st::Bnb4Result bnb;          // absmax of every block (double quant) and its results
@@ -49,8 +49,8 @@ struct WeightQuantizer::Impl {
     u64 esize() const { return wdtype == DType::F32 ? 4 : 2; }
 };
 
-WeightQuantizer::WeightQuantizer(const StScheme& scheme, u64 R, u64 C, DType wdtype)
-    : impl_(std::make_unique<Impl>(scheme, R, C, wdtype)) {
+WeightQuantizer::WeightQuantizer(const StScheme& scheme, u64 R, u64 C, DType wdtype, const kern::StKernels* kernels)
+    : impl_(std::make_unique<Impl>(scheme, R, C, wdtype, kernels ? *kernels : kern::st_kernels())) {
     Impl& m = *impl_;
     if (const auto* b = std::get_if<Bnb4Target>(&scheme)) {
         m.bnb.quant_map = kern::bnb4_quant_map(b->kind);

@@ -39,8 +39,11 @@ struct QuantScratch {
 
 class WeightQuantizer {
 public:
-    /// R×C weight stored as `wdtype` (F32, BF16, F16), quantized to `scheme`.
-    WeightQuantizer(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype);
+    /// R×C weight stored as `wdtype` (F32, BF16, F16), quantized to `scheme`
+    /// with `kernels` (default: st::kern::st_kernels(), SIMD; the benchmark
+    /// passes the scalar reference).
+    WeightQuantizer(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
+                    const st::kern::StKernels* kernels = nullptr);
     ~WeightQuantizer();
 
     /// Chunks must start at a multiple of this many rows (bitsandbytes:
