@@ -140,7 +140,11 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
-    HWY_ALIGN std::int32_t codes[4096 + 64];
+    const DU8 du8;
+    const hn::ScalableTag<std::int16_t> d16;
+    const hn::Rebind<std::uint8_t, decltype(d16)> d8;
+    const std::size_t N16 = hn::Lanes(d16);
+    HWY_ALIGN std::uint8_t codes[4096 + 64];
     // With exactly 16 lanes (AVX-512) the 16-entry tables are one vector: a lane permute.
     constexpr bool kLut = HWY_LANES(float) == 16 && HWY_TARGET != HWY_SCALAR;
     [[maybe_unused]] VF sorted = hn::Zero(df);
@@ -165,7 +169,7 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
                 for (int t = 0; t < 15; ++t)
                     k = hn::Sub(k, hn::VecFromMask(di, hn::RebindMask(di, hn::Lt(hn::Set(df, cb.mid[t]), v))));
                 const auto idx = hn::IndicesFromVec(df, k);
-                hn::Store(hn::TableLookupLanes(order, hn::IndicesFromVec(di, k)), di, codes + j);
+                hn::StoreU(hn::DemoteTo(du8, hn::TableLookupLanes(order, hn::IndicesFromVec(di, k))), du8, codes + j);
                 if (y) hn::StoreU(RoundW<W>(hn::Mul(hn::TableLookupLanes(sorted, idx), am)), df, y + b * bs + j);
             } else {
                 // The masks are monotone in t: the last one set picks sorted[k] / order[k].
@@ -176,12 +180,19 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
                     val = hn::IfThenElse(m, hn::Set(df, cb.sorted[t + 1]), val);
                     code = hn::IfThenElse(hn::RebindMask(di, m), hn::Set(di, cb.order[t + 1]), code);
                 }
-                hn::Store(code, di, codes + j);
+                hn::StoreU(hn::DemoteTo(du8, code), du8, codes + j);
                 if (y) hn::StoreU(RoundW<W>(hn::Mul(val, am)), df, y + b * bs + j);
             }
         }
+        // Pack: the code pair (2i, 2i+1) read as one little-endian 16-bit lane c0 | c1 << 8.
         std::uint8_t* p = packed + b * bs / 2;
-        for (std::size_t i = 0; i < bs / 2; ++i) p[i] = std::uint8_t((codes[2 * i] << 4) | codes[2 * i + 1]);
+        std::size_t i = 0;
+        for (; i + N16 <= bs / 2; i += N16) {
+            const auto pair = hn::LoadU(d16, reinterpret_cast<const std::int16_t*>(codes + 2 * i));
+            const auto byte = hn::Or(hn::ShiftLeft<4>(hn::And(pair, hn::Set(d16, std::int16_t{0xF}))), hn::ShiftRight<8>(pair));
+            hn::StoreU(hn::DemoteTo(d8, byte), d8, p + i);
+        }
+        for (; i < bs / 2; ++i) p[i] = std::uint8_t((codes[2 * i] << 4) | codes[2 * i + 1]);
     }
 }
 
