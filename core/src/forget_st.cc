@@ -75,11 +75,28 @@ struct Choice {
     std::string reason;
 };
 
+// The Conv1D modules (transformers.pytorch_utils.Conv1D) of the model types
+// that use them (GPT-2, OpenAI GPT, ImageGPT, Decision Transformer): c_attn,
+// c_proj, c_fc, q_attn. Other models name nn.Linear layers the same way
+// (Qwen-1, GPTBigCode, CLIP), hence the model_type check.
+bool is_conv1d(const std::string& module) {
+    return module == "c_attn" || module == "c_proj" || module == "c_fc" || module == "q_attn";
+}
+bool is_conv1d_model(const std::optional<std::string>& config_json) {
+    if (!config_json) return false;
+    static const std::regex re(R"re("model_type"\s*:\s*"(gpt2|openai-gpt|imagegpt|decision_transformer)")re");
+    return std::regex_search(*config_json, re);
+}
+
 Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
-                const std::vector<std::regex>& keep) {
+                const std::vector<std::regex>& keep, bool bnb, bool conv1d_model) {
     Choice c;
     const std::string& n = lt.name;
     if (lt.shape.size() < 2) return {false, false, "kept: 1-D"};
+    if (lt.shape.size() == 3 && in_block(n))
+        return {false, false,
+                "kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor "
+                "quantizes them)"};
     if (lt.shape.size() != 2) return {false, false, "kept: not 2-D"};
     if (!n.ends_with(".weight")) return {false, false, "kept: not a weight"};
     if (lt.numel() == 0) return {false, false, "kept: empty"};
@@ -87,12 +104,23 @@ Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::r
     const std::string m = lower(last_module(n));
     const bool embedding = l.find("embed") != std::string::npos || m == "wte" || m == "wpe" || m == "tok_embeddings";
     const bool norm = l.find("norm") != std::string::npos || m.rfind("ln", 0) == 0;
+    const bool conv1d = conv1d_model && is_conv1d(m);
     if (!is_float) return {false, false, "kept: not float"};
     auto matches = [&](const std::vector<std::regex>& res) {
         return std::any_of(res.begin(), res.end(), [&](const std::regex& r) { return std::regex_search(n, r); });
     };
     const bool linear = !embedding && !norm;
     if (matches(keep)) return {false, linear, "kept: --keep"};
+    if (conv1d && (only.empty() || matches(only)) && in_block(n)) {
+        // GPT-2 style Conv1D stores [in, out]. llm-compressor targets nn.Linear only; transformers'
+        // bitsandbytes path transposes it first, which has no reference here yet (forget refuses it).
+        if (!bnb) return {false, false, "kept: Conv1D (llm-compressor quantizes nn.Linear only)"};
+        throw Error(ErrorCode::Unsupported,
+                    "GPT-2 Conv1D weight (stored transposed, [in, out]): transformers transposes it before bitsandbytes "
+                    "quantization, which forget does not reproduce yet; keep these layers with --keep "
+                    "'\\.(c_attn|c_proj|c_fc|q_attn)\\.' or pick a compressed-tensors/FP8 scheme",
+                    {}, n);
+    }
     if (!only.empty()) {
         if (matches(only)) return {true, false, {}};
         return {false, linear, "kept: not matched by --only"};
@@ -222,6 +250,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
 
     Prepared p;
     std::set<std::string> ignore;
+    const bool conv1d_model = is_conv1d_model(cat.config_json);
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
         Entry e;
@@ -229,7 +258,9 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
         e.shard = lt.shard;
         const DType sd = stored_float(lt);
         const bool is_float = lt.quantized || sd == DType::F32 || sd == DType::F16 || sd == DType::BF16 || sd == DType::F64;
-        Choice c = classify(lt, is_float, only, keep);
+        Choice c = classify(lt, is_float, only, keep,
+                            std::holds_alternative<Bnb4Target>(opt.scheme) || std::holds_alternative<BnbInt8Target>(opt.scheme),
+                            conv1d_model);
         e.quantize = c.quantize;
         e.linear_kept = c.linear;
         auto& t = e.info;
