@@ -100,6 +100,7 @@ void WeightQuantizer::finish_prepass() {
     if (std::holds_alternative<Bnb4Target>(m.scheme)) {
         kern::bnb4_double_quant(m.bnb);
         m.am_deq = kern::bnb4_absmax_dequant(m.bnb);
+        std::vector<float>().swap(m.bnb.absmax);  // the codes, nested absmax and offset are what is stored
         return;
     }
     float a = 0.0f;
@@ -221,6 +222,7 @@ u64 WeightQuantizer::finish(const PutFn& put, const TailFn& tail) {
                            put(j++, 0, bytes_of(m.bnb.nested_quant_map));
                        }
                        kern::bnb4_quant_state(m.bnb, b.kind, b.blocksize, m.wdtype, m.R, m.C, b.double_quant);
+                       std::vector<float>().swap(m.am_deq);
                        const auto& js = m.bnb.quant_state_json;
                        tail(j, bytes_of(js.data(), js.size()));
                        tail_bytes = js.size();

@@ -101,8 +101,15 @@ public:
             for (const float m : mid_) k += m < v ? 1u : 0u;
             return order_[k];
         }
-        const auto it = std::lower_bound(mid_.begin(), mid_.end(), v);
-        return order_[std::size_t(it - mid_.begin())];
+        // Branch-free lower_bound (the dynamic map's 255 midpoints: 8 steps, no mispredictions).
+        const float* base = mid_.data();
+        std::size_t len = mid_.size();
+        while (len > 1) {
+            const std::size_t half = len / 2;
+            base += base[half] < v ? half : 0;
+            len -= half;
+        }
+        return order_[std::size_t(base - mid_.data()) + (*base < v ? 1u : 0u)];
     }
 
 private:
