@@ -197,8 +197,7 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                     }
                 s.b.resize(nrows * words * 4);
                 auto* packed = reinterpret_cast<std::int32_t*>(s.b.data());
-                for (u64 r = 0; r < nrows; ++r)
-                    st::detail::pack_int32(s.q.data() + r * C, C, 1, p.bits, packed + r * words, 1);
+                for (u64 r = 0; r < nrows; ++r) m.k.pack_int(s.q.data() + r * C, C, p.bits, packed + r * words);
                 put(0, row0 * words * 4, s.b);
                 const auto enc = st::encode_floats(s.f, m.wdtype);
                 put(1, row0 * G * m.esize(), enc);

@@ -182,6 +182,13 @@ std::string compare(const std::vector<float>& x, DType t, const k::Codebook4& nf
                 V.int_encode(x.data(), n, s, float(z), qmin, qmax, t, q1.data(), y1.data());
                 if (long d = first_diff(q0, q1); d >= 0) return "int codes differ at " + std::to_string(d);
                 if (long d = first_diff(y0, y1); d >= 0) return "int dequantized differs at " + std::to_string(d);
+                for (const std::size_t len : {n, n - 1, std::size_t(7), std::size_t(130)}) {
+                    if (len > n) continue;
+                    std::vector<std::int32_t> w0((len * bits + 31) / 32), w1(w0.size());
+                    S.pack_int(q0.data(), len, bits, w0.data());
+                    V.pack_int(q0.data(), len, bits, w1.data());
+                    if (long d = first_diff(w0, w1); d >= 0) return "packed words differ at " + std::to_string(d);
+                }
             }
     // LLM.int8 rows (F16 cast first) of several lengths.
     for (std::size_t len : {n, std::size_t(5), std::size_t(33)}) {

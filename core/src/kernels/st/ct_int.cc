@@ -54,7 +54,7 @@ PackedIntResult quantize_ct_int(std::span<const float> w, const std::vector<std:
     res.packed_cols = (C * bits + 31) / 32;
     res.packed.resize(R * res.packed_cols);
     for (std::size_t r = 0; r < R; ++r)
-        detail::pack_int32(res.q.data() + r * C, C, 1, bits, res.packed.data() + r * res.packed_cols, 1);
+        k.pack_int(res.q.data() + r * C, C, bits, res.packed.data() + r * res.packed_cols);
 
     if (!symmetric) {
         // weight_zero_point: int8 [R, G] packed down dim 0 → [⌈R·bits/32⌉, G].

@@ -131,21 +131,30 @@ inline void ct_int_qparams(float mn, float mx, unsigned bits, bool symmetric, DT
 /// compressed-tensors `pack_to_int32`: u = q + 2^(bits−1), field j at bits
 /// (j·bits) % 32 of word j·bits/32 (bits ∈ {4, 8} divide 32), padding bits 0.
 /// Element j is read at q[j * stride]; words go to out[k * out_stride].
-inline void pack_int32(const std::int8_t* q, std::size_t n, std::size_t stride, unsigned bits, std::int32_t* out,
-                       std::size_t out_stride) {
-    const std::size_t per_word = 32 / bits;
-    const std::size_t words = (n * bits + 31) / 32;
-    const int offset = 1 << (bits - 1);
-    for (std::size_t k = 0; k < words; ++k) {
+template <unsigned Bits>
+inline void pack_int32_bits(const std::int8_t* q, std::size_t n, std::size_t stride, std::int32_t* out,
+                            std::size_t out_stride) {
+    constexpr std::size_t per_word = 32 / Bits;
+    constexpr int offset = 1 << (Bits - 1);
+    const std::size_t full = n / per_word, words = (n * Bits + 31) / 32;
+    for (std::size_t k = 0; k < full; ++k) {  // whole words: a fixed, branch-free inner loop
         std::uint32_t word = 0;
-        for (std::size_t e = 0; e < per_word; ++e) {
-            const std::size_t j = k * per_word + e;
-            if (j >= n) break;
-            const std::uint32_t u = std::uint32_t(int(q[j * stride]) + offset);
-            word |= u << (e * bits);
-        }
+        for (std::size_t e = 0; e < per_word; ++e)
+            word |= std::uint32_t(int(q[(k * per_word + e) * stride]) + offset) << (e * Bits);
         out[k * out_stride] = std::int32_t(word);
     }
+    for (std::size_t k = full; k < words; ++k) {  // the last, partial word: padding bits 0
+        std::uint32_t word = 0;
+        for (std::size_t e = 0; k * per_word + e < n; ++e)
+            word |= std::uint32_t(int(q[(k * per_word + e) * stride]) + offset) << (e * Bits);
+        out[k * out_stride] = std::int32_t(word);
+    }
+}
+
+inline void pack_int32(const std::int8_t* q, std::size_t n, std::size_t stride, unsigned bits, std::int32_t* out,
+                       std::size_t out_stride) {
+    if (bits == 4) pack_int32_bits<4>(q, n, stride, out, out_stride);
+    else pack_int32_bits<8>(q, n, stride, out, out_stride);
 }
 
 }  // namespace amn::st::detail

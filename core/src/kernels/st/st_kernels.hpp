@@ -89,6 +89,11 @@ struct StKernels {
     void (*int_encode)(const float* x, std::size_t n, float s, float z, float qmin, float qmax, DType wdtype,
                        std::int8_t* q, float* y);
 
+    /// compressed-tensors `pack_to_int32` of n values q (bits 4 or 8) along
+    /// one row: u = q + 2^(bits−1), element j at bits (j·bits) % 32 of word
+    /// j·bits/32; writes ⌈n·bits/32⌉ words (padding bits 0).
+    void (*pack_int)(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out);
+
     /// LLM.int8 of one row of n values: w16 = f16(x) (RNE, ≥ 65520 → inf),
     /// *scb = max|w16|, q = round_half_even(w16 · f32(f32(1/scb) · 127)) with
     /// NaN → 0; y (nullable) = (q · scb) · 7.874015718698502e-3f.

@@ -125,6 +125,10 @@ void int_encode(const float* x, std::size_t n, float s, float z, float qmin, flo
     }
 }
 
+void pack_int(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out) {
+    detail::pack_int32(q, n, 1, bits, out, 1);
+}
+
 void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
     float amax = 0.0f;
     for (std::size_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(round_to(DType::F16, x[i])));
@@ -177,7 +181,7 @@ void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blo
 }
 
 const StKernels& scalar_kernels() noexcept {
-    static const StKernels k{"scalar", first_nonfinite, absmax, minmax, bnb4_blocks, fp8_encode, int_encode, int8_row, loss};
+    static const StKernels k{"scalar", first_nonfinite, absmax, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
     return k;
 }
 

@@ -278,6 +278,35 @@ void IntEncode(const float* x, std::size_t n, float s, float z, float qmin, floa
     scalar_kernels().int_encode(x + i, n - i, s, z, qmin, qmax, wdtype, q + i, y ? y + i : nullptr);
 }
 
+void PackInt(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+    scalar_kernels().pack_int(q, n, bits, out);  // one lane: nothing to pair
+#else
+    const hn::ScalableTag<std::uint8_t> d8;
+    const hn::RepartitionToWide<decltype(d8)> d16;
+    const hn::RebindToSigned<decltype(d16)> di16;
+    const hn::Rebind<std::uint8_t, decltype(di16)> d8h;
+    const std::size_t N8 = hn::Lanes(d8);
+    auto* bytes = reinterpret_cast<std::uint8_t*>(out);
+    const auto* in = reinterpret_cast<const std::uint8_t*>(q);
+    std::size_t i = 0;
+    if (bits == 8) {
+        // u = q + 128: the bytes of the words, little-endian.
+        for (; i + N8 <= n; i += N8) hn::StoreU(hn::Xor(hn::LoadU(d8, in + i), hn::Set(d8, 0x80)), d8, bytes + i);
+        scalar_kernels().pack_int(q + i, n - i, bits, out + i / 4);
+        return;
+    }
+    // 4 bits: byte b of the words = u[2b] | u[2b+1] << 4, one 16-bit lane per pair.
+    if (N8 % 8 == 0)
+        for (; i + N8 <= n; i += N8) {
+            const auto u = hn::BitCast(di16, hn::Add(hn::LoadU(d8, in + i), hn::Set(d8, 8)));
+            const auto b = hn::Or(hn::And(u, hn::Set(di16, 0xFF)), hn::ShiftLeft<4>(hn::ShiftRight<8>(u)));
+            hn::StoreU(hn::DemoteTo(d8h, b), d8h, bytes + i / 2);
+        }
+    scalar_kernels().pack_int(q + i, n - i, bits, out + i / 8);
+#endif
+}
+
 void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
     const DF df;
     const DI di;
@@ -349,6 +378,7 @@ HWY_EXPORT(MinMax);
 HWY_EXPORT(Bnb4Blocks);
 HWY_EXPORT(Fp8Encode);
 HWY_EXPORT(IntEncode);
+HWY_EXPORT(PackInt);
 HWY_EXPORT(Int8Row);
 HWY_EXPORT(Loss);
 
@@ -366,6 +396,9 @@ void fp8_encode(const float* x, std::size_t n, float s, bool ds, DType w, std::u
 void int_encode(const float* x, std::size_t n, float s, float z, float lo, float hi, DType w, std::int8_t* q, float* y) {
     HWY_DYNAMIC_DISPATCH(IntEncode)(x, n, s, z, lo, hi, w, q, y);
 }
+void pack_int(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out) {
+    HWY_DYNAMIC_DISPATCH(PackInt)(q, n, bits, out);
+}
 void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
     HWY_DYNAMIC_DISPATCH(Int8Row)(x, n, q, scb, y);
 }
@@ -373,7 +406,7 @@ void loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DY
 }  // namespace
 
 const StKernels& st_kernels() noexcept {
-    static const StKernels k{"simd", first_nonfinite, absmax, minmax, bnb4_blocks, fp8_encode, int_encode, int8_row, loss};
+    static const StKernels k{"simd", first_nonfinite, absmax, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
     return k;
 }
 
