@@ -149,7 +149,12 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
     constexpr bool kLut = HWY_LANES(float) == 16 && HWY_TARGET != HWY_SCALAR;
     [[maybe_unused]] VF sorted = hn::Zero(df);
     [[maybe_unused]] VI order = hn::Zero(di);
+    [[maybe_unused]] VF mids = hn::Zero(df);
     if constexpr (kLut) {
+        HWY_ALIGN float m16[16];
+        for (int t = 0; t < 15; ++t) m16[t] = cb.mid[t];
+        m16[15] = HUGE_VALF;
+        mids = hn::Load(df, m16);
         sorted = hn::LoadU(df, cb.sorted);
         order = hn::LoadU(di, cb.order);
     }
@@ -165,9 +170,13 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
         for (std::size_t j = 0; j < bs; j += N) {
             const VF v = hn::Min(hn::Max(hn::Mul(hn::LoadU(df, xb + j), inv), mone), one);
             if constexpr (kLut) {
+                // k = #{midpoints < v} by a 4-step binary search over the sorted midpoints
+                // (mids[15] = +inf pads the table): the same count as 15 compares.
                 VI k = hn::Zero(di);
-                for (int t = 0; t < 15; ++t)
-                    k = hn::Sub(k, hn::VecFromMask(di, hn::RebindMask(di, hn::Lt(hn::Set(df, cb.mid[t]), v))));
+                for (int step = 8; step >= 1; step /= 2) {
+                    const VF m = hn::TableLookupLanes(mids, hn::IndicesFromVec(df, hn::Add(k, hn::Set(di, step - 1))));
+                    k = hn::IfThenElse(hn::RebindMask(di, hn::Lt(m, v)), hn::Add(k, hn::Set(di, step)), k);
+                }
                 const auto idx = hn::IndicesFromVec(df, k);
                 hn::StoreU(hn::DemoteTo(du8, hn::TableLookupLanes(order, hn::IndicesFromVec(di, k))), du8, codes + j);
                 if (y) hn::StoreU(RoundW<W>(hn::Mul(hn::TableLookupLanes(sorted, idx), am)), df, y + b * bs + j);
