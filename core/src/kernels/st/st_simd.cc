@@ -227,7 +227,7 @@ std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, floa
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
         VF v = RoundW<W>(hn::Div(hn::LoadU(df, x + i), vs));
-        v = RoundW<W>(hn::Add(v, hn::Zero(df)));
+        v = hn::Add(v, hn::Zero(df));  // + zero point 0 (−0 → +0): exact, so its rounding is the identity
         v = hn::Min(hn::Max(v, nlim), lim);
         const VI code = E4M3(v);
         hn::StoreU(hn::DemoteTo(du8, code), du8, q + i);
@@ -350,7 +350,8 @@ void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
     using VD = hn::Vec<decltype(dd)>;
     VD sse0 = hn::Zero(dd), sse1 = hn::Zero(dd), sx0 = hn::Zero(dd), sx1 = hn::Zero(dd), mx = hn::Zero(dd);
     const VD inf = hn::Set(dd, HUGE_VAL);
-    std::size_t bad = 0, i = 0;
+    VD badv = hn::Zero(dd);  // non-finite y per lane (exact as a double)
+    std::size_t i = 0;
     auto step = [&](std::size_t at, VD& sse, VD& sx) {
         const VD xd = hn::PromoteTo(dd, hn::LoadU(dfh, x + at));
         const VD yd = hn::PromoteTo(dd, hn::LoadU(dfh, y + at));
@@ -360,7 +361,7 @@ void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
         sse = hn::Add(sse, hn::Mul(d, d));
         sx = hn::Add(sx, hn::Mul(xs, xs));
         mx = hn::Max(mx, hn::Abs(d));
-        bad += N - hn::CountTrue(dd, fin);
+        badv = hn::Add(badv, hn::IfThenZeroElse(fin, hn::Set(dd, 1.0)));
     };
     for (; i + 2 * N <= n; i += 2 * N) {
         step(i, sse0, sx0);
@@ -370,7 +371,7 @@ void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
     acc.sse += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sse0, sse1)));
     acc.sx2 += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sx0, sx1)));
     acc.max_abs = std::max(acc.max_abs, hn::GetLane(hn::MaxOfLanes(dd, mx)));
-    acc.nonfinite += bad;
+    acc.nonfinite += std::uint64_t(hn::GetLane(hn::SumOfLanes(dd, badv)));
     scalar_kernels().loss(x + i, y + i, n - i, acc);
 }
 
