@@ -85,11 +85,9 @@ void WeightQuantizer::prepass(const float* x, u64 row0, u64 nrows) {
     if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) {
         // The absmax the encoder stores: full blocks as they are, the last partial block clamped.
         const u64 n = nrows * m.C, bs = b->blocksize, block0 = row0 * m.C / bs;
-        for (u64 i = 0, blk = block0; i < n; i += bs, ++blk) {
-            const u64 len = std::min(bs, n - i);
-            const float a = m.k.absmax(x + i, len);
-            m.bnb.absmax[blk] = len < bs ? std::max(a, 1e-38f) : a;
-        }
+        float* am = m.bnb.absmax.data() + block0;
+        m.k.absmax_blocks(x, n, bs, am);
+        if (n % bs != 0) am[n / bs] = std::max(am[n / bs], 1e-38f);
         return;
     }
     for (u64 r = 0; r < nrows; ++r) m.row_amax[row0 + r] = m.k.absmax(x + r * m.C, m.C);

@@ -133,6 +133,12 @@ std::string compare(const std::vector<float>& x, DType t, const k::Codebook4& nf
         if (len > n || len == 0) continue;
         if (S.first_nonfinite(x.data(), len) != V.first_nonfinite(x.data(), len)) return "first_nonfinite";
         if (st::detail::bits_of(S.absmax(x.data(), len)) != st::detail::bits_of(V.absmax(x.data(), len))) return "absmax";
+        for (const std::size_t bs : {std::size_t(64), std::size_t(128), std::size_t(5)}) {
+            std::vector<float> m0((len + bs - 1) / bs), m1(m0.size());
+            S.absmax_blocks(x.data(), len, bs, m0.data());
+            V.absmax_blocks(x.data(), len, bs, m1.data());
+            if (first_diff(m0, m1) >= 0) return "absmax_blocks";
+        }
         float a0, a1, b0, b1;
         S.minmax(x.data(), len, &a0, &a1);
         V.minmax(x.data(), len, &b0, &b1);

@@ -62,6 +62,10 @@ struct StKernels {
     /// max |x[i]| over n ≥ 0 values (0 for n = 0).
     float (*absmax)(const float* x, std::size_t n);
 
+    /// out[b] = max |x| over block b of ⌈n/blocksize⌉ consecutive blocks (the
+    /// last one may be partial).
+    void (*absmax_blocks)(const float* x, std::size_t n, std::size_t blocksize, float* out);
+
     /// *mn = min(0, min x), *mx = max(0, max x) (the sign of a zero result is
     /// unspecified: every caller's arithmetic is the same for ±0).
     void (*minmax)(const float* x, std::size_t n, float* mn, float* mx);

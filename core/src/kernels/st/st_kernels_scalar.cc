@@ -64,6 +64,10 @@ float absmax(const float* x, std::size_t n) {
     return a;
 }
 
+void absmax_blocks(const float* x, std::size_t n, std::size_t bs, float* out) {
+    for (std::size_t i = 0, b = 0; i < n; i += bs, ++b) out[b] = absmax(x + i, std::min(bs, n - i));
+}
+
 void minmax(const float* x, std::size_t n, float* mn, float* mx) {
     float lo = 0.0f, hi = 0.0f;
     for (std::size_t i = 0; i < n; ++i) {
@@ -181,7 +185,7 @@ void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blo
 }
 
 const StKernels& scalar_kernels() noexcept {
-    static const StKernels k{"scalar", first_nonfinite, absmax, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"scalar", first_nonfinite, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
     return k;
 }
 

@@ -118,6 +118,19 @@ float AbsMax(const float* x, std::size_t n) {
     return std::max(hn::GetLane(hn::MaxOfLanes(df, m)), scalar_kernels().absmax(x + i, n - i));
 }
 
+void AbsMaxBlocks(const float* x, std::size_t n, std::size_t bs, float* out) {
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    std::size_t i = 0, b = 0;
+    if (bs % N == 0)
+        for (; i + bs <= n; i += bs, ++b) {
+            VF m = hn::Zero(df);
+            for (std::size_t j = 0; j < bs; j += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, x + i + j)));
+            out[b] = hn::GetLane(hn::MaxOfLanes(df, m));
+        }
+    scalar_kernels().absmax_blocks(x + i, n - i, bs, out + b);
+}
+
 void MinMax(const float* x, std::size_t n, float* mn, float* mx) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
@@ -384,6 +397,7 @@ namespace amn::st::kern {
 
 HWY_EXPORT(FirstNonfinite);
 HWY_EXPORT(AbsMax);
+HWY_EXPORT(AbsMaxBlocks);
 HWY_EXPORT(MinMax);
 HWY_EXPORT(Bnb4Blocks);
 HWY_EXPORT(Fp8Encode);
@@ -395,6 +409,9 @@ HWY_EXPORT(Loss);
 namespace {
 std::size_t first_nonfinite(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(FirstNonfinite)(x, n); }
 float absmax(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(AbsMax)(x, n); }
+void absmax_blocks(const float* x, std::size_t n, std::size_t bs, float* out) {
+    HWY_DYNAMIC_DISPATCH(AbsMaxBlocks)(x, n, bs, out);
+}
 void minmax(const float* x, std::size_t n, float* mn, float* mx) { HWY_DYNAMIC_DISPATCH(MinMax)(x, n, mn, mx); }
 void bnb4_blocks(const float* x, std::size_t nb, std::size_t bs, const Codebook4& cb, const float* am_deq, DType w,
                  std::uint8_t* packed, float* absmax_out, float* y) {
@@ -416,7 +433,7 @@ void loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DY
 }  // namespace
 
 const StKernels& st_kernels() noexcept {
-    static const StKernels k{"simd", first_nonfinite, absmax, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"simd", first_nonfinite, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
     return k;
 }
 
