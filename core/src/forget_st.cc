@@ -308,34 +308,6 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
     return p;
 }
 
-// ---- config.json -------------------------------------------------------------------------
-
-std::string config_with(const std::optional<std::string>& config_json, const std::string& qc) {
-    namespace od = simdjson::ondemand;
-    JsonWriter w(2);
-    w.begin_object();
-    if (config_json) {
-        simdjson::padded_string json(*config_json);
-        od::parser parser;
-        od::document doc;
-        detail::check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
-        od::object root;
-        detail::check_json(doc.get_object().get(root), "config.json is not a JSON object");
-        for (auto field : root) {
-            std::string_view key;
-            detail::check_json(field.unescaped_key().get(key), "config.json: invalid key");
-            const std::string k(key);
-            od::value v;
-            detail::check_json(field.value().get(v), "config.json: invalid value");
-            if (k == "quantization_config" || k == "compression_config") continue;
-            w.key(k).raw(detail::raw_text(v, "config.json"));
-        }
-    }
-    w.key("quantization_config").raw(qc);
-    w.end_object();
-    return w.take();
-}
-
 }  // namespace
 
 // ---- plan / run ---------------------------------------------------------------------------------
@@ -366,7 +338,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     ConvertOptions co;
     co.output = opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output;
     co.force = opt.force;
-    co.config_json = config_with(cat.config_json, res.quantization_config);
+    co.config_json = forget_st_internal::config_with(cat.config_json, res.quantization_config);
     const auto layout = detail::plan_output_files(cat, co);
     struct DirGuard {
         std::string dir;
@@ -398,25 +370,43 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     }
     for (auto& s : sinks) s->layout();
 
-    // Quantized weights stream in row chunks like kept tensors (a multiple of
-    // the quantizer's row granularity); weights that need a tensor-wide value
-    // first (FP8 per tensor, double quant) get a first pass over their chunks.
+    // Every tensor streams in row chunks (quantized weights: a multiple of the
+    // quantizer's row granularity). Weights that need a tensor-wide value first
+    // (FP8 per tensor, double quant) get a first pass over their chunks. The
+    // tensors run in batches of about 64 · chunk_bytes elements (2^28 by
+    // default), in order, so that what a quantizer holds whole (double-quant
+    // absmax, zero points: ≤ 1/64 of its elements) is freed batch by batch.
     // Unit weight = input f32 bytes.
+    const u64 kBatchElems = 64 * std::max<u64>(1, opt.chunk_bytes);
+    struct Batch {
+        std::vector<WorkUnit> pre, main;
+    };
     std::vector<std::unique_ptr<forget_st_internal::WeightQuantizer>> quantizers(p.entries.size());
-    std::vector<WorkUnit> units, pre_units;
+    std::vector<Batch> batches(1);
+    u64 in_batch = 0, grand_total = 0;
     for (std::size_t k = 0; k < p.entries.size(); ++k) {
         const auto& e = p.entries[k];
         const Recipe& r = *plan.tensors[e.lt].recipe;
         if (r.rows() == 0 || e.info.numel == 0) continue;
+        if (in_batch >= kBatchElems) batches.emplace_back(), in_batch = 0;
+        in_batch += e.info.numel;
+        Batch& bt = batches.back();
         if (!e.quantize) {
-            split_rows(units, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
+            split_rows(bt.main, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
             continue;
         }
         const u64 R = e.info.shape[0], C = e.info.shape[1];
         quantizers[k] = std::make_unique<forget_st_internal::WeightQuantizer>(opt.scheme, R, C, e.wdtype);
         const u64 g = std::lcm(quantizers[k]->row_granularity(), std::max<u64>(1, r.row_granularity()));
-        split_rows(units, k, R, C * 4, g, opt.chunk_bytes);
-        if (quantizers[k]->needs_prepass()) split_rows(pre_units, k, R, C * 4, g, opt.chunk_bytes);
+        split_rows(bt.main, k, R, C * 4, g, opt.chunk_bytes);
+        if (quantizers[k]->needs_prepass()) split_rows(bt.pre, k, R, C * 4, g, opt.chunk_bytes);
+    }
+    std::size_t max_units = 0;
+    for (const auto& bt : batches) {
+        for (const auto* us : {&bt.pre, &bt.main}) {
+            for (const auto& u : *us) grand_total += u.weight;
+            max_units = std::max(max_units, us->size());
+        }
     }
 
     struct Scratch {
@@ -424,8 +414,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
         std::vector<std::uint8_t> b;
         forget_st_internal::QuantScratch q;
     };
-    std::vector<Scratch> scratch(std::max(worker_count(opt.threads, units.size()), worker_count(opt.threads, pre_units.size())));
-    std::vector<st::kern::LossSums> unit_loss(units.size());
+    std::vector<Scratch> scratch(worker_count(opt.threads, max_units));
+    std::vector<st::kern::LossSums> loss(p.entries.size());
 
     // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x; finite or a named error.
     auto load = [&](const Entry& e, const WorkUnit& u, Scratch& s) {
@@ -454,72 +444,78 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
         };
     };
 
-    // Progress over both passes: the first pass counts before the second.
-    u64 pre_total = 0, main_total = 0;
-    for (const auto& u : pre_units) pre_total += u.weight;
-    for (const auto& u : units) main_total += u.weight;
-    const ProgressFn pre_progress = progress ? ProgressFn([&](const Progress& pr) {
-        progress({pr.done, pre_total + main_total});
+    // Progress over every pass of every batch, in the order they run.
+    u64 done_before = 0;
+    const ProgressFn step_progress = progress ? ProgressFn([&](const Progress& pr) {
+        progress({done_before + pr.done, grand_total});
     }) : ProgressFn{};
-    const ProgressFn main_progress = progress ? ProgressFn([&](const Progress& pr) {
-        progress({pre_total + pr.done, pre_total + main_total});
-    }) : ProgressFn{};
+    auto weight_of = [](const std::vector<WorkUnit>& us) {
+        u64 w = 0;
+        for (const auto& u : us) w += u.weight;
+        return w;
+    };
 
-    run_units(pre_units, opt.threads, [&](const WorkUnit& u, unsigned worker) {
-        const Entry& e = p.entries[u.item];
-        try {
-            load(e, u, scratch[worker]);
-            quantizers[u.item]->prepass(scratch[worker].x.data(), u.row0, u.nrows);
-        } catch (const Error& err) {
-            throw err.with_tensor(e.info.name).with_file(cat.path);
-        }
-    }, pre_progress, cancel);
-    for (auto& q : quantizers)
-        if (q && q->needs_prepass()) q->finish_prepass();
-
-    run_units(units, opt.threads, [&](const WorkUnit& u, unsigned worker) {
-        Entry& e = p.entries[u.item];
-        const LogicalTensor& lt = plan.tensors[e.lt];
-        const Recipe& r = *lt.recipe;
-        SafetensorsWriter& sink = *sinks[e.shard];
-        Scratch& s = scratch[worker];
-        try {
-            if (e.quantize) {
-                load(e, u, s);
-                quantizers[u.item]->encode(s.x.data(), u.row0, u.nrows, s.q, sink_put(e),
-                                           unit_loss[std::size_t(&u - units.data())]);
-                return;
+    for (auto& bt : batches) {
+        run_units(bt.pre, opt.threads, [&](const WorkUnit& u, unsigned worker) {
+            const Entry& e = p.entries[u.item];
+            try {
+                load(e, u, scratch[worker]);
+                quantizers[u.item]->prepass(scratch[worker].x.data(), u.row0, u.nrows);
+            } catch (const Error& err) {
+                throw err.with_tensor(e.info.name).with_file(cat.path);
             }
-            const u64 n = u.nrows * r.row_elems();
-            const u64 row_bytes = e.info.bytes / r.rows();
-            s.b.resize(static_cast<std::size_t>(u.nrows * row_bytes));
-            if (!lt.quantized) {
-                r.copy_rows(u.row0, u.nrows, s.b.data());
-            } else {
-                s.x.resize(n);
-                r.dequantize_rows(u.row0, u.nrows, s.x.data());
-                kernels::f32_to_bf16(s.x.data(), reinterpret_cast<std::uint16_t*>(s.b.data()), n);
-            }
-            sink.write(e.sink_index[0], u.row0 * row_bytes, s.b);
-            detail::release_inputs(cat, r, u.row0, u.nrows);
-        } catch (const Error& err) {
-            throw err.with_tensor(lt.name).with_file(cat.path);
-        }
-    }, main_progress, cancel);  // on error the sinks' destructors remove their temporary files
+        }, step_progress, cancel);
+        done_before += weight_of(bt.pre);
+        for (const auto& u : bt.pre)
+            if (quantizers[u.item] && u.row0 == 0) quantizers[u.item]->finish_prepass();
 
-    // Whole-tensor outputs of each quantized weight, and its loss (chunks in order).
-    std::vector<st::kern::LossSums> loss(p.entries.size());
-    for (std::size_t i = 0; i < units.size(); ++i) loss[units[i].item].merge(unit_loss[i]);
-    for (std::size_t k = 0; k < p.entries.size(); ++k) {
-        if (!quantizers[k]) continue;
-        Entry& e = p.entries[k];
-        SafetensorsWriter& sink = *sinks[e.shard];
-        try {
-            e.info.bytes += quantizers[k]->finish(sink_put(e), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
-                sink.set_tail_tensor(e.sink_index[j], {bytes.size()}, bytes);
-            });
-        } catch (const Error& err) {
-            throw err.with_tensor(e.info.name).with_file(cat.path);
+        std::vector<st::kern::LossSums> unit_loss(bt.main.size());
+        run_units(bt.main, opt.threads, [&](const WorkUnit& u, unsigned worker) {
+            Entry& e = p.entries[u.item];
+            const LogicalTensor& lt = plan.tensors[e.lt];
+            const Recipe& r = *lt.recipe;
+            SafetensorsWriter& sink = *sinks[e.shard];
+            Scratch& s = scratch[worker];
+            try {
+                if (e.quantize) {
+                    load(e, u, s);
+                    quantizers[u.item]->encode(s.x.data(), u.row0, u.nrows, s.q, sink_put(e),
+                                               unit_loss[std::size_t(&u - bt.main.data())]);
+                    return;
+                }
+                const u64 n = u.nrows * r.row_elems();
+                const u64 row_bytes = e.info.bytes / r.rows();
+                s.b.resize(static_cast<std::size_t>(u.nrows * row_bytes));
+                if (!lt.quantized) {
+                    r.copy_rows(u.row0, u.nrows, s.b.data());
+                } else {
+                    s.x.resize(n);
+                    r.dequantize_rows(u.row0, u.nrows, s.x.data());
+                    kernels::f32_to_bf16(s.x.data(), reinterpret_cast<std::uint16_t*>(s.b.data()), n);
+                }
+                sink.write(e.sink_index[0], u.row0 * row_bytes, s.b);
+                detail::release_inputs(cat, r, u.row0, u.nrows);
+            } catch (const Error& err) {
+                throw err.with_tensor(lt.name).with_file(cat.path);
+            }
+        }, step_progress, cancel);  // on error the sinks' destructors remove their temporary files
+        done_before += weight_of(bt.main);
+
+        // Whole-tensor outputs of each quantized weight of the batch, and its loss (chunks in row order).
+        for (std::size_t i = 0; i < bt.main.size(); ++i) loss[bt.main[i].item].merge(unit_loss[i]);
+        for (const auto& u : bt.main) {
+            auto& q = quantizers[u.item];
+            if (!q || u.row0 != 0) continue;
+            Entry& e = p.entries[u.item];
+            SafetensorsWriter& sink = *sinks[e.shard];
+            try {
+                e.info.bytes += q->finish(sink_put(e), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
+                    sink.set_tail_tensor(e.sink_index[j], {bytes.size()}, bytes);
+                });
+            } catch (const Error& err) {
+                throw err.with_tensor(e.info.name).with_file(cat.path);
+            }
+            q.reset();  // frees what it held whole
         }
     }
 

@@ -126,7 +126,10 @@ struct StForgetOptions {
     std::string output;
     bool force = false;                     ///< replace existing output files
     unsigned threads = 0;                   ///< worker threads, 0 = all cores
-    std::uint64_t chunk_bytes = 4u << 20;   ///< f32 bytes of input per work unit (about; every tensor)
+    /// f32 bytes of input per work unit (about; every tensor). Tensors also
+    /// run in batches of about 64 × this many elements (what a quantizer
+    /// holds whole is freed after its batch).
+    std::uint64_t chunk_bytes = 4u << 20;
 };
 
 /// Why a tensor is or is not quantized, one of these for every logical
