@@ -456,6 +456,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     };
 
     for (auto& bt : batches) {
+        for (const auto& u : bt.main)
+            if (quantizers[u.item] && u.row0 == 0) quantizers[u.item]->start();
         run_units(bt.pre, opt.threads, [&](const WorkUnit& u, unsigned worker) {
             const Entry& e = p.entries[u.item];
             try {

@@ -55,11 +55,17 @@ WeightQuantizer::WeightQuantizer(const StScheme& scheme, u64 R, u64 C, DType wdt
     if (const auto* b = std::get_if<Bnb4Target>(&scheme)) {
         m.bnb.quant_map = kern::bnb4_quant_map(b->kind);
         m.cb = kern::make_codebook4(m.bnb.quant_map.data());
-        if (b->double_quant) m.bnb.absmax.resize((R * C + b->blocksize - 1) / b->blocksize);
-    } else if (const auto* f = std::get_if<Fp8CtTarget>(&scheme); f && f->granularity == st::Fp8Granularity::Tensor) {
-        m.row_amax.resize(R);
-    } else if (const auto* q = std::get_if<PackedIntTarget>(&scheme); q && !q->symmetric) {
-        m.zp.resize(R * (q->group_size ? C / q->group_size : 1));
+    }
+}
+
+void WeightQuantizer::start() {
+    Impl& m = *impl_;
+    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) {
+        if (b->double_quant) m.bnb.absmax.resize((m.R * m.C + b->blocksize - 1) / b->blocksize);
+    } else if (const auto* f = std::get_if<Fp8CtTarget>(&m.scheme); f && f->granularity == st::Fp8Granularity::Tensor) {
+        m.row_amax.resize(m.R);
+    } else if (const auto* q = std::get_if<PackedIntTarget>(&m.scheme); q && !q->symmetric) {
+        m.zp.resize(m.R * (q->group_size ? m.C / q->group_size : 1));
     }
 }
 

@@ -46,6 +46,9 @@ public:
                     const st::kern::StKernels* kernels = nullptr);
     ~WeightQuantizer();
 
+    /// Allocate what the quantizer holds whole (double-quant absmax, row
+    /// amax, zero points); call once before the first prepass()/encode().
+    void start();
     /// Chunks must start at a multiple of this many rows (bitsandbytes:
     /// whole blocks of the flattened tensor; 128×128 tiles: 128 rows).
     std::uint64_t row_granularity() const noexcept;

@@ -50,6 +50,7 @@ void run(benchmark::State& state, const StScheme& scheme, bool simd) {
     double sqnr = 0;
     for (auto _ : state) {
         forget_st_internal::WeightQuantizer q(scheme, kR, kC, DType::BF16, k);
+        q.start();
         if (q.needs_prepass()) {
             for (std::uint64_t r = 0; r < kR; r += kChunkRows) q.prepass(w.data() + r * kC, r, kChunkRows);
             q.finish_prepass();
