@@ -19,6 +19,9 @@
 #include "output_files.hpp"
 #include "safetensors_set.hpp"
 #include "forget_st_internal.hpp"
+#include "forget_st_quant.hpp"
+#include "kernels/st/st_common.hpp"
+#include "kernels/st/st_kernels.hpp"
 
 #include <algorithm>
 #include <array>
@@ -28,6 +31,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <memory>
 #include <regex>
 #include <set>
@@ -73,11 +77,28 @@ struct Choice {
     std::string reason;
 };
 
+// The Conv1D modules (transformers.pytorch_utils.Conv1D) of the model types
+// that use them (GPT-2, OpenAI GPT, ImageGPT, Decision Transformer): c_attn,
+// c_proj, c_fc, q_attn. Other models name nn.Linear layers the same way
+// (Qwen-1, GPTBigCode, CLIP), hence the model_type check.
+bool is_conv1d(const std::string& module) {
+    return module == "c_attn" || module == "c_proj" || module == "c_fc" || module == "q_attn";
+}
+bool is_conv1d_model(const std::optional<std::string>& config_json) {
+    if (!config_json) return false;
+    static const std::regex re(R"re("model_type"\s*:\s*"(gpt2|openai-gpt|imagegpt|decision_transformer)")re");
+    return std::regex_search(*config_json, re);
+}
+
 Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
-                const std::vector<std::regex>& keep) {
+                const std::vector<std::regex>& keep, bool bnb, bool conv1d_model) {
     Choice c;
     const std::string& n = lt.name;
     if (lt.shape.size() < 2) return {false, false, "kept: 1-D"};
+    if (lt.shape.size() == 3 && in_block(n))
+        return {false, false,
+                "kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor "
+                "quantizes them)"};
     if (lt.shape.size() != 2) return {false, false, "kept: not 2-D"};
     if (!n.ends_with(".weight")) return {false, false, "kept: not a weight"};
     if (lt.numel() == 0) return {false, false, "kept: empty"};
@@ -85,12 +106,23 @@ Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::r
     const std::string m = lower(last_module(n));
     const bool embedding = l.find("embed") != std::string::npos || m == "wte" || m == "wpe" || m == "tok_embeddings";
     const bool norm = l.find("norm") != std::string::npos || m.rfind("ln", 0) == 0;
+    const bool conv1d = conv1d_model && is_conv1d(m);
     if (!is_float) return {false, false, "kept: not float"};
     auto matches = [&](const std::vector<std::regex>& res) {
         return std::any_of(res.begin(), res.end(), [&](const std::regex& r) { return std::regex_search(n, r); });
     };
     const bool linear = !embedding && !norm;
     if (matches(keep)) return {false, linear, "kept: --keep"};
+    if (conv1d && (only.empty() || matches(only)) && in_block(n)) {
+        // GPT-2 style Conv1D stores [in, out]. llm-compressor targets nn.Linear only; transformers'
+        // bitsandbytes path transposes it first, which has no reference here yet (forget refuses it).
+        if (!bnb) return {false, false, "kept: Conv1D (llm-compressor quantizes nn.Linear only)"};
+        throw Error(ErrorCode::Unsupported,
+                    "GPT-2 Conv1D weight (stored transposed, [in, out]): transformers transposes it before bitsandbytes "
+                    "quantization, which forget does not reproduce yet; keep these layers with --keep "
+                    "'\\.(c_attn|c_proj|c_fc|q_attn)\\.' or pick a compressed-tensors/FP8 scheme",
+                    {}, n);
+    }
     if (!only.empty()) {
         if (matches(only)) return {true, false, {}};
         return {false, linear, "kept: not matched by --only"};
@@ -162,11 +194,6 @@ std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name
     return o;
 }
 
-template <class T>
-std::span<const std::uint8_t> as_bytes(const std::vector<T>& v) {
-    return {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(T)};
-}
-
 // ---- the job -----------------------------------------------------------------------
 
 struct Entry {
@@ -225,6 +252,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
 
     Prepared p;
     std::set<std::string> ignore;
+    const bool conv1d_model = is_conv1d_model(cat.config_json);
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
         Entry e;
@@ -232,7 +260,9 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
         e.shard = lt.shard;
         const DType sd = stored_float(lt);
         const bool is_float = lt.quantized || sd == DType::F32 || sd == DType::F16 || sd == DType::BF16 || sd == DType::F64;
-        Choice c = classify(lt, is_float, only, keep);
+        Choice c = classify(lt, is_float, only, keep,
+                            std::holds_alternative<Bnb4Target>(opt.scheme) || std::holds_alternative<BnbInt8Target>(opt.scheme),
+                            conv1d_model);
         e.quantize = c.quantize;
         e.linear_kept = c.linear;
         auto& t = e.info;
@@ -280,75 +310,6 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
     return p;
 }
 
-// ---- loss of the round trip ------------------------------------------------------------
-
-struct Loss {
-    double sse = 0, sx2 = 0, max_abs = 0;
-    u64 nonfinite = 0;
-    void add(float x, float y) {
-        if (!std::isfinite(y)) {  // left out of both sums, as the reference's quality figures do
-            ++nonfinite;
-            return;
-        }
-        const double a = x;
-        sx2 += a * a;
-        const double d = static_cast<double>(y) - a;
-        sse += d * d;
-        max_abs = std::max(max_abs, std::fabs(d));
-    }
-};
-
-const std::array<float, 256>& e4m3_table() {
-    static const std::array<float, 256> t = [] {
-        std::array<float, 256> v{};
-        std::array<std::uint8_t, 256> codes{};
-        for (int i = 0; i < 256; ++i) codes[i] = static_cast<std::uint8_t>(i);
-        dtype_info(DType::F8_E4M3)->to_f32(codes.data(), v.data(), 256);
-        return v;
-    }();
-    return t;
-}
-
-inline float to_wdtype(DType t, float x) {
-    if (t == DType::BF16) {  // = f32_from_bf16(bf16_from_f32(x)), inline (hot in the loss loops)
-        std::uint32_t u;
-        std::memcpy(&u, &x, sizeof u);
-        u = (u & 0x7FFFFFFFu) > 0x7F800000u ? ((u >> 16) | 0x0040u) << 16 : ((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16) << 16;
-        std::memcpy(&x, &u, sizeof x);
-        return x;
-    }
-    if (t == DType::F16) return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x));
-    return x;
-}
-
-// ---- config.json -------------------------------------------------------------------------
-
-std::string config_with(const std::optional<std::string>& config_json, const std::string& qc) {
-    namespace od = simdjson::ondemand;
-    JsonWriter w(2);
-    w.begin_object();
-    if (config_json) {
-        simdjson::padded_string json(*config_json);
-        od::parser parser;
-        od::document doc;
-        detail::check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
-        od::object root;
-        detail::check_json(doc.get_object().get(root), "config.json is not a JSON object");
-        for (auto field : root) {
-            std::string_view key;
-            detail::check_json(field.unescaped_key().get(key), "config.json: invalid key");
-            const std::string k(key);
-            od::value v;
-            detail::check_json(field.value().get(v), "config.json: invalid value");
-            if (k == "quantization_config" || k == "compression_config") continue;
-            w.key(k).raw(detail::raw_text(v, "config.json"));
-        }
-    }
-    w.key("quantization_config").raw(qc);
-    w.end_object();
-    return w.take();
-}
-
 }  // namespace
 
 // ---- plan / run ---------------------------------------------------------------------------------
@@ -379,7 +340,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     ConvertOptions co;
     co.output = opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output;
     co.force = opt.force;
-    co.config_json = config_with(cat.config_json, res.quantization_config);
+    co.config_json = forget_st_internal::config_with(cat.config_json, res.quantization_config);
     const auto layout = detail::plan_output_files(cat, co);
 
     // The output set: one shard per input shard, index.json, config.json,
@@ -394,32 +355,119 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     }
     sink.layout();
 
-    // Work units: a quantized weight is one unit (the quantizers take whole
-    // tensors); kept tensors go in row chunks. Weight = input f32 bytes.
-    std::vector<WorkUnit> units;
+    // Every tensor streams in row chunks (quantized weights: a multiple of the
+    // quantizer's row granularity). Weights that need a tensor-wide value first
+    // (FP8 per tensor, double quant) get a first pass over their chunks. The
+    // tensors run in batches of about 64 · chunk_bytes elements (2^28 by
+    // default), in order, so that what a quantizer holds whole (double-quant
+    // absmax, zero points: ≤ 1/64 of its elements) is freed batch by batch.
+    // Unit weight = input f32 bytes.
+    const u64 kBatchElems = 64 * std::max<u64>(1, opt.chunk_bytes);
+    struct Batch {
+        std::vector<WorkUnit> pre, main;
+    };
+    std::vector<std::unique_ptr<forget_st_internal::WeightQuantizer>> quantizers(p.entries.size());
+    std::vector<Batch> batches(1);
+    u64 in_batch = 0, grand_total = 0;
     for (std::size_t k = 0; k < p.entries.size(); ++k) {
         const auto& e = p.entries[k];
         const Recipe& r = *plan.tensors[e.lt].recipe;
         if (r.rows() == 0 || e.info.numel == 0) continue;
-        if (e.quantize) units.push_back({k, 0, r.rows(), e.info.numel * 4});
-        else split_rows(units, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
+        if (in_batch >= kBatchElems) batches.emplace_back(), in_batch = 0;
+        in_batch += e.info.numel;
+        Batch& bt = batches.back();
+        if (!e.quantize) {
+            split_rows(bt.main, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
+            continue;
+        }
+        const u64 R = e.info.shape[0], C = e.info.shape[1];
+        quantizers[k] = std::make_unique<forget_st_internal::WeightQuantizer>(opt.scheme, R, C, e.wdtype);
+        const u64 g = std::lcm(quantizers[k]->row_granularity(), std::max<u64>(1, r.row_granularity()));
+        split_rows(bt.main, k, R, C * 4, g, opt.chunk_bytes);
+        if (quantizers[k]->needs_prepass()) split_rows(bt.pre, k, R, C * 4, g, opt.chunk_bytes);
+    }
+    std::size_t max_units = 0;
+    for (const auto& bt : batches) {
+        for (const auto* us : {&bt.pre, &bt.main}) {
+            for (const auto& u : *us) grand_total += u.weight;
+            max_units = std::max(max_units, us->size());
+        }
     }
 
-    std::vector<Loss> loss(p.entries.size());
-    const unsigned nworkers = worker_count(opt.threads, units.size());
     struct Scratch {
         std::vector<float> x;
         std::vector<std::uint8_t> b;
+        forget_st_internal::QuantScratch q;
     };
-    std::vector<Scratch> scratch(nworkers);
+    std::vector<Scratch> scratch(worker_count(opt.threads, max_units));
+    std::vector<st::kern::LossSums> loss(p.entries.size());
 
-    run_units(units, opt.threads, [&](const WorkUnit& u, unsigned worker) {
-        Entry& e = p.entries[u.item];
+    // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x; finite or a named error.
+    auto load = [&](const Entry& e, const WorkUnit& u, Scratch& s) {
         const LogicalTensor& lt = plan.tensors[e.lt];
         const Recipe& r = *lt.recipe;
-        Scratch& s = scratch[worker];
-        try {
-            if (!e.quantize) {
+        const u64 C = e.info.shape[1], n = u.nrows * C;
+        s.x.resize(n);
+        r.dequantize_rows(u.row0, u.nrows, s.x.data());
+        detail::release_inputs(cat, r, u.row0, u.nrows);
+        // A decoded (--requantize) weight is quantized as the BF16 model
+        // `remember` writes: values rounded to BF16 first.
+        if (lt.quantized)
+            for (u64 i = 0; i < n; ++i) s.x[i] = st::detail::round_to(e.wdtype, s.x[i]);
+        const u64 i = st::kern::st_kernels().first_nonfinite(s.x.data(), n);
+        if (i < n)
+            throw Error(ErrorCode::Unsupported,
+                        std::string(std::isnan(s.x[i]) ? "NaN" : "infinity") + " at [" + std::to_string(u.row0 + i / C) +
+                            ", " + std::to_string(i % C) + "]: a weight to quantize must be finite (nothing written)");
+    };
+    auto sink_put = [&](const Entry& e) {
+        return [&e, &sink](std::size_t j, u64 offset, std::span<const std::uint8_t> bytes) {
+            if (offset + bytes.size() > sink.tensor_nbytes(e.sink_index[j]))
+                throw Error(ErrorCode::SizeMismatch, "quantizer wrote past the end of " + e.outs[j].name);
+            sink.write(e.sink_index[j], offset, bytes);
+        };
+    };
+
+    // Progress over every pass of every batch, in the order they run.
+    u64 done_before = 0;
+    const ProgressFn step_progress = progress ? ProgressFn([&](const Progress& pr) {
+        progress({done_before + pr.done, grand_total});
+    }) : ProgressFn{};
+    auto weight_of = [](const std::vector<WorkUnit>& us) {
+        u64 w = 0;
+        for (const auto& u : us) w += u.weight;
+        return w;
+    };
+
+    for (auto& bt : batches) {
+        for (const auto& u : bt.main)
+            if (quantizers[u.item] && u.row0 == 0) quantizers[u.item]->start();
+        run_units(bt.pre, opt.threads, [&](const WorkUnit& u, unsigned worker) {
+            const Entry& e = p.entries[u.item];
+            try {
+                load(e, u, scratch[worker]);
+                quantizers[u.item]->prepass(scratch[worker].x.data(), u.row0, u.nrows);
+            } catch (const Error& err) {
+                throw err.with_tensor(e.info.name).with_file(cat.path);
+            }
+        }, step_progress, cancel);
+        done_before += weight_of(bt.pre);
+        for (const auto& u : bt.pre)
+            if (quantizers[u.item] && u.row0 == 0) quantizers[u.item]->finish_prepass();
+
+        std::vector<st::kern::LossSums> unit_loss(bt.main.size());
+        run_units(bt.main, opt.threads, [&](const WorkUnit& u, unsigned worker) {
+            Entry& e = p.entries[u.item];
+            const LogicalTensor& lt = plan.tensors[e.lt];
+            const Recipe& r = *lt.recipe;
+            Scratch& s = scratch[worker];
+            try {
+                if (e.quantize) {
+                    load(e, u, s);
+                    quantizers[u.item]->encode(s.x.data(), u.row0, u.nrows, s.q, sink_put(e),
+                                               unit_loss[std::size_t(&u - bt.main.data())]);
+                    return;
+                }
                 const u64 n = u.nrows * r.row_elems();
                 const u64 row_bytes = e.info.bytes / r.rows();
                 s.b.resize(static_cast<std::size_t>(u.nrows * row_bytes));
@@ -432,121 +480,28 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
                 }
                 sink.write(e.sink_index[0], u.row0 * row_bytes, s.b);
                 detail::release_inputs(cat, r, u.row0, u.nrows);
-                return;
+            } catch (const Error& err) {
+                throw err.with_tensor(lt.name).with_file(cat.path);
             }
-            const u64 R = lt.shape[0], C = lt.shape[1], n = R * C;
-            s.x.resize(n);
-            r.dequantize_rows(0, r.rows(), s.x.data());
-            detail::release_inputs(cat, r, 0, r.rows());
-            // A decoded (--requantize) weight is quantized as the BF16 model
-            // `remember` writes: values rounded to BF16 first.
-            if (lt.quantized)
-                for (u64 i = 0; i < n; ++i) s.x[i] = to_wdtype(e.wdtype, s.x[i]);
-            for (u64 i = 0; i < n; ++i)
-                if (!std::isfinite(s.x[i]))
-                    throw Error(ErrorCode::Unsupported,
-                                std::string(std::isnan(s.x[i]) ? "NaN" : "infinity") + " at [" + std::to_string(i / C) + ", " +
-                                    std::to_string(i % C) + "]: a weight to quantize must be finite (nothing written)");
-            const std::span<const float> w(s.x.data(), n);
-            const std::vector<u64> shape = {R, C};
-            Loss& L = loss[u.item];
-            auto put = [&](std::size_t j, std::span<const std::uint8_t> bytes) {
-                if (bytes.size() != sink.tensor_nbytes(e.sink_index[j]))
-                    throw Error(ErrorCode::SizeMismatch,
-                                "quantizer returned " + std::to_string(bytes.size()) + " bytes for " + e.outs[j].name +
-                                    ", expected " + std::to_string(sink.tensor_nbytes(e.sink_index[j])));
-                sink.write(e.sink_index[j], 0, bytes);
-            };
-            std::visit(overloaded{
-                           [&](const Bnb4Target& b) {
-                               auto q = st::quantize_bnb4(w, shape, e.wdtype, b.kind, b.blocksize, b.double_quant);
-                               std::size_t j = 0;
-                               put(j++, q.packed);
-                               if (b.double_quant) put(j++, q.absmax_q);
-                               else put(j++, as_bytes(q.absmax));
-                               put(j++, as_bytes(q.quant_map));
-                               if (b.double_quant) {
-                                   put(j++, as_bytes(q.nested_absmax));
-                                   put(j++, as_bytes(q.nested_quant_map));
-                               }
-                               const auto& js = q.quant_state_json;
-                               sink.set_tail_tensor(e.sink_index[j], {js.size()},
-                                                    {reinterpret_cast<const std::uint8_t*>(js.data()), js.size()});
-                               e.info.bytes += js.size();  // (this entry is only touched by this unit)
-                               for (u64 b0 = 0, blk = 0; b0 < n; b0 += b.blocksize, ++blk) {
-                                   const float am = b.double_quant
-                                                        ? q.nested_quant_map[q.absmax_q[blk]] * q.nested_absmax[blk / 256] +
-                                                              q.nested_offset
-                                                        : q.absmax[blk];
-                                   const u64 b1 = std::min<u64>(n, b0 + b.blocksize);
-                                   for (u64 i = b0; i < b1; ++i) {
-                                       const std::uint8_t byte = q.packed[i / 2];
-                                       const unsigned nib = (i % 2 == 0) ? byte >> 4 : byte & 15u;
-                                       L.add(w[i], to_wdtype(e.wdtype, q.quant_map[nib] * am));
-                                   }
-                               }
-                           },
-                           [&](const BnbInt8Target&) {
-                               auto q = st::quantize_bnb_int8(w, shape, e.wdtype);
-                               put(0, as_bytes(q.q));
-                               put(1, as_bytes(q.scb));
-                               const std::uint8_t zero = 0;
-                               put(2, {&zero, 1});
-                               for (u64 rr = 0; rr < R; ++rr)
-                                   for (u64 i = rr * C; i < (rr + 1) * C; ++i)
-                                       L.add(w[i], (static_cast<float>(q.q[i]) * q.scb[rr]) * 7.874015718698502e-3f);
-                           },
-                           [&](const Fp8CtTarget& f) {
-                               auto q = st::quantize_fp8_ct(w, shape, e.wdtype, f.granularity);
-                               put(0, q.q);
-                               put(1, st::encode_floats(q.scale, q.scale_dtype));
-                               const auto& t = e4m3_table();
-                               const u64 gc = ceil_div(C, 128);
-                               for (u64 rr = 0; rr < R; ++rr)
-                                   for (u64 c0 = 0; c0 < C; c0 += 128) {
-                                       const float sc = f.granularity == st::Fp8Granularity::Tensor    ? q.scale[0]
-                                                        : f.granularity == st::Fp8Granularity::Channel ? q.scale[rr]
-                                                                                                       : q.scale[(rr / 128) * gc + c0 / 128];
-                                       for (u64 i = rr * C + c0, end = rr * C + std::min<u64>(C, c0 + 128); i < end; ++i)
-                                           L.add(w[i], to_wdtype(e.wdtype, t[q.q[i]] * sc));
-                                   }
-                           },
-                           [&](const Fp8DeepseekTarget& d) {
-                               auto q = st::quantize_fp8_deepseek(w, shape, e.wdtype, d.ue8m0);
-                               put(0, q.q);
-                               put(1, as_bytes(q.scale));
-                               const auto& t = e4m3_table();
-                               const u64 gc = ceil_div(C, 128);
-                               for (u64 rr = 0; rr < R; ++rr)
-                                   for (u64 c0 = 0; c0 < C; c0 += 128) {
-                                       const float sc = q.scale[(rr / 128) * gc + c0 / 128];
-                                       for (u64 i = rr * C + c0, end = rr * C + std::min<u64>(C, c0 + 128); i < end; ++i)
-                                           L.add(w[i], t[q.q[i]] * sc);
-                                   }
-                           },
-                           [&](const PackedIntTarget& pi) {
-                               auto q = st::quantize_ct_int(w, shape, e.wdtype, pi.bits, pi.symmetric, pi.group_size);
-                               std::size_t j = 0;
-                               put(j++, as_bytes(q.packed));
-                               put(j++, st::encode_floats(q.scale, q.scale_dtype));
-                               if (!pi.symmetric) put(j++, as_bytes(q.zero_point_packed));
-                               put(j++, as_bytes(q.weight_shape));
-                               const u64 groups = q.scale_shape.size() == 2 ? q.scale_shape[1] : 1;
-                               const u64 per = C / std::max<u64>(1, groups);
-                               for (u64 gi = 0; gi < R * groups; ++gi) {
-                                   const float zp = pi.symmetric ? 0.0f : static_cast<float>(q.zero_point[gi]);
-                                   const float sc = q.scale[gi];
-                                   const u64 i0 = (gi / groups) * C + (gi % groups) * per;
-                                   for (u64 i = i0; i < i0 + per; ++i)
-                                       L.add(w[i], to_wdtype(e.wdtype, to_wdtype(e.wdtype, static_cast<float>(q.q[i]) - zp) * sc));
-                               }
-                           },
-                       },
-                       opt.scheme);
-        } catch (const Error& err) {
-            throw err.with_tensor(lt.name).with_file(cat.path);
+        }, step_progress, cancel);  // on error the sink's destructor removes its temporaries
+        done_before += weight_of(bt.main);
+
+        // Whole-tensor outputs of each quantized weight of the batch, and its loss (chunks in row order).
+        for (std::size_t i = 0; i < bt.main.size(); ++i) loss[bt.main[i].item].merge(unit_loss[i]);
+        for (const auto& u : bt.main) {
+            auto& q = quantizers[u.item];
+            if (!q || u.row0 != 0) continue;
+            Entry& e = p.entries[u.item];
+            try {
+                e.info.bytes += q->finish(sink_put(e), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
+                    sink.set_tail_tensor(e.sink_index[j], {bytes.size()}, bytes);
+                });
+            } catch (const Error& err) {
+                throw err.with_tensor(e.info.name).with_file(cat.path);
+            }
+            q.reset();  // frees what it held whole
         }
-    }, progress, cancel);  // on error the sink's destructor removes its temporaries
+    }
 
     // Commit the whole set: all in place, or (on any failure) none.
     sink.set_config_json(*co.config_json + "\n");

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to safetensors schemes: the scheme names, parsing the scheme and its
 // options, the human label, the library's quantization_config and the
-// default output path. The pipeline itself is in forget_st.cc.
+// default output path, and config.json with it. The pipeline itself is in
+// forget_st.cc.
 #include "anamnesis/forget_st.hpp"
 
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "forget_st_internal.hpp"
+#include "json_util.hpp"
 
 #include <string>
 #include <variant>
@@ -210,6 +212,34 @@ std::string default_st_output_path(const Catalog& cat, const StScheme& s) {
     const auto at = p.rfind("-bf16");
     if (at != std::string::npos) p.replace(at, 5, "-" + tag);
     return p;
+}
+
+// ---- config.json -------------------------------------------------------------------------
+
+std::string forget_st_internal::config_with(const std::optional<std::string>& config_json, const std::string& qc) {
+    namespace od = simdjson::ondemand;
+    JsonWriter w(2);
+    w.begin_object();
+    if (config_json) {
+        simdjson::padded_string json(*config_json);
+        od::parser parser;
+        od::document doc;
+        detail::check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
+        od::object root;
+        detail::check_json(doc.get_object().get(root), "config.json is not a JSON object");
+        for (auto field : root) {
+            std::string_view key;
+            detail::check_json(field.unescaped_key().get(key), "config.json: invalid key");
+            const std::string k(key);
+            od::value v;
+            detail::check_json(field.value().get(v), "config.json: invalid value");
+            if (k == "quantization_config" || k == "compression_config") continue;
+            w.key(k).raw(detail::raw_text(v, "config.json"));
+        }
+    }
+    w.key("quantization_config").raw(qc);
+    w.end_object();
+    return w.take();
 }
 
 }  // namespace amn

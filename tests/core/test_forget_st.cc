@@ -230,17 +230,24 @@ void TestForgetSt::sinksThroughInterface() {
 
 void TestForgetSt::referenceSchemes_data() {
     QTest::addColumn<QString>("id");
+    QTest::addColumn<qulonglong>("chunk");  // StForgetOptions::chunk_bytes (0 = default)
     const std::string dir = ref_dir();
     if (dir.empty() || !fs::exists(dir + "/manifest.json")) {
-        QTest::newRow("missing") << QString();
+        QTest::newRow("missing") << QString() << qulonglong(0);
         return;
     }
     const auto m = read_json(dir + "/manifest.json");
-    for (const auto& k : m["schemes"].toObject().keys()) QTest::newRow(k.toUtf8().constData()) << k;
+    // Each scheme with the default chunks, and streamed in the smallest row
+    // chunks its quantizer allows (many chunks per weight on two threads).
+    for (const auto& k : m["schemes"].toObject().keys()) {
+        QTest::newRow(k.toUtf8().constData()) << k << qulonglong(0);
+        QTest::newRow((k + " streamed").toUtf8().constData()) << k << qulonglong(1);
+    }
 }
 
 void TestForgetSt::referenceSchemes() {
     QFETCH(QString, id);
+    QFETCH(qulonglong, chunk);
     REQUIRE_REF_ST(dir);
     const std::string sid = id.toStdString();
     const auto manifest = read_json(dir + "/manifest.json");
@@ -275,6 +282,7 @@ void TestForgetSt::referenceSchemes() {
     const std::string out = tmp.path().toStdString() + "/out";
     opt.output = out;
     opt.threads = 2;
+    if (chunk) opt.chunk_bytes = chunk;
     const Catalog cat = open_model(model);
     const Plan plan = make_plan(cat);
     StForgetResult res;

@@ -41,6 +41,7 @@ private slots:
     // ---- own cases ----------------------------------------------------------------
     void shardedTiedEmbeddings();
     void moeRouterAndOnlyKeep();
+    void conv1dAndFusedExperts();
     void f16AndF32Inputs();
     void nanInWeight();
     void badRequests();
@@ -180,6 +181,68 @@ void TestForgetStCases::moeRouterAndOnlyKeep() {
     QCOMPARE(o->tensors.at("model.layers.0.mlp.experts.2.up_proj.weight_packed").shape, (std::vector<std::uint64_t>{64, 16}));
     QCOMPARE(o->tensors.at("model.layers.0.mlp.experts.2.up_proj.weight_scale").shape, (std::vector<std::uint64_t>{64, 1}));
     QVERIFY(o->tensors.at("model.layers.0.mlp.gate.weight").bytes == m.at("model.layers.0.mlp.gate.weight").bytes);
+}
+
+// GPT-2 Conv1D ([in, out]) layers: refused for bitsandbytes (no reference for
+// transformers' transpose), kept for llm-compressor schemes (nn.Linear only),
+// quantized as usual in a model whose c_attn is an nn.Linear (Qwen-1); fused
+// 3-D expert tensors are kept with the reason.
+void TestForgetStCases::conv1dAndFusedExperts() {
+    QTemporaryDir tmp;
+    auto make = [&](const std::string& name, const std::string& model_type) {
+        const std::string dir = tmp.path().toStdString() + "/" + name;
+        fs::create_directories(dir);
+        std::map<std::string, RawTensor> m;
+        m["transformer.wte.weight"] = raw("BF16", {32, 16}, bf16_bytes(gauss(32 * 16, 1)));
+        m["transformer.h.0.ln_1.weight"] = raw("BF16", {16}, bf16_bytes(gauss(16, 2, 1.0f)));
+        m["transformer.h.0.attn.c_attn.weight"] = raw("BF16", {16, 48}, bf16_bytes(gauss(16 * 48, 3)));
+        m["transformer.h.0.mlp.c_fc.weight"] = raw("BF16", {16, 64}, bf16_bytes(gauss(16 * 64, 4)));
+        m["transformer.h.0.mlp.extra.weight"] = raw("BF16", {16, 16}, bf16_bytes(gauss(16 * 16, 5)));
+        m["transformer.h.0.mlp.experts.gate_up_proj"] = raw("BF16", {4, 16, 32}, bf16_bytes(gauss(4 * 16 * 32, 6)));
+        test::write_safetensors_raw(dir + "/model.safetensors", m);
+        const std::string cfg = R"({"model_type": ")" + model_type + R"("})";
+        test::write_file(dir + "/config.json", std::vector<std::uint8_t>(cfg.begin(), cfg.end()));
+        return dir;
+    };
+    const std::string gpt2 = make("gpt2", "gpt2");
+    const Catalog cat = open_model(gpt2);
+    const Plan plan = make_plan(cat);
+    StForgetOptions opt;
+    opt.output = tmp.path().toStdString() + "/out";
+    for (const char* scheme : {"bnb-nf4", "bnb-int8"}) {
+        opt.scheme = parse_st_scheme(scheme, so([](StSchemeOptions&) {}));
+        std::string what;
+        QCOMPARE(error_of([&] { forget_to_safetensors(cat, plan, opt); }, &what), ErrorCode::Unsupported);
+        QVERIFY2(what.find("Conv1D") != std::string::npos && what.find("--keep") != std::string::npos, what.c_str());
+        QVERIFY(!fs::exists(opt.output));
+    }
+    // --keep the Conv1D layers: the rest is quantized.
+    opt.keep = {R"(\.(c_attn|c_proj|c_fc|q_attn)\.)"};
+    std::map<std::string, std::string> r;
+    for (const auto& t : plan_st_forget(cat, plan, opt)) r[t.name] = t.reason;
+    QCOMPARE(r["transformer.h.0.attn.c_attn.weight"], std::string("kept: --keep"));
+    QVERIFY(r["transformer.h.0.mlp.extra.weight"].rfind("quantized", 0) == 0);
+    opt.keep.clear();
+    // compressed-tensors: Conv1D is not an nn.Linear, kept (and not in `ignore`).
+    opt.scheme = parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.group_size = 16; }));
+    const auto res = forget_to_safetensors(cat, plan, opt);
+    r.clear();
+    for (const auto& t : res.tensors) r[t.name] = t.reason;
+    QCOMPARE(r["transformer.h.0.attn.c_attn.weight"], std::string("kept: Conv1D (llm-compressor quantizes nn.Linear only)"));
+    QCOMPARE(r["transformer.h.0.mlp.c_fc.weight"], std::string("kept: Conv1D (llm-compressor quantizes nn.Linear only)"));
+    QVERIFY(r["transformer.h.0.mlp.experts.gate_up_proj"].rfind("kept: fused 3-D experts", 0) == 0);
+    QVERIFY(r["transformer.h.0.mlp.extra.weight"].rfind("quantized", 0) == 0);
+    QVERIFY(res.quantization_config.find("c_attn") == std::string::npos);
+    const auto out = read_output(opt.output);
+    QCOMPARE(out.at("transformer.h.0.attn.c_attn.weight").shape, (std::vector<std::uint64_t>{16, 48}));
+    QCOMPARE(out.at("transformer.h.0.mlp.experts.gate_up_proj").shape, (std::vector<std::uint64_t>{4, 16, 32}));
+    // The same names in a model whose c_attn is an nn.Linear (Qwen-1): quantized.
+    const std::string qwen = make("qwen", "qwen");
+    const Catalog qcat = open_model(qwen);
+    opt.scheme = parse_st_scheme("bnb-nf4", so([](StSchemeOptions&) {}));
+    r.clear();
+    for (const auto& t : plan_st_forget(qcat, make_plan(qcat), opt)) r[t.name] = t.reason;
+    QVERIFY(r["transformer.h.0.attn.c_attn.weight"].rfind("quantized", 0) == 0);
 }
 
 void TestForgetStCases::f16AndF32Inputs() {

@@ -11,9 +11,24 @@
 /// gets the library's `quantization_config`. Output goes through the
 /// safetensors sink shared with remember (shards, index.json, config.json,
 /// tokenizer files as temporaries committed together), sharded like the
-/// input, on the one executor (one quantized tensor per work unit, kept
-/// tensors in row chunks). The round trip of every quantized tensor is
-/// measured (RMSE, max abs error, SQNR) on the spot.
+/// input, on the one executor. Every tensor streams in row chunks of about
+/// `chunk_bytes` (quantized weights in multiples of whole bitsandbytes
+/// blocks / 128-row FP8 tiles), so peak memory does not grow with the
+/// largest weight; the two tensor-wide values (FP8 per-tensor scale,
+/// double-quant mean of absmax) come from a first pass over the chunks. The
+/// quantizers run on SIMD kernels (Highway, chosen at run time) that give
+/// the scalar reference's bytes. The round trip of every quantized tensor
+/// is measured (RMSE, max abs error, SQNR) on the spot, per chunk in f64
+/// (chunk sums added in row order).
+///
+/// Not quantized, by design: fused 3-D MoE expert tensors (not nn.Linear
+/// weights; neither transformers' bitsandbytes nor llm-compressor quantizes
+/// them) and, for compressed-tensors/FP8, GPT-2 family `Conv1D` layers
+/// (llm-compressor targets nn.Linear). For bitsandbytes, a `Conv1D` layer
+/// (`c_attn`, `c_proj`, `c_fc`, `q_attn` of model_type gpt2, openai-gpt,
+/// imagegpt, decision_transformer; stored [in, out], which transformers
+/// transposes before quantizing) is refused with Error{Unsupported} unless
+/// `--keep` keeps it: there is no reference for that path yet.
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
@@ -112,14 +127,19 @@ struct StForgetOptions {
     std::string output;
     bool force = false;                     ///< replace existing output files
     unsigned threads = 0;                   ///< worker threads, 0 = all cores
-    std::uint64_t chunk_bytes = 4u << 20;   ///< bytes per work unit for kept tensors (about)
+    /// f32 bytes of input per work unit (about; every tensor). Tensors also
+    /// run in batches of about 64 × this many elements (what a quantizer
+    /// holds whole is freed after its batch).
+    std::uint64_t chunk_bytes = 4u << 20;
 };
 
 /// Why a tensor is or is not quantized, one of these for every logical
 /// tensor (ForgetTensor::reason):
 /// "quantized: <label>", "kept: embedding", "kept: lm_head", "kept: norm",
 /// "kept: router", "kept: 1-D", "kept: not 2-D", "kept: not a block Linear",
-/// "kept: not float", "kept: --keep", "kept: not matched by --only".
+/// "kept: not float", "kept: --keep", "kept: not matched by --only",
+/// "kept: fused 3-D experts (…)", "kept: Conv1D (llm-compressor quantizes
+/// nn.Linear only)".
 
 struct StForgetResult {
     std::vector<std::string> files;     ///< every file written (shards, index.json, config.json, copied tokenizer files)

@@ -34,11 +34,14 @@
 ///    reference's order (no FMA); for BF16/F16 weights in compressed-tensors
 ///    every operation's f32 result is rounded (RNE) to the weight dtype, as
 ///    torch does.
-///  - Whole-tensor API. Streaming by row chunks is possible for every scheme
-///    except two values that need the whole tensor first: the per-tensor FP8
-///    scale (`Fp8Granularity::Tensor`) and the double-quantization offset
-///    (mean of all absmax). bitsandbytes blocks also run over the flattened
-///    tensor, across rows, so chunks must hold whole blocks.
+///  - Whole-tensor API, on the row-chunk kernels of
+///    core/src/kernels/st/st_kernels.hpp (Highway SIMD chosen at run time,
+///    byte-identical to their scalar reference on every target). The forget
+///    pipeline streams the same kernels by row chunks (forget_st_quant.cc);
+///    two values need the whole tensor first: the per-tensor FP8 scale
+///    (`Fp8Granularity::Tensor`) and the double-quantization offset (mean of
+///    all absmax). bitsandbytes blocks run over the flattened tensor, across
+///    rows, so chunks hold whole blocks.
 ///  - Scales "in the weight dtype" are returned as f32 values exactly
 ///    representable in that dtype; `encode_floats` gives their stored bytes.
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // compressed-tensors INT4/INT8 weight quantizer (`pack-quantized`: W4A16,
 // W4A16_ASYM, W8A16, W8A16_ASYM, group or channel) of st_quantize.hpp.
-// Scalar reference in the order of compressed-tensors 0.18 `calculate_qparams`
+// On the row-chunk kernels (st_kernels.hpp), in the order of compressed-tensors 0.18 `calculate_qparams`
 // and `_quantize`, every operation rounded to the weight dtype.
 #include "anamnesis/st_quantize.hpp"
 #include "kernels/st/st_common.hpp"
+#include "kernels/st/st_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +28,6 @@ PackedIntResult quantize_ct_int(std::span<const float> w, const std::vector<std:
     // calculate_range: qmin = −2^(bits−1), qmax = 2^(bits−1) − 1.
     const float qmin = -float(1u << (bits - 1));
     const float qmax = float((1u << (bits - 1)) - 1);
-    const float range = qmax - qmin;  // 15 or 255
 
     PackedIntResult res;
     res.scale_dtype = wdtype;
@@ -35,58 +35,26 @@ PackedIntResult quantize_ct_int(std::span<const float> w, const std::vector<std:
     res.scale.resize(R * G);
     res.weight_shape = {std::int64_t(R), std::int64_t(C)};
     std::vector<std::int8_t> zp(R * G, 0);
-    const float eps = detail::dtype_eps(wdtype);
-
-    for (std::size_t r = 0; r < R; ++r)
-        for (std::size_t g = 0; g < G; ++g) {
-            // Observer min/max in the weight dtype (exact), then min(min, 0), max(max, 0).
-            float mn = 0.0f, mx = 0.0f;
-            const float* x = w.data() + r * C + g * gs;
-            for (std::size_t j = 0; j < gs; ++j) {
-                mn = std::min(mn, x[j]);
-                mx = std::max(mx, x[j]);
-            }
-            float scale;
-            std::int8_t z = 0;
-            if (symmetric) {
-                // amax / (range / 2): /7.5 or /127.5, a true division.
-                const float amax = std::max(std::fabs(mn), std::fabs(mx));
-                scale = round_to(wdtype, amax / (range / 2.0f));
-            } else {
-                scale = round_to(wdtype, round_to(wdtype, mx - mn) / range);
-                // zero point before the zero-scale fix: 0/0 = NaN → int8 0.
-                float zf = round_to(wdtype, qmin - round_to(wdtype, mn / scale));
-                if (!std::isnan(zf)) {
-                    zf = std::clamp(zf, qmin, qmax);
-                    z = std::int8_t(std::nearbyint(zf));  // torch.round: half to even
-                }
-            }
-            if (scale == 0.0f) scale = eps;
-            res.scale[r * G + g] = scale;
-            zp[r * G + g] = z;
-        }
-
-    // _quantize: x / scale, + zp (0 when symmetric), clamp, round half to even.
     res.q.resize(R * C);
+    const auto& k = kern::st_kernels();
     for (std::size_t r = 0; r < R; ++r)
         for (std::size_t g = 0; g < G; ++g) {
-            const std::size_t si = r * G + g;
-            const float s = res.scale[si], z = float(zp[si]);
             const float* x = w.data() + r * C + g * gs;
-            std::int8_t* q = res.q.data() + r * C + g * gs;
-            for (std::size_t j = 0; j < gs; ++j) {
-                float v = round_to(wdtype, x[j] / s);
-                v = round_to(wdtype, v + z);
-                v = std::clamp(v, qmin, qmax);
-                q[j] = std::int8_t(std::nearbyint(v));
-            }
+            float mn, mx, s;
+            std::int8_t z;
+            k.minmax(x, gs, &mn, &mx);
+            detail::ct_int_qparams(mn, mx, bits, symmetric, wdtype, s, z);
+            res.scale[r * G + g] = s;
+            zp[r * G + g] = z;
+            // _quantize: x / scale, + zp (0 when symmetric), clamp, round half to even.
+            k.int_encode(x, gs, s, float(z), qmin, qmax, wdtype, res.q.data() + r * C + g * gs, nullptr);
         }
 
     // pack_to_int32 along dim 1.
     res.packed_cols = (C * bits + 31) / 32;
     res.packed.resize(R * res.packed_cols);
     for (std::size_t r = 0; r < R; ++r)
-        detail::pack_int32(res.q.data() + r * C, C, 1, bits, res.packed.data() + r * res.packed_cols, 1);
+        k.pack_int(res.q.data() + r * C, C, bits, res.packed.data() + r * res.packed_cols);
 
     if (!symmetric) {
         // weight_zero_point: int8 [R, G] packed down dim 0 → [⌈R·bits/32⌉, G].

@@ -79,25 +79,82 @@ inline std::pair<std::size_t, std::size_t> check_weight(const char* what, std::s
     return {std::size_t(shape[0]), std::size_t(shape[1])};
 }
 
+/// compressed-tensors FP8 scale of a tensor/row/tile with max |x| = amax:
+/// rt(amax / 448) (a true division, then the weight dtype), 0 → eps.
+inline float fp8_ct_scale(float amax, DType wdtype) noexcept {
+    const float s = round_to(wdtype, amax / 448.0f);
+    return s == 0.0f ? dtype_eps(wdtype) : s;
+}
+
+/// DeepGEMM scale factor of a 128×128 tile: max(amax, 1e-4) / 448 (f32),
+/// with `ue8m0` rounded up to a power of two (exponent clamped to [1, 254]).
+inline float deepseek_sf(float amax, bool ue8m0) noexcept {
+    const float a = amax > 1e-4f ? amax : 1e-4f;  // .clamp(1e-4)
+    float sf = a / 448.0f;
+    if (ue8m0) {
+        // ceil_to_ue8m0: exponent + (mantissa ≠ 0), clamped (sf > 0 here).
+        const std::uint32_t b = bits_of(sf);
+        std::uint32_t e = (b >> 23) & 0xFFu;
+        if ((b & 0x7FFFFFu) != 0) ++e;
+        e = e < 1u ? 1u : e > 254u ? 254u : e;
+        sf = float_of(e << 23);
+    }
+    return sf;
+}
+
+/// compressed-tensors `calculate_qparams` of one group with observed
+/// mn = min(min x, 0), mx = max(max x, 0): symmetric scale = rt(amax / 7.5 |
+/// 127.5), zp 0; asymmetric scale = rt(rt(mx − mn) / 15 | 255), zp =
+/// round_half_even(clamp(rt(qmin − rt(mn / scale)), qmin, qmax)) taken before
+/// a zero scale becomes eps (NaN → 0).
+inline void ct_int_qparams(float mn, float mx, unsigned bits, bool symmetric, DType wdtype, float& scale,
+                           std::int8_t& zp) noexcept {
+    const float qmin = -float(1u << (bits - 1));
+    const float qmax = float((1u << (bits - 1)) - 1);
+    const float range = qmax - qmin;
+    zp = 0;
+    if (symmetric) {
+        const float amax = std::fmax(std::fabs(mn), std::fabs(mx));
+        scale = round_to(wdtype, amax / (range / 2.0f));
+    } else {
+        scale = round_to(wdtype, round_to(wdtype, mx - mn) / range);
+        float zf = round_to(wdtype, qmin - round_to(wdtype, mn / scale));
+        if (!std::isnan(zf)) {
+            zf = zf < qmin ? qmin : zf > qmax ? qmax : zf;
+            zp = std::int8_t(std::nearbyint(zf));
+        }
+    }
+    if (scale == 0.0f) scale = dtype_eps(wdtype);
+}
+
 /// Pack one sequence of `n` signed values q (|q| < 2^(bits−1)) as
 /// compressed-tensors `pack_to_int32`: u = q + 2^(bits−1), field j at bits
 /// (j·bits) % 32 of word j·bits/32 (bits ∈ {4, 8} divide 32), padding bits 0.
 /// Element j is read at q[j * stride]; words go to out[k * out_stride].
-inline void pack_int32(const std::int8_t* q, std::size_t n, std::size_t stride, unsigned bits, std::int32_t* out,
-                       std::size_t out_stride) {
-    const std::size_t per_word = 32 / bits;
-    const std::size_t words = (n * bits + 31) / 32;
-    const int offset = 1 << (bits - 1);
-    for (std::size_t k = 0; k < words; ++k) {
+template <unsigned Bits>
+inline void pack_int32_bits(const std::int8_t* q, std::size_t n, std::size_t stride, std::int32_t* out,
+                            std::size_t out_stride) {
+    constexpr std::size_t per_word = 32 / Bits;
+    constexpr int offset = 1 << (Bits - 1);
+    const std::size_t full = n / per_word, words = (n * Bits + 31) / 32;
+    for (std::size_t k = 0; k < full; ++k) {  // whole words: a fixed, branch-free inner loop
         std::uint32_t word = 0;
-        for (std::size_t e = 0; e < per_word; ++e) {
-            const std::size_t j = k * per_word + e;
-            if (j >= n) break;
-            const std::uint32_t u = std::uint32_t(int(q[j * stride]) + offset);
-            word |= u << (e * bits);
-        }
+        for (std::size_t e = 0; e < per_word; ++e)
+            word |= std::uint32_t(int(q[(k * per_word + e) * stride]) + offset) << (e * Bits);
         out[k * out_stride] = std::int32_t(word);
     }
+    for (std::size_t k = full; k < words; ++k) {  // the last, partial word: padding bits 0
+        std::uint32_t word = 0;
+        for (std::size_t e = 0; k * per_word + e < n; ++e)
+            word |= std::uint32_t(int(q[(k * per_word + e) * stride]) + offset) << (e * Bits);
+        out[k * out_stride] = std::int32_t(word);
+    }
+}
+
+inline void pack_int32(const std::int8_t* q, std::size_t n, std::size_t stride, unsigned bits, std::int32_t* out,
+                       std::size_t out_stride) {
+    if (bits == 4) pack_int32_bits<4>(q, n, stride, out, out_stride);
+    else pack_int32_bits<8>(q, n, stride, out, out_stride);
 }
 
 }  // namespace amn::st::detail

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Streaming quantization of one Linear weight for forget to a safetensors
+// scheme (forget_st_quant.hpp): row chunks through the st_kernels.hpp
+// kernels (SIMD, chosen at run time), each chunk writing its slice of the
+// payload and of the row-sliced scales, plus its round-trip error sums.
+#include "forget_st_quant.hpp"
+
+#include "anamnesis/error.hpp"
+#include "forget_st_internal.hpp"
+#include "kernels/st/st_common.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <variant>
+
+namespace amn::forget_st_internal {
+namespace {
+
+using u64 = std::uint64_t;
+namespace kern = st::kern;
+
+template <class T>
+std::span<const std::uint8_t> bytes_of(const T* p, std::size_t n) {
+    return {reinterpret_cast<const std::uint8_t*>(p), n * sizeof(T)};
+}
+template <class T>
+std::span<const std::uint8_t> bytes_of(const std::vector<T>& v) {
+    return bytes_of(v.data(), v.size());
+}
+
+}  // namespace
+
+struct WeightQuantizer::Impl {
+    Impl(const StScheme& s, u64 r, u64 c, DType w, const kern::StKernels& kk) : scheme(s), R(r), C(c), wdtype(w), k(kk) {}
+    StScheme scheme;
+    u64 R, C;
+    DType wdtype;
+    const kern::StKernels& k;
+    // bitsandbytes 4-bit
+    kern::Codebook4 cb{};
+    st::Bnb4Result bnb;          // absmax of every block (double quant) and its results
+    std::vector<float> am_deq;   // double quant: the absmax a loader dequantizes
+    // FP8 per tensor
+    std::vector<float> row_amax;
+    float tensor_scale = 0.0f;
+    // compressed-tensors INT: zero points of every group (packed down dim 0 at the end)
+    std::vector<std::int8_t> zp;
+
+    u64 esize() const { return wdtype == DType::F32 ? 4 : 2; }
+};
+
+WeightQuantizer::WeightQuantizer(const StScheme& scheme, u64 R, u64 C, DType wdtype, const kern::StKernels* kernels)
+    : impl_(std::make_unique<Impl>(scheme, R, C, wdtype, kernels ? *kernels : kern::st_kernels())) {
+    Impl& m = *impl_;
+    if (const auto* b = std::get_if<Bnb4Target>(&scheme)) {
+        m.bnb.quant_map = kern::bnb4_quant_map(b->kind);
+        m.cb = kern::make_codebook4(m.bnb.quant_map.data());
+    }
+}
+
+void WeightQuantizer::start() {
+    Impl& m = *impl_;
+    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) {
+        if (b->double_quant) m.bnb.absmax.resize((m.R * m.C + b->blocksize - 1) / b->blocksize);
+    } else if (const auto* f = std::get_if<Fp8CtTarget>(&m.scheme); f && f->granularity == st::Fp8Granularity::Tensor) {
+        m.row_amax.resize(m.R);
+    } else if (const auto* q = std::get_if<PackedIntTarget>(&m.scheme); q && !q->symmetric) {
+        m.zp.resize(m.R * (q->group_size ? m.C / q->group_size : 1));
+    }
+}
+
+WeightQuantizer::~WeightQuantizer() = default;
+
+u64 WeightQuantizer::row_granularity() const noexcept {
+    const Impl& m = *impl_;
+    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) return b->blocksize / std::gcd<u64>(m.C, b->blocksize);
+    if (const auto* f = std::get_if<Fp8CtTarget>(&m.scheme); f && f->granularity == st::Fp8Granularity::Block) return 128;
+    if (std::holds_alternative<Fp8DeepseekTarget>(m.scheme)) return 128;
+    return 1;
+}
+
+bool WeightQuantizer::needs_prepass() const noexcept {
+    const Impl& m = *impl_;
+    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) return b->double_quant;
+    if (const auto* f = std::get_if<Fp8CtTarget>(&m.scheme)) return f->granularity == st::Fp8Granularity::Tensor;
+    return false;
+}
+
+void WeightQuantizer::prepass(const float* x, u64 row0, u64 nrows) {
+    Impl& m = *impl_;
+    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) {
+        // The absmax the encoder stores: full blocks as they are, the last partial block clamped.
+        const u64 n = nrows * m.C, bs = b->blocksize, block0 = row0 * m.C / bs;
+        float* am = m.bnb.absmax.data() + block0;
+        m.k.absmax_blocks(x, n, bs, am);
+        if (n % bs != 0) am[n / bs] = std::max(am[n / bs], 1e-38f);
+        return;
+    }
+    for (u64 r = 0; r < nrows; ++r) m.row_amax[row0 + r] = m.k.absmax(x + r * m.C, m.C);
+}
+
+void WeightQuantizer::finish_prepass() {
+    Impl& m = *impl_;
+    if (std::holds_alternative<Bnb4Target>(m.scheme)) {
+        kern::bnb4_double_quant(m.bnb);
+        m.am_deq = kern::bnb4_absmax_dequant(m.bnb);
+        std::vector<float>().swap(m.bnb.absmax);  // the codes, nested absmax and offset are what is stored
+        return;
+    }
+    float a = 0.0f;
+    for (const float v : m.row_amax) a = std::max(a, v);
+    m.tensor_scale = st::detail::fp8_ct_scale(a, m.wdtype);
+}
+
+void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+                             kern::LossSums& loss) {
+    Impl& m = *impl_;
+    const u64 C = m.C, n = nrows * C;
+    s.y.resize(n);
+    std::visit(
+        overloaded{
+            [&](const Bnb4Target& b) {
+                const u64 bs = b.blocksize, e0 = row0 * C, block0 = e0 / bs, nb = (n + bs - 1) / bs;
+                s.a.resize((n + 1) / 2);
+                s.f.resize(nb);
+                kern::bnb4_run(m.k, x, n, bs, m.cb, b.double_quant ? m.am_deq.data() + block0 : nullptr, m.wdtype,
+                               s.a.data(), s.f.data(), s.y.data());
+                put(0, e0 / 2, s.a);
+                if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
+            },
+            [&](const BnbInt8Target&) {
+                s.q.resize(n);
+                s.f.resize(nrows);
+                for (u64 r = 0; r < nrows; ++r) m.k.int8_row(x + r * C, C, s.q.data() + r * C, &s.f[r], s.y.data() + r * C);
+                put(0, row0 * C, bytes_of(s.q));
+                put(1, row0 * 4, bytes_of(s.f));
+            },
+            [&](const Fp8CtTarget& f) {
+                s.a.resize(n);
+                if (f.granularity == st::Fp8Granularity::Tensor) {
+                    m.k.fp8_encode(x, n, m.tensor_scale, false, m.wdtype, s.a.data(), s.y.data());
+                } else if (f.granularity == st::Fp8Granularity::Channel) {
+                    s.f.resize(nrows);
+                    for (u64 r = 0; r < nrows; ++r) {
+                        s.f[r] = st::detail::fp8_ct_scale(m.k.absmax(x + r * C, C), m.wdtype);
+                        m.k.fp8_encode(x + r * C, C, s.f[r], false, m.wdtype, s.a.data() + r * C, s.y.data() + r * C);
+                    }
+                    const auto enc = st::encode_floats(s.f, m.wdtype);
+                    put(1, row0 * m.esize(), enc);
+                } else {
+                    // 128×128 tiles; chunks start on a tile row.
+                    const u64 nbc = (C + 127) / 128;
+                    s.f.assign(((nrows + 127) / 128) * nbc, 0.0f);
+                    for (u64 r = 0; r < nrows; ++r)
+                        for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
+                            s.f[t] = std::max(s.f[t], m.k.absmax(x + r * C + c0, std::min<u64>(128, C - c0)));
+                    for (float& v : s.f) v = st::detail::fp8_ct_scale(v, m.wdtype);
+                    for (u64 r = 0; r < nrows; ++r)
+                        for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t) {
+                            const u64 len = std::min<u64>(128, C - c0);
+                            m.k.fp8_encode(x + r * C + c0, len, s.f[t], false, m.wdtype, s.a.data() + r * C + c0,
+                                           s.y.data() + r * C + c0);
+                        }
+                    const auto enc = st::encode_floats(s.f, m.wdtype);
+                    put(1, (row0 / 128) * nbc * m.esize(), enc);
+                }
+                put(0, row0 * C, s.a);
+            },
+            [&](const Fp8DeepseekTarget& d) {
+                const u64 nbc = (C + 127) / 128;
+                s.a.resize(n);
+                s.f.assign(((nrows + 127) / 128) * nbc, 0.0f);
+                for (u64 r = 0; r < nrows; ++r)
+                    for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
+                        s.f[t] = std::max(s.f[t], m.k.absmax(x + r * C + c0, std::min<u64>(128, C - c0)));
+                for (float& v : s.f) v = st::detail::deepseek_sf(v, d.ue8m0);
+                for (u64 r = 0; r < nrows; ++r)
+                    for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
+                        m.k.fp8_encode(x + r * C + c0, std::min<u64>(128, C - c0), s.f[t], true, m.wdtype,
+                                       s.a.data() + r * C + c0, s.y.data() + r * C + c0);
+                put(0, row0 * C, s.a);
+                put(1, (row0 / 128) * nbc * 4, bytes_of(s.f));
+            },
+            [&](const PackedIntTarget& p) {
+                const u64 gs = p.group_size ? p.group_size : C, G = C / gs;
+                const u64 words = (C * p.bits + 31) / 32;
+                const float qmin = -float(1u << (p.bits - 1)), qmax = float((1u << (p.bits - 1)) - 1);
+                s.q.resize(n);
+                s.f.resize(nrows * G);
+                for (u64 r = 0; r < nrows; ++r)
+                    for (u64 g = 0; g < G; ++g) {
+                        const float* xg = x + r * C + g * gs;
+                        float mn, mx, sc;
+                        std::int8_t z;
+                        m.k.minmax(xg, gs, &mn, &mx);
+                        st::detail::ct_int_qparams(mn, mx, p.bits, p.symmetric, m.wdtype, sc, z);
+                        s.f[r * G + g] = sc;
+                        if (!p.symmetric) m.zp[(row0 + r) * G + g] = z;
+                        m.k.int_encode(xg, gs, sc, float(z), qmin, qmax, m.wdtype, s.q.data() + r * C + g * gs,
+                                       s.y.data() + r * C + g * gs);
+                    }
+                s.b.resize(nrows * words * 4);
+                auto* packed = reinterpret_cast<std::int32_t*>(s.b.data());
+                for (u64 r = 0; r < nrows; ++r) m.k.pack_int(s.q.data() + r * C, C, p.bits, packed + r * words);
+                put(0, row0 * words * 4, s.b);
+                const auto enc = st::encode_floats(s.f, m.wdtype);
+                put(1, row0 * G * m.esize(), enc);
+            },
+        },
+        m.scheme);
+    m.k.loss(x, s.y.data(), n, loss);
+}
+
+u64 WeightQuantizer::finish(const PutFn& put, const TailFn& tail) {
+    Impl& m = *impl_;
+    u64 tail_bytes = 0;
+    std::visit(overloaded{
+                   [&](const Bnb4Target& b) {
+                       std::size_t j = 1;
+                       if (b.double_quant) put(j, 0, m.bnb.absmax_q);
+                       ++j;
+                       put(j++, 0, bytes_of(m.bnb.quant_map));
+                       if (b.double_quant) {
+                           put(j++, 0, bytes_of(m.bnb.nested_absmax));
+                           put(j++, 0, bytes_of(m.bnb.nested_quant_map));
+                       }
+                       kern::bnb4_quant_state(m.bnb, b.kind, b.blocksize, m.wdtype, m.R, m.C, b.double_quant);
+                       std::vector<float>().swap(m.am_deq);
+                       const auto& js = m.bnb.quant_state_json;
+                       tail(j, bytes_of(js.data(), js.size()));
+                       tail_bytes = js.size();
+                   },
+                   [&](const BnbInt8Target&) {
+                       const std::uint8_t zero = 0;  // weight_format: row-major
+                       put(2, 0, {&zero, 1});
+                   },
+                   [&](const Fp8CtTarget& f) {
+                       if (f.granularity == st::Fp8Granularity::Tensor) {
+                           const float sc[1] = {m.tensor_scale};
+                           put(1, 0, st::encode_floats(sc, m.wdtype));
+                       }
+                   },
+                   [&](const Fp8DeepseekTarget&) {},
+                   [&](const PackedIntTarget& p) {
+                       std::size_t j = 2;
+                       if (!p.symmetric) {
+                           // weight_zero_point: int8 [R, G] packed down dim 0 → [⌈R·bits/32⌉, G].
+                           const u64 G = p.group_size ? m.C / p.group_size : 1;
+                           const u64 zrows = (m.R * p.bits + 31) / 32;
+                           std::vector<std::int32_t> zpp(zrows * G);
+                           for (u64 g = 0; g < G; ++g)
+                               st::detail::pack_int32(m.zp.data() + g, m.R, G, p.bits, zpp.data() + g, G);
+                           put(j++, 0, bytes_of(zpp));
+                       }
+                       const std::int64_t shape[2] = {std::int64_t(m.R), std::int64_t(m.C)};
+                       put(j, 0, bytes_of(shape, 2));
+                   },
+               },
+               m.scheme);
+    return tail_bytes;
+}
+
+}  // namespace amn::forget_st_internal

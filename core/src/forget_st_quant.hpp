@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: the streaming quantization of one Linear weight for forget to a
+// safetensors scheme (forget_st.cc runs it on the executor). A weight is
+// quantized in row chunks (each a multiple of row_granularity() rows) that
+// run in any order on any worker; each chunk writes its slice of every
+// row-sliced output tensor and returns its round-trip error sums. Values
+// that need the whole tensor first — the per-tensor FP8 scale and the
+// bitsandbytes double-quantization offset (mean of all absmax) — come from
+// a first pass (prepass() over every chunk, then finish_prepass()). The
+// small whole-tensor outputs (quant_map, nested_*, absmax codes of a double
+// quantization, zero points, weight_shape, quant_state JSON) are written by
+// finish(). Bytes are those of the st_quantize.hpp whole-tensor quantizers
+// (same kernels, same order of operations).
+
+#include "anamnesis/forget_st.hpp"
+#include "kernels/st/st_kernels.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace amn::forget_st_internal {
+
+/// Write `bytes` at byte `offset` of output tensor j (the order of out_specs).
+using PutFn = std::function<void(std::size_t j, std::uint64_t offset, std::span<const std::uint8_t> bytes)>;
+/// Give the tail output tensor j (bitsandbytes quant_state) its bytes.
+using TailFn = std::function<void(std::size_t j, std::span<const std::uint8_t> bytes)>;
+
+/// Per-worker buffers reused across chunks.
+struct QuantScratch {
+    std::vector<float> y;
+    std::vector<std::uint8_t> a, b;
+    std::vector<std::int8_t> q;
+    std::vector<float> f;
+};
+
+class WeightQuantizer {
+public:
+    /// R×C weight stored as `wdtype` (F32, BF16, F16), quantized to `scheme`
+    /// with `kernels` (default: st::kern::st_kernels(), SIMD; the benchmark
+    /// passes the scalar reference).
+    WeightQuantizer(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
+                    const st::kern::StKernels* kernels = nullptr);
+    ~WeightQuantizer();
+
+    /// Allocate what the quantizer holds whole (double-quant absmax, row
+    /// amax, zero points); call once before the first prepass()/encode().
+    void start();
+    /// Chunks must start at a multiple of this many rows (bitsandbytes:
+    /// whole blocks of the flattened tensor; 128×128 tiles: 128 rows).
+    std::uint64_t row_granularity() const noexcept;
+    /// True when prepass() must see every row before the first encode().
+    bool needs_prepass() const noexcept;
+    /// First pass over rows [row0, row0 + nrows) (x: nrows·C finite values).
+    /// Chunks may run concurrently (each writes only its own rows' slots).
+    void prepass(const float* x, std::uint64_t row0, std::uint64_t nrows);
+    /// After every prepass(): the tensor-wide values.
+    void finish_prepass();
+    /// Quantize rows [row0, row0 + nrows): write their slices through
+    /// `put`, add their round-trip error to `loss`. Concurrent chunks are fine.
+    void encode(const float* x, std::uint64_t row0, std::uint64_t nrows, QuantScratch& s, const PutFn& put,
+                st::kern::LossSums& loss);
+    /// After every encode(): write the whole-tensor outputs. Returns the
+    /// bytes of the tail tensor given to `tail` (0 if none).
+    std::uint64_t finish(const PutFn& put, const TailFn& tail);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace amn::forget_st_internal

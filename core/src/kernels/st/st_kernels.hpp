@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: the row-chunk kernels of the safetensors-family quantizers
+// (st_quantize.hpp), as a table of functions with two implementations:
+//  - scalar_kernels(): the scalar reference (st_kernels_scalar.cc), one IEEE
+//    binary32 operation at a time in the libraries' order;
+//  - st_kernels(): Highway SIMD (st_simd.cc), compiled per target and chosen
+//    at run time. Byte-identical outputs (codes, absmax, dequantized values);
+//    only `loss` sums in another order (f64 lanes), see there.
+// The whole-tensor quantizers of st_quantize.hpp and the streaming forget
+// pipeline (forget_st_quant.cc) are both built on these kernels.
+//
+// Common contract: `x` holds finite f32 values exactly representable in
+// `wdtype` (F32, BF16 or F16; the caller checks). `wdtype` decides the
+// rounding after each operation (RNE to BF16/F16; none for F32). Any output
+// pointer documented "nullable" may be null (then it is not computed).
+// Counts are elements, never bytes. Nothing here throws.
+
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/st_quantize.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace amn::st::kern {
+
+/// Round-trip error sums of dequantized values y against the input x:
+/// sse = Σ (y − x)², sx2 = Σ x², max_abs = max |y − x| (all in f64, the
+/// difference of two f32 values is exact in f64), over the elements whose y
+/// is finite; `nonfinite` counts the others (left out of every sum).
+struct LossSums {
+    double sse = 0, sx2 = 0, max_abs = 0;
+    std::uint64_t nonfinite = 0;
+    void merge(const LossSums& o) noexcept {
+        sse += o.sse;
+        sx2 += o.sx2;
+        max_abs = max_abs > o.max_abs ? max_abs : o.max_abs;
+        nonfinite += o.nonfinite;
+    }
+};
+
+/// A 16-entry bitsandbytes code table (NF4 or FP4 `quant_map`) prepared for
+/// `torch.bucketize(x, mid, right=False)` against the midpoints of its sorted
+/// values: code = order[k], k = #{midpoints < v}, so a value equal to a
+/// midpoint takes the lower code. sorted[k] = quant_map[order[k]].
+struct Codebook4 {
+    float mid[15];
+    std::int32_t order[16];
+    float sorted[16];
+    std::int32_t zero_code;  ///< the code of 0.0 (pads an odd element count): NF4 7, FP4 0
+};
+/// Build from the 16 f32 entries of a quant_map (equal values keep index order).
+Codebook4 make_codebook4(const float* quant_map);
+
+struct StKernels {
+    const char* target;  ///< "scalar" or the Highway target name
+
+    /// Index of the first NaN/±inf among x[0..n), or n when all are finite.
+    std::size_t (*first_nonfinite)(const float* x, std::size_t n);
+
+    /// max |x[i]| over n ≥ 0 values (0 for n = 0).
+    float (*absmax)(const float* x, std::size_t n);
+
+    /// out[b] = max |x| over block b of ⌈n/blocksize⌉ consecutive blocks (the
+    /// last one may be partial).
+    void (*absmax_blocks)(const float* x, std::size_t n, std::size_t blocksize, float* out);
+
+    /// *mn = min(0, min x), *mx = max(0, max x) (the sign of a zero result is
+    /// unspecified: every caller's arithmetic is the same for ±0).
+    void (*minmax)(const float* x, std::size_t n, float* mn, float* mx);
+
+    /// bitsandbytes 4-bit, `nblocks` *full* blocks of `blocksize` (even, ≥ 16)
+    /// consecutive values: absmax[b] = max|x| of the block (unclamped);
+    /// v = clamp(x · f32(1 / max(absmax, 1e-38)), −1, 1); code by `cb`;
+    /// packed[i/2] gets element i in the high nibble when i is even.
+    /// y (nullable) = rt(sorted[k] · am[b]) with am = am_deq (nullable;
+    /// the double-quantized absmax) or else absmax[b]. packed holds
+    /// nblocks·blocksize/2 bytes.
+    void (*bnb4_blocks)(const float* x, std::size_t nblocks, std::size_t blocksize, const Codebook4& cb,
+                        const float* am_deq, DType wdtype, std::uint8_t* packed, float* absmax, float* y);
+
+    /// FP8 E4M3FN codes of n values sharing one scale.
+    /// deepseek = false (compressed-tensors): q = E4M3(clamp(rt(rt(x / s) + 0), ±448)),
+    ///   y (nullable) = rt(e4m3(q) · s).
+    /// deepseek = true (DeepGEMM; wdtype ignored): q = E4M3(x · f32(1 / s)),
+    ///   y = e4m3(q) · s.
+    void (*fp8_encode)(const float* x, std::size_t n, float s, bool deepseek, DType wdtype, std::uint8_t* q,
+                       float* y);
+
+    /// compressed-tensors INT: q = round_half_even(clamp(rt(rt(x / s) + z), qmin, qmax)),
+    /// y (nullable) = rt(rt(q − z) · s).
+    void (*int_encode)(const float* x, std::size_t n, float s, float z, float qmin, float qmax, DType wdtype,
+                       std::int8_t* q, float* y);
+
+    /// compressed-tensors `pack_to_int32` of n values q (bits 4 or 8) along
+    /// one row: u = q + 2^(bits−1), element j at bits (j·bits) % 32 of word
+    /// j·bits/32; writes ⌈n·bits/32⌉ words (padding bits 0).
+    void (*pack_int)(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out);
+
+    /// LLM.int8 of one row of n values: w16 = f16(x) (RNE, ≥ 65520 → inf),
+    /// *scb = max|w16|, q = round_half_even(w16 · f32(f32(1/scb) · 127)) with
+    /// NaN → 0; y (nullable) = (q · scb) · 7.874015718698502e-3f.
+    void (*int8_row)(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y);
+
+    /// Add the round-trip error of n pairs to `acc` (see LossSums). The scalar
+    /// reference sums element by element; SIMD sums in f64 lanes, then adds
+    /// the lanes: the sums may differ in the last bits (not the file bytes).
+    void (*loss)(const float* x, const float* y, std::size_t n, LossSums& acc);
+};
+
+/// The 256 E4M3FN values as f32 (index = code; 0x7F/0xFF are NaN).
+const float* e4m3_values() noexcept;
+
+/// The scalar reference kernels.
+const StKernels& scalar_kernels() noexcept;
+/// The SIMD kernels of the best Highway target of this CPU (re-chosen after
+/// hwy::SetSupportedTargetsForTest, so tests can walk every target).
+const StKernels& st_kernels() noexcept;
+
+/// bitsandbytes 4-bit of n consecutive flat elements starting on a block
+/// boundary: the full blocks through `k.bnb4_blocks`, then (only at the end
+/// of a tensor) the last partial block, *divided* by its absmax clamped to
+/// ≥ 1e-38 (which is what it stores), with the scalar reference's
+/// expressions; an odd n is padded with `cb.zero_code`. Writes ⌈n/2⌉ packed
+/// bytes, ⌈n/blocksize⌉ absmax values and, when y is not null, n dequantized
+/// values (am_deq as in bnb4_blocks, nullable).
+void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blocksize, const Codebook4& cb,
+              const float* am_deq, DType wdtype, std::uint8_t* packed, float* absmax, float* y);
+
+// ---- bitsandbytes 4-bit pieces shared by quantize_bnb4 and the forget pipeline (bnb4.cc)
+
+/// `quant_map` of NF4 or FP4 (16 f32).
+std::vector<float> bnb4_quant_map(Bnb4Kind kind);
+/// Double quantization of `res.absmax` (all blocks of the tensor): sets
+/// nested_offset (torch CPU f32 mean), nested_quant_map, absmax_q and
+/// nested_absmax.
+void bnb4_double_quant(Bnb4Result& res);
+/// The absmax a loader dequantizes from the double quantization:
+/// nested_quant_map[absmax_q[i]] · nested_absmax[i/256] + nested_offset.
+std::vector<float> bnb4_absmax_dequant(const Bnb4Result& res);
+/// Sets quant_state_json and quant_state_suffix (after bnb4_double_quant).
+void bnb4_quant_state(Bnb4Result& res, Bnb4Kind kind, unsigned blocksize, DType wdtype, std::uint64_t R,
+                      std::uint64_t C, bool double_quant);
+
+}  // namespace amn::st::kern

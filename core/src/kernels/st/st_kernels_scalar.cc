@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Scalar reference of the row-chunk kernels (st_kernels.hpp): one binary32
+// operation at a time, in the order of the canonical libraries (bitsandbytes'
+// default torch backend, compressed-tensors 0.18, DeepGEMM, LLM.int8). The
+// SIMD kernels (st_simd.cc) must give the same bytes.
+#include "kernels/st/st_kernels.hpp"
+
+#include "anamnesis/st_quantize.hpp"
+#include "kernels/st/st_common.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+namespace amn::st::kern {
+
+using detail::round_to;
+
+Codebook4 make_codebook4(const float* quant_map) {
+    Codebook4 cb{};
+    std::array<std::int32_t, 16> order{};
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int32_t a, std::int32_t b) { return quant_map[a] < quant_map[b]; });
+    for (int i = 0; i < 16; ++i) {
+        cb.order[i] = order[std::size_t(i)];
+        cb.sorted[i] = quant_map[order[std::size_t(i)]];
+    }
+    for (int i = 0; i < 15; ++i) cb.mid[i] = (cb.sorted[i] + cb.sorted[i + 1]) / 2.0f;
+    int k = 0;
+    for (const float m : cb.mid) k += m < 0.0f ? 1 : 0;
+    cb.zero_code = cb.order[k];
+    return cb;
+}
+
+const float* e4m3_values() noexcept {
+    static const std::array<float, 256> t = [] {
+        std::array<float, 256> v{};
+        for (int i = 0; i < 256; ++i) {
+            const int e = (i >> 3) & 15, m = i & 7;
+            float a;
+            if (e == 15 && m == 7) a = NAN;
+            else if (e == 0) a = std::ldexp(float(m), -9);
+            else a = std::ldexp(float(8 + m), e - 10);
+            v[std::size_t(i)] = (i & 0x80) ? -a : a;
+        }
+        return v;
+    }();
+    return t.data();
+}
+
+namespace {
+
+std::size_t first_nonfinite(const float* x, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (!std::isfinite(x[i])) return i;
+    return n;
+}
+
+float absmax(const float* x, std::size_t n) {
+    float a = 0.0f;
+    for (std::size_t i = 0; i < n; ++i) a = std::max(a, std::fabs(x[i]));
+    return a;
+}
+
+void absmax_blocks(const float* x, std::size_t n, std::size_t bs, float* out) {
+    for (std::size_t i = 0, b = 0; i < n; i += bs, ++b) out[b] = absmax(x + i, std::min(bs, n - i));
+}
+
+void minmax(const float* x, std::size_t n, float* mn, float* mx) {
+    float lo = 0.0f, hi = 0.0f;
+    for (std::size_t i = 0; i < n; ++i) {
+        lo = std::min(lo, x[i]);
+        hi = std::max(hi, x[i]);
+    }
+    *mn = lo, *mx = hi;
+}
+
+void bnb4_blocks(const float* x, std::size_t nblocks, std::size_t blocksize, const Codebook4& cb, const float* am_deq,
+                 DType wdtype, std::uint8_t* packed, float* absmax_out, float* y) {
+    for (std::size_t b = 0; b < nblocks; ++b) {
+        const float* xb = x + b * blocksize;
+        const float a = absmax(xb, blocksize);
+        absmax_out[b] = a;
+        const float inv = 1.0f / std::max(a, 1e-38f);
+        const float am = am_deq ? am_deq[b] : a;
+        for (std::size_t i = 0; i < blocksize; i += 2) {
+            std::int32_t code[2];
+            for (std::size_t h = 0; h < 2; ++h) {
+                const float v = std::clamp(xb[i + h] * inv, -1.0f, 1.0f);
+                int k = 0;
+                for (const float m : cb.mid) k += m < v ? 1 : 0;
+                code[h] = cb.order[k];
+                if (y) y[b * blocksize + i + h] = round_to(wdtype, cb.sorted[k] * am);
+            }
+            packed[(b * blocksize + i) / 2] = std::uint8_t((code[0] << 4) | code[1]);
+        }
+    }
+}
+
+void fp8_encode(const float* x, std::size_t n, float s, bool deepseek, DType wdtype, std::uint8_t* q, float* y) {
+    const float* t = e4m3_values();
+    if (deepseek) {
+        const float inv = 1.0f / s;
+        for (std::size_t i = 0; i < n; ++i) {
+            q[i] = e4m3fn_from_f32(x[i] * inv);
+            if (y) y[i] = t[q[i]] * s;
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        float v = round_to(wdtype, x[i] / s);
+        v = round_to(wdtype, v + 0.0f);
+        v = std::clamp(v, -448.0f, 448.0f);
+        q[i] = e4m3fn_from_f32(v);
+        if (y) y[i] = round_to(wdtype, t[q[i]] * s);
+    }
+}
+
+void int_encode(const float* x, std::size_t n, float s, float z, float qmin, float qmax, DType wdtype, std::int8_t* q,
+                float* y) {
+    for (std::size_t i = 0; i < n; ++i) {
+        float v = round_to(wdtype, x[i] / s);
+        v = round_to(wdtype, v + z);
+        v = std::clamp(v, qmin, qmax);
+        q[i] = std::int8_t(std::nearbyint(v));  // torch.round: half to even
+        if (y) y[i] = round_to(wdtype, round_to(wdtype, float(q[i]) - z) * s);
+    }
+}
+
+void pack_int(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out) {
+    detail::pack_int32(q, n, 1, bits, out, 1);
+}
+
+void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
+    float amax = 0.0f;
+    for (std::size_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(round_to(DType::F16, x[i])));
+    *scb = amax;
+    const float scale = (1.0f / amax) * 127.0f;  // SCB.reciprocal() * 127: two roundings
+    for (std::size_t i = 0; i < n; ++i) {
+        const float p = round_to(DType::F16, x[i]) * scale;
+        q[i] = std::isnan(p) ? std::int8_t(0) : std::int8_t(std::nearbyint(p));
+        if (y) y[i] = (float(q[i]) * amax) * 7.874015718698502e-3f;
+    }
+}
+
+void loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(y[i])) {
+            ++acc.nonfinite;
+            continue;
+        }
+        const double a = x[i];
+        acc.sx2 += a * a;
+        const double d = double(y[i]) - a;
+        acc.sse += d * d;
+        acc.max_abs = std::max(acc.max_abs, std::fabs(d));
+    }
+}
+
+}  // namespace
+
+void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blocksize, const Codebook4& cb,
+              const float* am_deq, DType wdtype, std::uint8_t* packed, float* absmax_out, float* y) {
+    const std::size_t full = n / blocksize, rem = n - full * blocksize;
+    k.bnb4_blocks(x, full, blocksize, cb, am_deq, wdtype, packed, absmax_out, y);
+    if (rem == 0) return;
+    const float* xb = x + full * blocksize;
+    const float ac = std::max(absmax(xb, rem), 1e-38f);
+    absmax_out[full] = ac;
+    const float am = am_deq ? am_deq[full] : ac;
+    std::uint8_t* p = packed + full * blocksize / 2;
+    for (std::size_t i = 0; i < rem; i += 2) {
+        std::int32_t code[2] = {cb.zero_code, cb.zero_code};
+        for (std::size_t h = 0; h < 2 && i + h < rem; ++h) {
+            const float v = std::clamp(xb[i + h] / ac, -1.0f, 1.0f);
+            int kk = 0;
+            for (const float m : cb.mid) kk += m < v ? 1 : 0;
+            code[h] = cb.order[kk];
+            if (y) y[full * blocksize + i + h] = round_to(wdtype, cb.sorted[kk] * am);
+        }
+        p[i / 2] = std::uint8_t((code[0] << 4) | code[1]);
+    }
+}
+
+const StKernels& scalar_kernels() noexcept {
+    static const StKernels k{"scalar", first_nonfinite, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    return k;
+}
+
+}  // namespace amn::st::kern

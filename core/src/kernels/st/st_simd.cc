@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Highway SIMD row-chunk kernels of the safetensors-family quantizers
+// (st_kernels.hpp), compiled once per target and chosen at run time.
+//
+// Byte-exactness with the scalar reference (st_kernels_scalar.cc):
+// - every f32 operation is the scalar one lane by lane (IEEE add, mul, true
+//   division; no FMA: -ffp-contract=off and no MulAdd), in the same order;
+// - rounding to BF16 is the integer recipe bits + 0x7FFF + lsb (never
+//   DemoteTo, which truncates in Highway 1.0.3); rounding to F16 precision
+//   is built from the same bit recipe on 13 bits for normal values, an exact
+//   ×2^24 / round-half-even / ×2^-24 for F16 subnormals and ±inf from 65520;
+// - the E4M3FN cast is the scalar bit recipe (rebias, round the mantissa
+//   to 3 bits ties-to-even; ×2^9 and Round below 2^-6);
+// - bitsandbytes code selection finds k = #{midpoints < v} (a tie takes the
+//   lower code): with 16 lanes by a 4-step binary search over the midpoint
+//   vector (lane permutes, +inf padding) and a permute of order[] / sorted[];
+//   on narrower targets by 15 compares whose monotone masks blend in
+//   sorted[t+1] / order[t+1];
+// - max/min reductions do not depend on the order of comparisons;
+// - element counts that are not a multiple of the vector width finish with
+//   the scalar kernel (the same expressions).
+// Only `loss` differs: its f64 sums are kept per lane and added at the end.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "st/st_simd.cc"  // found through the kernels include dir
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "kernels/st/st_common.hpp"
+#include "kernels/st/st_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+HWY_BEFORE_NAMESPACE();
+namespace amn::st::kern {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using DI = hn::RebindToSigned<DF>;
+using DU = hn::RebindToUnsigned<DF>;
+using DU8 = hn::Rebind<std::uint8_t, DF>;
+using DI8 = hn::Rebind<std::int8_t, DF>;
+using VF = hn::Vec<DF>;
+using VI = hn::Vec<DI>;
+using VU = hn::Vec<DU>;
+
+// W: 0 = F32 (no rounding), 1 = BF16, 2 = F16.
+template <int W>
+HWY_INLINE VF RoundW(VF v) {
+    if constexpr (W == 0) {
+        return v;
+    } else if constexpr (W == 1) {
+        const DU du;
+        const VU u = hn::BitCast(du, v);
+        const VU r = hn::Add(u, hn::Add(hn::Set(du, 0x7FFFu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u))));
+        return hn::BitCast(DF(), hn::And(r, hn::Set(du, 0xFFFF0000u)));
+    } else {
+        const DF df;
+        const DU du;
+        const VF a = hn::Abs(v);
+        const VU u = hn::BitCast(du, v);
+        const VU r = hn::Add(u, hn::Add(hn::Set(du, 0xFFFu), hn::And(hn::ShiftRight<13>(u), hn::Set(du, 1u))));
+        const VF normal = hn::BitCast(df, hn::And(r, hn::Set(du, 0xFFFFE000u)));
+        // F16 subnormals are the multiples of 2^-24: a·2^24 is exact, Round is half-to-even.
+        const VF sub = hn::CopySign(
+            hn::Mul(hn::Round(hn::Mul(a, hn::Set(df, 16777216.0f))), hn::Set(df, 5.9604644775390625e-08f)), v);
+        const VF out = hn::IfThenElse(hn::Lt(a, hn::Set(df, 6.103515625e-05f)), sub, normal);
+        return hn::IfThenElse(hn::Ge(a, hn::Set(df, 65520.0f)), hn::CopySign(hn::Set(df, HUGE_VALF), v), out);
+    }
+}
+
+// E4M3FN code (0…255 as int32) of f32 values, as e4m3fn_from_f32.
+HWY_INLINE VI E4M3(VF v) {
+    const DF df;
+    const DI di;
+    const DU du;
+    const VU u = hn::BitCast(du, v);
+    const VU sign = hn::And(hn::ShiftRight<24>(u), hn::Set(du, 0x80u));
+    const VU a = hn::And(u, hn::Set(du, 0x7FFFFFFFu));
+    const VI ai = hn::BitCast(di, a);
+    const VU sub = hn::BitCast(du, hn::ConvertTo(di, hn::Round(hn::Mul(hn::BitCast(df, a), hn::Set(df, 512.0f)))));
+    const VU lsb = hn::And(hn::ShiftRight<20>(a), hn::Set(du, 1u));
+    const VU nrm = hn::ShiftRight<20>(hn::Add(hn::Sub(a, hn::Set(du, 120u << 23)), hn::Add(hn::Set(du, 0x7FFFFu), lsb)));
+    VU r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ai, hn::Set(di, 0x3C800000))), sub, nrm);
+    r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x43E80000))), hn::Set(du, 0x7Fu), r);
+    return hn::BitCast(di, hn::Or(sign, r));
+}
+
+// f32 value of E4M3FN codes (as e4m3_values(), without a gather): normal
+// codes rebias the exponent, subnormal ones are m·2^-9, 0x7F|sign is NaN.
+HWY_INLINE VF E4M3Value(VI code) {
+    const DF df;
+    const DI di;
+    const VI mag = hn::And(code, hn::Set(di, 0x7F));
+    const VF normal = hn::BitCast(df, hn::Add(hn::ShiftLeft<20>(mag), hn::Set(di, 120 << 23)));
+    const VF sub = hn::Mul(hn::ConvertTo(df, mag), hn::Set(df, 0.001953125f));
+    VF v = hn::IfThenElse(hn::RebindMask(df, hn::Lt(mag, hn::Set(di, 8))), sub, normal);
+    v = hn::IfThenElse(hn::RebindMask(df, hn::Eq(mag, hn::Set(di, 0x7F))), hn::Set(df, NAN), v);
+    return hn::BitCast(df, hn::Or(hn::BitCast(di, v), hn::ShiftLeft<24>(hn::And(code, hn::Set(di, 0x80)))));
+}
+
+std::size_t FirstNonfinite(const float* x, std::size_t n) {
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    const VF inf = hn::Set(df, HUGE_VALF);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N)
+        if (!hn::AllTrue(df, hn::Lt(hn::Abs(hn::LoadU(df, x + i)), inf))) break;
+    return i + scalar_kernels().first_nonfinite(x + i, n - i);
+}
+
+float AbsMax(const float* x, std::size_t n) {
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    VF m = hn::Zero(df);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, x + i)));
+    return std::max(hn::GetLane(hn::MaxOfLanes(df, m)), scalar_kernels().absmax(x + i, n - i));
+}
+
+void AbsMaxBlocks(const float* x, std::size_t n, std::size_t bs, float* out) {
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    std::size_t i = 0, b = 0;
+    if (bs % N == 0)
+        for (; i + bs <= n; i += bs, ++b) {
+            VF m = hn::Zero(df);
+            for (std::size_t j = 0; j < bs; j += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, x + i + j)));
+            out[b] = hn::GetLane(hn::MaxOfLanes(df, m));
+        }
+    scalar_kernels().absmax_blocks(x + i, n - i, bs, out + b);
+}
+
+void MinMax(const float* x, std::size_t n, float* mn, float* mx) {
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    VF lo = hn::Zero(df), hi = hn::Zero(df);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        const VF v = hn::LoadU(df, x + i);
+        lo = hn::Min(lo, v);
+        hi = hn::Max(hi, v);
+    }
+    float tlo, thi;
+    scalar_kernels().minmax(x + i, n - i, &tlo, &thi);
+    *mn = std::min(hn::GetLane(hn::MinOfLanes(df, lo)), tlo);
+    *mx = std::max(hn::GetLane(hn::MaxOfLanes(df, hi)), thi);
+}
+
+template <int W>
+void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Codebook4& cb, const float* am_deq,
+                 std::uint8_t* packed, float* absmax_out, float* y) {
+    const DF df;
+    const DI di;
+    const std::size_t N = hn::Lanes(df);
+    const DU8 du8;
+    const hn::ScalableTag<std::int16_t> d16;
+    const hn::Rebind<std::uint8_t, decltype(d16)> d8;
+    const std::size_t N16 = hn::Lanes(d16);
+    HWY_ALIGN std::uint8_t codes[4096 + 64];
+    // With exactly 16 lanes (AVX-512) the 16-entry tables are one vector: a lane permute.
+    constexpr bool kLut = HWY_LANES(float) == 16 && HWY_TARGET != HWY_SCALAR;
+    [[maybe_unused]] VF sorted = hn::Zero(df);
+    [[maybe_unused]] VI order = hn::Zero(di);
+    [[maybe_unused]] VF mids = hn::Zero(df);
+    if constexpr (kLut) {
+        HWY_ALIGN float m16[16];
+        for (int t = 0; t < 15; ++t) m16[t] = cb.mid[t];
+        m16[15] = HUGE_VALF;
+        mids = hn::Load(df, m16);
+        sorted = hn::LoadU(df, cb.sorted);
+        order = hn::LoadU(di, cb.order);
+    }
+    const VF one = hn::Set(df, 1.0f), mone = hn::Set(df, -1.0f);
+    for (std::size_t b = 0; b < nblocks; ++b) {
+        const float* xb = x + b * bs;
+        VF m = hn::Zero(df);
+        for (std::size_t j = 0; j < bs; j += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, xb + j)));
+        const float a = hn::GetLane(hn::MaxOfLanes(df, m));
+        absmax_out[b] = a;
+        const VF inv = hn::Set(df, 1.0f / std::max(a, 1e-38f));
+        const VF am = hn::Set(df, am_deq ? am_deq[b] : a);
+        for (std::size_t j = 0; j < bs; j += N) {
+            const VF v = hn::Min(hn::Max(hn::Mul(hn::LoadU(df, xb + j), inv), mone), one);
+            if constexpr (kLut) {
+                // k = #{midpoints < v} by a 4-step binary search over the sorted midpoints
+                // (mids[15] = +inf pads the table): the same count as 15 compares.
+                VI k = hn::Zero(di);
+                for (int step = 8; step >= 1; step /= 2) {
+                    const VF m = hn::TableLookupLanes(mids, hn::IndicesFromVec(df, hn::Add(k, hn::Set(di, step - 1))));
+                    k = hn::IfThenElse(hn::RebindMask(di, hn::Lt(m, v)), hn::Add(k, hn::Set(di, step)), k);
+                }
+                const auto idx = hn::IndicesFromVec(df, k);
+                hn::StoreU(hn::DemoteTo(du8, hn::TableLookupLanes(order, hn::IndicesFromVec(di, k))), du8, codes + j);
+                if (y) hn::StoreU(RoundW<W>(hn::Mul(hn::TableLookupLanes(sorted, idx), am)), df, y + b * bs + j);
+            } else {
+                // The masks are monotone in t: the last one set picks sorted[k] / order[k].
+                VF val = hn::Set(df, cb.sorted[0]);
+                VI code = hn::Set(di, cb.order[0]);
+                for (int t = 0; t < 15; ++t) {
+                    const auto m = hn::Lt(hn::Set(df, cb.mid[t]), v);
+                    val = hn::IfThenElse(m, hn::Set(df, cb.sorted[t + 1]), val);
+                    code = hn::IfThenElse(hn::RebindMask(di, m), hn::Set(di, cb.order[t + 1]), code);
+                }
+                hn::StoreU(hn::DemoteTo(du8, code), du8, codes + j);
+                if (y) hn::StoreU(RoundW<W>(hn::Mul(val, am)), df, y + b * bs + j);
+            }
+        }
+        // Pack: the code pair (2i, 2i+1) read as one little-endian 16-bit lane c0 | c1 << 8.
+        std::uint8_t* p = packed + b * bs / 2;
+        std::size_t i = 0;
+        for (; i + N16 <= bs / 2; i += N16) {
+            const auto pair = hn::LoadU(d16, reinterpret_cast<const std::int16_t*>(codes + 2 * i));
+            const auto byte = hn::Or(hn::ShiftLeft<4>(hn::And(pair, hn::Set(d16, std::int16_t{0xF}))), hn::ShiftRight<8>(pair));
+            hn::StoreU(hn::DemoteTo(d8, byte), d8, p + i);
+        }
+        for (; i < bs / 2; ++i) p[i] = std::uint8_t((codes[2 * i] << 4) | codes[2 * i + 1]);
+    }
+}
+
+void Bnb4Blocks(const float* x, std::size_t nblocks, std::size_t bs, const Codebook4& cb, const float* am_deq,
+                DType wdtype, std::uint8_t* packed, float* absmax_out, float* y) {
+    if (bs % hn::Lanes(DF()) != 0 || bs > 4096) {
+        scalar_kernels().bnb4_blocks(x, nblocks, bs, cb, am_deq, wdtype, packed, absmax_out, y);
+        return;
+    }
+    switch (wdtype) {
+    case DType::BF16: return Bnb4BlocksW<1>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
+    case DType::F16: return Bnb4BlocksW<2>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
+    default: return Bnb4BlocksW<0>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
+    }
+}
+
+template <int W>
+std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, float* y) {
+    const DF df;
+    const DU8 du8;
+    const std::size_t N = hn::Lanes(df);
+    const VF vs = hn::Set(df, s), lim = hn::Set(df, 448.0f), nlim = hn::Set(df, -448.0f);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        VF v = RoundW<W>(hn::Div(hn::LoadU(df, x + i), vs));
+        v = hn::Add(v, hn::Zero(df));  // + zero point 0 (−0 → +0): exact, so its rounding is the identity
+        v = hn::Min(hn::Max(v, nlim), lim);
+        const VI code = E4M3(v);
+        hn::StoreU(hn::DemoteTo(du8, code), du8, q + i);
+        if (y) hn::StoreU(RoundW<W>(hn::Mul(E4M3Value(code), vs)), df, y + i);
+    }
+    return i;
+}
+
+std::size_t Fp8DeepseekBody(const float* x, std::size_t n, float s, std::uint8_t* q, float* y) {
+    const DF df;
+    const DU8 du8;
+    const std::size_t N = hn::Lanes(df);
+    const VF inv = hn::Set(df, 1.0f / s), vs = hn::Set(df, s);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        const VI code = E4M3(hn::Mul(hn::LoadU(df, x + i), inv));
+        hn::StoreU(hn::DemoteTo(du8, code), du8, q + i);
+        if (y) hn::StoreU(hn::Mul(E4M3Value(code), vs), df, y + i);
+    }
+    return i;
+}
+
+void Fp8Encode(const float* x, std::size_t n, float s, bool deepseek, DType wdtype, std::uint8_t* q, float* y) {
+    std::size_t i;
+    if (deepseek) i = Fp8DeepseekBody(x, n, s, q, y);
+    else if (wdtype == DType::BF16) i = Fp8CtW<1>(x, n, s, q, y);
+    else if (wdtype == DType::F16) i = Fp8CtW<2>(x, n, s, q, y);
+    else i = Fp8CtW<0>(x, n, s, q, y);
+    scalar_kernels().fp8_encode(x + i, n - i, s, deepseek, wdtype, q + i, y ? y + i : nullptr);
+}
+
+template <int W>
+std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, float qmax, std::int8_t* q, float* y) {
+    const DF df;
+    const DI di;
+    const DI8 di8;
+    const std::size_t N = hn::Lanes(df);
+    const VF vs = hn::Set(df, s), vz = hn::Set(df, z), lo = hn::Set(df, qmin), hi = hn::Set(df, qmax);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        VF v = RoundW<W>(hn::Div(hn::LoadU(df, x + i), vs));
+        v = RoundW<W>(hn::Add(v, vz));
+        v = hn::Min(hn::Max(v, lo), hi);
+        const VI qi = hn::ConvertTo(di, hn::Round(v));
+        hn::StoreU(hn::DemoteTo(di8, qi), di8, q + i);
+        if (y) hn::StoreU(RoundW<W>(hn::Mul(RoundW<W>(hn::Sub(hn::ConvertTo(df, qi), vz)), vs)), df, y + i);
+    }
+    return i;
+}
+
+void IntEncode(const float* x, std::size_t n, float s, float z, float qmin, float qmax, DType wdtype, std::int8_t* q,
+               float* y) {
+    std::size_t i;
+    if (wdtype == DType::BF16) i = IntW<1>(x, n, s, z, qmin, qmax, q, y);
+    else if (wdtype == DType::F16) i = IntW<2>(x, n, s, z, qmin, qmax, q, y);
+    else i = IntW<0>(x, n, s, z, qmin, qmax, q, y);
+    scalar_kernels().int_encode(x + i, n - i, s, z, qmin, qmax, wdtype, q + i, y ? y + i : nullptr);
+}
+
+void PackInt(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out) {
+#if HWY_TARGET == HWY_SCALAR
+    scalar_kernels().pack_int(q, n, bits, out);  // one lane: nothing to pair
+#else
+    const hn::ScalableTag<std::uint8_t> d8;
+    const hn::RepartitionToWide<decltype(d8)> d16;
+    const hn::RebindToSigned<decltype(d16)> di16;
+    const hn::Rebind<std::uint8_t, decltype(di16)> d8h;
+    const std::size_t N8 = hn::Lanes(d8);
+    auto* bytes = reinterpret_cast<std::uint8_t*>(out);
+    const auto* in = reinterpret_cast<const std::uint8_t*>(q);
+    std::size_t i = 0;
+    if (bits == 8) {
+        // u = q + 128: the bytes of the words, little-endian.
+        for (; i + N8 <= n; i += N8) hn::StoreU(hn::Xor(hn::LoadU(d8, in + i), hn::Set(d8, 0x80)), d8, bytes + i);
+        scalar_kernels().pack_int(q + i, n - i, bits, out + i / 4);
+        return;
+    }
+    // 4 bits: byte b of the words = u[2b] | u[2b+1] << 4, one 16-bit lane per pair.
+    if (N8 % 8 == 0)
+        for (; i + N8 <= n; i += N8) {
+            const auto u = hn::BitCast(di16, hn::Add(hn::LoadU(d8, in + i), hn::Set(d8, 8)));
+            const auto b = hn::Or(hn::And(u, hn::Set(di16, 0xFF)), hn::ShiftLeft<4>(hn::ShiftRight<8>(u)));
+            hn::StoreU(hn::DemoteTo(d8h, b), d8h, bytes + i / 2);
+        }
+    scalar_kernels().pack_int(q + i, n - i, bits, out + i / 8);
+#endif
+}
+
+void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
+    const DF df;
+    const DI di;
+    const DI8 di8;
+    const std::size_t N = hn::Lanes(df);
+    VF m = hn::Zero(df);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) m = hn::Max(m, hn::Abs(RoundW<2>(hn::LoadU(df, x + i))));
+    float amax = hn::GetLane(hn::MaxOfLanes(df, m));
+    for (std::size_t j = i; j < n; ++j) amax = std::max(amax, std::fabs(detail::round_to(DType::F16, x[j])));
+    *scb = amax;
+    const float scale = (1.0f / amax) * 127.0f;
+    const VF vscale = hn::Set(df, scale), vamax = hn::Set(df, amax), k127 = hn::Set(df, 7.874015718698502e-3f);
+    for (i = 0; i + N <= n; i += N) {
+        VF p = hn::Mul(RoundW<2>(hn::LoadU(df, x + i)), vscale);
+        p = hn::IfThenElseZero(hn::Eq(p, p), p);  // NaN → 0
+        const VI qi = hn::ConvertTo(di, hn::Round(p));
+        hn::StoreU(hn::DemoteTo(di8, qi), di8, q + i);
+        if (y) hn::StoreU(hn::Mul(hn::Mul(hn::ConvertTo(df, qi), vamax), k127), df, y + i);
+    }
+    for (; i < n; ++i) {
+        const float p = detail::round_to(DType::F16, x[i]) * scale;
+        q[i] = std::isnan(p) ? std::int8_t(0) : std::int8_t(std::nearbyint(p));
+        if (y) y[i] = (float(q[i]) * amax) * 7.874015718698502e-3f;
+    }
+}
+
+void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<float, decltype(dd)> dfh;
+    const std::size_t N = hn::Lanes(dd);
+    using VD = hn::Vec<decltype(dd)>;
+    VD sse0 = hn::Zero(dd), sse1 = hn::Zero(dd), sx0 = hn::Zero(dd), sx1 = hn::Zero(dd), mx = hn::Zero(dd);
+    const VD inf = hn::Set(dd, HUGE_VAL);
+    VD badv = hn::Zero(dd);  // non-finite y per lane (exact as a double)
+    std::size_t i = 0;
+    auto step = [&](std::size_t at, VD& sse, VD& sx) {
+        const VD xd = hn::PromoteTo(dd, hn::LoadU(dfh, x + at));
+        const VD yd = hn::PromoteTo(dd, hn::LoadU(dfh, y + at));
+        const auto fin = hn::Lt(hn::Abs(yd), inf);
+        const VD d = hn::IfThenElseZero(fin, hn::Sub(yd, xd));
+        const VD xs = hn::IfThenElseZero(fin, xd);
+        sse = hn::Add(sse, hn::Mul(d, d));
+        sx = hn::Add(sx, hn::Mul(xs, xs));
+        mx = hn::Max(mx, hn::Abs(d));
+        badv = hn::Add(badv, hn::IfThenZeroElse(fin, hn::Set(dd, 1.0)));
+    };
+    for (; i + 2 * N <= n; i += 2 * N) {
+        step(i, sse0, sx0);
+        step(i + N, sse1, sx1);
+    }
+    for (; i + N <= n; i += N) step(i, sse0, sx0);
+    acc.sse += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sse0, sse1)));
+    acc.sx2 += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sx0, sx1)));
+    acc.max_abs = std::max(acc.max_abs, hn::GetLane(hn::MaxOfLanes(dd, mx)));
+    acc.nonfinite += std::uint64_t(hn::GetLane(hn::SumOfLanes(dd, badv)));
+    scalar_kernels().loss(x + i, y + i, n - i, acc);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace amn::st::kern
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace amn::st::kern {
+
+HWY_EXPORT(FirstNonfinite);
+HWY_EXPORT(AbsMax);
+HWY_EXPORT(AbsMaxBlocks);
+HWY_EXPORT(MinMax);
+HWY_EXPORT(Bnb4Blocks);
+HWY_EXPORT(Fp8Encode);
+HWY_EXPORT(IntEncode);
+HWY_EXPORT(PackInt);
+HWY_EXPORT(Int8Row);
+HWY_EXPORT(Loss);
+
+namespace {
+std::size_t first_nonfinite(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(FirstNonfinite)(x, n); }
+float absmax(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(AbsMax)(x, n); }
+void absmax_blocks(const float* x, std::size_t n, std::size_t bs, float* out) {
+    HWY_DYNAMIC_DISPATCH(AbsMaxBlocks)(x, n, bs, out);
+}
+void minmax(const float* x, std::size_t n, float* mn, float* mx) { HWY_DYNAMIC_DISPATCH(MinMax)(x, n, mn, mx); }
+void bnb4_blocks(const float* x, std::size_t nb, std::size_t bs, const Codebook4& cb, const float* am_deq, DType w,
+                 std::uint8_t* packed, float* absmax_out, float* y) {
+    HWY_DYNAMIC_DISPATCH(Bnb4Blocks)(x, nb, bs, cb, am_deq, w, packed, absmax_out, y);
+}
+void fp8_encode(const float* x, std::size_t n, float s, bool ds, DType w, std::uint8_t* q, float* y) {
+    HWY_DYNAMIC_DISPATCH(Fp8Encode)(x, n, s, ds, w, q, y);
+}
+void int_encode(const float* x, std::size_t n, float s, float z, float lo, float hi, DType w, std::int8_t* q, float* y) {
+    HWY_DYNAMIC_DISPATCH(IntEncode)(x, n, s, z, lo, hi, w, q, y);
+}
+void pack_int(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out) {
+    HWY_DYNAMIC_DISPATCH(PackInt)(q, n, bits, out);
+}
+void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
+    HWY_DYNAMIC_DISPATCH(Int8Row)(x, n, q, scb, y);
+}
+void loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DYNAMIC_DISPATCH(Loss)(x, y, n, acc); }
+}  // namespace
+
+const StKernels& st_kernels() noexcept {
+    static const StKernels k{"simd", first_nonfinite, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    return k;
+}
+
+}  // namespace amn::st::kern
+#endif  // HWY_ONCE
