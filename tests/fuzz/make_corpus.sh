@@ -3,8 +3,10 @@
 # the seeds of make_seeds.py (the repository's fixtures and generators only),
 # plus what fuzz runs have grown (build/sanitize/fuzz/<target>/corpus from
 # scripts/sanitize.sh, and any DIR given), plus the corpus already kept,
-# minimised with libFuzzer's -merge=1 (the smallest set of inputs that keeps
-# every coverage feature). Needs the fuzzers built: scripts/sanitize.sh build.
+# minimised with libFuzzer's -merge=1 -use_counters=0: the smallest set of
+# inputs that keeps every covered edge (hit-count buckets are left for the
+# fuzzer to find again, which halves the size). Needs the fuzzers built:
+# scripts/sanitize.sh build.
 # Usage: tests/fuzz/make_corpus.sh [TARGET...]   (default: all six)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,7 +21,7 @@ for t in "${targets[@]}"; do
   dirs=("$tmp/seeds/$t")
   for d in "$top/tests/fuzz/corpus/$t" "$build/fuzz/$t/corpus"; do [ -d "$d" ] && dirs+=("$d"); done
   mkdir -p "$tmp/min-$t"
-  "$build/tests/fuzz/fuzz_$t" -merge=1 -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
+  "$build/tests/fuzz/fuzz_$t" -merge=1 -use_counters=0 -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
     "$tmp/min-$t" "${dirs[@]}" >"$tmp/merge-$t.log" 2>&1 || { cat "$tmp/merge-$t.log" >&2; exit 1; }
   rm -rf "$top/tests/fuzz/corpus/$t"
   mkdir -p "$top/tests/fuzz/corpus"
