@@ -10,8 +10,9 @@ Usage: /usr/bin/python3 tests/fuzz/make_seeds.py OUT_DIR
   key/values of every GGUF value type (strings, arrays, nested arrays) and a
   custom general.alignment; block contents are random bytes (seeded);
 - npy, zip, pth, pickle: fixtures/npz_pth/make_npz_pth_fixtures.py's output
-  (NPY, NPZ, PyTorch ZIP and legacy checkpoints, plain pickles), without the
-  `wide.*` inputs and anything over 64 KiB.
+  (NPY, NPZ, PyTorch ZIP and legacy checkpoints, plain pickles and the
+  data.pkl of every ZIP checkpoint), without the `wide.*` inputs and
+  anything over 64 KiB (16 KiB for pickles, fuzz_pickle's -max_len).
 
 tests/fuzz/make_corpus.sh minimises these (with what a fuzz run has grown)
 into tests/fuzz/corpus/. Nothing is read from outside the repository.
@@ -25,6 +26,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zipfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = sys.argv[1]
@@ -145,5 +147,15 @@ with tempfile.TemporaryDirectory() as tmp:
         for target, exts in picks.items():
             if path.endswith(exts):
                 shutil.copyfile(full, os.path.join(out_dir(target), path))
+        # the pickles inside PyTorch ZIP checkpoints seed the pickle machine too
+        if path.endswith(".pth") and zipfile.is_zipfile(full):
+            try:
+                with zipfile.ZipFile(full) as z:
+                    for member in z.namelist():
+                        if member.endswith("data.pkl") and z.getinfo(member).file_size <= 16384:
+                            with open(os.path.join(out_dir("pickle"), path + ".data.pkl"), "wb") as f:
+                                f.write(z.read(member))
+            except (zipfile.BadZipFile, NotImplementedError, RuntimeError):
+                pass  # the deliberately broken archives
 for target in ("npy", "pth", "zip", "pickle"):
     print(f"{target}: {len(os.listdir(out_dir(target)))} seeds")
