@@ -12,8 +12,9 @@
 #      time, seeded from tests/fuzz/corpus/<target>/ (read only; new inputs
 #      go to build/sanitize/fuzz/<target>/, crashes to .../artifacts/).
 # Non-zero exit on any failing test, sanitizer report or fuzzer finding.
-# Needs clang-14 and libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes):
-# installed here if missing (CI only; not a build dependency of anamnesis).
+# Needs clang-14, libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes) and
+# llvm-14 (llvm-symbolizer, for readable reports): installed here if missing
+# (CI only; not a build dependency of anamnesis).
 #
 # Usage: scripts/sanitize.sh [build|test|fuzz|all]   (default: all)
 #   AMN_SANITIZE_TESTS  ctest -R regex of the suites to run
@@ -38,7 +39,7 @@ log() { printf 'sanitize: %s\n' "$*" >&2; }
 
 do_build() {
   local missing=()
-  for p in clang-14 libclang-rt-14-dev; do
+  for p in clang-14 libclang-rt-14-dev llvm-14; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -60,6 +61,7 @@ do_build() {
 
 sanitizer_env() {
   local logs=$1
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
   # A distinct exit code: amn's own are 0/1/2, so a sanitizer report in a
   # child amn can never pass for a named error.
   export ASAN_OPTIONS="exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$logs/asan"
@@ -74,7 +76,7 @@ do_test() {
     sanitizer_env "$logs"
     s=$SECONDS
     rc=0
-    ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --timeout 1500 -R "$tests_re" || rc=$?
+    ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)" --timeout 1500 -R "$tests_re" || rc=$?
     log "tests: $((SECONDS - s)) s"
     exit $rc
   ) || rc=$?
@@ -110,6 +112,7 @@ fuzz_one() {
 
 do_fuzz() {
   local t pids=() names=() rc=0 i s=$SECONDS
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
   export ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   unset LSAN_OPTIONS
   for t in "${fuzzers[@]}"; do
