@@ -130,7 +130,10 @@ void TestGgufQuantize::reference() {
     const g::Encoder scalar = g::scalar_encoder(id);
     QVERIFY2(scalar, "no scalar encoder");
     int checked = 0;
-    for (const auto& [name, t] : st->tensors) {
+    for (const auto& entry : st->tensors) {
+        // no structured binding: clang-14 (the sanitizer build) cannot capture one in a lambda
+        const std::string& name = entry.first;
+        const auto& t = entry.second;
         if (!name.ends_with(".blocks")) continue;
         const std::string base = name.substr(0, name.size() - 7);
         const auto& input = st->tensors.at(base + ".input");

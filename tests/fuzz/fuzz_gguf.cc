@@ -3,18 +3,8 @@
 // raise amn::Error, never crash, hang or read out of bounds. A parsed file
 // is also planned and every convertible tensor's first row dequantized, so
 // the offsets the parser validated are exercised.
-//
-// Not part of ctest. Build with clang-14 (g++ has no -fsanitize=fuzzer),
-// from the repository root:
-//
-//   CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DAMN_BUILD_GUI=OFF \
-//       -DAMN_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-//       -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined"
-//   ninja -C build-fuzz amn_core
-//   clang++-14 -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -Icore/include -Icore/src \
-//       tests/fuzz/fuzz_gguf.cc build-fuzz/core/libamn_core.a -lsimdjson -lhwy -lz -o build-fuzz/fuzz_gguf
-//   mkdir -p build-fuzz/corpus-gguf && cp ../shared/fixtures/reference/gguf/*/input/model.gguf build-fuzz/corpus-gguf/ 2>/dev/null
-//   build-fuzz/fuzz_gguf -max_len=65536 -timeout=10 build-fuzz/corpus-gguf
+// Not part of ctest; built and run by scripts/sanitize.sh (CI), corpus in
+// tests/fuzz/corpus/: tests/fuzz/README.md.
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/plan.hpp"

@@ -3,18 +3,8 @@
 // strict and in scan mode: any input must either unpickle or raise
 // amn::Error — never crash, hang, overflow the stack or grow without bound.
 // Persistent ids yield storages, as in a checkpoint.
-//
-// Not part of ctest. Build with clang-14 from the repository root:
-//
-//   mkdir -p build-fuzz
-//   clang++-14 -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -Icore/include -Icore/src \
-//       tests/fuzz/fuzz_pickle.cc core/src/formats/pickle.cc core/src/error.cc -o build-fuzz/fuzz_pickle
-//   mkdir -p build-fuzz/corpus-pickle
-//   /usr/bin/python3 fixtures/npz_pth/make_npz_pth_fixtures.py build-fuzz/fx
-//   cp build-fuzz/fx/*.pkl build-fuzz/corpus-pickle/
-//   (cd build-fuzz/fx && for f in *.pth; do /usr/bin/python3 -c "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); \
-//       [open('../corpus-pickle/'+sys.argv[1]+'.pkl','wb').write(z.read(n)) for n in z.namelist() if n.endswith('data.pkl')]" $f; done)
-//   build-fuzz/fuzz_pickle -max_len=16384 -timeout=10 -rss_limit_mb=1024 build-fuzz/corpus-pickle
+// Not part of ctest; built and run by scripts/sanitize.sh (CI), corpus in
+// tests/fuzz/corpus/: tests/fuzz/README.md.
 #include "anamnesis/error.hpp"
 #include "formats/pickle.hpp"
 

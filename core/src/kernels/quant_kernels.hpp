@@ -39,6 +39,7 @@ inline constexpr std::array<float, 16> kFp4{
 /// GPTQ's packing along the input dimension (AutoGPTQ/GPTQModel `pack`;
 /// 3-bit fields 10 and 21 of every 3-word group straddle two words, as
 /// GPTQModel `_unpack_rows_3bit` reads them). Reads ⌈n·bits/32⌉ words.
+/// n = 0 reads and writes nothing (`words` and `q` may then be null).
 void unpack_bits(unsigned bits, const std::uint32_t* words, std::uint8_t* q, std::size_t n);
 
 /// q[i] = (words[i] >> shift) & (2^bits − 1), for `n` words: one field at a

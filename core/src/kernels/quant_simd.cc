@@ -105,7 +105,9 @@ HWY_INLINE void Unpack3(const std::uint32_t* HWY_RESTRICT words, std::uint8_t* H
     const std::size_t groups = n / 32;
     // One lane (HWY_SCALAR): the reference loop is faster than 32 passes.
     if (N < 4 || N > kMaxN || 32 % N != 0) return scalar::unpack_bits(3, words, q, n);
-    for (std::size_t c = 0; c < 32; c += N) {
+    // No whole group (n < 32, q may be null for n = 0): no chunk pointer
+    // q + c may be formed (past the end, or on null: UB, found by UBSan).
+    for (std::size_t c = 0; groups > 0 && c < 32; c += N) {
         // Lane constants of this chunk (hoisted out of the group loop).
         const std::uint32_t b = k3Word[c];
         const std::uint32_t nx = b + 1 < 3 ? b + 1 : 2;  // never read past the group

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Sanitizer stage of CI (.ci/run, after scripts/test.sh), usable locally too:
+# one clang-14 tree, build/sanitize (CMake preset `sanitize`: ASan + UBSan,
+# -fno-sanitize-recover=all, -fsanitize=fuzzer-no-link so the same objects
+# serve the fuzz targets, -O1 -g, no GUI), then
+#   1. the ctest suites (all but $AMN_SANITIZE_EXCLUDE, below) under ASan,
+#      UBSan and LeakSanitizer; the tests that run `amn` run this tree's
+#      instrumented amn, and every sanitizer report of any process (also a
+#      child whose stderr a test swallows) is logged to build/sanitize/
+#      sanitizer-logs/ and fails the stage;
+#   2. every libFuzzer target for $AMN_FUZZ_SECONDS s (default 60), two at a
+#      time, seeded from tests/fuzz/corpus/<target>/ (read only; new inputs
+#      go to build/sanitize/fuzz/<target>/, crashes to .../artifacts/).
+# Non-zero exit on any failing test, sanitizer report or fuzzer finding.
+# Needs clang-14, libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes) and
+# llvm-14 (llvm-symbolizer, for readable reports): installed here if missing
+# (CI only; not a build dependency of anamnesis).
+#
+# Usage: scripts/sanitize.sh [build|test|fuzz|all]   (default: all)
+#   AMN_SANITIZE_TESTS    ctest -R regex of the suites to run (default: all)
+#   AMN_SANITIZE_EXCLUDE  ctest -E regex of suites left out (default below;
+#                         empty: none)
+#   AMN_FUZZ_SECONDS    seconds per fuzz target (default 60)
+#   AMN_FUZZ_JOBS       fuzz targets run at once (default: nproc, at most 2)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+stage=${1:-all}
+build="$top/build/sanitize"
+fuzzers=(safetensors gguf zip npy pth pickle)
+# Every ctest suite of this tree (core and CLI; no GUI here) but these, which
+# the g++ run of scripts/test.sh covers (measured, tests/fuzz/README.md):
+# test_gguf_imatrix and test_cli_forget (llama-quantize references on real
+# GGUF models: 8 and more than 7 minutes under ASan here), test_gguf_kernels
+# (SIMD == scalar bit for bit: with clang the two disagree on the sign of
+# NaNs from NaN/inf scales), and the packaging.* checks (install, .deb).
+default_exclude='^(test_gguf_imatrix|test_cli_forget|test_gguf_kernels|packaging\..*)$'
+tests_re=${AMN_SANITIZE_TESTS:-.}
+exclude_re=${AMN_SANITIZE_EXCLUDE-$default_exclude}
+fuzz_seconds=${AMN_FUZZ_SECONDS:-60}
+fuzz_jobs=${AMN_FUZZ_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}
+
+log() { printf 'sanitize: %s\n' "$*" >&2; }
+
+do_build() {
+  local missing=()
+  for p in clang-14 libclang-rt-14-dev llvm-14; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    local SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -q >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+  fi
+  cmake --preset sanitize -S "$top" >/dev/null
+  # The targets: amn (run by the CLI suites), the selected suites, the fuzzers.
+  local targets=(amn) t
+  for t in "${fuzzers[@]}"; do targets+=("fuzz_$t"); done
+  while read -r t; do targets+=("$t"); done < <(ctest --test-dir "$build" -N -R "$tests_re" ${exclude_re:+-E "$exclude_re"} | sed -n 's/^ *Test *#[0-9]*: //p')
+  export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR="$top"
+  local s=$SECONDS
+  cmake --build "$build" -j "$(nproc)" $(printf -- '--target %s ' "${targets[@]}") >&2
+  log "built ${#targets[@]} targets in $((SECONDS - s)) s"
+}
+
+sanitizer_env() {
+  local logs=$1
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
+  # A distinct exit code: amn's own are 0/1/2, so a sanitizer report in a
+  # child amn can never pass for a named error.
+  export ASAN_OPTIONS="exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$logs/asan"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=86:log_path=$logs/ubsan"
+  export LSAN_OPTIONS="suppressions=$top/tests/fuzz/lsan.supp:print_suppressions=0"
+}
+
+do_test() {
+  local logs="$build/sanitizer-logs" rc=0
+  rm -rf "$logs"; mkdir -p "$logs"
+  (
+    sanitizer_env "$logs"
+    s=$SECONDS
+    rc=0
+    ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)" --timeout 1500 -R "$tests_re" ${exclude_re:+-E "$exclude_re"} || rc=$?
+    log "tests: $((SECONDS - s)) s"
+    exit $rc
+  ) || rc=$?
+  if compgen -G "$logs/*" >/dev/null; then
+    log "sanitizer reports:"
+    for f in "$logs"/*; do echo "== $f"; cat "$f"; done >&2
+    rc=1
+  fi
+  return $rc
+}
+
+# One fuzz target: $1 = target name; prints one summary line, exit status of libFuzzer.
+fuzz_one() {
+  local t=$1 max_len=65536 work="$build/fuzz/$t" out rc=0
+  [ "$t" = pickle ] && max_len=16384
+  rm -rf "$work"; mkdir -p "$work/corpus" "$work/artifacts"
+  out="$work/fuzz.log"
+  # -fork/-jobs not used: one process per target, two targets at a time.
+  "$build/tests/fuzz/fuzz_$t" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
+    -max_total_time="$fuzz_seconds" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+    "$work/corpus" "$top/tests/fuzz/corpus/$t" >"$out" 2>&1 || rc=$?
+  local execs cov ft
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
+  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$out" | tail -1)
+  printf 'fuzz_%-12s exit %d, %s executions in %s s, %s, corpus %s -> %s files\n' "$t" "$rc" "${execs:-?}" \
+    "$fuzz_seconds" "${cov:-cov: ?}" "$(ls "$top/tests/fuzz/corpus/$t" | wc -l)" \
+    "$(( $(ls "$top/tests/fuzz/corpus/$t" | wc -l) + $(ls "$work/corpus" | wc -l) ))"
+  if [ $rc -ne 0 ]; then
+    echo "---- fuzz_$t failed; last lines of $out:"; tail -60 "$out"
+  fi
+  return $rc
+}
+
+do_fuzz() {
+  local t pids=() names=() rc=0 i s=$SECONDS
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
+  export ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  unset LSAN_OPTIONS
+  for t in "${fuzzers[@]}"; do
+    [ -d "$top/tests/fuzz/corpus/$t" ] || { log "no corpus tests/fuzz/corpus/$t"; return 1; }
+    while [ "$(jobs -rp | wc -l)" -ge "$fuzz_jobs" ]; do sleep 1; done
+    fuzz_one "$t" > "$build/fuzz/$t.summary" 2>&1 &
+    pids+=($!); names+=("$t")
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || rc=1
+    cat "$build/fuzz/${names[$i]}.summary"
+  done
+  log "fuzz: $((SECONDS - s)) s"
+  return $rc
+}
+
+mkdir -p "$build/fuzz"
+case $stage in
+  build) do_build ;;
+  test) do_test ;;
+  fuzz) do_fuzz ;;
+  all)
+    do_build
+    rc=0
+    do_test || rc=1
+    do_fuzz || rc=1
+    exit $rc ;;
+  *) echo "usage: scripts/sanitize.sh [build|test|fuzz|all]" >&2; exit 2 ;;
+esac
