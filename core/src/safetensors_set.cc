@@ -117,7 +117,8 @@ std::size_t SafetensorsSet::add_tail_tensor(std::size_t shard, std::string name,
 
 void SafetensorsSet::set_tail_tensor(std::size_t i, std::vector<std::uint64_t> shape, std::span<const std::uint8_t> bytes) {
     const Impl& d = *d_;
-    const auto [s, k] = d.at(i);
+    const auto at = d.at(i);  // not a structured binding: clang 14 cannot capture one
+    const std::size_t s = at.first, k = at.second;
     d.guarded([&] { d.shards[s]->set_tail_tensor(k, std::move(shape), bytes); });
 }
 
@@ -152,7 +153,8 @@ void SafetensorsSet::layout() {
 
 void SafetensorsSet::write(std::size_t tensor, std::uint64_t offset, std::span<const std::uint8_t> bytes) {
     const Impl& d = *d_;
-    const auto [s, k] = d.at(tensor);
+    const auto at = d.at(tensor);  // not a structured binding: clang 14 cannot capture one
+    const std::size_t s = at.first, k = at.second;
     d.guarded([&] { d.shards[s]->write(k, offset, bytes); });
 }
 
