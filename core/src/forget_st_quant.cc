@@ -116,8 +116,9 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                              kern::LossSums& loss) {
     Impl& m = *impl_;
     const u64 C = m.C, n = nrows * C;
-    // The dequantized values y only feed the loss: they are made and summed
-    // a row (or a flat piece of kPiece values) at a time, while x and y are in L1/L2.
+    // The dequantized values y only feed the loss: except for bitsandbytes
+    // 4-bit (faster over the whole chunk, docs/benchmarks.md) they are made and
+    // summed a row (or a flat piece of kPiece values) at a time, in L1/L2.
     constexpr u64 kPiece = 16384;
     auto row_loss = [&](u64 r) { m.k.loss(x + r * C, s.y.data(), C, loss); };
     s.y.resize(std::min<u64>(n, std::max<u64>(C, kPiece)));
@@ -127,17 +128,12 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 const u64 bs = b.blocksize, e0 = row0 * C, block0 = e0 / bs, nb = (n + bs - 1) / bs;
                 s.a.resize((n + 1) / 2);
                 s.f.resize(nb);
-                // Pieces of whole blocks (kPiece is a multiple of every blocksize); only
-                // the last piece of a tensor can hold a partial block or an odd count.
-                const u64 piece = std::max<u64>(bs, kPiece);
-                s.y.resize(std::min(n, piece));
-                for (u64 i = 0; i < n; i += piece) {
-                    const u64 len = std::min(piece, n - i);
-                    kern::bnb4_run(m.k, x + i, len, bs, m.cb,
-                                   b.double_quant ? m.am_deq.data() + block0 + i / bs : nullptr, m.wdtype,
-                                   s.a.data() + i / 2, s.f.data() + i / bs, s.y.data());
-                    m.k.loss(x + i, s.y.data(), len, loss);
-                }
+                // One call over the chunk, then the loss: measured faster than
+                // pieces of 16–64 Ki values with the loss after each (docs/benchmarks.md).
+                s.y.resize(n);
+                kern::bnb4_run(m.k, x, n, bs, m.cb, b.double_quant ? m.am_deq.data() + block0 : nullptr, m.wdtype,
+                               s.a.data(), s.f.data(), s.y.data());
+                m.k.loss(x, s.y.data(), n, loss);
                 put(0, e0 / 2, s.a);
                 if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
             },
