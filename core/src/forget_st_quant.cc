@@ -121,7 +121,11 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
     // summed a row (or a flat piece of kPiece values) at a time, in L1/L2.
     constexpr u64 kPiece = 16384;
     auto row_loss = [&](u64 r) { m.k.loss(x + r * C, s.y.data(), C, loss); };
-    s.y.resize(std::min<u64>(n, std::max<u64>(C, kPiece)));
+    // Grow only: shrinking and growing again would zero-fill the buffer every chunk.
+    auto need_y = [&](u64 k) {
+        if (s.y.size() < k) s.y.resize(k);
+    };
+    need_y(std::min<u64>(n, std::max<u64>(C, kPiece)));
     std::visit(
         overloaded{
             [&](const Bnb4Target& b) {
@@ -130,7 +134,7 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 s.f.resize(nb);
                 // One call over the chunk, then the loss: measured faster than
                 // pieces of 16–64 Ki values with the loss after each (docs/benchmarks.md).
-                s.y.resize(n);
+                need_y(n);
                 kern::bnb4_run(m.k, x, n, bs, m.cb, b.double_quant ? m.am_deq.data() + block0 : nullptr, m.wdtype,
                                s.a.data(), s.f.data(), s.y.data());
                 m.k.loss(x, s.y.data(), n, loss);
