@@ -116,34 +116,55 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                              kern::LossSums& loss) {
     Impl& m = *impl_;
     const u64 C = m.C, n = nrows * C;
-    s.y.resize(n);
+    // The dequantized values y only feed the loss: except for bitsandbytes
+    // 4-bit (faster over the whole chunk, docs/benchmarks.md) they are made and
+    // summed a row (or a flat piece of kPiece values) at a time, in L1/L2.
+    constexpr u64 kPiece = 16384;
+    auto row_loss = [&](u64 r) { m.k.loss(x + r * C, s.y.data(), C, loss); };
+    // Grow only: shrinking and growing again would zero-fill the buffer every chunk.
+    auto need_y = [&](u64 k) {
+        if (s.y.size() < k) s.y.resize(k);
+    };
+    need_y(std::min<u64>(n, std::max<u64>(C, kPiece)));
     std::visit(
         overloaded{
             [&](const Bnb4Target& b) {
                 const u64 bs = b.blocksize, e0 = row0 * C, block0 = e0 / bs, nb = (n + bs - 1) / bs;
                 s.a.resize((n + 1) / 2);
                 s.f.resize(nb);
+                // One call over the chunk, then the loss: measured faster than
+                // pieces of 16–64 Ki values with the loss after each (docs/benchmarks.md).
+                need_y(n);
                 kern::bnb4_run(m.k, x, n, bs, m.cb, b.double_quant ? m.am_deq.data() + block0 : nullptr, m.wdtype,
                                s.a.data(), s.f.data(), s.y.data());
+                m.k.loss(x, s.y.data(), n, loss);
                 put(0, e0 / 2, s.a);
                 if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
             },
             [&](const BnbInt8Target&) {
                 s.q.resize(n);
                 s.f.resize(nrows);
-                for (u64 r = 0; r < nrows; ++r) m.k.int8_row(x + r * C, C, s.q.data() + r * C, &s.f[r], s.y.data() + r * C);
+                for (u64 r = 0; r < nrows; ++r) {
+                    m.k.int8_row(x + r * C, C, s.q.data() + r * C, &s.f[r], s.y.data());
+                    row_loss(r);
+                }
                 put(0, row0 * C, bytes_of(s.q));
                 put(1, row0 * 4, bytes_of(s.f));
             },
             [&](const Fp8CtTarget& f) {
                 s.a.resize(n);
                 if (f.granularity == st::Fp8Granularity::Tensor) {
-                    m.k.fp8_encode(x, n, m.tensor_scale, false, m.wdtype, s.a.data(), s.y.data());
+                    for (u64 i = 0; i < n; i += kPiece) {
+                        const u64 len = std::min(kPiece, n - i);
+                        m.k.fp8_encode(x + i, len, m.tensor_scale, false, m.wdtype, s.a.data() + i, s.y.data());
+                        m.k.loss(x + i, s.y.data(), len, loss);
+                    }
                 } else if (f.granularity == st::Fp8Granularity::Channel) {
                     s.f.resize(nrows);
                     for (u64 r = 0; r < nrows; ++r) {
                         s.f[r] = st::detail::fp8_ct_scale(m.k.absmax(x + r * C, C), m.wdtype);
-                        m.k.fp8_encode(x + r * C, C, s.f[r], false, m.wdtype, s.a.data() + r * C, s.y.data() + r * C);
+                        m.k.fp8_encode(x + r * C, C, s.f[r], false, m.wdtype, s.a.data() + r * C, s.y.data());
+                        row_loss(r);
                     }
                     const auto enc = st::encode_floats(s.f, m.wdtype);
                     put(1, row0 * m.esize(), enc);
@@ -155,12 +176,14 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                         for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
                             s.f[t] = std::max(s.f[t], m.k.absmax(x + r * C + c0, std::min<u64>(128, C - c0)));
                     for (float& v : s.f) v = st::detail::fp8_ct_scale(v, m.wdtype);
-                    for (u64 r = 0; r < nrows; ++r)
+                    for (u64 r = 0; r < nrows; ++r) {
                         for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t) {
                             const u64 len = std::min<u64>(128, C - c0);
                             m.k.fp8_encode(x + r * C + c0, len, s.f[t], false, m.wdtype, s.a.data() + r * C + c0,
-                                           s.y.data() + r * C + c0);
+                                           s.y.data() + c0);
                         }
+                        row_loss(r);
+                    }
                     const auto enc = st::encode_floats(s.f, m.wdtype);
                     put(1, (row0 / 128) * nbc * m.esize(), enc);
                 }
@@ -174,10 +197,12 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                     for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
                         s.f[t] = std::max(s.f[t], m.k.absmax(x + r * C + c0, std::min<u64>(128, C - c0)));
                 for (float& v : s.f) v = st::detail::deepseek_sf(v, d.ue8m0);
-                for (u64 r = 0; r < nrows; ++r)
+                for (u64 r = 0; r < nrows; ++r) {
                     for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
                         m.k.fp8_encode(x + r * C + c0, std::min<u64>(128, C - c0), s.f[t], true, m.wdtype,
-                                       s.a.data() + r * C + c0, s.y.data() + r * C + c0);
+                                       s.a.data() + r * C + c0, s.y.data() + c0);
+                    row_loss(r);
+                }
                 put(0, row0 * C, s.a);
                 put(1, (row0 / 128) * nbc * 4, bytes_of(s.f));
             },
@@ -187,7 +212,7 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 const float qmin = -float(1u << (p.bits - 1)), qmax = float((1u << (p.bits - 1)) - 1);
                 s.q.resize(n);
                 s.f.resize(nrows * G);
-                for (u64 r = 0; r < nrows; ++r)
+                for (u64 r = 0; r < nrows; ++r) {
                     for (u64 g = 0; g < G; ++g) {
                         const float* xg = x + r * C + g * gs;
                         float mn, mx, sc;
@@ -197,8 +222,10 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                         s.f[r * G + g] = sc;
                         if (!p.symmetric) m.zp[(row0 + r) * G + g] = z;
                         m.k.int_encode(xg, gs, sc, float(z), qmin, qmax, m.wdtype, s.q.data() + r * C + g * gs,
-                                       s.y.data() + r * C + g * gs);
+                                       s.y.data() + g * gs);
                     }
+                    row_loss(r);
+                }
                 s.b.resize(nrows * words * 4);
                 auto* packed = reinterpret_cast<std::int32_t*>(s.b.data());
                 for (u64 r = 0; r < nrows; ++r) m.k.pack_int(s.q.data() + r * C, C, p.bits, packed + r * words);
@@ -208,7 +235,6 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
             },
         },
         m.scheme);
-    m.k.loss(x, s.y.data(), n, loss);
 }
 
 u64 WeightQuantizer::finish(const PutFn& put, const TailFn& tail) {

@@ -229,6 +229,7 @@ class TestStKernels : public QObject {
 private slots:
     void simd_equals_scalar();
     void f16_rounding_edges();
+    void first_nonfinite_every_position();
 };
 
 void TestStKernels::simd_equals_scalar() {
@@ -279,6 +280,32 @@ void TestStKernels::f16_rounding_edges() {
             k::scalar_kernels().fp8_encode(one.data(), 16, 1.0f / 1024.0f, false, DType::F16, c0.data(), y0.data());
             k::st_kernels().fp8_encode(one.data(), 16, 1.0f / 1024.0f, false, DType::F16, c1.data(), y1.data());
             if (first_diff(c0, c1) >= 0 || first_diff(y0, y1) >= 0) return target + ": F16 fp8 of " + std::to_string(x[i]);
+        }
+        return {};
+    });
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+// One NaN, +inf or -inf at every position of a buffer of finite values
+// (lengths across the 4-vector groups and the tails of every target): the
+// index found is that position, and nothing is found before it.
+void TestStKernels::first_nonfinite_every_position() {
+    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+        const auto& V = k::st_kernels();
+        for (const std::size_t n : {std::size_t(1), std::size_t(15), std::size_t(64), std::size_t(131), std::size_t(300)}) {
+            std::vector<float> x(n);
+            for (std::size_t i = 0; i < n; ++i) x[i] = (i % 2 ? -1.0f : 1.0f) * 3.0e38f / float(i + 1);
+            if (V.first_nonfinite(x.data(), n) != n) return target + ": a finite buffer of " + std::to_string(n);
+            for (std::size_t p = 0; p < n; ++p)
+                for (const float bad : {NAN, HUGE_VALF, -HUGE_VALF}) {
+                    const float keep = x[p];
+                    x[p] = bad;
+                    const std::size_t got = V.first_nonfinite(x.data(), n);
+                    x[p] = keep;
+                    if (got != p)
+                        return target + ": n " + std::to_string(n) + ", bad at " + std::to_string(p) + ", found " +
+                               std::to_string(got);
+                }
         }
         return {};
     });
