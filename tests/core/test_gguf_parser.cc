@@ -112,7 +112,7 @@ void TestGgufParser::metadata_values() {
     QCOMPARE(cat.metadata[6].value, MetaValue::f32(1e-5f));
     QCOMPARE(cat.metadata[8].value.as_string(), std::string("a\"b\\c\n\xC3\xA9"));
     QCOMPARE(cat.metadata[12].value.elem_type, GgufType::I32);
-    QCOMPARE(cat.metadata[12].value.items.size(), std::size_t(3));
+    QCOMPARE(cat.metadata[12].value.size(), std::size_t(3));
     QCOMPARE(cat.metadata[15].value.as_string(), std::string("a\xFF" "b"));  // raw bytes kept; JSON shows U+FFFD
     // Numbers as a JSON reader of the text sees them (f32 through its shortest form).
     QCOMPARE(meta_number(cat.metadata[6].value).value(), 1e-05);
