@@ -443,7 +443,7 @@ GgufInfo gguf_info(const Catalog& cat) {
     return info;
 }
 
-std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items) {
+std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items, bool with_json) {
     if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
     std::vector<GgufKeyValue> out;
     out.reserve(cat.metadata.size());
@@ -452,10 +452,9 @@ std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summar
         o.key = key;
         o.type = meta_type_words(v);
         o.count = v.is_array() ? v.size() : 1;
-        o.json = meta_json(v);
         bool cut = false;
-        o.summary = meta_summary(v, summary_items, &cut);
-        if (!cut) o.summary = o.json;
+        o.summary = meta_summary(v, summary_items, &cut);  // equals meta_json() when nothing was cut
+        if (with_json) o.json = cut ? meta_json(v) : o.summary;
         out.push_back(std::move(o));
     }
     return out;
