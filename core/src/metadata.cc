@@ -199,6 +199,11 @@ MetaValue MetaValue::i64(std::int64_t v) { return scalar(GgufType::I64, static_c
 MetaValue MetaValue::f32(float v) { return scalar(GgufType::F32, std::bit_cast<std::uint32_t>(v)); }
 MetaValue MetaValue::f64(double v) { return scalar(GgufType::F64, std::bit_cast<std::uint64_t>(v)); }
 MetaValue MetaValue::boolean(bool v) { return scalar(GgufType::Bool, v ? 1 : 0); }
+MetaValue MetaValue::from_bits(GgufType t, std::uint64_t bits) {
+    if (!detail::meta_valid_type(t) || detail::meta_scalar_size(t) == 0)
+        usage_error("GGUF type " + std::to_string(static_cast<std::uint32_t>(t)) + " is not a scalar type");
+    return scalar(t, bits);
+}
 MetaValue MetaValue::string(std::string v) {
     MetaValue g;
     g.type = GgufType::String;

@@ -297,8 +297,8 @@ void TestGgufWriter::nested_arrays_round_trip() {
         {"t.i16", GgufValue::i16(-32768)}, {"t.i32", GgufValue::i32(-5)}, {"t.u64", GgufValue::u64(~0ull)},
         {"t.i64", GgufValue::i64(std::numeric_limits<std::int64_t>::min())},
         {"t.f32", GgufValue::f32(-0.0f)}, {"t.f64", GgufValue::f64(1.0 / 3)},
-        {"t.nan", GgufValue{GgufType::F32, 0x7FC01234u, {}, GgufType::U8, {}}},  // NaN payload kept
-        {"t.bool2", GgufValue{GgufType::Bool, 2, {}, GgufType::U8, {}}},         // odd bool byte kept
+        {"t.nan", GgufValue::from_bits(GgufType::F32, 0x7FC01234u)},  // NaN payload kept
+        {"t.bool2", GgufValue::from_bits(GgufType::Bool, 2)},         // odd bool byte kept
         {"t.f64s", GgufValue::array(GgufType::F64, {GgufValue::f64(1.5), GgufValue::f64(-2)})},
     };
     {

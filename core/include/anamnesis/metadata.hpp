@@ -72,6 +72,10 @@ struct MetaValue {
     static MetaValue f64(double v);
     static MetaValue boolean(bool v);
     static MetaValue string(std::string v);
+    /// A scalar of type `t` (U8 … F64, Bool) from its bits as in `bits`
+    /// (kept as given: NaN payloads, bool bytes other than 0/1).
+    /// \throws Error{Usage} when `t` is String, Array or not a GgufType.
+    static MetaValue from_bits(GgufType t, std::uint64_t bits);
     /// An array of `elem` values, packed (see above). \throws Error{Usage}
     /// when `elem` is not a GgufType or an item's type is not `elem`.
     static MetaValue array(GgufType elem, const std::vector<MetaValue>& items);
