@@ -38,7 +38,7 @@ QString fromBytes(const std::string& s) { return QString::fromUtf8(s.data(), sta
 
 QString metadataDisplayText(const amn::MetaValue& v) {
     if (!v.is_array()) return fromBytes(amn::meta_text(v));
-    const int n = clampCount(v.items.size());
+    const int n = clampCount(v.size());
     switch (v.elem_type) {
         case amn::GgufType::String: return MetadataView::tr("array of %Ln string(s)", nullptr, n);
         case amn::GgufType::Array: return MetadataView::tr("array of %Ln array(s)", nullptr, n);
@@ -52,11 +52,11 @@ QString metadataDisplayText(const amn::MetaValue& v) {
 QString metadataFullText(const amn::MetaValue& v) {
     if (!v.is_array()) return fromBytes(amn::meta_text(v));
     QString out = QStringLiteral("[");
-    for (std::size_t i = 0; i < v.items.size(); ++i) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
         out += i ? QStringLiteral(",\n  ") : QStringLiteral("\n  ");
-        out += fromBytes(amn::meta_json(v.items[i]));
+        out += fromBytes(amn::meta_json(v.at(i)));
     }
-    out += v.items.empty() ? QStringLiteral("]") : QStringLiteral("\n]");
+    out += v.empty() ? QStringLiteral("]") : QStringLiteral("\n]");
     return out;
 }
 

@@ -48,7 +48,12 @@ void write_gguf_json(JsonWriter& w, const Catalog& cat, bool full_kv) {
         w.key("file_type_name").value(llama_ftype_name(*g.file_type));
     }
     w.key("kv").begin_object();
-    for (const auto& e : gguf_key_values(cat)) w.key(e.key).raw(full_kv ? e.json : e.summary);
+    // One value's text at a time (a vocabulary's full JSON is megabytes).
+    if (full_kv) {
+        for (const auto& [k, v] : cat.metadata) w.key(k).raw(meta_json(v));
+    } else {
+        for (const auto& e : gguf_key_values(cat, 8, false)) w.key(e.key).raw(e.summary);
+    }
     w.end_object();
     w.end_object();
 }
@@ -114,7 +119,7 @@ int cmd_parse(Args& args) {
     if (cat.format == Format::Gguf) {
         print_gguf_facts(cat);
         if (kv) {
-            const auto kvs = gguf_key_values(cat);
+            const auto kvs = gguf_key_values(cat, 8, false);
             std::printf("\nkey/values (%zu):\n", kvs.size());
             for (const auto& e : kvs) std::printf("  %-40s %-16s %s\n", printable(e.key).c_str(), printable(e.type).c_str(), printable(e.summary).c_str());
         }

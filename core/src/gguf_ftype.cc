@@ -102,9 +102,11 @@ std::optional<std::uint64_t> kv_uint(const std::vector<GgufKv>& kvs, const std::
     const GgufValue* v = gguf_find_kv(kvs, key);
     if (!v) return std::nullopt;
     const GgufValue* s = v;
+    GgufValue first;
     if (v->is_array()) {  // per-layer counts: layer 0
-        if (v->items.empty()) return std::nullopt;
-        s = &v->items[0];
+        if (v->empty()) return std::nullopt;
+        first = v->at(0);
+        s = &first;
     }
     try {
         return s->as_uint();

@@ -50,8 +50,15 @@ void put_payload(std::vector<std::uint8_t>& out, const GgufValue& v) {
         case GgufType::String: put_str(out, v.str); return;
         case GgufType::Array:
             put_u32(out, static_cast<std::uint32_t>(v.elem_type));
-            put_u64(out, v.items.size());
-            for (const auto& it : v.items) put_payload(out, it);
+            put_u64(out, v.size());
+            if (v.elem_type == GgufType::String) {
+                for (std::size_t i = 0; i < v.size(); ++i) put_str(out, v.string_at(i));
+            } else if (v.elem_type == GgufType::Array) {
+                for (std::size_t i = 0; i < v.size(); ++i) put_payload(out, v.array_at(i));
+            } else {  // packed little-endian scalars: the file's bytes
+                const std::string_view b = v.packed_bytes();
+                out.insert(out.end(), b.begin(), b.end());
+            }
             return;
         default: {
             const unsigned n = detail::meta_scalar_size(v.type);
@@ -66,17 +73,19 @@ void put_kv(std::vector<std::uint8_t>& out, const GgufKv& kv) {
     put_payload(out, kv.value);
 }
 
-std::string cut_at_nul(const std::string& s) {
+std::string_view cut_at_nul(std::string_view s) {
     const auto z = s.find('\0');
-    return z == std::string::npos ? s : s.substr(0, z);
+    return z == std::string_view::npos ? s : s.substr(0, z);
 }
 
 // ggml gguf_set_kv: strings travel as const char*.
 GgufValue ggml_copy(const GgufValue& v) {
-    if (v.type == GgufType::String) return GgufValue::string(cut_at_nul(v.str));
+    if (v.type == GgufType::String) return GgufValue::string(std::string(cut_at_nul(v.str)));
     if (v.type == GgufType::Array && v.elem_type == GgufType::String) {
-        GgufValue a = v;
-        for (auto& it : a.items) it.str = cut_at_nul(it.str);
+        if (v.packed_bytes().find('\0') == std::string_view::npos) return v;
+        GgufValue a = GgufValue::strings({});
+        a.reserve(v.size(), v.packed_bytes().size());
+        for (std::size_t i = 0; i < v.size(); ++i) a.push_string(cut_at_nul(v.string_at(i)));
         return a;
     }
     return v;
@@ -130,7 +139,7 @@ std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::ui
 std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id,
                                        const LlamaImatrixKvs& im) {
     auto out = llama_quantize_kvs(input, ftype_id);
-    auto cut127 = [](const std::string& s) { return cut_at_nul(s).substr(0, 127); };
+    auto cut127 = [](const std::string& s) { return std::string(cut_at_nul(s).substr(0, 127)); };
     set_kv(out, "quantize.imatrix.file", GgufValue::string(cut127(im.file)));
     if (!im.dataset.empty()) set_kv(out, "quantize.imatrix.dataset", GgufValue::string(cut127(im.dataset)));
     set_kv(out, "quantize.imatrix.entries_count", GgufValue::u32(im.entries_count));

@@ -40,10 +40,9 @@ std::vector<std::string> metadata_strings(const Catalog& cat, std::string_view k
     std::vector<std::string> out;
     const MetaValue* v = cat.meta(key);
     if (!v || !v->is_array()) return out;
-    for (const auto& item : v->items) {
-        if (!item.is_string()) return {};
-        out.push_back(item.str);
-    }
+    if (v->elem_type != GgufType::String) return out;
+    out.reserve(v->size());
+    for (std::size_t i = 0; i < v->size(); ++i) out.emplace_back(v->string_at(i));
     return out;
 }
 

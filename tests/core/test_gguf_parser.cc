@@ -61,6 +61,7 @@ class TestGgufParser : public QObject {
 private slots:
     void metadata_values();
     void info_and_summaries();
+    void packed_arrays();
     // ---- synthetic valid files ----
     void synthetic_valid();
     void big_endian();
@@ -112,7 +113,7 @@ void TestGgufParser::metadata_values() {
     QCOMPARE(cat.metadata[6].value, MetaValue::f32(1e-5f));
     QCOMPARE(cat.metadata[8].value.as_string(), std::string("a\"b\\c\n\xC3\xA9"));
     QCOMPARE(cat.metadata[12].value.elem_type, GgufType::I32);
-    QCOMPARE(cat.metadata[12].value.items.size(), std::size_t(3));
+    QCOMPARE(cat.metadata[12].value.size(), std::size_t(3));
     QCOMPARE(cat.metadata[15].value.as_string(), std::string("a\xFF" "b"));  // raw bytes kept; JSON shows U+FFFD
     // Numbers as a JSON reader of the text sees them (f32 through its shortest form).
     QCOMPARE(meta_number(cat.metadata[6].value).value(), 1e-05);
@@ -165,6 +166,60 @@ void TestGgufParser::info_and_summaries() {
     QVERIFY(kvs[3].summary.find("(1000 bytes)") != std::string::npos);
     QCOMPARE(llama_ftype_name(15), std::string_view("Q4_K_M"));
     QCOMPARE(llama_ftype_name(999), std::string_view());
+}
+
+void TestGgufParser::packed_arrays() {
+    // The same arrays in a little- and a big-endian file read to the same
+    // packed value: scalars as little-endian bytes (written out by hand
+    // below), strings as one buffer; each element reads back as written.
+    for (const bool be : {false, true}) {
+        GgufBuilder g;
+        g.be = be;
+        g.header(0, 4);
+        auto arr = [&](std::string_view k, std::uint32_t et, std::uint64_t n) {
+            g.str(k); g.num<std::uint32_t>(9); g.num<std::uint32_t>(et); g.num<std::uint64_t>(n);
+        };
+        arr("u16", 2, 3); g.num<std::uint16_t>(1); g.num<std::uint16_t>(0x1234); g.num<std::uint16_t>(65535);
+        arr("f64", 12, 2); g.num<double>(-0.0); g.num<double>(1.5);
+        arr("tokens", 8, 3); g.str("<s>"); g.str(""); g.str(std::string_view("a\0b", 3));
+        arr("bool", 7, 2); g.num<std::uint8_t>(0); g.num<std::uint8_t>(2);
+        const Catalog cat = parse_bytes(g.b);
+        const MetaValue& u16 = cat.metadata[0].value;
+        QCOMPARE(u16.size(), std::size_t(3));
+        QCOMPARE(u16.packed_bytes(), std::string_view("\x01\x00\x34\x12\xFF\xFF", 6));
+        QCOMPARE(u16.bits_at(1), std::uint64_t(0x1234));
+        QCOMPARE(u16.at(2), MetaValue::u16(65535));
+        QCOMPARE(u16, MetaValue::array(GgufType::U16, {MetaValue::u16(1), MetaValue::u16(0x1234), MetaValue::u16(65535)}));
+        const MetaValue& f64 = cat.metadata[1].value;
+        QCOMPARE(f64.bits_at(0), std::uint64_t(0x8000000000000000ull));
+        QCOMPARE(f64.packed_bytes().substr(8), std::string_view("\0\0\0\0\0\0\xF8\x3F", 8));
+        QCOMPARE(meta_json(f64), std::string("[-0,1.5]"));
+        const MetaValue& tokens = cat.metadata[2].value;
+        QCOMPARE(tokens.size(), std::size_t(3));
+        QCOMPARE(tokens.string_at(0), std::string_view("<s>"));
+        QVERIFY(tokens.string_at(1).empty());
+        QCOMPARE(tokens.string_at(2), std::string_view("a\0b", 3));
+        QCOMPARE(tokens.packed_bytes(), std::string_view("<s>a\0b", 6));
+        QCOMPARE(tokens, MetaValue::strings({"<s>", "", std::string("a\0b", 3)}));
+        QCOMPARE(tokens.at(0), MetaValue::string("<s>"));
+        const MetaValue& flags = cat.metadata[3].value;
+        QCOMPARE(meta_json(flags), std::string("[false,true]"));
+        QCOMPARE(flags.at(1).bits, std::uint64_t(2));  // the stored byte, not 1
+        // Misuse: named Usage errors, never a read past the buffer.
+        auto code = [](auto f) -> std::optional<ErrorCode> {
+            try { f(); } catch (const Error& e) { return e.code(); }
+            return std::nullopt;
+        };
+        QCOMPARE(code([&] { (void)u16.bits_at(3); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(code([&] { (void)u16.string_at(0); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(code([&] { (void)u16.array_at(0); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(code([&] { (void)tokens.bits_at(0); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(code([&] { (void)tokens.string_at(3); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(code([&] { (void)MetaValue::u8(1).at(0); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(code([&] { MetaValue::packed(GgufType::U16, 2, "abc"); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(code([&] { MetaValue::packed(GgufType::String, 1, "a"); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(code([&] { MetaValue::strings({}).push_back(MetaValue::u8(1)); }), std::optional(ErrorCode::Usage));
+    }
 }
 
 void TestGgufParser::synthetic_valid() {

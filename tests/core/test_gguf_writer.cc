@@ -154,8 +154,8 @@ void TestGgufWriter::read_kvs_typed() {
     const auto& tokens = kv(kvs, "tokenizer.ggml.tokens");
     QVERIFY(tokens.is_array());
     QCOMPARE(tokens.elem_type, GgufType::String);
-    QCOMPARE(tokens.items.size(), std::size_t(512));
-    QCOMPARE(tokens.items[1].as_string(), std::string("<s>"));
+    QCOMPARE(tokens.size(), std::size_t(512));
+    QCOMPARE(tokens.string_at(1), std::string_view("<s>"));
     QCOMPARE(kv(kvs, "tokenizer.ggml.token_type").elem_type, GgufType::I32);
     // Same keys, same order as the display form.
     const auto display = gguf_key_values(open_gguf(in));
@@ -262,7 +262,7 @@ void TestGgufWriter::quantize_kvs_rules() {
     QCOMPARE(out[0].key, std::string("general.architecture"));
     QCOMPARE(out[1].key, std::string("general.name"));
     QCOMPARE(out[1].value.as_string(), std::string("ab"));  // ggml copies strings as const char*
-    QCOMPARE(out[2].value.items[0].as_string(), std::string("x"));
+    QCOMPARE(out[2].value.at(0).as_string(), std::string("x"));
     QCOMPARE(out[3].key, std::string("general.quantization_version"));
     QCOMPARE(out[3].value, GgufValue::u32(2));
     QCOMPARE(out[4].key, std::string("general.file_type"));
@@ -297,8 +297,8 @@ void TestGgufWriter::nested_arrays_round_trip() {
         {"t.i16", GgufValue::i16(-32768)}, {"t.i32", GgufValue::i32(-5)}, {"t.u64", GgufValue::u64(~0ull)},
         {"t.i64", GgufValue::i64(std::numeric_limits<std::int64_t>::min())},
         {"t.f32", GgufValue::f32(-0.0f)}, {"t.f64", GgufValue::f64(1.0 / 3)},
-        {"t.nan", GgufValue{GgufType::F32, 0x7FC01234u, {}, GgufType::U8, {}}},  // NaN payload kept
-        {"t.bool2", GgufValue{GgufType::Bool, 2, {}, GgufType::U8, {}}},         // odd bool byte kept
+        {"t.nan", GgufValue::from_bits(GgufType::F32, 0x7FC01234u)},  // NaN payload kept
+        {"t.bool2", GgufValue::from_bits(GgufType::Bool, 2)},         // odd bool byte kept
         {"t.f64s", GgufValue::array(GgufType::F64, {GgufValue::f64(1.5), GgufValue::f64(-2)})},
     };
     {
@@ -353,9 +353,9 @@ void TestGgufWriter::big_endian_kvs() {
     QCOMPARE(kvs.size(), std::size_t(4));
     QCOMPARE(kvs[0].value, GgufValue::u32(0x01020304u));
     QCOMPARE(kvs[1].value.as_double(), 1.5);
-    QCOMPARE(kvs[2].value.items.size(), std::size_t(2));
-    QCOMPARE(kvs[2].value.items[0].as_int(), std::int64_t(-2));
-    QCOMPARE(kvs[2].value.items[1].as_int(), std::int64_t(5));
+    QCOMPARE(kvs[2].value.size(), std::size_t(2));
+    QCOMPARE(kvs[2].value.at(0).as_int(), std::int64_t(-2));
+    QCOMPARE(kvs[2].value.at(1).as_int(), std::int64_t(5));
     QCOMPARE(kvs[3].value.as_string(), std::string("hé"));
     QCOMPARE(error_of([&] { gguf_read_kvs(Catalog{}); }), std::optional(ErrorCode::Usage));
 }
@@ -498,8 +498,9 @@ void TestGgufWriter::misuse_errors() {
     QCOMPARE(code([&] { w.set("general.alignment", GgufValue::u64(32)); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.set("general.alignment", GgufValue::u32(48)); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { GgufValue::array(GgufType::I32, {GgufValue::u8(1)}); }), std::optional(ErrorCode::Usage));
-    GgufValue bad = GgufValue::array(GgufType::I32, {});
-    bad.items.push_back(GgufValue::string("x"));
+    QCOMPARE(code([&] { GgufValue::array(GgufType::I32, {}).push_back(GgufValue::string("x")); }), std::optional(ErrorCode::Usage));
+    GgufValue bad = GgufValue::array(GgufType::I32, {GgufValue::i32(1)});
+    bad.elem_type = GgufType::String;  // packed bytes no longer match the element type
     QCOMPARE(code([&] { w.set("b", bad); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.add_tensor("q", DType::Q4_K, {4, 100}); }), std::optional(ErrorCode::SizeMismatch));
     QCOMPARE(code([&] { w.add_tensor("f8", DType::F8_E4M3, {4}); }), std::optional(ErrorCode::Unsupported));

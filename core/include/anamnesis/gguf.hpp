@@ -115,8 +115,10 @@ GgufInfo gguf_info(const Catalog& cat);
 
 /// Every key/value of a GGUF catalog in file order, derived from the typed
 /// `cat.metadata` (meta_type_words(), meta_json(), meta_summary() keeping
-/// `summary_items` array elements). \throws Error{Usage} when `cat` is not GGUF.
-std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items = 8);
+/// `summary_items` array elements). With `with_json` false, `json` is left
+/// empty (display only: the full text of a 256k-token vocabulary is
+/// megabytes). \throws Error{Usage} when `cat` is not GGUF.
+std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items = 8, bool with_json = true);
 
 /// All key/values as one JSON object text {"key": value, …} in file order,
 /// arrays complete (tokenizer vocab included) — what `remember` stores in

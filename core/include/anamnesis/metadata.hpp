@@ -28,12 +28,29 @@ enum class GgufType : std::uint32_t {
 /// "i64" "f64"; "?" for a value outside the enum.
 std::string_view gguf_type_name(GgufType t) noexcept;
 
+struct MetaValue;
+namespace detail {
+void check_meta_value(const MetaValue& v, const std::string& key, unsigned depth);
+}
+
 /// One typed metadata value. Scalars keep their exact bits, so a GGUF value
 /// read and written back is the same bytes (NaN payloads, -0.0, bool bytes
 /// other than 0/1). Arrays hold elements of one type `elem_type`; an element
 /// of an array of arrays is itself an Array value with its own `elem_type`
 /// (GGUF nests arrays this way; gguf-py reads them, ggml's own reader
 /// refuses them).
+///
+/// Arrays are stored packed, not as one MetaValue per element (a 256k-token
+/// vocabulary is three such arrays):
+/// - scalar elements (U8 … F64, Bool): one byte buffer of size() × the
+///   element's size in bytes (1, 2, 4 or 8), each element's bits in
+///   little-endian order — the GGUF file's own layout — whatever the host;
+/// - String elements: the strings' bytes concatenated in one buffer, plus
+///   size() end offsets (bytes, u64; element i is [end(i-1), end(i)));
+/// - Array elements: one MetaValue per element.
+/// Read elements with size(), bits_at(), string_at(), array_at() (no copy) or
+/// at() (one element as its own value); build arrays with array(),
+/// strings(), packed() or push_back().
 struct MetaValue {
     GgufType type = GgufType::U8;
     /// Scalars (every type but String and Array): the value's bits,
@@ -42,7 +59,6 @@ struct MetaValue {
     std::uint64_t bits = 0;
     std::string str;                    ///< String: the bytes (no terminator; not necessarily UTF-8)
     GgufType elem_type = GgufType::U8;  ///< Array: the element type
-    std::vector<MetaValue> items;       ///< Array: the elements
 
     static MetaValue u8(std::uint8_t v);
     static MetaValue i8(std::int8_t v);
@@ -56,11 +72,21 @@ struct MetaValue {
     static MetaValue f64(double v);
     static MetaValue boolean(bool v);
     static MetaValue string(std::string v);
-    /// An array of `elem` values. \throws Error{Usage} when an item's type is
-    /// not `elem`.
-    static MetaValue array(GgufType elem, std::vector<MetaValue> items);
+    /// A scalar of type `t` (U8 … F64, Bool) from its bits as in `bits`
+    /// (kept as given: NaN payloads, bool bytes other than 0/1).
+    /// \throws Error{Usage} when `t` is String, Array or not a GgufType.
+    static MetaValue from_bits(GgufType t, std::uint64_t bits);
+    /// An array of `elem` values, packed (see above). \throws Error{Usage}
+    /// when `elem` is not a GgufType or an item's type is not `elem`.
+    static MetaValue array(GgufType elem, const std::vector<MetaValue>& items);
     /// Convenience: an array of strings.
     static MetaValue strings(const std::vector<std::string>& v);
+    /// An array of `count` scalar elements of type `elem` (U8 … F64, Bool)
+    /// from their packed bytes: `count` × element size bytes, little-endian
+    /// (a GGUF array's payload as stored in a little-endian file).
+    /// \throws Error{Usage} when `elem` is String, Array or not a GgufType,
+    /// or `bytes.size()` is not `count` × the element size.
+    static MetaValue packed(GgufType elem, std::uint64_t count, std::string bytes);
 
     bool is_array() const noexcept { return type == GgufType::Array; }
     bool is_string() const noexcept { return type == GgufType::String; }
@@ -81,8 +107,45 @@ struct MetaValue {
     /// Bool as stored (non-zero = true). \throws Error{Usage} otherwise.
     bool as_bool() const;
 
-    /// Exact equality: same type, same bits / bytes / element type and items.
+    /// Array: the number of elements (elements, not bytes); 0 for any other type.
+    std::size_t size() const noexcept { return type == GgufType::Array ? static_cast<std::size_t>(count_) : 0; }
+    /// True when size() is 0.
+    bool empty() const noexcept { return size() == 0; }
+    /// Element `i` of an array of scalars: its bits, zero-extended to 64 as
+    /// in `bits`. \throws Error{Usage} when this is not an array of scalars
+    /// or `i` >= size().
+    std::uint64_t bits_at(std::size_t i) const;
+    /// Element `i` of an array of strings (a view into this value).
+    /// \throws Error{Usage} when this is not an array of strings or `i` >= size().
+    std::string_view string_at(std::size_t i) const;
+    /// Element `i` of an array of arrays. \throws Error{Usage} when this is
+    /// not an array of arrays or `i` >= size().
+    const MetaValue& array_at(std::size_t i) const;
+    /// Element `i` of any array as its own value (a copy).
+    /// \throws Error{Usage} when this is not an array or `i` >= size().
+    MetaValue at(std::size_t i) const;
+    /// Array of scalars: the packed little-endian element bytes (size() ×
+    /// element size); array of strings: the strings' bytes concatenated;
+    /// empty otherwise.
+    std::string_view packed_bytes() const noexcept { return type == GgufType::Array ? std::string_view(data_) : std::string_view(); }
+    /// Append `item` to this array. \throws Error{Usage} when this is not an
+    /// array or `item.type` is not `elem_type`.
+    void push_back(const MetaValue& item);
+    /// Append a String element (no MetaValue built). \throws Error{Usage}
+    /// when this is not an array of strings.
+    void push_string(std::string_view s);
+    /// Reserve room for `elems` more elements and `bytes` more packed bytes.
+    void reserve(std::size_t elems, std::size_t bytes = 0);
+
+    /// Exact equality: same type, same bits / bytes / element type and elements.
     friend bool operator==(const MetaValue& a, const MetaValue& b) noexcept;
+
+private:
+    friend void detail::check_meta_value(const MetaValue& v, const std::string& key, unsigned depth);
+    std::uint64_t count_ = 0;             // Array: elements
+    std::string data_;                    // Array of scalars / strings: packed bytes (see above)
+    std::vector<std::uint64_t> ends_;     // Array of strings: end offset of each element in data_
+    std::vector<MetaValue> nested_;       // Array of arrays: the elements
 };
 
 /// One key/value.

@@ -139,11 +139,24 @@ MetaValue read_value(Cursor& c, std::uint32_t t, unsigned depth, const std::stri
                             "key '" + key + "': array of " + std::to_string(n) + " " + vtype_name(et) +
                                 " elements runs past the end of the file",
                             c.file);
+            // Packed (metadata.hpp): scalars as their little-endian bytes,
+            // strings as one buffer + end offsets; arrays element by element.
+            if (et != kStr && et != kArr) {
+                const auto bytes = static_cast<std::size_t>(n * min_elem);
+                std::string packed(reinterpret_cast<const char*>(c.data + c.pos), bytes);
+                c.pos += bytes;
+                if (c.be && min_elem > 1)
+                    for (std::size_t i = 0; i < bytes; i += min_elem) std::reverse(packed.begin() + i, packed.begin() + i + min_elem);
+                return MetaValue::packed(static_cast<GgufType>(et), n, std::move(packed));
+            }
             MetaValue v;
             v.type = GgufType::Array;
             v.elem_type = static_cast<GgufType>(et);
-            v.items.reserve(static_cast<std::size_t>(n));
-            for (std::uint64_t i = 0; i < n; ++i) v.items.push_back(read_value(c, et, depth + 1, key));
+            v.reserve(static_cast<std::size_t>(n));
+            for (std::uint64_t i = 0; i < n; ++i) {
+                if (et == kStr) v.push_string(c.str("a string value"));
+                else v.push_back(read_value(c, et, depth + 1, key));
+            }
             return v;
         }
         default:
@@ -430,7 +443,7 @@ GgufInfo gguf_info(const Catalog& cat) {
     return info;
 }
 
-std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items) {
+std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summary_items, bool with_json) {
     if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
     std::vector<GgufKeyValue> out;
     out.reserve(cat.metadata.size());
@@ -438,11 +451,10 @@ std::vector<GgufKeyValue> gguf_key_values(const Catalog& cat, std::size_t summar
         GgufKeyValue o;
         o.key = key;
         o.type = meta_type_words(v);
-        o.count = v.is_array() ? v.items.size() : 1;
-        o.json = meta_json(v);
+        o.count = v.is_array() ? v.size() : 1;
         bool cut = false;
-        o.summary = meta_summary(v, summary_items, &cut);
-        if (!cut) o.summary = o.json;
+        o.summary = meta_summary(v, summary_items, &cut);  // equals meta_json() when nothing was cut
+        if (with_json) o.json = cut ? meta_json(v) : o.summary;
         out.push_back(std::move(o));
     }
     return out;
