@@ -383,8 +383,11 @@ HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RES
 template <int kBits, bool kAsym>
 HWY_INLINE void LegacyEncode(const float* src, std::uint8_t* dst, std::size_t nb, Encoder reference) {
     using L = Legacy<kBits, kAsym>;
-#if HWY_TARGET == HWY_SCALAR
-    // One block per batch only adds overhead: the reference is faster (and the same bytes).
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+    // SCALAR: one block per batch only adds overhead, the reference is faster
+    // (and the same bytes). EMU128: its float→int conversion is a C++ cast,
+    // undefined for NaN (UBSan), where the batch relies on cvttps2dq's
+    // 0x80000000; and it is emulation, no faster than the reference.
     reference(src, dst, nb);
     return;
 #endif
