@@ -3,6 +3,7 @@
 
 #include "convertwizard.hpp"
 #include "modelview.hpp"
+#include "settingsstore.hpp"
 
 #include "anamnesis/error.hpp"
 
@@ -165,6 +166,7 @@ void MainWindow::saveSettings() {
     settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
     settings.setValue(QLatin1String(kStateKey), saveState());
     if (auto* v = currentModelView()) v->saveViewState();
+    flushSettings();
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
@@ -182,6 +184,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
 }
 
 MainWindow::~MainWindow() {
+    flushSettings();
     for (const auto& w : wizards_)
         if (w) w->cancelAndWait();
     waitForLoads();
@@ -317,16 +320,15 @@ void MainWindow::buildMenus() {
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
-QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
+QStringList MainWindow::recentFiles() const { return settingValue(QLatin1String(kRecentKey)).toStringList(); }
 
 void MainWindow::addRecent(const QString& path) {
-    QSettings s;
-    QStringList list = s.value(QLatin1String(kRecentKey)).toStringList();
+    QStringList list = recentFiles();
     const QString abs = QFileInfo(path).absoluteFilePath();
     list.removeAll(abs);
     list.prepend(abs);
     while (list.size() > kMaxRecent) list.removeLast();
-    s.setValue(QLatin1String(kRecentKey), list);
+    setSettingAsync(QLatin1String(kRecentKey), list);  // the settings file is written off the UI thread
     refreshRecentMenu();
 }
 
@@ -342,7 +344,7 @@ void MainWindow::refreshRecentMenu() {
     else {
         recentMenu_->addSeparator();
         recentMenu_->addAction(tr("&Clear List"), this, [this] {
-            QSettings().remove(QLatin1String(kRecentKey));
+            setSettingAsync(QLatin1String(kRecentKey), QVariant());
             refreshRecentMenu();
         });
     }

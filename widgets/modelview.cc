@@ -2,6 +2,7 @@
 #include "modelview.hpp"
 
 #include "charts.hpp"
+#include "settingsstore.hpp"
 #include "summaryview.hpp"
 #include "tensordetail.hpp"
 #include "tensortreemodel.hpp"
@@ -18,7 +19,6 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollArea>
-#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -72,6 +72,7 @@ std::vector<LetheChart::Layer> makeLetheLayers(const LoadedModel& m) {
 std::shared_ptr<ModelViewData> prepareModelView(const LoadedModel& m) {
     auto d = std::make_shared<ModelViewData>();
     d->lethe = makeLetheLayers(m);
+    d->breakdown = summaryBreakdownRows(m);
     return d;
 }
 
@@ -146,7 +147,7 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     // Right: tabs.
     tabs_ = new QTabWidget(split);
     tabs_->setDocumentMode(true);
-    summary_ = new SummaryView(model_, tabs_);
+    summary_ = new SummaryView(model_, tabs_, prepared ? std::move(prepared->breakdown) : std::nullopt);
     connect(summary_, &SummaryView::convertRequested, this, &ModelView::convertRequested);
     auto* scroll = new QScrollArea(tabs_);
     scroll->setWidget(summary_);
@@ -168,9 +169,8 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     split->setStretchFactor(1, 1);
     split->setSizes({720, 520});
     {
-        QSettings settings;
-        if (const QByteArray st = settings.value(QStringLiteral("modelView/splitter")).toByteArray(); !st.isEmpty()) split->restoreState(st);
-        if (const QByteArray h = settings.value(QStringLiteral("modelView/treeHeader")).toByteArray(); !h.isEmpty())
+        if (const QByteArray st = settingValue(QStringLiteral("modelView/splitter")).toByteArray(); !st.isEmpty()) split->restoreState(st);
+        if (const QByteArray h = settingValue(QStringLiteral("modelView/treeHeader")).toByteArray(); !h.isEmpty())
             tree_->header()->restoreState(h);
     }
 
@@ -186,9 +186,9 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
 }
 
 void ModelView::saveViewState() const {
-    QSettings settings;
-    settings.setValue(QStringLiteral("modelView/splitter"), split_->saveState());
-    settings.setValue(QStringLiteral("modelView/treeHeader"), tree_->header()->saveState());
+    // Written off the UI thread (settingsstore.hpp): closing a tab must not wait for the disk.
+    setSettingAsync(QStringLiteral("modelView/splitter"), split_->saveState());
+    setSettingAsync(QStringLiteral("modelView/treeHeader"), tree_->header()->saveState());
 }
 
 ModelView::~ModelView() = default;

@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -31,6 +33,8 @@ class TensorTreeModel;
 /// prepareModelView() and handed to the view, so the UI thread only moves it.
 struct ModelViewData {
     std::vector<LetheChart::Layer> lethe;  ///< per-layer bars of "What Lethe took", with per-tensor detail
+    /// The Overview's breakdown rows (summaryBreakdownRows), taken over by the view.
+    std::optional<std::vector<BreakdownChart::Row>> breakdown;
 };
 /// Compute a view's data for `m`. Thread-safe (call from the loading worker).
 std::shared_ptr<ModelViewData> prepareModelView(const LoadedModel& m);
