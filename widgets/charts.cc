@@ -502,8 +502,10 @@ void HistogramChart::paintEvent(QPaintEvent*) {
     p.save();
     p.translate(8 + fm.ascent(), pr.center().y());
     p.rotate(-90);
+    // The long log-axis title only where it fits along the axis (the ticks 1, 10, 100 show the scale).
+    const QString logTitle = tr("count (log scale)");
     p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter,
-               log_ ? tr("count (log scale)") : tr("count"));
+               log_ && fm.horizontalAdvance(logTitle) <= pr.height() ? logTitle : tr("count"));
     p.restore();
 }
 
