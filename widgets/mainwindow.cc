@@ -25,7 +25,9 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QPointer>
 #include <QSettings>
+#include <QTimer>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -373,7 +375,7 @@ void MainWindow::openPaths(const QStringList& paths) {
             },
             [this, order, canonical](const LoadResult& r) {
                 --pending_;
-                loading_.removeAll(canonical);
+                if (!r.model) loading_.removeAll(canonical);  // else once its tab is in (insertView)
                 onLoaded(r, order);
             });
     }
@@ -388,10 +390,22 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
         if (pending_ == 0) reportFailures();  // one report per batch (a drop of five bad files)
         return;
     }
+    // Two event-loop turns, so that neither stalls the UI for long: build the
+    // view here, put it in its tab (and lay it out) in the next turn.
     auto* view = new ModelView(r.model, tabs_, r.views);
     connect(view, &ModelView::convertRequested, this, [this] { convertCurrent(); });
     view->setProperty(kPathProperty, canonicalPath(r.path));
     view->setProperty(kOrderProperty, order);
+    QPointer<ModelView> guard(view);
+    QTimer::singleShot(0, this, [this, guard, path = r.path] {
+        if (guard) insertView(guard, path);
+    });
+}
+
+void MainWindow::insertView(ModelView* view, const QString& path) {
+    const ModelPtr& model = view->model();
+    const quint64 order = view->property(kOrderProperty).toULongLong();
+    loading_.removeAll(view->property(kPathProperty).toString());
     // Tabs in the order asked: before the first tab that was asked for later.
     int at = tabs_->count();
     for (int k = 0; k < tabs_->count(); ++k)
@@ -399,14 +413,14 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
             at = k;
             break;
         }
-    const QString name = modelDisplayName(*r.model);
+    const QString name = modelDisplayName(*model);
     const int i = tabs_->insertTab(at, view, name);
-    tabs_->setTabToolTip(i, QFileInfo(r.path).absoluteFilePath());
+    tabs_->setTabToolTip(i, QFileInfo(path).absoluteFilePath());
     tabs_->setCurrentIndex(i);
-    addRecent(r.path);
-    setStatus(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
+    addRecent(path);
+    setStatus(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(model->plan.tensors.size()))
                   .arg(name)
-                  .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
+                  .arg(QLocale().toString(model->load_seconds * 1000, 'f', 1)));
     updateState();
     emit modelOpened(view);
     if (pending_ == 0) reportFailures();
