@@ -397,7 +397,8 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     view->setProperty(kPathProperty, canonicalPath(r.path));
     view->setProperty(kOrderProperty, order);
     QPointer<ModelView> guard(view);
-    QTimer::singleShot(0, this, [this, guard, path = r.path] {
+    // 1 ms, not 0: zero timers can run in the same dispatch as this one.
+    QTimer::singleShot(1, Qt::PreciseTimer, this, [this, guard, path = r.path] {
         if (guard) insertView(guard, path);
     });
 }
