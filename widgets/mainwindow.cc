@@ -370,7 +370,7 @@ void MainWindow::openPaths(const QStringList& paths) {
             this,
             [path](const std::atomic<bool>&) {
                 LoadResult r = tryLoadModel(path);
-                if (r.model) r.views = prepareModelView(*r.model);  // off the UI thread
+                if (r.model) r.views = prepareModelView(r.model);  // off the UI thread
                 return r;
             },
             [this, order, canonical](const LoadResult& r) {

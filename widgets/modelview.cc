@@ -76,6 +76,15 @@ std::shared_ptr<ModelViewData> prepareModelView(const LoadedModel& m) {
     return d;
 }
 
+std::shared_ptr<ModelViewData> prepareModelView(const ModelPtr& model) {
+    auto d = prepareModelView(*model);
+    // A large tree the saved header sorts: sort it here, on the worker.
+    const int column = settingValue(QStringLiteral("modelView/sortColumn"), -1).toInt();
+    if (column >= 0 && model->plan.tensors.size() > 2000)
+        d->sorted = TensorTreeModel::sortedRows(model, column, static_cast<Qt::SortOrder>(settingValue(QStringLiteral("modelView/sortOrder"), 0).toInt()));
+    return d;
+}
+
 std::shared_ptr<ModelViewData> ModelView::releaseData() {
     auto d = std::make_shared<ModelViewData>();
     d->lethe = lethe_->takeLayers();
@@ -109,8 +118,15 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     tree_ = new QTreeView(left);
     tree_->setUniformRowHeights(true);
     tree_->setAlternatingRowColors(true);
+    int sortColumn = -1;
+    Qt::SortOrder sortOrder = Qt::AscendingOrder;
+    if (prepared && prepared->sorted) {  // sorted on the worker as the saved header asks
+        sortColumn = prepared->sorted->column;
+        sortOrder = prepared->sorted->order;
+        treeModel_->adoptSorted(std::move(*prepared->sorted));
+    }
     tree_->setModel(treeModel_);
-    tree_->header()->setSortIndicator(-1, Qt::AscendingOrder);
+    tree_->header()->setSortIndicator(sortColumn, sortOrder);
     tree_->setSortingEnabled(true);
     tree_->header()->setSectionsMovable(true);
     tree_->header()->setStretchLastSection(false);
@@ -189,6 +205,10 @@ void ModelView::saveViewState() const {
     // Written off the UI thread (settingsstore.hpp): closing a tab must not wait for the disk.
     setSettingAsync(QStringLiteral("modelView/splitter"), split_->saveState());
     setSettingAsync(QStringLiteral("modelView/treeHeader"), tree_->header()->saveState());
+    // The sort also on its own, for the loading worker (prepareModelView) to sort ahead.
+    const int sortColumn = tree_->header()->isSortIndicatorShown() ? tree_->header()->sortIndicatorSection() : -1;
+    setSettingAsync(QStringLiteral("modelView/sortColumn"), sortColumn < TensorTreeModel::ColumnCount ? sortColumn : -1);
+    setSettingAsync(QStringLiteral("modelView/sortOrder"), static_cast<int>(tree_->header()->sortIndicatorOrder()));
 }
 
 ModelView::~ModelView() = default;

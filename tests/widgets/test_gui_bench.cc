@@ -11,6 +11,7 @@
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
 #include "modelview.hpp"
+#include "settingsstore.hpp"
 #include "tensortreemodel.hpp"
 #include "widget_test_util.hpp"
 
@@ -18,10 +19,12 @@
 
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QHeaderView>
 #include <QTreeView>
 #include <QtTest/QtTest>
 
@@ -142,7 +145,22 @@ private slots:
         qInfo("BENCH UI-thread part (views built and shown), 100000 tensors: %lld ms", t.elapsed());
     }
 
+    // "saved sort": a tree header remembered sorted by name (descending), so
+    // the opened tree is sorted at once.
+    void hundredThousandTensorOpenCloseStall_data() {
+        QTest::addColumn<bool>("savedSort");
+        QTest::newRow("file order") << false;
+        QTest::newRow("saved sort") << true;
+    }
     void hundredThousandTensorOpenCloseStall() {
+        QFETCH(bool, savedSort);
+        QSettings().remove(QStringLiteral("modelView/treeHeader"));
+        if (savedSort) {
+            ModelView v(loadModel(QString::fromStdString(amn::test::source_dir()) + "/fixtures/sample/tiny-llama-fp8"));
+            v.treeView()->sortByColumn(TensorTreeModel::NameColumn, Qt::DescendingOrder);
+            v.saveViewState();
+            flushSettings();
+        }
         QTemporaryDir dir;
         std::vector<amn::test::GenTensor> ts;
         for (int i = 0; i < 100000; ++i)
@@ -161,12 +179,20 @@ private slots:
         const qint64 openMs = t.elapsed() - 300;
         const double openStall = meter.worst / 1e6, openMedian = meter.median();
         QCOMPARE(w.currentModelView()->treeModel()->visibleTensorCount(), 100000);
+        if (savedSort) {  // the tree shown sorted as saved: layers 9999 first
+            QTreeView* tree = w.currentModelView()->treeView();
+            QCOMPARE(tree->header()->sortIndicatorSection(), int(TensorTreeModel::NameColumn));
+            QCOMPARE(tree->header()->sortIndicatorOrder(), Qt::DescendingOrder);
+            const QModelIndex layers = tree->model()->index(0, 0, tree->model()->index(0, 0));
+            QCOMPARE(tree->model()->index(0, 0, layers).data().toString(), QStringLiteral("9999"));
+        }
         t.restart();
         QVERIFY(meter.measure([&] { emit w.tabs()->tabCloseRequested(0); }, [&] { return w.modelCount() == 0 && !w.freeingModels(); }));
         const qint64 closeMs = t.elapsed() - 300;
-        qInfo("BENCH 100000-tensor model: open %lld ms, longest UI-thread stall %.1f ms (median gap %.2f ms); "
+        QSettings().remove(QStringLiteral("modelView/treeHeader"));
+        qInfo("BENCH 100000-tensor model (%s): open %lld ms, longest UI-thread stall %.1f ms (median gap %.2f ms); "
               "close %lld ms, longest UI-thread stall %.1f ms (median gap %.2f ms)",
-              openMs, openStall, openMedian, closeMs, meter.worst / 1e6, meter.median());
+              savedSort ? "saved sort" : "file order", openMs, openStall, openMedian, closeMs, meter.worst / 1e6, meter.median());
     }
 
     void shardedMultiGigabyte() {
