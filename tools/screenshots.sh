@@ -1,7 +1,8 @@
 #!/bin/sh
 # Render the desktop app's screenshots (main window: overview, "what Lethe
-# took", tensor detail, dark palette; the conversion wizard) for the bundled
-# FP8 sample under Xvfb, into docs/screenshots/; then the forget wizard
+# took", tensor detail and its Values tab, metadata, dark palette; the
+# conversion wizard) for the bundled FP8 sample under Xvfb, into
+# docs/screenshots/; then the forget wizard
 # (target, summary, measured loss) for $AMN_SCREENSHOT_FORGET (a GGUF → Q4_K_M).
 #   tools/screenshots.sh [BUILD_DIR] [OUT_DIR] [MODEL]
 # Needs xvfb-run (package xvfb). Extra args after MODEL go to the app

@@ -315,19 +315,38 @@ void LetheChart::paintEvent(QPaintEvent*) {
     p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter, ytitle);
     p.restore();
 
-    // Bars.
+    // Bars. More layers than pixels (10 000 layers): one bar per pixel column,
+    // as high as the highest layer in it, so a paint costs the width, not the count.
     const std::size_t n = layers_.size();
     const double band = n ? pr.width() / static_cast<double>(n) : pr.width();
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto& l = layers_[i];
-        const double h = std::min(l.bits, ymax_) / ymax_ * pr.height();
-        const double bw = std::clamp(band * 0.7, 1.0, 4.0 * fm.height());
-        const QRectF bar(pr.left() + band * static_cast<double>(i) + (band - bw) / 2, pr.bottom() - h, bw, h);
-        p.fillRect(bar, l.quantized ? seriesColor(0) : seriesColor(9));
-        const QString value = QLocale().toString(l.bits, 'f', l.bits < 10 ? 2 : 1);
-        if (fm.horizontalAdvance(value) + 4 < band) {
-            p.setPen(text);
-            p.drawText(QRectF(bar.center().x() - band / 2, bar.top() - fm.height() - 2, band, fm.height()), Qt::AlignCenter, value);
+    const bool valuesFit = band > fm.horizontalAdvance(QStringLiteral("00.00")) + 4;
+    if (band < 1.0) {
+        const int cols = std::max(1, static_cast<int>(pr.width()));
+        std::vector<double> top(static_cast<std::size_t>(cols), -1);
+        std::vector<char> quant(static_cast<std::size_t>(cols), 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto c = std::min<std::size_t>(static_cast<std::size_t>(band * static_cast<double>(i)), top.size() - 1);
+            top[c] = std::max(top[c], layers_[i].bits);
+            quant[c] = static_cast<char>(quant[c] || layers_[i].quantized);
+        }
+        for (std::size_t c = 0; c < top.size(); ++c) {
+            if (top[c] < 0) continue;
+            const double h = std::min(top[c], ymax_) / ymax_ * pr.height();
+            p.fillRect(QRectF(pr.left() + static_cast<double>(c), pr.bottom() - h, 1.0, h), quant[c] ? seriesColor(0) : seriesColor(9));
+        }
+    } else {
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto& l = layers_[i];
+            const double h = std::min(l.bits, ymax_) / ymax_ * pr.height();
+            const double bw = std::clamp(band * 0.7, 1.0, 4.0 * fm.height());
+            const QRectF bar(pr.left() + band * static_cast<double>(i) + (band - bw) / 2, pr.bottom() - h, bw, h);
+            p.fillRect(bar, l.quantized ? seriesColor(0) : seriesColor(9));
+            if (!valuesFit) continue;
+            const QString value = QLocale().toString(l.bits, 'f', l.bits < 10 ? 2 : 1);
+            if (fm.horizontalAdvance(value) + 4 < band) {
+                p.setPen(text);
+                p.drawText(QRectF(bar.center().x() - band / 2, bar.top() - fm.height() - 2, band, fm.height()), Qt::AlignCenter, value);
+            }
         }
     }
     // BF16 reference line.
@@ -339,8 +358,16 @@ void LetheChart::paintEvent(QPaintEvent*) {
     // X axis labels (thinned so they never overlap) and title.
     p.setPen(text);
     p.drawLine(pr.bottomLeft(), pr.bottomRight());
+    // Widest label. Layer numbers are measured as that many "0"s (digits
+    // share one advance), so 10 000 numeric labels cost one measurement.
     int widest = 1;
-    for (const auto& l : layers_) widest = std::max(widest, fm.horizontalAdvance(l.label));
+    qsizetype digits = 0;
+    for (const auto& l : layers_) {
+        const bool numeric = !l.label.isEmpty() && std::all_of(l.label.cbegin(), l.label.cend(), [](QChar c) { return c.isDigit(); });
+        if (numeric) digits = std::max(digits, l.label.size());
+        else widest = std::max(widest, fm.horizontalAdvance(l.label));
+    }
+    if (digits) widest = std::max(widest, fm.horizontalAdvance(QString(digits, QLatin1Char('0'))));
     const std::size_t every = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil((widest + 8) / std::max(band, 1.0))));
     for (std::size_t i = 0; i < n; i += every) {
         const double cx = pr.left() + band * (static_cast<double>(i) + 0.5);
@@ -475,8 +502,10 @@ void HistogramChart::paintEvent(QPaintEvent*) {
     p.save();
     p.translate(8 + fm.ascent(), pr.center().y());
     p.rotate(-90);
+    // The long log-axis title only where it fits along the axis (the ticks 1, 10, 100 show the scale).
+    const QString logTitle = tr("count (log scale)");
     p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter,
-               log_ ? tr("count (log scale)") : tr("count"));
+               log_ && fm.horizontalAdvance(logTitle) <= pr.height() ? logTitle : tr("count"));
     p.restore();
 }
 

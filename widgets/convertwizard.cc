@@ -376,6 +376,7 @@ void ConvertWizard::buildPages() {
         auto* l = new QVBoxLayout(summary);
         summary_ = wrapLabel(QString(), summary);
         summary_->setTextFormat(Qt::RichText);
+        summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // at the top when the plan table is hidden (remember)
         l->addWidget(summary_);
         planModel_ = new QStandardItemModel(0, 6, summary);
         planModel_->setSortRole(Qt::UserRole);

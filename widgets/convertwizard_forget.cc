@@ -267,11 +267,11 @@ void ConvertWizard::updateSummary() {
     QString html = QStringLiteral("<table cellspacing=3>");
     html += row(tr("Source"), QFileInfo(m.path).absoluteFilePath().toHtmlEscaped());
     QString targetText;
-    if (md == Mode::Remember)
+    if (md == Mode::Remember) {
         targetText = to ? tr("%1 safetensors").arg(QString::fromStdString(amn::dtype_name(*to)))
                         : tr("safetensors, dequantized tensors as BF16, others unchanged");
-    if (hfLayout()) targetText += QStringLiteral(", ") + tr("Hugging Face folder (config.json + safetensors, transformers names)");
-    else if (md == Mode::ForgetGguf)
+        if (hfLayout()) targetText += QStringLiteral(", ") + tr("Hugging Face folder (config.json + safetensors, transformers names)");
+    } else if (md == Mode::ForgetGguf)
         targetText = tr("GGUF %1 (llama-quantize file type)").arg(ggufFileType());
     else
         try {

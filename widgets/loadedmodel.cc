@@ -38,6 +38,7 @@ ModelPtr loadModel(const QString& path) {
         }
     }
     m->load_seconds = timer.nsecsElapsed() / 1e9;
+    m->display_name = modelDisplayName(*m);  // reads the disk: here on the worker, not in the views
     return m;
 }
 
@@ -79,6 +80,7 @@ QString hfCacheModelId(const QString& path) {
 }
 
 QString modelDisplayName(const LoadedModel& m) {
+    if (!m.display_name.isEmpty()) return m.display_name;
     if (m.catalog.format == amn::Format::Gguf) {
         try {
             const auto info = amn::gguf_info(m.catalog);

@@ -33,6 +33,7 @@ struct LoadedModel {
     std::optional<amn::PickleScan> pickle;
     std::shared_ptr<const TensorTree> tree;  ///< grouped-name index for the tree model
     double load_seconds = 0;
+    QString display_name;         ///< modelDisplayName(), computed by loadModel() on the worker
 
     LoadedModel() = default;
     LoadedModel(const LoadedModel&) = delete;
@@ -63,7 +64,8 @@ QString hfCacheModelId(const QString& path);
 
 /// The model's name for tabs and titles: GGUF `general.name`, the Hugging
 /// Face "org/name" from a cache path or config.json's `_name_or_path`,
-/// else the folder (or file) name.
+/// else the folder (or file) name. Returns m.display_name when loadModel()
+/// has set it; otherwise looks at the disk (config.json), so call it from a worker.
 QString modelDisplayName(const LoadedModel& m);
 
 /// `proposed` (an output path the core derived from the input) moved out of

@@ -3,6 +3,7 @@
 
 #include "convertwizard.hpp"
 #include "modelview.hpp"
+#include "settingsstore.hpp"
 
 #include "anamnesis/error.hpp"
 
@@ -24,7 +25,9 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QPointer>
 #include <QSettings>
+#include <QTimer>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -165,6 +168,7 @@ void MainWindow::saveSettings() {
     settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
     settings.setValue(QLatin1String(kStateKey), saveState());
     if (auto* v = currentModelView()) v->saveViewState();
+    flushSettings();
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
@@ -182,6 +186,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
 }
 
 MainWindow::~MainWindow() {
+    flushSettings();
     for (const auto& w : wizards_)
         if (w) w->cancelAndWait();
     waitForLoads();
@@ -317,16 +322,15 @@ void MainWindow::buildMenus() {
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
-QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
+QStringList MainWindow::recentFiles() const { return settingValue(QLatin1String(kRecentKey)).toStringList(); }
 
 void MainWindow::addRecent(const QString& path) {
-    QSettings s;
-    QStringList list = s.value(QLatin1String(kRecentKey)).toStringList();
+    QStringList list = recentFiles();
     const QString abs = QFileInfo(path).absoluteFilePath();
     list.removeAll(abs);
     list.prepend(abs);
     while (list.size() > kMaxRecent) list.removeLast();
-    s.setValue(QLatin1String(kRecentKey), list);
+    setSettingAsync(QLatin1String(kRecentKey), list);  // the settings file is written off the UI thread
     refreshRecentMenu();
 }
 
@@ -342,7 +346,7 @@ void MainWindow::refreshRecentMenu() {
     else {
         recentMenu_->addSeparator();
         recentMenu_->addAction(tr("&Clear List"), this, [this] {
-            QSettings().remove(QLatin1String(kRecentKey));
+            setSettingAsync(QLatin1String(kRecentKey), QVariant());
             refreshRecentMenu();
         });
     }
@@ -366,12 +370,12 @@ void MainWindow::openPaths(const QStringList& paths) {
             this,
             [path](const std::atomic<bool>&) {
                 LoadResult r = tryLoadModel(path);
-                if (r.model) r.views = prepareModelView(*r.model);  // off the UI thread
+                if (r.model) r.views = prepareModelView(r.model);  // off the UI thread
                 return r;
             },
             [this, order, canonical](const LoadResult& r) {
                 --pending_;
-                loading_.removeAll(canonical);
+                if (!r.model) loading_.removeAll(canonical);  // else once its tab is in (insertView)
                 onLoaded(r, order);
             });
     }
@@ -386,10 +390,23 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
         if (pending_ == 0) reportFailures();  // one report per batch (a drop of five bad files)
         return;
     }
+    // Two event-loop turns, so that neither stalls the UI for long: build the
+    // view here, put it in its tab (and lay it out) in the next turn.
     auto* view = new ModelView(r.model, tabs_, r.views);
     connect(view, &ModelView::convertRequested, this, [this] { convertCurrent(); });
     view->setProperty(kPathProperty, canonicalPath(r.path));
     view->setProperty(kOrderProperty, order);
+    QPointer<ModelView> guard(view);
+    // 1 ms, not 0: zero timers can run in the same dispatch as this one.
+    QTimer::singleShot(1, Qt::PreciseTimer, this, [this, guard, path = r.path] {
+        if (guard) insertView(guard, path);
+    });
+}
+
+void MainWindow::insertView(ModelView* view, const QString& path) {
+    const ModelPtr& model = view->model();
+    const quint64 order = view->property(kOrderProperty).toULongLong();
+    loading_.removeAll(view->property(kPathProperty).toString());
     // Tabs in the order asked: before the first tab that was asked for later.
     int at = tabs_->count();
     for (int k = 0; k < tabs_->count(); ++k)
@@ -397,14 +414,14 @@ void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
             at = k;
             break;
         }
-    const QString name = modelDisplayName(*r.model);
+    const QString name = modelDisplayName(*model);
     const int i = tabs_->insertTab(at, view, name);
-    tabs_->setTabToolTip(i, QFileInfo(r.path).absoluteFilePath());
+    tabs_->setTabToolTip(i, QFileInfo(path).absoluteFilePath());
     tabs_->setCurrentIndex(i);
-    addRecent(r.path);
-    setStatus(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(r.model->plan.tensors.size()))
+    addRecent(path);
+    setStatus(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(model->plan.tensors.size()))
                   .arg(name)
-                  .arg(QLocale().toString(r.model->load_seconds * 1000, 'f', 1)));
+                  .arg(QLocale().toString(model->load_seconds * 1000, 'f', 1)));
     updateState();
     emit modelOpened(view);
     if (pending_ == 0) reportFailures();

@@ -92,6 +92,8 @@ private:
     void addRecent(const QString& path);
     void refreshRecentMenu();
     void onLoaded(const LoadResult& r, quint64 order);
+    /// Second half of onLoaded (next event-loop turn): the view into its tab.
+    void insertView(ModelView* view, const QString& path);
     void closeTab(int i);
     void updateState();
     void setStatus(const QString& text, bool failure = false);

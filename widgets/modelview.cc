@@ -2,6 +2,7 @@
 #include "modelview.hpp"
 
 #include "charts.hpp"
+#include "settingsstore.hpp"
 #include "summaryview.hpp"
 #include "tensordetail.hpp"
 #include "tensortreemodel.hpp"
@@ -18,7 +19,6 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollArea>
-#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -72,6 +72,16 @@ std::vector<LetheChart::Layer> makeLetheLayers(const LoadedModel& m) {
 std::shared_ptr<ModelViewData> prepareModelView(const LoadedModel& m) {
     auto d = std::make_shared<ModelViewData>();
     d->lethe = makeLetheLayers(m);
+    d->breakdown = summaryBreakdownRows(m);
+    return d;
+}
+
+std::shared_ptr<ModelViewData> prepareModelView(const ModelPtr& model) {
+    auto d = prepareModelView(*model);
+    // A large tree the saved header sorts: sort it here, on the worker.
+    const int column = settingValue(QStringLiteral("modelView/sortColumn"), -1).toInt();
+    if (column >= 0 && model->plan.tensors.size() > 2000)
+        d->sorted = TensorTreeModel::sortedRows(model, column, static_cast<Qt::SortOrder>(settingValue(QStringLiteral("modelView/sortOrder"), 0).toInt()));
     return d;
 }
 
@@ -108,8 +118,15 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     tree_ = new QTreeView(left);
     tree_->setUniformRowHeights(true);
     tree_->setAlternatingRowColors(true);
+    int sortColumn = -1;
+    Qt::SortOrder sortOrder = Qt::AscendingOrder;
+    if (prepared && prepared->sorted) {  // sorted on the worker as the saved header asks
+        sortColumn = prepared->sorted->column;
+        sortOrder = prepared->sorted->order;
+        treeModel_->adoptSorted(std::move(*prepared->sorted));
+    }
     tree_->setModel(treeModel_);
-    tree_->header()->setSortIndicator(-1, Qt::AscendingOrder);
+    tree_->header()->setSortIndicator(sortColumn, sortOrder);
     tree_->setSortingEnabled(true);
     tree_->header()->setSectionsMovable(true);
     tree_->header()->setStretchLastSection(false);
@@ -146,7 +163,7 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     // Right: tabs.
     tabs_ = new QTabWidget(split);
     tabs_->setDocumentMode(true);
-    summary_ = new SummaryView(model_, tabs_);
+    summary_ = new SummaryView(model_, tabs_, prepared ? std::move(prepared->breakdown) : std::nullopt);
     connect(summary_, &SummaryView::convertRequested, this, &ModelView::convertRequested);
     auto* scroll = new QScrollArea(tabs_);
     scroll->setWidget(summary_);
@@ -168,9 +185,8 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     split->setStretchFactor(1, 1);
     split->setSizes({720, 520});
     {
-        QSettings settings;
-        if (const QByteArray st = settings.value(QStringLiteral("modelView/splitter")).toByteArray(); !st.isEmpty()) split->restoreState(st);
-        if (const QByteArray h = settings.value(QStringLiteral("modelView/treeHeader")).toByteArray(); !h.isEmpty())
+        if (const QByteArray st = settingValue(QStringLiteral("modelView/splitter")).toByteArray(); !st.isEmpty()) split->restoreState(st);
+        if (const QByteArray h = settingValue(QStringLiteral("modelView/treeHeader")).toByteArray(); !h.isEmpty())
             tree_->header()->restoreState(h);
     }
 
@@ -186,9 +202,13 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
 }
 
 void ModelView::saveViewState() const {
-    QSettings settings;
-    settings.setValue(QStringLiteral("modelView/splitter"), split_->saveState());
-    settings.setValue(QStringLiteral("modelView/treeHeader"), tree_->header()->saveState());
+    // Written off the UI thread (settingsstore.hpp): closing a tab must not wait for the disk.
+    setSettingAsync(QStringLiteral("modelView/splitter"), split_->saveState());
+    setSettingAsync(QStringLiteral("modelView/treeHeader"), tree_->header()->saveState());
+    // The sort also on its own, for the loading worker (prepareModelView) to sort ahead.
+    const int sortColumn = tree_->header()->isSortIndicatorShown() ? tree_->header()->sortIndicatorSection() : -1;
+    setSettingAsync(QStringLiteral("modelView/sortColumn"), sortColumn < TensorTreeModel::ColumnCount ? sortColumn : -1);
+    setSettingAsync(QStringLiteral("modelView/sortOrder"), static_cast<int>(tree_->header()->sortIndicatorOrder()));
 }
 
 ModelView::~ModelView() = default;

@@ -5,9 +5,12 @@
 // on the right.
 
 #include "charts.hpp"
+#include "tensortreemodel.hpp"
 #include "loadedmodel.hpp"
 
 #include <QWidget>
+
+#include <optional>
 
 class QCheckBox;
 class QLabel;
@@ -31,9 +34,17 @@ class TensorTreeModel;
 /// prepareModelView() and handed to the view, so the UI thread only moves it.
 struct ModelViewData {
     std::vector<LetheChart::Layer> lethe;  ///< per-layer bars of "What Lethe took", with per-tensor detail
+    /// The Overview's breakdown rows (summaryBreakdownRows), taken over by the view.
+    std::optional<std::vector<BreakdownChart::Row>> breakdown;
+    /// The tree sorted as the saved tree header will ask (empty: file order).
+    std::optional<TensorTreeModel::SortedRows> sorted;
 };
 /// Compute a view's data for `m`. Thread-safe (call from the loading worker).
 std::shared_ptr<ModelViewData> prepareModelView(const LoadedModel& m);
+/// prepareModelView(*model), and for a large tree the sort the saved tree
+/// header (QSettings modelView/sortColumn, sortOrder) will ask for, so that
+/// opening does not sort 100 000 rows on the UI thread. Thread-safe.
+std::shared_ptr<ModelViewData> prepareModelView(const ModelPtr& model);
 
 class ModelView : public QWidget {
     Q_OBJECT

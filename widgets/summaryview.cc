@@ -29,7 +29,9 @@ QString percentText(quint64 part, quint64 whole) {
                  : QString();
 }
 
-std::vector<BreakdownChart::Row> makeRows(const LoadedModel& m) {
+}  // namespace
+
+std::vector<BreakdownChart::Row> summaryBreakdownRows(const LoadedModel& m) {
     std::vector<BreakdownChart::Row> rows;
     BreakdownChart::Row byDtype;
     byDtype.title = SummaryView::tr("Stored bytes by dtype");
@@ -68,9 +70,8 @@ std::vector<BreakdownChart::Row> makeRows(const LoadedModel& m) {
     return rows;
 }
 
-}  // namespace
-
-SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), model_(std::move(model)) {
+SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vector<BreakdownChart::Row>> rows)
+    : QWidget(parent), model_(std::move(model)) {
     const auto& m = *model_;
     const auto& in = m.inspection;
     auto* layout = new QVBoxLayout(this);
@@ -167,7 +168,7 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent) : QWidget(parent), mod
     layout->addLayout(form);
 
     chart_ = new BreakdownChart(this);
-    chart_->setRows(makeRows(m));
+    chart_->setRows(rows ? std::move(*rows) : summaryBreakdownRows(m));
     layout->addSpacing(8);
     layout->addWidget(chart_);
     layout->addStretch(1);

@@ -4,21 +4,29 @@
 // sizes, Lethe) and the breakdown chart. The metadata browser is in
 // metadataview.hpp.
 
+#include "charts.hpp"
 #include "loadedmodel.hpp"
 #include "metadataview.hpp"
 
 #include <QWidget>
 
+#include <optional>
+#include <vector>
+
 class QLabel;
 
 namespace amn::ui {
 
-class BreakdownChart;
+/// The Overview's breakdown rows for `m` (stored bytes by dtype, by scheme):
+/// a pass over every tensor, so thread-safe and meant for the loading worker.
+std::vector<BreakdownChart::Row> summaryBreakdownRows(const LoadedModel& m);
 
 class SummaryView : public QWidget {
     Q_OBJECT
 public:
-    explicit SummaryView(ModelPtr model, QWidget* parent = nullptr);
+    /// `rows`: summaryBreakdownRows(*model) computed on a worker, taken over;
+    /// without them the view computes them here (a pass over every tensor).
+    explicit SummaryView(ModelPtr model, QWidget* parent = nullptr, std::optional<std::vector<BreakdownChart::Row>> rows = {});
     BreakdownChart* breakdown() const { return chart_; }
     /// The field texts by key ("format", "schemes", "tensors", "size", "lethe"), for tests.
     QString field(const QString& key) const;

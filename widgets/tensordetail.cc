@@ -15,6 +15,7 @@
 #include <cmath>
 #include <QFutureWatcher>
 #include <QGridLayout>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -53,6 +54,9 @@ TensorDetail::TensorDetail(ModelPtr model, QWidget* parent) : QWidget(parent), m
     sources_->header()->setStretchLastSection(false);
     sources_->header()->setSectionResizeMode(QHeaderView::Interactive);  // widths set by fitSourceColumns()
     sources_->setMaximumHeight(130);
+    // Fit the columns when the list's viewport changes size: the detail may be
+    // filled while its tab is hidden, before the list has its final width.
+    sources_->viewport()->installEventFilter(this);
     layout->addWidget(sources_);
 
     auto* statsRow = new QHBoxLayout;
@@ -130,9 +134,15 @@ void TensorDetail::resizeEvent(QResizeEvent* e) {
     fitSourceColumns();
 }
 
+bool TensorDetail::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == sources_->viewport() && e->type() == QEvent::Resize) fitSourceColumns();
+    return QWidget::eventFilter(watched, e);
+}
+
 void TensorDetail::fitSourceColumns() {
-    // The name column gets at least 55 % of the width; the others their
-    // content width, shrunk in proportion when the panel is narrow.
+    // The other columns get their content width (short: a dtype, a shape, a
+    // size, a role) while the name column keeps at least 40 % of the width;
+    // narrower, they shrink in proportion. The name is elided in the middle.
     const int avail = sources_->viewport()->width();
     if (avail <= 0) return;
     int others = 0;
@@ -143,7 +153,7 @@ void TensorDetail::fitSourceColumns() {
         for (int i = 0; i < sources_->topLevelItemCount(); ++i) w = std::max(w, fm.horizontalAdvance(sources_->topLevelItem(i)->text(c)) + 14);
         others += want[c] = w;
     }
-    const int room = std::max(avail - avail * 55 / 100, 0);
+    const int room = std::max(avail - avail * 40 / 100, 0);
     const double k = others > room && others > 0 ? static_cast<double>(room) / others : 1.0;
     int used = 0;
     for (int c = 1; c < 5; ++c) {

@@ -148,8 +148,34 @@ void TensorTreeModel::applySort() {
         for (std::size_t k = 0; k < r.size(); ++k) rowOf_[static_cast<std::size_t>(r[k])] = static_cast<int>(k);
 }
 
+TensorTreeModel::SortedRows TensorTreeModel::sortedRows(const ModelPtr& model, int column, Qt::SortOrder order) {
+    TensorTreeModel m(model);  // lives on the calling thread; nothing is connected to it
+    m.sortColumn_ = column;
+    m.sortOrder_ = order;
+    SortedRows out;
+    out.column = column;
+    out.order = order;
+    if (column < 0 || column >= ColumnCount) return out;
+    m.applySort();
+    out.rows = std::move(m.rows_);
+    out.rowOf = std::move(m.rowOf_);
+    return out;
+}
+
+void TensorTreeModel::adoptSorted(SortedRows sorted) {
+    if (sorted.column < 0 || sorted.rows.size() != tree_->nodes.size() || !filtered_.empty()) return;
+    beginResetModel();
+    identity_ = false;
+    sortColumn_ = sorted.column;
+    sortOrder_ = sorted.order;
+    rows_ = std::move(sorted.rows);
+    rowOf_ = std::move(sorted.rowOf);
+    endResetModel();
+}
+
 void TensorTreeModel::sort(int column, Qt::SortOrder order) {
     if (column >= ColumnCount) return;
+    if (column >= 0 && column == sortColumn_ && order == sortOrder_ && !identity_) return;  // already so (adoptSorted)
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<int> nodesBefore;

@@ -76,7 +76,22 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     /// column −1 restores file order. Names sort naturally (layers.2 < layers.10).
+    /// Sorting again by the column and order already applied does no work.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+    /// The rows of every node sorted by `column`/`order`, nothing filtered:
+    /// computed with a model of its own, so callable on a worker thread (the
+    /// loading worker, for a sort the user's saved tree header will ask for).
+    struct SortedRows {
+        int column = -1;
+        Qt::SortOrder order = Qt::AscendingOrder;
+        std::vector<std::vector<int>> rows;  ///< children per node, in display order
+        std::vector<int> rowOf;              ///< row of each node inside its parent
+    };
+    static SortedRows sortedRows(const ModelPtr& model, int column, Qt::SortOrder order);
+    /// Take over sortedRows() of this model (before any view shows it): the
+    /// model is then sorted by that column and order without sorting here.
+    void adoptSorted(SortedRows sorted);
 
     /// Show only tensors whose full name contains `text` (case-insensitive),
     /// or matches it as a regular expression when `regex`; their groups stay

@@ -7,9 +7,13 @@
 #include "modelview.hpp"
 #include "charts.hpp"
 #include "tensordetail.hpp"
+#include "valuepreview.hpp"
 
 #include <QApplication>
 #include <QDir>
+#include <QEventLoop>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QFileInfo>
 #include <QPalette>
 #include <QHash>
@@ -156,6 +160,18 @@ int runScreenshots(const QString& dir, const QString& model) {
             view->detail()->histogram()->setLogScale(true);
             ok &= save(view->detail()->histogram(), dir, QStringLiteral("histogram-log.png"));
             view->detail()->histogram()->setLogScale(false);
+            {  // the Values tab: the preview table once its worker has filled it
+                ValuePreviewPanel* preview = view->detail()->preview();
+                if (auto* inner = view->detail()->findChild<QTabWidget*>()) inner->setCurrentWidget(preview);
+                if (preview->table()->rowCount() == 0) {
+                    QEventLoop wait;
+                    QObject::connect(preview, &ValuePreviewPanel::previewReady, &wait, &QEventLoop::quit);
+                    QTimer::singleShot(20000, &wait, &QEventLoop::quit);
+                    wait.exec();
+                }
+                ok &= preview->table()->rowCount() > 0 && save(w, dir, QStringLiteral("main-values.png"));
+                if (auto* inner = view->detail()->findChild<QTabWidget*>()) inner->setCurrentIndex(0);
+            }
             const QPalette light = QApplication::palette();
             QApplication::setPalette(darkPalette());
             view->showTab(ModelView::LetheTab);

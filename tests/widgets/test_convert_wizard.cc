@@ -150,6 +150,34 @@ private slots:
         QCOMPARE(open.at(0).at(0).toString(), path);
     }
 
+    // The summary names the remember target chosen, not the forget scheme
+    // the (unselected) safetensors-scheme box holds.
+    void rememberSummaryNamesItsTarget() {
+        ConvertWizard w(loadModel(sampleDir()));
+        w.setErrorDialogs(false);
+        QTemporaryDir out;
+        w.setOutputPath(out.filePath("o.safetensors"));
+        w.show();
+        auto summaryText = [&] {
+            QString text;
+            for (auto* l : w.currentPage()->findChildren<QLabel*>()) text += l->text();
+            return text;
+        };
+        w.next();
+        w.next();
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::SummaryPage));
+        QVERIFY2(summaryText().contains(ConvertWizard::tr("safetensors, dequantized tensors as BF16, others unchanged")), qPrintable(summaryText()));
+        w.back();
+        w.back();
+        w.setTarget(amn::DType::F16);
+        w.next();
+        w.next();
+        const QString f16 = summaryText();
+        QVERIFY2(f16.contains(ConvertWizard::tr("%1 safetensors").arg("F16")), qPrintable(f16));
+        QVERIFY2(!f16.contains(QStringLiteral("safetensors, bnb")) && !f16.contains(QStringLiteral("blocksize")), qPrintable(f16));
+    }
+
     // Every reference case of every kind the core converts (others skip):
     // the wizard's output equals expected.safetensors. The target is the
     // expected file's dtype when it has one dtype, else automatic.

@@ -33,6 +33,8 @@
 #include <QTreeView>
 #include <QtTest/QtTest>
 
+#include <functional>
+
 using namespace amn::ui;
 
 namespace {
@@ -269,6 +271,31 @@ private slots:
         QVERIFY(TensorTreeModel::naturalLess("layers.9.w", "layers.10.w"));
         QVERIFY(TensorTreeModel::naturalLess("a2", "a02"));
         QVERIFY(!TensorTreeModel::naturalLess("a2", "a2"));
+    }
+
+    // A sort computed ahead (on the loading worker) and adopted gives the rows
+    // sort() gives, and sorting again by the same column is then free.
+    void adoptedSortMatchesSort() {
+        ModelPtr model = loadModel(sampleDir());
+        for (int column : {int(TensorTreeModel::NameColumn), int(TensorTreeModel::TypeColumn), int(TensorTreeModel::StoredColumn)})
+            for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                TensorTreeModel sorted(model), adopted(model);
+                sorted.sort(column, order);
+                adopted.adoptSorted(TensorTreeModel::sortedRows(model, column, order));
+                QAbstractItemModelTester tester(&adopted, QAbstractItemModelTester::FailureReportingMode::QtTest);
+                std::function<void(const QModelIndex&, const QModelIndex&)> same = [&](const QModelIndex& a, const QModelIndex& b) {
+                    QCOMPARE(adopted.rowCount(a), sorted.rowCount(b));
+                    for (int r = 0; r < sorted.rowCount(b); ++r) {
+                        const QModelIndex ca = adopted.index(r, 0, a), cb = sorted.index(r, 0, b);
+                        QCOMPARE(ca.data(TensorTreeModel::FullNameRole).toString(), cb.data(TensorTreeModel::FullNameRole).toString());
+                        QCOMPARE(adopted.parent(ca), a);
+                        same(ca, cb);
+                    }
+                };
+                same({}, {});
+                adopted.sort(column, order);  // the header asking again: no change
+                same({}, {});
+            }
     }
 
     void copyName() {
