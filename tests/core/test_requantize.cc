@@ -24,6 +24,7 @@
 #include "anamnesis/requantize.hpp"
 
 #include "test_support.hpp"
+#include "vec_recipe.hpp"
 
 #include <QtTest/QtTest>
 
@@ -35,30 +36,7 @@ using namespace amn;
 
 namespace {
 
-class VecRecipe final : public Recipe {
-public:
-    VecRecipe(std::vector<float> v, std::uint64_t rows, std::uint64_t cols) : v_(std::move(v)), rows_(rows), cols_(cols) {}
-    std::string describe() const override { return "test values"; }
-    std::string scheme_id() const override { return "test"; }
-    std::uint64_t rows() const override { return rows_; }
-    std::uint64_t row_elems() const override { return cols_; }
-    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
-        std::memcpy(out, v_.data() + row0 * cols_, nrows * cols_ * sizeof(float));
-    }
-
-private:
-    std::vector<float> v_;
-    std::uint64_t rows_, cols_;
-};
-
-LogicalTensor tensor_of(std::vector<float> v, std::uint64_t rows, std::uint64_t cols) {
-    LogicalTensor t;
-    t.name = "t";
-    t.shape = {rows, cols};
-    t.quantized = true;
-    t.recipe = std::make_shared<VecRecipe>(std::move(v), rows, cols);
-    return t;
-}
+using test::tensor_of;
 
 // Error figures of y against x, straight from the definition.
 struct Expect { double rmse = 0, max_abs = 0, sqnr = 0; };
