@@ -9,33 +9,18 @@
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "test_support.hpp"
 
-#include <hwy/targets.h>
+#include "for_each_target.hpp"
 
 #include <QDir>
 #include <QtTest/QtTest>
 
 #include <cstring>
-#include <functional>
 #include <random>
 
 using namespace amn;
 namespace g = amn::kernels::gguf;
 
 namespace {
-
-std::string for_each_target(const std::function<std::string(const std::string&)>& body) {
-    std::string failure;
-    for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
-        hwy::SetSupportedTargetsForTest(t);
-        const std::string name = hwy::TargetName(t);
-        failure = name != kernels::active_target_name()
-                      ? "dispatch did not switch to " + name + " (got " + kernels::active_target_name() + ")"
-                      : body(name);
-        if (!failure.empty()) break;
-    }
-    hwy::SetSupportedTargetsForTest(0);
-    return failure;
-}
 
 // First differing element between two f32 arrays (bitwise), or -1.
 long first_diff(const std::vector<float>& a, const std::vector<float>& b) {
@@ -136,7 +121,7 @@ void TestGgufKernels::quantize_reference() {
         // The registry's (dispatched) decoder on every target, from an odd address too.
         std::vector<std::uint8_t> shifted(t.bytes.size() + 1);
         std::memcpy(shifted.data() + 1, t.bytes.data(), t.bytes.size());
-        const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+        const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
             std::vector<float> out(want.size());
             info->to_f32(shifted.data() + 1, out.data(), nb);
             const long d = first_diff(out, want);
@@ -175,7 +160,7 @@ void TestGgufKernels::simd_equals_scalar() {
     g::scalar_decoder(id)(blocks.data(), want.data(), nb);
     const auto simd = g::best_decoder(id);
     QVERIFY(simd != g::scalar_decoder(id));
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
         std::vector<float> out(want.size(), -1.0f);
         simd(blocks.data(), out.data(), nb);
         const long d = first_diff(out, want);

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Run a check once per Highway target, for the SIMD == scalar tests of the
+// kernel families. Header-only: the suites that use it link hwy::hwy.
+
+#include <hwy/targets.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace amn::test {
+
+/// Runs `body(target_name)` once per Highway target compiled in and supported
+/// by this CPU (hwy::SupportedAndGeneratedTargets()), with dispatch forced to
+/// that target by hwy::SetSupportedTargetsForTest; dispatch is restored
+/// (SetSupportedTargetsForTest(0)) before returning.
+///
+/// `active_target` is the kernel family's own report of the target its
+/// HWY_DYNAMIC_DISPATCH picked (e.g. kernels::active_target_name); a target
+/// whose dispatch did not switch is a failure, before `body` runs for it.
+/// `min_targets`: fewer targets run than this is itself a failure (a suite
+/// comparing SIMD with scalar across targets asks for 2).
+///
+/// Returns the first failure message ("" when every target passed); stops at
+/// the first failing target.
+inline std::string for_each_target(const char* (*active_target)(),
+                                   const std::function<std::string(const std::string&)>& body, int min_targets = 1) {
+    std::string failure;
+    int ran = 0;
+    for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(t);
+        const std::string name = hwy::TargetName(t);
+        const std::string active = active_target();
+        failure = name != active ? "dispatch did not switch to " + name + " (got " + active + ")" : body(name);
+        ++ran;
+        if (!failure.empty()) break;
+    }
+    hwy::SetSupportedTargetsForTest(0);
+    if (failure.empty() && ran < min_targets)
+        failure = "fewer than " + std::to_string(min_targets) + " Highway targets to compare";
+    return failure;
+}
+
+}  // namespace amn::test
