@@ -83,9 +83,32 @@ bool is_temp_name(const std::string& n) {
     return std::all_of(n.begin() + static_cast<std::ptrdiff_t>(h), n.end() - 4, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
 
-// Remove named temporaries (files and temp folders) a dead writer left in
-// `dir`: a live writer holds an flock on its temp, so a temp whose lock can
-// be taken is abandoned.
+// Inside every temporary folder of ours from its creation on (StagingDir,
+// and the holder of a replaced symlink's backup): the sweeper removes a
+// folder only when it holds this file, so a user's folder that merely has a
+// name like ours is never deleted.
+constexpr const char* kMarker = ".amn-temporary-folder";
+constexpr std::string_view kMarkerText = "anamnesis: a temporary folder, removed when its run ends or by the next run here\n";
+
+// Write the marker into `folder`; false when it cannot.
+bool write_marker(const std::string& folder) noexcept {
+    const std::string m = folder + "/" + kMarker;
+    const int fd = ::open(m.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    const bool ok = ::write(fd, kMarkerText.data(), kMarkerText.size()) == static_cast<ssize_t>(kMarkerText.size());
+    ::close(fd);
+    return ok;
+}
+
+bool has_marker(const std::string& folder) {
+    struct stat st {};
+    return ::lstat((folder + "/" + kMarker).c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Remove named temporaries (files and our marked folders) a dead writer left
+// in `dir`: a live writer holds an flock on its temp, so a temp whose lock
+// can be taken is abandoned. A folder with our name but without the marker
+// is left in place, with a message.
 void sweep_stale_temps(const fs::path& dir) {
     {
         std::lock_guard<std::mutex> lk(g_cleanup_mu);
@@ -104,12 +127,14 @@ void sweep_stale_temps(const fs::path& dir) {
             if (S_ISREG(st.st_mode)) {
                 if (::unlink(p.c_str()) == 0)
                     msg = p + ": removed a temporary file (" + std::to_string(st.st_size) + " bytes) left by an interrupted run";
+            } else if (!has_marker(p)) {
+                msg = p + ": a folder named like a temporary folder of anamnesis but not made by it; left in place";
             } else {
                 // Our folder (StagingDir, or a backup's holder): only temporaries of that run inside.
                 std::error_code rec;
                 std::uint64_t bytes = 0;
                 for (auto f = fs::recursive_directory_iterator(p, rec); !rec && f != fs::recursive_directory_iterator(); f.increment(rec))
-                    if (f->symlink_status(rec).type() == fs::file_type::regular)
+                    if (f->symlink_status(rec).type() == fs::file_type::regular && f->path().filename() != kMarker)
                         bytes += f->file_size(rec);
                 if (fs::remove_all(p, rec) != static_cast<std::uintmax_t>(-1) && !rec)
                     msg = p + ": removed a temporary folder (" + std::to_string(bytes) + " bytes) left by an interrupted run";
@@ -161,7 +186,7 @@ struct LockedFolder {
 };
 
 // Create a temporary folder ".<name>.amn-XXXXXXXX.tmp" beside `final_path`,
-// locked. `what` names it in errors. \throws Error{Io}.
+// locked and marked as ours. `what` names it in errors. \throws Error{Io}.
 LockedFolder make_temp_folder(const std::string& final_path, const char* what) {
     const fs::path p(final_path);
     const std::string dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
@@ -176,6 +201,13 @@ LockedFolder make_temp_folder(const std::string& final_path, const char* what) {
         if (!lock_fresh(fd, tmp)) {
             ::close(fd);
             continue;
+        }
+        if (!write_marker(tmp)) {
+            const int err = errno;
+            std::error_code ec;
+            fs::remove_all(tmp, ec);
+            ::close(fd);
+            throw Error(ErrorCode::Io, std::string("cannot create ") + what + ": " + std::strerror(err), final_path);
         }
         return {tmp, fd};
     }
@@ -317,7 +349,7 @@ void TempFile::keep_replaced() {
     if (S_ISDIR(st.st_mode)) throw Error(ErrorCode::Io, "is a folder: cannot replace it with a file", final_);
     if (!S_ISREG(st.st_mode)) {
         // A symlink (or FIFO, socket…) cannot be flocked: it is kept inside a
-        // locked temp folder, which a sweeper removes once we died.
+        // locked, marked temp folder, which a sweeper removes once we died.
         const LockedFolder holder = make_temp_folder(final_, "a folder for the file it replaces");
         const std::string b = holder.path + "/replaced";
         if (::link(final_.c_str(), b.c_str()) == 0) {  // link() does not follow a symlink
@@ -468,17 +500,22 @@ void StagingDir::commit() {
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(tmp_, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
         if (it->is_directory(ec)) fsync_dir(it->path().string());
+    // The marker does not go into the output; put back if the rename fails.
+    ::unlink((tmp_ + "/" + kMarker).c_str());
     fsync_dir(tmp_);
+    const auto fail = [&](ErrorCode code, const std::string& message) {
+        write_marker(tmp_);
+        return Error(code, message, final_);
+    };
     if (::renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, final_.c_str(), RENAME_NOREPLACE) != 0) {
-        if (errno == EEXIST || errno == ENOTEMPTY)
-            throw Error(ErrorCode::OutputExists, "already exists (use --force to replace it)", final_);
+        if (errno == EEXIST || errno == ENOTEMPTY) throw fail(ErrorCode::OutputExists, "already exists (use --force to replace it)");
         if (errno != EINVAL && errno != ENOSYS)
-            throw Error(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno), final_);
+            throw fail(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno));
         // No RENAME_NOREPLACE on this filesystem: check, then rename (which
         // would replace only an empty folder).
-        if (fs::exists(final_, ec)) throw Error(ErrorCode::OutputExists, "already exists (use --force to replace it)", final_);
+        if (fs::exists(final_, ec)) throw fail(ErrorCode::OutputExists, "already exists (use --force to replace it)");
         if (::rename(tmp_.c_str(), final_.c_str()) != 0)
-            throw Error(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno), final_);
+            throw fail(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno));
     }
     const fs::path p(final_);
     fsync_dir(p.has_parent_path() ? p.parent_path().string() : std::string("."));

@@ -8,9 +8,12 @@
 // final path — for files, for folders (StagingDir) and for the backups of
 // files a forced commit replaces (a replaced symlink, which cannot be
 // locked, is kept inside such a folder). Each is held under an flock() while
-// its owner lives; the first TempFile::create() / StagingDir::create() of a
-// process in a folder removes the ones whose lock is free (their owner
-// died) and records a message (take_cleanup_messages()).
+// its owner lives; every temporary folder holds a marker file
+// (".amn-temporary-folder") from its creation on. The first
+// TempFile::create() / StagingDir::create() of a process in a folder removes
+// the ones whose lock is free (their owner died) — a folder only when it
+// holds the marker: one without it is left in place and mentioned — and
+// records a message (take_cleanup_messages()).
 
 #include <cstdint>
 #include <functional>
@@ -32,7 +35,7 @@ namespace amn::detail {
 /// locked backup temp name (hard link, or rename where the filesystem has no
 /// hard links) until the commit is over, so a failed commit restores it. A
 /// symlink (it is replaced, not written through) or other non-regular file
-/// is kept as "replaced" inside a locked temp folder instead, so
+/// is kept as "replaced" inside a locked, marked temp folder instead, so
 /// that the sweep removes it when its run was killed.
 class TempFile {
 public:
@@ -99,9 +102,12 @@ private:
 void commit_together(const std::vector<TempFile*>& files, const std::function<void()>& before_release = {});
 
 /// A folder created under a temporary name (".<name>.amn-XXXXXXXX.tmp")
-/// beside its final path and held under an flock, renamed onto the final
-/// path by commit(); removed with everything in it when not committed.
-/// A kill -9 leaves it behind; the next run in that parent removes it.
+/// beside its final path, held under an flock and marked as ours (a
+/// ".amn-temporary-folder" file inside, removed just before the rename),
+/// renamed onto the final path by commit(); removed with everything in it
+/// when not committed. A kill -9 leaves it behind; the next run in that
+/// parent removes it (only with the marker: a folder of that name without
+/// it is not ours and is left, with a message).
 class StagingDir {
 public:
     StagingDir() = default;
@@ -110,8 +116,9 @@ public:
     ~StagingDir();
 
     /// Create the temporary folder beside `final_path` (whose parent must
-    /// exist). \throws Error{OutputExists} when `final_path` exists;
-    ///         Error{Io} when the parent is missing or not writable.
+    /// exist), with its marker. \throws Error{OutputExists} when
+    ///         `final_path` exists; Error{Io} when the parent is missing or
+    ///         not writable, or the marker cannot be written.
     static StagingDir create(const std::string& final_path);
     bool active() const noexcept { return fd_ >= 0; }
     const std::string& path() const noexcept { return tmp_; }
@@ -133,7 +140,8 @@ private:
 void fsync_dir(const std::string& dir) noexcept;
 
 /// Messages about stale temporary files and folders removed by
-/// TempFile::create() / StagingDir::create() since the last call (the
+/// TempFile::create() / StagingDir::create() since the last call, and about
+/// folders named like ours but without the marker, left in place (the
 /// process-wide list is cleared).
 std::vector<std::string> take_cleanup_messages();
 

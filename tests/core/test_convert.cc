@@ -455,18 +455,34 @@ void TestConvert::newFolderIsStagedUnderATempName() {
     // Not committed: nothing remains.
     { auto s = detail::StagingDir::create(tmp.filePath("other").toStdString()); }
     QCOMPARE(hidden_and_files(tmp.path()), QStringList({"out"}));
-    // An abandoned staging folder (no lock: its run was killed) is removed
-    // by the next run in that parent.
+    // An abandoned staging folder (its run was killed: no lock) is removed
+    // by the next run in that parent; a folder with a name like ours but
+    // without our marker inside (a user's) is left, with a message.
     QTemporaryDir tmp2;
     QVERIFY(QDir(tmp2.path()).mkpath(".model.amn-0badf00d.tmp/sub"));
     amn::test::write_file(tmp2.filePath(".model.amn-0badf00d.tmp/sub/part").toStdString(), std::vector<std::uint8_t>(100, 1));
+    QVERIFY(run_then_kill_9([&] {
+        auto s = detail::StagingDir::create(tmp2.filePath("killed").toStdString());
+        amn::test::write_file(s.path() + "/part", std::vector<std::uint8_t>(200, 2));
+        kill_9();
+    }));
+    const QStringList during = hidden_and_files(tmp2.path());
+    QCOMPARE(during.size(), 2);
+    QVERIFY2(during[0].startsWith(".killed.amn-") && during[1] == ".model.amn-0badf00d.tmp", qPrintable(during.join(' ')));
+    QVERIFY(QFile::exists(tmp2.filePath(during[0] + "/.amn-temporary-folder")));
     (void)detail::take_cleanup_messages();
     { auto s = detail::StagingDir::create(tmp2.filePath("model").toStdString()); }
-    QCOMPARE(hidden_and_files(tmp2.path()), QStringList());
-    const auto msgs = detail::take_cleanup_messages();
-    QCOMPARE(msgs.size(), std::size_t(1));
-    QVERIFY2(msgs[0].find(".model.amn-0badf00d.tmp") != std::string::npos && msgs[0].find("100 bytes") != std::string::npos,
+    QCOMPARE(hidden_and_files(tmp2.path()), QStringList({".model.amn-0badf00d.tmp"}));
+    QCOMPARE(amn::test::read_file(tmp2.filePath(".model.amn-0badf00d.tmp/sub/part").toStdString()), std::vector<std::uint8_t>(100, 1));
+    auto msgs = detail::take_cleanup_messages();
+    std::sort(msgs.begin(), msgs.end());
+    QCOMPARE(msgs.size(), std::size_t(2));
+    QVERIFY2(msgs[0].find(".killed.amn-") != std::string::npos && msgs[0].find("removed a temporary folder (200 bytes)") != std::string::npos,
              msgs[0].c_str());
+    QVERIFY2(msgs[1].find(".model.amn-0badf00d.tmp") != std::string::npos && msgs[1].find("not made by it; left in place") != std::string::npos,
+             msgs[1].c_str());
+    // A committed folder does not carry the marker.
+    QCOMPARE(hidden_and_files(tmp.filePath("out")), QStringList({"x.safetensors"}));
 }
 
 // --force over an output that is a symlink replaces the link (never writes
