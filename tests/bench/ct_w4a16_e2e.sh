@@ -25,8 +25,6 @@ read -r _ cp_s _ cp_rss < <(bench_measure cp cp "$work/src.bin" "$work/copy.bin"
 rm -f "$work/copy.bin" "$work/src.bin"
 echo "| run | input | output | wall (s) | output MiB/s | peak RSS |"
 echo "|---|---|---|---|---|---|"
-printf "| amn remember (CT W4A16 g128 -> BF16, %s threads) | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$(nproc)" \
-  $((in_bytes >> 20)) $((out_bytes >> 20)) "$amn_s" "$(bench_mib_per_s "$out_bytes" "$amn_s")" $((amn_rss / 1024))
-printf "| cp of a file of the output size | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" \
-  $((out_bytes >> 20)) $((out_bytes >> 20)) "$cp_s" "$(bench_mib_per_s "$out_bytes" "$cp_s")" $((cp_rss / 1024))
+bench_row "amn remember (CT W4A16 g128 -> BF16, $(nproc) threads)" "$in_bytes" "$out_bytes" "$amn_s" "$out_bytes" "$amn_rss"
+bench_row "cp of a file of the output size" "$out_bytes" "$out_bytes" "$cp_s" "$out_bytes" "$cp_rss"
 awk -v a="$amn_s" -v c="$cp_s" 'BEGIN{printf "ratio remember / cp: %.2f (goal <= 1.5)\n", a/c}'

@@ -7,6 +7,7 @@
 #   bench_warm FILE...         read the files once (page cache warm for every run)
 #   bench_measure LABEL CMD... run CMD under /usr/bin/time: "LABEL WALL CPU RSS"
 #   bench_mib_per_s BYTES S    whole MiB/s
+#   bench_row …                a row of the "input, output, wall, MiB/s, RSS" tables
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # The amn binary to measure, printed on stdout: $AMN when set; else DEFAULT
@@ -47,4 +48,11 @@ bench_measure() {
 # Whole MiB per second of BYTES in SECONDS.
 bench_mib_per_s() {
   awk -v b="$1" -v s="$2" 'BEGIN{printf "%d", b/1048576/s}'
+}
+
+# bench_row LABEL IN_BYTES OUT_BYTES SECONDS RATE_BYTES RSS_KIB: one row of
+# "| run | input | output | wall (s) | MiB/s | peak RSS |" (sizes in whole
+# MiB, the rate of RATE_BYTES in SECONDS, RSS in MiB).
+bench_row() {
+  printf "| %s | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$1" $(($2 >> 20)) $(($3 >> 20)) "$4" "$(bench_mib_per_s "$5" "$4")" $(($6 / 1024))
 }

@@ -30,19 +30,16 @@ for kind in npz pth; do
     # shellcheck disable=SC2086
     read -r _ s _ rss < <(bench_measure amn "$amn" $verb --quiet "$in" -o "$work/out.safetensors")
     out_bytes=$(stat -c %s "$work/out.safetensors")
-    printf "| amn %s (.%s, %s tensors, %s threads) | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$verb" "$kind" "$n_tensors" "$(nproc)" \
-      "$(mib "$in_bytes")" "$(mib "$out_bytes")" "$s" "$(bench_mib_per_s "$out_bytes" "$s")" $((rss / 1024))
+    bench_row "amn $verb (.$kind, $n_tensors tensors, $(nproc) threads)" "$in_bytes" "$out_bytes" "$s" "$out_bytes" "$rss"
   done
   rm -rf "$work/out.safetensors" "$work/copy"
   bench_warm "$in"
   read -r _ s _ rss < <(bench_measure cp cp "$in" "$work/copy")
-  printf "| cp of the .%s | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$kind" "$(mib "$in_bytes")" "$(mib "$in_bytes")" "$s" \
-    "$(bench_mib_per_s "$in_bytes" "$s")" $((rss / 1024))
+  bench_row "cp of the .$kind" "$in_bytes" "$in_bytes" "$s" "$in_bytes" "$rss"
   rm -f "$work/copy"
   # amn flushes its output (fdatasync) before renaming it into place; so does this row.
   read -r _ s _ rss < <(bench_measure cpsync sh -c 'cp "$1" "$2" && sync "$2"' sh "$in" "$work/copy")
-  printf "| cp + sync of the .%s | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$kind" "$(mib "$in_bytes")" "$(mib "$in_bytes")" "$s" \
-    "$(bench_mib_per_s "$in_bytes" "$s")" $((rss / 1024))
+  bench_row "cp + sync of the .$kind" "$in_bytes" "$in_bytes" "$s" "$in_bytes" "$rss"
   rm -f "$work/copy"
 done
 

@@ -18,7 +18,5 @@ read -r _ cp_s _ cp_rss < <(bench_measure cp cp "$work/in/model.safetensors" "$w
 rm -rf "$work/out" "$work/copy.safetensors"
 echo "| run | input | output | wall (s) | output MiB/s | peak RSS |"
 echo "|---|---|---|---|---|---|"
-printf "| amn remember (FP8 128x128 -> BF16, %s threads) | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$(nproc)" \
-  $((in_bytes >> 20)) $((out_bytes >> 20)) "$amn_s" "$(bench_mib_per_s "$out_bytes" "$amn_s")" $((amn_rss / 1024))
-printf "| cp of the input | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" \
-  $((in_bytes >> 20)) $((in_bytes >> 20)) "$cp_s" "$(bench_mib_per_s "$in_bytes" "$cp_s")" $((cp_rss / 1024))
+bench_row "amn remember (FP8 128x128 -> BF16, $(nproc) threads)" "$in_bytes" "$out_bytes" "$amn_s" "$out_bytes" "$amn_rss"
+bench_row "cp of the input" "$in_bytes" "$in_bytes" "$cp_s" "$in_bytes" "$cp_rss"
