@@ -10,7 +10,7 @@
 
 #include "anamnesis/kernels.hpp"
 
-#include "for_each_target.hpp"
+#include "simd_check.hpp"
 
 #include <QtTest/QtTest>
 
@@ -22,15 +22,9 @@
 
 namespace f4 = amn::kernels::fp4;
 using amn::DType;
+using amn::test::first_diff;
 
 namespace {
-
-long first_diff(const std::vector<float>& a, const std::vector<float>& b) {
-    if (a.size() != b.size()) return 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::memcmp(&a[i], &b[i], 4) != 0) return long(i);
-    return -1;
-}
 
 float from_bits(std::uint32_t u) {
     float f;

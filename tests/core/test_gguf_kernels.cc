@@ -9,7 +9,7 @@
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "test_support.hpp"
 
-#include "for_each_target.hpp"
+#include "simd_check.hpp"
 
 #include <QDir>
 #include <QtTest/QtTest>
@@ -20,15 +20,9 @@
 using namespace amn;
 namespace g = amn::kernels::gguf;
 
-namespace {
+using amn::test::first_diff;
 
-// First differing element between two f32 arrays (bitwise), or -1.
-long first_diff(const std::vector<float>& a, const std::vector<float>& b) {
-    if (a.size() != b.size()) return 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::memcmp(&a[i], &b[i], 4) != 0) return long(i);
-    return -1;
-}
+namespace {
 
 const DTypeInfo* ggml_row(int id) { return dtype_info(dtype_from_ggml_id(std::uint32_t(id))); }
 

@@ -9,7 +9,7 @@
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "test_support.hpp"
 
-#include "for_each_target.hpp"
+#include "simd_check.hpp"
 
 #include <QDir>
 #include <QtTest/QtTest>

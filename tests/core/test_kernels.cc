@@ -10,7 +10,7 @@
 
 #include "test_support.hpp"
 
-#include "for_each_target.hpp"
+#include "simd_check.hpp"
 
 #include <hwy/targets.h>
 

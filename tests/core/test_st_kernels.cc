@@ -14,7 +14,7 @@
 #include "kernels/st/st_common.hpp"
 #include "kernels/st/st_kernels.hpp"
 
-#include "for_each_target.hpp"
+#include "simd_check.hpp"
 
 #include <QtTest/QtTest>
 
@@ -26,15 +26,9 @@
 using namespace amn;
 namespace k = amn::st::kern;
 
-namespace {
+using amn::test::first_diff;
 
-template <class T>
-long first_diff(const std::vector<T>& a, const std::vector<T>& b) {
-    if (a.size() != b.size()) return 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) return long(i);
-    return -1;
-}
+namespace {
 
 const DType kDtypes[] = {DType::F32, DType::BF16, DType::F16};
 

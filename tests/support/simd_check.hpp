@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Run a check once per Highway target, for the SIMD == scalar tests of the
-// kernel families. Header-only: the suites that use it link hwy::hwy.
+// The SIMD == scalar tests of the kernel families: run a check once per
+// Highway target, and find the first element two outputs differ in, bit for
+// bit. Header-only: the suites that use it link hwy::hwy.
 
 #include <hwy/targets.h>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace amn::test {
 
@@ -40,6 +43,17 @@ inline std::string for_each_target(const char* (*active_target)(),
     if (failure.empty() && ran < min_targets)
         failure = "fewer than " + std::to_string(min_targets) + " Highway targets to compare";
     return failure;
+}
+
+/// Index of the first element whose bytes differ between `a` and `b`
+/// (bitwise: NaN payloads, signed zeros), -1 when they are identical, 0
+/// when the sizes differ.
+template <class T>
+long first_diff(const std::vector<T>& a, const std::vector<T>& b) {
+    if (a.size() != b.size()) return 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) return long(i);
+    return -1;
 }
 
 }  // namespace amn::test
