@@ -2,6 +2,7 @@
 #include "modelview.hpp"
 
 #include "charts.hpp"
+#include "metadataview.hpp"
 #include "settingsstore.hpp"
 #include "summaryview.hpp"
 #include "tensordetail.hpp"
@@ -26,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include <map>
+#include <utility>
 
 namespace amn::ui {
 
@@ -87,7 +89,8 @@ std::shared_ptr<ModelViewData> prepareModelView(const ModelPtr& model) {
 
 std::shared_ptr<ModelViewData> ModelView::releaseData() {
     auto d = std::make_shared<ModelViewData>();
-    d->lethe = lethe_->takeLayers();
+    d->lethe = lethe_ ? lethe_->takeLayers() : std::exchange(pendingLethe_, {});
+    if (TensorTreeModel::SortedRows rows = treeModel_->releaseRows(); !rows.rows.empty()) d->sorted = std::move(rows);
     return d;
 }
 
@@ -170,14 +173,17 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     tabs_->addTab(scroll, tr("Overview"));
-    lethe_ = new LetheChart(tabs_);
-    lethe_->setLayers(prepared ? std::move(prepared->lethe) : makeLetheLayers(*model_), model_->inspection.lethe_took(),
-                      model_->inspection.quantized_bf16_bytes);
-    tabs_->addTab(lethe_, tr("What Lethe Took"));
-    detail_ = new TensorDetail(model_, tabs_);
-    tabs_->addTab(detail_, tr("Tensor"));
-    metadata_ = new MetadataView(model_, tabs_);
-    tabs_->addTab(metadata_, tr("Metadata"));
+    // The other tabs are built when first shown (or asked for): opening a
+    // large model builds only what is on screen.
+    pendingLethe_ = prepared ? std::move(prepared->lethe) : makeLetheLayers(*model_);
+    const QString hidden[] = {tr("What Lethe Took"), tr("Tensor"), tr("Metadata")};
+    for (const QString& title : hidden) {
+        auto* page = new QWidget(tabs_);
+        auto* pl = new QVBoxLayout(page);
+        pl->setContentsMargins(0, 0, 0, 0);
+        tabs_->addTab(page, title);
+    }
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) { ensureTab(static_cast<Tab>(i)); });
 
     split->addWidget(left);
     split->addWidget(tabs_);
@@ -214,6 +220,42 @@ void ModelView::saveViewState() const {
 ModelView::~ModelView() = default;
 
 void ModelView::showTab(Tab t) { tabs_->setCurrentIndex(int(t)); }
+
+void ModelView::ensureTab(Tab t) const {
+    QWidget* page = tabs_->widget(int(t));
+    if (!page || !page->layout()) return;  // the Overview: built with the view
+    const auto put = [page](QWidget* w) {
+        page->layout()->addWidget(w);
+        w->show();  // now: a layout shows a late child only in a later turn
+    };
+    if (t == LetheTab && !lethe_) {
+        lethe_ = new LetheChart(page);
+        lethe_->setLayers(std::exchange(pendingLethe_, {}), model_->inspection.lethe_took(), model_->inspection.quantized_bf16_bytes);
+        put(lethe_);
+    } else if (t == TensorTab && !detail_) {
+        detail_ = new TensorDetail(model_, page);
+        put(detail_);
+        if (const QModelIndex i = tree_->currentIndex(); i.isValid()) detail_->showNode(treeModel_->nodeOf(i));
+    } else if (t == MetadataTab && !metadata_) {
+        metadata_ = new MetadataView(model_, page);
+        put(metadata_);
+    }
+}
+
+LetheChart* ModelView::letheChart() const {
+    ensureTab(LetheTab);
+    return lethe_;
+}
+
+TensorDetail* ModelView::detail() const {
+    ensureTab(TensorTab);
+    return detail_;
+}
+
+MetadataView* ModelView::metadata() const {
+    ensureTab(MetadataTab);
+    return metadata_;
+}
 
 void ModelView::focusFilter() {
     filter_->setFocus(Qt::ShortcutFocusReason);
@@ -259,7 +301,7 @@ bool ModelView::selectTensor(const QString& name) {
 void ModelView::onCurrentChanged() {
     const QModelIndex i = tree_->currentIndex();
     if (!i.isValid()) return;
-    detail_->showNode(treeModel_->nodeOf(i));
+    if (detail_) detail_->showNode(treeModel_->nodeOf(i));  // else when the Tensor tab is built
 }
 
 }  // namespace amn::ui
