@@ -166,18 +166,13 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     // Right: tabs.
     tabs_ = new QTabWidget(split);
     tabs_->setDocumentMode(true);
-    summary_ = new SummaryView(model_, tabs_, prepared ? std::move(prepared->breakdown) : std::nullopt);
-    connect(summary_, &SummaryView::convertRequested, this, &ModelView::convertRequested);
-    auto* scroll = new QScrollArea(tabs_);
-    scroll->setWidget(summary_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    tabs_->addTab(scroll, tr("Overview"));
-    // The other tabs are built when first shown (or asked for): opening a
-    // large model builds only what is on screen.
+    // Every tab is built when first shown (or asked for): the Overview one
+    // event-loop turn after the view is shown (showEvent), the others when
+    // chosen. Opening a large model so spreads its UI work over short turns.
+    pendingBreakdown_ = prepared ? std::move(prepared->breakdown) : std::nullopt;
     pendingLethe_ = prepared ? std::move(prepared->lethe) : makeLetheLayers(*model_);
-    const QString hidden[] = {tr("What Lethe Took"), tr("Tensor"), tr("Metadata")};
-    for (const QString& title : hidden) {
+    const QString titles[] = {tr("Overview"), tr("What Lethe Took"), tr("Tensor"), tr("Metadata")};
+    for (const QString& title : titles) {
         auto* page = new QWidget(tabs_);
         auto* pl = new QVBoxLayout(page);
         pl->setContentsMargins(0, 0, 0, 0);
@@ -221,14 +216,28 @@ ModelView::~ModelView() = default;
 
 void ModelView::showTab(Tab t) { tabs_->setCurrentIndex(int(t)); }
 
-void ModelView::ensureTab(Tab t) const {
+void ModelView::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    // The shown tab's widgets in the next turn: the tree is on screen first.
+    QTimer::singleShot(1, Qt::PreciseTimer, this, [this] { ensureTab(static_cast<Tab>(tabs_->currentIndex())); });
+}
+
+void ModelView::ensureTab(Tab t) {
     QWidget* page = tabs_->widget(int(t));
-    if (!page || !page->layout()) return;  // the Overview: built with the view
+    if (!page || !page->layout()) return;
     const auto put = [page](QWidget* w) {
         page->layout()->addWidget(w);
         w->show();  // now: a layout shows a late child only in a later turn
     };
-    if (t == LetheTab && !lethe_) {
+    if (t == OverviewTab && !summary_) {
+        summary_ = new SummaryView(model_, nullptr, std::exchange(pendingBreakdown_, std::nullopt));
+        connect(summary_, &SummaryView::convertRequested, this, &ModelView::convertRequested);
+        auto* scroll = new QScrollArea(page);
+        scroll->setWidget(summary_);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        put(scroll);
+    } else if (t == LetheTab && !lethe_) {
         lethe_ = new LetheChart(page);
         lethe_->setLayers(std::exchange(pendingLethe_, {}), model_->inspection.lethe_took(), model_->inspection.quantized_bf16_bytes);
         put(lethe_);
@@ -242,17 +251,22 @@ void ModelView::ensureTab(Tab t) const {
     }
 }
 
-LetheChart* ModelView::letheChart() const {
+SummaryView* ModelView::summary() {
+    ensureTab(OverviewTab);
+    return summary_;
+}
+
+LetheChart* ModelView::letheChart() {
     ensureTab(LetheTab);
     return lethe_;
 }
 
-TensorDetail* ModelView::detail() const {
+TensorDetail* ModelView::detail() {
     ensureTab(TensorTab);
     return detail_;
 }
 
-MetadataView* ModelView::metadata() const {
+MetadataView* ModelView::metadata() {
     ensureTab(MetadataTab);
     return metadata_;
 }

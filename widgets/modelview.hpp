@@ -68,12 +68,13 @@ public:
     const ModelPtr& model() const { return model_; }
     TensorTreeModel* treeModel() const { return treeModel_; }
     QTreeView* treeView() const { return tree_; }
-    SummaryView* summary() const { return summary_; }
-    /// The tabs other than the Overview are built when first shown; these
-    /// build theirs when asked before that.
-    LetheChart* letheChart() const;
-    TensorDetail* detail() const;
-    MetadataView* metadata() const;
+    /// The tabs' widgets are built when first shown (the Overview one
+    /// event-loop turn after the view is shown); these build theirs when
+    /// asked before that.
+    SummaryView* summary();
+    LetheChart* letheChart();
+    TensorDetail* detail();
+    MetadataView* metadata();
     QLineEdit* filterEdit() const { return filter_; }
     void showTab(Tab t);
 
@@ -89,6 +90,9 @@ public:
 signals:
     void convertRequested();
 
+protected:
+    void showEvent(QShowEvent* e) override;
+
 private:
     QSplitter* split_ = nullptr;
     void onCurrentChanged();
@@ -100,14 +104,15 @@ private:
     QLabel* count_ = nullptr;
     QTimer* filterTimer_ = nullptr;
     QTabWidget* tabs_ = nullptr;
-    SummaryView* summary_ = nullptr;
     /// Build tab `t`'s widget if it is not built yet.
-    void ensureTab(Tab t) const;
-    // Built on first show (ensureTab), hence mutable.
-    mutable LetheChart* lethe_ = nullptr;
-    mutable TensorDetail* detail_ = nullptr;
-    mutable MetadataView* metadata_ = nullptr;
-    mutable std::vector<LetheChart::Layer> pendingLethe_;  ///< the Lethe chart's layers until it is built
+    void ensureTab(Tab t);
+    // Built on first show (ensureTab).
+    SummaryView* summary_ = nullptr;
+    LetheChart* lethe_ = nullptr;
+    TensorDetail* detail_ = nullptr;
+    MetadataView* metadata_ = nullptr;
+    std::vector<LetheChart::Layer> pendingLethe_;  ///< the Lethe chart's layers until it is built
+    std::optional<std::vector<BreakdownChart::Row>> pendingBreakdown_;  ///< the Overview's breakdown until it is built
 };
 
 

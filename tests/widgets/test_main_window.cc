@@ -462,14 +462,17 @@ private slots:
         else QVERIFY2(lethe.contains(QLocale().toString(r.sqnr_db, 'f', 1) + " dB"), qPrintable(lethe));
     }
 
-    // Only the Overview is built with the view; the other tabs when first
-    // shown (or asked for), the Tensor tab then showing the current tensor.
+    // The Overview is built just after the view is shown; the other tabs
+    // when first shown (or asked for), the Tensor tab then showing the
+    // current tensor.
     void hiddenTabsBuiltOnFirstShow() {
         ModelPtr model = loadModel(sampleFile());
         ModelView view(model);
         view.resize(1000, 700);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_VERIFY(view.findChild<SummaryView*>());  // the shown tab: built in the turn after showing
+        QCOMPARE(view.summary(), view.findChild<SummaryView*>());
         QVERIFY(view.summary()->isVisible());
         QVERIFY(!view.findChild<TensorDetail*>());
         QVERIFY(!view.findChild<LetheChart*>());
