@@ -193,16 +193,8 @@
             <translation>Abgebrochen. Es wurde keine Ausgabedatei geschrieben.</translation>
         </message>
         <message>
-            <source>Conversion failed: %1</source>
-            <translation>Konvertierung fehlgeschlagen: %1</translation>
-        </message>
-        <message>
             <source>Conversion failed</source>
             <translation>Konvertierung fehlgeschlagen</translation>
-        </message>
-        <message>
-            <source>The conversion stopped with an error. No output file was written.</source>
-            <translation>Die Konvertierung wurde mit einem Fehler beendet. Es wurde keine Ausgabedatei geschrieben.</translation>
         </message>
         <message>
             <source>Cancelling…</source>
@@ -581,6 +573,86 @@
         <message>
             <source>Hugging Face folder: %1</source>
             <translation>Hugging-Face-Ordner: %1</translation>
+        </message>
+        <message>
+            <source>The plan could not be made.</source>
+            <translation>Der Plan konnte nicht erstellt werden.</translation>
+        </message>
+        <message>
+            <source>The chosen options do not fit this model.</source>
+            <translation>Die gewählten Optionen passen nicht zu diesem Modell.</translation>
+        </message>
+        <message>
+            <source>The chosen options do not fit tensor %1.</source>
+            <translation>Die gewählten Optionen passen nicht zu Tensor %1.</translation>
+        </message>
+        <message>
+            <source>Tensor %1 cannot be converted this way.</source>
+            <translation>Tensor %1 lässt sich so nicht konvertieren.</translation>
+        </message>
+        <message>
+            <source>The model is already quantized: tick “Re-quantize an already quantized input”, or start from the BF16/F16/F32 model.</source>
+            <translation>Das Modell ist bereits quantisiert: Aktivieren Sie „Bereits quantisierte Eingabe neu quantisieren“ oder gehen Sie vom BF16/F16/F32-Modell aus.</translation>
+        </message>
+        <message>
+            <source>anamnesis cannot make this conversion of this model yet.</source>
+            <translation>anamnesis kann diese Konvertierung dieses Modells noch nicht ausführen.</translation>
+        </message>
+        <message>
+            <source>A tensor's size does not fit the chosen type's blocks.</source>
+            <translation>Die Größe eines Tensors passt nicht in die Blöcke des gewählten Typs.</translation>
+        </message>
+        <message>
+            <source>The size of tensor %1 does not fit the chosen type's blocks.</source>
+            <translation>Die Größe des Tensors %1 passt nicht in die Blöcke des gewählten Typs.</translation>
+        </message>
+        <message>
+            <source>The model holds a data type anamnesis does not know.</source>
+            <translation>Das Modell enthält einen Datentyp, den anamnesis nicht kennt.</translation>
+        </message>
+        <message>
+            <source>A file the options name could not be read (missing, or no permission?).</source>
+            <translation>Eine in den Optionen genannte Datei konnte nicht gelesen werden (fehlt sie, oder fehlt die Berechtigung?).</translation>
+        </message>
+        <message>
+            <source>A file the plan reads is damaged, or not of the kind expected.</source>
+            <translation>Eine Datei, die der Plan liest, ist beschädigt oder nicht von der erwarteten Art.</translation>
+        </message>
+        <message>
+            <source>A quantized tensor lacks the scales it needs, or they do not fit.</source>
+            <translation>Einem quantisierten Tensor fehlen die nötigen Skalen, oder sie passen nicht.</translation>
+        </message>
+        <message>
+            <source>There is not enough memory to plan the conversion.</source>
+            <translation>Der Speicher reicht nicht, um die Konvertierung zu planen.</translation>
+        </message>
+        <message>
+            <source>The conversion failed.</source>
+            <translation>Die Konvertierung ist fehlgeschlagen.</translation>
+        </message>
+        <message>
+            <source>The output could not be written (is the folder writable, is the disk full?).</source>
+            <translation>Die Ausgabe konnte nicht geschrieben werden (ist der Ordner beschreibbar, ist die Platte voll?).</translation>
+        </message>
+        <message>
+            <source>The output exists already: tick “Overwrite existing files” or choose another path.</source>
+            <translation>Die Ausgabe existiert bereits: Aktivieren Sie „Vorhandene Dateien überschreiben“ oder wählen Sie einen anderen Pfad.</translation>
+        </message>
+        <message>
+            <source>Tensor %1 holds something this conversion cannot take.</source>
+            <translation>Tensor %1 enthält etwas, das diese Konvertierung nicht annimmt.</translation>
+        </message>
+        <message>
+            <source>The model's data could not be read as its header declares: the file may have changed since it was opened, or be damaged.</source>
+            <translation>Die Daten des Modells ließen sich nicht so lesen, wie ihr Header sie angibt: Die Datei hat sich seit dem Öffnen vielleicht geändert, oder sie ist beschädigt.</translation>
+        </message>
+        <message>
+            <source>There is not enough memory for the conversion.</source>
+            <translation>Der Speicher reicht nicht für die Konvertierung.</translation>
+        </message>
+        <message>
+            <source>No output file was written.</source>
+            <translation>Es wurde keine Ausgabedatei geschrieben.</translation>
         </message>
     </context>
     <context>

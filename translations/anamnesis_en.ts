@@ -217,15 +217,7 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>Conversion failed: %1</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Conversion failed</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>The conversion stopped with an error. No output file was written.</source>
             <translation type="unfinished" />
         </message>
         <message>
@@ -579,6 +571,86 @@
         </message>
         <message>
             <source>Hugging Face folder: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The plan could not be made.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The chosen options do not fit this model.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The chosen options do not fit tensor %1.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tensor %1 cannot be converted this way.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model is already quantized: tick “Re-quantize an already quantized input”, or start from the BF16/F16/F32 model.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>anamnesis cannot make this conversion of this model yet.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A tensor's size does not fit the chosen type's blocks.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The size of tensor %1 does not fit the chosen type's blocks.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model holds a data type anamnesis does not know.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A file the options name could not be read (missing, or no permission?).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A file the plan reads is damaged, or not of the kind expected.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A quantized tensor lacks the scales it needs, or they do not fit.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>There is not enough memory to plan the conversion.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The conversion failed.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The output could not be written (is the folder writable, is the disk full?).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The output exists already: tick “Overwrite existing files” or choose another path.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tensor %1 holds something this conversion cannot take.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model's data could not be read as its header declares: the file may have changed since it was opened, or be damaged.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>There is not enough memory for the conversion.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No output file was written.</source>
             <translation type="unfinished" />
         </message>
     </context>

@@ -80,10 +80,41 @@ DE = {
          "%Ln Tensoren erinnert, %1 Tensordaten, in %2 s.\n\nGeschrieben:\n%3"],
     (W, "Try again"): "Erneut versuchen",
     (W, "Cancelled. No output file was written."): "Abgebrochen. Es wurde keine Ausgabedatei geschrieben.",
-    (W, "Conversion failed: %1"): "Konvertierung fehlgeschlagen: %1",
     (W, "Conversion failed"): "Konvertierung fehlgeschlagen",
-    (W, "The conversion stopped with an error. No output file was written."):
-        "Die Konvertierung wurde mit einem Fehler beendet. Es wurde keine Ausgabedatei geschrieben.",
+    (W, "No output file was written."): "Es wurde keine Ausgabedatei geschrieben.",
+    # Plan and run errors: the plain first line from the core's error code.
+    (W, "The plan could not be made."): "Der Plan konnte nicht erstellt werden.",
+    (W, "The chosen options do not fit this model."): "Die gewählten Optionen passen nicht zu diesem Modell.",
+    (W, "The chosen options do not fit tensor %1."): "Die gewählten Optionen passen nicht zu Tensor %1.",
+    (W, "Tensor %1 cannot be converted this way."): "Tensor %1 lässt sich so nicht konvertieren.",
+    (W, "The model is already quantized: tick “Re-quantize an already quantized input”, or start from the BF16/F16/F32 model."):
+        "Das Modell ist bereits quantisiert: Aktivieren Sie „Bereits quantisierte Eingabe neu quantisieren“ oder gehen Sie vom "
+        "BF16/F16/F32-Modell aus.",
+    (W, "anamnesis cannot make this conversion of this model yet."):
+        "anamnesis kann diese Konvertierung dieses Modells noch nicht ausführen.",
+    (W, "A tensor's size does not fit the chosen type's blocks."):
+        "Die Größe eines Tensors passt nicht in die Blöcke des gewählten Typs.",
+    (W, "The size of tensor %1 does not fit the chosen type's blocks."):
+        "Die Größe des Tensors %1 passt nicht in die Blöcke des gewählten Typs.",
+    (W, "The model holds a data type anamnesis does not know."): "Das Modell enthält einen Datentyp, den anamnesis nicht kennt.",
+    (W, "A file the options name could not be read (missing, or no permission?)."):
+        "Eine in den Optionen genannte Datei konnte nicht gelesen werden (fehlt sie, oder fehlt die Berechtigung?).",
+    (W, "A file the plan reads is damaged, or not of the kind expected."):
+        "Eine Datei, die der Plan liest, ist beschädigt oder nicht von der erwarteten Art.",
+    (W, "A quantized tensor lacks the scales it needs, or they do not fit."):
+        "Einem quantisierten Tensor fehlen die nötigen Skalen, oder sie passen nicht.",
+    (W, "There is not enough memory to plan the conversion."): "Der Speicher reicht nicht, um die Konvertierung zu planen.",
+    (W, "The conversion failed."): "Die Konvertierung ist fehlgeschlagen.",
+    (W, "The output could not be written (is the folder writable, is the disk full?)."):
+        "Die Ausgabe konnte nicht geschrieben werden (ist der Ordner beschreibbar, ist die Platte voll?).",
+    (W, "The output exists already: tick “Overwrite existing files” or choose another path."):
+        "Die Ausgabe existiert bereits: Aktivieren Sie „Vorhandene Dateien überschreiben“ oder wählen Sie einen anderen Pfad.",
+    (W, "Tensor %1 holds something this conversion cannot take."):
+        "Tensor %1 enthält etwas, das diese Konvertierung nicht annimmt.",
+    (W, "The model's data could not be read as its header declares: the file may have changed since it was opened, or be damaged."):
+        "Die Daten des Modells ließen sich nicht so lesen, wie ihr Header sie angibt: Die Datei hat sich seit dem Öffnen "
+        "vielleicht geändert, oder sie ist beschädigt.",
+    (W, "There is not enough memory for the conversion."): "Der Speicher reicht nicht für die Konvertierung.",
     (W, "Cancelling…"): "Wird abgebrochen …",
     (W, "< &Back"): "< &Zurück",
     (W, "&Next >"): "&Weiter >",

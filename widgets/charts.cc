@@ -72,6 +72,29 @@ QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room) 
     return fm.elidedText(before, Qt::ElideMiddle, left) + kept;
 }
 
+void drawYTick(QPainter& p, const QWidget* w, const QRectF& pr, double frac, const QString& label, double labelWidth) {
+    const QFontMetrics fm(w->font());
+    const double y = pr.bottom() - frac * pr.height();
+    p.setPen(gridColor(w));
+    p.drawLine(QPointF(pr.left(), y), QPointF(pr.right(), y));
+    p.setPen(textColor(w));
+    p.drawText(QRectF(pr.left() - labelWidth - 6, y - fm.height() / 2.0, labelWidth, fm.height()), Qt::AlignRight | Qt::AlignVCenter, label);
+}
+
+void drawYGrid(QPainter& p, const QWidget* w, const QRectF& pr, double ymax, double labelWidth) {
+    const double step = niceStep(ymax, 5);
+    for (double v = 0; v <= ymax + 1e-9; v += step) drawYTick(p, w, pr, v / ymax, QLocale().toString(v, 'g', 3), labelWidth);
+}
+
+void drawYTitle(QPainter& p, const QWidget* w, const QRectF& pr, const QString& title) {
+    const QFontMetrics fm(w->font());
+    p.save();
+    p.translate(8 + fm.ascent(), pr.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter, title);
+    p.restore();
+}
+
 }  // namespace chart_util
 
 using namespace chart_util;
@@ -299,21 +322,8 @@ void LetheChart::paintEvent(QPaintEvent*) {
     const QRectF pr = plotRect();
     p.fillRect(pr, palette().color(QPalette::Base));
     // Y axis: ticks, grid, title.
-    const double step = niceStep(ymax_, 5);
-    for (double v = 0; v <= ymax_ + 1e-9; v += step) {
-        const double y = pr.bottom() - v / ymax_ * pr.height();
-        p.setPen(gridColor(this));
-        p.drawLine(QPointF(pr.left(), y), QPointF(pr.right(), y));
-        p.setPen(text);
-        const QString lab = QLocale().toString(v, 'g', 3);
-        p.drawText(QRectF(pr.left() - 60 - 6, y - fm.height() / 2.0, 60, fm.height()), Qt::AlignRight | Qt::AlignVCenter, lab);
-    }
-    p.save();
-    p.translate(8 + fm.ascent(), pr.center().y());
-    p.rotate(-90);
-    const QString ytitle = tr("bits per weight");
-    p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter, ytitle);
-    p.restore();
+    drawYGrid(p, this, pr, ymax_);
+    drawYTitle(p, this, pr, tr("bits per weight"));
 
     // Bars. More layers than pixels (10 000 layers): one bar per pixel column,
     // as high as the highest layer in it, so a paint costs the width, not the count.
@@ -460,14 +470,7 @@ void HistogramChart::paintEvent(QPaintEvent*) {
         if (!log_) return c / ymax;
         return c < 1 ? 0.0 : (1.0 + std::log10(c)) / (1.0 + decades);
     };
-    auto tick = [&](double v) {
-        const double y = pr.bottom() - frac(v) * pr.height();
-        p.setPen(gridColor(this));
-        p.drawLine(QPointF(pr.left(), y), QPointF(pr.right(), y));
-        p.setPen(text);
-        p.drawText(QRectF(pr.left() - 100 - 6, y - fm.height() / 2.0, 100, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-                   QLocale().toString(static_cast<qulonglong>(v)));
-    };
+    auto tick = [&](double v) { drawYTick(p, this, pr, frac(v), QLocale().toString(static_cast<qulonglong>(v)), 100); };
     if (log_) {
         tick(0);
         for (double d = 0; d <= decades; ++d) tick(std::pow(10.0, d));
@@ -499,14 +502,9 @@ void HistogramChart::paintEvent(QPaintEvent*) {
     }
     p.drawText(QRectF(pr.left(), pr.bottom() + 4 + fm.height() + 2, pr.width(), fm.height()), Qt::AlignCenter,
                tr("dequantized value"));
-    p.save();
-    p.translate(8 + fm.ascent(), pr.center().y());
-    p.rotate(-90);
     // The long log-axis title only where it fits along the axis (the ticks 1, 10, 100 show the scale).
     const QString logTitle = tr("count (log scale)");
-    p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter,
-               log_ && fm.horizontalAdvance(logTitle) <= pr.height() ? logTitle : tr("count"));
-    p.restore();
+    drawYTitle(p, this, pr, log_ && fm.horizontalAdvance(logTitle) <= pr.height() ? logTitle : tr("count"));
 }
 
 bool HistogramChart::event(QEvent* e) {

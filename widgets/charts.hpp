@@ -80,13 +80,20 @@ public:
     }
     QSize sizeHint() const override { return {520, 300}; }
     QSize minimumSizeHint() const override { return {320, 220}; }
+    /// The plot area in widget pixels (whole numbers): bars stand on its
+    /// bottom edge, a bar of `bits` is bits / yMax() of its height tall. With
+    /// more layers than the area is wide, each pixel column c is one bar as
+    /// tall as the tallest layer i with ⌊i · width / layers⌋ = c, coloured as
+    /// quantized when any of them is.
+    QRectF plotRect() const;
+    /// The top of the y axis (bits per weight): a nice step above 1.1 × the largest bits, at least 16 × 1.1.
+    double yMax() const { return ymax_; }
 
 protected:
     void paintEvent(QPaintEvent*) override;
     bool event(QEvent* e) override;
 
 private:
-    QRectF plotRect() const;
     int layerAt(const QPoint& pos) const;
     std::vector<Layer> layers_;
     quint64 took_ = 0, of_ = 0;

@@ -12,6 +12,7 @@
 #include <functional>
 
 class QEvent;
+class QPainter;
 
 namespace amn::ui::chart_util {
 
@@ -31,6 +32,19 @@ bool showTip(QWidget* w, QEvent* e, const std::function<QString(const QPoint&)>&
 /// name, "bits per weight" is shortened to "bpw" (the number is kept).
 /// Text without such a figure: Qt::ElideMiddle.
 QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room);
+
+/// One y-axis grid line across `pr` at height fraction `frac` (0: the
+/// bottom, 1: the top), in gridColor(), and its `label` right-aligned in
+/// the `labelWidth` pixels that end 6 px left of `pr`. Leaves the pen in
+/// textColor().
+void drawYTick(QPainter& p, const QWidget* w, const QRectF& pr, double frac, const QString& label, double labelWidth);
+/// The grid of a linear y axis from 0 to `ymax` (> 0) in niceStep(ymax, 5)
+/// steps, each labelled with its value (QLocale, 3 significant digits) in
+/// `labelWidth` pixels: the bar charts' axis (LetheChart, LossChart).
+void drawYGrid(QPainter& p, const QWidget* w, const QRectF& pr, double ymax, double labelWidth = 60);
+/// The y-axis `title`, rotated a quarter turn, centred along `pr`'s height
+/// at the widget's left margin (8 px).
+void drawYTitle(QPainter& p, const QWidget* w, const QRectF& pr, const QString& title);
 
 /// Index of the band under `pos` when `pr`'s width is split into `n` equal
 /// bands (bar charts), or −1 outside.

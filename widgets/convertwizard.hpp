@@ -29,6 +29,7 @@
 #include <QWizard>
 
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -116,7 +117,27 @@ public:
     bool confirmAndStop();
 
     QStringList writtenFiles() const { return files_; }
+    /// The core's message of the last failed run (technical detail), else empty.
     QString lastError() const { return error_; }
+    /// The last failed run as shown on the run page: a first line in plain
+    /// words from the error's code (plainRunError), the core's message below
+    /// it ("\n"-separated). Empty when the last run did not fail.
+    QString errorReport() const;
+    /// The summary's failed dry run (or Hugging Face layout) as shown there:
+    /// a plain first line (plainPlanError), the core's message below. Empty
+    /// when the plan succeeded or is still running.
+    QString planErrorReport() const;
+
+    /// One plain, translated sentence for an amn::ErrorCode (`code`, −1 when
+    /// the failure was not an amn::Error) raised while planning: the options
+    /// do not fit the model, the input is already quantized (when the
+    /// model is and “Re-quantize” is off), a tensor's size does not fit the
+    /// type's blocks, … `tensor`: the tensor the error names, or empty.
+    QString plainPlanError(int code, const QString& tensor) const;
+    /// The same for an error raised by the run: the output could not be
+    /// written, the model's data changed since it was opened, a tensor holds
+    /// what the conversion refuses (NaN), … Never the core's text itself.
+    static QString plainRunError(int code, const QString& tensor);
     int progressPermille() const;
 
     /// Start the conversion now (the run page does this on entry).
@@ -145,9 +166,18 @@ private:
         std::atomic<bool> cancel{false};
         std::atomic<quint64> done{0}, total{0};
     };
+    /// A failure as the widgets word it: the amn::ErrorCode (−1 when not an
+    /// amn::Error), the tensor it names and the core's full message.
+    struct Failure {
+        int code = -1;
+        QString tensor;
+        QString detail;
+        static Failure of(const std::exception& e);
+    };
     struct Outcome {
         bool ok = false, cancelled = false;
         QString error;
+        Failure failure;
         QStringList files;
         quint64 bytes = 0;
         int tensors = 0;
@@ -157,6 +187,7 @@ private:
     struct PlanOutcome {
         bool ok = false;
         QString error;
+        Failure failure;
         std::vector<amn::ForgetTensor> tensors;
     };
     void buildPages();
@@ -186,6 +217,7 @@ private:
     QRadioButton* singleFile_ = nullptr;  ///< GGUF input: one safetensors file (GGUF names)
     QRadioButton* hfFolder_ = nullptr;    ///< GGUF input: Hugging Face folder (--layout hf)
     QString hfError_;                     ///< why the Hugging Face layout cannot be made (summary)
+    Failure hfFailure_;                   ///< the same, with its code for the plain first line
     QRadioButton* ggufRadio_ = nullptr;
     QRadioButton* stRadio_ = nullptr;
     QComboBox* ftype_ = nullptr;
@@ -223,6 +255,7 @@ private:
     JobTracker planJobs_;
     bool planOk_ = false;
     QString planError_;
+    Failure planFailure_;
     bool createdOutputDir_ = false;
     QString outputDir_;
     std::vector<amn::ForgetTensor> planned_;
@@ -233,6 +266,7 @@ private:
     bool finishedOk_ = false;
     QStringList files_;
     QString error_;
+    Failure runFailure_;  ///< the last failed run (errorReport)
     QString finalOutput_;
 };
 

@@ -169,6 +169,7 @@ bool ConvertWizard::hfLayout() const { return hfFolder_ && hfFolder_->isChecked(
 
 QString ConvertWizard::hfSummaryRows() {
     hfError_.clear();
+    hfFailure_ = {};
     auto row = [](const QString& k, const QString& v) {
         return QStringLiteral("<tr><td valign=top><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v);
     };
@@ -188,8 +189,9 @@ QString ConvertWizard::hfSummaryRows() {
                                      .arg(QString::fromStdString(hf.hf_class).toHtmlEscaped(), QString::fromStdString(hf.architecture).toHtmlEscaped())) +
                row(tr("Target names"), names);
     } catch (const std::exception& e) {
-        hfError_ = QString::fromStdString(e.what());
-        return row(tr("Cannot convert"), QStringLiteral("<span style='color:#d03030'>%1</span>").arg(hfError_.toHtmlEscaped()));
+        hfFailure_ = Failure::of(e);
+        hfError_ = hfFailure_.detail;
+        return row(tr("Cannot convert"), failureHtml(plainPlanError(hfFailure_.code, hfFailure_.tensor), hfError_));
     }
 }
 
@@ -282,7 +284,10 @@ void ConvertWizard::updateSummary() {
     html += row(tr("Target"), targetText.toHtmlEscaped());
     html += row(tr("Output"), QFileInfo(outputPath()).absoluteFilePath().toHtmlEscaped() + (overwrite_->isChecked() ? tr(" (overwrite)") : QString()));
     if (hfLayout()) html += hfSummaryRows();
-    else hfError_.clear();
+    else {
+        hfError_.clear();
+        hfFailure_ = {};
+    }
     if (md == Mode::Remember) {
         html += row(tr("Tensors"), tr("%1 written, %2 dequantized").arg(QLocale().toString(static_cast<qulonglong>(m.inspection.logical_tensors)), QLocale().toString(static_cast<qulonglong>(m.inspection.quantized))));
         html += row(tr("Predicted size"), tr("%1 of tensor data (input: %2)").arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes)));
@@ -293,7 +298,7 @@ void ConvertWizard::updateSummary() {
                         .arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes),
                              QLocale().toString(numel ? static_cast<double>(predicted) * 8.0 / static_cast<double>(numel) : 0.0, 'f', 2)));
     } else if (!planError_.isEmpty()) {
-        html += row(tr("Cannot forget"), QStringLiteral("<span style='color:#d03030'>%1</span>").arg(planError_.toHtmlEscaped()));
+        html += row(tr("Cannot forget"), failureHtml(plainPlanError(planFailure_.code, planFailure_.tensor), planError_));
     } else {
         html += row(tr("Tensors"), tr("planning every tensor's type…"));
     }
@@ -312,6 +317,7 @@ void ConvertWizard::updateSummary() {
 void ConvertWizard::startPlan() {
     planOk_ = false;
     planError_.clear();
+    planFailure_ = {};
     planned_.clear();
     planModel_->removeRows(0, planModel_->rowCount());
     static_cast<Page*>(page(SummaryPage))->changed();
@@ -325,7 +331,8 @@ void ConvertWizard::startPlan() {
                     p.tensors = amn::plan_gguf_forget(model->catalog, model->plan, o);
                     p.ok = true;
                 } catch (const std::exception& e) {
-                    p.error = QString::fromStdString(e.what());
+                    p.failure = Failure::of(e);
+                    p.error = p.failure.detail;
                 }
                 return p;
             };
@@ -336,14 +343,16 @@ void ConvertWizard::startPlan() {
                     p.tensors = amn::plan_st_forget(model->catalog, model->plan, o);
                     p.ok = true;
                 } catch (const std::exception& e) {
-                    p.error = QString::fromStdString(e.what());
+                    p.failure = Failure::of(e);
+                    p.error = p.failure.detail;
                 }
                 return p;
             };
         }
-    } catch (const std::exception& e) {
+    } catch (const std::exception& e) {  // an option the pages cannot turn into the core's options
         PlanOutcome p;
-        p.error = QString::fromStdString(e.what());
+        p.failure = Failure::of(e);
+        p.error = p.failure.detail;
         showPlan(p);
         return;
     }
@@ -353,6 +362,7 @@ void ConvertWizard::startPlan() {
 void ConvertWizard::showPlan(const PlanOutcome& p) {
     planOk_ = p.ok;
     planError_ = p.error;
+    planFailure_ = p.failure;
     planned_ = p.tensors;
     planTable_->setSortingEnabled(false);
     planModel_->removeRows(0, planModel_->rowCount());

@@ -21,6 +21,12 @@ inline QString clockText(double secs) {
                      : QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
 }
 
+/// A failure in the summary's table (HTML): the plain first line in red,
+/// the core's message (technical detail) below it.
+inline QString failureHtml(const QString& plain, const QString& detail) {
+    return QStringLiteral("<span style='color:#d03030'>%1</span><br><small>%2</small>").arg(plain.toHtmlEscaped(), detail.toHtmlEscaped());
+}
+
 /// A wizard page whose completeness and entry action are closures.
 class Page : public QWizardPage {
 public:

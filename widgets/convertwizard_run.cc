@@ -36,6 +36,7 @@ void ConvertWizard::startConversion() {
     finishedOk_ = false;
     files_.clear();
     error_.clear();
+    runFailure_ = {};
     const Mode md = mode();
     amn::ConvertOptions opt;
     amn::GgufForgetOptions gopt;
@@ -44,8 +45,9 @@ void ConvertWizard::startConversion() {
         if (md == Mode::ForgetGguf) gopt = ggufOptions();
         else if (md == Mode::ForgetSafetensors) sopt = stOptions();
     } catch (const std::exception& e) {
-        error_ = QString::fromStdString(e.what());
-        progressText_->setText(tr("Conversion failed: %1").arg(error_));
+        runFailure_ = Failure::of(e);
+        error_ = runFailure_.detail;
+        progressText_->setText(errorReport());
         emit conversionFinished(false, false, error_);
         return;
     }
@@ -104,11 +106,10 @@ void ConvertWizard::startConversion() {
             }
             for (const auto& t : o.loss) o.tensors += t.copied ? 0 : 1;
             o.ok = true;
-        } catch (const amn::Error& e) {
-            o.cancelled = e.code() == amn::ErrorCode::Cancelled;
-            o.error = QString::fromStdString(e.what());
         } catch (const std::exception& e) {
-            o.error = QString::fromStdString(e.what());
+            o.failure = Failure::of(e);
+            o.cancelled = o.failure.code == static_cast<int>(amn::ErrorCode::Cancelled);
+            o.error = o.failure.detail;
         }
         promise.addResult(std::move(o));
     });
@@ -184,12 +185,14 @@ void ConvertWizard::onFinished() {
     if (o.cancelled) {
         progressText_->setText(tr("Cancelled. No output file was written."));
     } else {
-        progressText_->setText(tr("Conversion failed: %1").arg(o.error));
+        // A plain first line from the error's code, the core's message below it.
+        runFailure_ = o.failure;
+        progressText_->setText(errorReport());
         if (errorDialogs_) {
-            auto* box = new QMessageBox(QMessageBox::Critical, tr("Conversion failed"),
-                                        tr("The conversion stopped with an error. No output file was written."), QMessageBox::NoButton, this);
+            auto* box = new QMessageBox(QMessageBox::Critical, tr("Conversion failed"), plainRunError(o.failure.code, o.failure.tensor),
+                                        QMessageBox::NoButton, this);
             box->addButton(tr("Close"), QMessageBox::AcceptRole);
-            box->setInformativeText(o.error);
+            box->setInformativeText(tr("No output file was written.") + QStringLiteral("\n\n") + o.error);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
         }

@@ -10,7 +10,8 @@
 //   tracker_.start<Result>(this, [model](const std::atomic<bool>& cancel) { … return r; },
 //                          [this](Result r) { show(r); });
 //
-// The work runs on QThreadPool::globalInstance() and must not throw (catch
+// The work runs on QThreadPool::globalInstance() (or a pool given to
+// startIndependent) and must not throw (catch
 // and return the error in T). `done` runs on the owner's thread and only for
 // the current job.
 
@@ -18,6 +19,7 @@
 #include <QPromise>
 #include <QFutureWatcher>
 #include <QObject>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -81,12 +83,14 @@ public:
     /// Start a job that does not make earlier ones stale (several models
     /// opening at once): `done(T)` runs for every job that finishes before
     /// the next cancel() / cancelAndWait(). Use one tracker for one kind of job.
+    /// `pool`: where the work runs (null: QThreadPool::globalInstance()).
     template <class T, class Work, class Done>
-    quint64 startIndependent(QObject* context, Work work, Done done) {
+    quint64 startIndependent(QObject* context, Work work, Done done, QThreadPool* pool = nullptr) {
         prune();
         const quint64 generation = generation_;
         auto flag = std::make_shared<std::atomic<bool>>(false);
-        QFuture<T> future = QtConcurrent::run([work = std::move(work), flag]() -> T { return work(*flag); });
+        QFuture<T> future = QtConcurrent::run(pool ? pool : QThreadPool::globalInstance(),
+                                              [work = std::move(work), flag]() -> T { return work(*flag); });
         auto* watcher = new QFutureWatcher<T>(context);
         QObject::connect(watcher, &QFutureWatcherBase::finished, context,
                          [this, watcher, generation, done = std::move(done)]() mutable {

@@ -91,20 +91,8 @@ void LossChart::paintEvent(QPaintEvent*) {
 
     const QRectF pr = plotRect();
     p.fillRect(pr, palette().color(QPalette::Base));
-    const double step = niceStep(ymax_, 5);
-    for (double v = 0; v <= ymax_ + 1e-9; v += step) {
-        const double y = pr.bottom() - v / ymax_ * pr.height();
-        p.setPen(gridColor(this));
-        p.drawLine(QPointF(pr.left(), y), QPointF(pr.right(), y));
-        p.setPen(text);
-        p.drawText(QRectF(pr.left() - 66, y - fm.height() / 2.0, 60, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-                   QLocale().toString(v, 'g', 3));
-    }
-    p.save();
-    p.translate(8 + fm.ascent(), pr.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-pr.height() / 2, -fm.ascent(), pr.height(), fm.height()), Qt::AlignCenter, tr("SQNR (dB)"));
-    p.restore();
+    drawYGrid(p, this, pr, ymax_);
+    drawYTitle(p, this, pr, tr("SQNR (dB)"));
 
     const std::size_t n = bars_.size();
     const double band = n ? pr.width() / static_cast<double>(n) : pr.width();

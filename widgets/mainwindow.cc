@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "mainwindow.hpp"
 
+#include "backgroundpool.hpp"
 #include "convertwizard.hpp"
 #include "modelview.hpp"
 #include "settingsstore.hpp"
@@ -103,6 +104,7 @@ bool installTranslations(const QLocale& locale) {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     qRegisterMetaType<amn::ui::ModelView*>();
+    backgroundPool();  // its thread started and lowered now, not at the first close
     setWindowTitle(tr("anamnesis"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/anamnesis.svg")));
     setAcceptDrops(true);
@@ -222,7 +224,7 @@ void MainWindow::freeOnWorker(ModelPtr model, std::shared_ptr<ModelViewData> dat
         holder->second.reset();
         holder->first.reset();
         return 0;
-    }, [](int) {});
+    }, [](int) {}, backgroundPool());  // below the UI thread's priority: waking it must not stall a paint
 }
 
 void MainWindow::waitForLoads() {

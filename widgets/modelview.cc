@@ -2,6 +2,7 @@
 #include "modelview.hpp"
 
 #include "charts.hpp"
+#include "metadataview.hpp"
 #include "settingsstore.hpp"
 #include "summaryview.hpp"
 #include "tensordetail.hpp"
@@ -26,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include <map>
+#include <utility>
 
 namespace amn::ui {
 
@@ -87,7 +89,8 @@ std::shared_ptr<ModelViewData> prepareModelView(const ModelPtr& model) {
 
 std::shared_ptr<ModelViewData> ModelView::releaseData() {
     auto d = std::make_shared<ModelViewData>();
-    d->lethe = lethe_->takeLayers();
+    d->lethe = lethe_ ? lethe_->takeLayers() : std::exchange(pendingLethe_, {});
+    if (TensorTreeModel::SortedRows rows = treeModel_->releaseRows(); !rows.rows.empty()) d->sorted = std::move(rows);
     return d;
 }
 
@@ -163,21 +166,19 @@ ModelView::ModelView(ModelPtr model, QWidget* parent, std::shared_ptr<ModelViewD
     // Right: tabs.
     tabs_ = new QTabWidget(split);
     tabs_->setDocumentMode(true);
-    summary_ = new SummaryView(model_, tabs_, prepared ? std::move(prepared->breakdown) : std::nullopt);
-    connect(summary_, &SummaryView::convertRequested, this, &ModelView::convertRequested);
-    auto* scroll = new QScrollArea(tabs_);
-    scroll->setWidget(summary_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    tabs_->addTab(scroll, tr("Overview"));
-    lethe_ = new LetheChart(tabs_);
-    lethe_->setLayers(prepared ? std::move(prepared->lethe) : makeLetheLayers(*model_), model_->inspection.lethe_took(),
-                      model_->inspection.quantized_bf16_bytes);
-    tabs_->addTab(lethe_, tr("What Lethe Took"));
-    detail_ = new TensorDetail(model_, tabs_);
-    tabs_->addTab(detail_, tr("Tensor"));
-    metadata_ = new MetadataView(model_, tabs_);
-    tabs_->addTab(metadata_, tr("Metadata"));
+    // Every tab is built when first shown (or asked for): the Overview one
+    // event-loop turn after the view is shown (showEvent), the others when
+    // chosen. Opening a large model so spreads its UI work over short turns.
+    pendingBreakdown_ = prepared ? std::move(prepared->breakdown) : std::nullopt;
+    pendingLethe_ = prepared ? std::move(prepared->lethe) : makeLetheLayers(*model_);
+    const QString titles[] = {tr("Overview"), tr("What Lethe Took"), tr("Tensor"), tr("Metadata")};
+    for (const QString& title : titles) {
+        auto* page = new QWidget(tabs_);
+        auto* pl = new QVBoxLayout(page);
+        pl->setContentsMargins(0, 0, 0, 0);
+        tabs_->addTab(page, title);
+    }
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) { ensureTab(static_cast<Tab>(i)); });
 
     split->addWidget(left);
     split->addWidget(tabs_);
@@ -214,6 +215,61 @@ void ModelView::saveViewState() const {
 ModelView::~ModelView() = default;
 
 void ModelView::showTab(Tab t) { tabs_->setCurrentIndex(int(t)); }
+
+void ModelView::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    // The shown tab's widgets in the next turn: the tree is on screen first.
+    QTimer::singleShot(1, Qt::PreciseTimer, this, [this] { ensureTab(static_cast<Tab>(tabs_->currentIndex())); });
+}
+
+void ModelView::ensureTab(Tab t) {
+    QWidget* page = tabs_->widget(int(t));
+    if (!page || !page->layout()) return;
+    const auto put = [page](QWidget* w) {
+        page->layout()->addWidget(w);
+        w->show();  // now: a layout shows a late child only in a later turn
+    };
+    if (t == OverviewTab && !summary_) {
+        summary_ = new SummaryView(model_, nullptr, std::exchange(pendingBreakdown_, std::nullopt));
+        connect(summary_, &SummaryView::convertRequested, this, &ModelView::convertRequested);
+        auto* scroll = new QScrollArea(page);
+        scroll->setWidget(summary_);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        put(scroll);
+    } else if (t == LetheTab && !lethe_) {
+        lethe_ = new LetheChart(page);
+        lethe_->setLayers(std::exchange(pendingLethe_, {}), model_->inspection.lethe_took(), model_->inspection.quantized_bf16_bytes);
+        put(lethe_);
+    } else if (t == TensorTab && !detail_) {
+        detail_ = new TensorDetail(model_, page);
+        put(detail_);
+        if (const QModelIndex i = tree_->currentIndex(); i.isValid()) detail_->showNode(treeModel_->nodeOf(i));
+    } else if (t == MetadataTab && !metadata_) {
+        metadata_ = new MetadataView(model_, page);
+        put(metadata_);
+    }
+}
+
+SummaryView* ModelView::summary() {
+    ensureTab(OverviewTab);
+    return summary_;
+}
+
+LetheChart* ModelView::letheChart() {
+    ensureTab(LetheTab);
+    return lethe_;
+}
+
+TensorDetail* ModelView::detail() {
+    ensureTab(TensorTab);
+    return detail_;
+}
+
+MetadataView* ModelView::metadata() {
+    ensureTab(MetadataTab);
+    return metadata_;
+}
 
 void ModelView::focusFilter() {
     filter_->setFocus(Qt::ShortcutFocusReason);
@@ -259,7 +315,7 @@ bool ModelView::selectTensor(const QString& name) {
 void ModelView::onCurrentChanged() {
     const QModelIndex i = tree_->currentIndex();
     if (!i.isValid()) return;
-    detail_->showNode(treeModel_->nodeOf(i));
+    if (detail_) detail_->showNode(treeModel_->nodeOf(i));  // else when the Tensor tab is built
 }
 
 }  // namespace amn::ui

@@ -36,7 +36,8 @@ struct ModelViewData {
     std::vector<LetheChart::Layer> lethe;  ///< per-layer bars of "What Lethe took", with per-tensor detail
     /// The Overview's breakdown rows (summaryBreakdownRows), taken over by the view.
     std::optional<std::vector<BreakdownChart::Row>> breakdown;
-    /// The tree sorted as the saved tree header will ask (empty: file order).
+    /// The tree sorted as the saved tree header will ask (empty: file order);
+    /// from releaseData(), the tree's sort or filter rows, to be freed.
     std::optional<TensorTreeModel::SortedRows> sorted;
 };
 /// Compute a view's data for `m`. Thread-safe (call from the loading worker).
@@ -55,8 +56,10 @@ public:
     /// it the view computes its data here.
     explicit ModelView(ModelPtr model, QWidget* parent = nullptr, std::shared_ptr<ModelViewData> prepared = {});
     ~ModelView() override;
-    /// Give up the large data the view holds (the view then shows an empty
-    /// chart), so that the caller can free it on a worker before deleting it.
+    /// Give up the large data the view holds (the Lethe chart's layers, the
+    /// tree's sorted or filtered rows; the view then shows an empty chart and
+    /// the tree in file order), so that the caller can free it on a worker
+    /// before deleting the view.
     std::shared_ptr<ModelViewData> releaseData();
     /// Remember the splitter and the tree header (QSettings); the next view restores them.
     void saveViewState() const;
@@ -65,9 +68,13 @@ public:
     const ModelPtr& model() const { return model_; }
     TensorTreeModel* treeModel() const { return treeModel_; }
     QTreeView* treeView() const { return tree_; }
-    SummaryView* summary() const { return summary_; }
-    LetheChart* letheChart() const { return lethe_; }
-    TensorDetail* detail() const { return detail_; }
+    /// The tabs' widgets are built when first shown (the Overview one
+    /// event-loop turn after the view is shown); these build theirs when
+    /// asked before that.
+    SummaryView* summary();
+    LetheChart* letheChart();
+    TensorDetail* detail();
+    MetadataView* metadata();
     QLineEdit* filterEdit() const { return filter_; }
     void showTab(Tab t);
 
@@ -83,6 +90,9 @@ public:
 signals:
     void convertRequested();
 
+protected:
+    void showEvent(QShowEvent* e) override;
+
 private:
     QSplitter* split_ = nullptr;
     void onCurrentChanged();
@@ -94,10 +104,15 @@ private:
     QLabel* count_ = nullptr;
     QTimer* filterTimer_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    /// Build tab `t`'s widget if it is not built yet.
+    void ensureTab(Tab t);
+    // Built on first show (ensureTab).
     SummaryView* summary_ = nullptr;
     LetheChart* lethe_ = nullptr;
     TensorDetail* detail_ = nullptr;
     MetadataView* metadata_ = nullptr;
+    std::vector<LetheChart::Layer> pendingLethe_;  ///< the Lethe chart's layers until it is built
+    std::optional<std::vector<BreakdownChart::Row>> pendingBreakdown_;  ///< the Overview's breakdown until it is built
 };
 
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "settingsstore.hpp"
 
+#include "backgroundpool.hpp"
+
 #include <QHash>
 #include <QMutex>
 #include <QMutexLocker>
@@ -16,7 +18,12 @@ struct Store {
     QMutex writeMutex;    ///< one writer at a time: the latest values are written last
     QHash<QString, QVariant> pending;
     QThreadPool pool;
-    Store() { pool.setMaxThreadCount(1); }
+    Store() {
+        // One writer thread, kept, below the UI thread's priority (backgroundpool.hpp).
+        pool.setMaxThreadCount(1);
+        pool.setExpiryTimeout(-1);
+        pool.start([] { lowerThreadPriority(); });
+    }
 };
 
 Store& store() {

@@ -10,6 +10,7 @@
 #include <QPalette>
 
 #include <algorithm>
+#include <utility>
 
 namespace amn::ui {
 
@@ -171,6 +172,23 @@ void TensorTreeModel::adoptSorted(SortedRows sorted) {
     rows_ = std::move(sorted.rows);
     rowOf_ = std::move(sorted.rowOf);
     endResetModel();
+}
+
+TensorTreeModel::SortedRows TensorTreeModel::releaseRows() {
+    SortedRows out;
+    if (identity_) return out;
+    beginResetModel();
+    out.column = sortColumn_;
+    out.order = sortOrder_;
+    out.rows = std::exchange(rows_, {});
+    out.rowOf = std::exchange(rowOf_, {});
+    identity_ = true;
+    sortColumn_ = -1;
+    filter_.clear();
+    filtered_ = {};
+    visibleTensors_ = static_cast<int>(tree_->nodes.empty() ? 0 : tree_->nodes[0].tensors);
+    endResetModel();
+    return out;
 }
 
 void TensorTreeModel::sort(int column, Qt::SortOrder order) {

@@ -93,6 +93,12 @@ public:
     /// model is then sorted by that column and order without sorting here.
     void adoptSorted(SortedRows sorted);
 
+    /// Give up the row vectors of a sort or filter (one small vector per node:
+    /// 100 000 tensors take milliseconds to free), so that the caller can free
+    /// them on a worker before deleting the model. The model resets to file
+    /// order, nothing filtered (what it shows without any vector of its own).
+    SortedRows releaseRows();
+
     /// Show only tensors whose full name contains `text` (case-insensitive),
     /// or matches it as a regular expression when `regex`; their groups stay
     /// visible. Empty text shows everything. Returns false for an invalid regex

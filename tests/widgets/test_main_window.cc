@@ -5,10 +5,12 @@
 //   * opening a broken file reports the core's error;
 //   * recent files, keyboard shortcuts (find, close tab);
 //   * the summary shows the inspection; the tensor detail computes statistics
-//     in the background equal to the core's, and drops stale results.
+//     in the background equal to the core's, and drops stale results;
+//   * the tabs other than the Overview are built when first shown.
 #include "charts.hpp"
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
+#include "metadataview.hpp"
 #include "singleinstance.hpp"
 #include "modelview.hpp"
 #include "summaryview.hpp"
@@ -458,6 +460,45 @@ private slots:
         const QString lethe = view.detail()->statText("lethe");
         if (std::isinf(r.sqnr_db)) QVERIFY2(lethe.contains("grid"), qPrintable(lethe));
         else QVERIFY2(lethe.contains(QLocale().toString(r.sqnr_db, 'f', 1) + " dB"), qPrintable(lethe));
+    }
+
+    // The Overview is built just after the view is shown; the other tabs
+    // when first shown (or asked for), the Tensor tab then showing the
+    // current tensor.
+    void hiddenTabsBuiltOnFirstShow() {
+        ModelPtr model = loadModel(sampleFile());
+        ModelView view(model);
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_VERIFY(view.findChild<SummaryView*>());  // the shown tab: built in the turn after showing
+        QCOMPARE(view.summary(), view.findChild<SummaryView*>());
+        QVERIFY(view.summary()->isVisible());
+        QVERIFY(!view.findChild<TensorDetail*>());
+        QVERIFY(!view.findChild<LetheChart*>());
+        QVERIFY(!view.findChild<MetadataView*>());
+        QVERIFY(view.selectTensor("model.layers.0.mlp.down_proj.weight"));
+        QVERIFY(!view.findChild<TensorDetail*>());  // selecting does not build it
+        view.showTab(ModelView::TensorTab);
+        auto* detail = view.findChild<TensorDetail*>();
+        QVERIFY(detail);
+        QCOMPARE(view.detail(), detail);
+        QVERIFY(detail->isVisible());
+        QSignalSpy ready(detail, &TensorDetail::statsReady);
+        QTRY_COMPARE(ready.count(), 1);
+        int li = -1;
+        for (std::size_t i = 0; i < model->plan.tensors.size(); ++i)
+            if (model->plan.tensors[i].name == "model.layers.0.mlp.down_proj.weight") li = int(i);
+        QCOMPARE(ready.at(0).at(1).toInt(), li);  // the tensor selected before the tab existed
+        QCOMPARE(detail->stats().count, amn::compute_value_stats(model->plan.tensors[std::size_t(li)], 64).count);
+        view.showTab(ModelView::MetadataTab);
+        QVERIFY(view.findChild<MetadataView*>() && view.findChild<MetadataView*>()->isVisible());
+        QVERIFY(!view.findChild<LetheChart*>());
+        // The Lethe chart's layers, never shown, are still given up for freeing.
+        const auto data = view.releaseData();
+        QCOMPARE(data->lethe.size(), std::size_t(2));
+        QCOMPARE(data->lethe[0].name, QString("model.layers.0"));
+        QVERIFY(view.letheChart()->layers().empty());
     }
 
     void letheChartLayers() {

@@ -11,6 +11,7 @@
 //     root's stored / BF16 sizes equal the bytes of the input header and of
 //     expected.safetensors (both read by the independent test reader);
 //   * natural name sort, column sort, file order, substring and regex filter;
+//   * releaseRows() gives up the rows shown and leaves the file order;
 //   * 100 000 tensors: builds and filters (times printed, not asserted).
 #include "loadedmodel.hpp"
 #include "modelview.hpp"
@@ -296,6 +297,41 @@ private slots:
                 adopted.sort(column, order);  // the header asking again: no change
                 same({}, {});
             }
+    }
+
+    // Closing a tab hands the sort/filter rows over to be freed on a worker:
+    // the rows given up are those the model showed, and the model is left
+    // in file order with everything visible, as a fresh model.
+    void releaseRowsLeavesFileOrder() {
+        ModelPtr model = loadModel(sampleDir());
+        const TensorTreeModel fresh(model);
+        QStringList freshLogical, freshStored;
+        collect(fresh, {}, freshLogical, freshStored);
+        TensorTreeModel m(model);
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(m.releaseRows().rows.size(), std::size_t(0));  // file order: nothing of its own to give up
+        m.sort(TensorTreeModel::NameColumn, Qt::DescendingOrder);
+        QVERIFY(m.setFilter("mlp", false));
+        const int filtered = m.visibleTensorCount();
+        QVERIFY(filtered > 0 && filtered < freshLogical.size());
+        QStringList shownTop;
+        for (int r = 0; r < m.rowCount(); ++r) shownTop << m.index(r, 0).data().toString();
+        const TensorTreeModel::SortedRows released = m.releaseRows();
+        QCOMPARE(released.column, int(TensorTreeModel::NameColumn));
+        QCOMPARE(released.order, Qt::DescendingOrder);
+        QCOMPARE(released.rows.size(), model->tree->nodes.size());
+        QCOMPARE(released.rowOf.size(), model->tree->nodes.size());
+        QStringList releasedTop;  // the root's rows as they were shown
+        for (int node : released.rows[0]) releasedTop << model->tree->nodes[static_cast<std::size_t>(node)].label;
+        QCOMPARE(releasedTop, shownTop);
+        QVERIFY(!m.filterActive());
+        QCOMPARE(m.filterText(), QString());
+        QCOMPARE(m.visibleTensorCount(), freshLogical.size());
+        QStringList logical, stored;
+        collect(m, {}, logical, stored);
+        QCOMPARE(logical, freshLogical);  // file order, nothing filtered
+        QCOMPARE(stored, freshStored);
+        QCOMPARE(m.releaseRows().rows.size(), std::size_t(0));
     }
 
     void copyName() {
