@@ -27,7 +27,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QToolTip>
 #include <QLineEdit>
@@ -315,7 +314,7 @@ private slots:
 
     // Closing a 100 000-tensor tab frees the model on a worker: the UI thread
     // only deletes the widgets (the free took 0.24–0.97 s on it before).
-    void closingBigTabDoesNotFreeze() {
+    void closingBigTabFreesOnWorker() {
         QTemporaryDir dir;
         std::vector<amn::test::GenTensor> ts;
         const int n = 100000;
@@ -331,13 +330,10 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
         QApplication::processEvents();
         std::weak_ptr<const LoadedModel> weak = w.modelView(0)->model();
-        QElapsedTimer t;
-        t.start();
+        // How long the UI thread stalls is measured by test_gui_bench
+        // (hundredThousandTensorOpenCloseStall), not asserted here.
         emit w.tabs()->tabCloseRequested(0);
-        const qint64 ms = t.elapsed();
         QCOMPARE(w.modelCount(), 0);
-        qInfo("closing a 100000-tensor tab: %lld ms on the UI thread", ms);
-        QVERIFY2(ms < 150, qPrintable(QString::number(ms)));
         QTRY_VERIFY_WITH_TIMEOUT(weak.expired(), 10000);  // freed, on the worker
         QTRY_VERIFY(!w.freeingModels());
     }
