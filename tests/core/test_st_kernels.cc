@@ -87,11 +87,18 @@ std::vector<std::pair<std::string, std::vector<float>>> datasets(DType t, const 
     }
     // bitsandbytes midpoints: a block of 64 whose absmax is 1, so x·(1/1) lands on each midpoint.
     for (const auto* cb : {&nf4, &fp4}) {
-        std::vector<float> v(128, 0.0f);
+        std::vector<float> v(256, 0.0f);
         v[0] = 1.0f;
         for (int i = 0; i < 15; ++i) v[1 + i] = cb->mid[i], v[20 + i] = -cb->mid[i];
         for (int i = 0; i < 15; ++i) v[64 + i] = std::nextafter(cb->mid[i], 2.0f), v[80 + i] = std::nextafter(cb->mid[i], -2.0f);
         v[64 + 40] = -1.0f;
+        // Blocks 2–3 (absmax 1): the cell edges of the SIMD shortcut (Codebook4::cell_k),
+        // (v + 1)·16 = c, and their neighbours.
+        v[128] = v[192] = 1.0f;  // slots 128 + 4c are free
+        for (int c = 1; c < 32; ++c) {
+            const float e = float(c) / 16.0f - 1.0f;
+            v[128 + 4 * c - 3] = e, v[128 + 4 * c - 2] = std::nextafter(e, 2.0f), v[128 + 4 * c - 1] = std::nextafter(e, -2.0f);
+        }
         out.emplace_back(cb == &nf4 ? "nf4 midpoints" : "fp4 midpoints", t == DType::F32 ? v : rt(v));
     }
     out.emplace_back("zeros", std::vector<float>(200, 0.0f));
@@ -119,7 +126,8 @@ std::vector<std::pair<std::string, std::vector<float>>> datasets(DType t, const 
 
 std::string cmp_loss(const k::LossSums& a, const k::LossSums& b) {
     auto close = [](double x, double y) { return std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), std::fabs(y)); };
-    if (!close(a.sse, b.sse) || !close(a.sx2, b.sx2) || a.max_abs != b.max_abs || a.nonfinite != b.nonfinite)
+    if (!close(a.sse, b.sse) || !close(a.sx2, b.sx2) || a.max_abs != b.max_abs || a.nonfinite != b.nonfinite ||
+        a.count != b.count)
         return "loss sums differ";
     return {};
 }

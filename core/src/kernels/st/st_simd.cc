@@ -159,23 +159,29 @@ void MinMax(const float* x, std::size_t n, float* mn, float* mx) {
     *mx = std::max(hn::GetLane(hn::MaxOfLanes(df, hi)), thi);
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// bitsandbytes 4-bit codes of full blocks. Blocks go in groups of kGroup:
+// first every block's absmax (independent chains the CPU overlaps), then
+// their reciprocals, then the codes — no horizontal max → divide →
+// broadcast chain in front of each block's codes. Code pairs are packed in
+// registers (u64 lane = code 2i | code 2i+1 << 32 → byte), never through memory.
 template <int W>
 void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Codebook4& cb, const float* am_deq,
                  std::uint8_t* packed, float* absmax_out, float* y) {
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
-    const DU8 du8;
-    const hn::ScalableTag<std::int16_t> d16;
-    const hn::Rebind<std::uint8_t, decltype(d16)> d8;
-    const std::size_t N16 = hn::Lanes(d16);
-    HWY_ALIGN std::uint8_t codes[4096 + 64];
+    const hn::Repartition<std::uint64_t, DF> d64;
+    [[maybe_unused]] const hn::Rebind<std::uint8_t, decltype(d64)> d8;
     // With exactly 16 lanes (AVX-512) the 16-entry tables are one vector: a lane permute.
-    constexpr bool kLut = HWY_LANES(float) == 16 && HWY_TARGET != HWY_SCALAR;
+    constexpr bool kLut = HWY_LANES(float) == 16;
     [[maybe_unused]] VF sorted = hn::Zero(df);
     [[maybe_unused]] VI order = hn::Zero(di);
     [[maybe_unused]] VF mids = hn::Zero(df);
+    [[maybe_unused]] VI cell_lo = hn::Zero(di), cell_hi = hn::Zero(di);
     if constexpr (kLut) {
+        cell_lo = hn::LoadU(di, cb.cell_k);
+        cell_hi = hn::LoadU(di, cb.cell_k + 16);
         HWY_ALIGN float m16[16];
         for (int t = 0; t < 15; ++t) m16[t] = cb.mid[t];
         m16[15] = HUGE_VALF;
@@ -184,63 +190,92 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
         order = hn::LoadU(di, cb.order);
     }
     const VF one = hn::Set(df, 1.0f), mone = hn::Set(df, -1.0f);
-    for (std::size_t b = 0; b < nblocks; ++b) {
-        const float* xb = x + b * bs;
-        VF m = hn::Zero(df);
-        for (std::size_t j = 0; j < bs; j += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, xb + j)));
-        const float a = hn::GetLane(hn::MaxOfLanes(df, m));
-        absmax_out[b] = a;
-        const VF inv = hn::Set(df, 1.0f / std::max(a, 1e-38f));
-        const VF am = hn::Set(df, am_deq ? am_deq[b] : a);
-        for (std::size_t j = 0; j < bs; j += N) {
-            const VF v = hn::Min(hn::Max(hn::Mul(hn::LoadU(df, xb + j), inv), mone), one);
-            if constexpr (kLut) {
-                // k = #{midpoints < v} by a 4-step binary search over the sorted midpoints
-                // (mids[15] = +inf pads the table): the same count as 15 compares.
-                VI k = hn::Zero(di);
-                for (int step = 8; step >= 1; step /= 2) {
-                    const VF m = hn::TableLookupLanes(mids, hn::IndicesFromVec(df, hn::Add(k, hn::Set(di, step - 1))));
-                    k = hn::IfThenElse(hn::RebindMask(di, hn::Lt(m, v)), hn::Add(k, hn::Set(di, step)), k);
+    constexpr std::size_t kGroup = 16;
+    float inv[kGroup];
+    for (std::size_t b0 = 0; b0 < nblocks; b0 += kGroup) {
+        const std::size_t nb = std::min(kGroup, nblocks - b0);
+        for (std::size_t b = 0; b < nb; ++b) {
+            const float* xb = x + (b0 + b) * bs;
+            VF m = hn::Zero(df);
+            for (std::size_t j = 0; j < bs; j += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, xb + j)));
+            absmax_out[b0 + b] = hn::GetLane(hn::MaxOfLanes(df, m));
+        }
+        for (std::size_t b = 0; b < nb; ++b) inv[b] = 1.0f / std::max(absmax_out[b0 + b], 1e-38f);
+        for (std::size_t b = 0; b < nb; ++b) {
+            const std::size_t blk = b0 + b;
+            const float* xb = x + blk * bs;
+            const VF vinv = hn::Set(df, inv[b]);
+            const VF am = hn::Set(df, am_deq ? am_deq[blk] : absmax_out[blk]);
+            std::uint8_t* p = packed + blk * bs / 2;
+            for (std::size_t j = 0; j < bs; j += N) {
+                const VF xv = hn::LoadU(df, xb + j);
+                const VF v = hn::Min(hn::Max(hn::Mul(xv, vinv), mone), one);
+                VI code;
+                VF val;
+                if constexpr (kLut) {
+                    VI k;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+                    if (cb.cells_ok) {
+                        // k = cell_k[c] + (mid[cell_k[c]] < v), c = min(trunc((v + 1)·16), 31)
+                        // (Codebook4): one two-register permute instead of the search.
+                        const VI c = hn::Min(hn::ConvertTo(di, hn::Mul(hn::Add(v, one), hn::Set(df, 16.0f))),
+                                             hn::Set(di, 31));
+                        const VI k0{_mm512_permutex2var_epi32(cell_lo.raw, c.raw, cell_hi.raw)};
+                        const VF mk = hn::TableLookupLanes(mids, hn::IndicesFromVec(df, k0));
+                        k = hn::IfThenElse(hn::RebindMask(di, hn::Lt(mk, v)), hn::Add(k0, hn::Set(di, 1)), k0);
+                    } else
+#endif
+                    {
+                        // k = #{midpoints < v} by a 4-step binary search over the sorted midpoints
+                        // (mids[15] = +inf pads the table): the same count as 15 compares.
+                        k = hn::Zero(di);
+                        for (int step = 8; step >= 1; step /= 2) {
+                            const VF mk = hn::TableLookupLanes(mids, hn::IndicesFromVec(df, hn::Add(k, hn::Set(di, step - 1))));
+                            k = hn::IfThenElse(hn::RebindMask(di, hn::Lt(mk, v)), hn::Add(k, hn::Set(di, step)), k);
+                        }
+                    }
+                    code = hn::TableLookupLanes(order, hn::IndicesFromVec(di, k));
+                    val = hn::TableLookupLanes(sorted, hn::IndicesFromVec(df, k));
+                } else {
+                    // The masks are monotone in t: the last one set picks sorted[k] / order[k].
+                    val = hn::Set(df, cb.sorted[0]);
+                    code = hn::Set(di, cb.order[0]);
+                    for (int t = 0; t < 15; ++t) {
+                        const auto mt = hn::Lt(hn::Set(df, cb.mid[t]), v);
+                        val = hn::IfThenElse(mt, hn::Set(df, cb.sorted[t + 1]), val);
+                        code = hn::IfThenElse(hn::RebindMask(di, mt), hn::Set(di, cb.order[t + 1]), code);
+                    }
                 }
-                const auto idx = hn::IndicesFromVec(df, k);
-                hn::StoreU(hn::DemoteTo(du8, hn::TableLookupLanes(order, hn::IndicesFromVec(di, k))), du8, codes + j);
-                if (y) hn::StoreU(RoundW<W>(hn::Mul(hn::TableLookupLanes(sorted, idx), am)), df, y + b * bs + j);
-            } else {
-                // The masks are monotone in t: the last one set picks sorted[k] / order[k].
-                VF val = hn::Set(df, cb.sorted[0]);
-                VI code = hn::Set(di, cb.order[0]);
-                for (int t = 0; t < 15; ++t) {
-                    const auto m = hn::Lt(hn::Set(df, cb.mid[t]), v);
-                    val = hn::IfThenElse(m, hn::Set(df, cb.sorted[t + 1]), val);
-                    code = hn::IfThenElse(hn::RebindMask(di, m), hn::Set(di, cb.order[t + 1]), code);
-                }
-                hn::StoreU(hn::DemoteTo(du8, code), du8, codes + j);
-                if (y) hn::StoreU(RoundW<W>(hn::Mul(val, am)), df, y + b * bs + j);
+                // Element 2i in the high nibble: the low byte of (c << 4 | c >> 32) per u64 lane.
+                const auto c64 = hn::BitCast(d64, code);
+                const auto pair = hn::Or(hn::ShiftLeft<4>(c64), hn::ShiftRight<32>(c64));
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+                // VPMOVQB: one instruction (Highway 1.0.3's TruncateTo is four shuffles here).
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(p + j / 2), _mm512_cvtepi64_epi8(pair.raw));
+#else
+                hn::StoreU(hn::TruncateTo(d8, pair), d8, p + j / 2);
+#endif
+                if (y) hn::StoreU(RoundW<W>(hn::Mul(val, am)), df, y + blk * bs + j);
             }
         }
-        // Pack: the code pair (2i, 2i+1) read as one little-endian 16-bit lane c0 | c1 << 8.
-        std::uint8_t* p = packed + b * bs / 2;
-        std::size_t i = 0;
-        for (; i + N16 <= bs / 2; i += N16) {
-            const auto pair = hn::LoadU(d16, reinterpret_cast<const std::int16_t*>(codes + 2 * i));
-            const auto byte = hn::Or(hn::ShiftLeft<4>(hn::And(pair, hn::Set(d16, std::int16_t{0xF}))), hn::ShiftRight<8>(pair));
-            hn::StoreU(hn::DemoteTo(d8, byte), d8, p + i);
-        }
-        for (; i < bs / 2; ++i) p[i] = std::uint8_t((codes[2 * i] << 4) | codes[2 * i + 1]);
     }
 }
+#endif  // HWY_TARGET != HWY_SCALAR
 
 void Bnb4Blocks(const float* x, std::size_t nblocks, std::size_t bs, const Codebook4& cb, const float* am_deq,
                 DType wdtype, std::uint8_t* packed, float* absmax_out, float* y) {
-    if (bs % hn::Lanes(DF()) != 0 || bs > 4096) {
+    // One lane (HWY_SCALAR) has no code pairs to pack in registers: the scalar reference.
+    if (HWY_TARGET == HWY_SCALAR || bs % hn::Lanes(DF()) != 0) {
         scalar_kernels().bnb4_blocks(x, nblocks, bs, cb, am_deq, wdtype, packed, absmax_out, y);
         return;
     }
+#if HWY_TARGET != HWY_SCALAR
     switch (wdtype) {
     case DType::BF16: return Bnb4BlocksW<1>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
     case DType::F16: return Bnb4BlocksW<2>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
     default: return Bnb4BlocksW<0>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
     }
+#endif
 }
 
 template <int W>
@@ -417,7 +452,9 @@ void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
     acc.sse += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sse0, sse1)));
     acc.sx2 += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sx0, sx1)));
     acc.max_abs = std::max(acc.max_abs, hn::GetLane(hn::MaxOfLanes(dd, mx)));
-    acc.nonfinite += std::uint64_t(hn::GetLane(hn::SumOfLanes(dd, badv)));
+    const auto bad = std::uint64_t(hn::GetLane(hn::SumOfLanes(dd, badv)));
+    acc.nonfinite += bad;
+    acc.count += i - bad;
     scalar_kernels().loss(x + i, y + i, n - i, acc);
 }
 
