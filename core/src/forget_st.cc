@@ -403,13 +403,15 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     std::vector<st::kern::LossSums> loss(p.entries.size());
 
     // The rows in s.x are finite, or a named error.
+    auto nonfinite_error = [](float v, u64 row, u64 col) {
+        throw Error(ErrorCode::Unsupported, std::string(std::isnan(v) ? "NaN" : "infinity") + " at [" +
+                                                std::to_string(row) + ", " + std::to_string(col) +
+                                                "]: a weight to quantize must be finite (nothing written)");
+    };
     auto check_finite = [&](const Entry& e, const WorkUnit& u, const Scratch& s) {
         const u64 C = e.info.shape[1], n = u.nrows * C;
         const u64 i = st::kern::st_kernels().first_nonfinite(s.x.data(), n);
-        if (i < n)
-            throw Error(ErrorCode::Unsupported,
-                        std::string(std::isnan(s.x[i]) ? "NaN" : "infinity") + " at [" + std::to_string(u.row0 + i / C) +
-                            ", " + std::to_string(i % C) + "]: a weight to quantize must be finite (nothing written)");
+        if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
     };
     // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x, checked when `check`
     // (not needed: the first pass of a two-pass weight checked these rows; the quantizer's
@@ -419,6 +421,20 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
         const Recipe& r = *lt.recipe;
         const u64 C = e.info.shape[1], n = u.nrows * C;
         s.x.resize(n);
+        // A stored BF16 weight (the usual input): decoded and checked in one pass.
+        if (check && !lt.quantized && e.wdtype == DType::BF16 && r.scheme_id() == "passthrough" &&
+            lt.sources.size() == 1) {
+            const TensorInfo& ti = cat.tensors[lt.sources[0]];
+            const std::uint8_t* base = cat.data(ti);
+            if (ti.dtype == DType::BF16 && ti.nbytes == e.info.numel * 2 && base &&
+                reinterpret_cast<std::uintptr_t>(base) % 2 == 0) {
+                const u64 i = st::kern::st_kernels().bf16_decode_checked(
+                    reinterpret_cast<const std::uint16_t*>(base) + u.row0 * C, n, s.x.data());
+                detail::release_inputs(cat, r, u.row0, u.nrows);
+                if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
+                return;
+            }
+        }
         r.dequantize_rows(u.row0, u.nrows, s.x.data());
         detail::release_inputs(cat, r, u.row0, u.nrows);
         // A decoded (--requantize) weight is quantized as the BF16 model

@@ -56,6 +56,12 @@ struct StKernels {
     /// Index of the first NaN/±inf among x[0..n), or n when all are finite.
     std::size_t (*first_nonfinite)(const float* x, std::size_t n);
 
+    /// Decode n BF16 values (little-endian bit patterns) to f32 (exact: the
+    /// bits shifted left by 16) and find the first NaN/±inf among them in the
+    /// same pass: returns its index, or n when all are finite. out[0..n) is
+    /// written in full either way.
+    std::size_t (*bf16_decode_checked)(const std::uint16_t* in, std::size_t n, float* out);
+
     /// max |x[i]| over n ≥ 0 values (0 for n = 0).
     float (*absmax)(const float* x, std::size_t n);
 

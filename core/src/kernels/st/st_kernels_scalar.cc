@@ -73,6 +73,15 @@ std::size_t first_nonfinite(const float* x, std::size_t n) {
     return n;
 }
 
+std::size_t bf16_decode_checked(const std::uint16_t* in, std::size_t n, float* out) {
+    std::size_t first = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        out[i] = detail::float_of(std::uint32_t(in[i]) << 16);
+        if (first == n && (in[i] & 0x7F80u) == 0x7F80u) first = i;  // exponent all ones: inf or NaN
+    }
+    return first;
+}
+
 float absmax(const float* x, std::size_t n) {
     float a = 0.0f;
     for (std::size_t i = 0; i < n; ++i) a = std::max(a, std::fabs(x[i]));
@@ -190,7 +199,7 @@ void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blo
 }
 
 const StKernels& scalar_kernels() noexcept {
-    static const StKernels k{"scalar", first_nonfinite, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
     return k;
 }
 

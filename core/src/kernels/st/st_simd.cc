@@ -139,6 +139,32 @@ std::size_t FirstNonfinite(const float* x, std::size_t n) {
     return i + scalar_kernels().first_nonfinite(x + i, n - i);
 }
 
+std::size_t Bf16DecodeChecked(const std::uint16_t* in, std::size_t n, float* out) {
+#if HWY_TARGET == HWY_SCALAR
+    return scalar_kernels().bf16_decode_checked(in, n, out);
+#else
+    const DU du;
+    const hn::Rebind<std::uint16_t, DU> d16;
+    const std::size_t N = hn::Lanes(du);
+    const VU expo = hn::Set(du, 0x7F800000u);
+    std::size_t i = 0;
+    auto one = [&](std::size_t at, VU& bad) {
+        const VU u = hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, in + at)));
+        hn::StoreU(hn::BitCast(DF(), u), DF(), out + at);
+        bad = hn::Or(bad, hn::VecFromMask(du, hn::Eq(hn::And(u, expo), expo)));
+    };
+    // Four vectors per test (one branch per 4·N values); the group holding a
+    // non-finite value, and the tail, go to the scalar reference (which rewrites
+    // the same values).
+    for (; i + 4 * N <= n; i += 4 * N) {
+        VU bad = hn::Zero(du);
+        one(i, bad), one(i + N, bad), one(i + 2 * N, bad), one(i + 3 * N, bad);
+        if (!hn::AllTrue(du, hn::Eq(bad, hn::Zero(du)))) break;
+    }
+    return i + scalar_kernels().bf16_decode_checked(in + i, n - i, out + i);
+#endif
+}
+
 float AbsMax(const float* x, std::size_t n) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
@@ -480,6 +506,7 @@ HWY_AFTER_NAMESPACE();
 namespace amn::st::kern {
 
 HWY_EXPORT(FirstNonfinite);
+HWY_EXPORT(Bf16DecodeChecked);
 HWY_EXPORT(AbsMax);
 HWY_EXPORT(AbsMaxBlocks);
 HWY_EXPORT(MinMax);
@@ -492,6 +519,9 @@ HWY_EXPORT(Loss);
 
 namespace {
 std::size_t first_nonfinite(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(FirstNonfinite)(x, n); }
+std::size_t bf16_decode_checked(const std::uint16_t* in, std::size_t n, float* out) {
+    return HWY_DYNAMIC_DISPATCH(Bf16DecodeChecked)(in, n, out);
+}
 float absmax(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(AbsMax)(x, n); }
 void absmax_blocks(const float* x, std::size_t n, std::size_t bs, float* out) {
     HWY_DYNAMIC_DISPATCH(AbsMaxBlocks)(x, n, bs, out);
@@ -517,7 +547,7 @@ void loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DY
 }  // namespace
 
 const StKernels& st_kernels() noexcept {
-    static const StKernels k{"simd", first_nonfinite, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
     return k;
 }
 
