@@ -12,10 +12,12 @@
 // - the E4M3FN cast is the scalar bit recipe (rebias, round the mantissa
 //   to 3 bits ties-to-even; ×2^9 and Round below 2^-6);
 // - bitsandbytes code selection finds k = #{midpoints < v} (a tie takes the
-//   lower code): with 16 lanes by a 4-step binary search over the midpoint
-//   vector (lane permutes, +inf padding) and a permute of order[] / sorted[];
-//   on narrower targets by 15 compares whose monotone masks blend in
-//   sorted[t+1] / order[t+1];
+//   lower code): with 16 lanes (AVX-512) by the cell table of Codebook4
+//   (NF4: one two-register permute and one compare) or else a 4-step binary
+//   search over the midpoint vector (lane permutes, +inf padding), then a
+//   permute of order[] / sorted[]; on narrower targets by 15 compares whose
+//   monotone masks blend in sorted[t+1] / order[t+1]; code pairs are packed
+//   in u64 lanes (no store and reload);
 // - max/min reductions do not depend on the order of comparisons;
 // - element counts that are not a multiple of the vector width finish with
 //   the scalar kernel (the same expressions).
