@@ -10,6 +10,9 @@
 #   build it and pack it; with BUILD_DIR: pack that (already configured) tree
 #   after bringing it up to date. Packages land in BUILD_DIR/packages/.
 # Needs the packages of packaging/debian-packages.txt (scripts/setup.sh installs them).
+# Maintainer field: the cache variable AMN_PACKAGE_MAINTAINER ("Name <e-mail>";
+# default $DEBFULLNAME <$DEBEMAIL> from the environment, else a placeholder on
+# the .invalid domain; packaging/install.cmake, README "Install").
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:+$(realpath "$1")}

@@ -14,8 +14,27 @@ include(CMakePackageConfigHelpers)
 # <release>, the Debian changelog and the man pages' footer. Bump it together
 # with project(VERSION).
 set(AMN_RELEASE_EPOCH 1795478400)  # 2026-11-24
-set(AMN_PACKAGE_MAINTAINER "The anamnesis developers <anamnesis@example.org>"
-    CACHE STRING "Maintainer field of the .deb packages and the Debian changelog")
+# The Maintainer of the .deb packages and of the Debian changelog's entry,
+# "Name <e-mail>" (lintian errors on a missing name or a malformed address).
+# Default: whoever packs, as Debian's own tools (dch, dh_make) take it —
+# $DEBEMAIL when it is "Name <e-mail>", else "$DEBFULLNAME <$DEBEMAIL>" —
+# and without those a placeholder on the reserved .invalid domain (RFC 2606:
+# no mail ever reaches it; the project has no public address). Read at the
+# first configure; set it for published packages:
+#   cmake -DAMN_PACKAGE_MAINTAINER="Jane Doe <jane@example.net>" …
+if("$ENV{DEBEMAIL}" MATCHES "<.*@.*>")
+  set(_amn_maintainer "$ENV{DEBEMAIL}")
+elseif(NOT "$ENV{DEBFULLNAME}" STREQUAL "" AND NOT "$ENV{DEBEMAIL}" STREQUAL "")
+  set(_amn_maintainer "$ENV{DEBFULLNAME} <$ENV{DEBEMAIL}>")
+else()
+  set(_amn_maintainer "The anamnesis developers <no-public-address@anamnesis.invalid>")
+endif()
+set(AMN_PACKAGE_MAINTAINER "${_amn_maintainer}"
+    CACHE STRING "Maintainer field of the .deb packages and the Debian changelog: \"Name <e-mail>\"")
+if(NOT AMN_PACKAGE_MAINTAINER MATCHES "^[^<>@]*[^<>@ ] <[^<>@ ]+@[^<>@ ]+\\.[^<>@ ]+>$")
+  message(FATAL_ERROR "AMN_PACKAGE_MAINTAINER is \"${AMN_PACKAGE_MAINTAINER}\": it must be "
+                      "\"Name <user@host.domain>\" (the .deb Maintainer field)")
+endif()
 # The project's web pages, for the AppStream metainfo: its homepage and where
 # the README's screenshots (docs/screenshots/*.png) are published. Set both
 # when publishing the project.

@@ -209,27 +209,16 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
 }
 
 std::string rewrite_config_json(const std::string& config_json, DType out) {
-    namespace od = simdjson::ondemand;
     const char* dt = out == DType::F32 ? "float32" : out == DType::F16 ? "float16" : "bfloat16";
-    simdjson::padded_string json(config_json);
-    od::parser parser;
-    od::document doc;
-    detail::check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
-    od::object root;
-    detail::check_json(doc.get_object().get(root), "config.json is not a JSON object");
     JsonWriter w(2);
     w.begin_object();
     bool wrote_dtype = false;
-    for (auto field : root) {
-        std::string_view key;
-        detail::check_json(field.unescaped_key().get(key), "config.json: invalid key");
-        const std::string k(key);
-        od::value v;
-        detail::check_json(field.value().get(v), "config.json: invalid value");
-        if (k == "quantization_config" || k == "compression_config") continue;
-        if (k == "torch_dtype" || k == "dtype") { w.key(k).value(dt); wrote_dtype = true; continue; }
-        w.key(k).raw(detail::raw_text(v, "config.json"));
-    }
+    detail::write_config_members(config_json, w, [&](const std::string& k) {
+        if (k != "torch_dtype" && k != "dtype") return false;
+        w.key(k).value(dt);
+        wrote_dtype = true;
+        return true;
+    });
     if (!wrote_dtype) w.key("torch_dtype").value(dt);
     w.end_object();
     return w.take();

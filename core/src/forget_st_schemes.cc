@@ -217,26 +217,9 @@ std::string default_st_output_path(const Catalog& cat, const StScheme& s) {
 // ---- config.json -------------------------------------------------------------------------
 
 std::string forget_st_internal::config_with(const std::optional<std::string>& config_json, const std::string& qc) {
-    namespace od = simdjson::ondemand;
     JsonWriter w(2);
     w.begin_object();
-    if (config_json) {
-        simdjson::padded_string json(*config_json);
-        od::parser parser;
-        od::document doc;
-        detail::check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
-        od::object root;
-        detail::check_json(doc.get_object().get(root), "config.json is not a JSON object");
-        for (auto field : root) {
-            std::string_view key;
-            detail::check_json(field.unescaped_key().get(key), "config.json: invalid key");
-            const std::string k(key);
-            od::value v;
-            detail::check_json(field.value().get(v), "config.json: invalid value");
-            if (k == "quantization_config" || k == "compression_config") continue;
-            w.key(k).raw(detail::raw_text(v, "config.json"));
-        }
-    }
+    if (config_json) detail::write_config_members(*config_json, w);
     w.key("quantization_config").raw(qc);
     w.end_object();
     return w.take();

@@ -92,4 +92,25 @@ void validate_json_document(std::string_view text, const std::string& file) {
     if (err) throw Error(ErrorCode::BadJson, std::string("not valid JSON: ") + simdjson::error_message(err), file);
 }
 
+void write_config_members(std::string_view config_json, JsonWriter& w,
+                          const std::function<bool(const std::string& key)>& replace) {
+    namespace od = simdjson::ondemand;
+    simdjson::padded_string json(config_json);
+    od::parser parser;
+    od::document doc;
+    check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
+    od::object root;
+    check_json(doc.get_object().get(root), "config.json is not a JSON object");
+    for (auto field : root) {
+        std::string_view key;
+        check_json(field.unescaped_key().get(key), "config.json: invalid key");
+        const std::string k(key);
+        od::value v;
+        check_json(field.value().get(v), "config.json: invalid value");
+        if (k == "quantization_config" || k == "compression_config") continue;
+        if (replace && replace(k)) continue;
+        w.key(k).raw(raw_text(v, "config.json"));
+    }
+}
+
 }  // namespace amn::detail

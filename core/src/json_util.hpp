@@ -2,9 +2,11 @@
 #pragma once
 // Internal simdjson helpers (on-demand API).
 #include "anamnesis/error.hpp"
+#include "anamnesis/json_writer.hpp"
 
 #include <simdjson.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -29,5 +31,20 @@ void flatten_object(simdjson::ondemand::object obj, const std::string& prefix,
 /// On-demand parsing reads only what it asks for; companion files whose
 /// content ends up in the output (config.json) are checked whole up front.
 void validate_json_document(std::string_view text, const std::string& file);
+
+/// Copy the top-level members of the `config.json` text `config_json` into
+/// `w` (inside an object the caller has begun), in file order, each value's
+/// JSON text unchanged (raw_text), except:
+/// - `quantization_config` and `compression_config`, dropped (the caller
+///   writes the output's own, or none: remember's output is not quantized);
+/// - the members for which `replace(key)` returns true: `replace` has
+///   written that member into `w` itself (remember's `torch_dtype`/`dtype`).
+/// Used for the config.json of remember (rewrite_config_json, convert.cc)
+/// and of forget to a safetensors scheme (forget_st_internal::config_with).
+/// \throws Error{BadJson} "config.json is not valid JSON" / "config.json is
+///         not a JSON object" / "config.json: invalid key|value" (with
+///         simdjson's message) when the text is not a JSON object.
+void write_config_members(std::string_view config_json, JsonWriter& w,
+                          const std::function<bool(const std::string& key)>& replace = {});
 
 }  // namespace amn::detail

@@ -36,6 +36,7 @@ TempFile& TempFile::operator=(TempFile&& o) noexcept {
         tmp_ = std::move(o.tmp_);
         final_ = std::move(o.final_);
         backup_ = std::move(o.backup_);
+        backup_dir_ = std::move(o.backup_dir_);
         fd_ = o.fd_;
         backup_fd_ = o.backup_fd_;
         backup_is_link_ = o.backup_is_link_;
@@ -45,6 +46,7 @@ TempFile& TempFile::operator=(TempFile&& o) noexcept {
         o.backup_fd_ = -1;
         o.tmp_.clear();
         o.backup_.clear();
+        o.backup_dir_.clear();
         o.placed_ = false;
     }
     return *this;
@@ -81,9 +83,32 @@ bool is_temp_name(const std::string& n) {
     return std::all_of(n.begin() + static_cast<std::ptrdiff_t>(h), n.end() - 4, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
 
-// Remove named temporaries (files and staging folders) a dead writer left in
-// `dir`: a live writer holds an flock on its temp, so a temp whose lock can
-// be taken is abandoned.
+// Inside every temporary folder of ours from its creation on (StagingDir,
+// and the holder of a replaced symlink's backup): the sweeper removes a
+// folder only when it holds this file, so a user's folder that merely has a
+// name like ours is never deleted.
+constexpr const char* kMarker = ".amn-temporary-folder";
+constexpr std::string_view kMarkerText = "anamnesis: a temporary folder, removed when its run ends or by the next run here\n";
+
+// Write the marker into `folder`; false when it cannot.
+bool write_marker(const std::string& folder) noexcept {
+    const std::string m = folder + "/" + kMarker;
+    const int fd = ::open(m.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    const bool ok = ::write(fd, kMarkerText.data(), kMarkerText.size()) == static_cast<ssize_t>(kMarkerText.size());
+    ::close(fd);
+    return ok;
+}
+
+bool has_marker(const std::string& folder) {
+    struct stat st {};
+    return ::lstat((folder + "/" + kMarker).c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Remove named temporaries (files and our marked folders) a dead writer left
+// in `dir`: a live writer holds an flock on its temp, so a temp whose lock
+// can be taken is abandoned. A folder with our name but without the marker
+// is left in place, with a message.
 void sweep_stale_temps(const fs::path& dir) {
     {
         std::lock_guard<std::mutex> lk(g_cleanup_mu);
@@ -102,12 +127,15 @@ void sweep_stale_temps(const fs::path& dir) {
             if (S_ISREG(st.st_mode)) {
                 if (::unlink(p.c_str()) == 0)
                     msg = p + ": removed a temporary file (" + std::to_string(st.st_size) + " bytes) left by an interrupted run";
+            } else if (!has_marker(p)) {
+                msg = p + ": a folder named like a temporary folder of anamnesis but not made by it; left in place";
             } else {
-                // A staging folder (StagingDir): only temporaries of that run inside.
+                // Our folder (StagingDir, or a backup's holder): only temporaries of that run inside.
                 std::error_code rec;
                 std::uint64_t bytes = 0;
                 for (auto f = fs::recursive_directory_iterator(p, rec); !rec && f != fs::recursive_directory_iterator(); f.increment(rec))
-                    if (f->is_regular_file(rec)) bytes += f->file_size(rec);
+                    if (f->symlink_status(rec).type() == fs::file_type::regular && f->path().filename() != kMarker)
+                        bytes += f->file_size(rec);
                 if (fs::remove_all(p, rec) != static_cast<std::uintmax_t>(-1) && !rec)
                     msg = p + ": removed a temporary folder (" + std::to_string(bytes) + " bytes) left by an interrupted run";
             }
@@ -150,6 +178,40 @@ bool lock_fresh(int fd, const std::string& path) {
     struct stat a {}, b {};
     return ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &a) == 0 && ::stat(path.c_str(), &b) == 0 && a.st_ino == b.st_ino &&
            a.st_dev == b.st_dev;
+}
+
+struct LockedFolder {
+    std::string path;
+    int fd = -1;  ///< holds the folder's flock
+};
+
+// Create a temporary folder ".<name>.amn-XXXXXXXX.tmp" beside `final_path`,
+// locked and marked as ours. `what` names it in errors. \throws Error{Io}.
+LockedFolder make_temp_folder(const std::string& final_path, const char* what) {
+    const fs::path p(final_path);
+    const std::string dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const std::string tmp = temp_name_beside(final_path);
+        if (::mkdir(tmp.c_str(), 0755) != 0) {
+            if (errno == EEXIST) continue;
+            throw Error(ErrorCode::Io, std::string("cannot create ") + what + ": " + std::strerror(errno), final_path);
+        }
+        const int fd = ::open(tmp.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) continue;  // swept meanwhile
+        if (!lock_fresh(fd, tmp)) {
+            ::close(fd);
+            continue;
+        }
+        if (!write_marker(tmp)) {
+            const int err = errno;
+            std::error_code ec;
+            fs::remove_all(tmp, ec);
+            ::close(fd);
+            throw Error(ErrorCode::Io, std::string("cannot create ") + what + ": " + std::strerror(err), final_path);
+        }
+        return {tmp, fd};
+    }
+    throw Error(ErrorCode::Io, std::string("cannot create ") + what, dir);
 }
 
 }  // namespace
@@ -285,6 +347,27 @@ void TempFile::keep_replaced() {
     struct stat st {};
     if (::lstat(final_.c_str(), &st) != 0) return;  // nothing to replace
     if (S_ISDIR(st.st_mode)) throw Error(ErrorCode::Io, "is a folder: cannot replace it with a file", final_);
+    if (!S_ISREG(st.st_mode)) {
+        // A symlink (or FIFO, socket…) cannot be flocked: it is kept inside a
+        // locked, marked temp folder, which a sweeper removes once we died.
+        const LockedFolder holder = make_temp_folder(final_, "a folder for the file it replaces");
+        const std::string b = holder.path + "/replaced";
+        if (::link(final_.c_str(), b.c_str()) == 0) {  // link() does not follow a symlink
+            backup_is_link_ = true;
+        } else if (::renameat2(AT_FDCWD, final_.c_str(), AT_FDCWD, b.c_str(), RENAME_NOREPLACE) == 0) {
+            backup_is_link_ = false;
+        } else {
+            const int err = errno;
+            std::error_code ec;
+            fs::remove_all(holder.path, ec);
+            ::close(holder.fd);
+            throw Error(ErrorCode::Io, std::string("cannot keep the file it replaces: ") + std::strerror(err), final_);
+        }
+        backup_ = b;
+        backup_dir_ = holder.path;
+        backup_fd_ = holder.fd;
+        return;
+    }
     for (int attempt = 0; attempt < 16; ++attempt) {
         const std::string b = temp_name_beside(final_);
         if (::link(final_.c_str(), b.c_str()) == 0) {
@@ -310,13 +393,20 @@ void TempFile::restore_replaced() noexcept {
     if (backup_.empty()) return;
     if (backup_is_link_) ::unlink(backup_.c_str());                 // the final path still holds it
     else ::rename(backup_.c_str(), final_.c_str());                 // put it back
-    backup_.clear();
-    if (backup_fd_ >= 0) ::close(backup_fd_);
-    backup_fd_ = -1;
+    release_backup();
 }
 
 void TempFile::drop_backup() noexcept {
     if (!backup_.empty()) ::unlink(backup_.c_str());
+    release_backup();
+}
+
+void TempFile::release_backup() noexcept {
+    if (!backup_dir_.empty()) {  // its holder folder goes before its lock is let go
+        std::error_code ec;
+        fs::remove_all(backup_dir_, ec);
+        backup_dir_.clear();
+    }
     backup_.clear();
     if (backup_fd_ >= 0) ::close(backup_fd_);
     backup_fd_ = -1;
@@ -328,9 +418,7 @@ void TempFile::unplace() noexcept {
         ::unlink(final_.c_str());
     } else {
         ::rename(backup_.c_str(), final_.c_str());  // the replaced file back, atomically over ours
-        backup_.clear();
-        if (backup_fd_ >= 0) ::close(backup_fd_);
-        backup_fd_ = -1;
+        release_backup();
     }
     placed_ = false;
     if (fd_ >= 0) ::close(fd_);
@@ -399,25 +487,12 @@ StagingDir StagingDir::create(const std::string& final_path) {
     const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
     if (!fs::is_directory(dir, ec)) throw Error(ErrorCode::Io, "output folder does not exist", dir.string());
     sweep_stale_temps(dir);
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        const std::string tmp = temp_name_beside(final_path);
-        if (::mkdir(tmp.c_str(), 0755) != 0) {
-            if (errno == EEXIST) continue;
-            throw Error(ErrorCode::Io, std::string("cannot create output folder: ") + std::strerror(errno), final_path);
-        }
-        const int fd = ::open(tmp.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) continue;  // swept meanwhile
-        if (!lock_fresh(fd, tmp)) {
-            ::close(fd);
-            continue;
-        }
-        StagingDir s;
-        s.tmp_ = tmp;
-        s.final_ = final_path;
-        s.fd_ = fd;
-        return s;
-    }
-    throw Error(ErrorCode::Io, "cannot create a temporary folder", dir.string());
+    LockedFolder f = make_temp_folder(final_path, "output folder");
+    StagingDir s;
+    s.tmp_ = std::move(f.path);
+    s.final_ = final_path;
+    s.fd_ = f.fd;
+    return s;
 }
 
 void StagingDir::commit() {
@@ -425,17 +500,22 @@ void StagingDir::commit() {
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(tmp_, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
         if (it->is_directory(ec)) fsync_dir(it->path().string());
+    // The marker does not go into the output; put back if the rename fails.
+    ::unlink((tmp_ + "/" + kMarker).c_str());
     fsync_dir(tmp_);
+    const auto fail = [&](ErrorCode code, const std::string& message) {
+        write_marker(tmp_);
+        return Error(code, message, final_);
+    };
     if (::renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, final_.c_str(), RENAME_NOREPLACE) != 0) {
-        if (errno == EEXIST || errno == ENOTEMPTY)
-            throw Error(ErrorCode::OutputExists, "already exists (use --force to replace it)", final_);
+        if (errno == EEXIST || errno == ENOTEMPTY) throw fail(ErrorCode::OutputExists, "already exists (use --force to replace it)");
         if (errno != EINVAL && errno != ENOSYS)
-            throw Error(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno), final_);
+            throw fail(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno));
         // No RENAME_NOREPLACE on this filesystem: check, then rename (which
         // would replace only an empty folder).
-        if (fs::exists(final_, ec)) throw Error(ErrorCode::OutputExists, "already exists (use --force to replace it)", final_);
+        if (fs::exists(final_, ec)) throw fail(ErrorCode::OutputExists, "already exists (use --force to replace it)");
         if (::rename(tmp_.c_str(), final_.c_str()) != 0)
-            throw Error(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno), final_);
+            throw fail(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno));
     }
     const fs::path p(final_);
     fsync_dir(p.has_parent_path() ? p.parent_path().string() : std::string("."));

@@ -6,10 +6,14 @@
 //
 // Temporary names are ".<name>.amn-XXXXXXXX.tmp" (8 hex digits) beside the
 // final path — for files, for folders (StagingDir) and for the backups of
-// files a forced commit replaces. Each is held under an flock() while its
-// owner lives; the first TempFile::create() / StagingDir::create() of a
-// process in a folder removes the ones whose lock is free (their owner
-// died) and records a message (take_cleanup_messages()).
+// files a forced commit replaces (a replaced symlink, which cannot be
+// locked, is kept inside such a folder). Each is held under an flock() while
+// its owner lives; every temporary folder holds a marker file
+// (".amn-temporary-folder") from its creation on. The first
+// TempFile::create() / StagingDir::create() of a process in a folder removes
+// the ones whose lock is free (their owner died) — a folder only when it
+// holds the marker: one without it is left in place and mentioned — and
+// records a message (take_cleanup_messages()).
 
 #include <cstdint>
 #include <functional>
@@ -29,7 +33,10 @@ namespace amn::detail {
 /// then fsyncs the folder.
 /// Replacing (force): an existing file at the final path is kept under a
 /// locked backup temp name (hard link, or rename where the filesystem has no
-/// hard links) until the commit is over, so a failed commit restores it.
+/// hard links) until the commit is over, so a failed commit restores it. A
+/// symlink (it is replaced, not written through) or other non-regular file
+/// is kept as "replaced" inside a locked, marked temp folder instead, so
+/// that the sweep removes it when its run was killed.
 class TempFile {
 public:
     TempFile() = default;
@@ -58,7 +65,8 @@ public:
     /// kept as a backup (restored by unplace(), dropped by drop_backup());
     /// when placing fails, it is restored at once.
     /// \throws Error{OutputExists} (exists and !force); Error{Io} (link,
-    ///         rename or backup failed; the final path is a folder).
+    ///         rename or backup failed, or the backup's folder could not be
+    ///         made; the final path is a folder).
     void place();
     /// After place(): undo it — restore the replaced file, or remove the
     /// final path when nothing was replaced.
@@ -73,10 +81,12 @@ private:
     void place_file();        ///< place() without the backup
     void keep_replaced();     ///< force: back up an existing final file
     void restore_replaced() noexcept;
+    void release_backup() noexcept;  ///< forget the backup: its holder folder removed, its lock closed
     std::string tmp_, final_;  ///< tmp_ empty for an O_TMPFILE file
     std::string backup_;       ///< the replaced file's temp name, while placing
+    std::string backup_dir_;   ///< the locked temp folder holding backup_ (a non-regular file), else empty
     int fd_ = -1;
-    int backup_fd_ = -1;       ///< holds the backup's lock
+    int backup_fd_ = -1;       ///< holds the backup's (or its folder's) lock
     bool backup_is_link_ = false;  ///< backup_ is a second link (else the file was renamed)
     bool force_ = false;
     bool placed_ = false;
@@ -92,9 +102,12 @@ private:
 void commit_together(const std::vector<TempFile*>& files, const std::function<void()>& before_release = {});
 
 /// A folder created under a temporary name (".<name>.amn-XXXXXXXX.tmp")
-/// beside its final path and held under an flock, renamed onto the final
-/// path by commit(); removed with everything in it when not committed.
-/// A kill -9 leaves it behind; the next run in that parent removes it.
+/// beside its final path, held under an flock and marked as ours (a
+/// ".amn-temporary-folder" file inside, removed just before the rename),
+/// renamed onto the final path by commit(); removed with everything in it
+/// when not committed. A kill -9 leaves it behind; the next run in that
+/// parent removes it (only with the marker: a folder of that name without
+/// it is not ours and is left, with a message).
 class StagingDir {
 public:
     StagingDir() = default;
@@ -103,8 +116,9 @@ public:
     ~StagingDir();
 
     /// Create the temporary folder beside `final_path` (whose parent must
-    /// exist). \throws Error{OutputExists} when `final_path` exists;
-    ///         Error{Io} when the parent is missing or not writable.
+    /// exist), with its marker. \throws Error{OutputExists} when
+    ///         `final_path` exists; Error{Io} when the parent is missing or
+    ///         not writable, or the marker cannot be written.
     static StagingDir create(const std::string& final_path);
     bool active() const noexcept { return fd_ >= 0; }
     const std::string& path() const noexcept { return tmp_; }
@@ -126,7 +140,8 @@ private:
 void fsync_dir(const std::string& dir) noexcept;
 
 /// Messages about stale temporary files and folders removed by
-/// TempFile::create() / StagingDir::create() since the last call (the
+/// TempFile::create() / StagingDir::create() since the last call, and about
+/// folders named like ours but without the marker, left in place (the
 /// process-wide list is cleared).
 std::vector<std::string> take_cleanup_messages();
 

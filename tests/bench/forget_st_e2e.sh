@@ -8,40 +8,28 @@
 # Usage: tests/bench/forget_st_e2e.sh [GIB] [WORKDIR] [--one-weight]
 #   --one-weight: the model is a single [R, 16384] weight of GIB GiB (peak RSS
 #   must not grow with it).
-#   AMN=path/to/amn (default: build/dev/app/amn/amn, else a Release build).
+#   AMN=path/to/amn (default: build/dev/app/amn/amn, else a Release build;
+#   tests/bench/lib.sh).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 gib=${1:-1}
 work=${2:-$(mktemp -d /tmp/amn-bench-st.XXXXXX)}
 one=${3:-}
-amn=${AMN:-$top/build/dev/app/amn/amn}
-if [ ! -x "$amn" ]; then
-  "$top/scripts/setup.sh" release amn >/dev/null 2>&1 || "$top/scripts/setup.sh" release amn
-  amn="$top/build/release/app/amn/amn"
-fi
+amn=$(bench_amn "$top/build/dev/app/amn/amn")
 [ -f "$work/in/model.safetensors" ] || /usr/bin/python3 "$top/tests/bench/make_big_bf16.py" "$work/in" "$gib" $one
 in_bytes=$(stat -c %s "$work/in/model.safetensors")
-cat "$work/in/model.safetensors" > /dev/null   # warm the page cache
-
-measure() {  # command... → "wall cpu rss_kib"
-  local t0 t1
-  t0=$(date +%s.%N)
-  /usr/bin/time -f "%U %S %M" -o "$work/time.txt" "$@" > /dev/null
-  t1=$(date +%s.%N)
-  read -r u s m < "$work/time.txt"
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') $(awk -v u="$u" -v s="$s" 'BEGIN{print u+s}') $m"
-}
+bench_warm "$work/in/model.safetensors"
 echo "input: $((in_bytes >> 20)) MiB BF16, $(nproc) threads"
 echo "| scheme | output MiB | forget wall (s) | forget CPU (s) | peak RSS (MiB) | cp wall (s) | cp CPU (s) | wall ratio | CPU ratio |"
 echo "|---|---|---|---|---|---|---|---|---|"
 while read -r label args; do
   rm -rf "$work/out" "$work/copy.bin" "$work/src.bin"
-  read -r aw ac arss < <(measure "$amn" forget --quiet "$work/in" $args -o "$work/out")
+  read -r _ aw ac arss < <(bench_measure amn "$amn" forget --quiet "$work/in" $args -o "$work/out")
   out_bytes=$(du -cb "$work"/out/*.safetensors | tail -1 | cut -f1)
   # cp of the output size: the just-written output copied to a new file.
   cat "$work"/out/*.safetensors > "$work/src.bin"
   rm -rf "$work/out"
-  read -r cw cc _ < <(measure cp "$work/src.bin" "$work/copy.bin")
+  read -r _ cw cc _ < <(bench_measure cp cp "$work/src.bin" "$work/copy.bin")
   rm -f "$work/copy.bin" "$work/src.bin"
   awk -v l="$label" -v ob="$out_bytes" -v aw="$aw" -v ac="$ac" -v r="$arss" -v cw="$cw" -v cc="$cc" 'BEGIN{
     printf "| %s | %d | %.2f | %.2f | %d | %.2f | %.2f | %.1f | %.1f |\n", l, ob/1048576, aw, ac, r/1024, cw, cc, aw/cw, ac/(cc>0.005?cc:0.005)}'

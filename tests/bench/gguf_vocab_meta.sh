@@ -6,9 +6,9 @@
 # F32 tensor, then prints wall time, CPU time and peak RSS of `amn parse`,
 # `amn parse --json --kv` and `amn inspect` for each amn given (e.g. a build
 # of main and a build of a branch, to compare).
-# Usage: tests/bench/gguf_vocab_meta.sh [amn ...]   (default build/rel/app/amn/amn)
+# Usage: tests/bench/gguf_vocab_meta.sh [amn ...]   (default build/release/app/amn/amn)
 set -eu
-[ $# -gt 0 ] || set -- build/rel/app/amn/amn
+[ $# -gt 0 ] || set -- build/release/app/amn/amn
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 /usr/bin/python3 - "$DIR" <<'PY'

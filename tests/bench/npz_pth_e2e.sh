@@ -6,31 +6,17 @@
 #  - `amn inspect` next to `python3 -c "torch.load(path, weights_only=True)"`
 #    and, for the .npz, numpy.load reading every array.
 # Prints a markdown table. Usage: tests/bench/npz_pth_e2e.sh [GIB] [WORKDIR]
-# (Release build of amn in build/release; times vary between runs on a
-# shared machine: compare rows of one run, as ratios.)
+# (Release build of amn in build/release, or AMN=path/to/amn; tests/bench/lib.sh.
+# Times vary between runs on a shared machine: compare rows of one run, as ratios.)
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 gib=${1:-1}
 work=${2:-$(mktemp -d /tmp/amn-bench-npz.XXXXXX)}
 py=/usr/bin/python3
-if [ ! -x "$top/build/release/app/amn/amn" ] || [ -z "${AMN_BENCH_NO_BUILD:-}" ]; then
-  [ -f "$top/build/release/build.ninja" ] || cmake -S "$top" -B "$top/build/release" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAMN_BUILD_GUI=OFF >/dev/null
-  cmake --build "$top/build/release" --target amn >/dev/null
-fi
-amn="$top/build/release/app/amn/amn"
+amn=$(bench_amn)
 [ -f "$work/in/model.pth" ] || "$py" "$top/tests/bench/make_big_npz_pth.py" "$work/in" "$gib" >&2
 
-# label, command... → "label seconds peak_rss_kib"
-measure() {
-  local label=$1; shift
-  local t0 t1
-  t0=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$work/rss.txt" "$@" > /dev/null
-  t1=$(date +%s.%N)
-  echo "$label $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') $(tail -n 1 "$work/rss.txt")"
-}
 mib() { echo $(( $1 >> 20 )); }
-rate() { awk -v b="$1" -v s="$2" 'BEGIN{printf "%d", b/1048576/s}'; }
 
 echo "| run | input | output | wall (s) | MiB/s | peak RSS |"
 echo "|---|---|---|---|---|---|"
@@ -40,23 +26,20 @@ for kind in npz pth; do
   n_tensors=$("$amn" parse --json "$in" | "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["tensors"]))' 2>/dev/null || echo "?")
   for verb in "convert --to safetensors" remember; do
     rm -rf "$work/out.safetensors"
-    cat "$in" > /dev/null   # warm the page cache
+    bench_warm "$in"
     # shellcheck disable=SC2086
-    read -r _ s rss < <(measure amn "$amn" $verb --quiet "$in" -o "$work/out.safetensors")
+    read -r _ s _ rss < <(bench_measure amn "$amn" $verb --quiet "$in" -o "$work/out.safetensors")
     out_bytes=$(stat -c %s "$work/out.safetensors")
-    printf "| amn %s (.%s, %s tensors, %s threads) | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$verb" "$kind" "$n_tensors" "$(nproc)" \
-      "$(mib "$in_bytes")" "$(mib "$out_bytes")" "$s" "$(rate "$out_bytes" "$s")" $((rss / 1024))
+    bench_row "amn $verb (.$kind, $n_tensors tensors, $(nproc) threads)" "$in_bytes" "$out_bytes" "$s" "$out_bytes" "$rss"
   done
   rm -rf "$work/out.safetensors" "$work/copy"
-  cat "$in" > /dev/null
-  read -r _ s rss < <(measure cp cp "$in" "$work/copy")
-  printf "| cp of the .%s | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$kind" "$(mib "$in_bytes")" "$(mib "$in_bytes")" "$s" \
-    "$(rate "$in_bytes" "$s")" $((rss / 1024))
+  bench_warm "$in"
+  read -r _ s _ rss < <(bench_measure cp cp "$in" "$work/copy")
+  bench_row "cp of the .$kind" "$in_bytes" "$in_bytes" "$s" "$in_bytes" "$rss"
   rm -f "$work/copy"
   # amn flushes its output (fdatasync) before renaming it into place; so does this row.
-  read -r _ s rss < <(measure cpsync sh -c 'cp "$1" "$2" && sync "$2"' sh "$in" "$work/copy")
-  printf "| cp + sync of the .%s | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$kind" "$(mib "$in_bytes")" "$(mib "$in_bytes")" "$s" \
-    "$(rate "$in_bytes" "$s")" $((rss / 1024))
+  read -r _ s _ rss < <(bench_measure cpsync sh -c 'cp "$1" "$2" && sync "$2"' sh "$in" "$work/copy")
+  bench_row "cp + sync of the .$kind" "$in_bytes" "$in_bytes" "$s" "$in_bytes" "$rss"
   rm -f "$work/copy"
 done
 
@@ -66,20 +49,20 @@ echo "|---|---|---|---|"
 for kind in npz pth; do
   in="$work/in/model.$kind"
   in_bytes=$(stat -c %s "$in")
-  cat "$in" > /dev/null
-  read -r _ s rss < <(measure inspect "$amn" inspect "$in")
+  bench_warm "$in"
+  read -r _ s _ rss < <(bench_measure inspect "$amn" inspect "$in")
   printf "| amn inspect (.%s) | %s MiB | %.2f | %s MiB |\n" "$kind" "$(mib "$in_bytes")" "$s" $((rss / 1024))
-  read -r _ s rss < <(measure parse "$amn" parse "$in")
+  read -r _ s _ rss < <(bench_measure parse "$amn" parse "$in")
   printf "| amn parse (.%s) | %s MiB | %.2f | %s MiB |\n" "$kind" "$(mib "$in_bytes")" "$s" $((rss / 1024))
-  read -r _ s rss < <(measure scan "$amn" inspect --scan "$in")
+  read -r _ s _ rss < <(bench_measure scan "$amn" inspect --scan "$in")
   printf "| amn inspect --scan (.%s) | %s MiB | %.2f | %s MiB |\n" "$kind" "$(mib "$in_bytes")" "$s" $((rss / 1024))
   if [ "$kind" = pth ]; then
-    read -r _ s rss < <(measure torch "$py" -c "import sys, torch; torch.load(sys.argv[1], weights_only=True)" "$in")
+    read -r _ s _ rss < <(bench_measure torch "$py" -c "import sys, torch; torch.load(sys.argv[1], weights_only=True)" "$in")
     printf "| python3 torch.load(weights_only=True) | %s MiB | %.2f | %s MiB |\n" "$(mib "$in_bytes")" "$s" $((rss / 1024))
   else
-    read -r _ s rss < <(measure numpy "$py" -c "import sys, numpy as np; f = np.load(sys.argv[1]); a = {k: f[k] for k in f.files}" "$in")
+    read -r _ s _ rss < <(bench_measure numpy "$py" -c "import sys, numpy as np; f = np.load(sys.argv[1]); a = {k: f[k] for k in f.files}" "$in")
     printf "| python3 numpy.load, every array read | %s MiB | %.2f | %s MiB |\n" "$(mib "$in_bytes")" "$s" $((rss / 1024))
   fi
 done
-read -r _ s rss < <(measure pyimport "$py" -c "import torch")
+read -r _ s _ rss < <(bench_measure pyimport "$py" -c "import torch")
 printf "| python3 -c 'import torch' alone | — | %.2f | %s MiB |\n" "$s" $((rss / 1024))

@@ -5,10 +5,10 @@
 #   1. a GGUF with 160 000 zero-size tensors at one offset  (target < 1 s)
 #   2. a .pth with 40 000 storages                          (target < 1 s; needs python3-torch)
 #   3. a 4 MiB ZIP member declaring ~4 GiB (as .npz)        (target < 1 s, RSS < 100 MiB, named error)
-# Usage: tests/bench/robustness.sh [path/to/amn]   (default build/rel/app/amn/amn)
+# Usage: tests/bench/robustness.sh [path/to/amn]   (default build/release/app/amn/amn)
 # Exit status 1 when a target is missed (judged on CPU time, user + system).
 set -eu
-AMN=${1:-build/rel/app/amn/amn}
+AMN=${1:-build/release/app/amn/amn}
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 exec /usr/bin/python3 - "$AMN" "$DIR" <<'PY'

@@ -31,18 +31,8 @@ namespace forget_st_test {
 
 using namespace amn;
 namespace fs = std::filesystem;
+using test::error_code_of;
 using test::RawTensor;
-
-template <class F>
-inline std::optional<ErrorCode> error_of(F&& f, std::string* what = nullptr) {
-    try {
-        f();
-    } catch (const Error& e) {
-        if (what) *what = e.what();
-        return e.code();
-    }
-    return std::nullopt;
-}
 
 inline std::string ref_dir() {
     const auto shared = test::shared_fixtures_dir();

@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <random>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace amn;
@@ -51,7 +53,30 @@ std::string write_big_fp8(const QTemporaryDir& tmp, int rows = 2048, int cols = 
 }
 
 QStringList hidden_and_files(const QString& dir) {
-    return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::Dirs | QDir::NoDotAndDotDot | QDir::System, QDir::Name);
+}
+
+// In a forked child: a run killed with kill -9 midway (no destructor, no
+// cleanup).
+[[noreturn]] void kill_9() {
+    ::kill(::getpid(), SIGKILL);
+    ::_exit(4);
+}
+
+// Runs `f` in a forked child; `f` ends by calling kill_9() while what it
+// made is still alive. True when the child died by SIGKILL.
+template <class F>
+bool run_then_kill_9(F&& f) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        try {
+            f();
+        } catch (...) {
+        }
+        ::_exit(3);
+    }
+    int status = 0;
+    return pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 }
 
 }  // namespace
@@ -75,6 +100,7 @@ private slots:
     void tempFilesHaveNoNameOrAreSwept();
     void forcedCommitRestoresReplacedFiles();
     void newFolderIsStagedUnderATempName();
+    void forcedCommitOverASymlink();
 };
 
 void TestConvert::cancelBeforeStartLeavesNothing() {
@@ -429,18 +455,101 @@ void TestConvert::newFolderIsStagedUnderATempName() {
     // Not committed: nothing remains.
     { auto s = detail::StagingDir::create(tmp.filePath("other").toStdString()); }
     QCOMPARE(hidden_and_files(tmp.path()), QStringList({"out"}));
-    // An abandoned staging folder (no lock: its run was killed) is removed
-    // by the next run in that parent.
+    // An abandoned staging folder (its run was killed: no lock) is removed
+    // by the next run in that parent; a folder with a name like ours but
+    // without our marker inside (a user's) is left, with a message.
     QTemporaryDir tmp2;
     QVERIFY(QDir(tmp2.path()).mkpath(".model.amn-0badf00d.tmp/sub"));
     amn::test::write_file(tmp2.filePath(".model.amn-0badf00d.tmp/sub/part").toStdString(), std::vector<std::uint8_t>(100, 1));
+    QVERIFY(run_then_kill_9([&] {
+        auto s = detail::StagingDir::create(tmp2.filePath("killed").toStdString());
+        amn::test::write_file(s.path() + "/part", std::vector<std::uint8_t>(200, 2));
+        kill_9();
+    }));
+    const QStringList during = hidden_and_files(tmp2.path());
+    QCOMPARE(during.size(), 2);
+    QVERIFY2(during[0].startsWith(".killed.amn-") && during[1] == ".model.amn-0badf00d.tmp", qPrintable(during.join(' ')));
+    QVERIFY(QFile::exists(tmp2.filePath(during[0] + "/.amn-temporary-folder")));
     (void)detail::take_cleanup_messages();
     { auto s = detail::StagingDir::create(tmp2.filePath("model").toStdString()); }
-    QCOMPARE(hidden_and_files(tmp2.path()), QStringList());
+    QCOMPARE(hidden_and_files(tmp2.path()), QStringList({".model.amn-0badf00d.tmp"}));
+    QCOMPARE(amn::test::read_file(tmp2.filePath(".model.amn-0badf00d.tmp/sub/part").toStdString()), std::vector<std::uint8_t>(100, 1));
+    auto msgs = detail::take_cleanup_messages();
+    std::sort(msgs.begin(), msgs.end());
+    QCOMPARE(msgs.size(), std::size_t(2));
+    QVERIFY2(msgs[0].find(".killed.amn-") != std::string::npos && msgs[0].find("removed a temporary folder (200 bytes)") != std::string::npos,
+             msgs[0].c_str());
+    QVERIFY2(msgs[1].find(".model.amn-0badf00d.tmp") != std::string::npos && msgs[1].find("not made by it; left in place") != std::string::npos,
+             msgs[1].c_str());
+    // A committed folder does not carry the marker.
+    QCOMPARE(hidden_and_files(tmp.filePath("out")), QStringList({"x.safetensors"}));
+}
+
+// --force over an output that is a symlink replaces the link (never writes
+// through it). A symlink cannot be flocked, so its backup is kept inside a
+// locked, marked temp folder: restored on failure, removed on success, and
+// — when the run is killed while it is kept — removed by the next run.
+void TestConvert::forcedCommitOverASymlink() {
+    QTemporaryDir tmp;
+    const auto put = [](const QString& path, const std::string& text) {
+        amn::test::write_file(path.toStdString(), std::vector<std::uint8_t>(text.begin(), text.end()));
+    };
+    const auto text = [](const QString& path) {
+        const auto b = amn::test::read_file(path.toStdString());
+        return std::string(b.begin(), b.end());
+    };
+    put(tmp.filePath("target.bin"), "theirs");
+    const QString link = tmp.filePath("a.safetensors");
+    fs::create_symlink("target.bin", link.toStdString());
+    QVERIFY(QDir(tmp.path()).mkpath("b.json"));  // the second member cannot be put in place
+    {
+        auto a = detail::TempFile::create(link.toStdString(), true);
+        auto b = detail::TempFile::create(tmp.filePath("b.json").toStdString(), true);
+        a.write_all("new a");
+        b.write_all("new b");
+        try {
+            detail::commit_together({&a, &b});
+            QFAIL("commit succeeded over a folder");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::Io);
+        }
+    }
+    QVERIFY(fs::is_symlink(link.toStdString()));  // restored: the same link
+    QCOMPARE(fs::read_symlink(link.toStdString()).string(), std::string("target.bin"));
+    QCOMPARE(text(tmp.filePath("target.bin")), std::string("theirs"));
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"a.safetensors", "b.json", "target.bin"}));  // no backup left
+    {
+        auto a = detail::TempFile::create(link.toStdString(), true);
+        a.write_all("new a");
+        a.commit();
+    }
+    QVERIFY(!fs::is_symlink(link.toStdString()));
+    QCOMPARE(text(link), std::string("new a"));
+    QCOMPARE(text(tmp.filePath("target.bin")), std::string("theirs"));
+    QCOMPARE(hidden_and_files(tmp.path()), QStringList({"a.safetensors", "b.json", "target.bin"}));  // no backup left
+
+    // Killed while the replaced link is kept (after place(), before the set's end).
+    QTemporaryDir tmp2;
+    put(tmp2.filePath("target.bin"), "theirs");
+    fs::create_symlink("target.bin", tmp2.filePath("c.safetensors").toStdString());
+    QVERIFY(run_then_kill_9([&] {
+        auto c = detail::TempFile::create(tmp2.filePath("c.safetensors").toStdString(), true);
+        c.write_all("new c");
+        c.sync();
+        c.place();
+        kill_9();
+    }));
+    const QStringList left = hidden_and_files(tmp2.path());
+    QCOMPARE(left.size(), 3);
+    QVERIFY2(left[0].startsWith(".c.safetensors.amn-") && left[0].endsWith(".tmp"), qPrintable(left.join(' ')));
+    (void)detail::take_cleanup_messages();
+    { auto t = detail::TempFile::create(tmp2.filePath("d.safetensors").toStdString(), false); }
+    QCOMPARE(hidden_and_files(tmp2.path()), QStringList({"c.safetensors", "target.bin"}));
+    QCOMPARE(text(tmp2.filePath("c.safetensors")), std::string("new c"));
+    QCOMPARE(text(tmp2.filePath("target.bin")), std::string("theirs"));
     const auto msgs = detail::take_cleanup_messages();
     QCOMPARE(msgs.size(), std::size_t(1));
-    QVERIFY2(msgs[0].find(".model.amn-0badf00d.tmp") != std::string::npos && msgs[0].find("100 bytes") != std::string::npos,
-             msgs[0].c_str());
+    QVERIFY2(msgs[0].find(left[0].toStdString()) != std::string::npos, msgs[0].c_str());
 }
 
 #include "test_convert.moc"

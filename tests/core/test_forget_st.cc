@@ -132,14 +132,14 @@ void TestForgetSt::writerTailTensor() {
         const auto s = w.add_tail_tensor("x.weight.quant_state.bitsandbytes__nf4", DType::U8, 1);
         const auto b = w.add_tensor("x.weight.absmax", DType::F32, {2});
         w.layout();
-        QCOMPARE(error_of([&] { w.write(s, 0, {}); }), ErrorCode::Usage);
-        QCOMPARE(error_of([&] { w.set_tail_tensor(a, {1}, {}); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { w.write(s, 0, {}); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { w.set_tail_tensor(a, {1}, {}); }), ErrorCode::Usage);
         const std::uint8_t four[4] = {1, 2, 3, 4};
         const float f[2] = {1.5f, -2.0f};
         w.write(a, 0, four);
         w.write(b, 0, {reinterpret_cast<const std::uint8_t*>(f), 8});
-        QCOMPARE(error_of([&] { w.commit(); }), ErrorCode::Usage);  // tail not set
-        QCOMPARE(error_of([&] { w.set_tail_tensor(s, {js.size() + 1}, {reinterpret_cast<const std::uint8_t*>(js.data()), js.size()}); }),
+        QCOMPARE(error_code_of([&] { w.commit(); }), ErrorCode::Usage);  // tail not set
+        QCOMPARE(error_code_of([&] { w.set_tail_tensor(s, {js.size() + 1}, {reinterpret_cast<const std::uint8_t*>(js.data()), js.size()}); }),
                  ErrorCode::SizeMismatch);
         w.set_tail_tensor(s, {js.size()}, {reinterpret_cast<const std::uint8_t*>(js.data()), js.size()});
         w.commit();
@@ -160,23 +160,23 @@ void TestForgetSt::writerErrors() {
     const std::string path = dir + "/e.safetensors";
     {
         SafetensorsWriter w(path);
-        QCOMPARE(error_of([&] { w.add_tensor("", DType::U8, {1}); }), ErrorCode::Usage);
-        QCOMPARE(error_of([&] { w.add_tensor("__metadata__", DType::U8, {1}); }), ErrorCode::Usage);
-        QCOMPARE(error_of([&] { w.add_tensor("q", DType::Q4_K, {256}); }), ErrorCode::Unsupported);
-        QCOMPARE(error_of([&] { w.add_tensor("u", DType::Unknown, {1}); }), ErrorCode::UnknownDtype);
-        QCOMPARE(error_of([&] { w.add_tensor("f4", DType::F4, {3}); }), ErrorCode::SizeMismatch);
-        QCOMPARE(error_of([&] { w.set_metadata({{"a", "1"}, {"a", "2"}}); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { w.add_tensor("", DType::U8, {1}); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { w.add_tensor("__metadata__", DType::U8, {1}); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { w.add_tensor("q", DType::Q4_K, {256}); }), ErrorCode::Unsupported);
+        QCOMPARE(error_code_of([&] { w.add_tensor("u", DType::Unknown, {1}); }), ErrorCode::UnknownDtype);
+        QCOMPARE(error_code_of([&] { w.add_tensor("f4", DType::F4, {3}); }), ErrorCode::SizeMismatch);
+        QCOMPARE(error_code_of([&] { w.set_metadata({{"a", "1"}, {"a", "2"}}); }), ErrorCode::Usage);
         w.add_tensor("a", DType::F32, {4});
-        QCOMPARE(error_of([&] { w.add_tensor("a", DType::F32, {4}); }), ErrorCode::Usage);
-        QCOMPARE(error_of([&] { w.write(0, 0, {}); }), ErrorCode::Usage);  // before layout
+        QCOMPARE(error_code_of([&] { w.add_tensor("a", DType::F32, {4}); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { w.write(0, 0, {}); }), ErrorCode::Usage);  // before layout
         w.layout();
-        QCOMPARE(error_of([&] { w.layout(); }), ErrorCode::Usage);
-        QCOMPARE(error_of([&] { w.add_tensor("b", DType::F32, {4}); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { w.layout(); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { w.add_tensor("b", DType::F32, {4}); }), ErrorCode::Usage);
         const std::uint8_t b[20] = {};
-        QCOMPARE(error_of([&] { w.write(0, 0, b); }), ErrorCode::OutOfRange);
-        QCOMPARE(error_of([&] { w.write(1, 0, {b, 4}); }), ErrorCode::OutOfRange);
+        QCOMPARE(error_code_of([&] { w.write(0, 0, b); }), ErrorCode::OutOfRange);
+        QCOMPARE(error_code_of([&] { w.write(1, 0, {b, 4}); }), ErrorCode::OutOfRange);
         w.write(0, 0, {b, 8});
-        QCOMPARE(error_of([&] { w.commit(); }), ErrorCode::Usage);  // 8 of 16 bytes
+        QCOMPARE(error_code_of([&] { w.commit(); }), ErrorCode::Usage);  // 8 of 16 bytes
         QVERIFY(!fs::exists(path));
         w.abort();  // (the temporary file may be unnamed: O_TMPFILE)
         QCOMPARE(files_in(dir).size(), std::size_t(0));
@@ -193,12 +193,12 @@ void TestForgetSt::writerErrors() {
     {
         SafetensorsWriter w(path);
         w.add_tensor("a", DType::F32, {1});
-        QCOMPARE(error_of([&] { w.layout(); }), ErrorCode::OutputExists);
+        QCOMPARE(error_code_of([&] { w.layout(); }), ErrorCode::OutputExists);
     }
     {
         SafetensorsWriter w(dir + "/missing/x.safetensors");
         w.add_tensor("a", DType::F32, {1});
-        QCOMPARE(error_of([&] { w.layout(); }), ErrorCode::Io);
+        QCOMPARE(error_code_of([&] { w.layout(); }), ErrorCode::Io);
     }
     QCOMPARE(files_in(dir), std::vector<std::string>{"e.safetensors"});
 }

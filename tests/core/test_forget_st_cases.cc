@@ -212,7 +212,7 @@ void TestForgetStCases::conv1dAndFusedExperts() {
     for (const char* scheme : {"bnb-nf4", "bnb-int8"}) {
         opt.scheme = parse_st_scheme(scheme, so([](StSchemeOptions&) {}));
         std::string what;
-        QCOMPARE(error_of([&] { forget_to_safetensors(cat, plan, opt); }, &what), ErrorCode::Unsupported);
+        QCOMPARE(error_code_of([&] { forget_to_safetensors(cat, plan, opt); }, &what), ErrorCode::Unsupported);
         QVERIFY2(what.find("Conv1D") != std::string::npos && what.find("--keep") != std::string::npos, what.c_str());
         QVERIFY(!fs::exists(opt.output));
     }
@@ -300,7 +300,7 @@ void TestForgetStCases::nanInWeight() {
             opt.scheme = parse_st_scheme(scheme, {});
             opt.output = tmp.path().toStdString() + "/out/deeper";
             std::string what;
-            QCOMPARE(error_of([&] { forget_to_safetensors(cat, plan, opt); }, &what), ErrorCode::Unsupported);
+            QCOMPARE(error_code_of([&] { forget_to_safetensors(cat, plan, opt); }, &what), ErrorCode::Unsupported);
             QVERIFY2(what.find("model.layers.3.self_attn.k_proj.weight") != std::string::npos, what.c_str());
             QVERIFY2(what.find("[3, 7]") != std::string::npos, what.c_str());
             QVERIFY(!fs::exists(tmp.path().toStdString() + "/out"));
@@ -348,7 +348,7 @@ void TestForgetStCases::badRequests() {
     auto fails = [&](StForgetOptions opt, ErrorCode code, const std::string& says) {
         if (opt.output.empty()) opt.output = dir + "/out";
         std::string what;
-        const auto got = error_of([&] { forget_to_safetensors(cat, plan, opt); }, &what);
+        const auto got = error_code_of([&] { forget_to_safetensors(cat, plan, opt); }, &what);
         QVERIFY2(got == code, what.c_str());
         QVERIFY2(what.find(says) != std::string::npos, what.c_str());
         QCOMPARE(files_in(dir), before);
@@ -369,7 +369,7 @@ void TestForgetStCases::badRequests() {
     o.output = dir + "/exists.safetensors";
     {
         std::string what;
-        QCOMPARE(error_of([&] { forget_to_safetensors(cat, plan, o); }, &what), ErrorCode::OutputExists);
+        QCOMPARE(error_code_of([&] { forget_to_safetensors(cat, plan, o); }, &what), ErrorCode::OutputExists);
         QCOMPARE(test::read_file(dir + "/exists.safetensors"), std::vector<std::uint8_t>{1});
     }
     fs::remove(dir + "/exists.safetensors");
@@ -377,7 +377,7 @@ void TestForgetStCases::badRequests() {
     o.scheme = parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.group_size = 0u; }));
     o.keep.clear();
     o.output = dir + "/ok";
-    QVERIFY(!error_of([&] { forget_to_safetensors(cat, plan, o); }));
+    QVERIFY(!error_code_of([&] { forget_to_safetensors(cat, plan, o); }));
     QVERIFY(fs::exists(dir + "/ok/config.json"));
 }
 
@@ -400,7 +400,7 @@ void TestForgetStCases::alreadyQuantized() {
     o.scheme = parse_st_scheme("w8a16", {});
     o.output = dir + "/w8";
     std::string what;
-    QCOMPARE(error_of([&] { forget_to_safetensors(q, qp, o); }, &what), ErrorCode::Unsupported);
+    QCOMPARE(error_code_of([&] { forget_to_safetensors(q, qp, o); }, &what), ErrorCode::Unsupported);
     QVERIFY2(what.find("already quantized") != std::string::npos && what.find("--requantize") != std::string::npos, what.c_str());
     QVERIFY(!fs::exists(o.output));
     o.requantize = true;
@@ -414,16 +414,16 @@ void TestForgetStCases::alreadyQuantized() {
 }
 
 void TestForgetStCases::schemeParsing() {
-    for (auto n : st_scheme_names()) QVERIFY(!error_of([&] { parse_st_scheme(n, {}); }));
+    for (auto n : st_scheme_names()) QVERIFY(!error_code_of([&] { parse_st_scheme(n, {}); }));
     std::string what;
-    QCOMPARE(error_of([&] { parse_st_scheme("nf5", {}); }, &what), ErrorCode::Usage);
+    QCOMPARE(error_code_of([&] { parse_st_scheme("nf5", {}); }, &what), ErrorCode::Usage);
     QVERIFY(what.find("bnb-nf4") != std::string::npos);
-    QCOMPARE(error_of([] { parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.blocksize = 100u; })); }), ErrorCode::Usage);
-    QCOMPARE(error_of([] { parse_st_scheme("bnb-int8", so([](StSchemeOptions& o) { o.blocksize = 64u; })); }), ErrorCode::Usage);
-    QCOMPARE(error_of([] { parse_st_scheme("fp8", so([](StSchemeOptions& o) { o.granularity = std::string("row"); })); }), ErrorCode::Usage);
-    QCOMPARE(error_of([] { parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.ue8m0 = true; })); }), ErrorCode::Usage);
-    QCOMPARE(error_of([] { parse_st_scheme("bnb-fp4", so([](StSchemeOptions& o) { o.group_size = 64u; })); }), ErrorCode::Usage);
-    QCOMPARE(error_of([] { parse_st_scheme("w8a16", so([](StSchemeOptions& o) { o.group_size = 100u; })); }), ErrorCode::Usage);
+    QCOMPARE(error_code_of([] { parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.blocksize = 100u; })); }), ErrorCode::Usage);
+    QCOMPARE(error_code_of([] { parse_st_scheme("bnb-int8", so([](StSchemeOptions& o) { o.blocksize = 64u; })); }), ErrorCode::Usage);
+    QCOMPARE(error_code_of([] { parse_st_scheme("fp8", so([](StSchemeOptions& o) { o.granularity = std::string("row"); })); }), ErrorCode::Usage);
+    QCOMPARE(error_code_of([] { parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.ue8m0 = true; })); }), ErrorCode::Usage);
+    QCOMPARE(error_code_of([] { parse_st_scheme("bnb-fp4", so([](StSchemeOptions& o) { o.group_size = 64u; })); }), ErrorCode::Usage);
+    QCOMPARE(error_code_of([] { parse_st_scheme("w8a16", so([](StSchemeOptions& o) { o.group_size = 100u; })); }), ErrorCode::Usage);
     QCOMPARE(st_scheme_label(parse_st_scheme("fp8", {})), std::string("fp8 (FP8_DYNAMIC, channel)"));
     QCOMPARE(st_scheme_label(parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.blocksize = 128u; o.double_quant = true; }))),
              std::string("bnb-nf4 (blocksize 128, double quant)"));

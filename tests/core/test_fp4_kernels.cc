@@ -10,12 +10,11 @@
 
 #include "anamnesis/kernels.hpp"
 
-#include <hwy/targets.h>
+#include "simd_check.hpp"
 
 #include <QtTest/QtTest>
 
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -23,29 +22,9 @@
 
 namespace f4 = amn::kernels::fp4;
 using amn::DType;
+using amn::test::first_diff;
 
 namespace {
-
-std::string for_each_target(const std::function<std::string(const std::string&)>& body) {
-    std::string failure;
-    const auto targets = hwy::SupportedAndGeneratedTargets();
-    for (const std::int64_t t : targets) {
-        hwy::SetSupportedTargetsForTest(t);
-        const std::string name = hwy::TargetName(t);
-        failure = name != f4::fp4_target_name() ? "dispatch did not switch to " + name + " (got " + f4::fp4_target_name() + ")"
-                                                : body(name);
-        if (!failure.empty()) break;
-    }
-    hwy::SetSupportedTargetsForTest(0);
-    return failure;
-}
-
-long first_diff(const std::vector<float>& a, const std::vector<float>& b) {
-    if (a.size() != b.size()) return 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::memcmp(&a[i], &b[i], 4) != 0) return long(i);
-    return -1;
-}
 
 float from_bits(std::uint32_t u) {
     float f;
@@ -90,7 +69,7 @@ private slots:
 };
 
 void TestFp4Kernels::groupsEveryTarget() {
-    const std::string failure = for_each_target([](const std::string& name) -> std::string {
+    const std::string failure = amn::test::for_each_target(f4::fp4_target_name, [](const std::string& name) -> std::string {
         std::mt19937 rng(12);
         for (const std::size_t gb : {std::size_t{8}, std::size_t{16}})
             for (const DType round : {DType::F32, DType::BF16, DType::F16})
@@ -118,7 +97,7 @@ void TestFp4Kernels::groupsEveryTarget() {
 }
 
 void TestFp4Kernels::roundEveryTarget() {
-    const std::string failure = for_each_target([](const std::string& name) -> std::string {
+    const std::string failure = amn::test::for_each_target(f4::fp4_target_name, [](const std::string& name) -> std::string {
         std::mt19937 rng(7);
         for (const DType dt : {DType::BF16, DType::F16, DType::F32})
             for (const std::size_t n : {0, 1, 5, 16, 17, 31, 100000}) {

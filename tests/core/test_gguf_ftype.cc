@@ -20,6 +20,7 @@
 #include <filesystem>
 
 using namespace amn;
+using test::error_code_of;
 namespace fs = std::filesystem;
 
 namespace {
@@ -27,17 +28,6 @@ namespace {
 std::string real(const std::string& name) {
     const auto shared = test::shared_fixtures_dir();
     return shared.empty() ? std::string() : shared + "/gguf-real/" + name;
-}
-
-template <class F>
-std::optional<ErrorCode> error_of(F&& f, std::string* what = nullptr) {
-    try {
-        f();
-    } catch (const Error& e) {
-        if (what) *what = e.what();
-        return e.code();
-    }
-    return std::nullopt;
 }
 
 std::vector<TensorDesc> descs_of(const Catalog& cat) {
@@ -215,7 +205,7 @@ void TestGgufFtype::type_names() {
     QCOMPARE(p, std::string("attn_q"));  // llama-quantize lower-cases the pattern
     QCOMPARE(t, DType::Q8_0);
     for (const char* bad : {"attn_q", "=q8_0", "attn_q=", "attn_q=q9_9", "(=q8_0"})
-        QCOMPARE(error_of([&] { parse_tensor_type_override(bad); }), std::optional(ErrorCode::Usage));
+        QCOMPARE(error_code_of([&] { parse_tensor_type_override(bad); }), std::optional(ErrorCode::Usage));
 }
 
 void TestGgufFtype::real_files_data() {
@@ -336,7 +326,7 @@ void TestGgufFtype::fallbacks() {
     // No fallback defined for Q4_0: refused.
     r.ftype = ftype_id("Q4_0");
     std::string what;
-    QCOMPARE(error_of([&] { choose_gguf_types(t48, llama_kvs(), r); }, &what), std::optional(ErrorCode::Unsupported));
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t48, llama_kvs(), r); }, &what), std::optional(ErrorCode::Unsupported));
     QVERIFY2(what.find("no tensor type fallback is defined for type q4_0") != std::string::npos, what.c_str());
 }
 
@@ -450,7 +440,7 @@ void TestGgufFtype::moe_rules() {
     t.push_back({"ffn_down_shared.weight", {256, 512}, DType::F32});
     r.ftype = ftype_id("Q4_K_M");
     std::string what;
-    QCOMPARE(error_of([&] { choose_gguf_types(t, llama_kvs(8, 32, 8, 8), r); }, &what), std::optional(ErrorCode::Malformed));
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t, llama_kvs(8, 32, 8, 8), r); }, &what), std::optional(ErrorCode::Malformed));
     QVERIFY2(what.find("ffn_down_shared.weight") != std::string::npos, what.c_str());
 }
 
@@ -511,11 +501,11 @@ void TestGgufFtype::refusals() {
     QuantizeRequest r;
     std::string what;
     r.ftype = ftype_id("IQ2_XXS");
-    QCOMPARE(error_of([&] { choose_gguf_types(t, llama_kvs(), r); }, &what), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t, llama_kvs(), r); }, &what), std::optional(ErrorCode::Usage));
     QVERIFY2(what.find(std::string(kLlamaImatrixRefusal)) != std::string::npos, what.c_str());
     // IQ3_XXS is not refused as a file type, but its tensors need an imatrix.
     r.ftype = ftype_id("IQ3_XXS");
-    QCOMPARE(error_of([&] { choose_gguf_types(t, llama_kvs(), r); }, &what), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t, llama_kvs(), r); }, &what), std::optional(ErrorCode::Usage));
     QVERIFY2(what.find("requires an importance matrix") != std::string::npos && what.find("blk.0.") != std::string::npos,
              what.c_str());
     // With an imatrix, IQ1_S token embeddings cannot be made (no imatrix entry).
@@ -523,17 +513,17 @@ void TestGgufFtype::refusals() {
     r.has_imatrix = true;
     r.pure = true;
     r.token_embedding_type = DType::IQ1_S;
-    QCOMPARE(error_of([&] { choose_gguf_types(t, llama_kvs(), r); }, &what), std::optional(ErrorCode::Unsupported));
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t, llama_kvs(), r); }, &what), std::optional(ErrorCode::Unsupported));
     QVERIFY2(what.find("token_embd.weight") != std::string::npos, what.c_str());
     // Unknown / retired file types; missing metadata.
     QuantizeRequest bad;
     bad.ftype = 4;
-    QCOMPARE(error_of([&] { choose_gguf_types(t, llama_kvs(), bad); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t, llama_kvs(), bad); }), std::optional(ErrorCode::Usage));
     bad.ftype = 99;
-    QCOMPARE(error_of([&] { choose_gguf_types(t, llama_kvs(), bad); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t, llama_kvs(), bad); }), std::optional(ErrorCode::Usage));
     bad.ftype = ftype_id("Q4_K_M");
-    QCOMPARE(error_of([&] { choose_gguf_types(t, {}, bad); }), std::optional(ErrorCode::Usage));
-    QCOMPARE(error_of([&] { choose_gguf_types(t, {{"general.architecture", GgufValue::string("llama")}}, bad); }),
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t, {}, bad); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { choose_gguf_types(t, {{"general.architecture", GgufValue::string("llama")}}, bad); }),
              std::optional(ErrorCode::Usage));
 }
 

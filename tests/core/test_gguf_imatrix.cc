@@ -24,6 +24,7 @@
 #include <random>
 
 using namespace amn;
+using test::error_code_of;
 namespace g = amn::kernels::gguf;
 
 namespace {
@@ -34,16 +35,6 @@ const char* const kFiles[] = {
 };
 
 std::string real(const std::string& name) { return test::shared_fixtures_dir() + "/gguf-real/" + name; }
-
-template <class F>
-std::optional<ErrorCode> error_of(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.code();
-    }
-    return std::nullopt;
-}
 
 void put_i32(std::string& s, std::int32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); }
 void put_f32(std::string& s, float v) { s.append(reinterpret_cast<const char*>(&v), 4); }
@@ -133,10 +124,10 @@ void TestGgufImatrix::read_legacy_imatrix() {
 
 void TestGgufImatrix::read_errors() {
     QTemporaryDir dir;
-    QCOMPARE(error_of([&] { read_imatrix(dir.path().toStdString() + "/missing.dat"); }), ErrorCode::Io);
+    QCOMPARE(error_code_of([&] { read_imatrix(dir.path().toStdString() + "/missing.dat"); }), ErrorCode::Io);
     std::string zero;
     put_i32(zero, 0);
-    QCOMPARE(error_of([&] { read_imatrix(write_file(dir, "zero.dat", zero)); }), ErrorCode::Malformed);
+    QCOMPARE(error_code_of([&] { read_imatrix(write_file(dir, "zero.dat", zero)); }), ErrorCode::Malformed);
     std::string cut;
     put_i32(cut, 1);
     put_i32(cut, 1);
@@ -144,17 +135,17 @@ void TestGgufImatrix::read_errors() {
     put_i32(cut, 1);
     put_i32(cut, 4);
     put_f32(cut, 1.f);
-    QCOMPARE(error_of([&] { read_imatrix(write_file(dir, "cut.dat", cut)); }), ErrorCode::Truncated);
+    QCOMPARE(error_code_of([&] { read_imatrix(write_file(dir, "cut.dat", cut)); }), ErrorCode::Truncated);
     std::string empty_entry;
     put_i32(empty_entry, 1);
     put_i32(empty_entry, 1);
     empty_entry += "a";
     put_i32(empty_entry, 1);
     put_i32(empty_entry, 0);
-    QCOMPARE(error_of([&] { read_imatrix(write_file(dir, "nval0.dat", empty_entry)); }), ErrorCode::Malformed);
+    QCOMPARE(error_code_of([&] { read_imatrix(write_file(dir, "nval0.dat", empty_entry)); }), ErrorCode::Malformed);
     // A model GGUF is not an importance matrix.
     if (!test::shared_fixtures_dir().empty())
-        QCOMPARE(error_of([&] { read_imatrix(real("tiny-llama-Q8_0.gguf")); }), ErrorCode::Malformed);
+        QCOMPARE(error_code_of([&] { read_imatrix(real("tiny-llama-Q8_0.gguf")); }), ErrorCode::Malformed);
 }
 
 void TestGgufImatrix::requires_imatrix() {
@@ -162,7 +153,7 @@ void TestGgufImatrix::requires_imatrix() {
         QVERIFY(g::requires_imatrix(id));
         std::vector<float> x(256, 1.f);
         std::vector<std::uint8_t> out(256);
-        QCOMPARE(error_of([&] { g::imatrix_encoder(id)(x.data(), out.data(), 1, 256, nullptr); }), ErrorCode::Usage);
+        QCOMPARE(error_code_of([&] { g::imatrix_encoder(id)(x.data(), out.data(), 1, 256, nullptr); }), ErrorCode::Usage);
     }
     for (int id : {2, 8, 10, 12, 14, 18, 20, 21, 22, 23, 29}) QVERIFY(!g::requires_imatrix(id));
     QVERIFY(g::imatrix_encoder(0) == nullptr);

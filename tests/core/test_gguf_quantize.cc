@@ -9,14 +9,13 @@
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "test_support.hpp"
 
-#include <hwy/targets.h>
+#include "simd_check.hpp"
 
 #include <QDir>
 #include <QtTest/QtTest>
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -28,20 +27,6 @@ namespace {
 
 const char* const kTypes[] = {"Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K",
                               "Q6_K", "IQ4_NL", "IQ4_XS", "TQ1_0", "TQ2_0", "MXFP4", "NVFP4", "Q1_0", "Q2_0"};
-
-std::string for_each_target(const std::function<std::string(const std::string&)>& body) {
-    std::string failure;
-    for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
-        hwy::SetSupportedTargetsForTest(t);
-        const std::string name = hwy::TargetName(t);
-        failure = name != kernels::active_target_name()
-                      ? "dispatch did not switch to " + name + " (got " + kernels::active_target_name() + ")"
-                      : body(name);
-        if (!failure.empty()) break;
-    }
-    hwy::SetSupportedTargetsForTest(0);
-    return failure;
-}
 
 // Index of the first differing block, or -1.
 long first_block_diff(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b, std::size_t block_bytes) {
@@ -153,7 +138,7 @@ void TestGgufQuantize::reference() {
             QFAIL(msg.c_str());
         }
         // The dispatched encoder on every target, to an odd address.
-        const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+        const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
             std::vector<std::uint8_t> out(t.bytes.size() + 1, 0x5A);
             g::best_encoder(id)(src.data(), out.data() + 1, nb);
             const std::vector<std::uint8_t> body(out.begin() + 1, out.end());
@@ -224,7 +209,7 @@ void TestGgufQuantize::simd_equals_scalar() {
     const std::size_t nb_all = src.size() / info->block_elems;
     std::vector<std::uint8_t> want(nb_all * info->block_bytes);
     g::scalar_encoder(id)(src.data(), want.data(), nb_all);
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
         std::vector<std::uint8_t> out(want.size(), 0x5A);
         g::best_encoder(id)(src.data(), out.data(), nb_all);
         const long e = first_block_diff(out, want, info->block_bytes);

@@ -21,6 +21,7 @@
 #include <thread>
 
 using namespace amn;
+using test::error_code_of;
 namespace fs = std::filesystem;
 
 namespace {
@@ -28,17 +29,6 @@ namespace {
 std::string real(const std::string& name) {
     const auto shared = test::shared_fixtures_dir();
     return shared.empty() ? std::string() : shared + "/gguf-real/" + name;
-}
-
-template <class F>
-std::optional<ErrorCode> error_of(F&& f, std::string* what = nullptr) {
-    try {
-        f();
-    } catch (const Error& e) {
-        if (what) *what = e.what();
-        return e.code();
-    }
-    return std::nullopt;
 }
 
 std::vector<std::string> files_in(const std::string& dir) {
@@ -357,7 +347,7 @@ void TestGgufWriter::big_endian_kvs() {
     QCOMPARE(kvs[2].value.at(0).as_int(), std::int64_t(-2));
     QCOMPARE(kvs[2].value.at(1).as_int(), std::int64_t(5));
     QCOMPARE(kvs[3].value.as_string(), std::string("hé"));
-    QCOMPARE(error_of([&] { gguf_read_kvs(Catalog{}); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { gguf_read_kvs(Catalog{}); }), std::optional(ErrorCode::Usage));
 }
 
 void TestGgufWriter::layout_and_n_dims() {
@@ -411,8 +401,8 @@ void TestGgufWriter::abort_leaves_nothing() {
     w.abort();
     QVERIFY(files_in(tmp.path().toStdString()).empty());
     w.abort();  // twice is fine
-    QCOMPARE(error_of([&] { w.write(0, 0, z); }), std::optional(ErrorCode::Usage));
-    QCOMPARE(error_of([&] { w.commit(); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { w.write(0, 0, z); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { w.commit(); }), std::optional(ErrorCode::Usage));
     QVERIFY(files_in(tmp.path().toStdString()).empty());
 }
 
@@ -440,19 +430,19 @@ void TestGgufWriter::existing_output_refused() {
     test::write_file(out, {1, 2, 3});
     GgufWriter w(out);
     std::string what;
-    QCOMPARE(error_of([&] { w.layout(); }, &what), std::optional(ErrorCode::OutputExists));
+    QCOMPARE(error_code_of([&] { w.layout(); }, &what), std::optional(ErrorCode::OutputExists));
     QVERIFY(what.find(out) != std::string::npos);
     QCOMPARE(test::read_file(out), (std::vector<std::uint8_t>{1, 2, 3}));
     QCOMPARE(files_in(tmp.path().toStdString()), std::vector<std::string>{"e.gguf"});
     // Missing folder.
     GgufWriter m(tmp.filePath("no/such/dir/x.gguf").toStdString());
-    QCOMPARE(error_of([&] { m.layout(); }), std::optional(ErrorCode::Io));
+    QCOMPARE(error_code_of([&] { m.layout(); }), std::optional(ErrorCode::Io));
     // Output created between layout and commit.
     const std::string late = tmp.filePath("late.gguf").toStdString();
     GgufWriter l(late);
     l.layout();
     test::write_file(late, {9});
-    QCOMPARE(error_of([&] { l.commit(); }), std::optional(ErrorCode::OutputExists));
+    QCOMPARE(error_code_of([&] { l.commit(); }), std::optional(ErrorCode::OutputExists));
     l.abort();
     QCOMPARE(test::read_file(late), std::vector<std::uint8_t>{9});
 }
@@ -482,7 +472,7 @@ void TestGgufWriter::incomplete_commit_refused() {
     w.write(1, 0, {z.data(), 8});
     w.write(1, 16, {z.data(), 16});
     std::string what;
-    QCOMPARE(error_of([&] { w.commit(); }, &what), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([&] { w.commit(); }, &what), std::optional(ErrorCode::Usage));
     QVERIFY2(what.find("holey") != std::string::npos && what.find("first at byte 8") != std::string::npos, what.c_str());
     QVERIFY(!fs::exists(out));
     w.write(1, 8, {z.data(), 8});  // fill the hole: now it commits
@@ -493,7 +483,7 @@ void TestGgufWriter::incomplete_commit_refused() {
 void TestGgufWriter::misuse_errors() {
     QTemporaryDir tmp;
     GgufWriter w(tmp.filePath("m.gguf").toStdString());
-    auto code = [&](auto f) { return error_of(f); };
+    auto code = [&](auto f) { return error_code_of(f); };
     QCOMPARE(code([&] { w.set_kvs({{"a", GgufValue::u8(1)}, {"a", GgufValue::u8(2)}}); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.set("general.alignment", GgufValue::u64(32)); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.set("general.alignment", GgufValue::u32(48)); }), std::optional(ErrorCode::Usage));
@@ -520,7 +510,7 @@ void TestGgufWriter::misuse_errors() {
     QCOMPARE(code([&] { w.add_tensor("late", DType::F32, {2}); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.write(1, 0, {z.data(), 8}); }), std::optional(ErrorCode::OutOfRange));
     std::string what;
-    QCOMPARE(error_of([&] { w.write(0, 4, {z.data(), 8}); }, &what), std::optional(ErrorCode::OutOfRange));
+    QCOMPARE(error_code_of([&] { w.write(0, 4, {z.data(), 8}); }, &what), std::optional(ErrorCode::OutOfRange));
     QVERIFY2(what.find("ok") != std::string::npos, what.c_str());
     QCOMPARE(code([&] { w.tensor_offset(5); }), std::optional(ErrorCode::OutOfRange));
 }
@@ -529,11 +519,11 @@ void TestGgufWriter::value_accessors() {
     QCOMPARE(GgufValue::i8(-3).as_int(), std::int64_t(-3));
     QCOMPARE(GgufValue::u64(5).as_int(), std::int64_t(5));
     QCOMPARE(GgufValue::i32(7).as_uint(), std::uint64_t(7));
-    QCOMPARE(error_of([] { GgufValue::i32(-7).as_uint(); }), std::optional(ErrorCode::Usage));
-    QCOMPARE(error_of([] { GgufValue::u64(~0ull).as_int(); }), std::optional(ErrorCode::Usage));
-    QCOMPARE(error_of([] { GgufValue::string("x").as_int(); }), std::optional(ErrorCode::Usage));
-    QCOMPARE(error_of([] { GgufValue::u32(1).as_string(); }), std::optional(ErrorCode::Usage));
-    QCOMPARE(error_of([] { GgufValue::u32(1).as_double(); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([] { GgufValue::i32(-7).as_uint(); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([] { GgufValue::u64(~0ull).as_int(); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([] { GgufValue::string("x").as_int(); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([] { GgufValue::u32(1).as_string(); }), std::optional(ErrorCode::Usage));
+    QCOMPARE(error_code_of([] { GgufValue::u32(1).as_double(); }), std::optional(ErrorCode::Usage));
     QCOMPARE(GgufValue::f32(0.1f).as_double(), double(0.1f));
     QVERIFY(!(GgufValue::f32(0.0f) == GgufValue::f32(-0.0f)));  // bits, not values
     QVERIFY(!(GgufValue::u32(1) == GgufValue::i32(1)));

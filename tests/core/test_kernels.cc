@@ -10,6 +10,8 @@
 
 #include "test_support.hpp"
 
+#include "simd_check.hpp"
+
 #include <hwy/targets.h>
 
 #include <QTemporaryDir>
@@ -18,7 +20,6 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -45,26 +46,6 @@ float from_bits(std::uint32_t u) {
 }
 std::string hex(std::uint32_t v, int width = 8) {
     return QString::number(v, 16).rightJustified(width, '0').toStdString();
-}
-
-/// Runs `body(target_name)` once per Highway target compiled in and supported
-/// by this CPU, with dispatch forced to that target; restores dispatch after.
-/// Returns the first failure message, or "".
-std::string for_each_target(const std::function<std::string(const std::string&)>& body) {
-    std::string failure;
-    const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
-    for (const std::int64_t t : targets) {
-        hwy::SetSupportedTargetsForTest(t);
-        const std::string name = hwy::TargetName(t);
-        if (name != k::active_target_name()) {
-            failure = "dispatch did not switch to " + name + " (got " + k::active_target_name() + ")";
-        } else {
-            failure = body(name);
-        }
-        if (!failure.empty()) break;
-    }
-    hwy::SetSupportedTargetsForTest(0);
-    return failure;
 }
 
 /// f32 bit patterns that stress the BF16/F16 conversions.
@@ -164,7 +145,7 @@ void TestKernels::fp8SimdMatchesScalar() {
     for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<std::uint8_t>(i * 7 + i / 256);
     const std::size_t n = codes.size();
     std::vector<float> got(n), want(n);
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(k::active_target_name, [&](const std::string& target) -> std::string {
         for (DType fmt : kFp8Formats) {
             const std::string fname = amn::dtype_name(fmt);
             k::fp8_to_f32(fmt, codes.data(), got.data(), n);
@@ -189,7 +170,7 @@ void TestKernels::f32ToHalfSimdMatchesScalar() {
     const std::vector<float> in = conversion_inputs();
     const std::size_t n = in.size();
     std::vector<std::uint16_t> got(n), want(n);
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(k::active_target_name, [&](const std::string& target) -> std::string {
         k::f32_to_bf16(in.data(), got.data(), n);
         ks::f32_to_bf16(in.data(), want.data(), n);
         if (auto e = compare_u16(got.data(), want.data(), n, target + " f32_to_bf16", in.data()); !e.empty())
@@ -205,7 +186,7 @@ void TestKernels::halfToF32SimdMatchesScalar() {
     std::vector<std::uint16_t> in(65536);
     for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint16_t>(i);
     std::vector<float> got(in.size()), want(in.size());
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(k::active_target_name, [&](const std::string& target) -> std::string {
         k::bf16_to_f32(in.data(), got.data(), in.size());
         ks::bf16_to_f32(in.data(), want.data(), in.size());
         if (auto e = compare_f32(got.data(), want.data(), in.size(), target + " bf16_to_f32"); !e.empty())
@@ -232,7 +213,7 @@ void TestKernels::tailsAndUnalignedPointers() {
     std::vector<std::uint16_t> halves(kMaxLen + kPad);
     for (auto& h : halves) h = static_cast<std::uint16_t>(rng());
 
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(k::active_target_name, [&](const std::string& target) -> std::string {
         for (std::size_t off = 0; off < 4; ++off) {
             for (std::size_t n = 0; n <= kMaxLen; ++n) {
                 const std::string where = target + " n=" + std::to_string(n) + " offset=" + std::to_string(off);
@@ -487,7 +468,7 @@ void TestKernels::realFp8CheckpointsDecodeToReference() {
 
         std::vector<std::uint16_t> want(rows * cols);
         std::memcpy(want.data(), e.bytes.data(), e.bytes.size());
-        const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+        const std::string failure = amn::test::for_each_target(k::active_target_name, [&](const std::string& target) -> std::string {
             std::vector<float> f32(cols);
             std::vector<std::uint16_t> got(rows * cols);
             for (std::size_t r = 0; r < rows; ++r) {

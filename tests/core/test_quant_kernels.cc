@@ -9,13 +9,12 @@
 
 #include "test_support.hpp"
 
-#include <hwy/targets.h>
+#include "simd_check.hpp"
 
 #include <QtTest/QtTest>
 
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <iterator>
 #include <limits>
 #include <random>
@@ -43,20 +42,6 @@ std::string first_diff(const std::vector<std::uint8_t>& a, const std::vector<std
     for (std::size_t i = 0; i < a.size(); ++i)
         if (a[i] != b[i]) return "element " + std::to_string(i) + ": " + std::to_string(a[i]) + " vs " + std::to_string(b[i]);
     return {};
-}
-
-/// body(target) for every compiled and supported target; first failure or "".
-std::string for_each_target(const std::function<std::string(const std::string&)>& body) {
-    std::string failure;
-    for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
-        hwy::SetSupportedTargetsForTest(t);
-        const std::string name = hwy::TargetName(t);
-        if (name != qk::quant_target_name()) failure = "dispatch did not switch to " + name;
-        else failure = body(name);
-        if (!failure.empty()) break;
-    }
-    hwy::SetSupportedTargetsForTest(0);
-    return failure;
 }
 
 std::vector<std::size_t> lengths() {
@@ -147,7 +132,7 @@ void TestQuantKernels::scalarMatchesFormulas() {
 
 void TestQuantKernels::unpackBitsEveryTarget() {
     std::mt19937 rng(1);
-    const auto failure = for_each_target([&](const std::string& target) -> std::string {
+    const auto failure = amn::test::for_each_target(qk::quant_target_name, [&](const std::string& target) -> std::string {
         for (unsigned bits : {2u, 3u, 4u, 8u}) {
             for (std::size_t n : lengths()) {
                 std::vector<std::uint32_t> words((n * bits + 31) / 32 + 2);
@@ -166,7 +151,7 @@ void TestQuantKernels::unpackBitsEveryTarget() {
 
 void TestQuantKernels::extractFieldEveryTarget() {
     std::mt19937 rng(2);
-    const auto failure = for_each_target([&](const std::string& target) -> std::string {
+    const auto failure = amn::test::for_each_target(qk::quant_target_name, [&](const std::string& target) -> std::string {
         for (unsigned shift : {0u, 4u, 12u, 28u})
             for (std::size_t n : lengths()) {
                 std::vector<std::uint32_t> words(n + 1);
@@ -183,7 +168,7 @@ void TestQuantKernels::extractFieldEveryTarget() {
 
 void TestQuantKernels::affineEveryTarget() {
     std::mt19937 rng(3);
-    const auto failure = for_each_target([&](const std::string& target) -> std::string {
+    const auto failure = amn::test::for_each_target(qk::quant_target_name, [&](const std::string& target) -> std::string {
         int s_i = 0;
         for (std::size_t n : lengths()) {
             std::vector<std::uint8_t> q(n + 1);
@@ -222,7 +207,7 @@ void TestQuantKernels::lut4EveryTarget() {
     code[8] = -0.0f;
     std::uint64_t pairs[256];
     qk::make_pairs(code, pairs);
-    const auto failure = for_each_target([&](const std::string& target) -> std::string {
+    const auto failure = amn::test::for_each_target(qk::quant_target_name, [&](const std::string& target) -> std::string {
         int s_i = 0;
         for (std::size_t nbytes : lengths()) {
             std::vector<std::uint8_t> p(nbytes + 1);
@@ -240,7 +225,7 @@ void TestQuantKernels::lut4EveryTarget() {
 
 void TestQuantKernels::int8EveryTarget() {
     std::mt19937 rng(5);
-    const auto failure = for_each_target([&](const std::string& target) -> std::string {
+    const auto failure = amn::test::for_each_target(qk::quant_target_name, [&](const std::string& target) -> std::string {
         int s_i = 0;
         for (std::size_t n : lengths()) {
             std::vector<std::int8_t> q(n + 1);

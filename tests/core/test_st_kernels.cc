@@ -14,45 +14,21 @@
 #include "kernels/st/st_common.hpp"
 #include "kernels/st/st_kernels.hpp"
 
-#include <hwy/targets.h>
+#include "simd_check.hpp"
 
 #include <QtTest/QtTest>
 
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <random>
 #include <string>
 
 using namespace amn;
 namespace k = amn::st::kern;
 
+using amn::test::first_diff;
+
 namespace {
-
-std::string for_each_target(const std::function<std::string(const std::string&)>& body) {
-    std::string failure;
-    int ran = 0;
-    for (const std::int64_t t : hwy::SupportedAndGeneratedTargets()) {
-        hwy::SetSupportedTargetsForTest(t);
-        const std::string name = hwy::TargetName(t);
-        failure = name != kernels::active_target_name()
-                      ? "dispatch did not switch to " + name + " (got " + kernels::active_target_name() + ")"
-                      : body(name);
-        ++ran;
-        if (!failure.empty()) break;
-    }
-    hwy::SetSupportedTargetsForTest(0);
-    if (failure.empty() && ran < 2) failure = "fewer than two Highway targets to compare";
-    return failure;
-}
-
-template <class T>
-long first_diff(const std::vector<T>& a, const std::vector<T>& b) {
-    if (a.size() != b.size()) return 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) return long(i);
-    return -1;
-}
 
 const DType kDtypes[] = {DType::F32, DType::BF16, DType::F16};
 
@@ -246,13 +222,13 @@ void TestStKernels::simd_equals_scalar() {
     const auto fp4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::FP4).data());
     QCOMPARE(nf4.zero_code, 7);
     QCOMPARE(fp4.zero_code, 0);
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
         for (const DType t : kDtypes)
             for (const auto& [name, x] : datasets(t, nf4, fp4))
                 if (auto e = compare(x, t, nf4, fp4); !e.empty())
                     return target + ", " + dtype_name(t) + ", " + name + ": " + e;
         return {};
-    });
+    }, 2);
     QVERIFY2(failure.empty(), failure.c_str());
 }
 
@@ -267,7 +243,7 @@ void TestStKernels::f16_rounding_edges() {
             x.push_back(st::detail::float_of(u));
             x.push_back(-st::detail::float_of(u));
         }
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
         for (std::size_t i = 0; i < x.size(); ++i) {
             // A row of one huge value and x[i]: the scale is fixed by the huge value (or inf).
             for (const float big : {60000.0f, 70000.0f}) {
@@ -291,7 +267,7 @@ void TestStKernels::f16_rounding_edges() {
             if (first_diff(c0, c1) >= 0 || first_diff(y0, y1) >= 0) return target + ": F16 fp8 of " + std::to_string(x[i]);
         }
         return {};
-    });
+    }, 2);
     QVERIFY2(failure.empty(), failure.c_str());
 }
 
@@ -299,7 +275,7 @@ void TestStKernels::f16_rounding_edges() {
 // (lengths across the 4-vector groups and the tails of every target): the
 // index found is that position, and nothing is found before it.
 void TestStKernels::first_nonfinite_every_position() {
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
         const auto& V = k::st_kernels();
         for (const std::size_t n : {std::size_t(1), std::size_t(15), std::size_t(64), std::size_t(131), std::size_t(300)}) {
             std::vector<float> x(n);
@@ -317,7 +293,7 @@ void TestStKernels::first_nonfinite_every_position() {
                 }
         }
         return {};
-    });
+    }, 2);
     QVERIFY2(failure.empty(), failure.c_str());
 }
 

@@ -2,6 +2,8 @@
 #pragma once
 // Helpers shared by the Qt Test suites.
 
+#include "anamnesis/error.hpp"
+
 #include <QString>
 #include <QStringList>
 #include <QtTest/QtTest>
@@ -77,5 +79,19 @@ RunResult run_amn(const QStringList& args, int timeout_ms = 300000);
 
 /// Files (recursively, relative paths) under `dir`, sorted.
 QStringList list_files(const QString& dir);
+
+/// Runs `f()`; the code of the amn::Error it throws (its message into
+/// `*what` when given), or nullopt when it returns normally. Any other
+/// exception propagates.
+template <class F>
+std::optional<ErrorCode> error_code_of(F&& f, std::string* what = nullptr) {
+    try {
+        f();
+    } catch (const Error& e) {
+        if (what) *what = e.what();
+        return e.code();
+    }
+    return std::nullopt;
+}
 
 }  // namespace amn::test

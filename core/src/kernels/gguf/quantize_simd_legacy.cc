@@ -190,7 +190,11 @@ HWY_INLINE void BatchMinMax(const float* HWY_RESTRICT x, VF& lo, VF& hi) {
         hi = wh[0];
     } else {
         // Halves: lower = fold of w[2i]'s halves, upper = fold of w[2i + 1]'s.
-        VF xl[kN / 8], xh[kN / 8];
+        // kN / 8 of them; this branch is compiled (not run) on 4-lane
+        // targets too, where the arrays keep one unused element rather than
+        // none (a zero-length array is not C++).
+        constexpr std::size_t kHalves = kN >= 8 ? kN / 8 : 1;
+        VF xl[kHalves], xh[kHalves];
         for (std::size_t i = 0; i < kN / 8; ++i) {
             xl[i] = hn::Min(hn::ConcatLowerLower(df, wl[2 * i + 1], wl[2 * i]),
                             hn::ConcatUpperUpper(df, wl[2 * i + 1], wl[2 * i]));
