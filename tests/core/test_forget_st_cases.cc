@@ -321,7 +321,7 @@ void TestForgetStCases::nanInWeight() {
             opt.scheme = parse_st_scheme(scheme == "bnb-nf4-dq" ? "bnb-nf4" : scheme == "fp8-tensor" ? "fp8" : scheme, so);
             opt.output = tmp.path().toStdString() + "/out/deeper";
             std::string what;
-            QCOMPARE(error_of([&] { forget_to_safetensors(cat16, plan16, opt); }, &what), ErrorCode::Unsupported);
+            QCOMPARE(error_code_of([&] { forget_to_safetensors(cat16, plan16, opt); }, &what), ErrorCode::Unsupported);
             QVERIFY2(what.find("model.layers.3.self_attn.k_proj.weight") != std::string::npos, what.c_str());
             QVERIFY2(what.find("[3, 7]") != std::string::npos, what.c_str());
             QVERIFY2(what.find(std::isnan(bad) ? "NaN" : "infinity") != std::string::npos, what.c_str());

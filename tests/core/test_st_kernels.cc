@@ -302,7 +302,7 @@ void TestStKernels::first_nonfinite_every_position() {
 // NaN (quiet and signalling patterns), +inf or −inf at every position is the
 // index returned, with the whole output still written.
 void TestStKernels::bf16_decode_checked_every_position() {
-    const std::string failure = for_each_target([&](const std::string& target) -> std::string {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
         for (const auto* K : {&k::scalar_kernels(), &k::st_kernels()})
             for (const std::size_t n : {std::size_t(1), std::size_t(15), std::size_t(64), std::size_t(131), std::size_t(300)}) {
                 std::vector<std::uint16_t> in(n);
