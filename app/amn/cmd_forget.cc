@@ -26,8 +26,9 @@ DType parse_type_option(const std::string& flag, const std::string& v) {
     throw UsageError{flag + ": unknown ggml type '" + v + "' (e.g. Q4_K, Q6_K, Q8_0, F16)"};
 }
 
+// SQNR rule (core loss_sums.hpp): +inf = nothing lost, −inf = an error over an all-zero signal.
 std::string db_text(double db) {
-    if (std::isinf(db)) return "exact";
+    if (std::isinf(db)) return db > 0 ? "exact" : "-inf dB";
     char b[32];
     std::snprintf(b, sizeof b, "%.1f dB", db);
     return b;

@@ -9,6 +9,7 @@
 #include "anamnesis/imatrix.hpp"
 #include "anamnesis/kernels.hpp"
 #include "input_release.hpp"
+#include "loss_sums.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "output_files.hpp"
 
@@ -152,28 +153,10 @@ void encode(DType type, const float* src, std::uint8_t* dst, std::size_t n, std:
     }
 }
 
-// Per-tensor loss sums (double), merged chunk by chunk.
-struct LossSums {
-    double sse = 0, sum_x2 = 0, max_abs = 0;
-    void add(const LossSums& o) {
-        sse += o.sse;
-        sum_x2 += o.sum_x2;
-        max_abs = std::max(max_abs, o.max_abs);
-    }
-};
-
-LossSums measure(const float* x, const float* y, std::size_t n) {
-    LossSums s;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double a = x[i], d = static_cast<double>(y[i]) - a;
-        s.sum_x2 += a * a;
-        if (d != d) {  // NaN/inf in the round trip: count it as infinite error
-            if (a == a) s.max_abs = std::numeric_limits<double>::infinity(), s.sse = std::numeric_limits<double>::infinity();
-            continue;
-        }
-        s.sse += d * d;
-        s.max_abs = std::max(s.max_abs, std::fabs(d));
-    }
+// Round-trip error of one chunk (loss_sums.hpp), merged per tensor.
+detail::LossSums measure(const float* x, const float* y, std::size_t n) {
+    detail::LossSums s;
+    for (std::size_t i = 0; i < n; ++i) s.add(x[i], y[i]);
     return s;
 }
 
@@ -247,7 +230,7 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         split_rows(units, k, r.rows(), re * 4, gran, opt.chunk_bytes);
     }
 
-    std::vector<LossSums> loss(p.tensors.size());
+    std::vector<detail::LossSums> loss(p.tensors.size());
     std::mutex loss_mu;
     const unsigned nworkers = worker_count(opt.threads, units.size());
     struct Scratch { std::vector<float> x, y; std::vector<std::uint8_t> q; };
@@ -289,10 +272,10 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
             // Round trip, measured against the exact input values.
             const DTypeInfo* info = dtype_info(t.target);
             info->to_f32(s.q.data(), s.y.data(), n / info->block_elems);
-            const LossSums l = measure(s.x.data(), s.y.data(), n);
+            const detail::LossSums l = measure(s.x.data(), s.y.data(), n);
             {
                 std::lock_guard lock(loss_mu);
-                loss[u.item].add(l);
+                loss[u.item].merge(l);
             }
             detail::release_inputs(cat, r, u.row0, u.nrows);
         } catch (const Error& e) {
@@ -310,9 +293,12 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         const auto& l = loss[k];
         t.max_abs = l.max_abs;
         t.sum_sq_error = l.sse;
-        t.sum_sq_signal = l.sum_x2;
-        t.rmse = t.numel ? std::sqrt(l.sse / static_cast<double>(t.numel)) : 0.0;
-        t.sqnr_db = l.sse > 0 ? 10.0 * std::log10(l.sum_x2 / l.sse) : std::numeric_limits<double>::infinity();
+        t.sum_sq_signal = l.sx2;
+        t.rmse = l.rmse();
+        t.sqnr_db = l.sqnr_db();
+        if (l.nonfinite)
+            res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
+                                   " value(s) or their round trip are not finite (left out of the loss)");
     }
     return res;
 }

@@ -402,23 +402,46 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     std::vector<Scratch> scratch(worker_count(opt.threads, max_units));
     std::vector<st::kern::LossSums> loss(p.entries.size());
 
-    // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x; finite or a named error.
-    auto load = [&](const Entry& e, const WorkUnit& u, Scratch& s) {
+    // The rows in s.x are finite, or a named error.
+    auto nonfinite_error = [](float v, u64 row, u64 col) {
+        throw Error(ErrorCode::Unsupported, std::string(std::isnan(v) ? "NaN" : "infinity") + " at [" +
+                                                std::to_string(row) + ", " + std::to_string(col) +
+                                                "]: a weight to quantize must be finite (nothing written)");
+    };
+    auto check_finite = [&](const Entry& e, const WorkUnit& u, const Scratch& s) {
+        const u64 C = e.info.shape[1], n = u.nrows * C;
+        const u64 i = st::kern::st_kernels().first_nonfinite(s.x.data(), n);
+        if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
+    };
+    // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x, checked when `check`
+    // (not needed: the first pass of a two-pass weight checked these rows; the quantizer's
+    // loss flags a non-finite value, checked after encode()).
+    auto load = [&](const Entry& e, const WorkUnit& u, Scratch& s, bool check) {
         const LogicalTensor& lt = plan.tensors[e.lt];
         const Recipe& r = *lt.recipe;
         const u64 C = e.info.shape[1], n = u.nrows * C;
         s.x.resize(n);
+        // A stored BF16 weight (the usual input): decoded and checked in one pass.
+        if (check && !lt.quantized && e.wdtype == DType::BF16 && r.scheme_id() == "passthrough" &&
+            lt.sources.size() == 1) {
+            const TensorInfo& ti = cat.tensors[lt.sources[0]];
+            const std::uint8_t* base = cat.data(ti);
+            if (ti.dtype == DType::BF16 && ti.nbytes == e.info.numel * 2 && base &&
+                reinterpret_cast<std::uintptr_t>(base) % 2 == 0) {
+                const u64 i = st::kern::st_kernels().bf16_decode_checked(
+                    reinterpret_cast<const std::uint16_t*>(base) + u.row0 * C, n, s.x.data());
+                detail::release_inputs(cat, r, u.row0, u.nrows);
+                if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
+                return;
+            }
+        }
         r.dequantize_rows(u.row0, u.nrows, s.x.data());
         detail::release_inputs(cat, r, u.row0, u.nrows);
         // A decoded (--requantize) weight is quantized as the BF16 model
         // `remember` writes: values rounded to BF16 first.
         if (lt.quantized)
             for (u64 i = 0; i < n; ++i) s.x[i] = st::detail::round_to(e.wdtype, s.x[i]);
-        const u64 i = st::kern::st_kernels().first_nonfinite(s.x.data(), n);
-        if (i < n)
-            throw Error(ErrorCode::Unsupported,
-                        std::string(std::isnan(s.x[i]) ? "NaN" : "infinity") + " at [" + std::to_string(u.row0 + i / C) +
-                            ", " + std::to_string(i % C) + "]: a weight to quantize must be finite (nothing written)");
+        if (check) check_finite(e, u, s);
     };
     auto sink_put = [&](const Entry& e) {
         return [&e, &sink](std::size_t j, u64 offset, std::span<const std::uint8_t> bytes) {
@@ -445,15 +468,25 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
         run_units(bt.pre, opt.threads, [&](const WorkUnit& u, unsigned worker) {
             const Entry& e = p.entries[u.item];
             try {
-                load(e, u, scratch[worker]);
+                load(e, u, scratch[worker], true);
                 quantizers[u.item]->prepass(scratch[worker].x.data(), u.row0, u.nrows);
             } catch (const Error& err) {
                 throw err.with_tensor(e.info.name).with_file(cat.path);
             }
         }, step_progress, cancel);
         done_before += weight_of(bt.pre);
+        // The tensor-wide values (double quantization of every absmax, the FP8 tensor
+        // scale), one weight per worker: serial, they would leave a core idle.
+        std::vector<WorkUnit> finishing;
         for (const auto& u : bt.pre)
-            if (quantizers[u.item] && u.row0 == 0) quantizers[u.item]->finish_prepass();
+            if (quantizers[u.item] && u.row0 == 0) finishing.push_back({u.item, 0, 0, 1});
+        run_units(finishing, opt.threads, [&](const WorkUnit& u, unsigned) {
+            try {
+                quantizers[u.item]->finish_prepass();
+            } catch (const Error& err) {
+                throw err.with_tensor(p.entries[u.item].info.name).with_file(cat.path);
+            }
+        }, {}, cancel);
 
         std::vector<st::kern::LossSums> unit_loss(bt.main.size());
         run_units(bt.main, opt.threads, [&](const WorkUnit& u, unsigned worker) {
@@ -463,9 +496,14 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
             Scratch& s = scratch[worker];
             try {
                 if (e.quantize) {
-                    load(e, u, s);
-                    quantizers[u.item]->encode(s.x.data(), u.row0, u.nrows, s.q, sink_put(e),
-                                               unit_loss[std::size_t(&u - bt.main.data())]);
+                    auto& q = *quantizers[u.item];
+                    const bool after = !q.needs_prepass() && q.loss_flags_nonfinite();
+                    load(e, u, s, !q.needs_prepass() && !after);
+                    auto& l = unit_loss[std::size_t(&u - bt.main.data())];
+                    q.encode(s.x.data(), u.row0, u.nrows, s.q, sink_put(e), l);
+                    // What was written for these rows is in the temporary file only: an error
+                    // here removes it with the rest.
+                    if (after && (!std::isfinite(l.sx2) || l.nonfinite)) check_finite(e, u, s);
                     return;
                 }
                 const u64 n = u.nrows * r.row_elems();
@@ -519,13 +557,12 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
         res.stored.push_back(std::move(names));
         if (e.quantize) {
             const auto& l = loss[k];
-            const u64 finite = t.numel - l.nonfinite;
             res.nonfinite += l.nonfinite;
             t.max_abs = l.max_abs;
             t.sum_sq_error = l.sse;
             t.sum_sq_signal = l.sx2;
-            t.rmse = finite ? std::sqrt(l.sse / static_cast<double>(finite)) : 0.0;
-            t.sqnr_db = l.sse > 0 ? 10.0 * std::log10(l.sx2 / l.sse) : std::numeric_limits<double>::infinity();
+            t.rmse = l.rmse();
+            t.sqnr_db = l.sqnr_db();
             if (l.nonfinite)
                 res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
                                        " value(s) dequantize to a non-finite number (left out of the loss)");

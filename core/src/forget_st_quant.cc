@@ -86,6 +86,10 @@ bool WeightQuantizer::needs_prepass() const noexcept {
     return false;
 }
 
+bool WeightQuantizer::loss_flags_nonfinite() const noexcept {
+    return std::holds_alternative<Bnb4Target>(impl_->scheme);
+}
+
 void WeightQuantizer::prepass(const float* x, u64 row0, u64 nrows) {
     Impl& m = *impl_;
     if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) {
@@ -132,8 +136,9 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 const u64 bs = b.blocksize, e0 = row0 * C, block0 = e0 / bs, nb = (n + bs - 1) / bs;
                 s.a.resize((n + 1) / 2);
                 s.f.resize(nb);
-                // One call over the chunk, then the loss: measured faster than
-                // pieces of 16–64 Ki values with the loss after each (docs/benchmarks.md).
+                // One call over the chunk, then the loss: measured faster than pieces of
+                // 16–64 Ki values with the loss after each, and than the loss summed inside
+                // the kernel (docs/benchmarks.md).
                 need_y(n);
                 kern::bnb4_run(m.k, x, n, bs, m.cb, b.double_quant ? m.am_deq.data() + block0 : nullptr, m.wdtype,
                                s.a.data(), s.f.data(), s.y.data());

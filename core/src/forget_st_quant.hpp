@@ -54,6 +54,13 @@ public:
     std::uint64_t row_granularity() const noexcept;
     /// True when prepass() must see every row before the first encode().
     bool needs_prepass() const noexcept;
+    /// True when encode() is safe on non-finite input (no undefined
+    /// behaviour, no crash) and a non-finite x always shows in the loss it
+    /// returns (sx2 not finite, or `nonfinite` > 0): the caller may skip the
+    /// separate finite check and look at the chunk only when the loss says
+    /// so (bitsandbytes 4-bit: every kernel path is compares and lane
+    /// permutes, no float → int cast).
+    bool loss_flags_nonfinite() const noexcept;
     /// First pass over rows [row0, row0 + nrows) (x: nrows·C finite values).
     /// Chunks may run concurrently (each writes only its own rows' slots).
     void prepass(const float* x, std::uint64_t row0, std::uint64_t nrows);

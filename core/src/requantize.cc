@@ -6,6 +6,7 @@
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "kernels/quant_kernels.hpp"
 #include "requantize_internal.hpp"
+#include "loss_sums.hpp"
 #include "row_pass.hpp"
 
 #include <algorithm>
@@ -428,26 +429,20 @@ RequantError measure_requantization(const LogicalTensor& t, const RequantScheme&
     Requantizer rq{s, p};
     if (s.family == Family::Fp8) rq.f8 = fp8_format(s.fp8);
     rq.maxq = static_cast<float>((1u << s.bits) - 1);
-    double sig = 0, err = 0, mx = 0;
-    std::uint64_t count = 0;
+    detail::LossSums sums;
     for_each_row_chunk(r, chunk_elems, buf, cancel, "measurement cancelled", progress, r.rows(), total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
         for (std::uint64_t i = 0; i < n; ++i)
             for (std::uint64_t c = 0; c < C; ++c) {
                 const float x = v[i * C + c];
                 if (!std::isfinite(x)) continue;
-                const float y = rq(groups.of(r0 + i, c), x);
-                const double e = static_cast<double>(y) - static_cast<double>(x);
-                sig += static_cast<double>(x) * static_cast<double>(x);
-                err += e * e;
-                mx = std::max(mx, std::abs(e));
-                ++count;
+                sums.add(x, rq(groups.of(r0 + i, c), x));
             }
     });
     out.measured = true;
-    out.count = count;
-    out.rmse = count ? std::sqrt(err / static_cast<double>(count)) : 0;
-    out.max_abs = mx;
-    out.sqnr_db = sig == 0 ? 0 : err == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(sig / err);
+    out.count = sums.count;
+    out.rmse = sums.rmse();
+    out.max_abs = sums.max_abs;
+    out.sqnr_db = sums.sqnr_db();
     return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "anamnesis/error.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
+#include "loss_sums.hpp"
 #include "row_pass.hpp"
 
 #include <algorithm>
@@ -45,8 +46,7 @@ RequantError measure_gguf_encoder(const LogicalTensor& t, const RequantScheme& s
     out.estimator = s.description();
     std::vector<float> buf, back;
     std::vector<std::uint8_t> bytes;
-    double sig = 0, err = 0, mx = 0;
-    std::uint64_t count = 0;
+    LossSums sums;
     for_each_row_chunk(r, chunk_elems, buf, cancel, "measurement cancelled", progress, 0, r.rows(),
                        [&](std::uint64_t, std::uint64_t n, const float* v) {
                            const std::size_t elems = static_cast<std::size_t>(n * C);
@@ -55,21 +55,13 @@ RequantError measure_gguf_encoder(const LogicalTensor& t, const RequantScheme& s
                            back.resize(elems);
                            encode(v, bytes.data(), static_cast<std::size_t>(n), static_cast<std::size_t>(C), nullptr);
                            info.to_f32(bytes.data(), back.data(), nblocks);
-                           for (std::size_t i = 0; i < elems; ++i) {
-                               const float x = v[i], y = back[i];
-                               if (!std::isfinite(x) || !std::isfinite(y)) continue;
-                               const double e = static_cast<double>(y) - static_cast<double>(x);
-                               sig += static_cast<double>(x) * static_cast<double>(x);
-                               err += e * e;
-                               mx = std::max(mx, std::abs(e));
-                               ++count;
-                           }
+                           for (std::size_t i = 0; i < elems; ++i) sums.add(v[i], back[i]);
                        });
     out.measured = true;
-    out.count = count;
-    out.rmse = count ? std::sqrt(err / static_cast<double>(count)) : 0;
-    out.max_abs = mx;
-    out.sqnr_db = sig == 0 ? 0 : err == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(sig / err);
+    out.count = sums.count;
+    out.rmse = sums.rmse();
+    out.max_abs = sums.max_abs;
+    out.sqnr_db = sums.sqnr_db();
     return out;
 }
 

@@ -315,6 +315,8 @@ void SafetensorsWriter::write(std::size_t index, std::uint64_t offset, std::span
     detail::WrittenRanges::check_range(offset, bytes.size(), t.nbytes, d.path, t.name);
     if (bytes.empty()) return;
     pwrite_all(d.file->fd(), bytes.data(), bytes.size(), 8 + d.header_len + t.begin + offset, d.path, t.name);
+    // Writeback starts now, overlapping the work still to come (commit()'s fdatasync waits for less).
+    detail::start_writeback(d.file->fd(), 8 + d.header_len + t.begin + offset, bytes.size());
     std::lock_guard lock(d.mu);
     t.written.add(offset, bytes.size());
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include <fcntl.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -49,6 +50,14 @@ void pwrite_all(int fd, const std::uint8_t* p, std::uint64_t n, std::uint64_t of
         n -= static_cast<std::uint64_t>(w);
         off += static_cast<std::uint64_t>(w);
     }
+}
+
+void start_writeback(int fd, std::uint64_t off, std::uint64_t n) noexcept {
+#if defined(__linux__)
+    ::sync_file_range(fd, static_cast<off64_t>(off), static_cast<off64_t>(n), SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd, (void)off, (void)n;
+#endif
 }
 
 void WrittenRanges::check_range(std::uint64_t offset, std::uint64_t size, std::uint64_t nbytes, const std::string& path,

@@ -3,6 +3,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
+#include "loss_sums.hpp"
 #include "row_pass.hpp"
 
 #include <algorithm>
@@ -101,7 +102,7 @@ ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const S
             c.rmse = n ? std::sqrt(err / static_cast<double>(n)) : 0;
             c.max_abs = mx;
             c.overflows = over;
-            c.sqnr_db = err > 0 ? 10.0 * std::log10(sig / err) : (sig > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+            c.sqnr_db = detail::LossSums::sqnr_db_of(sig, err);  // the one SQNR rule (loss_sums.hpp)
             return c;
         };
         s.cast_errors = {cast(DType::BF16, err_b, max_b, n_b, over_b), cast(DType::F16, err_h, max_h, n_h, over_h)};

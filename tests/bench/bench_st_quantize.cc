@@ -58,7 +58,7 @@ void run(benchmark::State& state, const StScheme& scheme, bool simd) {
         st::kern::LossSums loss;
         for (std::uint64_t r = 0; r < kR; r += kChunkRows) q.encode(w.data() + r * kC, r, kChunkRows, scratch, put, loss);
         q.finish(put, tail);
-        sqnr = 10.0 * std::log10(loss.sx2 / loss.sse);
+        sqnr = loss.sqnr_db();
         benchmark::DoNotOptimize(sink.data());
     }
     state.SetItemsProcessed(std::int64_t(state.iterations() * kR * kC));

@@ -305,7 +305,30 @@ void TestForgetStCases::nanInWeight() {
             QVERIFY2(what.find("[3, 7]") != std::string::npos, what.c_str());
             QVERIFY(!fs::exists(tmp.path().toStdString() + "/out"));
         }
+        // BF16 weight with the bad value, every other weight kept: the BF16 path names it too.
+        const std::string model16 = tmp.path().toStdString() + "/nan16.safetensors";
+        std::map<std::string, RawTensor> m16;
+        m16["model.layers.0.self_attn.q_proj.weight"] = raw("BF16", {64, 128}, bf16_bytes(gauss(64 * 128, 6)));
+        m16["model.layers.3.self_attn.k_proj.weight"] = raw("BF16", {64, 128}, bf16_bytes(v));
+        test::write_safetensors_raw(model16, m16);
+        const Catalog cat16 = open_model(model16);
+        const Plan plan16 = make_plan(cat16);
+        for (const std::string scheme : {"bnb-nf4", "bnb-nf4-dq", "fp8", "fp8-tensor", "bnb-int8", "w4a16", "fp8-block-deepseek"}) {
+            StSchemeOptions so;
+            so.double_quant = scheme == "bnb-nf4-dq";
+            if (scheme == "fp8-tensor") so.granularity = "tensor";
+            StForgetOptions opt;
+            opt.scheme = parse_st_scheme(scheme == "bnb-nf4-dq" ? "bnb-nf4" : scheme == "fp8-tensor" ? "fp8" : scheme, so);
+            opt.output = tmp.path().toStdString() + "/out/deeper";
+            std::string what;
+            QCOMPARE(error_code_of([&] { forget_to_safetensors(cat16, plan16, opt); }, &what), ErrorCode::Unsupported);
+            QVERIFY2(what.find("model.layers.3.self_attn.k_proj.weight") != std::string::npos, what.c_str());
+            QVERIFY2(what.find("[3, 7]") != std::string::npos, what.c_str());
+            QVERIFY2(what.find(std::isnan(bad) ? "NaN" : "infinity") != std::string::npos, what.c_str());
+            QVERIFY(!fs::exists(tmp.path().toStdString() + "/out"));
+        }
         fs::remove(model);
+        fs::remove(model16);
     }
     QCOMPARE(files_in(tmp.path().toStdString()), std::vector<std::string>{});
 }

@@ -63,11 +63,18 @@ std::vector<std::pair<std::string, std::vector<float>>> datasets(DType t, const 
     }
     // bitsandbytes midpoints: a block of 64 whose absmax is 1, so x·(1/1) lands on each midpoint.
     for (const auto* cb : {&nf4, &fp4}) {
-        std::vector<float> v(128, 0.0f);
+        std::vector<float> v(256, 0.0f);
         v[0] = 1.0f;
         for (int i = 0; i < 15; ++i) v[1 + i] = cb->mid[i], v[20 + i] = -cb->mid[i];
         for (int i = 0; i < 15; ++i) v[64 + i] = std::nextafter(cb->mid[i], 2.0f), v[80 + i] = std::nextafter(cb->mid[i], -2.0f);
         v[64 + 40] = -1.0f;
+        // Blocks 2–3 (absmax 1): the cell edges of the SIMD shortcut (Codebook4::cell_k),
+        // (v + 1)·16 = c, and their neighbours.
+        v[128] = v[192] = 1.0f;  // slots 128 + 4c are free
+        for (int c = 1; c < 32; ++c) {
+            const float e = float(c) / 16.0f - 1.0f;
+            v[128 + 4 * c - 3] = e, v[128 + 4 * c - 2] = std::nextafter(e, 2.0f), v[128 + 4 * c - 1] = std::nextafter(e, -2.0f);
+        }
         out.emplace_back(cb == &nf4 ? "nf4 midpoints" : "fp4 midpoints", t == DType::F32 ? v : rt(v));
     }
     out.emplace_back("zeros", std::vector<float>(200, 0.0f));
@@ -95,7 +102,8 @@ std::vector<std::pair<std::string, std::vector<float>>> datasets(DType t, const 
 
 std::string cmp_loss(const k::LossSums& a, const k::LossSums& b) {
     auto close = [](double x, double y) { return std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), std::fabs(y)); };
-    if (!close(a.sse, b.sse) || !close(a.sx2, b.sx2) || a.max_abs != b.max_abs || a.nonfinite != b.nonfinite)
+    if (!close(a.sse, b.sse) || !close(a.sx2, b.sx2) || a.max_abs != b.max_abs || a.nonfinite != b.nonfinite ||
+        a.count != b.count)
         return "loss sums differ";
     return {};
 }
@@ -206,6 +214,7 @@ private slots:
     void simd_equals_scalar();
     void f16_rounding_edges();
     void first_nonfinite_every_position();
+    void bf16_decode_checked_every_position();
 };
 
 void TestStKernels::simd_equals_scalar() {
@@ -285,6 +294,45 @@ void TestStKernels::first_nonfinite_every_position() {
         }
         return {};
     }, 2);
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+// BF16 decode with the finite check in the same pass: every value is the
+// bits shifted by 16 (the shift written out here, not the kernel's), and one
+// NaN (quiet and signalling patterns), +inf or −inf at every position is the
+// index returned, with the whole output still written.
+void TestStKernels::bf16_decode_checked_every_position() {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        for (const auto* K : {&k::scalar_kernels(), &k::st_kernels()})
+            for (const std::size_t n : {std::size_t(1), std::size_t(15), std::size_t(64), std::size_t(131), std::size_t(300)}) {
+                std::vector<std::uint16_t> in(n);
+                for (std::size_t i = 0; i < n; ++i) in[i] = std::uint16_t((i * 40503u + 7u) & 0xFFFFu);
+                for (auto& b : in)
+                    if ((b & 0x7F80u) == 0x7F80u) b = std::uint16_t(b ^ 0x0100u);  // finite: exponent not all ones
+                std::vector<float> out(n);
+                if (K->bf16_decode_checked(in.data(), n, out.data()) != n)
+                    return target + " " + K->target + ": a finite buffer of " + std::to_string(n);
+                for (std::size_t i = 0; i < n; ++i)
+                    if (st::detail::bits_of(out[i]) != std::uint32_t(in[i]) * 65536u)
+                        return target + " " + K->target + ": decoded value " + std::to_string(i);
+                for (std::size_t p = 0; p < n; ++p)
+                    for (const std::uint16_t bad : {std::uint16_t(0x7FC0), std::uint16_t(0xFF81), std::uint16_t(0x7F80),
+                                                    std::uint16_t(0xFF80)}) {
+                        const std::uint16_t keep = in[p];
+                        in[p] = bad;
+                        std::fill(out.begin(), out.end(), 0.0f);
+                        const std::size_t got = K->bf16_decode_checked(in.data(), n, out.data());
+                        in[p] = keep;
+                        if (got != p)
+                            return target + " " + K->target + ": n " + std::to_string(n) + ", bad at " +
+                                   std::to_string(p) + ", found " + std::to_string(got);
+                        if (st::detail::bits_of(out[p]) != std::uint32_t(bad) * 65536u ||
+                            st::detail::bits_of(out[n - 1]) != std::uint32_t(p == n - 1 ? bad : in[n - 1]) * 65536u)
+                            return target + " " + K->target + ": output not written in full";
+                    }
+            }
+        return {};
+    });
     QVERIFY2(failure.empty(), failure.c_str());
 }
 

@@ -58,11 +58,16 @@ struct ForgetTensor {
     bool fallback = false;
     std::uint64_t bytes = 0;            ///< bytes written for it
     bool copied = false;                ///< stored bytes copied unchanged (no decode/encode)
-    // Measured round trip (f32 input → target → f32), over every element.
+    // Measured round trip (f32 input x → target → f32 y), f64 sums over the
+    // elements where x and y are both finite (the others are left out and
+    // named in the result's warnings).
     std::uint64_t numel = 0;
-    double rmse = 0, max_abs = 0;
-    double sqnr_db = 0;                 ///< 10·log10(Σx² / Σ(x−y)²); +inf when exact
-    double sum_sq_error = 0;            ///< Σ(x−y)², for totals over tensors
+    double rmse = 0;                    ///< sqrt(Σ(y−x)² / finite pairs), units of the weights
+    double max_abs = 0;                 ///< max |y − x|
+    /// 10·log10(Σx² / Σ(y−x)²) in dB; +inf when Σ(y−x)² = 0 (exact, also for
+    /// an all-zero tensor), −inf for an error over an all-zero signal.
+    double sqnr_db = 0;
+    double sum_sq_error = 0;            ///< Σ(y−x)², for totals over tensors
     double sum_sq_signal = 0;           ///< Σx²
     double bits_per_weight() const noexcept;
 };
@@ -72,7 +77,7 @@ struct GgufForgetResult {
     std::vector<ForgetTensor> tensors;  ///< in file order
     std::uint64_t file_bytes = 0;
     std::uint64_t input_numel = 0;
-    std::vector<std::string> warnings;  ///< e.g. re-quantizing an already quantized input
+    std::vector<std::string> warnings;  ///< e.g. re-quantizing an already quantized input, non-finite round trips
 };
 
 /// Decide every tensor's target type without writing anything (the

@@ -107,10 +107,11 @@ struct RequantError {
     RequantUnavailable reason = RequantUnavailable::None;  ///< set with `unavailable`
     std::string scheme;      ///< scheme id `reason` concerns ("gguf-IQ2_XXS"); empty for NotQuantized
     std::string estimator;   ///< RequantScheme::description()
-    std::uint64_t count = 0; ///< finite elements compared (non-finite values are skipped)
+    std::uint64_t count = 0; ///< elements compared: x and its re-quantization y both finite (the others are skipped)
     double rmse = 0;         ///< sqrt(mean((y − x)²)), x dequantized, y its RTN re-quantization
     double max_abs = 0;      ///< max |y − x|
-    /// 10·log10(Σx² / Σ(y − x)²) in dB; +inf when y == x everywhere, 0 when every x is 0.
+    /// 10·log10(Σx² / Σ(y − x)²) in dB; +inf when y == x everywhere (also
+    /// when every x is 0 and stays 0), −inf for an error over an all-zero x.
     double sqnr_db = 0;
 };
 

@@ -27,8 +27,8 @@ struct CastError {
     DType to = DType::BF16;          ///< BF16 (round to nearest even) or F16 (IEEE RNE)
     double rmse = 0;                 ///< sqrt(mean((cast(x) − x)²))
     double max_abs = 0;              ///< max |cast(x) − x|
-    /// 10·log10(Σx² / Σ(cast(x) − x)²) in dB; +inf when the cast is exact,
-    /// 0 when every value is zero.
+    /// 10·log10(Σx² / Σ(cast(x) − x)²) in dB; +inf when the cast is exact
+    /// (also when every value is zero): the SQNR rule of every loss report.
     double sqnr_db = 0;
     std::uint64_t overflows = 0;     ///< finite values that become ±Inf (excluded from the sums)
 };

@@ -18,6 +18,7 @@
 
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/st_quantize.hpp"
+#include "loss_sums.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,20 +26,10 @@
 
 namespace amn::st::kern {
 
-/// Round-trip error sums of dequantized values y against the input x:
-/// sse = Σ (y − x)², sx2 = Σ x², max_abs = max |y − x| (all in f64, the
-/// difference of two f32 values is exact in f64), over the elements whose y
-/// is finite; `nonfinite` counts the others (left out of every sum).
-struct LossSums {
-    double sse = 0, sx2 = 0, max_abs = 0;
-    std::uint64_t nonfinite = 0;
-    void merge(const LossSums& o) noexcept {
-        sse += o.sse;
-        sx2 += o.sx2;
-        max_abs = max_abs > o.max_abs ? max_abs : o.max_abs;
-        nonfinite += o.nonfinite;
-    }
-};
+/// Round-trip error sums of dequantized values y against the input x
+/// (loss_sums.hpp: f64 sums over the pairs whose y is finite — x is always
+/// finite here —, `nonfinite` counts the others, one SQNR rule).
+using LossSums = amn::detail::LossSums;
 
 /// A 16-entry bitsandbytes code table (NF4 or FP4 `quant_map`) prepared for
 /// `torch.bucketize(x, mid, right=False)` against the midpoints of its sorted
@@ -49,6 +40,12 @@ struct Codebook4 {
     std::int32_t order[16];
     float sorted[16];
     std::int32_t zero_code;  ///< the code of 0.0 (pads an odd element count): NF4 7, FP4 0
+    /// A shortcut for the SIMD search (the same k): cell c(v) = min(trunc((v + 1) · 16), 31)
+    /// of a clamped v (f32 operations, monotone in v); cell_k[c] = #{midpoints whose cell
+    /// < c}. When no cell holds two midpoints (`cells_ok`: NF4 yes, FP4 no — its midpoints
+    /// near 0 are 0.0026 apart), k = cell_k[c] + (mid[cell_k[c]] < v).
+    std::int32_t cell_k[32];
+    bool cells_ok;
 };
 /// Build from the 16 f32 entries of a quant_map (equal values keep index order).
 Codebook4 make_codebook4(const float* quant_map);
@@ -58,6 +55,12 @@ struct StKernels {
 
     /// Index of the first NaN/±inf among x[0..n), or n when all are finite.
     std::size_t (*first_nonfinite)(const float* x, std::size_t n);
+
+    /// Decode n BF16 values (little-endian bit patterns) to f32 (exact: the
+    /// bits shifted left by 16) and find the first NaN/±inf among them in the
+    /// same pass: returns its index, or n when all are finite. out[0..n) is
+    /// written in full either way.
+    std::size_t (*bf16_decode_checked)(const std::uint16_t* in, std::size_t n, float* out);
 
     /// max |x[i]| over n ≥ 0 values (0 for n = 0).
     float (*absmax)(const float* x, std::size_t n);

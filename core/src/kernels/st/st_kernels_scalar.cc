@@ -31,6 +31,21 @@ Codebook4 make_codebook4(const float* quant_map) {
     int k = 0;
     for (const float m : cb.mid) k += m < 0.0f ? 1 : 0;
     cb.zero_code = cb.order[k];
+    // Cells of the SIMD shortcut, with the kernel's own f32 expression.
+    int per_cell[32] = {};
+    int cell_of_mid[15];
+    for (int t = 0; t < 15; ++t) {
+        const float v = std::clamp(cb.mid[t], -1.0f, 1.0f);
+        cell_of_mid[t] = std::min(int((v + 1.0f) * 16.0f), 31);
+        ++per_cell[cell_of_mid[t]];
+    }
+    cb.cells_ok = true;
+    for (int c = 0; c < 32; ++c) {
+        int below = 0;
+        for (int t = 0; t < 15; ++t) below += cell_of_mid[t] < c ? 1 : 0;
+        cb.cell_k[c] = below;
+        cb.cells_ok = cb.cells_ok && per_cell[c] <= 1;
+    }
     return cb;
 }
 
@@ -56,6 +71,15 @@ std::size_t first_nonfinite(const float* x, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i)
         if (!std::isfinite(x[i])) return i;
     return n;
+}
+
+std::size_t bf16_decode_checked(const std::uint16_t* in, std::size_t n, float* out) {
+    std::size_t first = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        out[i] = detail::float_of(std::uint32_t(in[i]) << 16);
+        if (first == n && (in[i] & 0x7F80u) == 0x7F80u) first = i;  // exponent all ones: inf or NaN
+    }
+    return first;
 }
 
 float absmax(const float* x, std::size_t n) {
@@ -146,17 +170,7 @@ void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* 
 }
 
 void loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(y[i])) {
-            ++acc.nonfinite;
-            continue;
-        }
-        const double a = x[i];
-        acc.sx2 += a * a;
-        const double d = double(y[i]) - a;
-        acc.sse += d * d;
-        acc.max_abs = std::max(acc.max_abs, std::fabs(d));
-    }
+    for (std::size_t i = 0; i < n; ++i) acc.add(x[i], y[i]);
 }
 
 }  // namespace
@@ -185,7 +199,7 @@ void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blo
 }
 
 const StKernels& scalar_kernels() noexcept {
-    static const StKernels k{"scalar", first_nonfinite, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
     return k;
 }
 

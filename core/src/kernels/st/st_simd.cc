@@ -12,10 +12,12 @@
 // - the E4M3FN cast is the scalar bit recipe (rebias, round the mantissa
 //   to 3 bits ties-to-even; ×2^9 and Round below 2^-6);
 // - bitsandbytes code selection finds k = #{midpoints < v} (a tie takes the
-//   lower code): with 16 lanes by a 4-step binary search over the midpoint
-//   vector (lane permutes, +inf padding) and a permute of order[] / sorted[];
-//   on narrower targets by 15 compares whose monotone masks blend in
-//   sorted[t+1] / order[t+1];
+//   lower code): with 16 lanes (AVX-512) by the cell table of Codebook4
+//   (NF4: one two-register permute and one compare) or else a 4-step binary
+//   search over the midpoint vector (lane permutes, +inf padding), then a
+//   permute of order[] / sorted[]; on narrower targets by 15 compares whose
+//   monotone masks blend in sorted[t+1] / order[t+1]; code pairs are packed
+//   in u64 lanes (no store and reload);
 // - max/min reductions do not depend on the order of comparisons;
 // - element counts that are not a multiple of the vector width finish with
 //   the scalar kernel (the same expressions).
@@ -102,6 +104,24 @@ HWY_INLINE VF E4M3Value(VI code) {
     return hn::BitCast(df, hn::Or(hn::BitCast(di, v), hn::ShiftLeft<24>(hn::And(code, hn::Set(di, 0x80)))));
 }
 
+// Store the low byte of each int32 lane (every lane already in 0…255 or
+// −128…127, so this equals DemoteTo's saturation): VPMOVDB on AVX-512, one
+// instruction where DemoteTo is three shuffles.
+HWY_INLINE void StoreBytes(VI v, std::uint8_t* p) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.raw));
+#else
+    hn::StoreU(hn::DemoteTo(DU8(), v), DU8(), p);
+#endif
+}
+HWY_INLINE void StoreBytes(VI v, std::int8_t* p) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.raw));
+#else
+    hn::StoreU(hn::DemoteTo(DI8(), v), DI8(), p);
+#endif
+}
+
 std::size_t FirstNonfinite(const float* x, std::size_t n) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
@@ -119,6 +139,32 @@ std::size_t FirstNonfinite(const float* x, std::size_t n) {
     for (; i + N <= n; i += N)
         if (!hn::AllTrue(df, hn::Lt(hn::Abs(hn::LoadU(df, x + i)), inf))) break;
     return i + scalar_kernels().first_nonfinite(x + i, n - i);
+}
+
+std::size_t Bf16DecodeChecked(const std::uint16_t* in, std::size_t n, float* out) {
+#if HWY_TARGET == HWY_SCALAR
+    return scalar_kernels().bf16_decode_checked(in, n, out);
+#else
+    const DU du;
+    const hn::Rebind<std::uint16_t, DU> d16;
+    const std::size_t N = hn::Lanes(du);
+    const VU expo = hn::Set(du, 0x7F800000u);
+    std::size_t i = 0;
+    auto one = [&](std::size_t at, VU& bad) {
+        const VU u = hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, in + at)));
+        hn::StoreU(hn::BitCast(DF(), u), DF(), out + at);
+        bad = hn::Or(bad, hn::VecFromMask(du, hn::Eq(hn::And(u, expo), expo)));
+    };
+    // Four vectors per test (one branch per 4·N values); the group holding a
+    // non-finite value, and the tail, go to the scalar reference (which rewrites
+    // the same values).
+    for (; i + 4 * N <= n; i += 4 * N) {
+        VU bad = hn::Zero(du);
+        one(i, bad), one(i + N, bad), one(i + 2 * N, bad), one(i + 3 * N, bad);
+        if (!hn::AllTrue(du, hn::Eq(bad, hn::Zero(du)))) break;
+    }
+    return i + scalar_kernels().bf16_decode_checked(in + i, n - i, out + i);
+#endif
 }
 
 float AbsMax(const float* x, std::size_t n) {
@@ -159,23 +205,29 @@ void MinMax(const float* x, std::size_t n, float* mn, float* mx) {
     *mx = std::max(hn::GetLane(hn::MaxOfLanes(df, hi)), thi);
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// bitsandbytes 4-bit codes of full blocks. Blocks go in groups of kGroup:
+// first every block's absmax (independent chains the CPU overlaps), then
+// their reciprocals, then the codes — no horizontal max → divide →
+// broadcast chain in front of each block's codes. Code pairs are packed in
+// registers (u64 lane = code 2i | code 2i+1 << 32 → byte), never through memory.
 template <int W>
 void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Codebook4& cb, const float* am_deq,
                  std::uint8_t* packed, float* absmax_out, float* y) {
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
-    const DU8 du8;
-    const hn::ScalableTag<std::int16_t> d16;
-    const hn::Rebind<std::uint8_t, decltype(d16)> d8;
-    const std::size_t N16 = hn::Lanes(d16);
-    HWY_ALIGN std::uint8_t codes[4096 + 64];
+    const hn::Repartition<std::uint64_t, DF> d64;
+    [[maybe_unused]] const hn::Rebind<std::uint8_t, decltype(d64)> d8;
     // With exactly 16 lanes (AVX-512) the 16-entry tables are one vector: a lane permute.
-    constexpr bool kLut = HWY_LANES(float) == 16 && HWY_TARGET != HWY_SCALAR;
+    constexpr bool kLut = HWY_LANES(float) == 16;
     [[maybe_unused]] VF sorted = hn::Zero(df);
     [[maybe_unused]] VI order = hn::Zero(di);
     [[maybe_unused]] VF mids = hn::Zero(df);
+    [[maybe_unused]] VI cell_lo = hn::Zero(di), cell_hi = hn::Zero(di);
     if constexpr (kLut) {
+        cell_lo = hn::LoadU(di, cb.cell_k);
+        cell_hi = hn::LoadU(di, cb.cell_k + 16);
         HWY_ALIGN float m16[16];
         for (int t = 0; t < 15; ++t) m16[t] = cb.mid[t];
         m16[15] = HUGE_VALF;
@@ -184,69 +236,97 @@ void Bnb4BlocksW(const float* x, std::size_t nblocks, std::size_t bs, const Code
         order = hn::LoadU(di, cb.order);
     }
     const VF one = hn::Set(df, 1.0f), mone = hn::Set(df, -1.0f);
-    for (std::size_t b = 0; b < nblocks; ++b) {
-        const float* xb = x + b * bs;
-        VF m = hn::Zero(df);
-        for (std::size_t j = 0; j < bs; j += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, xb + j)));
-        const float a = hn::GetLane(hn::MaxOfLanes(df, m));
-        absmax_out[b] = a;
-        const VF inv = hn::Set(df, 1.0f / std::max(a, 1e-38f));
-        const VF am = hn::Set(df, am_deq ? am_deq[b] : a);
-        for (std::size_t j = 0; j < bs; j += N) {
-            const VF v = hn::Min(hn::Max(hn::Mul(hn::LoadU(df, xb + j), inv), mone), one);
-            if constexpr (kLut) {
-                // k = #{midpoints < v} by a 4-step binary search over the sorted midpoints
-                // (mids[15] = +inf pads the table): the same count as 15 compares.
-                VI k = hn::Zero(di);
-                for (int step = 8; step >= 1; step /= 2) {
-                    const VF m = hn::TableLookupLanes(mids, hn::IndicesFromVec(df, hn::Add(k, hn::Set(di, step - 1))));
-                    k = hn::IfThenElse(hn::RebindMask(di, hn::Lt(m, v)), hn::Add(k, hn::Set(di, step)), k);
+    constexpr std::size_t kGroup = 16;
+    float inv[kGroup];
+    for (std::size_t b0 = 0; b0 < nblocks; b0 += kGroup) {
+        const std::size_t nb = std::min(kGroup, nblocks - b0);
+        for (std::size_t b = 0; b < nb; ++b) {
+            const float* xb = x + (b0 + b) * bs;
+            VF m = hn::Zero(df);
+            for (std::size_t j = 0; j < bs; j += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, xb + j)));
+            absmax_out[b0 + b] = hn::GetLane(hn::MaxOfLanes(df, m));
+        }
+        for (std::size_t b = 0; b < nb; ++b) inv[b] = 1.0f / std::max(absmax_out[b0 + b], 1e-38f);
+        for (std::size_t b = 0; b < nb; ++b) {
+            const std::size_t blk = b0 + b;
+            const float* xb = x + blk * bs;
+            const VF vinv = hn::Set(df, inv[b]);
+            const VF am = hn::Set(df, am_deq ? am_deq[blk] : absmax_out[blk]);
+            std::uint8_t* p = packed + blk * bs / 2;
+            for (std::size_t j = 0; j < bs; j += N) {
+                const VF xv = hn::LoadU(df, xb + j);
+                const VF v = hn::Min(hn::Max(hn::Mul(xv, vinv), mone), one);
+                VI code;
+                VF val;
+                if constexpr (kLut) {
+                    VI k;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+                    if (cb.cells_ok) {
+                        // k = cell_k[c] + (mid[cell_k[c]] < v), c = min(trunc((v + 1)·16), 31)
+                        // (Codebook4): one two-register permute instead of the search.
+                        const VI c = hn::Min(hn::ConvertTo(di, hn::Mul(hn::Add(v, one), hn::Set(df, 16.0f))),
+                                             hn::Set(di, 31));
+                        const VI k0{_mm512_permutex2var_epi32(cell_lo.raw, c.raw, cell_hi.raw)};
+                        const VF mk = hn::TableLookupLanes(mids, hn::IndicesFromVec(df, k0));
+                        k = hn::IfThenElse(hn::RebindMask(di, hn::Lt(mk, v)), hn::Add(k0, hn::Set(di, 1)), k0);
+                    } else
+#endif
+                    {
+                        // k = #{midpoints < v} by a 4-step binary search over the sorted midpoints
+                        // (mids[15] = +inf pads the table): the same count as 15 compares.
+                        k = hn::Zero(di);
+                        for (int step = 8; step >= 1; step /= 2) {
+                            const VF mk = hn::TableLookupLanes(mids, hn::IndicesFromVec(df, hn::Add(k, hn::Set(di, step - 1))));
+                            k = hn::IfThenElse(hn::RebindMask(di, hn::Lt(mk, v)), hn::Add(k, hn::Set(di, step)), k);
+                        }
+                    }
+                    code = hn::TableLookupLanes(order, hn::IndicesFromVec(di, k));
+                    val = hn::TableLookupLanes(sorted, hn::IndicesFromVec(df, k));
+                } else {
+                    // The masks are monotone in t: the last one set picks sorted[k] / order[k].
+                    val = hn::Set(df, cb.sorted[0]);
+                    code = hn::Set(di, cb.order[0]);
+                    for (int t = 0; t < 15; ++t) {
+                        const auto mt = hn::Lt(hn::Set(df, cb.mid[t]), v);
+                        val = hn::IfThenElse(mt, hn::Set(df, cb.sorted[t + 1]), val);
+                        code = hn::IfThenElse(hn::RebindMask(di, mt), hn::Set(di, cb.order[t + 1]), code);
+                    }
                 }
-                const auto idx = hn::IndicesFromVec(df, k);
-                hn::StoreU(hn::DemoteTo(du8, hn::TableLookupLanes(order, hn::IndicesFromVec(di, k))), du8, codes + j);
-                if (y) hn::StoreU(RoundW<W>(hn::Mul(hn::TableLookupLanes(sorted, idx), am)), df, y + b * bs + j);
-            } else {
-                // The masks are monotone in t: the last one set picks sorted[k] / order[k].
-                VF val = hn::Set(df, cb.sorted[0]);
-                VI code = hn::Set(di, cb.order[0]);
-                for (int t = 0; t < 15; ++t) {
-                    const auto m = hn::Lt(hn::Set(df, cb.mid[t]), v);
-                    val = hn::IfThenElse(m, hn::Set(df, cb.sorted[t + 1]), val);
-                    code = hn::IfThenElse(hn::RebindMask(di, m), hn::Set(di, cb.order[t + 1]), code);
-                }
-                hn::StoreU(hn::DemoteTo(du8, code), du8, codes + j);
-                if (y) hn::StoreU(RoundW<W>(hn::Mul(val, am)), df, y + b * bs + j);
+                // Element 2i in the high nibble: the low byte of (c << 4 | c >> 32) per u64 lane.
+                const auto c64 = hn::BitCast(d64, code);
+                const auto pair = hn::Or(hn::ShiftLeft<4>(c64), hn::ShiftRight<32>(c64));
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+                // VPMOVQB: one instruction (Highway 1.0.3's TruncateTo is four shuffles here).
+                _mm_storel_epi64(reinterpret_cast<__m128i*>(p + j / 2), _mm512_cvtepi64_epi8(pair.raw));
+#else
+                hn::StoreU(hn::TruncateTo(d8, pair), d8, p + j / 2);
+#endif
+                if (y) hn::StoreU(RoundW<W>(hn::Mul(val, am)), df, y + blk * bs + j);
             }
         }
-        // Pack: the code pair (2i, 2i+1) read as one little-endian 16-bit lane c0 | c1 << 8.
-        std::uint8_t* p = packed + b * bs / 2;
-        std::size_t i = 0;
-        for (; i + N16 <= bs / 2; i += N16) {
-            const auto pair = hn::LoadU(d16, reinterpret_cast<const std::int16_t*>(codes + 2 * i));
-            const auto byte = hn::Or(hn::ShiftLeft<4>(hn::And(pair, hn::Set(d16, std::int16_t{0xF}))), hn::ShiftRight<8>(pair));
-            hn::StoreU(hn::DemoteTo(d8, byte), d8, p + i);
-        }
-        for (; i < bs / 2; ++i) p[i] = std::uint8_t((codes[2 * i] << 4) | codes[2 * i + 1]);
     }
 }
+#endif  // HWY_TARGET != HWY_SCALAR
 
 void Bnb4Blocks(const float* x, std::size_t nblocks, std::size_t bs, const Codebook4& cb, const float* am_deq,
                 DType wdtype, std::uint8_t* packed, float* absmax_out, float* y) {
-    if (bs % hn::Lanes(DF()) != 0 || bs > 4096) {
+    // One lane (HWY_SCALAR) has no code pairs to pack in registers: the scalar reference.
+    if (HWY_TARGET == HWY_SCALAR || bs % hn::Lanes(DF()) != 0) {
         scalar_kernels().bnb4_blocks(x, nblocks, bs, cb, am_deq, wdtype, packed, absmax_out, y);
         return;
     }
+#if HWY_TARGET != HWY_SCALAR
     switch (wdtype) {
     case DType::BF16: return Bnb4BlocksW<1>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
     case DType::F16: return Bnb4BlocksW<2>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
     default: return Bnb4BlocksW<0>(x, nblocks, bs, cb, am_deq, packed, absmax_out, y);
     }
+#endif
 }
 
 template <int W>
 std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, float* y) {
     const DF df;
-    const DU8 du8;
     const std::size_t N = hn::Lanes(df);
     const VF vs = hn::Set(df, s), lim = hn::Set(df, 448.0f), nlim = hn::Set(df, -448.0f);
     std::size_t i = 0;
@@ -255,7 +335,7 @@ std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, floa
         v = hn::Add(v, hn::Zero(df));  // + zero point 0 (−0 → +0): exact, so its rounding is the identity
         v = hn::Min(hn::Max(v, nlim), lim);
         const VI code = E4M3(v);
-        hn::StoreU(hn::DemoteTo(du8, code), du8, q + i);
+        StoreBytes(code, q + i);
         if (y) hn::StoreU(RoundW<W>(hn::Mul(E4M3Value(code), vs)), df, y + i);
     }
     return i;
@@ -263,13 +343,12 @@ std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, floa
 
 std::size_t Fp8DeepseekBody(const float* x, std::size_t n, float s, std::uint8_t* q, float* y) {
     const DF df;
-    const DU8 du8;
     const std::size_t N = hn::Lanes(df);
     const VF inv = hn::Set(df, 1.0f / s), vs = hn::Set(df, s);
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
         const VI code = E4M3(hn::Mul(hn::LoadU(df, x + i), inv));
-        hn::StoreU(hn::DemoteTo(du8, code), du8, q + i);
+        StoreBytes(code, q + i);
         if (y) hn::StoreU(hn::Mul(E4M3Value(code), vs), df, y + i);
     }
     return i;
@@ -288,7 +367,6 @@ template <int W>
 std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, float qmax, std::int8_t* q, float* y) {
     const DF df;
     const DI di;
-    const DI8 di8;
     const std::size_t N = hn::Lanes(df);
     const VF vs = hn::Set(df, s), vz = hn::Set(df, z), lo = hn::Set(df, qmin), hi = hn::Set(df, qmax);
     std::size_t i = 0;
@@ -297,7 +375,7 @@ std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, fl
         v = RoundW<W>(hn::Add(v, vz));
         v = hn::Min(hn::Max(v, lo), hi);
         const VI qi = hn::ConvertTo(di, hn::Round(v));
-        hn::StoreU(hn::DemoteTo(di8, qi), di8, q + i);
+        StoreBytes(qi, q + i);
         if (y) hn::StoreU(RoundW<W>(hn::Mul(RoundW<W>(hn::Sub(hn::ConvertTo(df, qi), vz)), vs)), df, y + i);
     }
     return i;
@@ -344,7 +422,6 @@ void PackInt(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* o
 void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
     const DF df;
     const DI di;
-    const DI8 di8;
     const std::size_t N = hn::Lanes(df);
     VF m = hn::Zero(df);
     std::size_t i = 0;
@@ -358,7 +435,7 @@ void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y
         VF p = hn::Mul(RoundW<2>(hn::LoadU(df, x + i)), vscale);
         p = hn::IfThenElseZero(hn::Eq(p, p), p);  // NaN → 0
         const VI qi = hn::ConvertTo(di, hn::Round(p));
-        hn::StoreU(hn::DemoteTo(di8, qi), di8, q + i);
+        StoreBytes(qi, q + i);
         if (y) hn::StoreU(hn::Mul(hn::Mul(hn::ConvertTo(df, qi), vamax), k127), df, y + i);
     }
     for (; i < n; ++i) {
@@ -417,7 +494,9 @@ void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
     acc.sse += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sse0, sse1)));
     acc.sx2 += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sx0, sx1)));
     acc.max_abs = std::max(acc.max_abs, hn::GetLane(hn::MaxOfLanes(dd, mx)));
-    acc.nonfinite += std::uint64_t(hn::GetLane(hn::SumOfLanes(dd, badv)));
+    const auto bad = std::uint64_t(hn::GetLane(hn::SumOfLanes(dd, badv)));
+    acc.nonfinite += bad;
+    acc.count += i - bad;
     scalar_kernels().loss(x + i, y + i, n - i, acc);
 }
 
@@ -429,6 +508,7 @@ HWY_AFTER_NAMESPACE();
 namespace amn::st::kern {
 
 HWY_EXPORT(FirstNonfinite);
+HWY_EXPORT(Bf16DecodeChecked);
 HWY_EXPORT(AbsMax);
 HWY_EXPORT(AbsMaxBlocks);
 HWY_EXPORT(MinMax);
@@ -441,6 +521,9 @@ HWY_EXPORT(Loss);
 
 namespace {
 std::size_t first_nonfinite(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(FirstNonfinite)(x, n); }
+std::size_t bf16_decode_checked(const std::uint16_t* in, std::size_t n, float* out) {
+    return HWY_DYNAMIC_DISPATCH(Bf16DecodeChecked)(in, n, out);
+}
 float absmax(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(AbsMax)(x, n); }
 void absmax_blocks(const float* x, std::size_t n, std::size_t bs, float* out) {
     HWY_DYNAMIC_DISPATCH(AbsMaxBlocks)(x, n, bs, out);
@@ -466,7 +549,7 @@ void loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DY
 }  // namespace
 
 const StKernels& st_kernels() noexcept {
-    static const StKernels k{"simd", first_nonfinite, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
     return k;
 }
 
