@@ -89,7 +89,8 @@ int runScreenshots(const QString& dir, const QString& model) {
     });
     // The forget wizard: AMN_SCREENSHOT_FORGET names a GGUF to forget to
     // Q4_K_M (tools/screenshots.sh passes tiny-llama-F32.gguf from the shared
-    // fixtures); without it the sample is re-quantized to w4a16.
+    // fixtures); without it the open model is re-quantized to fp8 (per
+    // channel: any row length, unlike w4a16's groups of 128).
     std::function<void(bool)> forgetShots = [&, w](bool okSoFar) {
         const QString gguf = qEnvironmentVariable("AMN_SCREENSHOT_FORGET");
         ModelPtr m;
@@ -107,11 +108,11 @@ int runScreenshots(const QString& dir, const QString& model) {
         if (m->catalog.format == amn::Format::Gguf) {
             fw->setGgufFileType(QStringLiteral("Q4_K_M"));
         } else {
-            fw->setStScheme(QStringLiteral("w4a16"));
+            fw->setStScheme(QStringLiteral("fp8"));
             fw->setRequantize(true);
         }
         fw->setOutputPath(QDir(out.path()).filePath(m->catalog.format == amn::Format::Gguf ? QStringLiteral("model-Q4_K_M.gguf")
-                                                                                       : QStringLiteral("model-w4a16")));
+                                                                                       : QStringLiteral("model-fp8")));
         fw->show();
         fw->next();
         bool ok = okSoFar && save(fw, dir, QStringLiteral("wizard-forget-target.png"));
