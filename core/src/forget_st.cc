@@ -232,7 +232,13 @@ DType stored_float(const LogicalTensor& lt) {
     return *d;
 }
 
-Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& opt) {
+Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::string>& config_json,
+                 const StForgetOptions& opt) {
+    if (lower(opt.output).ends_with(".gguf"))
+        throw Error(ErrorCode::Usage,
+                    "output " + opt.output + ": " + st_scheme_label(opt.scheme) +
+                        " writes safetensors (a folder or a .safetensors file); for GGUF use --to gguf:FTYPE",
+                    cat.path);
     for (const auto& lt : plan.tensors)
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
     bool quantized_input = false;
@@ -252,7 +258,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
 
     Prepared p;
     std::set<std::string> ignore;
-    const bool conv1d_model = is_conv1d_model(cat.config_json);
+    const bool conv1d_model = is_conv1d_model(config_json);
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
         Entry e;
@@ -314,16 +320,19 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const StForgetOptions& op
 
 // ---- plan / run ---------------------------------------------------------------------------------
 
-std::vector<ForgetTensor> plan_st_forget(const Catalog& cat, const Plan& plan, const StForgetOptions& opt) {
-    auto p = prepare(cat, plan, opt);
+std::vector<ForgetTensor> plan_st_forget(const Catalog& cat, const Plan& input_plan, const StForgetOptions& opt) {
+    const forget_st_internal::StInput in(cat, input_plan);
+    auto p = prepare(cat, in.plan(), in.config_json(), opt);
     std::vector<ForgetTensor> out;
     for (auto& e : p.entries) out.push_back(std::move(e.info));
     return out;
 }
 
-StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const StForgetOptions& opt,
+StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan, const StForgetOptions& opt,
                                      const ProgressFn& progress, const std::atomic<bool>* cancel) {
-    Prepared p = prepare(cat, plan, opt);
+    const forget_st_internal::StInput in(cat, input_plan);  // a GGUF input: its Hugging Face layout
+    const Plan& plan = in.plan();
+    Prepared p = prepare(cat, plan, in.config_json(), opt);
     StForgetResult res;
     res.quantization_config = st_quantization_config(opt.scheme, p.ignore);
     for (const auto& e : p.entries)
@@ -340,7 +349,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& plan, const
     ConvertOptions co;
     co.output = opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output;
     co.force = opt.force;
-    co.config_json = forget_st_internal::config_with(cat.config_json, res.quantization_config);
+    co.config_json = forget_st_internal::config_with(in.config_json(), res.quantization_config);
     const auto layout = detail::plan_output_files(cat, co);
 
     // The output set: one shard per input shard, index.json, config.json,

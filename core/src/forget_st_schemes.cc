@@ -11,6 +11,8 @@
 #include "forget_st_internal.hpp"
 #include "json_util.hpp"
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -211,7 +213,28 @@ std::string default_st_output_path(const Catalog& cat, const StScheme& s) {
     std::string p = default_output_path(cat, DType::BF16);  // "<name>-bf16" or "<stem>-bf16.safetensors"
     const auto at = p.rfind("-bf16");
     if (at != std::string::npos) p.replace(at, 5, "-" + tag);
+    // A GGUF becomes a Hugging Face model folder "<stem>-<scheme>/" (config.json inside).
+    const std::string ext = ".safetensors";
+    if (cat.format == Format::Gguf && p.ends_with(ext)) p.resize(p.size() - ext.size());
     return p;
+}
+
+// ---- input ---------------------------------------------------------------------------------
+
+forget_st_internal::StInput::StInput(const Catalog& cat, const Plan& plan) : cat_(cat), plan_(plan) {
+    if (cat.format != Format::Gguf) return;
+    // torch_dtype: the float dtype holding most bytes among the tensors kept as they are.
+    std::map<DType, std::uint64_t> bytes;
+    for (const auto& lt : plan.tensors) {
+        if (lt.quantized || lt.sources.size() != 1) continue;
+        const TensorInfo& ti = cat.tensors.at(lt.sources[0]);
+        if (ti.dtype == DType::F32 || ti.dtype == DType::F16 || ti.dtype == DType::BF16) bytes[ti.dtype] += ti.nbytes;
+    }
+    std::optional<DType> torch_dtype;
+    for (const auto& [d, n] : bytes)
+        if (!torch_dtype || n > bytes[*torch_dtype]) torch_dtype = d;
+    hf_ = to_hf_layout(cat, plan, torch_dtype);
+    hf_config_ = hf_->config_json;
 }
 
 // ---- config.json -------------------------------------------------------------------------

@@ -76,6 +76,7 @@ private slots:
     void badRequests_data();
     void badRequests();
     void alreadyQuantized();
+    void ggufInputInHuggingFaceLayout();
 };
 
 void TestCliForgetSt::help() {
@@ -301,6 +302,48 @@ void TestCliForgetSt::alreadyQuantized() {
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     QVERIFY(r.err.contains("warning"));
     QVERIFY(QFileInfo::exists(tmp.filePath("nf4/model.safetensors")));
+}
+
+void TestCliForgetSt::ggufInputInHuggingFaceLayout() {
+    // A GGUF (llama.cpp's own F32 file) is forgotten in its Hugging Face
+    // layout: HF names, config.json from the metadata, a folder by default —
+    // the same bytes as `remember --layout hf` followed by forget.
+    const std::string gguf = amn::test::shared_fixtures_dir() + "/gguf-real/tiny-llama-F32.gguf";
+    if (!fs::exists(gguf)) {
+        if (amn::test::reference_required()) QFAIL("gguf-real fixtures missing");
+        QSKIP("gguf-real fixtures missing");
+    }
+    QTemporaryDir tmp;
+    const QString g = tmp.filePath("tl.gguf");
+    QVERIFY(QFile::copy(QString::fromStdString(gguf), g));
+    const QString hf = tmp.filePath("hf32");
+    auto r = run_amn({"remember", g, "--layout", "hf", "--to", "f32", "-o", hf, "--quiet"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    for (const QString scheme : {"bnb-nf4", "w4a16", "fp8-block-deepseek"}) {
+        const QString direct = tmp.filePath("direct-" + scheme), twostep = tmp.filePath("twostep-" + scheme);
+        r = run_amn({"forget", g, "--to", scheme, "-o", direct, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(scheme + ": " + r.err));
+        r = run_amn({"forget", hf, "--to", scheme, "-o", twostep, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(scheme + ": " + r.err));
+        const auto a = amn::test::read_file((direct + "/model.safetensors").toStdString());
+        const auto b = amn::test::read_file((twostep + "/model.safetensors").toStdString());
+        QVERIFY2(!a.empty() && a == b, qPrintable(scheme));
+        const auto got = amn::test::read_safetensors_raw((direct + "/model.safetensors").toStdString());
+        QVERIFY(got);
+        for (const auto& [name, t] : got->tensors) QVERIFY2(name.rfind("blk.", 0) != 0, name.c_str());
+        QFile cf(direct + "/config.json");
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        const QJsonObject config = QJsonDocument::fromJson(cf.readAll()).object();
+        QCOMPARE(config.value("architectures").toArray().at(0).toString(), QStringLiteral("LlamaForCausalLM"));
+        QCOMPARE(config.value("torch_dtype").toString(), QStringLiteral("float32"));
+        QVERIFY(config.value("quantization_config").isObject());
+    }
+    // Default output: a model folder beside the GGUF, nothing else written there.
+    r = run_amn({"forget", g, "--to", "fp8", "--quiet"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY(QFileInfo::exists(tmp.filePath("tl-fp8-dynamic/model.safetensors")));
+    QVERIFY(QFileInfo::exists(tmp.filePath("tl-fp8-dynamic/config.json")));
+    QVERIFY(!QFileInfo::exists(tmp.filePath("config.json")));
 }
 
 QTEST_APPLESS_MAIN(TestCliForgetSt)

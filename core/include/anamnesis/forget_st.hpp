@@ -166,10 +166,15 @@ struct StForgetResult {
 
 /// Choose every tensor's fate without writing anything (dry run). Fills
 /// name, shape, source, target, reason, bytes and numel.
+/// A GGUF input is read in its Hugging Face layout (amn::to_hf_layout: HF
+/// tensor names, llama.cpp's Q/K permutation undone, config.json from the
+/// metadata), so that the output is the folder transformers/vLLM load —
+/// byte for byte what `amn remember --layout hf` followed by forget writes.
 /// \throws Error{Unsupported} naming the first tensor whose plan has an
-///         error, or when the input is already quantized and !requantize
+///         error, naming a GGUF architecture or tensor to_hf_layout does
+///         not support, or when the input is already quantized and !requantize
 ///         ("already quantized (<scheme>): pass --requantize …");
-///         Error{Usage} for a bad regex, a group size that does not divide a
+///         Error{Usage} for an output named *.gguf, a bad regex, a group size that does not divide a
 ///         chosen weight's row (naming it), or when no tensor is chosen.
 std::vector<ForgetTensor> plan_st_forget(const Catalog& catalog, const Plan& plan, const StForgetOptions& options);
 
@@ -188,7 +193,8 @@ StForgetResult forget_to_safetensors(const Catalog& catalog, const Plan& plan, c
 
 /// Default output: a model folder (or a sharded / config-carrying input) →
 /// sibling folder "<name>-<tag>" (a quantization suffix of the name
-/// replaced); a single file → "<stem>-<tag>.safetensors" beside it. Tags:
+/// replaced); a GGUF file → folder "<stem>-<tag>" beside it (config.json
+/// inside); another single file → "<stem>-<tag>.safetensors" beside it. Tags:
 /// bnb-nf4, bnb-fp4, bnb-int8, fp8, fp8-dynamic, fp8-block, fp8-block-ds,
 /// w4a16, w4a16-asym, w8a16, w8a16-asym (channel: "-ch" appended).
 std::string default_st_output_path(const Catalog& catalog, const StScheme& scheme);
