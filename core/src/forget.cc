@@ -291,11 +291,7 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         res.input_numel += t.numel;
         if (t.copied) continue;
         const auto& l = loss[k];
-        t.max_abs = l.max_abs;
-        t.sum_sq_error = l.sse;
-        t.sum_sq_signal = l.sx2;
-        t.rmse = l.rmse();
-        t.sqnr_db = l.sqnr_db();
+        detail::store_loss(t, l);
         if (l.nonfinite)
             res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
                                    " value(s) or their round trip are not finite (left out of the loss)");

@@ -567,11 +567,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         if (e.quantize) {
             const auto& l = loss[k];
             res.nonfinite += l.nonfinite;
-            t.max_abs = l.max_abs;
-            t.sum_sq_error = l.sse;
-            t.sum_sq_signal = l.sx2;
-            t.rmse = l.rmse();
-            t.sqnr_db = l.sqnr_db();
+            detail::store_loss(t, l);
             if (l.nonfinite)
                 res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
                                        " value(s) dequantize to a non-finite number (left out of the loss)");

@@ -70,4 +70,15 @@ struct LossSums {
     }
 };
 
+/// Copy the sums' figures into a per-tensor report row (ForgetTensor and the
+/// like: fields max_abs, sum_sq_error, sum_sq_signal, rmse, sqnr_db).
+template <class Row>
+void store_loss(Row& t, const LossSums& l) noexcept {
+    t.max_abs = l.max_abs;
+    t.sum_sq_error = l.sse;
+    t.sum_sq_signal = l.sx2;
+    t.rmse = l.rmse();
+    t.sqnr_db = l.sqnr_db();
+}
+
 }  // namespace amn::detail
