@@ -10,7 +10,10 @@
 //   is built from the same bit recipe on 13 bits for normal values, an exact
 //   ×2^24 / round-half-even / ×2^-24 for F16 subnormals and ±inf from 65520;
 // - the E4M3FN cast is the scalar bit recipe (rebias, round the mantissa
-//   to 3 bits ties-to-even; ×2^9 and Round below 2^-6);
+//   to 3 bits ties-to-even; ×2^9 and Round below 2^-6), and the dequantized
+//   value is that rounding kept as an f32 (the table value of the code);
+// - LLM.int8's SCB = max |f16(x)| is taken as f16(max |x|) (RNE is odd and
+//   monotone, so the two are equal);
 // - bitsandbytes code selection finds k = #{midpoints < v} (a tie takes the
 //   lower code): with 16 lanes (AVX-512) by the cell table of Codebook4
 //   (NF4: one two-register permute and one compare) or else a 4-step binary
@@ -74,34 +77,37 @@ HWY_INLINE VF RoundW(VF v) {
     }
 }
 
-// E4M3FN code (0…255 as int32) of f32 values, as e4m3fn_from_f32.
-HWY_INLINE VI E4M3(VF v) {
+// E4M3FN code of f32 values together with the value it stands for: the same
+// code as E4M3, and `rounded` = E4M3Value(code), taken from the rounding
+// itself instead of a decode of the code (fewer operations). Normal
+// |v| ≥ 2^-6: the mantissa rounded to 3 bits ties-to-even in place (a carry
+// moves into the exponent); below: |v|·2^9 rounded half-to-even.
+// kNaN = false: only for |v| ≤ 464 (the compressed-tensors clamp to ±448),
+// where the NaN pattern cannot occur; true: |v| > 464, inf and NaN give the
+// NaN code 0x7F|sign and a NaN value, as E4M3.
+template <bool kNaN>
+HWY_INLINE VI E4M3Rounded(VF v, VF& rounded) {
     const DF df;
     const DI di;
     const DU du;
     const VU u = hn::BitCast(du, v);
-    const VU sign = hn::And(hn::ShiftRight<24>(u), hn::Set(du, 0x80u));
-    const VU a = hn::And(u, hn::Set(du, 0x7FFFFFFFu));
-    const VI ai = hn::BitCast(di, a);
-    const VU sub = hn::BitCast(du, hn::ConvertTo(di, hn::Round(hn::Mul(hn::BitCast(df, a), hn::Set(df, 512.0f)))));
+    const VU sign = hn::And(u, hn::Set(du, 0x80000000u));
+    const VU a = hn::Xor(u, sign);
     const VU lsb = hn::And(hn::ShiftRight<20>(a), hn::Set(du, 1u));
-    const VU nrm = hn::ShiftRight<20>(hn::Add(hn::Sub(a, hn::Set(du, 120u << 23)), hn::Add(hn::Set(du, 0x7FFFFu), lsb)));
-    VU r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ai, hn::Set(di, 0x3C800000))), sub, nrm);
-    r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x43E80000))), hn::Set(du, 0x7Fu), r);
-    return hn::BitCast(di, hn::Or(sign, r));
-}
-
-// f32 value of E4M3FN codes (as e4m3_values(), without a gather): normal
-// codes rebias the exponent, subnormal ones are m·2^-9, 0x7F|sign is NaN.
-HWY_INLINE VF E4M3Value(VI code) {
-    const DF df;
-    const DI di;
-    const VI mag = hn::And(code, hn::Set(di, 0x7F));
-    const VF normal = hn::BitCast(df, hn::Add(hn::ShiftLeft<20>(mag), hn::Set(di, 120 << 23)));
-    const VF sub = hn::Mul(hn::ConvertTo(df, mag), hn::Set(df, 0.001953125f));
-    VF v = hn::IfThenElse(hn::RebindMask(df, hn::Lt(mag, hn::Set(di, 8))), sub, normal);
-    v = hn::IfThenElse(hn::RebindMask(df, hn::Eq(mag, hn::Set(di, 0x7F))), hn::Set(df, NAN), v);
-    return hn::BitCast(df, hn::Or(hn::BitCast(di, v), hn::ShiftLeft<24>(hn::And(code, hn::Set(di, 0x80)))));
+    const VU rn = hn::And(hn::Add(a, hn::Add(hn::Set(du, 0x7FFFFu), lsb)), hn::Set(du, 0xFFF00000u));
+    const VF sm = hn::Round(hn::Mul(hn::BitCast(df, a), hn::Set(df, 512.0f)));
+    const auto is_sub = hn::Lt(hn::BitCast(di, a), hn::Set(di, 0x3C800000));
+    const VF mag = hn::IfThenElse(hn::RebindMask(df, is_sub), hn::Mul(sm, hn::Set(df, 0.001953125f)),
+                                  hn::BitCast(df, rn));
+    rounded = hn::BitCast(df, hn::Or(hn::BitCast(du, mag), sign));
+    VI code = hn::IfThenElse(is_sub, hn::ConvertTo(di, sm),
+                             hn::BitCast(di, hn::ShiftRight<20>(hn::Sub(rn, hn::Set(du, 120u << 23)))));
+    if constexpr (kNaN) {
+        const auto nan = hn::Gt(hn::BitCast(di, a), hn::Set(di, 0x43E80000));
+        code = hn::IfThenElse(nan, hn::Set(di, 0x7F), code);
+        rounded = hn::IfThenElse(hn::RebindMask(df, nan), hn::Set(df, NAN), rounded);
+    }
+    return hn::Or(code, hn::BitCast(di, hn::ShiftRight<24>(sign)));
 }
 
 // Store the low byte of each int32 lane (every lane already in 0…255 or
@@ -334,9 +340,10 @@ std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, floa
         VF v = RoundW<W>(hn::Div(hn::LoadU(df, x + i), vs));
         v = hn::Add(v, hn::Zero(df));  // + zero point 0 (−0 → +0): exact, so its rounding is the identity
         v = hn::Min(hn::Max(v, nlim), lim);
-        const VI code = E4M3(v);
+        VF rounded;
+        const VI code = E4M3Rounded<false>(v, rounded);
         StoreBytes(code, q + i);
-        if (y) hn::StoreU(RoundW<W>(hn::Mul(E4M3Value(code), vs)), df, y + i);
+        if (y) hn::StoreU(RoundW<W>(hn::Mul(rounded, vs)), df, y + i);
     }
     return i;
 }
@@ -347,9 +354,10 @@ std::size_t Fp8DeepseekBody(const float* x, std::size_t n, float s, std::uint8_t
     const VF inv = hn::Set(df, 1.0f / s), vs = hn::Set(df, s);
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
-        const VI code = E4M3(hn::Mul(hn::LoadU(df, x + i), inv));
+        VF rounded;
+        const VI code = E4M3Rounded<true>(hn::Mul(hn::LoadU(df, x + i), inv), rounded);
         StoreBytes(code, q + i);
-        if (y) hn::StoreU(hn::Mul(E4M3Value(code), vs), df, y + i);
+        if (y) hn::StoreU(hn::Mul(rounded, vs), df, y + i);
     }
     return i;
 }
@@ -423,11 +431,9 @@ void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
-    VF m = hn::Zero(df);
+    // max |f16(x)| = f16(max |x|): F16 rounding (RNE, ≥ 65520 → inf) is odd and monotone.
+    const float amax = detail::round_to(DType::F16, AbsMax(x, n));
     std::size_t i = 0;
-    for (; i + N <= n; i += N) m = hn::Max(m, hn::Abs(RoundW<2>(hn::LoadU(df, x + i))));
-    float amax = hn::GetLane(hn::MaxOfLanes(df, m));
-    for (std::size_t j = i; j < n; ++j) amax = std::max(amax, std::fabs(detail::round_to(DType::F16, x[j])));
     *scb = amax;
     const float scale = (1.0f / amax) * 127.0f;
     const VF vscale = hn::Set(df, scale), vamax = hn::Set(df, amax), k127 = hn::Set(df, 7.874015718698502e-3f);
