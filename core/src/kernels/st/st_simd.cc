@@ -173,12 +173,21 @@ std::size_t Bf16DecodeChecked(const std::uint16_t* in, std::size_t n, float* out
 #endif
 }
 
+// Max and min do not depend on the order of comparisons: four independent
+// accumulators (no chain of one Max per vector), merged at the end.
 float AbsMax(const float* x, std::size_t n) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
-    VF m = hn::Zero(df);
+    VF m0 = hn::Zero(df), m1 = hn::Zero(df), m2 = hn::Zero(df), m3 = hn::Zero(df);
     std::size_t i = 0;
-    for (; i + N <= n; i += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, x + i)));
+    for (; i + 4 * N <= n; i += 4 * N) {
+        m0 = hn::Max(m0, hn::Abs(hn::LoadU(df, x + i)));
+        m1 = hn::Max(m1, hn::Abs(hn::LoadU(df, x + i + N)));
+        m2 = hn::Max(m2, hn::Abs(hn::LoadU(df, x + i + 2 * N)));
+        m3 = hn::Max(m3, hn::Abs(hn::LoadU(df, x + i + 3 * N)));
+    }
+    for (; i + N <= n; i += N) m0 = hn::Max(m0, hn::Abs(hn::LoadU(df, x + i)));
+    const VF m = hn::Max(hn::Max(m0, m1), hn::Max(m2, m3));
     return std::max(hn::GetLane(hn::MaxOfLanes(df, m)), scalar_kernels().absmax(x + i, n - i));
 }
 
@@ -198,8 +207,17 @@ void AbsMaxBlocks(const float* x, std::size_t n, std::size_t bs, float* out) {
 void MinMax(const float* x, std::size_t n, float* mn, float* mx) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
-    VF lo = hn::Zero(df), hi = hn::Zero(df);
+    VF lo = hn::Zero(df), hi = hn::Zero(df), lo1 = hn::Zero(df), hi1 = hn::Zero(df);
     std::size_t i = 0;
+    for (; i + 2 * N <= n; i += 2 * N) {
+        const VF v = hn::LoadU(df, x + i), w = hn::LoadU(df, x + i + N);
+        lo = hn::Min(lo, v);
+        hi = hn::Max(hi, v);
+        lo1 = hn::Min(lo1, w);
+        hi1 = hn::Max(hi1, w);
+    }
+    lo = hn::Min(lo, lo1);
+    hi = hn::Max(hi, hi1);
     for (; i + N <= n; i += N) {
         const VF v = hn::LoadU(df, x + i);
         lo = hn::Min(lo, v);
@@ -371,7 +389,10 @@ void Fp8Encode(const float* x, std::size_t n, float s, bool deepseek, DType wdty
     scalar_kernels().fp8_encode(x + i, n - i, s, deepseek, wdtype, q + i, y ? y + i : nullptr);
 }
 
-template <int W>
+// kZero (z = 0, the symmetric schemes): rt(v + 0) and rt(q − 0) are skipped —
+// v is already rounded to the weight dtype, + 0 only turns −0 into +0 (which
+// rounds to the same code), and an integer |q| ≤ 128 is exact in every dtype.
+template <int W, bool kZero>
 std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, float qmax, std::int8_t* q, float* y) {
     const DF df;
     const DI di;
@@ -380,11 +401,14 @@ std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, fl
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
         VF v = RoundW<W>(hn::Div(hn::LoadU(df, x + i), vs));
-        v = RoundW<W>(hn::Add(v, vz));
+        if constexpr (!kZero) v = RoundW<W>(hn::Add(v, vz));
         v = hn::Min(hn::Max(v, lo), hi);
         const VI qi = hn::ConvertTo(di, hn::Round(v));
         StoreBytes(qi, q + i);
-        if (y) hn::StoreU(RoundW<W>(hn::Mul(RoundW<W>(hn::Sub(hn::ConvertTo(df, qi), vz)), vs)), df, y + i);
+        if (y) {
+            const VF qz = kZero ? hn::ConvertTo(df, qi) : RoundW<W>(hn::Sub(hn::ConvertTo(df, qi), vz));
+            hn::StoreU(RoundW<W>(hn::Mul(qz, vs)), df, y + i);
+        }
     }
     return i;
 }
@@ -392,9 +416,10 @@ std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, fl
 void IntEncode(const float* x, std::size_t n, float s, float z, float qmin, float qmax, DType wdtype, std::int8_t* q,
                float* y) {
     std::size_t i;
-    if (wdtype == DType::BF16) i = IntW<1>(x, n, s, z, qmin, qmax, q, y);
-    else if (wdtype == DType::F16) i = IntW<2>(x, n, s, z, qmin, qmax, q, y);
-    else i = IntW<0>(x, n, s, z, qmin, qmax, q, y);
+    const bool z0 = z == 0.0f;
+    if (wdtype == DType::BF16) i = z0 ? IntW<1, true>(x, n, s, z, qmin, qmax, q, y) : IntW<1, false>(x, n, s, z, qmin, qmax, q, y);
+    else if (wdtype == DType::F16) i = z0 ? IntW<2, true>(x, n, s, z, qmin, qmax, q, y) : IntW<2, false>(x, n, s, z, qmin, qmax, q, y);
+    else i = z0 ? IntW<0, true>(x, n, s, z, qmin, qmax, q, y) : IntW<0, false>(x, n, s, z, qmin, qmax, q, y);
     scalar_kernels().int_encode(x + i, n - i, s, z, qmin, qmax, wdtype, q + i, y ? y + i : nullptr);
 }
 
