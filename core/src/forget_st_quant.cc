@@ -103,6 +103,22 @@ void WeightQuantizer::prepass(const float* x, u64 row0, u64 nrows) {
     for (u64 r = 0; r < nrows; ++r) m.row_amax[row0 + r] = m.k.absmax(x + r * m.C, m.C);
 }
 
+bool WeightQuantizer::has_bf16_prepass() const noexcept {
+    const Impl& m = *impl_;
+    const auto* f = std::get_if<Fp8CtTarget>(&m.scheme);
+    return f && f->granularity == st::Fp8Granularity::Tensor && m.wdtype == DType::BF16;
+}
+
+bool WeightQuantizer::prepass_bf16(const std::uint16_t* in, u64 row0, u64 nrows) {
+    Impl& m = *impl_;
+    for (u64 r = 0; r < nrows; ++r) {
+        const std::uint16_t b = m.k.bf16_absmax_bits(in + r * m.C, m.C);
+        if (b >= 0x7F80u) return false;
+        m.row_amax[row0 + r] = st::detail::float_of(std::uint32_t(b) << 16);
+    }
+    return true;
+}
+
 void WeightQuantizer::finish_prepass() {
     Impl& m = *impl_;
     if (std::holds_alternative<Bnb4Target>(m.scheme)) {

@@ -110,6 +110,13 @@ struct StKernels {
     /// reference sums element by element; SIMD sums in f64 lanes, then adds
     /// the lanes: the sums may differ in the last bits (not the file bytes).
     void (*loss)(const float* x, const float* y, std::size_t n, LossSums& acc);
+
+    /// max |x| of n BF16 values (little-endian bit patterns), as a BF16 bit
+    /// pattern: max(in[i] & 0x7FFF) (0 for n = 0) — for finite values the
+    /// order of these patterns is the order of |x|, so bits << 16 is the f32
+    /// `absmax` of the decoded values. A result ≥ 0x7F80 means a NaN or ±inf
+    /// is among them (the value is then meaningless).
+    std::uint16_t (*bf16_absmax_bits)(const std::uint16_t* in, std::size_t n);
 };
 
 /// The 256 E4M3FN values as f32 (index = code; 0x7F/0xFF are NaN).

@@ -191,6 +191,23 @@ float AbsMax(const float* x, std::size_t n) {
     return std::max(hn::GetLane(hn::MaxOfLanes(df, m)), scalar_kernels().absmax(x + i, n - i));
 }
 
+std::uint16_t Bf16AbsMaxBits(const std::uint16_t* in, std::size_t n) {
+    const hn::ScalableTag<std::uint16_t> d;
+    const std::size_t N = hn::Lanes(d);
+    const auto mask = hn::Set(d, std::uint16_t(0x7FFF));
+    auto m0 = hn::Zero(d), m1 = hn::Zero(d), m2 = hn::Zero(d), m3 = hn::Zero(d);
+    std::size_t i = 0;
+    for (; i + 4 * N <= n; i += 4 * N) {
+        m0 = hn::Max(m0, hn::And(hn::LoadU(d, in + i), mask));
+        m1 = hn::Max(m1, hn::And(hn::LoadU(d, in + i + N), mask));
+        m2 = hn::Max(m2, hn::And(hn::LoadU(d, in + i + 2 * N), mask));
+        m3 = hn::Max(m3, hn::And(hn::LoadU(d, in + i + 3 * N), mask));
+    }
+    for (; i + N <= n; i += N) m0 = hn::Max(m0, hn::And(hn::LoadU(d, in + i), mask));
+    const auto m = hn::Max(hn::Max(m0, m1), hn::Max(m2, m3));
+    return std::max(hn::GetLane(hn::MaxOfLanes(d, m)), scalar_kernels().bf16_absmax_bits(in + i, n - i));
+}
+
 void AbsMaxBlocks(const float* x, std::size_t n, std::size_t bs, float* out) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
@@ -549,6 +566,7 @@ HWY_EXPORT(IntEncode);
 HWY_EXPORT(PackInt);
 HWY_EXPORT(Int8Row);
 HWY_EXPORT(Loss);
+HWY_EXPORT(Bf16AbsMaxBits);
 
 namespace {
 std::size_t first_nonfinite(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(FirstNonfinite)(x, n); }
@@ -577,10 +595,13 @@ void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* 
     HWY_DYNAMIC_DISPATCH(Int8Row)(x, n, q, scb, y);
 }
 void loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DYNAMIC_DISPATCH(Loss)(x, y, n, acc); }
+std::uint16_t bf16_absmax_bits(const std::uint16_t* in, std::size_t n) {
+    return HWY_DYNAMIC_DISPATCH(Bf16AbsMaxBits)(in, n);
+}
 }  // namespace
 
 const StKernels& st_kernels() noexcept {
-    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss, bf16_absmax_bits};
     return k;
 }
 
