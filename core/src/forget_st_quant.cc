@@ -233,18 +233,21 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 const float qmin = -float(1u << (p.bits - 1)), qmax = float((1u << (p.bits - 1)) - 1);
                 s.q.resize(n);
                 s.f.resize(nrows * G);
+                // Per row: every group's min/max first, then the scales and zero points, then
+                // the codes (no min/max → scale → codes chain in front of each group).
+                s.mm.resize(2 * G);
+                s.z.resize(G);
                 for (u64 r = 0; r < nrows; ++r) {
+                    const float* xr = x + r * C;
+                    for (u64 g = 0; g < G; ++g) m.k.minmax(xr + g * gs, gs, &s.mm[2 * g], &s.mm[2 * g + 1]);
                     for (u64 g = 0; g < G; ++g) {
-                        const float* xg = x + r * C + g * gs;
-                        float mn, mx, sc;
-                        std::int8_t z;
-                        m.k.minmax(xg, gs, &mn, &mx);
-                        st::detail::ct_int_qparams(mn, mx, p.bits, p.symmetric, m.wdtype, sc, z);
-                        s.f[r * G + g] = sc;
-                        if (!p.symmetric) m.zp[(row0 + r) * G + g] = z;
-                        m.k.int_encode(xg, gs, sc, float(z), qmin, qmax, m.wdtype, s.q.data() + r * C + g * gs,
-                                       s.y.data() + g * gs);
+                        st::detail::ct_int_qparams(s.mm[2 * g], s.mm[2 * g + 1], p.bits, p.symmetric, m.wdtype,
+                                                   s.f[r * G + g], s.z[g]);
+                        if (!p.symmetric) m.zp[(row0 + r) * G + g] = s.z[g];
                     }
+                    for (u64 g = 0; g < G; ++g)
+                        m.k.int_encode(xr + g * gs, gs, s.f[r * G + g], float(s.z[g]), qmin, qmax, m.wdtype,
+                                       s.q.data() + r * C + g * gs, s.y.data() + g * gs);
                     row_loss(r);
                 }
                 s.b.resize(nrows * words * 4);

@@ -35,6 +35,8 @@ struct QuantScratch {
     std::vector<std::uint8_t> a, b;
     std::vector<std::int8_t> q;
     std::vector<float> f;
+    std::vector<float> mm;       ///< compressed-tensors INT: min, max of each group of a row
+    std::vector<std::int8_t> z;  ///< compressed-tensors INT: zero point of each group of a row
 };
 
 class WeightQuantizer {
