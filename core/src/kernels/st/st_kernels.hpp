@@ -122,6 +122,10 @@ struct StKernels {
 /// The 256 E4M3FN values as f32 (index = code; 0x7F/0xFF are NaN).
 const float* e4m3_values() noexcept;
 
+/// The SIMD `loss` of st_kernels() (st_simd_loss.cc), dispatched to the best
+/// Highway target: f64 sums per lane, see StKernels::loss.
+void simd_loss(const float* x, const float* y, std::size_t n, LossSums& acc);
+
 /// The scalar reference kernels.
 const StKernels& scalar_kernels() noexcept;
 /// The SIMD kernels of the best Highway target of this CPU (re-chosen after

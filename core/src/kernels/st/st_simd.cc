@@ -24,7 +24,8 @@
 // - max/min reductions do not depend on the order of comparisons;
 // - element counts that are not a multiple of the vector width finish with
 //   the scalar kernel (the same expressions).
-// Only `loss` differs: its f64 sums are kept per lane and added at the end.
+// Only `loss` differs: its f64 sums are kept per lane and added at the end
+// (st_simd_loss.cc).
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "st/st_simd.cc"  // found through the kernels include dir
@@ -509,61 +510,6 @@ void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y
     }
 }
 
-void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
-    const hn::ScalableTag<double> dd;
-    const hn::Rebind<float, decltype(dd)> dfh;
-    const std::size_t N = hn::Lanes(dd);
-    using VD = hn::Vec<decltype(dd)>;
-    VD sse0 = hn::Zero(dd), sse1 = hn::Zero(dd), sx0 = hn::Zero(dd), sx1 = hn::Zero(dd), mx = hn::Zero(dd);
-    const VD inf = hn::Set(dd, HUGE_VAL);
-    VD badv = hn::Zero(dd);  // non-finite y per lane (exact as a double)
-    std::size_t i = 0;
-    auto step = [&](std::size_t at, VD& sse, VD& sx) {
-        const VD xd = hn::PromoteTo(dd, hn::LoadU(dfh, x + at));
-        const VD yd = hn::PromoteTo(dd, hn::LoadU(dfh, y + at));
-        const auto fin = hn::Lt(hn::Abs(yd), inf);
-        const VD d = hn::IfThenElseZero(fin, hn::Sub(yd, xd));
-        const VD xs = hn::IfThenElseZero(fin, xd);
-        sse = hn::Add(sse, hn::Mul(d, d));
-        sx = hn::Add(sx, hn::Mul(xs, xs));
-        mx = hn::Max(mx, hn::Abs(d));
-        badv = hn::Add(badv, hn::IfThenZeroElse(fin, hn::Set(dd, 1.0)));
-    };
-    // All-finite y (the usual case) skips the masks: the same sums, bit for bit.
-    auto fast = [&](std::size_t at, VD& sse, VD& sx) {
-        const VD xd = hn::PromoteTo(dd, hn::LoadU(dfh, x + at));
-        const VD d = hn::Sub(hn::PromoteTo(dd, hn::LoadU(dfh, y + at)), xd);
-        sse = hn::Add(sse, hn::Mul(d, d));
-        sx = hn::Add(sx, hn::Mul(xd, xd));
-        mx = hn::Max(mx, hn::Abs(d));
-    };
-    const DF df;
-    const VF inff = hn::Set(df, HUGE_VALF);
-    if (hn::Lanes(df) == 2 * N) {
-        for (; i + 2 * N <= n; i += 2 * N) {
-            if (hn::AllTrue(df, hn::Lt(hn::Abs(hn::LoadU(df, y + i)), inff))) {
-                fast(i, sse0, sx0);
-                fast(i + N, sse1, sx1);
-            } else {
-                step(i, sse0, sx0);
-                step(i + N, sse1, sx1);
-            }
-        }
-    }
-    for (; i + 2 * N <= n; i += 2 * N) {
-        step(i, sse0, sx0);
-        step(i + N, sse1, sx1);
-    }
-    for (; i + N <= n; i += N) step(i, sse0, sx0);
-    acc.sse += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sse0, sse1)));
-    acc.sx2 += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sx0, sx1)));
-    acc.max_abs = std::max(acc.max_abs, hn::GetLane(hn::MaxOfLanes(dd, mx)));
-    const auto bad = std::uint64_t(hn::GetLane(hn::SumOfLanes(dd, badv)));
-    acc.nonfinite += bad;
-    acc.count += i - bad;
-    scalar_kernels().loss(x + i, y + i, n - i, acc);
-}
-
 }  // namespace HWY_NAMESPACE
 }  // namespace amn::st::kern
 HWY_AFTER_NAMESPACE();
@@ -581,7 +527,6 @@ HWY_EXPORT(Fp8Encode);
 HWY_EXPORT(IntEncode);
 HWY_EXPORT(PackInt);
 HWY_EXPORT(Int8Row);
-HWY_EXPORT(Loss);
 HWY_EXPORT(Bf16AbsMaxBits);
 
 namespace {
@@ -610,14 +555,13 @@ void pack_int(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* 
 void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
     HWY_DYNAMIC_DISPATCH(Int8Row)(x, n, q, scb, y);
 }
-void loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DYNAMIC_DISPATCH(Loss)(x, y, n, acc); }
 std::uint16_t bf16_absmax_bits(const std::uint16_t* in, std::size_t n) {
     return HWY_DYNAMIC_DISPATCH(Bf16AbsMaxBits)(in, n);
 }
 }  // namespace
 
 const StKernels& st_kernels() noexcept {
-    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss, bf16_absmax_bits};
+    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, simd_loss, bf16_absmax_bits};
     return k;
 }
 
