@@ -4,7 +4,7 @@
 // (st_quantize.hpp), as a table of functions with two implementations:
 //  - scalar_kernels(): the scalar reference (st_kernels_scalar.cc), one IEEE
 //    binary32 operation at a time in the libraries' order;
-//  - st_kernels(): Highway SIMD (st_simd.cc), compiled per target and chosen
+//  - st_kernels(): Highway SIMD (st_simd.cc, the loss in st_simd_loss.cc), compiled per target and chosen
 //    at run time. Byte-identical outputs (codes, absmax, dequantized values);
 //    only `loss` sums in another order (f64 lanes), see there.
 // The whole-tensor quantizers of st_quantize.hpp and the streaming forget
