@@ -422,6 +422,19 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         const u64 i = st::kern::st_kernels().first_nonfinite(s.x.data(), n);
         if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
     };
+    // The stored BF16 values of a weight to quantize (the usual input), or null.
+    auto stored_bf16 = [&](const Entry& e) -> const std::uint16_t* {
+        const LogicalTensor& lt = plan.tensors[e.lt];
+        if (lt.quantized || e.wdtype != DType::BF16 || lt.recipe->scheme_id() != "passthrough" ||
+            lt.sources.size() != 1)
+            return nullptr;
+        const TensorInfo& ti = cat.tensors[lt.sources[0]];
+        const std::uint8_t* base = cat.data(ti);
+        if (ti.dtype != DType::BF16 || ti.nbytes != e.info.numel * 2 || !base ||
+            reinterpret_cast<std::uintptr_t>(base) % 2 != 0)
+            return nullptr;
+        return reinterpret_cast<const std::uint16_t*>(base);
+    };
     // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x, checked when `check`
     // (not needed: the first pass of a two-pass weight checked these rows; the quantizer's
     // loss flags a non-finite value, checked after encode()).
@@ -430,15 +443,10 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         const Recipe& r = *lt.recipe;
         const u64 C = e.info.shape[1], n = u.nrows * C;
         s.x.resize(n);
-        // A stored BF16 weight (the usual input): decoded and checked in one pass.
-        if (check && !lt.quantized && e.wdtype == DType::BF16 && r.scheme_id() == "passthrough" &&
-            lt.sources.size() == 1) {
-            const TensorInfo& ti = cat.tensors[lt.sources[0]];
-            const std::uint8_t* base = cat.data(ti);
-            if (ti.dtype == DType::BF16 && ti.nbytes == e.info.numel * 2 && base &&
-                reinterpret_cast<std::uintptr_t>(base) % 2 == 0) {
-                const u64 i = st::kern::st_kernels().bf16_decode_checked(
-                    reinterpret_cast<const std::uint16_t*>(base) + u.row0 * C, n, s.x.data());
+        // A stored BF16 weight: decoded and checked in one pass.
+        if (check) {
+            if (const std::uint16_t* in = stored_bf16(e)) {
+                const u64 i = st::kern::st_kernels().bf16_decode_checked(in + u.row0 * C, n, s.x.data());
                 detail::release_inputs(cat, r, u.row0, u.nrows);
                 if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
                 return;
@@ -477,8 +485,16 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         run_units(bt.pre, opt.threads, [&](const WorkUnit& u, unsigned worker) {
             const Entry& e = p.entries[u.item];
             try {
+                auto& q = *quantizers[u.item];
+                // FP8 per tensor of a BF16 weight: max |x| per row from the stored bits
+                // (no decode); a non-finite value goes the decoding way to its named error.
+                if (const std::uint16_t* in = q.has_bf16_prepass() ? stored_bf16(e) : nullptr;
+                    in && q.prepass_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows)) {
+                    detail::release_inputs(cat, *plan.tensors[e.lt].recipe, u.row0, u.nrows);
+                    return;
+                }
                 load(e, u, scratch[worker], true);
-                quantizers[u.item]->prepass(scratch[worker].x.data(), u.row0, u.nrows);
+                q.prepass(scratch[worker].x.data(), u.row0, u.nrows);
             } catch (const Error& err) {
                 throw err.with_tensor(e.info.name).with_file(cat.path);
             }

@@ -103,6 +103,22 @@ void WeightQuantizer::prepass(const float* x, u64 row0, u64 nrows) {
     for (u64 r = 0; r < nrows; ++r) m.row_amax[row0 + r] = m.k.absmax(x + r * m.C, m.C);
 }
 
+bool WeightQuantizer::has_bf16_prepass() const noexcept {
+    const Impl& m = *impl_;
+    const auto* f = std::get_if<Fp8CtTarget>(&m.scheme);
+    return f && f->granularity == st::Fp8Granularity::Tensor && m.wdtype == DType::BF16;
+}
+
+bool WeightQuantizer::prepass_bf16(const std::uint16_t* in, u64 row0, u64 nrows) {
+    Impl& m = *impl_;
+    for (u64 r = 0; r < nrows; ++r) {
+        const std::uint16_t b = m.k.bf16_absmax_bits(in + r * m.C, m.C);
+        if (b >= 0x7F80u) return false;
+        m.row_amax[row0 + r] = st::detail::float_of(std::uint32_t(b) << 16);
+    }
+    return true;
+}
+
 void WeightQuantizer::finish_prepass() {
     Impl& m = *impl_;
     if (std::holds_alternative<Bnb4Target>(m.scheme)) {
@@ -217,18 +233,21 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 const float qmin = -float(1u << (p.bits - 1)), qmax = float((1u << (p.bits - 1)) - 1);
                 s.q.resize(n);
                 s.f.resize(nrows * G);
+                // Per row: every group's min/max first, then the scales and zero points, then
+                // the codes (no min/max → scale → codes chain in front of each group).
+                s.mm.resize(2 * G);
+                s.z.resize(G);
                 for (u64 r = 0; r < nrows; ++r) {
+                    const float* xr = x + r * C;
+                    for (u64 g = 0; g < G; ++g) m.k.minmax(xr + g * gs, gs, &s.mm[2 * g], &s.mm[2 * g + 1]);
                     for (u64 g = 0; g < G; ++g) {
-                        const float* xg = x + r * C + g * gs;
-                        float mn, mx, sc;
-                        std::int8_t z;
-                        m.k.minmax(xg, gs, &mn, &mx);
-                        st::detail::ct_int_qparams(mn, mx, p.bits, p.symmetric, m.wdtype, sc, z);
-                        s.f[r * G + g] = sc;
-                        if (!p.symmetric) m.zp[(row0 + r) * G + g] = z;
-                        m.k.int_encode(xg, gs, sc, float(z), qmin, qmax, m.wdtype, s.q.data() + r * C + g * gs,
-                                       s.y.data() + g * gs);
+                        st::detail::ct_int_qparams(s.mm[2 * g], s.mm[2 * g + 1], p.bits, p.symmetric, m.wdtype,
+                                                   s.f[r * G + g], s.z[g]);
+                        if (!p.symmetric) m.zp[(row0 + r) * G + g] = s.z[g];
                     }
+                    for (u64 g = 0; g < G; ++g)
+                        m.k.int_encode(xr + g * gs, gs, s.f[r * G + g], float(s.z[g]), qmin, qmax, m.wdtype,
+                                       s.q.data() + r * C + g * gs, s.y.data() + g * gs);
                     row_loss(r);
                 }
                 s.b.resize(nrows * words * 4);

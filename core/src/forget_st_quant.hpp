@@ -35,6 +35,8 @@ struct QuantScratch {
     std::vector<std::uint8_t> a, b;
     std::vector<std::int8_t> q;
     std::vector<float> f;
+    std::vector<float> mm;       ///< compressed-tensors INT: min, max of each group of a row
+    std::vector<std::int8_t> z;  ///< compressed-tensors INT: zero point of each group of a row
 };
 
 class WeightQuantizer {
@@ -64,6 +66,14 @@ public:
     /// First pass over rows [row0, row0 + nrows) (x: nrows·C finite values).
     /// Chunks may run concurrently (each writes only its own rows' slots).
     void prepass(const float* x, std::uint64_t row0, std::uint64_t nrows);
+    /// True when prepass_bf16() may replace prepass() (FP8 per tensor of a
+    /// BF16 weight: the pass only needs max |x| per row).
+    bool has_bf16_prepass() const noexcept;
+    /// prepass() straight from the stored BF16 bit patterns of rows
+    /// [row0, row0 + nrows) (nrows·C values, no decode to f32; the same row
+    /// amax). Returns false at the first row holding a NaN/±inf (the rows
+    /// before it are recorded; the caller then decodes the chunk and reports it).
+    bool prepass_bf16(const std::uint16_t* in, std::uint64_t row0, std::uint64_t nrows);
     /// After every prepass(): the tensor-wide values.
     void finish_prepass();
     /// Quantize rows [row0, row0 + nrows): write their slices through

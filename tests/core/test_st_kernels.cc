@@ -215,6 +215,7 @@ private slots:
     void f16_rounding_edges();
     void first_nonfinite_every_position();
     void bf16_decode_checked_every_position();
+    void bf16_absmax_bits_is_decoded_absmax();
 };
 
 void TestStKernels::simd_equals_scalar() {
@@ -329,6 +330,54 @@ void TestStKernels::bf16_decode_checked_every_position() {
                         if (st::detail::bits_of(out[p]) != std::uint32_t(bad) * 65536u ||
                             st::detail::bits_of(out[n - 1]) != std::uint32_t(p == n - 1 ? bad : in[n - 1]) * 65536u)
                             return target + " " + K->target + ": output not written in full";
+                    }
+            }
+        return {};
+    });
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+// max |x| straight from BF16 bit patterns (the FP8-per-tensor prepass):
+// equal to the f32 max of std::fabs over the decoded values (decoded here by
+// the shift, not by a kernel), for lengths around every vector width and
+// patterns from 0 to the largest finite; a NaN or ±inf at any position gives
+// a result ≥ 0x7F80.
+void TestStKernels::bf16_absmax_bits_is_decoded_absmax() {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        std::mt19937 rng(77);
+        for (const auto* K : {&k::scalar_kernels(), &k::st_kernels()})
+            for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(15), std::size_t(64), std::size_t(131),
+                                        std::size_t(300), std::size_t(4103)}) {
+                std::vector<std::uint16_t> in(n);
+                for (auto& b : in) {
+                    b = std::uint16_t(rng() & 0xFFFFu);
+                    if ((b & 0x7F80u) == 0x7F80u) b = std::uint16_t(b ^ 0x0100u);  // finite
+                }
+                // The largest magnitude at every position in turn (also at the tails).
+                for (std::size_t p = 0; p < n; p += (p < 40 || p + 40 > n) ? 1 : 97) {
+                    const std::uint16_t keep = in[p];
+                    in[p] = std::uint16_t((p & 1 ? 0x8000u : 0u) | 0x7F7Fu);
+                    float want = 0.0f;
+                    for (const auto b : in) want = std::max(want, std::fabs(st::detail::float_of(std::uint32_t(b) << 16)));
+                    const std::uint16_t got = K->bf16_absmax_bits(in.data(), n);
+                    if ((std::uint32_t(got) << 16) != st::detail::bits_of(want))
+                        return target + " " + K->target + ": n " + std::to_string(n) + ", largest at " + std::to_string(p);
+                    in[p] = keep;
+                }
+                float want = 0.0f;
+                for (const auto b : in) want = std::max(want, std::fabs(st::detail::float_of(std::uint32_t(b) << 16)));
+                if ((std::uint32_t(K->bf16_absmax_bits(in.data(), n)) << 16) != st::detail::bits_of(want))
+                    return target + " " + K->target + ": n " + std::to_string(n);
+                for (std::size_t p = 0; p < n; p += n <= 300 ? 1 : 13)
+                    for (const std::uint16_t bad : {std::uint16_t(0x7FC0), std::uint16_t(0xFF81), std::uint16_t(0x7F80),
+                                                    std::uint16_t(0xFF80)}) {
+                        const std::uint16_t keep = in[p];
+                        in[p] = bad;
+                        const std::uint16_t got = K->bf16_absmax_bits(in.data(), n);
+                        in[p] = keep;
+                        if (got < 0x7F80u)
+                            return target + " " + K->target + ": n " + std::to_string(n) + ", non-finite at " +
+                                   std::to_string(p) + " not flagged";
                     }
             }
         return {};

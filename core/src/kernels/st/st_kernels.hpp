@@ -4,7 +4,7 @@
 // (st_quantize.hpp), as a table of functions with two implementations:
 //  - scalar_kernels(): the scalar reference (st_kernels_scalar.cc), one IEEE
 //    binary32 operation at a time in the libraries' order;
-//  - st_kernels(): Highway SIMD (st_simd.cc), compiled per target and chosen
+//  - st_kernels(): Highway SIMD (st_simd.cc, the loss in st_simd_loss.cc), compiled per target and chosen
 //    at run time. Byte-identical outputs (codes, absmax, dequantized values);
 //    only `loss` sums in another order (f64 lanes), see there.
 // The whole-tensor quantizers of st_quantize.hpp and the streaming forget
@@ -110,10 +110,21 @@ struct StKernels {
     /// reference sums element by element; SIMD sums in f64 lanes, then adds
     /// the lanes: the sums may differ in the last bits (not the file bytes).
     void (*loss)(const float* x, const float* y, std::size_t n, LossSums& acc);
+
+    /// max |x| of n BF16 values (little-endian bit patterns), as a BF16 bit
+    /// pattern: max(in[i] & 0x7FFF) (0 for n = 0) — for finite values the
+    /// order of these patterns is the order of |x|, so bits << 16 is the f32
+    /// `absmax` of the decoded values. A result ≥ 0x7F80 means a NaN or ±inf
+    /// is among them (the value is then meaningless).
+    std::uint16_t (*bf16_absmax_bits)(const std::uint16_t* in, std::size_t n);
 };
 
 /// The 256 E4M3FN values as f32 (index = code; 0x7F/0xFF are NaN).
 const float* e4m3_values() noexcept;
+
+/// The SIMD `loss` of st_kernels() (st_simd_loss.cc), dispatched to the best
+/// Highway target: f64 sums per lane, see StKernels::loss.
+void simd_loss(const float* x, const float* y, std::size_t n, LossSums& acc);
 
 /// The scalar reference kernels.
 const StKernels& scalar_kernels() noexcept;

@@ -82,6 +82,12 @@ std::size_t bf16_decode_checked(const std::uint16_t* in, std::size_t n, float* o
     return first;
 }
 
+std::uint16_t bf16_absmax_bits(const std::uint16_t* in, std::size_t n) {
+    std::uint16_t m = 0;
+    for (std::size_t i = 0; i < n; ++i) m = std::max<std::uint16_t>(m, std::uint16_t(in[i] & 0x7FFFu));
+    return m;
+}
+
 float absmax(const float* x, std::size_t n) {
     float a = 0.0f;
     for (std::size_t i = 0; i < n; ++i) a = std::max(a, std::fabs(x[i]));
@@ -199,7 +205,7 @@ void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blo
 }
 
 const StKernels& scalar_kernels() noexcept {
-    static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss, bf16_absmax_bits};
     return k;
 }
 

@@ -10,7 +10,10 @@
 //   is built from the same bit recipe on 13 bits for normal values, an exact
 //   ×2^24 / round-half-even / ×2^-24 for F16 subnormals and ±inf from 65520;
 // - the E4M3FN cast is the scalar bit recipe (rebias, round the mantissa
-//   to 3 bits ties-to-even; ×2^9 and Round below 2^-6);
+//   to 3 bits ties-to-even; ×2^9 and Round below 2^-6), and the dequantized
+//   value is that rounding kept as an f32 (the table value of the code);
+// - LLM.int8's SCB = max |f16(x)| is taken as f16(max |x|) (RNE is odd and
+//   monotone, so the two are equal);
 // - bitsandbytes code selection finds k = #{midpoints < v} (a tie takes the
 //   lower code): with 16 lanes (AVX-512) by the cell table of Codebook4
 //   (NF4: one two-register permute and one compare) or else a 4-step binary
@@ -21,7 +24,8 @@
 // - max/min reductions do not depend on the order of comparisons;
 // - element counts that are not a multiple of the vector width finish with
 //   the scalar kernel (the same expressions).
-// Only `loss` differs: its f64 sums are kept per lane and added at the end.
+// Only `loss` differs: its f64 sums are kept per lane and added at the end
+// (st_simd_loss.cc).
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "st/st_simd.cc"  // found through the kernels include dir
@@ -49,6 +53,19 @@ using VF = hn::Vec<DF>;
 using VI = hn::Vec<DI>;
 using VU = hn::Vec<DU>;
 
+// F16 rounding of values with |v| < 65520 (no overflow to inf); a = |v|.
+HWY_INLINE VF RoundF16Finite(VF v, VF a) {
+    const DF df;
+    const DU du;
+    const VU u = hn::BitCast(du, v);
+    const VU r = hn::Add(u, hn::Add(hn::Set(du, 0xFFFu), hn::And(hn::ShiftRight<13>(u), hn::Set(du, 1u))));
+    const VF normal = hn::BitCast(df, hn::And(r, hn::Set(du, 0xFFFFE000u)));
+    // F16 subnormals are the multiples of 2^-24: a·2^24 is exact, Round is half-to-even.
+    const VF sub = hn::CopySign(
+        hn::Mul(hn::Round(hn::Mul(a, hn::Set(df, 16777216.0f))), hn::Set(df, 5.9604644775390625e-08f)), v);
+    return hn::IfThenElse(hn::Lt(a, hn::Set(df, 6.103515625e-05f)), sub, normal);
+}
+
 // W: 0 = F32 (no rounding), 1 = BF16, 2 = F16.
 template <int W>
 HWY_INLINE VF RoundW(VF v) {
@@ -61,47 +78,43 @@ HWY_INLINE VF RoundW(VF v) {
         return hn::BitCast(DF(), hn::And(r, hn::Set(du, 0xFFFF0000u)));
     } else {
         const DF df;
-        const DU du;
         const VF a = hn::Abs(v);
-        const VU u = hn::BitCast(du, v);
-        const VU r = hn::Add(u, hn::Add(hn::Set(du, 0xFFFu), hn::And(hn::ShiftRight<13>(u), hn::Set(du, 1u))));
-        const VF normal = hn::BitCast(df, hn::And(r, hn::Set(du, 0xFFFFE000u)));
-        // F16 subnormals are the multiples of 2^-24: a·2^24 is exact, Round is half-to-even.
-        const VF sub = hn::CopySign(
-            hn::Mul(hn::Round(hn::Mul(a, hn::Set(df, 16777216.0f))), hn::Set(df, 5.9604644775390625e-08f)), v);
-        const VF out = hn::IfThenElse(hn::Lt(a, hn::Set(df, 6.103515625e-05f)), sub, normal);
-        return hn::IfThenElse(hn::Ge(a, hn::Set(df, 65520.0f)), hn::CopySign(hn::Set(df, HUGE_VALF), v), out);
+        return hn::IfThenElse(hn::Ge(a, hn::Set(df, 65520.0f)), hn::CopySign(hn::Set(df, HUGE_VALF), v),
+                              RoundF16Finite(v, a));
     }
 }
 
-// E4M3FN code (0…255 as int32) of f32 values, as e4m3fn_from_f32.
-HWY_INLINE VI E4M3(VF v) {
+// E4M3FN code of f32 values together with the value it stands for: the same
+// code as E4M3, and `rounded` = E4M3Value(code), taken from the rounding
+// itself instead of a decode of the code (fewer operations). Normal
+// |v| ≥ 2^-6: the mantissa rounded to 3 bits ties-to-even in place (a carry
+// moves into the exponent); below: |v|·2^9 rounded half-to-even.
+// kNaN = false: only for |v| ≤ 464 (the compressed-tensors clamp to ±448),
+// where the NaN pattern cannot occur; true: |v| > 464, inf and NaN give the
+// NaN code 0x7F|sign and a NaN value, as E4M3.
+template <bool kNaN>
+HWY_INLINE VI E4M3Rounded(VF v, VF& rounded) {
     const DF df;
     const DI di;
     const DU du;
     const VU u = hn::BitCast(du, v);
-    const VU sign = hn::And(hn::ShiftRight<24>(u), hn::Set(du, 0x80u));
-    const VU a = hn::And(u, hn::Set(du, 0x7FFFFFFFu));
-    const VI ai = hn::BitCast(di, a);
-    const VU sub = hn::BitCast(du, hn::ConvertTo(di, hn::Round(hn::Mul(hn::BitCast(df, a), hn::Set(df, 512.0f)))));
+    const VU sign = hn::And(u, hn::Set(du, 0x80000000u));
+    const VU a = hn::Xor(u, sign);
     const VU lsb = hn::And(hn::ShiftRight<20>(a), hn::Set(du, 1u));
-    const VU nrm = hn::ShiftRight<20>(hn::Add(hn::Sub(a, hn::Set(du, 120u << 23)), hn::Add(hn::Set(du, 0x7FFFFu), lsb)));
-    VU r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ai, hn::Set(di, 0x3C800000))), sub, nrm);
-    r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ai, hn::Set(di, 0x43E80000))), hn::Set(du, 0x7Fu), r);
-    return hn::BitCast(di, hn::Or(sign, r));
-}
-
-// f32 value of E4M3FN codes (as e4m3_values(), without a gather): normal
-// codes rebias the exponent, subnormal ones are m·2^-9, 0x7F|sign is NaN.
-HWY_INLINE VF E4M3Value(VI code) {
-    const DF df;
-    const DI di;
-    const VI mag = hn::And(code, hn::Set(di, 0x7F));
-    const VF normal = hn::BitCast(df, hn::Add(hn::ShiftLeft<20>(mag), hn::Set(di, 120 << 23)));
-    const VF sub = hn::Mul(hn::ConvertTo(df, mag), hn::Set(df, 0.001953125f));
-    VF v = hn::IfThenElse(hn::RebindMask(df, hn::Lt(mag, hn::Set(di, 8))), sub, normal);
-    v = hn::IfThenElse(hn::RebindMask(df, hn::Eq(mag, hn::Set(di, 0x7F))), hn::Set(df, NAN), v);
-    return hn::BitCast(df, hn::Or(hn::BitCast(di, v), hn::ShiftLeft<24>(hn::And(code, hn::Set(di, 0x80)))));
+    const VU rn = hn::And(hn::Add(a, hn::Add(hn::Set(du, 0x7FFFFu), lsb)), hn::Set(du, 0xFFF00000u));
+    const VF sm = hn::Round(hn::Mul(hn::BitCast(df, a), hn::Set(df, 512.0f)));
+    const auto is_sub = hn::Lt(hn::BitCast(di, a), hn::Set(di, 0x3C800000));
+    const VF mag = hn::IfThenElse(hn::RebindMask(df, is_sub), hn::Mul(sm, hn::Set(df, 0.001953125f)),
+                                  hn::BitCast(df, rn));
+    rounded = hn::BitCast(df, hn::Or(hn::BitCast(du, mag), sign));
+    VI code = hn::IfThenElse(is_sub, hn::ConvertTo(di, sm),
+                             hn::BitCast(di, hn::ShiftRight<20>(hn::Sub(rn, hn::Set(du, 120u << 23)))));
+    if constexpr (kNaN) {
+        const auto nan = hn::Gt(hn::BitCast(di, a), hn::Set(di, 0x43E80000));
+        code = hn::IfThenElse(nan, hn::Set(di, 0x7F), code);
+        rounded = hn::IfThenElse(hn::RebindMask(df, nan), hn::Set(df, NAN), rounded);
+    }
+    return hn::Or(code, hn::BitCast(di, hn::ShiftRight<24>(sign)));
 }
 
 // Store the low byte of each int32 lane (every lane already in 0…255 or
@@ -167,13 +180,39 @@ std::size_t Bf16DecodeChecked(const std::uint16_t* in, std::size_t n, float* out
 #endif
 }
 
+// Max and min do not depend on the order of comparisons: four independent
+// accumulators (no chain of one Max per vector), merged at the end.
 float AbsMax(const float* x, std::size_t n) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
-    VF m = hn::Zero(df);
+    VF m0 = hn::Zero(df), m1 = hn::Zero(df), m2 = hn::Zero(df), m3 = hn::Zero(df);
     std::size_t i = 0;
-    for (; i + N <= n; i += N) m = hn::Max(m, hn::Abs(hn::LoadU(df, x + i)));
+    for (; i + 4 * N <= n; i += 4 * N) {
+        m0 = hn::Max(m0, hn::Abs(hn::LoadU(df, x + i)));
+        m1 = hn::Max(m1, hn::Abs(hn::LoadU(df, x + i + N)));
+        m2 = hn::Max(m2, hn::Abs(hn::LoadU(df, x + i + 2 * N)));
+        m3 = hn::Max(m3, hn::Abs(hn::LoadU(df, x + i + 3 * N)));
+    }
+    for (; i + N <= n; i += N) m0 = hn::Max(m0, hn::Abs(hn::LoadU(df, x + i)));
+    const VF m = hn::Max(hn::Max(m0, m1), hn::Max(m2, m3));
     return std::max(hn::GetLane(hn::MaxOfLanes(df, m)), scalar_kernels().absmax(x + i, n - i));
+}
+
+std::uint16_t Bf16AbsMaxBits(const std::uint16_t* in, std::size_t n) {
+    const hn::ScalableTag<std::uint16_t> d;
+    const std::size_t N = hn::Lanes(d);
+    const auto mask = hn::Set(d, std::uint16_t(0x7FFF));
+    auto m0 = hn::Zero(d), m1 = hn::Zero(d), m2 = hn::Zero(d), m3 = hn::Zero(d);
+    std::size_t i = 0;
+    for (; i + 4 * N <= n; i += 4 * N) {
+        m0 = hn::Max(m0, hn::And(hn::LoadU(d, in + i), mask));
+        m1 = hn::Max(m1, hn::And(hn::LoadU(d, in + i + N), mask));
+        m2 = hn::Max(m2, hn::And(hn::LoadU(d, in + i + 2 * N), mask));
+        m3 = hn::Max(m3, hn::And(hn::LoadU(d, in + i + 3 * N), mask));
+    }
+    for (; i + N <= n; i += N) m0 = hn::Max(m0, hn::And(hn::LoadU(d, in + i), mask));
+    const auto m = hn::Max(hn::Max(m0, m1), hn::Max(m2, m3));
+    return std::max(hn::GetLane(hn::MaxOfLanes(d, m)), scalar_kernels().bf16_absmax_bits(in + i, n - i));
 }
 
 void AbsMaxBlocks(const float* x, std::size_t n, std::size_t bs, float* out) {
@@ -192,8 +231,17 @@ void AbsMaxBlocks(const float* x, std::size_t n, std::size_t bs, float* out) {
 void MinMax(const float* x, std::size_t n, float* mn, float* mx) {
     const DF df;
     const std::size_t N = hn::Lanes(df);
-    VF lo = hn::Zero(df), hi = hn::Zero(df);
+    VF lo = hn::Zero(df), hi = hn::Zero(df), lo1 = hn::Zero(df), hi1 = hn::Zero(df);
     std::size_t i = 0;
+    for (; i + 2 * N <= n; i += 2 * N) {
+        const VF v = hn::LoadU(df, x + i), w = hn::LoadU(df, x + i + N);
+        lo = hn::Min(lo, v);
+        hi = hn::Max(hi, v);
+        lo1 = hn::Min(lo1, w);
+        hi1 = hn::Max(hi1, w);
+    }
+    lo = hn::Min(lo, lo1);
+    hi = hn::Max(hi, hi1);
     for (; i + N <= n; i += N) {
         const VF v = hn::LoadU(df, x + i);
         lo = hn::Min(lo, v);
@@ -334,9 +382,10 @@ std::size_t Fp8CtW(const float* x, std::size_t n, float s, std::uint8_t* q, floa
         VF v = RoundW<W>(hn::Div(hn::LoadU(df, x + i), vs));
         v = hn::Add(v, hn::Zero(df));  // + zero point 0 (−0 → +0): exact, so its rounding is the identity
         v = hn::Min(hn::Max(v, nlim), lim);
-        const VI code = E4M3(v);
+        VF rounded;
+        const VI code = E4M3Rounded<false>(v, rounded);
         StoreBytes(code, q + i);
-        if (y) hn::StoreU(RoundW<W>(hn::Mul(E4M3Value(code), vs)), df, y + i);
+        if (y) hn::StoreU(RoundW<W>(hn::Mul(rounded, vs)), df, y + i);
     }
     return i;
 }
@@ -347,9 +396,10 @@ std::size_t Fp8DeepseekBody(const float* x, std::size_t n, float s, std::uint8_t
     const VF inv = hn::Set(df, 1.0f / s), vs = hn::Set(df, s);
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
-        const VI code = E4M3(hn::Mul(hn::LoadU(df, x + i), inv));
+        VF rounded;
+        const VI code = E4M3Rounded<true>(hn::Mul(hn::LoadU(df, x + i), inv), rounded);
         StoreBytes(code, q + i);
-        if (y) hn::StoreU(hn::Mul(E4M3Value(code), vs), df, y + i);
+        if (y) hn::StoreU(hn::Mul(rounded, vs), df, y + i);
     }
     return i;
 }
@@ -363,7 +413,10 @@ void Fp8Encode(const float* x, std::size_t n, float s, bool deepseek, DType wdty
     scalar_kernels().fp8_encode(x + i, n - i, s, deepseek, wdtype, q + i, y ? y + i : nullptr);
 }
 
-template <int W>
+// kZero (z = 0, the symmetric schemes): rt(v + 0) and rt(q − 0) are skipped —
+// v is already rounded to the weight dtype, + 0 only turns −0 into +0 (which
+// rounds to the same code), and an integer |q| ≤ 128 is exact in every dtype.
+template <int W, bool kZero>
 std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, float qmax, std::int8_t* q, float* y) {
     const DF df;
     const DI di;
@@ -372,11 +425,14 @@ std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, fl
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
         VF v = RoundW<W>(hn::Div(hn::LoadU(df, x + i), vs));
-        v = RoundW<W>(hn::Add(v, vz));
+        if constexpr (!kZero) v = RoundW<W>(hn::Add(v, vz));
         v = hn::Min(hn::Max(v, lo), hi);
         const VI qi = hn::ConvertTo(di, hn::Round(v));
         StoreBytes(qi, q + i);
-        if (y) hn::StoreU(RoundW<W>(hn::Mul(RoundW<W>(hn::Sub(hn::ConvertTo(df, qi), vz)), vs)), df, y + i);
+        if (y) {
+            const VF qz = kZero ? hn::ConvertTo(df, qi) : RoundW<W>(hn::Sub(hn::ConvertTo(df, qi), vz));
+            hn::StoreU(RoundW<W>(hn::Mul(qz, vs)), df, y + i);
+        }
     }
     return i;
 }
@@ -384,9 +440,10 @@ std::size_t IntW(const float* x, std::size_t n, float s, float z, float qmin, fl
 void IntEncode(const float* x, std::size_t n, float s, float z, float qmin, float qmax, DType wdtype, std::int8_t* q,
                float* y) {
     std::size_t i;
-    if (wdtype == DType::BF16) i = IntW<1>(x, n, s, z, qmin, qmax, q, y);
-    else if (wdtype == DType::F16) i = IntW<2>(x, n, s, z, qmin, qmax, q, y);
-    else i = IntW<0>(x, n, s, z, qmin, qmax, q, y);
+    const bool z0 = z == 0.0f;
+    if (wdtype == DType::BF16) i = z0 ? IntW<1, true>(x, n, s, z, qmin, qmax, q, y) : IntW<1, false>(x, n, s, z, qmin, qmax, q, y);
+    else if (wdtype == DType::F16) i = z0 ? IntW<2, true>(x, n, s, z, qmin, qmax, q, y) : IntW<2, false>(x, n, s, z, qmin, qmax, q, y);
+    else i = z0 ? IntW<0, true>(x, n, s, z, qmin, qmax, q, y) : IntW<0, false>(x, n, s, z, qmin, qmax, q, y);
     scalar_kernels().int_encode(x + i, n - i, s, z, qmin, qmax, wdtype, q + i, y ? y + i : nullptr);
 }
 
@@ -423,15 +480,23 @@ void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y
     const DF df;
     const DI di;
     const std::size_t N = hn::Lanes(df);
-    VF m = hn::Zero(df);
+    // max |f16(x)| = f16(max |x|): F16 rounding (RNE, ≥ 65520 → inf) is odd and monotone.
+    const float amax = detail::round_to(DType::F16, AbsMax(x, n));
     std::size_t i = 0;
-    for (; i + N <= n; i += N) m = hn::Max(m, hn::Abs(RoundW<2>(hn::LoadU(df, x + i))));
-    float amax = hn::GetLane(hn::MaxOfLanes(df, m));
-    for (std::size_t j = i; j < n; ++j) amax = std::max(amax, std::fabs(detail::round_to(DType::F16, x[j])));
     *scb = amax;
     const float scale = (1.0f / amax) * 127.0f;
     const VF vscale = hn::Set(df, scale), vamax = hn::Set(df, amax), k127 = hn::Set(df, 7.874015718698502e-3f);
-    for (i = 0; i + N <= n; i += N) {
+    if (amax > 0.0f && amax < HUGE_VALF) {
+        // The usual row: every |x| < 65520 (no F16 overflow) and the scale finite, so p is
+        // finite and the NaN → 0 step is the identity.
+        for (i = 0; i + N <= n; i += N) {
+            const VF v = hn::LoadU(df, x + i);
+            const VI qi = hn::ConvertTo(di, hn::Round(hn::Mul(RoundF16Finite(v, hn::Abs(v)), vscale)));
+            StoreBytes(qi, q + i);
+            if (y) hn::StoreU(hn::Mul(hn::Mul(hn::ConvertTo(df, qi), vamax), k127), df, y + i);
+        }
+    }
+    for (; i + N <= n; i += N) {
         VF p = hn::Mul(RoundW<2>(hn::LoadU(df, x + i)), vscale);
         p = hn::IfThenElseZero(hn::Eq(p, p), p);  // NaN → 0
         const VI qi = hn::ConvertTo(di, hn::Round(p));
@@ -443,61 +508,6 @@ void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y
         q[i] = std::isnan(p) ? std::int8_t(0) : std::int8_t(std::nearbyint(p));
         if (y) y[i] = (float(q[i]) * amax) * 7.874015718698502e-3f;
     }
-}
-
-void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
-    const hn::ScalableTag<double> dd;
-    const hn::Rebind<float, decltype(dd)> dfh;
-    const std::size_t N = hn::Lanes(dd);
-    using VD = hn::Vec<decltype(dd)>;
-    VD sse0 = hn::Zero(dd), sse1 = hn::Zero(dd), sx0 = hn::Zero(dd), sx1 = hn::Zero(dd), mx = hn::Zero(dd);
-    const VD inf = hn::Set(dd, HUGE_VAL);
-    VD badv = hn::Zero(dd);  // non-finite y per lane (exact as a double)
-    std::size_t i = 0;
-    auto step = [&](std::size_t at, VD& sse, VD& sx) {
-        const VD xd = hn::PromoteTo(dd, hn::LoadU(dfh, x + at));
-        const VD yd = hn::PromoteTo(dd, hn::LoadU(dfh, y + at));
-        const auto fin = hn::Lt(hn::Abs(yd), inf);
-        const VD d = hn::IfThenElseZero(fin, hn::Sub(yd, xd));
-        const VD xs = hn::IfThenElseZero(fin, xd);
-        sse = hn::Add(sse, hn::Mul(d, d));
-        sx = hn::Add(sx, hn::Mul(xs, xs));
-        mx = hn::Max(mx, hn::Abs(d));
-        badv = hn::Add(badv, hn::IfThenZeroElse(fin, hn::Set(dd, 1.0)));
-    };
-    // All-finite y (the usual case) skips the masks: the same sums, bit for bit.
-    auto fast = [&](std::size_t at, VD& sse, VD& sx) {
-        const VD xd = hn::PromoteTo(dd, hn::LoadU(dfh, x + at));
-        const VD d = hn::Sub(hn::PromoteTo(dd, hn::LoadU(dfh, y + at)), xd);
-        sse = hn::Add(sse, hn::Mul(d, d));
-        sx = hn::Add(sx, hn::Mul(xd, xd));
-        mx = hn::Max(mx, hn::Abs(d));
-    };
-    const DF df;
-    const VF inff = hn::Set(df, HUGE_VALF);
-    if (hn::Lanes(df) == 2 * N) {
-        for (; i + 2 * N <= n; i += 2 * N) {
-            if (hn::AllTrue(df, hn::Lt(hn::Abs(hn::LoadU(df, y + i)), inff))) {
-                fast(i, sse0, sx0);
-                fast(i + N, sse1, sx1);
-            } else {
-                step(i, sse0, sx0);
-                step(i + N, sse1, sx1);
-            }
-        }
-    }
-    for (; i + 2 * N <= n; i += 2 * N) {
-        step(i, sse0, sx0);
-        step(i + N, sse1, sx1);
-    }
-    for (; i + N <= n; i += N) step(i, sse0, sx0);
-    acc.sse += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sse0, sse1)));
-    acc.sx2 += hn::GetLane(hn::SumOfLanes(dd, hn::Add(sx0, sx1)));
-    acc.max_abs = std::max(acc.max_abs, hn::GetLane(hn::MaxOfLanes(dd, mx)));
-    const auto bad = std::uint64_t(hn::GetLane(hn::SumOfLanes(dd, badv)));
-    acc.nonfinite += bad;
-    acc.count += i - bad;
-    scalar_kernels().loss(x + i, y + i, n - i, acc);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -517,7 +527,7 @@ HWY_EXPORT(Fp8Encode);
 HWY_EXPORT(IntEncode);
 HWY_EXPORT(PackInt);
 HWY_EXPORT(Int8Row);
-HWY_EXPORT(Loss);
+HWY_EXPORT(Bf16AbsMaxBits);
 
 namespace {
 std::size_t first_nonfinite(const float* x, std::size_t n) { return HWY_DYNAMIC_DISPATCH(FirstNonfinite)(x, n); }
@@ -545,11 +555,13 @@ void pack_int(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* 
 void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
     HWY_DYNAMIC_DISPATCH(Int8Row)(x, n, q, scb, y);
 }
-void loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DYNAMIC_DISPATCH(Loss)(x, y, n, acc); }
+std::uint16_t bf16_absmax_bits(const std::uint16_t* in, std::size_t n) {
+    return HWY_DYNAMIC_DISPATCH(Bf16AbsMaxBits)(in, n);
+}
 }  // namespace
 
 const StKernels& st_kernels() noexcept {
-    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss};
+    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, simd_loss, bf16_absmax_bits};
     return k;
 }
 
