@@ -28,6 +28,30 @@ std::span<const std::uint8_t> bytes_of(const std::vector<T>& v) {
     return bytes_of(v.data(), v.size());
 }
 
+// Max |x| of every 128 × 128 tile of `nrows` rows of `C` columns (tiles
+// row-major, ceil(C / 128) per tile row; edge tiles partial) into `f`.
+void tile_absmax(const kern::StKernels& k, const float* x, u64 nrows, u64 C, std::vector<float>& f) {
+    const u64 nbc = (C + 127) / 128;
+    f.assign(((nrows + 127) / 128) * nbc, 0.0f);
+    for (u64 r = 0; r < nrows; ++r)
+        for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
+            f[t] = std::max(f[t], k.absmax(x + r * C + c0, std::min<u64>(128, C - c0)));
+}
+
+// E4M3 codes of those rows with each tile's scale `f[t]` (compressed-tensors
+// FP8_BLOCK, or DeepSeek's weight_scale_inv when `deepseek`), one row of
+// round trip into `y` at a time, `row_loss(r)` after each row.
+template <class RowLoss>
+void encode_tiles(const kern::StKernels& k, const float* x, u64 nrows, u64 C, const std::vector<float>& f,
+                  bool deepseek, DType wdtype, std::uint8_t* q, float* y, RowLoss&& row_loss) {
+    const u64 nbc = (C + 127) / 128;
+    for (u64 r = 0; r < nrows; ++r) {
+        for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
+            k.fp8_encode(x + r * C + c0, std::min<u64>(128, C - c0), f[t], deepseek, wdtype, q + r * C + c0, y + c0);
+        row_loss(r);
+    }
+}
+
 }  // namespace
 
 struct WeightQuantizer::Impl {
@@ -192,19 +216,9 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 } else {
                     // 128×128 tiles; chunks start on a tile row.
                     const u64 nbc = (C + 127) / 128;
-                    s.f.assign(((nrows + 127) / 128) * nbc, 0.0f);
-                    for (u64 r = 0; r < nrows; ++r)
-                        for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
-                            s.f[t] = std::max(s.f[t], m.k.absmax(x + r * C + c0, std::min<u64>(128, C - c0)));
+                    tile_absmax(m.k, x, nrows, C, s.f);
                     for (float& v : s.f) v = st::detail::fp8_ct_scale(v, m.wdtype);
-                    for (u64 r = 0; r < nrows; ++r) {
-                        for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t) {
-                            const u64 len = std::min<u64>(128, C - c0);
-                            m.k.fp8_encode(x + r * C + c0, len, s.f[t], false, m.wdtype, s.a.data() + r * C + c0,
-                                           s.y.data() + c0);
-                        }
-                        row_loss(r);
-                    }
+                    encode_tiles(m.k, x, nrows, C, s.f, false, m.wdtype, s.a.data(), s.y.data(), row_loss);
                     const auto enc = st::encode_floats(s.f, m.wdtype);
                     put(1, (row0 / 128) * nbc * m.esize(), enc);
                 }
@@ -213,17 +227,9 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
             [&](const Fp8DeepseekTarget& d) {
                 const u64 nbc = (C + 127) / 128;
                 s.a.resize(n);
-                s.f.assign(((nrows + 127) / 128) * nbc, 0.0f);
-                for (u64 r = 0; r < nrows; ++r)
-                    for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
-                        s.f[t] = std::max(s.f[t], m.k.absmax(x + r * C + c0, std::min<u64>(128, C - c0)));
+                tile_absmax(m.k, x, nrows, C, s.f);
                 for (float& v : s.f) v = st::detail::deepseek_sf(v, d.ue8m0);
-                for (u64 r = 0; r < nrows; ++r) {
-                    for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
-                        m.k.fp8_encode(x + r * C + c0, std::min<u64>(128, C - c0), s.f[t], true, m.wdtype,
-                                       s.a.data() + r * C + c0, s.y.data() + c0);
-                    row_loss(r);
-                }
+                encode_tiles(m.k, x, nrows, C, s.f, true, m.wdtype, s.a.data(), s.y.data(), row_loss);
                 put(0, row0 * C, s.a);
                 put(1, (row0 / 128) * nbc * 4, bytes_of(s.f));
             },
