@@ -205,6 +205,8 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
     const bool report = args.flag("--report");
     const bool dry_run = args.flag("--dry-run", "-n");
     const bool quiet = args.flag("--quiet", "-q");
+    // The loss is measured only when it is shown (--report, --json): the same files either way.
+    opt.measure_loss = report || json;
     const auto pos = args.positionals();
     if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
     const std::string label = st_scheme_label(opt.scheme);

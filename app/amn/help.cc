@@ -99,7 +99,8 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                            errors compound); without it such an input is an error\n"
             "  -o OUT                    output folder, or OUT.safetensors (default: a sibling\n"
             "                            <model>-<scheme> folder, or <stem>-<scheme>.safetensors)\n"
-            "  --dry-run, --report, --json, --force, --threads, --quiet   as above\n"
+            "  --dry-run, --report, --json, --force, --threads, --quiet   as above (the round trip\n"
+            "                            is measured only for --report or --json; same files)\n"
             "A NaN or infinity in a weight, a group size that does not divide a row, or an\n"
             "unknown scheme is an error that names it (exit 1); nothing is written.\n",
             out);

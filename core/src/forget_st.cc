@@ -6,7 +6,8 @@
 // (safetensors_set.hpp, shared with remember), pass every
 // other tensor through, write config.json with the library's
 // quantization_config. The round trip of each weight is measured on the spot.
-// Scheme parsing, names, labels and quantization_config: forget_st_schemes.cc.
+// Scheme parsing, names, labels and quantization_config: forget_st_schemes.cc;
+// which tensors are quantized and their stored tensors: forget_st_select.cc.
 #include "anamnesis/forget_st.hpp"
 
 #include "anamnesis/convert.hpp"
@@ -43,156 +44,14 @@ namespace {
 
 using u64 = std::uint64_t;
 
+using forget_st_internal::Choice;
+using forget_st_internal::OutSpec;
+using forget_st_internal::classify;
+using forget_st_internal::is_conv1d_model;
+using forget_st_internal::lower;
+using forget_st_internal::module_of;
+using forget_st_internal::out_specs;
 using forget_st_internal::overloaded;
-
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-u64 ceil_div(u64 a, u64 b) { return (a + b - 1) / b; }
-
-// ---- which tensors ------------------------------------------------------------
-
-// The last module name of "a.b.c.weight" → "c".
-std::string last_module(const std::string& name) {
-    std::string m = name;
-    if (m.ends_with(".weight")) m.resize(m.size() - 7);
-    const auto dot = m.find_last_of('.');
-    return dot == std::string::npos ? m : m.substr(dot + 1);
-}
-
-std::string module_of(const std::string& name) {
-    return name.ends_with(".weight") ? name.substr(0, name.size() - 7) : name;
-}
-
-bool in_block(const std::string& name) {
-    static const std::regex re(R"((^|\.)(layers|layer|blocks|block|h)\.\d+\.)");
-    return std::regex_search(name, re);
-}
-
-struct Choice {
-    bool quantize = false;
-    bool linear = false;  // a kept 2-D Linear weight (compressed-tensors `ignore`)
-    std::string reason;
-};
-
-// The Conv1D modules (transformers.pytorch_utils.Conv1D) of the model types
-// that use them (GPT-2, OpenAI GPT, ImageGPT, Decision Transformer): c_attn,
-// c_proj, c_fc, q_attn. Other models name nn.Linear layers the same way
-// (Qwen-1, GPTBigCode, CLIP), hence the model_type check.
-bool is_conv1d(const std::string& module) {
-    return module == "c_attn" || module == "c_proj" || module == "c_fc" || module == "q_attn";
-}
-bool is_conv1d_model(const std::optional<std::string>& config_json) {
-    if (!config_json) return false;
-    static const std::regex re(R"re("model_type"\s*:\s*"(gpt2|openai-gpt|imagegpt|decision_transformer)")re");
-    return std::regex_search(*config_json, re);
-}
-
-Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
-                const std::vector<std::regex>& keep, bool bnb, bool conv1d_model) {
-    Choice c;
-    const std::string& n = lt.name;
-    if (lt.shape.size() < 2) return {false, false, "kept: 1-D"};
-    if (lt.shape.size() == 3 && in_block(n))
-        return {false, false,
-                "kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor "
-                "quantizes them)"};
-    if (lt.shape.size() != 2) return {false, false, "kept: not 2-D"};
-    if (!n.ends_with(".weight")) return {false, false, "kept: not a weight"};
-    if (lt.numel() == 0) return {false, false, "kept: empty"};
-    const std::string l = lower(n);
-    const std::string m = lower(last_module(n));
-    const bool embedding = l.find("embed") != std::string::npos || m == "wte" || m == "wpe" || m == "tok_embeddings";
-    const bool norm = l.find("norm") != std::string::npos || m.rfind("ln", 0) == 0;
-    const bool conv1d = conv1d_model && is_conv1d(m);
-    if (!is_float) return {false, false, "kept: not float"};
-    auto matches = [&](const std::vector<std::regex>& res) {
-        return std::any_of(res.begin(), res.end(), [&](const std::regex& r) { return std::regex_search(n, r); });
-    };
-    const bool linear = !embedding && !norm;
-    if (matches(keep)) return {false, linear, "kept: --keep"};
-    if (conv1d && (only.empty() || matches(only)) && in_block(n)) {
-        // GPT-2 style Conv1D stores [in, out]. llm-compressor targets nn.Linear only; transformers'
-        // bitsandbytes path transposes it first, which has no reference here yet (forget refuses it).
-        if (!bnb) return {false, false, "kept: Conv1D (llm-compressor quantizes nn.Linear only)"};
-        throw Error(ErrorCode::Unsupported,
-                    "GPT-2 Conv1D weight (stored transposed, [in, out]): transformers transposes it before bitsandbytes "
-                    "quantization, which forget does not reproduce yet; keep these layers with --keep "
-                    "'\\.(c_attn|c_proj|c_fc|q_attn)\\.' or pick a compressed-tensors/FP8 scheme",
-                    {}, n);
-    }
-    if (!only.empty()) {
-        if (matches(only)) return {true, false, {}};
-        return {false, linear, "kept: not matched by --only"};
-    }
-    if (embedding) return {false, false, "kept: embedding"};
-    if (norm) return {false, false, "kept: norm"};
-    if (l.find("lm_head") != std::string::npos || m == "output") return {false, true, "kept: lm_head"};
-    if (m == "gate" || m == "router" || m == "shared_expert_gate" || m.find("router") != std::string::npos)
-        return {false, true, "kept: router"};
-    if (!in_block(n)) return {false, true, "kept: not a block Linear"};
-    c.quantize = true;
-    return c;
-}
-
-// ---- output tensors per scheme ---------------------------------------------------
-
-struct OutSpec {
-    std::string name;
-    DType dtype;
-    std::vector<u64> shape;
-    bool tail = false;  // bitsandbytes quant_state (length known after quantizing)
-};
-
-std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name, u64 R, u64 C, DType wdtype) {
-    const std::string p = weight_name.substr(0, weight_name.size() - 6);  // "...q_proj."
-    std::vector<OutSpec> o;
-    std::visit(overloaded{
-                   [&](const Bnb4Target& b) {
-                       const u64 n = R * C, blocks = ceil_div(n, b.blocksize);
-                       o.push_back({p + "weight", DType::U8, {(n + 1) / 2, 1}});
-                       o.push_back({p + "weight.absmax", b.double_quant ? DType::U8 : DType::F32, {blocks}});
-                       o.push_back({p + "weight.quant_map", DType::F32, {16}});
-                       if (b.double_quant) {
-                           o.push_back({p + "weight.nested_absmax", DType::F32, {ceil_div(blocks, 256)}});
-                           o.push_back({p + "weight.nested_quant_map", DType::F32, {256}});
-                       }
-                       o.push_back({p + std::string("weight.quant_state.bitsandbytes__") +
-                                        (b.kind == st::Bnb4Kind::NF4 ? "nf4" : "fp4"),
-                                    DType::U8, {}, true});
-                   },
-                   [&](const BnbInt8Target&) {
-                       o.push_back({p + "weight", DType::I8, {R, C}});
-                       o.push_back({p + "SCB", DType::F32, {R}});
-                       o.push_back({p + "weight_format", DType::U8, {}});
-                   },
-                   [&](const Fp8CtTarget& f) {
-                       o.push_back({p + "weight", DType::F8_E4M3, {R, C}});
-                       std::vector<u64> ss;
-                       switch (f.granularity) {
-                           case st::Fp8Granularity::Tensor: ss = {1}; break;
-                           case st::Fp8Granularity::Channel: ss = {R, 1}; break;
-                           default: ss = {ceil_div(R, 128), ceil_div(C, 128)};
-                       }
-                       o.push_back({p + "weight_scale", wdtype, ss});
-                   },
-                   [&](const Fp8DeepseekTarget&) {
-                       o.push_back({p + "weight", DType::F8_E4M3, {R, C}});
-                       o.push_back({p + "weight_scale_inv", DType::F32, {ceil_div(R, 128), ceil_div(C, 128)}});
-                   },
-                   [&](const PackedIntTarget& q) {
-                       const u64 groups = q.group_size ? C / q.group_size : 1;
-                       o.push_back({p + "weight_packed", DType::I32, {R, ceil_div(C * q.bits, 32)}});
-                       o.push_back({p + "weight_scale", wdtype, {R, groups}});
-                       if (!q.symmetric) o.push_back({p + "weight_zero_point", DType::I32, {ceil_div(R * q.bits, 32), groups}});
-                       o.push_back({p + "weight_shape", DType::I64, {2}});
-                   },
-               },
-               s);
-    return o;
-}
 
 // ---- the job -----------------------------------------------------------------------
 
@@ -334,6 +193,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     const Plan& plan = in.plan();
     Prepared p = prepare(cat, plan, in.config_json(), opt);
     StForgetResult res;
+    res.loss_measured = opt.measure_loss;
     res.quantization_config = st_quantization_config(opt.scheme, p.ignore);
     for (const auto& e : p.entries)
         if (!e.quantize && e.linear_kept) res.kept.push_back(e.info.name);
@@ -390,7 +250,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             continue;
         }
         const u64 R = e.info.shape[0], C = e.info.shape[1];
-        quantizers[k] = std::make_unique<forget_st_internal::WeightQuantizer>(opt.scheme, R, C, e.wdtype);
+        quantizers[k] = std::make_unique<forget_st_internal::WeightQuantizer>(opt.scheme, R, C, e.wdtype, nullptr,
+                                                                                  opt.measure_loss);
         const u64 g = std::lcm(quantizers[k]->row_granularity(), std::max<u64>(1, r.row_granularity()));
         split_rows(bt.main, k, R, C * 4, g, opt.chunk_bytes);
         if (quantizers[k]->needs_prepass()) split_rows(bt.pre, k, R, C * 4, g, opt.chunk_bytes);
@@ -583,7 +444,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         if (e.quantize) {
             const auto& l = loss[k];
             res.nonfinite += l.nonfinite;
-            detail::store_loss(t, l);
+            if (opt.measure_loss) detail::store_loss(t, l);
             if (l.nonfinite)
                 res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
                                        " value(s) dequantize to a non-finite number (left out of the loss)");

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Internal: small helpers shared by forget_st.cc (the pipeline) and
+// Internal: small helpers shared by forget_st.cc (the pipeline),
+// forget_st_select.cc (which tensors, their stored tensors) and
 // forget_st_schemes.cc (scheme parsing, names, labels, quantization_config).
 
 #include "anamnesis/catalog.hpp"
+#include "anamnesis/forget_st.hpp"
 #include "anamnesis/hf_layout.hpp"
 
+#include <cstdint>
 #include <optional>
+#include <regex>
 #include <string>
+#include <vector>
 
 namespace amn::forget_st_internal {
 
@@ -40,6 +45,50 @@ private:
 /// JSON) in place of any quantization_config / compression_config it had;
 /// other keys keep their order and text. \throws Error on invalid JSON.
 std::string config_with(const std::optional<std::string>& config_json, const std::string& qc);
+
+/// `s` in ASCII lower case.
+std::string lower(std::string s);
+/// "a.b.c.weight" → "a.b.c" (a name without ".weight" as it is).
+std::string module_of(const std::string& name);
+
+/// True when config.json names a model type built on transformers' Conv1D
+/// (GPT-2, OpenAI GPT, ImageGPT, Decision Transformer): its c_attn, c_proj,
+/// c_fc, q_attn weights are stored transposed, [in, out].
+bool is_conv1d_model(const std::optional<std::string>& config_json);
+
+/// The fate of one logical tensor.
+struct Choice {
+    bool quantize = false;
+    bool linear = false;  ///< a kept 2-D Linear weight (compressed-tensors `ignore`)
+    std::string reason;   ///< StForgetResult's "kept: …" reason (empty when quantized)
+};
+
+/// Quantize `lt` or keep it: the Linear weights of the transformer blocks
+/// (names with layers.N. / blocks.N. / h.N.), 2-D float `*.weight`;
+/// embeddings, norms, lm_head/output, routers, non-block weights, 1-D and
+/// fused 3-D expert tensors kept — the libraries' default `ignore`.
+/// `only` (non-empty) replaces the default choice, `keep` always wins.
+/// \throws Error{Unsupported} for a GPT-2 Conv1D weight chosen for a
+///         bitsandbytes scheme (`bnb`; transformers transposes it first).
+Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
+                const std::vector<std::regex>& keep, bool bnb, bool conv1d_model);
+
+/// One stored tensor of a quantized weight.
+struct OutSpec {
+    std::string name;
+    DType dtype;
+    std::vector<std::uint64_t> shape;
+    bool tail = false;  ///< bitsandbytes quant_state (length known after quantizing)
+};
+
+/// The stored tensors of an R×C weight `weight_name` ("….weight") stored as
+/// `wdtype`, quantized to `s`: payload first, then the companions in the
+/// library's order and under its names (weight.absmax, weight.quant_map,
+/// weight.nested_*, weight.quant_state.bitsandbytes__nf4|fp4; SCB,
+/// weight_format; weight_scale; weight_scale_inv; weight_packed,
+/// weight_scale, weight_zero_point, weight_shape).
+std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name, std::uint64_t R, std::uint64_t C,
+                               DType wdtype);
 
 template <class... Ts>
 struct overloaded : Ts... {

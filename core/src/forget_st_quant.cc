@@ -10,6 +10,7 @@
 #include "kernels/st/st_common.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <variant>
 
@@ -40,14 +41,15 @@ void tile_absmax(const kern::StKernels& k, const float* x, u64 nrows, u64 C, std
 
 // E4M3 codes of those rows with each tile's scale `f[t]` (compressed-tensors
 // FP8_BLOCK, or DeepSeek's weight_scale_inv when `deepseek`), one row of
-// round trip into `y` at a time, `row_loss(r)` after each row.
+// round trip into `y` (nullable: none) at a time, `row_loss(r)` after each row.
 template <class RowLoss>
 void encode_tiles(const kern::StKernels& k, const float* x, u64 nrows, u64 C, const std::vector<float>& f,
                   bool deepseek, DType wdtype, std::uint8_t* q, float* y, RowLoss&& row_loss) {
     const u64 nbc = (C + 127) / 128;
     for (u64 r = 0; r < nrows; ++r) {
         for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
-            k.fp8_encode(x + r * C + c0, std::min<u64>(128, C - c0), f[t], deepseek, wdtype, q + r * C + c0, y + c0);
+            k.fp8_encode(x + r * C + c0, std::min<u64>(128, C - c0), f[t], deepseek, wdtype, q + r * C + c0,
+                         y ? y + c0 : nullptr);
         row_loss(r);
     }
 }
@@ -55,11 +57,13 @@ void encode_tiles(const kern::StKernels& k, const float* x, u64 nrows, u64 C, co
 }  // namespace
 
 struct WeightQuantizer::Impl {
-    Impl(const StScheme& s, u64 r, u64 c, DType w, const kern::StKernels& kk) : scheme(s), R(r), C(c), wdtype(w), k(kk) {}
+    Impl(const StScheme& s, u64 r, u64 c, DType w, const kern::StKernels& kk, bool ml)
+        : scheme(s), R(r), C(c), wdtype(w), k(kk), measure_loss(ml) {}
     StScheme scheme;
     u64 R, C;
     DType wdtype;
     const kern::StKernels& k;
+    bool measure_loss;
     // bitsandbytes 4-bit
     kern::Codebook4 cb{};
     st::Bnb4Result bnb;          // absmax of every block (double quant) and its results
@@ -73,8 +77,9 @@ struct WeightQuantizer::Impl {
     u64 esize() const { return wdtype == DType::F32 ? 4 : 2; }
 };
 
-WeightQuantizer::WeightQuantizer(const StScheme& scheme, u64 R, u64 C, DType wdtype, const kern::StKernels* kernels)
-    : impl_(std::make_unique<Impl>(scheme, R, C, wdtype, kernels ? *kernels : kern::st_kernels())) {
+WeightQuantizer::WeightQuantizer(const StScheme& scheme, u64 R, u64 C, DType wdtype, const kern::StKernels* kernels,
+                                 bool measure_loss)
+    : impl_(std::make_unique<Impl>(scheme, R, C, wdtype, kernels ? *kernels : kern::st_kernels(), measure_loss)) {
     Impl& m = *impl_;
     if (const auto* b = std::get_if<Bnb4Target>(&scheme)) {
         m.bnb.quant_map = kern::bnb4_quant_map(b->kind);
@@ -111,7 +116,7 @@ bool WeightQuantizer::needs_prepass() const noexcept {
 }
 
 bool WeightQuantizer::loss_flags_nonfinite() const noexcept {
-    return std::holds_alternative<Bnb4Target>(impl_->scheme);
+    return impl_->measure_loss && std::holds_alternative<Bnb4Target>(impl_->scheme);
 }
 
 void WeightQuantizer::prepass(const float* x, u64 row0, u64 nrows) {
@@ -163,13 +168,18 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
     // The dequantized values y only feed the loss: except for bitsandbytes
     // 4-bit (faster over the whole chunk, docs/benchmarks.md) they are made and
     // summed a row (or a flat piece of kPiece values) at a time, in L1/L2.
+    // Without measure_loss the kernels get no y (null) and nothing is summed.
     constexpr u64 kPiece = 16384;
-    auto row_loss = [&](u64 r) { m.k.loss(x + r * C, s.y.data(), C, loss); };
+    const bool ml = m.measure_loss;
+    auto row_loss = [&](u64 r) {
+        if (ml) m.k.loss(x + r * C, s.y.data(), C, loss);
+    };
     // Grow only: shrinking and growing again would zero-fill the buffer every chunk.
     auto need_y = [&](u64 k) {
-        if (s.y.size() < k) s.y.resize(k);
+        if (ml && s.y.size() < k) s.y.resize(k);
     };
     need_y(std::min<u64>(n, std::max<u64>(C, kPiece)));
+    float* const y = ml ? s.y.data() : nullptr;
     std::visit(
         overloaded{
             [&](const Bnb4Target& b) {
@@ -181,8 +191,8 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 // the kernel (docs/benchmarks.md).
                 need_y(n);
                 kern::bnb4_run(m.k, x, n, bs, m.cb, b.double_quant ? m.am_deq.data() + block0 : nullptr, m.wdtype,
-                               s.a.data(), s.f.data(), s.y.data());
-                m.k.loss(x, s.y.data(), n, loss);
+                               s.a.data(), s.f.data(), ml ? s.y.data() : nullptr);
+                if (ml) m.k.loss(x, s.y.data(), n, loss);
                 put(0, e0 / 2, s.a);
                 if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
             },
@@ -190,8 +200,10 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 s.q.resize(n);
                 s.f.resize(nrows);
                 for (u64 r = 0; r < nrows; ++r) {
-                    m.k.int8_row(x + r * C, C, s.q.data() + r * C, &s.f[r], s.y.data());
+                    m.k.int8_row(x + r * C, C, s.q.data() + r * C, &s.f[r], y);
                     row_loss(r);
+                    // A row whose F16 cast overflows (SCB = inf) dequantizes to NaN throughout.
+                    if (!ml && std::isinf(s.f[r])) loss.nonfinite += C;
                 }
                 put(0, row0 * C, bytes_of(s.q));
                 put(1, row0 * 4, bytes_of(s.f));
@@ -201,14 +213,14 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 if (f.granularity == st::Fp8Granularity::Tensor) {
                     for (u64 i = 0; i < n; i += kPiece) {
                         const u64 len = std::min(kPiece, n - i);
-                        m.k.fp8_encode(x + i, len, m.tensor_scale, false, m.wdtype, s.a.data() + i, s.y.data());
-                        m.k.loss(x + i, s.y.data(), len, loss);
+                        m.k.fp8_encode(x + i, len, m.tensor_scale, false, m.wdtype, s.a.data() + i, y);
+                        if (ml) m.k.loss(x + i, y, len, loss);
                     }
                 } else if (f.granularity == st::Fp8Granularity::Channel) {
                     s.f.resize(nrows);
                     for (u64 r = 0; r < nrows; ++r) {
                         s.f[r] = st::detail::fp8_ct_scale(m.k.absmax(x + r * C, C), m.wdtype);
-                        m.k.fp8_encode(x + r * C, C, s.f[r], false, m.wdtype, s.a.data() + r * C, s.y.data());
+                        m.k.fp8_encode(x + r * C, C, s.f[r], false, m.wdtype, s.a.data() + r * C, y);
                         row_loss(r);
                     }
                     const auto enc = st::encode_floats(s.f, m.wdtype);
@@ -218,7 +230,7 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                     const u64 nbc = (C + 127) / 128;
                     tile_absmax(m.k, x, nrows, C, s.f);
                     for (float& v : s.f) v = st::detail::fp8_ct_scale(v, m.wdtype);
-                    encode_tiles(m.k, x, nrows, C, s.f, false, m.wdtype, s.a.data(), s.y.data(), row_loss);
+                    encode_tiles(m.k, x, nrows, C, s.f, false, m.wdtype, s.a.data(), y, row_loss);
                     const auto enc = st::encode_floats(s.f, m.wdtype);
                     put(1, (row0 / 128) * nbc * m.esize(), enc);
                 }
@@ -229,7 +241,7 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 s.a.resize(n);
                 tile_absmax(m.k, x, nrows, C, s.f);
                 for (float& v : s.f) v = st::detail::deepseek_sf(v, d.ue8m0);
-                encode_tiles(m.k, x, nrows, C, s.f, true, m.wdtype, s.a.data(), s.y.data(), row_loss);
+                encode_tiles(m.k, x, nrows, C, s.f, true, m.wdtype, s.a.data(), y, row_loss);
                 put(0, row0 * C, s.a);
                 put(1, (row0 / 128) * nbc * 4, bytes_of(s.f));
             },
@@ -253,7 +265,7 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                     }
                     for (u64 g = 0; g < G; ++g)
                         m.k.int_encode(xr + g * gs, gs, s.f[r * G + g], float(s.z[g]), qmin, qmax, m.wdtype,
-                                       s.q.data() + r * C + g * gs, s.y.data() + g * gs);
+                                       s.q.data() + r * C + g * gs, y ? y + g * gs : nullptr);
                     row_loss(r);
                 }
                 s.b.resize(nrows * words * 4);

@@ -43,9 +43,12 @@ class WeightQuantizer {
 public:
     /// R×C weight stored as `wdtype` (F32, BF16, F16), quantized to `scheme`
     /// with `kernels` (default: st::kern::st_kernels(), SIMD; the benchmark
-    /// passes the scalar reference).
+    /// passes the scalar reference). `measure_loss` false: encode() makes no
+    /// dequantized values and adds no error sums (StForgetOptions::measure_loss),
+    /// except the `nonfinite` count of LLM.int8 rows whose F16 cast overflows
+    /// (C per such row: every value of it dequantizes to NaN).
     WeightQuantizer(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
-                    const st::kern::StKernels* kernels = nullptr);
+                    const st::kern::StKernels* kernels = nullptr, bool measure_loss = true);
     ~WeightQuantizer();
 
     /// Allocate what the quantizer holds whole (double-quant absmax, row
@@ -61,7 +64,7 @@ public:
     /// returns (sx2 not finite, or `nonfinite` > 0): the caller may skip the
     /// separate finite check and look at the chunk only when the loss says
     /// so (bitsandbytes 4-bit: every kernel path is compares and lane
-    /// permutes, no float → int cast).
+    /// permutes, no float → int cast). Always false without measure_loss.
     bool loss_flags_nonfinite() const noexcept;
     /// First pass over rows [row0, row0 + nrows) (x: nrows·C finite values).
     /// Chunks may run concurrently (each writes only its own rows' slots).

@@ -44,6 +44,7 @@ private slots:
     void conv1dAndFusedExperts();
     void f16AndF32Inputs();
     void nanInWeight();
+    void withoutLoss();
     void badRequests();
     void alreadyQuantized();
     void schemeParsing();
@@ -320,17 +321,84 @@ void TestForgetStCases::nanInWeight() {
             StForgetOptions opt;
             opt.scheme = parse_st_scheme(scheme == "bnb-nf4-dq" ? "bnb-nf4" : scheme == "fp8-tensor" ? "fp8" : scheme, so);
             opt.output = tmp.path().toStdString() + "/out/deeper";
-            std::string what;
-            QCOMPARE(error_code_of([&] { forget_to_safetensors(cat16, plan16, opt); }, &what), ErrorCode::Unsupported);
-            QVERIFY2(what.find("model.layers.3.self_attn.k_proj.weight") != std::string::npos, what.c_str());
-            QVERIFY2(what.find("[3, 7]") != std::string::npos, what.c_str());
-            QVERIFY2(what.find(std::isnan(bad) ? "NaN" : "infinity") != std::string::npos, what.c_str());
-            QVERIFY(!fs::exists(tmp.path().toStdString() + "/out"));
+            // Found with and without the loss pass (bitsandbytes 4-bit finds it from the loss when measured).
+            for (const bool measure : {true, false}) {
+                opt.measure_loss = measure;
+                std::string what;
+                QCOMPARE(error_code_of([&] { forget_to_safetensors(cat16, plan16, opt); }, &what), ErrorCode::Unsupported);
+                QVERIFY2(what.find("model.layers.3.self_attn.k_proj.weight") != std::string::npos, what.c_str());
+                QVERIFY2(what.find("[3, 7]") != std::string::npos, what.c_str());
+                QVERIFY2(what.find(std::isnan(bad) ? "NaN" : "infinity") != std::string::npos, what.c_str());
+                QVERIFY(!fs::exists(tmp.path().toStdString() + "/out"));
+            }
         }
         fs::remove(model);
         fs::remove(model16);
     }
     QCOMPARE(files_in(tmp.path().toStdString()), std::vector<std::string>{});
+}
+
+// measure_loss = false (amn forget without --report/--json): the same files,
+// byte for byte, no loss figures, the same LLM.int8 overflow count.
+void TestForgetStCases::withoutLoss() {
+    QTemporaryDir tmp;
+    for (const std::string dt : {"BF16", "F32"}) {
+        const std::string model = tmp.path().toStdString() + "/m-" + dt + ".safetensors";
+        auto v = gauss(256 * 384, 11);
+        v[5 * 384 + 9] = 70000.0f;  // row 5 overflows LLM.int8's F16 cast
+        std::map<std::string, RawTensor> m;
+        m["model.layers.0.mlp.up_proj.weight"] = raw(dt, {256, 384}, dt == "BF16" ? bf16_bytes(v) : f32_bytes(v));
+        m["model.layers.1.mlp.down_proj.weight"] = raw(dt, {384, 256}, dt == "BF16" ? bf16_bytes(gauss(384 * 256, 12)) : f32_bytes(gauss(384 * 256, 12)));
+        test::write_safetensors_raw(model, m);
+        const Catalog cat = open_model(model);
+        const Plan plan = make_plan(cat);
+        const std::vector<std::pair<std::string, StSchemeOptions>> schemes = {
+            {"bnb-nf4", {}}, {"bnb-nf4", so([](auto& o) { o.double_quant = true; })},
+            {"bnb-fp4", so([](auto& o) { o.blocksize = 128; })}, {"bnb-int8", {}}, {"fp8", {}},
+            {"fp8", so([](auto& o) { o.granularity = "tensor"; })}, {"fp8", so([](auto& o) { o.granularity = "block"; })},
+            {"fp8-block-deepseek", {}}, {"w4a16-asym", {}}, {"w8a16", so([](auto& o) { o.group_size = 0; })}};
+        for (std::size_t i = 0; i < schemes.size(); ++i) {
+            StForgetResult res[2];
+            std::string out[2];
+            for (const int measure : {1, 0}) {
+                StForgetOptions opt;
+                opt.scheme = parse_st_scheme(schemes[i].first, schemes[i].second);
+                opt.measure_loss = measure;
+                opt.chunk_bytes = 64 << 10;  // several chunks per weight
+                out[measure] = tmp.path().toStdString() + "/" + dt + "-" + std::to_string(i) + (measure ? "-loss" : "-plain");
+                opt.output = out[measure];
+                res[measure] = forget_to_safetensors(cat, plan, opt);
+                QCOMPARE(res[measure].loss_measured, bool(measure));
+            }
+            const std::string what = dt + " " + schemes[i].first + " #" + std::to_string(i);
+            const auto a = read_output(out[1]), b = read_output(out[0]);
+            QCOMPARE(a.size(), b.size());
+            for (const auto& [name, t] : a) {
+                QVERIFY2(b.count(name), qPrintable(QString::fromStdString(what + ": " + name)));
+                QVERIFY2(t.dtype == b.at(name).dtype && t.shape == b.at(name).shape && t.bytes == b.at(name).bytes,
+                         qPrintable(QString::fromStdString(what + ": " + name + " differs")));
+            }
+            QCOMPARE(read_json(out[1] + "/config.json"), read_json(out[0] + "/config.json"));
+            QCOMPARE(res[0].nonfinite, res[1].nonfinite);
+            QCOMPARE(res[0].warnings, res[1].warnings);
+            const bool int8 = schemes[i].first == "bnb-int8";
+            QCOMPARE(res[0].nonfinite, int8 ? std::uint64_t(384) : std::uint64_t(0));
+            for (std::size_t k = 0; k < res[1].tensors.size(); ++k) {
+                const auto& with = res[1].tensors[k];
+                const auto& without = res[0].tensors[k];
+                QCOMPARE(without.name, with.name);
+                QCOMPARE(without.bytes, with.bytes);
+                if (with.copied) continue;
+                QVERIFY2(with.sum_sq_error > 0 && with.rmse > 0 && with.max_abs > 0 && with.sum_sq_signal > 0,
+                         qPrintable(QString::fromStdString(what + ": " + with.name)));
+                QCOMPARE(without.rmse, 0.0);
+                QCOMPARE(without.max_abs, 0.0);
+                QCOMPARE(without.sqnr_db, 0.0);
+                QCOMPARE(without.sum_sq_error, 0.0);
+                QCOMPARE(without.sum_sq_signal, 0.0);
+            }
+        }
+    }
 }
 
 void TestForgetStCases::badRequests() {
