@@ -347,8 +347,9 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             const Entry& e = p.entries[u.item];
             try {
                 auto& q = *quantizers[u.item];
-                // FP8 per tensor of a BF16 weight: max |x| per row from the stored bits
-                // (no decode); a non-finite value goes the decoding way to its named error.
+                // FP8 per tensor / double quant of a BF16 weight: max |x| per row or block from
+                // the stored bits (no decode); a non-finite value goes the decoding way to its
+                // named error.
                 if (const std::uint16_t* in = q.has_bf16_prepass() ? stored_bf16(e) : nullptr;
                     in && q.prepass_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows)) {
                     detail::release_inputs(cat, *plan.tensors[e.lt].recipe, u.row0, u.nrows);
@@ -383,6 +384,13 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             try {
                 if (e.quantize) {
                     auto& q = *quantizers[u.item];
+                    // A stored BF16 weight the quantizer reads as it is (no decode); a
+                    // non-finite value goes the decoding way to its named error.
+                    if (const std::uint16_t* in = q.has_bf16_encode() ? stored_bf16(e) : nullptr;
+                        in && q.encode_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows, s.q, sink_put(e))) {
+                        detail::release_inputs(cat, r, u.row0, u.nrows);
+                        return;
+                    }
                     const bool after = !q.needs_prepass() && q.loss_flags_nonfinite();
                     load(e, u, s, !q.needs_prepass() && !after);
                     auto& l = unit_loss[std::size_t(&u - bt.main.data())];

@@ -134,17 +134,44 @@ void WeightQuantizer::prepass(const float* x, u64 row0, u64 nrows) {
 
 bool WeightQuantizer::has_bf16_prepass() const noexcept {
     const Impl& m = *impl_;
+    if (m.wdtype != DType::BF16) return false;
+    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) return b->double_quant;
     const auto* f = std::get_if<Fp8CtTarget>(&m.scheme);
-    return f && f->granularity == st::Fp8Granularity::Tensor && m.wdtype == DType::BF16;
+    return f && f->granularity == st::Fp8Granularity::Tensor;
 }
 
 bool WeightQuantizer::prepass_bf16(const std::uint16_t* in, u64 row0, u64 nrows) {
     Impl& m = *impl_;
+    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) {
+        // As prepass(): the absmax the encoder stores, the last partial block clamped.
+        const u64 n = nrows * m.C, bs = b->blocksize;
+        float* am = m.bnb.absmax.data() + row0 * m.C / bs;
+        if (!m.k.bf16_absmax_blocks(in, n, bs, am)) return false;
+        if (n % bs != 0) am[n / bs] = std::max(am[n / bs], 1e-38f);
+        return true;
+    }
     for (u64 r = 0; r < nrows; ++r) {
         const std::uint16_t b = m.k.bf16_absmax_bits(in + r * m.C, m.C);
         if (b >= 0x7F80u) return false;
         m.row_amax[row0 + r] = st::detail::float_of(std::uint32_t(b) << 16);
     }
+    return true;
+}
+
+bool WeightQuantizer::has_bf16_encode() const noexcept {
+    const Impl& m = *impl_;
+    return m.wdtype == DType::BF16 && !m.measure_loss && std::holds_alternative<Bnb4Target>(m.scheme);
+}
+
+bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put) {
+    Impl& m = *impl_;
+    const auto& b = std::get<Bnb4Target>(m.scheme);
+    const u64 n = nrows * m.C, bs = b.blocksize, e0 = row0 * m.C, block0 = e0 / bs;
+    s.a.resize((n + 1) / 2);
+    s.f.resize((n + bs - 1) / bs);
+    if (!kern::bnb4_run_bf16(m.k, in, n, bs, m.cb, s.a.data(), s.f.data())) return false;
+    put(0, e0 / 2, s.a);
+    if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
     return true;
 }
 

@@ -69,14 +69,24 @@ public:
     /// First pass over rows [row0, row0 + nrows) (x: nrows·C finite values).
     /// Chunks may run concurrently (each writes only its own rows' slots).
     void prepass(const float* x, std::uint64_t row0, std::uint64_t nrows);
-    /// True when prepass_bf16() may replace prepass() (FP8 per tensor of a
-    /// BF16 weight: the pass only needs max |x| per row).
+    /// True when prepass_bf16() may replace prepass() (a BF16 weight to FP8
+    /// per tensor, or to bitsandbytes 4-bit with double quantization: the
+    /// pass only needs max |x| per row or per block).
     bool has_bf16_prepass() const noexcept;
     /// prepass() straight from the stored BF16 bit patterns of rows
-    /// [row0, row0 + nrows) (nrows·C values, no decode to f32; the same row
-    /// amax). Returns false at the first row holding a NaN/±inf (the rows
-    /// before it are recorded; the caller then decodes the chunk and reports it).
+    /// [row0, row0 + nrows) (nrows·C values, no decode to f32; the same
+    /// values recorded). Returns false when they hold a NaN/±inf (the caller
+    /// then decodes the chunk and reports it).
     bool prepass_bf16(const std::uint16_t* in, std::uint64_t row0, std::uint64_t nrows);
+    /// True when encode_bf16() may replace encode(): a BF16 weight to
+    /// bitsandbytes 4-bit without measure_loss.
+    bool has_bf16_encode() const noexcept;
+    /// encode() straight from the stored BF16 bit patterns of rows
+    /// [row0, row0 + nrows) (st::kern::bnb4_run_bf16: no decode to f32, the
+    /// same bytes). Returns false, having written nothing, when they hold a
+    /// NaN/±inf (the caller then decodes the chunk and reports it).
+    bool encode_bf16(const std::uint16_t* in, std::uint64_t row0, std::uint64_t nrows, QuantScratch& s,
+                     const PutFn& put);
     /// After every prepass(): the tensor-wide values.
     void finish_prepass();
     /// Quantize rows [row0, row0 + nrows): write their slices through

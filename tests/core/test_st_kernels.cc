@@ -144,6 +144,36 @@ std::string compare(const std::vector<float>& x, DType t, const k::Codebook4& nf
                 if (long d = first_diff(m0, m1); d >= 0) return "absmax differs at " + std::to_string(d) + what;
                 if (long d = first_diff(y0, y1); d >= 0) return "dequantized differs at " + std::to_string(d) + what;
             }
+    // bitsandbytes 4-bit straight from BF16 bits (the forget path without loss): the bytes of
+    // bnb4_run on the decoded values, by the scalar reference and by the SIMD kernels.
+    if (t == DType::BF16) {
+        std::vector<std::uint16_t> bits(n);
+        for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint16_t(st::detail::bits_of(x[i]) >> 16);
+        for (const auto* cb : {&nf4, &fp4})
+            for (const std::size_t bs : {64u, 128u, 256u, 4096u})
+                for (const std::size_t len : {n, n / bs * bs, n - 1}) {
+                    const std::size_t blocks = (len + bs - 1) / bs;
+                    std::vector<std::uint8_t> p0((len + 1) / 2);
+                    std::vector<float> m0(blocks);
+                    k::bnb4_run(S, x.data(), len, bs, *cb, nullptr, DType::BF16, p0.data(), m0.data(), nullptr);
+                    std::vector<float> a0(blocks);
+                    S.absmax_blocks(x.data(), len, bs, a0.data());
+                    const std::string what = " (bnb4 from BF16 " + std::string(cb == &nf4 ? "nf4" : "fp4") + " block " +
+                                             std::to_string(bs) + ", n " + std::to_string(len) + ")";
+                    for (const auto* K : {&S, &V}) {
+                        std::vector<std::uint8_t> p1(p0.size());
+                        std::vector<float> m1(blocks), a1(blocks);
+                        if (!k::bnb4_run_bf16(*K, bits.data(), len, bs, *cb, p1.data(), m1.data()))
+                            return std::string(K->target) + ": finite input refused" + what;
+                        if (long d = first_diff(p0, p1); d >= 0)
+                            return std::string(K->target) + ": packed codes differ at byte " + std::to_string(d) + what;
+                        if (long d = first_diff(m0, m1); d >= 0)
+                            return std::string(K->target) + ": absmax differs at " + std::to_string(d) + what;
+                        if (!K->bf16_absmax_blocks(bits.data(), len, bs, a1.data()) || first_diff(a0, a1) >= 0)
+                            return std::string(K->target) + ": bf16_absmax_blocks" + what;
+                    }
+                }
+    }
     // FP8: scales 1, the data's own, eps; DeepSeek with the DeepGEMM scale.
     const float amax = S.absmax(x.data(), n);
     for (const float s : {1.0f, st::detail::fp8_ct_scale(amax, t), st::detail::dtype_eps(t), 0.25f})
@@ -216,6 +246,7 @@ private slots:
     void first_nonfinite_every_position();
     void bf16_decode_checked_every_position();
     void bf16_absmax_bits_is_decoded_absmax();
+    void bnb4_from_bf16_refuses_nonfinite();
 };
 
 void TestStKernels::simd_equals_scalar() {
@@ -386,4 +417,38 @@ void TestStKernels::bf16_absmax_bits_is_decoded_absmax() {
 }
 
 QTEST_APPLESS_MAIN(TestStKernels)
+// bitsandbytes 4-bit from BF16 bits: a NaN or ±inf at any position (full
+// blocks, the partial last block) makes bnb4_run_bf16 and bf16_absmax_blocks
+// return false, on every target, for NF4 (cell table) and FP4 (search).
+void TestStKernels::bnb4_from_bf16_refuses_nonfinite() {
+    const auto nf4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::NF4).data());
+    const auto fp4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::FP4).data());
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        std::mt19937 rng(91);
+        std::normal_distribution<float> nd(0.0f, 0.02f);
+        const std::size_t n = 64 * 20 + 17;
+        std::vector<std::uint16_t> in(n);
+        for (auto& b : in) b = std::uint16_t(st::detail::bits_of(st::detail::round_bf16(nd(rng))) >> 16);
+        std::vector<std::uint8_t> packed((n + 1) / 2);
+        std::vector<float> am(n / 64 + 1);
+        for (const auto* K : {&k::scalar_kernels(), &k::st_kernels()})
+            for (const auto* cb : {&nf4, &fp4}) {
+                if (!k::bnb4_run_bf16(*K, in.data(), n, 64, *cb, packed.data(), am.data()))
+                    return target + " " + K->target + ": finite input refused";
+                for (std::size_t p = 0; p < n; ++p)
+                    for (const std::uint16_t bad : {std::uint16_t(0x7FC0), std::uint16_t(0xFF80), std::uint16_t(0x7F80)}) {
+                        const std::uint16_t keep = in[p];
+                        in[p] = bad;
+                        const bool a = k::bnb4_run_bf16(*K, in.data(), n, 64, *cb, packed.data(), am.data());
+                        const bool b = K->bf16_absmax_blocks(in.data(), n, 64, am.data());
+                        in[p] = keep;
+                        if (a || b)
+                            return target + " " + K->target + ": non-finite at " + std::to_string(p) + " not refused";
+                    }
+            }
+        return {};
+    });
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
 #include "test_st_kernels.moc"

@@ -117,6 +117,20 @@ struct StKernels {
     /// `absmax` of the decoded values. A result ≥ 0x7F80 means a NaN or ±inf
     /// is among them (the value is then meaningless).
     std::uint16_t (*bf16_absmax_bits)(const std::uint16_t* in, std::size_t n);
+
+    /// `absmax_blocks` of n BF16 values (little-endian bit patterns) in
+    /// ⌈n/blocksize⌉ blocks, read from the bits (bf16_absmax_bits per
+    /// block): the same f32 values as on the decoded input. Returns false
+    /// when a NaN/±inf is among them (out then unspecified).
+    bool (*bf16_absmax_blocks)(const std::uint16_t* in, std::size_t n, std::size_t blocksize, float* out);
+
+    /// `bnb4_blocks` straight from BF16 bit patterns, without round trip:
+    /// `nblocks` *full* blocks of `blocksize` (even, ≥ 16) values; writes
+    /// nblocks·blocksize/2 packed bytes and nblocks absmax values, the bytes
+    /// bnb4_blocks writes for the decoded values with wdtype BF16. Returns
+    /// false when a NaN/±inf is among them (outputs then unspecified).
+    bool (*bnb4_blocks_bf16)(const std::uint16_t* in, std::size_t nblocks, std::size_t blocksize, const Codebook4& cb,
+                             std::uint8_t* packed, float* absmax);
 };
 
 /// The 256 E4M3FN values as f32 (index = code; 0x7F/0xFF are NaN).
@@ -125,6 +139,11 @@ const float* e4m3_values() noexcept;
 /// The SIMD `loss` of st_kernels() (st_simd_loss.cc), dispatched to the best
 /// Highway target: f64 sums per lane, see StKernels::loss.
 void simd_loss(const float* x, const float* y, std::size_t n, LossSums& acc);
+/// The SIMD `bf16_absmax_blocks` and `bnb4_blocks_bf16` of st_kernels()
+/// (st_simd_bnb4.cc), dispatched to the best Highway target.
+bool simd_bf16_absmax_blocks(const std::uint16_t* in, std::size_t n, std::size_t blocksize, float* out);
+bool simd_bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::size_t blocksize, const Codebook4& cb,
+                           std::uint8_t* packed, float* absmax);
 
 /// The scalar reference kernels.
 const StKernels& scalar_kernels() noexcept;
@@ -141,6 +160,14 @@ const StKernels& st_kernels() noexcept;
 /// values (am_deq as in bnb4_blocks, nullable).
 void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blocksize, const Codebook4& cb,
               const float* am_deq, DType wdtype, std::uint8_t* packed, float* absmax, float* y);
+
+/// bnb4_run from BF16 bit patterns without round trip (bnb4_blocks_bf16 for
+/// the full blocks, the last partial block decoded and quantized as
+/// bnb4_run does): the same packed bytes and absmax as bnb4_run on the
+/// decoded values with wdtype BF16. Returns false when a NaN/±inf is among
+/// the n values (outputs then unspecified).
+bool bnb4_run_bf16(const StKernels& k, const std::uint16_t* in, std::size_t n, std::size_t blocksize,
+                   const Codebook4& cb, std::uint8_t* packed, float* absmax);
 
 // ---- bitsandbytes 4-bit pieces shared by quantize_bnb4 and the forget pipeline (bnb4.cc)
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 #include <numeric>
 
 namespace amn::st::kern {
@@ -175,6 +176,26 @@ void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* 
     }
 }
 
+bool bf16_absmax_blocks(const std::uint16_t* in, std::size_t n, std::size_t bs, float* out) {
+    for (std::size_t i = 0, b = 0; i < n; i += bs, ++b) {
+        const std::uint16_t m = bf16_absmax_bits(in + i, std::min(bs, n - i));
+        if (m >= 0x7F80u) return false;
+        out[b] = detail::float_of(std::uint32_t(m) << 16);
+    }
+    return true;
+}
+
+// The reference: each block decoded (checked), then bnb4_blocks.
+bool bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, const Codebook4& cb,
+                      std::uint8_t* packed, float* absmax_out) {
+    std::vector<float> x(bs);
+    for (std::size_t b = 0; b < nblocks; ++b) {
+        if (bf16_decode_checked(in + b * bs, bs, x.data()) < bs) return false;
+        bnb4_blocks(x.data(), 1, bs, cb, nullptr, DType::BF16, packed + b * bs / 2, absmax_out + b, nullptr);
+    }
+    return true;
+}
+
 void loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
     for (std::size_t i = 0; i < n; ++i) acc.add(x[i], y[i]);
 }
@@ -204,8 +225,21 @@ void bnb4_run(const StKernels& k, const float* x, std::size_t n, std::size_t blo
     }
 }
 
+bool bnb4_run_bf16(const StKernels& k, const std::uint16_t* in, std::size_t n, std::size_t blocksize,
+                   const Codebook4& cb, std::uint8_t* packed, float* absmax_out) {
+    const std::size_t full = n / blocksize, rem = n - full * blocksize;
+    if (!k.bnb4_blocks_bf16(in, full, blocksize, cb, packed, absmax_out)) return false;
+    if (rem == 0) return true;
+    std::vector<float> x(rem);
+    if (k.bf16_decode_checked(in + full * blocksize, rem, x.data()) < rem) return false;
+    bnb4_run(k, x.data(), rem, blocksize, cb, nullptr, DType::BF16, packed + full * blocksize / 2, absmax_out + full,
+             nullptr);
+    return true;
+}
+
 const StKernels& scalar_kernels() noexcept {
-    static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss, bf16_absmax_bits};
+    static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss, bf16_absmax_bits,
+                             bf16_absmax_blocks, bnb4_blocks_bf16};
     return k;
 }
 

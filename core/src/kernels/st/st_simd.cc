@@ -561,7 +561,8 @@ std::uint16_t bf16_absmax_bits(const std::uint16_t* in, std::size_t n) {
 }  // namespace
 
 const StKernels& st_kernels() noexcept {
-    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, simd_loss, bf16_absmax_bits};
+    static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, simd_loss, bf16_absmax_bits,
+                             simd_bf16_absmax_blocks, simd_bnb4_blocks_bf16};
     return k;
 }
 

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Highway SIMD bitsandbytes 4-bit straight from the stored BF16 bits
+// (st_kernels.hpp `bf16_absmax_blocks`, `bnb4_blocks_bf16`), compiled once per
+// target and chosen at run time; the f32 kernels are in st_simd.cc.
+//
+// The bytes are those of `bnb4_blocks` on the decoded values (wdtype BF16):
+// - the absmax of a block is the largest |x| bit pattern (bits & 0x7FFF): for
+//   finite BF16 values the order of those patterns is the order of |x|, and
+//   a pattern ≥ 0x7F80 (NaN, ±inf) makes the call return false;
+// - v = x · f32(1 / max(absmax, 1e-38)), one IEEE multiplication as there;
+//   the clamp to [−1, 1] is left out: |v| exceeds 1 only by rounding, where
+//   the cell below is the same (trunc((v + 1)·16) is 0 above −1 − 2^-4 and
+//   min(…, 31) caps the top) and no midpoint lies outside (−1, 1);
+// - the code is k = #{midpoints < v} by the cell table of Codebook4 (NF4) or
+//   a 4-step binary search over the midpoints (FP4), then order[k].
+// With 16 lanes (AVX-512) 64 codes are packed at a time: two unsigned
+// saturating packs and a dword permute put the 64 k in element order as
+// bytes, one in-lane byte shuffle maps k → order[k], one multiply-add of
+// byte pairs by (16, 1) makes code(2i) << 4 | code(2i+1), and a truncating
+// word → byte move stores 32 bytes. Other targets decode a block at a time
+// and run that target's `bnb4_blocks`.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "st/st_simd_bnb4.cc"  // found through the kernels include dir
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "kernels/st/st_common.hpp"
+#include "kernels/st/st_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+HWY_BEFORE_NAMESPACE();
+namespace amn::st::kern {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D16 = hn::ScalableTag<std::uint16_t>;
+
+// max(in[i] & 0x7FFF) over one block of bs values (bs a multiple of Lanes(D16)).
+HWY_INLINE std::uint32_t BlockMaxBits(const std::uint16_t* in, std::size_t bs) {
+#if HWY_TARGET == HWY_SCALAR
+    return scalar_kernels().bf16_absmax_bits(in, bs);  // one lane: no pairs of u16 lanes
+#else
+    const D16 d;
+    const hn::Repartition<std::uint32_t, D16> d32;
+    const std::size_t N = hn::Lanes(d);
+    const auto mask = hn::Set(d, std::uint16_t(0x7FFF));
+    auto m0 = hn::Zero(d), m1 = hn::Zero(d);
+    std::size_t j = 0;
+    for (; j + 2 * N <= bs; j += 2 * N) {
+        m0 = hn::Max(m0, hn::And(hn::LoadU(d, in + j), mask));
+        m1 = hn::Max(m1, hn::And(hn::LoadU(d, in + j + N), mask));
+    }
+    for (; j < bs; j += N) m0 = hn::Max(m0, hn::And(hn::LoadU(d, in + j), mask));
+    // Pairs of u16 lanes as one u32: the larger half, then the largest lane.
+    const auto w = hn::BitCast(d32, hn::Max(m0, m1));
+    const auto m = hn::Max(hn::And(w, hn::Set(d32, 0xFFFFu)), hn::ShiftRight<16>(w));
+    return hn::GetLane(hn::MaxOfLanes(d32, m));
+#endif
+}
+
+bool Bf16AbsMaxBlocks(const std::uint16_t* in, std::size_t n, std::size_t bs, float* out) {
+    std::size_t i = 0, b = 0;
+    if (bs % hn::Lanes(D16()) == 0)
+        for (; i + bs <= n; i += bs, ++b) {
+            const std::uint32_t m = BlockMaxBits(in + i, bs);
+            if (m >= 0x7F80u) return false;
+            out[b] = detail::float_of(m << 16);
+        }
+    return scalar_kernels().bf16_absmax_blocks(in + i, n - i, bs, out + b);
+}
+
+// A block at a time: decoded (and checked) into `buf`, then this target's f32 kernel.
+bool Bnb4Bf16Decoded(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, const Codebook4& cb,
+                     std::uint8_t* packed, float* absmax_out) {
+    const StKernels& k = st_kernels();
+    float buf[4096];
+    for (std::size_t b = 0; b < nblocks; ++b) {
+        if (bs > 4096) return scalar_kernels().bnb4_blocks_bf16(in + b * bs, nblocks - b, bs, cb, packed + b * bs / 2, absmax_out + b);
+        if (k.bf16_decode_checked(in + b * bs, bs, buf) < bs) return false;
+        k.bnb4_blocks(buf, 1, bs, cb, nullptr, DType::BF16, packed + b * bs / 2, absmax_out + b, nullptr);
+    }
+    return true;
+}
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+bool Bnb4Bf16Avx3(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, const Codebook4& cb,
+                  std::uint8_t* packed, float* absmax_out) {
+    // NF4 (cells_ok): cell c = min(trunc((v + 1)·16), 31); k0 = cell_k[c] and its
+    // midpoint mid[k0] (+inf past the last) looked up from c, independently.
+    HWY_ALIGN float midc[32];
+    HWY_ALIGN float mids[16];
+    for (int c = 0; c < 32; ++c) midc[c] = cb.cell_k[c] < 15 ? cb.mid[cb.cell_k[c]] : HUGE_VALF;
+    for (int t = 0; t < 15; ++t) mids[t] = cb.mid[t];
+    mids[15] = HUGE_VALF;
+    alignas(16) std::uint8_t order8[16];
+    for (int t = 0; t < 16; ++t) order8[t] = std::uint8_t(cb.order[t]);
+    const __m512i cell_lo = _mm512_loadu_si512(cb.cell_k), cell_hi = _mm512_loadu_si512(cb.cell_k + 16);
+    const __m512 midc_lo = _mm512_load_ps(midc), midc_hi = _mm512_load_ps(midc + 16), vmids = _mm512_load_ps(mids);
+    const __m512i order = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(order8)));
+    // After the two packs, dword 4L + q of the vector holds elements 16q + 4L … + 3: dword G ← 4(G % 4) + G / 4.
+    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const __m512i pair = _mm512_set1_epi16(0x0110);  // bytes (16, 1): code(2i)·16 + code(2i+1)
+    const __m512 one = _mm512_set1_ps(1.0f), sixteen = _mm512_set1_ps(16.0f);
+    const __m512i k31 = _mm512_set1_epi32(31), ione = _mm512_set1_epi32(1);
+    const bool cells = cb.cells_ok;
+    constexpr std::size_t kGroup = 16;
+    float inv[kGroup];
+    for (std::size_t b0 = 0; b0 < nblocks; b0 += kGroup) {
+        const std::size_t nb = std::min(kGroup, nblocks - b0);
+        // Every absmax of the group first (independent chains), then the reciprocals, then the codes.
+        for (std::size_t b = 0; b < nb; ++b) {
+            const std::uint32_t m = BlockMaxBits(in + (b0 + b) * bs, bs);
+            if (m >= 0x7F80u) return false;
+            absmax_out[b0 + b] = detail::float_of(m << 16);
+        }
+        for (std::size_t b = 0; b < nb; ++b) inv[b] = 1.0f / std::max(absmax_out[b0 + b], 1e-38f);
+        for (std::size_t b = 0; b < nb; ++b) {
+            const std::uint16_t* xb = in + (b0 + b) * bs;
+            std::uint8_t* p = packed + (b0 + b) * bs / 2;
+            const __m512 vinv = _mm512_set1_ps(inv[b]);
+            for (std::size_t j = 0; j < bs; j += 64) {
+                __m512i k[4];
+                for (int t = 0; t < 4; ++t) {
+                    const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb + j + 16 * t));
+                    const __m512 v = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)), vinv);
+                    if (cells) {
+                        const __m512i c = _mm512_min_epi32(
+                            _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_add_ps(v, one), sixteen)), k31);
+                        const __m512i k0 = _mm512_permutex2var_epi32(cell_lo, c, cell_hi);
+                        const __m512 mk = _mm512_permutex2var_ps(midc_lo, c, midc_hi);
+                        k[t] = _mm512_mask_add_epi32(k0, _mm512_cmp_ps_mask(mk, v, _CMP_LT_OQ), k0, ione);
+                    } else {
+                        // k = #{midpoints < v}: 4-step binary search (mids[15] = +inf pads the table).
+                        __m512i kk = _mm512_setzero_si512();
+                        for (int step = 8; step >= 1; step /= 2) {
+                            const __m512i at = _mm512_add_epi32(kk, _mm512_set1_epi32(step - 1));
+                            const __m512 mk = _mm512_permutexvar_ps(at, vmids);
+                            kk = _mm512_mask_add_epi32(kk, _mm512_cmp_ps_mask(mk, v, _CMP_LT_OQ), kk,
+                                                       _mm512_set1_epi32(step));
+                        }
+                        k[t] = kk;
+                    }
+                }
+                const __m512i bytes = _mm512_permutexvar_epi32(
+                    perm, _mm512_packus_epi16(_mm512_packus_epi32(k[0], k[1]), _mm512_packus_epi32(k[2], k[3])));
+                const __m512i codes = _mm512_shuffle_epi8(order, bytes);
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + j / 2),
+                                    _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(codes, pair)));
+            }
+        }
+    }
+    return true;
+}
+#endif
+
+bool Bnb4BlocksBf16(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, const Codebook4& cb,
+                    std::uint8_t* packed, float* absmax_out) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    if (bs % 64 == 0) return Bnb4Bf16Avx3(in, nblocks, bs, cb, packed, absmax_out);
+#endif
+    return Bnb4Bf16Decoded(in, nblocks, bs, cb, packed, absmax_out);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace amn::st::kern
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace amn::st::kern {
+
+HWY_EXPORT(Bf16AbsMaxBlocks);
+HWY_EXPORT(Bnb4BlocksBf16);
+
+bool simd_bf16_absmax_blocks(const std::uint16_t* in, std::size_t n, std::size_t bs, float* out) {
+    return HWY_DYNAMIC_DISPATCH(Bf16AbsMaxBlocks)(in, n, bs, out);
+}
+bool simd_bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, const Codebook4& cb,
+                           std::uint8_t* packed, float* absmax_out) {
+    return HWY_DYNAMIC_DISPATCH(Bnb4BlocksBf16)(in, nblocks, bs, cb, packed, absmax_out);
+}
+
+}  // namespace amn::st::kern
+#endif  // HWY_ONCE
