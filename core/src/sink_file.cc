@@ -60,6 +60,19 @@ void start_writeback(int fd, std::uint64_t off, std::uint64_t n) noexcept {
 #endif
 }
 
+bool preallocate(int fd, std::uint64_t size) noexcept {
+#if defined(__linux__)
+    if (size == 0) return true;
+    int r;
+    do r = ::fallocate(fd, 0, 0, static_cast<off_t>(size));
+    while (r != 0 && errno == EINTR);
+    return r == 0 || (errno != ENOSPC && errno != EDQUOT);
+#else
+    (void)fd, (void)size;
+    return true;
+#endif
+}
+
 void WrittenRanges::check_range(std::uint64_t offset, std::uint64_t size, std::uint64_t nbytes, const std::string& path,
                                 const std::string& tensor) {
     if (offset > nbytes || size > nbytes - offset)

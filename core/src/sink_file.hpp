@@ -38,6 +38,14 @@ void pwrite_all(int fd, const std::uint8_t* p, std::uint64_t n, std::uint64_t of
 /// following it. A hint: errors are ignored (fdatasync reports them).
 void start_writeback(int fd, std::uint64_t off, std::uint64_t n) noexcept;
 
+/// Allocate the blocks of [0, size) of `fd` now (Linux fallocate, mode 0:
+/// unwritten extents, the file size unchanged if already `size`): the writes
+/// that follow find their blocks allocated instead of reserving them page by
+/// page (ext4 delayed allocation), and a disk that is too full fails here,
+/// before any work. Returns false only when the disk is full (ENOSPC/EDQUOT);
+/// a file system without the call (EOPNOTSUPP) or another platform is fine.
+bool preallocate(int fd, std::uint64_t size) noexcept;
+
 /// Merged [start, end) byte ranges written into one tensor of `nbytes`.
 class WrittenRanges {
 public:
