@@ -387,7 +387,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
                     // A stored BF16 weight the quantizer reads as it is (no decode); a
                     // non-finite value goes the decoding way to its named error.
                     if (const std::uint16_t* in = q.has_bf16_encode() ? stored_bf16(e) : nullptr;
-                        in && q.encode_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows, s.q, sink_put(e))) {
+                        in && q.encode_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows, s.q, sink_put(e),
+                                            unit_loss[std::size_t(&u - bt.main.data())])) {
                         detail::release_inputs(cat, r, u.row0, u.nrows);
                         return;
                     }

@@ -160,19 +160,95 @@ bool WeightQuantizer::prepass_bf16(const std::uint16_t* in, u64 row0, u64 nrows)
 
 bool WeightQuantizer::has_bf16_encode() const noexcept {
     const Impl& m = *impl_;
-    return m.wdtype == DType::BF16 && !m.measure_loss && std::holds_alternative<Bnb4Target>(m.scheme);
+    return m.wdtype == DType::BF16 && !m.measure_loss &&
+           (std::holds_alternative<Bnb4Target>(m.scheme) || std::holds_alternative<BnbInt8Target>(m.scheme) ||
+            std::holds_alternative<Fp8CtTarget>(m.scheme) || std::holds_alternative<Fp8DeepseekTarget>(m.scheme));
 }
 
-bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put) {
+bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+                                  kern::LossSums& loss) {
     Impl& m = *impl_;
-    const auto& b = std::get<Bnb4Target>(m.scheme);
-    const u64 n = nrows * m.C, bs = b.blocksize, e0 = row0 * m.C, block0 = e0 / bs;
-    s.a.resize((n + 1) / 2);
-    s.f.resize((n + bs - 1) / bs);
-    if (!kern::bnb4_run_bf16(m.k, in, n, bs, m.cb, s.a.data(), s.f.data())) return false;
-    put(0, e0 / 2, s.a);
-    if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
-    return true;
+    const u64 C = m.C, n = nrows * C;
+    // Max |x| of every 128 × 128 tile of these rows from the bits into s.f (false: a NaN/±inf).
+    auto tile_absmax_bf16 = [&]() {
+        const u64 nbc = (C + 127) / 128;
+        s.f.assign(((nrows + 127) / 128) * nbc, 0.0f);
+        s.y.resize(nbc);  // one row's 128-column maxima
+        for (u64 r = 0; r < nrows; ++r) {
+            if (!m.k.bf16_absmax_blocks(in + r * C, C, 128, s.y.data())) return false;
+            float* f = s.f.data() + (r / 128) * nbc;
+            for (u64 t = 0; t < nbc; ++t) f[t] = std::max(f[t], s.y[t]);
+        }
+        return true;
+    };
+    // The codes of those rows, each 128-column piece with its tile's scale.
+    auto encode_tiles_bf16 = [&](bool deepseek) {
+        const u64 nbc = (C + 127) / 128;
+        for (u64 r = 0; r < nrows; ++r)
+            for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
+                m.k.fp8_encode_bf16(in + r * C + c0, std::min<u64>(128, C - c0), s.f[t], deepseek, s.a.data() + r * C + c0);
+    };
+    // Everything is computed before the first put(): false leaves nothing written.
+    return std::visit(
+        overloaded{
+            [&](const Bnb4Target& b) {
+                const u64 bs = b.blocksize, e0 = row0 * C, block0 = e0 / bs;
+                s.a.resize((n + 1) / 2);
+                s.f.resize((n + bs - 1) / bs);
+                if (!kern::bnb4_run_bf16(m.k, in, n, bs, m.cb, s.a.data(), s.f.data())) return false;
+                put(0, e0 / 2, s.a);
+                if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
+                return true;
+            },
+            [&](const BnbInt8Target&) {
+                s.q.resize(n);
+                s.f.resize(nrows);
+                for (u64 r = 0; r < nrows; ++r)
+                    if (!m.k.int8_row_bf16(in + r * C, C, s.q.data() + r * C, &s.f[r])) return false;
+                // A row whose F16 cast overflows (SCB = inf) dequantizes to NaN throughout.
+                for (u64 r = 0; r < nrows; ++r)
+                    if (std::isinf(s.f[r])) loss.nonfinite += C;
+                put(0, row0 * C, bytes_of(s.q));
+                put(1, row0 * 4, bytes_of(s.f));
+                return true;
+            },
+            [&](const Fp8CtTarget& f) {
+                s.a.resize(n);
+                if (f.granularity == st::Fp8Granularity::Tensor) {
+                    // The first pass (prepass_bf16) found every row finite.
+                    m.k.fp8_encode_bf16(in, n, m.tensor_scale, false, s.a.data());
+                } else if (f.granularity == st::Fp8Granularity::Channel) {
+                    s.f.resize(nrows);
+                    for (u64 r = 0; r < nrows; ++r) {
+                        const std::uint32_t bits = m.k.bf16_absmax_bits(in + r * C, C);
+                        if (bits >= 0x7F80u) return false;
+                        s.f[r] = st::detail::fp8_ct_scale(st::detail::float_of(bits << 16), m.wdtype);
+                        m.k.fp8_encode_bf16(in + r * C, C, s.f[r], false, s.a.data() + r * C);
+                    }
+                    put(1, row0 * m.esize(), st::encode_floats(s.f, m.wdtype));
+                } else {
+                    if (!tile_absmax_bf16()) return false;
+                    for (float& v : s.f) v = st::detail::fp8_ct_scale(v, m.wdtype);
+                    encode_tiles_bf16(false);
+                    put(1, (row0 / 128) * ((C + 127) / 128) * m.esize(), st::encode_floats(s.f, m.wdtype));
+                }
+                put(0, row0 * C, s.a);
+                return true;
+            },
+            [&](const Fp8DeepseekTarget& d) {
+                s.a.resize(n);
+                if (!tile_absmax_bf16()) return false;
+                for (float& v : s.f) v = st::detail::deepseek_sf(v, d.ue8m0);
+                encode_tiles_bf16(true);
+                put(0, row0 * C, s.a);
+                put(1, (row0 / 128) * ((C + 127) / 128) * 4, bytes_of(s.f));
+                return true;
+            },
+            [&](const PackedIntTarget&) -> bool {
+                throw Error(ErrorCode::Usage, "encode_bf16() without has_bf16_encode(): no BF16 path for compressed-tensors INT");
+            },
+        },
+        m.scheme);
 }
 
 void WeightQuantizer::finish_prepass() {

@@ -78,15 +78,16 @@ public:
     /// values recorded). Returns false when they hold a NaN/±inf (the caller
     /// then decodes the chunk and reports it).
     bool prepass_bf16(const std::uint16_t* in, std::uint64_t row0, std::uint64_t nrows);
-    /// True when encode_bf16() may replace encode(): a BF16 weight to
-    /// bitsandbytes 4-bit without measure_loss.
+    /// True when encode_bf16() may replace encode(): a BF16 weight without
+    /// measure_loss, to bitsandbytes 4-bit or LLM.int8, FP8 or DeepSeek FP8.
     bool has_bf16_encode() const noexcept;
     /// encode() straight from the stored BF16 bit patterns of rows
-    /// [row0, row0 + nrows) (st::kern::bnb4_run_bf16: no decode to f32, the
-    /// same bytes). Returns false, having written nothing, when they hold a
+    /// [row0, row0 + nrows) (the *_bf16 kernels: no decode to f32, the same
+    /// bytes and put() calls; `loss` gets only the `nonfinite` count of
+    /// LLM.int8 rows whose F16 cast overflows, as encode() without measure_loss). Returns false, having written nothing, when they hold a
     /// NaN/±inf (the caller then decodes the chunk and reports it).
     bool encode_bf16(const std::uint16_t* in, std::uint64_t row0, std::uint64_t nrows, QuantScratch& s,
-                     const PutFn& put);
+                     const PutFn& put, st::kern::LossSums& loss);
     /// After every prepass(): the tensor-wide values.
     void finish_prepass();
     /// Quantize rows [row0, row0 + nrows): write their slices through

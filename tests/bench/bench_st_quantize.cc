@@ -6,7 +6,9 @@
 // 256-row chunks, output bytes copied into a buffer instead of a file), with
 // the SIMD kernels of this CPU's best Highway target ("simd") and with the
 // scalar reference ("scalar"). Reported as ns/element (items_per_second⁻¹).
-// Decoding the BF16 input and writing the file are not included.
+// Decoding the BF16 input and writing the file are not included, except in
+// "bf16-noloss": the path of `amn forget` without --report (the stored BF16
+// bits straight into the quantizer, no round trip, no loss sums).
 //
 //   amn_bench_st_quantize [--benchmark_filter=nf4] [--benchmark_min_time=0.5]
 #include "anamnesis/forget_st.hpp"
@@ -67,6 +69,56 @@ void run(benchmark::State& state, const StScheme& scheme, bool simd) {
     state.counters["sqnr_dB"] = sqnr;
 }
 
+// The forget path of `amn forget` without --report: the stored BF16 bits
+// straight into the quantizer (encode_bf16 / prepass_bf16 where the scheme has
+// them, else decoded row chunk by row chunk as forget does), no round trip and
+// no loss (measure_loss = false).
+void run_bf16(benchmark::State& state, const StScheme& scheme) {
+    const auto& w = weight();
+    static const std::vector<std::uint16_t> bits = [&] {
+        std::vector<std::uint16_t> b(w.size());
+        for (std::size_t i = 0; i < w.size(); ++i) b[i] = std::uint16_t(st::detail::bits_of(w[i]) >> 16);
+        return b;
+    }();
+    std::vector<std::uint8_t> sink(kR * kC * 4);
+    const forget_st_internal::PutFn put = [&](std::size_t, std::uint64_t off, std::span<const std::uint8_t> b) {
+        std::memcpy(sink.data() + (off % (sink.size() - b.size() + 1)), b.data(), b.size());
+    };
+    const forget_st_internal::TailFn tail = [](std::size_t, std::span<const std::uint8_t>) {};
+    forget_st_internal::QuantScratch scratch;
+    std::vector<float> x(kChunkRows * kC);
+    const auto& k = st::kern::st_kernels();
+    for (auto _ : state) {
+        forget_st_internal::WeightQuantizer q(scheme, kR, kC, DType::BF16, &k, false);
+        q.start();
+        if (q.needs_prepass()) {
+            for (std::uint64_t r = 0; r < kR; r += kChunkRows) {
+                if (q.has_bf16_prepass()) {
+                    q.prepass_bf16(bits.data() + r * kC, r, kChunkRows);
+                } else {
+                    k.bf16_decode_checked(bits.data() + r * kC, kChunkRows * kC, x.data());
+                    q.prepass(x.data(), r, kChunkRows);
+                }
+            }
+            q.finish_prepass();
+        }
+        st::kern::LossSums loss;
+        for (std::uint64_t r = 0; r < kR; r += kChunkRows) {
+            if (q.has_bf16_encode()) {
+                q.encode_bf16(bits.data() + r * kC, r, kChunkRows, scratch, put, loss);
+            } else {
+                k.bf16_decode_checked(bits.data() + r * kC, kChunkRows * kC, x.data());
+                q.encode(x.data(), r, kChunkRows, scratch, put, loss);
+            }
+        }
+        q.finish(put, tail);
+        benchmark::DoNotOptimize(sink.data());
+    }
+    state.SetItemsProcessed(std::int64_t(state.iterations() * kR * kC));
+    state.counters["ns/elem"] = benchmark::Counter(double(kR * kC), benchmark::Counter::kIsIterationInvariantRate |
+                                                                        benchmark::Counter::kInvert);
+}
+
 void register_all() {
     StSchemeOptions none;
     StSchemeOptions dq;
@@ -89,12 +141,16 @@ void register_all() {
         {"w8a16-g128", parse_st_scheme("w8a16", none)},
         {"w8a16-channel", parse_st_scheme("w8a16", channel)},
     };
-    for (const auto& [name, s] : schemes)
+    for (const auto& [name, s] : schemes) {
         for (const bool simd : {true, false})
             benchmark::RegisterBenchmark((name + (simd ? "/simd" : "/scalar")).c_str(),
                                          [s = s, simd](benchmark::State& st) { run(st, s, simd); })
                 ->Unit(benchmark::kMillisecond)
                 ->MinTime(0.2);
+        benchmark::RegisterBenchmark((name + "/bf16-noloss").c_str(), [s = s](benchmark::State& st) { run_bf16(st, s); })
+            ->Unit(benchmark::kMillisecond)
+            ->MinTime(0.2);
+    }
 }
 
 }  // namespace

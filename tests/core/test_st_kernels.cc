@@ -174,6 +174,40 @@ std::string compare(const std::vector<float>& x, DType t, const k::Codebook4& nf
                     }
                 }
     }
+    // FP8 and LLM.int8 straight from BF16 bits: the codes (and SCB) of the f32 reference.
+    if (t == DType::BF16) {
+        std::vector<std::uint16_t> bits(n);
+        for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint16_t(st::detail::bits_of(x[i]) >> 16);
+        const float am = S.absmax(x.data(), n);
+        for (const float s : {1.0f, st::detail::fp8_ct_scale(am, t), st::detail::dtype_eps(t), 0.25f})
+            for (const bool ds : {false, true})
+                for (const std::size_t len : {n, n - 1, std::size_t(128), std::size_t(15)}) {
+                    if (len > n) continue;
+                    const float sc = ds ? st::detail::deepseek_sf(am, s == 1.0f) : s;
+                    std::vector<std::uint8_t> q0(len), q1(len);
+                    S.fp8_encode(x.data(), len, sc, ds, t, q0.data(), nullptr);
+                    for (const auto* K : {&S, &V}) {
+                        std::fill(q1.begin(), q1.end(), 0xAA);
+                        K->fp8_encode_bf16(bits.data(), len, sc, ds, q1.data());
+                        if (long d = first_diff(q0, q1); d >= 0)
+                            return std::string(K->target) + ": fp8 codes from BF16 differ at " + std::to_string(d) +
+                                   (ds ? " (deepseek)" : " (compressed-tensors)") + ", n " + std::to_string(len);
+                    }
+                }
+        for (const std::size_t len : {n, std::size_t(5), std::size_t(33), std::size_t(64)}) {
+            const std::size_t l = std::min(len, n);
+            std::vector<std::int8_t> q0(l), q1(l);
+            float s0, s1;
+            S.int8_row(x.data(), l, q0.data(), &s0, nullptr);
+            for (const auto* K : {&S, &V}) {
+                if (!K->int8_row_bf16(bits.data(), l, q1.data(), &s1))
+                    return std::string(K->target) + ": int8 from BF16 refused finite input";
+                if (st::detail::bits_of(s0) != st::detail::bits_of(s1)) return std::string(K->target) + ": SCB from BF16 differs";
+                if (long d = first_diff(q0, q1); d >= 0)
+                    return std::string(K->target) + ": int8 codes from BF16 differ at " + std::to_string(d);
+            }
+        }
+    }
     // FP8: scales 1, the data's own, eps; DeepSeek with the DeepGEMM scale.
     const float amax = S.absmax(x.data(), n);
     for (const float s : {1.0f, st::detail::fp8_ct_scale(amax, t), st::detail::dtype_eps(t), 0.25f})
@@ -417,8 +451,8 @@ void TestStKernels::bf16_absmax_bits_is_decoded_absmax() {
 }
 
 QTEST_APPLESS_MAIN(TestStKernels)
-// bitsandbytes 4-bit from BF16 bits: a NaN or ±inf at any position (full
-// blocks, the partial last block) makes bnb4_run_bf16 and bf16_absmax_blocks
+// From BF16 bits: a NaN or ±inf at any position (full blocks, the partial
+// last block) makes bnb4_run_bf16, bf16_absmax_blocks and int8_row_bf16
 // return false, on every target, for NF4 (cell table) and FP4 (search).
 void TestStKernels::bnb4_from_bf16_refuses_nonfinite() {
     const auto nf4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::NF4).data());
@@ -441,8 +475,11 @@ void TestStKernels::bnb4_from_bf16_refuses_nonfinite() {
                         in[p] = bad;
                         const bool a = k::bnb4_run_bf16(*K, in.data(), n, 64, *cb, packed.data(), am.data());
                         const bool b = K->bf16_absmax_blocks(in.data(), n, 64, am.data());
+                        std::vector<std::int8_t> q8(n);
+                        float scb;
+                        const bool c = K->int8_row_bf16(in.data(), n, q8.data(), &scb);
                         in[p] = keep;
-                        if (a || b)
+                        if (a || b || c)
                             return target + " " + K->target + ": non-finite at " + std::to_string(p) + " not refused";
                     }
             }

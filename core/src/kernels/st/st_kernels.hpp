@@ -131,6 +131,16 @@ struct StKernels {
     /// false when a NaN/±inf is among them (outputs then unspecified).
     bool (*bnb4_blocks_bf16)(const std::uint16_t* in, std::size_t nblocks, std::size_t blocksize, const Codebook4& cb,
                              std::uint8_t* packed, float* absmax);
+
+    /// `fp8_encode` of n finite BF16 values (bit patterns; wdtype BF16),
+    /// without round trip: the same codes. The caller knows them finite (its
+    /// scale came from bf16_absmax_bits / bf16_absmax_blocks, which flag NaN/±inf).
+    void (*fp8_encode_bf16)(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q);
+
+    /// `int8_row` of one row of n BF16 values (bit patterns), without round
+    /// trip: the same codes and SCB. Returns false when a NaN/±inf is among
+    /// them (outputs then unspecified).
+    bool (*int8_row_bf16)(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb);
 };
 
 /// The 256 E4M3FN values as f32 (index = code; 0x7F/0xFF are NaN).
@@ -144,6 +154,9 @@ void simd_loss(const float* x, const float* y, std::size_t n, LossSums& acc);
 bool simd_bf16_absmax_blocks(const std::uint16_t* in, std::size_t n, std::size_t blocksize, float* out);
 bool simd_bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::size_t blocksize, const Codebook4& cb,
                            std::uint8_t* packed, float* absmax);
+/// The SIMD `fp8_encode_bf16` and `int8_row_bf16` of st_kernels() (st_simd_fp8.cc).
+void simd_fp8_encode_bf16(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q);
+bool simd_int8_row_bf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb);
 
 /// The scalar reference kernels.
 const StKernels& scalar_kernels() noexcept;

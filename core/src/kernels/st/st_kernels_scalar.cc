@@ -196,6 +196,20 @@ bool bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::size_t 
     return true;
 }
 
+// The references: decoded (and for int8 checked), then the f32 reference.
+void fp8_encode_bf16(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q) {
+    std::vector<float> x(n);
+    bf16_decode_checked(in, n, x.data());
+    fp8_encode(x.data(), n, s, deepseek, DType::BF16, q, nullptr);
+}
+
+bool int8_row_bf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb) {
+    std::vector<float> x(n);
+    if (bf16_decode_checked(in, n, x.data()) < n) return false;
+    int8_row(x.data(), n, q, scb, nullptr);
+    return true;
+}
+
 void loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
     for (std::size_t i = 0; i < n; ++i) acc.add(x[i], y[i]);
 }
@@ -239,7 +253,8 @@ bool bnb4_run_bf16(const StKernels& k, const std::uint16_t* in, std::size_t n, s
 
 const StKernels& scalar_kernels() noexcept {
     static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss, bf16_absmax_bits,
-                             bf16_absmax_blocks, bnb4_blocks_bf16};
+                             bf16_absmax_blocks, bnb4_blocks_bf16,
+                             fp8_encode_bf16, int8_row_bf16};
     return k;
 }
 
