@@ -38,22 +38,80 @@ HWY_INLINE VF LoadBf16(const std::uint16_t* p) {
 }
 #endif
 
+#if HWY_TARGET != HWY_SCALAR
+// compressed-tensors FP8 of [i, end) (a multiple of the lane count): the f32 kernel's steps.
+HWY_INLINE void Fp8CtLanes(const std::uint16_t* in, std::size_t i, std::size_t end, float s, std::uint8_t* q) {
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    const VF vs = hn::Set(df, s), lim = hn::Set(df, 448.0f), nlim = hn::Set(df, -448.0f);
+    VF rounded;
+    for (; i + N <= end; i += N) {
+        VF v = RoundW<1>(hn::Div(LoadBf16(in + i), vs));
+        v = hn::Add(v, hn::Zero(df));  // + zero point 0 (−0 → +0): exact, so its rounding is the identity
+        StoreBytes(E4M3Rounded<false>(hn::Min(hn::Max(v, nlim), lim), rounded), q + i);
+    }
+}
+#endif
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// compressed-tensors FP8 of BF16 weights, 32 values at a time. v = rt_BF16(x / s) is
+// itself a BF16 value, so after the division the steps run on 16-bit lanes: the +0
+// (−0 → +0), the clamp to ±448 (0x43E0) on the magnitude bits, and the E4M3 code of a
+// normal |v| ≥ 2^-6 from its bits — rebias by 120 and round the 7 mantissa bits to 3,
+// ties to even (a carry moves into the exponent). The unpacks put element 8L + j of
+// 128-bit lane L in dword j of lane L of `lo` (j < 4) or `hi` (j ≥ 4), and the
+// unsigned pack of their high halves puts them back in order. A vector with a value
+// in E4M3's subnormal range (0 < |v| < 2^-6) takes the 16-lane f32 steps instead.
+std::size_t Fp8CtBf16Avx3(const std::uint16_t* in, std::size_t n, float s, std::uint8_t* q) {
+    const __m512 vs = _mm512_set1_ps(s);
+    const __m512i zero = _mm512_setzero_si512(), k7fff = _mm512_set1_epi32(0x7FFF), one = _mm512_set1_epi32(1);
+    const __m512i negzero = _mm512_set1_epi16(std::int16_t(0x8000)), mag = _mm512_set1_epi16(0x7FFF);
+    const __m512i lim = _mm512_set1_epi16(0x43E0), sub_hi = _mm512_set1_epi16(0x3C7F);
+    const __m512i seven = _mm512_set1_epi16(7), one16 = _mm512_set1_epi16(1), rebias = _mm512_set1_epi16(120 << 3);
+    // f32 → the bits of its BF16 rounding (round to nearest even), in the low half.
+    auto bf16_bits = [&](__m512 f) {
+        const __m512i u = _mm512_castps_si512(f);
+        const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), one);
+        return _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(k7fff, lsb)), 16);
+    };
+    std::size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m512i raw = _mm512_loadu_si512(in + i);
+        const __m512 lo = _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, raw));
+        const __m512 hi = _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, raw));
+        __m512i v = _mm512_packus_epi32(bf16_bits(_mm512_div_ps(lo, vs)), bf16_bits(_mm512_div_ps(hi, vs)));
+        v = _mm512_maskz_mov_epi16(_mm512_cmpneq_epi16_mask(v, negzero), v);  // + 0
+        const __m512i a = _mm512_min_epu16(_mm512_and_si512(v, mag), lim);
+        if (_mm512_cmplt_epu16_mask(_mm512_sub_epi16(a, one16), sub_hi) != 0) {
+            Fp8CtLanes(in, i, i + 32, s, q);
+            continue;
+        }
+        const __m512i lsb = _mm512_and_si512(_mm512_srli_epi16(a, 4), one16);
+        __m512i code = _mm512_sub_epi16(_mm512_srli_epi16(_mm512_add_epi16(a, _mm512_add_epi16(seven, lsb)), 4), rebias);
+        code = _mm512_maskz_mov_epi16(_mm512_test_epi16_mask(a, a), code);  // |v| = 0 → 0
+        code = _mm512_or_si512(code, _mm512_srli_epi16(_mm512_andnot_si512(mag, v), 8));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + i), _mm512_cvtepi16_epi8(code));
+    }
+    return i;
+}
+#endif
+
 void Fp8EncodeBf16(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q) {
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
     const DF df;
     const std::size_t N = hn::Lanes(df);
-    VF rounded;
     if (deepseek) {
+        VF rounded;
         const VF inv = hn::Set(df, 1.0f / s);
         for (; i + N <= n; i += N) StoreBytes(E4M3Rounded<true>(hn::Mul(LoadBf16(in + i), inv), rounded), q + i);
     } else {
-        const VF vs = hn::Set(df, s), lim = hn::Set(df, 448.0f), nlim = hn::Set(df, -448.0f);
-        for (; i + N <= n; i += N) {
-            VF v = RoundW<1>(hn::Div(LoadBf16(in + i), vs));
-            v = hn::Add(v, hn::Zero(df));  // + zero point 0 (−0 → +0): exact, so its rounding is the identity
-            StoreBytes(E4M3Rounded<false>(hn::Min(hn::Max(v, nlim), lim), rounded), q + i);
-        }
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+        i = Fp8CtBf16Avx3(in, n, s, q);
+#endif
+        const std::size_t end = i + (n - i) / N * N;
+        Fp8CtLanes(in, i, end, s, q);
+        i = end;
     }
 #endif
     float buf[64];
@@ -77,11 +135,15 @@ bool Int8RowBf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* 
     const DI di;
     const std::size_t N = hn::Lanes(df);
     // The usual row: every |x| < 65520 (no F16 overflow) and the scale finite: no NaN → 0 step.
+    // A BF16 value (8 significant bits) is an F16 value when |x| ≥ 2^-17 (F16 spacing there
+    // is ≤ its own): the F16 rounding is needed only for vectors holding 0 < |x| < 2^-17.
     if (amax > 0.0f && amax < HUGE_VALF) {
-        const VF vscale = hn::Set(df, scale);
+        const VF vscale = hn::Set(df, scale), tiny = hn::Set(df, 7.62939453125e-06f), zero = hn::Zero(df);
         for (; i + N <= n; i += N) {
             const VF v = LoadBf16(in + i);
-            StoreBytes(hn::ConvertTo(di, hn::Round(hn::Mul(RoundF16Finite(v, hn::Abs(v)), vscale))), q + i);
+            const VF a = hn::Abs(v);
+            const VF w = hn::AllFalse(df, hn::AndNot(hn::Eq(a, zero), hn::Lt(a, tiny))) ? v : RoundF16Finite(v, a);
+            StoreBytes(hn::ConvertTo(di, hn::Round(hn::Mul(w, vscale))), q + i);
         }
     }
 #endif
