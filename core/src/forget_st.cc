@@ -419,6 +419,19 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         }, step_progress, cancel);  // on error the sink's destructor removes its temporaries
         done_before += weight_of(bt.main);
 
+        // Tensor-wide values of what the chunks recorded (double quantization without a first
+        // pass), one weight per worker.
+        std::vector<WorkUnit> after;
+        for (const auto& u : bt.main)
+            if (quantizers[u.item] && u.row0 == 0 && quantizers[u.item]->needs_after_pass())
+                after.push_back({u.item, 0, 0, 1});
+        run_units(after, opt.threads, [&](const WorkUnit& u, unsigned) {
+            try {
+                quantizers[u.item]->after_pass();
+            } catch (const Error& err) {
+                throw err.with_tensor(p.entries[u.item].info.name).with_file(cat.path);
+            }
+        }, {}, cancel);
         // Whole-tensor outputs of each quantized weight of the batch, and its loss (chunks in row order).
         for (std::size_t i = 0; i < bt.main.size(); ++i) loss[bt.main[i].item].merge(unit_loss[i]);
         for (const auto& u : bt.main) {

@@ -110,7 +110,9 @@ u64 WeightQuantizer::row_granularity() const noexcept {
 
 bool WeightQuantizer::needs_prepass() const noexcept {
     const Impl& m = *impl_;
-    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) return b->double_quant;
+    // Double quantization needs every absmax first only for the round trip (the absmax a
+    // loader dequantizes); without it the codes don't depend on it (after_pass()).
+    if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) return b->double_quant && m.measure_loss;
     if (const auto* f = std::get_if<Fp8CtTarget>(&m.scheme)) return f->granularity == st::Fp8Granularity::Tensor;
     return false;
 }
@@ -198,6 +200,7 @@ bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, 
                 if (!kern::bnb4_run_bf16(m.k, in, n, bs, m.cb, s.a.data(), s.f.data())) return false;
                 put(0, e0 / 2, s.a);
                 if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
+                else std::copy(s.f.begin(), s.f.end(), m.bnb.absmax.begin() + std::ptrdiff_t(block0));  // after_pass()
                 return true;
             },
             [&](const BnbInt8Target&) {
@@ -293,11 +296,12 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 // 16–64 Ki values with the loss after each, and than the loss summed inside
                 // the kernel (docs/benchmarks.md).
                 need_y(n);
-                kern::bnb4_run(m.k, x, n, bs, m.cb, b.double_quant ? m.am_deq.data() + block0 : nullptr, m.wdtype,
+                kern::bnb4_run(m.k, x, n, bs, m.cb, b.double_quant && ml ? m.am_deq.data() + block0 : nullptr, m.wdtype,
                                s.a.data(), s.f.data(), ml ? s.y.data() : nullptr);
                 if (ml) m.k.loss(x, s.y.data(), n, loss);
                 put(0, e0 / 2, s.a);
                 if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
+                else if (!ml) std::copy(s.f.begin(), s.f.end(), m.bnb.absmax.begin() + std::ptrdiff_t(block0));
             },
             [&](const BnbInt8Target&) {
                 s.q.resize(n);
@@ -380,6 +384,18 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
             },
         },
         m.scheme);
+}
+
+bool WeightQuantizer::needs_after_pass() const noexcept {
+    const Impl& m = *impl_;
+    const auto* b = std::get_if<Bnb4Target>(&m.scheme);
+    return b && b->double_quant && !m.measure_loss;
+}
+
+void WeightQuantizer::after_pass() {
+    Impl& m = *impl_;
+    kern::bnb4_double_quant(m.bnb);
+    std::vector<float>().swap(m.bnb.absmax);  // the codes, nested absmax and offset are what is stored
 }
 
 u64 WeightQuantizer::finish(const PutFn& put, const TailFn& tail) {

@@ -94,7 +94,15 @@ public:
     /// `put`, add their round-trip error to `loss`. Concurrent chunks are fine.
     void encode(const float* x, std::uint64_t row0, std::uint64_t nrows, QuantScratch& s, const PutFn& put,
                 st::kern::LossSums& loss);
-    /// After every encode(): write the whole-tensor outputs. Returns the
+    /// True when after_pass() must run between the last encode() and
+    /// finish(): bitsandbytes double quantization without measure_loss, whose
+    /// absmax values are recorded by encode() instead of a first pass.
+    bool needs_after_pass() const noexcept;
+    /// The tensor-wide values of what encode() recorded (the double
+    /// quantization of every absmax: nested absmax, offset, absmax codes).
+    /// Quantizers of different weights may run it concurrently.
+    void after_pass();
+    /// After every encode() (and after_pass()): write the whole-tensor outputs. Returns the
     /// bytes of the tail tensor given to `tail` (0 if none).
     std::uint64_t finish(const PutFn& put, const TailFn& tail);
 
