@@ -13,12 +13,15 @@
 //   min(…, 31) caps the top) and no midpoint lies outside (−1, 1);
 // - the code is k = #{midpoints < v} by the cell table of Codebook4 (NF4) or
 //   a 4-step binary search over the midpoints (FP4), then order[k].
-// With 16 lanes (AVX-512) 64 codes are packed at a time: two unsigned
-// saturating packs and a dword permute put the 64 k in element order as
-// bytes, one in-lane byte shuffle maps k → order[k], one multiply-add of
-// byte pairs by (16, 1) makes code(2i) << 4 | code(2i+1), and a truncating
-// word → byte move stores 32 bytes. Other targets decode a block at a time
-// and run that target's `bnb4_blocks`.
+// With 16 lanes (AVX-512): the absmax bit patterns of 16 blocks are reduced
+// together (MaxOf16) and their 16 reciprocals taken in one division (IEEE,
+// lane by lane the same); values are decoded by unpacks with zero, and 64
+// codes are packed at a time: unsigned saturating packs and a qword permute
+// put the 64 k in element order as bytes, one in-lane byte shuffle maps
+// k → order[k] (skipped for NF4, whose order is the identity), one
+// multiply-add of byte pairs by (16, 1) makes code(2i) << 4 | code(2i+1),
+// and a truncating word → byte move stores 32 bytes. Other targets decode a
+// block at a time and run that target's `bnb4_blocks`.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "st/st_simd_bnb4.cc"  // found through the kernels include dir
@@ -87,6 +90,22 @@ bool Bnb4Bf16Decoded(const std::uint16_t* in, std::size_t nblocks, std::size_t b
 }
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// Max of each of 16 vectors of 16 u32 lanes, in lane b of the result: pairs of
+// vectors merged by unpacks (within 128-bit lanes), then 128-bit lanes by
+// shuffles — 45 operations for 16 reductions.
+HWY_INLINE __m512i MaxOf16(const __m512i (&v)[16]) {
+    __m512i w[8], x[4];
+    for (int i = 0; i < 8; ++i)  // lane L: v2i[0,2], v2i+1[0,2], v2i[1,3], v2i+1[1,3] (maxed)
+        w[i] = _mm512_max_epu32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]), _mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
+    for (int i = 0; i < 4; ++i)  // lane L: partial max of v4i … v4i+3 over lane L
+        x[i] = _mm512_max_epu32(_mm512_unpacklo_epi64(w[2 * i], w[2 * i + 1]), _mm512_unpackhi_epi64(w[2 * i], w[2 * i + 1]));
+    __m512i y[2];
+    for (int i = 0; i < 2; ++i)  // lanes: v8i.. over L0∪L2, over L1∪L3, v8i+4.. over L0∪L2, over L1∪L3
+        y[i] = _mm512_max_epu32(_mm512_shuffle_i32x4(x[2 * i], x[2 * i + 1], 0x44),
+                                _mm512_shuffle_i32x4(x[2 * i], x[2 * i + 1], 0xEE));
+    return _mm512_max_epu32(_mm512_shuffle_i32x4(y[0], y[1], 0x88), _mm512_shuffle_i32x4(y[0], y[1], 0xDD));
+}
+
 bool Bnb4Bf16Avx3(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, const Codebook4& cb,
                   std::uint8_t* packed, float* absmax_out) {
     // NF4 (cells_ok): cell c = min(trunc((v + 1)·16), 31); k0 = cell_k[c] and its
@@ -97,57 +116,67 @@ bool Bnb4Bf16Avx3(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, 
     for (int t = 0; t < 15; ++t) mids[t] = cb.mid[t];
     mids[15] = HUGE_VALF;
     alignas(16) std::uint8_t order8[16];
-    for (int t = 0; t < 16; ++t) order8[t] = std::uint8_t(cb.order[t]);
+    bool identity = true;  // NF4: quant_map is sorted, code = k
+    for (int t = 0; t < 16; ++t) order8[t] = std::uint8_t(cb.order[t]), identity = identity && cb.order[t] == t;
     const __m512i cell_lo = _mm512_loadu_si512(cb.cell_k), cell_hi = _mm512_loadu_si512(cb.cell_k + 16);
     const __m512 midc_lo = _mm512_load_ps(midc), midc_hi = _mm512_load_ps(midc + 16), vmids = _mm512_load_ps(mids);
     const __m512i order = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(order8)));
-    // After the two packs, dword 4L + q of the vector holds elements 16q + 4L … + 3: dword G ← 4(G % 4) + G / 4.
-    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    // Loads: 32 values; the unpacks with zero give elements 8L … 8L+3 (lo) and 8L+4 … 8L+7
+    // (hi) of 128-bit lane L as f32. The unsigned packs give lane L the bytes of elements
+    // 8L … 8L+7 of the first 32 and then of the second 32: qword t ← 2t (t < 4), 2(t − 4) + 1.
+    const __m512i perm = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
     const __m512i pair = _mm512_set1_epi16(0x0110);  // bytes (16, 1): code(2i)·16 + code(2i+1)
-    const __m512 one = _mm512_set1_ps(1.0f), sixteen = _mm512_set1_ps(16.0f);
-    const __m512i k31 = _mm512_set1_epi32(31), ione = _mm512_set1_epi32(1);
+    const __m512 one = _mm512_set1_ps(1.0f), sixteen = _mm512_set1_ps(16.0f), tiny = _mm512_set1_ps(1e-38f);
+    const __m512i k31 = _mm512_set1_epi32(31), ione = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
+    const __m512i mag = _mm512_set1_epi16(0x7FFF), low16 = _mm512_set1_epi32(0xFFFF);
     const bool cells = cb.cells_ok;
+    // k = #{midpoints < v} of 16 values.
+    auto code_index = [&](__m512 v) {
+        if (cells) {
+            const __m512i c = _mm512_min_epi32(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_add_ps(v, one), sixteen)), k31);
+            const __m512i k0 = _mm512_permutex2var_epi32(cell_lo, c, cell_hi);
+            const __m512 mk = _mm512_permutex2var_ps(midc_lo, c, midc_hi);
+            return _mm512_mask_add_epi32(k0, _mm512_cmp_ps_mask(mk, v, _CMP_LT_OQ), k0, ione);
+        }
+        // 4-step binary search (mids[15] = +inf pads the table).
+        __m512i kk = zero;
+        for (int step = 8; step >= 1; step /= 2) {
+            const __m512 mk = _mm512_permutexvar_ps(_mm512_add_epi32(kk, _mm512_set1_epi32(step - 1)), vmids);
+            kk = _mm512_mask_add_epi32(kk, _mm512_cmp_ps_mask(mk, v, _CMP_LT_OQ), kk, _mm512_set1_epi32(step));
+        }
+        return kk;
+    };
     constexpr std::size_t kGroup = 16;
-    float inv[kGroup];
+    HWY_ALIGN float inv[kGroup];
     for (std::size_t b0 = 0; b0 < nblocks; b0 += kGroup) {
         const std::size_t nb = std::min(kGroup, nblocks - b0);
-        // Every absmax of the group first (independent chains), then the reciprocals, then the codes.
-        for (std::size_t b = 0; b < nb; ++b) {
-            const std::uint32_t m = BlockMaxBits(in + (b0 + b) * bs, bs);
-            if (m >= 0x7F80u) return false;
-            absmax_out[b0 + b] = detail::float_of(m << 16);
+        // Every absmax of the group (as bits), reduced together; then 16 reciprocals at once.
+        __m512i mx[kGroup];
+        for (std::size_t b = 0; b < kGroup; ++b) {
+            __m512i m = zero;
+            if (b < nb) {
+                const std::uint16_t* xb = in + (b0 + b) * bs;
+                for (std::size_t j = 0; j < bs; j += 32)
+                    m = _mm512_max_epu16(m, _mm512_and_si512(_mm512_loadu_si512(xb + j), mag));
+            }
+            mx[b] = _mm512_max_epu32(_mm512_and_si512(m, low16), _mm512_srli_epi32(m, 16));
         }
-        for (std::size_t b = 0; b < nb; ++b) inv[b] = 1.0f / std::max(absmax_out[b0 + b], 1e-38f);
+        const __m512i bits = MaxOf16(mx);
+        if (_mm512_cmpge_epu32_mask(bits, _mm512_set1_epi32(0x7F80)) != 0) return false;
+        const __m512 am = _mm512_castsi512_ps(_mm512_slli_epi32(bits, 16));
+        _mm512_mask_storeu_ps(absmax_out + b0, __mmask16((1u << nb) - 1u), am);
+        _mm512_store_ps(inv, _mm512_div_ps(one, _mm512_max_ps(am, tiny)));
         for (std::size_t b = 0; b < nb; ++b) {
             const std::uint16_t* xb = in + (b0 + b) * bs;
             std::uint8_t* p = packed + (b0 + b) * bs / 2;
             const __m512 vinv = _mm512_set1_ps(inv[b]);
             for (std::size_t j = 0; j < bs; j += 64) {
-                __m512i k[4];
-                for (int t = 0; t < 4; ++t) {
-                    const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb + j + 16 * t));
-                    const __m512 v = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)), vinv);
-                    if (cells) {
-                        const __m512i c = _mm512_min_epi32(
-                            _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_add_ps(v, one), sixteen)), k31);
-                        const __m512i k0 = _mm512_permutex2var_epi32(cell_lo, c, cell_hi);
-                        const __m512 mk = _mm512_permutex2var_ps(midc_lo, c, midc_hi);
-                        k[t] = _mm512_mask_add_epi32(k0, _mm512_cmp_ps_mask(mk, v, _CMP_LT_OQ), k0, ione);
-                    } else {
-                        // k = #{midpoints < v}: 4-step binary search (mids[15] = +inf pads the table).
-                        __m512i kk = _mm512_setzero_si512();
-                        for (int step = 8; step >= 1; step /= 2) {
-                            const __m512i at = _mm512_add_epi32(kk, _mm512_set1_epi32(step - 1));
-                            const __m512 mk = _mm512_permutexvar_ps(at, vmids);
-                            kk = _mm512_mask_add_epi32(kk, _mm512_cmp_ps_mask(mk, v, _CMP_LT_OQ), kk,
-                                                       _mm512_set1_epi32(step));
-                        }
-                        k[t] = kk;
-                    }
-                }
-                const __m512i bytes = _mm512_permutexvar_epi32(
-                    perm, _mm512_packus_epi16(_mm512_packus_epi32(k[0], k[1]), _mm512_packus_epi32(k[2], k[3])));
-                const __m512i codes = _mm512_shuffle_epi8(order, bytes);
+                const __m512i r0 = _mm512_loadu_si512(xb + j), r1 = _mm512_loadu_si512(xb + j + 32);
+                auto k_of = [&](__m512i half) { return code_index(_mm512_mul_ps(_mm512_castsi512_ps(half), vinv)); };
+                const __m512i w0 = _mm512_packus_epi32(k_of(_mm512_unpacklo_epi16(zero, r0)), k_of(_mm512_unpackhi_epi16(zero, r0)));
+                const __m512i w1 = _mm512_packus_epi32(k_of(_mm512_unpacklo_epi16(zero, r1)), k_of(_mm512_unpackhi_epi16(zero, r1)));
+                __m512i codes = _mm512_permutexvar_epi64(perm, _mm512_packus_epi16(w0, w1));
+                if (!identity) codes = _mm512_shuffle_epi8(order, codes);
                 _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + j / 2),
                                     _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(codes, pair)));
             }
