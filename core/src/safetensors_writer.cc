@@ -64,7 +64,6 @@ struct SafetensorsWriter::Impl {
     std::uint64_t fixed_bytes = 0;  // data of the non-tail tensors
     std::optional<detail::TempFile> file;
     std::mutex mu;
-    std::mutex io_mu;  // write(): one pwrite at a time
 
     void require_open(const char* what) const {
         if (state != State::Open || planned) throw Error(ErrorCode::Usage, std::string(what) + " after layout()", path);
@@ -318,14 +317,9 @@ void SafetensorsWriter::write(std::size_t index, std::uint64_t offset, std::span
     if (t.tail) throw Error(ErrorCode::Usage, "a tail tensor is given with set_tail_tensor(), not write()", d.path, t.name);
     detail::WrittenRanges::check_range(offset, bytes.size(), t.nbytes, d.path, t.name);
     if (bytes.empty()) return;
-    {
-        // One write at a time per file: concurrent writes to one file wait for its inode
-        // lock anyway, spinning on it in the kernel; here the waiting thread sleeps.
-        std::lock_guard io(d.io_mu);
-        pwrite_all(d.file->fd(), bytes.data(), bytes.size(), 8 + d.header_len + t.begin + offset, d.path, t.name);
-        // Writeback starts now, overlapping the work still to come (commit()'s fdatasync waits for less).
-        detail::start_writeback(d.file->fd(), 8 + d.header_len + t.begin + offset, bytes.size());
-    }
+    pwrite_all(d.file->fd(), bytes.data(), bytes.size(), 8 + d.header_len + t.begin + offset, d.path, t.name);
+    // Writeback starts now, overlapping the work still to come (commit()'s fdatasync waits for less).
+    detail::start_writeback(d.file->fd(), 8 + d.header_len + t.begin + offset, bytes.size());
     std::lock_guard lock(d.mu);
     t.written.add(offset, bytes.size());
 }
