@@ -230,28 +230,37 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     // tensors run in batches of about 64 · chunk_bytes elements (2^28 by
     // default), in order, so that what a quantizer holds whole (double-quant
     // absmax, zero points: ≤ 1/64 of its elements) is freed batch by batch.
+    // A batch with a first pass is smaller (8 · chunk_bytes elements): its input
+    // pages stay mapped from the first pass to the second (not released and
+    // faulted in again), which bounds what they add to the resident set.
     // Unit weight = input f32 bytes.
     const u64 kBatchElems = 64 * std::max<u64>(1, opt.chunk_bytes);
+    const u64 kPrepassBatchElems = 8 * std::max<u64>(1, opt.chunk_bytes);
     struct Batch {
         std::vector<WorkUnit> pre, main;
     };
     std::vector<std::unique_ptr<forget_st_internal::WeightQuantizer>> quantizers(p.entries.size());
     std::vector<Batch> batches(1);
     u64 in_batch = 0, grand_total = 0;
+    bool batch_has_pre = false;
     for (std::size_t k = 0; k < p.entries.size(); ++k) {
         const auto& e = p.entries[k];
         const Recipe& r = *plan.tensors[e.lt].recipe;
         if (r.rows() == 0 || e.info.numel == 0) continue;
-        if (in_batch >= kBatchElems) batches.emplace_back(), in_batch = 0;
+        if (e.quantize)
+            quantizers[k] = std::make_unique<forget_st_internal::WeightQuantizer>(
+                opt.scheme, e.info.shape[0], e.info.shape[1], e.wdtype, nullptr, opt.measure_loss);
+        const bool pre = quantizers[k] && quantizers[k]->needs_prepass();
+        if (in_batch >= (pre || batch_has_pre ? kPrepassBatchElems : kBatchElems))
+            batches.emplace_back(), in_batch = 0, batch_has_pre = false;
         in_batch += e.info.numel;
+        batch_has_pre = batch_has_pre || pre;
         Batch& bt = batches.back();
         if (!e.quantize) {
             split_rows(bt.main, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
             continue;
         }
         const u64 R = e.info.shape[0], C = e.info.shape[1];
-        quantizers[k] = std::make_unique<forget_st_internal::WeightQuantizer>(opt.scheme, R, C, e.wdtype, nullptr,
-                                                                                  opt.measure_loss);
         const u64 g = std::lcm(quantizers[k]->row_granularity(), std::max<u64>(1, r.row_granularity()));
         split_rows(bt.main, k, R, C * 4, g, opt.chunk_bytes);
         if (quantizers[k]->needs_prepass()) split_rows(bt.pre, k, R, C * 4, g, opt.chunk_bytes);
@@ -298,8 +307,9 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     };
     // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x, checked when `check`
     // (not needed: the first pass of a two-pass weight checked these rows; the quantizer's
-    // loss flags a non-finite value, checked after encode()).
-    auto load = [&](const Entry& e, const WorkUnit& u, Scratch& s, bool check) {
+    // loss flags a non-finite value, checked after encode()). `release`: give their input
+    // pages back (not in a first pass: the second one reads them again).
+    auto load = [&](const Entry& e, const WorkUnit& u, Scratch& s, bool check, bool release = true) {
         const LogicalTensor& lt = plan.tensors[e.lt];
         const Recipe& r = *lt.recipe;
         const u64 C = e.info.shape[1], n = u.nrows * C;
@@ -308,13 +318,13 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         if (check) {
             if (const std::uint16_t* in = stored_bf16(e)) {
                 const u64 i = st::kern::st_kernels().bf16_decode_checked(in + u.row0 * C, n, s.x.data());
-                detail::release_inputs(cat, r, u.row0, u.nrows);
+                if (release) detail::release_inputs(cat, r, u.row0, u.nrows);
                 if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
                 return;
             }
         }
         r.dequantize_rows(u.row0, u.nrows, s.x.data());
-        detail::release_inputs(cat, r, u.row0, u.nrows);
+        if (release) detail::release_inputs(cat, r, u.row0, u.nrows);
         // A decoded (--requantize) weight is quantized as the BF16 model
         // `remember` writes: values rounded to BF16 first.
         if (lt.quantized)
@@ -350,12 +360,11 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
                 // FP8 per tensor / double quant of a BF16 weight: max |x| per row or block from
                 // the stored bits (no decode); a non-finite value goes the decoding way to its
                 // named error.
+                // The input pages stay mapped for the second pass (which releases them).
                 if (const std::uint16_t* in = q.has_bf16_prepass() ? stored_bf16(e) : nullptr;
-                    in && q.prepass_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows)) {
-                    detail::release_inputs(cat, *plan.tensors[e.lt].recipe, u.row0, u.nrows);
+                    in && q.prepass_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows))
                     return;
-                }
-                load(e, u, scratch[worker], true);
+                load(e, u, scratch[worker], true, false);
                 q.prepass(scratch[worker].x.data(), u.row0, u.nrows);
             } catch (const Error& err) {
                 throw err.with_tensor(e.info.name).with_file(cat.path);

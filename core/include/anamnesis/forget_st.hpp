@@ -129,7 +129,9 @@ struct StForgetOptions {
     unsigned threads = 0;                   ///< worker threads, 0 = all cores
     /// f32 bytes of input per work unit (about; every tensor). Tensors also
     /// run in batches of about 64 × this many elements (what a quantizer
-    /// holds whole is freed after its batch).
+    /// holds whole is freed after its batch), 8 × when a weight of the batch
+    /// needs a first pass (FP8 per tensor; double quantization with
+    /// measure_loss): its input stays mapped between the two passes.
     std::uint64_t chunk_bytes = 4u << 20;
     /// Measure what each quantized weight lost (ForgetTensor's rmse,
     /// max_abs, sqnr_db, sum_sq_error, sum_sq_signal): every value is
