@@ -187,8 +187,7 @@ bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, 
     auto encode_tiles_bf16 = [&](bool deepseek) {
         const u64 nbc = (C + 127) / 128;
         for (u64 r = 0; r < nrows; ++r)
-            for (u64 c0 = 0, t = (r / 128) * nbc; c0 < C; c0 += 128, ++t)
-                m.k.fp8_encode_bf16(in + r * C + c0, std::min<u64>(128, C - c0), s.f[t], deepseek, s.a.data() + r * C + c0);
+            m.k.fp8_encode_bf16(in + r * C, C, s.f.data() + (r / 128) * nbc, 128, deepseek, s.a.data() + r * C);
     };
     // Everything is computed before the first put(): false leaves nothing written.
     return std::visit(
@@ -219,14 +218,14 @@ bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, 
                 s.a.resize(n);
                 if (f.granularity == st::Fp8Granularity::Tensor) {
                     // The first pass (prepass_bf16) found every row finite.
-                    m.k.fp8_encode_bf16(in, n, m.tensor_scale, false, s.a.data());
+                    m.k.fp8_encode_bf16(in, n, &m.tensor_scale, n, false, s.a.data());
                 } else if (f.granularity == st::Fp8Granularity::Channel) {
                     s.f.resize(nrows);
                     for (u64 r = 0; r < nrows; ++r) {
                         const std::uint32_t bits = m.k.bf16_absmax_bits(in + r * C, C);
                         if (bits >= 0x7F80u) return false;
                         s.f[r] = st::detail::fp8_ct_scale(st::detail::float_of(bits << 16), m.wdtype);
-                        m.k.fp8_encode_bf16(in + r * C, C, s.f[r], false, s.a.data() + r * C);
+                        m.k.fp8_encode_bf16(in + r * C, C, &s.f[r], C, false, s.a.data() + r * C);
                     }
                     put(1, row0 * m.esize(), st::encode_floats(s.f, m.wdtype));
                 } else {

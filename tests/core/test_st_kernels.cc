@@ -188,10 +188,27 @@ std::string compare(const std::vector<float>& x, DType t, const k::Codebook4& nf
                     S.fp8_encode(x.data(), len, sc, ds, t, q0.data(), nullptr);
                     for (const auto* K : {&S, &V}) {
                         std::fill(q1.begin(), q1.end(), 0xAA);
-                        K->fp8_encode_bf16(bits.data(), len, sc, ds, q1.data());
+                        K->fp8_encode_bf16(bits.data(), len, &sc, len, ds, q1.data());
                         if (long d = first_diff(q0, q1); d >= 0)
                             return std::string(K->target) + ": fp8 codes from BF16 differ at " + std::to_string(d) +
                                    (ds ? " (deepseek)" : " (compressed-tensors)") + ", n " + std::to_string(len);
+                    }
+                    // Segments of 128 and of 40 values with their own scales (tiles).
+                    for (const std::size_t seg : {std::size_t(128), std::size_t(40)}) {
+                        std::vector<float> scales((len + seg - 1) / seg);
+                        for (std::size_t g = 0; g < scales.size(); ++g)
+                            scales[g] = ds ? st::detail::deepseek_sf(S.absmax(x.data() + g * seg, std::min(seg, len - g * seg)), s == 1.0f)
+                                           : sc * float(1 + g % 3);
+                        std::vector<std::uint8_t> r0(len);
+                        for (std::size_t g = 0; g < scales.size(); ++g)
+                            S.fp8_encode(x.data() + g * seg, std::min(seg, len - g * seg), scales[g], ds, t, r0.data() + g * seg, nullptr);
+                        for (const auto* K : {&S, &V}) {
+                            std::fill(q1.begin(), q1.end(), 0xAA);
+                            K->fp8_encode_bf16(bits.data(), len, scales.data(), seg, ds, q1.data());
+                            if (long d = first_diff(r0, q1); d >= 0)
+                                return std::string(K->target) + ": fp8 codes from BF16 in segments of " + std::to_string(seg) +
+                                       " differ at " + std::to_string(d) + ", n " + std::to_string(len);
+                        }
                     }
                 }
         for (const std::size_t len : {n, std::size_t(5), std::size_t(33), std::size_t(64)}) {
@@ -281,6 +298,7 @@ private slots:
     void bf16_decode_checked_every_position();
     void bf16_absmax_bits_is_decoded_absmax();
     void bnb4_from_bf16_refuses_nonfinite();
+    void from_bf16_one_odd_lane();
 };
 
 void TestStKernels::simd_equals_scalar() {
@@ -483,6 +501,73 @@ void TestStKernels::bnb4_from_bf16_refuses_nonfinite() {
                             return target + " " + K->target + ": non-finite at " + std::to_string(p) + " not refused";
                     }
             }
+        return {};
+    });
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+// From BF16 bits, the vector paths that leave a whole vector to the general
+// steps when one lane needs them (an E4M3 subnormal, a zero, −0, an F16
+// subnormal for LLM.int8): one such value at each position of 96 ordinary
+// ones, for FP8 compressed-tensors and DeepGEMM and LLM.int8, on every target.
+void TestStKernels::from_bf16_one_odd_lane() {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        const auto& S = k::scalar_kernels();
+        const auto& V = k::st_kernels();
+        std::mt19937 rng(5);
+        std::normal_distribution<float> nd(0.0f, 0.02f);
+        const std::size_t n = 96;
+        std::vector<float> base(n);
+        for (auto& v : base) v = st::detail::round_bf16(nd(rng));
+        for (const float odd : {1e-9f, -3e-10f, 0.0f, -0.0f, 5e-6f, -2.5e-7f})
+            for (std::size_t p = 0; p < n; ++p) {
+                std::vector<float> x(base);
+                x[p] = st::detail::round_bf16(odd);
+                std::vector<std::uint16_t> bits(n);
+                for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint16_t(st::detail::bits_of(x[i]) >> 16);
+                const float am = S.absmax(x.data(), n);
+                const std::string at = target + ": value " + std::to_string(odd) + " at " + std::to_string(p);
+                for (const bool ds : {false, true}) {
+                    const float sc = ds ? st::detail::deepseek_sf(am, false) : st::detail::fp8_ct_scale(am, DType::BF16);
+                    std::vector<std::uint8_t> q0(n), q1(n);
+                    S.fp8_encode(x.data(), n, sc, ds, DType::BF16, q0.data(), nullptr);
+                    V.fp8_encode_bf16(bits.data(), n, &sc, n, ds, q1.data());
+                    if (long d = first_diff(q0, q1); d >= 0)
+                        return at + (ds ? ": deepseek" : ": compressed-tensors") + " code differs at " + std::to_string(d);
+                }
+                std::vector<std::int8_t> i0(n), i1(n);
+                float s0, s1;
+                S.int8_row(x.data(), n, i0.data(), &s0, nullptr);
+                if (!V.int8_row_bf16(bits.data(), n, i1.data(), &s1) || first_diff(i0, i1) >= 0 || s0 != s1)
+                    return at + ": int8 codes differ";
+            }
+        // LLM.int8 of a row of F16 subnormals (max ≈ 2e-6: the F16 rounding moves codes) with one
+        // ordinary value at each position.
+        std::normal_distribution<float> tiny(0.0f, 5e-7f);
+        std::uniform_real_distribution<float> band(1.5e-6f, 7e-6f);  // F16 subnormals that BF16 holds finer
+        std::vector<float> row(n), row2(n);
+        for (auto& v : row) v = st::detail::round_bf16(tiny(rng));
+        for (auto& v : row2) v = st::detail::round_bf16(rng() % 2 ? band(rng) : -band(rng));
+        {
+            std::vector<std::uint16_t> bits(n);
+            for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint16_t(st::detail::bits_of(row2[i]) >> 16);
+            std::vector<std::int8_t> i0(n), i1(n);
+            float s0, s1;
+            S.int8_row(row2.data(), n, i0.data(), &s0, nullptr);
+            if (!V.int8_row_bf16(bits.data(), n, i1.data(), &s1) || first_diff(i0, i1) >= 0 || s0 != s1)
+                return target + ": int8 of F16 subnormals in [1.5e-6, 7e-6] differs";
+        }
+        for (std::size_t p = 0; p < n; ++p) {
+            std::vector<float> x(row);
+            x[p] = st::detail::round_bf16(1.5e-6f);
+            std::vector<std::uint16_t> bits(n);
+            for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint16_t(st::detail::bits_of(x[i]) >> 16);
+            std::vector<std::int8_t> i0(n), i1(n);
+            float s0, s1;
+            S.int8_row(x.data(), n, i0.data(), &s0, nullptr);
+            if (!V.int8_row_bf16(bits.data(), n, i1.data(), &s1) || first_diff(i0, i1) >= 0 || s0 != s1)
+                return target + ": int8 of F16 subnormals differs (ordinary value at " + std::to_string(p) + ")";
+        }
         return {};
     });
     QVERIFY2(failure.empty(), failure.c_str());

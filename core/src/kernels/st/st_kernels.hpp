@@ -133,9 +133,14 @@ struct StKernels {
                              std::uint8_t* packed, float* absmax);
 
     /// `fp8_encode` of n finite BF16 values (bit patterns; wdtype BF16),
-    /// without round trip: the same codes. The caller knows them finite (its
-    /// scale came from bf16_absmax_bits / bf16_absmax_blocks, which flag NaN/±inf).
-    void (*fp8_encode_bf16)(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q);
+    /// without round trip, in segments of `seg` ≥ 1 values: values
+    /// [t·seg, (t+1)·seg) (the last may be shorter) with scale s[t] — a row
+    /// (seg = n), or a row of 128 × 128 tiles (seg = 128, one scale per
+    /// tile). The same codes as fp8_encode per segment. The caller knows them
+    /// finite (its scales came from bf16_absmax_bits / bf16_absmax_blocks,
+    /// which flag NaN/±inf).
+    void (*fp8_encode_bf16)(const std::uint16_t* in, std::size_t n, const float* s, std::size_t seg, bool deepseek,
+                            std::uint8_t* q);
 
     /// `int8_row` of one row of n BF16 values (bit patterns), without round
     /// trip: the same codes and SCB. Returns false when a NaN/±inf is among
@@ -155,7 +160,8 @@ bool simd_bf16_absmax_blocks(const std::uint16_t* in, std::size_t n, std::size_t
 bool simd_bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::size_t blocksize, const Codebook4& cb,
                            std::uint8_t* packed, float* absmax);
 /// The SIMD `fp8_encode_bf16` and `int8_row_bf16` of st_kernels() (st_simd_fp8.cc).
-void simd_fp8_encode_bf16(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q);
+void simd_fp8_encode_bf16(const std::uint16_t* in, std::size_t n, const float* s, std::size_t seg, bool deepseek,
+                          std::uint8_t* q);
 bool simd_int8_row_bf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb);
 
 /// The scalar reference kernels.

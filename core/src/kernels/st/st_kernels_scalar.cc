@@ -197,10 +197,12 @@ bool bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::size_t 
 }
 
 // The references: decoded (and for int8 checked), then the f32 reference.
-void fp8_encode_bf16(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q) {
+void fp8_encode_bf16(const std::uint16_t* in, std::size_t n, const float* s, std::size_t seg, bool deepseek,
+                     std::uint8_t* q) {
     std::vector<float> x(n);
     bf16_decode_checked(in, n, x.data());
-    fp8_encode(x.data(), n, s, deepseek, DType::BF16, q, nullptr);
+    for (std::size_t a = 0, t = 0; a < n; a += seg, ++t)
+        fp8_encode(x.data() + a, std::min(seg, n - a), s[t], deepseek, DType::BF16, q + a, nullptr);
 }
 
 bool int8_row_bf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb) {

@@ -62,7 +62,7 @@ HWY_INLINE void Fp8CtLanes(const std::uint16_t* in, std::size_t i, std::size_t e
 // 128-bit lane L in dword j of lane L of `lo` (j < 4) or `hi` (j ≥ 4), and the
 // unsigned pack of their high halves puts them back in order. A vector with a value
 // in E4M3's subnormal range (0 < |v| < 2^-6) takes the 16-lane f32 steps instead.
-std::size_t Fp8CtBf16Avx3(const std::uint16_t* in, std::size_t n, float s, std::uint8_t* q) {
+HWY_INLINE std::size_t Fp8CtBf16Avx3(const std::uint16_t* in, std::size_t n, float s, std::uint8_t* q) {
     const __m512 vs = _mm512_set1_ps(s);
     const __m512i zero = _mm512_setzero_si512(), k7fff = _mm512_set1_epi32(0x7FFF), one = _mm512_set1_epi32(1);
     const __m512i negzero = _mm512_set1_epi16(std::int16_t(0x8000)), mag = _mm512_set1_epi16(0x7FFF);
@@ -96,12 +96,59 @@ std::size_t Fp8CtBf16Avx3(const std::uint16_t* in, std::size_t n, float s, std::
 }
 #endif
 
-void Fp8EncodeBf16(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// DeepGEMM FP8 of BF16 weights, 32 values at a time: v = x · f32(1/s) in f32 (decoded by
+// unpacks as in Fp8CtBf16Avx3), the E4M3 code of a normal |v| in [2^-6, 464) from its
+// f32 bits — mantissa rounded to 3 bits ties to even (+0x7FFFF + bit 20), >> 20, packed
+// to 16-bit lanes in element order, rebiased by 120 — and the sign from the stored bits
+// (1/s > 0). A vector with 0 < |v| < 2^-6 (E4M3 subnormals) or |v| ≥ 464 (the NaN
+// code) takes the 16-lane steps of E4M3Rounded instead.
+HWY_INLINE std::size_t Fp8DsBf16Avx3(const std::uint16_t* in, std::size_t n, float s, std::uint8_t* q) {
+    const __m512 inv = _mm512_set1_ps(1.0f / s);
+    const __m512i zero = _mm512_setzero_si512(), mag = _mm512_set1_epi32(0x7FFFFFFF), one = _mm512_set1_epi32(1);
+    const __m512i half = _mm512_set1_epi32(0x7FFFF), sub_lo = _mm512_set1_epi32(0x3C800000);
+    const __m512i big = _mm512_set1_epi32(0x43E80000), rebias = _mm512_set1_epi16(120 << 3);
+    const __m512i sign16 = _mm512_set1_epi16(std::int16_t(0x8000));
+    std::size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m512i raw = _mm512_loadu_si512(in + i);
+        const __m512i alo = _mm512_and_si512(
+            _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, raw)), inv)), mag);
+        const __m512i ahi = _mm512_and_si512(
+            _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, raw)), inv)), mag);
+        // Lanes that are not (zero or a normal below 464) go the general way.
+        const __mmask16 odd_lo = _kor_mask16(_mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(alo, alo), alo, sub_lo),
+                                             _mm512_cmpge_epu32_mask(alo, big));
+        const __mmask16 odd_hi = _kor_mask16(_mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(ahi, ahi), ahi, sub_lo),
+                                             _mm512_cmpge_epu32_mask(ahi, big));
+        if (_kortestz_mask16_u8(odd_lo, odd_hi) == 0) {
+            VF rounded;
+            for (std::size_t h = 0; h < 32; h += 16)
+                StoreBytes(E4M3Rounded<true>(hn::Mul(LoadBf16(in + i + h), VF{inv}), rounded), q + i + h);
+            continue;
+        }
+        auto rn = [&](__m512i a) {
+            return _mm512_srli_epi32(_mm512_add_epi32(a, _mm512_add_epi32(half, _mm512_and_si512(_mm512_srli_epi32(a, 20), one))), 20);
+        };
+        const __m512i c = _mm512_packus_epi32(rn(alo), rn(ahi));
+        __m512i code = _mm512_maskz_sub_epi16(_mm512_test_epi16_mask(c, c), c, rebias);  // |v| = 0 → 0
+        code = _mm512_or_si512(code, _mm512_srli_epi16(_mm512_and_si512(raw, sign16), 8));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + i), _mm512_cvtepi16_epi8(code));
+    }
+    return i;
+}
+#endif
+
+// One segment: n values with scale s.
+HWY_INLINE void Fp8SegmentBf16(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q) {
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
     const DF df;
     const std::size_t N = hn::Lanes(df);
     if (deepseek) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+        i = Fp8DsBf16Avx3(in, n, s, q);
+#endif
         VF rounded;
         const VF inv = hn::Set(df, 1.0f / s);
         for (; i + N <= n; i += N) StoreBytes(E4M3Rounded<true>(hn::Mul(LoadBf16(in + i), inv), rounded), q + i);
@@ -120,6 +167,12 @@ void Fp8EncodeBf16(const std::uint16_t* in, std::size_t n, float s, bool deepsee
         DecodeTail(in + i, len, buf);
         scalar_kernels().fp8_encode(buf, len, s, deepseek, DType::BF16, q + i, nullptr);
     }
+}
+
+void Fp8EncodeBf16(const std::uint16_t* in, std::size_t n, const float* s, std::size_t seg, bool deepseek,
+                   std::uint8_t* q) {
+    for (std::size_t a = 0, t = 0; a < n; a += seg, ++t)
+        Fp8SegmentBf16(in + a, std::min(seg, n - a), s[t], deepseek, q + a);
 }
 
 bool Int8RowBf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb) {
@@ -164,8 +217,9 @@ namespace amn::st::kern {
 HWY_EXPORT(Fp8EncodeBf16);
 HWY_EXPORT(Int8RowBf16);
 
-void simd_fp8_encode_bf16(const std::uint16_t* in, std::size_t n, float s, bool deepseek, std::uint8_t* q) {
-    HWY_DYNAMIC_DISPATCH(Fp8EncodeBf16)(in, n, s, deepseek, q);
+void simd_fp8_encode_bf16(const std::uint16_t* in, std::size_t n, const float* s, std::size_t seg, bool deepseek,
+                          std::uint8_t* q) {
+    HWY_DYNAMIC_DISPATCH(Fp8EncodeBf16)(in, n, s, seg, deepseek, q);
 }
 bool simd_int8_row_bf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb) {
     return HWY_DYNAMIC_DISPATCH(Int8RowBf16)(in, n, q, scb);
