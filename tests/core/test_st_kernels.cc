@@ -18,8 +18,10 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <string>
 
@@ -299,6 +301,7 @@ private slots:
     void bf16_absmax_bits_is_decoded_absmax();
     void bnb4_from_bf16_refuses_nonfinite();
     void from_bf16_one_odd_lane();
+    void code8_blocks_simd_equals_scalar();
 };
 
 void TestStKernels::simd_equals_scalar() {
@@ -567,6 +570,41 @@ void TestStKernels::from_bf16_one_odd_lane() {
             S.int8_row(x.data(), n, i0.data(), &s0, nullptr);
             if (!V.int8_row_bf16(bits.data(), n, i1.data(), &s1) || first_diff(i0, i1) >= 0 || s0 != s1)
                 return target + ": int8 of F16 subnormals differs (ordinary value at " + std::to_string(p) + ")";
+        }
+        return {};
+    });
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+// bitsandbytes blockwise 8-bit (the double quantization of the 4-bit absmax):
+// a 256-entry table in shuffled order, its midpoints, blocks of 256 and 64
+// holding random values, values exactly at and next to every midpoint, ±1,
+// zeros; codes and absmax of the SIMD kernel = the scalar reference, every target.
+void TestStKernels::code8_blocks_simd_equals_scalar() {
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> table(256);
+    for (auto& v : table) v = u(rng);
+    table[0] = -1.0f, table[1] = 1.0f, table[2] = 0.0f, table[3] = table[4];  // ends, zero, a duplicate
+    std::vector<std::uint8_t> sorted_idx(256);
+    std::iota(sorted_idx.begin(), sorted_idx.end(), std::uint8_t{0});
+    std::stable_sort(sorted_idx.begin(), sorted_idx.end(), [&](std::uint8_t a, std::uint8_t b) { return table[a] < table[b]; });
+    std::vector<float> mid(256, HUGE_VALF);
+    for (int i = 0; i < 255; ++i) mid[i] = (table[sorted_idx[i]] + table[sorted_idx[i + 1]]) / 2.0f;
+    std::vector<float> x;
+    for (int i = 0; i < 255; ++i) x.push_back(mid[i]), x.push_back(std::nextafter(mid[i], 2.0f)), x.push_back(std::nextafter(mid[i], -2.0f));
+    x.push_back(1.0f), x.push_back(-1.0f), x.push_back(0.0f), x.push_back(-0.0f);
+    while (x.size() % 256) x.push_back(u(rng) * 0.5f);
+    for (int i = 0; i < 1024; ++i) x.push_back(u(rng) * 3.0f);
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        for (const std::size_t bs : {std::size_t(256), std::size_t(64)}) {
+            const std::size_t nb = x.size() / bs;
+            std::vector<std::uint8_t> q0(nb * bs), q1(nb * bs);
+            std::vector<float> a0(nb), a1(nb);
+            k::scalar_kernels().code8_blocks(x.data(), nb, bs, mid.data(), sorted_idx.data(), q0.data(), a0.data());
+            k::st_kernels().code8_blocks(x.data(), nb, bs, mid.data(), sorted_idx.data(), q1.data(), a1.data());
+            if (long d = first_diff(q0, q1); d >= 0) return target + ": codes differ at " + std::to_string(d) + ", block " + std::to_string(bs);
+            if (long d = first_diff(a0, a1); d >= 0) return target + ": absmax differs at " + std::to_string(d);
         }
         return {};
     });

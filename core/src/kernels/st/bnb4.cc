@@ -112,6 +112,10 @@ public:
         return order_[std::size_t(base - mid_.data()) + (*base < v ? 1u : 0u)];
     }
 
+    /// The sorted midpoints (size() − 1) and the code of each sorted entry.
+    const std::vector<float>& mids() const noexcept { return mid_; }
+    const std::vector<std::uint8_t>& order() const noexcept { return order_; }
+
 private:
     std::vector<std::uint8_t> order_;
     std::vector<float> mid_;
@@ -126,7 +130,16 @@ void quantize_blocks(const float* x, std::size_t n, std::size_t blocksize, const
                      float* absmax) {
     const float tiny = 1e-38f;
     const std::size_t full = n / blocksize;
-    for (std::size_t b = 0; b * blocksize < n; ++b) {
+    std::size_t b0 = 0;
+    if (code.order().size() == 256) {
+        // A 256-entry table (the double quantization's dynamic map): the full blocks by the
+        // dispatched kernel (the same codes as below).
+        std::vector<float> mid(code.mids());
+        mid.push_back(HUGE_VALF);
+        kern::st_kernels().code8_blocks(x, full, blocksize, mid.data(), code.order().data(), q, absmax);
+        b0 = full;
+    }
+    for (std::size_t b = b0; b * blocksize < n; ++b) {
         const std::size_t begin = b * blocksize, end = std::min(n, begin + blocksize);
         float a = 0.0f;
         for (std::size_t i = begin; i < end; ++i) a = std::max(a, std::fabs(x[i]));

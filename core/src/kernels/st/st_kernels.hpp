@@ -146,6 +146,17 @@ struct StKernels {
     /// trip: the same codes and SCB. Returns false when a NaN/±inf is among
     /// them (outputs then unspecified).
     bool (*int8_row_bf16)(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb);
+
+    /// bitsandbytes' blockwise 8-bit quantization (quantize_blockwise, CPU)
+    /// of `nblocks` *full* blocks of `blocksize` values x (finite) against a
+    /// 256-entry code table given sorted: `mid` its 255 midpoints ascending
+    /// and +inf (256 floats), `order` the code of each sorted entry (256).
+    /// absmax[b] = max |x| of the block; v = clamp(x · f32(1 / max(absmax,
+    /// 1e-38)), −1, 1); q = order[#{midpoints < v}] (a tie takes the lower
+    /// code). Writes nblocks·blocksize codes and nblocks absmax values. The
+    /// double quantization of the 4-bit absmax (blocks of 256).
+    void (*code8_blocks)(const float* x, std::size_t nblocks, std::size_t blocksize, const float* mid,
+                         const std::uint8_t* order, std::uint8_t* q, float* absmax);
 };
 
 /// The 256 E4M3FN values as f32 (index = code; 0x7F/0xFF are NaN).
@@ -159,6 +170,9 @@ void simd_loss(const float* x, const float* y, std::size_t n, LossSums& acc);
 bool simd_bf16_absmax_blocks(const std::uint16_t* in, std::size_t n, std::size_t blocksize, float* out);
 bool simd_bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::size_t blocksize, const Codebook4& cb,
                            std::uint8_t* packed, float* absmax);
+/// The SIMD `code8_blocks` of st_kernels() (st_simd_bnb4.cc).
+void simd_code8_blocks(const float* x, std::size_t nblocks, std::size_t blocksize, const float* mid,
+                       const std::uint8_t* order, std::uint8_t* q, float* absmax);
 /// The SIMD `fp8_encode_bf16` and `int8_row_bf16` of st_kernels() (st_simd_fp8.cc).
 void simd_fp8_encode_bf16(const std::uint16_t* in, std::size_t n, const float* s, std::size_t seg, bool deepseek,
                           std::uint8_t* q);

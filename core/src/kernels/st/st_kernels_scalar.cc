@@ -212,6 +212,22 @@ bool int8_row_bf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float
     return true;
 }
 
+void code8_blocks(const float* x, std::size_t nblocks, std::size_t bs, const float* mid, const std::uint8_t* order,
+                  std::uint8_t* q, float* absmax_out) {
+    for (std::size_t b = 0; b < nblocks; ++b) {
+        const float* xb = x + b * bs;
+        const float a = absmax(xb, bs);
+        absmax_out[b] = a;
+        const float inv = 1.0f / std::max(a, 1e-38f);
+        for (std::size_t i = 0; i < bs; ++i) {
+            const float v = std::clamp(xb[i] * inv, -1.0f, 1.0f);
+            std::size_t k = 0;
+            while (k < 255 && mid[k] < v) ++k;
+            q[b * bs + i] = order[k];
+        }
+    }
+}
+
 void loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
     for (std::size_t i = 0; i < n; ++i) acc.add(x[i], y[i]);
 }
@@ -256,7 +272,7 @@ bool bnb4_run_bf16(const StKernels& k, const std::uint16_t* in, std::size_t n, s
 const StKernels& scalar_kernels() noexcept {
     static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss, bf16_absmax_bits,
                              bf16_absmax_blocks, bnb4_blocks_bf16,
-                             fp8_encode_bf16, int8_row_bf16};
+                             fp8_encode_bf16, int8_row_bf16, code8_blocks};
     return k;
 }
 

@@ -186,6 +186,43 @@ bool Bnb4Bf16Avx3(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, 
 }
 #endif
 
+// bitsandbytes blockwise 8-bit codes: the count of midpoints below v by an 8-step
+// binary search, each step a gather of the midpoint at k + step − 1 (mid[255] = +inf);
+// absmax and clamp as the scalar reference. AVX-512 only (gathers of 16 lanes); other
+// targets run the scalar reference.
+void Code8Blocks(const float* x, std::size_t nblocks, std::size_t bs, const float* mid, const std::uint8_t* order,
+                 std::uint8_t* q, float* absmax_out) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    if (bs % 16 == 0) {
+        HWY_ALIGN std::int32_t order32[256];
+        for (int t = 0; t < 256; ++t) order32[t] = order[t];
+        const __m512 one = _mm512_set1_ps(1.0f), mone = _mm512_set1_ps(-1.0f);
+        const __m512i absmask = _mm512_set1_epi32(0x7FFFFFFF);
+        for (std::size_t b = 0; b < nblocks; ++b) {
+            const float* xb = x + b * bs;
+            __m512i m = _mm512_setzero_si512();
+            for (std::size_t j = 0; j < bs; j += 16)
+                m = _mm512_max_epu32(m, _mm512_and_si512(_mm512_castps_si512(_mm512_loadu_ps(xb + j)), absmask));
+            const float a = detail::float_of(std::uint32_t(_mm512_reduce_max_epu32(m)));
+            absmax_out[b] = a;
+            const __m512 inv = _mm512_set1_ps(1.0f / std::max(a, 1e-38f));
+            for (std::size_t j = 0; j < bs; j += 16) {
+                const __m512 v = _mm512_min_ps(_mm512_max_ps(_mm512_mul_ps(_mm512_loadu_ps(xb + j), inv), mone), one);
+                __m512i k = _mm512_setzero_si512();
+                for (int step = 128; step >= 1; step /= 2) {
+                    const __m512 mk = _mm512_i32gather_ps(_mm512_add_epi32(k, _mm512_set1_epi32(step - 1)), mid, 4);
+                    k = _mm512_mask_add_epi32(k, _mm512_cmp_ps_mask(mk, v, _CMP_LT_OQ), k, _mm512_set1_epi32(step));
+                }
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(q + b * bs + j),
+                                 _mm512_cvtepi32_epi8(_mm512_i32gather_epi32(k, order32, 4)));
+            }
+        }
+        return;
+    }
+#endif
+    scalar_kernels().code8_blocks(x, nblocks, bs, mid, order, q, absmax_out);
+}
+
 bool Bnb4BlocksBf16(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, const Codebook4& cb,
                     std::uint8_t* packed, float* absmax_out) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
@@ -203,6 +240,12 @@ namespace amn::st::kern {
 
 HWY_EXPORT(Bf16AbsMaxBlocks);
 HWY_EXPORT(Bnb4BlocksBf16);
+HWY_EXPORT(Code8Blocks);
+
+void simd_code8_blocks(const float* x, std::size_t nblocks, std::size_t bs, const float* mid, const std::uint8_t* order,
+                       std::uint8_t* q, float* absmax) {
+    HWY_DYNAMIC_DISPATCH(Code8Blocks)(x, nblocks, bs, mid, order, q, absmax);
+}
 
 bool simd_bf16_absmax_blocks(const std::uint16_t* in, std::size_t n, std::size_t bs, float* out) {
     return HWY_DYNAMIC_DISPATCH(Bf16AbsMaxBlocks)(in, n, bs, out);
