@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Safetensors-family kernels straight from BF16 bits and bitsandbytes'
+// blockwise 8-bit codes (core/src/kernels/st/st_kernels.hpp), part 2 of
+// test_st_kernels (whose data sets also compare the *_bf16 kernels with the
+// f32 reference): non-finite input refused at every position, the vector
+// paths' fallbacks with one odd lane at every position, and code8_blocks —
+// on every Highway target this CPU runs, SIMD = scalar reference.
+#include "anamnesis/kernels.hpp"
+#include "anamnesis/st_quantize.hpp"
+#include "kernels/st/st_common.hpp"
+#include "kernels/st/st_kernels.hpp"
+
+#include "simd_check.hpp"
+
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+
+using namespace amn;
+namespace k = amn::st::kern;
+
+using amn::test::first_diff;
+
+class TestStKernelsBf16 : public QObject {
+    Q_OBJECT
+private slots:
+    void bnb4_from_bf16_refuses_nonfinite();
+    void from_bf16_one_odd_lane();
+    void code8_blocks_simd_equals_scalar();
+};
+
+// From BF16 bits: a NaN or ±inf at any position (full blocks, the partial
+// last block) makes bnb4_run_bf16, bf16_absmax_blocks and int8_row_bf16
+// return false, on every target, for NF4 (cell table) and FP4 (search).
+void TestStKernelsBf16::bnb4_from_bf16_refuses_nonfinite() {
+    const auto nf4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::NF4).data());
+    const auto fp4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::FP4).data());
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        std::mt19937 rng(91);
+        std::normal_distribution<float> nd(0.0f, 0.02f);
+        const std::size_t n = 64 * 20 + 17;
+        std::vector<std::uint16_t> in(n);
+        for (auto& b : in) b = std::uint16_t(st::detail::bits_of(st::detail::round_bf16(nd(rng))) >> 16);
+        std::vector<std::uint8_t> packed((n + 1) / 2);
+        std::vector<float> am(n / 64 + 1);
+        for (const auto* K : {&k::scalar_kernels(), &k::st_kernels()})
+            for (const auto* cb : {&nf4, &fp4}) {
+                if (!k::bnb4_run_bf16(*K, in.data(), n, 64, *cb, packed.data(), am.data()))
+                    return target + " " + K->target + ": finite input refused";
+                for (std::size_t p = 0; p < n; ++p)
+                    for (const std::uint16_t bad : {std::uint16_t(0x7FC0), std::uint16_t(0xFF80), std::uint16_t(0x7F80)}) {
+                        const std::uint16_t keep = in[p];
+                        in[p] = bad;
+                        const bool a = k::bnb4_run_bf16(*K, in.data(), n, 64, *cb, packed.data(), am.data());
+                        const bool b = K->bf16_absmax_blocks(in.data(), n, 64, am.data());
+                        std::vector<std::int8_t> q8(n);
+                        float scb;
+                        const bool c = K->int8_row_bf16(in.data(), n, q8.data(), &scb);
+                        in[p] = keep;
+                        if (a || b || c)
+                            return target + " " + K->target + ": non-finite at " + std::to_string(p) + " not refused";
+                    }
+            }
+        return {};
+    });
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+// From BF16 bits, the vector paths that leave a whole vector to the general
+// steps when one lane needs them (an E4M3 subnormal, a zero, −0, an F16
+// subnormal for LLM.int8): one such value at each position of 96 ordinary
+// ones, for FP8 compressed-tensors and DeepGEMM and LLM.int8, on every target.
+void TestStKernelsBf16::from_bf16_one_odd_lane() {
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        const auto& S = k::scalar_kernels();
+        const auto& V = k::st_kernels();
+        std::mt19937 rng(5);
+        std::normal_distribution<float> nd(0.0f, 0.02f);
+        const std::size_t n = 96;
+        std::vector<float> base(n);
+        for (auto& v : base) v = st::detail::round_bf16(nd(rng));
+        for (const float odd : {1e-9f, -3e-10f, 0.0f, -0.0f, 5e-6f, -2.5e-7f})
+            for (std::size_t p = 0; p < n; ++p) {
+                std::vector<float> x(base);
+                x[p] = st::detail::round_bf16(odd);
+                std::vector<std::uint16_t> bits(n);
+                for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint16_t(st::detail::bits_of(x[i]) >> 16);
+                const float am = S.absmax(x.data(), n);
+                const std::string at = target + ": value " + std::to_string(odd) + " at " + std::to_string(p);
+                for (const bool ds : {false, true}) {
+                    const float sc = ds ? st::detail::deepseek_sf(am, false) : st::detail::fp8_ct_scale(am, DType::BF16);
+                    std::vector<std::uint8_t> q0(n), q1(n);
+                    S.fp8_encode(x.data(), n, sc, ds, DType::BF16, q0.data(), nullptr);
+                    V.fp8_encode_bf16(bits.data(), n, &sc, n, ds, q1.data());
+                    if (long d = first_diff(q0, q1); d >= 0)
+                        return at + (ds ? ": deepseek" : ": compressed-tensors") + " code differs at " + std::to_string(d);
+                }
+                std::vector<std::int8_t> i0(n), i1(n);
+                float s0, s1;
+                S.int8_row(x.data(), n, i0.data(), &s0, nullptr);
+                if (!V.int8_row_bf16(bits.data(), n, i1.data(), &s1) || first_diff(i0, i1) >= 0 || s0 != s1)
+                    return at + ": int8 codes differ";
+            }
+        // LLM.int8 of a row of F16 subnormals (max ≈ 2e-6: the F16 rounding moves codes) with one
+        // ordinary value at each position.
+        std::normal_distribution<float> tiny(0.0f, 5e-7f);
+        std::uniform_real_distribution<float> band(1.5e-6f, 7e-6f);  // F16 subnormals that BF16 holds finer
+        std::vector<float> row(n), row2(n);
+        for (auto& v : row) v = st::detail::round_bf16(tiny(rng));
+        for (auto& v : row2) v = st::detail::round_bf16(rng() % 2 ? band(rng) : -band(rng));
+        {
+            std::vector<std::uint16_t> bits(n);
+            for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint16_t(st::detail::bits_of(row2[i]) >> 16);
+            std::vector<std::int8_t> i0(n), i1(n);
+            float s0, s1;
+            S.int8_row(row2.data(), n, i0.data(), &s0, nullptr);
+            if (!V.int8_row_bf16(bits.data(), n, i1.data(), &s1) || first_diff(i0, i1) >= 0 || s0 != s1)
+                return target + ": int8 of F16 subnormals in [1.5e-6, 7e-6] differs";
+        }
+        for (std::size_t p = 0; p < n; ++p) {
+            std::vector<float> x(row);
+            x[p] = st::detail::round_bf16(1.5e-6f);
+            std::vector<std::uint16_t> bits(n);
+            for (std::size_t i = 0; i < n; ++i) bits[i] = std::uint16_t(st::detail::bits_of(x[i]) >> 16);
+            std::vector<std::int8_t> i0(n), i1(n);
+            float s0, s1;
+            S.int8_row(x.data(), n, i0.data(), &s0, nullptr);
+            if (!V.int8_row_bf16(bits.data(), n, i1.data(), &s1) || first_diff(i0, i1) >= 0 || s0 != s1)
+                return target + ": int8 of F16 subnormals differs (ordinary value at " + std::to_string(p) + ")";
+        }
+        return {};
+    });
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+// bitsandbytes blockwise 8-bit (the double quantization of the 4-bit absmax):
+// a 256-entry table in shuffled order, its midpoints, blocks of 256 and 64
+// holding random values, values exactly at and next to every midpoint, ±1,
+// zeros; codes and absmax of the SIMD kernel = the scalar reference, every target.
+void TestStKernelsBf16::code8_blocks_simd_equals_scalar() {
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> table(256);
+    for (auto& v : table) v = u(rng);
+    table[0] = -1.0f, table[1] = 1.0f, table[2] = 0.0f, table[3] = table[4];  // ends, zero, a duplicate
+    std::vector<std::uint8_t> sorted_idx(256);
+    std::iota(sorted_idx.begin(), sorted_idx.end(), std::uint8_t{0});
+    std::stable_sort(sorted_idx.begin(), sorted_idx.end(), [&](std::uint8_t a, std::uint8_t b) { return table[a] < table[b]; });
+    std::vector<float> mid(256, HUGE_VALF);
+    for (int i = 0; i < 255; ++i) mid[i] = (table[sorted_idx[i]] + table[sorted_idx[i + 1]]) / 2.0f;
+    std::vector<float> x;
+    for (int i = 0; i < 255; ++i) x.push_back(mid[i]), x.push_back(std::nextafter(mid[i], 2.0f)), x.push_back(std::nextafter(mid[i], -2.0f));
+    x.push_back(1.0f), x.push_back(-1.0f), x.push_back(0.0f), x.push_back(-0.0f);
+    while (x.size() % 256) x.push_back(u(rng) * 0.5f);
+    for (int i = 0; i < 1024; ++i) x.push_back(u(rng) * 3.0f);
+    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        for (const std::size_t bs : {std::size_t(256), std::size_t(64)}) {
+            const std::size_t nb = x.size() / bs;
+            std::vector<std::uint8_t> q0(nb * bs), q1(nb * bs);
+            std::vector<float> a0(nb), a1(nb);
+            k::scalar_kernels().code8_blocks(x.data(), nb, bs, mid.data(), sorted_idx.data(), q0.data(), a0.data());
+            k::st_kernels().code8_blocks(x.data(), nb, bs, mid.data(), sorted_idx.data(), q1.data(), a1.data());
+            if (long d = first_diff(q0, q1); d >= 0) return target + ": codes differ at " + std::to_string(d) + ", block " + std::to_string(bs);
+            if (long d = first_diff(a0, a1); d >= 0) return target + ": absmax differs at " + std::to_string(d);
+        }
+        return {};
+    });
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+QTEST_APPLESS_MAIN(TestStKernelsBf16)
+#include "test_st_kernels_bf16.moc"
