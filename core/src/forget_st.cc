@@ -19,6 +19,7 @@
 #include "json_util.hpp"
 #include "output_files.hpp"
 #include "safetensors_set.hpp"
+#include "shape_rows.hpp"
 #include "forget_st_internal.hpp"
 #include "forget_st_quant.hpp"
 #include "kernels/st/st_common.hpp"
@@ -318,13 +319,13 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         if (check) {
             if (const std::uint16_t* in = stored_bf16(e)) {
                 const u64 i = st::kern::st_kernels().bf16_decode_checked(in + u.row0 * C, n, s.x.data());
-                if (release) detail::release_inputs(cat, r, u.row0, u.nrows);
+                if (release) detail::release_shape_rows(cat, r, C, u.row0, u.nrows);
                 if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
                 return;
             }
         }
-        r.dequantize_rows(u.row0, u.nrows, s.x.data());
-        if (release) detail::release_inputs(cat, r, u.row0, u.nrows);
+        detail::dequantize_shape_rows(r, C, u.row0, u.nrows, s.x.data());  // rows of the shape, not of the recipe
+        if (release) detail::release_shape_rows(cat, r, C, u.row0, u.nrows);
         // A decoded (--requantize) weight is quantized as the BF16 model
         // `remember` writes: values rounded to BF16 first.
         if (lt.quantized)
@@ -398,7 +399,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
                     if (const std::uint16_t* in = q.has_bf16_encode() ? stored_bf16(e) : nullptr;
                         in && q.encode_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows, s.q, sink_put(e),
                                             unit_loss[std::size_t(&u - bt.main.data())])) {
-                        detail::release_inputs(cat, r, u.row0, u.nrows);
+                        detail::release_shape_rows(cat, r, e.info.shape[1], u.row0, u.nrows);
                         return;
                     }
                     const bool after = !q.needs_prepass() && q.loss_flags_nonfinite();
