@@ -6,7 +6,9 @@
 //
 // The bytes are those of the f32 path on the decoded values (minmax,
 // detail::ct_int_qparams, int_encode with wdtype BF16, pack_int):
-// - min and max come from the bits: key = bits ^ ((bits >>arith 15) & 0x7FFF)
+// - symmetric: max(|mn|, |mx|) = max |x| is the largest bits & 0x7FFF (for
+//   finite values their order is the order of |x|; ≥ 0x7F80: NaN/±inf);
+// - asymmetric: min and max come from the bits: key = bits ^ ((bits >>arith 15) & 0x7FFF)
 //   orders BF16 patterns as signed 16-bit integers in the order of their
 //   values (−0 just below +0, which no caller tells apart: see StKernels::
 //   minmax); accumulators start at key 0 (+0), so they give min(0, min x) and
@@ -112,14 +114,15 @@ bool CtIntRowsAvx3(const std::uint16_t* in, std::size_t nrows, std::size_t C, st
     const __m512i pair = _mm512_set1_epi16(0x1001);  // bytes (1, 16): u(2k) + u(2k+1)·16
     const __m512i lo8 = _mm512_set1_epi8(std::int8_t(kQmin)), hi8 = _mm512_set1_epi8(std::int8_t(kQmax));
     const __m512i off8 = _mm512_set1_epi8(std::int8_t(kBits == 4 ? 8 : -128));
-    const __m512 sign = _mm512_castsi512_ps(_mm512_set1_epi32(std::int32_t(0x80000000u)));
     HWY_ALIGN float sv[16], zv[16];
     for (std::size_t r = 0; r < nrows; ++r) {
         const std::uint16_t* xr = in + r * C;
         auto* row = reinterpret_cast<std::uint8_t*>(packed + r * words);
         for (std::size_t g0 = 0; g0 < G; g0 += 16) {
             const std::size_t nb = std::min<std::size_t>(16, G - g0);
-            // Keys: the max in the low half of each dword, the max of NOT min in the high half.
+            // Asymmetric: the max key in the low half of each dword, the max of NOT min key in
+            // the high half. Symmetric: only max(|mn|, |mx|) = max |x| is used, the largest
+            // magnitude pattern (bits & 0x7FFF, also a non-negative int16), in the low half.
             __m512i c[16];
             for (std::size_t b = 0; b < 16; ++b) {
                 __m512i mx = zero, mn = zero;
@@ -127,29 +130,37 @@ bool CtIntRowsAvx3(const std::uint16_t* in, std::size_t nrows, std::size_t C, st
                     const std::uint16_t* xg = xr + (g0 + b) * gs;
                     for (std::size_t j = 0; j < gs; j += 32) {
                         const __m512i raw = _mm512_loadu_si512(xg + j);
-                        const __m512i key = _mm512_ternarylogic_epi32(raw, _mm512_srai_epi16(raw, 15), mag16, 0x78);
-                        mx = _mm512_max_epi16(mx, key);
-                        mn = _mm512_min_epi16(mn, key);
+                        if constexpr (kAsym) {
+                            const __m512i key = _mm512_ternarylogic_epi32(raw, _mm512_srai_epi16(raw, 15), mag16, 0x78);
+                            mx = _mm512_max_epi16(mx, key);
+                            mn = _mm512_min_epi16(mn, key);
+                        } else {
+                            mx = _mm512_max_epu16(mx, _mm512_and_si512(raw, mag16));
+                        }
                     }
                 }
-                const __m512i nmn = _mm512_xor_si512(mn, ones);
-                c[b] = _mm512_mask_blend_epi16(__mmask32(0xAAAAAAAAu), _mm512_max_epi16(mx, _mm512_srli_epi32(mx, 16)),
-                                               _mm512_max_epi16(nmn, _mm512_slli_epi32(nmn, 16)));
+                const __m512i lo = _mm512_max_epi16(mx, _mm512_srli_epi32(mx, 16));
+                if constexpr (kAsym) {
+                    const __m512i nmn = _mm512_xor_si512(mn, ones);
+                    c[b] = _mm512_mask_blend_epi16(__mmask32(0xAAAAAAAAu), lo, _mm512_max_epi16(nmn, _mm512_slli_epi32(nmn, 16)));
+                } else {
+                    c[b] = lo;
+                }
             }
             const __m512i keys = MaxOf16I16(c);
-            const __mmask32 valid = nb == 16 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << (2 * nb)) - 1u);
+            const __mmask32 valid = (nb == 16 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << (2 * nb)) - 1u)) &
+                                    __mmask32(kAsym ? 0xFFFFFFFFu : 0x55555555u);
             if (_mm512_mask_cmpgt_epi16_mask(valid, keys, finite_max) != 0) return false;  // NaN or ±inf
-            const __m512 mxf = _mm512_castsi512_ps(_mm512_slli_epi32(keys, 16));
-            const __m512i mnk = _mm512_xor_si512(_mm512_srai_epi32(keys, 16), ones);  // min key, sign-extended
-            const __m512i mnb = _mm512_xor_si512(mnk, _mm512_and_si512(_mm512_srai_epi32(mnk, 15), _mm512_set1_epi32(0x7FFF)));
-            const __m512 mnf = _mm512_castsi512_ps(_mm512_slli_epi32(mnb, 16));
+            const __m512 mxf = _mm512_castsi512_ps(_mm512_slli_epi32(keys, 16));  // sym: max |x|
             // ct_int_qparams of the 16 groups.
             __m512 s;
             __m512i zi = zero;
             if constexpr (!kAsym) {
-                const __m512 amax = _mm512_max_ps(_mm512_andnot_ps(sign, mnf), _mm512_andnot_ps(sign, mxf));
-                s = RoundBf16(_mm512_div_ps(amax, _mm512_set1_ps(kRange / 2.0f)));
+                s = RoundBf16(_mm512_div_ps(mxf, _mm512_set1_ps(kRange / 2.0f)));
             } else {
+                const __m512i mnk = _mm512_xor_si512(_mm512_srai_epi32(keys, 16), ones);  // min key, sign-extended
+                const __m512i mnb = _mm512_xor_si512(mnk, _mm512_and_si512(_mm512_srai_epi32(mnk, 15), _mm512_set1_epi32(0x7FFF)));
+                const __m512 mnf = _mm512_castsi512_ps(_mm512_slli_epi32(mnb, 16));
                 s = RoundBf16(_mm512_div_ps(RoundBf16(_mm512_sub_ps(mxf, mnf)), _mm512_set1_ps(kRange)));
                 __m512 zf = RoundBf16(_mm512_sub_ps(_mm512_set1_ps(kQmin), RoundBf16(_mm512_div_ps(mnf, s))));
                 const __mmask16 ord = _mm512_cmp_ps_mask(zf, zf, _CMP_ORD_Q);
