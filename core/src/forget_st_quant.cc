@@ -164,7 +164,8 @@ bool WeightQuantizer::has_bf16_encode() const noexcept {
     const Impl& m = *impl_;
     return m.wdtype == DType::BF16 && !m.measure_loss &&
            (std::holds_alternative<Bnb4Target>(m.scheme) || std::holds_alternative<BnbInt8Target>(m.scheme) ||
-            std::holds_alternative<Fp8CtTarget>(m.scheme) || std::holds_alternative<Fp8DeepseekTarget>(m.scheme));
+            std::holds_alternative<Fp8CtTarget>(m.scheme) || std::holds_alternative<Fp8DeepseekTarget>(m.scheme) ||
+            std::holds_alternative<PackedIntTarget>(m.scheme));
 }
 
 bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
@@ -246,8 +247,20 @@ bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, 
                 put(1, (row0 / 128) * ((C + 127) / 128) * 4, bytes_of(s.f));
                 return true;
             },
-            [&](const PackedIntTarget&) -> bool {
-                throw Error(ErrorCode::Usage, "encode_bf16() without has_bf16_encode(): no BF16 path for compressed-tensors INT");
+            [&](const PackedIntTarget& p) {
+                // As encode(): the packed rows, the scales, the zero points kept for finish().
+                const u64 gs = p.group_size ? p.group_size : C, G = C / gs;
+                const u64 words = (C * p.bits + 31) / 32;
+                s.f.resize(nrows * G);
+                s.z.resize(nrows * G);
+                s.b.resize(nrows * words * 4);
+                if (!m.k.ct_int_rows_bf16(in, nrows, C, gs, p.bits, p.symmetric, s.f.data(), s.z.data(),
+                                          reinterpret_cast<std::int32_t*>(s.b.data())))
+                    return false;
+                if (!p.symmetric) std::copy(s.z.begin(), s.z.end(), m.zp.begin() + std::ptrdiff_t(row0 * G));
+                put(0, row0 * words * 4, s.b);
+                put(1, row0 * G * m.esize(), st::encode_floats(s.f, m.wdtype));
+                return true;
             },
         },
         m.scheme);

@@ -36,7 +36,7 @@ struct QuantScratch {
     std::vector<std::int8_t> q;
     std::vector<float> f;
     std::vector<float> mm;       ///< compressed-tensors INT: min, max of each group of a row
-    std::vector<std::int8_t> z;  ///< compressed-tensors INT: zero point of each group of a row
+    std::vector<std::int8_t> z;  ///< compressed-tensors INT: zero point of each group of a row (of every row: encode_bf16)
 };
 
 class WeightQuantizer {
@@ -79,7 +79,8 @@ public:
     /// then decodes the chunk and reports it).
     bool prepass_bf16(const std::uint16_t* in, std::uint64_t row0, std::uint64_t nrows);
     /// True when encode_bf16() may replace encode(): a BF16 weight without
-    /// measure_loss, to bitsandbytes 4-bit or LLM.int8, FP8 or DeepSeek FP8.
+    /// measure_loss, to bitsandbytes 4-bit or LLM.int8, FP8 or DeepSeek FP8, or
+    /// compressed-tensors INT (pack-quantized).
     bool has_bf16_encode() const noexcept;
     /// encode() straight from the stored BF16 bit patterns of rows
     /// [row0, row0 + nrows) (the *_bf16 kernels: no decode to f32, the same

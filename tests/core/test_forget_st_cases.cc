@@ -314,7 +314,8 @@ void TestForgetStCases::nanInWeight() {
         test::write_safetensors_raw(model16, m16);
         const Catalog cat16 = open_model(model16);
         const Plan plan16 = make_plan(cat16);
-        for (const std::string scheme : {"bnb-nf4", "bnb-nf4-dq", "fp8", "fp8-tensor", "bnb-int8", "w4a16", "fp8-block-deepseek"}) {
+        for (const std::string scheme : {"bnb-nf4", "bnb-nf4-dq", "fp8", "fp8-tensor", "bnb-int8", "w4a16", "w8a16-asym",
+                                         "fp8-block-deepseek"}) {
             StSchemeOptions so;
             so.double_quant = scheme == "bnb-nf4-dq";
             if (scheme == "fp8-tensor") so.granularity = "tensor";
@@ -356,7 +357,9 @@ void TestForgetStCases::withoutLoss() {
             {"bnb-nf4", {}}, {"bnb-nf4", so([](auto& o) { o.double_quant = true; })},
             {"bnb-fp4", so([](auto& o) { o.blocksize = 128; })}, {"bnb-int8", {}}, {"fp8", {}},
             {"fp8", so([](auto& o) { o.granularity = "tensor"; })}, {"fp8", so([](auto& o) { o.granularity = "block"; })},
-            {"fp8-block-deepseek", {}}, {"w4a16-asym", {}}, {"w8a16", so([](auto& o) { o.group_size = 0; })}};
+            {"fp8-block-deepseek", {}}, {"w4a16-asym", {}}, {"w8a16", so([](auto& o) { o.group_size = 0; })},
+            {"w4a16", {}}, {"w4a16", so([](auto& o) { o.group_size = 0; })},
+            {"w8a16-asym", so([](auto& o) { o.group_size = 32; })}};
         for (std::size_t i = 0; i < schemes.size(); ++i) {
             StForgetResult res[2];
             std::string out[2];

@@ -157,6 +157,24 @@ struct StKernels {
     /// double quantization of the 4-bit absmax (blocks of 256).
     void (*code8_blocks)(const float* x, std::size_t nblocks, std::size_t blocksize, const float* mid,
                          const std::uint8_t* order, std::uint8_t* q, float* absmax);
+    // ---- compressed-tensors INT (pack-quantized) straight from BF16 bits (st_simd_ctint.cc)
+
+    /// compressed-tensors INT of `nrows` rows of C BF16 values each (little-endian bit
+    /// patterns, row-major; wdtype BF16), without round trip, in groups of `gs`
+    /// consecutive values of a row (gs ≥ 1 divides C; gs = C: one group per row, the
+    /// channel strategy; G = C / gs groups per row). Per group, as the f32 path
+    /// (`minmax`, detail::ct_int_qparams, `int_encode`, `pack_int`): mn = min(0, min x),
+    /// mx = max(0, max x); scale and zero point by ct_int_qparams(mn, mx, bits,
+    /// symmetric, BF16); codes q = round_half_even(clamp(rt(rt(x / s) + z), qmin,
+    /// qmax)) with rt the BF16 rounding (RNE) and qmin, qmax = −2^(bits−1),
+    /// 2^(bits−1) − 1; each row packed as pack_int (bits 4 or 8).
+    /// Writes scale[r·G + g] (f32 holding the BF16 scale), zp[r·G + g] (the zero
+    /// point, 0 when symmetric; zp nullable: then not written) and the packed row r
+    /// at packed[r·W .. r·W + W) with W = ⌈C·bits/32⌉ int32 words: the bytes the f32
+    /// path writes for the decoded values. Returns false when a NaN/±inf is among
+    /// the values (outputs then unspecified).
+    bool (*ct_int_rows_bf16)(const std::uint16_t* in, std::size_t nrows, std::size_t C, std::size_t gs, unsigned bits,
+                             bool symmetric, float* scale, std::int8_t* zp, std::int32_t* packed);
 };
 
 /// The 256 E4M3FN values as f32 (index = code; 0x7F/0xFF are NaN).
@@ -177,6 +195,9 @@ void simd_code8_blocks(const float* x, std::size_t nblocks, std::size_t blocksiz
 void simd_fp8_encode_bf16(const std::uint16_t* in, std::size_t n, const float* s, std::size_t seg, bool deepseek,
                           std::uint8_t* q);
 bool simd_int8_row_bf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* scb);
+/// The SIMD `ct_int_rows_bf16` of st_kernels() (st_simd_ctint.cc), dispatched to the best Highway target.
+bool simd_ct_int_rows_bf16(const std::uint16_t* in, std::size_t nrows, std::size_t C, std::size_t gs, unsigned bits,
+                           bool symmetric, float* scale, std::int8_t* zp, std::int32_t* packed);
 
 /// The scalar reference kernels.
 const StKernels& scalar_kernels() noexcept;

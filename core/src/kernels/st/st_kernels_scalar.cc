@@ -228,6 +228,30 @@ void code8_blocks(const float* x, std::size_t nblocks, std::size_t bs, const flo
     }
 }
 
+// The reference: each row decoded (checked), then per group minmax, ct_int_qparams and
+// int_encode, and the row packed by pack_int (the f32 path of forget_st_quant.cc).
+bool ct_int_rows_bf16(const std::uint16_t* in, std::size_t nrows, std::size_t C, std::size_t gs, unsigned bits,
+                      bool symmetric, float* scale, std::int8_t* zp, std::int32_t* packed) {
+    const std::size_t G = C / gs, words = (C * bits + 31) / 32;
+    const float qmin = -float(1u << (bits - 1)), qmax = float((1u << (bits - 1)) - 1);
+    std::vector<float> x(C);
+    std::vector<std::int8_t> q(C);
+    for (std::size_t r = 0; r < nrows; ++r) {
+        if (bf16_decode_checked(in + r * C, C, x.data()) < C) return false;
+        for (std::size_t g = 0; g < G; ++g) {
+            float mn, mx, s;
+            std::int8_t z;
+            minmax(x.data() + g * gs, gs, &mn, &mx);
+            detail::ct_int_qparams(mn, mx, bits, symmetric, DType::BF16, s, z);
+            scale[r * G + g] = s;
+            if (zp) zp[r * G + g] = z;
+            int_encode(x.data() + g * gs, gs, s, float(z), qmin, qmax, DType::BF16, q.data() + g * gs, nullptr);
+        }
+        pack_int(q.data(), C, bits, packed + r * words);
+    }
+    return true;
+}
+
 void loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
     for (std::size_t i = 0; i < n; ++i) acc.add(x[i], y[i]);
 }
@@ -272,7 +296,8 @@ bool bnb4_run_bf16(const StKernels& k, const std::uint16_t* in, std::size_t n, s
 const StKernels& scalar_kernels() noexcept {
     static const StKernels k{"scalar", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, loss, bf16_absmax_bits,
                              bf16_absmax_blocks, bnb4_blocks_bf16,
-                             fp8_encode_bf16, int8_row_bf16, code8_blocks};
+                             fp8_encode_bf16, int8_row_bf16, code8_blocks,
+                             ct_int_rows_bf16};
     return k;
 }
 

@@ -473,7 +473,8 @@ std::uint16_t bf16_absmax_bits(const std::uint16_t* in, std::size_t n) {
 const StKernels& st_kernels() noexcept {
     static const StKernels k{"simd", first_nonfinite, bf16_decode_checked, absmax, absmax_blocks, minmax, bnb4_blocks, fp8_encode, int_encode, pack_int, int8_row, simd_loss, bf16_absmax_bits,
                              simd_bf16_absmax_blocks, simd_bnb4_blocks_bf16,
-                             simd_fp8_encode_bf16, simd_int8_row_bf16, simd_code8_blocks};
+                             simd_fp8_encode_bf16, simd_int8_row_bf16, simd_code8_blocks,
+                             simd_ct_int_rows_bf16};
     return k;
 }
 
