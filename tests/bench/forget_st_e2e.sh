@@ -14,6 +14,7 @@
 #   --one-weight: the model is a single [R, 16384] weight of GIB GiB (peak RSS
 #   must not grow with it).
 #   RUNS=N: runs per measurement (default 5).
+#   ONLY=REGEX: only the rows whose label matches (grep -E), e.g. ONLY='nf4'.
 #   AMN=path/to/amn (default: build/dev/app/amn/amn, else a Release build;
 #   tests/bench/lib.sh).
 set -euo pipefail
@@ -47,6 +48,7 @@ echo "input: $((in_bytes >> 20)) MiB BF16, $(nproc) threads, median of $runs run
 echo "| scheme | output MiB | forget wall (s) | forget CPU (s) | peak RSS (MiB) | --report wall (s) | cp wall (s) | cp CPU (s) | wall ratio |"
 echo "|---|---|---|---|---|---|---|---|---|"
 while read -r label args; do
+  if [ -n "${ONLY:-}" ] && ! grep -qE -- "$ONLY" <<<"$label"; then continue; fi
   read -r _ aw ac arss < <(median amn "rm -rf '$work/out'" "$amn" forget --quiet "$work/in" $args -o "$work/out")
   read -r _ rw _ _ < <(median report "rm -rf '$work/out'" "$amn" forget --quiet --report "$work/in" $args -o "$work/out")
   rm -rf "$work/out"
@@ -58,7 +60,7 @@ while read -r label args; do
   read -r _ cw cc _ < <(median cp "rm -f '$work/copy.bin'" cp "$work/src.bin" "$work/copy.bin")
   rm -f "$work/copy.bin" "$work/src.bin"
   awk -v l="$label" -v ob="$out_bytes" -v aw="$aw" -v ac="$ac" -v r="$arss" -v rw="$rw" -v cw="$cw" -v cc="$cc" 'BEGIN{
-    printf "| %s | %d | %.2f | %.2f | %d | %.2f | %.2f | %.2f | %.1f |\n", l, ob/1048576, aw, ac, r/1024, rw, cw, cc, aw/cw}'
+    printf "| %s | %d | %.3f | %.2f | %d | %.3f | %.3f | %.2f | %.2f |\n", l, ob/1048576, aw, ac, r/1024, rw, cw, cc, aw/cw}'
 done <<'LIST'
 bnb-nf4 --to bnb-nf4
 bnb-nf4+dq --to bnb-nf4 --double-quant

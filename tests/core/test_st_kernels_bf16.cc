@@ -31,6 +31,7 @@ private slots:
     void bnb4_from_bf16_refuses_nonfinite();
     void from_bf16_one_odd_lane();
     void code8_blocks_simd_equals_scalar();
+    void code8_blocks_dynamic_map();
 };
 
 // From BF16 bits: a NaN or ±inf at any position (full blocks, the partial
@@ -137,6 +138,27 @@ void TestStKernelsBf16::from_bf16_one_odd_lane() {
     QVERIFY2(failure.empty(), failure.c_str());
 }
 
+namespace {
+// code8_blocks of x in blocks of 256 and 64: SIMD = scalar on every target (codes
+// and absmax), or what differs.
+std::string code8_failure(const std::vector<float>& x, const std::vector<float>& mid, const std::vector<std::uint8_t>& order) {
+    return amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
+        for (const std::size_t bs : {std::size_t(256), std::size_t(64)}) {
+            const std::size_t nb = x.size() / bs;
+            std::vector<std::uint8_t> q0(nb * bs), q1(nb * bs);
+            std::vector<float> a0(nb), a1(nb);
+            k::scalar_kernels().code8_blocks(x.data(), nb, bs, mid.data(), order.data(), q0.data(), a0.data());
+            k::st_kernels().code8_blocks(x.data(), nb, bs, mid.data(), order.data(), q1.data(), a1.data());
+            if (long d = first_diff(q0, q1); d >= 0)
+                return target + ": codes differ at " + std::to_string(d) + " (x = " + std::to_string(x[std::size_t(d)]) +
+                       "), block " + std::to_string(bs);
+            if (long d = first_diff(a0, a1); d >= 0) return target + ": absmax differs at " + std::to_string(d);
+        }
+        return {};
+    });
+}
+}  // namespace
+
 // bitsandbytes blockwise 8-bit (the double quantization of the 4-bit absmax):
 // a 256-entry table in shuffled order, its midpoints, blocks of 256 and 64
 // holding random values, values exactly at and next to every midpoint, ±1,
@@ -157,19 +179,56 @@ void TestStKernelsBf16::code8_blocks_simd_equals_scalar() {
     x.push_back(1.0f), x.push_back(-1.0f), x.push_back(0.0f), x.push_back(-0.0f);
     while (x.size() % 256) x.push_back(u(rng) * 0.5f);
     for (int i = 0; i < 1024; ++i) x.push_back(u(rng) * 3.0f);
-    const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
-        for (const std::size_t bs : {std::size_t(256), std::size_t(64)}) {
-            const std::size_t nb = x.size() / bs;
-            std::vector<std::uint8_t> q0(nb * bs), q1(nb * bs);
-            std::vector<float> a0(nb), a1(nb);
-            k::scalar_kernels().code8_blocks(x.data(), nb, bs, mid.data(), sorted_idx.data(), q0.data(), a0.data());
-            k::st_kernels().code8_blocks(x.data(), nb, bs, mid.data(), sorted_idx.data(), q1.data(), a1.data());
-            if (long d = first_diff(q0, q1); d >= 0) return target + ": codes differ at " + std::to_string(d) + ", block " + std::to_string(bs);
-            if (long d = first_diff(a0, a1); d >= 0) return target + ": absmax differs at " + std::to_string(d);
+    QVERIFY2(code8_failure(x, mid, sorted_idx).empty(), code8_failure(x, mid, sorted_idx).c_str());
+}
+
+// The same with bitsandbytes' dynamic map (the table double quantization uses, which
+// the AVX-512 kernel looks up by cells of sign, exponent and 6 mantissa bits): values
+// at, next to and between every midpoint, every power of two from 2^-40 to 1 and its
+// neighbours (the cell edges, the tiny cell), both signs, zeros, random values.
+void TestStKernelsBf16::code8_blocks_dynamic_map() {
+    amn::st::Bnb4Result res;
+    res.absmax.assign(256, 1.0f);
+    k::bnb4_double_quant(res);
+    const std::vector<float>& table = res.nested_quant_map;
+    QCOMPARE(table.size(), std::size_t(256));
+    std::vector<std::uint8_t> sorted_idx(256);
+    std::iota(sorted_idx.begin(), sorted_idx.end(), std::uint8_t{0});
+    std::stable_sort(sorted_idx.begin(), sorted_idx.end(), [&](std::uint8_t a, std::uint8_t b) { return table[a] < table[b]; });
+    std::vector<float> mid(256, HUGE_VALF);
+    for (int i = 0; i < 255; ++i) mid[i] = (table[sorted_idx[i]] + table[sorted_idx[i + 1]]) / 2.0f;
+    std::vector<float> vals;
+    for (int i = 0; i < 255; ++i)
+        for (const float v : {mid[i], std::nextafter(mid[i], 2.0f), std::nextafter(mid[i], -2.0f), table[sorted_idx[i]]})
+            vals.push_back(v);
+    for (int e = -40; e <= 0; ++e)
+        for (const float sign : {1.0f, -1.0f}) {
+            float v = std::ldexp(1.0f, e);
+            for (int c = 0; c < 3; ++c, v *= 1.0f + 1.0f / 64.0f)  // the edges of this and the next mantissa cells
+                vals.push_back(sign * v), vals.push_back(sign * std::nextafter(v, 0.0f)),
+                    vals.push_back(sign * std::nextafter(v, 2.0f));
         }
-        return {};
-    });
-    QVERIFY2(failure.empty(), failure.c_str());
+    vals.push_back(0.0f), vals.push_back(-0.0f), vals.push_back(-1.0f);
+    // Every block of 64 starts with 1: absmax 1, so v = x exactly (the values above land on the edges).
+    std::vector<float> x;
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+        if (x.size() % 64 == 0) x.push_back(1.0f);
+        x.push_back(vals[i]);
+    }
+    std::mt19937 rng(81);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    while (x.size() % 256) x.push_back(u(rng) * u(rng) * u(rng));
+    // Random values of mixed scales (blocks whose absmax is not 1, tiny values).
+    for (int i = 0; i < 4096; ++i) x.push_back(std::ldexp(u(rng), -int(i % 30)));
+    QVERIFY2(code8_failure(x, mid, sorted_idx).empty(), code8_failure(x, mid, sorted_idx).c_str());
+    // A table with two midpoints in one cell (one entry moved next to its neighbour):
+    // the kernel must notice and search instead.
+    std::vector<float> mid2 = mid;
+    mid2[200] = std::nextafter(mid2[201], -2.0f);
+    mid2[199] = std::min(mid2[199], std::nextafter(mid2[200], -2.0f));
+    for (int i = 199; i <= 201; ++i) x.push_back(mid2[i]), x.push_back(std::nextafter(mid2[i], 2.0f));
+    while (x.size() % 256) x.push_back(mid2[200]);
+    QVERIFY2(code8_failure(x, mid2, sorted_idx).empty(), code8_failure(x, mid2, sorted_idx).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestStKernelsBf16)
