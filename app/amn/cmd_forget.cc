@@ -50,22 +50,24 @@ void tensor_json_sizes(JsonWriter& w, const ForgetTensor& t) {
     w.key("bits_per_weight").value(t.bits_per_weight());
     w.key("copied").value(t.copied);
 }
-// Writes the loss keys and adds the tensor's sums to the totals.
-void tensor_json_loss(JsonWriter& w, const ForgetTensor& t, double& sse, double& sx2) {
+// Writes the loss keys and adds the tensor's sums (and finite pairs) to the totals.
+void tensor_json_loss(JsonWriter& w, const ForgetTensor& t, double& sse, double& sx2, std::uint64_t& pairs) {
     w.key("rmse").value(t.rmse);
     w.key("max_abs").value(t.max_abs);
     if (std::isinf(t.sqnr_db)) w.key("sqnr_db").null();
     else w.key("sqnr_db").value(t.sqnr_db);
     sse += t.sum_sq_error;
     sx2 += t.sum_sq_signal;
+    pairs += t.loss_pairs;
 }
 void totals_json(JsonWriter& w, std::uint64_t bytes, std::uint64_t numel) {
     w.key("tensor_bytes").value(bytes);
     w.key("parameters").value(numel);
     w.key("bits_per_weight").value(numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0);
 }
-void loss_totals_json(JsonWriter& w, double sse, double sx2, std::uint64_t numel) {
-    w.key("rmse").value(numel ? std::sqrt(sse / static_cast<double>(numel)) : 0.0);
+// The totals over every measured tensor: RMSE over their finite pairs, SQNR of the sums.
+void loss_totals_json(JsonWriter& w, double sse, double sx2, std::uint64_t pairs) {
+    w.key("rmse").value(pairs ? std::sqrt(sse / static_cast<double>(pairs)) : 0.0);
     if (sse > 0) w.key("sqnr_db").value(10.0 * std::log10(sx2 / sse));
     else w.key("sqnr_db").null();
 }
@@ -77,7 +79,7 @@ void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& te
     w.key("input").value(input);
     w.key("ftype").value(ftype);
     if (res) w.key("file").value(res->file).key("file_bytes").value(res->file_bytes);
-    std::uint64_t bytes = 0, numel = 0;
+    std::uint64_t bytes = 0, numel = 0, pairs = 0;
     double sse = 0, sx2 = 0;
     w.key("tensors").begin_array();
     for (const auto& t : tensors) {
@@ -86,13 +88,13 @@ void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& te
         w.begin_object();
         tensor_json_head(w, t);
         tensor_json_sizes(w, t);
-        if (res && !t.copied) tensor_json_loss(w, t, sse, sx2);
+        if (res && !t.copied) tensor_json_loss(w, t, sse, sx2, pairs);
         w.end_object();
     }
     w.end_array();
     totals_json(w, bytes, numel);
     if (res) {
-        loss_totals_json(w, sse, sx2, numel);
+        loss_totals_json(w, sse, sx2, pairs);
         w.key("warnings").begin_array();
         for (const auto& s : res->warnings) w.value(s);
         w.end_array();
@@ -145,7 +147,7 @@ void write_st_json(const StForgetResult* res, const std::vector<ForgetTensor>& t
         w.end_array();
         w.key("file_bytes").value(res->file_bytes);
     }
-    std::uint64_t bytes = 0, numel = 0, qnumel = 0, qbytes = 0;
+    std::uint64_t bytes = 0, numel = 0, qnumel = 0, qbytes = 0, pairs = 0;
     double sse = 0, sx2 = 0;
     w.key("tensors").begin_array();
     for (std::size_t i = 0; i < tensors.size(); ++i) {
@@ -163,7 +165,7 @@ void write_st_json(const StForgetResult* res, const std::vector<ForgetTensor>& t
             for (const auto& n : res->stored[i]) w.value(n);
             w.end_array();
         }
-        if (res && quantized) tensor_json_loss(w, t, sse, sx2);
+        if (res && quantized) tensor_json_loss(w, t, sse, sx2, pairs);
         w.end_object();
     }
     w.end_array();
@@ -171,7 +173,7 @@ void write_st_json(const StForgetResult* res, const std::vector<ForgetTensor>& t
     w.key("quantized_parameters").value(qnumel);
     w.key("quantized_bits_per_weight").value(qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0);
     if (res) {
-        loss_totals_json(w, sse, sx2, qnumel);
+        loss_totals_json(w, sse, sx2, pairs);
         w.key("nonfinite").value(res->nonfinite);
         w.key("kept").begin_array();
         for (const auto& k : res->kept) w.value(k);

@@ -71,9 +71,11 @@ struct LossSums {
 };
 
 /// Copy the sums' figures into a per-tensor report row (ForgetTensor and the
-/// like: fields max_abs, sum_sq_error, sum_sq_signal, rmse, sqnr_db).
+/// like: fields max_abs, sum_sq_error, sum_sq_signal, rmse, sqnr_db, and
+/// loss_pairs where the row has it).
 template <class Row>
 void store_loss(Row& t, const LossSums& l) noexcept {
+    if constexpr (requires { t.loss_pairs; }) t.loss_pairs = l.count;
     t.max_abs = l.max_abs;
     t.sum_sq_error = l.sse;
     t.sum_sq_signal = l.sx2;

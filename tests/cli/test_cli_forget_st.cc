@@ -72,6 +72,7 @@ private slots:
     void everySchemeWritesAndRemembers();
     void referenceBytes();
     void jsonReport();
+    void totalsOverFinitePairs();
     void reportAndDryRun();
     void badRequests_data();
     void badRequests();
@@ -212,6 +213,37 @@ void TestCliForgetSt::jsonReport() {
     QCOMPARE(qc["ignore"].toArray(), (QJsonArray{"lm_head", "model.layers.0.self_attn.o_proj"}));
     QVERIFY(j["sqnr_db"].toDouble() > 15);
     QVERIFY(j["quantized_bits_per_weight"].toDouble() > 4.0);
+}
+
+// LLM.int8 of a weight with a value past the F16 range (70 000): that row's SCB is
+// inf, its round trip NaN, its pairs left out of the loss (the JSON's nonfinite).
+// The totals' RMSE is over the finite pairs: sqrt(Σ rmse_t² · pairs_t / Σ pairs_t)
+// from the per-tensor figures, pairs_t = numel_t less the row left out; not over
+// every quantized element.
+void TestCliForgetSt::totalsOverFinitePairs() {
+    QTemporaryDir tmp;
+    const QString model = tmp.filePath("tiny");
+    make_model(model, false, 70000.0f);
+    const auto r = run_amn({"forget", model, "--to", "bnb-int8", "-o", tmp.filePath("out"), "--json"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const auto j = json_of(r.out);
+    QCOMPARE(j["nonfinite"].toDouble(), 256.0);  // one row of q_proj [256, 256]
+    double sse = 0, pairs = 0, all = 0;
+    for (const auto& v : j["tensors"].toArray()) {
+        const auto t = v.toObject();
+        if (!t["quantized"].toBool()) continue;
+        double n = 1;
+        for (const auto& d : t["shape"].toArray()) n *= d.toDouble();
+        const double finite = t["name"].toString().contains("q_proj") ? n - 256 : n;
+        sse += t["rmse"].toDouble() * t["rmse"].toDouble() * finite;
+        pairs += finite;
+        all += n;
+    }
+    QCOMPARE(all, j["quantized_parameters"].toDouble());
+    const double want = std::sqrt(sse / pairs), got = j["rmse"].toDouble();
+    QVERIFY2(std::fabs(got - want) <= 1e-12 * want, qPrintable(QString("totals RMSE %1, want %2 (over every element: %3)")
+                                                                   .arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)
+                                                                   .arg(std::sqrt(sse / all), 0, 'g', 17)));
 }
 
 void TestCliForgetSt::reportAndDryRun() {

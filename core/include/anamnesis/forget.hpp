@@ -69,6 +69,10 @@ struct ForgetTensor {
     double sqnr_db = 0;
     double sum_sq_error = 0;            ///< Σ(y−x)², for totals over tensors
     double sum_sq_signal = 0;           ///< Σx²
+    /// The finite pairs the sums are over: numel less the elements left out
+    /// (a non-finite x or y, e.g. an LLM.int8 row past the F16 range); the
+    /// count the totals' RMSE divides by.
+    std::uint64_t loss_pairs = 0;
     double bits_per_weight() const noexcept;
 };
 
