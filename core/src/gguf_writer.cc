@@ -347,6 +347,8 @@ void GgufWriter::write(std::size_t index, std::uint64_t offset, std::span<const 
     detail::WrittenRanges::check_range(offset, bytes.size(), t.nbytes, d.path, t.name);
     if (bytes.empty()) return;
     detail::pwrite_all(d.file->fd(), bytes.data(), bytes.size(), d.data_offset + t.rel_offset + offset, d.path, t.name);
+    // Writeback starts now, overlapping the work still to come (commit()'s fdatasync waits for less).
+    detail::start_writeback(d.file->fd(), d.data_offset + t.rel_offset + offset, bytes.size());
     // Record [offset, end) and merge with neighbours.
     std::lock_guard<std::mutex> lock(d.mu);
     t.written.add(offset, bytes.size());

@@ -129,7 +129,9 @@ public:
 
     /// Write `bytes` at `offset` bytes into tensor `tensor`'s data (pwrite).
     /// Ranges may come in any order and from several threads; writing a
-    /// range again is allowed (the last write wins).
+    /// range again is allowed (the last write wins). Writeback of the range
+    /// to disk starts at once, without waiting (Linux sync_file_range), so
+    /// commit()'s fdatasync waits for the tail only.
     /// \throws Error{Usage} before layout() or after commit()/abort();
     ///         Error{OutOfRange} (naming the tensor) for a bad index or a
     ///         range past the tensor's end; Error{Io} when pwrite fails (ENOSPC …).
