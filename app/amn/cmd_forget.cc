@@ -289,6 +289,7 @@ int cmd_forget(Args& args) {
     const bool report = args.flag("--report");
     const bool dry_run = args.flag("--dry-run", "-n");
     const bool quiet = args.flag("--quiet", "-q");
+    opt.measure_loss = report || json;  // the round trip only when it is shown
     const auto pos = args.positionals();
     if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
 

@@ -11,6 +11,7 @@
 #include "input_release.hpp"
 #include "loss_sums.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
+#include "kernels/st/st_kernels.hpp"
 #include "output_files.hpp"
 
 #include <algorithm>
@@ -18,7 +19,6 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
-#include <mutex>
 #include <numeric>
 #include <optional>
 
@@ -153,13 +153,6 @@ void encode(DType type, const float* src, std::uint8_t* dst, std::size_t n, std:
     }
 }
 
-// Round-trip error of one chunk (loss_sums.hpp), merged per tensor.
-detail::LossSums measure(const float* x, const float* y, std::size_t n) {
-    detail::LossSums s;
-    for (std::size_t i = 0; i < n; ++i) s.add(x[i], y[i]);
-    return s;
-}
-
 }  // namespace
 
 std::vector<ForgetTensor> plan_gguf_forget(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt) {
@@ -230,8 +223,10 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         split_rows(units, k, r.rows(), re * 4, gran, opt.chunk_bytes);
     }
 
-    std::vector<detail::LossSums> loss(p.tensors.size());
-    std::mutex loss_mu;
+    // Each unit's round-trip error (loss_sums.hpp), merged per tensor in row order
+    // afterwards (the same figures on every run, whatever the threads did).
+    std::vector<detail::LossSums> unit_loss(units.size());
+    const auto& sk = st::kern::st_kernels();
     const unsigned nworkers = worker_count(opt.threads, units.size());
     struct Scratch { std::vector<float> x, y; std::vector<std::uint8_t> q; };
     std::vector<Scratch> scratch(nworkers);
@@ -258,7 +253,6 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
             Scratch& s = scratch[worker];
             const std::uint64_t n = u.nrows * r.row_elems();
             s.x.resize(n);
-            s.y.resize(n);
             r.dequantize_rows(u.row0, u.nrows, s.x.data());
             const auto qbytes = *dtype_bytes(t.target, n);
             s.q.resize(qbytes);
@@ -269,13 +263,19 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
                    p.weights[u.item]);
             const std::uint64_t offset = *dtype_bytes(t.target, u.row0 * r.row_elems());
             w.write(u.item, offset, {s.q.data(), static_cast<std::size_t>(qbytes)});
-            // Round trip, measured against the exact input values.
-            const DTypeInfo* info = dtype_info(t.target);
-            info->to_f32(s.q.data(), s.y.data(), n / info->block_elems);
-            const detail::LossSums l = measure(s.x.data(), s.y.data(), n);
-            {
-                std::lock_guard lock(loss_mu);
-                loss[u.item].merge(l);
+            detail::LossSums& l = unit_loss[std::size_t(&u - units.data())];
+            if (opt.measure_loss) {
+                // Round trip, measured against the exact input values.
+                s.y.resize(n);
+                const DTypeInfo* info = dtype_info(t.target);
+                info->to_f32(s.q.data(), s.y.data(), n / info->block_elems);
+                // The SIMD loss takes finite inputs (it checks y only); a chunk holding a
+                // NaN/±inf input is summed pair by pair.
+                if (sk.first_nonfinite(s.x.data(), n) == n) sk.loss(s.x.data(), s.y.data(), n, l);
+                else
+                    for (std::uint64_t i = 0; i < n; ++i) l.add(s.x[i], s.y[i]);
+            } else if (sk.first_nonfinite(s.x.data(), n) < n) {
+                for (std::uint64_t i = 0; i < n; ++i) l.nonfinite += std::isfinite(s.x[i]) ? 0 : 1;
             }
             detail::release_inputs(cat, r, u.row0, u.nrows);
         } catch (const Error& e) {
@@ -285,16 +285,20 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
 
     w.commit();
     res.file_bytes = w.file_size();
+    res.loss_measured = opt.measure_loss;
+    std::vector<detail::LossSums> loss(p.tensors.size());
+    for (std::size_t i = 0; i < units.size(); ++i) loss[units[i].item].merge(unit_loss[i]);  // units: tensor, then row order
     res.tensors = std::move(p.tensors);
     for (std::size_t k = 0; k < res.tensors.size(); ++k) {
         auto& t = res.tensors[k];
         res.input_numel += t.numel;
         if (t.copied) continue;
         const auto& l = loss[k];
-        detail::store_loss(t, l);
+        if (opt.measure_loss) detail::store_loss(t, l);
         if (l.nonfinite)
             res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
-                                   " value(s) or their round trip are not finite (left out of the loss)");
+                                   (opt.measure_loss ? " value(s) or their round trip are not finite (left out of the loss)"
+                                                     : " value(s) are not finite (NaN/±inf)"));
     }
     return res;
 }

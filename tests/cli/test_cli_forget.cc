@@ -10,6 +10,7 @@
 #include "test_support.hpp"
 
 #include <cstring>
+#include <limits>
 
 #include <QDir>
 #include <QFileInfo>
@@ -66,6 +67,7 @@ private slots:
     void readBackIndependently_data();
     void readBackIndependently();
     void jsonReport();
+    void lossOnDemand();
     void dryRun();
     void requantizeWarns();
     void badRequests_data();
@@ -217,6 +219,42 @@ void TestCliForget::jsonReport() {
     QVERIFY(q4 > 0 && q6 > 0);
     QVERIFY(o["sqnr_db"].toDouble() > 15);
     QCOMPARE(static_cast<qint64>(o["file_bytes"].toDouble()), QFileInfo(tmp.filePath("q.gguf")).size());
+}
+
+// The round trip is measured only for --report/--json; the file is the same
+// either way. A NaN planted in a weight is named in the warnings both ways
+// (counted from the input when the loss is not measured).
+void TestCliForget::lossOnDemand() {
+    SKIP_WITHOUT_GGUF_REAL(dir);
+    QTemporaryDir tmp;
+    const QString in = tmp.filePath("nan-F32.gguf");
+    QVERIFY(QFile::copy(dir + "/tiny-llama-F32.gguf", in));
+    std::string poisoned;
+    {
+        const amn::Catalog cat = amn::open_gguf(in.toStdString());
+        for (const auto& t : cat.tensors)
+            if (t.name == "blk.1.ffn_down.weight" && t.dtype_name == "F32") {
+                poisoned = t.name;
+                auto bytes = amn::test::read_file(in.toStdString());
+                const float nan = std::numeric_limits<float>::quiet_NaN();
+                for (std::uint64_t k : {std::uint64_t(3), std::uint64_t(100)})
+                    std::memcpy(bytes.data() + t.offset + k * 4, &nan, 4);
+                amn::test::write_file(in.toStdString(), bytes);
+            }
+    }
+    QVERIFY(!poisoned.empty());
+    for (const QString ft : {"Q8_0", "Q4_K_M"}) {
+        const auto a = run_amn({"forget", in, "--to", "gguf:" + ft, "-o", tmp.filePath("a.gguf"), "--force"});
+        QVERIFY2(a.exit_code == 0, qPrintable(a.err));
+        QVERIFY2(a.err.contains(QString::fromStdString(poisoned) + ": 2 value(s) are not finite"), qPrintable(a.err));
+        const auto b = run_amn({"forget", in, "--to", "gguf:" + ft, "-o", tmp.filePath("b.gguf"), "--force", "--report"});
+        QVERIFY2(b.exit_code == 0, qPrintable(b.err));
+        QVERIFY2(b.err.contains(QString::fromStdString(poisoned) + ": ") && b.err.contains("left out of the loss"), qPrintable(b.err));
+        QVERIFY(b.out.contains("blk.0.attn_q.weight"));  // the per-tensor table
+        QVERIFY(!a.out.contains("blk.0.attn_q.weight"));
+        QCOMPARE(amn::test::read_file(tmp.filePath("a.gguf").toStdString()),
+                 amn::test::read_file(tmp.filePath("b.gguf").toStdString()));
+    }
 }
 
 void TestCliForget::dryRun() {
