@@ -6,7 +6,8 @@
 # that output's size, in one run: wall time, CPU time (user + system) and peak
 # RSS, each the median of RUNS runs (default 5), every run after `sync` (no
 # writeback of an earlier run pending; forget ends with fdatasync, cp does
-# not wait for the disk). The goal: forget ≤ 2 × cp, RSS ≤ 512 MiB.
+# not wait for the disk; a second column times `cp && sync FILE`, the same
+# durability). The goal: forget ≤ 2 × cp, RSS ≤ 512 MiB.
 # "forget" is the plain command (no loss measured); "--report" the same with
 # the round-trip loss measured and printed (one run fewer is fine there).
 # On a shared machine compare CPU times and ratios.
@@ -45,8 +46,8 @@ median() {
     END { printf "%s %s %s %s\n", l, med(w, NR), med(c, NR), med(r, NR) }'
 }
 echo "input: $((in_bytes >> 20)) MiB BF16, $(nproc) threads, median of $runs runs, sync before each"
-echo "| scheme | output MiB | forget wall (s) | forget CPU (s) | peak RSS (MiB) | --report wall (s) | cp wall (s) | cp CPU (s) | wall ratio |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| scheme | output MiB | forget wall (s) | forget CPU (s) | peak RSS (MiB) | --report wall (s) | cp wall (s) | cp CPU (s) | wall ratio | cp + sync wall (s) | ratio to cp + sync |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r label args; do
   if [ -n "${ONLY:-}" ] && ! grep -qE -- "$ONLY" <<<"$label"; then continue; fi
   read -r _ aw ac arss < <(median amn "rm -rf '$work/out'" "$amn" forget --quiet "$work/in" $args -o "$work/out")
@@ -58,9 +59,11 @@ while read -r label args; do
   cat "$work"/out/*.safetensors > "$work/src.bin"
   rm -rf "$work/out"
   read -r _ cw cc _ < <(median cp "rm -f '$work/copy.bin'" cp "$work/src.bin" "$work/copy.bin")
+  # The same copy made durable, as forget's output is (it ends with fdatasync).
+  read -r _ sw _ _ < <(median cpsync "rm -f '$work/copy.bin'" sh -c "cp '$work/src.bin' '$work/copy.bin' && sync '$work/copy.bin'")
   rm -f "$work/copy.bin" "$work/src.bin"
-  awk -v l="$label" -v ob="$out_bytes" -v aw="$aw" -v ac="$ac" -v r="$arss" -v rw="$rw" -v cw="$cw" -v cc="$cc" 'BEGIN{
-    printf "| %s | %d | %.3f | %.2f | %d | %.3f | %.3f | %.2f | %.2f |\n", l, ob/1048576, aw, ac, r/1024, rw, cw, cc, aw/cw}'
+  awk -v l="$label" -v ob="$out_bytes" -v aw="$aw" -v ac="$ac" -v r="$arss" -v rw="$rw" -v cw="$cw" -v cc="$cc" -v sw="$sw" 'BEGIN{
+    printf "| %s | %d | %.3f | %.2f | %d | %.3f | %.3f | %.2f | %.2f | %.3f | %.2f |\n", l, ob/1048576, aw, ac, r/1024, rw, cw, cc, aw/cw, sw, aw/sw}'
 done <<'LIST'
 bnb-nf4 --to bnb-nf4
 bnb-nf4+dq --to bnb-nf4 --double-quant
