@@ -127,6 +127,9 @@ void sweep_stale_temps(const fs::path& dir) {
             if (S_ISREG(st.st_mode)) {
                 if (::unlink(p.c_str()) == 0)
                     msg = p + ": removed a temporary file (" + std::to_string(st.st_size) + " bytes) left by an interrupted run";
+            } else if (!has_marker(p) && ::rmdir(p.c_str()) == 0) {
+                // Empty: a run killed between making its folder and marking it (nothing to lose).
+                msg = p + ": removed an empty temporary folder left by an interrupted run";
             } else if (!has_marker(p)) {
                 msg = p + ": a folder named like a temporary folder of anamnesis but not made by it; left in place";
             } else {
@@ -500,9 +503,10 @@ void StagingDir::commit() {
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(tmp_, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
         if (it->is_directory(ec)) fsync_dir(it->path().string());
-    // The marker does not go into the output; put back if the rename fails.
+    // The marker does not go into the output; put back if the rename fails. It is
+    // removed right before the rename (no fsync between): a kill between the two
+    // leaves an unmarked folder, which the next run only mentions.
     ::unlink((tmp_ + "/" + kMarker).c_str());
-    fsync_dir(tmp_);
     const auto fail = [&](ErrorCode code, const std::string& message) {
         write_marker(tmp_);
         return Error(code, message, final_);
@@ -517,6 +521,7 @@ void StagingDir::commit() {
         if (::rename(tmp_.c_str(), final_.c_str()) != 0)
             throw fail(ErrorCode::Io, std::string("cannot rename output folder: ") + std::strerror(errno));
     }
+    fsync_dir(final_);  // the marker's removal
     const fs::path p(final_);
     fsync_dir(p.has_parent_path() ? p.parent_path().string() : std::string("."));
     ::close(fd_);

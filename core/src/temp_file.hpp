@@ -12,8 +12,10 @@
 // (".amn-temporary-folder") from its creation on. The first
 // TempFile::create() / StagingDir::create() of a process in a folder removes
 // the ones whose lock is free (their owner died) — a folder only when it
-// holds the marker: one without it is left in place and mentioned — and
-// records a message (take_cleanup_messages()).
+// holds the marker or is empty (a run killed between making and marking
+// it): any other is left in place and mentioned — and records a message
+// (take_cleanup_messages()). A commit removes the marker right before its
+// rename, with no fsync between (the folder and its parent are synced after).
 
 #include <cstdint>
 #include <functional>
