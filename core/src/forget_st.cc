@@ -26,6 +26,7 @@
 #include "kernels/st/st_kernels.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -352,8 +353,11 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     };
 
     for (auto& bt : batches) {
+        // What each weight holds whole (allocated and zeroed), one weight per worker.
+        std::vector<WorkUnit> starting;
         for (const auto& u : bt.main)
-            if (quantizers[u.item] && u.row0 == 0) quantizers[u.item]->start();
+            if (quantizers[u.item] && u.row0 == 0) starting.push_back({u.item, 0, 0, 1});
+        run_units(starting, opt.threads, [&](const WorkUnit& u, unsigned) { quantizers[u.item]->start(); }, {}, cancel);
         run_units(bt.pre, opt.threads, [&](const WorkUnit& u, unsigned worker) {
             const Entry& e = p.entries[u.item];
             try {
@@ -386,6 +390,17 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         }, {}, cancel);
 
         std::vector<st::kern::LossSums> unit_loss(bt.main.size());
+        // Tensor-wide values of what the chunks recorded (double quantization without a
+        // first pass): by the worker that finishes a weight's last chunk, beside the
+        // other weights' chunks.
+        std::vector<std::atomic<u64>> chunks_left(p.entries.size());
+        for (const auto& u : bt.main)
+            if (quantizers[u.item] && quantizers[u.item]->needs_after_pass()) chunks_left[u.item].fetch_add(1);
+        auto chunk_done = [&](const WorkUnit& u) {
+            if (quantizers[u.item] && quantizers[u.item]->needs_after_pass() &&
+                chunks_left[u.item].fetch_sub(1, std::memory_order_acq_rel) == 1)
+                quantizers[u.item]->after_pass();
+        };
         run_units(bt.main, opt.threads, [&](const WorkUnit& u, unsigned worker) {
             Entry& e = p.entries[u.item];
             const LogicalTensor& lt = plan.tensors[e.lt];
@@ -400,6 +415,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
                         in && q.encode_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows, s.q, sink_put(e),
                                             unit_loss[std::size_t(&u - bt.main.data())])) {
                         detail::release_shape_rows(cat, r, e.info.shape[1], u.row0, u.nrows);
+                        chunk_done(u);
                         return;
                     }
                     const bool after = !q.needs_prepass() && q.loss_flags_nonfinite();
@@ -409,6 +425,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
                     // What was written for these rows is in the temporary file only: an error
                     // here removes it with the rest.
                     if (after && (!std::isfinite(l.sx2) || l.nonfinite)) check_finite(e, u, s);
+                    chunk_done(u);
                     return;
                 }
                 const u64 n = u.nrows * r.row_elems();
@@ -429,19 +446,6 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         }, step_progress, cancel);  // on error the sink's destructor removes its temporaries
         done_before += weight_of(bt.main);
 
-        // Tensor-wide values of what the chunks recorded (double quantization without a first
-        // pass), one weight per worker.
-        std::vector<WorkUnit> after;
-        for (const auto& u : bt.main)
-            if (quantizers[u.item] && u.row0 == 0 && quantizers[u.item]->needs_after_pass())
-                after.push_back({u.item, 0, 0, 1});
-        run_units(after, opt.threads, [&](const WorkUnit& u, unsigned) {
-            try {
-                quantizers[u.item]->after_pass();
-            } catch (const Error& err) {
-                throw err.with_tensor(p.entries[u.item].info.name).with_file(cat.path);
-            }
-        }, {}, cancel);
         // Whole-tensor outputs of each quantized weight of the batch, and its loss (chunks in row order).
         for (std::size_t i = 0; i < bt.main.size(); ++i) loss[bt.main[i].item].merge(unit_loss[i]);
         for (const auto& u : bt.main) {

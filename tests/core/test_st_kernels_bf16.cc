@@ -221,6 +221,12 @@ void TestStKernelsBf16::code8_blocks_dynamic_map() {
     // Random values of mixed scales (blocks whose absmax is not 1, tiny values).
     for (int i = 0; i < 4096; ++i) x.push_back(std::ldexp(u(rng), -int(i % 30)));
     QVERIFY2(code8_failure(x, mid, sorted_idx).empty(), code8_failure(x, mid, sorted_idx).c_str());
+    // The same values stored in reverse (codes 255 − k: the table is not sorted, the
+    // kernel keeps a code per cell instead of k0 + [m < v]).
+    std::vector<std::uint8_t> reversed(sorted_idx.rbegin(), sorted_idx.rend());
+    for (auto& r : reversed) r = std::uint8_t(255 - r);
+    std::reverse(reversed.begin(), reversed.end());
+    QVERIFY2(code8_failure(x, mid, reversed).empty(), code8_failure(x, mid, reversed).c_str());
     // A table with two midpoints in one cell (one entry moved next to its neighbour):
     // the kernel must notice and search instead.
     std::vector<float> mid2 = mid;

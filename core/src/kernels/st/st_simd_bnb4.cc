@@ -34,6 +34,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <mutex>
 
 HWY_BEFORE_NAMESPACE();
 namespace amn::st::kern {
@@ -190,70 +192,82 @@ bool Bnb4Bf16Avx3(const std::uint16_t* in, std::size_t nblocks, std::size_t bs, 
 // The cell table of a 256-entry code (bitsandbytes' dynamic map): a value v in
 // [−1, 1] falls in the cell of its sign, exponent and top 6 mantissa bits
 // (|v| < 2^-26 all in the first cell of its sign). Per cell, an interval [a, b]
-// of values: k0 = #{midpoints < a} and the one midpoint m with a ≤ m < b (+inf
-// when none), so #{midpoints < v} = k0 + [m < v] for every v of the cell. Kept
-// with the codes order[k0] (low byte) and order[k0 + 1] (second byte). Valid
-// (ok) only when no cell holds two midpoints — true of the dynamic map, whose
+// of values: k0 = #{midpoints < a} and the one midpoint m with a ≤ m < b (none:
+// +inf), so #{midpoints < v} = k0 + [m < v] for every v of the cell. Valid (ok)
+// only when no cell holds two midpoints — true of the dynamic map, whose
 // midpoints are ≥ 1.8 % apart where the cells are 1.6 % wide; else the binary search.
+// `codes`: order[k0] (low byte), order[k0 + 1] (second byte). `packed`, when the
+// order is the identity (a sorted table, as the dynamic map is): k0 (bits 0–7), a
+// midpoint present (bit 8) and its low 17 bits (9–25) — the bits below the cell's,
+// so m < v is a comparison of those bits (reversed for a negative cell).
 struct Code8Cells {
     static constexpr std::uint32_t kMinExp = 127 - 26, kBase = kMinExp << 6, kTop = 0x3F800000u >> 17;
     static constexpr std::uint32_t kCells = kTop - kBase + 1;  // per sign
     float mid[256];
     std::uint8_t order[256];
-    bool ok = false;
+    bool ok = false, identity = false;
     HWY_ALIGN float m[2 * kCells];
     HWY_ALIGN std::int32_t codes[2 * kCells];
+    HWY_ALIGN std::int32_t packed[2 * kCells];
 
     void build(const float* mids, const std::uint8_t* ord) {
         std::memcpy(mid, mids, sizeof mid);
         std::memcpy(order, ord, sizeof order);
         ok = true;
+        identity = true;
+        for (int t = 0; t < 256; ++t) identity = identity && ord[t] == t;
         for (std::uint32_t sign = 0; sign < 2 && ok; ++sign) {
             for (std::uint32_t c = 0; c < kCells && ok; ++c) {
                 const float lo = c == 0 ? 0.0f : detail::float_of((c + kBase) << 17);
                 const float hi = detail::float_of(((c + kBase + 1) << 17) - 1);
                 const float a = sign ? -hi : lo, b = sign ? -lo : hi;
-                std::uint32_t k0 = 0, inside = 0;
-                float mm = HUGE_VALF;
-                for (int t = 0; t < 255; ++t) {
-                    if (mids[t] < a) ++k0;
-                    else if (mids[t] < b) ++inside, mm = std::min(mm, mids[t]);
-                }
-                ok = inside <= 1;
+                // The midpoints ascend: k0 and the ones in [a, b) by two binary searches.
+                const std::uint32_t k0 = std::uint32_t(std::lower_bound(mids, mids + 255, a) - mids);
+                const std::uint32_t k1 = std::uint32_t(std::lower_bound(mids, mids + 255, b) - mids);
+                ok = k1 - k0 <= 1;
+                const bool has = k1 > k0;
+                const float mm = has ? mids[k0] : HUGE_VALF;
                 const std::size_t i = sign * kCells + c;
                 m[i] = mm;
                 codes[i] = std::int32_t(ord[k0] | (k0 < 255 ? std::uint32_t(ord[k0 + 1]) << 8 : 0u));
+                packed[i] = std::int32_t(k0 | (has ? 1u << 8 | (detail::bits_of(mm) & 0x1FFFFu) << 9 : 0u));
             }
         }
+        for (int t = 0; t + 1 < 255 && ok; ++t) ok = mids[t] <= mids[t + 1];  // the searches need ascending midpoints
     }
-    // The table for (mids, ord), rebuilt only when they change (one per thread).
-    static const Code8Cells& of(const float* mids, const std::uint8_t* ord) {
-        thread_local Code8Cells t;
-        thread_local bool built = false;
-        if (!built || std::memcmp(t.mid, mids, sizeof t.mid) != 0 || std::memcmp(t.order, ord, sizeof t.order) != 0) {
-            t.build(mids, ord);
-            built = true;
+    // The table for (mids, ord), built once per table and shared by the threads.
+    static std::shared_ptr<const Code8Cells> of(const float* mids, const std::uint8_t* ord) {
+        static std::mutex mu;
+        static std::shared_ptr<const Code8Cells> last;
+        std::lock_guard lock(mu);
+        if (!last || std::memcmp(last->mid, mids, sizeof last->mid) != 0 ||
+            std::memcmp(last->order, ord, sizeof last->order) != 0) {
+            auto t = std::make_shared<Code8Cells>();
+            t->build(mids, ord);
+            last = std::move(t);
         }
-        return t;
+        return last;
     }
 };
 #endif
 
 // bitsandbytes blockwise 8-bit codes: the count of midpoints below v by the cell
-// table (Code8Cells: two gathers per 16 values) or, for a code it does not fit, an
-// 8-step binary search, each step a gather of the midpoint at k + step − 1
-// (mid[255] = +inf); absmax and clamp as the scalar reference. AVX-512 only
-// (gathers of 16 lanes); other targets run the scalar reference.
+// table (Code8Cells: one gather per 16 values for a sorted table, two otherwise)
+// or, for a code it does not fit, an 8-step binary search, each step a gather of
+// the midpoint at k + step − 1 (mid[255] = +inf); absmax and clamp as the scalar
+// reference. AVX-512 only (gathers of 16 lanes); other targets run the scalar reference.
 void Code8Blocks(const float* x, std::size_t nblocks, std::size_t bs, const float* mid, const std::uint8_t* order,
                  std::uint8_t* q, float* absmax_out) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
     if (bs % 16 == 0) {
-        const Code8Cells& cells = Code8Cells::of(mid, order);
+        const std::shared_ptr<const Code8Cells> table = Code8Cells::of(mid, order);
+        const Code8Cells& cells = *table;
         HWY_ALIGN std::int32_t order32[256];
         for (int t = 0; t < 256; ++t) order32[t] = order[t];
         const __m512 one = _mm512_set1_ps(1.0f), mone = _mm512_set1_ps(-1.0f);
         const __m512i absmask = _mm512_set1_epi32(0x7FFFFFFF), base = _mm512_set1_epi32(Code8Cells::kBase);
         const __m512i ncells = _mm512_set1_epi32(Code8Cells::kCells), byte = _mm512_set1_epi32(0xFF);
+        const __m512i low17 = _mm512_set1_epi32(0x1FFFF), ione = _mm512_set1_epi32(1);
         for (std::size_t b = 0; b < nblocks; ++b) {
             const float* xb = x + b * bs;
             __m512i m = _mm512_setzero_si512();
@@ -267,13 +281,25 @@ void Code8Blocks(const float* x, std::size_t nblocks, std::size_t bs, const floa
                 __m512i code;
                 if (cells.ok) {
                     const __m512i bits = _mm512_castps_si512(v);
+                    const __mmask16 neg = _mm512_movepi32_mask(bits);
                     __m512i c = _mm512_sub_epi32(
                         _mm512_max_epu32(_mm512_srli_epi32(_mm512_and_si512(bits, absmask), 17), base), base);
-                    c = _mm512_mask_add_epi32(c, _mm512_movepi32_mask(bits), c, ncells);
-                    const __m512 mc = _mm512_i32gather_ps(c, cells.m, 4);
-                    const __m512i cc = _mm512_i32gather_epi32(c, cells.codes, 4);
-                    code = _mm512_mask_blend_epi32(_mm512_cmp_ps_mask(mc, v, _CMP_LT_OQ), _mm512_and_si512(cc, byte),
-                                                   _mm512_and_si512(_mm512_srli_epi32(cc, 8), byte));
+                    c = _mm512_mask_add_epi32(c, neg, c, ncells);
+                    if (cells.identity) {
+                        // code = k0 + [m < v]: by the bits below the cell's (reversed when negative).
+                        const __m512i e = _mm512_i32gather_epi32(c, cells.packed, 4);
+                        const __m512i ml = _mm512_srli_epi32(e, 9), vl = _mm512_and_si512(bits, low17);
+                        const __mmask16 has = _mm512_test_epi32_mask(e, _mm512_set1_epi32(1 << 8));
+                        const __mmask16 lt = has & ((_mm512_cmplt_epu32_mask(ml, vl) & __mmask16(~neg)) |
+                                                    (_mm512_cmpgt_epu32_mask(ml, vl) & neg));
+                        const __m512i k0 = _mm512_and_si512(e, byte);
+                        code = _mm512_mask_add_epi32(k0, lt, k0, ione);
+                    } else {
+                        const __m512 mc = _mm512_i32gather_ps(c, cells.m, 4);
+                        const __m512i cc = _mm512_i32gather_epi32(c, cells.codes, 4);
+                        code = _mm512_mask_blend_epi32(_mm512_cmp_ps_mask(mc, v, _CMP_LT_OQ), _mm512_and_si512(cc, byte),
+                                                       _mm512_and_si512(_mm512_srli_epi32(cc, 8), byte));
+                    }
                 } else {
                     __m512i k = _mm512_setzero_si512();
                     for (int step = 128; step >= 1; step /= 2) {
