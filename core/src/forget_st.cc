@@ -229,7 +229,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     // Every tensor streams in row chunks (quantized weights: a multiple of the
     // quantizer's row granularity). Weights that need a tensor-wide value first
     // (FP8 per tensor, double quant) get a first pass over their chunks. The
-    // tensors run in batches of about 64 · chunk_bytes elements (2^28 by
+    // tensors run in batches of about 64 · chunk_bytes elements (2^29 by
     // default), in order, so that what a quantizer holds whole (double-quant
     // absmax, zero points: ≤ 1/64 of its elements) is freed batch by batch.
     // A batch with a first pass is smaller (8 · chunk_bytes elements): its input

@@ -132,7 +132,7 @@ struct StForgetOptions {
     /// holds whole is freed after its batch), 8 × when a weight of the batch
     /// needs a first pass (FP8 per tensor; double quantization with
     /// measure_loss): its input stays mapped between the two passes.
-    std::uint64_t chunk_bytes = 4u << 20;
+    std::uint64_t chunk_bytes = 8u << 20;
     /// Measure what each quantized weight lost (ForgetTensor's rmse,
     /// max_abs, sqnr_db, sum_sq_error, sum_sq_signal): every value is
     /// dequantized again and compared with its input. False skips that pass
