@@ -447,10 +447,13 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         done_before += weight_of(bt.main);
 
         // Whole-tensor outputs of each quantized weight of the batch, and its loss (chunks in row order).
+        // One weight per worker (the sink takes writes and tail tensors from any thread).
         for (std::size_t i = 0; i < bt.main.size(); ++i) loss[bt.main[i].item].merge(unit_loss[i]);
-        for (const auto& u : bt.main) {
+        std::vector<WorkUnit> finishing_main;
+        for (const auto& u : bt.main)
+            if (quantizers[u.item] && u.row0 == 0) finishing_main.push_back({u.item, 0, 0, 1});
+        run_units(finishing_main, opt.threads, [&](const WorkUnit& u, unsigned) {
             auto& q = quantizers[u.item];
-            if (!q || u.row0 != 0) continue;
             Entry& e = p.entries[u.item];
             try {
                 e.info.bytes += q->finish(sink_put(e), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
@@ -460,7 +463,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
                 throw err.with_tensor(e.info.name).with_file(cat.path);
             }
             q.reset();  // frees what it held whole
-        }
+        }, {}, cancel);
     }
 
     // Commit the whole set: all in place, or (on any failure) none.

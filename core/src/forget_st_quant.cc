@@ -68,6 +68,9 @@ struct WeightQuantizer::Impl {
     kern::Codebook4 cb{};
     st::Bnb4Result bnb;          // absmax of every block (double quant) and its results
     std::vector<float> am_deq;   // double quant: the absmax a loader dequantizes
+    // Double quant without the loss: every absmax as the chunks store them (not
+    // zeroed first: its pages are faulted in by the workers), moved into bnb by after_pass().
+    std::unique_ptr<float[]> absmax_raw;
     // FP8 per tensor
     std::vector<float> row_amax;
     float tensor_scale = 0.0f;
@@ -90,7 +93,9 @@ WeightQuantizer::WeightQuantizer(const StScheme& scheme, u64 R, u64 C, DType wdt
 void WeightQuantizer::start() {
     Impl& m = *impl_;
     if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) {
-        if (b->double_quant) m.bnb.absmax.resize((m.R * m.C + b->blocksize - 1) / b->blocksize);
+        const u64 blocks = (m.R * m.C + b->blocksize - 1) / b->blocksize;
+        if (b->double_quant && m.measure_loss) m.bnb.absmax.resize(blocks);  // filled by the first pass
+        else if (b->double_quant) m.absmax_raw.reset(new float[blocks]);  // by the chunks; uninitialized
     } else if (const auto* f = std::get_if<Fp8CtTarget>(&m.scheme); f && f->granularity == st::Fp8Granularity::Tensor) {
         m.row_amax.resize(m.R);
     } else if (const auto* q = std::get_if<PackedIntTarget>(&m.scheme); q && !q->symmetric) {
@@ -197,10 +202,11 @@ bool WeightQuantizer::encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, 
                 const u64 bs = b.blocksize, e0 = row0 * C, block0 = e0 / bs;
                 s.a.resize((n + 1) / 2);
                 s.f.resize((n + bs - 1) / bs);
-                if (!kern::bnb4_run_bf16(m.k, in, n, bs, m.cb, s.a.data(), s.f.data())) return false;
+                // Double quant: the absmax straight into what after_pass() takes.
+                float* am = b.double_quant ? m.absmax_raw.get() + block0 : s.f.data();
+                if (!kern::bnb4_run_bf16(m.k, in, n, bs, m.cb, s.a.data(), am)) return false;
                 put(0, e0 / 2, s.a);
                 if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
-                else std::copy(s.f.begin(), s.f.end(), m.bnb.absmax.begin() + std::ptrdiff_t(block0));  // after_pass()
                 return true;
             },
             [&](const BnbInt8Target&) {
@@ -313,7 +319,7 @@ void WeightQuantizer::encode(const float* x, u64 row0, u64 nrows, QuantScratch& 
                 if (ml) m.k.loss(x, s.y.data(), n, loss);
                 put(0, e0 / 2, s.a);
                 if (!b.double_quant) put(1, block0 * 4, bytes_of(s.f));
-                else if (!ml) std::copy(s.f.begin(), s.f.end(), m.bnb.absmax.begin() + std::ptrdiff_t(block0));
+                else if (!ml) std::copy(s.f.begin(), s.f.end(), m.absmax_raw.get() + block0);  // after_pass()
             },
             [&](const BnbInt8Target&) {
                 s.q.resize(n);
@@ -406,6 +412,9 @@ bool WeightQuantizer::needs_after_pass() const noexcept {
 
 void WeightQuantizer::after_pass() {
     Impl& m = *impl_;
+    const u64 blocks = (m.R * m.C + std::get<Bnb4Target>(m.scheme).blocksize - 1) / std::get<Bnb4Target>(m.scheme).blocksize;
+    m.bnb.absmax.assign(m.absmax_raw.get(), m.absmax_raw.get() + blocks);
+    m.absmax_raw.reset();
     kern::bnb4_double_quant(m.bnb);
     std::vector<float>().swap(m.bnb.absmax);  // the codes, nested absmax and offset are what is stored
 }
