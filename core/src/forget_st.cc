@@ -399,7 +399,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         auto chunk_done = [&](const WorkUnit& u) {
             if (quantizers[u.item] && quantizers[u.item]->needs_after_pass() &&
                 chunks_left[u.item].fetch_sub(1, std::memory_order_acq_rel) == 1)
-                quantizers[u.item]->after_pass();
+                quantizers[u.item]->after_pass(sink_put(p.entries[u.item]));
         };
         run_units(bt.main, opt.threads, [&](const WorkUnit& u, unsigned worker) {
             Entry& e = p.entries[u.item];

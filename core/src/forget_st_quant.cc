@@ -71,6 +71,7 @@ struct WeightQuantizer::Impl {
     // Double quant without the loss: every absmax as the chunks store them (not
     // zeroed first: its pages are faulted in by the workers), moved into bnb by after_pass().
     std::unique_ptr<float[]> absmax_raw;
+    bool absmax_q_written = false;  // after_pass() wrote the absmax codes
     // FP8 per tensor
     std::vector<float> row_amax;
     float tensor_scale = 0.0f;
@@ -410,13 +411,16 @@ bool WeightQuantizer::needs_after_pass() const noexcept {
     return b && b->double_quant && !m.measure_loss;
 }
 
-void WeightQuantizer::after_pass() {
+void WeightQuantizer::after_pass(const PutFn& put) {
     Impl& m = *impl_;
     const u64 blocks = (m.R * m.C + std::get<Bnb4Target>(m.scheme).blocksize - 1) / std::get<Bnb4Target>(m.scheme).blocksize;
     m.bnb.absmax.assign(m.absmax_raw.get(), m.absmax_raw.get() + blocks);
     m.absmax_raw.reset();
     kern::bnb4_double_quant(m.bnb);
     std::vector<float>().swap(m.bnb.absmax);  // the codes, nested absmax and offset are what is stored
+    put(1, 0, m.bnb.absmax_q);                // weight (the U8 codes), by this worker
+    std::vector<std::uint8_t>().swap(m.bnb.absmax_q);
+    m.absmax_q_written = true;
 }
 
 u64 WeightQuantizer::finish(const PutFn& put, const TailFn& tail) {
@@ -425,7 +429,7 @@ u64 WeightQuantizer::finish(const PutFn& put, const TailFn& tail) {
     std::visit(overloaded{
                    [&](const Bnb4Target& b) {
                        std::size_t j = 1;
-                       if (b.double_quant) put(j, 0, m.bnb.absmax_q);
+                       if (b.double_quant && !m.absmax_q_written) put(j, 0, m.bnb.absmax_q);
                        ++j;
                        put(j++, 0, bytes_of(m.bnb.quant_map));
                        if (b.double_quant) {

@@ -100,9 +100,10 @@ public:
     /// absmax values are recorded by encode() instead of a first pass.
     bool needs_after_pass() const noexcept;
     /// The tensor-wide values of what encode() recorded (the double
-    /// quantization of every absmax: nested absmax, offset, absmax codes).
-    /// Quantizers of different weights may run it concurrently.
-    void after_pass();
+    /// quantization of every absmax: nested absmax, offset, absmax codes),
+    /// and the absmax codes written through `put` at once (finish() writes
+    /// the rest). Quantizers of different weights may run it concurrently.
+    void after_pass(const PutFn& put);
     /// After every encode() (and after_pass()): write the whole-tensor outputs. Returns the
     /// bytes of the tail tensor given to `tail` (0 if none).
     std::uint64_t finish(const PutFn& put, const TailFn& tail);

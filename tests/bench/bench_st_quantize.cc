@@ -111,7 +111,7 @@ void run_bf16(benchmark::State& state, const StScheme& scheme) {
                 q.encode(x.data(), r, kChunkRows, scratch, put, loss);
             }
         }
-        if (q.needs_after_pass()) q.after_pass();
+        if (q.needs_after_pass()) q.after_pass(put);
         q.finish(put, tail);
         benchmark::DoNotOptimize(sink.data());
     }
