@@ -414,10 +414,8 @@ bool WeightQuantizer::needs_after_pass() const noexcept {
 void WeightQuantizer::after_pass(const PutFn& put) {
     Impl& m = *impl_;
     const u64 blocks = (m.R * m.C + std::get<Bnb4Target>(m.scheme).blocksize - 1) / std::get<Bnb4Target>(m.scheme).blocksize;
-    m.bnb.absmax.assign(m.absmax_raw.get(), m.absmax_raw.get() + blocks);
-    m.absmax_raw.reset();
-    kern::bnb4_double_quant(m.bnb);
-    std::vector<float>().swap(m.bnb.absmax);  // the codes, nested absmax and offset are what is stored
+    kern::bnb4_double_quant(m.bnb, {m.absmax_raw.get(), blocks});  // centered in place
+    m.absmax_raw.reset();  // the codes, nested absmax and offset are what is stored
     put(1, 0, m.bnb.absmax_q);                // weight (the U8 codes), by this worker
     std::vector<std::uint8_t>().swap(m.bnb.absmax_q);
     m.absmax_q_written = true;

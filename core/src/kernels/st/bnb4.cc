@@ -269,16 +269,21 @@ namespace kern {
 std::vector<float> bnb4_quant_map(Bnb4Kind kind) { return kind == Bnb4Kind::FP4 ? table(kFp4Bits) : table(kNf4Bits); }
 
 void bnb4_double_quant(Bnb4Result& res) {
+    std::vector<float> centered(res.absmax);
+    bnb4_double_quant(res, centered);
+}
+
+void bnb4_double_quant(Bnb4Result& res, std::span<float> absmax) {
     // offset = absmax.mean(); absmax − offset in blocks of 256 against the dynamic map.
-    const std::size_t blocks = res.absmax.size();
-    res.nested_offset = torch_cpu_sum_f32(res.absmax) / float(blocks);
-    std::vector<float> centered(blocks);
-    for (std::size_t i = 0; i < blocks; ++i) centered[i] = res.absmax[i] - res.nested_offset;
+    const std::size_t blocks = absmax.size();
+    res.nested_offset = torch_cpu_sum_f32(absmax) / float(blocks);
+    float* centered = absmax.data();
+    for (std::size_t i = 0; i < blocks; ++i) centered[i] -= res.nested_offset;
     res.nested_quant_map = table(kDynamicBits);
     const Codebook dyn(res.nested_quant_map);
     res.absmax_q.resize(blocks);
     res.nested_absmax.resize((blocks + 255) / 256);
-    quantize_blocks(centered.data(), blocks, 256, dyn, res.absmax_q.data(), res.nested_absmax.data());
+    quantize_blocks(centered, blocks, 256, dyn, res.absmax_q.data(), res.nested_absmax.data());
 }
 
 std::vector<float> bnb4_absmax_dequant(const Bnb4Result& res) {

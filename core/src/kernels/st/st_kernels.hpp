@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace amn::st::kern {
@@ -231,6 +232,10 @@ std::vector<float> bnb4_quant_map(Bnb4Kind kind);
 /// nested_offset (torch CPU f32 mean), nested_quant_map, absmax_q and
 /// nested_absmax.
 void bnb4_double_quant(Bnb4Result& res);
+/// The same of the absmax values in `absmax` (every block of the tensor;
+/// res.absmax is not read), which it overwrites with absmax − nested_offset:
+/// no copy of them is made.
+void bnb4_double_quant(Bnb4Result& res, std::span<float> absmax);
 /// The absmax a loader dequantizes from the double quantization:
 /// nested_quant_map[absmax_q[i]] · nested_absmax[i/256] + nested_offset.
 std::vector<float> bnb4_absmax_dequant(const Bnb4Result& res);
