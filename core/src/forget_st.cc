@@ -5,7 +5,8 @@
 // under the library's names through the safetensors sink of the output set
 // (safetensors_set.hpp, shared with remember), pass every
 // other tensor through, write config.json with the library's
-// quantization_config. The round trip of each weight is measured on the spot.
+// quantization_config. The round trip of each weight is measured on the spot
+// when StForgetOptions::measure_loss asks for it.
 // Scheme parsing, names, labels and quantization_config: forget_st_schemes.cc;
 // which tensors are quantized and their stored tensors: forget_st_select.cc.
 #include "anamnesis/forget_st.hpp"
@@ -32,6 +33,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -352,12 +354,25 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         return w;
     };
 
+    // Run fn(item) once for each quantized weight of `us` (its chunk at row 0), one
+    // weight per worker (serial, a whole-weight step would leave a core idle), errors
+    // named after the weight.
+    auto per_weight = [&](const std::vector<WorkUnit>& us, const std::function<void(std::size_t)>& fn) {
+        std::vector<WorkUnit> weights;
+        for (const auto& u : us)
+            if (quantizers[u.item] && u.row0 == 0) weights.push_back({u.item, 0, 0, 1});
+        run_units(weights, opt.threads, [&](const WorkUnit& u, unsigned) {
+            try {
+                fn(u.item);
+            } catch (const Error& err) {
+                throw err.with_tensor(p.entries[u.item].info.name).with_file(cat.path);
+            }
+        }, {}, cancel);
+    };
+
     for (auto& bt : batches) {
-        // What each weight holds whole (allocated and zeroed), one weight per worker.
-        std::vector<WorkUnit> starting;
-        for (const auto& u : bt.main)
-            if (quantizers[u.item] && u.row0 == 0) starting.push_back({u.item, 0, 0, 1});
-        run_units(starting, opt.threads, [&](const WorkUnit& u, unsigned) { quantizers[u.item]->start(); }, {}, cancel);
+        // What each weight holds whole.
+        per_weight(bt.main, [&](std::size_t k) { quantizers[k]->start(); });
         run_units(bt.pre, opt.threads, [&](const WorkUnit& u, unsigned worker) {
             const Entry& e = p.entries[u.item];
             try {
@@ -376,18 +391,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             }
         }, step_progress, cancel);
         done_before += weight_of(bt.pre);
-        // The tensor-wide values (double quantization of every absmax, the FP8 tensor
-        // scale), one weight per worker: serial, they would leave a core idle.
-        std::vector<WorkUnit> finishing;
-        for (const auto& u : bt.pre)
-            if (quantizers[u.item] && u.row0 == 0) finishing.push_back({u.item, 0, 0, 1});
-        run_units(finishing, opt.threads, [&](const WorkUnit& u, unsigned) {
-            try {
-                quantizers[u.item]->finish_prepass();
-            } catch (const Error& err) {
-                throw err.with_tensor(p.entries[u.item].info.name).with_file(cat.path);
-            }
-        }, {}, cancel);
+        // The tensor-wide values (double quantization of every absmax, the FP8 tensor scale).
+        per_weight(bt.pre, [&](std::size_t k) { quantizers[k]->finish_prepass(); });
 
         std::vector<st::kern::LossSums> unit_loss(bt.main.size());
         // Tensor-wide values of what the chunks recorded (double quantization without a
@@ -446,24 +451,16 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         }, step_progress, cancel);  // on error the sink's destructor removes its temporaries
         done_before += weight_of(bt.main);
 
-        // Whole-tensor outputs of each quantized weight of the batch, and its loss (chunks in row order).
-        // One weight per worker (the sink takes writes and tail tensors from any thread).
+        // Whole-tensor outputs of each quantized weight of the batch (the sink takes writes
+        // and tail tensors from any thread), and its loss (chunks in row order).
         for (std::size_t i = 0; i < bt.main.size(); ++i) loss[bt.main[i].item].merge(unit_loss[i]);
-        std::vector<WorkUnit> finishing_main;
-        for (const auto& u : bt.main)
-            if (quantizers[u.item] && u.row0 == 0) finishing_main.push_back({u.item, 0, 0, 1});
-        run_units(finishing_main, opt.threads, [&](const WorkUnit& u, unsigned) {
-            auto& q = quantizers[u.item];
-            Entry& e = p.entries[u.item];
-            try {
-                e.info.bytes += q->finish(sink_put(e), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
-                    sink.set_tail_tensor(e.sink_index[j], {bytes.size()}, bytes);
-                });
-            } catch (const Error& err) {
-                throw err.with_tensor(e.info.name).with_file(cat.path);
-            }
-            q.reset();  // frees what it held whole
-        }, {}, cancel);
+        per_weight(bt.main, [&](std::size_t k) {
+            Entry& e = p.entries[k];
+            e.info.bytes += quantizers[k]->finish(sink_put(e), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
+                sink.set_tail_tensor(e.sink_index[j], {bytes.size()}, bytes);
+            });
+            quantizers[k].reset();  // frees what it held whole
+        });
     }
 
     // Commit the whole set: all in place, or (on any failure) none.

@@ -7,13 +7,11 @@
 
 #include "anamnesis/error.hpp"
 #include "forget_st_internal.hpp"
+#include "huge_floats.hpp"
 #include "kernels/st/st_common.hpp"
-
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cmath>
-#include <new>
 #include <numeric>
 #include <variant>
 
@@ -59,47 +57,6 @@ void encode_tiles(const kern::StKernels& k, const float* x, u64 nrows, u64 C, co
 
 }  // namespace
 
-// An uninitialized buffer of n floats in a mapping of its own, huge pages asked for
-// (MADV_HUGEPAGE, 2 MiB-aligned): the double-quant absmax that the chunks fill, its
-// pages faulted in 2 MiB at a time rather than 4 KiB (8 192 faults for a 1 GiB
-// model's 32 MiB). Falls back to the heap when the mapping fails.
-class HugeFloats {
-public:
-    HugeFloats() = default;
-    explicit HugeFloats(u64 n) {
-        constexpr std::size_t kHuge = std::size_t(2) << 20;
-        const std::size_t want = (std::size_t(n) * sizeof(float) + kHuge - 1) / kHuge * kHuge;
-        void* m = ::mmap(nullptr, want + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) {
-            heap_.reset(new float[n]);
-            return;
-        }
-        map_ = m, map_bytes_ = want + kHuge;
-        const auto a = (reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) / kHuge * kHuge;
-        ::madvise(reinterpret_cast<void*>(a), want, MADV_HUGEPAGE);  // a hint: 4 KiB pages if refused
-        p_ = reinterpret_cast<float*>(a);
-    }
-    HugeFloats(HugeFloats&& o) noexcept { *this = std::move(o); }
-    HugeFloats& operator=(HugeFloats&& o) noexcept {
-        reset();
-        std::swap(map_, o.map_), std::swap(map_bytes_, o.map_bytes_), std::swap(p_, o.p_), heap_.swap(o.heap_);
-        return *this;
-    }
-    ~HugeFloats() { reset(); }
-    float* get() const noexcept { return heap_ ? heap_.get() : p_; }
-    void reset() noexcept {
-        if (map_) ::munmap(map_, map_bytes_);
-        map_ = nullptr, map_bytes_ = 0, p_ = nullptr;
-        heap_.reset();
-    }
-
-private:
-    void* map_ = nullptr;
-    std::size_t map_bytes_ = 0;
-    float* p_ = nullptr;
-    std::unique_ptr<float[]> heap_;
-};
-
 struct WeightQuantizer::Impl {
     Impl(const StScheme& s, u64 r, u64 c, DType w, const kern::StKernels& kk, bool ml)
         : scheme(s), R(r), C(c), wdtype(w), k(kk), measure_loss(ml) {}
@@ -114,8 +71,7 @@ struct WeightQuantizer::Impl {
     std::vector<float> am_deq;   // double quant: the absmax a loader dequantizes
     // Double quant without the loss: every absmax as the chunks store them (not
     // zeroed first: its pages are faulted in by the workers), moved into bnb by after_pass().
-    HugeFloats absmax_raw;
-    bool absmax_q_written = false;  // after_pass() wrote the absmax codes
+    detail::HugeFloats absmax_raw;
     // FP8 per tensor
     std::vector<float> row_amax;
     float tensor_scale = 0.0f;
@@ -140,7 +96,7 @@ void WeightQuantizer::start() {
     if (const auto* b = std::get_if<Bnb4Target>(&m.scheme)) {
         const u64 blocks = (m.R * m.C + b->blocksize - 1) / b->blocksize;
         if (b->double_quant && m.measure_loss) m.bnb.absmax.resize(blocks);  // filled by the first pass
-        else if (b->double_quant) m.absmax_raw = HugeFloats(blocks);  // by the chunks; uninitialized
+        else if (b->double_quant) m.absmax_raw = detail::HugeFloats(blocks);  // by the chunks; uninitialized
     } else if (const auto* f = std::get_if<Fp8CtTarget>(&m.scheme); f && f->granularity == st::Fp8Granularity::Tensor) {
         m.row_amax.resize(m.R);
     } else if (const auto* q = std::get_if<PackedIntTarget>(&m.scheme); q && !q->symmetric) {
@@ -462,7 +418,6 @@ void WeightQuantizer::after_pass(const PutFn& put) {
     m.absmax_raw.reset();  // the codes, nested absmax and offset are what is stored
     put(1, 0, m.bnb.absmax_q);                // weight (the U8 codes), by this worker
     std::vector<std::uint8_t>().swap(m.bnb.absmax_q);
-    m.absmax_q_written = true;
 }
 
 u64 WeightQuantizer::finish(const PutFn& put, const TailFn& tail) {
@@ -471,7 +426,7 @@ u64 WeightQuantizer::finish(const PutFn& put, const TailFn& tail) {
     std::visit(overloaded{
                    [&](const Bnb4Target& b) {
                        std::size_t j = 1;
-                       if (b.double_quant && !m.absmax_q_written) put(j, 0, m.bnb.absmax_q);
+                       if (b.double_quant && !needs_after_pass()) put(j, 0, m.bnb.absmax_q);  // else after_pass() did
                        ++j;
                        put(j++, 0, bytes_of(m.bnb.quant_map));
                        if (b.double_quant) {

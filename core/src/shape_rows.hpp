@@ -5,7 +5,8 @@
 // elements into pieces (plan.hpp Recipe::rows(): a [2, 1 049 216] BF16 weight
 // is 56 recipe rows of 37 472 elements), so a job that works in the shape's
 // rows (forget to safetensors: bitsandbytes blocks, compressed-tensors groups
-// and channels run along them) maps them to recipe rows here.
+// and channels run along them) maps them to recipe rows here; their input
+// pages are given back by release_shape_rows() (input_release.hpp).
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/plan.hpp"
 
@@ -44,28 +45,6 @@ inline void dequantize_shape_rows(const Recipe& r, std::uint64_t cols, std::uint
     scratch.resize(static_cast<std::size_t>((r1 - r0) * re));
     r.dequantize_rows(r0, r1 - r0, scratch.data());
     std::memcpy(out, scratch.data() + (a - r0 * re), static_cast<std::size_t>(b - a) * sizeof(float));
-}
-
-/// Release the input pages shape rows [row0, row0 + nrows) of a tensor of
-/// `cols` columns read through `r` (input_release.hpp release_inputs() in
-/// shape rows): the byte range of those elements when the payload is
-/// row-major (whole pages inside it only, MappedFile::release), else every
-/// input range once the last shape row is done.
-inline void release_shape_rows(const Catalog& cat, const Recipe& r, std::uint64_t cols, std::uint64_t row0,
-                               std::uint64_t nrows) {
-    const auto ins = r.inputs();
-    const std::uint64_t n = r.rows() * r.row_elems();
-    if (ins.empty() || n == 0 || cols == 0) return;
-    const std::uint64_t a = row0 * cols, b = std::min(n, a + nrows * cols);
-    if (r.payload_is_row_major()) {
-        const auto& in = ins[0];
-        const std::uint64_t re = r.row_elems(), rb = in.len / r.rows();  // bytes per recipe row
-        auto byte_of = [&](std::uint64_t x) { return x / re * rb + x % re * rb / re; };
-        const std::uint64_t begin = byte_of(a), end = byte_of(b);
-        cat.shards[in.shard].file->release(in.offset + begin, end - begin);
-    } else if (b == n) {
-        for (const auto& in : ins) cat.shards[in.shard].file->release(in.offset, in.len);
-    }
 }
 
 }  // namespace amn::detail
