@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "layout_recipes.hpp"
+
+#include "anamnesis/error.hpp"
+#include "kernels/fp4_kernels.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace amn::detail {
+namespace {
+
+class RoundThrough final : public Recipe {
+public:
+    RoundThrough(std::shared_ptr<const Recipe> inner, DType d) : inner_(std::move(inner)), d_(d) {}
+    std::string describe() const override { return inner_->describe(); }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return inner_->rows(); }
+    std::uint64_t row_elems() const override { return inner_->row_elems(); }
+    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        inner_->dequantize_rows(row0, nrows, out);
+        kernels::fp4::round_through_simd(d_, out, static_cast<std::size_t>(nrows * inner_->row_elems()));
+    }
+    bool payload_is_row_major() const override { return inner_->payload_is_row_major(); }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    DType d_;
+};
+
+class Stack final : public Recipe {
+public:
+    Stack(std::vector<std::shared_ptr<const Recipe>> parts, std::string what) : parts_(std::move(parts)), what_(std::move(what)) {
+        if (parts_.empty()) throw Error(ErrorCode::Usage, "stack: no parts");
+        rows_ = parts_[0]->rows();
+        elems_ = parts_[0]->row_elems();
+        gran_ = 1;
+        for (const auto& p : parts_) {
+            if (p->rows() != rows_ || p->row_elems() != elems_)
+                throw Error(ErrorCode::SizeMismatch, "stack: parts of different shapes (" + std::to_string(p->rows()) + "×" +
+                                                         std::to_string(p->row_elems()) + " vs " + std::to_string(rows_) + "×" +
+                                                         std::to_string(elems_) + ")");
+            gran_ = std::lcm(gran_, std::max<std::uint64_t>(1, p->row_granularity()));
+        }
+        // A chunk must not straddle two parts unless whole granules fit; keep
+        // granules inside a part: rows_ is a multiple of every part's granularity.
+        if (rows_ % gran_) gran_ = rows_;
+    }
+    std::string describe() const override { return parts_[0]->describe() + ", " + what_; }
+    std::string scheme_id() const override { return parts_[0]->scheme_id(); }
+    std::uint64_t rows() const override { return rows_ * parts_.size(); }
+    std::uint64_t row_elems() const override { return elems_; }
+    std::uint64_t row_granularity() const override { return gran_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        while (nrows) {
+            const std::uint64_t p = row0 / rows_, r = row0 % rows_, n = std::min(nrows, rows_ - r);
+            parts_.at(static_cast<std::size_t>(p))->dequantize_rows(r, n, out);
+            out += n * elems_;
+            row0 += n;
+            nrows -= n;
+        }
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override {
+        std::vector<InputRange> all;
+        for (const auto& p : parts_) {
+            auto in = p->inputs();
+            all.insert(all.end(), in.begin(), in.end());
+        }
+        return all;
+    }
+
+private:
+    std::vector<std::shared_ptr<const Recipe>> parts_;
+    std::string what_;
+    std::uint64_t rows_ = 0, elems_ = 0, gran_ = 1;
+};
+
+class Constant final : public Recipe {
+public:
+    Constant(std::vector<float> v, std::string what) : v_(std::move(v)), what_(std::move(what)) {}
+    std::string describe() const override { return what_; }
+    std::string scheme_id() const override { return "generated"; }
+    std::uint64_t rows() const override { return 1; }
+    std::uint64_t row_elems() const override { return v_.size(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        if (row0 != 0 || nrows != 1) throw Error(ErrorCode::OutOfRange, "generated tensor: one row");
+        std::copy(v_.begin(), v_.end(), out);
+    }
+
+private:
+    std::vector<float> v_;
+    std::string what_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Recipe> make_round_through_recipe(std::shared_ptr<const Recipe> inner, DType dtype) {
+    if (dtype != DType::BF16 && dtype != DType::F16) return inner;
+    return std::make_shared<RoundThrough>(std::move(inner), dtype);
+}
+
+std::shared_ptr<const Recipe> make_stack_recipe(std::vector<std::shared_ptr<const Recipe>> parts, std::string describe) {
+    return std::make_shared<Stack>(std::move(parts), std::move(describe));
+}
+
+std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe) {
+    return std::make_shared<Constant>(std::move(values), std::move(describe));
+}
+
+std::vector<std::uint64_t> llama_permute_source_rows(std::uint64_t rows, std::uint64_t n_head) {
+    if (n_head == 0 || rows % n_head || (rows / n_head) % 2)
+        throw Error(ErrorCode::Malformed, std::to_string(rows) + " rows do not split into " + std::to_string(n_head) +
+                                              " heads of an even size (llama Q/K permutation)");
+    const std::uint64_t d = rows / n_head, half = d / 2;
+    std::vector<std::uint64_t> src(rows);
+    for (std::uint64_t h = 0; h < n_head; ++h)
+        for (std::uint64_t j = 0; j < half; ++j)
+            for (std::uint64_t s = 0; s < 2; ++s) src[h * d + 2 * j + s] = h * d + s * half + j;
+    return src;
+}
+
+}  // namespace amn::detail

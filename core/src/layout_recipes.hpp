@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: recipes that layout transforms wrap around the plan's recipes
+// (Hugging Face ↔ GGUF). Each is thread-safe and holds no state beyond
+// its construction arguments.
+#include "anamnesis/plan.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace amn::detail {
+
+/// The values of `inner` rounded through `dtype` (BF16 or F16: round to
+/// nearest even and back to f32; any other dtype: unchanged) — a value a
+/// file would hold in that dtype, e.g. convert_hf_to_gguf's lossless
+/// intermediate before llama-quantize reads it.
+std::shared_ptr<const Recipe> make_round_through_recipe(std::shared_ptr<const Recipe> inner, DType dtype);
+
+/// Several tensors of one shape stacked along a new outer axis
+/// (`torch.stack(parts, dim=0)`): output shape [parts.size(), shape...],
+/// rows = parts × rows of a part. Every part must have the same rows() and
+/// row_elems().
+/// \throws Error{SizeMismatch} when they differ; Error{Usage} when empty.
+std::shared_ptr<const Recipe> make_stack_recipe(std::vector<std::shared_ptr<const Recipe>> parts, std::string describe);
+
+/// A tensor made by the converter (e.g. `rope_freqs.weight`): `values`
+/// (row-major) as one row of values.size() elements.
+std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe);
+
+/// llama.cpp's Q/K row permutation (convert_hf_to_gguf `LlamaModel.permute`):
+/// the Hugging Face row that becomes GGUF row g of a projection with `rows`
+/// rows in `n_head` heads of D = rows / n_head rows: GGUF row h·D + 2j + s
+/// is HF row h·D + s·D/2 + j. Returned for every g in [0, rows).
+/// \throws Error{Malformed} when rows is not n_head × an even head size.
+std::vector<std::uint64_t> llama_permute_source_rows(std::uint64_t rows, std::uint64_t n_head);
+
+}  // namespace amn::detail
