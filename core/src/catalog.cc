@@ -4,6 +4,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/model_name.hpp"
+#include "anamnesis/pth.hpp"
 #include "anamnesis/safetensors.hpp"
 #include "formats/formats.hpp"
 #include "json_util.hpp"
@@ -172,12 +173,15 @@ namespace {
 
 // Resolve a directory to the model file inside it.
 std::string resolve_directory(const std::string& dir) {
-    std::vector<std::string> index, st, other;
+    std::vector<std::string> index, st, other, bin_index, bins;
     for (const auto& e : fs::directory_iterator(dir)) {
         if (!e.is_regular_file()) continue;
         const std::string name = e.path().filename().string();
         if (name.ends_with(".safetensors.index.json")) index.push_back(e.path().string());
         else if (name.ends_with(".safetensors")) st.push_back(e.path().string());
+        // transformers' PyTorch weights (save_pretrained without safetensors).
+        else if (name == "pytorch_model.bin.index.json") bin_index.push_back(e.path().string());
+        else if (name.starts_with("pytorch_model") && name.ends_with(".bin")) bins.push_back(e.path().string());
         else if (name.ends_with(".gguf") || name.ends_with(".npz") || name.ends_with(".npy") ||
                  name.ends_with(".pth") || name.ends_with(".pt"))
             other.push_back(e.path().string());
@@ -187,6 +191,10 @@ std::string resolve_directory(const std::string& dir) {
     if (index.size() > 1) throw Error(ErrorCode::Malformed, "several *.safetensors.index.json files: open one of them", dir);
     if (st.size() == 1) return st[0];
     if (st.size() > 1) throw Error(ErrorCode::Malformed, "several .safetensors files and no index.json: open one of them", dir);
+    if (other.empty() && bin_index.size() == 1) return bin_index[0];
+    if (other.empty() && bins.size() == 1) return bins[0];
+    if (other.empty() && bins.size() > 1)
+        throw Error(ErrorCode::Malformed, "several pytorch_model*.bin files and no pytorch_model.bin.index.json", dir);
     if (other.size() == 1) return other[0];
     if (other.size() > 1) throw Error(ErrorCode::Malformed, "several model files: open one of them", dir);
     throw Error(ErrorCode::Malformed, "no model file (.safetensors, index.json, .gguf, .npz, .npy, .pth) in this folder", dir);
@@ -202,7 +210,9 @@ static Catalog open_model_impl(const std::string& path_in) {
     if (fs::is_directory(path, ec)) path = resolve_directory(path);
 
     Catalog cat;
-    if (path.ends_with(".index.json")) {
+    if (path.ends_with(".bin.index.json")) {
+        cat = open_pth_index(path);
+    } else if (path.ends_with(".index.json")) {
         cat = open_safetensors_index(path);
     } else {
         auto file = MappedFile::open(path);

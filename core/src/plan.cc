@@ -53,8 +53,8 @@ std::size_t Plan::error_count() const noexcept {
 
 namespace detail {
 
-PlanBuilder::PlanBuilder(const Catalog& catalog, Plan& plan)
-    : cat_(catalog), plan_(plan), claimed_(catalog.tensors.size(), false) {
+PlanBuilder::PlanBuilder(const Catalog& catalog, Plan& plan, const PlanOptions& options)
+    : cat_(catalog), plan_(plan), options_(options), claimed_(catalog.tensors.size(), false) {
     plan_.roles.assign(catalog.tensors.size(), Role::Passthrough);
 }
 
@@ -151,9 +151,11 @@ void PlanBuilder::finish() {
 
 }  // namespace detail
 
-Plan make_plan(const Catalog& catalog) {
+Plan make_plan(const Catalog& catalog) { return make_plan(catalog, PlanOptions{}); }
+
+Plan make_plan(const Catalog& catalog, const PlanOptions& options) {
     Plan plan;
-    detail::PlanBuilder b(catalog, plan);
+    detail::PlanBuilder b(catalog, plan, options);
     for (const auto& f : detail::scheme_facts())  // gguf, compressed-tensors, modelopt, mxfp4, fp8, gptq, awq, bnb4, bnb-int8
         if (f.detect) f.detect(b);
     detail::detect_known_unsupported(b);

@@ -136,11 +136,24 @@ struct Plan {
     std::size_t error_count() const noexcept;
 };
 
+/// How recipes compute where canonical implementations differ.
+struct PlanOptions {
+    /// Every dequantization product computed in f32 and rounded once (by the
+    /// output), as llama.cpp's convert_hf_to_gguf does (`dequant_simple`,
+    /// `dequant_packed`: `weight.float() * scale.float()`), instead of the
+    /// scheme library's own arithmetic where that is in the scale's dtype
+    /// (compressed-tensors `dequantize` with BF16/F16 scales rounds each
+    /// product to that dtype). The Hugging Face → GGUF path sets it.
+    bool f32_products = false;
+};
+
 /// Detect schemes and build the plan. Never throws for per-tensor problems
 /// (an orphan FP8 weight, an unknown dtype, a companion of the wrong shape):
 /// those become `LogicalTensor::error` so the model stays inspectable.
 /// \throws Error only for model-wide contradictions (e.g. a quantization_config
 ///         naming a method the core does not know: Unsupported).
 Plan make_plan(const Catalog& catalog);
+/// The same with `options` (make_plan(catalog) = make_plan(catalog, {})).
+Plan make_plan(const Catalog& catalog, const PlanOptions& options);
 
 }  // namespace amn

@@ -49,6 +49,16 @@ namespace amn {
 ///   ZipArchive::open. The file name is set on every error.
 Catalog open_pth(const std::string& path);
 
+/// A sharded PyTorch checkpoint: `pytorch_model.bin.index.json` (transformers'
+/// `save_pretrained(safe_serialization=False)`) and the shards its
+/// `weight_map` names, each read by open_pth() (no pickle code run), merged
+/// into one catalog in sorted file-name order (Format::Pth).
+/// \throws Error{BadJson} for an index that is not JSON or lacks weight_map;
+///         Error{Malformed} naming the index and tensor when a listed tensor
+///         is not in the shard named, or a file name leaves the folder;
+///         everything open_pth() throws for a shard (naming the shard).
+Catalog open_pth_index(const std::string& index_path);
+
 /// open_pth() on a mapping the caller already has (tests, fuzzing, owned
 /// buffers); `path` is what errors and the catalog report.
 Catalog parse_pth(MappedFilePtr file, const std::string& path);

@@ -396,7 +396,7 @@ private:
         LogicalTensor lt;
         lt.name = L.out_name;
         lt.shape = {l.out, l.in};
-        b_.add_quantized(std::move(lt), make_int_recipe(cat_, L.payload, L.scale, L.zero, l, std::move(g_idx), p),
+        b_.add_quantized(std::move(lt), make_int_recipe(cat_, L.payload, L.scale, L.zero, l, std::move(g_idx), p, b_.options().f32_products),
                          L.payload, L.comps);
     }
 
@@ -429,7 +429,7 @@ private:
         lt.name = L.out_name;
         lt.shape = wt.shape;
         b_.add_quantized(std::move(lt),
-                         make_float_recipe(cat_, L.payload, L.scale, wt.shape[0], wt.shape[1], *grid, p),
+                         make_float_recipe(cat_, L.payload, L.scale, wt.shape[0], wt.shape[1], *grid, p, b_.options().f32_products),
                          L.payload, L.comps);
     }
 

@@ -37,10 +37,11 @@ float load_number(const TensorInfo& t, const std::uint8_t* p, u64 i) {
 class IntRecipe final : public QuantRecipe {
 public:
     IntRecipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t z, IntLayout l, std::vector<std::int32_t> g_idx,
-              AffineParams p)
+              AffineParams p, bool f32_products)
         : QuantRecipe(std::move(p)), w_(cat.tensors[w]), s_(cat.tensors[s]),
           z_(z == PlanBuilder::npos ? nullptr : &cat.tensors[z]), wd_(cat.data(w_)), sd_(cat.data(s_)),
-          zd_(z_ ? cat.data(*z_) : nullptr), sinfo_(dtype_info(s_.dtype)), l_(l), g_idx_(std::move(g_idx)) {}
+          zd_(z_ ? cat.data(*z_) : nullptr), sinfo_(dtype_info(s_.dtype)), l_(l), g_idx_(std::move(g_idx)),
+          round_(f32_products ? DType::F32 : s_.dtype) {}
 
     std::uint64_t rows() const override { return l_.out; }
     std::uint64_t row_elems() const override { return l_.in; }
@@ -88,7 +89,7 @@ public:
             } else {
                 qk::affine_gather(q.data(), g_idx_.data(), zero.data(), scale.data(), G, y, K);
             }
-            f4::round_through_simd(s_.dtype, y, K);  // the library's arithmetic is in the scale's dtype
+            f4::round_through_simd(round_, y, K);  // the library's arithmetic is in the scale's dtype
         }
     }
 
@@ -113,15 +114,17 @@ private:
     const DTypeInfo* sinfo_;
     IntLayout l_;
     std::vector<std::int32_t> g_idx_;
+    DType round_;  // the scale's dtype, or F32 (PlanOptions::f32_products)
 };
 
 // ------------------------------------------------------------ FP8 recipe
 
 class FloatRecipe final : public QuantRecipe {
 public:
-    FloatRecipe(const Catalog& cat, std::size_t w, std::size_t s, u64 out, u64 in, ScaleGrid grid, Fp8Params p)
+    FloatRecipe(const Catalog& cat, std::size_t w, std::size_t s, u64 out, u64 in, ScaleGrid grid, Fp8Params p,
+                bool f32_products)
         : QuantRecipe(std::move(p)), w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)),
-          sinfo_(dtype_info(s_.dtype)), out_(out), in_(in), grid_(grid) {}
+          sinfo_(dtype_info(s_.dtype)), out_(out), in_(in), grid_(grid), round_(f32_products ? DType::F32 : s_.dtype) {}
     std::uint64_t rows() const override { return out_; }
     std::uint64_t row_elems() const override { return in_; }
     std::vector<InputRange> inputs() const override {
@@ -149,7 +152,7 @@ public:
                     break;
                 }
             }
-            f4::round_through_simd(s_.dtype, y, K);
+            f4::round_through_simd(round_, y, K);
         }
     }
 
@@ -162,6 +165,7 @@ private:
     const DTypeInfo* sinfo_;
     u64 out_, in_;
     ScaleGrid grid_;
+    DType round_;  // the scale's dtype, or F32 (PlanOptions::f32_products)
 };
 
 // ------------------------------------------------------------ NVFP4 recipe
@@ -202,13 +206,14 @@ private:
 }  // namespace
 
 std::shared_ptr<const QuantRecipe> make_int_recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t z,
-                                                   IntLayout l, std::vector<std::int32_t> g_idx, AffineParams p) {
-    return std::make_shared<IntRecipe>(cat, w, s, z, l, std::move(g_idx), std::move(p));
+                                                   IntLayout l, std::vector<std::int32_t> g_idx, AffineParams p,
+                                                   bool f32_products) {
+    return std::make_shared<IntRecipe>(cat, w, s, z, l, std::move(g_idx), std::move(p), f32_products);
 }
 
 std::shared_ptr<const QuantRecipe> make_float_recipe(const Catalog& cat, std::size_t w, std::size_t s, u64 out, u64 in,
-                                                     ScaleGrid grid, Fp8Params p) {
-    return std::make_shared<FloatRecipe>(cat, w, s, out, in, grid, std::move(p));
+                                                     ScaleGrid grid, Fp8Params p, bool f32_products) {
+    return std::make_shared<FloatRecipe>(cat, w, s, out, in, grid, std::move(p), f32_products);
 }
 
 std::shared_ptr<const QuantRecipe> make_nvfp4_recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t gs,

@@ -36,9 +36,11 @@ private:
 
 class PlanBuilder {
 public:
-    PlanBuilder(const Catalog& catalog, Plan& plan);
+    PlanBuilder(const Catalog& catalog, Plan& plan, const PlanOptions& options = {});
 
     const Catalog& catalog() const noexcept { return cat_; }
+    /// How the recipes compute (make_plan's options).
+    const PlanOptions& options() const noexcept { return options_; }
     /// True when tensor `i` was already claimed by a detector.
     bool claimed(std::size_t i) const noexcept { return claimed_[i]; }
     /// Index of an unclaimed tensor named `name`, or npos.
@@ -69,6 +71,7 @@ public:
 private:
     const Catalog& cat_;
     Plan& plan_;
+    PlanOptions options_;
     std::vector<bool> claimed_;
 };
 
