@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// The architecture rows (data), gguf-py's tensor-name data, config.json
+// access and architecture detection.
+#include "arch/arch_table.hpp"
+
+#include "anamnesis/error.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+namespace amn::arch {
+
+#include "arch/arch_tensor_names.inc"
+
+namespace {
+
+using K = TensorKind;
+
+// ---- GGUF → HF canonical names (hf_layout.cc) ------------------------------------------
+
+constexpr HfTensorName kPlainHfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.q_norm"},
+    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.k_norm"},
+    {K::FFN_GATE, "model.layers.{bid}.mlp.gate_proj"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.up_proj"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
+};
+
+/// Gemma 2/3: four norms per block; `ffn_norm` is the pre-feed-forward one.
+constexpr HfTensorName kSandwichHfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.q_norm"},
+    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.k_norm"},
+    {K::FFN_GATE, "model.layers.{bid}.mlp.gate_proj"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.up_proj"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+    {K::FFN_NORM, "model.layers.{bid}.pre_feedforward_layernorm"},
+    {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_POST_NORM, "model.layers.{bid}.post_feedforward_layernorm"},
+};
+
+// ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
+
+constexpr std::string_view kLlamaClasses[] = {"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
+                                              "LLaMAForCausalLM"};
+constexpr std::string_view kQwen2Classes[] = {"Qwen2ForCausalLM"};
+constexpr std::string_view kQwen3Classes[] = {"Qwen3ForCausalLM"};
+constexpr std::string_view kQwen3MoeClasses[] = {"Qwen3MoeForCausalLM"};
+constexpr std::string_view kPhi3Classes[] = {"Phi3ForCausalLM"};
+constexpr std::string_view kGpt2Classes[] = {"GPT2LMHeadModel"};
+
+using tok::VocabStyle;
+using HR = HparamsRule;
+using ER = ExpertRule;
+using GR = GeneratedRule;
+
+// clang-format off
+constexpr ArchRow kRows[] = {
+    // hf_classes        gguf        vocab              hparams       kinds            permute transpose experts       generated
+    //   GGUF → HF: hf_class, model_type, hidden_act, norm+1, sandwich, names
+    {kLlamaClasses,    "llama",    VocabStyle::Llama, HR::Llama,    kKinds_llama,    true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
+        "LlamaForCausalLM", "llama", "silu", false, false, kPlainHfNames},
+    {kQwen2Classes,    "qwen2",    VocabStyle::Qwen2, HR::Qwen2,    kKinds_qwen2,    false, false, ER::None,     GR::None,
+        "Qwen2ForCausalLM", "qwen2", "silu", false, false, kPlainHfNames},
+    {kQwen3Classes,    "qwen3",    VocabStyle::Qwen2, HR::Qwen2,    kKinds_qwen3,    false, false, ER::None,     GR::None,
+        "Qwen3ForCausalLM", "qwen3", "silu", false, false, kPlainHfNames},
+    {kQwen3MoeClasses, "qwen3moe", VocabStyle::Qwen2, HR::Qwen2Moe, kKinds_qwen3moe, false, false, ER::Qwen2Moe, GR::None,
+        "Qwen3MoeForCausalLM", "qwen3_moe", "silu", false, false, {}},
+    {kPhi3Classes,     "phi3",     VocabStyle::Phi3,  HR::Phi3,     kKinds_phi3,     false, false, ER::None,     GR::Phi3RopeFactors,
+        "Phi3ForCausalLM", "phi3", "silu", false, false, {}},
+    {kGpt2Classes,     "gpt2",     VocabStyle::Gpt2,  HR::Gpt2,     kKinds_gpt2,     false, true,  ER::None,     GR::None,
+        "GPT2LMHeadModel", "gpt2", "gelu_new", false, false, {}},
+    // GGUF → HF only.
+    {{},               "mistral",  VocabStyle::Llama, HR::None,     kKinds_llama,    true,  false, ER::None,     GR::None,
+        "MistralForCausalLM", "mistral", "silu", false, false, kPlainHfNames},
+    {{},               "gemma",    VocabStyle::Llama, HR::None,     kKinds_gemma,    false, false, ER::None,     GR::None,
+        "GemmaForCausalLM", "gemma", "gelu_pytorch_tanh", true, false, kPlainHfNames},
+    {{},               "gemma2",   VocabStyle::Llama, HR::None,     kKinds_gemma2,   false, false, ER::None,     GR::None,
+        "Gemma2ForCausalLM", "gemma2", "gelu_pytorch_tanh", true, true, kSandwichHfNames},
+    {{},               "gemma3",   VocabStyle::Llama, HR::None,     kKinds_gemma3,   false, false, ER::None,     GR::None,
+        "Gemma3ForCausalLM", "gemma3_text", "gelu_pytorch_tanh", true, true, kSandwichHfNames},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const TensorKindInfo> tensor_kind_rows() noexcept { return kKindRows; }
+
+std::string_view tensor_kind_name(TensorKind kind) noexcept {
+    for (const auto& r : kKindRows)
+        if (r.kind == kind) return r.gguf;
+    return {};
+}
+
+std::span<const TensorKind> forced_f32_kinds() noexcept { return kForcedF32; }
+std::span<const TensorKind> ternary_f16_kinds() noexcept { return kTernaryF16; }
+
+std::span<const ArchRow> arch_rows() noexcept { return kRows; }
+
+const ArchRow* find_hf_arch(std::string_view hf_class) noexcept {
+    for (const auto& r : kRows)
+        for (auto c : r.hf_classes)
+            if (c == hf_class) return &r;
+    return nullptr;
+}
+
+const ArchRow* find_gguf_arch(std::string_view gguf) noexcept {
+    for (const auto& r : kRows)
+        if (r.gguf == gguf) return &r;
+    return nullptr;
+}
+
+std::string supported_hf_architectures() {
+    std::string s;
+    for (const auto& r : kRows)
+        for (auto c : r.hf_classes) s += (s.empty() ? "" : ", ") + std::string(c);
+    return s;
+}
+
+// ---- config.json ------------------------------------------------------------------------
+
+HfConfig::HfConfig(std::string_view text, std::string file) : doc_(text, std::move(file), "config.json") {
+    if (!doc_.root().is_object()) throw Error(ErrorCode::BadJson, "config.json is not a JSON object", doc_.file());
+    if (auto t = detail::json_get(doc_.root(), "text_config"); t && t->is_object()) text_ = *t;
+}
+
+HfConfig HfConfig::load(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw Error(ErrorCode::Io, "cannot read config.json", path);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    return HfConfig(text, path);
+}
+
+std::optional<simdjson::dom::element> HfConfig::get(std::string_view key) const noexcept {
+    if (text_)
+        if (auto v = detail::json_get(*text_, key)) return v;
+    return detail::json_get(doc_.root(), key);
+}
+
+std::optional<simdjson::dom::element> HfConfig::top(std::string_view key) const noexcept {
+    return detail::json_get(doc_.root(), key);
+}
+
+std::optional<std::pair<std::string_view, simdjson::dom::element>> HfConfig::find(
+    std::span<const std::string_view> keys) const {
+    for (auto k : keys)
+        if (auto v = get(k)) return std::pair{k, *v};
+    return std::nullopt;
+}
+
+namespace {
+
+std::optional<std::string> first_architecture(simdjson::dom::element obj, const std::string& file,
+                                              std::string_view where) {
+    auto a = detail::json_get(obj, "architectures");
+    if (!a || a->is_null()) return std::nullopt;
+    if (!a->is_array())
+        throw Error(ErrorCode::BadJson,
+                    std::string(where) + "architectures: expected a list, got " + std::string(detail::json_type_name(*a)),
+                    file);
+    simdjson::dom::array arr = *a;
+    if (arr.size() == 0) return std::nullopt;
+    simdjson::dom::element first = arr.at(0);
+    if (!first.is_string())
+        throw Error(ErrorCode::BadJson,
+                    std::string(where) + "architectures[0]: expected a string, got " +
+                        std::string(detail::json_type_name(first)),
+                    file);
+    return std::string(std::string_view(first));
+}
+
+}  // namespace
+
+std::string detect_hf_architecture(const HfConfig& cfg) {
+    std::optional<std::string> arch = first_architecture(cfg.root(), cfg.file(), "");
+    if (auto t = cfg.top("text_config"); t && t->is_object())
+        if (auto ta = first_architecture(*t, cfg.file(), "text_config."); ta) arch = ta;
+    if (!arch)
+        throw Error(ErrorCode::Malformed,
+                    "config.json has no 'architectures' entry (the converter fails: \"Failed to detect model architecture\")",
+                    cfg.file());
+    return *arch;
+}
+
+const ArchRow& hf_arch_for_config(const HfConfig& cfg) {
+    const std::string a = detect_hf_architecture(cfg);
+    if (const ArchRow* r = find_hf_arch(a)) return *r;
+    throw Error(ErrorCode::Unsupported, "unknown architecture " + a + " (supported: " + supported_hf_architectures() + ")",
+                cfg.file());
+}
+
+}  // namespace amn::arch

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// The architecture table for Hugging Face folder ↔ GGUF: one row per
+// architecture (data) plus a few named rules, so that
+// - HF → GGUF reproduces what llama.cpp's convert_hf_to_gguf.py (commit
+//   34af94cd9ab2) writes: hparam key/values in the converter's order and
+//   types, tensor names, the per-tensor transform, tensor order, the output
+//   type rule, and the generated tensors;
+// - GGUF → HF (core/src/hf_layout.cc) reads its tensor names from the same rows.
+//
+// Upstream sources (read, not copied; tables carried over as data):
+// conversion/base.py (ModelBase / TextModel: find_hparam, set_gguf_parameters,
+// index_tensors, filter_tensors, prepare_tensors, modify_tensors),
+// conversion/llama.py (LlamaModel), qwen.py (Qwen2Model, Qwen3Model,
+// Qwen2MoeModel, Qwen3MoeModel), phi.py (Phi3MiniModel), gpt2.py (GPT2Model),
+// gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
+// tensor_mapping.py (TensorNameMap) — the last two as generated data in
+// arch_tensor_kinds.inc / arch_tensor_names.inc (tools/gen_arch_tensor_names.py).
+//
+// Adding an architecture = one ArchRow in arch_table.cc (+ its kind list from
+// the generator); a new *kind* of behaviour = one enumerator of HparamsRule /
+// ExpertRule / GeneratedRule / TensorTransform::Kind and its code.
+//
+// Typical HF → GGUF use (the plan transform):
+//   HfConfig cfg = HfConfig::load(dir + "/config.json");
+//   const ArchRow& row = hf_arch_for_config(cfg);            // or Error{Unsupported}
+//   GeneratedExtras gen = generate_extra_tensors(row, cfg);    // KVs right after general.architecture, tensors first
+//   ArchKvs kvs = hparam_kvs(row, cfg, dir);                   // before / after general.file_type
+//   order = converter_order(refs);                             // (file, name) of every HF tensor
+//   TensorMapper m(row, cfg);
+//   for i in order: for (MappedTensor t : m.add(name_i, shape_i)) emit t with
+//        converter_type(row, t.name, t.shape, outtype);
+//   m.finish();
+
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/metadata.hpp"
+#include "arch/arch_tensor_kinds.inc"
+#include "json_dom.hpp"
+#include "tokenizer/vocab.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn::arch {
+
+// ---- tensor kinds (gguf-py MODEL_TENSOR) -------------------------------------------
+
+/// A GGUF tensor kind, named as gguf-py's `MODEL_TENSOR` member (only the
+/// kinds the rows of this table use, plus those the output-type rule names).
+enum class TensorKind : std::uint16_t {
+#define AMN_ARCH_KIND_ENUM(n) n,
+    AMN_ARCH_TENSOR_KINDS(AMN_ARCH_KIND_ENUM)
+#undef AMN_ARCH_KIND_ENUM
+};
+
+/// One row of gguf-py's TensorNameMap data: a kind, its GGUF name template
+/// (TENSOR_NAMES: "token_embd", "blk.{bid}.attn_q", no ".weight" suffix), whether
+/// it comes from `block_mappings_cfg` (aliases formatted per block id), and its
+/// Hugging Face aliases (templates with "{bid}", no suffix) in gguf-py's order.
+struct TensorKindInfo {
+    TensorKind kind;
+    std::string_view gguf;
+    bool block;
+    std::span<const std::string_view> hf_aliases;
+};
+
+/// Every TensorNameMap row, non-block rows first then block rows, in gguf-py's
+/// order (a kind may have one row of each sort, e.g. ROPE_FREQS). When two rows
+/// of one architecture claim the same HF name, the later row wins (Python
+/// dict overwrite), which map_tensor_name() reproduces.
+std::span<const TensorKindInfo> tensor_kind_rows() noexcept;
+
+/// TENSOR_NAMES[kind]: the GGUF name template ("blk.{bid}.attn_q").
+std::string_view tensor_kind_name(TensorKind kind) noexcept;
+
+/// base.py prepare_tensors: kinds always written F32 (FFN_GATE_INP, POS_EMBD, …).
+std::span<const TensorKind> forced_f32_kinds() noexcept;
+/// base.py prepare_tensors: kinds written F16 for the TQ1_0/TQ2_0 file types (TOKEN_EMBD, OUTPUT, …).
+std::span<const TensorKind> ternary_f16_kinds() noexcept;
+
+// ---- rows ---------------------------------------------------------------------------
+
+/// Which `set_gguf_parameters` the converter class runs (hparam_kvs()).
+enum class HparamsRule : std::uint8_t {
+    None,      ///< GGUF → HF only: no HF → GGUF conversion
+    Llama,     ///< LlamaModel: TextModel's + vocab_size, rope.dimension_count after general.file_type
+    Qwen2,     ///< Qwen2Model / Qwen3Model: TextModel's + pooling_type (sentence-transformers modules.json)
+    Qwen2Moe,  ///< Qwen2MoeModel / Qwen3MoeModel: TextModel's + expert(_shared)_feed_forward_length
+    Phi3,      ///< Phi3MiniModel: its own list, sliding_window after general.file_type
+    Gpt2,      ///< GPT2Model: its own short list
+};
+
+/// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
+enum class ExpertRule : std::uint8_t {
+    None,
+    /// LlamaModel (Mixtral): `model.layers.{bid}.block_sparse_moe.experts.{x}.{w1,w2,w3}.weight`,
+    /// expert count `num_local_experts`; emitted w1, w2, w3 → ffn_gate_exps, ffn_down_exps, ffn_up_exps.
+    Mixtral,
+    /// Qwen2MoeModel: any name containing "experts": `model.layers.{bid}.mlp.experts.{x}.{down,gate,up}_proj.weight`,
+    /// count find_hparam(num_local_experts, num_experts); emitted down, gate, up. Also the fused 3-D
+    /// `mlp.experts.gate_up_proj` (split in halves) and `mlp.experts.down_proj` forms.
+    Qwen2Moe,
+};
+
+/// Which `generate_extra_tensors` the class has (generate_extra_tensors()).
+enum class GeneratedRule : std::uint8_t {
+    None,
+    Llama3RopeFreqs,  ///< LlamaModel: `rope_freqs.weight` when rope type is "llama3"
+    Phi3RopeFactors,  ///< Phi3MiniModel: `rope_factors_long/short.weight` + rope.scaling.attn_factor
+};
+
+/// The canonical HF tensor name (template, no suffix) of a GGUF kind, for GGUF → HF.
+struct HfTensorName {
+    TensorKind kind;
+    std::string_view hf;  ///< "model.layers.{bid}.self_attn.q_proj"
+};
+
+/// One architecture.
+struct ArchRow {
+    /// HF → GGUF: config.json `architectures[0]` values converted with this row
+    /// (the converter's `@ModelBase.register` names that behave as this row).
+    /// Empty for GGUF → HF only rows.
+    std::span<const std::string_view> hf_classes;
+    std::string_view gguf;              ///< `general.architecture` (gguf-py MODEL_ARCH_NAMES)
+    tok::VocabStyle vocab;              ///< which `set_vocab` the class uses
+    HparamsRule hparams;
+    std::span<const TensorKind> kinds;  ///< gguf-py MODEL_TENSORS[arch]: the kinds the name map knows
+    bool permute_qk;                    ///< LlamaModel.undo_permute: q_proj/k_proj rows permuted (TensorTransform::PermuteQK)
+    bool transpose_conv1d;              ///< GPT2Model: `.c_attn/.c_proj/.c_fc.weight` transposed (Conv1D is [in, out])
+    ExpertRule experts;
+    GeneratedRule generated;
+    /// GGUF → HF (hf_layout.cc): config.json `architectures` / `model_type` /
+    /// `hidden_act`, Gemma's norm `+1` undone, Gemma 2/3 four-norm blocks.
+    std::string_view hf_class;
+    std::string_view model_type;
+    std::string_view hidden_act;
+    bool norm_plus_one;
+    bool sandwich_norms;
+    /// GGUF → HF tensor names: the canonical HF template for each GGUF kind
+    /// this row converts back (suffix ".weight"/".bias" carried over).
+    std::span<const HfTensorName> hf_names;
+};
+
+/// All rows (HF → GGUF rows first, in the order of supported_hf_architectures()).
+std::span<const ArchRow> arch_rows() noexcept;
+/// The row converting HF class `hf_class` ("LlamaForCausalLM"), or nullptr.
+const ArchRow* find_hf_arch(std::string_view hf_class) noexcept;
+/// The row of GGUF architecture `gguf` ("llama"; also "mistral", an older
+/// llama.cpp name read by GGUF → HF), or nullptr. For "llama" the first row.
+const ArchRow* find_gguf_arch(std::string_view gguf) noexcept;
+/// "LlamaForCausalLM, MistralForCausalLM, …": every HF class converted, for
+/// "unknown architecture X (supported: …)".
+std::string supported_hf_architectures();
+
+// ---- config.json ------------------------------------------------------------------
+
+/// config.json as the converter's `self.hparams` sees it (read with
+/// Python-json semantics, `text_config` members overriding top-level ones as
+/// `{**hparams, **hparams["text_config"]}` does).
+class HfConfig {
+public:
+    /// Parse `text`; `file` names config.json in errors. \throws Error{BadJson}
+    /// when not valid JSON or not an object.
+    HfConfig(std::string_view text, std::string file);
+    /// Read and parse `path`. \throws Error{Io} / Error{BadJson}.
+    static HfConfig load(const std::string& path);
+
+    /// The member `key` (text_config's first, then the top level); present
+    /// even when JSON null (as `key in hparams` is true for None).
+    std::optional<simdjson::dom::element> get(std::string_view key) const noexcept;
+    /// The top-level member only (before the text_config merge).
+    std::optional<simdjson::dom::element> top(std::string_view key) const noexcept;
+    /// ModelBase.find_hparam: the value of the first of `keys` present (null
+    /// included), with the key found; nullopt when none is present.
+    std::optional<std::pair<std::string_view, simdjson::dom::element>> find(std::span<const std::string_view> keys) const;
+    const std::string& file() const noexcept { return doc_.file(); }
+    simdjson::dom::element root() const noexcept { return doc_.root(); }
+
+private:
+    detail::JsonDoc doc_;
+    std::optional<simdjson::dom::element> text_;
+};
+
+/// get_model_architecture(): `architectures[0]` (further entries are ignored),
+/// replaced by `text_config.architectures[0]` when that exists. The converter
+/// has no `model_type` fallback (only the Mamba `ssm_cfg` one, not supported here).
+/// \throws Error{Malformed} "config.json: no architectures (Failed to detect model
+///         architecture)" when missing/empty; Error{BadJson} when not a list of strings.
+std::string detect_hf_architecture(const HfConfig& cfg);
+/// The row for detect_hf_architecture(cfg).
+/// \throws Error{Unsupported} "unknown architecture X (supported: …)" naming config.json.
+const ArchRow& hf_arch_for_config(const HfConfig& cfg);
+
+// ---- hparams → key/values -----------------------------------------------------------
+
+/// The architecture key/values of `set_gguf_parameters`, split around
+/// `general.file_type` (which the caller writes between them, as u32 ftype).
+/// Types as gguf-py's writer: counts/lengths U32, eps/theta/factors F32
+/// (the double rounded to nearest f32), rope.scaling.type String.
+struct ArchKvs {
+    std::vector<MetaKv> before_file_type;
+    std::vector<MetaKv> after_file_type;
+};
+
+/// set_gguf_parameters() of the row's class (`HparamsRule`). `model_dir` (may
+/// be empty) is read for Qwen2/Qwen3's sentence-transformers pooling
+/// (modules.json + the pooling module's config.json).
+/// \throws Error{Malformed} naming config.json and the key when a key the
+///         class requires is missing (or null); Error{BadJson} naming the key
+///         when a value has the wrong JSON type (an integer field given
+///         4096.0, a string eps…) or is out of the u32/f32 range;
+///         Error{Unsupported} for rope features the class cannot write here
+///         (mrope_section), Qwen3 rerankers, an unknown expert gating function.
+ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir = {});
+
+// ---- generated tensors ----------------------------------------------------------------
+
+/// A tensor the converter generates (always F32, 1-D here).
+struct GeneratedTensor {
+    std::string name;                  ///< GGUF name ("rope_freqs.weight")
+    std::vector<std::uint64_t> shape;  ///< PyTorch order (GGUF ne reversed)
+    std::vector<float> data;
+};
+/// generate_extra_tensors(): key/values the class adds while generating
+/// (they land right after `general.architecture`, before `general.type`), and
+/// the tensors, which come first in the file.
+struct GeneratedExtras {
+    std::vector<MetaKv> kvs;
+    std::vector<GeneratedTensor> tensors;
+};
+
+/// - Llama3RopeFreqs (LlamaModel.generate_extra_tensors): when
+///   `rope_scaling.rope_type` (or `.type`) lowercased is "llama3": one
+///   `rope_freqs.weight` of head_dim/2 (head_dim, else hidden_size /
+///   num_attention_heads) factors, computed with PyTorch's f32 arithmetic as
+///   the converter (inv-freq pow then f32 reciprocal/products; factor 8,
+///   low 1, high 4, original context 8192 by default). The pow is
+///   std::pow in double rounded to f32, which matched torch 1.13's AVX2 powf on
+///   every Llama 3.x configuration tried (see the test); it may differ by one
+///   ulp from torch for other bases.
+/// - Phi3RopeFactors (Phi3MiniModel.generate_extra_tensors): when
+///   `long_factor` is a non-empty list: `{arch}.rope.scaling.attn_factor` F32
+///   (sqrt(1 + ln(s)/ln(orig)) for su/longrope, 0.1·ln(s) + 1 for yarn, 1 when
+///   s = max_position_embeddings / original_max_position_embeddings ≤ 1), then
+///   `rope_factors_long.weight`, `rope_factors_short.weight` (the lists as f32,
+///   each rope_dims/2 long).
+/// \throws Error{Malformed} / Error{BadJson} naming config.json and the key as
+///         hparam_kvs(); Error{Malformed} when factor lists have the wrong length;
+///         Error{Unsupported} for a Phi-3 rope type other than su/longrope/yarn.
+GeneratedExtras generate_extra_tensors(const ArchRow& row, const HfConfig& cfg);
+
+// ---- tensors --------------------------------------------------------------------------
+
+/// What to do to an HF tensor's values before it is written (applied to each
+/// part of a stacked tensor before stacking).
+struct TensorTransform {
+    enum class Kind : std::uint8_t {
+        None,
+        /// LlamaModel.permute: rows viewed as [n_head, 2, D/2] (D = rows / n_head),
+        /// the last two axes swapped: GGUF row h·D + 2j + s = HF row h·D + s·D/2 + j
+        /// (llama_permute_source_row). Weights and biases of q_proj (n_head =
+        /// num_attention_heads) and k_proj (num_key_value_heads when it differs).
+        PermuteQK,
+        /// GPT2Model: 2-D transpose (HF Conv1D [in, out] → [out, in]).
+        Transpose,
+        /// Qwen2Moe fused `gate_up_proj` [E, 2F, H]: keep rows [row_begin, row_end) of dim 1.
+        SliceDim1,
+    };
+    Kind kind = Kind::None;
+    std::uint64_t n_head = 0;                   ///< PermuteQK
+    std::uint64_t row_begin = 0, row_end = 0;   ///< SliceDim1
+};
+
+/// One tensor the converter emits.
+struct MappedTensor {
+    std::string name;                  ///< GGUF name ("blk.0.attn_q.weight")
+    std::vector<std::uint64_t> shape;  ///< PyTorch order after transform/stacking (GGUF ne = reversed)
+    /// HF tensors it is made of: one, or the experts in stack order (expert
+    /// index = position) for a merged `*_exps` tensor (torch.stack dim 0).
+    std::vector<std::string> sources;
+    TensorTransform transform;         ///< applied to each source
+    bool stacked = false;              ///< sources stacked along a new dim 0
+};
+
+/// TextModel/LlamaModel.filter_tensors: the HF name as the converter indexes
+/// it ("language_model." and, for llama, "text_model." removed;
+/// "e_score_correction_bias" → "e_score_correction.bias"), or nullopt when
+/// the converter drops it (multimodal prefixes: "mlp…", "vision…", "visual.",
+/// "audio…", "patch_embed…", …).
+std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_view hf_name);
+
+/// TensorNameMap.get_name(name, try_suffixes=(".weight", ".bias")) for the
+/// row's kinds and `block_count` blocks: the exact name first, then with the
+/// suffix removed and re-appended. Block ids must be < block_count. The GGUF
+/// names themselves map to themselves. nullopt when unmapped.
+std::optional<std::string> map_tensor_name(const ArchRow& row, std::uint64_t block_count, std::string_view name);
+
+/// GGUF row `gguf_row` of a permuted Q/K tensor with `rows` rows in `n_head`
+/// heads takes HF row `h·D + s·D/2 + j` where gguf_row = h·D + 2j + s.
+/// \throws Error{Malformed} when rows is not n_head × an even head size.
+std::uint64_t llama_permute_source_row(std::uint64_t gguf_row, std::uint64_t rows, std::uint64_t n_head);
+
+/// The converter's modify_tensors for one architecture, fed HF tensors in the
+/// converter's order (converter_order(), names as filter_tensor_name() gives).
+class TensorMapper {
+public:
+    /// Reads block_count (n_layers/num_hidden_layers/n_layer/num_layers), and
+    /// for permuting rows n_heads/num_attention_heads + n_kv_heads/num_key_value_heads,
+    /// for expert rows the expert count. \throws as hparam_kvs() on missing/mistyped keys.
+    TensorMapper(const ArchRow& row, const HfConfig& cfg);
+
+    /// One HF tensor (`shape` in PyTorch order). Returns what the converter
+    /// writes at this point: nothing for skipped tensors (names ending
+    /// ".attention.masked_bias", ".attention.bias", ".rotary_emb.inv_freq")
+    /// and for buffered experts; the merged `*_exps` tensors (3 of them) when
+    /// the tensor completes a layer's experts; else one tensor.
+    /// \throws Error{Unsupported} "cannot map tensor" naming the tensor when
+    ///         the name is unknown to the architecture; Error{Malformed} naming
+    ///         the tensor when a Q/K/gate_up shape does not split, or an expected
+    ///         expert is missing when a layer's count is reached.
+    std::vector<MappedTensor> add(std::string_view hf_name, std::span<const std::uint64_t> shape);
+    /// \throws Error{Malformed} "unprocessed experts: …" when experts remain buffered.
+    void finish() const;
+
+private:
+    struct Buffered {
+        std::string name;
+        std::vector<std::uint64_t> shape;
+    };
+    std::vector<MappedTensor> one(std::string name, std::string_view hf_source, std::vector<std::uint64_t> shape,
+                                  TensorTransform tr) const;
+    const ArchRow& row_;
+    std::string file_;
+    std::uint64_t block_count_ = 0, n_head_ = 0, n_kv_head_ = 0, n_experts_ = 0;
+    std::vector<std::vector<Buffered>> experts_;  // per block
+};
+
+/// An HF tensor as indexed: its shard file (relative name) and tensor name.
+struct HfTensorRef {
+    std::string file;
+    std::string name;
+};
+/// The converter's iteration order (index_tensors): files in sorted name order
+/// (the sorted set of the index's weight_map values, or the sorted
+/// `model*.safetensors` files), within a file sorted by tensor name (byte
+/// order = Python's str order for UTF-8). Returns indices into `refs`.
+std::vector<std::size_t> converter_order(std::span<const HfTensorRef> refs);
+
+/// prepare_tensors' type rule for one emitted tensor: `shape` in PyTorch order,
+/// `outtype` the resolved output type (F32, F16, BF16, Q8_0, TQ1_0, TQ2_0).
+/// 1-D tensors and names ending "_norm.weight" → F32; the always-F32 kinds
+/// (ffn_gate_inp, ffn_gate_inp_shexp, position_embd, token_types, ssm_conv1d, …
+/// as "<name>.weight" in the row's kinds) and names not ending in ".weight" → F32;
+/// TQ1_0/TQ2_0: token_embd/output → F16; else `outtype`, falling back to F16
+/// when a quantized type's block does not divide the last dimension (Q8_0: 32).
+/// None of this table's classes overrides tensor_force_quant.
+/// \throws Error{Usage} for any other outtype.
+DType converter_type(const ArchRow& row, std::string_view gguf_name, std::span<const std::uint64_t> shape, DType outtype);
+
+}  // namespace amn::arch

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// The HF ↔ GGUF architecture table (core/src/arch): hparam key/values, tensor
+// names / order / types and generated tensors against what llama.cpp's
+// convert_hf_to_gguf.py wrote — the shared hf-gguf manifest (llama 3, llama 2,
+// qwen3, mixtral) and tests/core/hf_arch_reference.json (qwen2, qwen3moe,
+// phi3, gpt2; made by tests/core/hf_arch_models.py with the real converter).
+#include "anamnesis/error.hpp"
+#include "arch/arch_table.hpp"
+#include "json_dom.hpp"
+#include "test_support.hpp"
+
+#include <QtTest/QtTest>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace fs = std::filesystem;
+using namespace amn;
+using namespace amn::arch;
+using simdjson::dom::element;
+
+namespace {
+
+std::string hex_bytes(const void* p, std::size_t n) {
+    static const char* d = "0123456789abcdef";
+    std::string s;
+    auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) {
+        s += d[b[i] >> 4];
+        s += d[b[i] & 15];
+    }
+    return s;
+}
+
+std::string gguf_type_word(GgufType t) {
+    switch (t) {
+        case GgufType::U32: return "UINT32";
+        case GgufType::I32: return "INT32";
+        case GgufType::F32: return "FLOAT32";
+        case GgufType::Bool: return "BOOL";
+        case GgufType::String: return "STRING";
+        default: return "?";
+    }
+}
+
+/// "key TYPE value" with the value as the manifest holds it: raw LE hex for scalars, the text for strings.
+std::string kv_line(const MetaKv& kv) {
+    std::string v;
+    if (kv.value.is_string()) v = kv.value.str;
+    else {
+        const std::size_t n = kv.value.type == GgufType::Bool ? 1 : 4;
+        v = hex_bytes(&kv.value.bits, n);
+    }
+    return kv.key + " " + gguf_type_word(kv.value.type) + " " + v;
+}
+
+std::string str(simdjson::simdjson_result<element> e) { return std::string(std::string_view(e.value())); }
+
+std::string manifest_kv_line(element kv) {
+    const std::string key = str(kv["key"]);
+    const std::string type = str(kv["type"]);
+    std::string v;
+    if (type == "STRING") v = std::string(std::string_view(kv["value"]));
+    else v = std::string(std::string_view(kv["raw"]));
+    return key + " " + type + " " + v;
+}
+
+/// An HF tensor of a safetensors header.
+struct StTensor {
+    std::string file, name, dtype;
+    std::vector<std::uint64_t> shape;
+};
+
+std::vector<StTensor> read_headers(const fs::path& dir) {
+    std::vector<std::string> files;
+    const fs::path index = dir / "model.safetensors.index.json";
+    if (fs::exists(index)) {
+        auto doc = amn::detail::JsonDoc::load(index.string());
+        std::set<std::string> parts;
+        for (auto [k, v] : simdjson::dom::object(doc.root()["weight_map"])) parts.insert(std::string(std::string_view(v)));
+        files.assign(parts.begin(), parts.end());
+    } else {
+        for (auto& e : fs::directory_iterator(dir)) {
+            const std::string n = e.path().filename().string();
+            if (n.starts_with("model") && n.ends_with(".safetensors")) files.push_back(n);
+        }
+        std::sort(files.begin(), files.end());
+    }
+    std::vector<StTensor> out;
+    for (auto& f : files) {
+        std::ifstream in(dir / f, std::ios::binary);
+        std::uint64_t n = 0;
+        in.read(reinterpret_cast<char*>(&n), 8);
+        std::string h(n, '\0');
+        in.read(h.data(), static_cast<std::streamsize>(n));
+        amn::detail::JsonDoc doc(h, f);
+        for (auto [k, v] : simdjson::dom::object(doc.root())) {
+            if (k == "__metadata__") continue;
+            StTensor t{f, std::string(k), std::string(std::string_view(v["dtype"])), {}};
+            for (element d : simdjson::dom::array(v["shape"])) t.shape.push_back(std::uint64_t(d));
+            out.push_back(std::move(t));
+        }
+    }
+    return out;
+}
+
+DType outtype_of(std::string_view t, const std::vector<StTensor>& ordered) {
+    if (t == "f32") return DType::F32;
+    if (t == "f16") return DType::F16;
+    if (t == "bf16") return DType::BF16;
+    if (t == "q8_0") return DType::Q8_0;
+    // auto: first >= 2-D tensor in iteration order
+    for (auto& s : ordered) {
+        if (s.shape.size() < 2) continue;
+        if (s.dtype == "BF16") return DType::BF16;
+        if (s.dtype == "F16") return DType::F16;
+    }
+    return DType::F16;
+}
+
+/// "name TYPE [ne...]" for every tensor the table says the converter writes, in order.
+std::vector<std::string> predicted_tensors(const fs::path& dir, const ArchRow& row, const HfConfig& cfg, std::string_view outtype) {
+    auto st = read_headers(dir);
+    std::vector<HfTensorRef> refs;
+    for (auto& t : st) {
+        auto n = filter_tensor_name(row, t.name);
+        refs.push_back({t.file, n ? *n : std::string()});
+    }
+    std::vector<StTensor> ordered;
+    for (auto i : converter_order(refs))
+        if (!refs[i].name.empty()) {
+            ordered.push_back(st[i]);
+            ordered.back().name = refs[i].name;
+        }
+    const DType out = outtype_of(outtype, ordered);
+    std::vector<std::string> lines;
+    auto line = [&](const std::string& name, const std::vector<std::uint64_t>& shape) {
+        std::string s = name + " " + dtype_name(converter_type(row, name, shape, out)) + " [";
+        for (std::size_t i = shape.size(); i-- > 0;) s += std::to_string(shape[i]) + (i ? ", " : "");
+        return s + "]";
+    };
+    for (auto& g : generate_extra_tensors(row, cfg).tensors) lines.push_back(line(g.name, g.shape));
+    TensorMapper m(row, cfg);
+    for (auto& t : ordered)
+        for (auto& mt : m.add(t.name, t.shape)) lines.push_back(line(mt.name, mt.shape));
+    m.finish();
+    return lines;
+}
+
+std::vector<std::string> manifest_tensors(element gguf) {
+    std::vector<std::string> lines;
+    for (element t : simdjson::dom::array(gguf["tensors"])) {
+        std::string s = std::string(std::string_view(t["name"])) + " " + std::string(std::string_view(t["type"])) + " [";
+        simdjson::dom::array ne = t["ne"];
+        std::size_t i = 0;
+        for (element d : ne) s += (i++ ? ", " : "") + std::to_string(std::uint64_t(d));
+        lines.push_back(s + "]");
+    }
+    return lines;
+}
+
+/// The arch KVs the table predicts: generated ones, then before / file_type / after.
+std::vector<std::string> predicted_kvs(const ArchRow& row, const HfConfig& cfg, const fs::path& dir, element file_type_kv) {
+    std::vector<std::string> lines;
+    for (auto& kv : generate_extra_tensors(row, cfg).kvs) lines.push_back(kv_line(kv));
+    const ArchKvs kvs = hparam_kvs(row, cfg, dir.string());
+    for (auto& kv : kvs.before_file_type) lines.push_back(kv_line(kv));
+    lines.push_back(manifest_kv_line(file_type_kv));
+    for (auto& kv : kvs.after_file_type) lines.push_back(kv_line(kv));
+    return lines;
+}
+
+/// The manifest's KVs owned by the architecture: `<arch>.*` and general.file_type, in order.
+std::vector<std::string> manifest_arch_kvs(element gguf, std::string_view arch, element* file_type) {
+    std::vector<std::string> lines;
+    const std::string prefix = std::string(arch) + ".";
+    for (element kv : simdjson::dom::array(gguf["kv"])) {
+        const std::string_view key = kv["key"];
+        if (key == "general.file_type") *file_type = kv;
+        if (key.starts_with(prefix) || key == "general.file_type") lines.push_back(manifest_kv_line(kv));
+    }
+    return lines;
+}
+
+void compare_lines(const std::vector<std::string>& got, const std::vector<std::string>& want, const std::string& what) {
+    for (std::size_t i = 0; i < std::max(got.size(), want.size()); ++i) {
+        const std::string g = i < got.size() ? got[i] : "(none)", w = i < want.size() ? want[i] : "(none)";
+        if (g != w) QFAIL(qPrintable(QString::fromStdString(what + " #" + std::to_string(i) + ": got '" + g + "', want '" + w + "'")));
+    }
+}
+
+/// Check one output (manifest "gguf" object) of the folder `dir`.
+void check_case(const fs::path& dir, element gguf, std::string_view outtype, const std::string& label) {
+    const HfConfig cfg = HfConfig::load((dir / "config.json").string());
+    const ArchRow& row = hf_arch_for_config(cfg);
+    element ft;
+    const auto want_kv = manifest_arch_kvs(gguf, row.gguf, &ft);
+    // The arch is general.architecture.
+    element first = simdjson::dom::array(gguf["kv"]).at(0);
+    QCOMPARE(std::string(std::string_view(first["value"])), std::string(row.gguf));
+    compare_lines(predicted_kvs(row, cfg, dir, ft), want_kv, label + " kv");
+    compare_lines(predicted_tensors(dir, row, cfg, outtype), manifest_tensors(gguf), label + " tensor");
+}
+
+HfConfig cfg_of(std::string_view json) { return HfConfig(json, "config.json"); }
+
+}  // namespace
+
+class TestArchTable : public QObject {
+    Q_OBJECT
+private slots:
+    void shared_manifest();
+    void own_reference();
+    void detection();
+    void errors();
+    void names_two_way();
+    void permute_rows();
+    void types();
+    void llama3_rope_freqs();
+};
+
+void TestArchTable::shared_manifest() {
+    const std::string shared = test::shared_fixtures_dir();
+    if (shared.empty()) QSKIP("shared fixtures missing");
+    const fs::path root = fs::path(shared) / "hf-gguf";
+    auto doc = amn::detail::JsonDoc::load((root / "manifest.json").string());
+    int checked = 0;
+    for (element c : simdjson::dom::array(doc.root()["cases"])) {
+        const std::string name = str(c["name"]);
+        if (c["quantization"].error() == simdjson::SUCCESS) continue;  // quantized inputs: the lead's dequant path
+        for (element o : simdjson::dom::array(c["outputs"])) {
+            const std::string_view outtype = o["outtype"];
+            check_case(root / "inputs" / name, o["gguf"], outtype, name + " " + std::string(outtype));
+            if (QTest::currentTestFailed()) return;
+            ++checked;
+        }
+    }
+    QCOMPARE(checked, 9);
+}
+
+void TestArchTable::own_reference() {
+    const std::string shared = test::shared_fixtures_dir();
+    const fs::path ref = fs::path(test::source_dir()) / "tests/core/hf_arch_reference.json";
+    if (!fs::exists(ref)) QSKIP("tests/core/hf_arch_reference.json not generated");
+    const fs::path tmp = fs::temp_directory_path() / ("amn_arch_models_" + std::to_string(::getpid()));
+    fs::create_directories(tmp);
+    // Rebuild the tiny input folders (weights and config only; the converter output is in the JSON).
+    const std::string cmd = test::python() + " " + test::source_dir() + "/tests/core/hf_arch_models.py --inputs-only " +
+                            tmp.string() + (shared.empty() ? "" : " --shared " + shared) + " > /dev/null";
+    QCOMPARE(std::system(cmd.c_str()), 0);
+    auto doc = amn::detail::JsonDoc::load(ref.string());
+    int checked = 0;
+    for (auto [name, c] : simdjson::dom::object(doc.root()["cases"])) {
+        check_case(tmp / std::string(name), c, "f32", std::string(name));
+        if (QTest::currentTestFailed()) break;
+        ++checked;
+    }
+    fs::remove_all(tmp);
+    QVERIFY(checked >= 4);
+}
+
+void TestArchTable::detection() {
+    QCOMPARE(std::string(hf_arch_for_config(cfg_of(R"({"architectures":["MixtralForCausalLM","X"]})")).gguf), std::string("llama"));
+    QCOMPARE(std::string(hf_arch_for_config(cfg_of(R"({"architectures":["Qwen3MoeForCausalLM"]})")).gguf), std::string("qwen3moe"));
+    QCOMPARE(std::string(hf_arch_for_config(cfg_of(R"({"architectures":["Foo"],"text_config":{"architectures":["Phi3ForCausalLM"]}})")).gguf),
+             std::string("phi3"));
+    try {
+        hf_arch_for_config(cfg_of(R"({"architectures":["FooForCausalLM"],"model_type":"llama"})"));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Unsupported);
+        QVERIFY(e.message().starts_with("unknown architecture FooForCausalLM (supported: LlamaForCausalLM, "));
+        QVERIFY(e.message().find("GPT2LMHeadModel") != std::string::npos);
+    }
+    try {
+        hf_arch_for_config(cfg_of(R"({"model_type":"llama"})"));  // no model_type fallback in the converter
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Malformed);
+    }
+}
+
+void TestArchTable::errors() {
+    const ArchRow& llama = *find_gguf_arch("llama");
+    try {
+        hparam_kvs(llama, cfg_of(R"({"architectures":["LlamaForCausalLM"],"num_hidden_layers":2,"hidden_size":32,"num_attention_heads":4})"));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Malformed);
+        QCOMPARE(e.file(), std::string("config.json"));
+        QVERIFY(e.message().find("'vocab_size'") != std::string::npos);
+    }
+    try {
+        hparam_kvs(llama, cfg_of(R"({"num_hidden_layers":2,"hidden_size":32.0,"num_attention_heads":4,"vocab_size":10})"));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::BadJson);
+        QVERIFY(e.message().find("'hidden_size'") != std::string::npos);
+    }
+    try {
+        hparam_kvs(llama, cfg_of(R"({"num_hidden_layers":2,"rms_norm_eps":"x","vocab_size":10,"head_dim":8})"));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::BadJson);
+        QVERIFY(e.message().find("'rms_norm_eps'") != std::string::npos);
+    }
+    const HfConfig cfg = cfg_of(R"({"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2})");
+    TensorMapper m(llama, cfg);
+    try {
+        const std::uint64_t shape[] = {4};
+        m.add("model.layers.0.foo.weight", shape);
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Unsupported);
+        QCOMPARE(e.tensor(), std::string("model.layers.0.foo.weight"));
+    }
+    try {  // block id beyond num_hidden_layers: TensorNameMap has no such name
+        const std::uint64_t shape[] = {4};
+        m.add("model.layers.2.input_layernorm.weight", shape);
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Unsupported);
+    }
+    const std::uint64_t s1[] = {4};
+    QVERIFY(m.add("model.layers.0.self_attn.rotary_emb.inv_freq", s1).empty());
+}
+
+void TestArchTable::names_two_way() {
+    const ArchRow& llama = *find_gguf_arch("llama");
+    QCOMPARE(*map_tensor_name(llama, 2, "model.layers.1.self_attn.q_proj.bias"), std::string("blk.1.attn_q.bias"));
+    QCOMPARE(*map_tensor_name(llama, 2, "lm_head.weight"), std::string("output.weight"));
+    QCOMPARE(*map_tensor_name(llama, 2, "token_embd.weight"), std::string("token_embd.weight"));  // GGUF names map to themselves
+    QVERIFY(!map_tensor_name(llama, 2, "model.layers.0.self_attn.q_norm.weight"));              // not a llama kind
+    QCOMPARE(*map_tensor_name(*find_gguf_arch("qwen3"), 2, "model.layers.0.self_attn.q_norm.weight"), std::string("blk.0.attn_q_norm.weight"));
+    QCOMPARE(*map_tensor_name(*find_gguf_arch("gpt2"), 2, "h.1.attn.c_attn.weight"), std::string("blk.1.attn_qkv.weight"));
+    QCOMPARE(*map_tensor_name(*find_gguf_arch("phi3"), 2, "model.layers.0.mlp.gate_up_proj.weight"), std::string("blk.0.ffn_up.weight"));
+    // filter_tensors
+    QVERIFY(!filter_tensor_name(llama, "vision_tower.x.weight"));
+    QCOMPARE(*filter_tensor_name(llama, "language_model.model.norm.weight"), std::string("model.norm.weight"));
+    // The GGUF → HF rows: every kind's canonical HF name maps back to that kind.
+    for (const auto& row : arch_rows())
+        for (const auto& h : row.hf_names) {
+            if (std::find(row.kinds.begin(), row.kinds.end(), h.kind) == row.kinds.end()) continue;
+            std::string hf(h.hf), gg(tensor_kind_name(h.kind));
+            if (auto p = hf.find("{bid}"); p != std::string::npos) hf.replace(p, 5, "1");
+            if (auto p = gg.find("{bid}"); p != std::string::npos) gg.replace(p, 5, "1");
+            const auto back = map_tensor_name(row, 2, hf + ".weight");
+            QVERIFY2(back && *back == gg + ".weight", qPrintable(QString::fromStdString(std::string(row.gguf) + " " + hf)));
+        }
+    QCOMPARE(supported_hf_architectures().substr(0, 36), std::string("LlamaForCausalLM, MistralForCausalLM"));
+}
+
+void TestArchTable::permute_rows() {
+    // LlamaModel.permute with 2 heads of 4 rows: [h, 2, 2] swapped → rows 0,2,1,3 | 4,6,5,7
+    const std::uint64_t want[] = {0, 2, 1, 3, 4, 6, 5, 7};
+    for (std::uint64_t r = 0; r < 8; ++r) QCOMPARE(llama_permute_source_row(r, 8, 2), want[r]);
+    const ArchRow& llama = *find_gguf_arch("llama");
+    TensorMapper m(llama, cfg_of(R"({"num_hidden_layers":1,"num_attention_heads":4,"num_key_value_heads":2})"));
+    const std::uint64_t q[] = {32, 32}, k[] = {16, 32};
+    auto a = m.add("model.layers.0.self_attn.q_proj.weight", q);
+    QCOMPARE(a.at(0).transform.kind, TensorTransform::Kind::PermuteQK);
+    QCOMPARE(a.at(0).transform.n_head, std::uint64_t(4));
+    auto b = m.add("model.layers.0.self_attn.k_proj.bias", std::span<const std::uint64_t>(k, 1));
+    QCOMPARE(b.at(0).name, std::string("blk.0.attn_k.bias"));
+    QCOMPARE(b.at(0).transform.n_head, std::uint64_t(2));
+    // GPT-2 Conv1D transposes
+    TensorMapper g(*find_gguf_arch("gpt2"), cfg_of(R"({"n_layer":1})"));
+    const std::uint64_t c[] = {32, 96};
+    auto t = g.add("h.0.attn.c_attn.weight", c);
+    QCOMPARE(t.at(0).transform.kind, TensorTransform::Kind::Transpose);
+    QCOMPARE(t.at(0).shape, (std::vector<std::uint64_t>{96, 32}));
+}
+
+void TestArchTable::types() {
+    const ArchRow& llama = *find_gguf_arch("llama");
+    const std::uint64_t w[] = {64, 32}, odd[] = {64, 48}, one[] = {32}, inp[] = {4, 32};
+    QCOMPARE(converter_type(llama, "blk.0.ffn_up.weight", w, DType::Q8_0), DType::Q8_0);
+    QCOMPARE(converter_type(llama, "blk.0.ffn_up.weight", odd, DType::Q8_0), DType::F16);
+    QCOMPARE(converter_type(llama, "blk.0.attn_norm.weight", one, DType::BF16), DType::F32);
+    QCOMPARE(converter_type(llama, "blk.0.ffn_gate_inp.weight", inp, DType::BF16), DType::F32);
+    QCOMPARE(converter_type(*find_gguf_arch("gpt2"), "position_embd.weight", w, DType::F16), DType::F32);
+    QCOMPARE(converter_type(llama, "token_embd.weight", w, DType::TQ1_0), DType::F16);
+}
+
+void TestArchTable::llama3_rope_freqs() {
+    // Llama 3.1 8B: the converter's 64 factors (torch 1.13, AVX2), first/last and a smooth one.
+    const ArchRow& llama = *find_gguf_arch("llama");
+    auto g = generate_extra_tensors(
+        llama, cfg_of(R"({"hidden_size":4096,"num_attention_heads":32,"rope_theta":500000.0,
+        "rope_scaling":{"factor":8.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192,"rope_type":"llama3"}})"));
+    QCOMPARE(g.tensors.size(), std::size_t(1));
+    QCOMPARE(g.tensors[0].name, std::string("rope_freqs.weight"));
+    QCOMPARE(g.tensors[0].shape, (std::vector<std::uint64_t>{64}));
+    QCOMPARE(g.tensors[0].data.front(), 1.0f);
+    QCOMPARE(g.tensors[0].data.back(), 8.0f);
+    QVERIFY(g.kvs.empty());
+    // No rope_scaling → nothing.
+    QVERIFY(generate_extra_tensors(llama, cfg_of(R"({"hidden_size":32,"num_attention_heads":4,"rope_scaling":null})")).tensors.empty());
+}
+
+QTEST_GUILESS_MAIN(TestArchTable)
+#include "test_arch_table.moc"
