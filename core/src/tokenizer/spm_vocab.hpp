@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// SentencePiece vocabularies (tokenizer.model) as convert_hf_to_gguf.py
+// builds them: tokens, scores and token types, before SpecialVocab.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn::tok {
+
+/// gguf-py's TokenType / conversion/base.py's SentencePieceTokenTypes (the
+/// int32 values of `tokenizer.ggml.token_type`).
+enum class SpmTokenType : std::int32_t {
+    Normal = 1,
+    Unknown = 2,
+    Control = 3,
+    UserDefined = 4,
+    Unused = 5,
+    Byte = 6,
+};
+
+/// A vocabulary with scores: what `_set_vocab_sentencepiece`,
+/// `_set_vocab_llama_hf` and Phi3MiniModel.set_vocab write as
+/// `tokenizer.ggml.tokens` / `scores` / `token_type`.
+struct SpmVocab {
+    std::vector<std::string> tokens;   ///< token text (UTF-8 bytes as written), index = token id
+    std::vector<float> scores;         ///< FLOAT32 score per token
+    std::vector<std::int32_t> types;   ///< SpmTokenType value per token
+    std::vector<std::string> warnings; ///< what the converter logs as warnings (ignored/replaced tokens)
+};
+
+/// The most tokens a vocabulary may have here (16 Mi; real ones have ≤ 262 144).
+/// A larger `vocab_size` is refused with Error{LimitExceeded} before allocating.
+inline constexpr std::uint64_t kMaxVocabTokens = std::uint64_t{1} << 24;
+
+/// conversion/base.py `does_token_look_special`: "<pad>", "<mask>",
+/// "<2mass>", "[@BOS@]", "<|…|>", "<｜…｜>", "<unused…>".
+bool does_token_look_special(std::string_view token) noexcept;
+
+/// conversion/base.py `_create_vocab_sentencepiece` for the folder `dir`:
+/// the pieces of `dir`/tokenizer.model (read with libsentencepiece: piece,
+/// score, type unknown/control/unused/byte/normal) in a vocabulary of
+/// `vocab_size` entries ("[PAD<id>]", −10000, unused where the model has
+/// none; pieces past it are ignored with a warning), then added_tokens.json
+/// (user-defined, score −1000), then tokenizer_config.json
+/// `added_tokens_decoder` (score −1000; control when `special` or
+/// does_token_look_special(), else user-defined with U+2581 written as a
+/// space). `vocab_size`: the converter's `find_hparam(["vocab_size_per_layer_input",
+/// "vocab_size"])`; nullopt or 0 = the model's piece count.
+/// \returns nullopt when `dir`/tokenizer.model is not a file (the converter's
+///          FileNotFoundError, on which set_vocab falls back).
+/// \throws Error{Malformed} naming tokenizer.model when libsentencepiece
+///         cannot load it or a piece is not UTF-8; Error{BadJson}/{BadText}
+///         naming the side file when added_tokens.json / tokenizer_config.json
+///         is not what the converter can read (it would stop there);
+///         Error{LimitExceeded} for a vocab_size over kMaxVocabTokens.
+std::optional<SpmVocab> sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size);
+
+/// conversion/phi.py Phi3MiniModel.set_vocab (its SentencePiece branch; the
+/// caller checks tokenizer_class first): like sentencepiece_vocab() but
+/// without the range checks or look-special test, the `added_tokens_decoder`
+/// entries user-defined (control when `special`) with their text as is, then
+/// tokenizer.json `added_tokens` the same way. `vocab_size`: config.json's,
+/// nullopt = the model's piece count.
+/// \throws Error{Unsupported} "Missing tokenizer.model" when it is not a
+///         file; Error{SizeMismatch} naming both numbers when the model has
+///         more pieces than `vocab_size` or an added token id lies outside it
+///         (the converter's IndexError); otherwise as sentencepiece_vocab().
+SpmVocab phi3_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size);
+
+}  // namespace amn::tok

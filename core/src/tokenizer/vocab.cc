@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// The dispatcher: which `set_vocab` path the converter takes for an
+// architecture (LlamaModel, Qwen2Model, TextModel/GPT2Model, Phi3MiniModel),
+// and the `tokenizer.*` key/values it writes, in its order.
+#include "tokenizer/vocab.hpp"
+
+#include "anamnesis/error.hpp"
+#include "tokenizer/bpe_vocab.hpp"
+#include "tokenizer/llama_hf_vocab.hpp"
+#include "tokenizer/py_compat.hpp"
+#include "tokenizer/special_vocab.hpp"
+#include "tokenizer/spm_vocab.hpp"
+
+#include <cstring>
+
+namespace amn::tok {
+namespace {
+
+using simdjson::dom::element_type;
+
+MetaValue string_array(const std::vector<std::string>& v) {
+    MetaValue m = MetaValue::strings({});
+    std::size_t bytes = 0;
+    for (const auto& s : v) bytes += s.size();
+    m.reserve(v.size(), bytes);
+    for (const auto& s : v) m.push_string(s);
+    return m;
+}
+
+template <typename T>
+MetaValue packed_array(GgufType type, const std::vector<T>& v) {
+    static_assert(sizeof(T) == 4);
+    std::string bytes(v.size() * 4, '\0');
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v[i], 4);
+        for (int b = 0; b < 4; ++b) bytes[i * 4 + b] = static_cast<char>((bits >> (8 * b)) & 0xFF);
+    }
+    return MetaValue::packed(type, v.size(), std::move(bytes));
+}
+
+/// `tokenizer_config.json` of the folder, parsed (nullopt when not a file).
+std::optional<detail::JsonDoc> tokenizer_config(const std::string& dir) {
+    const std::string path = dir + "/tokenizer_config.json";
+    if (!py::is_file(path)) return std::nullopt;
+    auto doc = py::load_json(path);
+    if (doc.root().type() != element_type::OBJECT)
+        throw Error(ErrorCode::BadJson, "tokenizer_config.json: expected an object", path);
+    return doc;
+}
+
+void need_tokenizer(const std::string& dir) {
+    if (!py::is_file(dir + "/tokenizer.model") && !py::is_file(dir + "/tokenizer.json"))
+        throw Error(ErrorCode::Unsupported, "no tokenizer (tokenizer.model or tokenizer.json) in " + dir, dir);
+}
+
+void append(std::vector<std::string>& to, const std::vector<std::string>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+}
+
+/// SpecialVocab(dir, load_merges, n_vocab=n_vocab).add_to_gguf(writer).
+void special_vocab(GgufVocab& out, const VocabRequest& req, bool load_merges, std::optional<std::uint64_t> n_vocab) {
+    SpecialVocabOptions opt;
+    opt.load_merges = load_merges;
+    opt.n_vocab = n_vocab;
+    if (!req.config_json.empty()) opt.config_json = req.config_json;
+    const SpecialVocab sv = load_special_vocab(req.dir, opt);
+    add_special_vocab_kvs(sv, out.kvs, req.dir);
+    append(out.warnings, sv.warnings);
+}
+
+/// `_set_vocab_sentencepiece` / `_set_vocab_llama_hf` / Phi-3's: model
+/// "llama", pre "default", tokens, scores, token types, then SpecialVocab
+/// with n_vocab = the token count.
+void write_llama_vocab(GgufVocab& out, const VocabRequest& req, SpmVocab&& v) {
+    out.model = "llama";
+    out.pre = "default";
+    out.n_tokens = v.tokens.size();
+    kv_put(out.kvs, "tokenizer.ggml.model", MetaValue::string("llama"));
+    kv_put(out.kvs, "tokenizer.ggml.pre", MetaValue::string("default"));
+    if (!v.tokens.empty()) {  // add_array skips empty arrays
+        kv_put(out.kvs, "tokenizer.ggml.tokens", string_array(v.tokens));
+        kv_put(out.kvs, "tokenizer.ggml.scores", packed_array(GgufType::F32, v.scores));
+        kv_put(out.kvs, "tokenizer.ggml.token_type", packed_array(GgufType::I32, v.types));
+    }
+    append(out.warnings, v.warnings);
+    special_vocab(out, req, false, v.tokens.size());
+}
+
+/// `_set_vocab_gpt2`: model "gpt2", pre, tokens, token types, then
+/// SpecialVocab(load_merges=True) without a vocabulary bound.
+void write_gpt2_vocab(GgufVocab& out, const VocabRequest& req) {
+    need_tokenizer(req.dir);
+    Gpt2Vocab v = gpt2_vocab(req.dir, req.vocab_size, req.pre_override);
+    out.model = "gpt2";
+    out.pre = v.pre;
+    out.n_tokens = v.tokens.size();
+    kv_put(out.kvs, "tokenizer.ggml.model", MetaValue::string("gpt2"));
+    kv_put(out.kvs, "tokenizer.ggml.pre", MetaValue::string(v.pre));
+    if (!v.tokens.empty()) {
+        kv_put(out.kvs, "tokenizer.ggml.tokens", string_array(v.tokens));
+        kv_put(out.kvs, "tokenizer.ggml.token_type", packed_array(GgufType::I32, v.types));
+    }
+    append(out.warnings, v.warnings);
+    special_vocab(out, req, true, std::nullopt);
+}
+
+/// The converter's find_hparam(["vocab_size_per_layer_input", "vocab_size"]):
+/// the first key present in config.json (Gemma-3n's per-layer size first).
+std::optional<std::uint64_t> spm_vocab_size(const VocabRequest& req) {
+    if (!req.config_json.empty()) {
+        auto doc = py::parse_json(req.config_json, req.dir + "/config.json");
+        if (const auto v = detail::json_get(doc.root(), "vocab_size_per_layer_input")) {
+            const auto n = py::as_int(*v);
+            return (n && *n > 0) ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*n)) : std::nullopt;
+        }
+    }
+    return req.vocab_size;
+}
+
+/// LlamaModel.set_vocab (conversion/llama.py).
+void llama_set_vocab(GgufVocab& out, const VocabRequest& req) {
+    const std::string& dir = req.dir;
+    if (py::is_file(dir + "/tekken.json") && !py::is_file(dir + "/tokenizer.json"))
+        throw Error(ErrorCode::Unsupported,
+                    "Mistral tekken.json tokenizers (the converter's _set_vocab_mistral, mistral-common) are not supported",
+                    dir + "/tekken.json");
+    if (auto tc = tokenizer_config(dir)) {
+        const std::string path = dir + "/tokenizer_config.json";
+        if (const auto aps = detail::json_get(tc->root(), "add_prefix_space"); aps && !aps->is_null())
+            kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(py::truthy(*aps)));
+        if (py::str(detail::json_get(tc->root(), "tokenizer_class")) == std::optional<std::string_view>("HybridDNATokenizer"))
+            throw Error(ErrorCode::Unsupported, "HybridDNATokenizer vocabularies are not supported", path);
+    }
+    need_tokenizer(dir);
+    if (auto spm = sentencepiece_vocab(dir, spm_vocab_size(req))) write_llama_vocab(out, req, std::move(*spm));
+    else if (auto hf = llama_hf_vocab(dir)) write_llama_vocab(out, req, std::move(*hf));
+    else write_gpt2_vocab(out, req);  // Llama 3
+
+    const std::uint64_t hp_vocab = req.vocab_size.value_or(32000);
+    if (hp_vocab == 32016) {  // CodeLlama: the infill tokens
+        SpecialVocabOptions opt;
+        opt.special_token_types = {"prefix", "suffix", "middle", "eot"};
+        if (!req.config_json.empty()) opt.config_json = req.config_json;
+        SpecialVocab sv = load_special_vocab(dir, opt);
+        sv.set_special_token("prefix", 32007, std::nullopt, dir);
+        sv.set_special_token("suffix", 32008, std::nullopt, dir);
+        sv.set_special_token("middle", 32009, std::nullopt, dir);
+        sv.set_special_token("eot", 32010, std::nullopt, dir);
+        add_special_vocab_kvs(sv, out.kvs, dir);
+        append(out.warnings, sv.warnings);
+    }
+    if (hp_vocab == 49152)  // Granite small models
+        kv_put(out.kvs, "tokenizer.ggml.add_bos_token", MetaValue::boolean(false));
+}
+
+/// Phi3MiniModel.set_vocab (conversion/phi.py).
+void phi3_set_vocab(GgufVocab& out, const VocabRequest& req) {
+    if (auto tc = tokenizer_config(req.dir)) {
+        const std::string path = req.dir + "/tokenizer_config.json";
+        const auto cls = py::at(tc->root(), "tokenizer_class", path, "tokenizer_config.json");
+        if (py::equal(cls, "GPT2Tokenizer")) return write_gpt2_vocab(out, req);  // Phi-4
+    }
+    need_tokenizer(req.dir);
+    write_llama_vocab(out, req, phi3_sentencepiece_vocab(req.dir, req.vocab_size));
+}
+
+}  // namespace
+
+GgufVocab gguf_vocab(const VocabRequest& req) {
+    if (!py::is_dir(req.dir)) throw Error(ErrorCode::Io, "not a folder", req.dir);
+    GgufVocab out;
+    switch (req.style) {
+        case VocabStyle::Llama: llama_set_vocab(out, req); break;
+        case VocabStyle::Qwen2:
+            need_tokenizer(req.dir);
+            if (auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req))) write_llama_vocab(out, req, std::move(*spm));
+            else write_gpt2_vocab(out, req);
+            break;
+        case VocabStyle::Gpt2: write_gpt2_vocab(out, req); break;
+        case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
+        default: throw Error(ErrorCode::Usage, "unknown vocabulary style", req.dir);
+    }
+    return out;
+}
+
+}  // namespace amn::tok
