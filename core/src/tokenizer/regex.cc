@@ -83,7 +83,9 @@ std::shared_ptr<Regex::Impl> compile(const std::string& pcre, std::uint32_t extr
     int err = 0;
     PCRE2_SIZE off = 0;
     impl->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pcre.data()), pcre.size(),
-                               PCRE2_UTF | PCRE2_UCP | PCRE2_NO_UTF_CHECK | extra_options, &err, &off, nullptr);
+                               PCRE2_UTF | PCRE2_NO_UTF_CHECK | extra_options |
+                                   ((extra_options & PCRE2_LITERAL) ? 0 : PCRE2_UCP),  // LITERAL refuses UCP
+                               &err, &off, nullptr);
     if (!impl->code)
         throw Error(ErrorCode::Unsupported,
                     "regex " + shown + ": " + pcre2_message(err) + " at offset " + std::to_string(off), file);
