@@ -306,6 +306,16 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, HfTokenizer::parse(word_piece, "wp.json"));
     }
 
+    // Long runs (one pre-tokenizer piece of 10⁵–10⁶ bytes) encode and decode back.
+    void long_inputs_round_trip() {
+        const auto tok = HfTokenizer::load(s(fixtures_ + "/hf-gguf/inputs/Meta-Llama-3-8B-Instruct/tokenizer.json"));
+        std::string letters;
+        for (int i = 0; i < 300000; ++i) letters.push_back(static_cast<char>('a' + (i * 7) % 26));
+        const std::string texts[] = {letters, std::string(200000, ' ') + "x", std::string(100000, '7'),
+                                     std::string(100000, '!') + "\n\n", "\xC3\xA9" + std::string(50000, '\t')};
+        for (const std::string& t : texts) QCOMPARE(tok.decode(tok.encode(t, false)), t);
+    }
+
     void added_token_flags() {
         // lstrip / rstrip absorb whitespace around the token; single_word needs word boundaries.
         const std::string json = kJson12;

@@ -124,12 +124,15 @@ std::vector<std::pair<std::size_t, std::size_t>> Regex::find_all(std::string_vie
     const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
     std::size_t pos = 0;
     while (pos <= text.size()) {
-        const int rc = impl_->jit ? pcre2_jit_match(impl_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, md, impl_->mctx)
-                                  : pcre2_match(impl_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, md, impl_->mctx);
+        int rc = impl_->jit ? pcre2_jit_match(impl_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, md, impl_->mctx)
+                            : pcre2_match(impl_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, md, impl_->mctx);
+        // The JIT's machine stack is small (32 KiB): a legitimate long match can
+        // exhaust it; the interpreter, bounded by the match/depth/heap limits, decides.
+        if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+            rc = pcre2_match(impl_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, md, impl_->mctx);
         if (rc == PCRE2_ERROR_NOMATCH) break;
         if (rc < 0) {
-            const bool limit = rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
-                               rc == PCRE2_ERROR_JIT_STACKLIMIT;
+            const bool limit = rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT;
             throw Error(limit ? ErrorCode::LimitExceeded : ErrorCode::Malformed,
                         "regex /" + pattern_ + "/ on a " + std::to_string(text.size()) + "-byte text: " + pcre2_message(rc),
                         impl_->file);
