@@ -125,15 +125,12 @@ DType outtype_of(std::string_view t, const std::vector<StTensor>& ordered) {
 std::vector<std::string> predicted_tensors(const fs::path& dir, const ArchRow& row, const HfConfig& cfg, std::string_view outtype) {
     auto st = read_headers(dir);
     std::vector<HfTensorRef> refs;
-    for (auto& t : st) {
-        auto n = filter_tensor_name(row, t.name);
-        refs.push_back({t.file, n ? *n : std::string()});
-    }
+    for (auto& t : st) refs.push_back({t.file, t.name});
     std::vector<StTensor> ordered;
     for (auto i : converter_order(refs))
-        if (!refs[i].name.empty()) {
+        if (auto n = filter_tensor_name(row, st[i].name)) {
             ordered.push_back(st[i]);
-            ordered.back().name = refs[i].name;
+            ordered.back().name = *n;
         }
     const DType out = outtype_of(outtype, ordered);
     std::vector<std::string> lines;
