@@ -52,6 +52,19 @@ void encode(DType type, const float* src, std::uint8_t* dst, std::size_t n, std:
 
 }  // namespace
 
+GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan) {
+    GgufSource src;
+    for (const auto& lt : plan.tensors)
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    src.kvs = gguf_read_kvs(cat);
+    src.tensors.reserve(plan.tensors.size());
+    for (const auto& lt : plan.tensors) {
+        const TensorInfo& stored = cat.tensors.at(lt.sources.at(0));
+        src.tensors.push_back({lt.name, lt.shape, stored.dtype, lt.recipe, &stored, lt.quantized});
+    }
+    return src;
+}
+
 GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const GgufRunOptions& opt, const ProgressFn& progress,
                                  const std::atomic<bool>* cancel) {
     GgufForgetResult res;
@@ -66,7 +79,7 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
     std::vector<WorkUnit> units;
     for (std::size_t k = 0; k < p.tensors.size(); ++k) {
         const auto& t = p.tensors[k].info;
-        if (t.copied) {
+        if (t.copied && p.tensors[k].stored) {
             units.push_back({k, 0, 1, t.bytes});
             continue;
         }
@@ -90,7 +103,7 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
         const auto& ot = p.tensors[u.item];
         const auto& t = ot.info;
         try {
-            if (t.copied) {
+            if (t.copied && ot.stored) {
                 const TensorInfo& stored = *ot.stored;
                 if (stored.big_endian || !stored.strides.empty() || stored.nbytes < t.bytes)
                     throw Error(ErrorCode::Unsupported, "cannot copy this stored layout unchanged (big-endian or strided)");
