@@ -94,7 +94,8 @@ private slots:
         QTest::newRow("mixtral moe Q3_K_M") << "Mixtral-8x7B-v0.1" << "BF16" << "Q3_K_M";
         QTest::newRow("gptq → f16 Q4_0") << "Llama-2-7B-GPTQ" << "F16" << "Q4_0";
         QTest::newRow("modelopt fp8 IQ4_NL") << "Mistral-7B-v0.1-FP8" << "BF16" << "IQ4_NL";
-        QTest::newRow("bnb nf4 (quantized twice) Q8_0") << "Mistral-7B-v0.1-bnb-4bit" << "F32" << "Q8_0";
+        QTest::newRow("bnb nf4 (quantized twice) Q4_K_S") << "Mistral-7B-v0.1-bnb-4bit" << "BF16" << "Q4_K_S";
+        QTest::newRow("w4a16 Q2_K") << "Mistral-7B-v0.1-quantized.w4a16" << "BF16" << "Q2_K";
     }
     void forgetOnePass() {
         SKIP_WITHOUT_HF_GGUF(dir);
