@@ -138,6 +138,132 @@ void copy_case(const std::string& name, const std::string& to) {
     }
 }
 
+
+/// Insert `keys` ("\"k\": v, …") before the last '}' of a JSON object's
+/// text: repeated keys then take these values (the last occurrence wins).
+void append_keys(const std::string& path, const std::string& keys) {
+    std::string t = read_file(path);
+    const auto end = t.rfind('}');
+    t.insert(end, (t.find(':') == std::string::npos ? "" : ", ") + keys);
+    write_file(path, t);
+}
+
+/// Replace the text from the key `"from":` up to the key `"to":` of a
+/// tokenizer.json with `replacement`.
+void splice_keys(const std::string& path, const std::string& from, const std::string& to, const std::string& replacement) {
+    std::string t = read_file(path);
+    const auto a = t.find("\"" + from + "\":");
+    const auto b = t.find("\"" + to + "\":");
+    QVERIFY(a != std::string::npos && b != std::string::npos && a < b);
+    t.replace(a, b - a, replacement);
+    write_file(path, t);
+}
+
+/// A folder derived from a fixture case, checked against what the converter
+/// (run here through ../ref/hf_shim, `--vocab-only`) wrote for the same bytes.
+struct Variant {
+    const char* name;
+    const char* base;  ///< fixture case whose small files are copied
+    tok::VocabStyle style;
+    std::uint64_t vocab_size;
+    void (*build)(const std::string& dir);
+};
+
+const char* kTemplateSingleEot =
+    R"("normalizer": {"type": "BertNormalizer", "lowercase": true, "strip_accents": null, "clean_text": true}, )"
+    R"("pre_tokenizer": null, "post_processor": {"type": "TemplateProcessing", )"
+    R"("single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "<unk>", "type_id": 0}}], )"
+    R"("pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "</s>", "type_id": 0}}, )"
+    R"({"SpecialToken": {"id": "</s>", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}, {"SpecialToken": {"id": "<unk>", "type_id": 1}}], "special_tokens": {}}, )";
+
+const char* kSequenceSepRoberta =
+    R"("normalizer": {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "StripAccents"}]}, )"
+    R"("pre_tokenizer": null, "post_processor": {"type": "Sequence", "processors": [{"type": "ByteLevel"}, )"
+    R"({"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}], )"
+    R"("pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "</s>", "type_id": 0}}, )"
+    R"({"SpecialToken": {"id": "</s>", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}], "special_tokens": {}}, )"
+    R"({"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1]}]}, )";
+
+const Variant kVariants[] = {
+    // LlamaHfVocab: a byte-fallback BPE tokenizer.json without tokenizer.model.
+    {"Mixtral-llamahf", "Mixtral-8x7B-v0.1", tok::VocabStyle::Llama, 32000,
+     [](const std::string& d) { fs::remove(d + "/tokenizer.model"); }},
+    {"Llama-2-llamahf", "Llama-2-7b-hf", tok::VocabStyle::Llama, 32000,
+     [](const std::string& d) { fs::remove(d + "/tokenizer.model"); }},
+    // CodeLlama vocab_size: padding, infill ids; added_tokens.json (incl. a
+    // replaced piece, an out-of-range and a negative id), added_tokens_decoder
+    // overrides (look-special, U+2581, special: 0), add_prefix_space, a
+    // repeated key, the list form of chat_template, config.json fallbacks.
+    {"Llama-2-codellama", "Llama-2-7b-hf", tok::VocabStyle::Llama, 32016,
+     [](const std::string& d) {
+         append_keys(d + "/config.json", R"("vocab_size": 32016, "sep_token_id": 2, "mask_token_id": 99999, "pad_token_id": true)");
+         write_file(d + "/added_tokens.json",
+                    R"({"<|im_start|>": 32000, "\u2581hello": 32001, "<s>": 1, "far": 40000, "last": -1})");
+         append_keys(d + "/tokenizer_config.json",
+                     R"("add_prefix_space": false, "add_eos_token": true, "added_tokens_decoder": {)"
+                     R"("32002": {"content": "<|eot_id|>", "special": false}, "32003": {"content": "\u2581user\u2581def", "special": false}, )"
+                     R"("32004": {"content": "<unused0>", "special": false}, "5": {"content": "<tok5>", "special": true}, )"
+                     R"("99999": {"content": "x", "special": true}, "32001": {"content": "override", "special": 0}}, )"
+                     R"("chat_template": [{"name": "default", "template": "D{{ x }}"}, {"name": "tool use", "template": "T"}, )"
+                     R"({"name": "", "template": "skip"}, {"name": "nul"}, {"name": "tool use", "template": "T2"}])");
+     }},
+    // TemplateProcessing with a trailing special token other than EOS (→ eot),
+    // BertNormalizer, chat_template.jinja (CRLF, lone CR) + one additional template.
+    {"Mixtral-template-eot", "Mixtral-8x7B-v0.1", tok::VocabStyle::Llama, 32000,
+     [](const std::string& d) {
+         splice_keys(d + "/tokenizer.json", "normalizer", "decoder", kTemplateSingleEot);
+         write_file(d + "/chat_template.jinja", "{% for m in messages %}\r\n{{ m }}\r{% endfor %}\n");
+         fs::create_directory(d + "/additional_chat_templates");
+         write_file(d + "/additional_chat_templates/tool_use.jinja", "T {{ tools }}\r\n");
+         write_file(d + "/chat_template.json", R"({"chat_template": "ignored"})");
+     }},
+    // Sequence post-processor: TemplateProcessing with a separator pair, then
+    // RobertaProcessing; Lowercase + StripAccents; chat_template.json.
+    {"Mixtral-roberta", "Mixtral-8x7B-v0.1", tok::VocabStyle::Llama, 32000,
+     [](const std::string& d) {
+         splice_keys(d + "/tokenizer.json", "normalizer", "decoder", kSequenceSepRoberta);
+         write_file(d + "/chat_template.json", R"({"chat_template": "J{{ m }}"})");
+     }},
+    // Qwen2Model.set_vocab with a tokenizer.model.
+    {"Qwen2-spm", "Llama-2-7b-hf", tok::VocabStyle::Qwen2, 32000,
+     [](const std::string& d) {
+         append_keys(d + "/config.json", R"("architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2")");
+     }},
+    // Phi3MiniModel.set_vocab: padding to 32064, added tokens from three files.
+    {"Phi3-spm", "Llama-2-7b-hf", tok::VocabStyle::Phi3, 32064,
+     [](const std::string& d) {
+         write_file(d + "/config.json",
+                    R"({"architectures": ["Phi3ForCausalLM"], "model_type": "phi3", "hidden_size": 32, "intermediate_size": 64, )"
+                    R"("num_attention_heads": 4, "num_key_value_heads": 4, "num_hidden_layers": 2, "rms_norm_eps": 1e-05, )"
+                    R"("max_position_embeddings": 4096, "original_max_position_embeddings": 4096, "rope_scaling": null, )"
+                    R"("rope_theta": 10000.0, "sliding_window": 2047, "vocab_size": 32064, "bos_token_id": 1, )"
+                    R"("eos_token_id": 32000, "pad_token_id": 32000, "tie_word_embeddings": false, "torch_dtype": "float16"})");
+         write_file(d + "/added_tokens.json", R"({"<|endoftext|>": 32000, "<|user|>": 32010, "big": 50000})");
+         append_keys(d + "/tokenizer_config.json",
+                     R"("added_tokens_decoder": {"32000": {"content": "<|endoftext|>", "special": true}, )"
+                     R"("32001": {"content": "<|assistant|>", "special": false}, "32002": {"content": "\u2581sp", "special": 1}})");
+     }},
+};
+
+/// What the converter wrote for each variant: every tokenizer.* KV in file
+/// order, sha256 of the value bytes after the value type (as the manifest).
+struct ExpectedKv {
+    const char* variant;
+    const char* key;
+    const char* type;
+    const char* sha256;
+};
+const ExpectedKv kExpected[] = {
+#include "test_gguf_vocab_variants.inc"
+};
+
+/// Build variant `v` in `dir` from its fixture case's small files.
+void build_variant(const Variant& v, const std::string& dir) {
+    fs::create_directories(dir);
+    copy_case(v.base, dir);
+    v.build(dir);
+}
+
 #define REQUIRE_HF()                                                                   \
     if (hf_dir().empty() || !fs::exists(hf_dir() + "/manifest.json")) {                \
         if (test::reference_required()) QFAIL("shared hf-gguf fixtures missing");      \
@@ -154,6 +280,8 @@ private slots:
     void bpe_cases_special_vocab_data();
     void bpe_cases_special_vocab();
     void bpe_cases_take_the_gpt2_path();
+    void variants_match_converter_data();
+    void variants_match_converter();
     void missing_tokenizer_is_named();
     void corrupt_tokenizer_model_is_named();
     void malformed_json_is_named();
@@ -214,6 +342,40 @@ void TestGgufVocab::bpe_cases_take_the_gpt2_path() {
     QVERIFY(!tok::llama_hf_vocab(hf_dir() + "/inputs/Meta-Llama-3-8B-Instruct"));
     QVERIFY(!tok::llama_hf_vocab(hf_dir() + "/inputs/Qwen3-0.6B"));
     QVERIFY(!tok::sentencepiece_vocab(hf_dir() + "/inputs/Qwen3-0.6B", 151936));
+}
+
+void TestGgufVocab::variants_match_converter_data() {
+    QTest::addColumn<int>("index");
+    for (int i = 0; i < int(std::size(kVariants)); ++i) QTest::newRow(kVariants[i].name) << i;
+}
+
+void TestGgufVocab::variants_match_converter() {
+    REQUIRE_HF();
+    QFETCH(int, index);
+    const Variant& v = kVariants[index];
+    if (const char* out = std::getenv("AMN_DUMP_VOCAB_VARIANTS")) {
+        // Reference runs: the folder with the base case's weights linked in.
+        const std::string d = std::string(out) + "/" + v.name;
+        fs::remove_all(d);
+        build_variant(v, d);
+        for (const auto& e : fs::directory_iterator(hf_dir() + "/inputs/" + v.base))
+            if (e.path().filename().string().ends_with(".safetensors"))
+                fs::create_symlink(e.path(), d + "/" + e.path().filename().string());
+        QSKIP("dumped");
+    }
+    QTemporaryDir tmp;
+    const std::string d = tmp.path().toStdString() + "/" + v.name;
+    build_variant(v, d);
+    auto r = request(d, v.style);
+    r.vocab_size = v.vocab_size;
+    const auto got = tok::gguf_vocab(r);
+    QJsonArray want;
+    for (const auto& e : kExpected)
+        if (std::string_view(e.variant) == v.name)
+            want.append(QJsonObject{{"key", e.key}, {"type", e.type}, {"sha256", e.sha256}});
+    QVERIFY2(!want.isEmpty(), "no reference recorded for this variant");
+    const auto diff = compare_kvs(got.kvs, want);
+    QVERIFY2(diff.empty(), diff.c_str());
 }
 
 void TestGgufVocab::missing_tokenizer_is_named() {
