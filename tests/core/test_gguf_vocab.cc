@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -280,11 +281,17 @@ private slots:
     void bpe_cases_special_vocab_data();
     void bpe_cases_special_vocab();
     void bpe_cases_take_the_gpt2_path();
+    void bpe_cases_match_converter_data();
+    void bpe_cases_match_converter();
     void variants_match_converter_data();
     void variants_match_converter();
     void missing_tokenizer_is_named();
     void corrupt_tokenizer_model_is_named();
     void malformed_json_is_named();
+    void sizes_are_named();
+    void every_field_of_the_wrong_type_is_an_amn_error();
+    void fuzzed_tokenizer_model_is_an_amn_error();
+    void comparison_sees_one_changed_bit();
 };
 
 void TestGgufVocab::sentencepiece_cases_match_converter_data() {
@@ -378,6 +385,32 @@ void TestGgufVocab::variants_match_converter() {
     QVERIFY2(diff.empty(), diff.c_str());
 }
 
+void TestGgufVocab::bpe_cases_match_converter_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("style");
+    QTest::newRow("Meta-Llama-3-8B-Instruct") << QString("Meta-Llama-3-8B-Instruct") << int(tok::VocabStyle::Llama);
+    QTest::newRow("Qwen3-0.6B") << QString("Qwen3-0.6B") << int(tok::VocabStyle::Qwen2);
+}
+
+void TestGgufVocab::bpe_cases_match_converter() {
+    // The whole path through the dispatcher; needs hf/tok-bpe's gpt2_vocab()/bpe_merges().
+    REQUIRE_HF();
+    QFETCH(QString, name);
+    QFETCH(int, style);
+    const auto dir = hf_dir() + "/inputs/" + name.toStdString();
+    tok::GgufVocab v;
+    try {
+        v = tok::gguf_vocab(request(dir, static_cast<tok::VocabStyle>(style)));
+    } catch (const Error& e) {
+        if (std::string(e.what()).find("stub (hf/tok-bpe not merged)") != std::string::npos)
+            QSKIP("BPE side not merged yet (bpe_vocab_stub.cc)");
+        throw;
+    }
+    QCOMPARE(v.model, std::string("gpt2"));
+    const auto diff = compare_kvs(v.kvs, expected_tokenizer_kvs(name.toStdString()));
+    QVERIFY2(diff.empty(), diff.c_str());
+}
+
 void TestGgufVocab::missing_tokenizer_is_named() {
     QTemporaryDir tmp;
     const std::string d = tmp.path().toStdString();
@@ -431,6 +464,159 @@ void TestGgufVocab::malformed_json_is_named() {
         if (keep.empty()) fs::remove(path);
         else write_file(path, keep);
     }
+}
+
+void TestGgufVocab::sizes_are_named() {
+    REQUIRE_HF();
+    QTemporaryDir tmp;
+    const std::string d = tmp.path().toStdString();
+    copy_case("Llama-2-7b-hf", d);
+    // Phi-3: more pieces than vocab_size (the converter's IndexError).
+    auto r = request(d, tok::VocabStyle::Phi3);
+    r.vocab_size = 31999;
+    std::string what;
+    QCOMPARE(error_code_of([&] { tok::gguf_vocab(r); }, &what), std::optional(ErrorCode::SizeMismatch));
+    QVERIFY2(what.find("32000") != std::string::npos && what.find("31999") != std::string::npos, what.c_str());
+    // SentencePiece path: pieces past vocab_size are dropped with a warning, as the converter does.
+    r.style = tok::VocabStyle::Llama;
+    const auto v = tok::gguf_vocab(r);
+    QCOMPARE(v.n_tokens, std::uint64_t(31999));
+    QVERIFY(!v.warnings.empty() && v.warnings[0].find("ignore tokens from 31999") != std::string::npos);
+    // A vocab_size no real vocabulary has is refused before allocating.
+    r.vocab_size = std::uint64_t{1} << 40;
+    QCOMPARE(error_code_of([&] { tok::gguf_vocab(r); }, &what), std::optional(ErrorCode::LimitExceeded));
+    // Special ids that do not fit UINT32 (gpt2 path has no bound: test SpecialVocab directly).
+    tok::SpecialVocabOptions opt;
+    opt.config_json = R"({"mask_token_id": 4294967296})";
+    const auto sv = tok::load_special_vocab(d, opt);
+    std::vector<MetaKv> kvs;
+    QCOMPARE(error_code_of([&] { tok::add_special_vocab_kvs(sv, kvs, d); }), std::optional(ErrorCode::OutOfRange));
+    opt.config_json = R"({"bos_token_id": -3})";
+    QCOMPARE(error_code_of([&] { tok::load_special_vocab(d, opt); }), std::optional(ErrorCode::BadJson));
+}
+
+void TestGgufVocab::every_field_of_the_wrong_type_is_an_amn_error() {
+    // Every field the tokenizer code reads, set to every JSON type (the last
+    // repeated key wins): a result or an amn::Error, never anything else.
+    REQUIRE_HF();
+    const char* values[] = {"null", "true", "0", "-1", "1.5", "123456789012345678901234567890",
+                            "\"\"", "\"<s>\"", "[]", "[\"<s>\", 1]", "[{}]", "[null]",
+                            "{}", "{\"a\": 1}", "{\"content\": 5}", "{\"type\": \"Sequence\"}",
+                            "{\"type\": \"TemplateProcessing\", \"single\": [1, 2], \"pair\": \"ab\"}",
+                            "{\"type\": \"RobertaProcessing\", \"cls\": []}",
+                            "{\"type\": \"Sequence\", \"processors\": [{\"type\": \"TemplateProcessing\", "
+                            "\"single\": [{\"SpecialToken\": null}, {}]}]}",
+                            "{\"type\": \"BertNormalizer\", \"lowercase\": null}",
+                            "{\"0\": {\"content\": []}}", "{\"x\": {\"content\": \"a\"}}", "{\"-99999\": {\"content\": \"a\"}}",
+                            "[{\"name\": 5}]", "[{\"name\": \"n\", \"template\": 5}]", "[{\"content\": \"<s>\", \"id\": -1}]"};
+    // Paths: S = SentencePiece (Llama), H = no tokenizer.model (LlamaHfVocab,
+    // then the gpt2 fallback), P = Phi-3; each field runs where it is read specially.
+    struct Field {
+        const char* file;
+        const char* key;
+        const char* paths;
+    };
+    const Field fields[] = {
+        {"tokenizer_config.json", "bos_token", "SH"}, {"tokenizer_config.json", "eos_token", "S"},
+        {"tokenizer_config.json", "cls_token", "S"}, {"tokenizer_config.json", "sep_token", "S"},
+        {"tokenizer_config.json", "add_bos_token", "S"}, {"tokenizer_config.json", "add_prefix_space", "S"},
+        {"tokenizer_config.json", "tokenizer_class", "SP"}, {"tokenizer_config.json", "added_tokens_decoder", "SP"},
+        {"tokenizer_config.json", "chat_template", "S"}, {"tokenizer_config.json", "additional_special_tokens", "H"},
+        {"tokenizer.json", "added_tokens", "SHP"}, {"tokenizer.json", "post_processor", "S"},
+        {"tokenizer.json", "normalizer", "S"}, {"tokenizer.json", "model", "H"}, {"tokenizer.json", "decoder", "H"},
+        {"config.json", "bos_token_id", "S"}, {"config.json", "text_config", "S"}, {"added_tokens.json", "<x>", "SP"},
+        {"chat_template.json", "chat_template", "S"},
+    };
+    QTemporaryDir tmp;
+    const std::string base = tmp.path().toStdString() + "/base";
+    fs::create_directories(base);
+    copy_case("Mixtral-8x7B-v0.1", base);
+    write_file(base + "/added_tokens.json", "{}");
+    write_file(base + "/chat_template.json", "{}");
+    std::size_t runs = 0, errors = 0;
+    struct Path {
+        char name;
+        tok::VocabStyle style;
+        bool with_model;
+    };
+    for (const Path p : {Path{'S', tok::VocabStyle::Llama, true}, Path{'H', tok::VocabStyle::Llama, false},
+                         Path{'P', tok::VocabStyle::Phi3, true}}) {
+        for (const auto& f : fields) {
+            if (!std::strchr(f.paths, p.name)) continue;
+            for (const char* v : values) {
+                // Unchanged files linked, the edited one written.
+                const std::string d = tmp.path().toStdString() + "/run";
+                fs::remove_all(d);
+                fs::create_directories(d);
+                for (const auto& e : fs::directory_iterator(base)) {
+                    const auto fn = e.path().filename().string();
+                    if (fn == "tokenizer.model" && !p.with_model) continue;
+                    if (fn == f.file) fs::copy_file(e.path(), d + "/" + fn);
+                    else fs::create_symlink(e.path(), d + "/" + fn);
+                }
+                append_keys(d + "/" + f.file, "\"" + std::string(f.key) + "\": " + v);
+                auto r = request(d, p.style);
+                r.vocab_size = 32000;
+                ++runs;
+                try {
+                    tok::gguf_vocab(r);
+                } catch (const Error& e) {
+                    ++errors;
+                    QVERIFY2(!e.file().empty(), e.what());
+                } catch (const std::exception& e) {
+                    QFAIL((std::string("not an amn::Error: ") + e.what() + " for " + f.file + " " + f.key + " = " + v).c_str());
+                }
+            }
+        }
+    }
+    qInfo("%zu runs, %zu named errors", runs, errors);
+}
+
+void TestGgufVocab::fuzzed_tokenizer_model_is_an_amn_error() {
+    REQUIRE_HF();
+    QTemporaryDir tmp;
+    const std::string d = tmp.path().toStdString();
+    copy_case("Mixtral-8x7B-v0.1", d);
+    const std::string good = read_file(d + "/tokenizer.model");
+    std::uint64_t state = 0x9E3779B97F4A7C15ull;
+    auto next = [&] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    std::size_t loaded = 0;
+    for (int round = 0; round < 300; ++round) {
+        std::string m = good;
+        switch (round % 3) {
+            case 0: m.resize(next() % good.size()); break;                                   // truncated
+            case 1: for (int k = 0; k < 8; ++k) m[next() % m.size()] = static_cast<char>(next()); break;  // bytes changed
+            case 2: m.insert(next() % m.size(), std::string(1 + next() % 16, static_cast<char>(next()))); break;  // bytes inserted
+        }
+        write_file(d + "/tokenizer.model", m);
+        try {
+            tok::gguf_vocab(request(d));
+            ++loaded;
+        } catch (const Error& e) {
+            QVERIFY2(e.code() == ErrorCode::Malformed && e.file() == d + "/tokenizer.model", e.what());
+        }
+    }
+    qInfo("%zu of 300 mutated models still loaded", loaded);
+}
+
+void TestGgufVocab::comparison_sees_one_changed_bit() {
+    REQUIRE_HF();
+    const auto dir = hf_dir() + "/inputs/Mixtral-8x7B-v0.1";
+    auto v = tok::gguf_vocab(request(dir));
+    const auto want = expected_tokenizer_kvs("Mixtral-8x7B-v0.1");
+    QVERIFY(compare_kvs(v.kvs, want).empty());
+    for (auto& kv : v.kvs)
+        if (kv.key == "tokenizer.ggml.scores") {
+            std::string bytes(kv.value.packed_bytes());
+            bytes[4 * 31999] ^= 1;
+            kv.value = MetaValue::packed(GgufType::F32, kv.value.size(), bytes);
+        }
+    QCOMPARE(compare_kvs(v.kvs, want), std::string("tokenizer.ggml.scores: sha256 differs (count 32000)"));
 }
 
 QTEST_APPLESS_MAIN(TestGgufVocab)
