@@ -10,6 +10,7 @@
 #include "sha256.hpp"
 #include "test_support.hpp"
 #include "tokenizer/llama_hf_vocab.hpp"
+#include "tokenizer/py_compat.hpp"
 #include "tokenizer/special_vocab.hpp"
 #include "tokenizer/spm_vocab.hpp"
 #include "tokenizer/vocab.hpp"
@@ -292,6 +293,8 @@ private slots:
     void every_field_of_the_wrong_type_is_an_amn_error();
     void fuzzed_tokenizer_model_is_an_amn_error();
     void comparison_sees_one_changed_bit();
+    void merges_txt_and_config_ids_as_python();
+    void python_semantics();
 };
 
 void TestGgufVocab::sentencepiece_cases_match_converter_data() {
@@ -617,6 +620,69 @@ void TestGgufVocab::comparison_sees_one_changed_bit() {
             kv.value = MetaValue::packed(GgufType::F32, kv.value.size(), bytes);
         }
     QCOMPARE(compare_kvs(v.kvs, want), std::string("tokenizer.ggml.scores: sha256 differs (count 32000)"));
+}
+
+void TestGgufVocab::merges_txt_and_config_ids_as_python() {
+    // Expected values printed by gguf-py's own SpecialVocab('.', load_merges=True) on these bytes.
+    QTemporaryDir tmp;
+    const std::string d = tmp.path().toStdString();
+    write_file(d + "/merges.txt", "#version: 0.2\r\n\xc4\xa0 t\r\n\r\n  a   b  \nx y z\nonly\n"
+                                  "\xe3\x80\x80p\xe3\x80\x80q\xe3\x80\x80\n\x1cr s\rlast one");
+    write_file(d + "/tokenizer_config.json", R"({"bos_token": "<s>", "chat_template": "C"})");
+    write_file(d + "/config.json",
+               R"({"bos_token_id": 7, "eos_token_id": true, "pad_token_id": 2.0, "text_config": {"unk_token_id": 3}})");
+    tok::SpecialVocabOptions opt;
+    opt.load_merges = true;
+    const auto sv = tok::load_special_vocab(d, opt);
+    QCOMPARE(sv.merges, (std::vector<std::string>{"\xc4\xa0 t", "a b", "p q", "r s", "last one"}));
+    QCOMPARE(sv.special_token_ids,
+             (std::vector<std::pair<std::string, std::uint64_t>>{{"bos", 7}, {"eos", 1}, {"unk", 3}}));
+    QVERIFY(sv.add_special_token.empty());
+    QCOMPARE(sv.chat_template, std::optional<std::string>("C"));
+    QCOMPARE(sv.warnings, (std::vector<std::string>{"merges.txt: Line 5: Entry malformed, ignoring",
+                                                    "merges.txt: Line 6: Entry malformed, ignoring"}));
+    std::vector<MetaKv> kvs;
+    tok::add_special_vocab_kvs(sv, kvs, d);
+    QCOMPARE(kvs.size(), std::size_t(5));  // merges, bos, eos, unk, chat_template
+    QCOMPARE(kvs[0].key, std::string("tokenizer.ggml.merges"));
+    QCOMPARE(kvs[2].value, MetaValue::u32(1));
+}
+
+void TestGgufVocab::python_semantics() {
+    using tok::py::parse_int;
+    QCOMPARE(parse_int(" +1_0\n"), std::optional<std::int64_t>(10));
+    QCOMPARE(parse_int("-007"), std::optional<std::int64_t>(-7));
+    QCOMPARE(parse_int("99999999999999999999999"), std::optional<std::int64_t>(INT64_MAX));
+    for (const char* bad : {"", "1__0", "_1", "1_", "0x10", "1.0", "- 1"}) QCOMPARE(parse_int(bad), std::nullopt);
+    QCOMPARE(tok::py::strip("\xe3\x80\x80 a b\x1c\xc2\x85"), std::string_view("a b"));
+    QCOMPARE(tok::py::split("a\xc2\xa0" "b  c"), (std::vector<std::string_view>{"a", "b", "c"}));
+    QVERIFY(!tok::py::valid_utf8("\xed\xa0\x80") && !tok::py::valid_utf8("\xc0\x80") && tok::py::valid_utf8("\xf0\x9f\x9a\x80"));
+    // (No JsonDoc in this file: core compiles simdjson with SIMDJSON_THREADS_ENABLED,
+    // which changes dom::parser's layout; an inline ~JsonDoc instantiated here would not match.)
+    // Through files: an integer beyond 64 bits is read; the last repeated key wins;
+    // true is the int 1 and 1.0 is not an int; "" / {} are false.
+    {
+        QTemporaryDir t;
+        const std::string d = t.path().toStdString();
+        write_file(d + "/tokenizer.json", R"({"added_tokens": [{"id": 0, "content": "<s>"}, {"id": true, "content": "<t>"},)"
+                                          R"( {"id": 1.0, "content": "<f>"}], "normalizer": {}})");
+        write_file(d + "/tokenizer_config.json",
+                   R"({"model_max_length": 1000000000000000019884624838656, "chat_template": "A", "chat_template": "B",)"
+                   R"( "bos_token": "<t>", "eos_token": "<f>", "unk_token": "", "pad_token": {"content": "<s>"}})");
+        const auto sv = tok::load_special_vocab(d, {});
+        QCOMPARE(sv.chat_template, std::optional<std::string>("B"));
+        QCOMPARE(sv.special_token_ids, (std::vector<std::pair<std::string, std::uint64_t>>{{"bos", 1}, {"pad", 0}}));
+        QVERIFY(!sv.normalizer_lowercase && !sv.normalizer_strip_accents);
+    }
+    QTemporaryDir tmp;
+    const std::string f = tmp.path().toStdString() + "/t.jinja";
+    write_file(f, "a\r\nb\rc\n");
+    QCOMPARE(tok::py::read_text(f), std::string("a\nb\nc\n"));
+    write_file(f, "\xff");
+    QCOMPARE(error_code_of([&] { tok::py::read_text(f); }), std::optional(ErrorCode::BadText));
+    QVERIFY(tok::does_token_look_special("<|x|>") && tok::does_token_look_special("<|>") &&
+            tok::does_token_look_special("<\xef\xbd\x9c" "begin\xef\xbd\x9c>") && tok::does_token_look_special("<unused12>") &&
+            tok::does_token_look_special("[@BOS@]") && !tok::does_token_look_special("<s>") && !tok::does_token_look_special("<|"));
 }
 
 QTEST_APPLESS_MAIN(TestGgufVocab)
