@@ -317,6 +317,17 @@ std::vector<FolderCase> folder_cases() {
     v.push_back({"tag-date", file("---\ntags:\n- 2024-01-31\n---\n"), {}, {}, 5000000});
     v.push_back({"tag-ints", file("---\ntags: [1, 0x10, 0o7, 017, 1_000, '2']\n---\n"), {}, {}, 5000000});
     v.push_back({"tag-int-list", file("---\ntags: [1, 2, 3]\nlanguage: [1.5, .inf, -2.0]\n---\n"), {}, {}, 5000000});
+    v.push_back({"tag-int-forms", file("---\ntags: [1, 0x10, 017, 1_000, 1:30, -0b101, +7, -0]\n---\n"), {}, {}, 5000000});
+    v.push_back({"float-forms", file("---\nlanguage: [1.5, 1.0e+3, .5, 1:30.5, -.inf, 1_0.0_1, .NaN, 3.]\n---\n"), {}, {}, 5000000});
+    v.push_back({"numberlike-strings",
+                 file("---\ntags: [1e5, 0o7, 09, 1.2.3, 0x, v1, 12:60, .5.5, '1', \"yes\", Yes please]\n---\n"), {}, {}, 5000000});
+    v.push_back({"dates-unused", file("---\ndate: 2024-01-31\ncreated: 2024-1-3 10:00:00.5 +02:00\nlicense: mit\n---\n"), {}, {}, 5000000});
+    v.push_back({"datetime-bad", file("---\ncreated: 2024-01-31 25:00:00\n---\n"), {}, {}, 5000000});
+    v.push_back({"base-list-ok", file("---\nbase_model:\n- Org/Model-7B-v1.2\n- Some Model\n- ssh://host/x\n"
+                                      "- http://huggingface.co/a/b/c\n- https://huggingface.co/Org2/Thing-2-v3\n"
+                                      "- {name: X, version: '2', description: d, repo_url: r}\n- 7\n---\n"),
+                 {}, {}, 5000000});
+    v.push_back({"block-scalars", file("---\ndescription: |\n  line one\n  line two\nlicense: >-\n  folded\n  text\n---\n"), {}, {}, 5000000});
     v.push_back({"tag-bools", file("---\ntags: [yes, No, TRUE, off]\n---\n"), {}, {}, 5000000});
     v.push_back({"tag-nested", file("---\ntags: [[a, b], [c]]\n---\n"), {}, {}, 5000000});
     v.push_back({"tag-null", file("---\ntags: [a, ~]\n---\n"), {}, {}, 5000000});

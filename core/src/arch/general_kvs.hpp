@@ -122,6 +122,10 @@ struct GeneralKvs {
     /// STRING (an empty one is left out), top_k/penalty_last_n/mirostat
     /// INT32, the other sampling values FLOAT32, the counts UINT32, tags and
     /// languages arrays typed by their first element (STRING normally).
+    /// general.quantized_by, general.url/doi/uuid/repo_url are in the
+    /// converter's sequence too but only a --metadata file sets them (the
+    /// model card's url/doi/uuid/repo_url go to general.source.*): never
+    /// written here.
     std::vector<MetaKv> kvs;
     GeneralNaming naming;
     /// What gguf-py only logs: a front matter that is not a mapping, a

@@ -199,7 +199,10 @@ struct Builder {
         if (text == ".inf") {
             v.f = sign * std::numeric_limits<double>::infinity();
         } else if (text == ".nan") {
-            v.f = std::numeric_limits<double>::quiet_NaN();
+            // PyYAML's nan_value is -inf / inf computed at run time: the CPU's default NaN
+            // (sign bit set on x86-64), which its FLOAT32 packing keeps (0xffc00000).
+            volatile double inf = std::numeric_limits<double>::infinity();
+            v.f = -inf / inf;
         } else if (text.find(':') != std::string::npos) {
             std::vector<double> parts;
             for (std::size_t b = 0;;) {
