@@ -148,6 +148,9 @@ int cmd_inspect(Args& args) {
         w.key("notes").begin_array();
         for (const auto& n : r.notes) w.value(n);
         w.end_array();
+        w.key("warnings").begin_array();
+        for (const auto& n : r.warnings) w.value(n);
+        w.end_array();
         w.end_object();
         std::printf("%s\n", w.str().c_str());
         return kOk;
@@ -189,6 +192,7 @@ int cmd_inspect(Args& args) {
     }
     for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
     for (const auto& n : r.notes) std::printf("  note          %s\n", printable(n).c_str());
+    for (const auto& n : r.warnings) std::printf("  warning       %s\n", printable(n).c_str());
     return kOk;
 }
 

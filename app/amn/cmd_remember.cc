@@ -46,6 +46,9 @@ int cmd_remember(Args& args, bool convert) {
 
     const Catalog cat = open_model(pos[0]);
     Plan plan = make_plan(cat);
+    // Contradictions between the model's files, and which side was believed.
+    for (const auto& wmsg : cat.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
+    for (const auto& wmsg : plan.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
     if (hf_layout) {
         // Hugging Face names, Q/K permutation undone, config.json beside the
         // output; by default a folder "<stem>-bf16/" transformers can load.
