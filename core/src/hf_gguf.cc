@@ -121,6 +121,7 @@ struct HfModel {
     arch::GeneratedExtras extras;
     struct Tensor {
         std::string name;                   // GGUF name
+        std::string hf;                     // the (first) Hugging Face tensor it is made of
         std::vector<std::uint64_t> shape;   // row-major
         std::shared_ptr<const Recipe> recipe;
         const TensorInfo* stored = nullptr; // a plain stored tensor, unchanged (no transform)
@@ -140,6 +141,64 @@ void require_hf_folder(const Catalog& cat) {
     if ((cat.format != Format::Safetensors && cat.format != Format::Pth) || !cat.config_json)
         throw Error(ErrorCode::Unsupported,
                     "a Hugging Face → GGUF conversion needs a model folder: config.json beside safetensors weights", cat.path);
+}
+
+// config.json against the weights: what llama.cpp would only find when it
+// loads the file (a wrong embedding width, vocabulary or layer count) is
+// refused here, naming config.json, the key and the tensor.
+std::optional<std::pair<std::string, std::int64_t>> config_int(const arch::HfConfig& cfg,
+                                                              std::initializer_list<std::string_view> keys) {
+    const std::vector<std::string_view> k(keys);
+    const auto f = cfg.find(k);
+    if (!f) return std::nullopt;
+    const auto& e = f->second;
+    if (e.is_int64()) return std::pair{std::string(f->first), std::int64_t(e)};
+    if (e.is_uint64()) return std::pair{std::string(f->first), static_cast<std::int64_t>(std::uint64_t(e))};
+    return std::nullopt;  // the hparams reader names a mistyped value
+}
+
+void check_config_against_weights(const HfModel& m) {
+    const auto& cfg = *m.cfg;
+    const std::string& file = cfg.file();
+    const HfModel::Tensor* embd = nullptr;
+    std::vector<bool> layers;
+    const auto blocks = config_int(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"});
+    if (blocks && blocks->second >= 0 && blocks->second < (1 << 20)) layers.assign(static_cast<std::size_t>(blocks->second), false);
+    for (const auto& t : m.tensors) {
+        if (t.name == "token_embd.weight") embd = &t;
+        if (t.name.rfind("blk.", 0) == 0) {
+            const std::size_t end = t.name.find('.', 4);
+            const std::string id = t.name.substr(4, end == std::string::npos ? std::string::npos : end - 4);
+            if (!id.empty() && id.size() < 9 && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+                const std::size_t b = std::stoul(id);
+                if (b < layers.size()) layers[b] = true;
+            }
+        }
+    }
+    if (blocks && !layers.empty()) {
+        std::size_t have = 0;
+        for (bool b : layers) have += b;
+        if (have != layers.size()) {
+            std::size_t first = 0;
+            while (first < layers.size() && layers[first]) ++first;
+            throw Error(ErrorCode::Malformed,
+                        blocks->first + " is " + std::to_string(blocks->second) + " but the weights hold " + std::to_string(have) +
+                            " layer(s): no tensor of layer " + std::to_string(first),
+                        file);
+        }
+    }
+    if (embd && embd->shape.size() == 2) {
+        if (const auto h = config_int(cfg, {"hidden_size", "n_embd", "dim"}); h && h->second != static_cast<std::int64_t>(embd->shape[1]))
+            throw Error(ErrorCode::Malformed,
+                        h->first + " is " + std::to_string(h->second) + " but " + embd->hf + " is " + shape_to_string(embd->shape) +
+                            " (" + std::to_string(embd->shape[1]) + " wide)",
+                        file);
+        if (const auto v = config_int(cfg, {"vocab_size"}); v && v->second != static_cast<std::int64_t>(embd->shape[0]))
+            throw Error(ErrorCode::Malformed,
+                        "vocab_size is " + std::to_string(v->second) + " but " + embd->hf + " has " + std::to_string(embd->shape[0]) +
+                            " rows",
+                        file);
+    }
 }
 
 HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
@@ -229,6 +288,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
             }
             HfModel::Tensor t;
             t.name = mt.name;
+            t.hf = mt.sources.empty() ? std::string() : mt.sources[0];
             t.shape = mt.shape;
             t.recipe = mt.stacked ? make_stack_recipe(std::move(parts), "experts stacked") : parts.at(0);
             t.stored = mt.stacked ? nullptr : stored;
@@ -237,6 +297,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
         }
     }
     mapper.finish();
+    check_config_against_weights(m);
     return m;
 }
 

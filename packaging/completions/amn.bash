@@ -38,9 +38,9 @@ _amn() {
         remember|dequantize)
             opts="--to -o --output --layout --force -f --threads --quiet -q --help" ;;
         convert)
-            opts="--to -o --output --layout --force -f --threads --quiet -q --help" ;;
+            opts="--to -o --output --outfile --layout --vocab-only --vocab-pre --dry-run -n --force -f --threads --quiet -q --help" ;;
         forget|quantize)
-            opts="--to -o --output --pure --tensor-type --output-tensor-type --token-embedding-type --imatrix --blocksize --double-quant --granularity --ue8m0 --group-size --keep --only --requantize --dry-run -n --report --json --force -f --threads --quiet -q --help" ;;
+            opts="--to -o --output --vocab-pre --pure --tensor-type --output-tensor-type --token-embedding-type --imatrix --blocksize --double-quant --granularity --ue8m0 --group-size --keep --only --requantize --dry-run -n --report --json --force -f --threads --quiet -q --help" ;;
         help)
             COMPREPLY=($(compgen -W "$commands" -- "$cur"))
             return ;;
@@ -52,7 +52,8 @@ _amn() {
         --to)
             case $verb in
                 remember|dequantize) COMPREPLY=($(compgen -W "bf16 f16 f32" -- "$cur")) ;;
-                convert) COMPREPLY=($(compgen -W "safetensors bf16 f16 f32" -- "$cur")) ;;
+                convert) COMPREPLY=($(compgen -W "safetensors bf16 f16 f32 gguf gguf:F32 gguf:F16 gguf:BF16 gguf:Q8_0 gguf:auto" -- "$cur"))
+                    __ltrim_colon_completions "$cur" ;;
                 forget|quantize)
                     local w words_to="$_amn_schemes"
                     for w in $_amn_ftypes; do words_to+=" gguf:$w"; done
@@ -70,7 +71,7 @@ _amn() {
             COMPREPLY=($(compgen -W "64 128" -- "$cur")); return ;;
         --group-size)
             COMPREPLY=($(compgen -W "128 channel" -- "$cur")); return ;;
-        -o|--output|--imatrix)
+        -o|--output|--outfile|--imatrix)
             _filedir; return ;;
         --threads|--tensor-type|--keep|--only)
             return ;;

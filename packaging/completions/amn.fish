@@ -41,8 +41,12 @@ complete -c amn -n "__fish_seen_subcommand_from remember dequantize" -l threads 
 complete -c amn -n "__fish_seen_subcommand_from remember dequantize" -s q -l quiet -d 'No progress or summary'
 
 # convert
-complete -c amn -n "__fish_seen_subcommand_from convert" -l to -x -a 'safetensors bf16 f16 f32' -d 'Output dtype'
+complete -c amn -n "__fish_seen_subcommand_from convert" -l to -x -a 'safetensors bf16 f16 f32 gguf gguf:F32 gguf:F16 gguf:BF16 gguf:Q8_0 gguf:auto' -d 'Output dtype, or GGUF for a Hugging Face folder'
 complete -c amn -n "__fish_seen_subcommand_from convert" -s o -l output -r -F -d 'Output file or folder'
+complete -c amn -n "__fish_seen_subcommand_from convert" -l outfile -r -F -d 'Output GGUF (convert_hf_to_gguf name)'
+complete -c amn -n "__fish_seen_subcommand_from convert" -l vocab-only -d 'GGUF: key/values and tokenizer only'
+complete -c amn -n "__fish_seen_subcommand_from convert" -l vocab-pre -x -d 'GGUF: the tokenizer.ggml.pre to write'
+complete -c amn -n "__fish_seen_subcommand_from convert" -s n -l dry-run -d 'GGUF: list every tensor, write nothing'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l layout -x -a 'hf gguf' -d 'Tensor names and layout of GGUF input'
 complete -c amn -n "__fish_seen_subcommand_from convert" -s f -l force -d 'Replace existing output files'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l threads -x -d 'Worker threads'
@@ -56,6 +60,7 @@ complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l tensor-type 
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l output-tensor-type -x -a "$amn_types" -d 'Type of output.weight'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l token-embedding-type -x -a "$amn_types" -d 'Type of token_embd.weight'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l imatrix -r -F -d 'Importance matrix from llama-imatrix'
+complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l vocab-pre -x -d 'Hugging Face input: the tokenizer.ggml.pre to write'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l blocksize -x -a '64 128' -d 'bitsandbytes absmax block'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l double-quant -d 'bitsandbytes: absmax quantized to 8 bits'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l granularity -x -a 'tensor channel block' -d 'fp8 scale granularity'

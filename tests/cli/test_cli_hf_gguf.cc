@@ -9,7 +9,12 @@
 //   GGUF (which test_cli_forget proves byte-identical to llama-quantize): so
 //   the one pass is convert_hf_to_gguf.py + llama-quantize, without the file;
 // - the default output lands beside the folder, named as gguf-py names it,
-//   and the input folder is untouched.
+//   and the input folder is untouched;
+// - a corrupt folder (truncated or malformed tokenizer files, a config that
+//   disagrees with the weights, missing or truncated shards, no tokenizer,
+//   an unknown architecture) is exit 1 with one line naming the file and the
+//   cause, nothing at the output path, no temporary file, input untouched;
+// - kill -9 at random points of a conversion leaves nothing after the next run.
 #include "test_support.hpp"
 
 #include <QCryptographicHash>
@@ -19,6 +24,12 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
+
+#include <QProcess>
+#include <QThread>
+
+#include <functional>
+#include <QRandomGenerator>
 
 using amn::test::run;
 using amn::test::run_amn;
@@ -64,7 +75,31 @@ bool copy_dir(const QString& from, const QString& to) {
     return true;
 }
 
+using Edit = std::function<void(const QString& dir)>;
+
+void write_bytes(const QString& path, const QByteArray& b) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(b);
+}
+QByteArray read_bytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+void truncate_to(const QString& path, double fraction) {
+    const QByteArray b = read_bytes(path);
+    write_bytes(path, b.left(static_cast<int>(b.size() * fraction)));
+}
+void replace_in(const QString& path, const QByteArray& from, const QByteArray& to) {
+    QByteArray b = read_bytes(path);
+    QVERIFY2(b.contains(from), qPrintable(path + " lacks " + QString::fromUtf8(from)));
+    b.replace(from, to);
+    write_bytes(path, b);
+}
+
 }  // namespace
+
+Q_DECLARE_METATYPE(Edit)
 
 class TestCliHfGguf : public QObject {
     Q_OBJECT
@@ -131,6 +166,96 @@ private slots:
         // (`convert_hf_to_gguf.py Meta-Llama-3-8B-Instruct --outtype auto` → into the folder, log:
         // "Model successfully exported to Meta-Llama-3-8B-Instruct/Meta-Llama-3-8.2M-8b-Instruct-BF16.gguf").
         QCOMPARE(made[0], QString("Meta-Llama-3-8.2M-8b-Instruct-BF16.gguf"));
+    }
+
+
+    void corruptFolder_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<Edit>("edit");
+        QTest::addColumn<QString>("names");   // the file (or tensor) the error line must name
+        QTest::addColumn<QString>("cause");   // a word of the cause
+        const QString l3 = "Meta-Llama-3-8B-Instruct", l2 = "Llama-2-7b-hf";
+        QTest::newRow("tokenizer.json truncated") << l3 << Edit([](const QString& d) { truncate_to(d + "/tokenizer.json", 0.5); })
+                                                  << "tokenizer.json" << "JSON";
+        QTest::newRow("tokenizer.json not JSON") << l3 << Edit([](const QString& d) { write_bytes(d + "/tokenizer.json", "{\"model\": [}"); })
+                                                 << "tokenizer.json" << "JSON";
+        QTest::newRow("tokenizer.json not BPE") << l3
+                                                << Edit([](const QString& d) { replace_in(d + "/tokenizer.json", "\"type\": \"BPE\"", "\"type\": \"Quux\""); })
+                                                << "tokenizer.json" << "Quux";
+        QTest::newRow("tokenizer_config.json malformed") << l3 << Edit([](const QString& d) { truncate_to(d + "/tokenizer_config.json", 0.3); })
+                                                         << "tokenizer_config.json" << "JSON";
+        QTest::newRow("tokenizer.model truncated") << l2 << Edit([](const QString& d) { truncate_to(d + "/tokenizer.model", 0.4); })
+                                                   << "tokenizer.model" << "";
+        QTest::newRow("no tokenizer at all") << l2 << Edit([](const QString& d) {
+            for (const char* f : {"tokenizer.model", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"}) QFile::remove(d + "/" + f);
+        }) << "tokenizer" << "no tokenizer";
+        QTest::newRow("hidden_size disagrees") << l3 << Edit([](const QString& d) { replace_in(d + "/config.json", "\"hidden_size\": 32", "\"hidden_size\": 64"); })
+                                               << "config.json" << "hidden_size";
+        QTest::newRow("more layers than tensors") << l3
+                                                  << Edit([](const QString& d) { replace_in(d + "/config.json", "\"num_hidden_layers\": 2", "\"num_hidden_layers\": 3"); })
+                                                  << "config.json" << "layer";
+        QTest::newRow("vocab_size below the tokenizer's") << l2
+                                                          << Edit([](const QString& d) { replace_in(d + "/config.json", "\"vocab_size\": 32000", "\"vocab_size\": 31000"); })
+                                                          << "" << "vocab";
+        QTest::newRow("unknown architecture") << l3 << Edit([](const QString& d) { replace_in(d + "/config.json", "LlamaForCausalLM", "QuuxForCausalLM"); })
+                                              << "config.json" << "QuuxForCausalLM";
+        QTest::newRow("missing shard") << l2 << Edit([](const QString& d) { QFile::remove(d + "/model-00002-of-00002.safetensors"); })
+                                       << "model-00002-of-00002.safetensors" << "";
+        QTest::newRow("truncated shard") << l2 << Edit([](const QString& d) { truncate_to(d + "/model-00002-of-00002.safetensors", 0.7); })
+                                         << "model-00002-of-00002.safetensors" << "";
+        QTest::newRow("config.json not JSON") << l2 << Edit([](const QString& d) { write_bytes(d + "/config.json", "{\"architectures\": "); })
+                                              << "config.json" << "JSON";
+    }
+    void corruptFolder() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, input);
+        QFETCH(Edit, edit);
+        QFETCH(QString, names);
+        QFETCH(QString, cause);
+        QTemporaryDir tmp;
+        const QString in = tmp.path() + "/" + input, outdir = tmp.path() + "/out";
+        QVERIFY(copy_dir(dir + "/inputs/" + input, in));
+        QVERIFY(QDir().mkpath(outdir));
+        edit(in);
+        const auto before = tree_hashes(in);
+        for (const QString& verb : {QString("convert"), QString("forget")}) {
+            const QString out = outdir + "/out.gguf";
+            const auto r = run_amn({verb, in, "--to", verb == "convert" ? "gguf:F16" : "gguf:Q4_K_M", "-o", out});
+            QCOMPARE(r.exit_code, 1);
+            const QStringList lines = r.err.trimmed().split('\n');
+            QVERIFY2(lines.size() == 1, qPrintable(r.err));
+            QVERIFY2(lines[0].startsWith("amn: error: "), qPrintable(r.err));
+            QVERIFY2(names.isEmpty() || lines[0].contains(names), qPrintable(r.err));
+            QVERIFY2(cause.isEmpty() || lines[0].contains(cause, Qt::CaseInsensitive), qPrintable(r.err));
+            QVERIFY2(QDir(outdir).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty(),
+                     qPrintable(QDir(outdir).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot).join(" ")));
+        }
+        QCOMPARE(tree_hashes(in), before);
+    }
+
+    // kill -9 at random points, then the same command again: a complete file, no temporary left.
+    void killNine() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QTemporaryDir tmp;
+        const QString in = dir + "/inputs/Mixtral-8x7B-v0.1", out = tmp.path() + "/m.gguf";
+        const QStringList args{"forget", in, "--to", "gguf:Q4_K_M", "-o", out, "--force", "--quiet"};
+        const auto ref = run_amn(args);
+        QVERIFY2(ref.exit_code == 0, qPrintable(ref.err));
+        const QByteArray want = sha256_of(out);
+        QFile::remove(out);
+        auto* rng = QRandomGenerator::global();
+        for (int i = 0; i < 8; ++i) {
+            QProcess p;
+            p.start(QString::fromStdString(amn::test::cli_path()), args);
+            QVERIFY(p.waitForStarted());
+            QThread::msleep(rng->bounded(1, 400));
+            p.kill();  // SIGKILL
+            p.waitForFinished();
+        }
+        const auto r = run_amn(args);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out), want);
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{"m.gguf"});
     }
 };
 

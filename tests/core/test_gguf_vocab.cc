@@ -480,11 +480,13 @@ void TestGgufVocab::sizes_are_named() {
     std::string what;
     QCOMPARE(error_code_of([&] { tok::gguf_vocab(r); }, &what), std::optional(ErrorCode::SizeMismatch));
     QVERIFY2(what.find("32000") != std::string::npos && what.find("31999") != std::string::npos, what.c_str());
-    // SentencePiece path: pieces past vocab_size are dropped with a warning, as the converter does.
+    // SentencePiece path: the converter drops the pieces past vocab_size with a warning; a
+    // tokenizer larger than the model's vocabulary is refused here, naming both sizes (#25).
     r.style = tok::VocabStyle::Llama;
-    const auto v = tok::gguf_vocab(r);
-    QCOMPARE(v.n_tokens, std::uint64_t(31999));
-    QVERIFY(!v.warnings.empty() && v.warnings[0].find("ignore tokens from 31999") != std::string::npos);
+    QCOMPARE(error_code_of([&] { tok::gguf_vocab(r); }, &what), std::optional(ErrorCode::SizeMismatch));
+    QVERIFY2(what.find("32000") != std::string::npos && what.find("31999") != std::string::npos &&
+                 what.find("tokenizer.model") != std::string::npos,
+             what.c_str());
     // A vocab_size no real vocabulary has is refused before allocating.
     r.vocab_size = std::uint64_t{1} << 40;
     QCOMPARE(error_code_of([&] { tok::gguf_vocab(r); }, &what), std::optional(ErrorCode::LimitExceeded));

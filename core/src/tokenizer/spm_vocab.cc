@@ -145,14 +145,15 @@ std::optional<SpmVocab> sentencepiece_vocab(const std::string& dir, std::optiona
     const std::uint64_t vocab_size = (vocab_size_hp && *vocab_size_hp) ? *vocab_size_hp : n_pieces;
     SpmVocab v = padded(vocab_size, dir + "/config.json");
 
-    for (std::size_t id = 0; id < n_pieces; ++id) {
-        if (id >= vocab_size) {
-            v.warnings.push_back("ignore tokens from " + std::to_string(id) + ": id is out of range, max=" +
-                                 std::to_string(vocab_size - 1));
-            break;
-        }
-        read_piece(m, static_cast<int>(id), v.tokens[id], v.scores[id], v.types[id]);
-    }
+    // The converter drops the pieces past vocab_size with a warning; the
+    // model's embedding rows (vocab_size) then disagree with its tokenizer,
+    // and the tokens the dropped pieces stood for cannot be written: refused.
+    if (n_pieces > vocab_size)
+        throw Error(ErrorCode::SizeMismatch,
+                    "the tokenizer has " + std::to_string(n_pieces) + " pieces, more than config.json's vocab_size " +
+                        std::to_string(vocab_size),
+                    model_path);
+    for (std::size_t id = 0; id < n_pieces; ++id) read_piece(m, static_cast<int>(id), v.tokens[id], v.scores[id], v.types[id]);
 
     const auto n = static_cast<std::int64_t>(vocab_size);
     const std::string added_path = dir + "/added_tokens.json";
