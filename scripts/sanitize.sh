@@ -10,7 +10,11 @@
 #      sanitizer-logs/ and fails the stage;
 #   2. every libFuzzer target for $AMN_FUZZ_SECONDS s (default 60), two at a
 #      time, seeded from tests/fuzz/corpus/<target>/ (read only; new inputs
-#      go to build/sanitize/fuzz/<target>/, crashes to .../artifacts/).
+#      go to build/sanitize/fuzz/<target>/, crashes to .../artifacts/); the
+#      Hugging Face targets (hf_*, spm_model) also from the shared fixtures'
+#      real tokenizer/config files when present (hf-gguf/inputs, shrunk by
+#      tests/fuzz/hf_seeds.py into build/sanitize/fuzz/<target>/seeds; never
+#      committed).
 # Non-zero exit on any failing test, sanitizer report or fuzzer finding.
 # Needs clang-14, libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes) and
 # llvm-14 (llvm-symbolizer, for readable reports): installed here if missing
@@ -26,7 +30,11 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 stage=${1:-all}
 build="$top/build/sanitize"
-fuzzers=(safetensors gguf zip npy pth pickle)
+fuzzers=(safetensors gguf zip npy pth pickle hf_tokenizer spm_model hf_config hf_vocab)
+# The shared fixtures (as tests/support/test_support.cc finds them):
+# $AMN_REFERENCE_DIR/.. or ../shared/fixtures beside the checkout.
+if [ -n "${AMN_REFERENCE_DIR:-}" ]; then shared_fixtures="$AMN_REFERENCE_DIR/.."; else shared_fixtures="$top/../shared/fixtures"; fi
+hf_inputs="$shared_fixtures/hf-gguf/inputs"
 # Every ctest suite of this tree (core and CLI; no GUI here) but these, which
 # the g++ run of scripts/test.sh covers (measured, tests/fuzz/README.md):
 # test_cli_forget (llama-quantize references on 56 real GGUF models: more
@@ -111,16 +119,28 @@ fuzz_one() {
   [ "$t" = pickle ] && max_len=16384
   rm -rf "$work"; mkdir -p "$work/corpus" "$work/artifacts"
   out="$work/fuzz.log"
+  local seeds=()
+  case $t in
+    hf_*|spm_model)
+      if [ -d "$hf_inputs" ]; then
+        /usr/bin/python3 "$top/tests/fuzz/hf_seeds.py" "$hf_inputs" "$work/all-seeds" >/dev/null
+        [ -d "$work/all-seeds/$t" ] && mv "$work/all-seeds/$t" "$work/seeds" && seeds=("$work/seeds")
+        rm -rf "$work/all-seeds"
+      fi ;;
+  esac
   # -fork/-jobs not used: one process per target, two targets at a time.
   "$build/tests/fuzz/fuzz_$t" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
     -max_total_time="$fuzz_seconds" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
-    "$work/corpus" "$top/tests/fuzz/corpus/$t" >"$out" 2>&1 || rc=$?
+    "$work/corpus" "$top/tests/fuzz/corpus/$t" ${seeds[@]+"${seeds[@]}"} >"$out" 2>&1 || rc=$?
   local execs cov ft
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$out" | tail -1)
-  printf 'fuzz_%-12s exit %d, %s executions in %s s, %s, corpus %s -> %s files\n' "$t" "$rc" "${execs:-?}" \
-    "$fuzz_seconds" "${cov:-cov: ?}" "$(ls "$top/tests/fuzz/corpus/$t" | wc -l)" \
-    "$(( $(ls "$top/tests/fuzz/corpus/$t" | wc -l) + $(ls "$work/corpus" | wc -l) ))"
+  local kept shared_seeds=0
+  kept=$(ls "$top/tests/fuzz/corpus/$t" | wc -l)
+  [ -d "$work/seeds" ] && shared_seeds=$(ls "$work/seeds" | wc -l)
+  printf 'fuzz_%-12s exit %d, %s executions in %s s, %s, corpus %s (+%s shared seeds) -> %s files\n' "$t" "$rc" \
+    "${execs:-?}" "$fuzz_seconds" "${cov:-cov: ?}" "$kept" "$shared_seeds" \
+    "$(( kept + $(ls "$work/corpus" | wc -l) ))"
   if [ $rc -ne 0 ]; then
     echo "---- fuzz_$t failed; last lines of $out:"; tail -60 "$out"
   fi

@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 using namespace amn;
 using namespace amn::arch;
 using simdjson::dom::element;
+using test::error_code_of;
 
 namespace {
 
@@ -217,6 +218,7 @@ private slots:
     void permute_rows();
     void types();
     void llama3_rope_freqs();
+    void declared_block_count_is_not_allocated();
 };
 
 void TestArchTable::shared_manifest() {
@@ -380,6 +382,25 @@ void TestArchTable::types() {
     QCOMPARE(converter_type(llama, "blk.0.ffn_gate_inp.weight", inp, DType::BF16), DType::F32);
     QCOMPARE(converter_type(*find_gguf_arch("gpt2"), "position_embd.weight", w, DType::F16), DType::F32);
     QCOMPARE(converter_type(llama, "token_embd.weight", w, DType::TQ1_0), DType::F16);
+}
+
+// fuzz_hf_config: TensorMapper sized its per-block expert buffers by the
+// config's num_hidden_layers, so a config.json declaring 10^11 layers made it
+// allocate 2.4 TB (std::bad_alloc / ASan allocation-size-too-big) before any
+// tensor was seen. The buffers now exist only for blocks that have experts.
+void TestArchTable::declared_block_count_is_not_allocated() {
+    const HfConfig cfg = cfg_of(R"({"architectures":["MixtralForCausalLM"],"num_hidden_layers":100000000000,
+        "num_attention_heads":4,"num_key_value_heads":2,"num_local_experts":1})");
+    const ArchRow& row = hf_arch_for_config(cfg);
+    TensorMapper m(row, cfg);
+    const std::uint64_t shape[] = {32, 16};
+    QVERIFY(m.add("model.layers.99999999999.block_sparse_moe.experts.0.w1.weight", shape).empty());
+    QVERIFY(m.add("model.layers.99999999999.block_sparse_moe.experts.0.w2.weight", shape).empty());
+    QCOMPARE(error_code_of([&] { m.finish(); }), std::optional(ErrorCode::Malformed));  // w3 never came
+    const auto out = m.add("model.layers.99999999999.block_sparse_moe.experts.0.w3.weight", shape);
+    QCOMPARE(out.size(), std::size_t{3});
+    QCOMPARE(out[0].name, std::string("blk.99999999999.ffn_gate_exps.weight"));
+    m.finish();
 }
 
 void TestArchTable::llama3_rope_freqs() {

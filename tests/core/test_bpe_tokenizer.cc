@@ -282,6 +282,24 @@ private slots:
         QCOMPARE(unicode_normalize("a\xCC\x81\xCC\xA3", NormForm::NFD), std::string("a\xCC\xA3\xCC\x81"));
         QCOMPARE(unicode_lowercase("ΣΊΣΥΦΟΣ"), std::string("σίσυφος"));
         QCOMPARE(unicode_lowercase("\xC4\xB0"), std::string("i\xCC\x87"));                       // İ → i̇
+        // Since utf8proc (Unicode 15.0; the generated tables were Python's 14.0):
+        // NFKC/NFKD of the Unicode 15 Cyrillic modifier letters U+1E030…U+1E06D
+        // (the only difference over all code points, NFC/NFD/lower case identical).
+        QCOMPARE(unicode_normalize("\xF0\x9E\x80\xB0", NormForm::NFKC), std::string("\xD0\xB0"));  // U+1E030 → а
+        QCOMPARE(unicode_normalize("\xF0\x9E\x80\xB0", NormForm::NFC), std::string("\xF0\x9E\x80\xB0"));
+        // Hangul: decomposed algorithmically, Hangul + Latin mixed.
+        QCOMPARE(unicode_normalize("\xEA\xB0\x81" "e\xCC\x81", NormForm::NFD),
+                 std::string("\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA8" "e\xCC\x81"));
+        // U+0000 is an ordinary character (no NUL termination).
+        QCOMPARE(unicode_normalize(std::string_view("e\0\xCC\x81", 4), NormForm::NFC), std::string("e\0\xCC\x81", 4));
+        // Final sigma: a modifier letter (Lm, case-ignorable) between Σ and the letter
+        // before it; Σ alone or before a letter stays σ.
+        QCOMPARE(unicode_lowercase("Α\xCA\xB9Σ"), std::string("α\xCA\xB9ς"));
+        QCOMPARE(unicode_lowercase("Σ"), std::string("σ"));
+        QCOMPARE(unicode_lowercase("ΣΑ"), std::string("σα"));
+        QCOMPARE(unicode_lowercase("ǅ\xE1\xBA\x9E"), std::string("ǆß"));  // title case Dž, capital sharp s
+        // Ill-formed UTF-8 is a named error, not undefined behaviour.
+        QVERIFY_THROWS_EXCEPTION(amn::Error, unicode_normalize("\xC3(", NormForm::NFC));
     }
 
     // Hostile input: a catastrophic pattern fails with a named error, fast.

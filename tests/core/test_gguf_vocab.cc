@@ -288,6 +288,7 @@ private slots:
     void variants_match_converter();
     void missing_tokenizer_is_named();
     void corrupt_tokenizer_model_is_named();
+    void library_exception_is_named();
     void malformed_json_is_named();
     void sizes_are_named();
     void every_field_of_the_wrong_type_is_an_amn_error();
@@ -450,6 +451,26 @@ void TestGgufVocab::corrupt_tokenizer_model_is_named() {
     }
     write_file(d + "/tokenizer.model", "");
     QCOMPARE(error_code_of([&] { tok::gguf_vocab(request(d)); }), std::optional(ErrorCode::Malformed));
+}
+
+// fuzz_spm_model: a unigram model whose piece starts with a NUL byte makes
+// libsentencepiece's trie builder throw Darts::Details::Exception ("failed to
+// insert key: zero-length key") out of SentencePieceProcessor::Load — an
+// exception that is no amn::Error and ended the process (std::terminate).
+void TestGgufVocab::library_exception_is_named() {
+    // ModelProto { pieces: {piece "<unk>", score 0, type UNKNOWN}, {piece "\0a", score 0} }
+    const std::string model("\x0a\x0e\x0a\x05<unk>\x15\0\0\0\0\x18\x02"
+                            "\x0a\x09\x0a\x02\0a\x15\0\0\0\0",
+                            27);
+    std::string what;
+    QCOMPARE(error_code_of([&] { tok::sentencepiece_model_vocab(model, std::nullopt, "tokenizer.model"); }, &what),
+             std::optional(ErrorCode::Malformed));
+    QVERIFY2(what.find("zero-length key") != std::string::npos, what.c_str());
+    QTemporaryDir tmp;
+    const std::string d = tmp.path().toStdString();
+    write_file(d + "/tokenizer.model", model);
+    QCOMPARE(error_code_of([&] { tok::gguf_vocab(request(d)); }, &what), std::optional(ErrorCode::Malformed));
+    QVERIFY2(what.find(d + "/tokenizer.model") != std::string::npos, what.c_str());
 }
 
 void TestGgufVocab::malformed_json_is_named() {

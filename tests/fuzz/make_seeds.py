@@ -53,7 +53,7 @@ print(f"safetensors: {n} seeds")
 # ggml block types: (name, id, block elements, block bytes) from the core's own list.
 types = []
 with open(os.path.join(TOP, "core", "include", "anamnesis", "ggml_type_list.hpp")) as f:
-    for m in re.finditer(r"X\((\w+), (\d+), (\d+), (\d+), \w+, \w+\)", f.read()):
+    for m in re.finditer(r"X\((\w+), (\d+), (\d+), (\d+)(?:, \w+)+\)", f.read()):
         types.append((m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))))
 # ggml's plain types (ggml.h): F32 0, F16 1, I8 24, I16 25, I32 26, I64 27, F64 28, BF16 30.
 types += [("F32", 0, 1, 4), ("F16", 1, 1, 2), ("I8", 24, 1, 1), ("I16", 25, 1, 2),
@@ -159,3 +159,144 @@ with tempfile.TemporaryDirectory() as tmp:
                 pass  # the deliberately broken archives
 for target in ("npy", "pth", "zip", "pickle"):
     print(f"{target}: {len(os.listdir(out_dir(target)))} seeds")
+
+# --- Hugging Face → GGUF: hand-made tokenizer / config files ------------------
+# (hf_seeds.py adds shrunk real ones at fuzz time, never committed.)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hf_seeds  # noqa: E402
+import json  # noqa: E402
+
+letters = [chr(c) for c in range(ord("a"), ord("z") + 1)] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+byte_level = ["\u0120" + x for x in ("t", "h", "e")] + ["\u0120", "\u010a", "th", "the", "\u0120the", "er", "in"]
+tok_vocab = {t: i for i, t in enumerate(["<unk>", "<s>", "</s>"] + letters + byte_level + ["\u2581", "\u2581t", "<0x41>", "<0xC3>", "<0xA9>", "1", "2", "12"])}
+tok_merges = ["t h", "th e", "\u0120 the", "e r", "i n", "\u2581 t", "1 2"]
+added = [{"id": 1, "content": "<s>", "special": True, "normalized": False, "lstrip": False, "rstrip": False, "single_word": False},
+         {"id": 2, "content": "</s>", "special": True, "normalized": False, "lstrip": True, "rstrip": True, "single_word": False},
+         {"id": len(tok_vocab), "content": "<|endoftext|>", "special": True, "normalized": True, "lstrip": False, "rstrip": False, "single_word": True},
+         {"id": len(tok_vocab) + 1, "content": "hello", "special": False, "normalized": True, "lstrip": False, "rstrip": False, "single_word": False}]
+template = {"type": "TemplateProcessing",
+            "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+            "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+            "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]}}}
+pipelines = [
+    # GPT-2 / Llama 3 style: byte level, a Split regex, NFC
+    dict(normalizer={"type": "NFC"},
+         pre_tokenizer={"type": "Sequence", "pretokenizers": [
+             {"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": False},
+             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]},
+         post_processor={"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": False, "use_regex": True},
+         decoder={"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}),
+    # SentencePiece style: Prepend + Replace, ByteFallback / Fuse / Strip decoders, template
+    dict(normalizer={"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "\u2581"},
+                                                          {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"}]},
+         pre_tokenizer=None, post_processor=template,
+         decoder={"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "},
+                                                    {"type": "ByteFallback"}, {"type": "Fuse"},
+                                                    {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+         byte_fallback=True),
+    # Metaspace, NFKC + Lowercase + StripAccents, Bert/Roberta processors
+    dict(normalizer={"type": "Sequence", "normalizers": [{"type": "NFKD"}, {"type": "StripAccents"}, {"type": "Lowercase"},
+                                                          {"type": "Strip", "left": True, "right": True}]},
+         pre_tokenizer={"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "first", "split": True},
+         post_processor={"type": "BertProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1]},
+         decoder={"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True}),
+    dict(normalizer={"type": "NFKC"},
+         pre_tokenizer={"type": "Sequence", "pretokenizers": [{"type": "Whitespace"}, {"type": "Digits", "individual_digits": True},
+                                                               {"type": "Punctuation", "behavior": "Contiguous"}]},
+         post_processor={"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1], "trim_offsets": True, "add_prefix_space": False},
+         decoder={"type": "BPEDecoder", "suffix": "</w>"}, end_of_word_suffix="</w>"),
+    dict(normalizer={"type": "NFD"},
+         pre_tokenizer={"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, {"type": "CharDelimiterSplit", "delimiter": "e"},
+                                                               {"type": "Split", "pattern": {"String": "th"}, "behavior": "MergedWithNext", "invert": True}]},
+         post_processor={"type": "Sequence", "processors": [{"type": "ByteLevel", "trim_offsets": False}, template]},
+         decoder={"type": "WordPiece", "prefix": "##", "cleanup": True}, continuing_subword_prefix="##"),
+]
+n = 0
+for i, p in enumerate(pipelines):
+    model = {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": p.get("continuing_subword_prefix"),
+             "end_of_word_suffix": p.get("end_of_word_suffix"), "fuse_unk": i % 2 == 1, "byte_fallback": p.get("byte_fallback", False),
+             "ignore_merges": i == 0, "vocab": tok_vocab,
+             "merges": tok_merges if i % 2 == 0 else [m.split(" ") for m in tok_merges]}
+    tj = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
+          "normalizer": p["normalizer"], "pre_tokenizer": p["pre_tokenizer"], "post_processor": p["post_processor"],
+          "decoder": p["decoder"], "model": model}
+    n += hf_seeds.write_seed(OUT, "hf_tokenizer", json.dumps(tj, ensure_ascii=i % 2 == 0))
+print(f"hf_tokenizer: {n} seeds")
+
+configs = [
+    {"architectures": ["LlamaForCausalLM"], "hidden_size": 16, "intermediate_size": 32, "num_attention_heads": 4,
+     "num_hidden_layers": 2, "num_key_value_heads": 2, "rms_norm_eps": 1e-5, "rope_theta": 500000.0, "vocab_size": 32,
+     "max_position_embeddings": 8192, "bos_token_id": 1, "eos_token_id": [2, 3], "tie_word_embeddings": False,
+     "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                      "original_max_position_embeddings": 8192}},
+    {"architectures": ["MixtralForCausalLM"], "hidden_size": 16, "intermediate_size": 32, "num_attention_heads": 4,
+     "num_hidden_layers": 1, "num_key_value_heads": 2, "num_local_experts": 2, "num_experts_per_tok": 1,
+     "rms_norm_eps": 1e-5, "rope_theta": 1e6, "vocab_size": 32, "sliding_window": None},
+    {"architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 16, "intermediate_size": 32, "moe_intermediate_size": 32,
+     "num_attention_heads": 4, "num_hidden_layers": 2, "num_key_value_heads": 2, "num_experts": 1, "num_experts_per_tok": 1,
+     "head_dim": 4, "rms_norm_eps": 1e-6, "rope_theta": 1e6, "vocab_size": 32,
+     "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}},
+    {"architectures": ["Qwen2ForCausalLM"], "text_config": {"hidden_size": 16, "num_hidden_layers": 2,
+     "num_attention_heads": 4, "num_key_value_heads": 4, "intermediate_size": 32, "rms_norm_eps": 1e-6},
+     "rope_theta": 10000, "vocab_size": 32, "max_window_layers": 2},
+    {"architectures": ["Phi3ForCausalLM"], "hidden_size": 16, "intermediate_size": 32, "num_attention_heads": 4,
+     "num_hidden_layers": 2, "num_key_value_heads": 4, "rms_norm_eps": 1e-5, "vocab_size": 32,
+     "max_position_embeddings": 131072, "original_max_position_embeddings": 4096, "partial_rotary_factor": 1.0,
+     "rope_scaling": {"type": "longrope", "long_factor": [1.0, 1.5], "short_factor": [1.0, 1.0]}},
+    {"architectures": ["GPT2LMHeadModel"], "n_embd": 16, "n_head": 4, "n_layer": 2, "n_ctx": 64, "n_positions": 64,
+     "layer_norm_epsilon": 1e-5, "vocab_size": 32},
+]
+n = 0
+for c in configs:
+    n += hf_seeds.write_seed(OUT, "hf_config", json.dumps(c, indent=2))
+print(f"hf_config: {n} seeds")
+
+# Tiny SentencePiece models trained here (python3-sentencepiece; skipped without it).
+n = 0
+spm_models = []
+try:
+    import io
+    import sentencepiece as spm
+    with tempfile.TemporaryDirectory() as tmp:
+        # Sentences from an iterator: no temporary path recorded in trainer_spec (seeds stay byte-stable).
+        lines = ["The quick brown fox jumps over the lazy dog. Caf\u00e9 na\u00efve \u00dcber \u4f60\u597d 1234 <b>"] * 40
+        rules = "rules.tsv"  # relative (the trainer records the path): run in tmp
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        with open(rules, "w") as f:  # a small normalization table (precompiled charsmap)
+            f.write("41\t61\nFF21\t41\n2160\t49\n")
+        for model_type, extra in (("unigram", {}), ("bpe", {"byte_fallback": True}), ("char", {}), ("word", {}),
+                                  ("unigram", {"normalization_rule_tsv": rules, "user_defined_symbols": ["<b>"],
+                                               "control_symbols": ["<ctl>"], "split_digits": True})):
+            m = io.BytesIO()
+            spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=m, model_type=model_type, minloglevel=3,
+                                           vocab_size=320 if extra.get("byte_fallback") else 60, hard_vocab_limit=False,
+                                           **({"normalization_rule_name": "identity"} if "normalization_rule_tsv" not in extra else {}),
+                                           **extra)
+            spm_models.append(m.getvalue())
+            n += hf_seeds.write_seed(OUT, "spm_model", m.getvalue())
+        os.chdir(cwd)
+except ImportError:
+    pass
+print(f"spm_model: {n} seeds")
+
+tc = {"add_bos_token": True, "add_eos_token": False, "bos_token": "<s>", "eos_token": {"content": "</s>", "lstrip": False},
+      "unk_token": "<unk>", "pad_token": None, "model_max_length": 1000000000000000019884624838656,
+      "chat_template": "{% for m in messages %}{{ m['content'] }}{% endfor %}",
+      "added_tokens_decoder": {"1": {"content": "<s>", "special": True}, "2": {"content": "</s>", "special": True},
+                               "70": {"content": "<|im_start|>", "special": False}, "71": {"content": "\u2581x", "special": False}}}
+tc_list = dict(tc, chat_template=[{"name": "default", "template": "{{ x }}"}, {"name": "tool_use", "template": "{{ y }}"}])
+cfg = json.dumps(configs[0]).encode()
+tj0 = open(os.path.join(OUT, "hf_tokenizer", sorted(os.listdir(os.path.join(OUT, "hf_tokenizer")))[0]), "rb").read()
+n = 0
+for files in (
+        {"tokenizer_config.json": json.dumps(tc).encode(), "config.json": cfg, "tokenizer.json": tj0},
+        {"tokenizer_config.json": json.dumps(tc_list).encode(), "tokenizer.json": tj0,
+         "added_tokens.json": b'{"<extra>": 72, "<neg>": -1}', "chat_template.jinja": b"{{ bos_token }}\r\n"},
+        {"tokenizer_config.json": json.dumps(tc).encode(), "config.json": cfg,
+         "tokenizer.model": spm_models[0] if spm_models else b""},
+        {"config.json": cfg, "tokenizer.json": tj0, "tokenizer.model": spm_models[1] if len(spm_models) > 1 else b"",
+         "added_tokens.json": b'{"<extra>": 60}'},
+):
+    n += hf_seeds.write_seed(OUT, "hf_vocab", hf_seeds.vocab_folder(files))
+print(f"hf_vocab: {n} seeds")

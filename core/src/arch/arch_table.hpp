@@ -40,6 +40,7 @@
 #include "tokenizer/vocab.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -337,7 +338,9 @@ private:
     const ArchRow& row_;
     std::string file_;
     std::uint64_t block_count_ = 0, n_head_ = 0, n_kv_head_ = 0, n_experts_ = 0;
-    std::vector<std::vector<Buffered>> experts_;  // per block
+    /// Buffered experts per block id, only for blocks that have some: never
+    /// sized by the config's block count (a config.json may declare 10^11 layers).
+    std::map<std::uint64_t, std::vector<Buffered>> experts_;
 };
 
 /// An HF tensor as indexed: its shard file (relative name) and tensor name.

@@ -156,7 +156,6 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg) : row_(row),
         if (auto v = detail::optional_hp(cfg, {"num_local_experts", "num_experts"}))
             n_experts_ = static_cast<std::uint64_t>(integer(*v, "num_experts", file_));
     }
-    experts_.resize(static_cast<std::size_t>(block_count_));
 }
 
 std::vector<MappedTensor> TensorMapper::one(std::string name, std::string_view hf_source, std::vector<std::uint64_t> shape,
@@ -231,7 +230,7 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
                                                             : "config.json has no key 'num_local_experts / num_experts'",
                         file_, name);
         if (!bid || *bid >= block_count_) throw Error(ErrorCode::Malformed, "expert tensor outside the blocks", file_, name);
-        auto& buf = experts_[static_cast<std::size_t>(*bid)];
+        auto& buf = experts_[*bid];
         auto it = std::find_if(buf.begin(), buf.end(), [&](const Buffered& b) { return b.name == name; });
         if (it != buf.end()) it->shape = shape;
         else buf.push_back({name, shape});
@@ -274,7 +273,7 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
 
 void TensorMapper::finish() const {
     std::string left;
-    for (const auto& b : experts_)
+    for (const auto& [bid, b] : experts_)
         for (const auto& e : b) left += (left.empty() ? "" : ", ") + e.name;
     if (!left.empty()) throw Error(ErrorCode::Malformed, "unprocessed experts: " + left, file_);
 }

@@ -9,6 +9,8 @@
 
 #include <sentencepiece_processor.h>
 
+#include <exception>
+#include <new>
 #include <string>
 
 namespace amn::tok {
@@ -58,13 +60,40 @@ struct Model {
     std::size_t size() const { return static_cast<std::size_t>(sp.GetPieceSize()); }
 };
 
-void load_model(Model& m, const std::string& path) {
-    m.path = path;
-    const auto status = m.sp.Load(path);
+void check_status(const sentencepiece::util::Status& status, const std::string& path) {
     if (!status.ok())
         throw Error(ErrorCode::Malformed, "not a SentencePiece model that libsentencepiece can load (" +
                                               status.ToString() + ")",
                     path);
+}
+
+/// Runs a libsentencepiece load. The library reports most problems in its
+/// Status, but some models that parse as protobuf make it *throw* instead:
+/// Darts::Details::Exception (a std::exception) "failed to insert key:
+/// zero-length key" from the piece trie of a unigram model with an empty
+/// piece (found by fuzz_spm_model). Such an exception is turned into the same
+/// named error; std::bad_alloc passes through as it is.
+template <class Load>
+void guarded_load(Model& m, const std::string& path, Load&& load) {
+    m.path = path;
+    sentencepiece::util::Status status;
+    try {
+        status = load();
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error(ErrorCode::Malformed,
+                    std::string("not a SentencePiece model that libsentencepiece can load (") + e.what() + ")", path);
+    }
+    check_status(status, path);
+}
+
+void load_model(Model& m, const std::string& path) {
+    guarded_load(m, path, [&] { return m.sp.Load(path); });
+}
+
+void load_model_bytes(Model& m, std::string_view bytes, const std::string& path) {
+    guarded_load(m, path, [&] { return m.sp.LoadFromSerializedProto(bytes); });
 }
 
 /// Piece `id`: text, score, type (the converter's if/elif order).
@@ -127,7 +156,33 @@ std::vector<DecoderEntry> added_tokens_decoder(const std::string& file) {
     return out;
 }
 
+/// The first part of `_create_vocab_sentencepiece`: `vocab_size` entries
+/// (nullopt or 0: the model's piece count), the model's pieces in place.
+SpmVocab model_pieces(const Model& m, std::optional<std::uint64_t> vocab_size_hp, const std::string& config_path,
+                      const std::string& model_file) {
+    const std::size_t n_pieces = m.size();
+    const std::uint64_t vocab_size = (vocab_size_hp && *vocab_size_hp) ? *vocab_size_hp : n_pieces;
+    SpmVocab v = padded(vocab_size, config_path);
+    // The converter drops the pieces past vocab_size with a warning; the
+    // model's embedding rows (vocab_size) then disagree with its tokenizer,
+    // and the tokens the dropped pieces stood for cannot be written: refused.
+    if (n_pieces > vocab_size)
+        throw Error(ErrorCode::SizeMismatch,
+                    "the tokenizer has " + std::to_string(n_pieces) + " pieces, more than config.json's vocab_size " +
+                        std::to_string(vocab_size),
+                    model_file);
+    for (std::size_t id = 0; id < n_pieces; ++id) read_piece(m, static_cast<int>(id), v.tokens[id], v.scores[id], v.types[id]);
+    return v;
+}
+
 }  // namespace
+
+SpmVocab sentencepiece_model_vocab(std::string_view model, std::optional<std::uint64_t> vocab_size,
+                                   const std::string& file) {
+    Model m;
+    load_model_bytes(m, model, file);
+    return model_pieces(m, vocab_size, file, file);
+}
 
 bool does_token_look_special(std::string_view tok) noexcept {
     if (tok == "<pad>" || tok == "<mask>" || tok == "<2mass>" || tok == "[@BOS@]") return true;
@@ -141,19 +196,8 @@ std::optional<SpmVocab> sentencepiece_vocab(const std::string& dir, std::optiona
     if (!py::is_file(model_path)) return std::nullopt;
     Model m;
     load_model(m, model_path);
-    const std::size_t n_pieces = m.size();
-    const std::uint64_t vocab_size = (vocab_size_hp && *vocab_size_hp) ? *vocab_size_hp : n_pieces;
-    SpmVocab v = padded(vocab_size, dir + "/config.json");
-
-    // The converter drops the pieces past vocab_size with a warning; the
-    // model's embedding rows (vocab_size) then disagree with its tokenizer,
-    // and the tokens the dropped pieces stood for cannot be written: refused.
-    if (n_pieces > vocab_size)
-        throw Error(ErrorCode::SizeMismatch,
-                    "the tokenizer has " + std::to_string(n_pieces) + " pieces, more than config.json's vocab_size " +
-                        std::to_string(vocab_size),
-                    model_path);
-    for (std::size_t id = 0; id < n_pieces; ++id) read_piece(m, static_cast<int>(id), v.tokens[id], v.scores[id], v.types[id]);
+    SpmVocab v = model_pieces(m, vocab_size_hp, dir + "/config.json", model_path);
+    const std::uint64_t vocab_size = v.tokens.size();
 
     const auto n = static_cast<std::int64_t>(vocab_size);
     const std::string added_path = dir + "/added_tokens.json";

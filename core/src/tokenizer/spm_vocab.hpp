@@ -58,6 +58,16 @@ bool does_token_look_special(std::string_view token) noexcept;
 ///         Error{LimitExceeded} for a vocab_size over kMaxVocabTokens.
 std::optional<SpmVocab> sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size);
 
+/// The model part of sentencepiece_vocab() for tokenizer.model bytes already
+/// read (libsentencepiece's LoadFromSerializedProto, the same checks as its
+/// Load of a file): `vocab_size` entries (nullopt or 0: the model's piece
+/// count) with the model's pieces in place, no side files. `file` names the
+/// model in errors. Used by sentencepiece_vocab() and the fuzz target.
+/// \throws Error{Malformed} naming `file` when libsentencepiece refuses the
+///         bytes or a piece is not UTF-8; Error{LimitExceeded} as sentencepiece_vocab().
+SpmVocab sentencepiece_model_vocab(std::string_view model, std::optional<std::uint64_t> vocab_size,
+                                   const std::string& file);
+
 /// conversion/phi.py Phi3MiniModel.set_vocab (its SentencePiece branch; the
 /// caller checks tokenizer_class first): like sentencepiece_vocab() but
 /// without the range checks or look-special test, the `added_tokens_decoder`

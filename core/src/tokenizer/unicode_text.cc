@@ -1,79 +1,17 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "tokenizer/unicode_text.hpp"
 
+#include "anamnesis/error.hpp"
+
+#include <utf8proc.h>
+
 #include <algorithm>
-#include <unordered_set>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <new>
 
 namespace amn::tok {
-namespace {
-
-struct DecompEntry {
-    char32_t cp;
-    std::uint8_t compat;  // 0: canonical (NFD of cp), 1: compatibility (NFKD of cp, when ≠ NFD)
-    std::uint32_t off;
-    std::uint32_t len;
-};
-struct CccEntry {
-    char32_t cp;
-    std::uint8_t ccc;
-};
-struct ComposeEntry {
-    char32_t a, b, c;
-};
-struct MapEntry {
-    char32_t cp;
-    std::uint32_t off;
-    std::uint32_t len;
-};
-
-#include "tokenizer/unicode_tables.inc"
-
-// Hangul syllables (Unicode §3.12), composed and decomposed algorithmically.
-constexpr char32_t kSBase = 0xAC00, kLBase = 0x1100, kVBase = 0x1161, kTBase = 0x11A7;
-constexpr char32_t kLCount = 19, kVCount = 21, kTCount = 28, kNCount = kVCount * kTCount, kSCount = kLCount * kNCount;
-
-template <class T>
-const T* find_cp(const T* begin, const T* end, char32_t cp) {
-    auto it = std::lower_bound(begin, end, cp, [](const T& e, char32_t c) { return e.cp < c; });
-    return it != end && it->cp == cp ? it : nullptr;
-}
-
-void decompose(char32_t c, bool compat, std::u32string& out) {
-    if (c >= kSBase && c < kSBase + kSCount) {
-        const char32_t s = c - kSBase;
-        out.push_back(kLBase + s / kNCount);
-        out.push_back(kVBase + (s % kNCount) / kTCount);
-        if (s % kTCount) out.push_back(kTBase + s % kTCount);
-        return;
-    }
-    const DecompEntry* b = std::begin(kDecomp);
-    const DecompEntry* e = std::end(kDecomp);
-    auto it = std::lower_bound(b, e, c, [](const DecompEntry& d, char32_t x) { return d.cp < x; });
-    const DecompEntry* canon = nullptr;
-    const DecompEntry* comp = nullptr;
-    for (; it != e && it->cp == c; ++it) (it->compat ? comp : canon) = &*it;
-    const DecompEntry* use = compat && comp ? comp : canon;
-    if (!use) {
-        out.push_back(c);
-        return;
-    }
-    out.append(kUnicodePool + use->off, use->len);
-}
-
-char32_t compose_pair(char32_t a, char32_t b) {
-    if (a >= kLBase && a < kLBase + kLCount && b >= kVBase && b < kVBase + kVCount)
-        return kSBase + ((a - kLBase) * kVCount + (b - kVBase)) * kTCount;
-    if (a >= kSBase && a < kSBase + kSCount && (a - kSBase) % kTCount == 0 && b > kTBase && b < kTBase + kTCount)
-        return a + (b - kTBase);
-    auto it = std::lower_bound(std::begin(kCompose), std::end(kCompose), std::pair{a, b},
-                               [](const ComposeEntry& e, const std::pair<char32_t, char32_t>& k) {
-                                   return e.a != k.first ? e.a < k.first : e.b < k.second;
-                               });
-    if (it != std::end(kCompose) && it->a == a && it->b == b) return it->c;
-    return 0;
-}
-
-}  // namespace
 
 bool valid_utf8(std::string_view s) noexcept {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
@@ -153,69 +91,69 @@ std::string u32_to_utf8(std::u32string_view s) {
 }
 
 std::uint8_t combining_class(char32_t c) noexcept {
-    const CccEntry* e = find_cp(std::begin(kCcc), std::end(kCcc), c);
-    return e ? e->ccc : 0;
+    if (!utf8proc_codepoint_valid(static_cast<utf8proc_int32_t>(c))) return 0;
+    return static_cast<std::uint8_t>(utf8proc_get_property(static_cast<utf8proc_int32_t>(c))->combining_class);
 }
 
 std::string unicode_normalize(std::string_view s, NormForm form) {
     // Fast path: ASCII is invariant under every form.
     if (std::all_of(s.begin(), s.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; }))
         return std::string(s);
-    const bool compat = form == NormForm::NFKC || form == NormForm::NFKD;
-    std::u32string d;
-    for (char32_t c : utf8_to_u32(s)) decompose(c, compat, d);
-    // Canonical ordering: stable sort of each run of non-starters by class.
-    for (std::size_t i = 0; i < d.size();) {
-        if (combining_class(d[i]) == 0) {
-            ++i;
-            continue;
-        }
-        std::size_t j = i;
-        while (j < d.size() && combining_class(d[j]) != 0) ++j;
-        std::stable_sort(d.begin() + static_cast<std::ptrdiff_t>(i), d.begin() + static_cast<std::ptrdiff_t>(j),
-                         [](char32_t a, char32_t b) { return combining_class(a) < combining_class(b); });
-        i = j;
+    // UTF8PROC_STABLE: the normalization forms of UAX #15 (no unassigned code
+    // points composed); no UTF8PROC_NULLTERM, so U+0000 is an ordinary character.
+    int options = UTF8PROC_STABLE;
+    switch (form) {
+        case NormForm::NFC: options |= UTF8PROC_COMPOSE; break;
+        case NormForm::NFD: options |= UTF8PROC_DECOMPOSE; break;
+        case NormForm::NFKC: options |= UTF8PROC_COMPOSE | UTF8PROC_COMPAT; break;
+        case NormForm::NFKD: options |= UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT; break;
     }
-    if (form == NormForm::NFD || form == NormForm::NFKD) return u32_to_utf8(d);
-    // Canonical composition.
-    std::u32string r;
-    r.reserve(d.size());
-    std::ptrdiff_t starter = -1;
-    int last_ccc = 0;
-    for (char32_t c : d) {
-        const int ccc = combining_class(c);
-        if (starter >= 0) {
-            const bool adjacent = static_cast<std::ptrdiff_t>(r.size()) - 1 == starter;
-            if (adjacent || (last_ccc != 0 && last_ccc < ccc)) {
-                if (char32_t comp = compose_pair(r[static_cast<std::size_t>(starter)], c)) {
-                    r[static_cast<std::size_t>(starter)] = comp;
-                    continue;
-                }
-            }
-        }
-        if (ccc == 0) starter = static_cast<std::ptrdiff_t>(r.size());
-        last_ccc = ccc;
-        r.push_back(c);
+    if (s.size() > static_cast<std::size_t>(std::numeric_limits<utf8proc_ssize_t>::max() / 4))
+        throw Error(ErrorCode::LimitExceeded, "text of " + std::to_string(s.size()) + " bytes is too long to normalize");
+    utf8proc_uint8_t* out = nullptr;
+    const utf8proc_ssize_t n =
+        utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()), static_cast<utf8proc_ssize_t>(s.size()), &out,
+                     static_cast<utf8proc_option_t>(options));
+    const std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> owned(out, &std::free);
+    if (n < 0) {
+        if (n == UTF8PROC_ERROR_NOMEM) throw std::bad_alloc();
+        throw Error(n == UTF8PROC_ERROR_INVALIDUTF8 ? ErrorCode::BadText : ErrorCode::LimitExceeded,
+                    std::string("Unicode normalization failed: ") + utf8proc_errmsg(n));
     }
-    return u32_to_utf8(r);
+    return std::string(reinterpret_cast<const char*>(out), static_cast<std::size_t>(n));
 }
 
 namespace {
-const MapEntry* lower_entry(char32_t c) { return find_cp(std::begin(kLower), std::end(kLower), c); }
-
-// "Cased" approximated from the lower-case table: a letter that has a lower-case
-// mapping or is the single-letter lower case of one.
-bool is_cased(char32_t c) {
-    static const std::unordered_set<char32_t> lower_targets = [] {
-        std::unordered_set<char32_t> s;
-        for (const MapEntry& e : kLower)
-            if (e.len == 1) s.insert(kUnicodePool[e.off]);
-        return s;
-    }();
-    return lower_entry(c) != nullptr || lower_targets.count(c) != 0;
+utf8proc_category_t category(char32_t c) {
+    return utf8proc_category(static_cast<utf8proc_int32_t>(c));
 }
+
+// Unicode's Cased (Lowercase, Uppercase or Lt): the letter categories plus
+// whatever has a case mapping (covers most of Other_Lowercase/Other_Uppercase).
+bool is_cased(char32_t c) {
+    const auto cp = static_cast<utf8proc_int32_t>(c);
+    const utf8proc_category_t k = category(c);
+    return k == UTF8PROC_CATEGORY_LU || k == UTF8PROC_CATEGORY_LL || k == UTF8PROC_CATEGORY_LT ||
+           utf8proc_tolower(cp) != cp || utf8proc_toupper(cp) != cp;
+}
+
+// Unicode's Case_Ignorable: Mn, Me, Cf, Lm, Sk, and Word_Break MidLetter,
+// MidNumLet and Single_Quote.
 bool is_case_ignorable(char32_t c) {
-    return c == U'\'' || c == U'.' || c == U':' || c == 0x00B7 || c == 0x2019 || combining_class(c) != 0;
+    switch (category(c)) {
+        case UTF8PROC_CATEGORY_MN:
+        case UTF8PROC_CATEGORY_ME:
+        case UTF8PROC_CATEGORY_CF:
+        case UTF8PROC_CATEGORY_LM:
+        case UTF8PROC_CATEGORY_SK: return true;
+        default: break;
+    }
+    switch (c) {
+        case U'\'': case U'.': case U':': case 0x00B7: case 0x0387: case 0x055F: case 0x05F4: case 0x2018:
+        case 0x2019: case 0x2024: case 0x2027: case 0xFE13: case 0xFE52: case 0xFE55: case 0xFF07: case 0xFF0E:
+        case 0xFF1A: return true;
+        default: return false;
+    }
 }
 }  // namespace
 
@@ -246,10 +184,12 @@ std::string unicode_lowercase(std::string_view s) {
             append_utf8(out, before && !after ? 0x03C2 : 0x03C3);
             continue;
         }
-        if (const MapEntry* e = lower_entry(c))
-            for (std::uint32_t k = 0; k < e->len; ++k) append_utf8(out, kUnicodePool[e->off + k]);
-        else
-            append_utf8(out, c);
+        if (c == 0x0130) {  // İ: SpecialCasing's only unconditional multi-character lower case
+            out.append("i\xCC\x87");
+            continue;
+        }
+        // utf8proc_tolower: UnicodeData's simple mapping (identity for an invalid code point).
+        append_utf8(out, static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))));
     }
     return out;
 }

@@ -4,8 +4,8 @@
 // the normalization forms (NFC/NFD/NFKC/NFKD) and lower-casing the
 // `tokenizers` normalizers apply, and GPT-2's byte ↔ unicode map of the
 // ByteLevel pre-tokenizer/decoder. The Unicode data (decompositions,
-// combining classes, composites, lower-case mappings) is generated from
-// Python's unicodedata by gen_unicode_tables.py (Unicode 14.0).
+// combining classes, composites, case mappings, categories) is utf8proc's
+// (Debian 12: utf8proc 2.8, Unicode 15.0).
 // Everything here is pure: no state, safe from any thread.
 #include <array>
 #include <cstdint>
@@ -38,7 +38,8 @@ inline std::size_t utf8_len(unsigned char b) noexcept {
 enum class NormForm : std::uint8_t { NFC, NFD, NFKC, NFKD };
 
 /// `s` (valid UTF-8) in normalization form `form`, as Rust's
-/// unicode-normalization (the `tokenizers` NFC/NFD/NFKC/NFKD normalizers) does.
+/// unicode-normalization (the `tokenizers` NFC/NFD/NFKC/NFKD normalizers) does,
+/// through utf8proc_map. Throws amn::Error (BadText) on ill-formed UTF-8.
 std::string unicode_normalize(std::string_view s, NormForm form);
 
 /// Canonical combining class of `c` (0 for starters).
@@ -46,6 +47,7 @@ std::uint8_t combining_class(char32_t c) noexcept;
 
 /// `s` (valid UTF-8) lower-cased as Rust's `str::to_lowercase` does: full
 /// mappings (U+0130 → "i̇"), final sigma (Σ → ς at the end of a word).
+/// Simple mappings are utf8proc_tolower's.
 std::string unicode_lowercase(std::string_view s);
 
 /// GPT-2's `bytes_to_unicode`: byte b → the UTF-8 of its printable stand-in
