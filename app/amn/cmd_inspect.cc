@@ -186,7 +186,7 @@ int cmd_inspect(Args& args) {
                     printable(hf->tokenizer_pre).c_str(), printable(hf->default_outtype).c_str());
         for (const auto& s : hf->warnings) std::printf("  GGUF note     %s\n", printable(s).c_str());
         if (r.quantized)
-            std::printf("  GGUF note     the weights are dequantized first: a GGUF quantization quantizes them twice\n");
+            std::printf("  GGUF note     the weights are quantized already: a GGUF file type quantizes them twice\n");
     } else if (hf) {
         std::printf("  GGUF          cannot convert: %s\n", printable(hf->error).c_str());
     }

@@ -229,6 +229,7 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         t.info = std::move(p.tensors[k]);
         t.recipe = lt.recipe;
         t.stored = lt.stored;
+        t.raw = lt.raw;
         t.imatrix = p.weights[k];
         out.tensors.push_back(std::move(t));
     }

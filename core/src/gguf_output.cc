@@ -50,7 +50,38 @@ void encode(DType type, const float* src, std::uint8_t* dst, std::size_t n, std:
     }
 }
 
+class RawDecode final : public Recipe {
+public:
+    RawDecode(std::shared_ptr<const RawRows> raw, DType type, std::vector<std::uint64_t> shape)
+        : raw_(std::move(raw)), info_(dtype_info(type)) {
+        std::uint64_t n = 1;
+        for (auto d : shape) n *= d;
+        elems_ = raw_->rows() ? n / raw_->rows() : 0;
+    }
+    std::string describe() const override { return std::string(info_->name) + " (repacked)"; }
+    std::string scheme_id() const override { return "gguf-" + std::string(info_->name); }
+    std::uint64_t rows() const override { return raw_->rows(); }
+    std::uint64_t row_elems() const override { return elems_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        std::vector<std::uint8_t> b(static_cast<std::size_t>(nrows * raw_->row_bytes()));
+        raw_->read(row0, nrows, b.data());
+        info_->to_f32(b.data(), out, nrows * elems_ / info_->block_elems);
+    }
+    std::vector<InputRange> inputs() const override { return raw_->inputs(); }
+    bool payload_is_row_major() const override { return false; }
+
+private:
+    std::shared_ptr<const RawRows> raw_;
+    const DTypeInfo* info_;
+    std::uint64_t elems_ = 0;
+};
+
 }  // namespace
+
+std::shared_ptr<const Recipe> make_raw_decode_recipe(std::shared_ptr<const RawRows> raw, DType type,
+                                                     std::vector<std::uint64_t> shape) {
+    return std::make_shared<RawDecode>(std::move(raw), type, std::move(shape));
+}
 
 GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan) {
     GgufSource src;
@@ -60,7 +91,7 @@ GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan) {
     src.tensors.reserve(plan.tensors.size());
     for (const auto& lt : plan.tensors) {
         const TensorInfo& stored = cat.tensors.at(lt.sources.at(0));
-        src.tensors.push_back({lt.name, lt.shape, stored.dtype, lt.recipe, &stored, lt.quantized});
+        src.tensors.push_back({lt.name, lt.shape, stored.dtype, lt.recipe, &stored, nullptr, lt.quantized});
     }
     return src;
 }
@@ -81,6 +112,11 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
         const auto& t = p.tensors[k].info;
         if (t.copied && p.tensors[k].stored) {
             units.push_back({k, 0, 1, t.bytes});
+            continue;
+        }
+        if (t.copied && p.tensors[k].raw) {
+            const auto& raw = *p.tensors[k].raw;
+            split_rows(units, k, raw.rows(), raw.row_bytes(), 1, opt.chunk_bytes);
             continue;
         }
         const Recipe& r = *p.tensors[k].recipe;
@@ -115,6 +151,14 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
                     w.write(u.item, at, {src + at, static_cast<std::size_t>(n)});
                     cat.shards[stored.shard].file->release(stored.offset + at, n);
                 }
+                return;
+            }
+            if (t.copied && ot.raw) {
+                Scratch& s = scratch[worker];
+                const std::uint64_t rb = ot.raw->row_bytes();
+                s.q.resize(u.nrows * rb);
+                ot.raw->read(u.row0, u.nrows, s.q.data());
+                w.write(u.item, u.row0 * rb, {s.q.data(), s.q.size()});
                 return;
             }
             const Recipe& r = *ot.recipe;

@@ -27,6 +27,24 @@
 
 namespace amn::detail {
 
+/// A tensor whose bytes are made directly in its GGUF type, row by row
+/// (NVFP4 repacked from ModelOpt's layout: no decode, no rounding).
+class RawRows {
+public:
+    virtual ~RawRows() = default;
+    virtual std::uint64_t rows() const = 0;
+    virtual std::uint64_t row_bytes() const = 0;  ///< bytes of one row in the GGUF type
+    /// Write rows [row0, row0 + n) to `out` (n × row_bytes()). Thread-safe.
+    virtual void read(std::uint64_t row0, std::uint64_t n, std::uint8_t* out) const = 0;
+    /// The catalog ranges it reads, for page release.
+    virtual std::vector<Recipe::InputRange> inputs() const { return {}; }
+};
+
+/// The f32 values of `raw` (GGUF type `type`, decoded with its registry
+/// decoder): a recipe for jobs that re-encode such a tensor.
+std::shared_ptr<const Recipe> make_raw_decode_recipe(std::shared_ptr<const RawRows> raw, DType type,
+                                                     std::vector<std::uint64_t> shape);
+
 /// A GGUF as llama-quantize reads it: the file it is given (a GGUF
 /// catalog), or the file convert_hf_to_gguf.py would have written for a
 /// Hugging Face folder (hf_gguf.cc) — so that forget runs on both in one pass.
@@ -38,6 +56,8 @@ struct GgufSourceTensor {
     /// Where the stored bytes are when they can be copied unchanged; nullptr
     /// when the file exists only as a plan (values come from `recipe`).
     const TensorInfo* stored = nullptr;
+    /// Bytes made directly in `dtype` (copied as they come when the type is kept).
+    std::shared_ptr<const RawRows> raw;
     bool quantized = false;              ///< the values were dequantized (a warning says errors compound)
 };
 struct GgufSource {
@@ -78,6 +98,9 @@ struct GgufOutputTensor {
     /// nullptr: the values come from `recipe` and are encoded (exactly, since
     /// the type is kept).
     const TensorInfo* stored = nullptr;
+    /// For `info.copied` with no `stored`: bytes made directly in the target
+    /// type (written as they come).
+    std::shared_ptr<const RawRows> raw;
     /// Importance weights per row position (n_per_row per matrix), or nullptr.
     const std::vector<float>* imatrix = nullptr;
 };

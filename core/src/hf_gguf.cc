@@ -29,6 +29,7 @@
 #include "tokenizer/vocab.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
@@ -125,12 +126,144 @@ struct HfModel {
         std::vector<std::uint64_t> shape;   // row-major
         std::shared_ptr<const Recipe> recipe;
         const TensorInfo* stored = nullptr; // a plain stored tensor, unchanged (no transform)
+        std::shared_ptr<const RawRows> raw; // bytes made directly in GGUF NVFP4 (repacked)
         bool quantized = false;
     };
     std::vector<Tensor> tensors;            // converter order, generated first
     std::optional<DType> half;              // first_half_float()
+    bool nvfp4 = false;                     // NVFP4 weights repacked: general.file_type MOSTLY_NVFP4
     std::vector<std::string> warnings;
 };
+
+// ModelOpt / compressed-tensors NVFP4 → GGUF NVFP4, bytes moved, nothing
+// rounded (convert_hf_to_gguf `_nvfp4_pack`): per row and 64 inputs one
+// 36-byte block = the four E4M3 group scales with the sign bit cleared
+// (read as UE4M3), then per group of 16 the 8 bytes c(j) | c(j+8) << 4,
+// c(2i) the low and c(2i+1) the high nibble of stored byte i. Rows may be
+// gathered (llama's Q/K permutation applies to weight and scale rows).
+class Nvfp4Repack final : public RawRows {
+public:
+    Nvfp4Repack(const Catalog& cat, const TensorInfo& w, const TensorInfo& s, std::vector<std::uint64_t> rows_from)
+        : w_(w), s_(s), wd_(cat.data(w)), sd_(cat.data(s)), out_(w.shape[0]), in_(w.shape[1] * 2), from_(std::move(rows_from)) {}
+    std::uint64_t rows() const override { return out_; }
+    std::uint64_t row_bytes() const override { return in_ / 64 * 36; }
+    void read(std::uint64_t row0, std::uint64_t n, std::uint8_t* out) const override {
+        const std::uint64_t wb = in_ / 2, sb = in_ / 16;
+        for (std::uint64_t r = row0; r < row0 + n; ++r) {
+            const std::uint64_t src = from_.empty() ? r : from_[r];
+            const std::uint8_t* w = wd_ + src * wb;
+            const std::uint8_t* s = sd_ + src * sb;
+            for (std::uint64_t b = 0; b < in_ / 64; ++b, out += 36) {
+                for (int k = 0; k < 4; ++k) out[k] = s[4 * b + k] & 0x7F;
+                for (int k = 0; k < 4; ++k) {
+                    const std::uint8_t* g = w + (4 * b + k) * 8;  // 16 values in 8 bytes
+                    auto c = [&](int i) { return static_cast<std::uint8_t>(i % 2 ? g[i / 2] >> 4 : g[i / 2] & 15); };
+                    for (int j = 0; j < 8; ++j) out[4 + 8 * k + j] = static_cast<std::uint8_t>(c(j) | (c(j + 8) << 4));
+                }
+            }
+        }
+    }
+    std::vector<Recipe::InputRange> inputs() const override {
+        return {{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
+    }
+
+private:
+    const TensorInfo& w_;
+    const TensorInfo& s_;
+    const std::uint8_t* wd_;
+    const std::uint8_t* sd_;
+    std::uint64_t out_, in_;
+    std::vector<std::uint64_t> from_;
+};
+
+float stored_scalar(const Catalog& cat, const TensorInfo& t) {
+    const DTypeInfo* info = dtype_info(t.dtype);
+    if (!info || !info->is_float || info->block_elems != 1 || t.numel() != 1 || !info->to_f32)
+        throw Error(ErrorCode::BadCompanion, "expected one float value, got " + t.dtype_name + " " + shape_to_string(t.shape),
+                    cat.path, t.name);
+    float v = 0;
+    info->to_f32(cat.data(t), &v, 1);
+    return v;
+}
+
+// `_generate_nvfp4_tensors`: every NVFP4 linear repacked, each followed by
+// its `.scale` (weight_scale_2) and `.input_scale` unless the value is within
+// 1e-6 of 1 (`_scale_is_trivial`); before every other tensor.
+void repack_nvfp4(const Catalog& cat, const Plan& plan, HfModel& m, std::vector<bool>& done) {
+    std::vector<arch::HfTensorRef> refs;
+    std::vector<std::size_t> idx;
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        const auto& lt = plan.tensors[i];
+        const auto* p = lt.params ? std::get_if<Fp4Params>(&*lt.params) : nullptr;
+        if (!p || p->format != Fp4Format::Nvfp4) continue;
+        const auto& payload = cat.tensors.at(lt.sources.at(0));
+        refs.push_back({fs::path(cat.shards.at(payload.shard).path).filename().string(), lt.name});
+        idx.push_back(i);
+    }
+    if (idx.empty()) return;
+    m.nvfp4 = true;
+    const auto blocks = m.cfg->find(std::vector<std::string_view>{"n_layers", "num_hidden_layers", "n_layer", "num_layers"});
+    const std::uint64_t block_count = blocks && blocks->second.is_uint64() ? std::uint64_t(blocks->second)
+                                      : blocks && blocks->second.is_int64() && std::int64_t(blocks->second) > 0
+                                          ? static_cast<std::uint64_t>(std::int64_t(blocks->second))
+                                          : 0;
+    auto head_count = [&](std::initializer_list<std::string_view> keys) -> std::uint64_t {
+        const auto f = m.cfg->find(std::vector<std::string_view>(keys));
+        if (f && f->second.is_uint64()) return std::uint64_t(f->second);
+        if (f && f->second.is_int64() && std::int64_t(f->second) > 0) return static_cast<std::uint64_t>(std::int64_t(f->second));
+        return 0;
+    };
+    const std::uint64_t n_head = head_count({"n_heads", "num_attention_heads"});
+    const std::uint64_t n_kv = head_count({"n_kv_heads", "num_key_value_heads"});
+    const bool ct = cat.qconfig("quant_method").value_or("") == "compressed-tensors";
+    for (const std::size_t k : index_order(cat, refs)) {
+        const auto& lt = plan.tensors[idx[k]];
+        done[idx[k]] = true;
+        const auto name = arch::filter_tensor_name(*m.row, lt.name);
+        if (!name) continue;
+        if (name->find(".experts.") != std::string::npos)
+            throw Error(ErrorCode::Unsupported, "NVFP4 MoE experts are not converted to GGUF yet", cat.path, lt.name);
+        const auto gguf = arch::map_tensor_name(*m.row, block_count, *name);
+        if (!gguf) throw Error(ErrorCode::Unsupported, "cannot map tensor " + *name + " to " + std::string(m.row->gguf), cat.path, lt.name);
+        const std::string stem = lt.name.substr(0, lt.name.size() - std::string(".weight").size());
+        const auto w = lt.sources.at(0);
+        const auto s = cat.find(stem + ".weight_scale");
+        const auto& wt = cat.tensors[w];
+        if (!s || wt.shape.size() != 2 || (wt.shape[1] * 2) % 64)
+            throw Error(ErrorCode::Unsupported, "NVFP4 rows must hold a multiple of 64 values for GGUF NVFP4", cat.path, lt.name);
+        std::vector<std::uint64_t> from;
+        if (m.row->permute_qk && n_head) {
+            if (name->ends_with("q_proj.weight")) from = llama_permute_source_rows(wt.shape[0], n_head);
+            else if (name->ends_with("k_proj.weight")) from = llama_permute_source_rows(wt.shape[0], n_kv && n_kv != n_head ? n_kv : n_head);
+        }
+        HfModel::Tensor t;
+        t.name = *gguf;
+        t.hf = lt.name;
+        t.shape = {wt.shape[0], wt.shape[1] * 2};
+        t.raw = std::make_shared<Nvfp4Repack>(cat, wt, cat.tensors[*s], std::move(from));
+        t.quantized = true;
+        m.tensors.push_back(std::move(t));
+        // weight_scale_2 / input_scale (compressed-tensors: 1 / the global scales, in f32).
+        auto scalar = [&](const char* modelopt, const char* ct_name) -> std::optional<float> {
+            if (ct) {
+                if (const auto g = cat.find(stem + ct_name)) return 1.0f / stored_scalar(cat, cat.tensors[*g]);
+            } else if (const auto g = cat.find(stem + modelopt)) {
+                return stored_scalar(cat, cat.tensors[*g]);
+            }
+            return std::nullopt;
+        };
+        const std::string base = gguf->substr(0, gguf->size() - std::string(".weight").size());
+        for (const auto& [suffix, v] : {std::pair{".scale", scalar(".weight_scale_2", ".weight_global_scale")},
+                                        std::pair{".input_scale", scalar(".input_scale", ".input_global_scale")}}) {
+            if (!v || std::abs(static_cast<double>(*v) - 1.0) < 1e-6) continue;
+            HfModel::Tensor c;
+            c.name = base + suffix;
+            c.shape = {1};
+            c.recipe = make_constant_recipe({*v}, "NVFP4 per-tensor scale");
+            m.tensors.push_back(std::move(c));
+        }
+    }
+}
 
 std::string model_dir(const Catalog& cat) {
     if (!cat.config_path.empty()) return fs::path(cat.config_path).parent_path().string();
@@ -208,7 +341,12 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
     m.row = &arch::hf_arch_for_config(*m.cfg);
     m.extras = arch::generate_extra_tensors(*m.row, *m.cfg);
     m.half = first_half_float(cat);
-    if (vocab_only) return m;
+    std::vector<bool> done(plan.tensors.size(), false);
+    if (!vocab_only) repack_nvfp4(cat, plan, m, done);
+    if (vocab_only) {
+        m.tensors.clear();
+        return m;
+    }
 
     for (const auto& g : m.extras.tensors) {
         HfModel::Tensor t;
@@ -226,6 +364,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
     std::vector<std::size_t> created;
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
+        if (done[i]) continue;
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
         const auto& payload = cat.tensors.at(lt.sources.at(0));
         const std::string file = fs::path(cat.shards.at(payload.shard).path).filename().string();
@@ -356,6 +495,7 @@ DType parse_outtype(const std::string& s, const HfModel& m) {
 struct Converted {
     HfModel model;
     DType outtype = DType::BF16;
+    std::uint32_t ftype = 0;  // general.file_type written
     GgufOutputPlan plan;
     arch::GeneralNaming naming;
     std::vector<std::string> warnings;
@@ -372,30 +512,35 @@ Plan converter_plan(const Catalog& cat) {
 Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::string& outtype_text, bool vocab_only,
                        const std::optional<std::string>& vocab_pre) {
     const Plan plan = converter_plan(cat);
-    Converted c{build_model(cat, plan, vocab_only), DType::Unknown, {}, {}, {}};
+    Converted c{build_model(cat, plan, vocab_only), DType::Unknown, 0, {}, {}, {}};
     c.outtype = outtype_or_unknown != DType::Unknown ? outtype_or_unknown : parse_outtype(outtype_text, c.model);
     std::vector<std::pair<std::string, std::vector<std::uint64_t>>> written;
     for (auto& t : c.model.tensors) {
         GgufOutputTensor o;
         o.info.name = t.name;
         o.info.shape = t.shape;
-        o.info.target = arch::converter_type(*c.model.row, t.name, t.shape, c.outtype);
-        o.info.source = t.stored ? t.stored->dtype : DType::F32;
+        o.info.target = t.raw ? DType::NVFP4 : arch::converter_type(*c.model.row, t.name, t.shape, c.outtype);
+        o.info.source = t.raw ? DType::NVFP4 : t.stored ? t.stored->dtype : DType::F32;
         o.info.numel = 1;
         for (auto d : t.shape) o.info.numel *= d;
         const auto bytes = dtype_bytes(o.info.target, o.info.numel);
         if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + dtype_name(o.info.target) + " blocks", cat.path, t.name);
         o.info.bytes = *bytes;
-        o.info.reason = o.info.target == c.outtype ? "convert_hf_to_gguf --outtype " + dtype_name(c.outtype)
-                                                   : "convert_hf_to_gguf keeps it " + dtype_name(o.info.target);
-        o.info.copied = t.stored && t.stored->dtype == o.info.target;
+        o.info.reason = t.raw                         ? "NVFP4 repacked as it is stored (convert_hf_to_gguf)"
+                        : o.info.target == c.outtype ? "convert_hf_to_gguf --outtype " + dtype_name(c.outtype)
+                                                     : "convert_hf_to_gguf keeps it " + dtype_name(o.info.target);
+        o.info.copied = (t.stored && t.stored->dtype == o.info.target) || t.raw != nullptr;
         o.stored = o.info.copied ? t.stored : nullptr;
-        o.recipe = t.recipe;
+        o.raw = t.raw;
+        o.recipe = t.raw ? make_raw_decode_recipe(t.raw, DType::NVFP4, t.shape) : t.recipe;
         written.emplace_back(t.name, t.shape);
         c.plan.tensors.push_back(std::move(o));
     }
     c.warnings = c.model.warnings;
-    c.plan.kvs = build_kvs(cat, c.model, ftype_of(c.outtype), written, vocab_pre, c.warnings, &c.naming);
+    // prepare_metadata: NVFP4 weights make an F32/F16/BF16 file MOSTLY_NVFP4 (39).
+    const std::uint32_t ftype = c.model.nvfp4 && c.outtype != DType::Q8_0 ? 39u : ftype_of(c.outtype);
+    c.ftype = ftype;
+    c.plan.kvs = build_kvs(cat, c.model, ftype, written, vocab_pre, c.warnings, &c.naming);
     return c;
 }
 
@@ -422,8 +567,9 @@ GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::
         s.shape = o.info.shape;
         s.dtype = o.info.target;
         // The values as the intermediate file holds them.
-        s.recipe = make_round_through_recipe(t.recipe, o.info.target);
+        s.recipe = t.raw ? o.recipe : make_round_through_recipe(t.recipe, o.info.target);
         s.stored = o.stored;
+        s.raw = t.raw;
         s.quantized = t.quantized;
         src.tensors.push_back(std::move(s));
     }
@@ -500,7 +646,7 @@ GgufForgetResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt
         run.path = opt.output;
     } else {
         std::vector<std::pair<std::string, std::vector<std::uint64_t>>> none;
-        const std::string type = opt.vocab_only ? std::string() : arch::converter_output_type(detail::ftype_of(c.outtype));
+        const std::string type = opt.vocab_only ? std::string() : arch::converter_output_type(c.ftype);
         arch::ParamCounter counter;
         for (const auto& t : c.plan.tensors) {
             std::vector<std::uint64_t> ne(t.info.shape.rbegin(), t.info.shape.rend());

@@ -150,6 +150,36 @@ private slots:
         QCOMPARE(sha256_of(one), sha256_of(two));
     }
 
+    // ModelOpt NVFP4 repacked into GGUF NVFP4 (no rounding), against the real converter's files:
+    // a tiny llama folder made by tests/cli/hf_nvfp4_model.py (seeded), converted by
+    // convert_hf_to_gguf.py (34af94c, the shared hf_shim) with --outtype f16 / bf16 / q8_0;
+    // their sha256 recorded here. Then the one-pass forget = convert + forget of that file.
+    void nvfp4Repacked() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QTemporaryDir tmp;
+        const QString in = tmp.path() + "/Llama-NVFP4-tiny";
+        const auto g = run(QString::fromStdString(amn::test::python()),
+                           {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/hf_nvfp4_model.py", in,
+                            dir + "/inputs/Llama-2-7b-hf"});
+        QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        const QList<QPair<QString, QByteArray>> want{
+            {"F16", "dc981c6f1e20f43fff1552b5363a55be2693e4966ede83b19d9c9ae932f91344"},
+            {"BF16", "05b3b3448b390e97de2a08928215b3c374a2e8a9df8bc7db2ff9ad7666c14d8d"},
+            {"Q8_0", "ca3c4c1ae7c9c2b827c13b42c028b6c4375da289f02e73abfb4de4a89162fd5c"}};
+        for (const auto& [type, sha] : want) {
+            const QString out = tmp.path() + "/" + type + ".gguf";
+            const auto r = run_amn({"convert", in, "--to", "gguf:" + type, "-o", out, "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            QCOMPARE(sha256_of(out), sha);
+        }
+        const QString one = tmp.path() + "/one.gguf", two = tmp.path() + "/two.gguf";
+        auto r = run_amn({"forget", in, "--to", "gguf:Q4_K_M", "-o", one, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        r = run_amn({"forget", tmp.path() + "/BF16.gguf", "--to", "gguf:Q4_K_M", "-o", two, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(one), sha256_of(two));
+    }
+
     // No -o: beside the folder, named by gguf-py's naming_convention; the folder untouched.
     void defaultOutputBesideFolder() {
         SKIP_WITHOUT_HF_GGUF(dir);
