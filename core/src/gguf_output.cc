@@ -102,6 +102,7 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
     res.file = opt.path;
     GgufWriter w(res.file, opt.force);
     w.set_kvs(std::move(p.kvs));
+    w.set_pad_without_tensors(p.pad_without_tensors);
     for (const auto& t : p.tensors) w.add_tensor(t.info.name, t.info.target, t.info.shape);
     w.layout();
 

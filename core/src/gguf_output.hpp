@@ -109,6 +109,8 @@ struct GgufOutputTensor {
 struct GgufOutputPlan {
     std::vector<MetaKv> kvs;                 ///< in file order
     std::vector<GgufOutputTensor> tensors;   ///< in file order
+    /// Without tensors: pad the key/values to the alignment (ggml) or not (gguf-py).
+    bool pad_without_tensors = true;
 };
 
 struct HfConverterPlan {

@@ -166,6 +166,7 @@ struct GgufWriter::Impl {
     using State = detail::SinkState;
     State state = State::Open;
     std::uint64_t alignment = kDefaultAlignment;
+    bool pad_empty = true;  // set_pad_without_tensors()
     std::uint64_t data_offset = 0;
     std::uint64_t file_size = 0;
     // optional + reset(): TempFile's move-assignment runs its destructor on
@@ -284,6 +285,11 @@ std::size_t GgufWriter::add_tensor(std::string name, DType type, std::vector<std
 }
 
 std::size_t GgufWriter::tensor_count() const noexcept { return d_->tensors.size(); }
+
+void GgufWriter::set_pad_without_tensors(bool pad) {
+    d_->require_open("set_pad_without_tensors()");
+    d_->pad_empty = pad;
+}
 std::uint64_t GgufWriter::tensor_nbytes(std::size_t i) const { return d_->tensor(i).nbytes; }
 
 void GgufWriter::layout() {
@@ -311,7 +317,7 @@ void GgufWriter::layout() {
         put_u32(head, static_cast<std::uint32_t>(dtype_info(t.type)->ggml_id));
         put_u64(head, t.rel_offset);
     }
-    d.data_offset = pad_to(head.size(), d.alignment);
+    d.data_offset = d.tensors.empty() && !d.pad_empty ? head.size() : pad_to(head.size(), d.alignment);
     head.resize(static_cast<std::size_t>(d.data_offset), 0);
     d.file_size = d.data_offset + rel;
 

@@ -23,6 +23,7 @@
 #include "anamnesis/hf_layout.hpp"
 #include "arch/arch_table.hpp"
 #include "arch/general_kvs.hpp"
+#include "arch/model_naming.hpp"
 #include "gguf_output.hpp"
 #include "layout_recipes.hpp"
 #include "output_files.hpp"
@@ -541,6 +542,7 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
     const std::uint32_t ftype = c.model.nvfp4 && c.outtype != DType::Q8_0 ? 39u : ftype_of(c.outtype);
     c.ftype = ftype;
     c.plan.kvs = build_kvs(cat, c.model, ftype, written, vocab_pre, c.warnings, &c.naming);
+    c.plan.pad_without_tensors = false;  // gguf-py writes a --vocab-only file unpadded
     return c;
 }
 
@@ -654,7 +656,12 @@ GgufForgetResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt
         }
         fs::path parent = fs::path(detail::model_dir(cat)).parent_path();
         if (parent.empty()) parent = ".";
-        run.path = (parent / arch::default_gguf_name(c.naming, type, counter.counts())).string();
+        // --vocab-only: the converter's naming_convention(..., model_type="vocab"), no size or type.
+        const std::string name =
+            opt.vocab_only ? arch::naming_convention(c.naming.name, c.naming.basename, c.naming.finetune, c.naming.version,
+                                                     std::nullopt, std::nullopt, std::string("vocab")) + ".gguf"
+                           : arch::default_gguf_name(c.naming, type, counter.counts());
+        run.path = (parent / name).string();
     }
     for (const auto& s : cat.shards)
         if (detail::same_file(run.path, s.path))

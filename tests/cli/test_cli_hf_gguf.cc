@@ -180,6 +180,54 @@ private slots:
         QCOMPARE(sha256_of(one), sha256_of(two));
     }
 
+    // pytorch_model-*.bin shards + index (tests/cli/hf_pytorch_bin_model.py, torch.save of the
+    // Llama-2 fixture's tensors), read without running pickle code. The converter (34af94c, its
+    // torch.load called without mmap= on torch 1.13) wrote: in name order the very bytes of the
+    // safetensors folder's F16 output (the manifest's), in reverse order (it follows the
+    // pickled dict order of a .bin shard) 42cae5de….
+    void pytorchBinShards_data() {
+        QTest::addColumn<bool>("reverse");
+        QTest::addColumn<QByteArray>("sha");
+        QTest::newRow("name order") << false << QByteArray("24742334ad77cd56f975c7a95282cd545231034ee21873502a9cd483433916b6");
+        QTest::newRow("reverse order") << true << QByteArray("42cae5de37c5f9278232a15581b932ec92033936352a71163cab15e11e850d7f");
+    }
+    void pytorchBinShards() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(bool, reverse);
+        QFETCH(QByteArray, sha);
+        QTemporaryDir tmp;
+        const QString in = tmp.path() + "/Llama-2-7b-hf", out = tmp.path() + "/out.gguf";
+        QStringList args{QString::fromStdString(amn::test::source_dir()) + "/tests/cli/hf_pytorch_bin_model.py",
+                         dir + "/inputs/Llama-2-7b-hf", in};
+        if (reverse) args << "--reverse";
+        const auto g = run(QString::fromStdString(amn::test::python()), args);
+        if (g.exit_code != 0 && g.err.contains("No module named 'torch'")) QSKIP("python3-torch missing");
+        QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        QVERIFY(QFileInfo::exists(in + "/pytorch_model.bin.index.json"));
+        const auto r = run_amn({"convert", in, "--to", "gguf:F16", "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out), sha);
+    }
+
+    // --vocab-only: key/values and tokenizer, no tensors, no padding (gguf-py). References:
+    // `convert_hf_to_gguf.py CASE --vocab-only --outfile X` at 34af94c.
+    void vocabOnly_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QByteArray>("sha");
+        QTest::newRow("sentencepiece") << "Llama-2-7b-hf" << QByteArray("c2e78cb7eeb4f50f0b9ea3606ab9b4bbb1481879c2ea24d9ba566784481ec56a");
+        QTest::newRow("bpe") << "Qwen3-0.6B" << QByteArray("eb234ae2f72092aa7f01e8cb61c561bbdd247ff781f224211254c6c2fe665ab3");
+    }
+    void vocabOnly() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, input);
+        QFETCH(QByteArray, sha);
+        QTemporaryDir tmp;
+        const QString out = tmp.path() + "/v.gguf";
+        const auto r = run_amn({"convert", dir + "/inputs/" + input, "--to", "gguf", "--vocab-only", "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out), sha);
+    }
+
     // No -o: beside the folder, named by gguf-py's naming_convention; the folder untouched.
     void defaultOutputBesideFolder() {
         SKIP_WITHOUT_HF_GGUF(dir);

@@ -105,6 +105,12 @@ public:
     std::size_t add_tensor(std::string name, DType type, std::vector<std::uint64_t> shape) override;
 
     std::size_t tensor_count() const noexcept override;
+
+    /// A file without tensors ends after its key/values: ggml pads it to the
+    /// alignment (the default, `pad` = true); gguf-py's GGUFWriter, which
+    /// writes convert_hf_to_gguf's `--vocab-only` files, does not (false).
+    /// \throws Error{Usage} after layout().
+    void set_pad_without_tensors(bool pad);
     /// Bytes of tensor `i` (blocks × block bytes, without padding).
     /// \throws Error{OutOfRange} for a bad index.
     std::uint64_t tensor_nbytes(std::size_t i) const override;
