@@ -489,6 +489,11 @@ DType parse_outtype(const std::string& s, const HfModel& m) {
     if (t == "bf16") return DType::BF16;
     if (t == "q8_0") return DType::Q8_0;
     if (t == "auto" || t.empty()) return m.half.value_or(DType::F16);
+    std::string up = s;
+    std::transform(up.begin(), up.end(), up.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+    if (parse_llama_file_type(up))
+        throw Error(ErrorCode::Usage, "convert writes convert_hf_to_gguf's types (F32, F16, BF16, Q8_0, auto); for " + up +
+                                          " use amn forget DIR --to gguf:" + up + " (the converter and llama-quantize in one pass)");
     throw Error(ErrorCode::Usage, "unknown GGUF output type '" + s + "' (convert_hf_to_gguf's: F32, F16, BF16, Q8_0, auto)");
 }
 

@@ -165,7 +165,7 @@ void read_post_processor(SpecialVocab& sv, Elem post, TokenizerConfig& tc, PyVal
                 }
                 set_add(sv, "bos", in2(first, bos, cls));
                 if (!in2(first, bos, cls))
-                    sv.warnings.push_back("Unknown leading special token " + show(first) + " in TemplateProcessing<single>");
+                    sv.template_notes.push_back("Unknown leading special token " + show(first) + " in TemplateProcessing<single>");
             }
             last = entry_id(single.back(), "SpecialToken", file);
             if (py::truthy(last)) {
@@ -186,7 +186,7 @@ void read_post_processor(SpecialVocab& sv, Elem post, TokenizerConfig& tc, PyVal
                 }
                 set_add(sv, "eos", py::equal(last, eos));
                 if (!py::equal(last, eos))
-                    sv.warnings.push_back("Unknown trailing special token " + show(last) + " in TemplateProcessing<single>");
+                    sv.template_notes.push_back("Unknown trailing special token " + show(last) + " in TemplateProcessing<single>");
             }
         }
         if (pair.empty()) continue;
@@ -194,7 +194,7 @@ void read_post_processor(SpecialVocab& sv, Elem post, TokenizerConfig& tc, PyVal
         const std::size_t seq_start = (first_t && py::equal(entry_id(pair.front(), "SpecialToken", file), first)) ? 1 : 0;
         const bool stop_one = last_t && py::equal(entry_id(pair.back(), "SpecialToken", file), last);
         if ((first_t && seq_start == 0) || (last_t && !stop_one))
-            sv.warnings.push_back("TemplateProcessing<single> leading/trailing special tokens do not match TemplateProcessing<pair>");
+            sv.template_notes.push_back("TemplateProcessing<single> leading/trailing special tokens do not match TemplateProcessing<pair>");
         // tmpl_pair[seq_start:seq_stop]
         const std::size_t end = stop_one ? pair.size() - 1 : pair.size();
         std::vector<Elem> mid;
@@ -203,23 +203,23 @@ void read_post_processor(SpecialVocab& sv, Elem post, TokenizerConfig& tc, PyVal
         const PyVal a = entry_id(mid.front(), "Sequence", file);
         const PyVal b = entry_id(mid.back(), "Sequence", file);
         const bool ab = a && py::equal(*a, "A") && b && py::equal(*b, "B");
-        if (!ab) sv.warnings.push_back("Unknown sequence " + show(a) + "..." + show(b) + " in TemplateProcessing<pair>");
+        if (!ab) sv.template_notes.push_back("Unknown sequence " + show(a) + "..." + show(b) + " in TemplateProcessing<pair>");
         if (!ab || mid.size() <= 2) continue;  // tmpl_pair[1:-1] empty
         std::vector<Elem> inner(mid.begin() + 1, mid.end() - 1);
         bool add_sep = false;
         if (const PyVal e = entry_id(inner[0], "SpecialToken", file); py::truthy(e)) {
             if (in2(e, sep, eos) && !last_t) add_sep = true;
             if (!in2(e, sep, eos))
-                sv.warnings.push_back("Unknown separator token " + show(e) + " in TemplateProcessing<pair>");
+                sv.template_notes.push_back("Unknown separator token " + show(e) + " in TemplateProcessing<pair>");
         } else {
-            sv.warnings.push_back("Unknown middle sequence in TemplateProcessing<pair>");
+            sv.template_notes.push_back("Unknown middle sequence in TemplateProcessing<pair>");
         }
         if (inner.size() == 2) {
             if (const PyVal e = entry_id(inner[1], "SpecialToken", file); py::truthy(e)) {
                 if (in2(e, sep, eos)) add_sep = true;
-                else sv.warnings.push_back("Unknown second separator token " + show(e) + " in TemplateProcessing<pair>");
+                else sv.template_notes.push_back("Unknown second separator token " + show(e) + " in TemplateProcessing<pair>");
             } else {
-                sv.warnings.push_back("Unknown second middle sequence in TemplateProcessing<pair>");
+                sv.template_notes.push_back("Unknown second middle sequence in TemplateProcessing<pair>");
             }
         }
         set_add(sv, "sep", add_sep);

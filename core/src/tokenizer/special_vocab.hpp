@@ -45,6 +45,10 @@ struct SpecialVocab {
     std::optional<bool> normalizer_strip_accents;  ///< from tokenizer.json's normalizer
     std::vector<std::string> special_token_types;  ///< after loading (TemplateProcessing may add eot/eom)
     std::vector<std::string> warnings;             ///< what SpecialVocab logs as warnings
+    /// What SpecialVocab logs about a TemplateProcessing post-processor it
+    /// cannot read fully (a pair template with a separator it does not know):
+    /// only that add_sep_token stays unset. Not shown to users.
+    std::vector<std::string> template_notes;
 
     /// `_set_special_token(typ, tid)`: ignored unless `tid` is an int (bool
     /// counts, as in Python); kept when below n_vocab (or no bound) and `typ`
