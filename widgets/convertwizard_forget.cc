@@ -436,8 +436,10 @@ void ConvertWizard::showPlan(const PlanOutcome& p) {
                                textItem(converting ? convertReasonText(t, outtype) : forgetReasonText(t, ggufFileType()))});
         planModel_->item(planModel_->rowCount() - 1, 6)->setToolTip(QString::fromStdString(t.reason));  // the core's detail
     }
+    // File order first: enabling sorting sorts by the header's indicator,
+    // which starts at column 0 (descending in Qt 6) — not what was planned.
+    planTable_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     planTable_->setSortingEnabled(true);
-    planTable_->sortByColumn(-1, Qt::AscendingOrder);
     planTable_->resizeColumnsToContents();
     planTable_->setColumnWidth(0, std::min(planTable_->columnWidth(0), 320));
     updateSummary();
@@ -469,8 +471,10 @@ void ConvertWizard::showLoss(const std::vector<amn::ForgetTensor>& loss) {
                                numberItem(humanBytes(t.bytes), static_cast<double>(t.bytes))});
         bars.push_back({QString::fromStdString(t.name), type, t.sqnr_db, t.rmse, bpw});
     }
+    // File order first: enabling sorting sorts by the header's indicator,
+    // which starts at column 0 (descending in Qt 6) — not what was planned.
+    lossTable_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     lossTable_->setSortingEnabled(true);
-    lossTable_->sortByColumn(-1, Qt::AscendingOrder);
     lossTable_->resizeColumnsToContents();
     lossTable_->setColumnWidth(0, std::min(lossTable_->columnWidth(0), 320));
     lossChart_->setBars(std::move(bars));
