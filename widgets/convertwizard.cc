@@ -215,6 +215,12 @@ void ConvertWizard::buildPages() {
             gl->addWidget(ggufRadio_, 1, 0);
             gl->addWidget(ftype_, 1, 1);
             gl->setColumnStretch(2, 1);
+            // The combos as wide as a type name needs (their lists show the
+            // long entries), so that the radio labels keep their full width.
+            for (auto* c : {outtype_, ftype_}) {
+                c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+                c->setMinimumContentsLength(22);
+            }
             hfInfo_ = wrapLabel(QString(), gg);
             hfInfo_->hide();  // until setHfGgufInfo()
             gl->addWidget(hfInfo_, 2, 0, 1, 3);
@@ -426,6 +432,8 @@ void ConvertWizard::buildPages() {
         l->addWidget(planTable_, 1);
         summary->complete = [this] { return mode() == Mode::Remember ? !hfLayout() || hfError_.isEmpty() : planOk_; };
         summary->enter = [this] {
+            // The per-tensor table (forget, GGUF): room for its "Why" column.
+            if (mode() != Mode::Remember) resize(std::max(width(), 900), std::max(height(), 600));
             updateSummary();
             if (mode() != Mode::Remember) startPlan();
         };

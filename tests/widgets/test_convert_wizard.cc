@@ -524,13 +524,24 @@ private slots:
         QVERIFY2(!w.outputPath().endsWith("-auto.gguf"), qPrintable(w.outputPath()));
         w.setOutputPath(guiPath);
         if (folder.contains("bnb")) {
+            w.setHfGgufInfo(amn::describe_hf_gguf(model->catalog));  // as the main window hands it over
             w.show();
             w.next();
             saveShot(&w, "hf-wizard-target.png");
             w.back();
         }
         QSignalSpy finished(&w, &ConvertWizard::conversionFinished);
-        runForgetWizard(w);
+        QSignalSpy planned(&w, &ConvertWizard::planFinished);
+        w.show();
+        w.next();
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::OptionsPage));
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::SummaryPage));
+        QTRY_VERIFY_WITH_TIMEOUT(planned.count() > 0, 60000);
+        QVERIFY2(w.planReady(), qPrintable(planned.last().at(1).toString()));
+        QVERIFY(w.currentPage()->isComplete());
+        if (folder.contains("bnb")) saveShot(&w, "hf-wizard-dryrun.png");
 
         // The dry run: every tensor of the GGUF, in file order, with the core's type.
         std::vector<amn::ForgetTensor> core;
@@ -553,7 +564,8 @@ private slots:
             sawGgufName |= plan->index(r, 0).data().toString().startsWith("blk.0.");
         }
         QVERIFY(sawGgufName);
-        if (folder.contains("bnb")) saveShot(&w, "hf-wizard-dryrun.png");
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::RunPage));
 
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(2).toString()));

@@ -222,6 +222,10 @@ private slots:
         SummaryView* s = v->summary();
         QTRY_VERIFY_WITH_TIMEOUT(v->hfGgufInfo() != nullptr, 60000);
         QVERIFY2(s->field("gguf").startsWith(expected), qPrintable(s->field("gguf")));
+        if (const QString dir = qEnvironmentVariable("AMN_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QApplication::processEvents();
+            w.grab().save(QDir(dir).filePath("hf-overview-" + QString(QTest::currentDataTag()) + ".png"));
+        }
         // The same facts as the core's, worded once.
         const amn::HfGgufInfo core = amn::describe_hf_gguf(v->model()->catalog);
         QCOMPARE(s->field("gguf"), hfGgufInfoText(core));
