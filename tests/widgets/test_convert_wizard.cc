@@ -586,6 +586,37 @@ private slots:
         if (folder.contains("bnb")) saveShot(&w, "hf-wizard-done-loss.png");
     }
 
+    // The output the wizard proposes is the file amn writes without -o (the
+    // converter's name, "auto" resolved to the type it writes).
+    void hfDefaultOutputIsAmns_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<bool>("convert");
+        QTest::addColumn<QString>("type");
+        QTest::newRow("qwen3-auto") << "Qwen3-0.6B" << true << "auto";
+        QTest::newRow("llama2-auto") << "Llama-2-7b-hf" << true << "auto";  // F16 weights: auto → F16
+        QTest::newRow("bnb-Q4_K_M") << "Mistral-7B-v0.1-bnb-4bit" << false << "Q4_K_M";
+    }
+    void hfDefaultOutputIsAmns() {
+        QFETCH(QString, folder);
+        QFETCH(bool, convert);
+        QFETCH(QString, type);
+        const QString src = hfInputs() + "/" + folder;
+        if (!QFileInfo::exists(src + "/config.json")) QSKIP("hf-gguf fixtures missing");
+        QTemporaryDir tmp;
+        const QString in = tmp.filePath(folder);
+        QVERIFY(QDir().mkpath(in));
+        for (const QString& f : QDir(src).entryList(QDir::Files)) QVERIFY(QFile::copy(src + "/" + f, in + "/" + f));
+        const auto cli = convert ? amn::test::run_amn({"convert", in, "--to", type == "auto" ? QString("gguf") : "gguf:" + type, "--quiet"})
+                                 : amn::test::run_amn({"forget", in, "--to", "gguf:" + type, "--quiet"});
+        QVERIFY2(cli.exit_code == 0, qPrintable(cli.err));
+        const QStringList written = QDir(tmp.path()).entryList({"*.gguf"}, QDir::Files);
+        QCOMPARE(written.size(), 1);
+        ConvertWizard w(loadModel(in));
+        if (convert) w.setHfOutType(type);
+        else w.setGgufFileType(type);
+        QCOMPARE(w.outputPath(), QFileInfo(tmp.filePath(written.front())).absoluteFilePath());
+    }
+
     void hfFolderCancelLeavesNothing() {
         const QString in = hfInputs() + "/Meta-Llama-3-8B-Instruct";
         if (!QFileInfo::exists(in + "/config.json")) QSKIP("hf-gguf fixtures missing");
