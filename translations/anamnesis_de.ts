@@ -257,10 +257,6 @@
             <translation>&amp;Safetensors-Schema (transformers, vLLM):</translation>
         </message>
         <message>
-            <source>GGUF output needs a GGUF input (the Hugging Face → GGUF name mapping is not done yet).</source>
-            <translation>GGUF-Ausgabe braucht eine GGUF-Eingabe (die Namenszuordnung Hugging Face → GGUF fehlt noch).</translation>
-        </message>
-        <message>
             <source>Forgetting measures what is lost: after the run, the error of every tensor (RMSE, SQNR).</source>
             <translation>Vergessen misst, was verloren geht: nach dem Lauf den Fehler jedes Tensors (RMSE, SQNR).</translation>
         </message>
@@ -653,6 +649,65 @@
         <message>
             <source>No output file was written.</source>
             <translation>Es wurde keine Ausgabedatei geschrieben.</translation>
+        </message>
+        <message>
+            <source>Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme.</source>
+            <translation>Erinnern (dequantisieren) zu safetensors, zu GGUF für llama.cpp konvertieren oder vergessen (quantisieren) zu einem safetensors-Schema.</translation>
+        </message>
+        <message>
+            <source>&amp;GGUF file type (as llama-quantize, in one pass):</source>
+            <translation>&amp;GGUF-Dateityp (wie llama-quantize, in einem Durchgang):</translation>
+        </message>
+        <message>
+            <source>GGUF for llama.cpp</source>
+            <translation>GGUF für llama.cpp</translation>
+        </message>
+        <message>
+            <source>As convert_hf_to_gguf.py &amp;writes it:</source>
+            <translation>Wie convert_hf_to_gguf.py es sc&amp;hreibt:</translation>
+        </message>
+        <message>
+            <source>As amn convert --to gguf:TYPE: the bytes llama.cpp's converter writes.</source>
+            <translation>Wie amn convert --to gguf:TYP: die Bytes, die der Konverter von llama.cpp schreibt.</translation>
+        </message>
+        <message>
+            <source>auto</source>
+            <translation>auto</translation>
+        </message>
+        <message>
+            <source>auto (%1 for this model)</source>
+            <translation>auto (%1 für dieses Modell)</translation>
+        </message>
+        <message>
+            <source>As amn forget --to gguf:FTYPE: the converter's lossless output quantized by llama-quantize's rules, without the intermediate file.</source>
+            <translation>Wie amn forget --to gguf:DATEITYP: die verlustfreie Ausgabe des Konverters, nach den Regeln von llama-quantize quantisiert, ohne Zwischendatei.</translation>
+        </message>
+        <message>
+            <source>GGUF output needs a GGUF input or a Hugging Face folder (config.json beside the safetensors).</source>
+            <translation>GGUF-Ausgabe braucht eine GGUF-Eingabe oder einen Hugging-Face-Ordner (config.json neben den safetensors).</translation>
+        </message>
+        <message>
+            <source>The model is a GGUF for llama.cpp now.</source>
+            <translation>Das Modell ist jetzt ein GGUF für llama.cpp.</translation>
+        </message>
+        <message>
+            <source>GGUF %1 (as convert_hf_to_gguf.py + llama-quantize, in one pass)</source>
+            <translation>GGUF %1 (wie convert_hf_to_gguf.py + llama-quantize, in einem Durchgang)</translation>
+        </message>
+        <message>
+            <source>GGUF %1 (as convert_hf_to_gguf.py --outtype %2)</source>
+            <translation>GGUF %1 (wie convert_hf_to_gguf.py --outtype %2)</translation>
+        </message>
+        <message>
+            <source>GGUF</source>
+            <translation>GGUF</translation>
+        </message>
+        <message numerus="yes">
+            <source>Converted %Ln tensor(s) to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.</source>
+            <translation>
+                <numerusform>%Ln Tensor zu GGUF %1 konvertiert, wie convert_hf_to_gguf.py es schreibt: %2 geschrieben in %3 s.</numerusform>
+                <numerusform>%Ln Tensoren zu GGUF %1 konvertiert, wie convert_hf_to_gguf.py es schreibt: %2 geschrieben in %3 s.</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1424,6 +1479,26 @@
             <source>not measurable for %1: a row is not a whole number of blocks</source>
             <translation>für %1 nicht messbar: eine Zeile ist keine ganze Zahl von Blöcken</translation>
         </message>
+        <message>
+            <source>--outtype %1</source>
+            <translation>--outtype %1</translation>
+        </message>
+        <message>
+            <source>kept %1 by the converter's rules</source>
+            <translation>bleibt %1 nach den Regeln des Konverters</translation>
+        </message>
+        <message>
+            <source>Cannot become a GGUF: %1</source>
+            <translation>Kann kein GGUF werden: %1</translation>
+        </message>
+        <message>
+            <source>%1 (%2), tokenizer %3 / %4, auto → %5</source>
+            <translation>%1 (%2), Tokenizer %3 / %4, auto → %5</translation>
+        </message>
+        <message>
+            <source>Note: %1</source>
+            <translation>Hinweis: %1</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>
@@ -1603,6 +1678,14 @@
                 <numerusform>… und %Ln weiterer</numerusform>
                 <numerusform>… und %Ln weitere</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>GGUF</source>
+            <translation>GGUF</translation>
+        </message>
+        <message>
+            <source>reading the tokenizer…</source>
+            <translation>Tokenizer wird gelesen …</translation>
         </message>
     </context>
     <context>

@@ -257,10 +257,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>GGUF output needs a GGUF input (the Hugging Face → GGUF name mapping is not done yet).</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Forgetting measures what is lost: after the run, the error of every tensor (RMSE, SQNR).</source>
             <translation type="unfinished" />
         </message>
@@ -652,6 +648,65 @@
         <message>
             <source>No output file was written.</source>
             <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;GGUF file type (as llama-quantize, in one pass):</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF for llama.cpp</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>As convert_hf_to_gguf.py &amp;writes it:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>As amn convert --to gguf:TYPE: the bytes llama.cpp's converter writes.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>auto</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>auto (%1 for this model)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>As amn forget --to gguf:FTYPE: the converter's lossless output quantized by llama-quantize's rules, without the intermediate file.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF output needs a GGUF input or a Hugging Face folder (config.json beside the safetensors).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model is a GGUF for llama.cpp now.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF %1 (as convert_hf_to_gguf.py + llama-quantize, in one pass)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF %1 (as convert_hf_to_gguf.py --outtype %2)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Converted %Ln tensor(s) to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.</source>
+            <translation>
+                <numerusform>Converted %Ln tensor to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.</numerusform>
+                <numerusform>Converted %Ln tensors to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -1423,6 +1478,26 @@
             <source>not measurable for %1: a row is not a whole number of blocks</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>--outtype %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept %1 by the converter's rules</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot become a GGUF: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 (%2), tokenizer %3 / %4, auto → %5</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Note: %1</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>
@@ -1602,6 +1677,14 @@
                 <numerusform>… and %Ln more</numerusform>
                 <numerusform>… and %Ln more</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>GGUF</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>reading the tokenizer…</source>
+            <translation type="unfinished" />
         </message>
     </context>
     <context>

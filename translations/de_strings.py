@@ -381,8 +381,6 @@ DE = {
     (W, "&GGUF file type (as llama-quantize):"): "&GGUF-Dateityp (wie llama-quantize):",
     (W, "%1 (needs an importance matrix)"): "%1 (braucht eine Wichtigkeitsmatrix)",
     (W, "&Safetensors scheme (transformers, vLLM):"): "&Safetensors-Schema (transformers, vLLM):",
-    (W, "GGUF output needs a GGUF input (the Hugging Face → GGUF name mapping is not done yet)."):
-        "GGUF-Ausgabe braucht eine GGUF-Eingabe (die Namenszuordnung Hugging Face → GGUF fehlt noch).",
     (W, "Forgetting measures what is lost: after the run, the error of every tensor (RMSE, SQNR)."):
         "Vergessen misst, was verloren geht: nach dem Lauf den Fehler jedes Tensors (RMSE, SQNR).",
     (W, "&Output (a file, or a folder):"): "&Ausgabe (eine Datei oder ein Ordner):",
@@ -576,4 +574,35 @@ DE.update({
     (X, "not measurable yet for %1"): "für %1 noch nicht messbar",
     (X, "not measurable: the tensor cannot be decoded"): "nicht messbar: der Tensor lässt sich nicht dekodieren",
     (X, "not quantized: nothing to measure"): "nicht quantisiert: nichts zu messen",
+    # Hugging Face folder → GGUF (issue 23): Overview and wizard.
+    (W, "Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme."):
+        "Erinnern (dequantisieren) zu safetensors, zu GGUF für llama.cpp konvertieren oder vergessen (quantisieren) "
+        "zu einem safetensors-Schema.",
+    (W, "&GGUF file type (as llama-quantize, in one pass):"): "&GGUF-Dateityp (wie llama-quantize, in einem Durchgang):",
+    (W, "GGUF for llama.cpp"): "GGUF für llama.cpp",
+    (W, "As convert_hf_to_gguf.py &writes it:"): "Wie convert_hf_to_gguf.py es sc&hreibt:",
+    (W, "As amn convert --to gguf:TYPE: the bytes llama.cpp's converter writes."):
+        "Wie amn convert --to gguf:TYP: die Bytes, die der Konverter von llama.cpp schreibt.",
+    (W, "auto"): "auto",
+    (W, "auto (%1 for this model)"): "auto (%1 für dieses Modell)",
+    (W, "As amn forget --to gguf:FTYPE: the converter's lossless output quantized by llama-quantize's rules, without the intermediate file."):
+        "Wie amn forget --to gguf:DATEITYP: die verlustfreie Ausgabe des Konverters, nach den Regeln von llama-quantize "
+        "quantisiert, ohne Zwischendatei.",
+    (W, "GGUF output needs a GGUF input or a Hugging Face folder (config.json beside the safetensors)."):
+        "GGUF-Ausgabe braucht eine GGUF-Eingabe oder einen Hugging-Face-Ordner (config.json neben den safetensors).",
+    (W, "The model is a GGUF for llama.cpp now."): "Das Modell ist jetzt ein GGUF für llama.cpp.",
+    (W, "GGUF %1 (as convert_hf_to_gguf.py + llama-quantize, in one pass)"):
+        "GGUF %1 (wie convert_hf_to_gguf.py + llama-quantize, in einem Durchgang)",
+    (W, "GGUF %1 (as convert_hf_to_gguf.py --outtype %2)"): "GGUF %1 (wie convert_hf_to_gguf.py --outtype %2)",
+    (W, "GGUF"): "GGUF",
+    (W, "Converted %Ln tensor(s) to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s."):
+        ["%Ln Tensor zu GGUF %1 konvertiert, wie convert_hf_to_gguf.py es schreibt: %2 geschrieben in %3 s.",
+         "%Ln Tensoren zu GGUF %1 konvertiert, wie convert_hf_to_gguf.py es schreibt: %2 geschrieben in %3 s."],
+    (X, "--outtype %1"): "--outtype %1",
+    (X, "kept %1 by the converter's rules"): "bleibt %1 nach den Regeln des Konverters",
+    (X, "Cannot become a GGUF: %1"): "Kann kein GGUF werden: %1",
+    (X, "%1 (%2), tokenizer %3 / %4, auto → %5"): "%1 (%2), Tokenizer %3 / %4, auto → %5",
+    (X, "Note: %1"): "Hinweis: %1",
+    (S, "GGUF"): "GGUF",
+    (S, "reading the tokenizer…"): "Tokenizer wird gelesen …",
 })

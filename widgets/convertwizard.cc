@@ -8,6 +8,7 @@
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/hf_gguf.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <QButtonGroup>
@@ -143,7 +144,9 @@ void ConvertWizard::buildPages() {
     // 2. Target
     auto* target = new Page(this);
     target->setTitle(tr("Target"));
-    target->setSubTitle(tr("Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."));
+    target->setSubTitle(amn::is_hf_gguf_input(m.catalog)
+                            ? tr("Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme.")
+                            : tr("Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."));
     {
         auto* l = new QVBoxLayout(target);
         auto* group = new QButtonGroup(target);
@@ -177,37 +180,76 @@ void ConvertWizard::buildPages() {
         }
         l->addWidget(remember);
 
-        auto* forget = new QGroupBox(tr("Forget"), target);
-        auto* fl = new QGridLayout(forget);
-        ggufRadio_ = new QRadioButton(tr("&GGUF file type (as llama-quantize):"), forget);
-        ftype_ = new QComboBox(forget);
+        const bool isGguf = m.catalog.format == amn::Format::Gguf;
+        hfInput_ = amn::is_hf_gguf_input(m.catalog);
+        ggufRadio_ = new QRadioButton(hfInput_ ? tr("&GGUF file type (as llama-quantize, in one pass):") : tr("&GGUF file type (as llama-quantize):"),
+                                      target);
+        ftype_ = new QComboBox(target);
         for (const auto& ft : amn::llama_file_types()) {
             if (!ft.offered) continue;
             const QString name = QString::fromLatin1(ft.name.data(), static_cast<int>(ft.name.size()));
             ftype_->addItem(ft.needs_imatrix ? tr("%1 (needs an importance matrix)").arg(name) : name, name);
         }
         ftype_->setCurrentIndex(std::max(0, ftype_->findData(QStringLiteral("Q4_K_M"))));
+        group->addButton(ggufRadio_);
+        if (hfInput_) {
+            // A Hugging Face folder: GGUF as llama.cpp's converter writes it,
+            // or on in one pass to a llama-quantize file type.
+            auto* gg = new QGroupBox(tr("GGUF for llama.cpp"), target);
+            auto* gl = new QGridLayout(gg);
+            convertRadio_ = new QRadioButton(tr("As convert_hf_to_gguf.py &writes it:"), gg);
+            convertRadio_->setToolTip(tr("As amn convert --to gguf:TYPE: the bytes llama.cpp's converter writes."));
+            outtype_ = new QComboBox(gg);
+            QString autoType;
+            try {
+                autoType = QString::fromStdString(amn::resolve_hf_outtype(m.catalog, "auto"));
+            } catch (const std::exception&) {
+            }
+            outtype_->addItem(autoType.isEmpty() ? tr("auto") : tr("auto (%1 for this model)").arg(autoType), QStringLiteral("auto"));
+            for (const char* t : {"F32", "F16", "BF16", "Q8_0"}) outtype_->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+            ggufRadio_->setToolTip(tr("As amn forget --to gguf:FTYPE: the converter's lossless output quantized by "
+                                      "llama-quantize's rules, without the intermediate file."));
+            group->addButton(convertRadio_);
+            gl->addWidget(convertRadio_, 0, 0);
+            gl->addWidget(outtype_, 0, 1);
+            gl->addWidget(ggufRadio_, 1, 0);
+            gl->addWidget(ftype_, 1, 1);
+            gl->setColumnStretch(2, 1);
+            // The combos as wide as a type name needs (their lists show the
+            // long entries), so that the radio labels keep their full width.
+            for (auto* c : {outtype_, ftype_}) {
+                c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+                c->setMinimumContentsLength(22);
+            }
+            hfInfo_ = wrapLabel(QString(), gg);
+            hfInfo_->hide();  // until setHfGgufInfo()
+            gl->addWidget(hfInfo_, 2, 0, 1, 3);
+            l->addWidget(gg);
+        }
+        auto* forget = new QGroupBox(tr("Forget"), target);
+        auto* fl = new QGridLayout(forget);
         stRadio_ = new QRadioButton(tr("&Safetensors scheme (transformers, vLLM):"), forget);
         scheme_ = new QComboBox(forget);
         for (auto n : amn::st_scheme_names()) {
             const QString name = QString::fromLatin1(n.data(), static_cast<int>(n.size()));
             scheme_->addItem(name, name);
         }
-        group->addButton(ggufRadio_);
         group->addButton(stRadio_);
-        fl->addWidget(ggufRadio_, 0, 0);
-        fl->addWidget(ftype_, 0, 1);
-        fl->addWidget(stRadio_, 1, 0);
-        fl->addWidget(scheme_, 1, 1);
+        int row = 0;
+        if (!hfInput_) {
+            fl->addWidget(ggufRadio_, row, 0);
+            fl->addWidget(ftype_, row++, 1);
+        }
+        fl->addWidget(stRadio_, row, 0);
+        fl->addWidget(scheme_, row++, 1);
         fl->setColumnStretch(2, 1);
-        const bool isGguf = m.catalog.format == amn::Format::Gguf;
-        if (!isGguf) {
+        if (!isGguf && !hfInput_) {
             ggufRadio_->setEnabled(false);
             ftype_->setEnabled(false);
-            ggufRadio_->setToolTip(tr("GGUF output needs a GGUF input (the Hugging Face → GGUF name mapping is not done yet)."));
+            ggufRadio_->setToolTip(tr("GGUF output needs a GGUF input or a Hugging Face folder (config.json beside the safetensors)."));
         }
         fl->addWidget(wrapLabel(tr("Forgetting measures what is lost: after the run, the error of every tensor (RMSE, SQNR)."), forget),
-                      2, 0, 1, 3);
+                      row, 0, 1, 3);
         l->addWidget(forget);
         l->addStretch(1);
         autoTarget_->setChecked(true);
@@ -232,6 +274,11 @@ void ConvertWizard::buildPages() {
             stRadio_->setChecked(true);
             refresh();
         });
+        if (outtype_)
+            connect(outtype_, &QComboBox::currentIndexChanged, this, [this, refresh] {
+                if (convertRadio_->isEnabled()) convertRadio_->setChecked(true);
+                refresh();
+            });
     }
     setPage(TargetPage, target);
 
@@ -346,7 +393,7 @@ void ConvertWizard::buildPages() {
                 changed();
             });
         connect(browse, &QPushButton::clicked, this, [this] {
-            const bool gguf = mode() == Mode::ForgetGguf;
+            const bool gguf = mode() == Mode::ForgetGguf || mode() == Mode::ConvertGguf;
             const QString f = QFileDialog::getSaveFileName(
                 this, tr("Output file"), output_->text(), gguf ? tr("GGUF (*.gguf)") : tr("safetensors (*.safetensors);;All files (*)"),
                 nullptr, QFileDialog::DontConfirmOverwrite);
@@ -385,6 +432,8 @@ void ConvertWizard::buildPages() {
         l->addWidget(planTable_, 1);
         summary->complete = [this] { return mode() == Mode::Remember ? !hfLayout() || hfError_.isEmpty() : planOk_; };
         summary->enter = [this] {
+            // The per-tensor table (forget, GGUF): room for its "Why" column.
+            if (mode() != Mode::Remember) resize(std::max(width(), 900), std::max(height(), 600));
             updateSummary();
             if (mode() != Mode::Remember) startPlan();
         };

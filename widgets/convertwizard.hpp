@@ -3,12 +3,16 @@
 // The conversion wizard: source → target → options → summary → run → done.
 // Three directions: remember (dequantize to safetensors; a GGUF also to a
 // Hugging Face folder, amn::to_hf_layout), forget to GGUF
-// (llama-quantize's file types, amn::forget_to_gguf) and forget to a
-// safetensors scheme (bitsandbytes, compressed-tensors, DeepSeek FP8;
-// amn::forget_to_safetensors). For forget, the summary page runs the core's
-// dry run (plan_gguf_forget / plan_st_forget) on a worker and lists every
-// tensor's target; the done page shows the measured loss per tensor as a
-// sortable table and a chart.
+// (llama-quantize's file types, amn::forget_to_gguf; the input a GGUF or a
+// Hugging Face folder) and forget to a safetensors scheme (bitsandbytes,
+// compressed-tensors, DeepSeek FP8; amn::forget_to_safetensors); and for a
+// Hugging Face folder, GGUF as llama.cpp's convert_hf_to_gguf.py writes it
+// (F32, F16, BF16, Q8_0, auto; amn::convert_hf_to_gguf). For forget and the
+// GGUF conversion, the summary page runs the core's dry run
+// (plan_gguf_forget / plan_st_forget / plan_hf_gguf) on a worker and lists
+// every tensor's target (GGUF names for a GGUF output); after a forget the
+// done page shows the measured loss per tensor as a sortable table and a
+// chart.
 // The run executes the core call on a worker thread
 // (QtConcurrent::run with a QPromise; progress in per-mille through a
 // QFutureWatcher, bytes for throughput and time left through atomics).
@@ -21,6 +25,7 @@
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/forget.hpp"
 #include "anamnesis/forget_st.hpp"
+#include "anamnesis/hf_gguf.hpp"
 #include "jobtracker.hpp"
 
 #include <QElapsedTimer>
@@ -53,8 +58,9 @@ class ConvertWizard : public QWizard {
     Q_OBJECT
 public:
     enum PageId { SourcePage, TargetPage, OptionsPage, SummaryPage, RunPage, DonePage };
-    /// What the wizard writes.
-    enum class Mode { Remember, ForgetGguf, ForgetSafetensors };
+    /// What the wizard writes. ConvertGguf: a Hugging Face folder as
+    /// convert_hf_to_gguf.py writes it (offered for such a folder only).
+    enum class Mode { Remember, ForgetGguf, ForgetSafetensors, ConvertGguf };
 
     explicit ConvertWizard(ModelPtr model, QWidget* parent = nullptr);
     ~ConvertWizard() override;
@@ -75,6 +81,18 @@ public:
     /// llama-quantize file type for ForgetGguf ("Q4_K_M"); selects the mode.
     void setGgufFileType(const QString& name);
     QString ggufFileType() const;
+    /// The input is a Hugging Face folder (amn::is_hf_gguf_input): GGUF
+    /// output as convert_hf_to_gguf.py writes it (ConvertGguf), and the
+    /// llama-quantize file types in one pass (ForgetGguf), are offered.
+    bool hfInput() const { return hfInput_; }
+    /// convert_hf_to_gguf's --outtype for ConvertGguf ("auto", "F32", "F16",
+    /// "BF16", "Q8_0"); selects the mode. Only for a Hugging Face folder.
+    void setHfOutType(const QString& outtype);
+    QString hfOutType() const;
+    /// What the folder maps to in GGUF (describe_hf_gguf, computed on a worker
+    /// by the main window): shown on the Target page; when it says the folder
+    /// cannot become a GGUF, the GGUF targets are disabled with the reason.
+    void setHfGgufInfo(const amn::HfGgufInfo& info);
     void setImatrixPath(const QString& path);
     void setGgufPure(bool on);
     /// Safetensors scheme for ForgetSafetensors ("bnb-nf4", "w4a16" …); selects the mode.
@@ -85,6 +103,7 @@ public:
     /// The forget options as the pages say (\throws amn::Error for a bad option).
     amn::GgufForgetOptions ggufOptions() const;
     amn::StForgetOptions stOptions() const;
+    amn::HfGgufOptions hfGgufOptions() const;
 
     /// Summary dry run (forget): running, and whether it succeeded.
     bool isPlanning() const { return planJobs_.busy(); }
@@ -182,6 +201,7 @@ private:
         quint64 bytes = 0;
         int tensors = 0;
         std::vector<amn::ForgetTensor> loss;  ///< forget: per tensor, measured
+        bool lossMeasured = true;             ///< false for ConvertGguf (the converter measures nothing)
         QStringList warnings;
     };
     struct PlanOutcome {
@@ -201,6 +221,8 @@ private:
     void onProgress(int permille);
     void onFinished();
     QString defaultOutput() const;
+    /// hfOutType() as the type it writes ("auto" resolved: "BF16").
+    QString resolvedOutType() const;
     /// Summary rows (HTML) for the Hugging Face folder: target names; sets hfError_.
     QString hfSummaryRows();
 
@@ -218,6 +240,11 @@ private:
     QRadioButton* hfFolder_ = nullptr;    ///< GGUF input: Hugging Face folder (--layout hf)
     QString hfError_;                     ///< why the Hugging Face layout cannot be made (summary)
     Failure hfFailure_;                   ///< the same, with its code for the plain first line
+    bool hfInput_ = false;                ///< a Hugging Face folder (GGUF conversion offered)
+    QRadioButton* convertRadio_ = nullptr;  ///< Hugging Face folder: GGUF as convert_hf_to_gguf.py
+    QComboBox* outtype_ = nullptr;          ///< its --outtype
+    QLabel* hfInfo_ = nullptr;              ///< what the folder maps to in GGUF (setHfGgufInfo)
+    QString hfInfoText_;                    ///< its text, also on the summary
     QRadioButton* ggufRadio_ = nullptr;
     QRadioButton* stRadio_ = nullptr;
     QComboBox* ftype_ = nullptr;

@@ -60,7 +60,11 @@ QString ConvertWizard::defaultOutput() const {
             if (hfLayout() && core.size() > 12 && core.compare(core.size() - 12, 12, ".safetensors") == 0)
                 core.resize(core.size() - 12);  // a folder "<stem>[-<dtype>]/", as amn remember --layout hf
             break;
-        case Mode::ForgetGguf: core = amn::default_gguf_output_path(model_->catalog, ggufFileType().toStdString()); break;
+        case Mode::ForgetGguf:
+            core = hfInput_ ? amn::default_hf_gguf_output_path(model_->catalog, ggufFileType().toStdString())
+                            : amn::default_gguf_output_path(model_->catalog, ggufFileType().toStdString());
+            break;
+        case Mode::ConvertGguf: core = amn::default_hf_gguf_output_path(model_->catalog, hfOutType().toStdString()); break;
         case Mode::ForgetSafetensors: core = amn::default_st_output_path(model_->catalog, stOptions().scheme); break;
         }
     } catch (const std::exception&) {
@@ -74,12 +78,16 @@ void ConvertWizard::setMode(Mode m) {
     case Mode::Remember: autoTarget_->setChecked(true); break;
     case Mode::ForgetGguf: ggufRadio_->setChecked(true); break;
     case Mode::ForgetSafetensors: stRadio_->setChecked(true); break;
+    case Mode::ConvertGguf:
+        if (convertRadio_) convertRadio_->setChecked(true);
+        break;
     }
 }
 
 ConvertWizard::Mode ConvertWizard::mode() const {
     if (ggufRadio_ && ggufRadio_->isChecked()) return Mode::ForgetGguf;
     if (stRadio_ && stRadio_->isChecked()) return Mode::ForgetSafetensors;
+    if (convertRadio_ && convertRadio_->isChecked()) return Mode::ConvertGguf;
     return Mode::Remember;
 }
 
@@ -89,6 +97,26 @@ void ConvertWizard::setGgufFileType(const QString& name) {
     ggufRadio_->setChecked(true);
 }
 QString ConvertWizard::ggufFileType() const { return ftype_ ? ftype_->currentData().toString() : QString(); }
+void ConvertWizard::setHfOutType(const QString& outtype) {
+    if (!outtype_) return;
+    const int i = outtype_->findData(outtype.compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0 ? QStringLiteral("auto") : outtype.toUpper());
+    if (i >= 0) outtype_->setCurrentIndex(i);
+    convertRadio_->setChecked(true);
+}
+QString ConvertWizard::hfOutType() const { return outtype_ ? outtype_->currentData().toString() : QString(); }
+
+void ConvertWizard::setHfGgufInfo(const amn::HfGgufInfo& info) {
+    if (!hfInfo_) return;
+    const bool ok = info.error.empty();
+    hfInfoText_ = hfGgufInfoText(info);
+    hfInfo_->setTextFormat(Qt::PlainText);  // the core's words may hold "<s>"
+    hfInfo_->setText(hfInfoText_);
+    hfInfo_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d03030"));
+    hfInfo_->show();
+    for (QWidget* w : std::initializer_list<QWidget*>{convertRadio_, outtype_, ggufRadio_, ftype_}) w->setEnabled(ok);
+    if (!ok && (mode() == Mode::ConvertGguf || mode() == Mode::ForgetGguf)) autoTarget_->setChecked(true);
+}
+
 void ConvertWizard::setImatrixPath(const QString& path) { imatrix_->setText(path); }
 void ConvertWizard::setGgufPure(bool on) { pure_->setChecked(on); }
 
@@ -110,6 +138,16 @@ amn::GgufForgetOptions ConvertWizard::ggufOptions() const {
     for (const QString& part : tensorTypes_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
         if (const QString x = part.trimmed(); !x.isEmpty()) o.tensor_types.push_back(amn::parse_tensor_type_override(x.toStdString()));
     o.imatrix = imatrix_->text().trimmed().toStdString();
+    o.output = output_ ? outputPath().toStdString() : std::string();
+    o.force = overwrite_ && overwrite_->isChecked();
+    o.threads = threads_;
+    if (chunkBytes_) o.chunk_bytes = chunkBytes_;
+    return o;
+}
+
+amn::HfGgufOptions ConvertWizard::hfGgufOptions() const {
+    amn::HfGgufOptions o;
+    o.outtype = hfOutType().toStdString();
     o.output = output_ ? outputPath().toStdString() : std::string();
     o.force = overwrite_ && overwrite_->isChecked();
     o.threads = threads_;
@@ -146,7 +184,8 @@ amn::StForgetOptions ConvertWizard::stOptions() const {
 
 void ConvertWizard::updateModeWidgets() {
     const Mode md = mode();
-    if (modeOptions_) modeOptions_->setCurrentIndex(static_cast<int>(md));
+    // The stack: nothing (remember, the GGUF conversion), GGUF options, scheme options.
+    if (modeOptions_) modeOptions_->setCurrentIndex(md == Mode::ConvertGguf ? 0 : static_cast<int>(md));
     const QString s = stScheme();
     const bool bnb4 = s == QLatin1String("bnb-nf4") || s == QLatin1String("bnb-fp4");
     if (blocksize_) {
@@ -157,7 +196,9 @@ void ConvertWizard::updateModeWidgets() {
         groupSize_->setEnabled(s.startsWith(QLatin1String("w4a16")) || s.startsWith(QLatin1String("w8a16")));
     }
     if (auto* d = page(DonePage))
-        d->setSubTitle(md == Mode::Remember ? tr("The model is remembered.") : tr("The model has forgotten; here is what it lost."));
+        d->setSubTitle(md == Mode::Remember      ? tr("The model is remembered.")
+                       : md == Mode::ConvertGguf ? tr("The model is a GGUF for llama.cpp now.")
+                                                 : tr("The model has forgotten; here is what it lost."));
 }
 
 void ConvertWizard::setHfLayout(bool on) {
@@ -273,9 +314,12 @@ void ConvertWizard::updateSummary() {
         targetText = to ? tr("%1 safetensors").arg(QString::fromStdString(amn::dtype_name(*to)))
                         : tr("safetensors, dequantized tensors as BF16, others unchanged");
         if (hfLayout()) targetText += QStringLiteral(", ") + tr("Hugging Face folder (config.json + safetensors, transformers names)");
-    } else if (md == Mode::ForgetGguf)
-        targetText = tr("GGUF %1 (llama-quantize file type)").arg(ggufFileType());
-    else
+    } else if (md == Mode::ForgetGguf) {
+        targetText = hfInput_ ? tr("GGUF %1 (as convert_hf_to_gguf.py + llama-quantize, in one pass)").arg(ggufFileType())
+                              : tr("GGUF %1 (llama-quantize file type)").arg(ggufFileType());
+    } else if (md == Mode::ConvertGguf) {
+        targetText = tr("GGUF %1 (as convert_hf_to_gguf.py --outtype %2)").arg(resolvedOutType(), hfOutType().toLower());
+    } else
         try {
             targetText = tr("safetensors, %1").arg(QString::fromStdString(amn::st_scheme_label(stOptions().scheme)));
         } catch (const std::exception& e) {
@@ -283,6 +327,8 @@ void ConvertWizard::updateSummary() {
         }
     html += row(tr("Target"), targetText.toHtmlEscaped());
     html += row(tr("Output"), QFileInfo(outputPath()).absoluteFilePath().toHtmlEscaped() + (overwrite_->isChecked() ? tr(" (overwrite)") : QString()));
+    if ((md == Mode::ForgetGguf || md == Mode::ConvertGguf) && hfInput_ && !hfInfoText_.isEmpty())
+        html += row(tr("GGUF"), hfInfoText_.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     if (hfLayout()) html += hfSummaryRows();
     else {
         hfError_.clear();
@@ -324,7 +370,19 @@ void ConvertWizard::startPlan() {
     std::function<PlanOutcome(const std::atomic<bool>&)> work;
     try {
         ModelPtr model = model_;
-        if (mode() == Mode::ForgetGguf) {
+        if (mode() == Mode::ConvertGguf) {
+            work = [model, o = hfGgufOptions()](const std::atomic<bool>&) {
+                PlanOutcome p;
+                try {
+                    p.tensors = amn::plan_hf_gguf(model->catalog, o);
+                    p.ok = true;
+                } catch (const std::exception& e) {
+                    p.failure = Failure::of(e);
+                    p.error = p.failure.detail;
+                }
+                return p;
+            };
+        } else if (mode() == Mode::ForgetGguf) {
             work = [model, o = ggufOptions()](const std::atomic<bool>&) {
                 PlanOutcome p;
                 try {
@@ -364,6 +422,8 @@ void ConvertWizard::showPlan(const PlanOutcome& p) {
     planError_ = p.error;
     planFailure_ = p.failure;
     planned_ = p.tensors;
+    const bool converting = mode() == Mode::ConvertGguf;
+    const QString outtype = converting ? resolvedOutType() : QString();
     planTable_->setSortingEnabled(false);
     planModel_->removeRows(0, planModel_->rowCount());
     for (const auto& t : planned_) {
@@ -373,16 +433,26 @@ void ConvertWizard::showPlan(const PlanOutcome& p) {
         planModel_->appendRow({textItem(QString::fromStdString(t.name)), textItem(shapeText(t.shape)),
                                textItem(QString::fromStdString(amn::dtype_name(t.source))), textItem(targetName(t)),
                                numberItem(QLocale().toString(bpw, 'f', 2), bpw), numberItem(humanBytes(t.bytes), static_cast<double>(t.bytes)),
-                               textItem(forgetReasonText(t, ggufFileType()))});
+                               textItem(converting ? convertReasonText(t, outtype) : forgetReasonText(t, ggufFileType()))});
         planModel_->item(planModel_->rowCount() - 1, 6)->setToolTip(QString::fromStdString(t.reason));  // the core's detail
     }
+    // File order first: enabling sorting sorts by the header's indicator,
+    // which starts at column 0 (descending in Qt 6) — not what was planned.
+    planTable_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     planTable_->setSortingEnabled(true);
-    planTable_->sortByColumn(-1, Qt::AscendingOrder);
     planTable_->resizeColumnsToContents();
     planTable_->setColumnWidth(0, std::min(planTable_->columnWidth(0), 320));
     updateSummary();
     static_cast<Page*>(page(SummaryPage))->changed();
     emit planFinished(p.ok, p.error);
+}
+
+QString ConvertWizard::resolvedOutType() const {
+    try {
+        return QString::fromStdString(amn::resolve_hf_outtype(model_->catalog, hfOutType().toStdString()));
+    } catch (const std::exception&) {
+        return hfOutType();
+    }
 }
 
 void ConvertWizard::showLoss(const std::vector<amn::ForgetTensor>& loss) {
@@ -401,8 +471,10 @@ void ConvertWizard::showLoss(const std::vector<amn::ForgetTensor>& loss) {
                                numberItem(humanBytes(t.bytes), static_cast<double>(t.bytes))});
         bars.push_back({QString::fromStdString(t.name), type, t.sqnr_db, t.rmse, bpw});
     }
+    // File order first: enabling sorting sorts by the header's indicator,
+    // which starts at column 0 (descending in Qt 6) — not what was planned.
+    lossTable_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     lossTable_->setSortingEnabled(true);
-    lossTable_->sortByColumn(-1, Qt::AscendingOrder);
     lossTable_->resizeColumnsToContents();
     lossTable_->setColumnWidth(0, std::min(lossTable_->columnWidth(0), 320));
     lossChart_->setBars(std::move(bars));

@@ -41,8 +41,10 @@ void ConvertWizard::startConversion() {
     amn::ConvertOptions opt;
     amn::GgufForgetOptions gopt;
     amn::StForgetOptions sopt;
+    amn::HfGgufOptions hopt;
     try {
-        if (md == Mode::ForgetGguf) gopt = ggufOptions();
+        if (md == Mode::ConvertGguf) hopt = hfGgufOptions();
+        else if (md == Mode::ForgetGguf) gopt = ggufOptions();
         else if (md == Mode::ForgetSafetensors) sopt = stOptions();
     } catch (const std::exception& e) {
         runFailure_ = Failure::of(e);
@@ -71,7 +73,7 @@ void ConvertWizard::startConversion() {
     ModelPtr model = model_;
     auto state = state_;
     const bool hf = hfLayout();
-    future_ = QtConcurrent::run([model, md, opt, gopt, sopt, state, hf](QPromise<Outcome>& promise) {
+    future_ = QtConcurrent::run([model, md, opt, gopt, sopt, hopt, state, hf](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, 1000);
         Outcome o;
         const auto progress = [&](const amn::Progress& p) {
@@ -91,6 +93,13 @@ void ConvertWizard::startConversion() {
                 for (const auto& f : res.files) o.files << QString::fromStdString(f);
                 o.bytes = res.tensor_bytes;
                 o.tensors = static_cast<int>(res.tensors);
+            } else if (md == Mode::ConvertGguf) {
+                auto res = amn::convert_hf_to_gguf(model->catalog, hopt, progress, &state->cancel);
+                o.files << QString::fromStdString(res.file);
+                o.bytes = res.file_bytes;
+                o.lossMeasured = res.loss_measured;
+                o.loss = std::move(res.tensors);
+                for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
             } else if (md == Mode::ForgetGguf) {
                 auto res = amn::forget_to_gguf(model->catalog, model->plan, gopt, progress, &state->cancel);
                 o.files << QString::fromStdString(res.file);
@@ -104,7 +113,9 @@ void ConvertWizard::startConversion() {
                 o.loss = std::move(res.tensors);
                 for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
             }
-            for (const auto& t : o.loss) o.tensors += t.copied ? 0 : 1;
+            if (md == Mode::ConvertGguf) o.tensors = static_cast<int>(o.loss.size());
+            else
+                for (const auto& t : o.loss) o.tensors += t.copied ? 0 : 1;
             o.ok = true;
         } catch (const std::exception& e) {
             o.failure = Failure::of(e);
@@ -158,6 +169,11 @@ void ConvertWizard::onFinished() {
             if (hfLayout())
                 text += QStringLiteral("\n") + tr("Hugging Face folder: %1").arg(QDir::toNativeSeparators(finalOutput_));
             doneText_->setText(text + QStringLiteral("\n\n") + written);
+        } else if (md == Mode::ConvertGguf) {
+            QString text = tr("Converted %Ln tensor(s) to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.", nullptr, o.tensors)
+                               .arg(resolvedOutType(), humanBytes(o.bytes), secsText);
+            for (const auto& w : o.warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
+            doneText_->setText(text + QStringLiteral("\n\n") + written);
         } else {
             quint64 qbytes = 0, qnumel = 0;
             for (const auto& t : o.loss)
@@ -170,8 +186,9 @@ void ConvertWizard::onFinished() {
             doneText_->setText(text + QStringLiteral("\n\n") + written);
             showLoss(o.loss);
         }
-        lossBox_->setVisible(md != Mode::Remember);
-        if (md != Mode::Remember) resize(std::max(width(), 900), std::max(height(), 680));
+        const bool loss = (md == Mode::ForgetGguf || md == Mode::ForgetSafetensors) && o.lossMeasured;
+        lossBox_->setVisible(loss);
+        if (loss) resize(std::max(width(), 900), std::max(height(), 680));
         static_cast<Page*>(page(RunPage))->changed();
         emit conversionFinished(true, false, {});
         if (currentId() == RunPage) next();

@@ -229,6 +229,7 @@ void MainWindow::freeOnWorker(ModelPtr model, std::shared_ptr<ModelViewData> dat
 
 void MainWindow::waitForLoads() {
     loads_.cancelAndWait();  // opening is not interruptible: its results are dropped
+    describes_.cancelAndWait();  // nor is reading a tokenizer
     pending_ = 0;
     loading_.clear();
 }
@@ -425,8 +426,34 @@ void MainWindow::insertView(ModelView* view, const QString& path) {
                   .arg(name)
                   .arg(QLocale().toString(model->load_seconds * 1000, 'f', 1)));
     updateState();
+    describeHfGguf(view);
     emit modelOpened(view);
     if (pending_ == 0) reportFailures();
+}
+
+void MainWindow::describeHfGguf(ModelView* view) {
+    ModelPtr model = view->model();
+    if (!amn::is_hf_gguf_input(model->catalog)) return;
+    using Info = std::shared_ptr<const amn::HfGgufInfo>;
+    QPointer<ModelView> guard(view);
+    describes_.startIndependent<Info>(
+        this,
+        [model](const std::atomic<bool>&) -> Info {
+            try {
+                return std::make_shared<const amn::HfGgufInfo>(amn::describe_hf_gguf(model->catalog));
+            } catch (const std::exception& e) {  // describe_hf_gguf names the model's problems itself; this is the rest
+                auto info = std::make_shared<amn::HfGgufInfo>();
+                info->is_hf_folder = true;
+                info->error = e.what();
+                return info;
+            }
+        },
+        [this, guard](const Info& info) {
+            if (!guard) return;  // the tab was closed meanwhile
+            guard->setHfGgufInfo(info);
+            for (auto* w : wizards())
+                if (w->model() == guard->model()) w->setHfGgufInfo(*info);
+        });
 }
 
 QString MainWindow::plainOpenError(const LoadResult& r) {
@@ -525,6 +552,7 @@ ConvertWizard* MainWindow::convertCurrent() {
     auto* v = currentModelView();
     if (!v) return nullptr;
     auto* w = new ConvertWizard(v->model(), this);
+    if (const auto& info = v->hfGgufInfo()) w->setHfGgufInfo(*info);  // else it follows when read (describeHfGguf)
     w->setWindowFlag(Qt::Window, true);
     w->setAttribute(Qt::WA_DeleteOnClose);
     connect(w, &ConvertWizard::openRequested, this, [this](const QString& p) { openPaths({p}); });

@@ -40,7 +40,8 @@ public:
     int pendingLoads() const { return pending_; }
     /// Tab of the model opened from `path` (same file or folder), or -1.
     int tabOf(const QString& path) const;
-    /// Wait for every model still loading (closing does this).
+    /// Wait for every model still loading, and every Hugging Face folder
+    /// still being described (closing does this).
     void waitForLoads();
 
     /// Open the conversion wizard for the current model (nullptr if none).
@@ -99,6 +100,10 @@ private:
     void setStatus(const QString& text, bool failure = false);
     void reportFailures();
     void freeOnWorker(ModelPtr model, std::shared_ptr<ModelViewData> data = {});
+    /// For a Hugging Face folder: describe_hf_gguf() on a worker (it reads the
+    /// tokenizer, a second for a 150 000-token vocabulary), then to the view
+    /// and to the wizards converting that model; dropped when the view is gone.
+    void describeHfGguf(ModelView* view);
 
     QStackedWidget* stack_ = nullptr;
     QTabWidget* tabs_ = nullptr;
@@ -112,6 +117,7 @@ private:
     QStringList loading_;               ///< canonical paths being opened
     JobTracker loads_;                  ///< models opening; waited for on close
     JobTracker frees_;                  ///< closed models being freed on a worker
+    JobTracker describes_;              ///< Hugging Face folders: what they become in GGUF (tokenizer read); waited for on close
     bool leakOnExit_ = false;
     bool errorDialogs_ = true;
     QList<LoadResult> failures_;        ///< failed opens of the current batch

@@ -222,6 +222,12 @@ void ModelView::showEvent(QShowEvent* e) {
     QTimer::singleShot(1, Qt::PreciseTimer, this, [this] { ensureTab(static_cast<Tab>(tabs_->currentIndex())); });
 }
 
+void ModelView::setHfGgufInfo(std::shared_ptr<const amn::HfGgufInfo> info) {
+    hfInfo_ = std::move(info);
+    if (summary_ && hfInfo_) summary_->setHfGgufInfo(*hfInfo_);
+    emit hfGgufInfoChanged();
+}
+
 void ModelView::ensureTab(Tab t) {
     QWidget* page = tabs_->widget(int(t));
     if (!page || !page->layout()) return;
@@ -232,6 +238,7 @@ void ModelView::ensureTab(Tab t) {
     if (t == OverviewTab && !summary_) {
         summary_ = new SummaryView(model_, nullptr, std::exchange(pendingBreakdown_, std::nullopt));
         connect(summary_, &SummaryView::convertRequested, this, &ModelView::convertRequested);
+        if (hfInfo_) summary_->setHfGgufInfo(*hfInfo_);
         auto* scroll = new QScrollArea(page);
         scroll->setWidget(summary_);
         scroll->setWidgetResizable(true);

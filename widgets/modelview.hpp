@@ -8,6 +8,8 @@
 #include "tensortreemodel.hpp"
 #include "loadedmodel.hpp"
 
+#include "anamnesis/hf_gguf.hpp"
+
 #include <QWidget>
 
 #include <optional>
@@ -78,6 +80,12 @@ public:
     QLineEdit* filterEdit() const { return filter_; }
     void showTab(Tab t);
 
+    /// What the model folder becomes in GGUF (amn::describe_hf_gguf; the main
+    /// window computes it on a worker for a Hugging Face folder): shown on the
+    /// Overview. Null until set.
+    void setHfGgufInfo(std::shared_ptr<const amn::HfGgufInfo> info);
+    const std::shared_ptr<const amn::HfGgufInfo>& hfGgufInfo() const { return hfInfo_; }
+
     /// Put the keyboard focus in the filter box (Edit ▸ Find).
     void focusFilter();
     /// Apply the filter now (the box applies it after a short pause).
@@ -89,6 +97,8 @@ public:
 
 signals:
     void convertRequested();
+    /// setHfGgufInfo() was called.
+    void hfGgufInfoChanged();
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -113,6 +123,7 @@ private:
     MetadataView* metadata_ = nullptr;
     std::vector<LetheChart::Layer> pendingLethe_;  ///< the Lethe chart's layers until it is built
     std::optional<std::vector<BreakdownChart::Row>> pendingBreakdown_;  ///< the Overview's breakdown until it is built
+    std::shared_ptr<const amn::HfGgufInfo> hfInfo_;
 };
 
 

@@ -174,6 +174,22 @@ QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType) {
     return s;
 }
 
+QString convertReasonText(const amn::ForgetTensor& t, const QString& outtype) {
+    const QString target = dtypeName(t.target);
+    if (target == outtype) return SchemeText::tr("--outtype %1").arg(outtype);
+    return SchemeText::tr("kept %1 by the converter's rules").arg(target);
+}
+
+QString hfGgufInfoText(const amn::HfGgufInfo& info) {
+    if (!info.error.empty()) return SchemeText::tr("Cannot become a GGUF: %1").arg(QString::fromStdString(info.error));
+    QString s = SchemeText::tr("%1 (%2), tokenizer %3 / %4, auto → %5")
+                    .arg(QString::fromStdString(info.gguf_architecture), QString::fromStdString(info.hf_architecture),
+                         QString::fromStdString(info.tokenizer_model), QString::fromStdString(info.tokenizer_pre),
+                         QString::fromStdString(info.default_outtype));
+    for (const auto& w : info.warnings) s += QLatin1Char('\n') + SchemeText::tr("Note: %1").arg(QString::fromStdString(w));
+    return s;
+}
+
 QString roleText(amn::Role role) {
     switch (role) {
         case amn::Role::Quantized: return SchemeText::tr("quantized");

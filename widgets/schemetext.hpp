@@ -7,6 +7,7 @@
 // the technical detail, shown in tooltips.
 
 #include "anamnesis/forget.hpp"
+#include "anamnesis/hf_gguf.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/quant_params.hpp"
 #include "anamnesis/requantize.hpp"
@@ -47,6 +48,19 @@ QString roleText(amn::Role role);
 /// `fileType` is the GGUF file type asked for ("Q4_K_M"). The core's
 /// `t.reason` (English, with the rule's details) is the tooltip.
 QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType);
+
+/// Why convert_hf_to_gguf.py writes `t` as it does: "--outtype BF16" when
+/// it takes the asked type (`outtype`, resolved: "BF16", never "auto"),
+/// else "kept F32 by the converter's rules" (1-D tensors, norms, the MoE
+/// router; F16 for a Q8_0 row not a multiple of 32). The core's `t.reason`
+/// is the tooltip.
+QString convertReasonText(const amn::ForgetTensor& t, const QString& outtype);
+
+/// What a Hugging Face folder becomes in GGUF (amn::describe_hf_gguf), in
+/// one line: "llama (LlamaForCausalLM), tokenizer gpt2 / llama-bpe, auto →
+/// BF16", the core's warnings on lines below ("Note: …"); or "Cannot become
+/// a GGUF: <the core's reason>".
+QString hfGgufInfoText(const amn::HfGgufInfo& info);
 
 /// Why no "what Lethe took" figure can be measured for `lt`, from its typed
 /// state (the core's `RequantError::unavailable` is the English detail):

@@ -126,6 +126,8 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vec
         } catch (const std::exception&) {
         }
     }
+    if (amn::is_hf_gguf_input(m.catalog))  // filled by setHfGgufInfo(): the tokenizer is read on a worker
+        add(QStringLiteral("gguf"), tr("GGUF"), tr("reading the tokenizer…"));
     QStringList schemes;
     for (const auto& s : in.schemes)
         schemes << tr("%1 — %Ln tensor(s)", nullptr, static_cast<int>(s.tensors)).arg(schemeUseText(m.plan, s));
@@ -172,6 +174,14 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vec
     layout->addSpacing(8);
     layout->addWidget(chart_);
     layout->addStretch(1);
+}
+
+void SummaryView::setHfGgufInfo(const amn::HfGgufInfo& info) {
+    auto* l = fields_.value(QStringLiteral("gguf"));
+    if (!l) return;
+    l->setTextFormat(Qt::PlainText);  // the core's words may hold "<s>"
+    l->setText(hfGgufInfoText(info));
+    l->setStyleSheet(info.error.empty() ? QString() : QStringLiteral("color: #d03030"));
 }
 
 QString SummaryView::field(const QString& key) const {

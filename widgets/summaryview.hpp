@@ -8,6 +8,8 @@
 #include "loadedmodel.hpp"
 #include "metadataview.hpp"
 
+#include "anamnesis/hf_gguf.hpp"
+
 #include <QWidget>
 
 #include <optional>
@@ -28,7 +30,10 @@ public:
     /// without them the view computes them here (a pass over every tensor).
     explicit SummaryView(ModelPtr model, QWidget* parent = nullptr, std::optional<std::vector<BreakdownChart::Row>> rows = {});
     BreakdownChart* breakdown() const { return chart_; }
-    /// The field texts by key ("format", "schemes", "tensors", "size", "lethe"), for tests.
+    /// What a Hugging Face folder becomes in GGUF (field "gguf"; until set it
+    /// says the tokenizer is being read). No-op for other inputs.
+    void setHfGgufInfo(const amn::HfGgufInfo& info);
+    /// The field texts by key ("format", "schemes", "tensors", "size", "lethe", "gguf"), for tests.
     QString field(const QString& key) const;
 
 signals:

@@ -587,7 +587,7 @@ GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::
 
 HfGgufInfo describe_hf_gguf(const Catalog& cat) {
     HfGgufInfo info;
-    info.is_hf_folder = (cat.format == Format::Safetensors || cat.format == Format::Pth) && cat.config_json.has_value();
+    info.is_hf_folder = is_hf_gguf_input(cat);
     if (!info.is_hf_folder) {
         info.error = "not a Hugging Face model folder (config.json beside safetensors weights)";
         return info;
@@ -624,9 +624,27 @@ std::vector<ForgetTensor> plan_hf_gguf(const Catalog& cat, const HfGgufOptions& 
     return out;
 }
 
-std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& type) {
+bool is_hf_gguf_input(const Catalog& cat) {
+    return (cat.format == Format::Safetensors || cat.format == Format::Pth) && cat.config_json.has_value();
+}
+
+std::string resolve_hf_outtype(const Catalog& cat, const std::string& outtype) {
+    std::string t = outtype;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (t == "auto" || t.empty()) return dtype_name(detail::first_half_float(cat).value_or(DType::F16));
+    if (t == "f32") return "F32";
+    if (t == "f16") return "F16";
+    if (t == "bf16") return "BF16";
+    if (t == "q8_0") return "Q8_0";
+    throw Error(ErrorCode::Usage, "unknown GGUF output type '" + outtype + "' (convert_hf_to_gguf's: F32, F16, BF16, Q8_0, auto)");
+}
+
+std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& type_or_auto) {
     // Named as the converter names it; beside the folder, never inside it.
     const std::string dir = detail::model_dir(cat);
+    std::string lower = type_or_auto;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string type = lower == "auto" ? resolve_hf_outtype(cat, lower) : type_or_auto;
     std::string name;
     try {
         detail::require_hf_folder(cat);

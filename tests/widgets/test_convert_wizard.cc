@@ -28,9 +28,11 @@
 #include "widget_test_util.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/hf_gguf.hpp"
 
 #include "test_support.hpp"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -83,6 +85,15 @@ void runForgetWizard(ConvertWizard& w) {
     QVERIFY(w.currentPage()->isComplete());
     w.next();
     QCOMPARE(w.currentId(), int(ConvertWizard::RunPage));
+}
+
+QString hfInputs() { return QString::fromStdString(amn::test::shared_fixtures_dir()) + "/hf-gguf/inputs"; }
+
+void saveShot(QWidget* w, const QString& name) {
+    const QString dir = qEnvironmentVariable("AMN_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    QApplication::processEvents();
+    w->grab().save(QDir(dir).filePath(name));
 }
 
 QByteArray readAll(const QString& path) {
@@ -408,8 +419,11 @@ private slots:
 
     void targetPageDoesNotClip_data() {
         QTest::addColumn<QString>("language");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("de") << QStringLiteral("de");
+        QTest::addColumn<bool>("hf");  // a Hugging Face folder (the GGUF group), else a GGUF
+        QTest::newRow("en") << QStringLiteral("en") << false;
+        QTest::newRow("de") << QStringLiteral("de") << false;
+        QTest::newRow("en-hf") << QStringLiteral("en") << true;
+        QTest::newRow("de-hf") << QStringLiteral("de") << true;
     }
 
     // issue 25: at its default size the Target page cut "Hugging Face folder
@@ -419,16 +433,21 @@ private slots:
     // label at the height its width needs.
     void targetPageDoesNotClip() {
         QFETCH(QString, language);
-        const QString in = ggufReal() + "/tiny-llama-F32.gguf";
+        QFETCH(bool, hf);
+        // Llama 2: its GGUF facts carry a note line too (the longest).
+        const QString in = hf ? hfInputs() + "/Llama-2-7b-hf" : ggufReal() + "/tiny-llama-F32.gguf";
         if (!QFileInfo::exists(in)) {
-            if (amn::test::reference_required()) QFAIL("gguf-real fixtures missing and AMN_REQUIRE_REFERENCE=1");
-            QSKIP("gguf-real fixtures not found");
+            if (amn::test::reference_required()) QFAIL("fixtures missing and AMN_REQUIRE_REFERENCE=1");
+            QSKIP("fixtures not found");
         }
         QTranslator t;
         QVERIFY(t.load("anamnesis_" + language, ":/i18n"));
         QCoreApplication::installTranslator(&t);
         struct Remove { QTranslator* t; ~Remove() { QCoreApplication::removeTranslator(t); } } remove{&t};
-        ConvertWizard w(loadModel(in));
+        const ModelPtr model = loadModel(in);
+        ConvertWizard w(model);
+        QCOMPARE(w.hfInput(), hf);
+        if (hf) w.setHfGgufInfo(amn::describe_hf_gguf(model->catalog));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.next();
@@ -436,7 +455,7 @@ private slots:
         QApplication::processEvents();
         QWidget* page = w.currentPage();
         const QString dir = qEnvironmentVariable("AMN_SCREENSHOT_DIR");
-        if (!dir.isEmpty()) w.grab().save(QDir(dir).filePath("wizard-target-" + language + ".png"));
+        if (!dir.isEmpty()) w.grab().save(QDir(dir).filePath("wizard-target-" + language + (hf ? "-hf" : "") + ".png"));
         const QRect inWizard(page->mapTo(&w, QPoint(0, 0)), page->size());
         QVERIFY2(inWizard.right() < w.width(), "the page is wider than the wizard");
         int checked = 0;
@@ -458,8 +477,169 @@ private slots:
                          qPrintable(QStringLiteral("'%1' is %2 px wide, its text needs %3").arg(text).arg(c->width()).arg(c->sizeHint().width())));
             }
         }
-        QVERIFY(checked >= 8);  // 4 targets, 2 layouts, 2 forget choices, the notes
+        QVERIFY(checked >= 8);  // 4 targets, 2 layouts or 2 GGUF choices, 2 forget choices, the notes
         QVERIFY(w.findChild<QRadioButton*>() != nullptr);
+    }
+
+    void hfFolderToGgufMatchesCli_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<bool>("convert");  // convert_hf_to_gguf's type, else a llama-quantize file type
+        QTest::addColumn<QString>("type");
+        QTest::newRow("llama3-BF16") << "Meta-Llama-3-8B-Instruct" << true << "BF16";
+        QTest::newRow("qwen3-auto") << "Qwen3-0.6B" << true << "auto";
+        QTest::newRow("llama3-Q4_K_M") << "Meta-Llama-3-8B-Instruct" << false << "Q4_K_M";
+        QTest::newRow("bnb-Q4_K_M") << "Mistral-7B-v0.1-bnb-4bit" << false << "Q4_K_M";
+    }
+    void hfFolderToGgufMatchesCli() {
+        QFETCH(QString, folder);
+        QFETCH(bool, convert);
+        QFETCH(QString, type);
+        const QString in = hfInputs() + "/" + folder;
+        if (!QFileInfo::exists(in + "/config.json")) {
+            if (amn::test::reference_required()) QFAIL("hf-gguf fixtures missing and AMN_REQUIRE_REFERENCE=1");
+            QSKIP("hf-gguf fixtures missing");
+        }
+        QTemporaryDir out;
+        const QString cliPath = out.filePath("cli.gguf"), guiPath = out.filePath("gui.gguf");
+        const auto cli = convert ? amn::test::run_amn({"convert", in, "--to", type == "auto" ? QString("gguf") : "gguf:" + type, "-o", cliPath, "--quiet"})
+                                 : amn::test::run_amn({"forget", in, "--to", "gguf:" + type, "-o", cliPath, "--quiet"});
+        QVERIFY2(cli.exit_code == 0, qPrintable(cli.err));
+
+        const ModelPtr model = loadModel(in);
+        ConvertWizard w(model);
+        QAbstractItemModelTester planTester(w.planTable()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester lossTester(w.lossTable()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.setErrorDialogs(false);
+        QVERIFY(w.hfInput());
+        if (convert) {
+            w.setHfOutType(type);
+            QCOMPARE(w.mode(), ConvertWizard::Mode::ConvertGguf);
+        } else {
+            w.setGgufFileType(type);
+            QCOMPARE(w.mode(), ConvertWizard::Mode::ForgetGguf);
+        }
+        // The output the core proposes (beside the folder, named as llama.cpp names it).
+        const QString proposed = QString::fromStdString(amn::default_hf_gguf_output_path(model->catalog, type.toStdString()));
+        QCOMPARE(w.outputPath(), QFileInfo(proposed).absoluteFilePath());
+        QVERIFY2(!w.outputPath().endsWith("-auto.gguf"), qPrintable(w.outputPath()));
+        w.setOutputPath(guiPath);
+        if (folder.contains("bnb")) {
+            w.setHfGgufInfo(amn::describe_hf_gguf(model->catalog));  // as the main window hands it over
+            w.show();
+            w.next();
+            saveShot(&w, "hf-wizard-target.png");
+            w.back();
+        }
+        QSignalSpy finished(&w, &ConvertWizard::conversionFinished);
+        QSignalSpy planned(&w, &ConvertWizard::planFinished);
+        w.show();
+        w.next();
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::OptionsPage));
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::SummaryPage));
+        QTRY_VERIFY_WITH_TIMEOUT(planned.count() > 0, 60000);
+        QVERIFY2(w.planReady(), qPrintable(planned.last().at(1).toString()));
+        QVERIFY(w.currentPage()->isComplete());
+        if (folder.contains("bnb")) saveShot(&w, "hf-wizard-dryrun.png");
+
+        // The dry run: every tensor of the GGUF, in file order, with the core's type.
+        std::vector<amn::ForgetTensor> core;
+        if (convert) {
+            amn::HfGgufOptions o;
+            o.outtype = type.toStdString();
+            core = amn::plan_hf_gguf(model->catalog, o);
+        } else {
+            amn::GgufForgetOptions o;
+            o.ftype = type.toStdString();
+            core = amn::plan_gguf_forget(model->catalog, model->plan, o);
+        }
+        auto* plan = w.planTable()->model();
+        QCOMPARE(plan->rowCount(), int(core.size()));
+        bool sawGgufName = false;
+        for (int r = 0; r < plan->rowCount(); ++r) {
+            QCOMPARE(plan->index(r, 0).data().toString(), QString::fromStdString(core[r].name));
+            QCOMPARE(plan->index(r, 3).data().toString(), QString::fromStdString(amn::dtype_name(core[r].target)));
+            QVERIFY(!plan->index(r, 6).data().toString().isEmpty());  // why
+            sawGgufName |= plan->index(r, 0).data().toString().startsWith("blk.0.");
+        }
+        QVERIFY(sawGgufName);
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::RunPage));
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(2).toString()));
+        QCOMPARE(w.currentId(), int(ConvertWizard::DonePage));
+        QCOMPARE(w.writtenFiles(), QStringList{guiPath});
+        const QByteArray got = readAll(guiPath), want = readAll(cliPath);
+        QCOMPARE(got.size(), want.size());
+        QVERIFY2(got == want, "wizard output differs from amn's");
+        // A file type measured its loss; the converter's types measure none.
+        QCOMPARE(w.lossTable()->isVisibleTo(&w), !convert);
+        if (!convert) {
+            QVERIFY(w.lossTable()->model()->rowCount() > 0);
+            QCOMPARE(int(w.lossChart()->bars().size()), w.lossTable()->model()->rowCount());
+        }
+        QString done;
+        for (auto* l : w.currentPage()->findChildren<QLabel*>()) done += l->text();
+        QVERIFY2(done.contains(guiPath), qPrintable(done));
+        if (folder.contains("bnb")) saveShot(&w, "hf-wizard-done-loss.png");
+    }
+
+    // The output the wizard proposes is the file amn writes without -o (the
+    // converter's name, "auto" resolved to the type it writes).
+    void hfDefaultOutputIsAmns_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<bool>("convert");
+        QTest::addColumn<QString>("type");
+        QTest::newRow("qwen3-auto") << "Qwen3-0.6B" << true << "auto";
+        QTest::newRow("llama2-auto") << "Llama-2-7b-hf" << true << "auto";  // F16 weights: auto → F16
+        QTest::newRow("bnb-Q4_K_M") << "Mistral-7B-v0.1-bnb-4bit" << false << "Q4_K_M";
+    }
+    void hfDefaultOutputIsAmns() {
+        QFETCH(QString, folder);
+        QFETCH(bool, convert);
+        QFETCH(QString, type);
+        const QString src = hfInputs() + "/" + folder;
+        if (!QFileInfo::exists(src + "/config.json")) QSKIP("hf-gguf fixtures missing");
+        QTemporaryDir tmp;
+        const QString in = tmp.filePath(folder);
+        QVERIFY(QDir().mkpath(in));
+        for (const QString& f : QDir(src).entryList(QDir::Files)) QVERIFY(QFile::copy(src + "/" + f, in + "/" + f));
+        const auto cli = convert ? amn::test::run_amn({"convert", in, "--to", type == "auto" ? QString("gguf") : "gguf:" + type, "--quiet"})
+                                 : amn::test::run_amn({"forget", in, "--to", "gguf:" + type, "--quiet"});
+        QVERIFY2(cli.exit_code == 0, qPrintable(cli.err));
+        const QStringList written = QDir(tmp.path()).entryList({"*.gguf"}, QDir::Files);
+        QCOMPARE(written.size(), 1);
+        ConvertWizard w(loadModel(in));
+        if (convert) w.setHfOutType(type);
+        else w.setGgufFileType(type);
+        QCOMPARE(w.outputPath(), QFileInfo(tmp.filePath(written.front())).absoluteFilePath());
+    }
+
+    void hfFolderCancelLeavesNothing() {
+        const QString in = hfInputs() + "/Meta-Llama-3-8B-Instruct";
+        if (!QFileInfo::exists(in + "/config.json")) QSKIP("hf-gguf fixtures missing");
+        QTemporaryDir out;
+        for (const bool convert : {false, true}) {
+            ConvertWizard w(loadModel(in));
+            w.setErrorDialogs(false);
+            w.setThreads(1);
+            w.setChunkBytes(64 << 10);
+            if (convert) w.setHfOutType("F32");
+            else w.setGgufFileType("Q4_K_M");
+            w.setOutputPath(out.filePath(convert ? "x-F32.gguf" : "x-Q4_K_M.gguf"));
+            QSignalSpy finished(&w, &ConvertWizard::conversionFinished);
+            runForgetWizard(w);
+            // At once: the run reads the tokenizer (a second) before any tensor.
+            w.setConfirmCancel([] { return true; });
+            w.reject();
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+            if (finished.at(0).at(0).toBool()) QSKIP("finished before the cancel arrived");
+            QCOMPARE(finished.at(0).at(1).toBool(), true);  // cancelled, not failed
+            QCOMPARE(w.currentId(), int(ConvertWizard::RunPage));
+            QCOMPARE(QDir(out.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+        }
     }
 
     void outputNeverInHfCacheSnapshot() {

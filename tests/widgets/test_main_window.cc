@@ -6,18 +6,25 @@
 //   * recent files, keyboard shortcuts (find, close tab);
 //   * the summary shows the inspection; the tensor detail computes statistics
 //     in the background equal to the core's, and drops stale results;
-//   * the tabs other than the Overview are built when first shown.
+//   * the tabs other than the Overview are built when first shown;
+//   * a Hugging Face folder's Overview names its GGUF architecture and
+//     tokenizer (describe_hf_gguf, on a worker: "reading the tokenizer…"
+//     first), or why it cannot become a GGUF; closing its tab while the
+//     tokenizer is read does not wait for it; the wizard opened from that
+//     tab gets the same facts.
 #include "charts.hpp"
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
 #include "metadataview.hpp"
 #include "singleinstance.hpp"
 #include "modelview.hpp"
+#include "schemetext.hpp"
 #include "summaryview.hpp"
 #include "tensordetail.hpp"
 #include "tensortreemodel.hpp"
 #include "widget_test_util.hpp"
 
+#include "anamnesis/hf_gguf.hpp"
 #include "anamnesis/requantize.hpp"
 #include "anamnesis/pth.hpp"
 #include "anamnesis/stats.hpp"
@@ -27,6 +34,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QDropEvent>
+#include <QElapsedTimer>
+#include <QLabel>
 #include <QHelpEvent>
 #include <QToolTip>
 #include <QLineEdit>
@@ -52,6 +61,8 @@ namespace {
 QString sampleFile() {
     return QString::fromStdString(amn::test::source_dir()) + "/fixtures/sample/tiny-llama-fp8/model.safetensors";
 }
+
+QString hfInputs() { return QString::fromStdString(amn::test::shared_fixtures_dir()) + "/hf-gguf/inputs"; }
 
 void drop(QWidget* target, const QStringList& files) {
     QMimeData mime;
@@ -183,6 +194,101 @@ private slots:
         button->click();
         QTRY_COMPARE(w.wizards().size(), 1);
         w.wizards().front()->close();
+    }
+
+    void hfFolderOverviewShowsGguf_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("llama3-bpe") << "Meta-Llama-3-8B-Instruct" << "llama (LlamaForCausalLM), tokenizer gpt2 / llama-bpe, auto → BF16";
+        QTest::newRow("llama2-spm") << "Llama-2-7b-hf" << "llama (LlamaForCausalLM), tokenizer llama / default, auto → F16";
+        QTest::newRow("qwen3") << "Qwen3-0.6B" << "qwen3 (Qwen3ForCausalLM), tokenizer gpt2 / qwen2, auto → BF16";
+        QTest::newRow("bnb-nf4") << "Mistral-7B-v0.1-bnb-4bit" << "llama (MistralForCausalLM), tokenizer llama / default, auto → BF16";
+    }
+    void hfFolderOverviewShowsGguf() {
+        QFETCH(QString, folder);
+        QFETCH(QString, expected);
+        const QString in = hfInputs() + "/" + folder;
+        if (!QFileInfo::exists(in + "/config.json")) {
+            if (amn::test::reference_required()) QFAIL("hf-gguf fixtures missing and AMN_REQUIRE_REFERENCE=1");
+            QSKIP("hf-gguf fixtures missing");
+        }
+        MainWindow w;
+        w.setErrorDialogs(false);
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        drop(&w, {in});
+        QTRY_COMPARE(opened.count(), 1);
+        auto* v = w.modelView(0);
+        SummaryView* s = v->summary();
+        QTRY_VERIFY_WITH_TIMEOUT(v->hfGgufInfo() != nullptr, 60000);
+        QVERIFY2(s->field("gguf").startsWith(expected), qPrintable(s->field("gguf")));
+        if (const QString dir = qEnvironmentVariable("AMN_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QApplication::processEvents();
+            w.grab().save(QDir(dir).filePath("hf-overview-" + QString(QTest::currentDataTag()) + ".png"));
+        }
+        // The same facts as the core's, worded once.
+        const amn::HfGgufInfo core = amn::describe_hf_gguf(v->model()->catalog);
+        QCOMPARE(s->field("gguf"), hfGgufInfoText(core));
+        // The wizard opened now has them on its Target page.
+        ConvertWizard* wiz = w.convertCurrent();
+        QVERIFY(wiz);
+        QVERIFY(wiz->hfInput());
+        wiz->next();
+        QString target;
+        for (auto* l : wiz->currentPage()->findChildren<QLabel*>())
+            if (l->isVisibleTo(wiz->currentPage())) target += l->text();
+        QVERIFY2(target.contains(expected), qPrintable(target));
+        wiz->close();
+    }
+
+    void hfFolderThatCannotBecomeGgufSaysWhy() {
+        QTemporaryDir dir;
+        QVERIFY(amn::test::write_safetensors(dir.filePath("model.safetensors"),
+                                             {{"model.layers.0.mlp.down_proj.weight", "BF16", {64, 64}, 64 * 64 * 2}}));
+        QFile cfg(dir.filePath("config.json"));
+        QVERIFY(cfg.open(QIODevice::WriteOnly));
+        cfg.write(R"({"architectures": ["NoSuchModelForCausalLM"], "model_type": "nosuch"})");
+        cfg.close();
+        MainWindow w;
+        w.setErrorDialogs(false);
+        QSignalSpy opened(&w, &MainWindow::modelOpened);
+        w.openPaths({dir.path()});
+        QTRY_COMPARE(opened.count(), 1);
+        auto* v = w.modelView(0);
+        QTRY_VERIFY_WITH_TIMEOUT(v->hfGgufInfo() != nullptr, 30000);
+        QVERIFY(!v->hfGgufInfo()->error.empty());
+        const QString text = v->summary()->field("gguf");
+        QVERIFY2(text.startsWith(SchemeText::tr("Cannot become a GGUF: %1").arg(QString())), qPrintable(text));
+        QVERIFY2(text.contains("NoSuchModelForCausalLM"), qPrintable(text));
+        // The wizard does not offer what cannot be done.
+        ConvertWizard* wiz = w.convertCurrent();
+        QVERIFY(wiz->hfInput());
+        wiz->setGgufFileType("Q4_K_M");
+        QCOMPARE(wiz->mode(), ConvertWizard::Mode::ForgetGguf);  // set before the facts: offered,
+        wiz->setHfGgufInfo(*v->hfGgufInfo());
+        QCOMPARE(wiz->mode(), ConvertWizard::Mode::Remember);  // then withdrawn with the reason
+        wiz->close();
+    }
+
+    void hfFolderTabClosesWithoutWaitingForTokenizer() {
+        const QString in = hfInputs() + "/Meta-Llama-3-8B-Instruct";
+        if (!QFileInfo::exists(in + "/config.json")) QSKIP("hf-gguf fixtures missing");
+        QElapsedTimer timer;
+        {
+            MainWindow w;
+            w.setErrorDialogs(false);
+            QSignalSpy opened(&w, &MainWindow::modelOpened);
+            w.openPaths({in});
+            QTRY_COMPARE(opened.count(), 1);
+            const bool stillReading = w.modelView(0)->hfGgufInfo() == nullptr;
+            timer.start();
+            w.tabs()->tabCloseRequested(0);
+            const qint64 closeMs = timer.elapsed();
+            QCOMPARE(w.modelCount(), 0);
+            if (stillReading) QVERIFY2(closeMs < 1000, qPrintable(QString::number(closeMs)));  // not waiting for the tokenizer
+            w.openPaths({in});  // a second describe, then the window goes while it runs
+            QTRY_COMPARE(opened.count(), 2);
+        }  // the destructor waits for the describe workers: none outlives the window
     }
 
     void brokenFileReportsCoreError() {

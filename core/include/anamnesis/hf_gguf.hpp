@@ -67,6 +67,19 @@ struct HfGgufInfo {
 };
 HfGgufInfo describe_hf_gguf(const Catalog& catalog);
 
+/// HfGgufInfo::is_hf_folder without the rest: whether this layer takes
+/// `catalog` (safetensors or PyTorch weights with config.json beside them).
+/// Reads nothing; for front ends that offer the conversion (the desktop
+/// wizard) before describe_hf_gguf() has loaded the tokenizer.
+bool is_hf_gguf_input(const Catalog& catalog);
+
+/// An --outtype as the type it writes: "F32", "F16", "BF16", "Q8_0"
+/// (case-insensitive); "auto" (or empty) as the converter resolves it for
+/// this catalog ("BF16" or "F16", HfGgufOptions::outtype). A pass over the
+/// tensor names and dtypes, nothing is read from disk.
+/// \throws Error{Usage} for an unknown outtype.
+std::string resolve_hf_outtype(const Catalog& catalog, const std::string& outtype);
+
 /// Every output tensor (file order) with its type and why, without writing
 /// anything (`amn convert --dry-run`); `bytes` per tensor.
 /// \throws as convert_hf_to_gguf(), except the output errors.
@@ -88,7 +101,8 @@ GgufForgetResult convert_hf_to_gguf(const Catalog& catalog, const HfGgufOptions&
 /// Default output: beside the model folder (never inside it), named as the
 /// converter names its default output (`{Name}-{SizeLabel}-{Finetune}-{Version}-{TYPE}.gguf`,
 /// gguf-py naming_convention), `TYPE` = the resolved outtype ("BF16") or a
-/// llama-quantize file type ("Q4_K_M").
+/// llama-quantize file type ("Q4_K_M"); "auto" is resolved first
+/// (resolve_hf_outtype), as the converter names an `--outtype auto` output.
 std::string default_hf_gguf_output_path(const Catalog& catalog, const std::string& type);
 
 }  // namespace amn
