@@ -146,7 +146,7 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
             exec::OutputTensor o;
             o.name = lt.name;
             o.recipe = lt.recipe;
-            o.slots = {sink.add_tensor(s, lt.name, t.dtype, lt.shape)};
+            o.sink_tensors = {sink.add_tensor(s, lt.name, t.dtype, lt.shape)};
             o.bytes = t.bytes;
             o.numel = lt.numel();
             const auto lossless = r.lossless_dtype();

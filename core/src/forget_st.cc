@@ -249,7 +249,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         exec::OutputTensor o;
         o.name = e.info.name;
         o.recipe = lt.recipe;
-        o.slots = e.sink_index;
+        o.sink_tensors = e.sink_index;
         o.bytes = e.info.bytes;
         o.numel = e.info.numel;
         const bool run = r.rows() != 0 && e.info.numel != 0;

@@ -27,7 +27,7 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
         const auto& t = ot.info;
         exec::OutputTensor o;
         o.name = t.name;
-        o.slots = {w.add_tensor(t.name, t.target, t.shape)};
+        o.sink_tensors = {w.add_tensor(t.name, t.target, t.shape)};
         o.bytes = t.bytes;
         o.numel = t.numel;
         if (t.copied) {

@@ -152,7 +152,7 @@ OutputTensor rows_tensor(TensorSink& sink, const std::string& name, std::uint64_
     OutputTensor t;
     t.name = name;
     t.recipe = std::make_shared<CountingRecipe>(rows, cols, base, fail_row);
-    t.slots = {sink.add_tensor(name, DType::F32, {rows, cols})};
+    t.sink_tensors = {sink.add_tensor(name, DType::F32, {rows, cols})};
     t.encoding = std::move(enc);
     t.bytes = rows * cols * 4;
     t.numel = rows * cols;
@@ -163,8 +163,8 @@ OutputTensor rows_tensor(TensorSink& sink, const std::string& name, std::uint64_
 OutputTensor scheme_tensor(RecordingSink& sink, const std::string& name, std::uint64_t rows, std::uint64_t cols,
                            std::unique_ptr<SchemeEncoder> enc) {
     OutputTensor t = rows_tensor(sink, name, rows, cols, 0, std::move(enc));
-    t.slots.push_back(sink.add_tensor(name + ".sum", DType::F32, {1}));
-    t.slots.push_back(sink.add_tensor(name + ".tail", DType::U8, {0}));
+    t.sink_tensors.push_back(sink.add_tensor(name + ".sum", DType::F32, {1}));
+    t.sink_tensors.push_back(sink.add_tensor(name + ".tail", DType::U8, {0}));
     return t;
 }
 

@@ -62,8 +62,8 @@ struct OutputTensor {
     const TensorInfo* stored = nullptr;
     Encoding encoding;
     /// The sink tensors written: one, or a scheme's in its order.
-    std::vector<std::size_t> slots;
-    std::uint64_t bytes = 0;  ///< bytes of slots[0] (CopyStored, CopyRows)
+    std::vector<std::size_t> sink_tensors;
+    std::uint64_t bytes = 0;  ///< bytes of sink_tensors[0] (CopyStored, CopyRows)
     std::uint64_t numel = 0;  ///< elements (RunOptions batches count them)
 
     /// The cut: `rows` rows (recipe rows; for scheme encoders rows of `cols`

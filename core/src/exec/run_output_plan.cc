@@ -68,7 +68,7 @@ public:
                 per_weight(bt.main, [&](std::size_t k) {
                     auto& t = ts_[k];
                     res_.tail_bytes[k] = scheme_of(t)->finish(slot_writer(t), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
-                        sink_.set_tail_tensor(t.slots.at(j), {bytes.size()}, bytes);
+                        sink_.set_tail_tensor(t.sink_tensors.at(j), {bytes.size()}, bytes);
                     });
                     std::get<std::unique_ptr<SchemeEncoder>>(t.encoding).reset();
                 });
@@ -138,7 +138,7 @@ private:
 
     SlotWriteFn slot_writer(const OutputTensor& t) {
         return [&t, this](std::size_t j, u64 offset, std::span<const std::uint8_t> bytes) {
-            const std::size_t i = t.slots.at(j);
+            const std::size_t i = t.sink_tensors.at(j);
             if (offset + bytes.size() > sink_.tensor_nbytes(i))
                 throw Error(ErrorCode::SizeMismatch, "encoder wrote past the end of output tensor " + std::to_string(j) + " of " + t.name);
             sink_.write(i, offset, bytes);
@@ -177,7 +177,7 @@ private:
         for (u64 at = 0; at < t.bytes; at += kStep) {
             if (cancel_ && cancel_->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "cancelled");
             const u64 n = std::min(kStep, t.bytes - at);
-            sink_.write(t.slots[0], at, {src + at, static_cast<std::size_t>(n)});
+            sink_.write(t.sink_tensors[0], at, {src + at, static_cast<std::size_t>(n)});
             cat_.shards[stored.shard].file->release(stored.offset + at, n);
         }
     }
@@ -187,7 +187,7 @@ private:
         const u64 row_bytes = t.bytes / r.rows();
         s.b.resize(static_cast<std::size_t>(u.nrows * row_bytes));
         r.copy_rows(u.row0, u.nrows, s.b.data());
-        sink_.write(t.slots[0], u.row0 * row_bytes, s.b);
+        sink_.write(t.sink_tensors[0], u.row0 * row_bytes, s.b);
         detail::release_inputs(cat_, r, u.row0, u.nrows);
     }
 
@@ -200,7 +200,7 @@ private:
         s.b.resize(qbytes);
         encode_to_type(e.type, s.x.data(), s.b.data(), n, e.n_per_row, u.row0 * r.row_elems() / e.n_per_row,
                        e.rows_per_matrix, e.imatrix);
-        sink_.write(t.slots[0], *dtype_bytes(e.type, u.row0 * r.row_elems()), {s.b.data(), static_cast<std::size_t>(qbytes)});
+        sink_.write(t.sink_tensors[0], *dtype_bytes(e.type, u.row0 * r.row_elems()), {s.b.data(), static_cast<std::size_t>(qbytes)});
         const auto& sk = st::kern::st_kernels();
         if (e.loss == LossMode::Measure) {
             // Round trip, measured against the exact input values.
