@@ -19,6 +19,7 @@ SHARED=${AMN_SHARED:-$REPO/../shared/fixtures}
 mkdir -p "$WORK"
 RUNS=0
 SAME=0
+OK=0  # runs that succeeded (exit 0); the others compare an error
 DIFFS=()
 
 # Timings ("in 0.31 s", "12.3 MiB/s", "elapsed") vary between runs.
@@ -42,6 +43,7 @@ run_case() {
         rm -rf "$WORK/$side" && mv "$WORK/run" "$WORK/$side"
     done
     RUNS=$((RUNS + 1))
+    [ "$(cat "$WORK/old/rc")" = 0 ] && OK=$((OK + 1))
     if diff -r "$WORK/old" "$WORK/new" > "$WORK/diff.txt" 2>&1; then
         SAME=$((SAME + 1))
     else
@@ -126,5 +128,5 @@ fi
 run_case "forget gguf tensor-type" forget "${FLOAT_GGUF[0]}" --to gguf:Q4_K_M --tensor-type attn_v=Q8_0 --output-tensor-type Q6_K --token-embedding-type Q4_0 --report -o @OUT@.gguf "${T[@]}"
 run_case "forget gguf from safetensors (error)" forget "$REPO"/fixtures/sample/tiny-llama-fp8 --to gguf:Q8_0 -o @OUT@.gguf "${T[@]}"
 
-echo "compared $RUNS runs: $SAME identical, ${#DIFFS[@]} differing"
+echo "compared $RUNS runs ($OK wrote output, $((RUNS - OK)) ended in an error): $SAME identical, ${#DIFFS[@]} differing"
 [ ${#DIFFS[@]} -eq 0 ]
