@@ -6,6 +6,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/safetensors_writer.hpp"
 #include "exec/chunk_rows.hpp"
+#include "exec/encode_type.hpp"
 #include "exec/run_output_plan.hpp"
 #include "test_support.hpp"
 
@@ -206,6 +207,29 @@ private slots:
             run_output_plan(cat, std::move(plan), *s, opt);
         }
         QCOMPARE(many.data, one.data);
+    }
+
+    // A ggml type row: chunks of whole rows give the bytes of one call over
+    // the whole tensor; the round trip is measured for every value.
+    void encodeTypeChunksMatchWholeTensor() {
+        const Catalog cat;
+        RecordingSink sink;
+        OutputPlan plan;
+        OutputTensor t = rows_tensor(sink, "q", 64, 64, -2000, EncodeType{DType::Q8_0, 64, 64, nullptr, LossMode::Measure});
+        sink.data[0].assign(*dtype_bytes(DType::Q8_0, 64 * 64), 0);
+        t.bytes = sink.data[0].size();
+        plan.tensors.push_back(std::move(t));
+        RunOptions opt;
+        opt.threads = 3;
+        opt.chunk_bytes = 5 * 256;  // 5 rows per chunk
+        const auto res = run_output_plan(cat, std::move(plan), sink, opt);
+        std::vector<float> x(64 * 64);
+        CountingRecipe(64, 64, -2000).dequantize_rows(0, 64, x.data());
+        std::vector<std::uint8_t> want(sink.data[0].size());
+        encode_to_type(DType::Q8_0, x.data(), want.data(), x.size(), 64, 0, 64, nullptr);
+        QVERIFY(sink.data[0] == want);
+        QCOMPARE(res.loss[0].count, std::uint64_t(64 * 64));
+        QVERIFY(res.loss[0].sse > 0);
     }
 
     void schemeStepsRunInOrder() {
