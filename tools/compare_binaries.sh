@@ -63,6 +63,14 @@ fi
 id() { echo "$1" | sed -E "s#^$SHARED/##; s#^$REPO/##; s#/#_#g"; }
 T=(--threads 2)
 
+# ---- parse / inspect (read side: unchanged by a write-side change) ----------
+for in in "${GGUF[@]}" "${REF[@]}" "${REPO_IN[@]}"; do
+    n=$(id "$in")
+    run_case "parse $n" parse "$in" --json --kv
+    run_case "inspect $n" inspect "$in"
+    run_case "inspect-json $n" inspect "$in" --json
+done
+
 # ---- remember / convert ----------------------------------------------------
 for in in "${GGUF[@]}" "${REF[@]}" "${REPO_IN[@]}"; do
     n=$(id "$in")
