@@ -15,6 +15,7 @@
 #include <QtTest/QtTest>
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -30,8 +31,9 @@ namespace {
 // at row `fail_row` (when set), counts the rows decoded.
 class CountingRecipe final : public Recipe {
 public:
-    CountingRecipe(std::uint64_t rows, std::uint64_t cols, float base, std::int64_t fail_row = -1)
-        : rows_(rows), cols_(cols), base_(base), fail_row_(fail_row) {}
+    CountingRecipe(std::uint64_t rows, std::uint64_t cols, float base, std::int64_t fail_row = -1,
+                   std::int64_t nan_index = -1)
+        : rows_(rows), cols_(cols), base_(base), fail_row_(fail_row), nan_index_(nan_index) {}
     std::string describe() const override { return "counting"; }
     std::string scheme_id() const override { return "counting"; }
     std::uint64_t rows() const override { return rows_; }
@@ -40,7 +42,10 @@ public:
         if (fail_row_ >= 0 && std::uint64_t(fail_row_) >= row0 && std::uint64_t(fail_row_) < row0 + nrows)
             throw Error(ErrorCode::Malformed, "broken row");
         for (std::uint64_t r = 0; r < nrows; ++r)
-            for (std::uint64_t c = 0; c < cols_; ++c) out[r * cols_ + c] = base_ + float((row0 + r) * cols_ + c);
+            for (std::uint64_t c = 0; c < cols_; ++c) {
+                const std::uint64_t i = (row0 + r) * cols_ + c;
+                out[r * cols_ + c] = std::int64_t(i) == nan_index_ ? std::nanf("") : base_ + float(i);
+            }
     }
     std::optional<DType> lossless_dtype() const override { return DType::F32; }
     void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
@@ -52,7 +57,7 @@ public:
 private:
     std::uint64_t rows_, cols_;
     float base_;
-    std::int64_t fail_row_;
+    std::int64_t fail_row_, nan_index_;
 };
 
 // A sink that records every call (thread-safe) and keeps the bytes.
@@ -261,6 +266,41 @@ private slots:
         QCOMPARE(res.loss[0].sse, 32.0);
         QCOMPARE(res.loss[1].count, std::uint64_t(0));
         QVERIFY(sink.committed);
+    }
+
+    // Scheme encoders read decoded rows rounded through OutputTensor::round_to
+    // and checked finite: a NaN is an error naming its [row, col] and the tensor.
+    void schemeRowsRoundedAndChecked() {
+        const Catalog cat;
+        std::vector<std::string> log;
+        std::mutex mu;
+        {
+            RecordingSink sink;
+            OutputPlan plan;
+            OutputTensor t = scheme_tensor(sink, "w", 4, 4, std::make_unique<LoggingEncoder>("w", log, mu, false, false));
+            t.recipe = std::make_shared<CountingRecipe>(4, 4, 1000.5f);
+            t.round_to = DType::BF16;  // BF16 steps of 4 near 1000: 1000.5, 1001.5 → 1000; 1002.5 → 1004
+            plan.tensors.push_back(std::move(t));
+            run_output_plan(cat, std::move(plan), sink, RunOptions{});
+            const auto w = sink.floats(0);
+            QCOMPARE(w[0], 1001.0f);  // the encoder adds 1
+            QCOMPARE(w[1], 1001.0f);
+            QCOMPARE(w[2], 1005.0f);
+        }
+        RecordingSink sink;
+        OutputPlan plan;
+        OutputTensor t = scheme_tensor(sink, "w", 4, 4, std::make_unique<LoggingEncoder>("w", log, mu, false, false));
+        t.recipe = std::make_shared<CountingRecipe>(4, 4, 0, -1, 2 * 4 + 3);
+        plan.tensors.push_back(std::move(t));
+        try {
+            run_output_plan(cat, std::move(plan), sink, RunOptions{});
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::Unsupported);
+            QVERIFY2(std::string(e.what()).find("NaN at [2, 3]") != std::string::npos, e.what());
+            QCOMPARE(e.tensor(), std::string("w"));
+        }
+        QVERIFY(sink.aborted && !sink.committed);
     }
 
     void progressCountsEveryPass() {
