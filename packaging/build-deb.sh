@@ -9,7 +9,8 @@
 #   without BUILD_DIR: configure a Release build without tests in build/deb,
 #   build it and pack it; with BUILD_DIR: pack that (already configured) tree
 #   after bringing it up to date. Packages land in BUILD_DIR/packages/.
-# Needs the packages of packaging/debian-packages.txt (scripts/setup.sh installs them).
+# Needs the [build], [gui] and [packaging] sections of packaging/debian-packages.txt
+# (scripts/setup.sh --sections build,gui,packaging installs them).
 # Maintainer field: the cache variable AMN_PACKAGE_MAINTAINER ("Name <e-mail>";
 # default $DEBFULLNAME <$DEBEMAIL> from the environment, else a placeholder on
 # the .invalid domain; packaging/install.cmake, README "Install").

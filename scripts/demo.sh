@@ -2,10 +2,12 @@
 # Quick start, command 1: build amn, then inspect and remember (dequantize)
 # the bundled FP8 sample and check the result bit for bit against the
 # independent NumPy reference written by fixtures/make_fp8_fixtures.py.
+# Installs only the [build] section of packaging/debian-packages.txt (no Qt)
+# and builds amn alone, with the `cli` preset, into build/cli/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/scripts/setup.sh" dev amn
-amn="$top/build/dev/app/amn/amn"
+"$top/scripts/setup.sh" --sections build cli amn
+amn="$top/build/cli/app/amn/amn"
 sample="$top/fixtures/sample/tiny-llama-fp8"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Quick start, command 2: install, build everything and run the whole ctest
+# Quick start, command 2: install every section of
+# packaging/debian-packages.txt, build everything and run the whole ctest
 # suite. Non-zero exit on any failure. Reference data is read from
 # $AMN_REFERENCE_DIR (default ../shared/fixtures/reference beside the
 # checkout); set AMN_REQUIRE_REFERENCE=1 to fail instead of skip without it.

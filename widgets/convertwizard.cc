@@ -167,13 +167,12 @@ void ConvertWizard::buildPages() {
             hfFolder_ = new QRadioButton(tr("&Hugging Face folder (config.json + safetensors, transformers names)"), remember);
             hfFolder_->setToolTip(tr("As amn remember --layout hf: a folder transformers can load, with llama.cpp's "
                                      "Q/K permutation undone."));
-            auto* lay = new QHBoxLayout;
+            // One below the other: side by side, the second was cut at the
+            // right edge at the default size (radio buttons do not wrap).
             for (auto* b : {singleFile_, hfFolder_}) {
                 layoutGroup->addButton(b);
-                lay->addWidget(b);
+                rl->addWidget(b);
             }
-            lay->addStretch(1);
-            rl->addLayout(lay);
             singleFile_->setChecked(true);
         }
         l->addWidget(remember);

@@ -57,6 +57,10 @@ int cmd_inspect(Args& args);
 /// remember/dequantize; `convert` = true accepts `--to safetensors` (keep dtypes) and requires --to.
 int cmd_remember(Args& args, bool convert);
 
+/// convert MODEL --to gguf[:TYPE]: a Hugging Face folder → GGUF as convert_hf_to_gguf.py does
+/// (`to` is the --to value).
+int cmd_convert_gguf(Args& args, const std::string& to);
+
 /// forget/quantize: quantize to GGUF (--to gguf:FTYPE) as llama-quantize does.
 int cmd_forget(Args& args);
 

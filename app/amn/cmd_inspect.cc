@@ -2,7 +2,10 @@
 // amn inspect: format, schemes, counts, sizes, and what Lethe took.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/inspect.hpp"
+#include "anamnesis/hf_gguf.hpp"
 #include "anamnesis/json_writer.hpp"
+
+#include <optional>
 #include "anamnesis/plan.hpp"
 #include "anamnesis/pth.hpp"
 #include "cli.hpp"
@@ -83,6 +86,12 @@ int cmd_inspect(Args& args) {
     const Catalog cat = open_model(pos[0]);
     const Plan plan = make_plan(cat);
     const Inspection r = inspect(cat, plan);
+    // A Hugging Face folder: which GGUF it becomes (amn convert --to gguf), or why not.
+    std::optional<HfGgufInfo> hf;
+    if ((cat.format == Format::Safetensors || cat.format == Format::Pth) && cat.config_json) {
+        hf = describe_hf_gguf(cat);
+        if (hf->hf_architecture.empty()) hf.reset();  // config.json of a slice or adapter, not a model
+    }
 
     if (json) {
         JsonWriter w(2);
@@ -118,6 +127,18 @@ int cmd_inspect(Args& args) {
                 .key("elements").value(d.elements).key("bytes").value(d.bytes).end_object();
         w.end_array();
         if (cat.format == Format::Gguf) write_gguf_json(w, cat, false);
+        if (hf) {
+            w.key("hf_gguf").begin_object()
+                .key("hf_architecture").value(hf->hf_architecture)
+                .key("gguf_architecture").value(hf->gguf_architecture)
+                .key("tokenizer_model").value(hf->tokenizer_model)
+                .key("tokenizer_pre").value(hf->tokenizer_pre)
+                .key("default_outtype").value(hf->default_outtype)
+                .key("error").value(hf->error)
+                .key("warnings").begin_array();
+            for (const auto& s : hf->warnings) w.value(s);
+            w.end_array().end_object();
+        }
         w.key("quantization_config").begin_object();
         for (const auto& [k, v] : cat.quantization_config) w.key(k).value(v);
         w.end_object();
@@ -126,6 +147,9 @@ int cmd_inspect(Args& args) {
         w.end_array();
         w.key("notes").begin_array();
         for (const auto& n : r.notes) w.value(n);
+        w.end_array();
+        w.key("warnings").begin_array();
+        for (const auto& n : r.warnings) w.value(n);
         w.end_array();
         w.end_object();
         std::printf("%s\n", w.str().c_str());
@@ -156,8 +180,19 @@ int cmd_inspect(Args& args) {
     } else {
         std::printf("  Lethe took    nothing: no quantized tensors\n");
     }
+    if (hf && hf->error.empty()) {
+        std::printf("  GGUF          %s (%s), tokenizer %s/%s, --to gguf = %s\n", printable(hf->gguf_architecture).c_str(),
+                    printable(hf->hf_architecture).c_str(), printable(hf->tokenizer_model).c_str(),
+                    printable(hf->tokenizer_pre).c_str(), printable(hf->default_outtype).c_str());
+        for (const auto& s : hf->warnings) std::printf("  GGUF note     %s\n", printable(s).c_str());
+        if (r.quantized)
+            std::printf("  GGUF note     the weights are dequantized first: a GGUF quantization quantizes them twice\n");
+    } else if (hf) {
+        std::printf("  GGUF          cannot convert: %s\n", printable(hf->error).c_str());
+    }
     for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
     for (const auto& n : r.notes) std::printf("  note          %s\n", printable(n).c_str());
+    for (const auto& n : r.warnings) std::printf("  warning       %s\n", printable(n).c_str());
     return kOk;
 }
 

@@ -31,7 +31,8 @@ DType parse_dtype(const std::string& s) {
 int cmd_remember(Args& args, bool convert) {
     ConvertOptions opt;
     const auto to = args.option("--to");
-    if (convert && !to) throw UsageError{"--to is required (safetensors, bf16, f16 or f32)"};
+    if (convert && !to) throw UsageError{"--to is required (safetensors, gguf[:TYPE], bf16, f16 or f32)"};
+    if (convert && (*to == "gguf" || to->rfind("gguf:", 0) == 0)) return cmd_convert_gguf(args, *to);
     if (to && !(convert && *to == "safetensors")) opt.to = parse_dtype(*to);
     if (auto o = args.option("-o", "--output")) opt.output = *o;
     if (const unsigned n = parse_threads(args)) opt.threads = n;
@@ -45,6 +46,9 @@ int cmd_remember(Args& args, bool convert) {
 
     const Catalog cat = open_model(pos[0]);
     Plan plan = make_plan(cat);
+    // Contradictions between the model's files, and which side was believed.
+    for (const auto& wmsg : cat.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
+    for (const auto& wmsg : plan.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
     if (hf_layout) {
         // Hugging Face names, Q/K permutation undone, config.json beside the
         // output; by default a folder "<stem>-bf16/" transformers can load.

@@ -27,10 +27,27 @@ void print_help(std::FILE* out, std::string_view verb) {
             out);
     } else if (verb == "convert") {
         std::fputs(
-            "usage: amn convert MODEL --to safetensors|bf16|f16|f32 [-o OUT] [--layout hf] [--force] [--threads N] [--quiet]\n\n"
+            "usage: amn convert MODEL --to safetensors|bf16|f16|f32 [-o OUT] [--layout hf] [--force] [--threads N] [--quiet]\n"
+            "       amn convert DIR --to gguf[:TYPE] [-o OUT.gguf] [--vocab-only] [--vocab-pre NAME]\n"
+            "                   [--dry-run] [--force] [--threads N] [--quiet]\n\n"
             "Rewrite MODEL (any readable format) as safetensors. --to safetensors keeps\n"
             "every stored dtype (lossless; quantized tensors are dequantized to BF16);\n"
-            "--to bf16|f16|f32 is `amn remember --to …`. Options as for remember.\n",
+            "--to bf16|f16|f32 is `amn remember --to …`. Options as for remember.\n\n"
+            "--to gguf[:TYPE]: a Hugging Face model folder (config.json, model*.safetensors\n"
+            "[+ index], tokenizer files) becomes the GGUF llama.cpp's convert_hf_to_gguf.py\n"
+            "writes, byte for byte: tensor names, Q/K permutation, MoE experts stacked, the\n"
+            "general.* metadata, the architecture's key/values and the tokenizer. Quantized\n"
+            "folders (FP8, GPTQ, AWQ, bitsandbytes, compressed-tensors, ModelOpt) are\n"
+            "dequantized first. DIR may also be its model.safetensors or index.json.\n"
+            "TYPE (--outtype): F32 F16 BF16 Q8_0, or auto (the default: BF16 when the weights\n"
+            "     are BF16, else F16). For llama-quantize's file types use amn forget.\n\n"
+            "  -o, --outfile OUT.gguf    output file (default: beside DIR, named as the converter\n"
+            "                            names it, e.g. Meta-Llama-3-8B-Instruct-8.0B-BF16.gguf)\n"
+            "  --vocab-only              write the key/values and tokenizer only, no tensors\n"
+            "  --vocab-pre NAME          the tokenizer.ggml.pre to write (llama-bpe, qwen2, gpt-2 …)\n"
+            "                            instead of the one detected\n"
+            "  --dry-run, -n             list every tensor with its GGUF name, type and why\n"
+            "  --force, --threads N, --quiet   as for remember\n",
             out);
     } else if (verb == "forget" || verb == "quantize") {
         std::fputs(
@@ -42,7 +59,10 @@ void print_help(std::FILE* out, std::string_view verb) {
             "the same type for every tensor, the same blocks, the same key/values\n"
             "(general.file_type and general.quantization_version set). Quantized inputs\n"
             "are dequantized first (a warning says the error compounds). Written to a\n"
-            "temporary file and renamed when complete; Ctrl-C leaves nothing behind.\n\n"
+            "temporary file and renamed when complete; Ctrl-C leaves nothing behind.\n"
+            "MODEL may also be a Hugging Face folder: then the output is what\n"
+            "convert_hf_to_gguf.py (--outtype bf16 for BF16 weights, f16 for F16, else f32)\n"
+            "followed by llama-quantize writes, in one pass without the intermediate file.\n\n"
             "FTYPE (llama-quantize's names): F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q2_K\n"
             "       Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M Q5_K_S Q5_K_M Q6_K IQ4_NL IQ4_XS IQ3_S\n"
             "       IQ3_M TQ1_0 TQ2_0 MXFP4_MOE Q1_0 Q2_0 (Q3_K, Q4_K, Q5_K = the _M mixes);\n"
@@ -56,6 +76,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  --token-embedding-type TYPE  type of token_embd.weight\n"
             "  --imatrix FILE            importance matrix from llama-imatrix (GGUF or legacy .dat),\n"
             "                            used as llama-quantize uses it (needed by the IQ1/IQ2 types)\n"
+            "  --vocab-pre NAME          Hugging Face input: the tokenizer.ggml.pre to write\n"
             "  --dry-run, -n             print each tensor's type and why, write nothing\n"
             "  --report                  per tensor: type, bits per weight, RMSE, max abs error\n"
             "                            and SQNR of the round trip (what Lethe took, measured;\n"
@@ -134,7 +155,8 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  parse                     list the stored tensors\n"
             "  inspect, info             summarise schemes, sizes and what Lethe took\n"
             "  remember, dequantize      dequantize to BF16/F16/F32 safetensors\n"
-            "  convert                   rewrite any readable format as safetensors\n"
+            "  convert                   rewrite any readable format as safetensors, or a\n"
+            "                            Hugging Face folder as GGUF (convert_hf_to_gguf.py)\n"
             "  forget, quantize          quantize to GGUF (llama-quantize's file types) or to\n"
             "                            bitsandbytes / FP8 / compressed-tensors safetensors\n"
             "  help COMMAND              help for one command\n\n"

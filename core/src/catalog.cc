@@ -96,6 +96,13 @@ static std::optional<std::string> slurp(const fs::path& p) {
     return text;
 }
 
+// Catalog::warnings for the keys a companion file repeats (dotted, under `where`).
+static void warn_duplicates(Catalog& cat, const std::string& path, const std::string& where, const std::vector<std::string>& dups) {
+    for (const auto& k : dups)
+        cat.warnings.push_back(path + ": key \"" + (where.empty() ? k : where + "." + k) +
+                               "\" occurs more than once; the last one is used, as Python's json (and so transformers) reads it");
+}
+
 static void read_quant_object(const std::string& text, const std::string& path, bool nested, Catalog& cat) {
     namespace od = simdjson::ondemand;
     simdjson::padded_string json(text);
@@ -104,21 +111,38 @@ static void read_quant_object(const std::string& text, const std::string& path, 
     check_json(parser.iterate(json).get(doc), "not valid JSON", path);
     od::object root;
     check_json(doc.get_object().get(root), "not a JSON object", path);
+    std::vector<std::string> dups;
     if (!nested) {
-        detail::flatten_object(root, "", cat.quantization_config, path);
+        detail::flatten_object(root, "", cat.quantization_config, path, 0, &dups);
+        warn_duplicates(cat, path, "", dups);
         return;
     }
+    // The first of quantization_config / compression_config named is read;
+    // when it is repeated, its last occurrence (Python's json).
+    std::string chosen;
+    std::map<std::string, std::string> q;
+    std::map<std::string, std::size_t> seen;  // every top-level key: remember copies them (write_config_members)
+    std::vector<std::string> order;
     for (auto field : root) {
         std::string_view key;
         check_json(field.unescaped_key().get(key), "invalid key", path);
+        if (seen[std::string(key)]++ == 1) order.emplace_back(key);
         if (key != "quantization_config" && key != "compression_config") continue;
+        if (chosen.empty()) chosen = std::string(key);
+        if (key != chosen) continue;
+        q.clear();
+        dups.clear();
         od::value v;
         check_json(field.value().get(v), "invalid value", path);
-        od::object q;
-        if (v.get_object().get(q) != simdjson::SUCCESS) continue;  // null / other: no quantization
-        detail::flatten_object(q, "", cat.quantization_config, path);
-        break;
+        od::object o;
+        if (v.get_object().get(o) != simdjson::SUCCESS) continue;  // null / other: no quantization
+        detail::flatten_object(o, "", q, path, 0, &dups);
     }
+    for (const auto& k : order)
+        cat.warnings.push_back(path + ": key \"" + k + "\" occurs " + std::to_string(seen[k]) +
+                               " times; the last one is used, as Python's json (and so transformers) reads it");
+    warn_duplicates(cat, path, chosen, dups);
+    cat.quantization_config.insert(q.begin(), q.end());
 }
 
 // NVIDIA ModelOpt's hf_quant_config.json ({"producer": …, "quantization":
@@ -138,9 +162,11 @@ static void read_hf_quant_config(const std::string& text, const std::string& pat
         check_json(field.unescaped_key().get(key), "invalid key", path);
         if (key != "quantization") continue;
         od::object obj;
-        if (field.value().get_object().get(obj) != simdjson::SUCCESS) return;
-        detail::flatten_object(obj, "", q, path);
-        break;
+        q.clear();  // a repeated "quantization": the last one (Python's json)
+        if (field.value().get_object().get(obj) != simdjson::SUCCESS) continue;
+        std::vector<std::string> dups;
+        detail::flatten_object(obj, "", q, path, 0, &dups);
+        warn_duplicates(cat, path, "quantization", dups);
     }
     if (q.empty()) return;
     cat.quantization_config.insert(q.begin(), q.end());  // config.json wins
@@ -247,14 +273,16 @@ std::optional<std::string> config_name_or_path(const Catalog& catalog) {
         if (parser.iterate(json).get(doc) != simdjson::SUCCESS) return std::nullopt;
         simdjson::ondemand::object obj;
         if (doc.get_object().get(obj) != simdjson::SUCCESS) return std::nullopt;
+        std::optional<std::string> found;  // the last one, as Python's json reads it
         for (auto field : obj) {
             std::string_view key;
             if (field.unescaped_key().get(key) != simdjson::SUCCESS) return std::nullopt;
             if (key != "_name_or_path") continue;
             std::string_view value;
             if (field.value().get_string().get(value) != simdjson::SUCCESS) return std::nullopt;
-            return std::string(value);
+            found = std::string(value);
         }
+        return found;
     } catch (...) {
     }
     return std::nullopt;

@@ -6,6 +6,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/gguf_writer.hpp"
+#include "anamnesis/hf_gguf.hpp"
 #include "anamnesis/imatrix.hpp"
 #include "anamnesis/kernels.hpp"
 #include "gguf_output.hpp"
@@ -34,42 +35,65 @@ struct Prepared {
     const LlamaFileType* ftype = nullptr;
     std::optional<Imatrix> imatrix;        // --imatrix, read
     std::vector<const std::vector<float>*> weights;  // per output tensor: its imatrix entry or nullptr
-    std::vector<GgufKv> kvs;               // the input's, typed
     std::vector<ForgetTensor> tensors;     // in output (llama-quantize) order
-    std::vector<std::size_t> logical;      // plan.tensors index per output tensor
+    std::vector<std::size_t> logical;      // source tensor index per output tensor
 };
 
 bool is_plain_float(DType t) { return t == DType::F32 || t == DType::F16 || t == DType::BF16; }
 
-Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt) {
-    Prepared p;
-    if (cat.format != Format::Gguf)
-        throw Error(ErrorCode::Unsupported,
-                    "forget to GGUF needs a GGUF input for now (Hugging Face → GGUF tensor naming is not done yet); "
-                    "remember it first or start from a GGUF",
-                    cat.path);
-    p.ftype = parse_llama_file_type(opt.ftype);
-    if (!p.ftype) {
+const LlamaFileType* file_type_or_throw(const std::string& name) {
+    const LlamaFileType* ft = parse_llama_file_type(name);
+    if (!ft) {
         std::string names;
         for (const auto& f : llama_file_types())
             if (f.offered) {
                 if (!names.empty()) names += ' ';
                 names += f.name;
             }
-        throw Error(ErrorCode::Usage, "unknown GGUF file type '" + opt.ftype + "' (llama-quantize's names: " + names + ")");
+        throw Error(ErrorCode::Usage, "unknown GGUF file type '" + name + "' (llama-quantize's names: " + names + ")");
     }
-    if (!opt.imatrix.empty()) p.imatrix = read_imatrix(opt.imatrix);
-    for (const auto& lt : plan.tensors)
-        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    return ft;
+}
 
-    p.kvs = gguf_read_kvs(cat);
+// The GGUF llama-quantize reads: the input itself, or the one
+// convert_hf_to_gguf.py would write for a Hugging Face folder (its lossless
+// --outtype: BF16 for BF16 weights, F16 for F16, else F32).
+detail::GgufSource forget_source(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt) {
+    if (cat.format == Format::Gguf) return detail::gguf_catalog_source(cat, plan);
+    if ((cat.format == Format::Safetensors || cat.format == Format::Pth) && cat.config_json) return detail::hf_gguf_lossless_source(cat, opt.vocab_pre);
+    throw Error(ErrorCode::Unsupported,
+                "forget to GGUF needs a GGUF or a Hugging Face model folder (config.json beside safetensors weights); "
+                "remember it first",
+                cat.path);
+}
+
+// `forget DIR --to gguf:F32|F16|BF16|Q8_0` of a Hugging Face folder is what
+// convert_hf_to_gguf.py writes with that --outtype (no llama-quantize pass),
+// unless an option only llama-quantize has asks for its rules.
+std::optional<DType> converter_outtype(const Catalog& cat, const LlamaFileType& ft, const GgufForgetOptions& opt) {
+    if (cat.format == Format::Gguf) return std::nullopt;
+    if (opt.pure || opt.output_tensor_type || opt.token_embedding_type || !opt.tensor_types.empty() || !opt.imatrix.empty())
+        return std::nullopt;
+    switch (ft.id) {
+        case 0: return DType::F32;
+        case 1: return DType::F16;
+        case 7: return DType::Q8_0;
+        case 32: return DType::BF16;
+        default: return std::nullopt;
+    }
+}
+
+Prepared prepare(const Catalog& cat, const detail::GgufSource& src, const GgufForgetOptions& opt) {
+    Prepared p;
+    p.ftype = file_type_or_throw(opt.ftype);
+    if (!opt.imatrix.empty()) p.imatrix = read_imatrix(opt.imatrix);
+
     std::vector<TensorDesc> descs;
     std::vector<std::string> names;
-    descs.reserve(plan.tensors.size());
-    for (const auto& lt : plan.tensors) {
-        const auto& stored = cat.tensors.at(lt.sources.at(0));
-        descs.push_back({lt.name, lt.shape, stored.dtype});
-        names.push_back(lt.name);
+    descs.reserve(src.tensors.size());
+    for (const auto& t : src.tensors) {
+        descs.push_back({t.name, t.shape, t.dtype});
+        names.push_back(t.name);
     }
     QuantizeRequest req;
     req.ftype = p.ftype->id;
@@ -78,10 +102,10 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& 
     req.token_embedding_type = opt.token_embedding_type;
     req.tensor_types = opt.tensor_types;
     req.has_imatrix = !opt.imatrix.empty();
-    const auto choices = choose_gguf_types(descs, p.kvs, req);
+    const auto choices = choose_gguf_types(descs, src.kvs, req);
 
     for (const std::size_t i : llama_quantize_tensor_order(names)) {
-        const auto& lt = plan.tensors[i];
+        const auto& lt = src.tensors[i];
         const auto& c = choices[i];
         ForgetTensor t;
         t.name = lt.name;
@@ -91,7 +115,8 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& 
         t.reason = c.reason;
         t.rule = c.rule;
         t.fallback = c.fallback;
-        t.numel = lt.numel();
+        t.numel = 1;
+        for (auto d : lt.shape) t.numel *= d;
         // Same type as stored: llama-quantize copies the bytes unchanged.
         t.copied = t.target == t.source;
         const DTypeInfo* info = dtype_info(t.target);
@@ -123,7 +148,14 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const GgufForgetOptions& 
 }  // namespace
 
 std::vector<ForgetTensor> plan_gguf_forget(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt) {
-    return prepare(cat, plan, opt).tensors;
+    const LlamaFileType* ft = file_type_or_throw(opt.ftype);
+    if (const auto outtype = converter_outtype(cat, *ft, opt)) {
+        auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre);
+        std::vector<ForgetTensor> out;
+        for (auto& t : c.plan.tensors) out.push_back(std::move(t.info));
+        return out;
+    }
+    return prepare(cat, forget_source(cat, plan, opt), opt).tensors;
 }
 
 std::string default_gguf_output_path(const Catalog& cat, const std::string& ftype) {
@@ -144,17 +176,37 @@ std::string default_gguf_output_path(const Catalog& cat, const std::string& ftyp
 
 GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt,
                                 const ProgressFn& progress, const std::atomic<bool>* cancel) {
-    Prepared p = prepare(cat, plan, opt);
+    const LlamaFileType* ft = file_type_or_throw(opt.ftype);
+    if (const auto outtype = converter_outtype(cat, *ft, opt)) {
+        auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre);
+        detail::GgufRunOptions run;
+        run.path = opt.output.empty() ? default_hf_gguf_output_path(cat, std::string(ft->name)) : opt.output;
+        for (const auto& s : cat.shards)
+            if (detail::same_file(run.path, s.path))
+                throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", run.path);
+        run.force = opt.force;
+        run.threads = opt.threads;
+        run.chunk_bytes = opt.chunk_bytes;
+        run.measure_loss = opt.measure_loss;
+        auto res = detail::write_gguf_plan(cat, std::move(c.plan), run, progress, cancel);
+        c.warnings.insert(c.warnings.end(), res.warnings.begin(), res.warnings.end());
+        res.warnings = std::move(c.warnings);
+        return res;
+    }
+    detail::GgufSource src = forget_source(cat, plan, opt);
+    Prepared p = prepare(cat, src, opt);
     detail::GgufRunOptions run;
-    run.path = opt.output.empty() ? default_gguf_output_path(cat, std::string(p.ftype->name)) : opt.output;
+    run.path = !opt.output.empty()                 ? opt.output
+               : cat.format == Format::Gguf ? default_gguf_output_path(cat, std::string(p.ftype->name))
+                                             : default_hf_gguf_output_path(cat, std::string(p.ftype->name));
     for (const auto& s : cat.shards)
         if (detail::same_file(run.path, s.path))
             throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", run.path);
 
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings = src.warnings;
     std::size_t requantized = 0;
     for (std::size_t k = 0; k < p.tensors.size(); ++k)
-        if (!p.tensors[k].copied && plan.tensors[p.logical[k]].quantized) ++requantized;
+        if (!p.tensors[k].copied && src.tensors[p.logical[k]].quantized) ++requantized;
     if (requantized)
         warnings.push_back(std::to_string(requantized) +
                            " tensor(s) are already quantized in the input: re-quantizing compounds their error "
@@ -167,16 +219,16 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         ik.dataset = p.imatrix->datasets.empty() ? std::string() : p.imatrix->datasets.front();
         ik.entries_count = static_cast<std::uint32_t>(p.imatrix->weights.size());
         ik.chunks_count = p.imatrix->chunk_count;
-        out.kvs = llama_quantize_kvs(p.kvs, p.ftype->id, ik);
+        out.kvs = llama_quantize_kvs(src.kvs, p.ftype->id, ik);
     } else {
-        out.kvs = llama_quantize_kvs(p.kvs, p.ftype->id);
+        out.kvs = llama_quantize_kvs(src.kvs, p.ftype->id);
     }
     for (std::size_t k = 0; k < p.tensors.size(); ++k) {
-        const auto& lt = plan.tensors[p.logical[k]];
+        const auto& lt = src.tensors[p.logical[k]];
         detail::GgufOutputTensor t;
         t.info = std::move(p.tensors[k]);
         t.recipe = lt.recipe;
-        t.stored = &cat.tensors.at(lt.sources.at(0));
+        t.stored = lt.stored;
         t.imatrix = p.weights[k];
         out.tensors.push_back(std::move(t));
     }

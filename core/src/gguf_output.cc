@@ -3,6 +3,7 @@
 // plan (exec/run_output_plan.hpp) into a GgufWriter.
 #include "gguf_output.hpp"
 
+#include "anamnesis/error.hpp"
 #include "anamnesis/gguf_writer.hpp"
 #include "exec/run_output_plan.hpp"
 
@@ -11,6 +12,19 @@
 
 namespace amn::detail {
 
+GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan) {
+    GgufSource src;
+    for (const auto& lt : plan.tensors)
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    src.kvs = gguf_read_kvs(cat);
+    src.tensors.reserve(plan.tensors.size());
+    for (const auto& lt : plan.tensors) {
+        const TensorInfo& stored = cat.tensors.at(lt.sources.at(0));
+        src.tensors.push_back({lt.name, lt.shape, stored.dtype, lt.recipe, &stored, lt.quantized});
+    }
+    return src;
+}
+
 GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const GgufRunOptions& opt, const ProgressFn& progress,
                                  const std::atomic<bool>* cancel) {
     GgufForgetResult res;
@@ -18,8 +32,8 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
     GgufWriter w(res.file, opt.force);
     w.set_kvs(std::move(p.kvs));
 
-    // The runner's plan: stored bytes copied in one unit, or row chunks of the
-    // recipe, each a whole number of GGUF rows (so of target blocks) encoded to
+    // The runner's plan: stored bytes copied in one unit (a type kept, its
+    // bytes at hand), or row chunks of the recipe, each a whole number of GGUF rows (so of target blocks) encoded to
     // the target type; weight = f32 bytes decoded (stored bytes for copies).
     exec::OutputPlan plan;
     plan.tensors.reserve(p.tensors.size());
@@ -30,7 +44,7 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
         o.sink_tensors = {w.add_tensor(t.name, t.target, t.shape)};
         o.bytes = t.bytes;
         o.numel = t.numel;
-        if (t.copied) {
+        if (t.copied && ot.stored) {
             o.stored = ot.stored;
             o.encoding = exec::CopyStored{};
             o.rows = 1, o.row_weight = t.bytes;

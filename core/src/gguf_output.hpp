@@ -28,6 +28,44 @@
 
 namespace amn::detail {
 
+/// A GGUF as llama-quantize reads it: the file it is given (a GGUF
+/// catalog), or the file convert_hf_to_gguf.py would have written for a
+/// Hugging Face folder (hf_gguf.cc) — so that forget runs on both in one pass.
+struct GgufSourceTensor {
+    std::string name;                    ///< GGUF tensor name
+    std::vector<std::uint64_t> shape;    ///< row-major
+    DType dtype = DType::Unknown;        ///< the type the file stores (has)
+    std::shared_ptr<const Recipe> recipe;  ///< its values as f32 (exactly the stored values)
+    /// Where the stored bytes are when they can be copied unchanged; nullptr
+    /// when the file exists only as a plan (values come from `recipe`).
+    const TensorInfo* stored = nullptr;
+    bool quantized = false;              ///< the values were dequantized (a warning says errors compound)
+};
+struct GgufSource {
+    std::vector<MetaKv> kvs;              ///< in file order
+    std::vector<GgufSourceTensor> tensors;  ///< in file order
+    std::vector<std::string> warnings;    ///< from building it (e.g. the tokenizer's pre-tokenizer choice)
+};
+
+/// The source of a GGUF catalog: its key/values and every logical tensor.
+/// \throws Error{Unsupported} naming the first tensor that cannot be decoded.
+GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan);
+
+/// The GGUF `convert_hf_to_gguf.py --outtype <lossless>` would write for the
+/// Hugging Face folder `cat` (hf_gguf.cc): lossless = BF16 when the
+/// converter's `auto` finds BF16, F16 when F16, F32 otherwise; every tensor's
+/// values rounded through its type in that file.
+/// \throws as convert_hf_to_gguf() (hf_gguf.hpp).
+GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::string>& vocab_pre);
+
+struct GgufOutputPlan;
+/// The GGUF `convert_hf_to_gguf.py --outtype <outtype>` writes for the
+/// Hugging Face folder `cat` (outtype F32, F16, BF16 or Q8_0): the output
+/// plan, the warnings of building it (tokenizer choices), the default path.
+/// \throws as convert_hf_to_gguf() (hf_gguf.hpp).
+struct HfConverterPlan;
+HfConverterPlan hf_gguf_converter_plan(const Catalog& cat, DType outtype, const std::optional<std::string>& vocab_pre);
+
 /// One output tensor.
 struct GgufOutputTensor {
     /// Name, shape (row-major), source and target type, reason, rule,
@@ -37,7 +75,9 @@ struct GgufOutputTensor {
     /// Used unless `info.copied`.
     std::shared_ptr<const Recipe> recipe;
     /// For `info.copied`: the stored tensor whose bytes are written unchanged
-    /// (little-endian, contiguous; otherwise the run fails naming the tensor).
+    /// (little-endian, contiguous; otherwise the run fails naming the tensor);
+    /// nullptr: the values come from `recipe` and are encoded (exactly, since
+    /// the type is kept).
     const TensorInfo* stored = nullptr;
     /// Importance weights per row position (n_per_row per matrix), or nullptr.
     const std::vector<float>* imatrix = nullptr;
@@ -47,6 +87,11 @@ struct GgufOutputTensor {
 struct GgufOutputPlan {
     std::vector<MetaKv> kvs;                 ///< in file order
     std::vector<GgufOutputTensor> tensors;   ///< in file order
+};
+
+struct HfConverterPlan {
+    GgufOutputPlan plan;
+    std::vector<std::string> warnings;
 };
 
 /// How to run it.

@@ -6,6 +6,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
+#include "arch/arch_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -56,35 +57,18 @@ std::uint64_t required_u64(const KeyValues& kv, const std::string& key, const Ca
 
 // ---- architectures ---------------------------------------------------------------
 
-struct ArchInfo {
-    std::string_view gguf;
-    std::string_view hf_class;
-    std::string_view model_type;
-    std::string_view hidden_act;
-    bool permute_qk;      // llama.cpp permuted Q/K rows on conversion
-    bool norm_plus_one;   // convert_hf_to_gguf added 1 to every norm.weight
-    bool sandwich_norms;  // gemma2/3: four norms per block
-};
-
-constexpr ArchInfo kArchs[] = {
-    {"llama", "LlamaForCausalLM", "llama", "silu", true, false, false},
-    {"mistral", "MistralForCausalLM", "mistral", "silu", true, false, false},
-    {"qwen2", "Qwen2ForCausalLM", "qwen2", "silu", false, false, false},
-    {"qwen3", "Qwen3ForCausalLM", "qwen3", "silu", false, false, false},
-    {"gemma", "GemmaForCausalLM", "gemma", "gelu_pytorch_tanh", false, true, false},
-    {"gemma2", "Gemma2ForCausalLM", "gemma2", "gelu_pytorch_tanh", false, true, true},
-    {"gemma3", "Gemma3ForCausalLM", "gemma3_text", "gelu_pytorch_tanh", false, true, true},
-};
+/// The GGUF → HF facts of an architecture come from the shared table
+/// (core/src/arch/arch_table.hpp): rows with canonical HF names.
+using ArchInfo = arch::ArchRow;
 
 const ArchInfo* find_arch(std::string_view a) noexcept {
-    for (const auto& x : kArchs)
-        if (x.gguf == a) return &x;
-    return nullptr;
+    const arch::ArchRow* r = arch::find_gguf_arch(a);
+    return r && !r->hf_names.empty() ? r : nullptr;
 }
 
 std::string supported_list() {
     std::string s;
-    for (const auto& x : kArchs) s += (s.empty() ? "" : ", ") + std::string(x.gguf);
+    for (auto a : hf_layout_architectures()) s += (s.empty() ? "" : ", ") + std::string(a);
     return s;
 }
 
@@ -335,7 +319,8 @@ std::string build_config(const Catalog& cat, const ArchInfo& A, const KeyValues&
 const std::vector<std::string_view>& hf_layout_architectures() noexcept {
     static const std::vector<std::string_view> v = [] {
         std::vector<std::string_view> r;
-        for (const auto& a : kArchs) r.push_back(a.gguf);
+        for (const auto& a : arch::arch_rows())
+            if (!a.hf_names.empty()) r.push_back(a.gguf);
         return r;
     }();
     return v;
@@ -346,36 +331,23 @@ bool hf_layout_supported(std::string_view a) noexcept { return find_arch(a) != n
 std::optional<std::string> hf_tensor_name(std::string_view arch, std::string_view n) {
     const ArchInfo* A = find_arch(arch);
     if (!A) return std::nullopt;
-    if (n == "token_embd.weight") return "model.embed_tokens.weight";
-    if (n == "output_norm.weight") return "model.norm.weight";
-    if (n == "output.weight") return "lm_head.weight";
+    // Non-block tensors: ".weight" only; block tensors: ".weight" / ".bias", norms ".weight" only.
+    for (const auto& h : A->hf_names) {
+        const std::string_view tpl = arch::tensor_kind_name(h.kind);
+        if (tpl.find("{bid}") == std::string_view::npos && n.size() == tpl.size() + 7 && n.starts_with(tpl) &&
+            n.ends_with(".weight"))
+            return std::string(h.hf) + ".weight";
+    }
     const auto b = split_block_name(n);
     if (!b || (b->suffix != "weight" && b->suffix != "bias")) return std::nullopt;
-    struct Map { std::string_view gguf, hf; };
-    static constexpr Map common[] = {
-        {"attn_norm", "input_layernorm"},   {"attn_q", "self_attn.q_proj"},     {"attn_k", "self_attn.k_proj"},
-        {"attn_v", "self_attn.v_proj"},     {"attn_output", "self_attn.o_proj"}, {"attn_q_norm", "self_attn.q_norm"},
-        {"attn_k_norm", "self_attn.k_norm"}, {"ffn_gate", "mlp.gate_proj"},      {"ffn_up", "mlp.up_proj"},
-        {"ffn_down", "mlp.down_proj"},
-    };
-    static constexpr Map plain[] = {{"ffn_norm", "post_attention_layernorm"}};
-    static constexpr Map sandwich[] = {{"ffn_norm", "pre_feedforward_layernorm"},
-                                       {"post_attention_norm", "post_attention_layernorm"},
-                                       {"post_ffw_norm", "post_feedforward_layernorm"}};
-    auto make = [&](std::string_view hf) {
-        return "model.layers." + std::to_string(b->layer) + "." + std::string(hf) + "." + std::string(b->suffix);
-    };
-    // Norms have weights only.
     auto is_norm = [](std::string_view g) { return g.find("norm") != std::string_view::npos; };
     if (is_norm(b->part) && b->suffix != "weight") return std::nullopt;
-    for (const auto& m : common)
-        if (m.gguf == b->part) return make(m.hf);
-    if (A->sandwich_norms) {
-        for (const auto& m : sandwich)
-            if (m.gguf == b->part) return make(m.hf);
-    } else {
-        for (const auto& m : plain)
-            if (m.gguf == b->part) return make(m.hf);
+    for (const auto& h : A->hf_names) {
+        const std::string_view tpl = arch::tensor_kind_name(h.kind);
+        if (!tpl.starts_with("blk.{bid}.") || tpl.substr(10) != b->part) continue;
+        std::string hf(h.hf);
+        if (auto p = hf.find("{bid}"); p != std::string::npos) hf.replace(p, 5, std::to_string(b->layer));
+        return hf + "." + std::string(b->suffix);
     }
     return std::nullopt;
 }

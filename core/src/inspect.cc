@@ -58,6 +58,8 @@ Inspection inspect(const Catalog& cat, const Plan& plan) {
     r.schemes = plan.schemes;
     r.notes = cat.notes;
     r.notes.insert(r.notes.end(), plan.notes.begin(), plan.notes.end());
+    r.warnings = cat.warnings;
+    r.warnings.insert(r.warnings.end(), plan.warnings.begin(), plan.warnings.end());
     return r;
 }
 

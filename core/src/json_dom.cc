@@ -7,10 +7,58 @@
 
 namespace amn::detail {
 
+namespace {
+// Python's json reads integers of any size; simdjson refuses those beyond 64
+// bits (NUMBER_ERROR; e.g. tokenizer_config.json "model_max_length":
+// 1000000000000000019884624838656). Such literals are read as doubles instead
+// (an integer literal outside strings that does not fit gets ".0"): their
+// value is then approximate, which no caller of these side files relies on.
+std::string widen_big_integers(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 16);
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (in_string) {
+            out.push_back(c);
+            if (c == '\\' && i + 1 < text.size()) out.push_back(text[++i]);
+            else if (c == '"') in_string = false;
+            ++i;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            out.push_back(c);
+            ++i;
+            continue;
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            std::size_t j = i + (c == '-' ? 1 : 0);
+            while (j < text.size() && text[j] >= '0' && text[j] <= '9') ++j;
+            const bool integer = j == text.size() || (text[j] != '.' && text[j] != 'e' && text[j] != 'E');
+            out.append(text.substr(i, j - i));
+            if (integer && j - i > 18) out.append(".0");
+            i = j;
+            continue;
+        }
+        out.push_back(c);
+        ++i;
+    }
+    return out;
+}
+}  // namespace
+
 JsonDoc::JsonDoc(std::string_view text, std::string file, std::string_view what)
     : parser_(std::make_unique<simdjson::dom::parser>()), file_(std::move(file)) {
     simdjson::padded_string padded(text);
     auto r = parser_->parse(padded);
+    if (r.error() == simdjson::NUMBER_ERROR) {
+        std::string widened = widen_big_integers(text);
+        if (widened != text) {
+            padded = simdjson::padded_string(widened);
+            r = parser_->parse(padded);
+        }
+    }
     if (r.error())
         throw Error(ErrorCode::BadJson, std::string(what) + " is not valid JSON (" + simdjson::error_message(r.error()) + ")",
                     file_);

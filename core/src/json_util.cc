@@ -34,7 +34,8 @@ std::string_view raw_text(simdjson::ondemand::value v, const std::string& file) 
 }
 
 static void flatten_value(simdjson::ondemand::value v, const std::string& key,
-                          std::map<std::string, std::string>& out, const std::string& file, int depth) {
+                          std::map<std::string, std::string>& out, const std::string& file, int depth,
+                          std::vector<std::string>* dups) {
     if (depth > 32) throw Error(ErrorCode::LimitExceeded, "JSON nested deeper than 32 levels", file);
     simdjson::ondemand::json_type t{};
     check_json(v.type().get(t), "invalid JSON value", file);
@@ -42,7 +43,7 @@ static void flatten_value(simdjson::ondemand::value v, const std::string& key,
         case simdjson::ondemand::json_type::object: {
             simdjson::ondemand::object o;
             check_json(v.get_object().get(o), "invalid JSON object", file);
-            flatten_object(o, key, out, file, depth + 1);
+            flatten_object(o, key, out, file, depth + 1, dups);
             break;
         }
         case simdjson::ondemand::json_type::array: {
@@ -52,7 +53,7 @@ static void flatten_value(simdjson::ondemand::value v, const std::string& key,
             for (auto el : a) {
                 simdjson::ondemand::value ev;
                 check_json(el.get(ev), "invalid JSON array element", file);
-                flatten_value(ev, key + "." + std::to_string(i++), out, file, depth + 1);
+                flatten_value(ev, key + "." + std::to_string(i++), out, file, depth + 1, dups);
             }
             break;
         }
@@ -71,16 +72,26 @@ static void flatten_value(simdjson::ondemand::value v, const std::string& key,
 }
 
 void flatten_object(simdjson::ondemand::object obj, const std::string& prefix,
-                    std::map<std::string, std::string>& out, const std::string& file, int depth) {
+                    std::map<std::string, std::string>& out, const std::string& file, int depth,
+                    std::vector<std::string>* dups) {
     std::set<std::string> seen;
     for (auto field : obj) {
         std::string_view k;
         check_json(field.unescaped_key().get(k), "invalid JSON key", file);
         std::string key(k);
-        if (!seen.insert(key).second) throw Error(ErrorCode::BadJson, "duplicate key \"" + key + "\"", file);
+        const std::string dotted = prefix.empty() ? key : prefix + "." + key;
+        if (!seen.insert(key).second) {
+            if (!dups) throw Error(ErrorCode::BadJson, "duplicate key \"" + key + "\"", file);
+            // Python's json: the later value replaces the earlier one whole.
+            dups->push_back(dotted);
+            out.erase(dotted);
+            const std::string under = dotted + ".";
+            for (auto it = out.lower_bound(under); it != out.end() && it->first.compare(0, under.size(), under) == 0;)
+                it = out.erase(it);
+        }
         simdjson::ondemand::value v;
         check_json(field.value().get(v), "invalid JSON value", file);
-        flatten_value(v, prefix.empty() ? key : prefix + "." + key, out, file, depth);
+        flatten_value(v, dotted, out, file, depth, dups);
     }
 }
 
@@ -101,16 +112,32 @@ void write_config_members(std::string_view config_json, JsonWriter& w,
     check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
     od::object root;
     check_json(doc.get_object().get(root), "config.json is not a JSON object");
+    // A repeated key: one member, at its first place with its last value, as
+    // Python's json.load + json.dump would write it.
+    std::vector<std::pair<std::string, std::string_view>> members;
+    std::map<std::string, std::size_t> at;
+    std::set<std::string> replaced;
     for (auto field : root) {
         std::string_view key;
         check_json(field.unescaped_key().get(key), "config.json: invalid key");
-        const std::string k(key);
+        std::string k(key);
         od::value v;
         check_json(field.value().get(v), "config.json: invalid value");
         if (k == "quantization_config" || k == "compression_config") continue;
-        if (replace && replace(k)) continue;
-        w.key(k).raw(raw_text(v, "config.json"));
+        if (replaced.count(k)) continue;
+        if (replace && replace(k)) {
+            replaced.insert(k);
+            continue;
+        }
+        const std::string_view raw = raw_text(v, "config.json");
+        if (auto it = at.find(k); it != at.end()) {
+            members[it->second].second = raw;
+        } else {
+            at.emplace(k, members.size());
+            members.emplace_back(std::move(k), raw);
+        }
     }
+    for (const auto& [k, raw] : members) w.key(k).raw(raw);
 }
 
 }  // namespace amn::detail

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace amn::detail {
 
@@ -22,9 +23,13 @@ std::string_view raw_text(simdjson::ondemand::value v, const std::string& file);
 
 /// Flatten an object into dotted keys → scalar text (strings unquoted and
 /// unescaped, numbers/booleans as written, null as "null"; array elements
-/// as key.N). Depth-limited. Duplicate keys → Error{BadJson}.
+/// as key.N). Depth-limited. Duplicate keys → Error{BadJson}, unless `dups`
+/// is given: then a repeated key's LAST value wins, as in Python's `json`
+/// (its earlier value, with everything flattened under it, is replaced), and
+/// the dotted key is appended to `*dups` once per repetition.
 void flatten_object(simdjson::ondemand::object obj, const std::string& prefix,
-                    std::map<std::string, std::string>& out, const std::string& file, int depth = 0);
+                    std::map<std::string, std::string>& out, const std::string& file, int depth = 0,
+                    std::vector<std::string>* dups = nullptr);
 
 /// Parse `text` completely (every value, UTF-8, nothing trailing) and throw
 /// Error{BadJson} naming `file` when it is not one valid JSON document.
@@ -39,6 +44,8 @@ void validate_json_document(std::string_view text, const std::string& file);
 ///   writes the output's own, or none: remember's output is not quantized);
 /// - the members for which `replace(key)` returns true: `replace` has
 ///   written that member into `w` itself (remember's `torch_dtype`/`dtype`).
+/// A repeated key is written once, at its first place with its last value
+/// (Python's json.load + json.dump); `replace` is asked at its first place.
 /// Used for the config.json of remember (rewrite_config_json, convert.cc)
 /// and of forget to a safetensors scheme (forget_st_internal::config_with).
 /// \throws Error{BadJson} "config.json is not valid JSON" / "config.json is

@@ -6,6 +6,7 @@
 #include "schemes/scheme.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 namespace amn {
@@ -122,6 +123,9 @@ void PlanBuilder::add_passthrough(std::size_t i, std::shared_ptr<const Recipe> r
 }
 
 void PlanBuilder::note(std::string text) { plan_.notes.push_back(std::move(text)); }
+void PlanBuilder::warn(std::string text) {
+    if (std::find(plan_.warnings.begin(), plan_.warnings.end(), text) == plan_.warnings.end()) plan_.warnings.push_back(std::move(text));
+}
 
 void PlanBuilder::finish() {
     for (std::size_t i = 0; i < cat_.tensors.size(); ++i) {
@@ -151,16 +155,64 @@ void PlanBuilder::finish() {
 
 }  // namespace detail
 
+namespace {
+
+std::size_t claimed_payloads(const Plan& plan) {
+    return static_cast<std::size_t>(std::count_if(plan.tensors.begin(), plan.tensors.end(),
+                                                  [](const LogicalTensor& lt) { return lt.quantized || !lt.error.empty(); }));
+}
+
+// quant_method `m` (lower case) names family `f`. compressed-tensors leaves
+// its float-quantized FP8 layers to the fp8 detector (facts.cc).
+bool method_names(std::string_view m, std::string_view f) {
+    return detail::quant_method_is(m, f) || (f == "fp8" && detail::quant_method_is(m, "compressed-tensors"));
+}
+
+// config.json's quant_method against what detection found in the tensors:
+// the tensors are believed (they decide the bytes), with a warning.
+void check_quant_method(const Catalog& cat, const std::vector<std::string_view>& claimed, Plan& plan) {
+    auto m = cat.qconfig("quant_method");
+    if (!m || *m == "null" || cat.format == Format::Gguf) return;
+    std::string lower = *m;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    bool known = false;
+    for (const auto& f : detail::scheme_facts()) known |= detail::quant_method_is(lower, f.family);
+    if (!known) return;
+    for (auto f : claimed)
+        if (method_names(lower, f)) return;
+    const std::string where = (cat.config_path.empty() ? std::string("the quantization config") : cat.config_path) +
+                              ": quantization_config.quant_method is \"" + *m + "\"";
+    if (claimed.empty()) {
+        plan.warnings.push_back(where + ", but no tensor is quantized that way (nor any other): believed the tensors, "
+                                        "which are copied as stored");
+        return;
+    }
+    std::string found;
+    for (auto f : claimed) found += (found.empty() ? "" : ", ") + std::string(f);
+    std::string how;
+    for (const auto& s : plan.schemes) how += (how.empty() ? "" : "; ") + s.description;
+    plan.warnings.push_back(where + ", but the tensors are " + found + (how.empty() ? "" : " (" + how + ")") +
+                            ": believed the tensors, dequantized as " + found);
+}
+
+}  // namespace
+
 Plan make_plan(const Catalog& catalog) { return make_plan(catalog, PlanOptions{}); }
 
 Plan make_plan(const Catalog& catalog, const PlanOptions& options) {
     Plan plan;
     detail::PlanBuilder b(catalog, plan, options);
-    for (const auto& f : detail::scheme_facts())  // gguf, compressed-tensors, modelopt, mxfp4, fp8, gptq, awq, bnb4, bnb-int8
-        if (f.detect) f.detect(b);
+    std::vector<std::string_view> claimed;  // families whose detector claimed payloads
+    for (const auto& f : detail::scheme_facts()) {  // gguf, compressed-tensors, modelopt, mxfp4, fp8, gptq, awq, bnb4, bnb-int8
+        if (!f.detect) continue;
+        const std::size_t before = claimed_payloads(plan);
+        f.detect(b);
+        if (claimed_payloads(plan) > before) claimed.push_back(f.family);
+    }
     detail::detect_known_unsupported(b);
     detail::detect_layout(b);  // strided / big-endian / offset layouts (NPY, PyTorch views)
     b.finish();
+    check_quant_method(catalog, claimed, plan);
     return plan;
 }
 

@@ -125,15 +125,12 @@ DType outtype_of(std::string_view t, const std::vector<StTensor>& ordered) {
 std::vector<std::string> predicted_tensors(const fs::path& dir, const ArchRow& row, const HfConfig& cfg, std::string_view outtype) {
     auto st = read_headers(dir);
     std::vector<HfTensorRef> refs;
-    for (auto& t : st) {
-        auto n = filter_tensor_name(row, t.name);
-        refs.push_back({t.file, n ? *n : std::string()});
-    }
+    for (auto& t : st) refs.push_back({t.file, t.name});
     std::vector<StTensor> ordered;
     for (auto i : converter_order(refs))
-        if (!refs[i].name.empty()) {
+        if (auto n = filter_tensor_name(row, st[i].name)) {
             ordered.push_back(st[i]);
-            ordered.back().name = refs[i].name;
+            ordered.back().name = *n;
         }
     const DType out = outtype_of(outtype, ordered);
     std::vector<std::string> lines;
@@ -394,9 +391,25 @@ void TestArchTable::llama3_rope_freqs() {
     QCOMPARE(g.tensors.size(), std::size_t(1));
     QCOMPARE(g.tensors[0].name, std::string("rope_freqs.weight"));
     QCOMPARE(g.tensors[0].shape, (std::vector<std::uint64_t>{64}));
-    QCOMPARE(g.tensors[0].data.front(), 1.0f);
-    QCOMPARE(g.tensors[0].data.back(), 8.0f);
+    // The smooth band, as torch 1.13 (AVX2) computed it in convert_hf_to_gguf.py; the rest is 1 / 8.
+    const std::uint32_t smooth[] = {0x3f9a8ed5, 0x3fc6d64a, 0x4001af1d, 0x402c732e, 0x406bcace, 0x40a83c06};
+    for (std::size_t i = 0; i < 64; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &g.tensors[0].data[i], 4);
+        const std::uint32_t want = i < 29 ? 0x3f800000u : i < 35 ? smooth[i - 29] : 0x41000000u;
+        QCOMPARE(bits, want);
+    }
     QVERIFY(g.kvs.empty());
+    // Llama 3.2 1B (head_dim 64, factor 32).
+    auto g2 = generate_extra_tensors(
+        llama, cfg_of(R"({"hidden_size":2048,"num_attention_heads":32,"rope_theta":500000.0,
+        "rope_scaling":{"factor":32.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192,"rope_type":"llama3"}})"));
+    const std::uint32_t smooth2[] = {0x3fd35ec2, 0x4052b46f, 0x411aaaee};
+    for (std::size_t i = 0; i < 32; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &g2.tensors.at(0).data.at(i), 4);
+        QCOMPARE(bits, i < 15 ? 0x3f800000u : i < 18 ? smooth2[i - 15] : 0x42000000u);
+    }
     // No rope_scaling → nothing.
     QVERIFY(generate_extra_tensors(llama, cfg_of(R"({"hidden_size":32,"num_attention_heads":4,"rope_scaling":null})")).tensors.empty());
 }

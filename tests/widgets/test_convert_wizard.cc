@@ -17,7 +17,10 @@
 //   * an output proposed inside a Hugging Face cache snapshot moves to Documents;
 //   * GGUF → Hugging Face folder: tiny-llama-Q4_K_M.gguf through the wizard
 //     equals `amn remember --layout hf` byte for byte (every file), the
-//     summary shows the target names, Done the folder.
+//     summary shows the target names, Done the folder;
+//   * the Target page of a GGUF (the longest: layout choices) lays out at
+//     the wizard's default size without clipping a label, in English and
+//     German (AMN_SCREENSHOT_DIR=dir saves both pages).
 #include "charts.hpp"
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
@@ -39,7 +42,9 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QStandardPaths>
+#include <QRadioButton>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QtTest/QtTest>
 
 using namespace amn::ui;
@@ -399,6 +404,62 @@ private slots:
         QCOMPARE(amn::test::list_files(guiDir), files);
         for (const QString& f : files)
             QVERIFY2(readAll(cliDir + "/" + f) == readAll(guiDir + "/" + f), qPrintable(f));
+    }
+
+    void targetPageDoesNotClip_data() {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("de") << QStringLiteral("de");
+    }
+
+    // issue 25: at its default size the Target page cut "Hugging Face folder
+    // (config.json + safetensors, transformers names)" at the right edge.
+    // Every label and button of the page must fit its page: a text that
+    // cannot wrap (buttons, unwrapped labels) at its full width, a wrapped
+    // label at the height its width needs.
+    void targetPageDoesNotClip() {
+        QFETCH(QString, language);
+        const QString in = ggufReal() + "/tiny-llama-F32.gguf";
+        if (!QFileInfo::exists(in)) {
+            if (amn::test::reference_required()) QFAIL("gguf-real fixtures missing and AMN_REQUIRE_REFERENCE=1");
+            QSKIP("gguf-real fixtures not found");
+        }
+        QTranslator t;
+        QVERIFY(t.load("anamnesis_" + language, ":/i18n"));
+        QCoreApplication::installTranslator(&t);
+        struct Remove { QTranslator* t; ~Remove() { QCoreApplication::removeTranslator(t); } } remove{&t};
+        ConvertWizard w(loadModel(in));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.next();
+        QCOMPARE(w.currentId(), int(ConvertWizard::TargetPage));
+        QApplication::processEvents();
+        QWidget* page = w.currentPage();
+        const QString dir = qEnvironmentVariable("AMN_SCREENSHOT_DIR");
+        if (!dir.isEmpty()) w.grab().save(QDir(dir).filePath("wizard-target-" + language + ".png"));
+        const QRect inWizard(page->mapTo(&w, QPoint(0, 0)), page->size());
+        QVERIFY2(inWizard.right() < w.width(), "the page is wider than the wizard");
+        int checked = 0;
+        for (QWidget* c : page->findChildren<QWidget*>()) {
+            auto* label = qobject_cast<QLabel*>(c);
+            auto* button = qobject_cast<QAbstractButton*>(c);
+            if ((!label && !button) || !c->isVisibleTo(page)) continue;
+            const QString text = label ? label->text() : button->text();
+            if (text.isEmpty()) continue;
+            ++checked;
+            const QRect r(c->mapTo(page, QPoint(0, 0)), c->size());
+            QVERIFY2(r.left() >= 0 && r.right() < page->width(),
+                     qPrintable(QStringLiteral("'%1' spans x %2..%3, the page is %4 wide").arg(text).arg(r.left()).arg(r.right()).arg(page->width())));
+            if (label && label->wordWrap()) {
+                QVERIFY2(c->height() >= label->heightForWidth(c->width()),
+                         qPrintable(QStringLiteral("'%1' is %2 px high, needs %3").arg(text).arg(c->height()).arg(label->heightForWidth(c->width()))));
+            } else {
+                QVERIFY2(c->width() >= c->sizeHint().width(),
+                         qPrintable(QStringLiteral("'%1' is %2 px wide, its text needs %3").arg(text).arg(c->width()).arg(c->sizeHint().width())));
+            }
+        }
+        QVERIFY(checked >= 8);  // 4 targets, 2 layouts, 2 forget choices, the notes
+        QVERIFY(w.findChild<QRadioButton*>() != nullptr);
     }
 
     void outputNeverInHfCacheSnapshot() {

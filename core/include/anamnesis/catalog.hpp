@@ -98,6 +98,11 @@ struct Catalog {
     std::map<std::string, std::string> quantization_config;
     /// Notes a parser wants the user to see (skipped non-tensor pickle values …).
     std::vector<std::string> notes;
+    /// Warnings about the companion files, each naming its file, what is
+    /// ambiguous and what was believed: a key that occurs twice in
+    /// config.json (the last one is used, as Python's `json` and so
+    /// transformers read it). Shown by `amn inspect` with the plan's.
+    std::vector<std::string> warnings;
     /// Deferred integrity checks over mapped data (see IntegrityCheck).
     std::vector<IntegrityCheck> integrity_checks;
 
@@ -126,6 +131,8 @@ private:
 /// The format is detected from the content (magic bytes), not the name.
 /// Reads `config.json` (and `quantize_config.json`, ModelOpt's
 /// `hf_quant_config.json`) beside the model.
+/// Those files are read with Python's `json` semantics: a repeated key's last
+/// value wins, with a Catalog::warnings entry naming it.
 /// \throws Error (Io, Truncated, Malformed, BadJson, OutOfRange, Overlap,
 ///         SizeMismatch, LimitExceeded, Unsupported) naming the file.
 Catalog open_model(const std::string& path);

@@ -49,6 +49,9 @@ struct GgufForgetOptions {
     /// same, and non-finite input values are still named in the warnings
     /// (a round trip that overflows only when measured).
     bool measure_loss = true;
+    /// Hugging Face input only: the tokenizer.ggml.pre to write
+    /// (convert_hf_to_gguf's --vocab-pre); nullopt = detected.
+    std::optional<std::string> vocab_pre;
 };
 
 /// One output tensor of a forget run.
@@ -96,9 +99,13 @@ struct GgufForgetResult {
 /// Decide every tensor's target type without writing anything (the
 /// "summary" before a run; `amn forget --dry-run`). Fills name, shape,
 /// source, target, reason and the output bytes of each tensor.
+/// The input is a GGUF, or a Hugging Face model folder (hf_gguf.hpp): then
+/// the result is what `convert_hf_to_gguf.py --outtype <lossless>` followed by
+/// `llama-quantize … FTYPE` writes (lossless = BF16 for BF16 weights, F16 for
+/// F16, else F32), without the intermediate file.
 /// \throws Error{Usage} for an unknown file type or override type;
-///         Error{Unsupported} when the input is not a GGUF (Hugging Face →
-///         GGUF needs the tensor-name mapping, not done yet), when a type
+///         Error{Unsupported} when the input is neither (or cannot be
+///         converted: hf_gguf.hpp lists why), when a type
 ///         needs an importance matrix and none is given (llama-quantize's
 ///         reason), or when a tensor cannot be decoded (its plan error).
 std::vector<ForgetTensor> plan_gguf_forget(const Catalog& catalog, const Plan& plan, const GgufForgetOptions& options);

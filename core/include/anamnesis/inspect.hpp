@@ -40,6 +40,9 @@ struct Inspection {
     std::vector<DTypeUse> dtypes;       ///< by stored dtype, largest first
     std::vector<std::string> errors;    ///< "tensor: why" for unconvertible logical tensors
     std::vector<std::string> notes;
+    /// Catalog::warnings then Plan::warnings: contradictions between the
+    /// model's files, each naming what was believed.
+    std::vector<std::string> warnings;
 
     /// Bytes saved by quantization relative to BF16 (may be 0).
     std::uint64_t lethe_took() const noexcept;

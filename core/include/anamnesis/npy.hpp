@@ -29,6 +29,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/mapped_file.hpp"
+#include "anamnesis/zip.hpp"
 
 #include <cstdint>
 #include <span>
@@ -64,6 +65,20 @@ struct NpyHeader {
 ///   data is shorter than declared, Error{SizeMismatch} when longer.
 ///   No file name is set (callers add it).
 NpyHeader parse_npy_header(std::span<const std::uint8_t> npy);
+
+/// parse_npy_header() from the first bytes `head` of a `.npy` of
+/// `total_size` bytes (head.size() ≤ total_size): the header must lie in
+/// `head`, the data it declares must fill the rest of `total_size` exactly.
+/// Lets a deflated NPZ member be checked before it is inflated.
+/// \throws as parse_npy_header() (Truncated also when the header runs past
+///   `head`).
+NpyHeader parse_npy_header(std::span<const std::uint8_t> head, std::uint64_t total_size);
+
+/// The first bytes of the `.npy` member `e` of `zip`, through the end of its
+/// header when the preamble is readable (at most 12 + kNpyMaxHeaderBytes
+/// bytes; the whole member when it is shorter). Only that much is inflated.
+/// \throws as ZipArchive::read_prefix().
+std::vector<std::uint8_t> read_npy_head(const ZipArchive& zip, const ZipEntry& e);
 
 /// Element strides (row-major dimension order, in elements) of a
 /// Fortran-order array of `shape`: {1, s0, s0·s1, …}. Empty for rank ≤ 1

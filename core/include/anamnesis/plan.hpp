@@ -131,6 +131,12 @@ struct Plan {
     std::vector<CompanionRole> companion_roles;
     std::vector<SchemeUse> schemes;      ///< quantization schemes found (passthrough excluded)
     std::vector<std::string> notes;      ///< detection remarks worth showing
+    /// Where the model's files contradict one another and detection had to
+    /// choose (config.json's quant_method or fmt against the tensors, a
+    /// malformed block size that no tensor needed): each names the conflict
+    /// and which side was believed. Contradictions the output bytes depend
+    /// on are LogicalTensor::error instead.
+    std::vector<std::string> warnings;
 
     /// Logical tensors that carry an error.
     std::size_t error_count() const noexcept;

@@ -38,6 +38,12 @@ struct ZipLimits {
     std::uint64_t max_ratio = 1100;
     /// Largest total of inflated bytes one `inflate`/`read` call may produce.
     std::uint64_t max_inflated_bytes = std::uint64_t{64} << 30;
+    /// Largest uncompressed size of a member that is read whole as metadata
+    /// rather than tensor data: a pickle (`data.pkl`, any `*.pkl`, an
+    /// object-array `.npy`). Real ones are kilobytes to a few MB; a member
+    /// declaring more is refused by read_metadata() before a byte is
+    /// inflated (a 1 MB deflated `data.pkl` may otherwise declare 1 GiB).
+    std::uint64_t max_metadata_bytes = std::uint64_t{64} << 20;
 };
 
 /// One entry of the central directory, after Zip64 extra fields were applied.
@@ -101,11 +107,21 @@ public:
     /// the declared size), so a member that *declares* gigabytes but holds
     /// little costs only what it holds before it is refused. Exactly
     /// `e.uncompressed_size` bytes are appended on success, CRC-32 checked.
-    /// 	hrows as extract_to(); on error `out` may hold a partial tail.
+    /// \throws as extract_to(); on error `out` may hold a partial tail.
     void inflate_append(const ZipEntry& e, std::vector<std::uint8_t>& out) const;
 
     /// inflate_append() into a new buffer.
     std::vector<std::uint8_t> read(const ZipEntry& e) const;
+
+    /// read() for a member that is metadata (a pickle), not tensor data:
+    /// refused before anything is inflated when it declares more than
+    /// limits().max_metadata_bytes. Since inflate_append() never produces
+    /// more than the declared size, at most that many bytes are ever held.
+    /// `what` says what the member is, for the message ("pickle").
+    /// \throws Error{LimitExceeded} "ZIP entry <name> (<what>) declares N
+    ///   bytes uncompressed (limit M: zip bomb?)" with the file name set; else
+    ///   as read().
+    std::vector<std::uint8_t> read_metadata(const ZipEntry& e, std::string_view what) const;
 
     /// The first min(`n`, e.uncompressed_size) uncompressed bytes of `e`
     /// (copied when stored, inflated only that far when deflated), for

@@ -77,6 +77,9 @@ constexpr ArchRow kRows[] = {
     //   GGUF → HF: hf_class, model_type, hidden_act, norm+1, sandwich, names
     {kLlamaClasses,    "llama",    VocabStyle::Llama, HR::Llama,    kKinds_llama,    true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
         "LlamaForCausalLM", "llama", "silu", false, false, kPlainHfNames},
+    // GGUF → HF only: an older llama.cpp architecture name.
+    {{},               "mistral",  VocabStyle::Llama, HR::None,     kKinds_llama,    true,  false, ER::None,     GR::None,
+        "MistralForCausalLM", "mistral", "silu", false, false, kPlainHfNames},
     {kQwen2Classes,    "qwen2",    VocabStyle::Qwen2, HR::Qwen2,    kKinds_qwen2,    false, false, ER::None,     GR::None,
         "Qwen2ForCausalLM", "qwen2", "silu", false, false, kPlainHfNames},
     {kQwen3Classes,    "qwen3",    VocabStyle::Qwen2, HR::Qwen2,    kKinds_qwen3,    false, false, ER::None,     GR::None,
@@ -87,9 +90,6 @@ constexpr ArchRow kRows[] = {
         "Phi3ForCausalLM", "phi3", "silu", false, false, {}},
     {kGpt2Classes,     "gpt2",     VocabStyle::Gpt2,  HR::Gpt2,     kKinds_gpt2,     false, true,  ER::None,     GR::None,
         "GPT2LMHeadModel", "gpt2", "gelu_new", false, false, {}},
-    // GGUF → HF only.
-    {{},               "mistral",  VocabStyle::Llama, HR::None,     kKinds_llama,    true,  false, ER::None,     GR::None,
-        "MistralForCausalLM", "mistral", "silu", false, false, kPlainHfNames},
     {{},               "gemma",    VocabStyle::Llama, HR::None,     kKinds_gemma,    false, false, ER::None,     GR::None,
         "GemmaForCausalLM", "gemma", "gelu_pytorch_tanh", true, false, kPlainHfNames},
     {{},               "gemma2",   VocabStyle::Llama, HR::None,     kKinds_gemma2,   false, false, ER::None,     GR::None,
@@ -97,6 +97,7 @@ constexpr ArchRow kRows[] = {
     {{},               "gemma3",   VocabStyle::Llama, HR::None,     kKinds_gemma3,   false, false, ER::None,     GR::None,
         "Gemma3ForCausalLM", "gemma3_text", "gelu_pytorch_tanh", true, true, kSandwichHfNames},
 };
+// Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
 
 }  // namespace

@@ -26,7 +26,8 @@
 //   const ArchRow& row = hf_arch_for_config(cfg);            // or Error{Unsupported}
 //   GeneratedExtras gen = generate_extra_tensors(row, cfg);    // KVs right after general.architecture, tensors first
 //   ArchKvs kvs = hparam_kvs(row, cfg, dir);                   // before / after general.file_type
-//   order = converter_order(refs);                             // (file, name) of every HF tensor
+//   order = converter_order(refs);                             // (file, stored name) of every HF tensor
+//   names = filter_tensor_name(row, stored name)                // renamed, or dropped
 //   TensorMapper m(row, cfg);
 //   for i in order: for (MappedTensor t : m.add(name_i, shape_i)) emit t with
 //        converter_type(row, t.name, t.shape, outtype);
@@ -348,6 +349,9 @@ struct HfTensorRef {
 /// (the sorted set of the index's weight_map values, or the sorted
 /// `model*.safetensors` files), within a file sorted by tensor name (byte
 /// order = Python's str order for UTF-8). Returns indices into `refs`.
+/// `name` is the name stored in the file: filter_tensor_name() comes after
+/// (the converter renames while indexing; a renamed duplicate keeps the
+/// first one's position and the later one's data, as a Python dict does).
 std::vector<std::size_t> converter_order(std::span<const HfTensorRef> refs);
 
 /// prepare_tensors' type rule for one emitted tensor: `shape` in PyTorch order,

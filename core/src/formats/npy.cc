@@ -230,7 +230,20 @@ std::vector<std::int64_t> fortran_strides(const std::vector<std::uint64_t>& shap
     return s;
 }
 
-NpyHeader parse_npy_header(std::span<const std::uint8_t> npy) {
+NpyHeader parse_npy_header(std::span<const std::uint8_t> npy) { return parse_npy_header(npy, npy.size()); }
+
+std::vector<std::uint8_t> read_npy_head(const ZipArchive& zip, const ZipEntry& e) {
+    auto head = zip.read_prefix(e, 4096);  // numpy pads headers to 64 or 4096 bytes
+    if (head.size() >= 12 && head.size() < e.uncompressed_size) {
+        const std::uint64_t need = head[6] == 1 ? 10 + (head[8] | (head[9] << 8))
+                                                : 12 + (head[8] | (head[9] << 8) | (head[10] << 16) | (std::uint64_t{head[11]} << 24));
+        if (need > head.size()) head = zip.read_prefix(e, std::min<std::uint64_t>(need, 12 + kNpyMaxHeaderBytes));
+    }
+    return head;
+}
+
+NpyHeader parse_npy_header(std::span<const std::uint8_t> npy, std::uint64_t total_size) {
+    if (npy.size() > total_size) npy = npy.first(static_cast<std::size_t>(total_size));
     static constexpr std::uint8_t kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
     if (npy.size() < 10) throw Error(ErrorCode::Truncated, "NPY file shorter than its preamble");
     if (std::memcmp(npy.data(), kMagic, 6) != 0) throw Error(ErrorCode::Malformed, "not an NPY file (bad magic)");
@@ -299,7 +312,7 @@ NpyHeader parse_npy_header(std::span<const std::uint8_t> npy) {
     if (!bytes) throw Error(ErrorCode::LimitExceeded, "NPY array size overflows 64 bits");
     h.data_offset = hstart + hlen;
     h.data_bytes = *bytes;
-    const std::uint64_t avail = npy.size() - h.data_offset;
+    const std::uint64_t avail = total_size - h.data_offset;
     if (avail < h.data_bytes)
         throw Error(ErrorCode::Truncated, "NPY data is " + std::to_string(avail) + " bytes, header declares " + std::to_string(h.data_bytes));
     if (avail > h.data_bytes)
@@ -360,6 +373,19 @@ Catalog parse_npz(MappedFilePtr file, const std::string& path) {
                 if (n > zip.limits().max_inflated_bytes - total)
                     throw Error(ErrorCode::LimitExceeded, "NPZ members inflate to more than " + std::to_string(zip.limits().max_inflated_bytes) + " bytes");
                 total += (n + 63) / 64 * 64;
+            }
+            // A large deflated member's header is read (only that far) and
+            // checked against its declared size before it is inflated whole:
+            // it may inflate to what its header describes, no more. Members
+            // up to max_metadata_bytes skip this, so corruption there is
+            // named by the CRC check below, as before.
+            for (const ZipEntry* m : members) {
+                if (m->is_stored() || m->uncompressed_size <= zip.limits().max_metadata_bytes) continue;
+                try {
+                    (void)parse_npy_header(read_npy_head(zip, *m), m->uncompressed_size);
+                } catch (const Error& e) {
+                    throw e.with_tensor(m->name.substr(0, m->name.size() - 4));
+                }
             }
             // Streamed: the buffer grows with the inflated bytes, not by the declared sizes.
             std::vector<std::uint8_t> buf;

@@ -233,7 +233,8 @@ Catalog open_pth_zip(const std::string& path, MappedFilePtr file, Catalog cat) {
     const auto prefix_opt = pth_prefix(zip);
     if (!prefix_opt) throw Error(ErrorCode::Malformed, "ZIP archive without data.pkl: not a PyTorch checkpoint");
     const std::string prefix = *prefix_opt;
-    const auto pkl = zip.read(zip.entries()[*zip.find(prefix + "data.pkl")]);
+    // Metadata, never tensor data: bounded before a byte is inflated (zip bomb).
+    const auto pkl = zip.read_metadata(zip.entries()[*zip.find(prefix + "data.pkl")], "pickle");
     bool big = false;
     if (auto bo = zip.find(prefix + "byteorder")) {
         const auto& e = zip.entries()[*bo];
@@ -275,6 +276,12 @@ Catalog open_pth_zip(const std::string& path, MappedFilePtr file, Catalog cat) {
         if (v->storage.numel > e.uncompressed_size / esize)
             throw Error(ErrorCode::Truncated, "storage " + e.name + " holds " + std::to_string(e.uncompressed_size) + " bytes, its tensor claims " +
                         std::to_string(v->storage.numel) + " elements of " + std::to_string(esize) + " bytes");
+        // A deflated storage is inflated whole at open: it may not hold more
+        // than its storage claims (torch writes exactly nbytes), so a small
+        // file cannot make a small tensor inflate gigabytes.
+        if (!e.is_stored() && e.uncompressed_size > v->storage.numel * esize)
+            throw Error(ErrorCode::LimitExceeded, "deflated storage " + e.name + " declares " + std::to_string(e.uncompressed_size) +
+                        " bytes uncompressed, its storage holds " + std::to_string(v->storage.numel * esize) + " (zip bomb?)");
         used.emplace_back(key, &e);
         any_deflated |= !e.is_stored();
     }
@@ -492,16 +499,8 @@ PickleScan scan_pickles(MappedFilePtr file, const std::string& path) {
                 try {
                     // An .npy member is read whole only when its header says
                     // object array: numeric members (gigabytes) are not touched.
-                    if (npy) {
-                        auto head = zip.read_prefix(e, 4096);  // numpy pads headers to 64 or 4096 bytes
-                        if (head.size() >= 12 && head.size() < e.uncompressed_size) {
-                            const std::uint64_t need = head[6] == 1 ? 10 + (head[8] | (head[9] << 8))
-                                                                    : 12 + (head[8] | (head[9] << 8) | (head[10] << 16) | (std::uint64_t{head[11]} << 24));
-                            if (need > head.size()) head = zip.read_prefix(e, std::min<std::uint64_t>(need, 12 + kNpyMaxHeaderBytes));
-                        }
-                        if (!npy_object_pickle(head)) continue;
-                    }
-                    buf = zip.read(e);
+                    if (npy && !npy_object_pickle(read_npy_head(zip, e))) continue;
+                    buf = zip.read_metadata(e, npy ? "object-array pickle" : "pickle");
                 } catch (const Error& err) {
                     out.errors.push_back(e.name + ": " + err.message());
                     continue;

@@ -389,6 +389,13 @@ std::vector<std::uint8_t> ZipArchive::read(const ZipEntry& e) const {
     return out;
 }
 
+std::vector<std::uint8_t> ZipArchive::read_metadata(const ZipEntry& e, std::string_view what) const {
+    if (e.uncompressed_size > limits_.max_metadata_bytes)
+        fail(ErrorCode::LimitExceeded, "ZIP entry " + e.name + " (" + std::string(what) + ") declares " + std::to_string(e.uncompressed_size) +
+             " bytes uncompressed (limit " + std::to_string(limits_.max_metadata_bytes) + ": zip bomb?)", file_->path());
+    return read(e);
+}
+
 std::vector<std::uint8_t> ZipArchive::read_prefix(const ZipEntry& e, std::uint64_t n) const {
     const std::string& path = file_->path();
     n = std::min(n, e.uncompressed_size);

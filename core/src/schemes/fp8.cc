@@ -91,23 +91,64 @@ private:
 
 // Block size from quantization_config: fp8 `weight_block_size` or
 // compressed-tensors `weights.block_structure` of any config group.
-std::optional<std::pair<std::uint64_t, std::uint64_t>> configured_block(const Catalog& cat) {
-    auto get2 = [&](const std::string& k) -> std::optional<std::pair<std::uint64_t, std::uint64_t>> {
-        auto a = cat.qconfig(k + ".0"), b = cat.qconfig(k + ".1");
-        if (!a || !b) return std::nullopt;
-        try {
-            return std::pair{std::stoull(*a), std::stoull(*b)};
-        } catch (...) {
-            return std::nullopt;
-        }
-    };
-    if (auto b = get2("weight_block_size")) return b;
-    for (const auto& [k, v] : cat.quantization_config) {
-        const auto pos = k.find(".weights.block_structure.0");
-        if (pos != std::string::npos && pos + std::strlen(".weights.block_structure.0") == k.size())
-            if (auto b = get2(k.substr(0, k.size() - 2))) return b;
+struct ConfiguredBlock {
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> size;  ///< a valid [rows, cols]
+    std::string problem;  ///< non-empty: the key is present but not two positive integers (says why)
+};
+
+// quantization_config[`key`] as [rows, cols] of positive integers. Absent or
+// null: neither size nor problem. Anything else is named: a string or number
+// instead of a list, a list of another length, negative, zero, non-integer.
+ConfiguredBlock parse_block(const Catalog& cat, const std::string& key) {
+    ConfiguredBlock r;
+    const auto& q = cat.quantization_config;
+    const std::string what = "quantization_config." + key;
+    if (auto whole = cat.qconfig(key)) {
+        if (*whole != "null") r.problem = what + " is \"" + *whole + "\", not a list [rows, cols]";
+        return r;
     }
-    return std::nullopt;
+    const std::string under = key + ".";
+    std::vector<std::pair<std::string, std::string>> items;
+    for (auto it = q.lower_bound(under); it != q.end() && it->first.compare(0, under.size(), under) == 0; ++it)
+        items.emplace_back(it->first.substr(under.size()), it->second);
+    if (items.empty()) return r;
+    if (items.size() != 2 || !cat.qconfig(under + "0") || !cat.qconfig(under + "1")) {
+        r.problem = what + " has " + std::to_string(items.size()) + " entries, not [rows, cols]";
+        return r;
+    }
+    std::uint64_t v[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+        const std::string text = *cat.qconfig(under + std::to_string(i));
+        const std::string name = what + "[" + std::to_string(i) + "]";
+        const bool digits = !text.empty() && text.size() <= 18 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!text.empty() && text[0] == '-' && text.size() > 1 && std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+            r.problem = name + " is " + text + ": a block size must be positive, not negative";
+            return r;
+        }
+        if (!digits) {
+            r.problem = name + " is \"" + text + "\", not a positive integer";
+            return r;
+        }
+        v[i] = std::stoull(text);
+        if (v[i] == 0) {
+            r.problem = name + " is 0: a block size must be positive, not zero";
+            return r;
+        }
+    }
+    r.size = std::pair{v[0], v[1]};
+    return r;
+}
+
+ConfiguredBlock configured_block(const Catalog& cat) {
+    if (auto b = parse_block(cat, "weight_block_size"); b.size || !b.problem.empty()) return b;
+    for (const auto& [k, v] : cat.quantization_config) {
+        const auto pos = k.find(".weights.block_structure");
+        if (pos == std::string::npos) continue;
+        const std::string key = k.substr(0, pos + std::strlen(".weights.block_structure"));
+        auto b = parse_block(cat, key);
+        if (b.size || !b.problem.empty()) return b;
+    }
+    return {};
 }
 
 // Work out how `scale` maps onto `weight`; nullopt + reason when it does not.
@@ -217,10 +258,28 @@ std::string Fp8Params::describe() const {
 
 namespace amn::detail {
 
+namespace {
+
+// config.json's `fmt` ("e4m3", "e5m2") against the weights' stored dtype.
+bool fmt_matches(std::string fmt, DType d) {
+    std::transform(fmt.begin(), fmt.end(), fmt.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (fmt.rfind("float8_", 0) == 0) fmt = fmt.substr(7);
+    if (fmt == "e4m3" || fmt == "e4m3fn") return d == DType::F8_E4M3;
+    if (fmt == "e5m2") return d == DType::F8_E5M2;
+    if (fmt == "e4m3fnuz") return d == DType::F8_E4M3FNUZ;
+    if (fmt == "e5m2fnuz") return d == DType::F8_E5M2FNUZ;
+    return false;
+}
+
+}  // namespace
+
 void detect_fp8(PlanBuilder& b) {
     const auto& cat = b.catalog();
-    const auto block = configured_block(cat);
-    bool any = false;
+    const ConfiguredBlock configured = configured_block(cat);
+    const auto& block = configured.size;
+    const std::string cfg = cat.config_path.empty() ? std::string("the quantization config") : cat.config_path;
+    bool any = false, block_problem_used = false;
+    const auto fmt = cat.qconfig("fmt");
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& w = cat.tensors[i];
         if (b.claimed(i) || !is_fp8_payload(w.dtype)) continue;
@@ -250,10 +309,20 @@ void detect_fp8(PlanBuilder& b) {
         }
         std::string why;
         auto layout = layout_for(w, st, block, why);
+        if (!configured.problem.empty() && (!layout || layout->g == Granularity::Block)) {
+            // The block size decides which scale each weight uses: a malformed
+            // one is not replaced by a guess.
+            b.add_error(i, name, cfg + ": " + configured.problem + "; the block size decides the output, refusing to guess it", {s});
+            block_problem_used = true;
+            continue;
+        }
         if (!layout) {
             b.add_error(i, name, why, {s});
             continue;
         }
+        if (fmt && *fmt != "null" && !fmt_matches(*fmt, w.dtype))
+            b.warn(cfg + ": quantization_config.fmt is \"" + *fmt + "\", but the FP8 weights are stored as " + dtype_name(w.dtype) +
+                   ": believed the tensors' dtype, which decides the decoding");
         Fp8Params p;
         p.format = w.dtype;
         p.granularity = layout->g;
@@ -270,6 +339,8 @@ void detect_fp8(PlanBuilder& b) {
         for (const char* suf : {".input_scale", ".input_scale_inv", ".activation_scale", ".output_scale"})
             if (auto j = b.find_unclaimed(stem + suf); j != PlanBuilder::npos) b.consume(j);
     }
+    if (!configured.problem.empty() && !block_problem_used && any)
+        b.warn(cfg + ": " + configured.problem + "; ignored: no FP8 weight here has block scales (believed the scale shapes)");
     if (!any) return;
     // KV-cache / attention scales of an FP8 model (`self_attn.k_scale`, …):
     // scalars that only mean something to an FP8 runtime.

@@ -64,6 +64,8 @@ public:
     /// stored layout needs work: strided/big-endian NPY, PyTorch views).
     void add_passthrough(std::size_t i, std::shared_ptr<const Recipe> recipe);
     void note(std::string text);
+    /// A Plan::warnings entry (once: repeated texts are dropped).
+    void warn(std::string text);
 
     /// After all detectors: plain passthrough for the rest, companion roles, scheme counts.
     void finish();

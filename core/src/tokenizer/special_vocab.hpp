@@ -76,7 +76,8 @@ void kv_put(std::vector<MetaKv>& kvs, std::string key, MetaValue value);
 /// the add_bos/eos/sep_token flags (BOOL), the chat template(s)
 /// (`tokenizer.chat_template`, list form: `tokenizer.chat_template.<name>`
 /// and `tokenizer.chat_templates`), the normalizer flags — appended to
-/// `kvs` with kv_put(). Types without a key are skipped (sv.warnings gets nothing: the caller's copy is const).
+/// `kvs` with kv_put(). Types without a GGUF key (cls, prefix, suffix,
+/// middle) are skipped, as the converter does (it logs "No handler").
 /// \throws Error{OutOfRange} naming `dir` for an id that does not fit UINT32.
 void add_special_vocab_kvs(const SpecialVocab& sv, std::vector<MetaKv>& kvs, const std::string& dir);
 

@@ -32,8 +32,12 @@ struct VocabRequest {
     std::optional<std::string> pre_override; ///< `--vocab-pre NAME`
 };
 
-/// The result: key/values in the converter's order, starting with
-/// `tokenizer.ggml.model`.
+/// The result: key/values in the converter's order: `tokenizer.ggml.model`
+/// first — preceded only by `tokenizer.ggml.add_space_prefix` when a Llama
+/// folder's tokenizer_config.json has `add_prefix_space` (LlamaModel.set_vocab
+/// writes it before the vocabulary) —, then pre, tokens, scores (SentencePiece
+/// only), token_type, and SpecialVocab's part (merges, special ids, add_*
+/// flags, chat template(s), normalizer flags).
 struct GgufVocab {
     std::vector<MetaKv> kvs;
     std::string model;                  ///< "llama" (SentencePiece) or "gpt2" (BPE)
@@ -42,11 +46,28 @@ struct GgufVocab {
     std::vector<std::string> warnings;  ///< e.g. a pre-tokenizer chosen by its definition, not by its hash
 };
 
-/// Build the tokenizer key/values of `req.dir`.
-/// \throws Error naming the file and the cause: no tokenizer at all
-///         (Unsupported), malformed tokenizer files (BadJson / Malformed),
-///         a vocabulary larger than `vocab_size` (SizeMismatch), an unknown
-///         pre-tokenizer without --vocab-pre (Unsupported).
+/// Build the tokenizer key/values of `req.dir` as the `set_vocab` of
+/// `req.style` does (conversion/llama.py LlamaModel.set_vocab: tokenizer.model
+/// → SentencePiece, else LlamaHfVocab, else gpt2 BPE, then the CodeLlama
+/// (vocab_size 32016) infill ids and Granite-small add_bos_token false;
+/// conversion/qwen.py Qwen2Model.set_vocab: SentencePiece, else gpt2;
+/// base.py `_set_vocab_gpt2`; conversion/phi.py Phi3MiniModel.set_vocab:
+/// gpt2 for tokenizer_class GPT2Tokenizer, else its SentencePiece variant).
+/// Where the converter writes a file despite an oddity, so does this, with
+/// the converter's warning in `warnings` (SentencePiece pieces or added
+/// tokens past vocab_size are dropped, special ids out of range skipped).
+/// Side files are read with Python's json semantics (the last repeated key
+/// wins, integers beyond 64 bits are numbers).
+/// \throws Error naming the file and the cause: `req.dir` not a folder (Io),
+///         no tokenizer at all: "no tokenizer (tokenizer.model or
+///         tokenizer.json) in DIR" (Unsupported), tekken.json-only Mistral or
+///         HybridDNA tokenizers (Unsupported), malformed tokenizer files or
+///         fields of a type the converter cannot use (BadJson / BadText /
+///         Malformed for tokenizer.model), a vocabulary larger than
+///         `vocab_size` where the converter fails on it (SizeMismatch naming
+///         both numbers: Phi-3, and the BPE path), vocab_size over
+///         kMaxVocabTokens (LimitExceeded), a special id beyond UINT32
+///         (OutOfRange), an unknown pre-tokenizer without --vocab-pre (Unsupported).
 GgufVocab gguf_vocab(const VocabRequest& req);
 
 }  // namespace amn::tok

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// amn convert DIR --to gguf[:TYPE]: a Hugging Face folder → GGUF, what
+// llama.cpp's convert_hf_to_gguf.py writes (its --outtype, --vocab-only,
+// --vocab-pre).
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/inspect.hpp"
+#include "cli.hpp"
+#include "progress_bar.hpp"
+
+#include <cstdio>
+
+namespace amn::cli {
+
+int cmd_convert_gguf(Args& args, const std::string& to) {
+    HfGgufOptions opt;
+    const auto colon = to.find(':');
+    opt.outtype = colon == std::string::npos ? "auto" : to.substr(colon + 1);
+    if (auto o = args.option("-o", "--output")) opt.output = *o;
+    if (auto o = args.option("--outfile")) opt.output = *o;  // convert_hf_to_gguf.py's name
+    if (auto v = args.option("--vocab-pre")) opt.vocab_pre = *v;
+    opt.vocab_only = args.flag("--vocab-only");
+    if (const unsigned n = parse_threads(args)) opt.threads = n;
+    opt.force = args.flag("--force", "-f");
+    const bool dry_run = args.flag("--dry-run", "-n");
+    const bool quiet = args.flag("--quiet", "-q");
+    const auto pos = args.positionals();
+    if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
+
+    const Catalog cat = open_model(pos[0]);
+    if (dry_run) {
+        const auto tensors = plan_hf_gguf(cat, opt);
+        std::size_t wn = 6;
+        for (const auto& t : tensors) wn = std::max(wn, t.name.size());
+        std::uint64_t bytes = 0;
+        for (const auto& t : tensors) {
+            std::printf("%-*s  %-5s %-18s %s\n", int(wn), t.name.c_str(), dtype_name(t.target).c_str(),
+                        shape_to_string(t.shape).c_str(), printable(t.reason).c_str());
+            bytes += t.bytes;
+        }
+        std::printf("%zu tensor(s), %s of tensor data (nothing written)\n", tensors.size(), human_bytes(bytes).c_str());
+        return kOk;
+    }
+    GgufForgetResult res;
+    const double secs = run_with_progress(!quiet, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+        return convert_hf_to_gguf(cat, opt, progress, cancel);
+    });
+    for (const auto& w : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(w).c_str());
+    if (!quiet) {
+        std::size_t deq = 0;
+        for (const auto& t : res.tensors) deq += !t.copied;
+        std::printf("converted %zu tensor(s) (%zu re-encoded) → %s in %.2f s\n  wrote %s\n", res.tensors.size(), deq,
+                    human_bytes(res.file_bytes).c_str(), secs, printable(res.file).c_str());
+    }
+    return kOk;
+}
+
+}  // namespace amn::cli

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file hf_gguf.hpp
+/// Hugging Face folder → GGUF, byte for byte what llama.cpp's
+/// `convert_hf_to_gguf.py` writes (commit 34af94c, the shared fixtures'),
+/// and in one pass on to any llama-quantize file type (forget.hpp).
+///
+/// The folder (config.json, `model*.safetensors` [+ index], tokenizer files,
+/// generation_config.json, README.md) is opened by open_model() and planned by
+/// make_plan() as any other input; this layer is a layout transform of that
+/// plan driven by the architecture table (core/src/arch): HF tensor names →
+/// GGUF names, llama's Q/K row permutation, MoE experts stacked into 3-D
+/// tensors, generated tensors (`rope_freqs`, Phi-3 RoPE factors), the
+/// converter's tensor order and per-tensor types; plus the key/values:
+/// `general.*` (gguf-py metadata.py), the architecture's hparams, the
+/// tokenizer (`tokenizer.ggml.*`). The bytes are written by the one GGUF
+/// runner that forget_to_gguf() uses too.
+///
+/// Quantized checkpoints the converter reads (FP8 with `weight_scale_inv`,
+/// ModelOpt FP8, GPTQ, compressed-tensors int/float/pack-quantized) are
+/// dequantized with its arithmetic (the f32 product, one rounding) by
+/// anamnesis' own bit-exact recipes, and take the converter's tensor order.
+/// The functions below plan the catalog themselves for that
+/// (make_plan with PlanOptions::f32_products); every scheme anamnesis reads
+/// is accepted, also those the converter refuses (bitsandbytes, AWQ …): their
+/// output is what the converter writes for the dequantized folder.
+
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/executor.hpp"
+#include "anamnesis/forget.hpp"
+#include "anamnesis/plan.hpp"
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace amn {
+
+/// What `amn convert DIR --to gguf[:TYPE]` asks for; the names are
+/// convert_hf_to_gguf.py's options.
+struct HfGgufOptions {
+    /// --outtype: "f32", "f16", "bf16", "q8_0" or "auto" (case-insensitive).
+    /// "auto" = BF16 when the first tensor of ≥ 2 dims (in the converter's
+    /// order, float tensors only) is BF16, F16 when it is F16, else F16.
+    std::string outtype = "auto";
+    std::string output;                     ///< output .gguf; empty: default_hf_gguf_output_path()
+    bool vocab_only = false;                ///< --vocab-only: key/values and tokenizer, no tensors
+    std::optional<std::string> vocab_pre;   ///< --vocab-pre NAME: the tokenizer.ggml.pre to write
+    bool force = false;                     ///< replace an existing output
+    unsigned threads = 0;                   ///< 0 = all cores
+    std::uint64_t chunk_bytes = 4u << 20;   ///< f32 bytes decoded per work unit (about)
+};
+
+/// What a Hugging Face folder maps to in GGUF, for `amn inspect` and the
+/// desktop app's Overview. Never throws for problems of the model: `error`
+/// says why it cannot be converted.
+struct HfGgufInfo {
+    bool is_hf_folder = false;        ///< a safetensors model with config.json beside it
+    std::string hf_architecture;      ///< config.json architectures[0] ("LlamaForCausalLM")
+    std::string gguf_architecture;    ///< "llama", "qwen3" … (empty when unsupported)
+    std::string tokenizer_model;      ///< tokenizer.ggml.model: "llama" (SentencePiece) or "gpt2" (BPE)
+    std::string tokenizer_pre;        ///< tokenizer.ggml.pre ("llama-bpe", "qwen2", "default" …)
+    std::string default_outtype;      ///< what --outtype auto picks ("BF16", "F16")
+    std::vector<std::string> warnings;
+    std::string error;                ///< non-empty: why the folder cannot become a GGUF
+};
+HfGgufInfo describe_hf_gguf(const Catalog& catalog);
+
+/// Every output tensor (file order) with its type and why, without writing
+/// anything (`amn convert --dry-run`); `bytes` per tensor.
+/// \throws as convert_hf_to_gguf(), except the output errors.
+std::vector<ForgetTensor> plan_hf_gguf(const Catalog& catalog, const HfGgufOptions& options);
+
+/// Convert. Progress counts f32 bytes decoded.
+/// \throws Error{Usage} for an unknown outtype; Error{Unsupported} naming
+///         config.json for an architecture outside the table (the message
+///         lists the supported ones), for a quantization scheme the
+///         converter does not read (bitsandbytes, AWQ …), for a tensor the
+///         architecture cannot map; Error{Malformed}/BadJson/SizeMismatch
+///         naming the file for a config that disagrees with the weights,
+///         malformed tokenizer files, a vocabulary larger than vocab_size;
+///         Error{OutputExists}, Error{Io}, Error{Cancelled}. Nothing is left
+///         at the output path on any error; the input is never modified.
+GgufForgetResult convert_hf_to_gguf(const Catalog& catalog, const HfGgufOptions& options,
+                                    const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+/// Default output: beside the model folder (never inside it), named as the
+/// converter names its default output (`{Name}-{SizeLabel}-{Finetune}-{Version}-{TYPE}.gguf`,
+/// gguf-py naming_convention), `TYPE` = the resolved outtype ("BF16") or a
+/// llama-quantize file type ("Q4_K_M").
+std::string default_hf_gguf_output_path(const Catalog& catalog, const std::string& type);
+
+}  // namespace amn

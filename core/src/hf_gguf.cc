@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Hugging Face folder → GGUF (hf_gguf.hpp): a layout transform of the plan
+// driven by the architecture table (arch/arch_table.hpp), the general.*
+// metadata (arch/general_kvs.hpp) and the tokenizer (tokenizer/vocab.hpp);
+// written by the one GGUF runner (gguf_output.hpp).
+//
+// The converter's flow (conversion/base.py), which fixes the order of
+// everything:
+//   index_tensors   → HF tensors in (sorted shard file, sorted name) order;
+//   dequant_model   → quantized modules replaced in place (FP8, ModelOpt,
+//                     compressed-tensors int/float) or appended after the
+//                     rest (GPTQ, compressed-tensors pack-quantized);
+//   prepare_tensors → generated tensors first, then every HF tensor through
+//                     modify_tensors (names, Q/K permutation, expert stacks)
+//                     and the type rule;
+//   prepare_metadata→ general.type, general.* (metadata.py), the
+//                     architecture's hparams with general.file_type inside,
+//                     general.quantization_version; then the tokenizer.
+#include "anamnesis/hf_gguf.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/hf_layout.hpp"
+#include "arch/arch_table.hpp"
+#include "arch/general_kvs.hpp"
+#include "gguf_output.hpp"
+#include "layout_recipes.hpp"
+#include "output_files.hpp"
+#include "tokenizer/vocab.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+namespace fs = std::filesystem;
+
+namespace amn {
+namespace detail {
+namespace {
+
+// llama_ftype ids of the converter's output types.
+constexpr std::uint32_t kFtypeF32 = 0, kFtypeF16 = 1, kFtypeQ8_0 = 7, kFtypeBF16 = 32;
+
+std::uint32_t ftype_of(DType outtype) {
+    switch (outtype) {
+        case DType::F32: return kFtypeF32;
+        case DType::F16: return kFtypeF16;
+        case DType::BF16: return kFtypeBF16;
+        case DType::Q8_0: return kFtypeQ8_0;
+        default: throw Error(ErrorCode::Usage, "no converter file type for " + dtype_name(outtype));
+    }
+}
+
+// Quantization schemes whose dequantized `.weight` the converter creates
+// (appended after every other tensor) instead of replacing a stored
+// `.weight` in place.
+bool created_by_converter(const LogicalTensor& lt, const Catalog& cat) {
+    if (!lt.quantized) return false;
+    const auto* a = lt.params ? std::get_if<AffineParams>(&*lt.params) : nullptr;
+    return !cat.find(lt.name).has_value() && a &&
+           (a->packing == AffinePacking::Gptq || a->packing == AffinePacking::CtPackQuantized);
+}
+
+// index_tensors' order: shard files sorted by name; within a safetensors
+// file sorted by tensor name (gguf-py's SafetensorsLocal), within a PyTorch
+// file in the pickled state dict's order (torch.load's dict) — the catalog's.
+std::vector<std::size_t> index_order(const Catalog& cat, const std::vector<arch::HfTensorRef>& refs) {
+    if (cat.format != Format::Pth) return arch::converter_order(refs);
+    std::vector<std::size_t> order(refs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return refs[a].file < refs[b].file; });
+    return order;
+}
+
+// The converter's `auto` (ModelBase.__init__): the first stored tensor of
+// ≥ 2 dimensions in index order that is BF16 or F16 decides; nullopt = none.
+std::optional<DType> first_half_float(const Catalog& cat) {
+    std::vector<arch::HfTensorRef> refs;
+    refs.reserve(cat.tensors.size());
+    for (const auto& t : cat.tensors)
+        refs.push_back({fs::path(cat.shards.at(t.shard).path).filename().string(), t.name});
+    for (const std::size_t i : index_order(cat, refs)) {
+        const auto& t = cat.tensors[i];
+        if (t.shape.size() < 2) continue;
+        if (t.dtype == DType::BF16 || t.dtype == DType::F16) return t.dtype;
+    }
+    return std::nullopt;
+}
+
+// A 2-D transpose (GPT-2's Conv1D weights are [in, out]): decoded whole per
+// chunk, so one chunk covers the tensor (row_granularity = rows).
+class Transpose final : public Recipe {
+public:
+    explicit Transpose(std::shared_ptr<const Recipe> inner, std::uint64_t in_rows, std::uint64_t in_cols)
+        : inner_(std::move(inner)), r_(in_rows), c_(in_cols) {}
+    std::string describe() const override { return inner_->describe() + ", transposed"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return c_; }
+    std::uint64_t row_elems() const override { return r_; }
+    std::uint64_t row_granularity() const override { return c_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        std::vector<float> all(static_cast<std::size_t>(r_ * c_));
+        inner_->dequantize_rows(0, inner_->rows(), all.data());
+        for (std::uint64_t i = 0; i < nrows; ++i)
+            for (std::uint64_t k = 0; k < r_; ++k) out[i * r_ + k] = all[static_cast<std::size_t>(k * c_ + row0 + i)];
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t r_, c_;
+};
+
+// What becomes of the folder, before types and key/values.
+struct HfModel {
+    const arch::ArchRow* row = nullptr;
+    std::unique_ptr<arch::HfConfig> cfg;
+    std::string dir;
+    arch::GeneratedExtras extras;
+    struct Tensor {
+        std::string name;                   // GGUF name
+        std::vector<std::uint64_t> shape;   // row-major
+        std::shared_ptr<const Recipe> recipe;
+        const TensorInfo* stored = nullptr; // a plain stored tensor, unchanged (no transform)
+        bool quantized = false;
+    };
+    std::vector<Tensor> tensors;            // converter order, generated first
+    std::optional<DType> half;              // first_half_float()
+    std::vector<std::string> warnings;
+};
+
+std::string model_dir(const Catalog& cat) {
+    if (!cat.config_path.empty()) return fs::path(cat.config_path).parent_path().string();
+    return fs::path(cat.shards.at(0).path).parent_path().string();
+}
+
+void require_hf_folder(const Catalog& cat) {
+    if ((cat.format != Format::Safetensors && cat.format != Format::Pth) || !cat.config_json)
+        throw Error(ErrorCode::Unsupported,
+                    "a Hugging Face → GGUF conversion needs a model folder: config.json beside safetensors weights", cat.path);
+}
+
+HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
+    HfModel m;
+    m.dir = model_dir(cat);
+    m.cfg = std::make_unique<arch::HfConfig>(*cat.config_json, cat.config_path);
+    m.row = &arch::hf_arch_for_config(*m.cfg);
+    m.extras = arch::generate_extra_tensors(*m.row, *m.cfg);
+    m.half = first_half_float(cat);
+    if (vocab_only) return m;
+
+    for (const auto& g : m.extras.tensors) {
+        HfModel::Tensor t;
+        t.name = g.name;
+        t.shape = g.shape;
+        t.recipe = make_constant_recipe(g.data, "generated by the converter");
+        m.tensors.push_back(std::move(t));
+    }
+
+    // model_tensors after dequant_model: in place in index order, then the
+    // created ones in the order of their payloads.
+    std::vector<arch::HfTensorRef> refs;
+    std::vector<std::size_t> logical;
+    std::vector<arch::HfTensorRef> created_refs;
+    std::vector<std::size_t> created;
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        const auto& lt = plan.tensors[i];
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        const auto& payload = cat.tensors.at(lt.sources.at(0));
+        const std::string file = fs::path(cat.shards.at(payload.shard).path).filename().string();
+        if (created_by_converter(lt, cat)) {
+            created_refs.push_back({file, payload.name});
+            created.push_back(i);
+        } else {
+            refs.push_back({file, lt.name});
+            logical.push_back(i);
+        }
+    }
+    std::vector<std::size_t> order;
+    for (const std::size_t k : index_order(cat, refs)) order.push_back(logical[k]);
+    for (const std::size_t k : index_order(cat, created_refs)) order.push_back(created[k]);
+
+    std::unordered_map<std::string, std::size_t> by_hf_name;  // filtered HF name → plan index
+    arch::TensorMapper mapper(*m.row, *m.cfg);
+    for (const std::size_t i : order) {
+        const auto& lt = plan.tensors[i];
+        const auto name = arch::filter_tensor_name(*m.row, lt.name);
+        if (!name) continue;  // the converter drops it (multimodal parts)
+        by_hf_name[*name] = i;
+        for (auto& mt : mapper.add(*name, lt.shape)) {
+            std::vector<std::shared_ptr<const Recipe>> parts;
+            bool quantized = false;
+            const TensorInfo* stored = nullptr;
+            for (const auto& src : mt.sources) {
+                const auto it = by_hf_name.find(src);
+                if (it == by_hf_name.end())
+                    throw Error(ErrorCode::Malformed, "the architecture table names a source tensor the folder lacks", cat.path, src);
+                const auto& s = plan.tensors[it->second];
+                auto r = s.recipe;
+                quantized |= s.quantized;
+                switch (mt.transform.kind) {
+                    case arch::TensorTransform::Kind::None:
+                        if (mt.sources.size() == 1 && !s.quantized) {
+                            const auto& st = cat.tensors.at(s.sources.at(0));
+                            if (!st.big_endian && st.strides.empty() && st.storage_offset_elems == 0) stored = &st;
+                        }
+                        break;
+                    case arch::TensorTransform::Kind::PermuteQK: {
+                        const std::uint64_t rows = s.shape.empty() ? 1 : s.shape[0];
+                        try {
+                            r = make_row_gather_recipe(r, s.shape, llama_permute_source_rows(rows, mt.transform.n_head));
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
+                    case arch::TensorTransform::Kind::Transpose:
+                        if (s.shape.size() != 2)
+                            throw Error(ErrorCode::Malformed, "a transposed weight must be 2-D, got " + shape_to_string(s.shape),
+                                        cat.path, s.name);
+                        r = std::make_shared<Transpose>(r, s.shape[0], s.shape[1]);
+                        break;
+                    case arch::TensorTransform::Kind::SliceDim1:
+                        throw Error(ErrorCode::Unsupported, "fused gate_up expert tensors are not converted yet", cat.path, s.name);
+                }
+                parts.push_back(std::move(r));
+            }
+            HfModel::Tensor t;
+            t.name = mt.name;
+            t.shape = mt.shape;
+            t.recipe = mt.stacked ? make_stack_recipe(std::move(parts), "experts stacked") : parts.at(0);
+            t.stored = mt.stacked ? nullptr : stored;
+            t.quantized = quantized;
+            m.tensors.push_back(std::move(t));
+        }
+    }
+    mapper.finish();
+    return m;
+}
+
+// Key/values: general.architecture, the ones generated with the tensors,
+// general.* (type, sampling, names, card), hparams around general.file_type,
+// general.quantization_version, the tokenizer.
+std::vector<MetaKv> build_kvs(const Catalog& cat, const HfModel& m, std::uint32_t ftype,
+                              const std::vector<std::pair<std::string, std::vector<std::uint64_t>>>& written,
+                              const std::optional<std::string>& vocab_pre, std::vector<std::string>& warnings,
+                              arch::GeneralNaming* naming_out) {
+    std::vector<MetaKv> kvs;
+    kvs.push_back({"general.architecture", MetaValue::string(std::string(m.row->gguf))});
+    for (const auto& kv : m.extras.kvs) kvs.push_back(kv);
+
+    arch::ParamCounter counter;
+    for (const auto& [name, shape] : written) {
+        std::vector<std::uint64_t> ne(shape.rbegin(), shape.rend());
+        counter.add(name, ne);
+    }
+    const auto general = arch::general_kvs(arch::read_general_inputs(m.dir, counter.counts()));
+    kvs.insert(kvs.end(), general.kvs.begin(), general.kvs.end());
+    warnings.insert(warnings.end(), general.warnings.begin(), general.warnings.end());
+    if (naming_out) *naming_out = general.naming;
+
+    const auto hp = arch::hparam_kvs(*m.row, *m.cfg, m.dir);
+    kvs.insert(kvs.end(), hp.before_file_type.begin(), hp.before_file_type.end());
+    kvs.push_back({"general.file_type", MetaValue::u32(ftype)});
+    kvs.insert(kvs.end(), hp.after_file_type.begin(), hp.after_file_type.end());
+    kvs.push_back({"general.quantization_version", MetaValue::u32(2)});
+
+    tok::VocabRequest vr;
+    vr.dir = m.dir;
+    vr.style = m.row->vocab;
+    if (const auto vs = m.cfg->get("vocab_size"); vs && vs->is_uint64()) vr.vocab_size = std::uint64_t(*vs);
+    else if (vs && vs->is_int64() && std::int64_t(*vs) >= 0) vr.vocab_size = static_cast<std::uint64_t>(std::int64_t(*vs));
+    vr.config_json = *cat.config_json;
+    vr.pre_override = vocab_pre;
+    auto vocab = tok::gguf_vocab(vr);
+    warnings.insert(warnings.end(), vocab.warnings.begin(), vocab.warnings.end());
+    for (auto& kv : vocab.kvs) kvs.push_back(std::move(kv));
+    return kvs;
+}
+
+DType parse_outtype(const std::string& s, const HfModel& m) {
+    std::string t = s;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (t == "f32") return DType::F32;
+    if (t == "f16") return DType::F16;
+    if (t == "bf16") return DType::BF16;
+    if (t == "q8_0") return DType::Q8_0;
+    if (t == "auto" || t.empty()) return m.half.value_or(DType::F16);
+    throw Error(ErrorCode::Usage, "unknown GGUF output type '" + s + "' (convert_hf_to_gguf's: F32, F16, BF16, Q8_0, auto)");
+}
+
+// The converter's plan: every tensor with its type.
+struct Converted {
+    HfModel model;
+    DType outtype = DType::BF16;
+    GgufOutputPlan plan;
+    arch::GeneralNaming naming;
+    std::vector<std::string> warnings;
+};
+
+// The plan with the converter's arithmetic (f32 products).
+Plan converter_plan(const Catalog& cat) {
+    require_hf_folder(cat);
+    PlanOptions o;
+    o.f32_products = true;
+    return make_plan(cat, o);
+}
+
+Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::string& outtype_text, bool vocab_only,
+                       const std::optional<std::string>& vocab_pre) {
+    const Plan plan = converter_plan(cat);
+    Converted c{build_model(cat, plan, vocab_only), DType::Unknown, {}, {}, {}};
+    c.outtype = outtype_or_unknown != DType::Unknown ? outtype_or_unknown : parse_outtype(outtype_text, c.model);
+    std::vector<std::pair<std::string, std::vector<std::uint64_t>>> written;
+    for (auto& t : c.model.tensors) {
+        GgufOutputTensor o;
+        o.info.name = t.name;
+        o.info.shape = t.shape;
+        o.info.target = arch::converter_type(*c.model.row, t.name, t.shape, c.outtype);
+        o.info.source = t.stored ? t.stored->dtype : DType::F32;
+        o.info.numel = 1;
+        for (auto d : t.shape) o.info.numel *= d;
+        const auto bytes = dtype_bytes(o.info.target, o.info.numel);
+        if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + dtype_name(o.info.target) + " blocks", cat.path, t.name);
+        o.info.bytes = *bytes;
+        o.info.reason = o.info.target == c.outtype ? "convert_hf_to_gguf --outtype " + dtype_name(c.outtype)
+                                                   : "convert_hf_to_gguf keeps it " + dtype_name(o.info.target);
+        o.info.copied = t.stored && t.stored->dtype == o.info.target;
+        o.stored = o.info.copied ? t.stored : nullptr;
+        o.recipe = t.recipe;
+        written.emplace_back(t.name, t.shape);
+        c.plan.tensors.push_back(std::move(o));
+    }
+    c.warnings = c.model.warnings;
+    c.plan.kvs = build_kvs(cat, c.model, ftype_of(c.outtype), written, vocab_pre, c.warnings, &c.naming);
+    return c;
+}
+
+}  // namespace
+
+HfConverterPlan hf_gguf_converter_plan(const Catalog& cat, DType outtype, const std::optional<std::string>& vocab_pre) {
+    Converted c = convert_plan(cat, outtype, "", false, vocab_pre);
+    return {std::move(c.plan), std::move(c.warnings)};
+}
+
+GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::string>& vocab_pre) {
+    // Lossless instead of auto: F32 when no BF16/F16 tensor decides.
+    require_hf_folder(cat);
+    const DType lossless = first_half_float(cat).value_or(DType::F32);
+    Converted c = convert_plan(cat, lossless, "", false, vocab_pre);
+    GgufSource src;
+    src.kvs = std::move(c.plan.kvs);
+    src.warnings = std::move(c.warnings);
+    for (std::size_t i = 0; i < c.plan.tensors.size(); ++i) {
+        auto& o = c.plan.tensors[i];
+        const auto& t = c.model.tensors[i];
+        GgufSourceTensor s;
+        s.name = o.info.name;
+        s.shape = o.info.shape;
+        s.dtype = o.info.target;
+        // The values as the intermediate file holds them.
+        s.recipe = make_round_through_recipe(t.recipe, o.info.target);
+        s.stored = o.stored;
+        s.quantized = t.quantized;
+        src.tensors.push_back(std::move(s));
+    }
+    return src;
+}
+
+}  // namespace detail
+
+HfGgufInfo describe_hf_gguf(const Catalog& cat) {
+    HfGgufInfo info;
+    info.is_hf_folder = (cat.format == Format::Safetensors || cat.format == Format::Pth) && cat.config_json.has_value();
+    if (!info.is_hf_folder) {
+        info.error = "not a Hugging Face model folder (config.json beside safetensors weights)";
+        return info;
+    }
+    try {
+        arch::HfConfig cfg(*cat.config_json, cat.config_path);
+        info.hf_architecture = arch::detect_hf_architecture(cfg);
+        const auto& row = arch::hf_arch_for_config(cfg);
+        info.gguf_architecture = std::string(row.gguf);
+        const auto half = detail::first_half_float(cat);
+        info.default_outtype = dtype_name(half.value_or(DType::F16));
+        for (const auto& lt : make_plan(cat).tensors)
+            if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        tok::VocabRequest vr;
+        vr.dir = detail::model_dir(cat);
+        vr.style = row.vocab;
+        if (const auto vs = cfg.get("vocab_size"); vs && (vs->is_uint64() || vs->is_int64()))
+            vr.vocab_size = static_cast<std::uint64_t>(vs->is_uint64() ? std::uint64_t(*vs) : std::uint64_t(std::int64_t(*vs)));
+        vr.config_json = *cat.config_json;
+        const auto vocab = tok::gguf_vocab(vr);
+        info.tokenizer_model = vocab.model;
+        info.tokenizer_pre = vocab.pre;
+        info.warnings = vocab.warnings;
+    } catch (const Error& e) {
+        info.error = e.what();
+    }
+    return info;
+}
+
+std::vector<ForgetTensor> plan_hf_gguf(const Catalog& cat, const HfGgufOptions& opt) {
+    auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
+    std::vector<ForgetTensor> out;
+    for (auto& t : c.plan.tensors) out.push_back(std::move(t.info));
+    return out;
+}
+
+std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& type) {
+    // Named as the converter names it; beside the folder, never inside it.
+    const std::string dir = detail::model_dir(cat);
+    std::string name;
+    try {
+        detail::require_hf_folder(cat);
+        arch::ParamCounter counter;
+        for (const auto& t : cat.tensors) {
+            std::vector<std::uint64_t> ne(t.shape.rbegin(), t.shape.rend());
+            counter.add(t.name, ne);
+        }
+        const auto g = arch::general_kvs(arch::read_general_inputs(dir, counter.counts()));
+        name = arch::default_gguf_name(g.naming, type, counter.counts());
+    } catch (const Error&) {
+        name = fs::path(dir).filename().string() + "-" + type + ".gguf";
+    }
+    fs::path parent = fs::path(dir).parent_path();
+    if (parent.empty()) parent = ".";
+    return (parent / name).string();
+}
+
+GgufForgetResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt, const ProgressFn& progress,
+                                    const std::atomic<bool>* cancel) {
+    auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
+    detail::GgufRunOptions run;
+    if (!opt.output.empty()) {
+        run.path = opt.output;
+    } else {
+        std::vector<std::pair<std::string, std::vector<std::uint64_t>>> none;
+        const std::string type = opt.vocab_only ? std::string() : arch::converter_output_type(detail::ftype_of(c.outtype));
+        arch::ParamCounter counter;
+        for (const auto& t : c.plan.tensors) {
+            std::vector<std::uint64_t> ne(t.info.shape.rbegin(), t.info.shape.rend());
+            counter.add(t.info.name, ne);
+        }
+        fs::path parent = fs::path(detail::model_dir(cat)).parent_path();
+        if (parent.empty()) parent = ".";
+        run.path = (parent / arch::default_gguf_name(c.naming, type, counter.counts())).string();
+    }
+    for (const auto& s : cat.shards)
+        if (detail::same_file(run.path, s.path))
+            throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", run.path);
+    run.force = opt.force;
+    run.threads = opt.threads;
+    run.chunk_bytes = opt.chunk_bytes;
+    run.measure_loss = false;
+    std::vector<std::string> warnings = c.warnings;
+    auto res = detail::write_gguf_plan(cat, std::move(c.plan), run, progress, cancel);
+    warnings.insert(warnings.end(), res.warnings.begin(), res.warnings.end());
+    res.warnings = std::move(warnings);
+    return res;
+}
+
+}  // namespace amn
