@@ -136,5 +136,18 @@ fi
 run_case "forget gguf tensor-type" forget "${FLOAT_GGUF[0]}" --to gguf:Q4_K_M --tensor-type attn_v=Q8_0 --output-tensor-type Q6_K --token-embedding-type Q4_0 --report -o @OUT@.gguf "${T[@]}"
 run_case "forget gguf from safetensors (error)" forget "$REPO"/fixtures/sample/tiny-llama-fp8 --to gguf:Q8_0 -o @OUT@.gguf "${T[@]}"
 
+# ---- Hugging Face folder → GGUF (binaries that have it; else both fail alike) --
+for in in "$SHARED"/hf-gguf/inputs/*/; do
+    in=${in%/}
+    n=$(id "$in")
+    for t in gguf gguf:F32 gguf:F16 gguf:BF16 gguf:Q8_0; do
+        run_case "convert[$t] $n" convert "$in" --to "$t" -o @OUT@.gguf "${T[@]}"
+    done
+    run_case "convert[gguf] --vocab-only $n" convert "$in" --to gguf --vocab-only -o @OUT@.gguf "${T[@]}"
+    for f in Q4_K_M Q8_0 Q6_K; do
+        run_case "forget[gguf:$f] --json $n" forget "$in" --to "gguf:$f" --json -o @OUT@.gguf "${T[@]}"
+    done
+done
+
 echo "compared $RUNS runs ($OK wrote output, $((RUNS - OK)) ended in an error): $SAME identical, ${#DIFFS[@]} differing"
 [ ${#DIFFS[@]} -eq 0 ]
