@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Remember: every tensor decoded (or copied) in row chunks on the executor,
-// into the safetensors sink of the output set (safetensors_set.hpp: shards,
+// Remember: every tensor decoded (or copied) in row chunks by the runner
+// (exec/run_output_plan.hpp), into the safetensors sink of the output set (safetensors_set.hpp: shards,
 // index.json, config.json, tokenizer files, committed together).
 #include "anamnesis/convert.hpp"
 
@@ -8,10 +8,9 @@
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/json_writer.hpp"
-#include "anamnesis/kernels.hpp"
 #include "anamnesis/zip.hpp"
 #include "json_util.hpp"
-#include "input_release.hpp"
+#include "exec/run_output_plan.hpp"
 #include "output_files.hpp"
 #include "safetensors_set.hpp"
 #include "schemes/facts.hpp"
@@ -48,7 +47,6 @@ struct OutTensor {
     std::size_t lt;           // index into plan.tensors
     DType dtype;
     std::uint64_t bytes = 0;
-    std::size_t index = 0;    // in the sink
 };
 
 // The output's `__metadata__`: "format": "pt", then what of the input's
@@ -75,17 +73,6 @@ std::vector<std::pair<std::string, std::string>> output_metadata(const Catalog& 
 std::size_t elem_bytes(DType d) {
     const auto* i = dtype_info(d);
     return i ? i->block_bytes / i->block_elems : 1;
-}
-
-// ---- work units -------------------------------------------------------------
-
-void store_f32(const float* src, DType to, std::uint8_t* dst, std::size_t n) {
-    switch (to) {
-        case DType::F32: std::memcpy(dst, src, n * 4); break;
-        case DType::BF16: kernels::f32_to_bf16(src, reinterpret_cast<std::uint16_t*>(dst), n); break;
-        case DType::F16: kernels::f32_to_f16(src, reinterpret_cast<std::uint16_t*>(dst), n); break;
-        default: throw Error(ErrorCode::Usage, "unsupported output dtype " + dtype_name(to));
-    }
 }
 
 // CRC-32 of every range a parser mapped without reading (stored ZIP
@@ -141,8 +128,10 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         else t.bytes = lt.numel() * elem_bytes(t.dtype);
         per_shard.at(s).push_back(t);
     }
-    std::vector<OutTensor> items;  // per WorkUnit::item
-    std::vector<WorkUnit> units;   // row chunks of about opt.chunk_bytes of output
+    // The runner's plan, in the sink's order: bytes the recipe holds
+    // losslessly copied, the others decoded and encoded to the output dtype;
+    // row chunks of about opt.chunk_bytes output bytes.
+    exec::OutputPlan out;
     std::uint64_t total = 0;
     for (std::size_t s = 0; s < per_shard.size(); ++s) {
         auto& ts = per_shard[s];
@@ -152,55 +141,37 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
                          [](const OutTensor& a, const OutTensor& b) { return elem_bytes(a.dtype) > elem_bytes(b.dtype); });
         for (auto& t : ts) {
             const auto& lt = plan.tensors[t.lt];
-            t.index = sink.add_tensor(s, lt.name, t.dtype, lt.shape);
             total += t.bytes;
             const auto& r = *lt.recipe;
+            exec::OutputTensor o;
+            o.name = lt.name;
+            o.recipe = lt.recipe;
+            o.sink_tensors = {sink.add_tensor(s, lt.name, t.dtype, lt.shape)};
+            o.bytes = t.bytes;
+            o.numel = lt.numel();
+            const auto lossless = r.lossless_dtype();
+            if (lossless && *lossless == t.dtype) o.encoding = exec::CopyRows{};
+            else o.encoding = exec::EncodeType{t.dtype, std::max<std::uint64_t>(1, r.row_elems())};
             const std::uint64_t rows = r.rows();
-            if (rows == 0 || t.bytes == 0) continue;
-            items.push_back(t);
-            split_rows(units, items.size() - 1, rows, std::max<std::uint64_t>(1, t.bytes / rows), r.row_granularity(),
-                       opt.chunk_bytes);
+            if (rows != 0 && t.bytes != 0) {
+                o.rows = rows;
+                o.row_weight = std::max<std::uint64_t>(1, t.bytes / rows);
+                o.granularity = r.row_granularity();
+            }
+            out.tensors.push_back(std::move(o));
         }
     }
     // Free space for the whole set, then the temporary files (this is where
-    // an unwritable folder fails).
-    sink.layout();
-
-    // Run: each worker reuses its own f32 and output buffers.
-    const unsigned nworkers = worker_count(opt.threads, units.size());
-    std::vector<std::vector<float>> f32s(nworkers);
-    std::vector<std::vector<std::uint8_t>> outs(nworkers);
-    run_units(units, opt.threads, [&](const WorkUnit& unit, unsigned worker) {
-        auto& f32 = f32s[worker];
-        auto& out = outs[worker];
-        const auto& t = items[unit.item];
-        const auto& lt = plan.tensors[t.lt];
-        const auto& r = *lt.recipe;
-        const std::uint64_t rows = r.rows();
-        const std::uint64_t row_bytes = t.bytes / rows;
-        const std::uint64_t nbytes = unit.nrows * row_bytes;
-        const auto lossless = r.lossless_dtype();
-        out.resize(nbytes);
-        try {
-            if (lossless && *lossless == t.dtype) {
-                r.copy_rows(unit.row0, unit.nrows, out.data());
-            } else {
-                const std::uint64_t n = unit.nrows * r.row_elems();
-                f32.resize(n);
-                r.dequantize_rows(unit.row0, unit.nrows, f32.data());
-                store_f32(f32.data(), t.dtype, out.data(), n);
-            }
-        } catch (const Error& e) {
-            throw e.with_tensor(lt.name).with_file(cat.path);
-        }
-        sink.write(t.index, unit.row0 * row_bytes, {out.data(), static_cast<std::size_t>(nbytes)});
-        detail::release_inputs(cat, r, unit.row0, unit.nrows);
-    }, progress, cancel);  // on error the sink removes its temporaries
-
+    // an unwritable folder fails; on any error the runner removes them).
     // Companion files go in the same set: all in place, or (on any failure) none.
-    if (config_text) sink.set_config_json(*config_text);
-    for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) sink.add_file(dst, std::move(text));
-    sink.commit();
+    exec::RunOptions run;
+    run.threads = opt.threads;
+    run.chunk_bytes = opt.chunk_bytes;
+    run.before_commit = [&] {
+        if (config_text) sink.set_config_json(*config_text);
+        for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) sink.add_file(dst, std::move(text));
+    };
+    exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
     ConvertResult res;
     res.files = sink.files();
     res.tensors = plan.tensors.size();

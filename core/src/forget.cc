@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Forget to GGUF: plan (llama-quantize's type rules), then decode → encode →
-// write on the executor, measuring each tensor's round trip on the way.
+// Forget to GGUF: llama-quantize's policy (its type rules and key/values)
+// building a GgufOutputPlan, executed by write_gguf_plan (gguf_output.hpp).
 #include "anamnesis/forget.hpp"
 
 #include "anamnesis/error.hpp"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to safetensors schemes (bitsandbytes, compressed-tensors, DeepSeek
-// FP8): choose the Linear weights, encode each whole weight with the
-// st_quantize.hpp quantizers on the executor, write payload + companions
+// FP8): choose the Linear weights, encode each weight in row chunks with its
+// scheme's encoder object (forget_st_encoder.hpp) on the runner
+// (exec/run_output_plan.hpp), write payload + companions
 // under the library's names through the safetensors sink of the output set
 // (safetensors_set.hpp, shared with remember), pass every
 // other tensor through, write config.json with the library's
@@ -14,17 +15,13 @@
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
-#include "anamnesis/kernels.hpp"
 #include "anamnesis/safetensors_writer.hpp"
-#include "input_release.hpp"
+#include "exec/run_output_plan.hpp"
 #include "json_util.hpp"
 #include "output_files.hpp"
 #include "safetensors_set.hpp"
-#include "shape_rows.hpp"
 #include "forget_st_internal.hpp"
-#include "forget_st_quant.hpp"
-#include "kernels/st/st_common.hpp"
-#include "kernels/st/st_kernels.hpp"
+#include "forget_st_encoder.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -93,6 +90,18 @@ DType stored_float(const LogicalTensor& lt) {
     const auto d = lt.recipe ? lt.recipe->lossless_dtype() : std::nullopt;
     if (!d) return DType::BF16;
     return *d;
+}
+
+// The stored BF16 tensor holding a weight to quantize as it is (the usual
+// input: the quantizer may read its bits without decoding), or null.
+const TensorInfo* stored_bf16_tensor(const Catalog& cat, const LogicalTensor& lt, DType wdtype, u64 numel) {
+    if (lt.quantized || wdtype != DType::BF16 || lt.recipe->scheme_id() != "passthrough" || lt.sources.size() != 1)
+        return nullptr;
+    const TensorInfo& ti = cat.tensors[lt.sources[0]];
+    const std::uint8_t* base = cat.data(ti);
+    if (ti.dtype != DType::BF16 || ti.nbytes != numel * 2 || !base || reinterpret_cast<std::uintptr_t>(base) % 2 != 0)
+        return nullptr;
+    return &ti;
 }
 
 Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::string>& config_json,
@@ -226,247 +235,58 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             e.sink_index.push_back(o.tail ? sink.add_tail_tensor(e.shard, o.name, o.dtype, 1, 20)
                                           : sink.add_tensor(e.shard, o.name, o.dtype, o.shape));
     }
-    sink.layout();
 
-    // Every tensor streams in row chunks (quantized weights: a multiple of the
-    // quantizer's row granularity). Weights that need a tensor-wide value first
-    // (FP8 per tensor, double quant) get a first pass over their chunks. The
-    // tensors run in batches of about 64 · chunk_bytes elements (2^29 by
+    // The runner's plan, one tensor per entry. Every tensor streams in row
+    // chunks (quantized weights: a multiple of the quantizer's row
+    // granularity; a weight that needs a tensor-wide value first — FP8 per
+    // tensor, double quant — gets a first pass over its chunks). Unit weight =
+    // input f32 bytes.
+    exec::OutputPlan out;
+    out.tensors.reserve(p.entries.size());
+    for (const auto& e : p.entries) {
+        const LogicalTensor& lt = plan.tensors[e.lt];
+        const Recipe& r = *lt.recipe;
+        exec::OutputTensor o;
+        o.name = e.info.name;
+        o.recipe = lt.recipe;
+        o.sink_tensors = e.sink_index;
+        o.bytes = e.info.bytes;
+        o.numel = e.info.numel;
+        const bool run = r.rows() != 0 && e.info.numel != 0;
+        if (e.quantize) {
+            const u64 R = e.info.shape[0], C = e.info.shape[1];
+            auto enc = std::make_unique<forget_st_internal::WeightEncoder>(opt.scheme, R, C, e.wdtype, opt.measure_loss);
+            o.cols = C;
+            o.stored = stored_bf16_tensor(cat, lt, e.wdtype, e.info.numel);
+            // A decoded (--requantize) weight is quantized as the BF16 model
+            // `remember` writes: values rounded to BF16 first.
+            if (lt.quantized) o.round_to = e.wdtype;
+            if (run) o.rows = R, o.row_weight = C * 4, o.granularity = std::lcm(enc->row_granularity(), std::max<u64>(1, r.row_granularity()));
+            o.encoding = std::move(enc);
+        } else {
+            if (lt.quantized) o.encoding = exec::EncodeType{DType::BF16, std::max<u64>(1, r.row_elems())};
+            else o.encoding = exec::CopyRows{};
+            if (run) o.rows = r.rows(), o.row_weight = r.row_elems() * 4, o.granularity = std::max<u64>(1, r.row_granularity());
+        }
+        out.tensors.push_back(std::move(o));
+    }
+    // The tensors run in batches of about 64 · chunk_bytes elements (2^29 by
     // default), in order, so that what a quantizer holds whole (double-quant
     // absmax, zero points: ≤ 1/64 of its elements) is freed batch by batch.
     // A batch with a first pass is smaller (8 · chunk_bytes elements): its input
     // pages stay mapped from the first pass to the second (not released and
     // faulted in again), which bounds what they add to the resident set.
-    // Unit weight = input f32 bytes.
-    const u64 kBatchElems = 64 * std::max<u64>(1, opt.chunk_bytes);
-    const u64 kPrepassBatchElems = 8 * std::max<u64>(1, opt.chunk_bytes);
-    struct Batch {
-        std::vector<WorkUnit> pre, main;
-    };
-    std::vector<std::unique_ptr<forget_st_internal::WeightQuantizer>> quantizers(p.entries.size());
-    std::vector<Batch> batches(1);
-    u64 in_batch = 0, grand_total = 0;
-    bool batch_has_pre = false;
-    for (std::size_t k = 0; k < p.entries.size(); ++k) {
-        const auto& e = p.entries[k];
-        const Recipe& r = *plan.tensors[e.lt].recipe;
-        if (r.rows() == 0 || e.info.numel == 0) continue;
-        if (e.quantize)
-            quantizers[k] = std::make_unique<forget_st_internal::WeightQuantizer>(
-                opt.scheme, e.info.shape[0], e.info.shape[1], e.wdtype, nullptr, opt.measure_loss);
-        const bool pre = quantizers[k] && quantizers[k]->needs_prepass();
-        if (in_batch >= (pre || batch_has_pre ? kPrepassBatchElems : kBatchElems))
-            batches.emplace_back(), in_batch = 0, batch_has_pre = false;
-        in_batch += e.info.numel;
-        batch_has_pre = batch_has_pre || pre;
-        Batch& bt = batches.back();
-        if (!e.quantize) {
-            split_rows(bt.main, k, r.rows(), r.row_elems() * 4, std::max<u64>(1, r.row_granularity()), opt.chunk_bytes);
-            continue;
-        }
-        const u64 R = e.info.shape[0], C = e.info.shape[1];
-        const u64 g = std::lcm(quantizers[k]->row_granularity(), std::max<u64>(1, r.row_granularity()));
-        split_rows(bt.main, k, R, C * 4, g, opt.chunk_bytes);
-        if (quantizers[k]->needs_prepass()) split_rows(bt.pre, k, R, C * 4, g, opt.chunk_bytes);
-    }
-    std::size_t max_units = 0;
-    for (const auto& bt : batches) {
-        for (const auto* us : {&bt.pre, &bt.main}) {
-            for (const auto& u : *us) grand_total += u.weight;
-            max_units = std::max(max_units, us->size());
-        }
-    }
-
-    struct Scratch {
-        std::vector<float> x;
-        std::vector<std::uint8_t> b;
-        forget_st_internal::QuantScratch q;
-    };
-    std::vector<Scratch> scratch(worker_count(opt.threads, max_units));
-    std::vector<st::kern::LossSums> loss(p.entries.size());
-
-    // The rows in s.x are finite, or a named error.
-    auto nonfinite_error = [](float v, u64 row, u64 col) {
-        throw Error(ErrorCode::Unsupported, std::string(std::isnan(v) ? "NaN" : "infinity") + " at [" +
-                                                std::to_string(row) + ", " + std::to_string(col) +
-                                                "]: a weight to quantize must be finite (nothing written)");
-    };
-    auto check_finite = [&](const Entry& e, const WorkUnit& u, const Scratch& s) {
-        const u64 C = e.info.shape[1], n = u.nrows * C;
-        const u64 i = st::kern::st_kernels().first_nonfinite(s.x.data(), n);
-        if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
-    };
-    // The stored BF16 values of a weight to quantize (the usual input), or null.
-    auto stored_bf16 = [&](const Entry& e) -> const std::uint16_t* {
-        const LogicalTensor& lt = plan.tensors[e.lt];
-        if (lt.quantized || e.wdtype != DType::BF16 || lt.recipe->scheme_id() != "passthrough" ||
-            lt.sources.size() != 1)
-            return nullptr;
-        const TensorInfo& ti = cat.tensors[lt.sources[0]];
-        const std::uint8_t* base = cat.data(ti);
-        if (ti.dtype != DType::BF16 || ti.nbytes != e.info.numel * 2 || !base ||
-            reinterpret_cast<std::uintptr_t>(base) % 2 != 0)
-            return nullptr;
-        return reinterpret_cast<const std::uint16_t*>(base);
-    };
-    // Decode rows [row0, row0 + nrows) of a weight to quantize into s.x, checked when `check`
-    // (not needed: the first pass of a two-pass weight checked these rows; the quantizer's
-    // loss flags a non-finite value, checked after encode()). `release`: give their input
-    // pages back (not in a first pass: the second one reads them again).
-    auto load = [&](const Entry& e, const WorkUnit& u, Scratch& s, bool check, bool release = true) {
-        const LogicalTensor& lt = plan.tensors[e.lt];
-        const Recipe& r = *lt.recipe;
-        const u64 C = e.info.shape[1], n = u.nrows * C;
-        s.x.resize(n);
-        // A stored BF16 weight: decoded and checked in one pass.
-        if (check) {
-            if (const std::uint16_t* in = stored_bf16(e)) {
-                const u64 i = st::kern::st_kernels().bf16_decode_checked(in + u.row0 * C, n, s.x.data());
-                if (release) detail::release_shape_rows(cat, r, C, u.row0, u.nrows);
-                if (i < n) nonfinite_error(s.x[i], u.row0 + i / C, i % C);
-                return;
-            }
-        }
-        detail::dequantize_shape_rows(r, C, u.row0, u.nrows, s.x.data());  // rows of the shape, not of the recipe
-        if (release) detail::release_shape_rows(cat, r, C, u.row0, u.nrows);
-        // A decoded (--requantize) weight is quantized as the BF16 model
-        // `remember` writes: values rounded to BF16 first.
-        if (lt.quantized)
-            for (u64 i = 0; i < n; ++i) s.x[i] = st::detail::round_to(e.wdtype, s.x[i]);
-        if (check) check_finite(e, u, s);
-    };
-    auto sink_put = [&](const Entry& e) {
-        return [&e, &sink](std::size_t j, u64 offset, std::span<const std::uint8_t> bytes) {
-            if (offset + bytes.size() > sink.tensor_nbytes(e.sink_index[j]))
-                throw Error(ErrorCode::SizeMismatch, "quantizer wrote past the end of " + e.outs[j].name);
-            sink.write(e.sink_index[j], offset, bytes);
-        };
-    };
-
-    // Progress over every pass of every batch, in the order they run.
-    u64 done_before = 0;
-    const ProgressFn step_progress = progress ? ProgressFn([&](const Progress& pr) {
-        progress({done_before + pr.done, grand_total});
-    }) : ProgressFn{};
-    auto weight_of = [](const std::vector<WorkUnit>& us) {
-        u64 w = 0;
-        for (const auto& u : us) w += u.weight;
-        return w;
-    };
-
-    // Run fn(item) once for each quantized weight of `us` (its chunk at row 0), one
-    // weight per worker (serial, a whole-weight step would leave a core idle), errors
-    // named after the weight.
-    auto per_weight = [&](const std::vector<WorkUnit>& us, const std::function<void(std::size_t)>& fn) {
-        std::vector<WorkUnit> weights;
-        for (const auto& u : us)
-            if (quantizers[u.item] && u.row0 == 0) weights.push_back({u.item, 0, 0, 1});
-        run_units(weights, opt.threads, [&](const WorkUnit& u, unsigned) {
-            try {
-                fn(u.item);
-            } catch (const Error& err) {
-                throw err.with_tensor(p.entries[u.item].info.name).with_file(cat.path);
-            }
-        }, {}, cancel);
-    };
-
-    for (auto& bt : batches) {
-        // What each weight holds whole.
-        per_weight(bt.main, [&](std::size_t k) { quantizers[k]->start(); });
-        run_units(bt.pre, opt.threads, [&](const WorkUnit& u, unsigned worker) {
-            const Entry& e = p.entries[u.item];
-            try {
-                auto& q = *quantizers[u.item];
-                // FP8 per tensor / double quant of a BF16 weight: max |x| per row or block from
-                // the stored bits (no decode); a non-finite value goes the decoding way to its
-                // named error.
-                // The input pages stay mapped for the second pass (which releases them).
-                if (const std::uint16_t* in = q.has_bf16_prepass() ? stored_bf16(e) : nullptr;
-                    in && q.prepass_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows))
-                    return;
-                load(e, u, scratch[worker], true, false);
-                q.prepass(scratch[worker].x.data(), u.row0, u.nrows);
-            } catch (const Error& err) {
-                throw err.with_tensor(e.info.name).with_file(cat.path);
-            }
-        }, step_progress, cancel);
-        done_before += weight_of(bt.pre);
-        // The tensor-wide values (double quantization of every absmax, the FP8 tensor scale).
-        per_weight(bt.pre, [&](std::size_t k) { quantizers[k]->finish_prepass(); });
-
-        std::vector<st::kern::LossSums> unit_loss(bt.main.size());
-        // Tensor-wide values of what the chunks recorded (double quantization without a
-        // first pass): by the worker that finishes a weight's last chunk, beside the
-        // other weights' chunks.
-        std::vector<std::atomic<u64>> chunks_left(p.entries.size());
-        for (const auto& u : bt.main)
-            if (quantizers[u.item] && quantizers[u.item]->needs_after_pass()) chunks_left[u.item].fetch_add(1);
-        auto chunk_done = [&](const WorkUnit& u) {
-            if (quantizers[u.item] && quantizers[u.item]->needs_after_pass() &&
-                chunks_left[u.item].fetch_sub(1, std::memory_order_acq_rel) == 1)
-                quantizers[u.item]->after_pass(sink_put(p.entries[u.item]));
-        };
-        run_units(bt.main, opt.threads, [&](const WorkUnit& u, unsigned worker) {
-            Entry& e = p.entries[u.item];
-            const LogicalTensor& lt = plan.tensors[e.lt];
-            const Recipe& r = *lt.recipe;
-            Scratch& s = scratch[worker];
-            try {
-                if (e.quantize) {
-                    auto& q = *quantizers[u.item];
-                    // A stored BF16 weight the quantizer reads as it is (no decode); a
-                    // non-finite value goes the decoding way to its named error.
-                    if (const std::uint16_t* in = q.has_bf16_encode() ? stored_bf16(e) : nullptr;
-                        in && q.encode_bf16(in + u.row0 * e.info.shape[1], u.row0, u.nrows, s.q, sink_put(e),
-                                            unit_loss[std::size_t(&u - bt.main.data())])) {
-                        detail::release_shape_rows(cat, r, e.info.shape[1], u.row0, u.nrows);
-                        chunk_done(u);
-                        return;
-                    }
-                    const bool after = !q.needs_prepass() && q.loss_flags_nonfinite();
-                    load(e, u, s, !q.needs_prepass() && !after);
-                    auto& l = unit_loss[std::size_t(&u - bt.main.data())];
-                    q.encode(s.x.data(), u.row0, u.nrows, s.q, sink_put(e), l);
-                    // What was written for these rows is in the temporary file only: an error
-                    // here removes it with the rest.
-                    if (after && (!std::isfinite(l.sx2) || l.nonfinite)) check_finite(e, u, s);
-                    chunk_done(u);
-                    return;
-                }
-                const u64 n = u.nrows * r.row_elems();
-                const u64 row_bytes = e.info.bytes / r.rows();
-                s.b.resize(static_cast<std::size_t>(u.nrows * row_bytes));
-                if (!lt.quantized) {
-                    r.copy_rows(u.row0, u.nrows, s.b.data());
-                } else {
-                    s.x.resize(n);
-                    r.dequantize_rows(u.row0, u.nrows, s.x.data());
-                    kernels::f32_to_bf16(s.x.data(), reinterpret_cast<std::uint16_t*>(s.b.data()), n);
-                }
-                sink.write(e.sink_index[0], u.row0 * row_bytes, s.b);
-                detail::release_inputs(cat, r, u.row0, u.nrows);
-            } catch (const Error& err) {
-                throw err.with_tensor(lt.name).with_file(cat.path);
-            }
-        }, step_progress, cancel);  // on error the sink's destructor removes its temporaries
-        done_before += weight_of(bt.main);
-
-        // Whole-tensor outputs of each quantized weight of the batch (the sink takes writes
-        // and tail tensors from any thread), and its loss (chunks in row order).
-        for (std::size_t i = 0; i < bt.main.size(); ++i) loss[bt.main[i].item].merge(unit_loss[i]);
-        per_weight(bt.main, [&](std::size_t k) {
-            Entry& e = p.entries[k];
-            e.info.bytes += quantizers[k]->finish(sink_put(e), [&](std::size_t j, std::span<const std::uint8_t> bytes) {
-                sink.set_tail_tensor(e.sink_index[j], {bytes.size()}, bytes);
-            });
-            quantizers[k].reset();  // frees what it held whole
-        });
-    }
-
+    exec::RunOptions run;
+    run.threads = opt.threads;
+    run.chunk_bytes = opt.chunk_bytes;
+    run.batch_elems = 64 * std::max<u64>(1, opt.chunk_bytes);
+    run.prepass_batch_elems = 8 * std::max<u64>(1, opt.chunk_bytes);
     // Commit the whole set: all in place, or (on any failure) none.
-    sink.set_config_json(*co.config_json + "\n");
-    for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) sink.add_file(dst, std::move(text));
-    sink.commit();
+    run.before_commit = [&] {
+        sink.set_config_json(*co.config_json + "\n");
+        for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) sink.add_file(dst, std::move(text));
+    };
+    const auto ran = exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
     res.files = sink.files();
     for (std::size_t s = 0; s < nshards; ++s) res.file_bytes += sink.file_size(s);
 
@@ -478,7 +298,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         for (const auto& o : e.outs) names.push_back(o.name);
         res.stored.push_back(std::move(names));
         if (e.quantize) {
-            const auto& l = loss[k];
+            t.bytes += ran.tail_bytes[k];
+            const auto& l = ran.loss[k];
             res.nonfinite += l.nonfinite;
             if (opt.measure_loss) detail::store_loss(t, l);
             if (l.nonfinite)

@@ -14,6 +14,7 @@
 // (same kernels, same order of operations).
 
 #include "anamnesis/forget_st.hpp"
+#include "exec/scheme_encoder.hpp"
 #include "kernels/st/st_kernels.hpp"
 
 #include <cstdint>
@@ -25,9 +26,9 @@
 namespace amn::forget_st_internal {
 
 /// Write `bytes` at byte `offset` of output tensor j (the order of out_specs).
-using PutFn = std::function<void(std::size_t j, std::uint64_t offset, std::span<const std::uint8_t> bytes)>;
+using PutFn = exec::SlotWriteFn;
 /// Give the tail output tensor j (bitsandbytes quant_state) its bytes.
-using TailFn = std::function<void(std::size_t j, std::span<const std::uint8_t> bytes)>;
+using TailFn = exec::TailSetFn;
 
 /// Per-worker buffers reused across chunks.
 struct QuantScratch {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Internal: the GGUF output plan and the one runner that writes any of them.
+// Internal: the GGUF output plan, and write_gguf_plan() that hands any of
+// them to the one runner (exec/run_output_plan.hpp) with a GgufWriter.
 //
 // Every job that writes a GGUF — forget a GGUF to another file type
 // (llama-quantize's rules), convert a Hugging Face folder (convert_hf_to_gguf's
@@ -8,10 +9,10 @@
 // builds a GgufOutputPlan: the key/values in file order and, per output
 // tensor in file order, the recipe that makes its f32 values, its target
 // type, the reason for that type and, when the bytes stay as stored, where
-// they are. write_gguf_plan() executes it: row chunks on the executor's
-// threads, decode → encode → positional write into a GgufWriter (temporary
-// file, atomic rename), input pages released behind the work, the round trip
-// measured on demand.
+// they are. write_gguf_plan() executes it through the runner: every tensor
+// an EncodeType row (its ggml type) or a CopyStored, written into a
+// GgufWriter (temporary file, atomic rename), the round trip measured on
+// demand.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
 #include "anamnesis/forget.hpp"

@@ -52,7 +52,7 @@ public:
     /// SafetensorsWriter::add_tail_tensor() on shard `shard`. \throws as add_tensor(shard, …).
     std::size_t add_tail_tensor(std::size_t shard, std::string name, DType type, std::size_t rank, unsigned max_digits = 20);
     /// SafetensorsWriter::set_tail_tensor() for set index `i` (thread-safe).
-    void set_tail_tensor(std::size_t i, std::vector<std::uint64_t> shape, std::span<const std::uint8_t> bytes);
+    void set_tail_tensor(std::size_t i, std::vector<std::uint64_t> shape, std::span<const std::uint8_t> bytes) override;
 
     std::size_t tensor_count() const noexcept override;
     /// Bytes of tensor `i` (0 for a tail tensor not set yet). \throws Error{OutOfRange}.

@@ -107,7 +107,7 @@ public:
     ///         dimension's digits exceed what add_tail_tensor() reserved;
     ///         Error{SizeMismatch} when bytes.size() ≠ shape × type;
     ///         Error{OutOfRange} for a bad index.
-    void set_tail_tensor(std::size_t i, std::vector<std::uint64_t> shape, std::span<const std::uint8_t> bytes);
+    void set_tail_tensor(std::size_t i, std::vector<std::uint64_t> shape, std::span<const std::uint8_t> bytes) override;
 
     std::size_t tensor_count() const noexcept override;
     /// Bytes of tensor `i` (shape × type; 0 for a tail tensor not set yet).

@@ -57,6 +57,14 @@ public:
     ///         end; Error{Io} when the write fails (ENOSPC …).
     virtual void write(std::size_t tensor, std::uint64_t offset, std::span<const std::uint8_t> bytes) = 0;
 
+    /// Give a tail tensor (declared by the writer's own add_tail_tensor():
+    /// its length is known only once computed) its shape and bytes, after
+    /// layout() and before commit(). Thread-safe like write().
+    /// \throws Error{Unsupported} for a format without tail tensors (the
+    ///         default); else as the writer documents.
+    virtual void set_tail_tensor(std::size_t tensor, std::vector<std::uint64_t> shape,
+                                 std::span<const std::uint8_t> bytes);
+
     /// Check every byte of every tensor was written, flush (fdatasync) and
     /// rename onto the final path.
     /// \throws Error{Usage} naming the first incomplete tensor (the temporary
