@@ -180,6 +180,37 @@ private slots:
         QCOMPARE(sha256_of(one), sha256_of(two));
     }
 
+    // The architectures the shared fixtures lack — qwen2 (q/k/v biases), qwen3moe (experts
+    // stacked), phi3 (longrope: rope_factors_long/short, attn_factor), gpt2 (Conv1D transposed,
+    // position_embd) — as whole files: folders made by tests/core/hf_arch_models.py --inputs-only
+    // (seeded; tokenizers copied from the shared fixtures), converted by convert_hf_to_gguf.py
+    // (34af94c, the shared hf_shim) with --outtype f32; the sha256 of its files recorded here.
+    void ownArchitectures_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QByteArray>("sha");
+        QTest::newRow("qwen2") << "Qwen2.5-0.5B" << QByteArray("057e321bacd34f053ab8884d4e9e3ffc5786d36e0cd3290685afa0bee2f4b5df");
+        QTest::newRow("qwen3moe") << "Qwen3-30B-A3B" << QByteArray("05691a772ff5fb9e7355c07f3985c603c2aa44714510729f319ebf60490aff88");
+        QTest::newRow("phi3") << "Phi-3-mini-128k-instruct" << QByteArray("e0236cc96e34c7bba0a88a5d92572e1801decf4f3732da54d4f30f928456dd1e");
+        QTest::newRow("gpt2") << "gpt2" << QByteArray("08bb2192e1e0b6898f7f9f857206c44fca1d980475a5e79c2f912ab274d2b499");
+    }
+    void ownArchitectures() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, input);
+        QFETCH(QByteArray, sha);
+        static QTemporaryDir models;  // made once for the four rows
+        if (!QFileInfo::exists(models.path() + "/" + input)) {
+            const auto g = run(QString::fromStdString(amn::test::python()),
+                               {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", models.path(),
+                                "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"});
+            QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        }
+        QTemporaryDir tmp;
+        const QString out = tmp.path() + "/o.gguf";
+        const auto r = run_amn({"convert", models.path() + "/" + input, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out), sha);
+    }
+
     // pytorch_model-*.bin shards + index (tests/cli/hf_pytorch_bin_model.py, torch.save of the
     // Llama-2 fixture's tensors), read without running pickle code. The converter (34af94c, its
     // torch.load called without mmap= on torch 1.13) wrote: in name order the very bytes of the
