@@ -181,9 +181,7 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre);
         detail::GgufRunOptions run;
         run.path = opt.output.empty() ? default_hf_gguf_output_path(cat, std::string(ft->name)) : opt.output;
-        for (const auto& s : cat.shards)
-            if (detail::same_file(run.path, s.path))
-                throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", run.path);
+        detail::refuse_input_as_output(cat, run.path);
         run.force = opt.force;
         run.threads = opt.threads;
         run.chunk_bytes = opt.chunk_bytes;
@@ -199,9 +197,7 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
     run.path = !opt.output.empty()                 ? opt.output
                : cat.format == Format::Gguf ? default_gguf_output_path(cat, std::string(p.ftype->name))
                                              : default_hf_gguf_output_path(cat, std::string(p.ftype->name));
-    for (const auto& s : cat.shards)
-        if (detail::same_file(run.path, s.path))
-            throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", run.path);
+    detail::refuse_input_as_output(cat, run.path);
 
     std::vector<std::string> warnings = src.warnings;
     std::size_t requantized = 0;

@@ -686,9 +686,7 @@ GgufForgetResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt
                            : arch::default_gguf_name(c.naming, type, counter.counts());
         run.path = (parent / name).string();
     }
-    for (const auto& s : cat.shards)
-        if (detail::same_file(run.path, s.path))
-            throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", run.path);
+    detail::refuse_input_as_output(cat, run.path);
     run.force = opt.force;
     run.threads = opt.threads;
     run.chunk_bytes = opt.chunk_bytes;

@@ -67,6 +67,12 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
     return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
 }
 
+void refuse_input_as_output(const Catalog& cat, const std::string& path) {
+    for (const auto& s : cat.shards)
+        if (same_file(path, s.path))
+            throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", path);
+}
+
 OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
     OutputLayout L;
     const std::string out = opt.output.empty() ? default_output_path(cat, opt.to) : opt.output;

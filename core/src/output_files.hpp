@@ -17,6 +17,10 @@ namespace amn::detail {
 /// symlinks included).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
+/// \throws Error{Usage} "output would overwrite the input file; choose another -o"
+///         naming `path` when it is one of `cat`'s files (even with --force).
+void refuse_input_as_output(const Catalog& cat, const std::string& path);
+
 struct OutputLayout {
     std::vector<std::string> shard_paths;  ///< one per output shard
     std::string index_path;                ///< empty unless sharded

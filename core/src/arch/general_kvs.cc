@@ -73,7 +73,7 @@ std::optional<std::string> hf_url_id(std::string_view url) {
 }
 
 void set_str(CardValue& dict, const std::string& key, std::string value) {
-    dict.dict.emplace_back(key, py_str(std::move(value)));
+    dict.dict.push_back(CardEntry{key, py_str(std::move(value))});
 }
 
 // One base_model / dataset entry of the model card, as apply_metadata_heuristic builds it.
@@ -295,7 +295,7 @@ CardValue json_py(simdjson::dom::element e) {
             break;
         case simdjson::dom::element_type::OBJECT:
             v.kind = Kind::Dict;
-            for (auto field : simdjson::dom::object(e)) v.dict.emplace_back(std::string(field.key), CardValue{});
+            for (auto field : simdjson::dom::object(e)) v.dict.push_back(CardEntry{std::string(field.key), CardValue{}});
             break;
         case simdjson::dom::element_type::NULL_VALUE: break;
     }

@@ -381,7 +381,7 @@ struct Builder {
                             found = true;
                             break;
                         }
-                    if (!found) v.dict.emplace_back(key.s, std::move(value));
+                    if (!found) v.dict.push_back(CardEntry{key.s, std::move(value)});
                 }
                 return v;
             }

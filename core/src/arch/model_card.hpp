@@ -38,6 +38,8 @@
 namespace amn::arch {
 
 /// A value as PyYAML's safe_load builds it (only what the metadata code can observe).
+struct CardEntry;
+
 struct CardValue {
     enum class Kind : std::uint8_t { None, Bool, Int, Float, Str, List, Dict, Other };
     Kind kind = Kind::None;
@@ -47,7 +49,7 @@ struct CardValue {
     double f = 0;              ///< Float
     std::string s;             ///< Str; Other: the Python type ("date", "datetime", "bytes", "set", "list of pairs")
     std::vector<CardValue> items;                           ///< List
-    std::vector<std::pair<std::string, CardValue>> dict;    ///< Dict: string keys, first-seen order, last value wins
+    std::vector<CardEntry> dict;                            ///< Dict: string keys, first-seen order, last value wins
 
     /// Python truthiness (`if not val`): None, False, 0, 0.0, "", [], {} are false.
     bool truthy() const noexcept;
@@ -55,6 +57,13 @@ struct CardValue {
     const CardValue* get(std::string_view key) const noexcept;
     /// Python type name for messages: "NoneType", "bool", "int", "float", "str", "list", "dict", or `s` for Other.
     std::string type_name() const;
+};
+
+/// One member of a Dict CardValue (`first` the key, `second` the value, as
+/// a std::pair would name them; a struct because the value type is recursive).
+struct CardEntry {
+    std::string first;
+    CardValue second;
 };
 
 /// What `Metadata.load_model_card` returns for README.md text `text`: a Dict,

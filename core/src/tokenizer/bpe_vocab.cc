@@ -36,31 +36,10 @@ std::string clean_up_tokenization(std::string s) {
     static const std::pair<std::string_view, std::string_view> kRules[] = {
         {" .", "."}, {" ?", "?"}, {" !", "!"}, {" ,", ","}, {" ' ", "'"},
         {" n't", "n't"}, {" 'm", "'m"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
-    for (auto [from, to] : kRules) {
-        std::string out;
-        std::size_t prev = 0, pos;
-        while ((pos = s.find(from, prev)) != std::string::npos) {
-            out.append(s, prev, pos - prev);
-            out.append(to);
-            prev = pos + from.size();
-        }
-        out.append(s, prev, std::string::npos);
-        s = std::move(out);
-    }
+    for (auto [from, to] : kRules) s = replace_all(s, from, to);
     return s;
 }
 
-std::string replace_all(std::string s, std::string_view from, std::string_view to) {
-    std::string out;
-    std::size_t prev = 0, pos;
-    while ((pos = s.find(from, prev)) != std::string::npos) {
-        out.append(s, prev, pos - prev);
-        out.append(to);
-        prev = pos + from.size();
-    }
-    out.append(s, prev, std::string::npos);
-    return out;
-}
 
 // tokenizer_config.json `clean_up_tokenization_spaces` (transformers' default: false).
 bool clean_up_spaces(const std::string& dir) {

@@ -89,18 +89,6 @@ Decoder parse_decoder(simdjson::dom::element e, const std::string& file) {
 
 namespace {
 
-std::string replace_all(const std::string& s, std::string_view from, std::string_view to) {
-    if (from.empty()) return s;
-    std::string out;
-    std::size_t prev = 0, pos;
-    while ((pos = s.find(from, prev)) != std::string::npos) {
-        out.append(s, prev, pos - prev);
-        out.append(to);
-        prev = pos + from.size();
-    }
-    out.append(s, prev, std::string::npos);
-    return out;
-}
 
 std::string wordpiece_cleanup(std::string s) {
     static const std::pair<const char*, const char*> kRules[] = {

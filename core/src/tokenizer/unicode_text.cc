@@ -65,6 +65,19 @@ std::u32string utf8_to_u32(std::string_view s) {
     return out;
 }
 
+std::string replace_all(std::string_view s, std::string_view from, std::string_view to) {
+    if (from.empty()) return std::string(s);
+    std::string out;
+    std::size_t prev = 0, pos;
+    while ((pos = s.find(from, prev)) != std::string_view::npos) {
+        out.append(s, prev, pos - prev);
+        out.append(to);
+        prev = pos + from.size();
+    }
+    out.append(s, prev, std::string_view::npos);
+    return out;
+}
+
 void append_utf8(std::string& out, char32_t c) {
     if (c < 0x80) {
         out.push_back(static_cast<char>(c));

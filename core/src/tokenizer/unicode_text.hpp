@@ -25,6 +25,10 @@ std::u32string utf8_to_u32(std::string_view s);
 /// Append code point `c` to `out` as UTF-8.
 void append_utf8(std::string& out, char32_t c);
 
+/// Every occurrence of `from` in `s` replaced by `to`, left to right, not
+/// overlapping (Python's str.replace); `s` unchanged when `from` is empty.
+std::string replace_all(std::string_view s, std::string_view from, std::string_view to);
+
 /// `s` as UTF-8.
 std::string u32_to_utf8(std::u32string_view s);
 
