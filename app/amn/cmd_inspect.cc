@@ -188,7 +188,7 @@ int cmd_inspect(Args& args) {
         if (r.quantized)
             std::printf("  GGUF note     the weights are quantized already: a GGUF file type quantizes them twice\n");
     } else if (hf) {
-        std::printf("  GGUF          cannot convert: %s\n", printable(hf->error).c_str());
+        std::printf("  GGUF          not possible: %s\n", printable(hf->error).c_str());
     }
     for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
     for (const auto& n : r.notes) std::printf("  note          %s\n", printable(n).c_str());
