@@ -61,13 +61,13 @@ in_bytes=$(stat -c %s "$in/model.safetensors")
 run_row() {  # LABEL: one run, its outputs removed first
   case $1 in
     amn-bf16) rm -f "$work/amn.bf16.gguf"; sync
-      bench_measure "$1" "$amn" convert --quiet "$in" --to gguf:BF16 -o "$work/amn.bf16.gguf" ;;
+      bench_measure "$1" "$amn" convert --quiet "$in" --to gguf:BF16 -o "$work/amn.bf16.gguf" 2>/dev/null ;;
     py-bf16) rm -f "$work/py.bf16.gguf"; sync
       (cd "$work" && bench_measure "$1" "$python" "$hf_shim/run_convert.py" "$llama_cpp" "$name" --outtype bf16 --outfile "$work/py.bf16.gguf" 2>/dev/null) ;;
     cp+sync) rm -f "$work/copy.bin"; sync
       bench_measure "$1" sh -c "cp '$work/ref.bf16.gguf' '$work/copy.bin' && sync '$work/copy.bin'" ;;
     amn-q4km) rm -f "$work/amn.q4km.gguf"; sync
-      bench_measure "$1" "$amn" forget --quiet "$in" --to gguf:Q4_K_M -o "$work/amn.q4km.gguf" ;;
+      bench_measure "$1" "$amn" forget --quiet "$in" --to gguf:Q4_K_M -o "$work/amn.q4km.gguf" 2>/dev/null ;;
     py+quantize) rm -f "$work/pyq.bf16.gguf" "$work/py.q4km.gguf"; sync
       local a b
       a=$(cd "$work" && bench_measure x "$python" "$hf_shim/run_convert.py" "$llama_cpp" "$name" --outtype bf16 --outfile "$work/pyq.bf16.gguf" 2>/dev/null)
@@ -97,7 +97,7 @@ done
 q4_bytes=$(stat -c %s "$work/amn.q4km.gguf" 2>/dev/null || echo 0)
 
 echo "input: $name, $((in_bytes >> 20)) MiB BF16 safetensors; BF16 GGUF $((out_bytes >> 20)) MiB, Q4_K_M GGUF $((q4_bytes >> 20)) MiB"
-echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $nthreads threads; $("$amn" --version 2>&1 | head -n 1)"
+echo "$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed "s/^ //"), $nthreads threads; $("$amn" --version 2>&1 | paste -sd " ")"
 echo "median of $runs runs (rows alternated, sync before each run)"
 echo
 echo "| run | wall (s) | CPU (s) | peak RSS (MiB) |"
