@@ -36,7 +36,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 if [ $# -lt 3 ]; then
-  sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'
+  awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"
   exit 2
 fi
 llama_cpp=$(cd "$1" && pwd)
