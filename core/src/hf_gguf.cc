@@ -535,7 +535,10 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
         o.info.reason = t.raw                         ? "NVFP4 repacked as it is stored (convert_hf_to_gguf)"
                         : o.info.target == c.outtype ? "convert_hf_to_gguf --outtype " + dtype_name(c.outtype)
                                                      : "convert_hf_to_gguf keeps it " + dtype_name(o.info.target);
-        o.info.copied = (t.stored && t.stored->dtype == o.info.target) || t.raw != nullptr;
+        // Bytes as stored, except BF16: gguf-py's BF16 writer sets the quiet bit
+        // of a signaling NaN (0x7F81 → 0x7FC1), so BF16 → BF16 is not a bit copy;
+        // those go through f32_to_bf16, which does the same.
+        o.info.copied = (t.stored && t.stored->dtype == o.info.target && o.info.target != DType::BF16) || t.raw != nullptr;
         o.stored = o.info.copied ? t.stored : nullptr;
         o.raw = t.raw;
         o.recipe = t.raw ? make_raw_decode_recipe(t.raw, DType::NVFP4, t.shape) : t.recipe;

@@ -22,6 +22,9 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -30,6 +33,7 @@
 
 #include <functional>
 #include <QRandomGenerator>
+#include <cstring>
 
 using amn::test::run;
 using amn::test::run_amn;
@@ -365,6 +369,53 @@ private slots:
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QCOMPARE(sha256_of(out), want);
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{"m.gguf"});
+    }
+
+    // BF16 → BF16 is not a bit copy: gguf-py's BF16 writer sets the quiet bit of a
+    // signaling NaN (convert_hf_to_gguf.py at 34af94c writes 0x7FC1 for a stored
+    // 0x7F81; a quiet NaN 0xFFC1 stays). The Qwen3 folder with those two values
+    // put at the start of one BF16 weight: the output differs from the plain
+    // folder's in exactly those 4 bytes, holding C1 7F C1 FF — through convert
+    // and through forget --to gguf:BF16.
+    void bf16SignalingNanQuieted() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QTemporaryDir tmp;
+        const QString in = tmp.path() + "/Qwen3-0.6B";
+        QVERIFY(copy_dir(dir + "/inputs/Qwen3-0.6B", in));
+        const QString plain = tmp.path() + "/plain.gguf";
+        auto r = run_amn({"convert", in, "--to", "gguf:BF16", "-o", plain, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        {
+            QFile f(in + "/model.safetensors");
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QByteArray bytes = f.readAll();
+            quint64 n = 0;
+            std::memcpy(&n, bytes.constData(), 8);
+            const auto h = QJsonDocument::fromJson(bytes.mid(8, static_cast<qsizetype>(n))).object();
+            const auto t = h.value("model.layers.0.mlp.down_proj.weight").toObject();
+            QCOMPARE(t.value("dtype").toString(), QString("BF16"));
+            const qint64 at = 8 + static_cast<qint64>(n) + t.value("data_offsets").toArray().at(0).toInteger();
+            QVERIFY(f.seek(at));
+            QCOMPARE(f.write(QByteArray("\x81\x7F\xC1\xFF", 4)), qint64(4));
+        }
+        for (const QString cmd : {"convert", "forget"}) {
+            const QString out = tmp.path() + "/" + cmd + ".gguf";
+            r = run_amn({cmd, in, "--to", "gguf:BF16", "-o", out, "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            QFile a(plain), b(out);
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            const QByteArray x = a.readAll(), y = b.readAll();
+            QCOMPARE(y.size(), x.size());
+            qsizetype first = -1, last = -1;
+            for (qsizetype i = 0; i < x.size(); ++i)
+                if (x[i] != y[i]) {
+                    if (first < 0) first = i;
+                    last = i;
+                }
+            QVERIFY2(first >= 0 && last - first < 4, qPrintable(cmd));
+            const qsizetype at = first - first % 2;  // the values are 2-byte aligned
+            QCOMPARE(y.mid(at, 4), QByteArray("\xC1\x7F\xC1\xFF", 4));
+        }
     }
 };
 
