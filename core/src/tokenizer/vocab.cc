@@ -51,7 +51,7 @@ std::optional<detail::JsonDoc> tokenizer_config(const std::string& dir) {
 
 void need_tokenizer(const std::string& dir) {
     if (!py::is_file(dir + "/tokenizer.model") && !py::is_file(dir + "/tokenizer.json"))
-        throw Error(ErrorCode::Unsupported, "no tokenizer (tokenizer.model or tokenizer.json) in " + dir, dir);
+        throw Error(ErrorCode::Unsupported, "no tokenizer (tokenizer.model or tokenizer.json) in this folder", dir);
 }
 
 void append(std::vector<std::string>& to, const std::vector<std::string>& from) {
