@@ -26,6 +26,7 @@
 #include "arch/model_naming.hpp"
 #include "gguf_output.hpp"
 #include "layout_recipes.hpp"
+#include "nvfp4_repack.hpp"
 #include "output_files.hpp"
 #include "tokenizer/vocab.hpp"
 
@@ -90,31 +91,6 @@ std::optional<DType> first_half_float(const Catalog& cat) {
     return std::nullopt;
 }
 
-// A 2-D transpose (GPT-2's Conv1D weights are [in, out]): decoded whole per
-// chunk, so one chunk covers the tensor (row_granularity = rows).
-class Transpose final : public Recipe {
-public:
-    explicit Transpose(std::shared_ptr<const Recipe> inner, std::uint64_t in_rows, std::uint64_t in_cols)
-        : inner_(std::move(inner)), r_(in_rows), c_(in_cols) {}
-    std::string describe() const override { return inner_->describe() + ", transposed"; }
-    std::string scheme_id() const override { return inner_->scheme_id(); }
-    std::uint64_t rows() const override { return c_; }
-    std::uint64_t row_elems() const override { return r_; }
-    std::uint64_t row_granularity() const override { return c_; }
-    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
-        std::vector<float> all(static_cast<std::size_t>(r_ * c_));
-        inner_->dequantize_rows(0, inner_->rows(), all.data());
-        for (std::uint64_t i = 0; i < nrows; ++i)
-            for (std::uint64_t k = 0; k < r_; ++k) out[i * r_ + k] = all[static_cast<std::size_t>(k * c_ + row0 + i)];
-    }
-    bool payload_is_row_major() const override { return false; }
-    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
-
-private:
-    std::shared_ptr<const Recipe> inner_;
-    std::uint64_t r_, c_;
-};
-
 // What becomes of the folder, before types and key/values.
 struct HfModel {
     const arch::ArchRow* row = nullptr;
@@ -135,57 +111,6 @@ struct HfModel {
     bool nvfp4 = false;                     // NVFP4 weights repacked: general.file_type MOSTLY_NVFP4
     std::vector<std::string> warnings;
 };
-
-// ModelOpt / compressed-tensors NVFP4 → GGUF NVFP4, bytes moved, nothing
-// rounded (convert_hf_to_gguf `_nvfp4_pack`): per row and 64 inputs one
-// 36-byte block = the four E4M3 group scales with the sign bit cleared
-// (read as UE4M3), then per group of 16 the 8 bytes c(j) | c(j+8) << 4,
-// c(2i) the low and c(2i+1) the high nibble of stored byte i. Rows may be
-// gathered (llama's Q/K permutation applies to weight and scale rows).
-class Nvfp4Repack final : public RawRows {
-public:
-    Nvfp4Repack(const Catalog& cat, const TensorInfo& w, const TensorInfo& s, std::vector<std::uint64_t> rows_from)
-        : w_(w), s_(s), wd_(cat.data(w)), sd_(cat.data(s)), out_(w.shape[0]), in_(w.shape[1] * 2), from_(std::move(rows_from)) {}
-    std::uint64_t rows() const override { return out_; }
-    std::uint64_t row_bytes() const override { return in_ / 64 * 36; }
-    void read(std::uint64_t row0, std::uint64_t n, std::uint8_t* out) const override {
-        const std::uint64_t wb = in_ / 2, sb = in_ / 16;
-        for (std::uint64_t r = row0; r < row0 + n; ++r) {
-            const std::uint64_t src = from_.empty() ? r : from_[r];
-            const std::uint8_t* w = wd_ + src * wb;
-            const std::uint8_t* s = sd_ + src * sb;
-            for (std::uint64_t b = 0; b < in_ / 64; ++b, out += 36) {
-                for (int k = 0; k < 4; ++k) out[k] = s[4 * b + k] & 0x7F;
-                for (int k = 0; k < 4; ++k) {
-                    const std::uint8_t* g = w + (4 * b + k) * 8;  // 16 values in 8 bytes
-                    auto c = [&](int i) { return static_cast<std::uint8_t>(i % 2 ? g[i / 2] >> 4 : g[i / 2] & 15); };
-                    for (int j = 0; j < 8; ++j) out[4 + 8 * k + j] = static_cast<std::uint8_t>(c(j) | (c(j + 8) << 4));
-                }
-            }
-        }
-    }
-    std::vector<Recipe::InputRange> inputs() const override {
-        return {{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
-    }
-
-private:
-    const TensorInfo& w_;
-    const TensorInfo& s_;
-    const std::uint8_t* wd_;
-    const std::uint8_t* sd_;
-    std::uint64_t out_, in_;
-    std::vector<std::uint64_t> from_;
-};
-
-float stored_scalar(const Catalog& cat, const TensorInfo& t) {
-    const DTypeInfo* info = dtype_info(t.dtype);
-    if (!info || !info->is_float || info->block_elems != 1 || t.numel() != 1 || !info->to_f32)
-        throw Error(ErrorCode::BadCompanion, "expected one float value, got " + t.dtype_name + " " + shape_to_string(t.shape),
-                    cat.path, t.name);
-    float v = 0;
-    info->to_f32(cat.data(t), &v, 1);
-    return v;
-}
 
 // `_generate_nvfp4_tensors`: every NVFP4 linear repacked, each followed by
 // its `.scale` (weight_scale_2) and `.input_scale` unless the value is within
@@ -241,7 +166,7 @@ void repack_nvfp4(const Catalog& cat, const Plan& plan, HfModel& m, std::vector<
         t.name = *gguf;
         t.hf = lt.name;
         t.shape = {wt.shape[0], wt.shape[1] * 2};
-        t.raw = std::make_shared<Nvfp4Repack>(cat, wt, cat.tensors[*s], std::move(from));
+        t.raw = make_nvfp4_repack(cat, wt, cat.tensors[*s], std::move(from));
         t.quantized = true;
         m.tensors.push_back(std::move(t));
         // weight_scale_2 / input_scale (compressed-tensors: 1 / the global scales, in f32).
@@ -419,7 +344,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                         if (s.shape.size() != 2)
                             throw Error(ErrorCode::Malformed, "a transposed weight must be 2-D, got " + shape_to_string(s.shape),
                                         cat.path, s.name);
-                        r = std::make_shared<Transpose>(r, s.shape[0], s.shape[1]);
+                        r = make_transpose_recipe(r, s.shape[0], s.shape[1]);
                         break;
                     case arch::TensorTransform::Kind::SliceDim1:
                         throw Error(ErrorCode::Unsupported, "fused gate_up expert tensors are not converted yet", cat.path, s.name);

@@ -96,7 +96,37 @@ private:
     std::string what_;
 };
 
+// A 2-D transpose (GPT-2's Conv1D weights are [in, out]): decoded whole per
+// chunk, so one chunk covers the tensor (row_granularity = rows).
+class Transpose final : public Recipe {
+public:
+    explicit Transpose(std::shared_ptr<const Recipe> inner, std::uint64_t in_rows, std::uint64_t in_cols)
+        : inner_(std::move(inner)), r_(in_rows), c_(in_cols) {}
+    std::string describe() const override { return inner_->describe() + ", transposed"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return c_; }
+    std::uint64_t row_elems() const override { return r_; }
+    std::uint64_t row_granularity() const override { return c_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        std::vector<float> all(static_cast<std::size_t>(r_ * c_));
+        inner_->dequantize_rows(0, inner_->rows(), all.data());
+        for (std::uint64_t i = 0; i < nrows; ++i)
+            for (std::uint64_t k = 0; k < r_; ++k) out[i * r_ + k] = all[static_cast<std::size_t>(k * c_ + row0 + i)];
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t r_, c_;
+};
+
 }  // namespace
+
+std::shared_ptr<const Recipe> make_transpose_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t rows,
+                                                    std::uint64_t cols) {
+    return std::make_shared<Transpose>(std::move(inner), rows, cols);
+}
 
 std::shared_ptr<const Recipe> make_round_through_recipe(std::shared_ptr<const Recipe> inner, DType dtype) {
     if (dtype != DType::BF16 && dtype != DType::F16) return inner;

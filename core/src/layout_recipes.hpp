@@ -24,6 +24,12 @@ std::shared_ptr<const Recipe> make_round_through_recipe(std::shared_ptr<const Re
 /// \throws Error{SizeMismatch} when they differ; Error{Usage} when empty.
 std::shared_ptr<const Recipe> make_stack_recipe(std::vector<std::shared_ptr<const Recipe>> parts, std::string describe);
 
+/// The 2-D tensor `inner` (`rows` × `cols`, row-major) transposed: output
+/// `cols` × `rows` (GPT-2's Conv1D weights are stored [in, out]). Decoded
+/// whole per call, so its row granularity is all its rows (one work unit).
+std::shared_ptr<const Recipe> make_transpose_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t rows,
+                                                    std::uint64_t cols);
+
 /// A tensor made by the converter (e.g. `rope_freqs.weight`): `values`
 /// (row-major) as one row of values.size() elements.
 std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe);

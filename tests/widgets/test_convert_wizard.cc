@@ -31,6 +31,7 @@
 #include "anamnesis/hf_gguf.hpp"
 
 #include "test_support.hpp"
+#include "wizard_walk.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -51,57 +52,6 @@
 
 using namespace amn::ui;
 
-namespace {
-
-QString sampleDir() { return QString::fromStdString(amn::test::source_dir()) + "/fixtures/sample/tiny-llama-fp8"; }
-
-/// Walk source → target → options → summary → run.
-void runWizard(ConvertWizard& w) {
-    w.show();
-    QCOMPARE(w.currentId(), int(ConvertWizard::SourcePage));
-    w.next();
-    QCOMPARE(w.currentId(), int(ConvertWizard::TargetPage));
-    w.next();
-    QCOMPARE(w.currentId(), int(ConvertWizard::OptionsPage));
-    w.next();
-    QCOMPARE(w.currentId(), int(ConvertWizard::SummaryPage));
-    w.next();
-    QCOMPARE(w.currentId(), int(ConvertWizard::RunPage));
-}
-
-QString ggufReal() { return QStringLiteral("/work/shared/fixtures/gguf-real"); }
-
-/// Walk to the summary, wait for the dry run, then run.
-void runForgetWizard(ConvertWizard& w) {
-    QSignalSpy planned(&w, &ConvertWizard::planFinished);
-    w.show();
-    w.next();
-    w.next();
-    QCOMPARE(w.currentId(), int(ConvertWizard::OptionsPage));
-    w.next();
-    QCOMPARE(w.currentId(), int(ConvertWizard::SummaryPage));
-    QTRY_VERIFY_WITH_TIMEOUT(planned.count() > 0, 60000);
-    QVERIFY2(w.planReady(), qPrintable(planned.last().at(1).toString()));
-    QVERIFY(w.currentPage()->isComplete());
-    w.next();
-    QCOMPARE(w.currentId(), int(ConvertWizard::RunPage));
-}
-
-QString hfInputs() { return QString::fromStdString(amn::test::shared_fixtures_dir()) + "/hf-gguf/inputs"; }
-
-void saveShot(QWidget* w, const QString& name) {
-    const QString dir = qEnvironmentVariable("AMN_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    QApplication::processEvents();
-    w->grab().save(QDir(dir).filePath(name));
-}
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-}  // namespace
 
 class TestConvertWizard : public QObject {
     Q_OBJECT
@@ -531,16 +481,8 @@ private slots:
             w.back();
         }
         QSignalSpy finished(&w, &ConvertWizard::conversionFinished);
-        QSignalSpy planned(&w, &ConvertWizard::planFinished);
-        w.show();
-        w.next();
-        w.next();
-        QCOMPARE(w.currentId(), int(ConvertWizard::OptionsPage));
-        w.next();
-        QCOMPARE(w.currentId(), int(ConvertWizard::SummaryPage));
-        QTRY_VERIFY_WITH_TIMEOUT(planned.count() > 0, 60000);
-        QVERIFY2(w.planReady(), qPrintable(planned.last().at(1).toString()));
-        QVERIFY(w.currentPage()->isComplete());
+        walkToSummary(w);
+        if (QTest::currentTestFailed()) return;
         if (folder.contains("bnb")) saveShot(&w, "hf-wizard-dryrun.png");
 
         // The dry run: every tensor of the GGUF, in file order, with the core's type.

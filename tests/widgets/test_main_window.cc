@@ -132,7 +132,7 @@ private slots:
             QVERIFY(out.open(QIODevice::WriteOnly));
             out.write(cfg);
         }
-        const QString gguf = QStringLiteral("/work/shared/fixtures/gguf-real/tiny-llama-F32.gguf");
+        const QString gguf = QString::fromStdString(amn::test::shared_fixtures_dir()) + "/gguf-real/tiny-llama-F32.gguf";
         QStringList paths{snap, named, sample};
         QStringList want{"acme/tiny-llama", "org-x/model-y", "tiny-llama-fp8"};
         if (QFileInfo::exists(gguf)) {
