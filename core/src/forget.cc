@@ -83,6 +83,21 @@ std::optional<DType> converter_outtype(const Catalog& cat, const LlamaFileType& 
     }
 }
 
+// Where and how the runner writes: -o or the default name beside the input
+// (never the input itself), the options of the run.
+detail::GgufRunOptions run_options(const Catalog& cat, const GgufForgetOptions& opt, const LlamaFileType& ft) {
+    detail::GgufRunOptions run;
+    run.path = !opt.output.empty()             ? opt.output
+               : cat.format == Format::Gguf ? default_gguf_output_path(cat, std::string(ft.name))
+                                             : default_hf_gguf_output_path(cat, std::string(ft.name));
+    detail::refuse_input_as_output(cat, run.path);
+    run.force = opt.force;
+    run.threads = opt.threads;
+    run.chunk_bytes = opt.chunk_bytes;
+    run.measure_loss = opt.measure_loss;
+    return run;
+}
+
 Prepared prepare(const Catalog& cat, const detail::GgufSource& src, const GgufForgetOptions& opt) {
     Prepared p;
     p.ftype = file_type_or_throw(opt.ftype);
@@ -179,13 +194,7 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
     const LlamaFileType* ft = file_type_or_throw(opt.ftype);
     if (const auto outtype = converter_outtype(cat, *ft, opt)) {
         auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre);
-        detail::GgufRunOptions run;
-        run.path = opt.output.empty() ? default_hf_gguf_output_path(cat, std::string(ft->name)) : opt.output;
-        detail::refuse_input_as_output(cat, run.path);
-        run.force = opt.force;
-        run.threads = opt.threads;
-        run.chunk_bytes = opt.chunk_bytes;
-        run.measure_loss = opt.measure_loss;
+        const detail::GgufRunOptions run = run_options(cat, opt, *ft);
         auto res = detail::write_gguf_plan(cat, std::move(c.plan), run, progress, cancel);
         c.warnings.insert(c.warnings.end(), res.warnings.begin(), res.warnings.end());
         res.warnings = std::move(c.warnings);
@@ -193,11 +202,7 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
     }
     detail::GgufSource src = forget_source(cat, plan, opt);
     Prepared p = prepare(cat, src, opt);
-    detail::GgufRunOptions run;
-    run.path = !opt.output.empty()                 ? opt.output
-               : cat.format == Format::Gguf ? default_gguf_output_path(cat, std::string(p.ftype->name))
-                                             : default_hf_gguf_output_path(cat, std::string(p.ftype->name));
-    detail::refuse_input_as_output(cat, run.path);
+    const detail::GgufRunOptions run = run_options(cat, opt, *p.ftype);
 
     std::vector<std::string> warnings = src.warnings;
     std::size_t requantized = 0;
@@ -229,10 +234,6 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         t.imatrix = p.weights[k];
         out.tensors.push_back(std::move(t));
     }
-    run.force = opt.force;
-    run.threads = opt.threads;
-    run.chunk_bytes = opt.chunk_bytes;
-    run.measure_loss = opt.measure_loss;
     GgufForgetResult res = detail::write_gguf_plan(cat, std::move(out), run, progress, cancel);
     warnings.insert(warnings.end(), res.warnings.begin(), res.warnings.end());
     res.warnings = std::move(warnings);

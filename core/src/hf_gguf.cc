@@ -369,20 +369,37 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
 // Key/values: general.architecture, the ones generated with the tensors,
 // general.* (type, sampling, names, card), hparams around general.file_type,
 // general.quantization_version, the tokenizer.
+// The parameter counts gguf-py takes its size label from: every tensor the
+// converter writes, by GGUF name and element shape (ne order).
+arch::ParamCounts param_counts(const HfModel& m) {
+    arch::ParamCounter counter;
+    for (const auto& t : m.tensors) {
+        std::vector<std::uint64_t> ne(t.shape.rbegin(), t.shape.rend());
+        counter.add(t.name, ne);
+    }
+    return counter.counts();
+}
+
+// Beside the model folder (never inside it), named as the converter names
+// its default output: `type` ("BF16", "Q4_K_M") or, for --vocab-only, none.
+std::string default_path(const HfModel& m, const arch::GeneralNaming& naming, const std::string& type, bool vocab_only) {
+    const std::string name =
+        vocab_only ? arch::naming_convention(naming.name, naming.basename, naming.finetune, naming.version, std::nullopt,
+                                             std::nullopt, std::string("vocab")) + ".gguf"
+                   : arch::default_gguf_name(naming, type, param_counts(m));
+    fs::path parent = fs::path(m.dir).parent_path();
+    if (parent.empty()) parent = ".";
+    return (parent / name).string();
+}
+
 std::vector<MetaKv> build_kvs(const Catalog& cat, const HfModel& m, std::uint32_t ftype,
-                              const std::vector<std::pair<std::string, std::vector<std::uint64_t>>>& written,
                               const std::optional<std::string>& vocab_pre, std::vector<std::string>& warnings,
                               arch::GeneralNaming* naming_out) {
     std::vector<MetaKv> kvs;
     kvs.push_back({"general.architecture", MetaValue::string(std::string(m.row->gguf))});
     for (const auto& kv : m.extras.kvs) kvs.push_back(kv);
 
-    arch::ParamCounter counter;
-    for (const auto& [name, shape] : written) {
-        std::vector<std::uint64_t> ne(shape.rbegin(), shape.rend());
-        counter.add(name, ne);
-    }
-    const auto general = arch::general_kvs(arch::read_general_inputs(m.dir, counter.counts()));
+    const auto general = arch::general_kvs(arch::read_general_inputs(m.dir, param_counts(m)));
     kvs.insert(kvs.end(), general.kvs.begin(), general.kvs.end());
     warnings.insert(warnings.end(), general.warnings.begin(), general.warnings.end());
     if (naming_out) *naming_out = general.naming;
@@ -445,7 +462,6 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
     const Plan plan = converter_plan(cat);
     Converted c{build_model(cat, plan, vocab_only), DType::Unknown, 0, {}, {}, {}};
     c.outtype = outtype_or_unknown != DType::Unknown ? outtype_or_unknown : parse_outtype(outtype_text, c.model);
-    std::vector<std::pair<std::string, std::vector<std::uint64_t>>> written;
     for (auto& t : c.model.tensors) {
         GgufOutputTensor o;
         o.info.name = t.name;
@@ -467,14 +483,13 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
         o.stored = o.info.copied ? t.stored : nullptr;
         o.raw = t.raw;
         o.recipe = t.raw ? make_raw_decode_recipe(t.raw, DType::NVFP4, t.shape) : t.recipe;
-        written.emplace_back(t.name, t.shape);
         c.plan.tensors.push_back(std::move(o));
     }
     c.warnings = c.model.warnings;
     // prepare_metadata: NVFP4 weights make an F32/F16/BF16 file MOSTLY_NVFP4 (39).
     const std::uint32_t ftype = c.model.nvfp4 && c.outtype != DType::Q8_0 ? 39u : ftype_of(c.outtype);
     c.ftype = ftype;
-    c.plan.kvs = build_kvs(cat, c.model, ftype, written, vocab_pre, c.warnings, &c.naming);
+    c.plan.kvs = build_kvs(cat, c.model, ftype, vocab_pre, c.warnings, &c.naming);
     c.plan.pad_without_tensors = false;  // gguf-py writes a --vocab-only file unpadded
     return c;
 }
@@ -568,52 +583,29 @@ std::string resolve_hf_outtype(const Catalog& cat, const std::string& outtype) {
 }
 
 std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& type_or_auto) {
-    // Named as the converter names it; beside the folder, never inside it.
-    const std::string dir = detail::model_dir(cat);
     std::string lower = type_or_auto;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     const std::string type = lower == "auto" ? resolve_hf_outtype(cat, lower) : type_or_auto;
-    std::string name;
     try {
-        detail::require_hf_folder(cat);
-        arch::ParamCounter counter;
-        for (const auto& t : cat.tensors) {
-            std::vector<std::uint64_t> ne(t.shape.rbegin(), t.shape.rend());
-            counter.add(t.name, ne);
-        }
-        const auto g = arch::general_kvs(arch::read_general_inputs(dir, counter.counts()));
-        name = arch::default_gguf_name(g.naming, type, counter.counts());
+        // The tensors as the converter writes them (no tokenizer read): the size label counts those.
+        const detail::HfModel m = detail::build_model(cat, detail::converter_plan(cat), false);
+        const auto g = arch::general_kvs(arch::read_general_inputs(m.dir, detail::param_counts(m)));
+        return detail::default_path(m, g.naming, type, false);
     } catch (const Error&) {
-        name = fs::path(dir).filename().string() + "-" + type + ".gguf";
+        const fs::path dir = detail::model_dir(cat);
+        const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
+        return (parent / (dir.filename().string() + "-" + type + ".gguf")).string();
     }
-    fs::path parent = fs::path(dir).parent_path();
-    if (parent.empty()) parent = ".";
-    return (parent / name).string();
 }
 
 GgufForgetResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel) {
     auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
     detail::GgufRunOptions run;
-    if (!opt.output.empty()) {
-        run.path = opt.output;
-    } else {
-        std::vector<std::pair<std::string, std::vector<std::uint64_t>>> none;
-        const std::string type = opt.vocab_only ? std::string() : arch::converter_output_type(c.ftype);
-        arch::ParamCounter counter;
-        for (const auto& t : c.plan.tensors) {
-            std::vector<std::uint64_t> ne(t.info.shape.rbegin(), t.info.shape.rend());
-            counter.add(t.info.name, ne);
-        }
-        fs::path parent = fs::path(detail::model_dir(cat)).parent_path();
-        if (parent.empty()) parent = ".";
-        // --vocab-only: the converter's naming_convention(..., model_type="vocab"), no size or type.
-        const std::string name =
-            opt.vocab_only ? arch::naming_convention(c.naming.name, c.naming.basename, c.naming.finetune, c.naming.version,
-                                                     std::nullopt, std::nullopt, std::string("vocab")) + ".gguf"
-                           : arch::default_gguf_name(c.naming, type, counter.counts());
-        run.path = (parent / name).string();
-    }
+    run.path = !opt.output.empty() ? opt.output
+                                   : detail::default_path(c.model, c.naming,
+                                                          opt.vocab_only ? std::string() : arch::converter_output_type(c.ftype),
+                                                          opt.vocab_only);
     detail::refuse_input_as_output(cat, run.path);
     run.force = opt.force;
     run.threads = opt.threads;
