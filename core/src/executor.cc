@@ -50,8 +50,11 @@ void run_units(const std::vector<WorkUnit>& units, unsigned threads,
                 body(units[u], id);
                 const std::uint64_t d = done.fetch_add(units[u].weight) + units[u].weight;
                 if (progress) {
+                    // A worker that finished earlier may take the lock later:
+                    // report only sums above the last one, so `done` never
+                    // goes back (and d == total, the largest, is never skipped).
                     std::lock_guard lock(mu);
-                    if (d - last_reported >= report_step || d == total) {
+                    if (d > last_reported && (d - last_reported >= report_step || d == total)) {
                         last_reported = d;
                         progress({d, total});
                     }

@@ -4,6 +4,7 @@
 // and a failing unit leaving nothing at the output path.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
+#include "anamnesis/executor.hpp"
 #include "anamnesis/safetensors_writer.hpp"
 #include "exec/chunk_rows.hpp"
 #include "exec/encode_type.hpp"
@@ -328,6 +329,25 @@ private slots:
             if (i) QVERIFY(seen[i].done >= seen[i - 1].done);
         }
         QCOMPARE(seen.back().done, total);
+    }
+
+    // Workers finish units out of order; what the progress callback sees must
+    // still rise (a report of an earlier sum after a later one read as going
+    // back). Many tiny units on several threads make the interleaving likely.
+    void executorProgressNeverGoesBack() {
+        std::vector<WorkUnit> units;
+        for (std::size_t i = 0; i < 20000; ++i) units.push_back({i, 0, 1, 1 + i % 3});
+        std::uint64_t total = 0;
+        for (const auto& u : units) total += u.weight;
+        for (int round = 0; round < 20; ++round) {
+            std::vector<Progress> seen;
+            run_units(units, 4, [](const WorkUnit&, unsigned) {}, [&](const Progress& p) { seen.push_back(p); });
+            QVERIFY(!seen.empty());
+            for (std::size_t i = 1; i < seen.size(); ++i)
+                QVERIFY2(seen[i].done >= seen[i - 1].done,
+                         qPrintable(QString("round %1: %2 after %3").arg(round).arg(seen[i].done).arg(seen[i - 1].done)));
+            QCOMPARE(seen.back().done, total);
+        }
     }
 
     void cancelAbortsTheSink() {

@@ -46,8 +46,10 @@ void split_rows(std::vector<WorkUnit>& units, std::size_t item, std::uint64_t ro
 /// Units are taken in order. `cancel` is checked before each unit. After
 /// the first exception no new unit starts; it is rethrown once all workers
 /// stopped. A set `cancel` ends the run with Error{Cancelled}.
-/// \returns the number of workers used (size per-worker buffers with
-///          `worker_count(threads, units.size())` before calling).
+/// `progress` (optional) gets {done, total} in units of WorkUnit::weight,
+/// one call at a time, `done` strictly rising, about every 0.1 % of `total`
+/// and once with done == total when every unit ran; {0, 0} when there is no
+/// weight. Size per-worker buffers with `worker_count(threads, units.size())`.
 void run_units(const std::vector<WorkUnit>& units, unsigned threads,
                const std::function<void(const WorkUnit& unit, unsigned worker)>& body,
                const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
