@@ -8,7 +8,7 @@
 #      instrumented amn, and every sanitizer report of any process (also a
 #      child whose stderr a test swallows) is logged to build/sanitize/
 #      sanitizer-logs/ and fails the stage;
-#   2. every libFuzzer target for $AMN_FUZZ_SECONDS s (default 60), two at a
+#   2. every libFuzzer target for $AMN_FUZZ_SECONDS s (default 30), two at a
 #      time, seeded from tests/fuzz/corpus/<target>/ (read only; new inputs
 #      go to build/sanitize/fuzz/<target>/, crashes to .../artifacts/); the
 #      Hugging Face targets (hf_*, spm_model) also from the shared fixtures'
@@ -24,7 +24,7 @@
 #   AMN_SANITIZE_TESTS    ctest -R regex of the suites to run (default: all)
 #   AMN_SANITIZE_EXCLUDE  ctest -E regex of suites left out (default below;
 #                         empty: none)
-#   AMN_FUZZ_SECONDS    seconds per fuzz target (default 60)
+#   AMN_FUZZ_SECONDS    seconds per fuzz target (default 30)
 #   AMN_FUZZ_JOBS       fuzz targets run at once (default: nproc, at most 2)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,7 +52,7 @@ imatrix_subset=(read_gguf_imatrix read_legacy_imatrix read_errors requires_imatr
   llama_quantize:pure-IQ2_XS llama_quantize:pure-IQ2_S llama_quantize:pure-IQ3_XXS)
 tests_re=${AMN_SANITIZE_TESTS:-.}
 exclude_re=${AMN_SANITIZE_EXCLUDE-$default_exclude}
-fuzz_seconds=${AMN_FUZZ_SECONDS:-60}
+fuzz_seconds=${AMN_FUZZ_SECONDS:-30}
 fuzz_jobs=${AMN_FUZZ_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}
 
 log() { printf 'sanitize: %s\n' "$*" >&2; }
