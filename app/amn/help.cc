@@ -162,6 +162,8 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                            bitsandbytes / FP8 / compressed-tensors safetensors\n"
             "  help COMMAND              help for one command\n\n"
             "  --version                 version and SIMD target\n\n"
+            "environment: AMN_SIMD_TARGET=AVX2 (or AVX3, SSE4, ...) runs every kernel on that\n"
+            "  SIMD target instead of the best one; the output bytes are the same\n"
             "exit codes: 0 ok, 1 error (one line on stderr), 2 usage\n",
             out);
     }

@@ -5,6 +5,7 @@
 #include "cli.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -12,7 +13,24 @@
 
 using namespace amn::cli;
 
+namespace {
+
+// AMN_SIMD_TARGET=NAME runs every kernel on that Highway target (bytes are
+// the same on all; benchmarks of another machine's instruction set).
+bool apply_simd_target() {
+    const char* want = std::getenv("AMN_SIMD_TARGET");
+    if (!want || !*want || amn::kernels::pin_target(want)) return true;
+    std::string list;
+    for (const auto& n : amn::kernels::available_target_names()) list += (list.empty() ? "" : ", ") + n;
+    std::fprintf(stderr, "amn: AMN_SIMD_TARGET=%s: not a SIMD target of this build and CPU (available: %s)\n", want,
+                 list.c_str());
+    return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    if (!apply_simd_target()) return kUsage;
     std::vector<std::string> rest(argv + 1, argv + argc);
     if (rest.empty()) {
         print_help(stderr, "");

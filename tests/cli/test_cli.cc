@@ -41,6 +41,7 @@ private slots:
     void orphanWeightNamesTensorAndWritesNothing();
     void forceIsNeededToOverwrite();
     void interruptCancelsAndCleansUp();
+    void simdTargetPinKeepsBytes();
 };
 
 void TestCli::versionAndHelp() {
@@ -257,6 +258,32 @@ void TestCli::interruptCancelsAndCleansUp() {
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(err.contains("cancelled"), qPrintable(err));
     QCOMPARE(QDir(tmp.filePath("out")).entryList(QDir::Files | QDir::Hidden), QStringList());
+}
+
+
+// AMN_SIMD_TARGET pins every kernel to one Highway target: --version names
+// it, remember writes the reference bytes on each, a bogus name is a usage
+// error that lists what this build and CPU offer.
+void TestCli::simdTargetPinKeepsBytes() {
+    const QString amn = QString::fromStdString(amn::test::cli_path());
+    auto r = amn::test::run(amn, {"--version"}, 60000, {"AMN_SIMD_TARGET=bogus"});
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY2(r.err.startsWith("amn: AMN_SIMD_TARGET=bogus: not a SIMD target"), qPrintable(r.err));
+    const int open = r.err.indexOf("(available: "), close = r.err.lastIndexOf(')');
+    QVERIFY(open > 0 && close > open);
+    const QStringList targets = r.err.mid(open + 12, close - open - 12).split(", ");
+    QVERIFY2(!targets.isEmpty() && !targets.front().isEmpty(), qPrintable(r.err));
+    const auto expected = (fixtures() + "/sample/expected/tiny-llama-fp8-bf16.safetensors").toStdString();
+    for (const QString& t : targets) {
+        r = amn::test::run(amn, {"--version"}, 60000, {"AMN_SIMD_TARGET=" + t.toLower()});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.out.contains("SIMD target: " + t + "\n"), qPrintable(r.out));
+        QTemporaryDir tmp;
+        r = amn::test::run(amn, {"remember", sample(), "-o", tmp.filePath("out")}, 300000, {"AMN_SIMD_TARGET=" + t});
+        QCOMPARE(r.exit_code, 0);
+        const auto diff = amn::test::compare_safetensors(tmp.filePath("out/model.safetensors").toStdString(), expected);
+        QVERIFY2(diff.empty(), qPrintable(t + ": " + QString::fromStdString(diff)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -14,6 +14,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace amn::kernels {
 
@@ -87,5 +90,18 @@ float fp6_value(DType fmt, std::uint8_t bits) noexcept;
 /// ("AVX3", "AVX2", "SSE4", "SSSE3", "SCALAR"), for `amn --version` and
 /// benchmarks. Follows `hwy::SetSupportedTargetsForTest` (tests, benchmarks).
 const char* active_target_name() noexcept;
+
+/// The Highway targets this build dispatches to and this CPU runs, best
+/// first, by the names active_target_name() returns.
+std::vector<std::string> available_target_names();
+
+/// Restrict runtime dispatch to the one target named `name` (as
+/// available_target_names() lists it, ASCII case ignored), for every kernel
+/// of the process from the next call on; the bytes written do not depend on
+/// it (every kernel is byte-identical across targets), only the speed.
+/// Meant for start-up (`AMN_SIMD_TARGET`, benchmarks on another machine's
+/// instruction set), before any worker thread runs.
+/// \returns false, and nothing changed, when `name` is not available here.
+bool pin_target(std::string_view name);
 
 }  // namespace amn::kernels
