@@ -206,6 +206,15 @@ void TestGgufQuantize::simd_equals_scalar() {
         }
     }
     append_adversarial(src, rng);
+    // Blocks with max 127 (Q8_0: d = 1, id = 1) whose other values lie just
+    // below and at k + 0.5 and their negatives: roundf's ties and near-ties,
+    // where adding 0.5 before truncating would round up.
+    for (std::size_t b = 0; b < 16; ++b)
+        for (std::size_t j = 0; j < info->block_elems; ++j) {
+            const float k = float((j * 7 + b * 13) % 127) + 0.5f;
+            const float v = j % 32 == 0 ? 127.0f : (j % 3 == 0 ? k : std::nextafter(k, 0.0f));
+            src.push_back((j + b) % 2 ? -v : v);
+        }
     const std::size_t nb_all = src.size() / info->block_elems;
     std::vector<std::uint8_t> want(nb_all * info->block_bytes);
     g::scalar_encoder(id)(src.data(), want.data(), nb_all);

@@ -37,7 +37,15 @@
 // - fewer than kN trailing blocks are copied into a zero-padded batch;
 // - the SCALAR target (one lane) calls the scalar reference directly.
 //
-// Q8_0 stays one block at a time (vector absmax, roundf built from Trunc).
+// Q8_0 (quantize_row_q8_0_ref) uses the same batches: amax = max(|min|,
+// |max|) per lane, d = amax / 127 and id = 1 / d lane-wise (the same f32
+// divisions), d to f16 as above; per element roundf(x·id), computed as
+// trunc(x·id + copysign(0.49999997f, x·id)) with cvttps2dq: equal to roundf
+// for every float below 2^23 in magnitude (checked exhaustively over all of
+// them), and here |x·id| < 127.5. Blocks whose d is zero, subnormal or not
+// finite take the scalar reference (their id is set to 0 in the batch so
+// that no NaN code appears); a NaN element gives the code 0x80000000, out of
+// −127…127, and sends the whole batch to the scalar reference.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "gguf/quantize_simd_legacy.cc"  // found through the kernels include dir
@@ -67,63 +75,7 @@ using VF = hn::Vec<DF>;
 using VI = hn::Vec<DI>;
 using DU = hn::RebindToUnsigned<DF>;
 
-HWY_INLINE void StoreFp16(std::uint8_t* p, float f) {
-    const std::uint16_t h = q::f32_to_fp16(f);
-    std::memcpy(p, &h, 2);
-}
-
-// max |x[j]| over the 32 elements of a block; false when one is inf or NaN.
-HWY_INLINE bool AbsMax32(const float* x, float& amax) {
-    const DF df;
-    const VF inf = hn::Set(df, HUGE_VALF);
-    VF m = hn::Zero(df);
-    auto finite = hn::Lt(m, inf);  // all true
-    for (std::size_t j = 0; j < 32; j += hn::Lanes(df)) {
-        const VF a = hn::Abs(hn::LoadU(df, x + j));
-        finite = hn::And(finite, hn::Lt(a, inf));  // false for inf and NaN
-        m = hn::Max(m, a);
-    }
-    amax = hn::GetLane(hn::MaxOfLanes(df, m));
-    return hn::AllTrue(df, finite);
-}
-
-// A scale the vector path can use: normal and finite.
-HWY_INLINE bool NormalScale(float d) { return std::fabs(d) >= FLT_MIN && std::fabs(d) <= FLT_MAX; }
-
-// roundf: half away from zero. v − Trunc(v) is exact for |v| < 2^23.
-HWY_INLINE VF RoundHalfAway(VF v) {
-    const DF df;
-    const VF t = hn::Trunc(v);
-    const VF frac = hn::Abs(hn::Sub(v, t));
-    const VF step = hn::CopySign(hn::Set(df, 1.0f), v);
-    return hn::Add(t, hn::IfThenElseZero(hn::Ge(frac, hn::Set(df, 0.5f)), step));
-}
-
-// quantize_row_q8_0_ref, vectorized over the 32 elements of a block.
-void QuantQ8_0(const float* src, std::uint8_t* dst, std::size_t nb) {
-    const DF df;
-    const DI di;
-    const DI8 d8;
-    const std::size_t N = hn::Lanes(df);
-    for (std::size_t i = 0; i < nb; ++i, src += 32, dst += 34) {
-        float amax;
-        const bool finite = AbsMax32(src, amax);
-        const float d = amax / 127.0f;
-        if (!finite || !NormalScale(d)) {
-            scalar::quantize_q8_0(src, dst, 1);
-            continue;
-        }
-        const VF id = hn::Set(df, 1.0f / d);
-        StoreFp16(dst, d);
-        for (std::size_t j = 0; j < 32; j += N) {
-            const VF r = RoundHalfAway(hn::Mul(hn::LoadU(df, src + j), id));
-            const VI q = hn::ConvertTo(di, r);  // |q| ≤ 127: exact
-            hn::StoreU(hn::DemoteTo(d8, q), d8, reinterpret_cast<std::int8_t*>(dst + 2 + j));
-        }
-    }
-}
-
-// ---- Q4_0, Q4_1, Q5_0, Q5_1: lanes = blocks ----------------------------
+// ---- lanes = blocks (all five types) ----------------------------
 
 // Blocks per batch: one per f32 lane.
 constexpr std::size_t kN = hn::MaxLanes(DF());
@@ -384,6 +336,74 @@ HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RES
     }
 }
 
+// Stores the 32 codes t[0 .. 32 / kN) (each in −127…127) as int8 to p, in
+// lane order (t[i] holds codes i·kN …); signed saturation, exact in range.
+HWY_INLINE void StoreCodes32(const VI* t, std::uint8_t* HWY_RESTRICT p) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtsepi32_epi8(t[0].raw));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 16), _mm512_cvtsepi32_epi8(t[1].raw));
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+    // Packs work per 128-bit half: dwords of bytes a0-3 b0-3 c0-3 d0-3 |
+    // a4-7 b4-7 c4-7 d4-7; dwords 0, 4, 1, 5, 2, 6, 3, 7 restore the order.
+    const __m256i w0 = _mm256_packs_epi32(t[0].raw, t[1].raw), w1 = _mm256_packs_epi32(t[2].raw, t[3].raw);
+    const __m256i b = _mm256_packs_epi16(w0, w1);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
+                        _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+#elif HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+    for (std::size_t h = 0; h < 2; ++h) {
+        const VI* u = t + 4 * h;
+        const __m128i w0 = _mm_packs_epi32(u[0].raw, u[1].raw), w1 = _mm_packs_epi32(u[2].raw, u[3].raw);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 16 * h), _mm_packs_epi16(w0, w1));
+    }
+#else
+    const DI8 d8;
+    for (std::size_t i = 0; i < 32 / kN; ++i)
+        hn::StoreU(hn::DemoteTo(d8, t[i]), d8, reinterpret_cast<std::int8_t*>(p + i * kN));
+#endif
+}
+
+// Encodes the kN Q8_0 blocks at src (32 floats each) to dst (34 bytes each).
+HWY_INLINE void Q8Batch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RESTRICT dst) {
+    const DF df;
+    const DI di;
+    const DU du;
+    VF lo, hi;
+    BatchMinMax(src, lo, hi);
+    const VF d = hn::Div(hn::Max(hn::Abs(lo), hn::Abs(hi)), hn::Set(df, 127.0f));
+    const auto fallback = hn::Not(hn::And(hn::Ge(d, hn::Set(df, FLT_MIN)), hn::Le(d, hn::Set(df, FLT_MAX))));
+    alignas(64) float ids[kN];
+    alignas(64) std::uint16_t hd[kN];
+    hn::Store(hn::IfThenZeroElse(fallback, hn::Div(hn::Set(df, 1.0f), d)), df, ids);
+    ToFp16(d, hd);
+    const VF half = hn::Set(df, 0.49999997f);
+    const auto k127 = hn::Set(di, 127);
+    auto seen = hn::Zero(du);  // max of code + 127 (unsigned): above 254 only for a NaN
+    for (std::size_t b = 0; b < kN; ++b) {
+        const float* HWY_RESTRICT x = src + 32 * b;
+        std::uint8_t* HWY_RESTRICT y = dst + 34 * b;
+        std::memcpy(y, hd + b, 2);
+        const VF id = hn::Set(df, ids[b]);
+        VI q[32 / kN];
+        for (std::size_t j = 0; j < 32 / kN; ++j) {
+            const VF v = hn::Mul(hn::LoadU(df, x + j * kN), id);
+            q[j] = TruncToInt(hn::Add(v, hn::CopySignToAbs(half, v)));
+            seen = hn::Max(seen, hn::BitCast(du, hn::Add(q[j], k127)));
+        }
+        StoreCodes32(q, y + 2);
+    }
+    if (!hn::AllFalse(du, hn::Gt(seen, hn::Set(du, 254u)))) {
+        scalar::quantize_q8_0(src, dst, kN);  // a NaN somewhere in the batch
+        return;
+    }
+    std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(df, fallback, bits);
+    std::uint32_t todo = bits[0] | (std::uint32_t{bits[1]} << 8);
+    for (; todo; todo &= todo - 1) {
+        const auto b = static_cast<std::size_t>(__builtin_ctz(todo));
+        scalar::quantize_q8_0(src + 32 * b, dst + 34 * b, 1);
+    }
+}
+
 template <int kBits, bool kAsym>
 HWY_INLINE void LegacyEncode(const float* src, std::uint8_t* dst, std::size_t nb, Encoder reference) {
     using L = Legacy<kBits, kAsym>;
@@ -425,6 +445,26 @@ void QuantQ5_0(const float* src, std::uint8_t* dst, std::size_t nb) {
 // quantize_row_q5_1_ref: d = (max − min) / 31, m = min, codes (x − min)·id + 0.5f truncated; qh as Q5_0.
 void QuantQ5_1(const float* src, std::uint8_t* dst, std::size_t nb) {
     LegacyEncode<5, true>(src, dst, nb, scalar::quantize_q5_1);
+}
+
+// quantize_row_q8_0_ref: d = amax / 127, codes roundf(x·id) (see the top).
+void QuantQ8_0(const float* src, std::uint8_t* dst, std::size_t nb) {
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+    scalar::quantize_q8_0(src, dst, nb);  // as LegacyEncode: no faster, and cvttps2dq is assumed
+    return;
+#endif
+    std::size_t i = 0;
+    for (; i + kN <= nb; i += kN, src += 32 * kN, dst += 34 * kN) {
+        hwy::Prefetch(reinterpret_cast<const float*>(reinterpret_cast<std::uintptr_t>(src) + kPrefetchBytes));
+        Q8Batch(src, dst);
+    }
+    if (i < nb) {  // the last blocks, zero-padded to a batch
+        alignas(64) float x[32 * kN] = {};
+        alignas(64) std::uint8_t y[34 * kN];
+        std::memcpy(x, src, (nb - i) * 32 * sizeof(float));
+        Q8Batch(x, y);
+        std::memcpy(dst, y, (nb - i) * 34);
+    }
 }
 
 }  // namespace HWY_NAMESPACE
