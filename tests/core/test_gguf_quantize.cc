@@ -215,6 +215,13 @@ void TestGgufQuantize::simd_equals_scalar() {
             const float v = j % 32 == 0 ? 127.0f : (j % 3 == 0 ? k : std::nextafter(k, 0.0f));
             src.push_back((j + b) % 2 ? -v : v);
         }
+    // Blocks of the smallest subnormals: max − min so small that a search's
+    // inverse scale overflows to inf in lanes that are not constant.
+    for (std::size_t b = 0; b < 8; ++b)
+        for (std::size_t j = 0; j < info->block_elems; ++j) {
+            const float tiny = std::numeric_limits<float>::denorm_min() * float((j * 5 + b) % 11);
+            src.push_back((b & 1) && j % 4 == 0 ? -tiny : tiny);
+        }
     const std::size_t nb_all = src.size() / info->block_elems;
     std::vector<std::uint8_t> want(nb_all * info->block_bytes);
     g::scalar_encoder(id)(src.data(), want.data(), nb_all);

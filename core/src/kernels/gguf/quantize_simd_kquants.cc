@@ -13,7 +13,8 @@
 // the scalar code's bits. ggml's nearest_int is the magic-number add read back
 // through the mantissa bits (exact for every input), except in Q6_K's search
 // where |iscale·x| ≤ 32.9 is guaranteed and (v + 1.5·2^23) − 1.5·2^23 gives the
-// same integer as a float.
+// same integer as a float, and in make_qkx2_quants' trials whose every lane
+// stays within 4e6 (checked per trial), where it is one Round (RNE).
 //
 // What stays scalar per super-block: quantizing the 8 or 16 sub-block
 // scales (as ggml writes it, same helpers), and recomputing a sub-block's
@@ -35,6 +36,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
 namespace amn::kernels::gguf {
@@ -56,17 +58,44 @@ struct Found {
     alignas(64) float zero[kSub];      // nonzero: the search returned all-zero levels
 };
 
+// MAX(0, MIN(nmax, nearest_int(v))) as a float, lane-wise. kRound: the
+// caller checked that every |v| is at most kRoundReach, where ggml's
+// nearest_int is the IEEE round to nearest even (the magic add rounds
+// v + 1.5·2^23 to an integer, ties to even, and 1.5·2^23 is even), so one
+// Round and a clamp in float replace the integer path's five operations.
+constexpr float kRoundReach = 4.0e6f;  // < 4194303, ggml's asserted range
+template <bool kRound>
+HWY_INLINE VF Levels(VF v, VF fnmax) {
+    const DF df;
+    if constexpr (kRound) {
+        return hn::Min(fnmax, hn::Max(hn::Round(v), hn::Zero(df)));
+    } else {
+        const DI di;
+        const VI l = GgmlNearestInt(v);
+        return hn::ConvertTo(df, hn::Max(hn::Zero(di), hn::Min(hn::ConvertTo(di, fnmax), l)));
+    }
+}
+
+// Whether every lane of iscale·(x − min) stays within kRoundReach, for the
+// lanes' max |x| `amax` (false for a non-finite iscale). Lanes in `flat`
+// (max = min) are left out: their search results are never used (the
+// sub-block is stored with scale 0 and all-zero levels) and no lane reads
+// another's.
+HWY_INLINE bool RoundReach(VF iscale, VF amax, VF min, hn::Mask<DF> flat) {
+    const DF df;
+    const VF reach = hn::Mul(hn::Abs(iscale), hn::Add(amax, hn::Abs(min)));
+    return hn::AllTrue(df, hn::Or(flat, hn::Le(reach, hn::Set(df, kRoundReach))));
+}
+
 // ggml make_qkx2_quants(n, nmax, x, weights, …, rmin, rdelta, nstep, use_mad)
 // for the kSub sub-blocks of xt/wt, one per lane.
 template <int n, int nmax, bool use_mad>
 void SearchQkx2(const float* HWY_RESTRICT xt, const float* HWY_RESTRICT wt, float rmin, float rdelta, int nstep,
                 Found& out) {
     const DF df;
-    const DI di;
     const VF zero = hn::Zero(df);
-    const VI inmax = hn::Set(di, nmax);
-    const VI izero = hn::Zero(di);
     const float fnmax = static_cast<float>(nmax);
+    const VF vnmax = hn::Set(df, fnmax);
     for (std::size_t v = 0; v < kNV; ++v) {
         const float* HWY_RESTRICT x = xt + v * kL;
         const float* HWY_RESTRICT w = wt + v * kL;
@@ -80,6 +109,7 @@ void SearchQkx2(const float* HWY_RESTRICT xt, const float* HWY_RESTRICT wt, floa
             sum_w = hn::Add(sum_w, wi);
             sum_x = hn::Add(sum_x, hn::Mul(wi, xi));
         }
+        const VF amax = hn::Max(hn::Abs(min), hn::Abs(max));
         min = hn::IfThenElse(hn::Gt(min, zero), zero, min);
         const VF min0 = min;
         const auto flat = hn::Eq(max, min);
@@ -87,29 +117,36 @@ void SearchQkx2(const float* HWY_RESTRICT xt, const float* HWY_RESTRICT wt, floa
         VF iscale = hn::Div(hn::Set(df, fnmax), hn::Sub(max, min));
         VF scale = hn::Div(hn::Set(df, 1.0f), iscale);
         VF best_error = zero;
-        for (int i = 0; i < n; ++i) {
-            const VF xi = hn::Load(df, x + i * kSub), wi = hn::Load(df, w + i * kSub);
-            const VI l = hn::Max(izero, hn::Min(inmax, GgmlNearestInt(hn::Mul(iscale, hn::Sub(xi, min)))));
-            VF diff = hn::Sub(hn::Add(hn::Mul(scale, hn::ConvertTo(df, l)), min), xi);
-            diff = use_mad ? hn::Abs(diff) : hn::Mul(diff, diff);
-            best_error = hn::Add(best_error, hn::Mul(wi, diff));
-        }
+        const auto first_error = [&](auto round) {
+            for (int i = 0; i < n; ++i) {
+                const VF xi = hn::Load(df, x + i * kSub), wi = hn::Load(df, w + i * kSub);
+                const VF fl = Levels<decltype(round)::value>(hn::Mul(iscale, hn::Sub(xi, min)), vnmax);
+                VF diff = hn::Sub(hn::Add(hn::Mul(scale, fl), min), xi);
+                diff = use_mad ? hn::Abs(diff) : hn::Mul(diff, diff);
+                best_error = hn::Add(best_error, hn::Mul(wi, diff));
+            }
+        };
+        if (RoundReach(iscale, amax, min, flat)) first_error(std::true_type{});
+        else first_error(std::false_type{});
         VF best_iscale = iscale, best_min = min;
         VF laux[n];
         for (int is = 0; is <= nstep; ++is) {
             const float c = rmin + rdelta * static_cast<float>(is) + fnmax;
             iscale = hn::Div(hn::Set(df, c), hn::Sub(max, min));
             VF sum_l = zero, sum_l2 = zero, sum_xl = zero;
-            for (int i = 0; i < n; ++i) {
-                const VF xi = hn::Load(df, x + i * kSub), wi = hn::Load(df, w + i * kSub);
-                const VI l = hn::Max(izero, hn::Min(inmax, GgmlNearestInt(hn::Mul(iscale, hn::Sub(xi, min)))));
-                const VF fl = hn::ConvertTo(df, l);
-                laux[i] = fl;
-                const VF wfl = hn::Mul(wi, fl);
-                sum_l = hn::Add(sum_l, wfl);
-                sum_l2 = hn::Add(sum_l2, hn::Mul(wfl, fl));
-                sum_xl = hn::Add(sum_xl, hn::Mul(wfl, xi));
-            }
+            const auto sums = [&](auto round) {
+                for (int i = 0; i < n; ++i) {
+                    const VF xi = hn::Load(df, x + i * kSub), wi = hn::Load(df, w + i * kSub);
+                    const VF fl = Levels<decltype(round)::value>(hn::Mul(iscale, hn::Sub(xi, min)), vnmax);
+                    laux[i] = fl;
+                    const VF wfl = hn::Mul(wi, fl);
+                    sum_l = hn::Add(sum_l, wfl);
+                    sum_l2 = hn::Add(sum_l2, hn::Mul(wfl, fl));
+                    sum_xl = hn::Add(sum_xl, hn::Mul(wfl, xi));
+                }
+            };
+            if (RoundReach(iscale, amax, min, flat)) sums(std::true_type{});
+            else sums(std::false_type{});
             const VF D = hn::Sub(hn::Mul(sum_w, sum_l2), hn::Mul(sum_l, sum_l));
             const auto d_pos = hn::Gt(D, zero);
             if (hn::AllFalse(df, d_pos)) continue;
