@@ -191,19 +191,38 @@ private:
         detail::release_inputs(cat_, r, u.row0, u.nrows);
     }
 
+    // f32 values decoded and encoded at a time: 128 KiB, so that they stay in
+    // the core's cache between the two steps (a whole chunk's f32 values, up to
+    // 8 MiB, made a round trip through memory).
+    static constexpr u64 kSliceElems = 32768;
+
     void chunk(const OutputTensor& t, const EncodeType& e, const WorkUnit& u, Scratch& s, LossSums& l) {
         const Recipe& r = *t.recipe;
-        const u64 n = u.nrows * r.row_elems();
-        s.x.resize(n);
-        r.dequantize_rows(u.row0, u.nrows, s.x.data());
+        const u64 C = r.row_elems();
+        const u64 n = u.nrows * C;
         const auto qbytes = *dtype_bytes(e.type, n);
         s.b.resize(qbytes);
-        encode_to_type(e.type, s.x.data(), s.b.data(), n, e.n_per_row, u.row0 * r.row_elems() / e.n_per_row,
-                       e.rows_per_matrix, e.imatrix);
-        sink_.write(t.sink_tensors[0], *dtype_bytes(e.type, u.row0 * r.row_elems()), {s.b.data(), static_cast<std::size_t>(qbytes)});
+        // Slices of whole rows, a multiple of the tensor's granularity (unit
+        // boundaries are, so slice boundaries are valid ones too). The loss
+        // measure keeps the whole chunk: its sums run in the chunk's order.
+        u64 step = u.nrows;
+        if (e.loss != LossMode::Measure) {
+            const u64 g = std::max<u64>(1, t.granularity);
+            step = std::min(u.nrows, std::max<u64>(g, kSliceElems / std::max<u64>(1, C) / g * g));
+        }
+        s.x.resize(step * C);
         const auto& sk = st::kern::st_kernels();
+        for (u64 a = 0; a < u.nrows; a += step) {
+            const u64 m = std::min(step, u.nrows - a), k = m * C;
+            r.dequantize_rows(u.row0 + a, m, s.x.data());
+            encode_to_type(e.type, s.x.data(), s.b.data() + *dtype_bytes(e.type, a * C), k, e.n_per_row,
+                           (u.row0 + a) * C / e.n_per_row, e.rows_per_matrix, e.imatrix);
+            if (e.loss == LossMode::CountNonfinite && sk.first_nonfinite(s.x.data(), k) < k)
+                for (u64 i = 0; i < k; ++i) l.nonfinite += std::isfinite(s.x[i]) ? 0 : 1;
+        }
+        sink_.write(t.sink_tensors[0], *dtype_bytes(e.type, u.row0 * C), {s.b.data(), static_cast<std::size_t>(qbytes)});
         if (e.loss == LossMode::Measure) {
-            // Round trip, measured against the exact input values.
+            // Round trip, measured against the exact input values (s.x holds the chunk).
             s.y.resize(n);
             const DTypeInfo* info = dtype_info(e.type);
             info->to_f32(s.b.data(), s.y.data(), n / info->block_elems);
@@ -212,8 +231,6 @@ private:
             if (sk.first_nonfinite(s.x.data(), n) == n) sk.loss(s.x.data(), s.y.data(), n, l);
             else
                 for (u64 i = 0; i < n; ++i) l.add(s.x[i], s.y[i]);
-        } else if (e.loss == LossMode::CountNonfinite && sk.first_nonfinite(s.x.data(), n) < n) {
-            for (u64 i = 0; i < n; ++i) l.nonfinite += std::isfinite(s.x[i]) ? 0 : 1;
         }
         detail::release_inputs(cat_, r, u.row0, u.nrows);
     }
