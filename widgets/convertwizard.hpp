@@ -45,6 +45,7 @@ class QStackedWidget;
 class QStandardItemModel;
 class QTableView;
 class QLabel;
+class QWizardPage;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
@@ -211,6 +212,13 @@ private:
         std::vector<amn::ForgetTensor> tensors;
     };
     void buildPages();
+    // One builder per page; each creates the page and the widgets it owns.
+    QWizardPage* buildSourcePage();
+    QWizardPage* buildTargetPage();   ///< convertwizard_target.cc
+    QWizardPage* buildOptionsPage();  ///< convertwizard_options.cc
+    QWizardPage* buildSummaryPage();
+    QWizardPage* buildRunPage();
+    QWizardPage* buildDonePage();
     void updateOptionsState();
     void updateSummary();
     void startPlan();
