@@ -56,9 +56,8 @@ QString ConvertWizard::defaultOutput() const {
     try {
         switch (mode()) {
         case Mode::Remember:
-            core = amn::default_output_path(model_->catalog, target());
-            if (hfLayout() && core.size() > 12 && core.compare(core.size() - 12, 12, ".safetensors") == 0)
-                core.resize(core.size() - 12);  // a folder "<stem>[-<dtype>]/", as amn remember --layout hf
+            core = hfLayout() ? amn::default_hf_layout_output_path(model_->catalog, target())  // a folder, as amn remember --layout hf
+                              : amn::default_output_path(model_->catalog, target());
             break;
         case Mode::ForgetGguf:
             core = hfInput_ ? amn::default_hf_gguf_output_path(model_->catalog, ggufFileType().toStdString())
