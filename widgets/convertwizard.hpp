@@ -223,6 +223,8 @@ private:
     void updateSummary();
     void startPlan();
     void showPlan(const PlanOutcome& p);
+    /// Wider, up to the screen's width, until the plan table's columns fit.
+    void widenForPlan();
     void showLoss(const std::vector<amn::ForgetTensor>& loss);
     void updateModeWidgets();
     void summaryCommit(bool on);
