@@ -3,8 +3,12 @@
 # took", tensor detail and its Values tab, metadata, dark palette; the
 # conversion wizard) for the bundled FP8 sample under Xvfb, into
 # docs/screenshots/; then the forget wizard
-# (target, summary, measured loss) for $AMN_SCREENSHOT_FORGET (a GGUF → Q4_K_M).
+# (target, summary, measured loss) for $AMN_SCREENSHOT_FORGET (a GGUF → Q4_K_M);
+# with AMN_SCREENSHOT_FORGET set but empty, for MODEL itself through the main
+# window's Convert… (a Hugging Face folder, e.g. AWQ or bitsandbytes → GGUF
+# Q4_K_M; another model → fp8):
 #   tools/screenshots.sh [BUILD_DIR] [OUT_DIR] [MODEL]
+#   AMN_SCREENSHOT_FORGET= tools/screenshots.sh build/dev /tmp/shots ../shared/fixtures/hf-gguf/inputs/Mistral-7B-v0.1-bnb-4bit
 # Needs xvfb-run (package xvfb). Extra args after MODEL go to the app
 # (e.g. --lang de).
 set -eu
@@ -17,7 +21,7 @@ app=$build/app/studio/anamnesis
 [ -x "$app" ] || { echo "screenshots.sh: build the 'anamnesis' target first ($app missing)" >&2; exit 2; }
 mkdir -p "$out"
 # The forget wizard quantizes a real GGUF when the shared fixtures are there.
-: "${AMN_SCREENSHOT_FORGET:=$here/../shared/fixtures/gguf-real/tiny-llama-F32.gguf}"
+: "${AMN_SCREENSHOT_FORGET=$here/../shared/fixtures/gguf-real/tiny-llama-F32.gguf}"
 export AMN_SCREENSHOT_FORGET
 xvfb-run -a -s "-screen 0 1280x800x24" "$app" --screenshot "$out" "$@" "$model"
 ls -l "$out"/*.png

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Internal helpers shared by the chart files (charts.cc, losschart.cc).
+// Internal helpers shared by the chart files (charts.cc; one file per chart:
+// breakdownchart.cc, lethechart.cc, histogramchart.cc, losschart.cc).
 #include <QColor>
 #include <QFontMetrics>
 #include <QPoint>

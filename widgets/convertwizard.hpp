@@ -45,6 +45,7 @@ class QStackedWidget;
 class QStandardItemModel;
 class QTableView;
 class QLabel;
+class QWizardPage;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
@@ -211,10 +212,19 @@ private:
         std::vector<amn::ForgetTensor> tensors;
     };
     void buildPages();
+    // One builder per page; each creates the page and the widgets it owns.
+    QWizardPage* buildSourcePage();
+    QWizardPage* buildTargetPage();   ///< convertwizard_target.cc
+    QWizardPage* buildOptionsPage();  ///< convertwizard_options.cc
+    QWizardPage* buildSummaryPage();
+    QWizardPage* buildRunPage();
+    QWizardPage* buildDonePage();
     void updateOptionsState();
     void updateSummary();
     void startPlan();
     void showPlan(const PlanOutcome& p);
+    /// Wider, up to the screen's width, until the plan table's columns fit.
+    void widenForPlan();
     void showLoss(const std::vector<amn::ForgetTensor>& loss);
     void updateModeWidgets();
     void summaryCommit(bool on);

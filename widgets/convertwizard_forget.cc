@@ -40,6 +40,8 @@
 #include <QPromise>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScreen>
+#include <QStyle>
 #include <QStorageInfo>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -56,9 +58,8 @@ QString ConvertWizard::defaultOutput() const {
     try {
         switch (mode()) {
         case Mode::Remember:
-            core = amn::default_output_path(model_->catalog, target());
-            if (hfLayout() && core.size() > 12 && core.compare(core.size() - 12, 12, ".safetensors") == 0)
-                core.resize(core.size() - 12);  // a folder "<stem>[-<dtype>]/", as amn remember --layout hf
+            core = hfLayout() ? amn::default_hf_layout_output_path(model_->catalog, target())  // a folder, as amn remember --layout hf
+                              : amn::default_output_path(model_->catalog, target());
             break;
         case Mode::ForgetGguf:
             core = hfInput_ ? amn::default_hf_gguf_output_path(model_->catalog, ggufFileType().toStdString())
@@ -442,9 +443,29 @@ void ConvertWizard::showPlan(const PlanOutcome& p) {
     planTable_->setSortingEnabled(true);
     planTable_->resizeColumnsToContents();
     planTable_->setColumnWidth(0, std::min(planTable_->columnWidth(0), 320));
+    widenForPlan();
     updateSummary();
     static_cast<Page*>(page(SummaryPage))->changed();
     emit planFinished(p.ok, p.error);
+}
+
+void ConvertWizard::widenForPlan() {
+    // The last column stretches into the room left and elides the rest: at
+    // 900 px, "Q4_K_M default; fallback: the row does not fit the type's
+    // blocks" lost its second half. Grow the window (never beyond the screen)
+    // until every column shows its text whole; the tensor names stay capped.
+    const auto* header = planTable_->horizontalHeader();
+    const QAbstractItemView* view = planTable_;  // sizeHintForColumn is public here, protected in QTableView
+    int want = planTable_->columnWidth(0);
+    for (int c = 1; c < planModel_->columnCount(); ++c)
+        want += std::max(view->sizeHintForColumn(c), header->sectionSizeHint(c));
+    // Room for the vertical scroll bar: the rows just added do not show it yet.
+    want += planTable_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, planTable_);
+    const int extra = want - planTable_->viewport()->width();
+    if (extra <= 0 || !isVisible()) return;
+    int w = width() + extra;
+    if (const QScreen* sc = screen()) w = std::min(w, sc->availableGeometry().width());
+    if (w > width()) resize(w, height());
 }
 
 QString ConvertWizard::resolvedOutType() const {

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Private helpers shared by convertwizard.cc, convertwizard_forget.cc and convertwizard_run.cc.
+// Private helpers shared by the ConvertWizard files (convertwizard*.cc).
 #pragma once
 
 #include "anamnesis/convert.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 
+#include <QLabel>
 #include <QStandardItem>
 #include <QString>
 #include <QWizardPage>
@@ -25,6 +26,14 @@ inline QString clockText(double secs) {
 /// the core's message (technical detail) below it.
 inline QString failureHtml(const QString& plain, const QString& detail) {
     return QStringLiteral("<span style='color:#d03030'>%1</span><br><small>%2</small>").arg(plain.toHtmlEscaped(), detail.toHtmlEscaped());
+}
+
+/// A label that wraps and whose text can be selected (pages' prose).
+inline QLabel* wrapLabel(const QString& text, QWidget* parent) {
+    auto* l = new QLabel(text, parent);
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
 }
 
 /// A wizard page whose completeness and entry action are closures.

@@ -55,12 +55,7 @@ int cmd_remember(Args& args, bool convert) {
         HfLayout hf = to_hf_layout(cat, plan, opt.to);
         plan = std::move(hf.plan);
         opt.config_json = std::move(hf.config_json);
-        if (opt.output.empty()) {
-            std::string out = default_output_path(cat, opt.to);
-            const std::string ext = ".safetensors";
-            if (out.size() > ext.size() && out.compare(out.size() - ext.size(), ext.size(), ext) == 0) out.resize(out.size() - ext.size());
-            opt.output = out;
-        }
+        if (opt.output.empty()) opt.output = default_hf_layout_output_path(cat, opt.to);
     }
 
     ConvertResult res;

@@ -5,6 +5,7 @@
 //   anamnesis --screenshot DIR FILE       render the main window and the
 //                                         conversion wizard to PNGs in DIR, then quit
 #include "screenshots.hpp"
+#include "translations.hpp"
 
 #include "mainwindow.hpp"
 #include "singleinstance.hpp"

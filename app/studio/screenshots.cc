@@ -87,32 +87,40 @@ int runScreenshots(const QString& dir, const QString& model) {
         std::fprintf(stderr, "open failed: %s\n", qPrintable(msg));
         QApplication::exit(1);
     });
-    // The forget wizard: AMN_SCREENSHOT_FORGET names a GGUF to forget to
-    // Q4_K_M (tools/screenshots.sh passes tiny-llama-F32.gguf from the shared
-    // fixtures); without it the open model is re-quantized to fp8 (per
-    // channel: any row length, unlike w4a16's groups of 128).
+    // The forget wizard: AMN_SCREENSHOT_FORGET names a model to forget
+    // (tools/screenshots.sh passes tiny-llama-F32.gguf from the shared
+    // fixtures); without it, the open model, through the main window's
+    // Convert… as a user does it. A GGUF or a Hugging Face folder (AWQ,
+    // bitsandbytes … as dropped on the window) goes to GGUF Q4_K_M; any
+    // other model is re-quantized to fp8 (per channel: any row length,
+    // unlike w4a16's groups of 128).
     std::function<void(bool)> forgetShots = [&, w](bool okSoFar) {
-        const QString gguf = qEnvironmentVariable("AMN_SCREENSHOT_FORGET");
-        ModelPtr m;
-        try {
-            m = !gguf.isEmpty() && QFileInfo::exists(gguf) ? loadModel(gguf) : w->currentModelView()->model();
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "forget model: %s\n", e.what());
-            QApplication::exit(1);
-            return;
+        const QString other = qEnvironmentVariable("AMN_SCREENSHOT_FORGET");
+        ConvertWizard* fw = nullptr;
+        if (!other.isEmpty() && QFileInfo::exists(other)) {
+            ModelPtr m;
+            try {
+                m = loadModel(other);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "forget model: %s\n", e.what());
+                QApplication::exit(1);
+                return;
+            }
+            fw = new ConvertWizard(m, w);
+            fw->setWindowFlag(Qt::Window, true);
+        } else {
+            fw = w->convertCurrent();
         }
-        auto* fw = new ConvertWizard(m, w);
-        fw->setWindowFlag(Qt::Window, true);
         fw->setErrorDialogs(false);
         fw->resize(900, 680);
-        if (m->catalog.format == amn::Format::Gguf) {
+        const bool toGguf = fw->model()->catalog.format == amn::Format::Gguf || fw->hfInput();
+        if (toGguf) {
             fw->setGgufFileType(QStringLiteral("Q4_K_M"));
         } else {
             fw->setStScheme(QStringLiteral("fp8"));
             fw->setRequantize(true);
         }
-        fw->setOutputPath(QDir(out.path()).filePath(m->catalog.format == amn::Format::Gguf ? QStringLiteral("model-Q4_K_M.gguf")
-                                                                                       : QStringLiteral("model-fp8")));
+        fw->setOutputPath(QDir(out.path()).filePath(toGguf ? QStringLiteral("model-Q4_K_M.gguf") : QStringLiteral("model-fp8")));
         fw->show();
         fw->next();
         bool ok = okSoFar && save(fw, dir, QStringLiteral("wizard-forget-target.png"));

@@ -3,6 +3,7 @@
 // undone, Gemma's norm offset removed, config.json from the key/values.
 #include "anamnesis/hf_layout.hpp"
 
+#include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
@@ -448,6 +449,13 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     }
     res.config_json = build_config(cat, *A, kv, out_dtype, tied, attention_bias, llama3_factor);
     return res;
+}
+
+std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype) {
+    std::string out = default_output_path(cat, out_dtype);
+    constexpr std::string_view ext = ".safetensors";
+    if (out.size() > ext.size() && out.ends_with(ext)) out.resize(out.size() - ext.size());
+    return out;
 }
 
 }  // namespace amn

@@ -4,6 +4,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
+#include "anamnesis/hf_layout.hpp"
 #include "anamnesis/plan.hpp"
 #include "test_support.hpp"
 
@@ -264,6 +265,9 @@ void TestConvert::defaultOutputNames() {
     auto cat = open_model(tmp.filePath("Model-FP8-dynamic.safetensors").toStdString());
     QCOMPARE(QString::fromStdString(default_output_path(cat, std::nullopt)), tmp.filePath("Model-bf16.safetensors"));
     QCOMPARE(QString::fromStdString(default_output_path(cat, DType::F32)), tmp.filePath("Model-f32.safetensors"));
+    // The Hugging Face layout (remember --layout hf, the wizard): the same name as a folder.
+    QCOMPARE(QString::fromStdString(default_hf_layout_output_path(cat, std::nullopt)), tmp.filePath("Model-bf16"));
+    QCOMPARE(QString::fromStdString(default_hf_layout_output_path(cat, DType::F16)), tmp.filePath("Model-f16"));
     fs::copy_file(amn::test::source_dir() + "/fixtures/fp8/e5m2_channel/input/model.safetensors",
                   tmp.filePath("model-fp8.safetensors").toStdString());
     cat = open_model(tmp.filePath("model-fp8.safetensors").toStdString());
@@ -272,6 +276,7 @@ void TestConvert::defaultOutputNames() {
     fs::copy(sample(), tmp.filePath("Llama-3.2-1B-FP8").toStdString());
     cat = open_model(tmp.filePath("Llama-3.2-1B-FP8").toStdString());
     QCOMPARE(QString::fromStdString(default_output_path(cat, std::nullopt)), tmp.filePath("Llama-3.2-1B-bf16"));
+    QCOMPARE(QString::fromStdString(default_hf_layout_output_path(cat, std::nullopt)), tmp.filePath("Llama-3.2-1B-bf16"));
     cat = open_model(tmp.filePath("Llama-3.2-1B-FP8/model.safetensors").toStdString());
     QCOMPARE(QString::fromStdString(default_output_path(cat, DType::F16)), tmp.filePath("Llama-3.2-1B-f16"));
 }

@@ -6,6 +6,7 @@
 // parser) carrying a real multi-line chat template.
 #include "../core/gguf_test_support.hpp"
 #include "mainwindow.hpp"
+#include "translations.hpp"
 #include "metadataview.hpp"
 #include "widget_test_util.hpp"
 

@@ -13,6 +13,7 @@
 //     Cancel button reads "Abbrechen".
 #include "loadedmodel.hpp"
 #include "mainwindow.hpp"
+#include "translations.hpp"
 #include "schemetext.hpp"
 #include "tensordetail.hpp"
 

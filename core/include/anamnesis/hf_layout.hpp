@@ -98,4 +98,9 @@ struct HfLayout {
 ///         is missing or a Q/K tensor does not split into its heads.
 HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype = std::nullopt);
 
+/// The folder `amn remember --layout hf` (and the wizard's "Hugging Face
+/// folder" target) writes when no output is given: default_output_path()
+/// without its ".safetensors" ("model-Q4_K_M.gguf" → "model-bf16").
+std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype);
+
 }  // namespace amn

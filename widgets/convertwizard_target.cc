@@ -1,0 +1,165 @@
+// ConvertWizard: the Target page (remember, GGUF for llama.cpp, forget).
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "convertwizard.hpp"
+#include "convertwizard_p.hpp"
+
+#include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/hf_gguf.hpp"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRadioButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace amn::ui {
+
+using namespace convert_detail;
+
+QWizardPage* ConvertWizard::buildTargetPage() {
+    const auto& m = *model_;
+    auto* target = new Page(this);
+    target->setTitle(tr("Target"));
+    target->setSubTitle(amn::is_hf_gguf_input(m.catalog)
+                            ? tr("Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme.")
+                            : tr("Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."));
+    auto* l = new QVBoxLayout(target);
+    auto* group = new QButtonGroup(target);
+    auto* remember = new QGroupBox(tr("Remember"), target);
+    auto* rl = new QVBoxLayout(remember);
+    autoTarget_ = new QRadioButton(tr("&Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)"), remember);
+    bf16_ = new QRadioButton(tr("Every float tensor as &BF16 safetensors"), remember);
+    f16_ = new QRadioButton(tr("Every float tensor as &F16 safetensors"), remember);
+    f32_ = new QRadioButton(tr("Every float tensor as F&32 safetensors (exact dequantized values, twice the size)"), remember);
+    for (auto* b : {autoTarget_, bf16_, f16_, f32_}) {
+        group->addButton(b);
+        rl->addWidget(b);
+    }
+    rl->addWidget(wrapLabel(tr("Integer and boolean tensors are always copied unchanged. Quantization companions "
+                               "(scales, zero points) are consumed and not written."),
+                            remember));
+    QButtonGroup* layoutGroup = nullptr;
+    if (m.catalog.format == amn::Format::Gguf) {  // amn remember --layout hf
+        layoutGroup = new QButtonGroup(remember);
+        singleFile_ = new QRadioButton(tr("One safetensors fi&le (GGUF tensor names)"), remember);
+        hfFolder_ = new QRadioButton(tr("&Hugging Face folder (config.json + safetensors, transformers names)"), remember);
+        hfFolder_->setToolTip(tr("As amn remember --layout hf: a folder transformers can load, with llama.cpp's "
+                                 "Q/K permutation undone."));
+        // One below the other: side by side, the second was cut at the
+        // right edge at the default size (radio buttons do not wrap).
+        for (auto* b : {singleFile_, hfFolder_}) {
+            layoutGroup->addButton(b);
+            rl->addWidget(b);
+        }
+        singleFile_->setChecked(true);
+    }
+    l->addWidget(remember);
+
+    const bool isGguf = m.catalog.format == amn::Format::Gguf;
+    hfInput_ = amn::is_hf_gguf_input(m.catalog);
+    ggufRadio_ = new QRadioButton(hfInput_ ? tr("&GGUF file type (as llama-quantize, in one pass):") : tr("&GGUF file type (as llama-quantize):"),
+                                  target);
+    ftype_ = new QComboBox(target);
+    for (const auto& ft : amn::llama_file_types()) {
+        if (!ft.offered) continue;
+        const QString name = QString::fromLatin1(ft.name.data(), static_cast<int>(ft.name.size()));
+        ftype_->addItem(ft.needs_imatrix ? tr("%1 (needs an importance matrix)").arg(name) : name, name);
+    }
+    ftype_->setCurrentIndex(std::max(0, ftype_->findData(QStringLiteral("Q4_K_M"))));
+    group->addButton(ggufRadio_);
+    if (hfInput_) {
+        // A Hugging Face folder: GGUF as llama.cpp's converter writes it,
+        // or on in one pass to a llama-quantize file type.
+        auto* gg = new QGroupBox(tr("GGUF for llama.cpp"), target);
+        auto* gl = new QGridLayout(gg);
+        convertRadio_ = new QRadioButton(tr("As convert_hf_to_gguf.py &writes it:"), gg);
+        convertRadio_->setToolTip(tr("As amn convert --to gguf:TYPE: the bytes llama.cpp's converter writes."));
+        outtype_ = new QComboBox(gg);
+        QString autoType;
+        try {
+            autoType = QString::fromStdString(amn::resolve_hf_outtype(m.catalog, "auto"));
+        } catch (const std::exception&) {
+        }
+        outtype_->addItem(autoType.isEmpty() ? tr("auto") : tr("auto (%1 for this model)").arg(autoType), QStringLiteral("auto"));
+        for (const char* t : {"F32", "F16", "BF16", "Q8_0"}) outtype_->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+        ggufRadio_->setToolTip(tr("As amn forget --to gguf:FTYPE: the converter's lossless output quantized by "
+                                  "llama-quantize's rules, without the intermediate file."));
+        group->addButton(convertRadio_);
+        gl->addWidget(convertRadio_, 0, 0);
+        gl->addWidget(outtype_, 0, 1);
+        gl->addWidget(ggufRadio_, 1, 0);
+        gl->addWidget(ftype_, 1, 1);
+        gl->setColumnStretch(2, 1);
+        // The combos as wide as a type name needs (their lists show the
+        // long entries), so that the radio labels keep their full width.
+        for (auto* c : {outtype_, ftype_}) {
+            c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            c->setMinimumContentsLength(22);
+        }
+        hfInfo_ = wrapLabel(QString(), gg);
+        hfInfo_->hide();  // until setHfGgufInfo()
+        gl->addWidget(hfInfo_, 2, 0, 1, 3);
+        l->addWidget(gg);
+    }
+    auto* forget = new QGroupBox(tr("Forget"), target);
+    auto* fl = new QGridLayout(forget);
+    stRadio_ = new QRadioButton(tr("&Safetensors scheme (transformers, vLLM):"), forget);
+    scheme_ = new QComboBox(forget);
+    for (auto n : amn::st_scheme_names()) {
+        const QString name = QString::fromLatin1(n.data(), static_cast<int>(n.size()));
+        scheme_->addItem(name, name);
+    }
+    group->addButton(stRadio_);
+    int row = 0;
+    if (!hfInput_) {
+        fl->addWidget(ggufRadio_, row, 0);
+        fl->addWidget(ftype_, row++, 1);
+    }
+    fl->addWidget(stRadio_, row, 0);
+    fl->addWidget(scheme_, row++, 1);
+    fl->setColumnStretch(2, 1);
+    if (!isGguf && !hfInput_) {
+        ggufRadio_->setEnabled(false);
+        ftype_->setEnabled(false);
+        ggufRadio_->setToolTip(tr("GGUF output needs a GGUF input or a Hugging Face folder (config.json beside the safetensors)."));
+    }
+    fl->addWidget(wrapLabel(tr("Forgetting measures what is lost: after the run, the error of every tensor (RMSE, SQNR)."), forget),
+                  row, 0, 1, 3);
+    l->addWidget(forget);
+    l->addStretch(1);
+    autoTarget_->setChecked(true);
+    auto refresh = [this] {
+        updateModeWidgets();
+        if (!outputEdited_ && output_) output_->setText(defaultOutput());
+    };
+    connect(group, &QButtonGroup::buttonToggled, this, [refresh](QAbstractButton*, bool on) {
+        if (on) refresh();
+    });
+    if (layoutGroup)
+        connect(layoutGroup, &QButtonGroup::buttonToggled, this, [this, refresh](QAbstractButton*, bool on) {
+            if (!on) return;
+            if (mode() != Mode::Remember) autoTarget_->setChecked(true);  // a layout is a remember choice
+            refresh();
+        });
+    connect(ftype_, &QComboBox::currentIndexChanged, this, [this, refresh] {
+        if (ggufRadio_->isEnabled()) ggufRadio_->setChecked(true);
+        refresh();
+    });
+    connect(scheme_, &QComboBox::currentIndexChanged, this, [this, refresh] {
+        stRadio_->setChecked(true);
+        refresh();
+    });
+    if (outtype_)
+        connect(outtype_, &QComboBox::currentIndexChanged, this, [this, refresh] {
+            if (convertRadio_->isEnabled()) convertRadio_->setChecked(true);
+            refresh();
+        });
+    return target;
+}
+
+}  // namespace amn::ui
