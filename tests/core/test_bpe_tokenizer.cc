@@ -10,6 +10,7 @@
 #include "tokenizer/bpe_vocab.hpp"
 #include "tokenizer/hf_tokenizer.hpp"
 #include "tokenizer/pre_table.hpp"
+#include "tokenizer/pre_tokenizer.hpp"
 #include "tokenizer/unicode_text.hpp"
 
 #include <QCryptographicHash>
@@ -157,6 +158,38 @@ private slots:
         // A hash listed twice: the later entry wins, as the converter's chain of ifs.
         QCOMPARE(*pre_name_for_hash("b6dc8df998e1cfbdc4eac8243701a65afe638679230920b50d6f17d81c098166"), std::string("olmo"));
         QVERIFY(!pre_name_for_hash("00"));
+    }
+
+    // issue 24: the table read backwards (GGUF → tokenizer.json) names what the forward direction reads:
+    // each definition parses to a pre-tokenizer pre_name_for_definition() gives the same name, and for the
+    // fixtures' models it is their tokenizer.json's normalizer, pre_tokenizer, decoder and ByteLevel post-processor.
+    void pre_table_is_two_way() {
+        for (const char* name : {"llama-bpe", "qwen2", "gpt-2"}) {
+            const auto def = pre_definition(name);
+            QVERIFY(def);
+            simdjson::dom::parser parser;
+            const simdjson::padded_string text(def->pre_tokenizer);
+            simdjson::dom::element root;
+            QVERIFY(!parser.parse(text).get(root));
+            QCOMPARE(pre_name_for_definition(parse_pre_tokenizer(root, "def")), std::optional<std::string>(name));
+        }
+        QVERIFY(!pre_definition("dbrx"));
+        QVERIFY(!pre_definition(""));
+        auto json = [](const std::string& t) { return QJsonDocument::fromJson(QByteArray::fromStdString("[" + t + "]")).array().at(0); };
+        for (const auto& [c, name] : {std::pair{"Meta-Llama-3-8B-Instruct", "llama-bpe"}, std::pair{"Qwen3-0.6B", "qwen2"}}) {
+            QFile f(fixtures_ + "/hf-gguf/inputs/" + c + "/tokenizer.json");
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject tj = QJsonDocument::fromJson(f.readAll()).object();
+            const auto def = pre_definition(name);
+            QCOMPARE(json(def->normalizer), tj["normalizer"]);
+            QCOMPARE(json(def->pre_tokenizer), tj["pre_tokenizer"]);
+            QCOMPARE(json(def->decoder), tj["decoder"]);
+            const QJsonValue post = tj["post_processor"].toObject()["type"] == "Sequence"
+                                        ? tj["post_processor"].toObject()["processors"].toArray().at(0)
+                                        : tj["post_processor"];
+            QCOMPARE(json(def->post_processor), post);
+            QCOMPARE(def->ignore_merges, tj["model"].toObject()["ignore_merges"].toBool());
+        }
     }
 
     // encode / decode against the HF tokenizer and llama.cpp's test vectors.
