@@ -64,16 +64,23 @@ struct HfSideFiles {
 ///   present; written whenever the GGUF has any of these;
 /// - for `tokenizer.ggml.model` "gpt2" with a `tokenizer.ggml.pre` that
 ///   pre_definition() knows, and "llama" (SentencePiece): tokenizer.json
-///   (hf_tokenizer_json()), tokenizer_config.json (add_bos/add_eos/add_sep
-///   flags as present, added_tokens_decoder, bos/eos/unk/sep/pad/mask
-///   tokens, chat_template, model_max_length from {arch}.context_length,
-///   tokenizer_class PreTrainedTokenizerFast) and special_tokens_map.json;
+///   (hf_tokenizer_json()), tokenizer_config.json (sorted keys, as
+///   transformers writes it: add_bos/add_eos/add_sep flags as present,
+///   added_tokens_decoder — gpt2: every added token; llama: the control and
+///   user-defined tokens with score −1000, the mark convert_hf_to_gguf's own
+///   added_tokens_decoder override leaves, so that converting back repeats
+///   it —, bos/eos/unk/sep/pad/mask tokens, chat_template (the list form
+///   with tokenizer.chat_templates), model_max_length from
+///   {arch}.context_length, tokenizer_class PreTrainedTokenizerFast) and
+///   special_tokens_map.json;
 ///   for "llama" also tokenizer.model (spm_model_proto(); left out with a
 ///   warning when SentencePiece could not load it) and `add_prefix_space`
 ///   from `tokenizer.ggml.add_space_prefix`;
 /// - any other model or pre-tokenizer: no tokenizer files, and a warning
-///   that says which value is not known (never a guess).
-/// \throws what read_gguf_tokenizer() and hf_tokenizer_json() throw.
+///   that says which value is not known (never a guess); the same when
+///   hf_tokenizer_json() finds the vocabulary cannot be written.
+/// \throws what read_gguf_tokenizer() throws, and Error{Malformed} naming a
+///         general.sampling.* key that is not a finite number / UTF-8 string.
 HfSideFiles hf_side_files(const Catalog& cat);
 
 /// tokenizer.json for `kv` (model "gpt2" or "llama"), pretty-printed with two spaces:
@@ -85,8 +92,7 @@ HfSideFiles hf_side_files(const Catalog& cat);
 ///   TemplateProcessing (BOS/EOS as add_bos/add_eos say) after the post-processor;
 /// - llama: what transformers' LlamaConverter builds for a SentencePiece BPE
 ///   model: BPE with byte_fallback, fuse_unk, unk_token, every piece in the
-///   vocabulary, merges generated from the pieces and scores (ordered by the
-///   merged piece's score), normalizer Prepend("▁") + Replace(" " → "▁")
+///   vocabulary, merges from the pieces and scores (spm_merges()), normalizer Prepend("▁") + Replace(" " → "▁")
 ///   (Prepend left out when add_space_prefix is false), decoder Replace,
 ///   ByteFallback, Fuse, Strip; control/unknown/user-defined pieces are added tokens.
 /// \returns nullopt with `why` set when the model or pre-tokenizer is not one
