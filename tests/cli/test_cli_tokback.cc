@@ -13,7 +13,9 @@
 // - GGUF → HF folder → GGUF (`amn convert FOLDER --to gguf`) gives the same
 //   tokenizer.* and general.sampling.* key/values (same types and bytes);
 // - a tokenizer model or pre-tokenizer not known here: no tokenizer files and
-//   a warning naming it; malformed tokenizer key/values: a named error.
+//   a warning naming it; a SentencePiece vocabulary SentencePiece cannot load:
+//   tokenizer.json without tokenizer.model, and a warning; malformed tokenizer
+//   key/values: a named error.
 // @huggingface/tokenizers is installed by this test (npm ci of
 // ../shared/tools/hf_shim's package-lock.json into the build folder).
 #include "anamnesis/catalog.hpp"
@@ -266,6 +268,24 @@ private slots:
             const auto h = amn::to_hf_layout(c, amn::make_plan(c));
             QCOMPARE(names(h), QStringList{"generation_config.json"});
             QVERIFY2(h.warnings.at(0).find("tokenizer.ggml.model 'bert'") != std::string::npos, h.warnings[0].c_str());
+        }
+        {
+            // SentencePiece: a vocabulary SentencePiece cannot load (an empty piece) keeps tokenizer.json
+            // and leaves tokenizer.model out, saying why.
+            const QString spm = tmp.filePath("spm.gguf");
+            r = run_amn({"convert", hf_gguf_dir() + "/inputs/Llama-2-7b-hf", "--to", "gguf", "-o", spm, "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            amn::Catalog c = amn::open_gguf(spm.toStdString());
+            for (auto& kv : c.metadata)
+                if (kv.key == "tokenizer.ggml.tokens") {
+                    std::vector<std::string> t;
+                    for (std::size_t i = 0; i < kv.value.size(); ++i) t.emplace_back(i == 500 ? std::string_view() : kv.value.string_at(i));
+                    kv.value = amn::MetaValue::strings(t);
+                }
+            const auto h = amn::to_hf_layout(c, amn::make_plan(c));
+            QCOMPARE(names(h), (QStringList{"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "generation_config.json"}));
+            QCOMPARE(h.warnings.size(), std::size_t{1});
+            QVERIFY2(h.warnings[0].find("token 500 is empty") != std::string::npos, h.warnings[0].c_str());
         }
         {
             const amn::Catalog c = with("tokenizer.ggml.token_type", amn::MetaValue::array(amn::GgufType::I32, {amn::MetaValue::i32(1)}));

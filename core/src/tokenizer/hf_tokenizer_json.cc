@@ -222,7 +222,7 @@ std::vector<std::pair<std::string_view, std::string_view>> spm_merges(const Gguf
     std::unordered_set<std::string_view> done;  // dict iteration visits each text once, at its first position
     for (std::size_t i = 0; i < kv.tokens.size(); ++i) {
         const std::string_view t = kv.tokens[i];
-        if (!done.insert(t).second) continue;
+        if (t.empty() || !done.insert(t).second) continue;  // (an empty token has no split)
         const float s = score[t];
         std::vector<Merge> local;
         for (std::size_t at = utf8_len(static_cast<unsigned char>(t[0])); at < t.size();
