@@ -7,5 +7,20 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup.sh" dev
+# test_cli_tokback's reference tokenizer (@huggingface/tokenizers under node),
+# pinned by the shared hf_shim lock file; the test installs it itself when
+# this did not (and skips without the shared data).
+shim="${AMN_REFERENCE_DIR:-$top/../shared/fixtures/reference}/../../tools/hf_shim"
+if [ -f "$shim/package-lock.json" ]; then
+  if ! command -v npm >/dev/null; then
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends npm >&2
+  fi
+  if [ ! -f "$top/build/dev/hf_shim/node_modules/@huggingface/tokenizers/package.json" ]; then
+    mkdir -p "$top/build/dev/hf_shim"
+    cp "$shim/package.json" "$shim/package-lock.json" "$top/build/dev/hf_shim/"
+    npm ci --no-audit --no-fund --prefix "$top/build/dev/hf_shim" >&2
+  fi
+fi
 cd "$top/build/dev"
 ctest --output-on-failure -j "$(nproc)" --timeout 900

@@ -85,9 +85,11 @@ void ConvertWizard::startConversion() {
             if (md == Mode::Remember) {
                 amn::ConvertOptions o2 = opt;
                 std::optional<amn::HfLayout> layout;
-                if (hf) {  // as amn remember --layout hf: HF names and config.json
+                if (hf) {  // as amn remember --layout hf: HF names, config.json, tokenizer and generation files
                     layout = amn::to_hf_layout(model->catalog, model->plan, opt.to);
                     o2.config_json = layout->config_json;
+                    o2.side_files = layout->side_files;
+                    for (const auto& w : layout->warnings) o.warnings << QString::fromStdString(w);
                 }
                 const auto res = amn::convert_to_safetensors(model->catalog, layout ? layout->plan : model->plan, o2, progress, &state->cancel);
                 for (const auto& f : res.files) o.files << QString::fromStdString(f);

@@ -50,11 +50,13 @@ int cmd_remember(Args& args, bool convert) {
     for (const auto& wmsg : cat.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
     for (const auto& wmsg : plan.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
     if (hf_layout) {
-        // Hugging Face names, Q/K permutation undone, config.json beside the
-        // output; by default a folder "<stem>-bf16/" transformers can load.
+        // Hugging Face names, Q/K permutation undone, config.json, tokenizer
+        // and generation files beside the output; by default a folder "<stem>-bf16/" transformers can load.
         HfLayout hf = to_hf_layout(cat, plan, opt.to);
         plan = std::move(hf.plan);
         opt.config_json = std::move(hf.config_json);
+        opt.side_files = std::move(hf.side_files);
+        for (const auto& wmsg : hf.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
         if (opt.output.empty()) opt.output = default_hf_layout_output_path(cat, opt.to);
     }
 

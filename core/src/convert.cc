@@ -169,7 +169,7 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
     run.chunk_bytes = opt.chunk_bytes;
     run.before_commit = [&] {
         if (config_text) sink.set_config_json(*config_text);
-        for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) sink.add_file(dst, std::move(text));
+        for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force, opt.side_files)) sink.add_file(dst, std::move(text));
     };
     exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
     ConvertResult res;

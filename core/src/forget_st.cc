@@ -223,6 +223,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     co.output = opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output;
     co.force = opt.force;
     co.config_json = forget_st_internal::config_with(in.config_json(), res.quantization_config);
+    co.side_files = in.side_files();
+    for (auto& w : in.warnings()) res.warnings.push_back(std::move(w));
     const auto layout = detail::plan_output_files(cat, co);
 
     // The output set: one shard per input shard, index.json, config.json,
@@ -284,7 +286,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     // Commit the whole set: all in place, or (on any failure) none.
     run.before_commit = [&] {
         sink.set_config_json(*co.config_json + "\n");
-        for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force)) sink.add_file(dst, std::move(text));
+        for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force, co.side_files)) sink.add_file(dst, std::move(text));
     };
     const auto ran = exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
     res.files = sink.files();

@@ -33,6 +33,10 @@ public:
     const Plan& plan() const noexcept { return hf_ ? hf_->plan : plan_; }
     /// The config.json text to extend: the input's, or the HF one for GGUF.
     const std::optional<std::string>& config_json() const noexcept { return hf_ ? hf_config_ : cat_.config_json; }
+    /// GGUF input: the tokenizer and generation files of the HF layout (HfLayout::side_files); else none.
+    std::vector<std::pair<std::string, std::string>> side_files() const { return hf_ ? hf_->side_files : decltype(hf_->side_files){}; }
+    /// GGUF input: why no tokenizer was written (HfLayout::warnings); else none.
+    std::vector<std::string> warnings() const { return hf_ ? hf_->warnings : std::vector<std::string>{}; }
 
 private:
     const Catalog& cat_;

@@ -8,6 +8,7 @@
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "arch/arch_table.hpp"
+#include "tokenizer/hf_from_gguf.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -448,6 +449,9 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         res.plan.tensors.push_back(std::move(out));
     }
     res.config_json = build_config(cat, *A, kv, out_dtype, tied, attention_bias, llama3_factor);
+    auto side = tok::hf_side_files(cat);
+    res.side_files = std::move(side.files);
+    res.warnings = std::move(side.warnings);
     return res;
 }
 

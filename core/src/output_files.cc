@@ -122,6 +122,7 @@ OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
     std::vector<std::string> outs = L.shard_paths;
     if (!L.index_path.empty()) outs.push_back(L.index_path);
     if (!L.config_path.empty()) outs.push_back(L.config_path);
+    for (const auto& [name, text] : opt.side_files) outs.push_back((fs::path(L.dir) / name).string());
     for (const auto& o : outs) {
         for (const auto& in : inputs)
             if (same_file(o, in))
@@ -146,13 +147,16 @@ OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
     return L;
 }
 
-std::vector<std::pair<std::string, std::string>> read_ancillary_files(const Catalog& cat, const OutputLayout& layout, bool force) {
+std::vector<std::pair<std::string, std::string>> read_ancillary_files(const Catalog& cat, const OutputLayout& layout, bool force,
+                                                                     const std::vector<std::pair<std::string, std::string>>& side_files) {
     std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [name, text] : side_files) out.emplace_back((fs::path(layout.dir) / name).string(), text);
     if (!layout.dir_mode) return out;
     const fs::path in = model_dir(cat);
     std::error_code ec;
     if (fs::equivalent(in, layout.dir, ec)) return out;
     for (const char* n : kAncillaryNames) {
+        if (std::any_of(side_files.begin(), side_files.end(), [&](const auto& f) { return f.first == n; })) continue;
         const fs::path src = in / n;
         if (!fs::is_regular_file(src, ec)) continue;
         const fs::path dst = fs::path(layout.dir) / n;

@@ -41,9 +41,13 @@ struct OutputLayout {
 ///         something that is not a folder.
 OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt);
 
-/// The tokenizer and generation files to copy into a directory-mode output
-/// folder (none in file mode, or when the folder is the input's): (destination,
-/// bytes) pairs, read now so that a read error comes before any output.
-std::vector<std::pair<std::string, std::string>> read_ancillary_files(const Catalog& cat, const OutputLayout& layout, bool force);
+/// The files to write beside the output tensors, (destination, bytes) pairs:
+/// `side_files` (ConvertOptions::side_files, into the output folder, in both
+/// modes), then the tokenizer and generation files to copy into a
+/// directory-mode output folder (none in file mode, when the folder is the
+/// input's, or for a name `side_files` has), read now so that a read error
+/// comes before any output.
+std::vector<std::pair<std::string, std::string>> read_ancillary_files(const Catalog& cat, const OutputLayout& layout, bool force,
+                                                                     const std::vector<std::pair<std::string, std::string>>& side_files = {});
 
 }  // namespace amn::detail

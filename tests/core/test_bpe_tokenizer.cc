@@ -159,6 +159,41 @@ private slots:
         QVERIFY(!pre_name_for_hash("00"));
     }
 
+    // issue 24: the table read backwards (GGUF → tokenizer.json) names what the forward direction reads:
+    // each definition parses to a pre-tokenizer pre_name_for_definition() gives the same name, and for the
+    // fixtures' models it is their tokenizer.json's normalizer, pre_tokenizer, decoder and ByteLevel post-processor.
+    void pre_table_is_two_way() {
+        for (const char* name : {"llama-bpe", "qwen2", "gpt-2"}) {
+            const auto def = pre_definition(name);
+            QVERIFY(def);
+            // (a minimal tokenizer.json around it: this file does not include simdjson itself)
+            const auto tok = HfTokenizer::parse(R"({"version":"1.0","added_tokens":[],"normalizer":)" + def->normalizer +
+                                                    R"(,"pre_tokenizer":)" + def->pre_tokenizer + R"(,"post_processor":)" +
+                                                    def->post_processor + R"(,"decoder":)" + def->decoder +
+                                                    R"(,"model":{"type":"BPE","vocab":{"a":0},"merges":[]}})",
+                                                "def");
+            QVERIFY(tok.pre_tokenizer());
+            QCOMPARE(pre_name_for_definition(*tok.pre_tokenizer()), std::optional<std::string>(name));
+        }
+        QVERIFY(!pre_definition("dbrx"));
+        QVERIFY(!pre_definition(""));
+        auto json = [](const std::string& t) { return QJsonDocument::fromJson(QByteArray::fromStdString("[" + t + "]")).array().at(0); };
+        for (const auto& [c, name] : {std::pair{"Meta-Llama-3-8B-Instruct", "llama-bpe"}, std::pair{"Qwen3-0.6B", "qwen2"}}) {
+            QFile f(fixtures_ + "/hf-gguf/inputs/" + c + "/tokenizer.json");
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject tj = QJsonDocument::fromJson(f.readAll()).object();
+            const auto def = pre_definition(name);
+            QCOMPARE(json(def->normalizer), tj["normalizer"]);
+            QCOMPARE(json(def->pre_tokenizer), tj["pre_tokenizer"]);
+            QCOMPARE(json(def->decoder), tj["decoder"]);
+            const QJsonValue post = tj["post_processor"].toObject()["type"] == "Sequence"
+                                        ? tj["post_processor"].toObject()["processors"].toArray().at(0)
+                                        : tj["post_processor"];
+            QCOMPARE(json(def->post_processor), post);
+            QCOMPARE(def->ignore_merges, tj["model"].toObject()["ignore_merges"].toBool());
+        }
+    }
+
     // encode / decode against the HF tokenizer and llama.cpp's test vectors.
     void encode_matches_hf_tokenizer_data() {
         QTest::addColumn<QString>("case_name");

@@ -362,6 +362,10 @@ private slots:
         QVERIFY2(done.contains(QDir::toNativeSeparators(QFileInfo(guiDir).absoluteFilePath())), qPrintable(done));
         const QStringList files = amn::test::list_files(cliDir);
         QVERIFY(files.contains("config.json"));
+        // issue 24: the tokenizer comes along (test_cli_tokback checks what is in it)
+        for (const char* f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json",
+                              "generation_config.json"})
+            QVERIFY2(files.contains(f), f);
         QCOMPARE(amn::test::list_files(guiDir), files);
         for (const QString& f : files)
             QVERIFY2(readAll(cliDir + "/" + f) == readAll(guiDir + "/" + f), qPrintable(f));

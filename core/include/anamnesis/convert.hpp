@@ -21,6 +21,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace amn {
@@ -46,6 +47,12 @@ struct ConvertOptions {
     /// output dtype as for the catalog's. Written in both output modes (a
     /// `.safetensors` file: into its folder).
     std::optional<std::string> config_json;
+    /// More files for the output folder, (file name, text), written with the
+    /// tensors as one set (all or none; `to_hf_layout`'s tokenizer and
+    /// generation files). In both output modes (a `.safetensors` file: into its
+    /// folder). They replace files of the same name that would be copied
+    /// from beside the input; an existing one is an OutputExists error unless `force`.
+    std::vector<std::pair<std::string, std::string>> side_files;
 };
 
 struct ConvertResult {

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace amn {
@@ -65,6 +66,18 @@ struct HfLayout {
     std::string config_json;   ///< config.json text (pretty-printed, no trailing newline)
     std::string architecture;  ///< GGUF architecture ("llama")
     std::string hf_class;      ///< transformers class ("LlamaForCausalLM")
+    /// The tokenizer and generation files beside config.json, (file name,
+    /// text) in writing order: tokenizer.json, tokenizer_config.json,
+    /// special_tokens_map.json for a `tokenizer.ggml.model` "gpt2" (BPE with
+    /// a `tokenizer.ggml.pre` of llama-bpe, qwen2 or gpt-2) or "llama"
+    /// (SentencePiece: tokenizer.json as transformers' LlamaConverter builds
+    /// it, plus the SentencePiece tokenizer.model itself), and
+    /// generation_config.json (bos/eos/pad ids, `general.sampling.*`)
+    /// whenever the GGUF has any of those. Pass to ConvertOptions::side_files.
+    std::vector<std::pair<std::string, std::string>> side_files;
+    /// Why no tokenizer was written (another tokenizer model or pre-tokenizer:
+    /// never a guess); empty when it was.
+    std::vector<std::string> warnings;
 };
 
 /// Transform the plan of a GGUF catalog into the Hugging Face layout:
@@ -91,11 +104,15 @@ struct HfLayout {
 /// the 27B models — 46 / 62 layers — else head_dim, as llama.cpp's
 /// f_attention_scale), Gemma 3 `sliding_window_pattern` 6 and
 /// `rope_local_base_freq` 10000.
+/// Side files: see HfLayout::side_files (core/src/tokenizer/hf_from_gguf.hpp
+/// says how each is built from the `tokenizer.*` key/values).
 /// \throws Error{Usage} when `cat` is not GGUF; Error{Unsupported} naming the
 ///         architecture when it is not supported, or naming a tensor that has
 ///         no HF name; Error{Malformed} when a required key
 ///         ({arch}.embedding_length, .block_count, .attention.head_count …)
-///         is missing or a Q/K tensor does not split into its heads.
+///         is missing or a Q/K tensor does not split into its heads, or a
+///         `tokenizer.*` key is malformed (tokens not strings / not UTF-8,
+///         token_type or scores of another length, flags not booleans).
 HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype = std::nullopt);
 
 /// The folder `amn remember --layout hf` (and the wizard's "Hugging Face

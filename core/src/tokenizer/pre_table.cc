@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "tokenizer/pre_table.hpp"
 
+#include "anamnesis/json_writer.hpp"
 #include "sha256.hpp"
 #include "tokenizer/hf_tokenizer.hpp"
 
@@ -162,6 +163,36 @@ std::optional<std::string> pre_name_for_definition(const PreTokenizer& p) {
     if (is_split_then_byte_level(p, kLlama3Split)) return "llama-bpe";
     if (is_split_then_byte_level(p, kQwen2Split)) return "qwen2";
     if (p.kind == PreTokenizer::Kind::ByteLevel && !p.add_prefix_space && p.use_regex) return "gpt-2";
+    return std::nullopt;
+}
+
+namespace {
+
+/// {"type":"Sequence","pretokenizers":[Split(regex, Isolated), ByteLevel(no prefix space, trim_offsets, no regex)]}
+std::string split_then_byte_level_json(std::string_view regex, bool trim_offsets) {
+    std::string s = R"({"type":"Sequence","pretokenizers":[{"type":"Split","pattern":{"Regex":)";
+    JsonWriter::escape_to(s, regex);
+    s += R"(},"behavior":"Isolated","invert":false},{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":)";
+    s += trim_offsets ? "true" : "false";
+    s += R"(,"use_regex":false}]})";
+    return s;
+}
+
+}  // namespace
+
+std::optional<PreDefinition> pre_definition(std::string_view pre) {
+    if (pre == "llama-bpe")  // Meta-Llama-3-8B-Instruct tokenizer.json (sha256 e134af98…, the hf-gguf fixture)
+        return PreDefinition{"null", split_then_byte_level_json(kLlama3Split, true),
+                             R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":false,"use_regex":true})",
+                             R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":true})", true};
+    if (pre == "qwen2")  // Qwen3 tokenizer.json (sha256 aeb13307…, the hf-gguf fixture; Qwen1.5/Qwen2 have the same parts)
+        return PreDefinition{R"({"type":"NFC"})", split_then_byte_level_json(kQwen2Split, false),
+                             R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false})",
+                             R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false})", false};
+    if (pre == "gpt-2")  // openai-community/gpt2 tokenizer.json (written before `use_regex`: its default, true, spelled out)
+        return PreDefinition{"null", R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true})",
+                             R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":false,"use_regex":true})",
+                             R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":true})", false};
     return std::nullopt;
 }
 

@@ -34,4 +34,23 @@ std::optional<std::string> pre_name_for_hash(std::string_view chkhsh);
 /// "gpt-2"), ignoring fields that change no token (trim_offsets). nullopt otherwise.
 std::optional<std::string> pre_name_for_definition(const PreTokenizer& pre);
 
+/// The way back (GGUF → tokenizer.json): what a `tokenizer.ggml.pre` name
+/// stands for in the tokenizer.json of the model it was made from. Each
+/// member is JSON text, as that file has it.
+struct PreDefinition {
+    std::string normalizer;      ///< `normalizer` ("null"; Qwen2: NFC, which llama.cpp itself skips)
+    std::string pre_tokenizer;   ///< `pre_tokenizer`
+    std::string post_processor;  ///< the ByteLevel `post_processor` (offsets only; a TemplateProcessing goes after it for BOS/EOS)
+    std::string decoder;         ///< `decoder`
+    bool ignore_merges;          ///< BPE `model.ignore_merges` (llama.cpp: true for llama-bpe)
+};
+
+/// The definition of `pre` for the names whose tokenizer.json is known here
+/// — exactly those pre_name_for_definition() recognises:
+/// "llama-bpe" (Meta-Llama-3-8B-Instruct's tokenizer.json), "qwen2"
+/// (Qwen1.5 … Qwen3: the same regex with single digits, NFC normalizer),
+/// "gpt-2" (openai-community/gpt2: a lone ByteLevel with its regex).
+/// nullopt for any other name (no guess).
+std::optional<PreDefinition> pre_definition(std::string_view pre);
+
 }  // namespace amn::tok

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Issue 24, the way back keeps the tokenizer: `amn remember X.gguf --layout hf`
+// writes tokenizer.json, tokenizer_config.json, special_tokens_map.json,
+// generation_config.json (and tokenizer.model for SentencePiece) from the
+// GGUF's tokenizer.* / general.sampling.* key/values. For every tokenizer of
+// the shared hf-gguf fixtures (BPE: Llama 3, Qwen3; SentencePiece: Llama 2,
+// Mistral v0.1), on the GGUF `amn convert` makes of the fixture folder
+// (byte-identical to convert_hf_to_gguf.py's, checked by its sha256):
+// - the written tokenizer.json, run by @huggingface/tokenizers under node,
+//   gives llama.cpp's ids for 67 texts (tests/cli/data/tokback_reference.json,
+//   made by tests/cli/tokback_reference.py with llama.cpp's llama_tokenize);
+//   the two differences llama.cpp itself makes are checked as such;
+// - GGUF → HF folder → GGUF (`amn convert FOLDER --to gguf`) gives the same
+//   tokenizer.* and general.sampling.* key/values (same types and bytes);
+// - a tokenizer model or pre-tokenizer not known here: no tokenizer files and
+//   a warning naming it; a SentencePiece vocabulary SentencePiece cannot load:
+//   tokenizer.json without tokenizer.model, and a warning; malformed tokenizer
+//   key/values: a named error.
+// @huggingface/tokenizers is installed by this test (npm ci of
+// ../shared/tools/hf_shim's package-lock.json into the build folder).
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/gguf.hpp"
+#include "anamnesis/hf_layout.hpp"
+#include "anamnesis/plan.hpp"
+#include "test_support.hpp"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <algorithm>
+
+using amn::test::run;
+using amn::test::run_amn;
+
+namespace {
+
+QString hf_gguf_dir() {
+    const auto shared = amn::test::shared_fixtures_dir();
+    return shared.empty() ? QString() : QString::fromStdString(shared) + "/hf-gguf";
+}
+
+QByteArray sha256_of(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(&f);
+    return h.result().toHex();
+}
+
+QJsonDocument read_json(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll());
+}
+
+/// The fixture case, the amn command that makes its GGUF (the manifest output
+/// the reference ids were made on), and whether it is SentencePiece.
+struct Case {
+    const char* name;
+    const char* to;
+    bool spm;
+};
+constexpr Case kCases[] = {
+    {"Meta-Llama-3-8B-Instruct", "gguf:F16", false},
+    {"Qwen3-0.6B", "gguf:BF16", false},
+    {"Llama-2-7b-hf", "gguf", true},
+    {"Mistral-7B-v0.1-FP8", "gguf", true},
+};
+
+bool is_tokenizer_key(const std::string& k) { return k.starts_with("tokenizer.") || k.starts_with("general.sampling."); }
+
+}  // namespace
+
+class TestCliTokback : public QObject {
+    Q_OBJECT
+
+    QString shim_;     // folder with node_modules/@huggingface/tokenizers and hf_tokenize.mjs
+    QString reason_;   // why there is none
+    QJsonObject ref_;  // tests/cli/data/tokback_reference.json
+
+    /// Skip (or fail under AMN_REQUIRE_REFERENCE=1) without the fixtures or node.
+    bool ready() {
+        if (hf_gguf_dir().isEmpty() || !QFileInfo::exists(hf_gguf_dir() + "/manifest.json")) {
+            reason_ = "hf-gguf fixtures missing";
+            return false;
+        }
+        return !shim_.isEmpty();
+    }
+
+private slots:
+    void initTestCase() {
+        ref_ = read_json(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/tokback_reference.json").object();
+        QVERIFY(!ref_.isEmpty());
+        const auto shared = amn::test::shared_fixtures_dir();
+        const QString lock_dir = QString::fromStdString(shared) + "/../tools/hf_shim";
+        if (shared.empty() || !QFileInfo::exists(lock_dir + "/package-lock.json")) {
+            reason_ = "../shared/tools/hf_shim missing";
+            return;
+        }
+        const QString node = QStandardPaths::findExecutable("node"), npm = QStandardPaths::findExecutable("npm");
+        if (node.isEmpty() || npm.isEmpty()) {
+            reason_ = "node/npm not installed (Debian: nodejs npm)";
+            return;
+        }
+        // The reference implementation, installed once per build folder from the pinned lock file.
+        const QString dir = QString::fromStdString(amn::test::binary_dir()) + "/hf_shim";
+        QDir().mkpath(dir);
+        if (!QFileInfo::exists(dir + "/node_modules/@huggingface/tokenizers/package.json")) {
+            for (const char* f : {"package.json", "package-lock.json"}) {
+                QFile::remove(dir + "/" + f);
+                QVERIFY(QFile::copy(lock_dir + "/" + f, dir + "/" + f));
+            }
+            const auto r = run(npm, {"ci", "--no-audit", "--no-fund", "--prefix", dir}, 600000);
+            if (r.exit_code != 0) {
+                reason_ = "npm ci failed: " + r.err.left(400);
+                return;
+            }
+        }
+        QFile::remove(dir + "/hf_tokenize.mjs");
+        QVERIFY(QFile::copy(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/hf_tokenize.mjs", dir + "/hf_tokenize.mjs"));
+        shim_ = dir;
+    }
+
+    void roundTrip_data() {
+        QTest::addColumn<int>("index");
+        for (int i = 0; i < int(std::size(kCases)); ++i) QTest::newRow(kCases[i].name) << i;
+    }
+
+    /// GGUF → `amn remember --layout hf` → ids of the written tokenizer.json
+    /// (@huggingface/tokenizers) = llama.cpp's ids of the GGUF; → `amn convert
+    /// FOLDER --to gguf` → the same tokenizer key/values.
+    void roundTrip() {
+        QFETCH(int, index);
+        const Case& c = kCases[index];
+        if (!ready()) {
+            if (amn::test::reference_required()) QFAIL(qPrintable(reason_));
+            QSKIP(qPrintable(reason_));
+        }
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString gguf = tmp.filePath("in.gguf"), folder = tmp.filePath(c.name), back = tmp.filePath("back.gguf");
+        auto r = run_amn({"convert", hf_gguf_dir() + "/inputs/" + c.name, "--to", c.to, "-o", gguf, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QJsonObject refcase;
+        for (const auto& v : ref_["cases"].toArray())
+            if (v.toObject()["case"].toString() == c.name) refcase = v.toObject();
+        QVERIFY(!refcase.isEmpty());
+        // The reference ids were made on exactly this file (convert_hf_to_gguf.py's bytes).
+        QCOMPARE(sha256_of(gguf), refcase["gguf_sha256"].toString().toLatin1());
+
+        r = run_amn({"remember", gguf, "--layout", "hf", "-o", folder, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
+        QStringList want = {"config.json", "generation_config.json", "model.safetensors", "special_tokens_map.json",
+                            "tokenizer.json", "tokenizer_config.json"};
+        if (c.spm) want << "tokenizer.model";
+        want.sort();
+        QCOMPARE(amn::test::list_files(folder), want);
+
+        // (1) ids: @huggingface/tokenizers on the written tokenizer.json vs llama.cpp on the GGUF.
+        r = run(QStandardPaths::findExecutable("node"),
+                {shim_ + "/hf_tokenize.mjs", folder + "/tokenizer.json",
+                 QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/tokback_reference.json"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QJsonArray hf = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        const QJsonArray texts = ref_["texts"].toArray(), cpp = refcase["ids"].toArray(), cpp_nfc = refcase["ids_nfc"].toArray();
+        QCOMPARE(hf.size(), texts.size());
+        int same = 0, nfc = 0, eog = 0;
+        for (int i = 0; i < texts.size(); ++i) {
+            if (hf[i] == cpp[i]) {
+                ++same;
+                continue;
+            }
+            const QString text = texts[i].toString();
+            // Qwen's tokenizer.json normalizes to NFC (as the original does); llama.cpp skips that normalizer:
+            // transformers' ids are llama.cpp's ids of the NFC text.
+            if (QByteArray(c.name) == "Qwen3-0.6B" && !cpp_nfc[i].isNull() && hf[i] == cpp_nfc[i]) {
+                ++nfc;
+                continue;
+            }
+            // llama.cpp makes "</s>" a control token by its text (llama-vocab.cpp's end-of-generation
+            // list, "control-looking token … its type will be overridden"); in Qwen's vocabulary it is an
+            // ordinary BPE token (the original tokenizer.json gives the same ids as the written one).
+            if (QByteArray(c.name) == "Qwen3-0.6B" && text.contains("</s>")) {
+                ++eog;
+                continue;
+            }
+            QFAIL(qPrintable(QString("text %1 %2: HF %3, llama.cpp %4")
+                                 .arg(i)
+                                 .arg(QString(QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact)))
+                                 .arg(QString(QJsonDocument(hf[i].toArray()).toJson(QJsonDocument::Compact)))
+                                 .arg(QString(QJsonDocument(cpp[i].toArray()).toJson(QJsonDocument::Compact)))));
+        }
+        qInfo("%s: %d/%d texts identical ids, %d identical after NFC, %d with llama.cpp's '</s>' override", c.name, same,
+              int(texts.size()), nfc, eog);
+        if (QByteArray(c.name) == "Qwen3-0.6B") {
+            QCOMPARE(nfc, 1);
+            QCOMPARE(eog, 1);
+        } else {
+            QCOMPARE(same, texts.size());
+        }
+
+        // (2) HF folder → GGUF: the same tokenizer.* / general.sampling.* key/values.
+        r = run_amn({"convert", folder, "--to", "gguf:F16", "-o", back, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const amn::Catalog a = amn::open_gguf(gguf.toStdString()), b = amn::open_gguf(back.toStdString());
+        std::vector<const amn::MetaKv*> ka, kb;
+        for (const auto& kv : a.metadata)
+            if (is_tokenizer_key(kv.key)) ka.push_back(&kv);
+        for (const auto& kv : b.metadata)
+            if (is_tokenizer_key(kv.key)) kb.push_back(&kv);
+        QCOMPARE(kb.size(), ka.size());
+        QVERIFY(ka.size() >= 9);
+        for (const auto* kv : ka) {
+            const amn::MetaValue* v = b.meta(kv->key);
+            QVERIFY2(v, kv->key.c_str());
+            QVERIFY2(*v == kv->value, kv->key.c_str());
+        }
+        // Key order: the same, but for Qwen3's special ids. convert_hf_to_gguf takes them from
+        // tokenizer_config.json first (eos, pad: its bos_token is null) and bos from config.json; the GGUF
+        // does not say which came from where, so the folder names all three in tokenizer_config.json.
+        std::vector<std::string> oa, ob;
+        for (const auto* kv : ka) oa.push_back(kv->key);
+        for (const auto* kv : kb) ob.push_back(kv->key);
+        if (QByteArray(c.name) != "Qwen3-0.6B") QVERIFY(oa == ob);
+    }
+
+    /// A tokenizer the way back does not know: the folder without tokenizer files, and a warning that
+    /// names what is unknown (no guess). Malformed tokenizer key/values: a named error.
+    void unknownAndMalformed() {
+        if (!ready()) {
+            if (amn::test::reference_required()) QFAIL(qPrintable(reason_));
+            QSKIP(qPrintable(reason_));
+        }
+        QTemporaryDir tmp;
+        const QString gguf = tmp.filePath("in.gguf");
+        auto r = run_amn({"convert", hf_gguf_dir() + "/inputs/Meta-Llama-3-8B-Instruct", "--to", "gguf:F16", "-o", gguf, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const amn::Catalog orig = amn::open_gguf(gguf.toStdString());
+        auto with = [&](const std::string& key, amn::MetaValue v) {
+            amn::Catalog c = orig;
+            for (auto& kv : c.metadata)
+                if (kv.key == key) kv.value = std::move(v);
+            return c;
+        };
+        auto names = [](const amn::HfLayout& h) {
+            QStringList n;
+            for (const auto& [name, text] : h.side_files) n << QString::fromStdString(name);
+            return n;
+        };
+        {
+            const amn::Catalog c = with("tokenizer.ggml.pre", amn::MetaValue::string("dbrx"));
+            const auto h = amn::to_hf_layout(c, amn::make_plan(c));
+            QCOMPARE(names(h), QStringList{"generation_config.json"});
+            QCOMPARE(h.warnings.size(), std::size_t{1});
+            QVERIFY2(h.warnings[0].find("tokenizer.ggml.pre 'dbrx'") != std::string::npos, h.warnings[0].c_str());
+        }
+        {
+            const amn::Catalog c = with("tokenizer.ggml.model", amn::MetaValue::string("bert"));
+            const auto h = amn::to_hf_layout(c, amn::make_plan(c));
+            QCOMPARE(names(h), QStringList{"generation_config.json"});
+            QVERIFY2(h.warnings.at(0).find("tokenizer.ggml.model 'bert'") != std::string::npos, h.warnings[0].c_str());
+        }
+        {
+            // SentencePiece: a vocabulary SentencePiece cannot load (an empty piece) keeps tokenizer.json
+            // and leaves tokenizer.model out, saying why.
+            const QString spm = tmp.filePath("spm.gguf");
+            r = run_amn({"convert", hf_gguf_dir() + "/inputs/Llama-2-7b-hf", "--to", "gguf", "-o", spm, "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            amn::Catalog c = amn::open_gguf(spm.toStdString());
+            for (auto& kv : c.metadata)
+                if (kv.key == "tokenizer.ggml.tokens") {
+                    std::vector<std::string> t;
+                    for (std::size_t i = 0; i < kv.value.size(); ++i) t.emplace_back(i == 500 ? std::string_view() : kv.value.string_at(i));
+                    kv.value = amn::MetaValue::strings(t);
+                }
+            const auto h = amn::to_hf_layout(c, amn::make_plan(c));
+            QCOMPARE(names(h), (QStringList{"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "generation_config.json"}));
+            QCOMPARE(h.warnings.size(), std::size_t{1});
+            QVERIFY2(h.warnings[0].find("token 500 is empty") != std::string::npos, h.warnings[0].c_str());
+        }
+        {
+            const amn::Catalog c = with("tokenizer.ggml.token_type", amn::MetaValue::array(amn::GgufType::I32, {amn::MetaValue::i32(1)}));
+            std::string what;
+            QCOMPARE(amn::test::error_code_of([&] { amn::to_hf_layout(c, amn::make_plan(c)); }, &what), amn::ErrorCode::Malformed);
+            QVERIFY2(what.find("tokenizer.ggml.token_type") != std::string::npos, what.c_str());
+        }
+        {
+            const amn::Catalog c = with("tokenizer.ggml.tokens", amn::MetaValue::strings({"a", "\xff"}));
+            std::string what;
+            QCOMPARE(amn::test::error_code_of([&] { amn::to_hf_layout(c, amn::make_plan(c)); }, &what), amn::ErrorCode::Malformed);
+            QVERIFY2(what.find("not UTF-8") != std::string::npos, what.c_str());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCliTokback)
+#include "test_cli_tokback.moc"
