@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
+# The three end-to-end jobs of issue 25's AVX2 table, on each SIMD target
+# (AMN_SIMD_TARGET pins every kernel; the bytes are the same on all), beside
+# their yardsticks, in one run:
+#   remember-T   amn remember of a 1 GiB FP8 128x128-block model -> 2 GiB BF16
+#   cp+sync      cp of that 2 GiB output to a new file, then sync of the file
+#   q8_0-T       amn forget of a 260 M-element llama-shaped F16 GGUF -> Q8_0
+#   q4_k_m-T     the same -> Q4_K_M
+#   lq-q8_0, lq-q4_k_m  llama-quantize of the same GGUF, NTHREADS threads
+# for T in TARGETS (default "AVX3 AVX2", those this CPU runs), each RUNS times
+# (default 3) after one unmeasured round, rows alternated round by round,
+# `sync` before each run. Wall and CPU (user + system) are medians; the
+# ratios are medians of the per-round ratios. amn ends with fdatasync,
+# llama-quantize does not.
+# Usage: tests/bench/simd_targets_e2e.sh LLAMA_QUANTIZE [WORKDIR]
+# Environment: RUNS, TARGETS, AMN (default: a Release build, lib.sh).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+if [ $# -lt 1 ]; then
+  awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"
+  exit 2
+fi
+quantize=$1
+work=${2:-/tmp/amn-bench-simd}
+runs=${RUNS:-3}
+nthreads=$(nproc)
+amn=$(bench_amn)
+targets=()
+for t in ${TARGETS:-AVX3 AVX2}; do
+  AMN_SIMD_TARGET=$t "$amn" --version > /dev/null 2>&1 && targets+=("$t") || echo "skipping $t: not on this CPU" >&2
+done
+mkdir -p "$work"
+[ -f "$work/fp8/model.safetensors" ] || /usr/bin/python3 "$top/tests/bench/make_big_fp8.py" "$work/fp8" 1 > /dev/null
+[ -f "$work/big-F16.gguf" ] || /usr/bin/python3 "$top/tests/bench/make_big_gguf.py" "$work/big-F16.gguf"
+
+run_row() {  # LABEL: one run, its output removed first
+  local t=${1##*-}
+  case $1 in
+    remember-*) rm -rf "$work/rem"; sync
+      AMN_SIMD_TARGET=$t bench_measure "$1" "$amn" remember --quiet "$work/fp8" -o "$work/rem" ;;
+    cp+sync) rm -f "$work/copy.bin"; sync
+      bench_measure "$1" sh -c "cp '$work/yard.safetensors' '$work/copy.bin' && sync '$work/copy.bin'" ;;
+    q8_0-*|q4_k_m-*) rm -f "$work/out.gguf"; sync
+      local ft=${1%-*}
+      AMN_SIMD_TARGET=$t bench_measure "$1" "$amn" forget --quiet "$work/big-F16.gguf" --to "gguf:${ft^^}" -o "$work/out.gguf" ;;
+    lq-*) rm -f "$work/lq.gguf"; sync
+      local ft=${1#lq-}
+      bench_measure "$1" "$quantize" "$work/big-F16.gguf" "$work/lq.gguf" "${ft^^}" "$nthreads" 2>/dev/null ;;
+  esac
+}
+rows=()
+for t in "${targets[@]}"; do rows+=("remember-$t"); done
+rows+=(cp+sync)
+for t in "${targets[@]}"; do rows+=("q8_0-$t"); done
+rows+=(lq-q8_0)
+for t in "${targets[@]}"; do rows+=("q4_k_m-$t"); done
+rows+=(lq-q4_k_m)
+
+# The cp+sync yardstick: a file the size of remember's output.
+[ -f "$work/yard.safetensors" ] || { "$amn" remember --quiet "$work/fp8" -o "$work/yard" && mv "$work/yard/model.safetensors" "$work/yard.safetensors" && rm -rf "$work/yard"; }
+bench_warm "$work/fp8/model.safetensors" "$work/big-F16.gguf" "$work/yard.safetensors"
+for r in "${rows[@]}"; do run_row "$r" > /dev/null; done
+: > "$work/runs.txt"
+for ((i = 1; i <= runs; i++)); do
+  for r in "${rows[@]}"; do echo "$i $(run_row "$r")" >> "$work/runs.txt"; done
+done
+rm -rf "$work/rem" "$work/copy.bin" "$work/out.gguf" "$work/lq.gguf"
+
+echo "$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed "s/^ //"), $nthreads threads; median of $runs runs"
+echo
+echo "| run | wall (s) | CPU (s) | peak RSS (MiB) |"
+echo "|---|---|---|---|"
+pairs=""
+for t in "${targets[@]}"; do
+  pairs+="remember-$t/cp+sync:≤ 1.0|lq-q8_0/q8_0-$t:≥ 3|lq-q4_k_m/q4_k_m-$t:≥ 6|"
+done
+awk -v pairs="${pairs%|}" '
+  function med(a, n,   i, j, t) {
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  { k = $2; if (!(k in n)) order[++m] = k; n[k]++; W[k, n[k]] = $3; C[k, n[k]] = $4; R[k, n[k]] = $5; w[$1, k] = $3 }
+  END {
+    for (o = 1; o <= m; o++) { k = order[o]
+      for (i = 1; i <= n[k]; i++) { a[i] = W[k, i]; b[i] = C[k, i]; c[i] = R[k, i] }
+      printf "| %s | %.2f | %.2f | %d |\n", k, med(a, n[k]), med(b, n[k]), med(c, n[k]) / 1024
+    }
+    print ""
+    print "| ratio (median of the per-round ratios) | wall | goal |"
+    print "|---|---|---|"
+    ng = split(pairs, G, "|")
+    for (g = 1; g <= ng; g++) {
+      split(G[g], p, ":"); split(p[1], q, "/"); x = q[1]; y = q[2]; nr = 0
+      for (i = 1; i <= n[x]; i++) if ((i, x) in w && (i, y) in w && w[i, y] > 0) a[++nr] = w[i, x] / w[i, y]
+      if (nr) printf "| %s | %.2f | %s |\n", p[1], med(a, nr), p[2]
+    }
+  }' "$work/runs.txt"
