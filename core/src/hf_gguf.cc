@@ -105,6 +105,7 @@ struct HfModel {
         const TensorInfo* stored = nullptr; // a plain stored tensor, unchanged (no transform)
         std::shared_ptr<const RawRows> raw; // bytes made directly in GGUF NVFP4 (repacked)
         bool quantized = false;
+        std::uint64_t rows_in_file = 0;     // rows before a row slice (Gemma 3's embedding), else 0
     };
     std::vector<Tensor> tensors;            // converter order, generated first
     std::optional<DType> half;              // first_half_float()
@@ -252,10 +253,10 @@ void check_config_against_weights(const HfModel& m) {
                         h->first + " is " + std::to_string(h->second) + " but " + embd->hf + " is " + shape_to_string(embd->shape) +
                             " (" + std::to_string(embd->shape[1]) + " wide)",
                         file);
-        if (const auto v = config_int(cfg, {"vocab_size"}); v && v->second != static_cast<std::int64_t>(embd->shape[0]))
+        const std::uint64_t rows = embd->rows_in_file ? embd->rows_in_file : embd->shape[0];
+        if (const auto v = config_int(cfg, {"vocab_size"}); v && v->second != static_cast<std::int64_t>(rows))
             throw Error(ErrorCode::Malformed,
-                        "vocab_size is " + std::to_string(v->second) + " but " + embd->hf + " has " + std::to_string(embd->shape[0]) +
-                            " rows",
+                        "vocab_size is " + std::to_string(v->second) + " but " + embd->hf + " has " + std::to_string(rows) + " rows",
                         file);
     }
 }
@@ -307,7 +308,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
     for (const std::size_t k : index_order(cat, created_refs)) order.push_back(created[k]);
 
     std::unordered_map<std::string, std::size_t> by_hf_name;  // filtered HF name → plan index
-    arch::TensorMapper mapper(*m.row, *m.cfg);
+    arch::TensorMapper mapper(*m.row, *m.cfg, m.dir);
     for (const std::size_t i : order) {
         const auto& lt = plan.tensors[i];
         const auto name = arch::filter_tensor_name(*m.row, lt.name);
@@ -317,6 +318,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
             std::vector<std::shared_ptr<const Recipe>> parts;
             bool quantized = false;
             const TensorInfo* stored = nullptr;
+            std::uint64_t rows_in_file = 0;
             for (const auto& src : mt.sources) {
                 const auto it = by_hf_name.find(src);
                 if (it == by_hf_name.end())
@@ -346,6 +348,16 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                                         cat.path, s.name);
                         r = make_transpose_recipe(r, s.shape[0], s.shape[1]);
                         break;
+                    case arch::TensorTransform::Kind::AddOne: {
+                        // The converter keeps F16 inputs F16 (and adds in F16); others are f32 by then.
+                        const bool f16 = !s.quantized && cat.tensors.at(s.sources.at(0)).dtype == DType::F16;
+                        r = make_add_one_recipe(r, f16 ? DType::F16 : DType::F32);
+                        break;
+                    }
+                    case arch::TensorTransform::Kind::LeadingRows:
+                        r = make_leading_rows_recipe(r, mt.transform.row_end);
+                        rows_in_file = s.shape.empty() ? 0 : s.shape[0];
+                        break;
                     case arch::TensorTransform::Kind::SliceDim1:
                         throw Error(ErrorCode::Unsupported, "fused gate_up expert tensors are not converted yet", cat.path, s.name);
                 }
@@ -357,6 +369,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
             t.shape = mt.shape;
             t.recipe = mt.stacked ? make_stack_recipe(std::move(parts), "experts stacked") : parts.at(0);
             t.stored = mt.stacked ? nullptr : stored;
+            t.rows_in_file = rows_in_file;
             t.quantized = quantized;
             m.tensors.push_back(std::move(t));
         }

@@ -121,7 +121,62 @@ private:
     std::uint64_t r_, c_;
 };
 
+class AddOne final : public Recipe {
+public:
+    AddOne(std::shared_ptr<const Recipe> inner, DType round_to) : inner_(std::move(inner)), round_(round_to) {}
+    std::string describe() const override { return inner_->describe() + ", plus 1 (Gemma RMSNorm offset)"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return inner_->rows(); }
+    std::uint64_t row_elems() const override { return inner_->row_elems(); }
+    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        inner_->dequantize_rows(row0, nrows, out);
+        const auto n = static_cast<std::size_t>(nrows * inner_->row_elems());
+        for (std::size_t i = 0; i < n; ++i) out[i] = out[i] + 1.0f;
+        if (round_ == DType::F16) kernels::fp4::round_through_simd(DType::F16, out, n);
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    DType round_;
+};
+
+class LeadingRows final : public Recipe {
+public:
+    LeadingRows(std::shared_ptr<const Recipe> inner, std::uint64_t keep) : inner_(std::move(inner)), keep_(keep) {
+        if (keep_ > inner_->rows())
+            throw Error(ErrorCode::OutOfRange, "cannot keep " + std::to_string(keep_) + " of " + std::to_string(inner_->rows()) + " rows");
+        if (keep_ % std::max<std::uint64_t>(1, inner_->row_granularity()))
+            throw Error(ErrorCode::Unsupported, "a row slice must end on a whole work unit of its source");
+    }
+    std::string describe() const override { return inner_->describe() + ", first " + std::to_string(keep_) + " rows"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return keep_; }
+    std::uint64_t row_elems() const override { return inner_->row_elems(); }
+    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        if (row0 + nrows > keep_) throw Error(ErrorCode::OutOfRange, "row slice: rows out of range");
+        inner_->dequantize_rows(row0, nrows, out);
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t keep_;
+};
+
 }  // namespace
+
+std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> inner, DType round_to) {
+    return std::make_shared<AddOne>(std::move(inner), round_to);
+}
+
+std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows) {
+    return std::make_shared<LeadingRows>(std::move(inner), keep_rows);
+}
 
 std::shared_ptr<const Recipe> make_transpose_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t rows,
                                                     std::uint64_t cols) {

@@ -30,6 +30,17 @@ std::shared_ptr<const Recipe> make_stack_recipe(std::vector<std::shared_ptr<cons
 std::shared_ptr<const Recipe> make_transpose_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t rows,
                                                     std::uint64_t cols);
 
+/// The values of `inner` plus one (conversion/gemma.py: Gemma's RMSNorm
+/// weights are stored as w − 1, the converter writes `data_torch + 1`).
+/// `round_to` F16: the sum rounded to nearest-even F16 and back, as torch
+/// adds in an F16 tensor's own dtype (the converter keeps F16 inputs F16;
+/// BF16 and the rest are upcast to f32 first, so any other value adds in f32).
+std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> inner, DType round_to);
+
+/// The first `keep_rows` rows of `inner` (a row slice, e.g. Gemma 3's
+/// `embed_tokens[:n_vocab]`). \throws Error{OutOfRange} when keep_rows exceeds inner's rows.
+std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows);
+
 /// A tensor made by the converter (e.g. `rope_freqs.weight`): `values`
 /// (row-major) as one row of values.size() elements.
 std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe);

@@ -215,6 +215,58 @@ private slots:
         QCOMPARE(sha256_of(out), sha);
     }
 
+    // The architectures added in issue 24 (gemma2, gemma3 with SentencePiece and with BPE —
+    // embedding trimmed to the tokenizer —, granite, olmo2 (OLMo 2 and OLMo 3 with its sliding
+    // window pattern), mistral3 (Ministral3ForCausalLM and Mistral-Small-3.1's
+    // Mistral3ForConditionalGeneration, vision tensors dropped)): folders from
+    // tests/core/hf_arch_models.py --inputs-only (BF16, seeded), each output type against the
+    // sha256 of the file convert_hf_to_gguf.py (34af94c) wrote, as recorded in
+    // tests/core/hf_arch_reference.json ("sha256" per --outtype); `amn inspect` names the
+    // architecture the converter wrote.
+    void moreArchitectures_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("outtype");
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QByteArray>("sha");
+        QFile f(QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_reference.json");
+        if (!f.open(QIODevice::ReadOnly)) return;
+        const QJsonObject cases = QJsonDocument::fromJson(f.readAll()).object().value("cases").toObject();
+        for (auto c = cases.begin(); c != cases.end(); ++c) {
+            const QJsonObject o = c.value().toObject();
+            const QJsonObject shas = o.value("sha256").toObject();
+            const QString arch = o.value("kv").toArray().at(0).toObject().value("value").toString();
+            for (auto t = shas.begin(); t != shas.end(); ++t)
+                QTest::newRow(qPrintable(c.key() + " " + t.key()))
+                    << c.key() << t.key() << arch << t.value().toString().toLatin1();
+        }
+    }
+    void moreArchitectures() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, input);
+        QFETCH(QString, outtype);
+        QFETCH(QString, arch);
+        QFETCH(QByteArray, sha);
+        static QTemporaryDir models;  // made once for all rows
+        if (!QFileInfo::exists(models.path() + "/" + input)) {
+            const auto g = run(QString::fromStdString(amn::test::python()),
+                               {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", models.path(),
+                                "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"});
+            QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        }
+        const QString in = models.path() + "/" + input;
+        if (outtype == "f32") {
+            const auto i = run_amn({"inspect", in, "--json"});
+            QVERIFY2(i.exit_code == 0, qPrintable(i.err));
+            const QJsonObject hf = QJsonDocument::fromJson(i.out.toUtf8()).object().value("hf_gguf").toObject();
+            QCOMPARE(hf.value("gguf_architecture").toString(), arch);
+        }
+        QTemporaryDir tmp;
+        const QString out = tmp.path() + "/o.gguf";
+        const auto r = run_amn({"convert", in, "--to", "gguf:" + outtype.toUpper(), "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out), sha);
+    }
+
     // pytorch_model-*.bin shards + index (tests/cli/hf_pytorch_bin_model.py, torch.save of the
     // Llama-2 fixture's tensors), read without running pickle code. The converter (34af94c, its
     // torch.load called without mmap= on torch 1.13) wrote: in name order the very bytes of the

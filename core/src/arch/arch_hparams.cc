@@ -41,8 +41,9 @@ private:
     std::vector<std::vector<MetaKv>*> seen_;
 };
 
-/// TextModel.set_gguf_parameters up to (excluding) add_file_type.
-void text_model_params(const HfConfig& cfg, KvOut& kv) {
+/// TextModel.set_gguf_parameters up to (excluding) add_file_type;
+/// `use_head_dim` false when the class pops head_dim first (GraniteModel).
+void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true) {
     const std::string& f = cfg.file();
     auto opt = [&](std::initializer_list<std::string_view> keys) {
         for (auto k : keys)
@@ -106,7 +107,7 @@ void text_model_params(const HfConfig& cfg, KvOut& kv) {
                         "config.json key '" + std::string(v->first) + "': unsupported expert score gating function", f);
         kv.put("expert_gating_func", MetaValue::u32(id));
     }
-    if (auto v = opt({"head_dim"})) {
+    if (auto v = opt({"head_dim"}); v && use_head_dim) {
         kv.put("attention.key_length", u32(v->second, "head_dim", f));
         kv.put("attention.value_length", u32(v->second, "head_dim", f));
     }
@@ -192,6 +193,148 @@ void refuse_qwen3_reranker(const HfConfig& cfg, const std::string& dir) {
     if (rerank) throw Error(ErrorCode::Unsupported, "Qwen3 reranker models are not supported", cfg.file());
 }
 
+/// LlamaModel.set_gguf_parameters (`use_head_dim` false: GraniteModel popped it).
+void llama_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, bool use_head_dim) {
+    const std::string& f = cfg.file();
+    text_model_params(cfg, kv, use_head_dim);
+    kv.to(res.after_file_type);
+    auto vs = cfg.get("vocab_size");
+    if (!vs || vs->is_null()) missing("vocab_size", f);
+    kv.put("vocab_size", u32(*vs, "vocab_size", f));
+    std::int64_t rope_dim;
+    if (auto hd = cfg.get("head_dim"); use_head_dim && hd && !hd->is_null()) rope_dim = integer(*hd, "head_dim", f);
+    else {
+        auto h = cfg.get("hidden_size"), n = cfg.get("num_attention_heads");
+        if (!h || h->is_null()) missing("hidden_size", f);
+        if (!n || n->is_null()) missing("num_attention_heads", f);
+        rope_dim = floordiv(integer(*h, "hidden_size", f), integer(*n, "num_attention_heads", f),
+                            "hidden_size // num_attention_heads", f);
+    }
+    kv.put("rope.dimension_count", u32(PyNum{true, rope_dim, double(rope_dim)}, "head_dim", f));
+}
+
+/// Python truthiness of a number-valued hparam (`if x := hparams.get(k)`): present, non-null, non-zero.
+std::optional<element> truthy_number(const HfConfig& cfg, std::string_view key) {
+    auto v = cfg.get(key);
+    if (!v || v->is_null()) return std::nullopt;
+    if (v->is_bool()) return bool(*v) ? v : std::nullopt;
+    if (v->is_number() && double(*v) == 0.0) return std::nullopt;
+    return v;
+}
+
+/// GraniteModel.set_gguf_parameters: LlamaModel's without head_dim, then the multipliers as scales.
+void granite_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    llama_params(cfg, kv, res, false);
+    if (auto v = truthy_number(cfg, "attention_multiplier")) kv.put("attention.scale", f32(*v, "attention_multiplier", f));
+    if (auto v = truthy_number(cfg, "embedding_multiplier")) kv.put("embedding_scale", f32(*v, "embedding_multiplier", f));
+    if (auto v = truthy_number(cfg, "residual_multiplier")) kv.put("residual_scale", f32(*v, "residual_multiplier", f));
+    if (auto v = truthy_number(cfg, "logits_scaling")) kv.put("logit_scale", f32(*v, "logits_scaling", f));
+    if (cfg.get("spatial_target_layers") || cfg.get("deepstack_layer_map"))
+        throw Error(ErrorCode::Unsupported, "Granite 4 Vision deepstack layers are not supported here", f);
+}
+
+/// Mistral3Model.Ministral3Model.set_gguf_parameters: LlamaModel's, and for model_type
+/// "ministral3" the yarn log multiplier and attention temperature scale of rope_parameters.
+void mistral3_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    llama_params(cfg, kv, res, true);
+    const auto mt = cfg.get("model_type");
+    if (!mt || !mt->is_string() || std::string_view(*mt) != "ministral3") return;
+    const RopeParams rp(cfg);
+    const auto type = rp.outer("rope_type");
+    if (!type || !type->is_string() || std::string_view(*type) != "yarn")
+        throw Error(ErrorCode::Malformed, "ministral3 needs rope_parameters with rope_type 'yarn' (the converter asserts it)", f);
+    const auto log_mul = rp.outer("mscale_all_dim");
+    if (!log_mul) missing("rope_parameters.mscale_all_dim", f);
+    kv.put("rope.scaling.yarn_log_multiplier", f32(*log_mul, "mscale_all_dim", f));
+    const auto beta = rp.outer("llama_4_scaling_beta");
+    if (!beta) missing("rope_parameters.llama_4_scaling_beta", f);
+    kv.put("attention.temperature_scale", f32(*beta, "llama_4_scaling_beta", f));
+}
+
+/// `hparams[key]` (present and non-null, else missing()).
+element exact(const HfConfig& cfg, std::string_view key) {
+    auto v = cfg.get(key);
+    if (!v || v->is_null()) missing(key, cfg.file());
+    return *v;
+}
+
+/// Gemma2Model.set_gguf_parameters.
+void gemma2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    kv.put("context_length", u32(exact(cfg, "max_position_embeddings"), "max_position_embeddings", f));
+    kv.put("embedding_length", u32(exact(cfg, "hidden_size"), "hidden_size", f));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
+    kv.put("attention.head_count", u32(exact(cfg, "num_attention_heads"), "num_attention_heads", f));
+    const bool has_kv = cfg.get("num_key_value_heads").has_value();
+    kv.put("attention.head_count_kv", u32(exact(cfg, has_kv ? "num_key_value_heads" : "num_attention_heads"),
+                                          has_kv ? "num_key_value_heads" : "num_attention_heads", f));
+    kv.put("attention.layer_norm_rms_epsilon", f32(exact(cfg, "rms_norm_eps"), "rms_norm_eps", f));
+    kv.put("attention.key_length", u32(exact(cfg, "head_dim"), "head_dim", f));
+    kv.put("attention.value_length", u32(exact(cfg, "head_dim"), "head_dim", f));
+    kv.to(res.after_file_type);
+    kv.put("attn_logit_softcapping", f32(exact(cfg, "attn_logit_softcapping"), "attn_logit_softcapping", f));
+    kv.put("final_logit_softcapping", f32(exact(cfg, "final_logit_softcapping"), "final_logit_softcapping", f));
+    kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
+}
+
+/// Gemma3Model.set_gguf_parameters: TextModel's, then `hparams.get(key, default)` values
+/// (a repeated key keeps its first position, as gguf-py's writer does).
+void gemma3_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    text_model_params(cfg, kv);
+    kv.to(res.after_file_type);
+    auto u32_or = [&](std::string_view key, std::uint32_t dflt) {
+        const auto v = cfg.get(key);
+        return v ? u32(*v, key, f) : MetaValue::u32(dflt);
+    };
+    kv.put("context_length", u32_or("max_position_embeddings", 131072));
+    kv.put("attention.head_count", u32_or("num_attention_heads", 8));
+    {
+        const auto v = cfg.get("rms_norm_eps");
+        kv.put("attention.layer_norm_rms_epsilon", v ? f32(*v, "rms_norm_eps", f) : f32(1e-6, "rms_norm_eps", f));
+    }
+    kv.put("attention.key_length", u32_or("head_dim", 256));
+    kv.put("attention.value_length", u32_or("head_dim", 256));
+    const RopeParams rp(cfg);
+    if (const auto theta = rp.get("rope_theta")) kv.put("rope.freq_base", f32(*theta, "rope_theta", f));
+    else if (rp.has("rope_theta")) missing("rope_theta", f);
+    else kv.put("rope.freq_base", f32(1000000.0, "rope_theta", f));
+    if (auto v = cfg.get("attn_logit_softcapping"); v && !v->is_null())
+        throw Error(ErrorCode::Malformed, "Gemma 3 has no attn_logit_softcapping (the converter asserts it is null)", f);
+    if (auto v = truthy_number(cfg, "final_logit_softcapping"))
+        kv.put("final_logit_softcapping", f32(*v, "final_logit_softcapping", f));
+    bool pattern_is_one = false;
+    if (auto p = cfg.get("sliding_window_pattern"); p && p->is_number()) pattern_is_one = double(*p) == 1.0;
+    else if (p && p->is_bool()) pattern_is_one = bool(*p);
+    if (!pattern_is_one) kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
+    kv.put("attention.head_count_kv", u32_or("num_key_value_heads", 4));
+}
+
+/// Olmo2Model.set_gguf_parameters' part after TextModel's: with `sliding_window`, that and the
+/// per-layer pattern (layer_types == "sliding_attention", else every layer but each 4th).
+void olmo2_sliding_window(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    const auto sw = cfg.get("sliding_window");
+    if (!sw) return;
+    if (sw->is_null()) missing("sliding_window", f);
+    kv.put("attention.sliding_window", u32(*sw, "sliding_window", f));
+    std::string bytes;
+    if (auto lt = cfg.get("layer_types")) {
+        if (!lt->is_array()) throw Error(ErrorCode::BadJson, "config.json key 'layer_types': expected a list", f);
+        for (element t : simdjson::dom::array(*lt))
+            bytes.push_back(t.is_string() && std::string_view(t) == "sliding_attention" ? 1 : 0);
+    } else {
+        const std::int64_t n = integer(exact(cfg, "num_hidden_layers"), "num_hidden_layers", f);
+        if (n < 0 || n > (1 << 20)) throw Error(ErrorCode::BadJson, "config.json key 'num_hidden_layers': out of range", f);
+        for (std::int64_t i = 0; i < n; ++i) bytes.push_back((i + 1) % 4 != 0 ? 1 : 0);
+    }
+    const std::uint64_t count = bytes.size();
+    kv.put("attention.sliding_window_pattern", MetaValue::packed(GgufType::Bool, count, std::move(bytes)));
+}
+
 }  // namespace
 
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir) {
@@ -201,24 +344,26 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
     switch (row.hparams) {
         case HparamsRule::None:
             throw Error(ErrorCode::Unsupported, "no Hugging Face → GGUF conversion for architecture " + std::string(row.gguf), f);
-        case HparamsRule::Llama: {
+        case HparamsRule::Llama:
+            llama_params(cfg, kv, res, true);
+            break;
+        case HparamsRule::Granite:
+            granite_params(cfg, kv, res);
+            break;
+        case HparamsRule::Mistral3:
+            mistral3_params(cfg, kv, res);
+            break;
+        case HparamsRule::Gemma2:
+            gemma2_params(cfg, kv, res);
+            break;
+        case HparamsRule::Gemma3:
+            gemma3_params(cfg, kv, res);
+            break;
+        case HparamsRule::Olmo2:
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);
-            auto vs = cfg.get("vocab_size");
-            if (!vs || vs->is_null()) missing("vocab_size", f);
-            kv.put("vocab_size", u32(*vs, "vocab_size", f));
-            std::int64_t rope_dim;
-            if (auto hd = cfg.get("head_dim"); hd && !hd->is_null()) rope_dim = integer(*hd, "head_dim", f);
-            else {
-                auto h = cfg.get("hidden_size"), n = cfg.get("num_attention_heads");
-                if (!h || h->is_null()) missing("hidden_size", f);
-                if (!n || n->is_null()) missing("num_attention_heads", f);
-                rope_dim = floordiv(integer(*h, "hidden_size", f), integer(*n, "num_attention_heads", f),
-                                    "hidden_size // num_attention_heads", f);
-            }
-            kv.put("rope.dimension_count", u32(PyNum{true, rope_dim, double(rope_dim)}, "head_dim", f));
+            olmo2_sliding_window(cfg, kv);
             break;
-        }
         case HparamsRule::Qwen2:
             if (row.gguf == "qwen3") refuse_qwen3_reranker(cfg, model_dir);
             text_model_params(cfg, kv);

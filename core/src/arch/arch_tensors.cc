@@ -7,8 +7,12 @@
 #include "arch/arch_table.hpp"
 #include "arch/arch_values.hpp"
 
+#include "json_dom.hpp"
+#include "tokenizer/spm_vocab.hpp"
+
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 
 namespace amn::arch {
 namespace {
@@ -96,7 +100,13 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
     auto replace_all = [&](std::string_view from, std::string_view to) {
         for (std::size_t p = 0; (p = name.find(from, p)) != std::string::npos; p += to.size()) name.replace(p, from.size(), to);
     };
-    if (row.hparams == HparamsRule::Llama) replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM)
+    if (row.hparams == HparamsRule::Gemma2 && hf_name == "lm_head.weight") return std::nullopt;  // Gemma2Model.filter_tensors
+    if (row.hparams == HparamsRule::Granite &&  // GraniteModel.filter_tensors: multimodal parts
+        (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
+         hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
+        return std::nullopt;
+    if (row.hparams == HparamsRule::Llama || row.hparams == HparamsRule::Granite || row.hparams == HparamsRule::Mistral3)
+        replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM)
     // TextModel.filter_tensors: multimodal parts are dropped.
     const std::string_view n = name;
     static constexpr std::string_view kPrefixes[] = {"mlp", "vit.", "vpm.", "siglip2.", "conformer.", "merger.", "resampler.",
@@ -137,7 +147,33 @@ std::uint64_t llama_permute_source_row(std::uint64_t gguf_row, std::uint64_t row
 
 // ---- modify_tensors ------------------------------------------------------------------------
 
-TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg) : row_(row), file_(cfg.file()) {
+std::uint64_t embedding_rows_kept(const HfConfig& cfg, const std::string& dir) {
+    namespace fs = std::filesystem;
+    if (fs::is_regular_file(fs::path(dir) / "tokenizer.model")) {
+        if (const auto v = cfg.find(std::vector<std::string_view>{"vocab_size_per_layer_input", "vocab_size"}))
+            if (!v->second.is_null()) {
+                const std::int64_t n = detail::integer(v->second, v->first, cfg.file());
+                if (n > 0) return static_cast<std::uint64_t>(n);
+            }
+        if (auto spm = tok::sentencepiece_vocab(dir, std::nullopt)) return spm->tokens.size();
+        throw Error(ErrorCode::Malformed, "tokenizer.model could not be read", dir + "/tokenizer.model");
+    }
+    const std::string path = dir + "/tokenizer.json";
+    const auto doc = amn::detail::JsonDoc::load(path, "tokenizer.json");
+    auto count = [&](std::optional<simdjson::dom::element> e, const char* what) -> std::uint64_t {
+        if (e && e->is_object()) return simdjson::dom::object(*e).size();
+        if (e && e->is_array()) return simdjson::dom::array(*e).size();
+        throw Error(ErrorCode::BadJson, std::string("tokenizer.json: '") + what + "' is not an object or a list", path);
+    };
+    const auto model = amn::detail::json_get(doc.root(), "model");
+    if (!model || !model->is_object()) throw Error(ErrorCode::BadJson, "tokenizer.json has no 'model' object", path);
+    return count(amn::detail::json_get(*model, "vocab"), "model.vocab") +
+           count(amn::detail::json_get(doc.root(), "added_tokens"), "added_tokens");
+}
+
+TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir)
+    : row_(row), file_(cfg.file()) {
+    if (row.trim_embd_to_vocab && !model_dir.empty()) vocab_rows_ = embedding_rows_kept(cfg, model_dir);
     using detail::integer;
     using detail::required;
     if (row.hparams == HparamsRule::None)
@@ -190,6 +226,12 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
                             file_, name);
             tr = {TensorTransform::Kind::PermuteQK, nh, 0, 0};
         }
+    }
+    if (row_.norm_plus_one && name.ends_with("norm.weight"))  // Gemma*Model.modify_tensors
+        tr = {TensorTransform::Kind::AddOne, 0, 0, 0};
+    if (vocab_rows_ && name.find("embed_tokens.weight") != std::string::npos && !shape.empty() && *vocab_rows_ < shape[0]) {
+        tr = {TensorTransform::Kind::LeadingRows, 0, 0, *vocab_rows_};  // Gemma3Model: data_torch[:n_vocab_real]
+        shape[0] = *vocab_rows_;
     }
     if (row_.transpose_conv1d && !ends_with_any(name, {".attn.bias", ".attn.masked_bias"}) &&
         ends_with_any(name, {".c_attn.weight", ".c_proj.weight", ".c_fc.weight"})) {  // GPT2Model.modify_tensors
