@@ -354,6 +354,18 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                         r = make_add_one_recipe(r, f16 ? DType::F16 : DType::F32);
                         break;
                     }
+                    case arch::TensorTransform::Kind::HeadRows:
+                    case arch::TensorTransform::Kind::HeadRowsTransposed: {
+                        const auto& tr = mt.transform;
+                        try {
+                            if (s.shape.size() != 2) throw Error(ErrorCode::Malformed, "kv_b_proj must be 2-D, got " + shape_to_string(s.shape));
+                            r = make_head_rows_recipe(r, tr.n_head, tr.row_begin, tr.row_end,
+                                                      tr.kind == arch::TensorTransform::Kind::HeadRowsTransposed);
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
                     case arch::TensorTransform::Kind::LeadingRows:
                         r = make_leading_rows_recipe(r, mt.transform.row_end);
                         rows_in_file = s.shape.empty() ? 0 : s.shape[0];

@@ -168,7 +168,69 @@ private:
     std::uint64_t keep_;
 };
 
+class HeadRows final : public Recipe {
+public:
+    HeadRows(std::shared_ptr<const Recipe> inner, std::uint64_t n_head, std::uint64_t b, std::uint64_t e, bool transpose)
+        : inner_(std::move(inner)), h_(n_head), b_(b), e_(e), t_(transpose) {
+        (void)head_rows_source(inner_->rows(), h_, b_, e_);  // validates
+        g_ = inner_->rows() / h_;
+        in_ = inner_->row_elems();
+    }
+    std::string describe() const override {
+        return inner_->describe() + (t_ ? ", per-head rows transposed (MLA k_b)" : ", per-head rows (MLA v_b)");
+    }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return h_ * (t_ ? in_ : e_ - b_); }
+    std::uint64_t row_elems() const override { return t_ ? e_ - b_ : in_; }
+    std::uint64_t row_granularity() const override { return t_ ? in_ : e_ - b_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const std::uint64_t n = e_ - b_;
+        std::vector<float> block(static_cast<std::size_t>(n * in_));
+        const std::uint64_t per_head = t_ ? in_ : n;
+        while (nrows) {
+            const std::uint64_t h = row0 / per_head, i0 = row0 % per_head, take = std::min(nrows, per_head - i0);
+            inner_->dequantize_rows(h * g_ + b_, n, block.data());  // [n, in]
+            if (t_) {
+                for (std::uint64_t i = 0; i < take; ++i)
+                    for (std::uint64_t j = 0; j < n; ++j) out[i * n + j] = block[static_cast<std::size_t>(j * in_ + i0 + i)];
+                out += take * n;
+            } else {
+                std::copy_n(block.data() + i0 * in_, static_cast<std::size_t>(take * in_), out);
+                out += take * in_;
+            }
+            row0 += take;
+            nrows -= take;
+        }
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t h_, b_, e_, g_ = 0, in_ = 0;
+    bool t_;
+};
+
 }  // namespace
+
+std::vector<std::uint64_t> head_rows_source(std::uint64_t rows, std::uint64_t n_head, std::uint64_t row_begin,
+                                            std::uint64_t row_end) {
+    if (n_head == 0 || rows % n_head || row_begin >= row_end || row_end > rows / n_head)
+        throw Error(ErrorCode::Malformed, std::to_string(rows) + " rows do not split into " + std::to_string(n_head) +
+                                              " heads holding rows [" + std::to_string(row_begin) + ", " +
+                                              std::to_string(row_end) + ") each");
+    const std::uint64_t g = rows / n_head;
+    std::vector<std::uint64_t> src;
+    src.reserve(static_cast<std::size_t>(n_head * (row_end - row_begin)));
+    for (std::uint64_t h = 0; h < n_head; ++h)
+        for (std::uint64_t r = row_begin; r < row_end; ++r) src.push_back(h * g + r);
+    return src;
+}
+
+std::shared_ptr<const Recipe> make_head_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t n_head,
+                                                    std::uint64_t row_begin, std::uint64_t row_end, bool transpose) {
+    return std::make_shared<HeadRows>(std::move(inner), n_head, row_begin, row_end, transpose);
+}
 
 std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> inner, DType round_to) {
     return std::make_shared<AddOne>(std::move(inner), round_to);

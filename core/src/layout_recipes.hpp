@@ -41,6 +41,21 @@ std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> 
 /// `embed_tokens[:n_vocab]`). \throws Error{OutOfRange} when keep_rows exceeds inner's rows.
 std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows);
 
+/// DeepSeek's kv_b_proj split (MLA): `inner` (rows = n_head × G, row length
+/// `in`) viewed as [n_head, G, in]; rows [row_begin, row_end) of every head:
+/// output [n_head, row_end − row_begin, in] (v_b_proj), or with `transpose`
+/// each head's block transposed, [n_head, in, row_end − row_begin] (k_b_proj).
+/// One head per work unit.
+/// \throws Error{Malformed} when inner's rows are not n_head × G with row_end ≤ G.
+std::shared_ptr<const Recipe> make_head_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t n_head,
+                                                    std::uint64_t row_begin, std::uint64_t row_end, bool transpose);
+
+/// The source rows of "rows [row_begin, row_end) of every head" for a tensor
+/// of `rows` rows in `n_head` groups.
+/// \throws Error{Malformed} unless rows = n_head × G with row_begin < row_end ≤ G.
+std::vector<std::uint64_t> head_rows_source(std::uint64_t rows, std::uint64_t n_head, std::uint64_t row_begin,
+                                            std::uint64_t row_end);
+
 /// A tensor made by the converter (e.g. `rope_freqs.weight`): `values`
 /// (row-major) as one row of values.size() elements.
 std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe);

@@ -18,17 +18,20 @@ gemma2 (an lm_head the converter drops), gemma3 (SentencePiece) and gemma3
 without tokenizer.model (BPE: embedding cut to the tokenizer), granite (with a
 head_dim it ignores), OLMo 2, OLMo 3 (4 layers, sliding-window layer_types),
 Ministral3ForCausalLM (yarn rope_parameters) and Mistral-Small-3.1's
-Mistral3ForConditionalGeneration (text_config, vision tensors dropped) — BF16
-weights, config.json the real model's with dimensions shrunk.
+Mistral3ForConditionalGeneration (text_config, vision tensors dropped),
+DeepSeek-V3 (MLA with q_lora_rank, dense + MoE layer, shared expert, sigmoid
+router with its correction bias, an MTP layer the converter skips) and
+DeepSeek-V2-Lite (27 layers as the real one: llama.cpp tells the Lite model by
+that count) — BF16 weights, config.json the real model's with dimensions shrunk.
 
 Tokenizers are copied from the shared fixtures at generation time and never
 committed (none of the real ones of these models is at hand; the nearest kind
-is used): Qwen3's tokenizer.json for qwen2/qwen3moe, gpt2 and the BPE gemma3
-case; Llama 2's tokenizer.model for phi3, and with its tokenizer_config.json
+is used): Qwen3's tokenizer.json for qwen2/qwen3moe, gpt2, the BPE gemma3
+case and DeepSeek-V3; Llama 2's tokenizer.model for phi3, and with its tokenizer_config.json
 and special_tokens_map.json for gemma2/gemma3 (Gemma's are SentencePiece
 models of 256k pieces); Llama 3's tokenizer.json (a tiktoken-style BPE like
-Granite's, OLMo's dolma2 and Mistral's tekken) for granite, olmo2/olmo3 and
-Ministral 3; Mistral v0.1's tokenizer.model (the Mixtral fixture's) for
+Granite's, OLMo's dolma2, Mistral's tekken and DeepSeek's) for granite,
+olmo2/olmo3, Ministral 3 and DeepSeek-V2-Lite; Mistral v0.1's tokenizer.model (the Mixtral fixture's) for
 Mistral Small 3.1. vocab_size follows the tokenizer. Conventions of the shared
 fixtures: hidden 32, 2 layers, 4 heads, intermediate 64, weights 0.02·N(0,1)
 (norms 1 + …), numpy RandomState seeded from sha256("<case>/<tensor>"),
@@ -307,10 +310,87 @@ def mistral_small3(case):
     return cfg, t, "mistral-spm", "BF16"
 
 
+def deepseek_v3(case):
+    # deepseek-ai/DeepSeek-V3's config.json (BF16 here, no fp8 quantization_config): MLA with q_lora_rank,
+    # layer 0 dense, layer 1 MoE (4 routed experts, 1 shared, sigmoid router + e_score_correction_bias),
+    # and one Multi-Token-Prediction layer past num_hidden_layers that the converter skips.
+    cfg = {"architectures": ["DeepseekV3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "aux_loss_alpha": 0.001, "bos_token_id": 151643, "eos_token_id": 151645, "ep_size": 1,
+           "first_k_dense_replace": 1, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "kv_lora_rank": 32, "max_position_embeddings": 163840, "model_type": "deepseek_v3",
+           "moe_intermediate_size": 16, "moe_layer_freq": 1, "n_group": 2, "n_routed_experts": 4, "n_shared_experts": 1,
+           "norm_topk_prob": True, "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": NH, "num_nextn_predict_layers": 1, "q_lora_rank": 32, "qk_nope_head_dim": 32,
+           "qk_rope_head_dim": 16, "rms_norm_eps": 1e-06,
+           "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0, "mscale_all_dim": 1.0,
+                            "original_max_position_embeddings": 4096, "type": "yarn"},
+           "rope_theta": 10000, "routed_scaling_factor": 2.5, "scoring_func": "sigmoid", "seq_aux": True,
+           "tie_word_embeddings": False, "topk_group": 1, "topk_method": "noaux_tc", "torch_dtype": "bfloat16",
+           "transformers_version": "4.33.1", "use_cache": True, "v_head_dim": 32, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(L + 1):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_a_proj.weight": (32, H), p + "self_attn.q_a_layernorm.weight": (32,),
+                  p + "self_attn.q_b_proj.weight": (NH * 48, 32), p + "self_attn.kv_a_proj_with_mqa.weight": (48, H),
+                  p + "self_attn.kv_a_layernorm.weight": (32,), p + "self_attn.kv_b_proj.weight": (NH * 64, 32),
+                  p + "self_attn.o_proj.weight": (H, NH * 32)})
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+        elif i < L:
+            t.update({p + "mlp.gate.weight": (4, H), p + "mlp.gate.e_score_correction_bias": (4,),
+                      p + "mlp.shared_experts.gate_proj.weight": (16, H), p + "mlp.shared_experts.up_proj.weight": (16, H),
+                      p + "mlp.shared_experts.down_proj.weight": (H, 16)})
+            for x in range(4):
+                q = p + f"mlp.experts.{x}."
+                t.update({q + "gate_proj.weight": (16, H), q + "up_proj.weight": (16, H), q + "down_proj.weight": (H, 16)})
+        else:  # the MTP layer's own tensors
+            t.update({p + "enorm.weight": (H,), p + "hnorm.weight": (H,), p + "eh_proj.weight": (H, 2 * H),
+                      p + "shared_head.norm.weight": (H,), p + "mlp.gate_proj.weight": (FF, H),
+                      p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+    return cfg, t, "qwen3", "BF16"
+
+
+def deepseek_v2_lite(case):
+    # deepseek-ai/DeepSeek-V2-Lite's config.json: no q_lora_rank (a plain q_proj), softmax router, 2 shared
+    # experts, yarn with mscale_all_dim 0.707; its 27 layers (llama.cpp tells the Lite model, which has no
+    # q_lora_rank, by that layer count).
+    cfg = {"architectures": ["DeepseekV2ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "aux_loss_alpha": 0.001, "bos_token_id": 128000, "eos_token_id": 128001, "first_k_dense_replace": 1,
+           "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF,
+           "kv_lora_rank": 32, "max_position_embeddings": 163840, "model_type": "deepseek_v2",
+           "moe_intermediate_size": 16, "moe_layer_freq": 1, "n_group": 1, "n_routed_experts": 4, "n_shared_experts": 2,
+           "norm_topk_prob": False, "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": 27,
+           "num_key_value_heads": NH, "pretraining_tp": 1, "q_lora_rank": None, "qk_nope_head_dim": 32,
+           "qk_rope_head_dim": 16, "rms_norm_eps": 1e-06,
+           "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707, "mscale_all_dim": 0.707,
+                            "original_max_position_embeddings": 4096, "type": "yarn"},
+           "rope_theta": 10000, "routed_scaling_factor": 1.0, "scoring_func": "softmax", "seq_aux": True,
+           "tie_word_embeddings": False, "topk_group": 1, "topk_method": "greedy", "torch_dtype": "bfloat16",
+           "transformers_version": "4.33.1", "use_cache": True, "v_head_dim": 32, "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(27):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (NH * 48, H), p + "self_attn.kv_a_proj_with_mqa.weight": (48, H),
+                  p + "self_attn.kv_a_layernorm.weight": (32,), p + "self_attn.kv_b_proj.weight": (NH * 64, 32),
+                  p + "self_attn.o_proj.weight": (H, NH * 32)})
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+        else:
+            t.update({p + "mlp.gate.weight": (4, H), p + "mlp.shared_experts.gate_proj.weight": (32, H),
+                      p + "mlp.shared_experts.up_proj.weight": (32, H), p + "mlp.shared_experts.down_proj.weight": (H, 32)})
+            for x in range(4):
+                q = p + f"mlp.experts.{x}."
+                t.update({q + "gate_proj.weight": (16, H), q + "up_proj.weight": (16, H), q + "down_proj.weight": (H, 16)})
+    return cfg, t, "llama3", "BF16"
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
-         "Ministral-3-3B-Instruct-2512": ministral3, "Mistral-Small-3.1-24B-Instruct-2503": mistral_small3}
+         "Ministral-3-3B-Instruct-2512": ministral3, "Mistral-Small-3.1-24B-Instruct-2503": mistral_small3,
+         "DeepSeek-V3": deepseek_v3, "DeepSeek-V2-Lite": deepseek_v2_lite}
 # Cases checked as whole files at these outtypes (the first four: key/values and tensors at f32).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
 TOKENIZERS = {

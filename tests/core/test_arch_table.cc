@@ -3,7 +3,7 @@
 // names / order / types and generated tensors against what llama.cpp's
 // convert_hf_to_gguf.py wrote — the shared hf-gguf manifest (llama 3, llama 2,
 // qwen3, mixtral) and tests/core/hf_arch_reference.json (qwen2, qwen3moe,
-// phi3, gpt2, gemma2, gemma3, granite, olmo2, mistral3; made by
+// phi3, gpt2, gemma2, gemma3, granite, olmo2, mistral3, deepseek2; made by
 // tests/core/hf_arch_models.py with the real converter).
 #include "anamnesis/error.hpp"
 #include "arch/arch_table.hpp"
@@ -284,13 +284,14 @@ void TestArchTable::detection() {
         QVERIFY(e.message().find("GPT2LMHeadModel") != std::string::npos);
         // The converter's register() names of the rows added in issue 24.
         for (const char* c : {"Gemma2ForCausalLM", "Gemma3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM",
-                              "Olmo3ForCausalLM", "Ministral3ForCausalLM", "Mistral3ForConditionalGeneration"})
+                              "Olmo3ForCausalLM", "Ministral3ForCausalLM", "Mistral3ForConditionalGeneration",
+                              "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"})
             QVERIFY2(e.message().find(c) != std::string::npos, c);
     }
     const std::pair<const char*, const char*> added[] = {
         {"Gemma2ForCausalLM", "gemma2"}, {"Gemma3ForCausalLM", "gemma3"}, {"GraniteForCausalLM", "granite"},
         {"Olmo2ForCausalLM", "olmo2"}, {"Olmo3ForCausalLM", "olmo2"}, {"Ministral3ForCausalLM", "mistral3"},
-        {"Mistral3ForConditionalGeneration", "mistral3"}};
+        {"Mistral3ForConditionalGeneration", "mistral3"}, {"DeepseekV2ForCausalLM", "deepseek2"}, {"DeepseekV3ForCausalLM", "deepseek2"}};
     for (const auto& [cls, gguf] : added)
         QCOMPARE(std::string(hf_arch_for_config(cfg_of(std::string(R"({"architectures":[")") + cls + "\"]}")).gguf), std::string(gguf));
     // Not in the table: the multimodal Gemma 3 class, Mistral 4 (DeepSeek-V2-style) behind the Mistral 3 class.
@@ -365,6 +366,27 @@ void TestArchTable::errors() {
                         "vocab_size":8,"rope_parameters":{"rope_type":"linear","factor":2.0}})"},   // assert rope_type == "yarn"
         {"gemma3", R"({"num_hidden_layers":2})"},                                                   // hparams["sliding_window"]
     };
+    {  // DeepseekV2Model's kv_b_proj split asserts num_key_value_heads × (v_head_dim + qk_nope_head_dim) rows
+        TensorMapper ds(*find_gguf_arch("deepseek2"),
+                        cfg_of(R"({"num_hidden_layers":1,"num_key_value_heads":4,"v_head_dim":8,"qk_nope_head_dim":8})"));
+        const std::uint64_t kvb[] = {60, 16};
+        try {
+            ds.add("model.layers.0.self_attn.kv_b_proj.weight", kvb);
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::Malformed);
+            QCOMPARE(e.tensor(), std::string("model.layers.0.self_attn.kv_b_proj.weight"));
+        }
+        const std::uint64_t ok[] = {64, 16};
+        const auto parts = ds.add("model.layers.0.self_attn.kv_b_proj.weight", ok);
+        QCOMPARE(parts.size(), std::size_t(2));
+        QCOMPARE(parts[0].name, std::string("blk.0.attn_k_b.weight"));
+        QCOMPARE(parts[0].shape, (std::vector<std::uint64_t>{4, 16, 8}));
+        QCOMPARE(parts[1].name, std::string("blk.0.attn_v_b.weight"));
+        QCOMPARE(parts[1].shape, (std::vector<std::uint64_t>{4, 8, 16}));
+        const std::uint64_t mtp[] = {4};
+        QVERIFY(ds.add("model.layers.1.enorm.weight", mtp).empty());  // Multi-Token Prediction layer: skipped
+    }
     for (const auto& [arch, json] : stops) {
         try {
             hparam_kvs(*find_gguf_arch(arch), cfg_of(json));

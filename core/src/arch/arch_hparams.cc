@@ -42,8 +42,10 @@ private:
 };
 
 /// TextModel.set_gguf_parameters up to (excluding) add_file_type;
-/// `use_head_dim` false when the class pops head_dim first (GraniteModel).
-void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true) {
+/// `use_head_dim` false when the class pops head_dim first (GraniteModel);
+/// `mla` for DeepseekV2Model, which sets num_key_value_heads = 1 and a default
+/// rms_norm_eps of 1e-6 in hparams first.
+void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true, bool mla = false) {
     const std::string& f = cfg.file();
     auto opt = [&](std::initializer_list<std::string_view> keys) {
         for (auto k : keys)
@@ -60,7 +62,8 @@ void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true)
     if (auto v = opt({"prefix_dense_intermediate_size", "dense_intermediate_size", "intermediate_size", "n_inner", "hidden_dim"}))
         kv.put("feed_forward_length", u32(v->second, v->first, f));
     if (auto v = opt({"num_attention_heads", "n_head", "n_heads"})) kv.put("attention.head_count", u32(v->second, v->first, f));
-    if (auto v = opt({"num_key_value_heads", "n_kv_heads"})) kv.put("attention.head_count_kv", u32(v->second, v->first, f));
+    if (mla) kv.put("attention.head_count_kv", MetaValue::u32(1));
+    else if (auto v = opt({"num_key_value_heads", "n_kv_heads"})) kv.put("attention.head_count_kv", u32(v->second, v->first, f));
     if (auto c = cfg.get("is_causal"); c && c->is_bool() && !bool(*c)) kv.put("attention.causal", MetaValue::boolean(false));
 
     const RopeParams rp(cfg);
@@ -90,7 +93,8 @@ void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true)
         throw Error(ErrorCode::Unsupported, "config.json rope 'mrope_section' (multi-section RoPE) is not supported here", f);
     if (auto t = rp.get("rope_theta")) kv.put("rope.freq_base", f32(*t, "rope_theta", f));
     if (auto t = rp.swa_theta()) kv.put("rope.freq_base_swa", f32(*t, "rope_local_theta", f));
-    if (auto v = opt({"rms_norm_eps", "norm_eps"})) kv.put("attention.layer_norm_rms_epsilon", f32(v->second, v->first, f));
+    if (mla && !cfg.get("rms_norm_eps")) kv.put("attention.layer_norm_rms_epsilon", f32(1e-6, "rms_norm_eps", f));
+    else if (auto v = opt({"rms_norm_eps", "norm_eps"})) kv.put("attention.layer_norm_rms_epsilon", f32(v->second, v->first, f));
     if (auto v = opt({"layer_norm_eps", "layer_norm_epsilon", "norm_epsilon"}))
         kv.put("attention.layer_norm_epsilon", f32(v->second, v->first, f));
     if (auto v = opt({"num_local_experts", "num_experts", "n_routed_experts"})) kv.put("expert_count", u32(v->second, v->first, f));
@@ -313,6 +317,50 @@ void gemma3_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
     kv.put("attention.head_count_kv", u32_or("num_key_value_heads", 4));
 }
 
+/// DeepseekV2Model.set_gguf_parameters (not the OCR variant).
+void deepseek2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    text_model_params(cfg, kv, true, true);
+    kv.to(res.after_file_type);
+    auto present = [&](std::string_view k) -> std::optional<element> {  // hparams.get(k) is not None
+        auto v = cfg.get(k);
+        return v && !v->is_null() ? v : std::nullopt;
+    };
+    const bool has_moe = present("n_routed_experts").has_value();
+    if (auto fk = present("first_k_dense_replace")) kv.put("leading_dense_block_count", u32(*fk, "first_k_dense_replace", f));
+    else if (!has_moe) kv.put("leading_dense_block_count", u32(exact(cfg, "num_hidden_layers"), "num_hidden_layers", f));
+    else kv.put("leading_dense_block_count", MetaValue::u32(0));
+    const auto kv_lora = cfg.get("kv_lora_rank");
+    const PyNum kv_rank = kv_lora ? num(*kv_lora, "kv_lora_rank", f) : PyNum{true, 512, 512.0};
+    if (!kv_rank.is_int) throw Error(ErrorCode::BadJson, "config.json key 'kv_lora_rank': expected an integer", f);
+    kv.put("vocab_size", u32(exact(cfg, "vocab_size"), "vocab_size", f));
+    if (auto q = present("q_lora_rank")) kv.put("attention.q_lora_rank", u32(*q, "q_lora_rank", f));
+    const std::int64_t rope = integer(exact(cfg, "qk_rope_head_dim"), "qk_rope_head_dim", f);
+    const std::int64_t nope = integer(exact(cfg, "qk_nope_head_dim"), "qk_nope_head_dim", f);
+    auto sum = [&](std::int64_t v, std::string_view what) { return u32(PyNum{true, v, double(v)}, what, f); };
+    kv.put("attention.kv_lora_rank", sum(kv_rank.i, "kv_lora_rank"));
+    kv.put("attention.key_length", sum(kv_rank.i + rope, "kv_lora_rank + qk_rope_head_dim"));
+    kv.put("attention.value_length", sum(kv_rank.i, "kv_lora_rank"));
+    kv.put("attention.key_length_mla", sum(nope + rope, "qk_nope_head_dim + qk_rope_head_dim"));
+    kv.put("attention.value_length_mla", u32(exact(cfg, "v_head_dim"), "v_head_dim", f));
+    kv.put("expert_feed_forward_length",
+           u32(required(cfg, {"moe_intermediate_size", "intermediate_size"}), "moe_intermediate_size", f));
+    if (auto e = present("n_routed_experts")) kv.put("expert_count", u32(*e, "n_routed_experts", f));
+    if (auto sh = cfg.get("n_shared_experts")) kv.put("expert_shared_count", u32(*sh, "n_shared_experts", f));
+    else kv.put("expert_shared_count", MetaValue::u32(0));
+    if (auto r = present("routed_scaling_factor")) kv.put("expert_weights_scale", f32(*r, "routed_scaling_factor", f));
+    if (auto n = present("norm_topk_prob")) {
+        const bool t = n->is_bool() ? bool(*n) : n->is_number() ? double(*n) != 0 : true;
+        if (t) {
+            if (!n->is_bool()) throw Error(ErrorCode::Unsupported, "config.json key 'norm_topk_prob': expected true/false", f);
+            kv.put("expert_weights_norm", MetaValue::boolean(true));
+        }
+    }
+    kv.put("rope.dimension_count", sum(rope, "qk_rope_head_dim"));
+    const RopeParams rp(cfg);
+    if (auto m = rp.outer("mscale_all_dim")) kv.put("rope.scaling.yarn_log_multiplier", f32(0.1 * num(*m, "mscale_all_dim", f).d, "mscale_all_dim", f));
+}
+
 /// Olmo2Model.set_gguf_parameters' part after TextModel's: with `sliding_window`, that and the
 /// per-layer pattern (layer_types == "sliding_attention", else every layer but each 4th).
 void olmo2_sliding_window(const HfConfig& cfg, KvOut& kv) {
@@ -358,6 +406,9 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             break;
         case HparamsRule::Gemma3:
             gemma3_params(cfg, kv, res);
+            break;
+        case HparamsRule::Deepseek2:
+            deepseek2_params(cfg, kv, res);
             break;
         case HparamsRule::Olmo2:
             text_model_params(cfg, kv);

@@ -70,6 +70,7 @@ constexpr std::string_view kGemma2Classes[] = {"Gemma2ForCausalLM"};
 constexpr std::string_view kGemma3Classes[] = {"Gemma3ForCausalLM"};  // text only (the multimodal class also writes an mmproj)
 constexpr std::string_view kGraniteClasses[] = {"GraniteForCausalLM"};
 constexpr std::string_view kOlmo2Classes[] = {"Olmo2ForCausalLM", "Olmo3ForCausalLM"};
+constexpr std::string_view kDeepseek2Classes[] = {"DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"};
 constexpr std::string_view kMistral3Classes[] = {"Mistral3ForConditionalGeneration", "Ministral3ForCausalLM"};
 
 using tok::VocabStyle;
@@ -109,6 +110,8 @@ constexpr ArchRow kRows[] = {
         "Olmo2ForCausalLM", "olmo2", "silu", false, false, {}},
     {kMistral3Classes, "mistral3", VocabStyle::Llama, HR::Mistral3, kKinds_mistral3, true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
         "Ministral3ForCausalLM", "ministral3", "silu", false, false, {}},
+    {kDeepseek2Classes, "deepseek2", VocabStyle::Gpt2, HR::Deepseek2, kKinds_deepseek2, false, false, ER::Deepseek2, GR::None,
+        "DeepseekV3ForCausalLM", "deepseek_v3", "silu", false, false, {}},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

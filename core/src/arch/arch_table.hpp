@@ -14,7 +14,8 @@
 // conversion/llama.py (LlamaModel), qwen.py (Qwen2Model, Qwen3Model,
 // Qwen2MoeModel, Qwen3MoeModel), phi.py (Phi3MiniModel), gpt2.py (GPT2Model),
 // gemma.py (Gemma2Model, Gemma3Model), granite.py (GraniteModel), olmo.py
-// (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model),
+// (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
+// (DeepseekV2Model),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -102,6 +103,7 @@ enum class HparamsRule : std::uint8_t {
     Granite,   ///< GraniteModel: LlamaModel's with head_dim ignored, then attention/embedding/residual/logit scales
     Olmo2,     ///< Olmo2Model (Olmo 2 and 3): TextModel's + sliding_window and its per-layer pattern when configured
     Mistral3,  ///< Mistral3Model's Ministral3Model: LlamaModel's + yarn_log_multiplier / temperature_scale (model_type ministral3)
+    Deepseek2, ///< DeepseekV2Model: TextModel's with head_count_kv 1 (MLA as MQA), then MLA ranks/lengths, expert and rope keys
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -114,6 +116,9 @@ enum class ExpertRule : std::uint8_t {
     /// count find_hparam(num_local_experts, num_experts); emitted down, gate, up. Also the fused 3-D
     /// `mlp.experts.gate_up_proj` (split in halves) and `mlp.experts.down_proj` forms.
     Qwen2Moe,
+    /// DeepseekV2Model: names containing "mlp.experts": `model.layers.{bid}.mlp.experts.{x}.{down,gate,up}_proj.weight`,
+    /// count `n_routed_experts`; emitted down, gate, up (shared experts are plain tensors).
+    Deepseek2,
 };
 
 /// Which `generate_extra_tensors` the class has (generate_extra_tensors()).
@@ -292,6 +297,12 @@ struct TensorTransform {
         AddOne,
         /// Gemma3Model: `embed_tokens[:n_vocab]`, the first row_end rows of dim 0.
         LeadingRows,
+        /// DeepseekV2Model's kv_b_proj split: rows viewed as [n_head, G, in] (G = rows / n_head);
+        /// keep rows [row_begin, row_end) of every head (v_b_proj: the last v_head_dim rows).
+        HeadRows,
+        /// As HeadRows, then each head's block transposed (k_b_proj: the first
+        /// qk_nope_head_dim rows, [n_head, in, nope]).
+        HeadRowsTransposed,
     };
     Kind kind = Kind::None;
     std::uint64_t n_head = 0;                   ///< PermuteQK
@@ -363,6 +374,8 @@ private:
     std::string file_;
     std::uint64_t block_count_ = 0, n_head_ = 0, n_kv_head_ = 0, n_experts_ = 0;
     std::optional<std::uint64_t> vocab_rows_;  ///< Gemma 3: embedding rows kept
+    bool tied_ = false;                        ///< DeepSeek: tie_word_embeddings (lm_head skipped)
+    std::uint64_t mla_kv_heads_ = 0, mla_v_ = 0, mla_nope_ = 0;  ///< DeepSeek kv_b_proj split (from config.json)
     /// Buffered experts per block id, only for blocks that have some: never
     /// sized by the config's block count (a config.json may declare 10^11 layers).
     std::map<std::uint64_t, std::vector<Buffered>> experts_;

@@ -101,6 +101,9 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
         for (std::size_t p = 0; (p = name.find(from, p)) != std::string::npos; p += to.size()) name.replace(p, from.size(), to);
     };
     if (row.hparams == HparamsRule::Gemma2 && hf_name == "lm_head.weight") return std::nullopt;  // Gemma2Model.filter_tensors
+    if (row.hparams == HparamsRule::Deepseek2 &&  // DeepseekV2Model.filter_tensors: the OCR vision encoders
+        (hf_name.find("sam_model") != std::string_view::npos || hf_name.find("qwen2_model") != std::string_view::npos))
+        return std::nullopt;
     if (row.hparams == HparamsRule::Granite &&  // GraniteModel.filter_tensors: multimodal parts
         (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
          hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
@@ -185,6 +188,23 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
         n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"n_heads", "num_attention_heads"}), "num_attention_heads", file_));
         n_kv_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"n_kv_heads", "num_key_value_heads"}), "num_key_value_heads", file_));
     }
+    if (row.hparams == HparamsRule::Deepseek2) {
+        auto t = cfg.get("tie_word_embeddings");
+        tied_ = t && ((t->is_bool() && bool(*t)) || (t->is_number() && double(*t) != 0));
+        auto opt_u = [&](std::string_view k) -> std::uint64_t {
+            auto v = cfg.get(k);
+            if (!v || v->is_null()) return 0;
+            const auto n = integer(*v, k, file_);
+            return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+        };
+        mla_kv_heads_ = opt_u("num_key_value_heads");
+        mla_v_ = opt_u("v_head_dim");
+        mla_nope_ = opt_u("qk_nope_head_dim");
+    }
+    if (row.experts == ExpertRule::Deepseek2) {
+        if (auto v = cfg.get("n_routed_experts"); v && !v->is_null())
+            n_experts_ = static_cast<std::uint64_t>(integer(*v, "n_routed_experts", file_));
+    }
     if (row.experts == ExpertRule::Mixtral) {
         if (auto v = cfg.get("num_local_experts"); v && !v->is_null())
             n_experts_ = static_cast<std::uint64_t>(integer(*v, "num_local_experts", file_));
@@ -227,6 +247,31 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
             tr = {TensorTransform::Kind::PermuteQK, nh, 0, 0};
         }
     }
+    if (row_.hparams == HparamsRule::Deepseek2) {  // DeepseekV2Model.modify_tensors
+        if (tied_ && (name == "lm_head.weight" || name == "model.lm_head.weight")) return {};
+        if (name.starts_with("model.layers.")) {  // Multi-Token Prediction layers past num_hidden_layers
+            std::uint64_t b = 0;
+            std::size_t i = 13, n0 = 13;
+            while (i < name.size() && name[i] >= '0' && name[i] <= '9' && b < (std::uint64_t{1} << 40)) b = b * 10 + (name[i++] - '0');
+            if (i > n0 && b >= block_count_) return {};
+        }
+        if (name.ends_with("kv_b_proj.weight")) {
+            const std::uint64_t nh = mla_kv_heads_, v = mla_v_, nope = mla_nope_;
+            if (!nh || !v || !nope)
+                throw Error(ErrorCode::Malformed,
+                            "config.json needs num_key_value_heads, v_head_dim and qk_nope_head_dim to split kv_b_proj", file_, name);
+            if (shape.size() != 2 || shape[0] != nh * (v + nope))
+                throw Error(ErrorCode::Malformed,
+                            "kv_b_proj rows are not num_key_value_heads × (v_head_dim + qk_nope_head_dim) = " +
+                                std::to_string(nh * (v + nope)),
+                            file_, name);
+            const std::string base = name.substr(0, name.size() - std::string_view("kv_b_proj.weight").size());
+            auto out = one(base + "k_b_proj.weight", hf_name, {nh, shape[1], nope}, {TensorTransform::Kind::HeadRowsTransposed, nh, 0, nope});
+            auto vb = one(base + "v_b_proj.weight", hf_name, {nh, v, shape[1]}, {TensorTransform::Kind::HeadRows, nh, nope, nope + v});
+            out.push_back(std::move(vb.front()));
+            return out;
+        }
+    }
     if (row_.norm_plus_one && name.ends_with("norm.weight"))  // Gemma*Model.modify_tensors
         tr = {TensorTransform::Kind::AddOne, 0, 0, 0};
     if (vocab_rows_ && name.find("embed_tokens.weight") != std::string::npos && !shape.empty() && *vocab_rows_ < shape[0]) {
@@ -244,6 +289,7 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
     std::string_view prefix_w;  // the per-expert part that names the weight
     bool expert = false;
     if (row_.experts == ExpertRule::Mixtral) expert = name.find("block_sparse_moe.experts") != std::string::npos;
+    if (row_.experts == ExpertRule::Deepseek2) expert = name.find("mlp.experts") != std::string::npos;
     if (row_.experts == ExpertRule::Qwen2Moe) {
         if (name.ends_with("mlp.experts.down_proj") || name.ends_with("mlp.experts.down_proj.weight")) {
             std::string mapped = name.ends_with(".weight") ? name : name + ".weight";
@@ -268,8 +314,9 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
     if (expert) {
         if (n_experts_ == 0)
             throw Error(ErrorCode::Malformed,
-                        row_.experts == ExpertRule::Mixtral ? "config.json has no key 'num_local_experts'"
-                                                            : "config.json has no key 'num_local_experts / num_experts'",
+                        row_.experts == ExpertRule::Mixtral     ? "config.json has no key 'num_local_experts'"
+                        : row_.experts == ExpertRule::Deepseek2 ? "config.json has no key 'n_routed_experts'"
+                                                                : "config.json has no key 'num_local_experts / num_experts'",
                         file_, name);
         if (!bid || *bid >= block_count_) throw Error(ErrorCode::Malformed, "expert tensor outside the blocks", file_, name);
         auto& buf = experts_[*bid];
