@@ -19,7 +19,7 @@ sys.path.insert(0, sys.argv[1] + "/gguf-py")
 from gguf.constants import MODEL_ARCH, MODEL_ARCH_NAMES, MODEL_TENSOR, MODEL_TENSORS, TENSOR_NAMES  # noqa: E402
 from gguf.tensor_mapping import TensorNameMap  # noqa: E402
 
-ARCHS = ["LLAMA", "QWEN2", "QWEN3", "QWEN3MOE", "PHI3", "GPT2", "GEMMA", "GEMMA2", "GEMMA3", "GRANITE", "OLMO2", "MISTRAL3", "DEEPSEEK2"]
+ARCHS = ["LLAMA", "QWEN2", "QWEN3", "QWEN3MOE", "PHI3", "GPT2", "GEMMA", "GEMMA2", "GEMMA3", "GRANITE", "OLMO2", "MISTRAL3", "DEEPSEEK2", "GPT_OSS"]
 FORCED_F32 = ["FFN_GATE_INP", "FFN_GATE_INP_SHEXP", "POS_EMBD", "TOKEN_TYPES", "SSM_CONV1D", "SHORTCONV_CONV",
               "TIME_MIX_FIRST", "TIME_MIX_W1", "TIME_MIX_W2", "TIME_MIX_DECAY_W1", "TIME_MIX_DECAY_W2",
               "TIME_MIX_LERP_FUSED", "POSNET_NORM1", "POSNET_NORM2", "V_ENC_EMBD_POS", "A_ENC_EMBD_POS",
@@ -68,7 +68,7 @@ if sys.argv[2] == "lists":
     print()
     for a in ARCHS:
         arch = MODEL_ARCH[a]
-        print(f"constexpr TensorKind kKinds_{MODEL_ARCH_NAMES[arch]}[] = {{")
+        print(f"constexpr TensorKind kKinds_{MODEL_ARCH_NAMES[arch].replace('-', '_')}[] = {{")
         for t in MODEL_TENSORS[arch]:
             print(f"    TensorKind::{t.name},")
         print("};")

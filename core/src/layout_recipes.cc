@@ -211,7 +211,86 @@ private:
     bool t_;
 };
 
+class ExpertTranspose final : public Recipe {
+public:
+    ExpertTranspose(std::shared_ptr<const Recipe> inner, std::uint64_t experts, std::uint64_t a, std::uint64_t b,
+                    std::uint64_t stride, std::uint64_t parity)
+        : inner_(std::move(inner)), e_(experts), a_(a), b_(b), s_(stride), p_(parity) {
+        const std::uint64_t re = inner_->row_elems();
+        if (e_ == 0 || a_ == 0 || b_ == 0 || s_ == 0 || b_ % s_ || p_ >= s_ || re == 0 || (a_ * b_) % re ||
+            inner_->rows() * re != e_ * a_ * b_)
+            throw Error(ErrorCode::Malformed, std::to_string(inner_->rows()) + " × " + std::to_string(re) + " values are not " +
+                                                  std::to_string(e_) + " experts of " + std::to_string(a_) + " × " +
+                                                  std::to_string(b_) + " with a stride of " + std::to_string(s_));
+        inner_rows_ = a_ * b_ / re;  // the inner's rows per expert
+    }
+    std::string describe() const override { return inner_->describe() + ", per expert transposed"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return e_ * (b_ / s_); }
+    std::uint64_t row_elems() const override { return a_; }
+    std::uint64_t row_granularity() const override { return b_ / s_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const std::uint64_t per = b_ / s_;
+        std::vector<float> blk(static_cast<std::size_t>(a_ * b_));
+        while (nrows) {
+            const std::uint64_t e = row0 / per, r0 = row0 % per, take = std::min(nrows, per - r0);
+            inner_->dequantize_rows(e * inner_rows_, inner_rows_, blk.data());  // expert e as [a, b]
+            for (std::uint64_t r = 0; r < take; ++r)
+                for (std::uint64_t a = 0; a < a_; ++a) out[r * a_ + a] = blk[static_cast<std::size_t>(a * b_ + s_ * (r0 + r) + p_)];
+            out += take * a_;
+            row0 += take;
+            nrows -= take;
+        }
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t e_, a_, b_, s_, p_, inner_rows_ = 0;
+};
+
+class StridedCols final : public Recipe {
+public:
+    StridedCols(std::shared_ptr<const Recipe> inner, std::uint64_t stride, std::uint64_t parity)
+        : inner_(std::move(inner)), s_(stride), p_(parity) {
+        b_ = inner_->row_elems();
+        if (s_ == 0 || b_ % s_ || p_ >= s_)
+            throw Error(ErrorCode::Malformed, "a row of " + std::to_string(b_) + " does not split with a stride of " + std::to_string(s_));
+    }
+    std::string describe() const override { return inner_->describe() + ", every " + std::to_string(s_) + "th column"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return inner_->rows(); }
+    std::uint64_t row_elems() const override { return b_ / s_; }
+    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        std::vector<float> buf(static_cast<std::size_t>(nrows * b_));
+        inner_->dequantize_rows(row0, nrows, buf.data());
+        const std::uint64_t n = b_ / s_;
+        for (std::uint64_t r = 0; r < nrows; ++r)
+            for (std::uint64_t c = 0; c < n; ++c) out[r * n + c] = buf[static_cast<std::size_t>(r * b_ + s_ * c + p_)];
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t s_, p_, b_ = 0;
+};
+
 }  // namespace
+
+std::shared_ptr<const Recipe> make_expert_transpose_recipe(std::shared_ptr<const Recipe> inner,
+                                                           std::span<const std::uint64_t> shape, std::uint64_t stride,
+                                                           std::uint64_t parity) {
+    if (shape.size() != 3) throw Error(ErrorCode::Malformed, "expected [experts, in, out], got " + shape_to_string(shape));
+    return std::make_shared<ExpertTranspose>(std::move(inner), shape[0], shape[1], shape[2], stride, parity);
+}
+
+std::shared_ptr<const Recipe> make_strided_cols_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t stride,
+                                                       std::uint64_t parity) {
+    return std::make_shared<StridedCols>(std::move(inner), stride, parity);
+}
 
 std::vector<std::uint64_t> head_rows_source(std::uint64_t rows, std::uint64_t n_head, std::uint64_t row_begin,
                                             std::uint64_t row_end) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace amn::detail {
@@ -55,6 +56,22 @@ std::shared_ptr<const Recipe> make_head_rows_recipe(std::shared_ptr<const Recipe
 /// \throws Error{Malformed} unless rows = n_head × G with row_begin < row_end ≤ G.
 std::vector<std::uint64_t> head_rows_source(std::uint64_t rows, std::uint64_t n_head, std::uint64_t row_begin,
                                             std::uint64_t row_end);
+
+/// gpt-oss's dequantized experts: `inner` holding `shape` = [E, A, B]
+/// (row-major, however its rows split it), transposed per expert and every
+/// `stride`-th row from `parity` kept: output [E, B / stride, A], row (e, r)
+/// element a = inner[e, a, stride·r + parity] (`x.transpose(-1, -2)[:, parity::stride, :]`).
+/// One expert per work unit.
+/// \throws Error{Malformed} when shape is not 3-D, does not hold inner's values
+///         in whole inner rows per expert, or B is not a multiple of stride.
+std::shared_ptr<const Recipe> make_expert_transpose_recipe(std::shared_ptr<const Recipe> inner,
+                                                           std::span<const std::uint64_t> shape, std::uint64_t stride,
+                                                           std::uint64_t parity);
+
+/// Every `stride`-th element of each row from `parity` (`x[..., parity::stride]`):
+/// row length B / stride. \throws Error{Malformed} when B is not a multiple of stride.
+std::shared_ptr<const Recipe> make_strided_cols_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t stride,
+                                                       std::uint64_t parity);
 
 /// A tensor made by the converter (e.g. `rope_freqs.weight`): `values`
 /// (row-major) as one row of values.size() elements.

@@ -219,7 +219,8 @@ private slots:
     // embedding trimmed to the tokenizer —, granite, olmo2 (OLMo 2 and OLMo 3 with its sliding
     // window pattern), mistral3 (Ministral3ForCausalLM and Mistral-Small-3.1's
     // Mistral3ForConditionalGeneration, vision tensors dropped), deepseek2 (V3 with q_lora_rank,
-    // shared expert, MTP layer skipped; V2-Lite)): folders from
+    // shared expert, MTP layer skipped; V2-Lite), gpt-oss (MXFP4 experts repacked, and the BF16
+    // form)): folders from
     // tests/core/hf_arch_models.py --inputs-only (BF16, seeded), each output type against the
     // sha256 of the file convert_hf_to_gguf.py (34af94c) wrote, as recorded in
     // tests/core/hf_arch_reference.json ("sha256" per --outtype); `amn inspect` names the

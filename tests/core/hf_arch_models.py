@@ -22,7 +22,9 @@ Mistral3ForConditionalGeneration (text_config, vision tensors dropped),
 DeepSeek-V3 (MLA with q_lora_rank, dense + MoE layer, shared expert, sigmoid
 router with its correction bias, an MTP layer the converter skips) and
 DeepSeek-V2-Lite (27 layers as the real one: llama.cpp tells the Lite model by
-that count) — BF16 weights, config.json the real model's with dimensions shrunk.
+that count), gpt-oss-20b (MXFP4 experts: seeded U8 blocks and E8M0 scales
+2^-6 … 2^2) and its BF16 form (experts [E, in, out]) — BF16 weights,
+config.json the real model's with dimensions shrunk.
 
 Tokenizers are copied from the shared fixtures at generation time and never
 committed (none of the real ones of these models is at hand; the nearest kind
@@ -31,7 +33,7 @@ case and DeepSeek-V3; Llama 2's tokenizer.model for phi3, and with its tokenizer
 and special_tokens_map.json for gemma2/gemma3 (Gemma's are SentencePiece
 models of 256k pieces); Llama 3's tokenizer.json (a tiktoken-style BPE like
 Granite's, OLMo's dolma2, Mistral's tekken and DeepSeek's) for granite,
-olmo2/olmo3, Ministral 3 and DeepSeek-V2-Lite; Mistral v0.1's tokenizer.model (the Mixtral fixture's) for
+olmo2/olmo3, Ministral 3, DeepSeek-V2-Lite and gpt-oss (o200k); Mistral v0.1's tokenizer.model (the Mixtral fixture's) for
 Mistral Small 3.1. vocab_size follows the tokenizer. Conventions of the shared
 fixtures: hidden 32, 2 layers, 4 heads, intermediate 64, weights 0.02·N(0,1)
 (norms 1 + …), numpy RandomState seeded from sha256("<case>/<tensor>"),
@@ -57,6 +59,13 @@ def rand(case, name, shape, norm=False):
     return (v + 1.0 if norm else v).astype(np.float32)
 
 
+def rand_u8(case, name, shape):
+    """MXFP4 payloads, seeded as rand(): `_blocks` any byte (two E2M1 codes), `_scales` E8M0 exponents 2^-6 … 2^2."""
+    seed = int.from_bytes(hashlib.sha256(f"{case}/{name}".encode()).digest()[:4], "little")
+    r = np.random.RandomState(seed)
+    return (r.randint(0, 256, shape) if name.endswith("_blocks") else r.randint(121, 130, shape)).astype(np.uint8)
+
+
 def to_bf16_bytes(a):
     """f32 → BF16 by round-to-nearest-even (as torch's .to(torch.bfloat16); no NaN here)."""
     u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
@@ -67,8 +76,9 @@ def write_safetensors(path, tensors, dtype="F32"):
     header, off, blobs = {}, 0, []
     for name in sorted(tensors):
         a = np.ascontiguousarray(tensors[name])
-        b = to_bf16_bytes(a) if dtype == "BF16" else a.tobytes()
-        header[name] = {"dtype": dtype, "shape": list(a.shape), "data_offsets": [off, off + len(b)]}
+        dt = "U8" if a.dtype == np.uint8 else dtype  # MXFP4 blocks/scales
+        b = to_bf16_bytes(a) if dt == "BF16" else a.tobytes()
+        header[name] = {"dtype": dt, "shape": list(a.shape), "data_offsets": [off, off + len(b)]}
         blobs.append(b)
         off += len(b)
     header["__metadata__"] = {"format": "pt"}
@@ -386,11 +396,62 @@ def deepseek_v2_lite(case):
     return cfg, t, "llama3", "BF16"
 
 
+def gpt_oss_config(mxfp4):
+    # openai/gpt-oss-20b's config.json (its quantization_config only with mxfp4), shrunk: 4 experts, top 2.
+    cfg = {"architectures": ["GptOssForCausalLM"], "attention_bias": True, "attention_dropout": 0.0,
+           "eos_token_id": 128009, "experts_per_token": 2, "head_dim": 16, "hidden_act": "silu", "hidden_size": H,
+           "initial_context_length": 4096, "initializer_range": 0.02, "intermediate_size": FF,
+           "layer_types": ["sliding_attention", "full_attention"], "max_position_embeddings": 131072,
+           "model_type": "gpt_oss", "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": 2, "num_local_experts": 4, "output_router_logits": False, "pad_token_id": 128004,
+           "quantization_config": {"modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router",
+                                                              "model.embed_tokens", "lm_head"], "quant_method": "mxfp4"},
+           "rms_norm_eps": 1e-05,
+           "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0, "original_max_position_embeddings": 4096,
+                            "rope_type": "yarn", "truncate": False},
+           "rope_theta": 150000, "router_aux_loss_coef": 0.9, "sliding_window": 128, "swiglu_limit": 7.0,
+           "tie_word_embeddings": False, "transformers_version": "4.55.0.dev0", "use_cache": True, "vocab_size": 128256}
+    if not mxfp4:
+        del cfg["quantization_config"]
+    return cfg
+
+
+def gpt_oss_tensors(mxfp4):
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (NH * 16, H), p + "self_attn.q_proj.bias": (NH * 16,),
+                  p + "self_attn.k_proj.weight": (32, H), p + "self_attn.k_proj.bias": (32,),
+                  p + "self_attn.v_proj.weight": (32, H), p + "self_attn.v_proj.bias": (32,),
+                  p + "self_attn.o_proj.weight": (H, NH * 16), p + "self_attn.o_proj.bias": (H,),
+                  p + "self_attn.sinks": (NH,), p + "mlp.router.weight": (4, H), p + "mlp.router.bias": (4,),
+                  p + "mlp.experts.gate_up_proj_bias": (4, 2 * FF), p + "mlp.experts.down_proj_bias": (4, H)})
+        if mxfp4:  # [E, rows, in/32, 16] + [E, rows, in/32]
+            t.update({p + "mlp.experts.gate_up_proj_blocks": (4, 2 * FF, H // 32, 16),
+                      p + "mlp.experts.gate_up_proj_scales": (4, 2 * FF, H // 32),
+                      p + "mlp.experts.down_proj_blocks": (4, H, FF // 32, 16),
+                      p + "mlp.experts.down_proj_scales": (4, H, FF // 32)})
+        else:  # transformers' dequantized layout: [E, in, out]
+            t.update({p + "mlp.experts.gate_up_proj": (4, H, 2 * FF), p + "mlp.experts.down_proj": (4, FF, H)})
+    return t
+
+
+def gpt_oss(case):
+    return gpt_oss_config(True), gpt_oss_tensors(True), "llama3", "BF16"
+
+
+def gpt_oss_bf16(case):
+    # The dequantized form (as unsloth/gpt-oss-20b-BF16 ships it): gate_up_proj / down_proj in [E, in, out].
+    return gpt_oss_config(False), gpt_oss_tensors(False), "llama3", "BF16"
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
          "Ministral-3-3B-Instruct-2512": ministral3, "Mistral-Small-3.1-24B-Instruct-2503": mistral_small3,
-         "DeepSeek-V3": deepseek_v3, "DeepSeek-V2-Lite": deepseek_v2_lite}
+         "DeepSeek-V3": deepseek_v3, "DeepSeek-V2-Lite": deepseek_v2_lite,
+         "gpt-oss-20b": gpt_oss, "gpt-oss-20b-BF16": gpt_oss_bf16}
 # Cases checked as whole files at these outtypes (the first four: key/values and tensors at f32).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
 TOKENIZERS = {
@@ -411,7 +472,8 @@ def make_inputs(out, shared):
             json.dump(cfg, f, indent=2)
             f.write("\n")
         write_safetensors(os.path.join(d, "model.safetensors"),
-                          {n: rand(case, n, s, norm=("norm" in n or "ln_" in n) and n.endswith("weight")) for n, s in shapes.items()},
+                          {n: rand_u8(case, n, s) if n.endswith(("_blocks", "_scales")) else
+                           rand(case, n, s, norm=("norm" in n or "ln_" in n) and n.endswith("weight")) for n, s in shapes.items()},
                           dtype[0] if dtype else "F32")
         if shared:
             src_case, files = TOKENIZERS[tok]

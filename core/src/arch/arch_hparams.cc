@@ -410,6 +410,12 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
         case HparamsRule::Deepseek2:
             deepseek2_params(cfg, kv, res);
             break;
+        case HparamsRule::GptOss:  // GptOssModel.set_gguf_parameters
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
+            kv.put("expert_feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
+            break;
         case HparamsRule::Olmo2:
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);

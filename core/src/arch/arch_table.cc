@@ -71,6 +71,7 @@ constexpr std::string_view kGemma3Classes[] = {"Gemma3ForCausalLM"};  // text on
 constexpr std::string_view kGraniteClasses[] = {"GraniteForCausalLM"};
 constexpr std::string_view kOlmo2Classes[] = {"Olmo2ForCausalLM", "Olmo3ForCausalLM"};
 constexpr std::string_view kDeepseek2Classes[] = {"DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"};
+constexpr std::string_view kGptOssClasses[] = {"GptOssForCausalLM"};
 constexpr std::string_view kMistral3Classes[] = {"Mistral3ForConditionalGeneration", "Ministral3ForCausalLM"};
 
 using tok::VocabStyle;
@@ -112,6 +113,8 @@ constexpr ArchRow kRows[] = {
         "Ministral3ForCausalLM", "ministral3", "silu", false, false, {}},
     {kDeepseek2Classes, "deepseek2", VocabStyle::Gpt2, HR::Deepseek2, kKinds_deepseek2, false, false, ER::Deepseek2, GR::None,
         "DeepseekV3ForCausalLM", "deepseek_v3", "silu", false, false, {}},
+    {kGptOssClasses,   "gpt-oss",  VocabStyle::Gpt2,  HR::GptOss,   kKinds_gpt_oss,  false, false, ER::None,     GR::None,
+        "GptOssForCausalLM", "gpt_oss", "silu", false, false, {}},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

@@ -15,7 +15,7 @@
 // Qwen2MoeModel, Qwen3MoeModel), phi.py (Phi3MiniModel), gpt2.py (GPT2Model),
 // gemma.py (Gemma2Model, Gemma3Model), granite.py (GraniteModel), olmo.py
 // (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
-// (DeepseekV2Model),
+// (DeepseekV2Model), gpt_oss.py (GptOssModel),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -104,6 +104,7 @@ enum class HparamsRule : std::uint8_t {
     Olmo2,     ///< Olmo2Model (Olmo 2 and 3): TextModel's + sliding_window and its per-layer pattern when configured
     Mistral3,  ///< Mistral3Model's Ministral3Model: LlamaModel's + yarn_log_multiplier / temperature_scale (model_type ministral3)
     Deepseek2, ///< DeepseekV2Model: TextModel's with head_count_kv 1 (MLA as MQA), then MLA ranks/lengths, expert and rope keys
+    GptOss,    ///< GptOssModel: TextModel's + sliding_window, expert_feed_forward_length (intermediate_size)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -303,6 +304,11 @@ struct TensorTransform {
         /// As HeadRows, then each head's block transposed (k_b_proj: the first
         /// qk_nope_head_dim rows, [n_head, in, nope]).
         HeadRowsTransposed,
+        /// GptOssModel, dequantized experts: [E, A, B] → transpose(-1, -2) → keep rows
+        /// parity, parity + stride, … : output [E, B / stride, A] (n_head = stride, row_begin = parity).
+        ExpertTransposeStrided,
+        /// GptOssModel, gate_up_proj_bias [E, 2F]: `[..., parity::stride]` (n_head = stride, row_begin = parity).
+        StridedCols,
     };
     Kind kind = Kind::None;
     std::uint64_t n_head = 0;                   ///< PermuteQK
@@ -322,7 +328,8 @@ struct MappedTensor {
 
 /// TextModel/LlamaModel.filter_tensors: the HF name as the converter indexes
 /// it ("language_model." and, for llama/granite/mistral3, "text_model." removed;
-/// Gemma2Model drops "lm_head.weight", GraniteModel "encoder.*", "image_" and projector tensors;
+/// Gemma2Model drops "lm_head.weight", GraniteModel "encoder.*", "image_" and projector tensors,
+/// GptOssModel appends ".weight" to names containing "sinks";
 /// "e_score_correction_bias" → "e_score_correction.bias"), or nullopt when
 /// the converter drops it (multimodal prefixes: "mlp…", "vision…", "visual.",
 /// "audio…", "patch_embed…", …).

@@ -101,6 +101,7 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
         for (std::size_t p = 0; (p = name.find(from, p)) != std::string::npos; p += to.size()) name.replace(p, from.size(), to);
     };
     if (row.hparams == HparamsRule::Gemma2 && hf_name == "lm_head.weight") return std::nullopt;  // Gemma2Model.filter_tensors
+    if (row.hparams == HparamsRule::GptOss && hf_name.find("sinks") != std::string_view::npos) name += ".weight";
     if (row.hparams == HparamsRule::Deepseek2 &&  // DeepseekV2Model.filter_tensors: the OCR vision encoders
         (hf_name.find("sam_model") != std::string_view::npos || hf_name.find("qwen2_model") != std::string_view::npos))
         return std::nullopt;
@@ -271,6 +272,43 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
             out.push_back(std::move(vb.front()));
             return out;
         }
+    }
+    if (row_.hparams == HparamsRule::GptOss) {  // GptOssModel.modify_tensors
+        auto replace = [](std::string s, std::string_view from, std::string_view to) {
+            if (auto p = s.find(from); p != std::string::npos) s.replace(p, from.size(), to);
+            return s;
+        };
+        const bool packed = name.find("_blocks") != std::string::npos || name.find("_scales") != std::string::npos;
+        if (name.find("down_proj") != std::string::npos) {
+            if (name.ends_with("_bias")) name = replace(name, "down_proj_bias", "down_proj.bias");
+            else if (packed) return {};  // repacked to GGUF MXFP4 before the other tensors (hf_gguf.cc)
+            else {
+                if (shape.size() < 2) throw Error(ErrorCode::Malformed, "expected an [experts, in, out] tensor", file_, name);
+                name = replace(name, "down_proj", "down_proj.weight");
+                std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+                tr = {TensorTransform::Kind::ExpertTransposeStrided, 1, 0, 0};
+            }
+        }
+        if (name.find("gate_up_proj") != std::string::npos) {
+            if (packed) return {};
+            const bool bias = name.ends_with("_bias");
+            if (shape.size() < (bias ? 1u : 2u) || shape.back() % 2)
+                throw Error(ErrorCode::Malformed, "gate_up_proj does not split into gate and up halves", file_, name);
+            std::vector<std::uint64_t> half = shape;
+            const auto kind = bias ? TensorTransform::Kind::StridedCols : TensorTransform::Kind::ExpertTransposeStrided;
+            if (bias) half.back() /= 2;
+            else {
+                half[half.size() - 1] = shape[shape.size() - 2];
+                half[half.size() - 2] = shape.back() / 2;
+            }
+            const std::string gate = bias ? replace(name, "gate_up_proj_bias", "gate_proj.bias") : replace(name, "gate_up_proj", "gate_proj.weight");
+            const std::string up = bias ? replace(name, "gate_up_proj_bias", "up_proj.bias") : replace(name, "gate_up_proj", "up_proj.weight");
+            auto out = one(gate, hf_name, half, {kind, 2, 0, 0});
+            auto u = one(up, hf_name, half, {kind, 2, 1, 0});
+            out.push_back(std::move(u.front()));
+            return out;
+        }
+        return one(std::move(name), hf_name, std::move(shape), tr);
     }
     if (row_.norm_plus_one && name.ends_with("norm.weight"))  // Gemma*Model.modify_tensors
         tr = {TensorTransform::Kind::AddOne, 0, 0, 0};
