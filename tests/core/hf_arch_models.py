@@ -14,7 +14,7 @@ per --outtype f32 / bf16 / q8_0).
 --inputs-only writes the folders only (test_arch_table and test_cli_hf_gguf do
 this at test time: the JSON holds the converter's answer). Cases and configs:
 qwen2 with q/k/v biases, qwen3moe, phi3 with longrope, gpt2 (F32 weights);
-gemma2 (an lm_head the converter drops), gemma3 (SentencePiece) and gemma3
+gemma2 (an lm_head the converter drops; also stored F16: norms + 1 in F16), gemma3 (SentencePiece) and gemma3
 without tokenizer.model (BPE: embedding cut to the tokenizer), granite (with a
 head_dim it ignores), OLMo 2, OLMo 3 (4 layers, sliding-window layer_types),
 Ministral3ForCausalLM (yarn rope_parameters) and Mistral-Small-3.1's
@@ -77,7 +77,7 @@ def write_safetensors(path, tensors, dtype="F32"):
     for name in sorted(tensors):
         a = np.ascontiguousarray(tensors[name])
         dt = "U8" if a.dtype == np.uint8 else dtype  # MXFP4 blocks/scales
-        b = to_bf16_bytes(a) if dt == "BF16" else a.tobytes()
+        b = to_bf16_bytes(a) if dt == "BF16" else a.astype(np.float16).tobytes() if dt == "F16" else a.tobytes()
         header[name] = {"dtype": dt, "shape": list(a.shape), "data_offsets": [off, off + len(b)]}
         blobs.append(b)
         off += len(b)
@@ -198,6 +198,13 @@ def gemma2(case):
     for i in range(L):
         t.update(layer_tensors(f"model.layers.{i}.", NH * 16, 2 * 16, GEMMA_NORMS))
     return cfg, t, "llama2-spm", "BF16"
+
+
+def gemma2_f16(case):
+    # The same in F16 (as F16 re-exports ship it): the converter adds 1 to the norms in F16.
+    cfg, t, tok, _ = gemma2(case)
+    cfg["torch_dtype"] = "float16"
+    return cfg, t, tok, "F16"
 
 
 def gemma3_config(vocab):
@@ -447,7 +454,7 @@ def gpt_oss_bf16(case):
 
 
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
-         "gemma-2-2b-it": gemma2, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
+         "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
          "Ministral-3-3B-Instruct-2512": ministral3, "Mistral-Small-3.1-24B-Instruct-2503": mistral_small3,
          "DeepSeek-V3": deepseek_v3, "DeepSeek-V2-Lite": deepseek_v2_lite,
