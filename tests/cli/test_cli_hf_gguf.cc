@@ -53,6 +53,18 @@ QString hf_gguf_dir() {
         QSKIP("hf-gguf fixtures missing");                                         \
     }
 
+// The folders of tests/core/hf_arch_models.py --inputs-only (~340 MB, mostly
+// tokenizers and vocab-sized embeddings), made once for every test that uses
+// them; empty when the script failed.
+QString arch_models() {
+    static QTemporaryDir dir;
+    static const bool made = run(QString::fromStdString(amn::test::python()),
+                                 {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", dir.path(),
+                                  "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"})
+                                 .exit_code == 0;
+    return made ? dir.path() : QString();
+}
+
 QByteArray sha256_of(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
@@ -201,16 +213,11 @@ private slots:
         SKIP_WITHOUT_HF_GGUF(dir);
         QFETCH(QString, input);
         QFETCH(QByteArray, sha);
-        static QTemporaryDir models;  // made once for the four rows
-        if (!QFileInfo::exists(models.path() + "/" + input)) {
-            const auto g = run(QString::fromStdString(amn::test::python()),
-                               {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", models.path(),
-                                "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"});
-            QVERIFY2(g.exit_code == 0, qPrintable(g.err));
-        }
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
         QTemporaryDir tmp;
         const QString out = tmp.path() + "/o.gguf";
-        const auto r = run_amn({"convert", models.path() + "/" + input, "--to", "gguf:F32", "-o", out, "--quiet"});
+        const auto r = run_amn({"convert", models + "/" + input, "--to", "gguf:F32", "-o", out, "--quiet"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QCOMPARE(sha256_of(out), sha);
     }
@@ -248,14 +255,9 @@ private slots:
         QFETCH(QString, outtype);
         QFETCH(QString, arch);
         QFETCH(QByteArray, sha);
-        static QTemporaryDir models;  // made once for all rows
-        if (!QFileInfo::exists(models.path() + "/" + input)) {
-            const auto g = run(QString::fromStdString(amn::test::python()),
-                               {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", models.path(),
-                                "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"});
-            QVERIFY2(g.exit_code == 0, qPrintable(g.err));
-        }
-        const QString in = models.path() + "/" + input;
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        const QString in = models + "/" + input;
         if (outtype == "f32") {
             const auto i = run_amn({"inspect", in, "--json"});
             QVERIFY2(i.exit_code == 0, qPrintable(i.err));
