@@ -5,6 +5,7 @@ tensor_mapping.py TensorNameMap.mappings_cfg / block_mappings_cfg), as C++ rows.
 
 Usage: /usr/bin/python3 tools/gen_arch_tensor_names.py LLAMA_CPP kinds > core/src/arch/arch_tensor_kinds.inc
        /usr/bin/python3 tools/gen_arch_tensor_names.py LLAMA_CPP names > core/src/arch/arch_tensor_names.inc
+       /usr/bin/python3 tools/gen_arch_tensor_names.py LLAMA_CPP lists > core/src/arch/arch_kind_lists.inc
 (LLAMA_CPP = llama.cpp at 34af94cd9ab2; needs numpy for the gguf package import).
 
 Only data is carried over: the kinds (GGUF name templates) used by ARCHS plus
@@ -18,7 +19,7 @@ sys.path.insert(0, sys.argv[1] + "/gguf-py")
 from gguf.constants import MODEL_ARCH, MODEL_ARCH_NAMES, MODEL_TENSOR, MODEL_TENSORS, TENSOR_NAMES  # noqa: E402
 from gguf.tensor_mapping import TensorNameMap  # noqa: E402
 
-ARCHS = ["LLAMA", "QWEN2", "QWEN3", "QWEN3MOE", "PHI3", "GPT2", "GEMMA", "GEMMA2", "GEMMA3"]
+ARCHS = ["LLAMA", "QWEN2", "QWEN3", "QWEN3MOE", "PHI3", "GPT2", "GEMMA", "GEMMA2", "GEMMA3", "GRANITE", "OLMO2", "MISTRAL3", "DEEPSEEK2", "GPT_OSS"]
 FORCED_F32 = ["FFN_GATE_INP", "FFN_GATE_INP_SHEXP", "POS_EMBD", "TOKEN_TYPES", "SSM_CONV1D", "SHORTCONV_CONV",
               "TIME_MIX_FIRST", "TIME_MIX_W1", "TIME_MIX_W2", "TIME_MIX_DECAY_W1", "TIME_MIX_DECAY_W2",
               "TIME_MIX_LERP_FUSED", "POSNET_NORM1", "POSNET_NORM2", "V_ENC_EMBD_POS", "A_ENC_EMBD_POS",
@@ -62,7 +63,28 @@ if sys.argv[2] == "kinds":
         print(f"    X({t.name}) \\")
     print()
     sys.exit(0)
-print("// Included by arch_tensor_names.cc inside namespace amn::arch.")
+if sys.argv[2] == "lists":
+    print("// Included by arch_table.cc inside namespace amn::arch: MODEL_TENSORS per architecture, the type rules' kinds.")
+    print()
+    for a in ARCHS:
+        arch = MODEL_ARCH[a]
+        print(f"constexpr TensorKind kKinds_{MODEL_ARCH_NAMES[arch].replace('-', '_')}[] = {{")
+        for t in MODEL_TENSORS[arch]:
+            print(f"    TensorKind::{t.name},")
+        print("};")
+    print()
+    print("constexpr TensorKind kForcedF32[] = {")
+    for n in FORCED_F32:
+        if n in MODEL_TENSOR.__members__:
+            print(f"    TensorKind::{n},")
+    print("};")
+    print("constexpr TensorKind kTernaryF16[] = {")
+    for n in TQ_F16:
+        if n in MODEL_TENSOR.__members__:
+            print(f"    TensorKind::{n},")
+    print("};")
+    sys.exit(0)
+print("// Included by arch_table.cc inside namespace amn::arch: the name map rows (aliases per kind).")
 print()
 for i, (t, keys, blk) in enumerate(kinds):
     if keys:
@@ -75,22 +97,4 @@ print("constexpr TensorKindInfo kKindRows[] = {")
 for i, (t, keys, blk) in enumerate(kinds):
     al = f"kAliases{i}_{t.name}" if keys else "{}"
     print(f"    {{TensorKind::{t.name}, {q(TENSOR_NAMES[t])}, {'true' if blk else 'false'}, {al}}},")
-print("};")
-print()
-for a in ARCHS:
-    arch = MODEL_ARCH[a]
-    print(f"constexpr TensorKind kKinds_{MODEL_ARCH_NAMES[arch]}[] = {{")
-    for t in MODEL_TENSORS[arch]:
-        print(f"    TensorKind::{t.name},")
-    print("};")
-print()
-print("constexpr TensorKind kForcedF32[] = {")
-for n in FORCED_F32:
-    if n in MODEL_TENSOR.__members__:
-        print(f"    TensorKind::{n},")
-print("};")
-print("constexpr TensorKind kTernaryF16[] = {")
-for n in TQ_F16:
-    if n in MODEL_TENSOR.__members__:
-        print(f"    TensorKind::{n},")
 print("};")

@@ -43,6 +43,15 @@
 #                node_modules: copy it and `npm ci` it first)
 #   PYTHON       default /usr/bin/python3
 #   ONLY         a grep -E regex on "<case> <type>" to run a subset
+#   OWN_ARCHS    1: also the folders of tests/core/hf_arch_models.py (the
+#                architectures the fixtures lack: gemma2, gemma3, granite,
+#                olmo2, mistral3, …; made with --inputs-only in WORKDIR/arch),
+#                each as F32, BF16, Q8_0 and forget Q4_K_M. Their tokenizers
+#                are borrowed from other models (Gemma's SentencePiece options
+#                on Llama 2's pieces), so only loads/generates are judged
+#                there ("n/a" in the tokenize column). Left out: gemma-3-1b-bpe,
+#                whose embedding the converter cuts below vocab_size (its own
+#                file does not load in llama.cpp either).
 # Exit 0 only if every output loads, generates and tokenizes every text
 # identically.
 set -uo pipefail
@@ -90,19 +99,33 @@ for k, v in texts.items():
 PY
 texts=("$work"/texts/*.txt)
 
-# case<TAB>type<TAB>amn arguments, from the manifest (its `amn` commands, the
-# first of each output), then the two one-pass K-quant rows per case.
-"$python" - "$fixtures/manifest.json" > "$work/plan.tsv" <<'PY'
+# case<TAB>type<TAB>amn arguments<TAB>input folder, from the manifest (its `amn`
+# commands, the first of each output), then the two one-pass K-quant rows per
+# case; with OWN_ARCHS=1 the own architecture folders after them.
+"$python" - "$fixtures/manifest.json" "$fixtures/inputs" > "$work/plan.tsv" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 for c in m["cases"]:
     name = c.get("name") or c.get("case")
     for o in c["outputs"]:
         t = o.get("outtype")
-        print(f"{name}\t{t.upper() if t != 'auto' else 'auto'}\t{o['amn'][0]}")
+        print(f"{name}\t{t.upper() if t != 'auto' else 'auto'}\t{o['amn'][0]}\t{sys.argv[2]}/{name}")
     for q in ("Q4_K_M", "Q6_K"):
-        print(f"{name}\t{q} (forget)\tforget {{in}} --to gguf:{q} -o {{out}}")
+        print(f"{name}\t{q} (forget)\tforget {{in}} --to gguf:{q} -o {{out}}\t{sys.argv[2]}/{name}")
 PY
+if [ "${OWN_ARCHS:-0}" = 1 ]; then
+  mkdir -p "$work/arch"
+  "$python" "$top/tests/core/hf_arch_models.py" "$work/arch" --shared "$fixtures/.." --inputs-only || exit 2
+  "$python" - "$top/tests/core/hf_arch_reference.json" "$work/arch" >> "$work/plan.tsv" <<'PY'
+import json, sys
+for name, c in json.load(open(sys.argv[1]))["cases"].items():
+    if "sha256" not in c or name == "gemma-3-1b-bpe":
+        continue
+    for t in ("F32", "BF16", "Q8_0"):
+        print(f"{name}\t{t} (own)\tconvert {{in}} --to gguf:{t} -o {{out}}\t{sys.argv[2]}/{name}")
+    print(f"{name}\tQ4_K_M (own, forget)\tforget {{in}} --to gguf:Q4_K_M -o {{out}}\t{sys.argv[2]}/{name}")
+PY
+fi
 
 # The HF ids of every text, once per case: hf/<case>/<text>.ids ("[1, 2, 3]").
 hf_ids() {  # CASE_DIR OUT_DIR
@@ -122,13 +145,14 @@ fail=0
 echo "| case | type | loads | generates | tokenize identical |"
 echo "|---|---|---|---|---|"
 notes=()
-while IFS=$'\t' read -r case type cmd; do
+while IFS=$'\t' read -r case type cmd in; do
   if [ -n "${ONLY:-}" ] && ! grep -qE -- "$ONLY" <<<"$case $type"; then continue; fi
-  in=$fixtures/inputs/$case
   tag=$case.${type%% *}
   out=$work/out/$tag.gguf
   log=$work/log/$tag
-  if [ ! -d "$work/hf/$case" ]; then
+  own=no
+  [[ $type == *own* ]] && own=yes
+  if [ $own = no ] && [ ! -d "$work/hf/$case" ]; then
     mkdir -p "$work/hf/$case"
     if ! hf_ids "$in" "$work/hf/$case" 2> "$work/log/$case.hf.err"; then
       echo "llama_client_check: the HF tokenizer of $case failed: $work/log/$case.hf.err" >&2
@@ -152,6 +176,13 @@ while IFS=$'\t' read -r case type cmd; do
   # "unable to load model" otherwise); generates: it ran to the end.
   grep -q "unable to load model" "$log.simple.err" || ! grep -q "llama_model_loader: loaded meta data" "$log.simple.err" || loads=yes
   [ $rc -eq 0 ] && [ $loads = yes ] && grep -q "decoded 8 tokens" "$log.simple.err" && gens=yes
+  if [ $own = yes ]; then  # borrowed tokenizer: loads and generates only
+    echo "| $case | $type | $loads | $gens | n/a |"
+    if [ "$loads" != yes ]; then notes+=("$case $type: load: $(grep -iE "error|failed" "$log.simple.err" | head -2 | tr '\n' ' ')"); fi
+    if [ "$loads" != yes ] || [ "$gens" != yes ]; then fail=1; fi
+    rm -f "$out"
+    continue
+  fi
   n=0 same=0 bos=0 first=""
   for t in "${texts[@]}"; do
     k=$(basename "$t" .txt)

@@ -26,7 +26,7 @@
 #include "arch/model_naming.hpp"
 #include "gguf_output.hpp"
 #include "layout_recipes.hpp"
-#include "nvfp4_repack.hpp"
+#include "hf_gguf_model.hpp"
 #include "output_files.hpp"
 #include "tokenizer/vocab.hpp"
 
@@ -65,17 +65,6 @@ bool created_by_converter(const LogicalTensor& lt, const Catalog& cat) {
            (a->packing == AffinePacking::Gptq || a->packing == AffinePacking::CtPackQuantized);
 }
 
-// index_tensors' order: shard files sorted by name; within a safetensors
-// file sorted by tensor name (gguf-py's SafetensorsLocal), within a PyTorch
-// file in the pickled state dict's order (torch.load's dict) — the catalog's.
-std::vector<std::size_t> index_order(const Catalog& cat, const std::vector<arch::HfTensorRef>& refs) {
-    if (cat.format != Format::Pth) return arch::converter_order(refs);
-    std::vector<std::size_t> order(refs.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return refs[a].file < refs[b].file; });
-    return order;
-}
-
 // The converter's `auto` (ModelBase.__init__): the first stored tensor of
 // ≥ 2 dimensions in index order that is BF16 or F16 decides; nullopt = none.
 std::optional<DType> first_half_float(const Catalog& cat) {
@@ -89,106 +78,6 @@ std::optional<DType> first_half_float(const Catalog& cat) {
         if (t.dtype == DType::BF16 || t.dtype == DType::F16) return t.dtype;
     }
     return std::nullopt;
-}
-
-// What becomes of the folder, before types and key/values.
-struct HfModel {
-    const arch::ArchRow* row = nullptr;
-    std::unique_ptr<arch::HfConfig> cfg;
-    std::string dir;
-    arch::GeneratedExtras extras;
-    struct Tensor {
-        std::string name;                   // GGUF name
-        std::string hf;                     // the (first) Hugging Face tensor it is made of
-        std::vector<std::uint64_t> shape;   // row-major
-        std::shared_ptr<const Recipe> recipe;
-        const TensorInfo* stored = nullptr; // a plain stored tensor, unchanged (no transform)
-        std::shared_ptr<const RawRows> raw; // bytes made directly in GGUF NVFP4 (repacked)
-        bool quantized = false;
-    };
-    std::vector<Tensor> tensors;            // converter order, generated first
-    std::optional<DType> half;              // first_half_float()
-    bool nvfp4 = false;                     // NVFP4 weights repacked: general.file_type MOSTLY_NVFP4
-    std::vector<std::string> warnings;
-};
-
-// `_generate_nvfp4_tensors`: every NVFP4 linear repacked, each followed by
-// its `.scale` (weight_scale_2) and `.input_scale` unless the value is within
-// 1e-6 of 1 (`_scale_is_trivial`); before every other tensor.
-void repack_nvfp4(const Catalog& cat, const Plan& plan, HfModel& m, std::vector<bool>& done) {
-    std::vector<arch::HfTensorRef> refs;
-    std::vector<std::size_t> idx;
-    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
-        const auto& lt = plan.tensors[i];
-        const auto* p = lt.params ? std::get_if<Fp4Params>(&*lt.params) : nullptr;
-        if (!p || p->format != Fp4Format::Nvfp4) continue;
-        const auto& payload = cat.tensors.at(lt.sources.at(0));
-        refs.push_back({fs::path(cat.shards.at(payload.shard).path).filename().string(), lt.name});
-        idx.push_back(i);
-    }
-    if (idx.empty()) return;
-    m.nvfp4 = true;
-    const auto blocks = m.cfg->find(std::vector<std::string_view>{"n_layers", "num_hidden_layers", "n_layer", "num_layers"});
-    const std::uint64_t block_count = blocks && blocks->second.is_uint64() ? std::uint64_t(blocks->second)
-                                      : blocks && blocks->second.is_int64() && std::int64_t(blocks->second) > 0
-                                          ? static_cast<std::uint64_t>(std::int64_t(blocks->second))
-                                          : 0;
-    auto head_count = [&](std::initializer_list<std::string_view> keys) -> std::uint64_t {
-        const auto f = m.cfg->find(std::vector<std::string_view>(keys));
-        if (f && f->second.is_uint64()) return std::uint64_t(f->second);
-        if (f && f->second.is_int64() && std::int64_t(f->second) > 0) return static_cast<std::uint64_t>(std::int64_t(f->second));
-        return 0;
-    };
-    const std::uint64_t n_head = head_count({"n_heads", "num_attention_heads"});
-    const std::uint64_t n_kv = head_count({"n_kv_heads", "num_key_value_heads"});
-    const bool ct = cat.qconfig("quant_method").value_or("") == "compressed-tensors";
-    for (const std::size_t k : index_order(cat, refs)) {
-        const auto& lt = plan.tensors[idx[k]];
-        done[idx[k]] = true;
-        const auto name = arch::filter_tensor_name(*m.row, lt.name);
-        if (!name) continue;
-        if (name->find(".experts.") != std::string::npos)
-            throw Error(ErrorCode::Unsupported, "NVFP4 MoE experts are not converted to GGUF yet", cat.path, lt.name);
-        const auto gguf = arch::map_tensor_name(*m.row, block_count, *name);
-        if (!gguf) throw Error(ErrorCode::Unsupported, "cannot map tensor " + *name + " to " + std::string(m.row->gguf), cat.path, lt.name);
-        const std::string stem = lt.name.substr(0, lt.name.size() - std::string(".weight").size());
-        const auto w = lt.sources.at(0);
-        const auto s = cat.find(stem + ".weight_scale");
-        const auto& wt = cat.tensors[w];
-        if (!s || wt.shape.size() != 2 || (wt.shape[1] * 2) % 64)
-            throw Error(ErrorCode::Unsupported, "NVFP4 rows must hold a multiple of 64 values for GGUF NVFP4", cat.path, lt.name);
-        std::vector<std::uint64_t> from;
-        if (m.row->permute_qk && n_head) {
-            if (name->ends_with("q_proj.weight")) from = llama_permute_source_rows(wt.shape[0], n_head);
-            else if (name->ends_with("k_proj.weight")) from = llama_permute_source_rows(wt.shape[0], n_kv && n_kv != n_head ? n_kv : n_head);
-        }
-        HfModel::Tensor t;
-        t.name = *gguf;
-        t.hf = lt.name;
-        t.shape = {wt.shape[0], wt.shape[1] * 2};
-        t.raw = make_nvfp4_repack(cat, wt, cat.tensors[*s], std::move(from));
-        t.quantized = true;
-        m.tensors.push_back(std::move(t));
-        // weight_scale_2 / input_scale (compressed-tensors: 1 / the global scales, in f32).
-        auto scalar = [&](const char* modelopt, const char* ct_name) -> std::optional<float> {
-            if (ct) {
-                if (const auto g = cat.find(stem + ct_name)) return 1.0f / stored_scalar(cat, cat.tensors[*g]);
-            } else if (const auto g = cat.find(stem + modelopt)) {
-                return stored_scalar(cat, cat.tensors[*g]);
-            }
-            return std::nullopt;
-        };
-        const std::string base = gguf->substr(0, gguf->size() - std::string(".weight").size());
-        for (const auto& [suffix, v] : {std::pair{".scale", scalar(".weight_scale_2", ".weight_global_scale")},
-                                        std::pair{".input_scale", scalar(".input_scale", ".input_global_scale")}}) {
-            if (!v || std::abs(static_cast<double>(*v) - 1.0) < 1e-6) continue;
-            HfModel::Tensor c;
-            c.name = base + suffix;
-            c.shape = {1};
-            c.recipe = make_constant_recipe({*v}, "NVFP4 per-tensor scale");
-            m.tensors.push_back(std::move(c));
-        }
-    }
 }
 
 std::string model_dir(const Catalog& cat) {
@@ -205,16 +94,6 @@ void require_hf_folder(const Catalog& cat) {
 // config.json against the weights: what llama.cpp would only find when it
 // loads the file (a wrong embedding width, vocabulary or layer count) is
 // refused here, naming config.json, the key and the tensor.
-std::optional<std::pair<std::string, std::int64_t>> config_int(const arch::HfConfig& cfg,
-                                                              std::initializer_list<std::string_view> keys) {
-    const std::vector<std::string_view> k(keys);
-    const auto f = cfg.find(k);
-    if (!f) return std::nullopt;
-    const auto& e = f->second;
-    if (e.is_int64()) return std::pair{std::string(f->first), std::int64_t(e)};
-    if (e.is_uint64()) return std::pair{std::string(f->first), static_cast<std::int64_t>(std::uint64_t(e))};
-    return std::nullopt;  // the hparams reader names a mistyped value
-}
 
 void check_config_against_weights(const HfModel& m) {
     const auto& cfg = *m.cfg;
@@ -252,10 +131,10 @@ void check_config_against_weights(const HfModel& m) {
                         h->first + " is " + std::to_string(h->second) + " but " + embd->hf + " is " + shape_to_string(embd->shape) +
                             " (" + std::to_string(embd->shape[1]) + " wide)",
                         file);
-        if (const auto v = config_int(cfg, {"vocab_size"}); v && v->second != static_cast<std::int64_t>(embd->shape[0]))
+        const std::uint64_t rows = embd->rows_in_file ? embd->rows_in_file : embd->shape[0];
+        if (const auto v = config_int(cfg, {"vocab_size"}); v && v->second != static_cast<std::int64_t>(rows))
             throw Error(ErrorCode::Malformed,
-                        "vocab_size is " + std::to_string(v->second) + " but " + embd->hf + " has " + std::to_string(embd->shape[0]) +
-                            " rows",
+                        "vocab_size is " + std::to_string(v->second) + " but " + embd->hf + " has " + std::to_string(rows) + " rows",
                         file);
     }
 }
@@ -269,6 +148,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
     m.half = first_half_float(cat);
     std::vector<bool> done(plan.tensors.size(), false);
     if (!vocab_only) repack_nvfp4(cat, plan, m, done);
+    if (!vocab_only) repack_mxfp4(cat, plan, m, done);
     if (vocab_only) {
         m.tensors.clear();
         return m;
@@ -307,7 +187,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
     for (const std::size_t k : index_order(cat, created_refs)) order.push_back(created[k]);
 
     std::unordered_map<std::string, std::size_t> by_hf_name;  // filtered HF name → plan index
-    arch::TensorMapper mapper(*m.row, *m.cfg);
+    arch::TensorMapper mapper(*m.row, *m.cfg, m.dir);
     for (const std::size_t i : order) {
         const auto& lt = plan.tensors[i];
         const auto name = arch::filter_tensor_name(*m.row, lt.name);
@@ -317,6 +197,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
             std::vector<std::shared_ptr<const Recipe>> parts;
             bool quantized = false;
             const TensorInfo* stored = nullptr;
+            std::uint64_t rows_in_file = 0;
             for (const auto& src : mt.sources) {
                 const auto it = by_hf_name.find(src);
                 if (it == by_hf_name.end())
@@ -346,6 +227,39 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                                         cat.path, s.name);
                         r = make_transpose_recipe(r, s.shape[0], s.shape[1]);
                         break;
+                    case arch::TensorTransform::Kind::AddOne: {
+                        // The converter keeps F16 inputs F16 (and adds in F16); others are f32 by then.
+                        const bool f16 = !s.quantized && cat.tensors.at(s.sources.at(0)).dtype == DType::F16;
+                        r = make_add_one_recipe(r, f16 ? DType::F16 : DType::F32);
+                        break;
+                    }
+                    case arch::TensorTransform::Kind::HeadRows:
+                    case arch::TensorTransform::Kind::HeadRowsTransposed: {
+                        const auto& tr = mt.transform;
+                        try {
+                            if (s.shape.size() != 2) throw Error(ErrorCode::Malformed, "kv_b_proj must be 2-D, got " + shape_to_string(s.shape));
+                            r = make_head_rows_recipe(r, tr.n_head, tr.row_begin, tr.row_end,
+                                                      tr.kind == arch::TensorTransform::Kind::HeadRowsTransposed);
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
+                    case arch::TensorTransform::Kind::ExpertTransposeStrided:
+                    case arch::TensorTransform::Kind::StridedCols: {
+                        const auto& tr = mt.transform;
+                        try {
+                            if (tr.kind == arch::TensorTransform::Kind::StridedCols) r = make_strided_cols_recipe(r, tr.n_head, tr.row_begin);
+                            else r = make_expert_transpose_recipe(r, s.shape, tr.n_head, tr.row_begin);
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
+                    case arch::TensorTransform::Kind::LeadingRows:
+                        r = make_leading_rows_recipe(r, mt.transform.row_end);
+                        rows_in_file = s.shape.empty() ? 0 : s.shape[0];
+                        break;
                     case arch::TensorTransform::Kind::SliceDim1:
                         throw Error(ErrorCode::Unsupported, "fused gate_up expert tensors are not converted yet", cat.path, s.name);
                 }
@@ -357,6 +271,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
             t.shape = mt.shape;
             t.recipe = mt.stacked ? make_stack_recipe(std::move(parts), "experts stacked") : parts.at(0);
             t.stored = mt.stacked ? nullptr : stored;
+            t.rows_in_file = rows_in_file;
             t.quantized = quantized;
             m.tensors.push_back(std::move(t));
         }
@@ -466,14 +381,14 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
         GgufOutputTensor o;
         o.info.name = t.name;
         o.info.shape = t.shape;
-        o.info.target = t.raw ? DType::NVFP4 : arch::converter_type(*c.model.row, t.name, t.shape, c.outtype);
-        o.info.source = t.raw ? DType::NVFP4 : t.stored ? t.stored->dtype : DType::F32;
+        o.info.target = t.raw ? t.raw_type : arch::converter_type(*c.model.row, t.name, t.shape, c.outtype);
+        o.info.source = t.raw ? t.raw_type : t.stored ? t.stored->dtype : DType::F32;
         o.info.numel = 1;
         for (auto d : t.shape) o.info.numel *= d;
         const auto bytes = dtype_bytes(o.info.target, o.info.numel);
         if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + dtype_name(o.info.target) + " blocks", cat.path, t.name);
         o.info.bytes = *bytes;
-        o.info.reason = t.raw                         ? "NVFP4 repacked as it is stored (convert_hf_to_gguf)"
+        o.info.reason = t.raw                         ? dtype_name(t.raw_type) + " repacked as it is stored (convert_hf_to_gguf)"
                         : o.info.target == c.outtype ? "convert_hf_to_gguf --outtype " + dtype_name(c.outtype)
                                                      : "convert_hf_to_gguf keeps it " + dtype_name(o.info.target);
         // Bytes as stored, except BF16: gguf-py's BF16 writer sets the quiet bit
@@ -482,12 +397,13 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
         o.info.copied = (t.stored && t.stored->dtype == o.info.target && o.info.target != DType::BF16) || t.raw != nullptr;
         o.stored = o.info.copied ? t.stored : nullptr;
         o.raw = t.raw;
-        o.recipe = t.raw ? make_raw_decode_recipe(t.raw, DType::NVFP4, t.shape) : t.recipe;
+        o.recipe = t.raw ? make_raw_decode_recipe(t.raw, t.raw_type, t.shape) : t.recipe;
         c.plan.tensors.push_back(std::move(o));
     }
     c.warnings = c.model.warnings;
-    // prepare_metadata: NVFP4 weights make an F32/F16/BF16 file MOSTLY_NVFP4 (39).
-    const std::uint32_t ftype = c.model.nvfp4 && c.outtype != DType::Q8_0 ? 39u : ftype_of(c.outtype);
+    // prepare_metadata: NVFP4 weights make an F32/F16/BF16 file MOSTLY_NVFP4 (39), MXFP4 ones MOSTLY_MXFP4_MOE (38).
+    const bool q8 = c.outtype == DType::Q8_0;
+    const std::uint32_t ftype = c.model.nvfp4 && !q8 ? 39u : c.model.mxfp4 && !q8 ? 38u : ftype_of(c.outtype);
     c.ftype = ftype;
     c.plan.kvs = build_kvs(cat, c.model, ftype, vocab_pre, c.warnings, &c.naming);
     c.plan.pad_without_tensors = false;  // gguf-py writes a --vocab-only file unpadded

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace amn::detail {
@@ -29,6 +30,48 @@ std::shared_ptr<const Recipe> make_stack_recipe(std::vector<std::shared_ptr<cons
 /// whole per call, so its row granularity is all its rows (one work unit).
 std::shared_ptr<const Recipe> make_transpose_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t rows,
                                                     std::uint64_t cols);
+
+/// The values of `inner` plus one (conversion/gemma.py: Gemma's RMSNorm
+/// weights are stored as w − 1, the converter writes `data_torch + 1`).
+/// `round_to` F16: the sum rounded to nearest-even F16 and back, as torch
+/// adds in an F16 tensor's own dtype (the converter keeps F16 inputs F16;
+/// BF16 and the rest are upcast to f32 first, so any other value adds in f32).
+std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> inner, DType round_to);
+
+/// The first `keep_rows` rows of `inner` (a row slice, e.g. Gemma 3's
+/// `embed_tokens[:n_vocab]`). \throws Error{OutOfRange} when keep_rows exceeds inner's rows.
+std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows);
+
+/// DeepSeek's kv_b_proj split (MLA): `inner` (rows = n_head × G, row length
+/// `in`) viewed as [n_head, G, in]; rows [row_begin, row_end) of every head:
+/// output [n_head, row_end − row_begin, in] (v_b_proj), or with `transpose`
+/// each head's block transposed, [n_head, in, row_end − row_begin] (k_b_proj).
+/// One head per work unit.
+/// \throws Error{Malformed} when inner's rows are not n_head × G with row_end ≤ G.
+std::shared_ptr<const Recipe> make_head_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t n_head,
+                                                    std::uint64_t row_begin, std::uint64_t row_end, bool transpose);
+
+/// The source rows of "rows [row_begin, row_end) of every head" for a tensor
+/// of `rows` rows in `n_head` groups.
+/// \throws Error{Malformed} unless rows = n_head × G with row_begin < row_end ≤ G.
+std::vector<std::uint64_t> head_rows_source(std::uint64_t rows, std::uint64_t n_head, std::uint64_t row_begin,
+                                            std::uint64_t row_end);
+
+/// gpt-oss's dequantized experts: `inner` holding `shape` = [E, A, B]
+/// (row-major, however its rows split it), transposed per expert and every
+/// `stride`-th row from `parity` kept: output [E, B / stride, A], row (e, r)
+/// element a = inner[e, a, stride·r + parity] (`x.transpose(-1, -2)[:, parity::stride, :]`).
+/// One expert per work unit.
+/// \throws Error{Malformed} when shape is not 3-D, does not hold inner's values
+///         in whole inner rows per expert, or B is not a multiple of stride.
+std::shared_ptr<const Recipe> make_expert_transpose_recipe(std::shared_ptr<const Recipe> inner,
+                                                           std::span<const std::uint64_t> shape, std::uint64_t stride,
+                                                           std::uint64_t parity);
+
+/// Every `stride`-th element of each row from `parity` (`x[..., parity::stride]`):
+/// row length B / stride. \throws Error{Malformed} when B is not a multiple of stride.
+std::shared_ptr<const Recipe> make_strided_cols_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t stride,
+                                                       std::uint64_t parity);
 
 /// A tensor made by the converter (e.g. `rope_freqs.weight`): `values`
 /// (row-major) as one row of values.size() elements.

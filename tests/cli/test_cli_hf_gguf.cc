@@ -53,6 +53,18 @@ QString hf_gguf_dir() {
         QSKIP("hf-gguf fixtures missing");                                         \
     }
 
+// The folders of tests/core/hf_arch_models.py --inputs-only (~340 MB, mostly
+// tokenizers and vocab-sized embeddings), made once for every test that uses
+// them; empty when the script failed.
+QString arch_models() {
+    static QTemporaryDir dir;
+    static const bool made = run(QString::fromStdString(amn::test::python()),
+                                 {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", dir.path(),
+                                  "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"})
+                                 .exit_code == 0;
+    return made ? dir.path() : QString();
+}
+
 QByteArray sha256_of(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
@@ -201,16 +213,60 @@ private slots:
         SKIP_WITHOUT_HF_GGUF(dir);
         QFETCH(QString, input);
         QFETCH(QByteArray, sha);
-        static QTemporaryDir models;  // made once for the four rows
-        if (!QFileInfo::exists(models.path() + "/" + input)) {
-            const auto g = run(QString::fromStdString(amn::test::python()),
-                               {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", models.path(),
-                                "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"});
-            QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        QTemporaryDir tmp;
+        const QString out = tmp.path() + "/o.gguf";
+        const auto r = run_amn({"convert", models + "/" + input, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out), sha);
+    }
+
+    // The architectures added in issue 24 (gemma2, gemma3 with SentencePiece and with BPE —
+    // embedding trimmed to the tokenizer —, granite, olmo2 (OLMo 2 and OLMo 3 with its sliding
+    // window pattern), mistral3 (Ministral3ForCausalLM and Mistral-Small-3.1's
+    // Mistral3ForConditionalGeneration, vision tensors dropped), deepseek2 (V3 with q_lora_rank,
+    // shared expert, MTP layer skipped; V2-Lite), gpt-oss (MXFP4 experts repacked, and the BF16
+    // form)): folders from
+    // tests/core/hf_arch_models.py --inputs-only (BF16, seeded), each output type against the
+    // sha256 of the file convert_hf_to_gguf.py (34af94c) wrote, as recorded in
+    // tests/core/hf_arch_reference.json ("sha256" per --outtype); `amn inspect` names the
+    // architecture the converter wrote.
+    void moreArchitectures_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("outtype");
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QByteArray>("sha");
+        QFile f(QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_reference.json");
+        if (!f.open(QIODevice::ReadOnly)) return;
+        const QJsonObject cases = QJsonDocument::fromJson(f.readAll()).object().value("cases").toObject();
+        for (auto c = cases.begin(); c != cases.end(); ++c) {
+            const QJsonObject o = c.value().toObject();
+            const QJsonObject shas = o.value("sha256").toObject();
+            const QString arch = o.value("kv").toArray().at(0).toObject().value("value").toString();
+            for (auto t = shas.begin(); t != shas.end(); ++t)
+                QTest::newRow(qPrintable(c.key() + " " + t.key()))
+                    << c.key() << t.key() << arch << t.value().toString().toLatin1();
+        }
+    }
+    void moreArchitectures() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, input);
+        QFETCH(QString, outtype);
+        QFETCH(QString, arch);
+        QFETCH(QByteArray, sha);
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        const QString in = models + "/" + input;
+        if (outtype == "f32") {
+            const auto i = run_amn({"inspect", in, "--json"});
+            QVERIFY2(i.exit_code == 0, qPrintable(i.err));
+            const QJsonObject hf = QJsonDocument::fromJson(i.out.toUtf8()).object().value("hf_gguf").toObject();
+            QCOMPARE(hf.value("gguf_architecture").toString(), arch);
         }
         QTemporaryDir tmp;
         const QString out = tmp.path() + "/o.gguf";
-        const auto r = run_amn({"convert", models.path() + "/" + input, "--to", "gguf:F32", "-o", out, "--quiet"});
+        const auto r = run_amn({"convert", in, "--to", "gguf:" + outtype.toUpper(), "-o", out, "--quiet"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QCOMPARE(sha256_of(out), sha);
     }

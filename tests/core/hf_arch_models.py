@@ -1,21 +1,43 @@
 #!/usr/bin/python3
 """Tiny Hugging Face folders for the architectures the shared hf-gguf fixtures
-lack (qwen2 with q/k/v biases, qwen3moe, phi3 with longrope, gpt2), and what
-llama.cpp's convert_hf_to_gguf.py writes for them (--outtype f32):
-tests/core/hf_arch_reference.json (per case: every non-tokenizer KV in file
-order with its type and raw little-endian value, every tensor's name, type,
-ne — the shape of the shared manifest's "gguf" objects).
+lack, and what llama.cpp's convert_hf_to_gguf.py writes for them:
+tests/core/hf_arch_reference.json (per case: every non-tokenizer KV of the
+--outtype f32 file in file order with its type and raw little-endian value,
+every tensor's name, type, ne — the shape of the shared manifest's "gguf"
+objects; for the cases after the first four also "sha256": the whole file
+per --outtype f32 / bf16 / q8_0).
 
   hf_arch_models.py OUT --shared SHARED_FIXTURES [--inputs-only]
       [--llama-cpp /work/ref/llama.cpp --shim /work/ref/hf_shim] [--write-reference FILE]
+      [--cases A,B]   (convert only these; the reference keeps the other cases)
 
---inputs-only writes the folders only (test_arch_table does this at test time:
-the JSON holds the converter's answer). Tokenizers are copied from the shared
-fixtures at generation time and never committed: Qwen3's tokenizer.json for
-qwen2/qwen3moe and (with a note: no GPT-2 tokenizer file is at hand) for gpt2,
-Llama 2's tokenizer.model for phi3. Conventions of the shared fixtures: hidden
-32, 2 layers, 4 heads, intermediate 64, weights 0.02·N(0,1) (norms 1 + …),
-numpy RandomState seeded from sha256("<case>/<tensor>"), stored F32.
+--inputs-only writes the folders only (test_arch_table and test_cli_hf_gguf do
+this at test time: the JSON holds the converter's answer). Cases and configs:
+qwen2 with q/k/v biases, qwen3moe, phi3 with longrope, gpt2 (F32 weights);
+gemma2 (an lm_head the converter drops; also stored F16: norms + 1 in F16), gemma3 (SentencePiece) and gemma3
+without tokenizer.model (BPE: embedding cut to the tokenizer), granite (with a
+head_dim it ignores), OLMo 2, OLMo 3 (4 layers, sliding-window layer_types),
+Ministral3ForCausalLM (yarn rope_parameters) and Mistral-Small-3.1's
+Mistral3ForConditionalGeneration (text_config, vision tensors dropped),
+DeepSeek-V3 (MLA with q_lora_rank, dense + MoE layer, shared expert, sigmoid
+router with its correction bias, an MTP layer the converter skips) and
+DeepSeek-V2-Lite (27 layers as the real one: llama.cpp tells the Lite model by
+that count), gpt-oss-20b (MXFP4 experts: seeded U8 blocks and E8M0 scales
+2^-6 … 2^2) and its BF16 form (experts [E, in, out]) — BF16 weights,
+config.json the real model's with dimensions shrunk.
+
+Tokenizers are copied from the shared fixtures at generation time and never
+committed (none of the real ones of these models is at hand; the nearest kind
+is used): Qwen3's tokenizer.json for qwen2/qwen3moe, gpt2, the BPE gemma3
+case and DeepSeek-V3; Llama 2's tokenizer.model for phi3, and with its tokenizer_config.json
+and special_tokens_map.json for gemma2/gemma3 (Gemma's are SentencePiece
+models of 256k pieces); Llama 3's tokenizer.json (a tiktoken-style BPE like
+Granite's, OLMo's dolma2, Mistral's tekken and DeepSeek's) for granite,
+olmo2/olmo3, Ministral 3, DeepSeek-V2-Lite and gpt-oss (o200k); Mistral v0.1's tokenizer.model (the Mixtral fixture's) for
+Mistral Small 3.1. vocab_size follows the tokenizer. Conventions of the shared
+fixtures: hidden 32, 2 layers, 4 heads, intermediate 64, weights 0.02·N(0,1)
+(norms 1 + …), numpy RandomState seeded from sha256("<case>/<tensor>"),
+BF16 by round-to-nearest-even.
 """
 import argparse
 import hashlib
@@ -37,12 +59,26 @@ def rand(case, name, shape, norm=False):
     return (v + 1.0 if norm else v).astype(np.float32)
 
 
-def write_safetensors(path, tensors):
+def rand_u8(case, name, shape):
+    """MXFP4 payloads, seeded as rand(): `_blocks` any byte (two E2M1 codes), `_scales` E8M0 exponents 2^-6 … 2^2."""
+    seed = int.from_bytes(hashlib.sha256(f"{case}/{name}".encode()).digest()[:4], "little")
+    r = np.random.RandomState(seed)
+    return (r.randint(0, 256, shape) if name.endswith("_blocks") else r.randint(121, 130, shape)).astype(np.uint8)
+
+
+def to_bf16_bytes(a):
+    """f32 → BF16 by round-to-nearest-even (as torch's .to(torch.bfloat16); no NaN here)."""
+    u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16).tobytes()
+
+
+def write_safetensors(path, tensors, dtype="F32"):
     header, off, blobs = {}, 0, []
     for name in sorted(tensors):
         a = np.ascontiguousarray(tensors[name])
-        b = a.tobytes()
-        header[name] = {"dtype": "F32", "shape": list(a.shape), "data_offsets": [off, off + len(b)]}
+        dt = "U8" if a.dtype == np.uint8 else dtype  # MXFP4 blocks/scales
+        b = to_bf16_bytes(a) if dt == "BF16" else a.astype(np.float16).tobytes() if dt == "F16" else a.tobytes()
+        header[name] = {"dtype": dt, "shape": list(a.shape), "data_offsets": [off, off + len(b)]}
         blobs.append(b)
         off += len(b)
     header["__metadata__"] = {"format": "pt"}
@@ -131,26 +167,325 @@ def gpt2(case):
     return cfg, t, "qwen3"
 
 
-CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2}
+def layer_tensors(p, q_rows, kv_rows, norms, qk_norm=None):
+    """One decoder layer's attention + gated MLP tensors, plus the named norms ((H,) each)."""
+    t = {p + "self_attn.q_proj.weight": (q_rows, H), p + "self_attn.k_proj.weight": (kv_rows, H),
+         p + "self_attn.v_proj.weight": (kv_rows, H), p + "self_attn.o_proj.weight": (H, q_rows),
+         p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)}
+    for n in norms:
+        t[p + n + ".weight"] = (H,)
+    if qk_norm:
+        t[p + "self_attn.q_norm.weight"] = (qk_norm[0],)
+        t[p + "self_attn.k_norm.weight"] = (qk_norm[1],)
+    return t
+
+
+GEMMA_NORMS = ("input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm", "post_feedforward_layernorm")
+
+
+def gemma2(case):
+    # google/gemma-2-2b-it's config.json; head_dim 16 != 32/4 as Gemma's 256 != 2304/8. An lm_head.weight
+    # (as AutoAWQ exports carry) that Gemma2Model drops.
+    cfg = {"architectures": ["Gemma2ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "attn_logit_softcapping": 50.0, "bos_token_id": 2, "cache_implementation": "hybrid", "eos_token_id": [1, 107],
+           "final_logit_softcapping": 30.0, "head_dim": 16, "hidden_act": "gelu_pytorch_tanh",
+           "hidden_activation": "gelu_pytorch_tanh", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF,
+           "max_position_embeddings": 8192, "model_type": "gemma2", "num_attention_heads": NH, "num_hidden_layers": L,
+           "num_key_value_heads": 2, "pad_token_id": 0, "query_pre_attn_scalar": 16, "rms_norm_eps": 1e-06,
+           "rope_theta": 10000.0, "sliding_window": 4096, "torch_dtype": "bfloat16", "transformers_version": "4.42.4",
+           "use_cache": True, "vocab_size": 32000}
+    t = {"model.embed_tokens.weight": (32000, H), "model.norm.weight": (H,), "lm_head.weight": (32000, H)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", NH * 16, 2 * 16, GEMMA_NORMS))
+    return cfg, t, "llama2-spm", "BF16"
+
+
+def gemma2_f16(case):
+    # The same in F16 (as F16 re-exports ship it): the converter adds 1 to the norms in F16.
+    cfg, t, tok, _ = gemma2(case)
+    cfg["torch_dtype"] = "float16"
+    return cfg, t, tok, "F16"
+
+
+def gemma3_config(vocab):
+    # google/gemma-3-1b-it's config.json (Gemma3ForCausalLM, one KV head), head_dim 16.
+    return {"architectures": ["Gemma3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+            "attn_logit_softcapping": None, "bos_token_id": 2, "cache_implementation": "hybrid", "eos_token_id": [1, 106],
+            "final_logit_softcapping": None, "head_dim": 16, "hidden_activation": "gelu_pytorch_tanh", "hidden_size": H,
+            "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 32768,
+            "model_type": "gemma3_text", "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 1,
+            "pad_token_id": 0, "query_pre_attn_scalar": 16, "rms_norm_eps": 1e-06, "rope_local_base_freq": 10000,
+            "rope_scaling": None, "rope_theta": 1000000, "sliding_window": 512, "sliding_window_pattern": 6,
+            "torch_dtype": "bfloat16", "transformers_version": "4.50.0.dev0", "use_cache": True, "vocab_size": vocab}
+
+
+def gemma3_tensors(vocab):
+    t = {"model.embed_tokens.weight": (vocab, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", NH * 16, 16, GEMMA_NORMS, qk_norm=(16, 16)))
+    return t
+
+
+def gemma3(case):
+    return gemma3_config(32000), gemma3_tensors(32000), "llama2-spm", "BF16"
+
+
+def gemma3_bpe(case):
+    # No tokenizer.model: Gemma3Model takes the BPE path and keeps only len(vocab) + len(added_tokens)
+    # = 151 669 of the 151 936 embedding rows.
+    return gemma3_config(151936), gemma3_tensors(151936), "qwen3", "BF16"
+
+
+def granite(case):
+    # ibm-granite/granite-3.3-2b-instruct's config.json, plus a head_dim (= 32/4) that GraniteModel ignores.
+    cfg = {"architectures": ["GraniteForCausalLM"], "attention_bias": False, "attention_dropout": 0.1,
+           "attention_multiplier": 0.015625, "bos_token_id": 128000, "embedding_multiplier": 12.0, "eos_token_id": 128009,
+           "head_dim": 8, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF,
+           "logits_scaling": 8.0, "max_position_embeddings": 131072, "mlp_bias": False, "model_type": "granite",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 2, "pad_token_id": 128009,
+           "residual_multiplier": 0.22, "rms_norm_eps": 1e-05, "rope_scaling": None, "rope_theta": 10000000.0,
+           "tie_word_embeddings": True, "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", H, 16, ("input_layernorm", "post_attention_layernorm")))
+    return cfg, t, "llama3", "BF16"
+
+
+def olmo2(case):
+    # allenai/OLMo-2-1124-7B-Instruct's config.json (MHA; q_norm/k_norm over the whole projection).
+    cfg = {"architectures": ["Olmo2ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "bos_token_id": 128000, "eos_token_id": 128009, "hidden_act": "silu", "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 4096, "model_type": "olmo2",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": NH, "pad_token_id": 128009,
+           "rms_norm_eps": 1e-06, "rope_scaling": None, "rope_theta": 500000, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", H, H, ("post_attention_layernorm", "post_feedforward_layernorm"),
+                               qk_norm=(H, H)))
+    return cfg, t, "llama3", "BF16"
+
+
+def olmo3(case):
+    # allenai/Olmo-3-7B-Instruct's config.json: sliding window on 3 of every 4 layers (4 layers here).
+    cfg = {"architectures": ["Olmo3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "bos_token_id": 128000, "eos_token_id": 128009, "hidden_act": "silu", "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF,
+           "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention", "full_attention"],
+           "max_position_embeddings": 65536, "model_type": "olmo3", "num_attention_heads": NH, "num_hidden_layers": 4,
+           "num_key_value_heads": NH, "pad_token_id": 128009, "rms_norm_eps": 1e-06,
+           "rope_scaling": {"attention_factor": 1.2079441541679836, "beta_fast": 32, "beta_slow": 1, "factor": 8.0,
+                            "original_max_position_embeddings": 8192, "rope_type": "yarn"},
+           "rope_theta": 500000, "sliding_window": 4096, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+           "use_cache": True, "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(4):
+        t.update(layer_tensors(f"model.layers.{i}.", H, H, ("post_attention_layernorm", "post_feedforward_layernorm"),
+                               qk_norm=(H, H)))
+    return cfg, t, "llama3", "BF16"
+
+
+def ministral3(case):
+    # mistralai/Ministral-3-3B-Instruct-2512's text config as Ministral3ForCausalLM (yarn rope_parameters).
+    cfg = {"architectures": ["Ministral3ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 128000,
+           "eos_token_id": 128009, "head_dim": 16, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "max_position_embeddings": 262144, "model_type": "ministral3",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 2, "rms_norm_eps": 1e-05,
+           "rope_parameters": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 16.0, "llama_4_scaling_beta": 0.1,
+                               "mscale": 1.0, "mscale_all_dim": 1.0, "original_max_position_embeddings": 16384,
+                               "rope_theta": 1000000.0, "rope_type": "yarn", "type": "yarn"},
+           "sliding_window": None, "tie_word_embeddings": True, "torch_dtype": "bfloat16", "use_cache": True,
+           "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", NH * 16, 2 * 16, ("input_layernorm", "post_attention_layernorm")))
+    return cfg, t, "llama3", "BF16"
+
+
+def mistral_small3(case):
+    # mistralai/Mistral-Small-3.1-24B-Instruct-2503's config.json (Mistral3ForConditionalGeneration, text_config
+    # model_type "mistral"); a few vision/projector tensors the converter drops, the text model under
+    # "language_model.".
+    cfg = {"architectures": ["Mistral3ForConditionalGeneration"], "image_token_index": 10, "model_type": "mistral3",
+           "multimodal_projector_bias": False, "projector_hidden_act": "gelu", "spatial_merge_size": 2,
+           "text_config": {"head_dim": 16, "hidden_act": "silu", "hidden_size": H, "intermediate_size": FF,
+                           "max_position_embeddings": 131072, "model_type": "mistral", "num_attention_heads": NH,
+                           "num_hidden_layers": L, "num_key_value_heads": 2, "rms_norm_eps": 1e-05,
+                           "rope_theta": 1000000000.0, "sliding_window": None, "vocab_size": 32000},
+           "torch_dtype": "bfloat16",
+           "vision_config": {"attention_dropout": 0.0, "head_dim": 8, "hidden_act": "silu", "hidden_size": H,
+                             "image_size": 1540, "intermediate_size": FF, "model_type": "pixtral", "num_attention_heads": NH,
+                             "num_channels": 3, "num_hidden_layers": 1, "patch_size": 14, "rope_theta": 10000.0},
+           "vision_feature_layer": -1}
+    t = {"language_model.model.embed_tokens.weight": (32000, H), "language_model.model.norm.weight": (H,),
+         "language_model.lm_head.weight": (32000, H), "multi_modal_projector.linear_1.weight": (H, H),
+         "multi_modal_projector.norm.weight": (H,), "vision_tower.ln_pre.weight": (H,),
+         "vision_tower.patch_conv.weight": (H, 3, 2, 2)}
+    for i in range(L):
+        t.update(layer_tensors(f"language_model.model.layers.{i}.", NH * 16, 2 * 16,
+                               ("input_layernorm", "post_attention_layernorm")))
+    return cfg, t, "mistral-spm", "BF16"
+
+
+def deepseek_v3(case):
+    # deepseek-ai/DeepSeek-V3's config.json (BF16 here, no fp8 quantization_config): MLA with q_lora_rank,
+    # layer 0 dense, layer 1 MoE (4 routed experts, 1 shared, sigmoid router + e_score_correction_bias),
+    # and one Multi-Token-Prediction layer past num_hidden_layers that the converter skips.
+    cfg = {"architectures": ["DeepseekV3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "aux_loss_alpha": 0.001, "bos_token_id": 151643, "eos_token_id": 151645, "ep_size": 1,
+           "first_k_dense_replace": 1, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "kv_lora_rank": 32, "max_position_embeddings": 163840, "model_type": "deepseek_v3",
+           "moe_intermediate_size": 16, "moe_layer_freq": 1, "n_group": 2, "n_routed_experts": 4, "n_shared_experts": 1,
+           "norm_topk_prob": True, "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": NH, "num_nextn_predict_layers": 1, "q_lora_rank": 32, "qk_nope_head_dim": 32,
+           "qk_rope_head_dim": 16, "rms_norm_eps": 1e-06,
+           "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0, "mscale_all_dim": 1.0,
+                            "original_max_position_embeddings": 4096, "type": "yarn"},
+           "rope_theta": 10000, "routed_scaling_factor": 2.5, "scoring_func": "sigmoid", "seq_aux": True,
+           "tie_word_embeddings": False, "topk_group": 1, "topk_method": "noaux_tc", "torch_dtype": "bfloat16",
+           "transformers_version": "4.33.1", "use_cache": True, "v_head_dim": 32, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(L + 1):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_a_proj.weight": (32, H), p + "self_attn.q_a_layernorm.weight": (32,),
+                  p + "self_attn.q_b_proj.weight": (NH * 48, 32), p + "self_attn.kv_a_proj_with_mqa.weight": (48, H),
+                  p + "self_attn.kv_a_layernorm.weight": (32,), p + "self_attn.kv_b_proj.weight": (NH * 64, 32),
+                  p + "self_attn.o_proj.weight": (H, NH * 32)})
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+        elif i < L:
+            t.update({p + "mlp.gate.weight": (4, H), p + "mlp.gate.e_score_correction_bias": (4,),
+                      p + "mlp.shared_experts.gate_proj.weight": (16, H), p + "mlp.shared_experts.up_proj.weight": (16, H),
+                      p + "mlp.shared_experts.down_proj.weight": (H, 16)})
+            for x in range(4):
+                q = p + f"mlp.experts.{x}."
+                t.update({q + "gate_proj.weight": (16, H), q + "up_proj.weight": (16, H), q + "down_proj.weight": (H, 16)})
+        else:  # the MTP layer's own tensors
+            t.update({p + "enorm.weight": (H,), p + "hnorm.weight": (H,), p + "eh_proj.weight": (H, 2 * H),
+                      p + "shared_head.norm.weight": (H,), p + "mlp.gate_proj.weight": (FF, H),
+                      p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+    return cfg, t, "qwen3", "BF16"
+
+
+def deepseek_v2_lite(case):
+    # deepseek-ai/DeepSeek-V2-Lite's config.json: no q_lora_rank (a plain q_proj), softmax router, 2 shared
+    # experts, yarn with mscale_all_dim 0.707; its 27 layers (llama.cpp tells the Lite model, which has no
+    # q_lora_rank, by that layer count).
+    cfg = {"architectures": ["DeepseekV2ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "aux_loss_alpha": 0.001, "bos_token_id": 128000, "eos_token_id": 128001, "first_k_dense_replace": 1,
+           "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF,
+           "kv_lora_rank": 32, "max_position_embeddings": 163840, "model_type": "deepseek_v2",
+           "moe_intermediate_size": 16, "moe_layer_freq": 1, "n_group": 1, "n_routed_experts": 4, "n_shared_experts": 2,
+           "norm_topk_prob": False, "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": 27,
+           "num_key_value_heads": NH, "pretraining_tp": 1, "q_lora_rank": None, "qk_nope_head_dim": 32,
+           "qk_rope_head_dim": 16, "rms_norm_eps": 1e-06,
+           "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707, "mscale_all_dim": 0.707,
+                            "original_max_position_embeddings": 4096, "type": "yarn"},
+           "rope_theta": 10000, "routed_scaling_factor": 1.0, "scoring_func": "softmax", "seq_aux": True,
+           "tie_word_embeddings": False, "topk_group": 1, "topk_method": "greedy", "torch_dtype": "bfloat16",
+           "transformers_version": "4.33.1", "use_cache": True, "v_head_dim": 32, "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(27):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (NH * 48, H), p + "self_attn.kv_a_proj_with_mqa.weight": (48, H),
+                  p + "self_attn.kv_a_layernorm.weight": (32,), p + "self_attn.kv_b_proj.weight": (NH * 64, 32),
+                  p + "self_attn.o_proj.weight": (H, NH * 32)})
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+        else:
+            t.update({p + "mlp.gate.weight": (4, H), p + "mlp.shared_experts.gate_proj.weight": (32, H),
+                      p + "mlp.shared_experts.up_proj.weight": (32, H), p + "mlp.shared_experts.down_proj.weight": (H, 32)})
+            for x in range(4):
+                q = p + f"mlp.experts.{x}."
+                t.update({q + "gate_proj.weight": (16, H), q + "up_proj.weight": (16, H), q + "down_proj.weight": (H, 16)})
+    return cfg, t, "llama3", "BF16"
+
+
+def gpt_oss_config(mxfp4):
+    # openai/gpt-oss-20b's config.json (its quantization_config only with mxfp4), shrunk: 4 experts, top 2.
+    cfg = {"architectures": ["GptOssForCausalLM"], "attention_bias": True, "attention_dropout": 0.0,
+           "eos_token_id": 128009, "experts_per_token": 2, "head_dim": 16, "hidden_act": "silu", "hidden_size": H,
+           "initial_context_length": 4096, "initializer_range": 0.02, "intermediate_size": FF,
+           "layer_types": ["sliding_attention", "full_attention"], "max_position_embeddings": 131072,
+           "model_type": "gpt_oss", "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": 2, "num_local_experts": 4, "output_router_logits": False, "pad_token_id": 128004,
+           "quantization_config": {"modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router",
+                                                              "model.embed_tokens", "lm_head"], "quant_method": "mxfp4"},
+           "rms_norm_eps": 1e-05,
+           "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0, "original_max_position_embeddings": 4096,
+                            "rope_type": "yarn", "truncate": False},
+           "rope_theta": 150000, "router_aux_loss_coef": 0.9, "sliding_window": 128, "swiglu_limit": 7.0,
+           "tie_word_embeddings": False, "transformers_version": "4.55.0.dev0", "use_cache": True, "vocab_size": 128256}
+    if not mxfp4:
+        del cfg["quantization_config"]
+    return cfg
+
+
+def gpt_oss_tensors(mxfp4):
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (NH * 16, H), p + "self_attn.q_proj.bias": (NH * 16,),
+                  p + "self_attn.k_proj.weight": (32, H), p + "self_attn.k_proj.bias": (32,),
+                  p + "self_attn.v_proj.weight": (32, H), p + "self_attn.v_proj.bias": (32,),
+                  p + "self_attn.o_proj.weight": (H, NH * 16), p + "self_attn.o_proj.bias": (H,),
+                  p + "self_attn.sinks": (NH,), p + "mlp.router.weight": (4, H), p + "mlp.router.bias": (4,),
+                  p + "mlp.experts.gate_up_proj_bias": (4, 2 * FF), p + "mlp.experts.down_proj_bias": (4, H)})
+        if mxfp4:  # [E, rows, in/32, 16] + [E, rows, in/32]
+            t.update({p + "mlp.experts.gate_up_proj_blocks": (4, 2 * FF, H // 32, 16),
+                      p + "mlp.experts.gate_up_proj_scales": (4, 2 * FF, H // 32),
+                      p + "mlp.experts.down_proj_blocks": (4, H, FF // 32, 16),
+                      p + "mlp.experts.down_proj_scales": (4, H, FF // 32)})
+        else:  # transformers' dequantized layout: [E, in, out]
+            t.update({p + "mlp.experts.gate_up_proj": (4, H, 2 * FF), p + "mlp.experts.down_proj": (4, FF, H)})
+    return t
+
+
+def gpt_oss(case):
+    return gpt_oss_config(True), gpt_oss_tensors(True), "llama3", "BF16"
+
+
+def gpt_oss_bf16(case):
+    # The dequantized form (as unsloth/gpt-oss-20b-BF16 ships it): gate_up_proj / down_proj in [E, in, out].
+    return gpt_oss_config(False), gpt_oss_tensors(False), "llama3", "BF16"
+
+
+CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
+         "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
+         "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
+         "Ministral-3-3B-Instruct-2512": ministral3, "Mistral-Small-3.1-24B-Instruct-2503": mistral_small3,
+         "DeepSeek-V3": deepseek_v3, "DeepSeek-V2-Lite": deepseek_v2_lite,
+         "gpt-oss-20b": gpt_oss, "gpt-oss-20b-BF16": gpt_oss_bf16}
+# Cases checked as whole files at these outtypes (the first four: key/values and tensors at f32).
+WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
+TOKENIZERS = {
+    "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
+    "llama2": ("Llama-2-7b-hf", ["tokenizer.model"]),
+    "llama2-spm": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"]),
+    "mistral-spm": ("Mixtral-8x7B-v0.1", ["tokenizer.model", "tokenizer_config.json"]),
+    "llama3": ("Meta-Llama-3-8B-Instruct", ["tokenizer.json", "tokenizer_config.json"]),
+}
 
 
 def make_inputs(out, shared):
     for case, fn in CASES.items():
-        cfg, shapes, tok = fn(case)
+        cfg, shapes, tok, *dtype = fn(case)
         d = os.path.join(out, case)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(cfg, f, indent=2)
             f.write("\n")
         write_safetensors(os.path.join(d, "model.safetensors"),
-                          {n: rand(case, n, s, norm=("norm" in n or "ln_" in n) and n.endswith("weight")) for n, s in shapes.items()})
+                          {n: rand_u8(case, n, s) if n.endswith(("_blocks", "_scales")) else
+                           rand(case, n, s, norm=("norm" in n or "ln_" in n) and n.endswith("weight")) for n, s in shapes.items()},
+                          dtype[0] if dtype else "F32")
         if shared:
-            src = os.path.join(shared, "hf-gguf", "inputs")
-            if tok == "qwen3":
-                for fn_ in ("tokenizer.json", "tokenizer_config.json"):
-                    shutil.copy(os.path.join(src, "Qwen3-0.6B", fn_), d)
-            else:
-                shutil.copy(os.path.join(src, "Llama-2-7b-hf", "tokenizer.model"), d)
+            src_case, files = TOKENIZERS[tok]
+            for fn_ in files:
+                shutil.copy(os.path.join(shared, "hf-gguf", "inputs", src_case, fn_), d)
 
 
 TYPE_NAMES = {4: "UINT32", 5: "INT32", 6: "FLOAT32", 7: "BOOL", 8: "STRING", 9: "ARRAY"}
@@ -185,23 +520,37 @@ def main():
     ap.add_argument("--llama-cpp", default="/work/ref/llama.cpp")
     ap.add_argument("--shim", default="/work/ref/hf_shim")
     ap.add_argument("--write-reference")
+    ap.add_argument("--cases", help="comma-separated case names to (re)convert; the reference keeps the others")
     a = ap.parse_args()
     make_inputs(a.out, a.shared)
     if a.inputs_only:
         return
     ref = {"generator": "tests/core/hf_arch_models.py", "llama_cpp_commit": "34af94cd9ab2", "outtype": "f32",
            "notes": "gpt2 uses Qwen3's tokenizer.json (pre 'qwen2'): no GPT-2 tokenizer file was at hand; "
-                    "the architecture KVs and tensors do not depend on it.", "cases": {}}
-    for case in CASES:
-        outf = os.path.join(a.out, case + ".F32.gguf")
-        subprocess.run([sys.executable, os.path.join(a.shim, "run_convert.py"), a.llama_cpp, case, "--outtype", "f32",
-                        "--outfile", outf], cwd=a.out, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        ref["cases"][case] = read_gguf(outf, a.llama_cpp)
+                    "the architecture KVs and tensors do not depend on it. Cases with 'sha256': the whole file "
+                    "the converter wrote per --outtype.", "cases": {}}
+    if a.write_reference and os.path.exists(a.write_reference):
+        with open(a.write_reference) as f:
+            ref["cases"] = json.load(f)["cases"]
+    todo = a.cases.split(",") if a.cases else list(CASES)
+    for case in todo:
+        whole = list(CASES).index(case) >= 4
+        entry = {}
+        for outtype in WHOLE_FILE_OUTTYPES if whole else ["f32"]:
+            outf = os.path.join(a.out, f"{case}.{outtype.upper()}.gguf")
+            subprocess.run([sys.executable, os.path.join(a.shim, "run_convert.py"), a.llama_cpp, case, "--outtype", outtype,
+                            "--outfile", outf], cwd=a.out, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if outtype == "f32":
+                entry = read_gguf(outf, a.llama_cpp)
+            if whole:
+                with open(outf, "rb") as f:
+                    entry.setdefault("sha256", {})[outtype] = hashlib.sha256(f.read()).hexdigest()
+        ref["cases"][case] = entry
+    ref["cases"] = {c: ref["cases"][c] for c in CASES if c in ref["cases"]}
     if a.write_reference:
         with open(a.write_reference, "w") as f:
             json.dump(ref, f, indent=1)
             f.write("\n")
-
 
 if __name__ == "__main__":
     main()

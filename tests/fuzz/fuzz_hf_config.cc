@@ -4,7 +4,8 @@
 // text_config merge), detect_hf_architecture / hf_arch_for_config,
 // hparam_kvs, generate_extra_tensors (rope_freqs, Phi-3 rope factors) and
 // TensorMapper over a fixed set of HF tensor names (attention, MLP, norms,
-// Mixtral and Qwen MoE experts, GPT-2 Conv1D, Q/K permutation shapes) with
+// Mixtral, Qwen, DeepSeek and gpt-oss experts, GPT-2 Conv1D, Q/K permutation
+// shapes, DeepSeek's kv_b_proj split, Gemma's norms) with
 // converter_type for what it emits. Every HF → GGUF row is tried with the
 // same config, not only the one its `architectures` names, so the fuzzer
 // needs not guess class names. Any input must map or raise amn::Error —
@@ -58,6 +59,17 @@ const std::vector<Named>& names() {
         {"model.norm.weight", {16}},
         {"lm_head.weight", {32, 16}},
         {"vision_tower.blocks.0.weight", {4, 4}},
+        // Gemma norms (+ 1), DeepSeek MLA and MTP, gpt-oss experts and sinks.
+        {"model.layers.0.pre_feedforward_layernorm.weight", {16}},
+        {"model.layers.0.self_attn.kv_b_proj.weight", {64, 8}},
+        {"model.layers.0.self_attn.kv_a_proj_with_mqa.weight", {12, 16}},
+        {"model.layers.0.mlp.gate.e_score_correction_bias", {2}},
+        {"model.layers.1.mlp.shared_experts.up_proj.weight", {32, 16}},
+        {"model.layers.2.eh_proj.weight", {16, 32}},
+        {"model.layers.0.self_attn.sinks", {4}},
+        {"model.layers.0.mlp.experts.gate_up_proj_bias", {2, 64}},
+        {"model.layers.0.mlp.experts.down_proj", {2, 32, 16}},
+        {"model.layers.0.mlp.experts.gate_up_proj_blocks", {2, 64, 1, 16}},
     };
     return v;
 }

@@ -41,8 +41,11 @@ private:
     std::vector<std::vector<MetaKv>*> seen_;
 };
 
-/// TextModel.set_gguf_parameters up to (excluding) add_file_type.
-void text_model_params(const HfConfig& cfg, KvOut& kv) {
+/// TextModel.set_gguf_parameters up to (excluding) add_file_type;
+/// `use_head_dim` false when the class pops head_dim first (GraniteModel);
+/// `mla` for DeepseekV2Model, which sets num_key_value_heads = 1 and a default
+/// rms_norm_eps of 1e-6 in hparams first.
+void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true, bool mla = false) {
     const std::string& f = cfg.file();
     auto opt = [&](std::initializer_list<std::string_view> keys) {
         for (auto k : keys)
@@ -59,7 +62,8 @@ void text_model_params(const HfConfig& cfg, KvOut& kv) {
     if (auto v = opt({"prefix_dense_intermediate_size", "dense_intermediate_size", "intermediate_size", "n_inner", "hidden_dim"}))
         kv.put("feed_forward_length", u32(v->second, v->first, f));
     if (auto v = opt({"num_attention_heads", "n_head", "n_heads"})) kv.put("attention.head_count", u32(v->second, v->first, f));
-    if (auto v = opt({"num_key_value_heads", "n_kv_heads"})) kv.put("attention.head_count_kv", u32(v->second, v->first, f));
+    if (mla) kv.put("attention.head_count_kv", MetaValue::u32(1));
+    else if (auto v = opt({"num_key_value_heads", "n_kv_heads"})) kv.put("attention.head_count_kv", u32(v->second, v->first, f));
     if (auto c = cfg.get("is_causal"); c && c->is_bool() && !bool(*c)) kv.put("attention.causal", MetaValue::boolean(false));
 
     const RopeParams rp(cfg);
@@ -89,7 +93,8 @@ void text_model_params(const HfConfig& cfg, KvOut& kv) {
         throw Error(ErrorCode::Unsupported, "config.json rope 'mrope_section' (multi-section RoPE) is not supported here", f);
     if (auto t = rp.get("rope_theta")) kv.put("rope.freq_base", f32(*t, "rope_theta", f));
     if (auto t = rp.swa_theta()) kv.put("rope.freq_base_swa", f32(*t, "rope_local_theta", f));
-    if (auto v = opt({"rms_norm_eps", "norm_eps"})) kv.put("attention.layer_norm_rms_epsilon", f32(v->second, v->first, f));
+    if (mla && !cfg.get("rms_norm_eps")) kv.put("attention.layer_norm_rms_epsilon", f32(1e-6, "rms_norm_eps", f));
+    else if (auto v = opt({"rms_norm_eps", "norm_eps"})) kv.put("attention.layer_norm_rms_epsilon", f32(v->second, v->first, f));
     if (auto v = opt({"layer_norm_eps", "layer_norm_epsilon", "norm_epsilon"}))
         kv.put("attention.layer_norm_epsilon", f32(v->second, v->first, f));
     if (auto v = opt({"num_local_experts", "num_experts", "n_routed_experts"})) kv.put("expert_count", u32(v->second, v->first, f));
@@ -106,7 +111,7 @@ void text_model_params(const HfConfig& cfg, KvOut& kv) {
                         "config.json key '" + std::string(v->first) + "': unsupported expert score gating function", f);
         kv.put("expert_gating_func", MetaValue::u32(id));
     }
-    if (auto v = opt({"head_dim"})) {
+    if (auto v = opt({"head_dim"}); v && use_head_dim) {
         kv.put("attention.key_length", u32(v->second, "head_dim", f));
         kv.put("attention.value_length", u32(v->second, "head_dim", f));
     }
@@ -192,6 +197,192 @@ void refuse_qwen3_reranker(const HfConfig& cfg, const std::string& dir) {
     if (rerank) throw Error(ErrorCode::Unsupported, "Qwen3 reranker models are not supported", cfg.file());
 }
 
+/// LlamaModel.set_gguf_parameters (`use_head_dim` false: GraniteModel popped it).
+void llama_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, bool use_head_dim) {
+    const std::string& f = cfg.file();
+    text_model_params(cfg, kv, use_head_dim);
+    kv.to(res.after_file_type);
+    auto vs = cfg.get("vocab_size");
+    if (!vs || vs->is_null()) missing("vocab_size", f);
+    kv.put("vocab_size", u32(*vs, "vocab_size", f));
+    std::int64_t rope_dim;
+    if (auto hd = cfg.get("head_dim"); use_head_dim && hd && !hd->is_null()) rope_dim = integer(*hd, "head_dim", f);
+    else {
+        auto h = cfg.get("hidden_size"), n = cfg.get("num_attention_heads");
+        if (!h || h->is_null()) missing("hidden_size", f);
+        if (!n || n->is_null()) missing("num_attention_heads", f);
+        rope_dim = floordiv(integer(*h, "hidden_size", f), integer(*n, "num_attention_heads", f),
+                            "hidden_size // num_attention_heads", f);
+    }
+    kv.put("rope.dimension_count", u32(PyNum{true, rope_dim, double(rope_dim)}, "head_dim", f));
+}
+
+/// Python truthiness of a number-valued hparam (`if x := hparams.get(k)`): present, non-null, non-zero.
+std::optional<element> truthy_number(const HfConfig& cfg, std::string_view key) {
+    auto v = cfg.get(key);
+    if (!v || v->is_null()) return std::nullopt;
+    if (v->is_bool()) return bool(*v) ? v : std::nullopt;
+    if (v->is_number() && double(*v) == 0.0) return std::nullopt;
+    return v;
+}
+
+/// GraniteModel.set_gguf_parameters: LlamaModel's without head_dim, then the multipliers as scales.
+void granite_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    llama_params(cfg, kv, res, false);
+    if (auto v = truthy_number(cfg, "attention_multiplier")) kv.put("attention.scale", f32(*v, "attention_multiplier", f));
+    if (auto v = truthy_number(cfg, "embedding_multiplier")) kv.put("embedding_scale", f32(*v, "embedding_multiplier", f));
+    if (auto v = truthy_number(cfg, "residual_multiplier")) kv.put("residual_scale", f32(*v, "residual_multiplier", f));
+    if (auto v = truthy_number(cfg, "logits_scaling")) kv.put("logit_scale", f32(*v, "logits_scaling", f));
+    if (cfg.get("spatial_target_layers") || cfg.get("deepstack_layer_map"))
+        throw Error(ErrorCode::Unsupported, "Granite 4 Vision deepstack layers are not supported here", f);
+}
+
+/// Mistral3Model.Ministral3Model.set_gguf_parameters: LlamaModel's, and for model_type
+/// "ministral3" the yarn log multiplier and attention temperature scale of rope_parameters.
+void mistral3_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    llama_params(cfg, kv, res, true);
+    const auto mt = cfg.get("model_type");
+    if (!mt || !mt->is_string() || std::string_view(*mt) != "ministral3") return;
+    const RopeParams rp(cfg);
+    const auto type = rp.outer("rope_type");
+    if (!type || !type->is_string() || std::string_view(*type) != "yarn")
+        throw Error(ErrorCode::Malformed, "ministral3 needs rope_parameters with rope_type 'yarn' (the converter asserts it)", f);
+    const auto log_mul = rp.outer("mscale_all_dim");
+    if (!log_mul) missing("rope_parameters.mscale_all_dim", f);
+    kv.put("rope.scaling.yarn_log_multiplier", f32(*log_mul, "mscale_all_dim", f));
+    const auto beta = rp.outer("llama_4_scaling_beta");
+    if (!beta) missing("rope_parameters.llama_4_scaling_beta", f);
+    kv.put("attention.temperature_scale", f32(*beta, "llama_4_scaling_beta", f));
+}
+
+/// `hparams[key]` (present and non-null, else missing()).
+element exact(const HfConfig& cfg, std::string_view key) {
+    auto v = cfg.get(key);
+    if (!v || v->is_null()) missing(key, cfg.file());
+    return *v;
+}
+
+/// Gemma2Model.set_gguf_parameters.
+void gemma2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    kv.put("context_length", u32(exact(cfg, "max_position_embeddings"), "max_position_embeddings", f));
+    kv.put("embedding_length", u32(exact(cfg, "hidden_size"), "hidden_size", f));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
+    kv.put("attention.head_count", u32(exact(cfg, "num_attention_heads"), "num_attention_heads", f));
+    const bool has_kv = cfg.get("num_key_value_heads").has_value();
+    kv.put("attention.head_count_kv", u32(exact(cfg, has_kv ? "num_key_value_heads" : "num_attention_heads"),
+                                          has_kv ? "num_key_value_heads" : "num_attention_heads", f));
+    kv.put("attention.layer_norm_rms_epsilon", f32(exact(cfg, "rms_norm_eps"), "rms_norm_eps", f));
+    kv.put("attention.key_length", u32(exact(cfg, "head_dim"), "head_dim", f));
+    kv.put("attention.value_length", u32(exact(cfg, "head_dim"), "head_dim", f));
+    kv.to(res.after_file_type);
+    kv.put("attn_logit_softcapping", f32(exact(cfg, "attn_logit_softcapping"), "attn_logit_softcapping", f));
+    kv.put("final_logit_softcapping", f32(exact(cfg, "final_logit_softcapping"), "final_logit_softcapping", f));
+    kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
+}
+
+/// Gemma3Model.set_gguf_parameters: TextModel's, then `hparams.get(key, default)` values
+/// (a repeated key keeps its first position, as gguf-py's writer does).
+void gemma3_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    text_model_params(cfg, kv);
+    kv.to(res.after_file_type);
+    auto u32_or = [&](std::string_view key, std::uint32_t dflt) {
+        const auto v = cfg.get(key);
+        return v ? u32(*v, key, f) : MetaValue::u32(dflt);
+    };
+    kv.put("context_length", u32_or("max_position_embeddings", 131072));
+    kv.put("attention.head_count", u32_or("num_attention_heads", 8));
+    {
+        const auto v = cfg.get("rms_norm_eps");
+        kv.put("attention.layer_norm_rms_epsilon", v ? f32(*v, "rms_norm_eps", f) : f32(1e-6, "rms_norm_eps", f));
+    }
+    kv.put("attention.key_length", u32_or("head_dim", 256));
+    kv.put("attention.value_length", u32_or("head_dim", 256));
+    const RopeParams rp(cfg);
+    if (const auto theta = rp.get("rope_theta")) kv.put("rope.freq_base", f32(*theta, "rope_theta", f));
+    else if (rp.has("rope_theta")) missing("rope_theta", f);
+    else kv.put("rope.freq_base", f32(1000000.0, "rope_theta", f));
+    if (auto v = cfg.get("attn_logit_softcapping"); v && !v->is_null())
+        throw Error(ErrorCode::Malformed, "Gemma 3 has no attn_logit_softcapping (the converter asserts it is null)", f);
+    if (auto v = truthy_number(cfg, "final_logit_softcapping"))
+        kv.put("final_logit_softcapping", f32(*v, "final_logit_softcapping", f));
+    bool pattern_is_one = false;
+    if (auto p = cfg.get("sliding_window_pattern"); p && p->is_number()) pattern_is_one = double(*p) == 1.0;
+    else if (p && p->is_bool()) pattern_is_one = bool(*p);
+    if (!pattern_is_one) kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
+    kv.put("attention.head_count_kv", u32_or("num_key_value_heads", 4));
+}
+
+/// DeepseekV2Model.set_gguf_parameters (not the OCR variant).
+void deepseek2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    text_model_params(cfg, kv, true, true);
+    kv.to(res.after_file_type);
+    auto present = [&](std::string_view k) -> std::optional<element> {  // hparams.get(k) is not None
+        auto v = cfg.get(k);
+        return v && !v->is_null() ? v : std::nullopt;
+    };
+    const bool has_moe = present("n_routed_experts").has_value();
+    if (auto fk = present("first_k_dense_replace")) kv.put("leading_dense_block_count", u32(*fk, "first_k_dense_replace", f));
+    else if (!has_moe) kv.put("leading_dense_block_count", u32(exact(cfg, "num_hidden_layers"), "num_hidden_layers", f));
+    else kv.put("leading_dense_block_count", MetaValue::u32(0));
+    const auto kv_lora = cfg.get("kv_lora_rank");
+    const PyNum kv_rank = kv_lora ? num(*kv_lora, "kv_lora_rank", f) : PyNum{true, 512, 512.0};
+    if (!kv_rank.is_int) throw Error(ErrorCode::BadJson, "config.json key 'kv_lora_rank': expected an integer", f);
+    kv.put("vocab_size", u32(exact(cfg, "vocab_size"), "vocab_size", f));
+    if (auto q = present("q_lora_rank")) kv.put("attention.q_lora_rank", u32(*q, "q_lora_rank", f));
+    const std::int64_t rope = integer(exact(cfg, "qk_rope_head_dim"), "qk_rope_head_dim", f);
+    const std::int64_t nope = integer(exact(cfg, "qk_nope_head_dim"), "qk_nope_head_dim", f);
+    auto sum = [&](std::int64_t v, std::string_view what) { return u32(PyNum{true, v, double(v)}, what, f); };
+    kv.put("attention.kv_lora_rank", sum(kv_rank.i, "kv_lora_rank"));
+    kv.put("attention.key_length", sum(kv_rank.i + rope, "kv_lora_rank + qk_rope_head_dim"));
+    kv.put("attention.value_length", sum(kv_rank.i, "kv_lora_rank"));
+    kv.put("attention.key_length_mla", sum(nope + rope, "qk_nope_head_dim + qk_rope_head_dim"));
+    kv.put("attention.value_length_mla", u32(exact(cfg, "v_head_dim"), "v_head_dim", f));
+    kv.put("expert_feed_forward_length",
+           u32(required(cfg, {"moe_intermediate_size", "intermediate_size"}), "moe_intermediate_size", f));
+    if (auto e = present("n_routed_experts")) kv.put("expert_count", u32(*e, "n_routed_experts", f));
+    if (auto sh = cfg.get("n_shared_experts")) kv.put("expert_shared_count", u32(*sh, "n_shared_experts", f));
+    else kv.put("expert_shared_count", MetaValue::u32(0));
+    if (auto r = present("routed_scaling_factor")) kv.put("expert_weights_scale", f32(*r, "routed_scaling_factor", f));
+    if (auto n = present("norm_topk_prob")) {
+        const bool t = n->is_bool() ? bool(*n) : n->is_number() ? double(*n) != 0 : true;
+        if (t) {
+            if (!n->is_bool()) throw Error(ErrorCode::Unsupported, "config.json key 'norm_topk_prob': expected true/false", f);
+            kv.put("expert_weights_norm", MetaValue::boolean(true));
+        }
+    }
+    kv.put("rope.dimension_count", sum(rope, "qk_rope_head_dim"));
+    const RopeParams rp(cfg);
+    if (auto m = rp.outer("mscale_all_dim")) kv.put("rope.scaling.yarn_log_multiplier", f32(0.1 * num(*m, "mscale_all_dim", f).d, "mscale_all_dim", f));
+}
+
+/// Olmo2Model.set_gguf_parameters' part after TextModel's: with `sliding_window`, that and the
+/// per-layer pattern (layer_types == "sliding_attention", else every layer but each 4th).
+void olmo2_sliding_window(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    const auto sw = cfg.get("sliding_window");
+    if (!sw) return;
+    if (sw->is_null()) missing("sliding_window", f);
+    kv.put("attention.sliding_window", u32(*sw, "sliding_window", f));
+    std::string bytes;
+    if (auto lt = cfg.get("layer_types")) {
+        if (!lt->is_array()) throw Error(ErrorCode::BadJson, "config.json key 'layer_types': expected a list", f);
+        for (element t : simdjson::dom::array(*lt))
+            bytes.push_back(t.is_string() && std::string_view(t) == "sliding_attention" ? 1 : 0);
+    } else {
+        const std::int64_t n = integer(exact(cfg, "num_hidden_layers"), "num_hidden_layers", f);
+        if (n < 0 || n > (1 << 20)) throw Error(ErrorCode::BadJson, "config.json key 'num_hidden_layers': out of range", f);
+        for (std::int64_t i = 0; i < n; ++i) bytes.push_back((i + 1) % 4 != 0 ? 1 : 0);
+    }
+    const std::uint64_t count = bytes.size();
+    kv.put("attention.sliding_window_pattern", MetaValue::packed(GgufType::Bool, count, std::move(bytes)));
+}
+
 }  // namespace
 
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir) {
@@ -201,24 +392,35 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
     switch (row.hparams) {
         case HparamsRule::None:
             throw Error(ErrorCode::Unsupported, "no Hugging Face → GGUF conversion for architecture " + std::string(row.gguf), f);
-        case HparamsRule::Llama: {
+        case HparamsRule::Llama:
+            llama_params(cfg, kv, res, true);
+            break;
+        case HparamsRule::Granite:
+            granite_params(cfg, kv, res);
+            break;
+        case HparamsRule::Mistral3:
+            mistral3_params(cfg, kv, res);
+            break;
+        case HparamsRule::Gemma2:
+            gemma2_params(cfg, kv, res);
+            break;
+        case HparamsRule::Gemma3:
+            gemma3_params(cfg, kv, res);
+            break;
+        case HparamsRule::Deepseek2:
+            deepseek2_params(cfg, kv, res);
+            break;
+        case HparamsRule::GptOss:  // GptOssModel.set_gguf_parameters
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);
-            auto vs = cfg.get("vocab_size");
-            if (!vs || vs->is_null()) missing("vocab_size", f);
-            kv.put("vocab_size", u32(*vs, "vocab_size", f));
-            std::int64_t rope_dim;
-            if (auto hd = cfg.get("head_dim"); hd && !hd->is_null()) rope_dim = integer(*hd, "head_dim", f);
-            else {
-                auto h = cfg.get("hidden_size"), n = cfg.get("num_attention_heads");
-                if (!h || h->is_null()) missing("hidden_size", f);
-                if (!n || n->is_null()) missing("num_attention_heads", f);
-                rope_dim = floordiv(integer(*h, "hidden_size", f), integer(*n, "num_attention_heads", f),
-                                    "hidden_size // num_attention_heads", f);
-            }
-            kv.put("rope.dimension_count", u32(PyNum{true, rope_dim, double(rope_dim)}, "head_dim", f));
+            kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
+            kv.put("expert_feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
             break;
-        }
+        case HparamsRule::Olmo2:
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            olmo2_sliding_window(cfg, kv);
+            break;
         case HparamsRule::Qwen2:
             if (row.gguf == "qwen3") refuse_qwen3_reranker(cfg, model_dir);
             text_model_params(cfg, kv);

@@ -12,6 +12,7 @@
 namespace amn::arch {
 
 #include "arch/arch_tensor_names.inc"
+#include "arch/arch_kind_lists.inc"
 
 namespace {
 
@@ -65,6 +66,13 @@ constexpr std::string_view kQwen3Classes[] = {"Qwen3ForCausalLM"};
 constexpr std::string_view kQwen3MoeClasses[] = {"Qwen3MoeForCausalLM"};
 constexpr std::string_view kPhi3Classes[] = {"Phi3ForCausalLM"};
 constexpr std::string_view kGpt2Classes[] = {"GPT2LMHeadModel"};
+constexpr std::string_view kGemma2Classes[] = {"Gemma2ForCausalLM"};
+constexpr std::string_view kGemma3Classes[] = {"Gemma3ForCausalLM"};  // text only (the multimodal class also writes an mmproj)
+constexpr std::string_view kGraniteClasses[] = {"GraniteForCausalLM"};
+constexpr std::string_view kOlmo2Classes[] = {"Olmo2ForCausalLM", "Olmo3ForCausalLM"};
+constexpr std::string_view kDeepseek2Classes[] = {"DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"};
+constexpr std::string_view kGptOssClasses[] = {"GptOssForCausalLM"};
+constexpr std::string_view kMistral3Classes[] = {"Mistral3ForConditionalGeneration", "Ministral3ForCausalLM"};
 
 using tok::VocabStyle;
 using HR = HparamsRule;
@@ -92,10 +100,21 @@ constexpr ArchRow kRows[] = {
         "GPT2LMHeadModel", "gpt2", "gelu_new", false, false, {}},
     {{},               "gemma",    VocabStyle::Llama, HR::None,     kKinds_gemma,    false, false, ER::None,     GR::None,
         "GemmaForCausalLM", "gemma", "gelu_pytorch_tanh", true, false, kPlainHfNames},
-    {{},               "gemma2",   VocabStyle::Llama, HR::None,     kKinds_gemma2,   false, false, ER::None,     GR::None,
+    {kGemma2Classes,   "gemma2",   VocabStyle::Gemma2, HR::Gemma2,  kKinds_gemma2,   false, false, ER::None,     GR::None,
         "Gemma2ForCausalLM", "gemma2", "gelu_pytorch_tanh", true, true, kSandwichHfNames},
-    {{},               "gemma3",   VocabStyle::Llama, HR::None,     kKinds_gemma3,   false, false, ER::None,     GR::None,
-        "Gemma3ForCausalLM", "gemma3_text", "gelu_pytorch_tanh", true, true, kSandwichHfNames},
+    {kGemma3Classes,   "gemma3",   VocabStyle::Gemma3, HR::Gemma3,  kKinds_gemma3,   false, false, ER::None,     GR::None,
+        "Gemma3ForCausalLM", "gemma3_text", "gelu_pytorch_tanh", true, true, kSandwichHfNames, true},
+    // HF → GGUF only (no GGUF → HF names yet).
+    {kGraniteClasses,  "granite",  VocabStyle::Llama, HR::Granite,  kKinds_granite,  true,  false, ER::Mixtral,  GR::None,
+        "GraniteForCausalLM", "granite", "silu", false, false, {}},
+    {kOlmo2Classes,    "olmo2",    VocabStyle::Gpt2,  HR::Olmo2,    kKinds_olmo2,    false, false, ER::None,     GR::None,
+        "Olmo2ForCausalLM", "olmo2", "silu", false, false, {}},
+    {kMistral3Classes, "mistral3", VocabStyle::Llama, HR::Mistral3, kKinds_mistral3, true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
+        "Ministral3ForCausalLM", "ministral3", "silu", false, false, {}},
+    {kDeepseek2Classes, "deepseek2", VocabStyle::Gpt2, HR::Deepseek2, kKinds_deepseek2, false, false, ER::Deepseek2, GR::None,
+        "DeepseekV3ForCausalLM", "deepseek_v3", "silu", false, false, {}},
+    {kGptOssClasses,   "gpt-oss",  VocabStyle::Gpt2,  HR::GptOss,   kKinds_gpt_oss,  false, false, ER::None,     GR::None,
+        "GptOssForCausalLM", "gpt_oss", "silu", false, false, {}},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
@@ -202,7 +221,15 @@ std::string detect_hf_architecture(const HfConfig& cfg) {
 
 const ArchRow& hf_arch_for_config(const HfConfig& cfg) {
     const std::string a = detect_hf_architecture(cfg);
-    if (const ArchRow* r = find_hf_arch(a)) return *r;
+    if (const ArchRow* r = find_hf_arch(a)) {
+        if (r->hparams == HparamsRule::Mistral3)
+            if (auto mt = cfg.get("model_type"); mt && mt->is_string() && std::string_view(*mt) == "mistral4")
+                throw Error(ErrorCode::Unsupported,
+                            "Mistral 4 (" + a + " with model_type mistral4) is not supported (supported: " +
+                                supported_hf_architectures() + ")",
+                            cfg.file());
+        return *r;
+    }
     throw Error(ErrorCode::Unsupported, "unknown architecture " + a + " (supported: " + supported_hf_architectures() + ")",
                 cfg.file());
 }

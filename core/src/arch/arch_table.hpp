@@ -13,9 +13,13 @@
 // index_tensors, filter_tensors, prepare_tensors, modify_tensors),
 // conversion/llama.py (LlamaModel), qwen.py (Qwen2Model, Qwen3Model,
 // Qwen2MoeModel, Qwen3MoeModel), phi.py (Phi3MiniModel), gpt2.py (GPT2Model),
+// gemma.py (Gemma2Model, Gemma3Model), granite.py (GraniteModel), olmo.py
+// (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
+// (DeepseekV2Model), gpt_oss.py (GptOssModel),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
-// arch_tensor_kinds.inc / arch_tensor_names.inc (tools/gen_arch_tensor_names.py).
+// arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
+// (tools/gen_arch_tensor_names.py).
 //
 // Adding an architecture = one ArchRow in arch_table.cc (+ its kind list from
 // the generator); a new *kind* of behaviour = one enumerator of HparamsRule /
@@ -28,7 +32,7 @@
 //   ArchKvs kvs = hparam_kvs(row, cfg, dir);                   // before / after general.file_type
 //   order = converter_order(refs);                             // (file, stored name) of every HF tensor
 //   names = filter_tensor_name(row, stored name)                // renamed, or dropped
-//   TensorMapper m(row, cfg);
+//   TensorMapper m(row, cfg, dir);
 //   for i in order: for (MappedTensor t : m.add(name_i, shape_i)) emit t with
 //        converter_type(row, t.name, t.shape, outtype);
 //   m.finish();
@@ -94,6 +98,13 @@ enum class HparamsRule : std::uint8_t {
     Qwen2Moe,  ///< Qwen2MoeModel / Qwen3MoeModel: TextModel's + expert(_shared)_feed_forward_length
     Phi3,      ///< Phi3MiniModel: its own list, sliding_window after general.file_type
     Gpt2,      ///< GPT2Model: its own short list
+    Gemma2,    ///< Gemma2Model: its own list, softcappings and sliding_window after general.file_type
+    Gemma3,    ///< Gemma3Model: TextModel's, then defaults / overrides (rope.freq_base of full attention, sliding_window, head_count_kv)
+    Granite,   ///< GraniteModel: LlamaModel's with head_dim ignored, then attention/embedding/residual/logit scales
+    Olmo2,     ///< Olmo2Model (Olmo 2 and 3): TextModel's + sliding_window and its per-layer pattern when configured
+    Mistral3,  ///< Mistral3Model's Ministral3Model: LlamaModel's + yarn_log_multiplier / temperature_scale (model_type ministral3)
+    Deepseek2, ///< DeepseekV2Model: TextModel's with head_count_kv 1 (MLA as MQA), then MLA ranks/lengths, expert and rope keys
+    GptOss,    ///< GptOssModel: TextModel's + sliding_window, expert_feed_forward_length (intermediate_size)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -106,6 +117,9 @@ enum class ExpertRule : std::uint8_t {
     /// count find_hparam(num_local_experts, num_experts); emitted down, gate, up. Also the fused 3-D
     /// `mlp.experts.gate_up_proj` (split in halves) and `mlp.experts.down_proj` forms.
     Qwen2Moe,
+    /// DeepseekV2Model: names containing "mlp.experts": `model.layers.{bid}.mlp.experts.{x}.{down,gate,up}_proj.weight`,
+    /// count `n_routed_experts`; emitted down, gate, up (shared experts are plain tensors).
+    Deepseek2,
 };
 
 /// Which `generate_extra_tensors` the class has (generate_extra_tensors()).
@@ -145,6 +159,10 @@ struct ArchRow {
     /// GGUF → HF tensor names: the canonical HF template for each GGUF kind
     /// this row converts back (suffix ".weight"/".bias" carried over).
     std::span<const HfTensorName> hf_names;
+    /// HF → GGUF, Gemma3Model.modify_tensors: `embed_tokens` keeps only the
+    /// first n_vocab rows (the tokenizer's size, hf_gguf.cc); with
+    /// `norm_plus_one`, tensors named "…norm.weight" get + 1 (TensorTransform::AddOne).
+    bool trim_embd_to_vocab = false;
 };
 
 /// All rows (HF → GGUF rows first, in the order of supported_hf_architectures()).
@@ -194,7 +212,9 @@ private:
 ///         architecture)" when missing/empty; Error{BadJson} when not a list of strings.
 std::string detect_hf_architecture(const HfConfig& cfg);
 /// The row for detect_hf_architecture(cfg).
-/// \throws Error{Unsupported} "unknown architecture X (supported: …)" naming config.json.
+/// \throws Error{Unsupported} "unknown architecture X (supported: …)" naming config.json;
+///         Error{Unsupported} for Mistral3ForConditionalGeneration with model_type
+///         "mistral4" (the converter's DeepSeek-V2-style Mistral4Model, not in this table).
 const ArchRow& hf_arch_for_config(const HfConfig& cfg);
 
 // ---- hparams → key/values -----------------------------------------------------------
@@ -216,7 +236,9 @@ struct ArchKvs {
 ///         when a value has the wrong JSON type (an integer field given
 ///         4096.0, a string eps…) or is out of the u32/f32 range;
 ///         Error{Unsupported} for rope features the class cannot write here
-///         (mrope_section), Qwen3 rerankers, an unknown expert gating function.
+///         (mrope_section), Qwen3 rerankers, an unknown expert gating function;
+///         Error{Malformed} where the converter's assertions stop (Gemma 3 with
+///         attn_logit_softcapping, ministral3 without yarn rope_parameters).
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir = {});
 
 // ---- generated tensors ----------------------------------------------------------------
@@ -271,6 +293,22 @@ struct TensorTransform {
         Transpose,
         /// Qwen2Moe fused `gate_up_proj` [E, 2F, H]: keep rows [row_begin, row_end) of dim 1.
         SliceDim1,
+        /// GemmaModel / Gemma2Model / Gemma3Model: `data_torch + 1` for names ending
+        /// "norm.weight" (rows with norm_plus_one), in the input's dtype when F16, else f32.
+        AddOne,
+        /// Gemma3Model: `embed_tokens[:n_vocab]`, the first row_end rows of dim 0.
+        LeadingRows,
+        /// DeepseekV2Model's kv_b_proj split: rows viewed as [n_head, G, in] (G = rows / n_head);
+        /// keep rows [row_begin, row_end) of every head (v_b_proj: the last v_head_dim rows).
+        HeadRows,
+        /// As HeadRows, then each head's block transposed (k_b_proj: the first
+        /// qk_nope_head_dim rows, [n_head, in, nope]).
+        HeadRowsTransposed,
+        /// GptOssModel, dequantized experts: [E, A, B] → transpose(-1, -2) → keep rows
+        /// parity, parity + stride, … : output [E, B / stride, A] (n_head = stride, row_begin = parity).
+        ExpertTransposeStrided,
+        /// GptOssModel, gate_up_proj_bias [E, 2F]: `[..., parity::stride]` (n_head = stride, row_begin = parity).
+        StridedCols,
     };
     Kind kind = Kind::None;
     std::uint64_t n_head = 0;                   ///< PermuteQK
@@ -289,7 +327,9 @@ struct MappedTensor {
 };
 
 /// TextModel/LlamaModel.filter_tensors: the HF name as the converter indexes
-/// it ("language_model." and, for llama, "text_model." removed;
+/// it ("language_model." and, for llama/granite/mistral3, "text_model." removed;
+/// Gemma2Model drops "lm_head.weight", GraniteModel "encoder.*", "image_" and projector tensors,
+/// GptOssModel appends ".weight" to names containing "sinks";
 /// "e_score_correction_bias" → "e_score_correction.bias"), or nullopt when
 /// the converter drops it (multimodal prefixes: "mlp…", "vision…", "visual.",
 /// "audio…", "patch_embed…", …).
@@ -312,8 +352,10 @@ class TensorMapper {
 public:
     /// Reads block_count (n_layers/num_hidden_layers/n_layer/num_layers), and
     /// for permuting rows n_heads/num_attention_heads + n_kv_heads/num_key_value_heads,
-    /// for expert rows the expert count. \throws as hparam_kvs() on missing/mistyped keys.
-    TensorMapper(const ArchRow& row, const HfConfig& cfg);
+    /// for expert rows the expert count; for rows with trim_embd_to_vocab the
+    /// tokenizer's size (embedding_rows_kept(), from `model_dir`; no trim when empty).
+    /// \throws as hparam_kvs() on missing/mistyped keys, as embedding_rows_kept().
+    TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir = {});
 
     /// One HF tensor (`shape` in PyTorch order). Returns what the converter
     /// writes at this point: nothing for skipped tensors (names ending
@@ -338,10 +380,22 @@ private:
     const ArchRow& row_;
     std::string file_;
     std::uint64_t block_count_ = 0, n_head_ = 0, n_kv_head_ = 0, n_experts_ = 0;
+    std::optional<std::uint64_t> vocab_rows_;  ///< Gemma 3: embedding rows kept
+    bool tied_ = false;                        ///< DeepSeek: tie_word_embeddings (lm_head skipped)
+    std::uint64_t mla_kv_heads_ = 0, mla_v_ = 0, mla_nope_ = 0;  ///< DeepSeek kv_b_proj split (from config.json)
     /// Buffered experts per block id, only for blocks that have some: never
     /// sized by the config's block count (a config.json may declare 10^11 layers).
     std::map<std::uint64_t, std::vector<Buffered>> experts_;
 };
+
+/// Gemma3Model.modify_tensors' n_vocab_real, the embedding rows it keeps: with
+/// `model_dir`/tokenizer.model the SentencePiece token list's length
+/// (vocab_size_per_layer_input / vocab_size when config.json has one > 0, else
+/// the model's piece count), else tokenizer.json's `model.vocab` entries +
+/// `added_tokens` entries.
+/// \throws Error{Io}/{BadJson} naming tokenizer.json when it is missing or has
+///         no such members; Error{Malformed} naming tokenizer.model when it cannot be read.
+std::uint64_t embedding_rows_kept(const HfConfig& cfg, const std::string& model_dir);
 
 /// An HF tensor as indexed: its shard file (relative name) and tensor name.
 struct HfTensorRef {

@@ -7,8 +7,12 @@
 #include "arch/arch_table.hpp"
 #include "arch/arch_values.hpp"
 
+#include "json_dom.hpp"
+#include "tokenizer/spm_vocab.hpp"
+
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 
 namespace amn::arch {
 namespace {
@@ -96,7 +100,17 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
     auto replace_all = [&](std::string_view from, std::string_view to) {
         for (std::size_t p = 0; (p = name.find(from, p)) != std::string::npos; p += to.size()) name.replace(p, from.size(), to);
     };
-    if (row.hparams == HparamsRule::Llama) replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM)
+    if (row.hparams == HparamsRule::Gemma2 && hf_name == "lm_head.weight") return std::nullopt;  // Gemma2Model.filter_tensors
+    if (row.hparams == HparamsRule::GptOss && hf_name.find("sinks") != std::string_view::npos) name += ".weight";
+    if (row.hparams == HparamsRule::Deepseek2 &&  // DeepseekV2Model.filter_tensors: the OCR vision encoders
+        (hf_name.find("sam_model") != std::string_view::npos || hf_name.find("qwen2_model") != std::string_view::npos))
+        return std::nullopt;
+    if (row.hparams == HparamsRule::Granite &&  // GraniteModel.filter_tensors: multimodal parts
+        (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
+         hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
+        return std::nullopt;
+    if (row.hparams == HparamsRule::Llama || row.hparams == HparamsRule::Granite || row.hparams == HparamsRule::Mistral3)
+        replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM)
     // TextModel.filter_tensors: multimodal parts are dropped.
     const std::string_view n = name;
     static constexpr std::string_view kPrefixes[] = {"mlp", "vit.", "vpm.", "siglip2.", "conformer.", "merger.", "resampler.",
@@ -137,7 +151,33 @@ std::uint64_t llama_permute_source_row(std::uint64_t gguf_row, std::uint64_t row
 
 // ---- modify_tensors ------------------------------------------------------------------------
 
-TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg) : row_(row), file_(cfg.file()) {
+std::uint64_t embedding_rows_kept(const HfConfig& cfg, const std::string& dir) {
+    namespace fs = std::filesystem;
+    if (fs::is_regular_file(fs::path(dir) / "tokenizer.model")) {
+        if (const auto v = cfg.find(std::vector<std::string_view>{"vocab_size_per_layer_input", "vocab_size"}))
+            if (!v->second.is_null()) {
+                const std::int64_t n = detail::integer(v->second, v->first, cfg.file());
+                if (n > 0) return static_cast<std::uint64_t>(n);
+            }
+        if (auto spm = tok::sentencepiece_vocab(dir, std::nullopt)) return spm->tokens.size();
+        throw Error(ErrorCode::Malformed, "tokenizer.model could not be read", dir + "/tokenizer.model");
+    }
+    const std::string path = dir + "/tokenizer.json";
+    const auto doc = amn::detail::JsonDoc::load(path, "tokenizer.json");
+    auto count = [&](std::optional<simdjson::dom::element> e, const char* what) -> std::uint64_t {
+        if (e && e->is_object()) return simdjson::dom::object(*e).size();
+        if (e && e->is_array()) return simdjson::dom::array(*e).size();
+        throw Error(ErrorCode::BadJson, std::string("tokenizer.json: '") + what + "' is not an object or a list", path);
+    };
+    const auto model = amn::detail::json_get(doc.root(), "model");
+    if (!model || !model->is_object()) throw Error(ErrorCode::BadJson, "tokenizer.json has no 'model' object", path);
+    return count(amn::detail::json_get(*model, "vocab"), "model.vocab") +
+           count(amn::detail::json_get(doc.root(), "added_tokens"), "added_tokens");
+}
+
+TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir)
+    : row_(row), file_(cfg.file()) {
+    if (row.trim_embd_to_vocab && !model_dir.empty()) vocab_rows_ = embedding_rows_kept(cfg, model_dir);
     using detail::integer;
     using detail::required;
     if (row.hparams == HparamsRule::None)
@@ -148,6 +188,23 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg) : row_(row),
     if (row.permute_qk) {
         n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"n_heads", "num_attention_heads"}), "num_attention_heads", file_));
         n_kv_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"n_kv_heads", "num_key_value_heads"}), "num_key_value_heads", file_));
+    }
+    if (row.hparams == HparamsRule::Deepseek2) {
+        auto t = cfg.get("tie_word_embeddings");
+        tied_ = t && ((t->is_bool() && bool(*t)) || (t->is_number() && double(*t) != 0));
+        auto opt_u = [&](std::string_view k) -> std::uint64_t {
+            auto v = cfg.get(k);
+            if (!v || v->is_null()) return 0;
+            const auto n = integer(*v, k, file_);
+            return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+        };
+        mla_kv_heads_ = opt_u("num_key_value_heads");
+        mla_v_ = opt_u("v_head_dim");
+        mla_nope_ = opt_u("qk_nope_head_dim");
+    }
+    if (row.experts == ExpertRule::Deepseek2) {
+        if (auto v = cfg.get("n_routed_experts"); v && !v->is_null())
+            n_experts_ = static_cast<std::uint64_t>(integer(*v, "n_routed_experts", file_));
     }
     if (row.experts == ExpertRule::Mixtral) {
         if (auto v = cfg.get("num_local_experts"); v && !v->is_null())
@@ -191,6 +248,74 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
             tr = {TensorTransform::Kind::PermuteQK, nh, 0, 0};
         }
     }
+    if (row_.hparams == HparamsRule::Deepseek2) {  // DeepseekV2Model.modify_tensors
+        if (tied_ && (name == "lm_head.weight" || name == "model.lm_head.weight")) return {};
+        if (name.starts_with("model.layers.")) {  // Multi-Token Prediction layers past num_hidden_layers
+            std::uint64_t b = 0;
+            std::size_t i = 13, n0 = 13;
+            while (i < name.size() && name[i] >= '0' && name[i] <= '9' && b < (std::uint64_t{1} << 40)) b = b * 10 + (name[i++] - '0');
+            if (i > n0 && b >= block_count_) return {};
+        }
+        if (name.ends_with("kv_b_proj.weight")) {
+            const std::uint64_t nh = mla_kv_heads_, v = mla_v_, nope = mla_nope_;
+            if (!nh || !v || !nope)
+                throw Error(ErrorCode::Malformed,
+                            "config.json needs num_key_value_heads, v_head_dim and qk_nope_head_dim to split kv_b_proj", file_, name);
+            if (shape.size() != 2 || shape[0] != nh * (v + nope))
+                throw Error(ErrorCode::Malformed,
+                            "kv_b_proj rows are not num_key_value_heads × (v_head_dim + qk_nope_head_dim) = " +
+                                std::to_string(nh * (v + nope)),
+                            file_, name);
+            const std::string base = name.substr(0, name.size() - std::string_view("kv_b_proj.weight").size());
+            auto out = one(base + "k_b_proj.weight", hf_name, {nh, shape[1], nope}, {TensorTransform::Kind::HeadRowsTransposed, nh, 0, nope});
+            auto vb = one(base + "v_b_proj.weight", hf_name, {nh, v, shape[1]}, {TensorTransform::Kind::HeadRows, nh, nope, nope + v});
+            out.push_back(std::move(vb.front()));
+            return out;
+        }
+    }
+    if (row_.hparams == HparamsRule::GptOss) {  // GptOssModel.modify_tensors
+        auto replace = [](std::string s, std::string_view from, std::string_view to) {
+            if (auto p = s.find(from); p != std::string::npos) s.replace(p, from.size(), to);
+            return s;
+        };
+        const bool packed = name.find("_blocks") != std::string::npos || name.find("_scales") != std::string::npos;
+        if (name.find("down_proj") != std::string::npos) {
+            if (name.ends_with("_bias")) name = replace(name, "down_proj_bias", "down_proj.bias");
+            else if (packed) return {};  // repacked to GGUF MXFP4 before the other tensors (hf_gguf.cc)
+            else {
+                if (shape.size() < 2) throw Error(ErrorCode::Malformed, "expected an [experts, in, out] tensor", file_, name);
+                name = replace(name, "down_proj", "down_proj.weight");
+                std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+                tr = {TensorTransform::Kind::ExpertTransposeStrided, 1, 0, 0};
+            }
+        }
+        if (name.find("gate_up_proj") != std::string::npos) {
+            if (packed) return {};
+            const bool bias = name.ends_with("_bias");
+            if (shape.size() < (bias ? 1u : 2u) || shape.back() % 2)
+                throw Error(ErrorCode::Malformed, "gate_up_proj does not split into gate and up halves", file_, name);
+            std::vector<std::uint64_t> half = shape;
+            const auto kind = bias ? TensorTransform::Kind::StridedCols : TensorTransform::Kind::ExpertTransposeStrided;
+            if (bias) half.back() /= 2;
+            else {
+                half[half.size() - 1] = shape[shape.size() - 2];
+                half[half.size() - 2] = shape.back() / 2;
+            }
+            const std::string gate = bias ? replace(name, "gate_up_proj_bias", "gate_proj.bias") : replace(name, "gate_up_proj", "gate_proj.weight");
+            const std::string up = bias ? replace(name, "gate_up_proj_bias", "up_proj.bias") : replace(name, "gate_up_proj", "up_proj.weight");
+            auto out = one(gate, hf_name, half, {kind, 2, 0, 0});
+            auto u = one(up, hf_name, half, {kind, 2, 1, 0});
+            out.push_back(std::move(u.front()));
+            return out;
+        }
+        return one(std::move(name), hf_name, std::move(shape), tr);
+    }
+    if (row_.norm_plus_one && name.ends_with("norm.weight"))  // Gemma*Model.modify_tensors
+        tr = {TensorTransform::Kind::AddOne, 0, 0, 0};
+    if (vocab_rows_ && name.find("embed_tokens.weight") != std::string::npos && !shape.empty() && *vocab_rows_ < shape[0]) {
+        tr = {TensorTransform::Kind::LeadingRows, 0, 0, *vocab_rows_};  // Gemma3Model: data_torch[:n_vocab_real]
+        shape[0] = *vocab_rows_;
+    }
     if (row_.transpose_conv1d && !ends_with_any(name, {".attn.bias", ".attn.masked_bias"}) &&
         ends_with_any(name, {".c_attn.weight", ".c_proj.weight", ".c_fc.weight"})) {  // GPT2Model.modify_tensors
         if (shape.size() != 2) throw Error(ErrorCode::Malformed, "expected a 2-D Conv1D weight", file_, name);
@@ -202,6 +327,7 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
     std::string_view prefix_w;  // the per-expert part that names the weight
     bool expert = false;
     if (row_.experts == ExpertRule::Mixtral) expert = name.find("block_sparse_moe.experts") != std::string::npos;
+    if (row_.experts == ExpertRule::Deepseek2) expert = name.find("mlp.experts") != std::string::npos;
     if (row_.experts == ExpertRule::Qwen2Moe) {
         if (name.ends_with("mlp.experts.down_proj") || name.ends_with("mlp.experts.down_proj.weight")) {
             std::string mapped = name.ends_with(".weight") ? name : name + ".weight";
@@ -226,8 +352,9 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
     if (expert) {
         if (n_experts_ == 0)
             throw Error(ErrorCode::Malformed,
-                        row_.experts == ExpertRule::Mixtral ? "config.json has no key 'num_local_experts'"
-                                                            : "config.json has no key 'num_local_experts / num_experts'",
+                        row_.experts == ExpertRule::Mixtral     ? "config.json has no key 'num_local_experts'"
+                        : row_.experts == ExpertRule::Deepseek2 ? "config.json has no key 'n_routed_experts'"
+                                                                : "config.json has no key 'num_local_experts / num_experts'",
                         file_, name);
         if (!bid || *bid >= block_count_) throw Error(ErrorCode::Malformed, "expert tensor outside the blocks", file_, name);
         auto& buf = experts_[*bid];

@@ -165,6 +165,20 @@ void phi3_set_vocab(GgufVocab& out, const VocabRequest& req) {
     write_llama_vocab(out, req, phi3_sentencepiece_vocab(req.dir, req.vocab_size));
 }
 
+/// Gemma2Model / Gemma3Model.set_vocab (conversion/gemma.py): `_set_vocab_sentencepiece`
+/// and add_space_prefix false after it; Gemma 3 takes the gpt2 path without a tokenizer.model.
+void gemma_set_vocab(GgufVocab& out, const VocabRequest& req) {
+    if (!py::is_file(req.dir + "/tokenizer.model")) {
+        if (req.style == VocabStyle::Gemma3) return write_gpt2_vocab(out, req);
+        throw Error(ErrorCode::Unsupported, "Gemma 2 needs its SentencePiece tokenizer.model (the converter: File not found)",
+                    req.dir + "/tokenizer.model");
+    }
+    auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));
+    if (!spm) throw Error(ErrorCode::Malformed, "tokenizer.model could not be read", req.dir + "/tokenizer.model");
+    write_llama_vocab(out, req, std::move(*spm));
+    kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(false));
+}
+
 }  // namespace
 
 GgufVocab gguf_vocab(const VocabRequest& req) {
@@ -179,6 +193,8 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
             break;
         case VocabStyle::Gpt2: write_gpt2_vocab(out, req); break;
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
+        case VocabStyle::Gemma2:
+        case VocabStyle::Gemma3: gemma_set_vocab(out, req); break;
         default: throw Error(ErrorCode::Usage, "unknown vocabulary style", req.dir);
     }
     return out;

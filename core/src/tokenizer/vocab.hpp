@@ -20,6 +20,8 @@ enum class VocabStyle : std::uint8_t {
     Qwen2,  ///< Qwen2Model.set_vocab (and Qwen3 / Qwen3MoE, which inherit it)
     Gpt2,   ///< `_set_vocab_gpt2`
     Phi3,   ///< Phi3MiniModel.set_vocab
+    Gemma2, ///< Gemma2Model.set_vocab: `_set_vocab_sentencepiece` (tokenizer.model required), then add_space_prefix false
+    Gemma3, ///< Gemma3Model.set_vocab: SentencePiece + add_space_prefix false when tokenizer.model exists, else gpt2 BPE
 };
 
 /// What gguf_vocab() needs.
@@ -52,7 +54,10 @@ struct GgufVocab {
 /// (vocab_size 32016) infill ids and Granite-small add_bos_token false;
 /// conversion/qwen.py Qwen2Model.set_vocab: SentencePiece, else gpt2;
 /// base.py `_set_vocab_gpt2`; conversion/phi.py Phi3MiniModel.set_vocab:
-/// gpt2 for tokenizer_class GPT2Tokenizer, else its SentencePiece variant).
+/// gpt2 for tokenizer_class GPT2Tokenizer, else its SentencePiece variant;
+/// conversion/gemma.py Gemma2Model / Gemma3Model.set_vocab: SentencePiece
+/// followed by `tokenizer.ggml.add_space_prefix` false, Gemma 3 without a
+/// tokenizer.model falling back to gpt2 BPE).
 /// Where the converter writes a file despite an oddity, so does this, with
 /// the converter's warning in `warnings` (SentencePiece pieces or added
 /// tokens past vocab_size are dropped, special ids out of range skipped).
@@ -60,7 +65,8 @@ struct GgufVocab {
 /// wins, integers beyond 64 bits are numbers).
 /// \throws Error naming the file and the cause: `req.dir` not a folder (Io),
 ///         no tokenizer at all: "no tokenizer (tokenizer.model or
-///         tokenizer.json) in DIR" (Unsupported), tekken.json-only Mistral or
+///         tokenizer.json) in DIR" (Unsupported), Gemma 2 without
+///         tokenizer.model (Unsupported, the converter's FileNotFoundError), tekken.json-only Mistral or
 ///         HybridDNA tokenizers (Unsupported), malformed tokenizer files or
 ///         fields of a type the converter cannot use (BadJson / BadText /
 ///         Malformed for tokenizer.model), a vocabulary larger than
