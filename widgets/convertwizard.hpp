@@ -209,6 +209,7 @@ private:
         QString error;
         Failure failure;
         std::vector<amn::ForgetTensor> tensors;
+        QString schemeLabel;  ///< forget to safetensors: the scheme's label (amn::st_scheme_label), for the tooltips
     };
     void buildPages();
     void updateOptionsState();

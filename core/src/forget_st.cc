@@ -126,7 +126,6 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
     }
     const auto only = compile(opt.only, "--only");
     const auto keep = compile(opt.keep, "--keep");
-    const std::string label = st_scheme_label(opt.scheme);
 
     Prepared p;
     std::set<std::string> ignore;
@@ -158,15 +157,14 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                             cat.path, lt.name);
             e.outs = out_specs(opt.scheme, lt.name, R, C, e.wdtype);
             t.target = e.outs[0].dtype;
-            t.reason = "quantized: " + label;
+            t.st_rule = StRule::Quantized;
             for (const auto& o : e.outs)
                 if (!o.tail) t.bytes += *dtype_bytes(o.dtype, [&] { u64 n = 1; for (auto d : o.shape) n *= d; return n; }());
         } else {
-            t.reason = c.reason;
+            t.st_rule = c.rule;
             e.out_dtype = lt.quantized ? DType::BF16 : sd;
             t.copied = !lt.quantized;
             t.target = e.out_dtype;
-            if (lt.quantized) t.reason += " (decoded to BF16)";
             t.bytes = dtype_bytes(e.out_dtype, t.numel).value_or(0);
             e.outs.push_back({lt.name, e.out_dtype, lt.shape});
             if (c.linear) ignore.insert(module_of(lt.name));

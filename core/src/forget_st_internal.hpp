@@ -60,7 +60,7 @@ bool is_conv1d_model(const std::optional<std::string>& config_json);
 struct Choice {
     bool quantize = false;
     bool linear = false;  ///< a kept 2-D Linear weight (compressed-tensors `ignore`)
-    std::string reason;   ///< StForgetResult's "kept: …" reason (empty when quantized)
+    StRule rule = StRule::Quantized;  ///< why kept (Quantized when `quantize`)
 };
 
 /// Quantize `lt` or keep it: the Linear weights of the transformer blocks

@@ -365,7 +365,7 @@ void TestForgetSt::referenceSchemes() {
             QVERIFY2(t.copied, t.name.c_str());
             continue;
         }
-        QVERIFY2(!t.copied && t.reason.rfind("quantized", 0) == 0, t.name.c_str());
+        QVERIFY2(!t.copied && t.st_rule == StRule::Quantized, t.name.c_str());
         const auto q = entry["tensors"].toObject()[QString::fromStdString(p->first)].toObject()["quality"].toObject();
         if (!q.isEmpty() && q["sqnr_db"].isDouble() && std::isfinite(t.sqnr_db))
             QVERIFY2(std::fabs(t.sqnr_db - q["sqnr_db"].toDouble()) < 0.05,
