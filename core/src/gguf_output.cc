@@ -4,6 +4,7 @@
 #include "gguf_output.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/gguf_writer.hpp"
 #include "exec/run_output_plan.hpp"
 

@@ -7,6 +7,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
+#include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/gguf_writer.hpp"
 #include "anamnesis/mapped_file.hpp"
 #include "test_support.hpp"

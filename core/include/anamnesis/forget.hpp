@@ -140,7 +140,7 @@ std::vector<ForgetTensor> plan_gguf_forget(const Catalog& catalog, const Plan& p
 
 /// Quantize `catalog` to a GGUF file as llama-quantize would: key/values
 /// copied with `general.quantization_version` and `general.file_type` set
-/// (gguf_writer.hpp `llama_quantize_kvs`), tensors in input order, each
+/// (gguf_ftype.hpp `llama_quantize_kvs`), tensors in input order, each
 /// encoded to its plan_gguf_forget() type; tensors that keep their stored
 /// type are copied byte for byte. Progress counts input f32 bytes.
 /// \throws everything plan_gguf_forget() throws; Error{OutputExists} when

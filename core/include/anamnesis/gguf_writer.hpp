@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 /// \file gguf_writer.hpp
-/// Typed GGUF key/values and a streaming GGUF v3 writer whose output is byte
-/// for byte what ggml's `gguf.cpp` writer produces (and so what llama.cpp's
-/// `llama-quantize` writes), plus the metadata rewrite llama-quantize applies.
+/// A streaming GGUF v3 writer, a plain container (header, key/values, tensor
+/// infos, data) whose output is byte for byte what ggml's `gguf.cpp` writer
+/// produces (and so what llama.cpp's `llama-quantize` writes). Which
+/// key/values and tensors go in is the caller's policy (llama-quantize's
+/// key/value rules: gguf_ftype.hpp).
 ///
 /// File layout written (ggml `gguf_write_out`, GGUF v3, little-endian):
 ///   "GGUF", u32 version = 3, u64 tensor count, u64 key/value count,
@@ -18,7 +20,6 @@
 /// The alignment is `general.alignment` (a u32 power of two) when the
 /// key/values carry it, else 32 (GGUF_DEFAULT_ALIGNMENT).
 
-#include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/metadata.hpp"
 #include "anamnesis/sink.hpp"
@@ -34,13 +35,6 @@ namespace amn {
 
 // GgufType, GgufValue (= MetaValue), GgufKv (= MetaKv) and gguf_find_kv()
 // are declared in metadata.hpp.
-
-/// Every key/value of a GGUF catalog (from open_gguf / open_model), typed, in
-/// file order: a copy of `cat.metadata`, which the parser filled (no second
-/// read of the file). Values of big-endian files are host numbers; writing
-/// them gives a little-endian file.
-/// \throws Error{Usage} when `cat` is not a GGUF catalog.
-std::vector<GgufKv> gguf_read_kvs(const Catalog& cat);
 
 /// The encoded bytes of one key/value as ggml writes it (u64 key length,
 /// key, u32 type, value; arrays: u32 element type, u64 count, elements).
@@ -162,33 +156,5 @@ private:
     struct Impl;
     std::unique_ptr<Impl> d_;
 };
-
-/// The key/values llama-quantize writes for input key/values `input` and
-/// file type `ftype_id` (llama_ftype), without an importance matrix.
-/// Matches llama.cpp `llama_model_quantize_impl` (src/llama-quant.cpp):
-/// `gguf_set_kv` copies every input key in order (a string, or string array
-/// element, is cut at its first NUL byte: ggml copies them through
-/// `const char *`); then `general.quantization_version` = u32 2
-/// (GGML_QNT_VERSION) and `general.file_type` = u32 `ftype_id` are set,
-/// which removes them where they were and appends them at the end in that
-/// order; then `split.no`, `split.count`, `split.tensors.count` are removed.
-/// (With --keep-split, --override-kv or --prune-layers llama-quantize adds or
-/// changes more keys; those options are not modelled.)
-std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id);
-
-/// What `llama-quantize --imatrix FILE` records (tools/quantize/quantize.cpp,
-/// as --override-kv entries, appended after the keys above in this order).
-struct LlamaImatrixKvs {
-    std::string file;                 ///< quantize.imatrix.file: the path as given on the command line
-    std::string dataset;              ///< quantize.imatrix.dataset: first dataset name ("" = key not written)
-    std::uint32_t entries_count = 0;  ///< quantize.imatrix.entries_count (u32)
-    std::uint32_t chunks_count = 0;   ///< quantize.imatrix.chunks_count (u32; 0 = key not written)
-};
-
-/// llama_quantize_kvs() followed by the imatrix keys: file and dataset cut to
-/// 127 bytes (quantize.cpp copies them with strncpy into 128-byte buffers),
-/// entries_count, and chunks_count when > 0, each set like gguf_set_val_*.
-std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id,
-                                       const LlamaImatrixKvs& imatrix);
 
 }  // namespace amn
