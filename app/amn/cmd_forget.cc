@@ -6,7 +6,7 @@
 #include "anamnesis/forget.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"

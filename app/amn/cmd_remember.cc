@@ -3,7 +3,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/convert.hpp"
 #include "anamnesis/hf_layout.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"
 #include "progress_bar.hpp"

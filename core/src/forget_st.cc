@@ -15,7 +15,7 @@
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
-#include "anamnesis/safetensors_writer.hpp"
+#include "safetensors_writer.hpp"
 #include "exec/run_output_plan.hpp"
 #include "json_util.hpp"
 #include "output_files.hpp"
@@ -49,7 +49,7 @@ using forget_st_internal::Choice;
 using forget_st_internal::OutSpec;
 using forget_st_internal::classify;
 using forget_st_internal::is_conv1d_model;
-using forget_st_internal::lower;
+using detail::ascii_lower;
 using forget_st_internal::module_of;
 using forget_st_internal::out_specs;
 using forget_st_internal::overloaded;
@@ -106,7 +106,7 @@ const TensorInfo* stored_bf16_tensor(const Catalog& cat, const LogicalTensor& lt
 
 Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::string>& config_json,
                  const StForgetOptions& opt) {
-    if (lower(opt.output).ends_with(".gguf"))
+    if (ascii_lower(opt.output).ends_with(".gguf"))
         throw Error(ErrorCode::Usage,
                     "output " + opt.output + ": " + st_scheme_label(opt.scheme) +
                         " writes safetensors (a folder or a .safetensors file); for GGUF use --to gguf:FTYPE",

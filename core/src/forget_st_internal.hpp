@@ -7,6 +7,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/hf_layout.hpp"
+#include "ascii_lower.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -46,8 +47,6 @@ private:
 /// other keys keep their order and text. \throws Error on invalid JSON.
 std::string config_with(const std::optional<std::string>& config_json, const std::string& qc);
 
-/// `s` in ASCII lower case.
-std::string lower(std::string s);
 /// "a.b.c.weight" → "a.b.c" (a name without ".weight" as it is).
 std::string module_of(const std::string& name);
 

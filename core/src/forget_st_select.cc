@@ -61,11 +61,6 @@ bool names_conv1d_model(simdjson::dom::element e) {
 
 }  // namespace
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 std::string module_of(const std::string& name) {
     return name.ends_with(".weight") ? name.substr(0, name.size() - 7) : name;
 }
@@ -86,8 +81,8 @@ Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::r
     if (lt.shape.size() != 2) return {false, false, StRule::KeptNot2D};
     if (!n.ends_with(".weight")) return {false, false, StRule::KeptNotWeight};
     if (lt.numel() == 0) return {false, false, StRule::KeptEmpty};
-    const std::string l = lower(n);
-    const std::string m = lower(last_module(n));
+    const std::string l = detail::ascii_lower(n);
+    const std::string m = detail::ascii_lower(last_module(n));
     const bool embedding = l.find("embed") != std::string::npos || m == "wte" || m == "wpe" || m == "tok_embeddings";
     const bool norm = l.find("norm") != std::string::npos || m.rfind("ln", 0) == 0;
     const bool conv1d = conv1d_model && is_conv1d(m);

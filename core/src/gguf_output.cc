@@ -5,7 +5,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "anamnesis/gguf_writer.hpp"
+#include "gguf_writer.hpp"
 #include "exec/run_output_plan.hpp"
 
 #include <algorithm>

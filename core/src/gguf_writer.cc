@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // A streaming GGUF v3 writer matching ggml's gguf.cpp byte for byte: a plain
 // container (header, key/values, tensor infos, data).
-#include "anamnesis/gguf_writer.hpp"
+#include "gguf_writer.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "metadata_internal.hpp"
 #include "output_files.hpp"
 #include "sink_file.hpp"
@@ -74,17 +75,6 @@ void put_kv(std::vector<std::uint8_t>& out, const GgufKv& kv) {
 }
 
 std::uint64_t pad_to(std::uint64_t n, std::uint64_t a) { return (n + a - 1) / a * a; }
-
-std::string human_bytes(std::uint64_t n) {
-    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double v = static_cast<double>(n);
-    int u = 0;
-    while (v >= 1024 && u < 4) { v /= 1024; ++u; }
-    char buf[64];
-    if (u == 0) std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(n));
-    else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
-    return buf;
-}
 
 }  // namespace
 
@@ -269,7 +259,7 @@ void GgufWriter::layout() {
     d.file_size = d.data_offset + rel;
 
     // Enough room? Checked before anything is created.
-    detail::check_free_space(d.path, d.file_size, human_bytes);
+    detail::check_free_space(d.path, d.file_size, ByteDigits::OneDecimal);
 
     d.file.emplace(detail::TempFile::create(d.path, d.overwrite));
     try {

@@ -19,6 +19,7 @@
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/plan.hpp"
+#include "gguf_test_support.hpp"
 #include "test_support.hpp"
 
 #include <QTemporaryDir>
@@ -35,10 +36,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string real(const std::string& name) {
-    const auto shared = test::shared_fixtures_dir();
-    return shared.empty() ? std::string() : shared + "/gguf-real/" + name;
-}
+std::string real(const std::string& name) { return test_gguf::gguf_real(name); }
 
 #define SKIP_WITHOUT_GGUF_REAL()                                                 \
     do {                                                                         \

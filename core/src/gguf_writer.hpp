@@ -22,7 +22,7 @@
 
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/metadata.hpp"
-#include "anamnesis/sink.hpp"
+#include "sink.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -42,26 +42,10 @@ namespace amn {
 ///         a type outside GgufType).
 std::vector<std::uint8_t> gguf_encode_kv(const GgufKv& kv);
 
-/// Streaming GGUF v3 writer: lay the file out first, then fill tensor bytes
-/// in place from any number of threads, then commit atomically.
-///
-/// Sequence: construct → set_kvs()/set()/remove() → add_tensor() × N →
-/// layout() → write() × M (any order, any thread) → commit(). abort(), or
-/// destroying the writer without a successful commit(), removes the
-/// temporary file and leaves nothing behind.
-///
-/// Output goes to a temporary file ".<name>.amn-XXXXXXXX.tmp" in the target
-/// folder, sized to the final length (sparse: padding reads as zeros), and is
-/// fsync'ed (fdatasync) and renamed onto the final path by commit().
-///
-/// The caller must make sure the output is not one of the inputs: with
-/// `overwrite` an input would be replaced (the writer does not know the inputs).
-///
-/// Thread safety: write() may be called concurrently from several threads
-/// (positional pwrite, bookkeeping under a mutex); every other member must
-/// not run concurrently with anything else.
-///
-/// A TensorSink (sink.hpp): code that fills sinks can hold it as one.
+/// Streaming GGUF v3 writer, a TensorSink: life cycle, temporary file,
+/// atomic commit and thread safety as sink.hpp says. The key/values are set
+/// before layout(): construct → set_kvs()/set()/remove() → add_tensor() × N
+/// → layout() → write() × M → commit().
 class GgufWriter final : public TensorSink {
 public:
     /// Nothing is created until layout(). `overwrite` = replace an existing
@@ -109,12 +93,8 @@ public:
     /// \throws Error{OutOfRange} for a bad index.
     std::uint64_t tensor_nbytes(std::size_t i) const override;
 
-    /// Compute the layout, check the free space, create the temporary file
-    /// at its final size and write the header, key/values and tensor infos.
-    /// \throws Error{OutputExists} when the output exists and !overwrite;
-    ///         Error{Io} naming the folder when it is missing, not writable or
-    ///         has less free space than the file needs (statvfs); Error{Usage}
-    ///         when called twice.
+    /// TensorSink::layout(); the header written is the key/values and tensor
+    /// infos. Error{OutputExists} unless `overwrite`.
     void layout() override;
 
     /// Alignment in use (general.alignment or 32). Valid after layout().
@@ -127,27 +107,15 @@ public:
     /// Total file size. Valid after layout().
     std::uint64_t file_size() const noexcept;
 
-    /// Write `bytes` at `offset` bytes into tensor `tensor`'s data (pwrite).
-    /// Ranges may come in any order and from several threads; writing a
-    /// range again is allowed (the last write wins). Writeback of the range
-    /// to disk starts at once, without waiting (Linux sync_file_range), so
-    /// commit()'s fdatasync waits for the tail only.
-    /// \throws Error{Usage} before layout() or after commit()/abort();
-    ///         Error{OutOfRange} (naming the tensor) for a bad index or a
-    ///         range past the tensor's end; Error{Io} when pwrite fails (ENOSPC …).
+    /// TensorSink::write(). Writeback of the range to disk starts at once,
+    /// without waiting (Linux sync_file_range), so commit()'s fdatasync waits
+    /// for the tail only.
     void write(std::size_t tensor, std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
 
-    /// Check that every byte of every tensor was written, flush, and rename
-    /// onto the final path.
-    /// \throws Error{Usage} naming the first tensor with unwritten bytes
-    ///         (the temporary file is kept until abort()/destruction);
-    ///         Error{Usage} before layout() or twice; Error{Io} when
-    ///         fdatasync/close/rename fails; Error{OutputExists} when the
-    ///         output appeared meanwhile and !overwrite.
+    /// TensorSink::commit().
     void commit() override;
 
-    /// Remove the temporary file (if any). Safe to call at any time, twice,
-    /// or after a failed commit.
+    /// TensorSink::abort().
     void abort() noexcept override;
 
     const std::string& path() const noexcept override;
