@@ -1499,6 +1499,70 @@
             <source>Note: %1</source>
             <translation>Hinweis: %1</translation>
         </message>
+        <message>
+            <source>quantized: %1</source>
+            <translation>quantisiert: %1</translation>
+        </message>
+        <message>
+            <source>kept: 1-D</source>
+            <translation>beibehalten: 1-D</translation>
+        </message>
+        <message>
+            <source>kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor quantizes them)</source>
+            <translation>beibehalten: zusammengefasste 3-D-Experten (keine nn.Linear-Gewichte: weder bitsandbytes in transformers noch llm-compressor quantisiert sie)</translation>
+        </message>
+        <message>
+            <source>kept: not 2-D</source>
+            <translation>beibehalten: nicht 2-D</translation>
+        </message>
+        <message>
+            <source>kept: not a weight</source>
+            <translation>beibehalten: kein Gewicht</translation>
+        </message>
+        <message>
+            <source>kept: empty</source>
+            <translation>beibehalten: leer</translation>
+        </message>
+        <message>
+            <source>kept: not float</source>
+            <translation>beibehalten: kein Gleitkommatyp</translation>
+        </message>
+        <message>
+            <source>kept: --keep</source>
+            <translation>beibehalten: --keep</translation>
+        </message>
+        <message>
+            <source>kept: not matched by --only</source>
+            <translation>beibehalten: passt zu keinem --only</translation>
+        </message>
+        <message>
+            <source>kept: Conv1D (llm-compressor quantizes nn.Linear only)</source>
+            <translation>beibehalten: Conv1D (llm-compressor quantisiert nur nn.Linear)</translation>
+        </message>
+        <message>
+            <source>kept: embedding</source>
+            <translation>beibehalten: Embedding</translation>
+        </message>
+        <message>
+            <source>kept: norm</source>
+            <translation>beibehalten: Norm</translation>
+        </message>
+        <message>
+            <source>kept: lm_head</source>
+            <translation>beibehalten: lm_head</translation>
+        </message>
+        <message>
+            <source>kept: router</source>
+            <translation>beibehalten: Router</translation>
+        </message>
+        <message>
+            <source>kept: not a block Linear</source>
+            <translation>beibehalten: kein Linear eines Blocks</translation>
+        </message>
+        <message>
+            <source> (decoded to BF16)</source>
+            <translation> (zu BF16 dekodiert)</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

@@ -1498,6 +1498,70 @@
             <source>Note: %1</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>quantized: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: 1-D</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor quantizes them)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: not 2-D</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: not a weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: empty</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: not float</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: --keep</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: not matched by --only</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: Conv1D (llm-compressor quantizes nn.Linear only)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: embedding</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: norm</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: lm_head</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: router</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: not a block Linear</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source> (decoded to BF16)</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

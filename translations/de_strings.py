@@ -606,3 +606,27 @@ DE.update({
     (S, "GGUF"): "GGUF",
     (S, "reading the tokenizer…"): "Tokenizer wird gelesen …",
 })
+
+# Forget to safetensors: why a tensor is quantized or kept, worded from the
+# core's typed rule (amn::StRule) for the plan table's tooltip.
+DE.update({
+    (X, "quantized: %1"): "quantisiert: %1",
+    (X, "kept: 1-D"): "beibehalten: 1-D",
+    (X, "kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor quantizes them)"):
+        "beibehalten: zusammengefasste 3-D-Experten (keine nn.Linear-Gewichte: weder bitsandbytes in transformers noch "
+        "llm-compressor quantisiert sie)",
+    (X, "kept: not 2-D"): "beibehalten: nicht 2-D",
+    (X, "kept: not a weight"): "beibehalten: kein Gewicht",
+    (X, "kept: empty"): "beibehalten: leer",
+    (X, "kept: not float"): "beibehalten: kein Gleitkommatyp",
+    (X, "kept: --keep"): "beibehalten: --keep",
+    (X, "kept: not matched by --only"): "beibehalten: passt zu keinem --only",
+    (X, "kept: Conv1D (llm-compressor quantizes nn.Linear only)"):
+        "beibehalten: Conv1D (llm-compressor quantisiert nur nn.Linear)",
+    (X, "kept: embedding"): "beibehalten: Embedding",
+    (X, "kept: norm"): "beibehalten: Norm",
+    (X, "kept: lm_head"): "beibehalten: lm_head",
+    (X, "kept: router"): "beibehalten: Router",
+    (X, "kept: not a block Linear"): "beibehalten: kein Linear eines Blocks",
+    (X, " (decoded to BF16)"): " (zu BF16 dekodiert)",
+})

@@ -210,6 +210,7 @@ private:
         QString error;
         Failure failure;
         std::vector<amn::ForgetTensor> tensors;
+        QString schemeLabel;  ///< forget to safetensors: the scheme's label (amn::st_scheme_label), for the tooltips
     };
     void buildPages();
     // One builder per page; each creates the page and the widgets it owns.

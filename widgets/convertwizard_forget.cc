@@ -400,6 +400,7 @@ void ConvertWizard::startPlan() {
                 PlanOutcome p;
                 try {
                     p.tensors = amn::plan_st_forget(model->catalog, model->plan, o);
+                    p.schemeLabel = QString::fromStdString(amn::st_scheme_label(o.scheme));
                     p.ok = true;
                 } catch (const std::exception& e) {
                     p.failure = Failure::of(e);
@@ -435,7 +436,7 @@ void ConvertWizard::showPlan(const PlanOutcome& p) {
                                textItem(QString::fromStdString(amn::dtype_name(t.source))), textItem(targetName(t)),
                                numberItem(QLocale().toString(bpw, 'f', 2), bpw), numberItem(humanBytes(t.bytes), static_cast<double>(t.bytes)),
                                textItem(converting ? convertReasonText(t, outtype) : forgetReasonText(t, ggufFileType()))});
-        planModel_->item(planModel_->rowCount() - 1, 6)->setToolTip(QString::fromStdString(t.reason));  // the core's detail
+        planModel_->item(planModel_->rowCount() - 1, 6)->setToolTip(forgetReasonDetail(t, p.schemeLabel));
     }
     // File order first: enabling sorting sorts by the header's indicator,
     // which starts at column 0 (descending in Qt 6) — not what was planned.

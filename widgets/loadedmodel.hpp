@@ -73,7 +73,7 @@ QString modelDisplayName(const LoadedModel& m);
 /// user's Documents. Other paths are returned unchanged; always absolute.
 QString safeOutputPath(const LoadedModel& m, const QString& proposed);
 
-/// "1.50 GiB" (the core's human_bytes).
+/// "1.50 GiB" (as the core's human_bytes).
 QString humanBytes(quint64 bytes);
 /// "94.7 K", "1.24 B" parameter counts.
 QString humanCount(quint64 n);

@@ -174,6 +174,34 @@ QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType) {
     return s;
 }
 
+QString forgetReasonDetail(const amn::ForgetTensor& t, const QString& schemeLabel) {
+    using amn::StRule;
+    if (!t.st_rule) return QString::fromStdString(t.reason);
+    QString s;
+    switch (*t.st_rule) {
+        case StRule::Quantized: return SchemeText::tr("quantized: %1").arg(schemeLabel);
+        case StRule::KeptOneD: s = SchemeText::tr("kept: 1-D"); break;
+        case StRule::KeptFusedExperts:
+            s = SchemeText::tr("kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor "
+                               "llm-compressor quantizes them)");
+            break;
+        case StRule::KeptNot2D: s = SchemeText::tr("kept: not 2-D"); break;
+        case StRule::KeptNotWeight: s = SchemeText::tr("kept: not a weight"); break;
+        case StRule::KeptEmpty: s = SchemeText::tr("kept: empty"); break;
+        case StRule::KeptNotFloat: s = SchemeText::tr("kept: not float"); break;
+        case StRule::KeptByKeep: s = SchemeText::tr("kept: --keep"); break;
+        case StRule::KeptNotMatchedByOnly: s = SchemeText::tr("kept: not matched by --only"); break;
+        case StRule::KeptConv1D: s = SchemeText::tr("kept: Conv1D (llm-compressor quantizes nn.Linear only)"); break;
+        case StRule::KeptEmbedding: s = SchemeText::tr("kept: embedding"); break;
+        case StRule::KeptNorm: s = SchemeText::tr("kept: norm"); break;
+        case StRule::KeptLmHead: s = SchemeText::tr("kept: lm_head"); break;
+        case StRule::KeptRouter: s = SchemeText::tr("kept: router"); break;
+        case StRule::KeptNotBlockLinear: s = SchemeText::tr("kept: not a block Linear"); break;
+    }
+    if (!t.copied) s += SchemeText::tr(" (decoded to BF16)");
+    return s;
+}
+
 QString convertReasonText(const amn::ForgetTensor& t, const QString& outtype) {
     const QString target = dtypeName(t.target);
     if (target == outtype) return SchemeText::tr("--outtype %1").arg(outtype);

@@ -45,9 +45,16 @@ QString roleText(amn::Role role);
 /// default", "Q4_K_M mix rule", "set by --tensor-type", "not quantized,
 /// kept F32", with "; fallback: the row does not fit the blocks" when the
 /// core took a fallback type; safetensors targets: "quantized" or "kept".
-/// `fileType` is the GGUF file type asked for ("Q4_K_M"). The core's
-/// `t.reason` (English, with the rule's details) is the tooltip.
+/// `fileType` is the GGUF file type asked for ("Q4_K_M"). forgetReasonDetail()
+/// is the tooltip.
 QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType);
+
+/// The detail of the same: for a GGUF target the core's `t.reason` (English,
+/// with the rule's details: pattern, mix rule, fallback); for a safetensors
+/// scheme, from the typed `t.st_rule`: "quantized: <schemeLabel>" or "kept:
+/// norm", "kept: --keep" … (+ " (decoded to BF16)" for a tensor decoded
+/// under --requantize), translated.
+QString forgetReasonDetail(const amn::ForgetTensor& t, const QString& schemeLabel);
 
 /// Why convert_hf_to_gguf.py writes `t` as it does: "--outtype BF16" when
 /// it takes the asked type (`outtype`, resolved: "BF16", never "auto"),

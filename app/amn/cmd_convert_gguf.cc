@@ -4,7 +4,7 @@
 // --vocab-pre).
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/hf_gguf.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "cli.hpp"
 #include "progress_bar.hpp"
 

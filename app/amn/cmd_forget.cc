@@ -6,7 +6,7 @@
 #include "anamnesis/forget.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"
@@ -34,6 +34,41 @@ std::string db_text(double db) {
     return b;
 }
 
+// Why forget to safetensors kept a tensor, after "kept: ".
+const char* kept_text(StRule r) {
+    switch (r) {
+        case StRule::Quantized: break;
+        case StRule::KeptOneD: return "1-D";
+        case StRule::KeptFusedExperts:
+            return "fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor "
+                   "quantizes them)";
+        case StRule::KeptNot2D: return "not 2-D";
+        case StRule::KeptNotWeight: return "not a weight";
+        case StRule::KeptEmpty: return "empty";
+        case StRule::KeptNotFloat: return "not float";
+        case StRule::KeptByKeep: return "--keep";
+        case StRule::KeptNotMatchedByOnly: return "not matched by --only";
+        case StRule::KeptConv1D: return "Conv1D (llm-compressor quantizes nn.Linear only)";
+        case StRule::KeptEmbedding: return "embedding";
+        case StRule::KeptNorm: return "norm";
+        case StRule::KeptLmHead: return "lm_head";
+        case StRule::KeptRouter: return "router";
+        case StRule::KeptNotBlockLinear: return "not a block Linear";
+    }
+    return "";
+}
+
+// The report's "why" of a tensor: the core's words for a GGUF target; for a
+// safetensors scheme "quantized: <label>" or "kept: <why>" (+ " (decoded to
+// BF16)" for an already-quantized tensor decoded under --requantize).
+std::string reason_text(const ForgetTensor& t, const std::string& label) {
+    if (!t.st_rule) return t.reason;
+    if (*t.st_rule == StRule::Quantized) return "quantized: " + label;
+    return std::string("kept: ") + kept_text(*t.st_rule) + (t.copied ? "" : " (decoded to BF16)");
+}
+
+bool is_quantized(const ForgetTensor& t) { return t.st_rule == StRule::Quantized; }
+
 // The per-tensor keys both forget reports share: identity, then (after
 // what the caller adds) the sizes, then the measured loss.
 void tensor_json_head(JsonWriter& w, const ForgetTensor& t) {
@@ -44,8 +79,8 @@ void tensor_json_head(JsonWriter& w, const ForgetTensor& t) {
     w.key("source").value(dtype_name(t.source));
     w.key("type").value(dtype_name(t.target));
 }
-void tensor_json_sizes(JsonWriter& w, const ForgetTensor& t) {
-    w.key("reason").value(t.reason);
+void tensor_json_sizes(JsonWriter& w, const ForgetTensor& t, const std::string& label) {
+    w.key("reason").value(reason_text(t, label));
     w.key("bytes").value(t.bytes);
     w.key("bits_per_weight").value(t.bits_per_weight());
     w.key("copied").value(t.copied);
@@ -87,7 +122,7 @@ void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& te
         numel += t.numel;
         w.begin_object();
         tensor_json_head(w, t);
-        tensor_json_sizes(w, t);
+        tensor_json_sizes(w, t, ftype);
         if (res && !t.copied) tensor_json_loss(w, t, sse, sx2, pairs);
         w.end_object();
     }
@@ -103,7 +138,8 @@ void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& te
     std::printf("%s\n", w.str().c_str());
 }
 
-void print_table(const std::vector<ForgetTensor>& tensors, bool measured) {
+// `label`: the file type or scheme label, for the safetensors reasons.
+void print_table(const std::vector<ForgetTensor>& tensors, bool measured, const std::string& label) {
     std::size_t wn = 6;
     for (const auto& t : tensors) wn = std::max(wn, t.name.size());
     if (measured)
@@ -119,7 +155,8 @@ void print_table(const std::vector<ForgetTensor>& tensors, bool measured) {
             std::printf("%-*s  %-7s %6.2f  %10s  %10s  %9s\n", int(wn), t.name.c_str(), type.c_str(), t.bits_per_weight(), "-",
                         "-", "copied");
         else
-            std::printf("%-*s  %-7s %6.2f  %s\n", int(wn), t.name.c_str(), type.c_str(), t.bits_per_weight(), t.reason.c_str());
+            std::printf("%-*s  %-7s %6.2f  %s\n", int(wn), t.name.c_str(), type.c_str(), t.bits_per_weight(),
+                        reason_text(t, label).c_str());
     }
 }
 
@@ -152,14 +189,14 @@ void write_st_json(const StForgetResult* res, const std::vector<ForgetTensor>& t
     w.key("tensors").begin_array();
     for (std::size_t i = 0; i < tensors.size(); ++i) {
         const auto& t = tensors[i];
-        const bool quantized = t.reason.rfind("quantized", 0) == 0;
+        const bool quantized = is_quantized(t);
         bytes += t.bytes;
         numel += t.numel;
         if (quantized) qnumel += t.numel, qbytes += t.bytes;
         w.begin_object();
         tensor_json_head(w, t);
         w.key("quantized").value(quantized);
-        tensor_json_sizes(w, t);
+        tensor_json_sizes(w, t, scheme);
         if (res && i < res->stored.size()) {
             w.key("stored").begin_array();
             for (const auto& n : res->stored[i]) w.value(n);
@@ -220,7 +257,7 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
         if (json) {
             write_st_json(nullptr, tensors, pos[0], label);
         } else {
-            print_table(tensors, false);
+            print_table(tensors, false, label);
             std::uint64_t bytes = 0, numel = 0;
             std::size_t q = 0;
             for (const auto& t : tensors) bytes += t.bytes, numel += t.numel, q += !t.copied;
@@ -239,12 +276,12 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
         write_st_json(&res, res.tensors, pos[0], label);
         return kOk;
     }
-    if (report) print_table(res.tensors, true);
+    if (report) print_table(res.tensors, true, label);
     if (!quiet) {
         std::size_t quantized = 0;
         std::uint64_t qbytes = 0, qnumel = 0;
         for (const auto& t : res.tensors)
-            if (!t.copied && t.reason.rfind("quantized", 0) == 0) ++quantized, qbytes += t.bytes, qnumel += t.numel;
+            if (!t.copied && is_quantized(t)) ++quantized, qbytes += t.bytes, qnumel += t.numel;
         std::printf("forgot %zu of %zu tensor(s) to %s: %.2f bits per quantized weight, %s in %.2f s\n", quantized,
                     res.tensors.size(), label.c_str(),
                     qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0,
@@ -301,7 +338,7 @@ int cmd_forget(Args& args) {
         if (json) {
             write_json(nullptr, tensors, pos[0], opt.ftype);
         } else {
-            print_table(tensors, false);
+            print_table(tensors, false, opt.ftype);
             std::uint64_t bytes = 0, numel = 0;
             for (const auto& t : tensors) bytes += t.bytes, numel += t.numel;
             std::printf("%s: %zu tensor(s), %s of tensor data, %.2f bits per weight (nothing written)\n", opt.ftype.c_str(),
@@ -320,7 +357,7 @@ int cmd_forget(Args& args) {
         write_json(&res, res.tensors, pos[0], opt.ftype);
         return kOk;
     }
-    if (report) print_table(res.tensors, true);
+    if (report) print_table(res.tensors, true, opt.ftype);
     if (!quiet) {
         std::uint64_t bytes = 0;
         std::size_t quantized = 0;

@@ -3,6 +3,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "anamnesis/json_writer.hpp"
 
 #include <optional>

@@ -2,7 +2,7 @@
 // amn parse: the per-tensor table.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/gguf.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"

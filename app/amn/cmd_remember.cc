@@ -3,7 +3,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/convert.hpp"
 #include "anamnesis/hf_layout.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"
 #include "progress_bar.hpp"
@@ -72,12 +72,9 @@ int cmd_remember(Args& args, bool convert) {
         for (const auto& f : res.files) std::printf("  wrote %s\n", f.c_str());
         // NPY/NPZ/PyTorch catalog notes are values the output leaves out
         // (epoch counters, hyper-parameters, non-array members).
-        if ((cat.format == Format::Pth || cat.format == Format::Npz || cat.format == Format::Npy) && !cat.notes.empty()) {
-            std::size_t skipped = cat.notes.size();
-            unsigned long long more = 0;
-            if (std::sscanf(cat.notes.back().c_str(), "\u2026 and %llu more", &more) == 1) skipped += more - 1;
-            std::printf("note: %zu non-tensor value(s) not converted (amn parse lists them)\n", skipped);
-        }
+        if (cat.skipped_values > 0)
+            std::printf("note: %llu non-tensor value(s) not converted (amn parse lists them)\n",
+                        static_cast<unsigned long long>(cat.skipped_values));
     }
     return kOk;
 }

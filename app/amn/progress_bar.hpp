@@ -2,7 +2,7 @@
 #pragma once
 // amn: the terminal progress bar and Ctrl-C handling shared by the long verbs.
 #include "anamnesis/executor.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -7,6 +7,7 @@
 #include "anamnesis/pth.hpp"
 #include "anamnesis/safetensors.hpp"
 #include "formats/formats.hpp"
+#include "json_dom.hpp"
 #include "json_util.hpp"
 
 #include <simdjson.h>
@@ -105,12 +106,8 @@ static void warn_duplicates(Catalog& cat, const std::string& path, const std::st
 
 static void read_quant_object(const std::string& text, const std::string& path, bool nested, Catalog& cat) {
     namespace od = simdjson::ondemand;
-    simdjson::padded_string json(text);
-    od::parser parser;
-    od::document doc;
-    check_json(parser.iterate(json).get(doc), "not valid JSON", path);
-    od::object root;
-    check_json(doc.get_object().get(root), "not a JSON object", path);
+    detail::OnDemandObject json(text, "not valid JSON", "not a JSON object", path);
+    od::object& root = json.root();
     std::vector<std::string> dups;
     if (!nested) {
         detail::flatten_object(root, "", cat.quantization_config, path, 0, &dups);
@@ -150,12 +147,8 @@ static void read_quant_object(const std::string& text, const std::string& path, 
 // config.json's quantization_config lacks, and quant_method becomes "modelopt".
 static void read_hf_quant_config(const std::string& text, const std::string& path, Catalog& cat) {
     namespace od = simdjson::ondemand;
-    simdjson::padded_string json(text);
-    od::parser parser;
-    od::document doc;
-    check_json(parser.iterate(json).get(doc), "not valid JSON", path);
-    od::object root;
-    check_json(doc.get_object().get(root), "not a JSON object", path);
+    detail::OnDemandObject json(text, "not valid JSON", "not a JSON object", path);
+    od::object& root = json.root();
     std::map<std::string, std::string> q;
     for (auto field : root) {
         std::string_view key;
@@ -267,22 +260,11 @@ static Catalog open_model_impl(const std::string& path_in) {
 std::optional<std::string> config_name_or_path(const Catalog& catalog) {
     if (!catalog.config_json) return std::nullopt;
     try {
-        simdjson::ondemand::parser parser;
-        simdjson::padded_string json(*catalog.config_json);
-        simdjson::ondemand::document doc;
-        if (parser.iterate(json).get(doc) != simdjson::SUCCESS) return std::nullopt;
-        simdjson::ondemand::object obj;
-        if (doc.get_object().get(obj) != simdjson::SUCCESS) return std::nullopt;
-        std::optional<std::string> found;  // the last one, as Python's json reads it
-        for (auto field : obj) {
-            std::string_view key;
-            if (field.unescaped_key().get(key) != simdjson::SUCCESS) return std::nullopt;
-            if (key != "_name_or_path") continue;
-            std::string_view value;
-            if (field.value().get_string().get(value) != simdjson::SUCCESS) return std::nullopt;
-            found = std::string(value);
-        }
-        return found;
+        const detail::JsonDoc doc(*catalog.config_json, catalog.config_path, "config.json");
+        const auto v = detail::json_get(doc.root(), "_name_or_path");  // the last one, as Python's json reads it
+        std::string_view value;
+        if (!v || v->get_string().get(value) != simdjson::SUCCESS) return std::nullopt;
+        return std::string(value);
     } catch (...) {
     }
     return std::nullopt;

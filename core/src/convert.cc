@@ -6,7 +6,6 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
-#include "anamnesis/inspect.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/zip.hpp"
 #include "json_util.hpp"

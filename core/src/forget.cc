@@ -5,9 +5,9 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "anamnesis/gguf_writer.hpp"
+#include "gguf_writer.hpp"
 #include "anamnesis/hf_gguf.hpp"
-#include "anamnesis/imatrix.hpp"
+#include "imatrix.hpp"
 #include "anamnesis/kernels.hpp"
 #include "gguf_output.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"

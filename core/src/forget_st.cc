@@ -15,7 +15,7 @@
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
-#include "anamnesis/safetensors_writer.hpp"
+#include "safetensors_writer.hpp"
 #include "exec/run_output_plan.hpp"
 #include "json_util.hpp"
 #include "output_files.hpp"
@@ -49,7 +49,7 @@ using forget_st_internal::Choice;
 using forget_st_internal::OutSpec;
 using forget_st_internal::classify;
 using forget_st_internal::is_conv1d_model;
-using forget_st_internal::lower;
+using detail::ascii_lower;
 using forget_st_internal::module_of;
 using forget_st_internal::out_specs;
 using forget_st_internal::overloaded;
@@ -106,7 +106,7 @@ const TensorInfo* stored_bf16_tensor(const Catalog& cat, const LogicalTensor& lt
 
 Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::string>& config_json,
                  const StForgetOptions& opt) {
-    if (lower(opt.output).ends_with(".gguf"))
+    if (ascii_lower(opt.output).ends_with(".gguf"))
         throw Error(ErrorCode::Usage,
                     "output " + opt.output + ": " + st_scheme_label(opt.scheme) +
                         " writes safetensors (a folder or a .safetensors file); for GGUF use --to gguf:FTYPE",
@@ -126,7 +126,6 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
     }
     const auto only = compile(opt.only, "--only");
     const auto keep = compile(opt.keep, "--keep");
-    const std::string label = st_scheme_label(opt.scheme);
 
     Prepared p;
     std::set<std::string> ignore;
@@ -158,15 +157,14 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                             cat.path, lt.name);
             e.outs = out_specs(opt.scheme, lt.name, R, C, e.wdtype);
             t.target = e.outs[0].dtype;
-            t.reason = "quantized: " + label;
+            t.st_rule = StRule::Quantized;
             for (const auto& o : e.outs)
                 if (!o.tail) t.bytes += *dtype_bytes(o.dtype, [&] { u64 n = 1; for (auto d : o.shape) n *= d; return n; }());
         } else {
-            t.reason = c.reason;
+            t.st_rule = c.rule;
             e.out_dtype = lt.quantized ? DType::BF16 : sd;
             t.copied = !lt.quantized;
             t.target = e.out_dtype;
-            if (lt.quantized) t.reason += " (decoded to BF16)";
             t.bytes = dtype_bytes(e.out_dtype, t.numel).value_or(0);
             e.outs.push_back({lt.name, e.out_dtype, lt.shape});
             if (c.linear) ignore.insert(module_of(lt.name));

@@ -7,6 +7,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/hf_layout.hpp"
+#include "ascii_lower.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -50,8 +51,6 @@ private:
 /// other keys keep their order and text. \throws Error on invalid JSON.
 std::string config_with(const std::optional<std::string>& config_json, const std::string& qc);
 
-/// `s` in ASCII lower case.
-std::string lower(std::string s);
 /// "a.b.c.weight" → "a.b.c" (a name without ".weight" as it is).
 std::string module_of(const std::string& name);
 
@@ -64,7 +63,7 @@ bool is_conv1d_model(const std::optional<std::string>& config_json);
 struct Choice {
     bool quantize = false;
     bool linear = false;  ///< a kept 2-D Linear weight (compressed-tensors `ignore`)
-    std::string reason;   ///< StForgetResult's "kept: …" reason (empty when quantized)
+    StRule rule = StRule::Quantized;  ///< why kept (Quantized when `quantize`)
 };
 
 /// Quantize `lt` or keep it: the Linear weights of the transformer blocks

@@ -5,6 +5,7 @@
 #include "forget_st_internal.hpp"
 
 #include "anamnesis/error.hpp"
+#include "json_dom.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -38,12 +39,27 @@ bool is_conv1d(const std::string& module) {
     return module == "c_attn" || module == "c_proj" || module == "c_fc" || module == "q_attn";
 }
 
-}  // namespace
-
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
+// A `model_type` naming a Conv1D model type in `e` or in any object nested
+// in it (the decoder of an encoder-decoder config, a text_config …).
+bool names_conv1d_model(simdjson::dom::element e) {
+    simdjson::dom::object obj;
+    simdjson::dom::array arr;
+    if (e.get_object().get(obj) == simdjson::SUCCESS) {
+        for (auto [key, value] : obj) {
+            std::string_view v;
+            if (key == "model_type" && value.get_string().get(v) == simdjson::SUCCESS &&
+                (v == "gpt2" || v == "openai-gpt" || v == "imagegpt" || v == "decision_transformer"))
+                return true;
+            if (names_conv1d_model(value)) return true;
+        }
+    } else if (e.get_array().get(arr) == simdjson::SUCCESS) {
+        for (auto item : arr)
+            if (names_conv1d_model(item)) return true;
+    }
+    return false;
 }
+
+}  // namespace
 
 std::string module_of(const std::string& name) {
     return name.ends_with(".weight") ? name.substr(0, name.size() - 7) : name;
@@ -51,37 +67,35 @@ std::string module_of(const std::string& name) {
 
 bool is_conv1d_model(const std::optional<std::string>& config_json) {
     if (!config_json) return false;
-    static const std::regex re(R"re("model_type"\s*:\s*"(gpt2|openai-gpt|imagegpt|decision_transformer)")re");
-    return std::regex_search(*config_json, re);
+    const detail::JsonDoc doc(*config_json, "config.json", "config.json");
+    return names_conv1d_model(doc.root());
 }
 
 Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
                 const std::vector<std::regex>& keep, bool bnb, bool conv1d_model) {
     Choice c;
     const std::string& n = lt.name;
-    if (lt.shape.size() < 2) return {false, false, "kept: 1-D"};
+    if (lt.shape.size() < 2) return {false, false, StRule::KeptOneD};
     if (lt.shape.size() == 3 && in_block(n))
-        return {false, false,
-                "kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor "
-                "quantizes them)"};
-    if (lt.shape.size() != 2) return {false, false, "kept: not 2-D"};
-    if (!n.ends_with(".weight")) return {false, false, "kept: not a weight"};
-    if (lt.numel() == 0) return {false, false, "kept: empty"};
-    const std::string l = lower(n);
-    const std::string m = lower(last_module(n));
+        return {false, false, StRule::KeptFusedExperts};
+    if (lt.shape.size() != 2) return {false, false, StRule::KeptNot2D};
+    if (!n.ends_with(".weight")) return {false, false, StRule::KeptNotWeight};
+    if (lt.numel() == 0) return {false, false, StRule::KeptEmpty};
+    const std::string l = detail::ascii_lower(n);
+    const std::string m = detail::ascii_lower(last_module(n));
     const bool embedding = l.find("embed") != std::string::npos || m == "wte" || m == "wpe" || m == "tok_embeddings";
     const bool norm = l.find("norm") != std::string::npos || m.rfind("ln", 0) == 0;
     const bool conv1d = conv1d_model && is_conv1d(m);
-    if (!is_float) return {false, false, "kept: not float"};
+    if (!is_float) return {false, false, StRule::KeptNotFloat};
     auto matches = [&](const std::vector<std::regex>& res) {
         return std::any_of(res.begin(), res.end(), [&](const std::regex& r) { return std::regex_search(n, r); });
     };
     const bool linear = !embedding && !norm;
-    if (matches(keep)) return {false, linear, "kept: --keep"};
+    if (matches(keep)) return {false, linear, StRule::KeptByKeep};
     if (conv1d && (only.empty() || matches(only)) && in_block(n)) {
         // GPT-2 style Conv1D stores [in, out]. llm-compressor targets nn.Linear only; transformers'
         // bitsandbytes path transposes it first, which has no reference here yet (forget refuses it).
-        if (!bnb) return {false, false, "kept: Conv1D (llm-compressor quantizes nn.Linear only)"};
+        if (!bnb) return {false, false, StRule::KeptConv1D};
         throw Error(ErrorCode::Unsupported,
                     "GPT-2 Conv1D weight (stored transposed, [in, out]): transformers transposes it before bitsandbytes "
                     "quantization, which forget does not reproduce yet; keep these layers with --keep "
@@ -89,15 +103,15 @@ Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::r
                     {}, n);
     }
     if (!only.empty()) {
-        if (matches(only)) return {true, false, {}};
-        return {false, linear, "kept: not matched by --only"};
+        if (matches(only)) return {true, false, StRule::Quantized};
+        return {false, linear, StRule::KeptNotMatchedByOnly};
     }
-    if (embedding) return {false, false, "kept: embedding"};
-    if (norm) return {false, false, "kept: norm"};
-    if (l.find("lm_head") != std::string::npos || m == "output") return {false, true, "kept: lm_head"};
+    if (embedding) return {false, false, StRule::KeptEmbedding};
+    if (norm) return {false, false, StRule::KeptNorm};
+    if (l.find("lm_head") != std::string::npos || m == "output") return {false, true, StRule::KeptLmHead};
     if (m == "gate" || m == "router" || m == "shared_expert_gate" || m.find("router") != std::string::npos)
-        return {false, true, "kept: router"};
-    if (!in_block(n)) return {false, true, "kept: not a block Linear"};
+        return {false, true, StRule::KeptRouter};
+    if (!in_block(n)) return {false, true, StRule::KeptNotBlockLinear};
     c.quantize = true;
     return c;
 }

@@ -4,7 +4,8 @@
 #include "gguf_output.hpp"
 
 #include "anamnesis/error.hpp"
-#include "anamnesis/gguf_writer.hpp"
+#include "anamnesis/gguf_ftype.hpp"
+#include "gguf_writer.hpp"
 #include "exec/run_output_plan.hpp"
 
 #include <algorithm>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Typed GGUF key/values, a streaming GGUF v3 writer matching ggml's
-// gguf.cpp byte for byte, and llama-quantize's metadata rewrite.
-#include "anamnesis/gguf_writer.hpp"
+// A streaming GGUF v3 writer matching ggml's gguf.cpp byte for byte: a plain
+// container (header, key/values, tensor infos, data).
+#include "gguf_writer.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "metadata_internal.hpp"
 #include "output_files.hpp"
 #include "sink_file.hpp"
@@ -73,41 +74,7 @@ void put_kv(std::vector<std::uint8_t>& out, const GgufKv& kv) {
     put_payload(out, kv.value);
 }
 
-std::string_view cut_at_nul(std::string_view s) {
-    const auto z = s.find('\0');
-    return z == std::string_view::npos ? s : s.substr(0, z);
-}
-
-// ggml gguf_set_kv: strings travel as const char*.
-GgufValue ggml_copy(const GgufValue& v) {
-    if (v.type == GgufType::String) return GgufValue::string(std::string(cut_at_nul(v.str)));
-    if (v.type == GgufType::Array && v.elem_type == GgufType::String) {
-        if (v.packed_bytes().find('\0') == std::string_view::npos) return v;
-        GgufValue a = GgufValue::strings({});
-        a.reserve(v.size(), v.packed_bytes().size());
-        for (std::size_t i = 0; i < v.size(); ++i) a.push_string(cut_at_nul(v.string_at(i)));
-        return a;
-    }
-    return v;
-}
-
-void set_kv(std::vector<GgufKv>& kvs, std::string key, GgufValue value) {
-    kvs.erase(std::remove_if(kvs.begin(), kvs.end(), [&](const GgufKv& kv) { return kv.key == key; }), kvs.end());
-    kvs.push_back(GgufKv{std::move(key), std::move(value)});
-}
-
 std::uint64_t pad_to(std::uint64_t n, std::uint64_t a) { return (n + a - 1) / a * a; }
-
-std::string human_bytes(std::uint64_t n) {
-    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double v = static_cast<double>(n);
-    int u = 0;
-    while (v >= 1024 && u < 4) { v /= 1024; ++u; }
-    char buf[64];
-    if (u == 0) std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(n));
-    else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
-    return buf;
-}
 
 }  // namespace
 
@@ -115,35 +82,6 @@ std::vector<std::uint8_t> gguf_encode_kv(const GgufKv& kv) {
     detail::check_meta_value(kv.value, kv.key, 0);
     std::vector<std::uint8_t> out;
     put_kv(out, kv);
-    return out;
-}
-
-std::vector<GgufKv> gguf_read_kvs(const Catalog& cat) {
-    if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
-    return cat.metadata;
-}
-
-// ---- llama-quantize metadata ----------------------------------------------------
-
-std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id) {
-    std::vector<GgufKv> out;
-    out.reserve(input.size() + 2);
-    for (const auto& kv : input) set_kv(out, kv.key, ggml_copy(kv.value));
-    set_kv(out, "general.quantization_version", GgufValue::u32(2));  // GGML_QNT_VERSION
-    set_kv(out, "general.file_type", GgufValue::u32(ftype_id));
-    for (const char* k : {"split.no", "split.count", "split.tensors.count"})
-        out.erase(std::remove_if(out.begin(), out.end(), [&](const GgufKv& kv) { return kv.key == k; }), out.end());
-    return out;
-}
-
-std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id,
-                                       const LlamaImatrixKvs& im) {
-    auto out = llama_quantize_kvs(input, ftype_id);
-    auto cut127 = [](const std::string& s) { return std::string(cut_at_nul(s).substr(0, 127)); };
-    set_kv(out, "quantize.imatrix.file", GgufValue::string(cut127(im.file)));
-    if (!im.dataset.empty()) set_kv(out, "quantize.imatrix.dataset", GgufValue::string(cut127(im.dataset)));
-    set_kv(out, "quantize.imatrix.entries_count", GgufValue::u32(im.entries_count));
-    if (im.chunks_count > 0) set_kv(out, "quantize.imatrix.chunks_count", GgufValue::u32(im.chunks_count));
     return out;
 }
 
@@ -231,15 +169,14 @@ void GgufWriter::set_kvs(std::vector<GgufKv> kvs) {
 void GgufWriter::set(std::string key, GgufValue value) {
     d_->require_open("set()");
     auto next = d_->kvs;
-    set_kv(next, std::move(key), std::move(value));
+    gguf_set_kv(next, std::move(key), std::move(value));
     d_->validate_kvs(next);
     d_->kvs = std::move(next);
 }
 
 void GgufWriter::remove(std::string_view key) {
     d_->require_open("remove()");
-    auto& k = d_->kvs;
-    k.erase(std::remove_if(k.begin(), k.end(), [&](const GgufKv& kv) { return kv.key == key; }), k.end());
+    gguf_remove_kv(d_->kvs, key);
 }
 
 const std::vector<GgufKv>& GgufWriter::kvs() const noexcept { return d_->kvs; }
@@ -322,7 +259,7 @@ void GgufWriter::layout() {
     d.file_size = d.data_offset + rel;
 
     // Enough room? Checked before anything is created.
-    detail::check_free_space(d.path, d.file_size, human_bytes);
+    detail::check_free_space(d.path, d.file_size, ByteDigits::OneDecimal);
 
     d.file.emplace(detail::TempFile::create(d.path, d.overwrite));
     try {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // llama-imatrix files (GGUF and legacy .dat), read as llama-quantize does:
 // see anamnesis/imatrix.hpp.
-#include "anamnesis/imatrix.hpp"
+#include "imatrix.hpp"
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"

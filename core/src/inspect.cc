@@ -63,15 +63,4 @@ Inspection inspect(const Catalog& cat, const Plan& plan) {
     return r;
 }
 
-std::string human_bytes(std::uint64_t bytes) {
-    static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    if (bytes < 1024) return std::to_string(bytes) + " B";
-    double v = static_cast<double>(bytes);
-    int u = 0;
-    while (v >= 1024.0 && u < 5) { v /= 1024.0; ++u; }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, units[u]);
-    return buf;
-}
-
 }  // namespace amn

@@ -10,6 +10,17 @@ void check_json(simdjson::error_code e, std::string_view what, const std::string
         throw Error(ErrorCode::BadJson, std::string(what) + ": " + simdjson::error_message(e), file, tensor);
 }
 
+OnDemandObject::OnDemandObject(std::string_view text, std::string_view invalid, std::string_view not_object,
+                               const std::string& file, const std::string& tensor, simdjson::ondemand::parser* parser)
+    : json_(text) {
+    if (!parser) {
+        own_ = std::make_unique<simdjson::ondemand::parser>();
+        parser = own_.get();
+    }
+    check_json(parser->iterate(json_).get(doc_), invalid, file, tensor);
+    check_json(doc_.get_object().get(root_), not_object, file, tensor);
+}
+
 static std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
     return s;
@@ -106,12 +117,8 @@ void validate_json_document(std::string_view text, const std::string& file) {
 void write_config_members(std::string_view config_json, JsonWriter& w,
                           const std::function<bool(const std::string& key)>& replace) {
     namespace od = simdjson::ondemand;
-    simdjson::padded_string json(config_json);
-    od::parser parser;
-    od::document doc;
-    check_json(parser.iterate(json).get(doc), "config.json is not valid JSON");
-    od::object root;
-    check_json(doc.get_object().get(root), "config.json is not a JSON object");
+    OnDemandObject json(config_json, "config.json is not valid JSON", "config.json is not a JSON object");
+    od::object& root = json.root();
     // A repeated key: one member, at its first place with its last value, as
     // Python's json.load + json.dump would write it.
     std::vector<std::pair<std::string, std::string_view>> members;

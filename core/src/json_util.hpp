@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,36 @@ namespace amn::detail {
 /// Throw Error{BadJson} with simdjson's message when `e` is an error.
 void check_json(simdjson::error_code e, std::string_view what, const std::string& file = {},
                 const std::string& tensor = {});
+
+/// A JSON object read on demand: `text` copied into a padded buffer and
+/// iterated once, by a parser this object owns or by the caller's `parser`
+/// (a thread_local one reused for many small documents). The one way the
+/// core opens an on-demand document: config.json and the quantization
+/// configs, safetensors headers and index.json, ollama manifests,
+/// bitsandbytes quant_state blobs. Keys and strings read from root() point
+/// into the buffers: they stay valid while this object lives.
+class OnDemandObject {
+public:
+    /// \throws Error{BadJson} "<invalid>: <simdjson message>" when `text` does
+    ///         not begin a JSON document, "<not_object>: <message>" when it is
+    ///         not an object; both naming `file` and `tensor`.
+    OnDemandObject(std::string_view text, std::string_view invalid, std::string_view not_object,
+                   const std::string& file = {}, const std::string& tensor = {},
+                   simdjson::ondemand::parser* parser = nullptr);
+    OnDemandObject(const OnDemandObject&) = delete;
+    OnDemandObject& operator=(const OnDemandObject&) = delete;
+
+    /// The top-level object, to iterate once.
+    simdjson::ondemand::object& root() noexcept { return root_; }
+    /// The document (its position after root() is read: trailing bytes).
+    simdjson::ondemand::document& document() noexcept { return doc_; }
+
+private:
+    simdjson::padded_string json_;
+    std::unique_ptr<simdjson::ondemand::parser> own_;
+    simdjson::ondemand::document doc_;
+    simdjson::ondemand::object root_;
+};
 
 /// Raw JSON text of any on-demand value (object/array: whole text; scalar: token, trimmed).
 std::string_view raw_text(simdjson::ondemand::value v, const std::string& file);

@@ -9,6 +9,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -371,6 +372,15 @@ const MetaValue* meta_find(const std::vector<MetaKv>& kvs, std::string_view key)
     for (const auto& kv : kvs)
         if (kv.key == key) return &kv.value;
     return nullptr;
+}
+
+void gguf_set_kv(std::vector<MetaKv>& kvs, std::string key, MetaValue value) {
+    gguf_remove_kv(kvs, key);
+    kvs.push_back(MetaKv{std::move(key), std::move(value)});
+}
+
+void gguf_remove_kv(std::vector<MetaKv>& kvs, std::string_view key) {
+    kvs.erase(std::remove_if(kvs.begin(), kvs.end(), [&](const MetaKv& kv) { return kv.key == key; }), kvs.end());
 }
 
 std::string meta_json(const MetaValue& v) {

@@ -4,6 +4,7 @@
 #include "output_files.hpp"
 
 #include "anamnesis/error.hpp"
+#include "ascii_lower.hpp"
 #include "schemes/facts.hpp"
 
 #include <algorithm>
@@ -21,12 +22,7 @@ namespace detail {
 
 inline namespace names {
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-bool is_quant_token(const std::string& tok) { return detail::is_quant_file_token(lower(tok)); }
+bool is_quant_token(const std::string& tok) { return detail::is_quant_file_token(ascii_lower(tok)); }
 
 // "Llama-3.2-1B-FP8-dynamic" → "Llama-3.2-1B"; tokens split on '-' only,
 // so version dots survive.
@@ -48,7 +44,7 @@ std::string strip_quant_suffix(const std::string& stem) {
 }
 
 std::string dtype_suffix(std::optional<DType> to) {
-    return lower(dtype_name(to.value_or(DType::BF16)));
+    return ascii_lower(dtype_name(to.value_or(DType::BF16)));
 }
 
 const char* const kAncillaryNames[] = {"tokenizer.json", "tokenizer_config.json", "tokenizer.model", "special_tokens_map.json",

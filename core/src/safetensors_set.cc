@@ -4,7 +4,7 @@
 #include "safetensors_set.hpp"
 
 #include "anamnesis/error.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "sink_file.hpp"
 #include "temp_file.hpp"
@@ -145,7 +145,7 @@ void SafetensorsSet::layout() {
         std::uint64_t need = 0;
         for (auto& w : d.shards) need += w->plan_layout();
         const std::string shown = d.layout.dir.empty() ? std::string(".") : d.layout.dir;
-        check_free_space_in(d.staging.active() ? d.staging.path() : shown, shown, need, human_bytes);
+        check_free_space_in(d.staging.active() ? d.staging.path() : shown, shown, need, ByteDigits::Significant3);
         for (auto& w : d.shards) w->layout();  // this is where an unwritable folder fails
     });
     d.laid = true;

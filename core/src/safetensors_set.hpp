@@ -13,8 +13,8 @@
 // destructor without commit(); a kill -9 leaves only hidden temporaries that
 // the next run in that folder removes (temp_file.hpp).
 
-#include "anamnesis/safetensors_writer.hpp"
-#include "anamnesis/sink.hpp"
+#include "safetensors_writer.hpp"
+#include "sink.hpp"
 #include "output_files.hpp"
 
 #include <cstdint>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Streaming safetensors writer: header first, data pwritten in place from
 // any thread, temporary file renamed only when complete.
-#include "anamnesis/safetensors_writer.hpp"
+#include "safetensors_writer.hpp"
 
 #include "anamnesis/error.hpp"
-#include "anamnesis/inspect.hpp"
+#include "anamnesis/human_bytes.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "output_files.hpp"
 #include "sink_file.hpp"
@@ -266,7 +266,7 @@ void SafetensorsWriter::layout() {
     if (d.state != Impl::State::Open) throw Error(ErrorCode::Usage, "layout() after layout()", d.path);
     const std::uint64_t size = d.planned ? 8 + d.header_len + d.fixed_bytes : plan_layout();
 
-    detail::check_free_space(d.path, size, human_bytes);
+    detail::check_free_space(d.path, size, ByteDigits::Significant3);
 
     d.file.emplace(detail::TempFile::create(d.path, d.overwrite));
     try {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-#include "anamnesis/sink.hpp"
+#include "sink.hpp"
 
 #include "anamnesis/error.hpp"
 

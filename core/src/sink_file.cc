@@ -21,19 +21,20 @@ void require_laid(SinkState state, const char* call, const std::string& path) {
                     path);
 }
 
-void check_free_space(const std::string& path, std::uint64_t size, std::string (*human)(std::uint64_t)) {
+void check_free_space(const std::string& path, std::uint64_t size, ByteDigits digits) {
     const std::filesystem::path p(path);
     const std::string dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
-    check_free_space_in(dir, dir, size, human);
+    check_free_space_in(dir, dir, size, digits);
 }
 
 void check_free_space_in(const std::string& stat_dir, const std::string& shown_dir, std::uint64_t size,
-                         std::string (*human)(std::uint64_t)) {
+                         ByteDigits digits) {
     struct statvfs vfs {};
     if (::statvfs(stat_dir.c_str(), &vfs) == 0) {
         const std::uint64_t avail = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
         if (size > avail)
-            throw Error(ErrorCode::Io, "the output needs " + human(size) + " but only " + human(avail) + " are free here",
+            throw Error(ErrorCode::Io, "the output needs " + human_bytes(size, digits) + " but only " + human_bytes(avail, digits) +
+                                           " are free here",
                         shown_dir);
     }
 }

@@ -5,6 +5,8 @@
 // temporary file is created, the full pwrite loop, and the merged
 // [start, end) ranges that prove every byte of a tensor was written.
 
+#include "anamnesis/human_bytes.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -19,12 +21,12 @@ enum class SinkState { Open, Laid, Committed, Aborted };
 void require_laid(SinkState state, const char* call, const std::string& path);
 
 /// Throws ErrorCode::Io when the folder of `path` has fewer than `size`
-/// bytes free (sizes written with `human`); says nothing when it cannot tell.
-void check_free_space(const std::string& path, std::uint64_t size, std::string (*human)(std::uint64_t));
+/// bytes free (sizes written by human_bytes with `digits`); says nothing when it cannot tell.
+void check_free_space(const std::string& path, std::uint64_t size, ByteDigits digits);
 /// The same for a set of files: statvfs of folder `stat_dir` (which must
 /// exist), the error naming `shown_dir` (the output folder, maybe not created yet).
 void check_free_space_in(const std::string& stat_dir, const std::string& shown_dir, std::uint64_t size,
-                         std::string (*human)(std::uint64_t));
+                         ByteDigits digits);
 
 /// Writes n bytes at `off`, retrying short writes and EINTR; ErrorCode::Io
 /// ("write failed: …") on failure.

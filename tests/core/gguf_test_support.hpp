@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Shared by the GGUF suites (test_gguf, test_gguf_parser): a minimal GGUF
-// writer for synthetic files (independent of the parser) and a whole-tensor
-// F32 dequantization.
+// Shared by the GGUF suites (test_gguf, test_gguf_parser, test_gguf_writer,
+// test_gguf_ftype, test_forget_gguf): a minimal GGUF writer for synthetic
+// files (independent of the parser), a whole-tensor F32 dequantization and
+// the path of a shared gguf-real fixture.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/plan.hpp"
+#include "test_support.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -57,6 +60,13 @@ inline GgufBuilder one_u32_key(std::string_view key, std::uint32_t value) {
     g.header(0, 1);
     g.kv_u32(key, value);
     return g;
+}
+
+/// The path of `name` in the shared fixtures' gguf-real/ (llama-quantize's
+/// files), "" when the shared fixtures are missing.
+inline std::string gguf_real(const std::string& name) {
+    const auto shared = test::shared_fixtures_dir();
+    return shared.empty() ? std::string() : shared + "/gguf-real/" + name;
 }
 
 inline std::vector<float> dequantize_all(const LogicalTensor& lt) {

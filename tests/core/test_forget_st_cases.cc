@@ -8,11 +8,11 @@
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/forget_st.hpp"
-#include "anamnesis/gguf_writer.hpp"
+#include "gguf_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/plan.hpp"
-#include "anamnesis/safetensors_writer.hpp"
-#include "anamnesis/sink.hpp"
+#include "safetensors_writer.hpp"
+#include "sink.hpp"
 #include "forget_st_test_support.hpp"
 #include "test_support.hpp"
 
@@ -145,26 +145,26 @@ void TestForgetStCases::moeRouterAndOnlyKeep() {
     StForgetOptions opt;
     opt.scheme = parse_st_scheme("w4a16", {});
     auto plan_of = [&] {
-        std::map<std::string, std::string> r;
-        for (const auto& t : plan_st_forget(cat, plan, opt)) r[t.name] = t.reason;
+        std::map<std::string, StRule> r;
+        for (const auto& t : plan_st_forget(cat, plan, opt)) r[t.name] = t.st_rule.value();
         return r;
     };
     auto r = plan_of();
-    QCOMPARE(r["model.layers.0.mlp.gate.weight"], std::string("kept: router"));
-    QCOMPARE(r["lm_head.weight"], std::string("kept: lm_head"));
-    QCOMPARE(r["model.embed_tokens.weight"], std::string("kept: embedding"));
-    QVERIFY(r["model.layers.0.mlp.experts.3.up_proj.weight"].rfind("quantized", 0) == 0);
-    QVERIFY(r["model.layers.0.self_attn.q_proj.weight"].rfind("quantized", 0) == 0);
+    QCOMPARE(r.at("model.layers.0.mlp.gate.weight"), StRule::KeptRouter);
+    QCOMPARE(r.at("lm_head.weight"), StRule::KeptLmHead);
+    QCOMPARE(r.at("model.embed_tokens.weight"), StRule::KeptEmbedding);
+    QCOMPARE(r.at("model.layers.0.mlp.experts.3.up_proj.weight"), StRule::Quantized);
+    QCOMPARE(r.at("model.layers.0.self_attn.q_proj.weight"), StRule::Quantized);
     opt.keep = {"experts\\.[0-1]\\."};
     r = plan_of();
-    QCOMPARE(r["model.layers.0.mlp.experts.1.up_proj.weight"], std::string("kept: --keep"));
-    QVERIFY(r["model.layers.0.mlp.experts.2.up_proj.weight"].rfind("quantized", 0) == 0);
+    QCOMPARE(r.at("model.layers.0.mlp.experts.1.up_proj.weight"), StRule::KeptByKeep);
+    QCOMPARE(r.at("model.layers.0.mlp.experts.2.up_proj.weight"), StRule::Quantized);
     opt.keep.clear();
     opt.only = {"lm_head", "q_proj"};
     r = plan_of();
-    QVERIFY(r["lm_head.weight"].rfind("quantized", 0) == 0);
-    QCOMPARE(r["model.layers.0.mlp.experts.0.up_proj.weight"], std::string("kept: not matched by --only"));
-    QCOMPARE(r["model.embed_tokens.weight"], std::string("kept: not matched by --only"));
+    QCOMPARE(r.at("lm_head.weight"), StRule::Quantized);
+    QCOMPARE(r.at("model.layers.0.mlp.experts.0.up_proj.weight"), StRule::KeptNotMatchedByOnly);
+    QCOMPARE(r.at("model.embed_tokens.weight"), StRule::KeptNotMatchedByOnly);
     opt.only.clear();
 
     // Written: the ignore list names the router and lm_head; default output path.
@@ -219,20 +219,20 @@ void TestForgetStCases::conv1dAndFusedExperts() {
     }
     // --keep the Conv1D layers: the rest is quantized.
     opt.keep = {R"(\.(c_attn|c_proj|c_fc|q_attn)\.)"};
-    std::map<std::string, std::string> r;
-    for (const auto& t : plan_st_forget(cat, plan, opt)) r[t.name] = t.reason;
-    QCOMPARE(r["transformer.h.0.attn.c_attn.weight"], std::string("kept: --keep"));
-    QVERIFY(r["transformer.h.0.mlp.extra.weight"].rfind("quantized", 0) == 0);
+    std::map<std::string, StRule> r;
+    for (const auto& t : plan_st_forget(cat, plan, opt)) r[t.name] = t.st_rule.value();
+    QCOMPARE(r.at("transformer.h.0.attn.c_attn.weight"), StRule::KeptByKeep);
+    QCOMPARE(r.at("transformer.h.0.mlp.extra.weight"), StRule::Quantized);
     opt.keep.clear();
     // compressed-tensors: Conv1D is not an nn.Linear, kept (and not in `ignore`).
     opt.scheme = parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.group_size = 16; }));
     const auto res = forget_to_safetensors(cat, plan, opt);
     r.clear();
-    for (const auto& t : res.tensors) r[t.name] = t.reason;
-    QCOMPARE(r["transformer.h.0.attn.c_attn.weight"], std::string("kept: Conv1D (llm-compressor quantizes nn.Linear only)"));
-    QCOMPARE(r["transformer.h.0.mlp.c_fc.weight"], std::string("kept: Conv1D (llm-compressor quantizes nn.Linear only)"));
-    QVERIFY(r["transformer.h.0.mlp.experts.gate_up_proj"].rfind("kept: fused 3-D experts", 0) == 0);
-    QVERIFY(r["transformer.h.0.mlp.extra.weight"].rfind("quantized", 0) == 0);
+    for (const auto& t : res.tensors) r[t.name] = t.st_rule.value();
+    QCOMPARE(r.at("transformer.h.0.attn.c_attn.weight"), StRule::KeptConv1D);
+    QCOMPARE(r.at("transformer.h.0.mlp.c_fc.weight"), StRule::KeptConv1D);
+    QCOMPARE(r.at("transformer.h.0.mlp.experts.gate_up_proj"), StRule::KeptFusedExperts);
+    QCOMPARE(r.at("transformer.h.0.mlp.extra.weight"), StRule::Quantized);
     QVERIFY(res.quantization_config.find("c_attn") == std::string::npos);
     const auto out = read_output(opt.output);
     QCOMPARE(out.at("transformer.h.0.attn.c_attn.weight").shape, (std::vector<std::uint64_t>{16, 48}));
@@ -242,8 +242,8 @@ void TestForgetStCases::conv1dAndFusedExperts() {
     const Catalog qcat = open_model(qwen);
     opt.scheme = parse_st_scheme("bnb-nf4", so([](StSchemeOptions&) {}));
     r.clear();
-    for (const auto& t : plan_st_forget(qcat, make_plan(qcat), opt)) r[t.name] = t.reason;
-    QVERIFY(r["transformer.h.0.attn.c_attn.weight"].rfind("quantized", 0) == 0);
+    for (const auto& t : plan_st_forget(qcat, make_plan(qcat), opt)) r[t.name] = t.st_rule.value();
+    QCOMPARE(r.at("transformer.h.0.attn.c_attn.weight"), StRule::Quantized);
 }
 
 void TestForgetStCases::f16AndF32Inputs() {

@@ -10,7 +10,8 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "anamnesis/gguf_writer.hpp"
+#include "gguf_writer.hpp"
+#include "gguf_test_support.hpp"
 #include "test_support.hpp"
 
 #include <QTemporaryDir>
@@ -25,10 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string real(const std::string& name) {
-    const auto shared = test::shared_fixtures_dir();
-    return shared.empty() ? std::string() : shared + "/gguf-real/" + name;
-}
+std::string real(const std::string& name) { return test_gguf::gguf_real(name); }
 
 std::vector<TensorDesc> descs_of(const Catalog& cat) {
     std::vector<TensorDesc> out;

@@ -6,7 +6,7 @@
 // (LlamaHfVocab, CodeLlama, added tokens, padding, chat templates,
 // post-processors, normalizer); hostile inputs give named errors.
 #include "anamnesis/error.hpp"
-#include "anamnesis/gguf_writer.hpp"
+#include "gguf_writer.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"
 #include "hf_manifest_kvs.hpp"

@@ -7,8 +7,10 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
-#include "anamnesis/gguf_writer.hpp"
+#include "anamnesis/gguf_ftype.hpp"
+#include "gguf_writer.hpp"
 #include "anamnesis/mapped_file.hpp"
+#include "gguf_test_support.hpp"
 #include "test_support.hpp"
 
 #include <QTemporaryDir>
@@ -26,10 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string real(const std::string& name) {
-    const auto shared = test::shared_fixtures_dir();
-    return shared.empty() ? std::string() : shared + "/gguf-real/" + name;
-}
+std::string real(const std::string& name) { return test_gguf::gguf_real(name); }
 
 std::vector<std::string> files_in(const std::string& dir) {
     std::vector<std::string> out;

@@ -116,6 +116,8 @@ void TestPth::nestedNamesAndNotes() {
     }
     QVERIFY2(notes.contains("epoch: 7 (int)"), qPrintable(notes));
     QVERIFY2(notes.contains("name: 'run-1' (str)"), qPrintable(notes));
+    // Every note names one skipped value (no "… and N more" under the limit).
+    QCOMPARE(c.skipped_values, static_cast<std::uint64_t>(c.notes.size()));
 }
 
 void TestPth::sharedStoragesAndViews() {

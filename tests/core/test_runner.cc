@@ -5,7 +5,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/executor.hpp"
-#include "anamnesis/safetensors_writer.hpp"
+#include "safetensors_writer.hpp"
 #include "exec/chunk_rows.hpp"
 #include "exec/encode_type.hpp"
 #include "exec/run_output_plan.hpp"

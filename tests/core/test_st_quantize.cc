@@ -7,6 +7,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/st_quantize.hpp"
+#include "kernels/st/st_common.hpp"
 #include "test_support.hpp"
 
 #include <QtTest/QtTest>

@@ -98,6 +98,11 @@ struct Catalog {
     std::map<std::string, std::string> quantization_config;
     /// Notes a parser wants the user to see (skipped non-tensor pickle values …).
     std::vector<std::string> notes;
+    /// Values the output leaves out because they are no tensors: PyTorch
+    /// pickle values (epoch counters, hyper-parameters …) and NPZ members
+    /// that are not arrays, summed over the shards of an index. `notes`
+    /// names each of them, up to a limit ("… and N more …" then counts the rest).
+    std::uint64_t skipped_values = 0;
     /// Warnings about the companion files, each naming its file, what is
     /// ambiguous and what was believed: a key that occurs twice in
     /// config.json (the last one is used, as Python's `json` and so

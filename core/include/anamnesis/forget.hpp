@@ -54,19 +54,47 @@ struct GgufForgetOptions {
     std::optional<std::string> vocab_pre;
 };
 
+/// Which rule decided a tensor's fate in forget to safetensors
+/// (ForgetTensor::st_rule): quantized, or kept and why — the libraries'
+/// default `ignore` (bitsandbytes, llm-compressor) and the user's
+/// --only/--keep. Front ends word it.
+enum class StRule : std::uint8_t {
+    Quantized,           ///< a Linear weight of the transformer blocks, encoded to the scheme
+    KeptOneD,            ///< a 1-D tensor (bias, norm weight, …)
+    KeptFusedExperts,    ///< fused 3-D MoE experts in a block: not nn.Linear weights, neither library quantizes them
+    KeptNot2D,           ///< more than two dimensions outside the blocks
+    KeptNotWeight,       ///< 2-D but not named `*.weight`
+    KeptEmpty,           ///< no elements
+    KeptNotFloat,        ///< stored as an integer or boolean type
+    KeptByKeep,          ///< matched by a --keep pattern
+    KeptNotMatchedByOnly,  ///< --only given and no pattern matched
+    KeptConv1D,          ///< a GPT-2 style Conv1D layer (llm-compressor quantizes nn.Linear only)
+    KeptEmbedding,       ///< an embedding
+    KeptNorm,            ///< a norm
+    KeptLmHead,          ///< lm_head / output
+    KeptRouter,          ///< a MoE router / gate
+    KeptNotBlockLinear,  ///< a 2-D weight outside the transformer blocks
+};
+
 /// One output tensor of a forget run.
 struct ForgetTensor {
     std::string name;
     std::vector<std::uint64_t> shape;   ///< row-major
     DType source = DType::Unknown;      ///< stored type in the input (payload)
     DType target = DType::Unknown;      ///< type written
-    std::string reason;                 ///< why this type (rule, override, fallback), for the report
+    /// GGUF: why this type in llama-quantize's words with the details (rule,
+    /// pattern, override, fallback), for the report. Empty for safetensors
+    /// targets, where `st_rule` says it.
+    std::string reason;
     /// GGUF: the rule that chose `target` (TypeRule), and whether the row did
     /// not fit its blocks so that a fallback type was taken; for front ends
-    /// that word `reason` themselves. nullopt for safetensors targets, where
-    /// `copied` / `target` say whether the tensor was quantized.
+    /// that word `reason` themselves. nullopt for safetensors targets.
     std::optional<TypeRule> rule;
     bool fallback = false;
+    /// Safetensors targets: quantized or why kept (a kept tensor with
+    /// `copied` false was decoded to BF16 under --requantize). nullopt for
+    /// GGUF targets.
+    std::optional<StRule> st_rule;
     std::uint64_t bytes = 0;            ///< bytes written for it
     bool copied = false;                ///< stored bytes copied unchanged (no decode/encode)
     // Measured round trip (f32 input x → target → f32 y), f64 sums over the
@@ -112,7 +140,7 @@ std::vector<ForgetTensor> plan_gguf_forget(const Catalog& catalog, const Plan& p
 
 /// Quantize `catalog` to a GGUF file as llama-quantize would: key/values
 /// copied with `general.quantization_version` and `general.file_type` set
-/// (gguf_writer.hpp `llama_quantize_kvs`), tensors in input order, each
+/// (gguf_ftype.hpp `llama_quantize_kvs`), tensors in input order, each
 /// encoded to its plan_gguf_forget() type; tensors that keep their stored
 /// type are copied byte for byte. Progress counts input f32 bytes.
 /// \throws everything plan_gguf_forget() throws; Error{OutputExists} when

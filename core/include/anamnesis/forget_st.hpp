@@ -144,14 +144,6 @@ struct StForgetOptions {
     bool measure_loss = true;
 };
 
-/// Why a tensor is or is not quantized, one of these for every logical
-/// tensor (ForgetTensor::reason):
-/// "quantized: <label>", "kept: embedding", "kept: lm_head", "kept: norm",
-/// "kept: router", "kept: 1-D", "kept: not 2-D", "kept: not a block Linear",
-/// "kept: not float", "kept: --keep", "kept: not matched by --only",
-/// "kept: fused 3-D experts (…)", "kept: Conv1D (llm-compressor quantizes
-/// nn.Linear only)".
-
 struct StForgetResult {
     std::vector<std::string> files;     ///< every file written (shards, index.json, config.json, copied tokenizer files)
     /// One per logical tensor, in input order. Quantized: `target` = dtype
@@ -177,7 +169,8 @@ struct StForgetResult {
 };
 
 /// Choose every tensor's fate without writing anything (dry run). Fills
-/// name, shape, source, target, reason, bytes and numel.
+/// name, shape, source, target, st_rule (why quantized or kept), bytes and
+/// numel.
 /// A GGUF input is read in its Hugging Face layout (amn::to_hf_layout: HF
 /// tensor names, llama.cpp's Q/K permutation undone, config.json from the
 /// metadata), so that the output is the folder transformers/vLLM load —

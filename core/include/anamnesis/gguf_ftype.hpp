@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 /// \file gguf_ftype.hpp
-/// llama.cpp's file types (`enum llama_ftype`, llama.h) and llama-quantize's
-/// choice of a ggml type for every tensor of a model, rule for rule.
+/// llama.cpp's file types (`enum llama_ftype`, llama.h), llama-quantize's
+/// choice of a ggml type for every tensor of a model, rule for rule, and the
+/// key/values it writes.
 ///
 /// Matches llama.cpp `src/llama-quant.cpp` (`tensor_allows_quantization`,
 /// `llama_tensor_get_type`, `llama_tensor_get_type_impl`,
@@ -13,7 +14,8 @@
 /// shared gguf-real fixtures (34af94c); the fixtures are the judge.
 
 #include "anamnesis/dtype.hpp"
-#include "anamnesis/gguf_writer.hpp"
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/metadata.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -159,5 +161,42 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
 /// number parsed as "blk.%d." (tensors outside blocks count as layer −1,
 /// so they come first), then by name (byte-wise). Returns indices into `names`.
 std::vector<std::size_t> llama_quantize_tensor_order(const std::vector<std::string>& names);
+
+// ---- key/values -----------------------------------------------------------------
+
+/// Every key/value of a GGUF catalog (from open_gguf / open_model), typed, in
+/// file order: a copy of `cat.metadata`, which the parser filled (no second
+/// read of the file). Values of big-endian files are host numbers; writing
+/// them gives a little-endian file.
+/// \throws Error{Usage} when `cat` is not a GGUF catalog.
+std::vector<GgufKv> gguf_read_kvs(const Catalog& cat);
+
+/// The key/values llama-quantize writes for input key/values `input` and
+/// file type `ftype_id` (llama_ftype), without an importance matrix.
+/// Matches llama.cpp `llama_model_quantize_impl` (src/llama-quant.cpp):
+/// `gguf_set_kv` copies every input key in order (a string, or string array
+/// element, is cut at its first NUL byte: ggml copies them through
+/// `const char *`); then `general.quantization_version` = u32 2
+/// (GGML_QNT_VERSION) and `general.file_type` = u32 `ftype_id` are set,
+/// which removes them where they were and appends them at the end in that
+/// order; then `split.no`, `split.count`, `split.tensors.count` are removed.
+/// (With --keep-split, --override-kv or --prune-layers llama-quantize adds or
+/// changes more keys; those options are not modelled.)
+std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id);
+
+/// What `llama-quantize --imatrix FILE` records (tools/quantize/quantize.cpp,
+/// as --override-kv entries, appended after the keys above in this order).
+struct LlamaImatrixKvs {
+    std::string file;                 ///< quantize.imatrix.file: the path as given on the command line
+    std::string dataset;              ///< quantize.imatrix.dataset: first dataset name ("" = key not written)
+    std::uint32_t entries_count = 0;  ///< quantize.imatrix.entries_count (u32)
+    std::uint32_t chunks_count = 0;   ///< quantize.imatrix.chunks_count (u32; 0 = key not written)
+};
+
+/// llama_quantize_kvs() followed by the imatrix keys: file and dataset cut to
+/// 127 bytes (quantize.cpp copies them with strncpy into 128-byte buffers),
+/// entries_count, and chunks_count when > 0, each set like gguf_set_val_*.
+std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id,
+                                       const LlamaImatrixKvs& imatrix);
 
 }  // namespace amn

@@ -51,7 +51,4 @@ struct Inspection {
 /// Summarise. Never throws.
 Inspection inspect(const Catalog& catalog, const Plan& plan);
 
-/// "1.50 GiB", "64.0 KiB", "312 B": binary units, 3 significant digits.
-std::string human_bytes(std::uint64_t bytes);
-
 }  // namespace amn

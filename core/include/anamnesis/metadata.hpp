@@ -165,6 +165,11 @@ const MetaValue* meta_find(const std::vector<MetaKv>& kvs, std::string_view key)
 inline const MetaValue* gguf_find_kv(const std::vector<MetaKv>& kvs, std::string_view key) noexcept {
     return meta_find(kvs, key);
 }
+/// Set `key` the way ggml's gguf_set_val_* does: every key/value called
+/// `key` is removed, the new one appended at the end.
+void gguf_set_kv(std::vector<MetaKv>& kvs, std::string key, MetaValue value);
+/// Remove every key/value called `key` (ggml's gguf_remove_key); no-op when absent.
+void gguf_remove_kv(std::vector<MetaKv>& kvs, std::string_view key);
 
 /// The value as JSON text, arrays complete: integers in decimal, floats in
 /// the shortest form that reads back to the same f32/f64 (std::to_chars),

@@ -73,13 +73,6 @@ std::uint8_t e4m3fn_from_f32(float x) noexcept;
 /// "1.5e+16"); "inf", "-inf", "nan".
 std::string python_float_repr(double x);
 
-/// torch 1.13's CPU float32 `sum()` of a contiguous 1-D tensor (ATen
-/// `cascade_sum` as AVX2 runs it: 8-lane vectors, 4 ILP accumulators, a
-/// 4-level cascade with level_step 2^max(4, ⌈log2(n/32)⌉/4), then the scalar
-/// tail, then the 8 lanes in order). `mean = sum / n` in f32 is
-/// `Tensor.mean()`.
-float torch_cpu_sum_f32(std::span<const float> x) noexcept;
-
 // ------------------------------------------------------------------ bitsandbytes 4-bit
 
 enum class Bnb4Kind { NF4, FP4 };

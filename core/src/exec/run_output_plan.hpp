@@ -18,7 +18,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
-#include "anamnesis/sink.hpp"
+#include "sink.hpp"
 #include "exec/output_plan.hpp"
 #include "loss_sums.hpp"
 

@@ -357,6 +357,7 @@ Catalog parse_npz(MappedFilePtr file, const std::string& path) {
             if (e.is_directory()) continue;
             if (e.name.size() < 4 || e.name.compare(e.name.size() - 4, 4, ".npy") != 0) {
                 cat.notes.push_back("skipped non-array member " + e.name);
+                ++cat.skipped_values;
                 continue;
             }
             members.push_back(&e);

@@ -62,12 +62,8 @@ std::string resolve_ollama(std::string_view spec) {
     const std::string text = ss.str();
     const std::string mpath = manifest.string();
 
-    simdjson::ondemand::parser parser;
-    simdjson::padded_string padded(text);
-    simdjson::ondemand::document doc;
-    detail::check_json(parser.iterate(padded).get(doc), "ollama manifest", mpath);
-    simdjson::ondemand::object obj;
-    detail::check_json(doc.get_object().get(obj), "ollama manifest (not a JSON object)", mpath);
+    detail::OnDemandObject json(text, "ollama manifest", "ollama manifest (not a JSON object)", mpath);
+    simdjson::ondemand::object& obj = json.root();
     simdjson::ondemand::array layers;
     detail::check_json(obj["layers"].get_array().get(layers), "ollama manifest 'layers'", mpath);
     std::string digest;

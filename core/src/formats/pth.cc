@@ -86,6 +86,7 @@ private:
     std::size_t dropped_ = 0;
 
     void note(std::string s) {
+        ++cat_.skipped_values;
         if (cat_.notes.size() < kMaxNotes) cat_.notes.push_back(std::move(s));
         else ++dropped_;
     }

@@ -49,6 +49,7 @@ Catalog open_pth_index(const std::string& index_path) {
             cat.integrity_checks.push_back(std::move(c));
         }
         for (auto& n : part.notes) cat.notes.push_back(f + ": " + n);
+        cat.skipped_values += part.skipped_values;
         if (cat.metadata.empty()) cat.metadata = std::move(part.metadata);
     }
     cat.index_names();

@@ -92,12 +92,9 @@ SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, 
         throw Error(ErrorCode::BadJson, "header does not start with '{'", file);
     h.data_size = bytes.size() - 8 - h.header_size;
 
-    simdjson::padded_string json(reinterpret_cast<const char*>(bytes.data() + 8), h.header_size);
-    od::parser parser;
-    od::document doc;
-    check_json(parser.iterate(json).get(doc), "header is not valid JSON", file);
-    od::object root;
-    check_json(doc.get_object().get(root), "header is not a valid JSON object", file);
+    detail::OnDemandObject json(std::string_view(reinterpret_cast<const char*>(bytes.data() + 8), h.header_size),
+                                "header is not valid JSON", "header is not a valid JSON object", file);
+    od::object& root = json.root();
 
     // Keys are unescaped into the parser's string buffer, alive until it is destroyed.
     std::unordered_set<std::string_view> names;
@@ -132,7 +129,7 @@ SafetensorsHeader parse_safetensors_header(std::span<const std::uint8_t> bytes, 
     }
     // Reject trailing garbage: past the root object there must be nothing.
     const char* loc = nullptr;
-    if (doc.current_location().get(loc) == simdjson::SUCCESS)
+    if (json.document().current_location().get(loc) == simdjson::SUCCESS)
         throw Error(ErrorCode::BadJson, "trailing data after the header's JSON object", file);
 
     // Offsets, sizes, overlaps.
@@ -216,12 +213,9 @@ void append_safetensors_shard(Catalog& catalog, MappedFilePtr file) {
 
 Catalog open_safetensors_index(const std::string& index_path) {
     auto file = MappedFile::open(index_path);
-    simdjson::padded_string json(reinterpret_cast<const char*>(file->data()), file->size());
-    od::parser parser;
-    od::document doc;
-    check_json(parser.iterate(json).get(doc), "index is not valid JSON", index_path);
-    od::object root;
-    check_json(doc.get_object().get(root), "index is not a JSON object", index_path);
+    detail::OnDemandObject json(std::string_view(reinterpret_cast<const char*>(file->data()), file->size()),
+                                "index is not valid JSON", "index is not a JSON object", index_path);
+    od::object& root = json.root();
 
     std::vector<std::pair<std::string, std::string>> weight_map;  // tensor → shard file
     std::vector<std::pair<std::string, std::string>> meta;

@@ -14,24 +14,42 @@
 // NaN payloads do not depend on operand order either.
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
 namespace amn::kernels::quant {
 
-/// bitsandbytes NF4 codebook (functional.py NF4 code, dDequantizeNF4), as
-/// f32 literals: the one copy for decoding (schemes/bnb4.cc) and
-/// re-quantization (requantize.cc).
-inline constexpr std::array<float, 16> kNf4{
-    -1.0f, -0.6961928009986877f, -0.5250730514526367f, -0.39491748809814453f,
-    -0.28444138169288635f, -0.18477343022823334f, -0.09105003625154495f, 0.0f,
-    0.07958029955625534f, 0.16093020141124725f, 0.24611230194568634f, 0.33791524171829224f,
-    0.44070982933044434f, 0.5626170039176941f, 0.7229568362236023f, 1.0f};
-/// bitsandbytes FP4 codebook (dDequantizeFP4Tree): sign bit 3, magnitudes as
-/// its literals.
-inline constexpr std::array<float, 16> kFp4{
-    0.0f, 5.208333333e-03f, 0.66666667f, 1.0f, 0.33333333f, 0.5f, 0.16666667f, 0.25f,
-    -0.0f, -5.208333333e-03f, -0.66666667f, -1.0f, -0.33333333f, -0.5f, -0.16666667f, -0.25f};
+/// bitsandbytes' 4-bit code tables as float32 bit patterns, the one copy:
+/// equal to the quant_map tensors of real checkpoints (and of the reference
+/// data), written by the NF4/FP4 encoder (kernels/st/bnb4.cc).
+/// NF4: `get_4bit_type("nf4")` (functional.py NF4 code, dDequantizeNF4).
+inline constexpr std::array<std::uint32_t, 16> kNf4Bits{
+    0xBF800000u, 0xBF3239B1u, 0xBF066B30u, 0xBECA32A0u, 0xBE91A24Du, 0xBE3D353Fu, 0xBDBA7871u, 0x00000000u,
+    0x3DA2FAFFu, 0x3E24CAE3u, 0x3E7C04DDu, 0x3EAD033Au, 0x3EE1A4B8u, 0x3F1007ABu, 0x3F3913B3u, 0x3F800000u,
+};
+/// FP4: `get_4bit_type("fp4")` = [0, 0.0625, 8, 12, 4, 6, 2, 3, -0, -0.0625, …] / 12;
+/// the source's "-0" is a Python integer, so entry 8 is +0.0.
+inline constexpr std::array<std::uint32_t, 16> kFp4Bits{
+    0x00000000u, 0x3BAAAAABu, 0x3F2AAAABu, 0x3F800000u, 0x3EAAAAABu, 0x3F000000u, 0x3E2AAAABu, 0x3E800000u,
+    0x00000000u, 0xBBAAAAABu, 0xBF2AAAABu, 0xBF800000u, 0xBEAAAAABu, 0xBF000000u, 0xBE2AAAABu, 0xBE800000u,
+};
+
+namespace detail_codebook {
+constexpr std::array<float, 16> floats(const std::array<std::uint32_t, 16>& bits, bool negative_zero_8) {
+    std::array<float, 16> f{};
+    for (std::size_t i = 0; i < 16; ++i) f[i] = std::bit_cast<float>(bits[i]);
+    if (negative_zero_8) f[8] = -0.0f;
+    return f;
+}
+}  // namespace detail_codebook
+
+/// The same tables as floats, for decoding (schemes/bnb4.cc) and
+/// re-quantization (requantize.cc). NF4: kNf4Bits.
+inline constexpr std::array<float, 16> kNf4 = detail_codebook::floats(kNf4Bits, false);
+/// FP4 as bitsandbytes decodes it (dDequantizeFP4Tree): kFp4Bits, except
+/// that code 8 (sign bit 3 set, magnitude 0) decodes to −0.0.
+inline constexpr std::array<float, 16> kFp4 = detail_codebook::floats(kFp4Bits, true);
 
 /// Unpack `n` unsigned `bits`-bit fields (bits ∈ {2, 3, 4, 8}) from a
 /// little-endian bit stream of 32-bit words: field i occupies stream bits

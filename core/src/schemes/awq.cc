@@ -134,7 +134,7 @@ void detect_awq(PlanBuilder& b) {
         for (auto c : {qz, sc}) if (c != PlanBuilder::npos) comps.push_back(c);
         auto fail = [&](const std::string& why) { b.add_error(i, out_name, "AWQ: " + why, comps); };
 
-        if (version && lower(*version) != "gemm") {
+        if (version && ascii_lower(*version) != "gemm") {
             fail("version \"" + *version + "\" is not supported (only the GEMM layout)");
             continue;
         }

@@ -126,17 +126,14 @@ private:
 std::map<std::string, std::string> parse_blob(const Catalog& cat, const TensorInfo& t) {
     namespace od = simdjson::ondemand;
     const std::uint8_t* p = cat.data(t);
-    simdjson::padded_string json(reinterpret_cast<const char*>(p), t.nbytes);
     // Called once per quantized tensor: one parser per thread, reused (the
     // document below is done with before the next call).
     thread_local od::parser parser;
-    od::document doc;
-    check_json(parser.iterate(json).get(doc), "quant_state is not valid JSON", cat.path, t.name);
-    od::object root;
-    check_json(doc.get_object().get(root), "quant_state is not a JSON object", cat.path, t.name);
+    OnDemandObject json(std::string_view(reinterpret_cast<const char*>(p), t.nbytes), "quant_state is not valid JSON",
+                        "quant_state is not a JSON object", cat.path, t.name, &parser);
     std::map<std::string, std::string> m;
-    flatten_object(root, "", m, cat.path);
-    if (!doc.current_location().error())
+    flatten_object(json.root(), "", m, cat.path);
+    if (!json.document().current_location().error())
         throw Error(ErrorCode::BadJson, "quant_state has trailing bytes after the JSON object", cat.path, t.name);
     return m;
 }
@@ -221,7 +218,7 @@ void detect_bnb4(PlanBuilder& b) {
         };
         Bnb4Layout l;
         l.fp4 = fp4;
-        if (auto t = get("quant_type"); !t || lower(*t) != (fp4 ? "fp4" : "nf4")) {
+        if (auto t = get("quant_type"); !t || ascii_lower(*t) != (fp4 ? "fp4" : "nf4")) {
             fail("quant_state quant_type is \"" + get("quant_type").value_or("") + "\", the tensor name says " +
                  (fp4 ? "fp4" : "nf4"));
             continue;

@@ -146,7 +146,7 @@ Config read_config(const Catalog& cat) {
         g.w.type = value(cat, p + "weights.type");
         g.w.strategy = value(cat, p + "weights.strategy");
         g.w.symmetric = parse_bool(value(cat, p + "weights.symmetric"));
-        const std::string ao = lower(value(cat, p + "weights.actorder"));
+        const std::string ao = ascii_lower(value(cat, p + "weights.actorder"));
         g.w.act_order = !ao.empty() && ao != "false";
         auto b0 = parse_int(value(cat, p + "weights.block_structure.0"));
         auto b1 = parse_int(value(cat, p + "weights.block_structure.1"));
@@ -553,7 +553,7 @@ void detect_compressed_tensors(PlanBuilder& b) {
             if (n.ends_with(suf)) { b.consume(i); break; }
     }
     // Sparse compressors store other companions: never pass them through.
-    if (!cfg.sparsity_format.empty() && lower(cfg.sparsity_format) != "dense") {
+    if (!cfg.sparsity_format.empty() && ascii_lower(cfg.sparsity_format) != "dense") {
         for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
             if (b.claimed(i)) continue;
             const auto& n = cat.tensors[i].name;

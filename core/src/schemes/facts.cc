@@ -3,6 +3,7 @@
 #include "facts.hpp"
 
 #include "scheme.hpp"
+#include "ascii_lower.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -91,11 +92,6 @@ std::vector<SchemeFacts> make_table() {
     return t;
 }
 
-std::string lower(std::string_view v) {
-    std::string s(v);
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 }  // namespace
 
@@ -112,7 +108,7 @@ const SchemeFacts& scheme_facts(std::string_view family) {
 
 bool quant_method_is(std::string_view method, std::string_view family) {
     const auto& m = scheme_facts(family).quant_methods;
-    return std::find(m.begin(), m.end(), lower(method)) != m.end();
+    return std::find(m.begin(), m.end(), ascii_lower(method)) != m.end();
 }
 
 CompanionRole companion_role_of(std::string_view name) {

@@ -275,7 +275,7 @@ void detect_gptq(PlanBuilder& b) {
         auto fail = [&](const std::string& why) { b.add_error(i, out_name, "GPTQ: " + why, comps); };
 
         if (cfg_format) {
-            const std::string f = lower(*cfg_format);
+            const std::string f = ascii_lower(*cfg_format);
             if (f != "gptq" && f != "gptq_v2") {
                 fail("checkpoint_format \"" + *cfg_format + "\" is not supported (only \"gptq\" and \"gptq_v2\")");
                 continue;
@@ -344,7 +344,7 @@ void detect_gptq(PlanBuilder& b) {
         if (gs_cfg) l.group_size = *gs_cfg == -1 ? l.in : static_cast<std::uint64_t>(*gs_cfg);
         else if (l.in % l.groups == 0) l.group_size = l.in / l.groups;
         if (cfg_sym) l.sym = parse_bool(*cfg_sym);
-        l.v2 = cfg_format && lower(*cfg_format) == "gptq_v2";
+        l.v2 = cfg_format && ascii_lower(*cfg_format) == "gptq_v2";
 
         std::vector<std::int32_t> g_idx;
         if (gi != PlanBuilder::npos) {

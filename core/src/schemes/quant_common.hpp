@@ -6,6 +6,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "ascii_lower.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -22,10 +23,7 @@ namespace amn::detail::quant {
 
 static_assert(std::endian::native == std::endian::little, "quantized schemes read little-endian words in place");
 
-inline std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using detail::ascii_lower;
 
 /// Unaligned little-endian u32 at byte address p (safetensors data need not be aligned).
 inline std::uint32_t load_u32(const std::uint8_t* p) noexcept {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Per-target helpers shared by the Highway encoders that search scales
-// lane-per-sub-block (quantize_simd_kquants.cc, quantize_simd_iquants.cc):
-// batching of blocks, the transpose to one sub-block per lane, ggml's
-// nearest_int. Included once per target (no include guard of the usual kind).
+// Per-target helpers shared by the Highway encoders: the block absmax with
+// its finiteness (also quantize_simd_fp4.cc, quantize_simd_ternary.cc) and,
+// for the encoders that search scales lane-per-sub-block
+// (quantize_simd_kquants.cc, quantize_simd_iquants.cc), batching of blocks,
+// the transpose to one sub-block per lane, ggml's nearest_int. Included once per target (no include guard of the usual kind).
 #if defined(AMN_GGUF_QUANTIZE_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef AMN_GGUF_QUANTIZE_SIMD_INL_H_
 #undef AMN_GGUF_QUANTIZE_SIMD_INL_H_
@@ -38,6 +39,21 @@ static_assert(kSub % kL == 0, "lanes must divide the batch");
 HWY_INLINE void StoreFp16(std::uint8_t* p, float f) {
     const std::uint16_t h = q::f32_to_fp16(f);
     std::memcpy(p, &h, 2);
+}
+
+// max |x[j]| over n elements (a multiple of the lane count); false when one is inf or NaN.
+HWY_INLINE bool AbsMax(const float* HWY_RESTRICT x, std::size_t n, float& amax) {
+    const DF df;
+    const VF inf = hn::Set(df, HUGE_VALF);
+    VF m = hn::Zero(df);
+    auto finite = hn::Lt(m, inf);
+    for (std::size_t j = 0; j < n; j += hn::Lanes(df)) {
+        const VF a = hn::Abs(hn::LoadU(df, x + j));
+        finite = hn::And(finite, hn::Lt(a, inf));
+        m = hn::Max(m, a);
+    }
+    amax = hn::GetLane(hn::MaxOfLanes(df, m));
+    return hn::AllTrue(df, finite);
 }
 
 HWY_INLINE bool AllFinite(const float* HWY_RESTRICT x, std::size_t n) {

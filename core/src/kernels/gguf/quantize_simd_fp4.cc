@@ -32,6 +32,7 @@
 #include "gguf_quantize.hpp"
 #include "iq_tables.hpp"
 #include "quantize_common.hpp"
+#include "gguf/quantize_simd-inl.h"
 
 #include <cmath>
 #include <cstring>
@@ -49,20 +50,7 @@ using DU8 = hn::Rebind<std::uint8_t, DF>;
 using VF = hn::Vec<DF>;
 using VI = hn::Vec<DI>;
 
-// max |x[j]| over n elements (a multiple of the lane count); false when one is inf or NaN.
-HWY_INLINE bool AbsMax(const float* HWY_RESTRICT x, std::size_t n, float& amax) {
-    const DF df;
-    const VF inf = hn::Set(df, HUGE_VALF);
-    VF m = hn::Zero(df);
-    auto finite = hn::Lt(m, inf);
-    for (std::size_t j = 0; j < n; j += hn::Lanes(df)) {
-        const VF a = hn::Abs(hn::LoadU(df, x + j));
-        finite = hn::And(finite, hn::Lt(a, inf));
-        m = hn::Max(m, a);
-    }
-    amax = hn::GetLane(hn::MaxOfLanes(df, m));
-    return hn::AllTrue(df, finite);
-}
+using kq::AbsMax;  // quantize_simd-inl.h
 
 // ggml's `(uint8_t)(floorf(log2f(amax)) − 2 + 127)` for a finite amax > 0.
 HWY_INLINE std::uint8_t Mxfp4Exponent(float amax) {

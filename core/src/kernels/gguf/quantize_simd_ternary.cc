@@ -18,6 +18,7 @@
 
 #include "gguf_quantize.hpp"
 #include "quantize_common.hpp"
+#include "gguf/quantize_simd-inl.h"
 
 #include <cfloat>
 #include <cmath>
@@ -35,20 +36,7 @@ using DI = hn::RebindToSigned<DF>;
 using DU8 = hn::Rebind<std::uint8_t, DF>;
 using VF = hn::Vec<DF>;
 
-// max |x[j]| over n elements (a multiple of the lane count); false when one is inf or NaN.
-HWY_INLINE bool AbsMax(const float* HWY_RESTRICT x, std::size_t n, float& amax) {
-    const DF df;
-    const VF inf = hn::Set(df, HUGE_VALF);
-    VF m = hn::Zero(df);
-    auto finite = hn::Lt(m, inf);
-    for (std::size_t j = 0; j < n; j += hn::Lanes(df)) {
-        const VF a = hn::Abs(hn::LoadU(df, x + j));
-        finite = hn::And(finite, hn::Lt(a, inf));
-        m = hn::Max(m, a);
-    }
-    amax = hn::GetLane(hn::MaxOfLanes(df, m));
-    return hn::AllTrue(df, finite);
-}
+using kq::AbsMax;  // quantize_simd-inl.h
 
 HWY_INLINE bool NormalScale(float d) { return std::fabs(d) >= FLT_MIN && std::fabs(d) <= FLT_MAX; }
 

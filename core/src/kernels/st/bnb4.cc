@@ -7,6 +7,7 @@
 // The 4-bit codes run on the row-chunk kernels (st_kernels.hpp); the rules are listed in
 // shared/fixtures/quantize-ref-st/README.md ("bitsandbytes NF4 / FP4").
 #include "anamnesis/st_quantize.hpp"
+#include "kernels/quant_kernels.hpp"
 #include "kernels/st/st_common.hpp"
 #include "kernels/st/st_kernels.hpp"
 
@@ -22,19 +23,8 @@ using detail::float_of;
 
 namespace {
 
-// bitsandbytes' code tables as float32 bit patterns, equal to the quant_map /
-// nested_quant_map tensors of real checkpoints (and of the reference data).
-// NF4: `get_4bit_type("nf4")`.
-constexpr std::array<std::uint32_t, 16> kNf4Bits{
-    0xBF800000u, 0xBF3239B1u, 0xBF066B30u, 0xBECA32A0u, 0xBE91A24Du, 0xBE3D353Fu, 0xBDBA7871u, 0x00000000u,
-    0x3DA2FAFFu, 0x3E24CAE3u, 0x3E7C04DDu, 0x3EAD033Au, 0x3EE1A4B8u, 0x3F1007ABu, 0x3F3913B3u, 0x3F800000u,
-};
-// FP4: `get_4bit_type("fp4")` = [0, 0.0625, 8, 12, 4, 6, 2, 3, -0, -0.0625, …] / 12;
-// the source's "-0" is a Python integer, so entry 8 is +0.0.
-constexpr std::array<std::uint32_t, 16> kFp4Bits{
-    0x00000000u, 0x3BAAAAABu, 0x3F2AAAABu, 0x3F800000u, 0x3EAAAAABu, 0x3F000000u, 0x3E2AAAABu, 0x3E800000u,
-    0x00000000u, 0xBBAAAAABu, 0xBF2AAAABu, 0xBF800000u, 0xBEAAAAABu, 0xBF000000u, 0xBE2AAAABu, 0xBE800000u,
-};
+// The NF4/FP4 tables: kernels::quant::kNf4Bits / kFp4Bits (quant_kernels.hpp).
+using kernels::quant::kFp4Bits, kernels::quant::kNf4Bits;
 // `create_dynamic_map()` (signed, 7 exponent bits) as real checkpoints carry
 // it: the linspace of each decade computed as start + step·i rounded once.
 constexpr std::array<std::uint32_t, 256> kDynamicBits{

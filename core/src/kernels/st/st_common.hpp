@@ -158,3 +158,14 @@ inline void pack_int32(const std::int8_t* q, std::size_t n, std::size_t stride, 
 }
 
 }  // namespace amn::st::detail
+
+namespace amn::st {
+
+/// torch 1.13's CPU float32 `sum()` of a contiguous 1-D tensor (ATen
+/// `cascade_sum` as AVX2 runs it: 8-lane vectors, 4 ILP accumulators, a
+/// 4-level cascade with level_step 2^max(4, ⌈log2(n/32)⌉/4), then the scalar
+/// tail, then the 8 lanes in order). `mean = sum / n` in f32 is
+/// `Tensor.mean()`: bitsandbytes' double-quant offset (kernels/st/bnb4.cc).
+float torch_cpu_sum_f32(std::span<const float> x) noexcept;
+
+}  // namespace amn::st

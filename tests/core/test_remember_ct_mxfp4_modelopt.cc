@@ -31,7 +31,7 @@ using Tensors = std::map<std::string, amn::test::RawTensor>;
 using Edit = std::function<void(Tensors&)>;
 Q_DECLARE_METATYPE(Edit)
 
-class TestNewFormats : public QObject {
+class TestRememberCtMxfp4Modelopt : public QObject {
     Q_OBJECT
 private slots:
     void referenceCases_data();
@@ -157,7 +157,7 @@ std::vector<std::uint8_t> i64s(std::initializer_list<std::int64_t> v) {
 
 // ------------------------------------------------------------ reference data
 
-void TestNewFormats::referenceCases_data() {
+void TestRememberCtMxfp4Modelopt::referenceCases_data() {
     QTest::addColumn<QString>("dir");
     AMN_REQUIRE_REFERENCE_DIR(ref);
     int n = 0;
@@ -169,7 +169,7 @@ void TestNewFormats::referenceCases_data() {
     QVERIFY(n >= 11);
 }
 
-void TestNewFormats::referenceCases() {
+void TestRememberCtMxfp4Modelopt::referenceCases() {
     QFETCH(QString, dir);
     const std::string in = (dir + "/input").toStdString();
     const auto expected = read_all((dir + "/expected.safetensors").toStdString());
@@ -194,7 +194,7 @@ void TestNewFormats::referenceCases() {
     }
 }
 
-void TestNewFormats::schemesInWords() {
+void TestRememberCtMxfp4Modelopt::schemesInWords() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     struct Case { const char* path; const char* id; std::vector<const char*> words; };
     const std::vector<Case> cases = {
@@ -226,7 +226,7 @@ void TestNewFormats::schemesInWords() {
     QVERIFY2(diff.empty(), diff.c_str());
 }
 
-void TestNewFormats::fp4Values() {
+void TestRememberCtMxfp4Modelopt::fp4Values() {
     namespace f4 = amn::kernels::fp4;
     QCOMPARE(std::bit_cast<std::uint32_t>(f4::e8m0_value(0)), 0x00400000u);  // 2^-127, subnormal
     QCOMPARE(f4::e8m0_value(127), 1.0f);
@@ -249,7 +249,7 @@ void TestNewFormats::fp4Values() {
 // gate_proj int4 group 128 (group_0, by regex) and down_proj int8 per
 // channel (group_1, by regex) in one two-shard model, the down_proj scale in
 // the other shard than its weight_packed.
-void TestNewFormats::mixedGroupsShardedRegex() {
+void TestRememberCtMxfp4Modelopt::mixedGroupsShardedRegex() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     const std::string a = ref + "/compressed_tensors/w4a16_group128", c = ref + "/compressed_tensors/w8a16_channel";
     auto ta = amn::test::read_safetensors_raw(a + "/input/model.safetensors");
@@ -291,7 +291,7 @@ void TestNewFormats::mixedGroupsShardedRegex() {
 
 // A plain BF16 layer listed in `ignore` (lm_head) passes through next to a
 // quantized one; the note names the ignore list.
-void TestNewFormats::ignoredLayerPassesThrough() {
+void TestRememberCtMxfp4Modelopt::ignoredLayerPassesThrough() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     const std::string a = ref + "/compressed_tensors/w4a16_group128";
     QTemporaryDir tmp;
@@ -313,7 +313,7 @@ void TestNewFormats::ignoredLayerPassesThrough() {
 
 // float-quantized with an F16 scale: compressed-tensors multiplies in F16
 // (one F16 rounding), then casts to BF16 — two roundings, not one.
-void TestNewFormats::fp8F16ScaleRoundsThroughF16() {
+void TestRememberCtMxfp4Modelopt::fp8F16ScaleRoundsThroughF16() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     namespace ks = amn::kernels::scalar;
     const std::string c = ref + "/compressed_tensors/fp8_static_tensor_f32";
@@ -352,7 +352,7 @@ void TestNewFormats::fp8F16ScaleRoundsThroughF16() {
 
 // ------------------------------------------------------------ bad input
 
-void TestNewFormats::badInput_data() {
+void TestRememberCtMxfp4Modelopt::badInput_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addColumn<Edit>("edit");
     QTest::addColumn<QString>("config");
@@ -415,7 +415,7 @@ void TestNewFormats::badInput_data() {
     }) << "" << QString::fromStdString(ex) << "do not match blocks";
 }
 
-void TestNewFormats::badInput() {
+void TestRememberCtMxfp4Modelopt::badInput() {
     QFETCH(QString, fixture);
     QFETCH(Edit, edit);
     QFETCH(QString, config);
@@ -452,5 +452,5 @@ void TestNewFormats::badInput() {
     QVERIFY(!QDir(tmp.filePath("out")).exists() || QDir(tmp.filePath("out")).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestNewFormats)
-#include "test_new_formats.moc"
+QTEST_GUILESS_MAIN(TestRememberCtMxfp4Modelopt)
+#include "test_remember_ct_mxfp4_modelopt.moc"

@@ -106,7 +106,7 @@ std::string plan_error(const std::string& input) {
 
 }  // namespace
 
-class TestQuant : public QObject {
+class TestRememberGptqAwqBnb : public QObject {
     Q_OBJECT
 private slots:
     void referenceCases_data();
@@ -126,7 +126,7 @@ private slots:
 
 // ------------------------------------------------------------ reference data
 
-void TestQuant::referenceCases_data() {
+void TestRememberGptqAwqBnb::referenceCases_data() {
     QTest::addColumn<QString>("dir");
     AMN_REQUIRE_REFERENCE_DIR(ref);
     int n = 0;
@@ -138,7 +138,7 @@ void TestQuant::referenceCases_data() {
     QVERIFY(n >= 7);
 }
 
-void TestQuant::referenceCases() {
+void TestRememberGptqAwqBnb::referenceCases() {
     QFETCH(QString, dir);
     const std::string diff = check_case(dir + "/input", dir);
     QVERIFY2(diff.empty(), diff.c_str());
@@ -151,7 +151,7 @@ void TestQuant::referenceCases() {
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) QVERIFY(plan.roles[i] != Role::Passthrough);
 }
 
-void TestQuant::headerLayoutsPlanTheirScheme_data() {
+void TestRememberGptqAwqBnb::headerLayoutsPlanTheirScheme_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("scheme");
     QTest::addColumn<QString>("output");
@@ -161,7 +161,7 @@ void TestQuant::headerLayoutsPlanTheirScheme_data() {
     QTest::newRow("bnb_nf4") << "bnb_nf4" << "bnb-nf4-b64" << "model.layers.0.weight" << "8x8";
 }
 
-void TestQuant::headerLayoutsPlanTheirScheme() {
+void TestRememberGptqAwqBnb::headerLayoutsPlanTheirScheme() {
     QFETCH(QString, name);
     QFETCH(QString, scheme);
     QFETCH(QString, output);
@@ -192,7 +192,7 @@ void TestQuant::headerLayoutsPlanTheirScheme() {
 
 // ------------------------------------------------------------ project fixtures
 
-void TestQuant::projectFixtures_data() {
+void TestRememberGptqAwqBnb::projectFixtures_data() {
     QTest::addColumn<QString>("dir");
     QTest::addColumn<qulonglong>("chunk");
     QTest::addColumn<uint>("threads");
@@ -206,7 +206,7 @@ void TestQuant::projectFixtures_data() {
     }
 }
 
-void TestQuant::projectFixtures() {
+void TestRememberGptqAwqBnb::projectFixtures() {
     QFETCH(QString, dir);
     QFETCH(qulonglong, chunk);
     QFETCH(uint, threads);
@@ -214,7 +214,7 @@ void TestQuant::projectFixtures() {
     QVERIFY2(diff.empty(), diff.c_str());
 }
 
-void TestQuant::projectFixturesEveryTarget() {
+void TestRememberGptqAwqBnb::projectFixturesEveryTarget() {
     const QStringList cases = {"gptq_actorder_asym", "gptq_v2_8bit", "gptq_3bit", "gptq_2bit", "awq_small",
                                "bnb_nf4_partial", "bnb_fp4_negzero"};
     std::string failure;
@@ -234,7 +234,7 @@ void TestQuant::projectFixturesEveryTarget() {
     QVERIFY2(failure.empty(), failure.c_str());
 }
 
-void TestQuant::schemesInWords() {
+void TestRememberGptqAwqBnb::schemesInWords() {
     struct Case { std::string input, words; };
     const std::vector<Case> cases = {
         {fixtures() + "/gptq_actorder_asym/input", "GPTQ 4-bit, group 32, act-order, asymmetric, F16 scales"},
@@ -264,7 +264,7 @@ void TestQuant::schemesInWords() {
     QCOMPARE(ins.quantized_parameters, std::uint64_t(128 * 64 + 64 * 32));
 }
 
-void TestQuant::configJsonLosesQuantization() {
+void TestRememberGptqAwqBnb::configJsonLosesQuantization() {
     // gptq_2bit has a config.json without quantization_config and an
     // AutoGPTQ quantize_config.json: the output has only config.json.
     QTemporaryDir tmp;
@@ -283,7 +283,7 @@ void TestQuant::configJsonLosesQuantization() {
     QVERIFY(!QJsonDocument::fromJson(cfg2.readAll()).object().contains("quantization_config"));
 }
 
-void TestQuant::eightBitIsNotReadAsFourBit() {
+void TestRememberGptqAwqBnb::eightBitIsNotReadAsFourBit() {
     // Without any configuration the width comes from the shapes alone.
     AMN_REQUIRE_REFERENCE_DIR(ref);
     QTemporaryDir tmp;
@@ -306,7 +306,7 @@ void TestQuant::eightBitIsNotReadAsFourBit() {
 using Edit = std::function<void(std::map<std::string, amn::test::RawTensor>&)>;
 Q_DECLARE_METATYPE(Edit)
 
-void TestQuant::badInput_data() {
+void TestRememberGptqAwqBnb::badInput_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addColumn<Edit>("edit");
     QTest::addColumn<QString>("config");   // replaces config.json when not empty
@@ -387,7 +387,7 @@ void TestQuant::badInput_data() {
     }) << "" << "blocksize \"63\"";
 }
 
-void TestQuant::badInput() {
+void TestRememberGptqAwqBnb::badInput() {
     QFETCH(QString, fixture);
     QFETCH(Edit, edit);
     QFETCH(QString, config);
@@ -413,7 +413,7 @@ void TestQuant::badInput() {
     QVERIFY(!QDir(tmp.filePath("out")).exists() || QDir(tmp.filePath("out")).isEmpty());
 }
 
-void TestQuant::badInputIsNamedAndWritesNothing() {
+void TestRememberGptqAwqBnb::badInputIsNamedAndWritesNothing() {
     // LLM.int8: a tile layout and a short SCB are named; an I8 weight
     // without SCB in an int8 model is not passed through as integers.
     AMN_REQUIRE_REFERENCE_DIR(ref);
@@ -451,5 +451,5 @@ void TestQuant::badInputIsNamedAndWritesNothing() {
     }
 }
 
-QTEST_APPLESS_MAIN(TestQuant)
-#include "test_quant.moc"
+QTEST_APPLESS_MAIN(TestRememberGptqAwqBnb)
+#include "test_remember_gptq_awq_bnb.moc"

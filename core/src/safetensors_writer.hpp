@@ -27,7 +27,7 @@
 /// padded with spaces (JSON whitespace) to the reserved length.
 
 #include "anamnesis/dtype.hpp"
-#include "anamnesis/sink.hpp"
+#include "sink.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -43,18 +43,11 @@ class TempFile;
 class SafetensorsSet;
 }  // namespace detail
 
-/// Streaming safetensors writer.
-///
-/// Sequence: construct → set_metadata() → add_tensor()/add_tail_tensor() × N
-/// → layout() → write() × M and set_tail_tensor() (any order, any thread) →
-/// commit(). abort(), or destruction without a successful commit(), removes
-/// the temporary file ".<name>.amn-XXXXXXXX.tmp" beside the final path.
-///
-/// The caller must make sure the output is not one of its inputs: with
-/// `overwrite` an input would be replaced (the writer does not know them).
-///
-/// Thread safety: write() and set_tail_tensor() may run concurrently from
-/// several threads; every other member must not run concurrently with anything.
+/// Streaming safetensors writer, a TensorSink: life cycle, temporary file,
+/// atomic commit and thread safety as sink.hpp says. The metadata is set
+/// and tail tensors declared before layout(): construct → set_metadata() →
+/// add_tensor()/add_tail_tensor() × N → layout() → write() × M and
+/// set_tail_tensor() → commit().
 class SafetensorsWriter final : public TensorSink {
 public:
     /// Nothing is created until layout(). `overwrite` = replace an existing
@@ -123,13 +116,10 @@ public:
     /// \throws Error{Usage} after layout(); Error{SizeMismatch} on overflow.
     std::uint64_t plan_layout();
 
-    /// Lay the file out (data order above), check the free space (statvfs),
-    /// create the temporary file at its size and write the 8-byte length and
-    /// header (without tail tensors: the final header replaces it at commit).
-    /// \throws Error{OutputExists} when the output exists and !overwrite;
-    ///         Error{Io} naming the folder when it is missing, not writable
-    ///         or has too little free space; Error{Usage} when called twice;
-    ///         Error{SizeMismatch} when the sizes overflow.
+    /// TensorSink::layout() in the data order above; the header written is
+    /// the 8-byte length and the JSON without tail tensors (the final header
+    /// replaces it at commit). Error{OutputExists} unless `overwrite`;
+    /// Error{SizeMismatch} when the sizes overflow.
     void layout() override;
 
     /// Header length N (the u64 at the start), a multiple of 8 minus 8
@@ -142,24 +132,14 @@ public:
     /// Total file size (tail tensors included once set). Valid after layout().
     std::uint64_t file_size() const noexcept;
 
-    /// Write `bytes` at `offset` bytes into tensor `tensor`'s data (pwrite).
-    /// \throws Error{Usage} before layout(), after commit()/abort(), or for
-    ///         a tail tensor (use set_tail_tensor()); Error{OutOfRange}
-    ///         naming the tensor for a bad index or a range past its end;
-    ///         Error{Io} when pwrite fails.
+    /// TensorSink::write(); also Error{Usage} for a tail tensor (use set_tail_tensor()).
     void write(std::size_t tensor, std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
 
-    /// Write the tail tensors and the final header, check every byte of every
-    /// tensor was written, fdatasync, rename onto the final path.
-    /// \throws Error{Usage} naming the first tensor with unwritten bytes or an
-    ///         unset tail tensor (the temporary file stays until
-    ///         abort()/destruction), before layout() or twice; Error{Io} when
-    ///         a write, fdatasync or rename fails; Error{OutputExists} when
-    ///         the output appeared meanwhile and !overwrite.
+    /// TensorSink::commit(), after writing the tail tensors and the final
+    /// header; also Error{Usage} naming an unset tail tensor.
     void commit() override;
 
-    /// Remove the temporary file (if any). Safe at any time, twice, or after
-    /// a failed commit.
+    /// TensorSink::abort().
     void abort() noexcept override;
 
     const std::string& path() const noexcept override;

@@ -1,19 +1,31 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 /// \file sink.hpp
-/// The Sink: where a job's output tensors go. Every writer (GGUF,
-/// safetensors) has the same life cycle, so the executor code that fills
-/// them does not care which one it holds:
+/// The Sink: where a job's output tensors go. Internal to the core. Every
+/// writer (GgufWriter in gguf_writer.hpp, SafetensorsWriter in
+/// safetensors_writer.hpp) keeps this one contract, so the runner that fills
+/// them does not care which one it holds; the writers document only what
+/// they add to it.
 ///
 ///   construct → add_tensor() × N → layout() → write() × M (any order, any
 ///   thread) → commit()            (or abort() at any time)
 ///
-/// layout() fixes every tensor's place and creates a temporary file beside
-/// the final path, sized to the final length; write() fills tensor bytes in
-/// place; commit() checks every byte was written, flushes and renames the
-/// file onto its final path. abort(), or destroying the sink without a
-/// successful commit(), removes the temporary file: nothing half-written is
-/// ever left behind.
+/// layout() fixes every tensor's place, checks the free space and creates a
+/// temporary file ".<name>.amn-XXXXXXXX.tmp" beside the final path, sized to
+/// the final length (sparse: padding reads as zeros); write() fills tensor
+/// bytes in place; commit() checks every byte was written, flushes
+/// (fdatasync) and renames the file onto its final path. abort(), or
+/// destroying the sink without a successful commit(), removes the temporary
+/// file: nothing half-written is ever left behind. Nothing is created before
+/// layout().
+///
+/// The caller makes sure the output is not one of its inputs: with
+/// overwriting asked for, an input would be replaced (a sink does not know
+/// the inputs).
+///
+/// Thread safety: write() (and set_tail_tensor()) may run concurrently from
+/// several threads (positional pwrite, bookkeeping under a mutex); every
+/// other member must not run concurrently with anything else.
 
 #include "anamnesis/dtype.hpp"
 
