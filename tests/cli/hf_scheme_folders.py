@@ -5,7 +5,7 @@ folder, and the dequantized twin of a quantized folder, decoded here with
 numpy from the libraries' documented formulas (never by amn).
 
 usage: hf_scheme_folders.py base OUT TOKENIZER_DIR bf16|f16 HIDDEN INTERMEDIATE
-       hf_scheme_folders.py dequantize Q D
+       hf_scheme_folders.py dequantize Q D [--near F]
        hf_scheme_folders.py diff A.gguf B.gguf
 
 base: OUT's last component names the model; seeded (numpy RandomState 24),
@@ -42,6 +42,12 @@ Decoders (all products in float32, rounded once unless said):
 - AWQ GEMM (AutoAWQ `dequantize_gemm`, scales upcast to f32): nibble i of word
   j = column 8j + [0,2,4,6,1,3,5,7][i]; w[n, k] = f32(q[k, n] - z[k // g, n])
   * f32(scale[k // g, n]), transposed to [out, in].
+
+--near F (the plain folder Q was made from): a gross-error guard, so that a
+decoder and amn cannot agree on a wrong reading — every dequantized weight
+within a quarter of its tensor's largest |F| value of F (each format here
+rounds to within 1/6 of it: FP4's widest half gap; 8-bit far less); exit 1
+naming the tensor otherwise.
 
 diff: exit 0 when the files are byte-identical, else 1 and one line naming
 the first differing key/value or tensor (name, type, first differing element).
@@ -128,7 +134,20 @@ def base(out, tok, dt, hidden, inter):
             shutil.copyfile(tok / f, out / f)
 
 
-def dequantize(q, d):
+def check_near(made, f):
+    """Exit 1 when a dequantized weight is further than max|F| / 4 from F."""
+    t = read_folder(f)
+    for name, (_, shape, raw) in sorted(made.items()):
+        dt, fshape, _ = t[name]
+        x = (np.frombuffer(t[name][2], np.uint16).astype(np.uint32) << 16).view(np.float32) if dt == "BF16" else \
+            np.frombuffer(t[name][2], np.float16).astype(np.float32)
+        y = np.frombuffer(raw, np.float32)
+        err = float(np.max(np.abs(y.astype(np.float64) - x))) if list(fshape) == list(shape) else float("inf")
+        if not err <= float(np.max(np.abs(x))) / 4:
+            raise SystemExit(f"{name}: decoded {shape} is {err} from {f}'s {fshape} (max |F| {np.max(np.abs(x))})")
+
+
+def dequantize(q, d, near=None):
     cfg = json.loads((q / "config.json").read_text())
     qc = cfg.pop("quantization_config")
     method = qc["quant_method"]
@@ -150,6 +169,8 @@ def dequantize(q, d):
     (d / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
     for f in files_to_copy(os.listdir(q)):
         shutil.copyfile(q / f, d / f)
+    if near:
+        check_near(made, near)
     print("wrote", d, len(plain), "tensors kept,", len(made), "dequantized")
 
 
@@ -158,7 +179,7 @@ if __name__ == "__main__":
     if cmd == "base":
         base(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6]))
     elif cmd == "dequantize":
-        dequantize(Path(sys.argv[2]), Path(sys.argv[3]))
+        dequantize(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[5]) if sys.argv[4:5] == ["--near"] else None)
     elif cmd == "diff":
         from gguf_first_difference import first_difference
         msg = first_difference(sys.argv[2], sys.argv[3])

@@ -296,12 +296,14 @@ private slots:
     // Q = a tiny plain Llama quantized by `amn forget --to SCHEME` (bytes proven equal to the
     // libraries by test_cli_forget_st) or fixtures/make_awq_folder.py; D = Q's dequantized twin
     // of the same folder name, decoded by tests/cli/hf_scheme_folders.py (numpy, the libraries'
-    // formulas, never amn). For the schemes the converter refuses (bitsandbytes, AWQ) D is the
-    // oracle of ../shared/fixtures/hf-gguf/README.md; for those it dequantizes itself
-    // (compressed-tensors, DeepSeek fp8) D holds its arithmetic (f32 products) and its tensor order
-    // (pack-quantized weights appended: a second shard). amn's conversion of plain folders is the
-    // converter's (fixturesByteIdentical), so convert Q = convert D proves convert Q = the converter's
-    // file for D; forget Q = forget D likewise for convert + llama-quantize.
+    // formulas, never amn; D within a quarter of the largest |weight| of the plain folder, a guard
+    // against a decoder and amn agreeing on a wrong reading). For the schemes the converter refuses
+    // (bitsandbytes, AWQ) D is the oracle of ../shared/fixtures/hf-gguf/README.md; for those it
+    // dequantizes itself (compressed-tensors, DeepSeek fp8) D holds its arithmetic (f32 products)
+    // and its tensor order (pack-quantized weights appended: a second shard). amn's conversion of
+    // plain folders is the converter's (fixturesByteIdentical), so convert Q = convert D proves
+    // convert Q = the converter's file for D; forget Q = forget D likewise for convert +
+    // llama-quantize.
     void schemesDequantizedRoute_data() {
         QTest::addColumn<QString>("base");
         QTest::addColumn<QStringList>("scheme");  // amn forget --to …, or {"awq"}
@@ -334,7 +336,7 @@ private slots:
         const auto made = scheme == QStringList{"awq"} ? run(py, {src + "/fixtures/make_awq_folder.py", from, q})
                                                        : run_amn(QStringList{"forget", from, "--to"} + scheme + QStringList{"-o", q, "--quiet"});
         QVERIFY2(made.exit_code == 0, qPrintable(made.err));
-        const auto dq = run(py, {src + "/tests/cli/hf_scheme_folders.py", "dequantize", q, d});
+        const auto dq = run(py, {src + "/tests/cli/hf_scheme_folders.py", "dequantize", q, d, "--near", from});
         QVERIFY2(dq.exit_code == 0, qPrintable(dq.err));
         for (const QString& how : QStringList{"convert F32", "convert Q8_0", "forget Q4_K_M"}) {
             const QStringList w = how.split(' ');
