@@ -14,7 +14,9 @@
 //   disagrees with the weights, missing or truncated shards, no tokenizer,
 //   an unknown architecture) is exit 1 with one line naming the file and the
 //   cause, nothing at the output path, no temporary file, input untouched;
-// - kill -9 at random points of a conversion leaves nothing after the next run.
+// - kill -9 at random points of a conversion leaves nothing after the next run;
+// - every scheme amn forget writes, and AWQ, converts as its dequantized twin
+//   folder does (decoded independently by tests/cli/hf_scheme_folders.py).
 #include "test_support.hpp"
 
 #include <QCryptographicHash>
@@ -62,6 +64,25 @@ QString arch_models() {
                                  {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", dir.path(),
                                   "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"})
                                  .exit_code == 0;
+    return made ? dir.path() : QString();
+}
+
+// The plain folders the schemes are made from (tests/cli/hf_scheme_folders.py base, seeded, the
+// Llama-2 tokenizer of the shared fixtures), made once: "wide" BF16 hidden 192 / intermediate 320
+// (partial FP8 blocks and double-quant blocks), "narrow" BF16 128 / 256 (rows 128-groups divide),
+// "wide16" the F16 form of "wide" (make_awq_folder.py reads F16); empty when the script failed.
+QString scheme_bases(const QString& tokenizer) {
+    static QTemporaryDir dir;
+    static const bool made = [&] {
+        const QString script = QString::fromStdString(amn::test::source_dir()) + "/tests/cli/hf_scheme_folders.py";
+        for (const QStringList& b : {QStringList{"wide", "bf16", "192", "320"}, QStringList{"narrow", "bf16", "128", "256"},
+                                     QStringList{"wide16", "f16", "192", "320"}})
+            if (run(QString::fromStdString(amn::test::python()),
+                    {script, "base", dir.path() + "/" + b[0] + "/Tiny-Llama", tokenizer, b[1], b[2], b[3]})
+                    .exit_code != 0)
+                return false;
+        return true;
+    }();
     return made ? dir.path() : QString();
 }
 
@@ -269,6 +290,66 @@ private slots:
         const auto r = run_amn({"convert", in, "--to", "gguf:" + outtype.toUpper(), "-o", out, "--quiet"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QCOMPARE(sha256_of(out), sha);
+    }
+
+    // Issue #24, the dequantized-folder route for every scheme amn forget writes (and AWQ GEMM):
+    // Q = a tiny plain Llama quantized by `amn forget --to SCHEME` (bytes proven equal to the
+    // libraries by test_cli_forget_st) or fixtures/make_awq_folder.py; D = Q's dequantized twin
+    // of the same folder name, decoded by tests/cli/hf_scheme_folders.py (numpy, the libraries'
+    // formulas, never amn; D within a quarter of the largest |weight| of the plain folder, a guard
+    // against a decoder and amn agreeing on a wrong reading). For the schemes the converter refuses
+    // (bitsandbytes, AWQ) D is the oracle of ../shared/fixtures/hf-gguf/README.md; for those it
+    // dequantizes itself (compressed-tensors, DeepSeek fp8) D holds its arithmetic (f32 products)
+    // and its tensor order (pack-quantized weights appended: a second shard). amn's conversion of
+    // plain folders is the converter's (fixturesByteIdentical), so convert Q = convert D proves
+    // convert Q = the converter's file for D; forget Q = forget D likewise for convert +
+    // llama-quantize.
+    void schemesDequantizedRoute_data() {
+        QTest::addColumn<QString>("base");
+        QTest::addColumn<QStringList>("scheme");  // amn forget --to …, or {"awq"}
+        QTest::newRow("bnb-nf4") << "wide" << QStringList{"bnb-nf4"};
+        QTest::newRow("bnb-nf4 double quant") << "wide" << QStringList{"bnb-nf4", "--double-quant"};
+        QTest::newRow("bnb-fp4") << "wide" << QStringList{"bnb-fp4"};
+        QTest::newRow("bnb-fp4 double quant blocksize 128") << "wide" << QStringList{"bnb-fp4", "--double-quant", "--blocksize", "128"};
+        QTest::newRow("bnb-int8") << "wide" << QStringList{"bnb-int8"};
+        QTest::newRow("fp8 tensor") << "wide" << QStringList{"fp8", "--granularity", "tensor"};
+        QTest::newRow("fp8 channel") << "wide" << QStringList{"fp8", "--granularity", "channel"};
+        QTest::newRow("fp8 block") << "wide" << QStringList{"fp8", "--granularity", "block"};
+        QTest::newRow("fp8-block-deepseek") << "wide" << QStringList{"fp8-block-deepseek"};
+        QTest::newRow("fp8-block-deepseek ue8m0") << "wide" << QStringList{"fp8-block-deepseek", "--ue8m0"};
+        QTest::newRow("w4a16") << "narrow" << QStringList{"w4a16"};
+        QTest::newRow("w4a16-asym") << "narrow" << QStringList{"w4a16-asym"};
+        QTest::newRow("w8a16") << "narrow" << QStringList{"w8a16"};
+        QTest::newRow("w8a16-asym") << "narrow" << QStringList{"w8a16-asym"};
+        QTest::newRow("awq gemm") << "wide16" << QStringList{"awq"};
+    }
+    void schemesDequantizedRoute() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, base);
+        QFETCH(QStringList, scheme);
+        const QString bases = scheme_bases(dir + "/inputs/Llama-2-7b-hf");
+        QVERIFY2(!bases.isEmpty(), "tests/cli/hf_scheme_folders.py base failed");
+        const QString src = QString::fromStdString(amn::test::source_dir()), py = QString::fromStdString(amn::test::python());
+        const QString from = bases + "/" + base + "/Tiny-Llama";
+        QTemporaryDir tmp;
+        const QString q = tmp.path() + "/q/Tiny-Llama", d = tmp.path() + "/d/Tiny-Llama";
+        const auto made = scheme == QStringList{"awq"} ? run(py, {src + "/fixtures/make_awq_folder.py", from, q})
+                                                       : run_amn(QStringList{"forget", from, "--to"} + scheme + QStringList{"-o", q, "--quiet"});
+        QVERIFY2(made.exit_code == 0, qPrintable(made.err));
+        const auto dq = run(py, {src + "/tests/cli/hf_scheme_folders.py", "dequantize", q, d, "--near", from});
+        QVERIFY2(dq.exit_code == 0, qPrintable(dq.err));
+        for (const QString& how : QStringList{"convert F32", "convert Q8_0", "forget Q4_K_M"}) {
+            const QStringList w = how.split(' ');
+            const QString a = tmp.path() + "/q-" + w[1] + ".gguf", b = tmp.path() + "/d-" + w[1] + ".gguf";
+            auto r = run_amn({w[0], q, "--to", "gguf:" + w[1], "-o", a, "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            r = run_amn({w[0], d, "--to", "gguf:" + w[1], "-o", b, "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            if (sha256_of(a) != sha256_of(b)) {
+                const auto diff = run(py, {src + "/tests/cli/hf_scheme_folders.py", "diff", a, b});
+                QFAIL(qPrintable(how + " Q vs D: " + diff.out.trimmed() + diff.err.trimmed()));
+            }
+        }
     }
 
     // pytorch_model-*.bin shards + index (tests/cli/hf_pytorch_bin_model.py, torch.save of the
