@@ -100,29 +100,7 @@ echo "input: $name, $((in_bytes >> 20)) MiB BF16 safetensors; BF16 GGUF $((out_b
 echo "$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed "s/^ //"), $nthreads threads; $("$amn" --version 2>&1 | paste -sd " ")"
 echo "median of $runs runs (rows alternated, sync before each run)"
 echo
-echo "| run | wall (s) | CPU (s) | peak RSS (MiB) |"
-echo "|---|---|---|---|"
-awk '
-  function med(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
-  { k = $2; if (!(k in n)) order[++m] = k; n[k]++; W[k, n[k]] = $3; C[k, n[k]] = $4; R[k, n[k]] = $5; w[$1, k] = $3 }
-  END {
-    for (o = 1; o <= m; o++) { k = order[o]
-      for (i = 1; i <= n[k]; i++) { a[i] = W[k, i]; b[i] = C[k, i]; c[i] = R[k, i] }
-      printf "| %s | %.2f | %.2f | %d |\n", k, med(a, n[k]), med(b, n[k]), med(c, n[k]) / 1024
-    }
-    print ""
-    print "| ratio (median of the per-round ratios) | value | goal |"
-    print "|---|---|---|"
-    split("py-bf16/amn-bf16:≥ 4|amn-bf16/cp+sync:≤ 1.5|py+quantize/amn-q4km:≥ 8", G, "|")
-    for (g = 1; g <= 3; g++) {
-      split(G[g], p, ":"); split(p[1], q, "/"); x = q[1]; y = q[2]; nr = 0
-      for (i = 1; i <= n[x]; i++) if ((i, x) in w && (i, y) in w && w[i, y] > 0) a[++nr] = w[i, x] / w[i, y]
-      if (nr) printf "| %s wall | %.2f | %s |\n", p[1], med(a, nr), p[2]
-    }
-  }' "$work/runs.txt"
+bench_rounds_table "$work/runs.txt" "py-bf16/amn-bf16:≥ 4|amn-bf16/cp+sync:≤ 1.5|py+quantize/amn-q4km:≥ 8"
 
 # Byte identity.
 echo

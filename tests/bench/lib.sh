@@ -8,6 +8,7 @@
 #   bench_measure LABEL CMD... run CMD under /usr/bin/time: "LABEL WALL CPU RSS"
 #   bench_mib_per_s BYTES S    whole MiB/s
 #   bench_row …                a row of the "input, output, wall, MiB/s, RSS" tables
+#   bench_rounds_table FILE PAIRS  medians of alternated rounds, and ratios
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # The amn binary to measure, printed on stdout: $AMN when set; else DEFAULT
@@ -55,4 +56,35 @@ bench_mib_per_s() {
 # MiB, the rate of RATE_BYTES in SECONDS, RSS in MiB).
 bench_row() {
   printf "| %s | %s MiB | %s MiB | %.2f | %s | %s MiB |\n" "$1" $(($2 >> 20)) $(($3 >> 20)) "$4" "$(bench_mib_per_s "$5" "$4")" $(($6 / 1024))
+}
+
+# bench_rounds_table FILE PAIRS: FILE holds lines "ROUND LABEL WALL CPU RSS_KIB"
+# (bench_measure output prefixed with the round); prints the table
+# "| run | wall (s) | CPU (s) | peak RSS (MiB) |" of per-label medians, then
+# for each "X/Y:GOAL" of PAIRS ("|"-separated) the median of the per-round
+# wall ratios X / Y beside GOAL.
+bench_rounds_table() {
+  echo "| run | wall (s) | CPU (s) | peak RSS (MiB) |"
+  echo "|---|---|---|---|"
+  awk -v pairs="$2" '
+    function med(a, n,   i, j, t) {
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    { k = $2; if (!(k in n)) order[++m] = k; n[k]++; W[k, n[k]] = $3; C[k, n[k]] = $4; R[k, n[k]] = $5; w[$1, k] = $3 }
+    END {
+      for (o = 1; o <= m; o++) { k = order[o]
+        for (i = 1; i <= n[k]; i++) { a[i] = W[k, i]; b[i] = C[k, i]; c[i] = R[k, i] }
+        printf "| %s | %.2f | %.2f | %d |\n", k, med(a, n[k]), med(b, n[k]), med(c, n[k]) / 1024
+      }
+      print ""
+      print "| ratio (median of the per-round ratios) | wall | goal |"
+      print "|---|---|---|"
+      ng = split(pairs, G, "|")
+      for (g = 1; g <= ng; g++) {
+        split(G[g], p, ":"); split(p[1], q, "/"); x = q[1]; y = q[2]; nr = 0
+        for (i = 1; i <= n[x]; i++) if ((i, x) in w && (i, y) in w && w[i, y] > 0) a[++nr] = w[i, x] / w[i, y]
+        if (nr) printf "| %s | %.2f | %s |\n", p[1], med(a, nr), p[2]
+      }
+    }' "$1"
 }

@@ -69,30 +69,8 @@ rm -rf "$work/rem" "$work/copy.bin" "$work/out.gguf" "$work/lq.gguf"
 
 echo "$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed "s/^ //"), $nthreads threads; median of $runs runs"
 echo
-echo "| run | wall (s) | CPU (s) | peak RSS (MiB) |"
-echo "|---|---|---|---|"
 pairs=""
 for t in "${targets[@]}"; do
   pairs+="remember-$t/cp+sync:≤ 1.0|lq-q8_0/q8_0-$t:≥ 3|lq-q4_k_m/q4_k_m-$t:≥ 6|"
 done
-awk -v pairs="${pairs%|}" '
-  function med(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
-  { k = $2; if (!(k in n)) order[++m] = k; n[k]++; W[k, n[k]] = $3; C[k, n[k]] = $4; R[k, n[k]] = $5; w[$1, k] = $3 }
-  END {
-    for (o = 1; o <= m; o++) { k = order[o]
-      for (i = 1; i <= n[k]; i++) { a[i] = W[k, i]; b[i] = C[k, i]; c[i] = R[k, i] }
-      printf "| %s | %.2f | %.2f | %d |\n", k, med(a, n[k]), med(b, n[k]), med(c, n[k]) / 1024
-    }
-    print ""
-    print "| ratio (median of the per-round ratios) | wall | goal |"
-    print "|---|---|---|"
-    ng = split(pairs, G, "|")
-    for (g = 1; g <= ng; g++) {
-      split(G[g], p, ":"); split(p[1], q, "/"); x = q[1]; y = q[2]; nr = 0
-      for (i = 1; i <= n[x]; i++) if ((i, x) in w && (i, y) in w && w[i, y] > 0) a[++nr] = w[i, x] / w[i, y]
-      if (nr) printf "| %s | %.2f | %s |\n", p[1], med(a, nr), p[2]
-    }
-  }' "$work/runs.txt"
+bench_rounds_table "$work/runs.txt" "${pairs%|}"

@@ -226,6 +226,19 @@ HWY_INLINE void StoreBytes16(const VI* t, std::uint8_t* HWY_RESTRICT p) {
 #endif
 }
 
+// Encodes again, with `reference`, each block of the batch at src/dst whose
+// lane is set in `redo` (blocks of 32 floats in, `block_bytes` out).
+HWY_INLINE void RedoBlocks(hn::Mask<DF> redo, const float* HWY_RESTRICT src, std::uint8_t* HWY_RESTRICT dst,
+                           std::size_t block_bytes, Encoder reference) {
+    std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(DF(), redo, bits);
+    std::uint32_t todo = bits[0] | (std::uint32_t{bits[1]} << 8);
+    for (; todo; todo &= todo - 1) {
+        const auto b = static_cast<std::size_t>(__builtin_ctz(todo));
+        reference(src + 32 * b, dst + block_bytes * b, 1);
+    }
+}
+
 // The layout of one legacy type: kBits = 4 or 5, kAsym = with m = min
 // (Q4_1, Q5_1) or symmetric (Q4_0, Q5_0).
 template <int kBits, bool kAsym>
@@ -327,13 +340,7 @@ HWY_INLINE void LegacyBatch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RES
         reference(src, dst, kN);  // a NaN somewhere in the batch
         return;
     }
-    std::uint8_t bits[8] = {};
-    hn::StoreMaskBits(df, fallback, bits);
-    std::uint32_t todo = bits[0] | (std::uint32_t{bits[1]} << 8);
-    for (; todo; todo &= todo - 1) {
-        const auto b = static_cast<std::size_t>(__builtin_ctz(todo));
-        reference(src + 32 * b, dst + L::kBytes * b, 1);
-    }
+    RedoBlocks(fallback, src, dst, L::kBytes, reference);
 }
 
 // Stores the 32 codes t[0 .. 32 / kN) (each in −127…127) as int8 to p, in
@@ -395,13 +402,7 @@ HWY_INLINE void Q8Batch(const float* HWY_RESTRICT src, std::uint8_t* HWY_RESTRIC
         scalar::quantize_q8_0(src, dst, kN);  // a NaN somewhere in the batch
         return;
     }
-    std::uint8_t bits[8] = {};
-    hn::StoreMaskBits(df, fallback, bits);
-    std::uint32_t todo = bits[0] | (std::uint32_t{bits[1]} << 8);
-    for (; todo; todo &= todo - 1) {
-        const auto b = static_cast<std::size_t>(__builtin_ctz(todo));
-        scalar::quantize_q8_0(src + 32 * b, dst + 34 * b, 1);
-    }
+    RedoBlocks(fallback, src, dst, 34, scalar::quantize_q8_0);
 }
 
 template <int kBits, bool kAsym>
