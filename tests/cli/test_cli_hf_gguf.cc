@@ -266,8 +266,11 @@ private slots:
             const QJsonObject shas = o.value("sha256").toObject();
             const QString arch = o.value("kv").toArray().at(0).toObject().value("value").toString();
             for (auto t = shas.begin(); t != shas.end(); ++t)
-                QTest::newRow(qPrintable(c.key() + " " + t.key()))
-                    << c.key() << t.key() << arch << t.value().toString().toLatin1();
+                // Under ASan (~5 min for all rows) the F32 outputs only: they carry every
+                // layout transform; the BF16/Q8_0 encoders have their own suites there.
+                if (!amn::test::kSanitized || t.key() == "f32")
+                    QTest::newRow(qPrintable(c.key() + " " + t.key()))
+                        << c.key() << t.key() << arch << t.value().toString().toLatin1();
         }
     }
     void moreArchitectures() {
@@ -338,7 +341,10 @@ private slots:
         QVERIFY2(made.exit_code == 0, qPrintable(made.err));
         const auto dq = run(py, {src + "/tests/cli/hf_scheme_folders.py", "dequantize", q, d, "--near", from});
         QVERIFY2(dq.exit_code == 0, qPrintable(dq.err));
-        for (const QString& how : QStringList{"convert F32", "convert Q8_0", "forget Q4_K_M"}) {
+        // Under ASan the F32 conversion only (the same decode; the encoders have their own suites).
+        const QStringList hows = amn::test::kSanitized ? QStringList{"convert F32"}
+                                                       : QStringList{"convert F32", "convert Q8_0", "forget Q4_K_M"};
+        for (const QString& how : hows) {
             const QStringList w = how.split(' ');
             const QString a = tmp.path() + "/q-" + w[1] + ".gguf", b = tmp.path() + "/d-" + w[1] + ".gguf";
             auto r = run_amn({w[0], q, "--to", "gguf:" + w[1], "-o", a, "--quiet"});

@@ -30,21 +30,10 @@ using namespace amn;
 using test::error_code_of;
 namespace fs = std::filesystem;
 
-// Under AddressSanitizer (scripts/sanitize.sh) every tokenizer load is ~20×
-// slower: the two hostile-input sweeps take every 4th case there; the
-// fuzz targets fuzz_hf_vocab and fuzz_spm_model cover this ground under ASan too.
-#if defined(__SANITIZE_ADDRESS__)
-#define AMN_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AMN_TEST_SANITIZED 1
-#endif
-#endif
-#ifdef AMN_TEST_SANITIZED
-constexpr std::size_t kSweepStride = 4;
-#else
-constexpr std::size_t kSweepStride = 1;
-#endif
+// Under AddressSanitizer every tokenizer load is ~20× slower: the two
+// hostile-input sweeps take every 4th case there; the fuzz targets
+// fuzz_hf_vocab and fuzz_spm_model cover this ground under ASan too.
+constexpr std::size_t kSweepStride = test::kSanitized ? 4 : 1;
 
 namespace {
 

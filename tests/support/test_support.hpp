@@ -14,7 +14,24 @@
 #include <string>
 #include <vector>
 
+// Built with AddressSanitizer (scripts/sanitize.sh: every instrumented
+// process runs many times slower). Suites that sweep many similar cases take a
+// stride of them there; the g++ run (scripts/test.sh) takes every case.
+#if defined(__SANITIZE_ADDRESS__)
+#define AMN_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AMN_TEST_SANITIZED 1
+#endif
+#endif
+
 namespace amn::test {
+
+#ifdef AMN_TEST_SANITIZED
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
 
 /// The shared reference fixtures directory ($AMN_REFERENCE_DIR, else the
 /// configured default). Empty when it does not exist.
