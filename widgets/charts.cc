@@ -94,6 +94,26 @@ void drawYTitle(QPainter& p, const QWidget* w, const QRectF& pr, const QString& 
     p.restore();
 }
 
+int drawLegendBox(QPainter& p, const QWidget* w, int x, int y, const QColor& color, const QString& label, int gap) {
+    const QFontMetrics fm(w->font());
+    const int sw = fm.height() - 4;
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    p.drawRect(x, y + 2, sw, sw);
+    p.setPen(textColor(w));
+    p.drawText(QRect(x + sw + 6, y, fm.horizontalAdvance(label) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+    return x + sw + 6 + fm.horizontalAdvance(label) + gap;
+}
+
+int drawLegendLine(QPainter& p, const QWidget* w, int x, int y, const QPen& pen, const QString& label) {
+    const QFontMetrics fm(w->font());
+    p.setPen(pen);
+    p.drawLine(x, y + fm.height() / 2, x + 22, y + fm.height() / 2);
+    p.setPen(textColor(w));
+    p.drawText(QRect(x + 28, y, fm.horizontalAdvance(label) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+    return x + 28 + fm.horizontalAdvance(label);
+}
+
 // Index of the equal-width band of `pr` (n bands, left to right) under
 // `pos`, or -1: the hover lookup both bar charts use.
 int bandAt(const QRectF& pr, std::size_t n, const QPoint& pos) {

@@ -47,6 +47,15 @@ void drawYGrid(QPainter& p, const QWidget* w, const QRectF& pr, double ymax, dou
 /// at the widget's left margin (8 px).
 void drawYTitle(QPainter& p, const QWidget* w, const QRectF& pr, const QString& title);
 
+/// A legend entry in the row whose top is `y`, starting at `x`: a filled
+/// square of `color` (the row's height − 4) and `label` in textColor().
+/// Returns the x where the next entry starts (`gap` pixels after the label).
+/// Leaves the pen in textColor() and the brush in `color`.
+int drawLegendBox(QPainter& p, const QWidget* w, int x, int y, const QColor& color, const QString& label, int gap);
+/// A legend entry for a line: 22 px of `pen` across the row's middle, then
+/// `label` in textColor(), as drawLegendBox. Returns the x after the label.
+int drawLegendLine(QPainter& p, const QWidget* w, int x, int y, const QPen& pen, const QString& label);
+
 /// Index of the band under `pos` when `pr`'s width is split into `n` equal
 /// bands (bar charts), or −1 outside.
 int bandAt(const QRectF& pr, std::size_t n, const QPoint& pos);

@@ -70,26 +70,10 @@ void LetheChart::paintEvent(QPaintEvent*) {
     p.setFont(font());
 
     // Legend.
-    int lx = 8;
-    const int ly = 8 + fm.height() + 8, sw = fm.height() - 4;
-    auto legendBox = [&](const QColor& c, const QString& s) {
-        p.setPen(Qt::NoPen);
-        p.setBrush(c);
-        p.drawRect(lx, ly + 2, sw, sw);
-        p.setPen(text);
-        p.drawText(QRect(lx + sw + 6, ly, fm.horizontalAdvance(s) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
-        lx += sw + 6 + fm.horizontalAdvance(s) + 18;
-    };
-    legendBox(seriesColor(0), tr("quantized layer"));
-    legendBox(seriesColor(9), tr("full precision"));
-    {
-        QPen dash(seriesColor(3), 2, Qt::DashLine);
-        p.setPen(dash);
-        p.drawLine(lx, ly + fm.height() / 2, lx + 22, ly + fm.height() / 2);
-        p.setPen(text);
-        const QString s = tr("BF16 = 16 bits");
-        p.drawText(QRect(lx + 28, ly, fm.horizontalAdvance(s) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
-    }
+    const int ly = 8 + fm.height() + 8;
+    int lx = drawLegendBox(p, this, 8, ly, seriesColor(0), tr("quantized layer"), 18);
+    lx = drawLegendBox(p, this, lx, ly, seriesColor(9), tr("full precision"), 18);
+    drawLegendLine(p, this, lx, ly, QPen(seriesColor(3), 2, Qt::DashLine), tr("BF16 = 16 bits"));
 
     const QRectF pr = plotRect();
     p.fillRect(pr, palette().color(QPalette::Base));

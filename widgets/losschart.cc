@@ -70,24 +70,10 @@ void LossChart::paintEvent(QPaintEvent*) {
     p.setFont(font());
 
     // Legend: one box per type written, then the mean line.
+    const int ly = 8 + fm.height() + 8;
     int lx = 8;
-    const int ly = 8 + fm.height() + 8, sw = fm.height() - 4;
-    for (int t = 0; t < types_.size(); ++t) {
-        const QString s = types_[t];
-        p.setPen(Qt::NoPen);
-        p.setBrush(seriesColor(t));
-        p.drawRect(lx, ly + 2, sw, sw);
-        p.setPen(text);
-        p.drawText(QRect(lx + sw + 6, ly, fm.horizontalAdvance(s) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
-        lx += sw + 6 + fm.horizontalAdvance(s) + 14;
-    }
-    {
-        p.setPen(QPen(text, 1, Qt::DashLine));
-        p.drawLine(lx, ly + fm.height() / 2, lx + 22, ly + fm.height() / 2);
-        p.setPen(text);
-        const QString s = tr("mean");
-        p.drawText(QRect(lx + 28, ly, fm.horizontalAdvance(s) + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
-    }
+    for (int t = 0; t < types_.size(); ++t) lx = drawLegendBox(p, this, lx, ly, seriesColor(t), types_[t], 14);
+    drawLegendLine(p, this, lx, ly, QPen(text, 1, Qt::DashLine), tr("mean"));
 
     const QRectF pr = plotRect();
     p.fillRect(pr, palette().color(QPalette::Base));

@@ -3,58 +3,18 @@
 are byte-identical): a key/value, the tensor list (name, shape, type, order),
 or a tensor's data (F32: the first differing element with both values; other
 types: the first differing byte). Written from ggml docs/gguf.md (version 3)."""
-import struct
-
 import numpy as np
 
-SCALAR = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
-
-
-class _Reader:
-    def __init__(self, b):
-        self.b, self.p = b, 4
-
-    def take(self, fmt):
-        v = struct.unpack_from("<" + fmt, self.b, self.p)
-        self.p += struct.calcsize("<" + fmt)
-        return v[0]
-
-    def string(self):
-        n = self.take("Q")
-        self.p += n
-        return self.b[self.p - n:self.p].decode("utf-8", "replace")
-
-    def value(self, t):
-        if t == 8:
-            return self.string()
-        if t == 9:
-            et, n = self.take("I"), self.take("Q")
-            return [self.value(et) for _ in range(n)]
-        return self.take(SCALAR[t])
-
-
-def _parse(b):
-    r = _Reader(b)
-    _, nt, nkv = r.take("I"), r.take("Q"), r.take("Q")
-    kv = []
-    for _ in range(nkv):
-        k = r.string()
-        kv.append((k, r.value(r.take("I"))))
-    tensors = []
-    for _ in range(nt):
-        name = r.string()
-        dims = [r.take("Q") for _ in range(r.take("I"))]
-        tensors.append((name, dims, r.take("I"), r.take("Q")))
-    align = dict(kv).get("general.alignment", 32)
-    return kv, tensors, (r.p + align - 1) // align * align
+from gguf_numpy_check import parse  # the suite's independent GGUF reader
 
 
 def first_difference(path_a, path_b):
     a, b = open(path_a, "rb").read(), open(path_b, "rb").read()
     if a == b:
         return None
-    kva, ta, da = _parse(a)
-    kvb, tb, db = _parse(b)
+    _, kva, ta, da, _ = parse(path_a)
+    _, kvb, tb, db, _ = parse(path_b)
+    kva, kvb = list(kva.items()), list(kvb.items())
     for i, (x, y) in enumerate(zip(kva, kvb)):
         if x != y:
             return f"key/value {i}: {x[0]} = {str(x[1])[:80]} vs {y[0]} = {str(y[1])[:80]}"
