@@ -14,7 +14,9 @@
 # ratios are medians of the per-round ratios. amn ends with fdatasync,
 # llama-quantize does not.
 # Usage: tests/bench/simd_targets_e2e.sh LLAMA_QUANTIZE [WORKDIR]
-# Environment: RUNS, TARGETS, AMN (default: a Release build, lib.sh).
+# Environment: RUNS, TARGETS, AMN (default: a Release build, lib.sh),
+#   ONLY=REGEX: only the rows whose label matches (grep -E), e.g.
+#   ONLY='remember|cp' (the ratios of rows left out are not printed).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 if [ $# -lt 1 ]; then
@@ -56,6 +58,11 @@ for t in "${targets[@]}"; do rows+=("q8_0-$t"); done
 rows+=(lq-q8_0)
 for t in "${targets[@]}"; do rows+=("q4_k_m-$t"); done
 rows+=(lq-q4_k_m)
+if [ -n "${ONLY:-}" ]; then
+  kept=()
+  for r in "${rows[@]}"; do grep -qE -- "$ONLY" <<<"$r" && kept+=("$r"); done
+  rows=("${kept[@]}")
+fi
 
 # The cp+sync yardstick: a file the size of remember's output.
 [ -f "$work/yard.safetensors" ] || { "$amn" remember --quiet "$work/fp8" -o "$work/yard" && mv "$work/yard/model.safetensors" "$work/yard.safetensors" && rm -rf "$work/yard"; }
