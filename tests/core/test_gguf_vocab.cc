@@ -31,9 +31,9 @@ using test::error_code_of;
 namespace fs = std::filesystem;
 
 // Under AddressSanitizer every tokenizer load is ~20× slower: the two
-// hostile-input sweeps take every 4th case there; the fuzz targets
+// hostile-input sweeps take every 8th case there; the fuzz targets
 // fuzz_hf_vocab and fuzz_spm_model cover this ground under ASan too.
-constexpr std::size_t kSweepStride = test::kSanitized ? 4 : 1;
+constexpr std::size_t kSweepStride = test::kSanitized ? 8 : 1;
 
 namespace {
 
