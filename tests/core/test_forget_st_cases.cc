@@ -318,7 +318,7 @@ void TestForgetStCases::nanInWeight() {
                                          "fp8-block-deepseek"}) {
             StSchemeOptions so;
             so.double_quant = scheme == "bnb-nf4-dq";
-            if (scheme == "fp8-tensor") so.granularity = "tensor";
+            if (scheme == "fp8-tensor") so.granularity = Fp8Granularity::Tensor;
             StForgetOptions opt;
             opt.scheme = parse_st_scheme(scheme == "bnb-nf4-dq" ? "bnb-nf4" : scheme == "fp8-tensor" ? "fp8" : scheme, so);
             opt.output = tmp.path().toStdString() + "/out/deeper";
@@ -356,7 +356,7 @@ void TestForgetStCases::withoutLoss() {
         const std::vector<std::pair<std::string, StSchemeOptions>> schemes = {
             {"bnb-nf4", {}}, {"bnb-nf4", so([](auto& o) { o.double_quant = true; })},
             {"bnb-fp4", so([](auto& o) { o.blocksize = 128; })}, {"bnb-int8", {}}, {"fp8", {}},
-            {"fp8", so([](auto& o) { o.granularity = "tensor"; })}, {"fp8", so([](auto& o) { o.granularity = "block"; })},
+            {"fp8", so([](auto& o) { o.granularity = Fp8Granularity::Tensor; })}, {"fp8", so([](auto& o) { o.granularity = Fp8Granularity::Block; })},
             {"fp8-block-deepseek", {}}, {"w4a16-asym", {}}, {"w8a16", so([](auto& o) { o.group_size = 0; })},
             {"w4a16", {}}, {"w4a16", so([](auto& o) { o.group_size = 0; })},
             {"w8a16-asym", so([](auto& o) { o.group_size = 32; })}};
@@ -491,7 +491,7 @@ void TestForgetStCases::schemeParsing() {
     QVERIFY(what.find("bnb-nf4") != std::string::npos);
     QCOMPARE(error_code_of([] { parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.blocksize = 100u; })); }), ErrorCode::Usage);
     QCOMPARE(error_code_of([] { parse_st_scheme("bnb-int8", so([](StSchemeOptions& o) { o.blocksize = 64u; })); }), ErrorCode::Usage);
-    QCOMPARE(error_code_of([] { parse_st_scheme("fp8", so([](StSchemeOptions& o) { o.granularity = std::string("row"); })); }), ErrorCode::Usage);
+    QCOMPARE(error_code_of([] { parse_fp8_granularity("row"); }), ErrorCode::Usage);
     QCOMPARE(error_code_of([] { parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.ue8m0 = true; })); }), ErrorCode::Usage);
     QCOMPARE(error_code_of([] { parse_st_scheme("bnb-fp4", so([](StSchemeOptions& o) { o.group_size = 64u; })); }), ErrorCode::Usage);
     QCOMPARE(error_code_of([] { parse_st_scheme("w8a16", so([](StSchemeOptions& o) { o.group_size = 100u; })); }), ErrorCode::Usage);
