@@ -8,8 +8,9 @@
 // other tensor through, write config.json with the library's
 // quantization_config. The round trip of each weight is measured on the spot
 // when StForgetOptions::measure_loss asks for it.
-// Scheme parsing, names, labels and quantization_config: forget_st_schemes.cc;
-// which tensors are quantized and their stored tensors: forget_st_select.cc.
+// The schemes (parsing, names, labels, quantization_config, encoders): the
+// rows of forget_st_rows.hpp; what is read and config.json: forget_st_input.cc;
+// which tensors are quantized: forget_st_select.cc.
 #include "anamnesis/forget_st.hpp"
 
 #include "anamnesis/error.hpp"

@@ -37,7 +37,7 @@
 ///  - Whole-tensor API, on the row-chunk kernels of
 ///    core/src/kernels/st/st_kernels.hpp (Highway SIMD chosen at run time,
 ///    byte-identical to their scalar reference on every target). The forget
-///    pipeline streams the same kernels by row chunks (forget_st_quant.cc);
+///    pipeline streams the same kernels by row chunks (forget_st_<scheme>.cc);
 ///    two values need the whole tensor first: the per-tensor FP8 scale
 ///    (`Fp8Granularity::Tensor`) and the double-quantization offset (mean of
 ///    all absmax). bitsandbytes blocks run over the flattened tensor, across

@@ -8,7 +8,7 @@
 //    at run time. Byte-identical outputs (codes, absmax, dequantized values);
 //    only `loss` sums in another order (f64 lanes), see there.
 // The whole-tensor quantizers of st_quantize.hpp and the streaming forget
-// pipeline (forget_st_quant.cc) are both built on these kernels.
+// pipeline (the scheme quantizers, forget_st_<scheme>.cc) are both built on these kernels.
 //
 // Common contract: `x` holds finite f32 values exactly representable in
 // `wdtype` (F32, BF16 or F16; the caller checks). `wdtype` decides the
