@@ -163,7 +163,7 @@ amn::StForgetOptions ConvertWizard::stOptions() const {
         so.blocksize = blocksize_->currentData().toUInt();
         so.double_quant = doubleQuant_->isChecked();
     } else if (name == QLatin1String("fp8")) {
-        so.granularity = granularity_->currentData().toString().toStdString();
+        so.granularity = static_cast<amn::Fp8Granularity>(granularity_->currentData().toInt());
     } else if (name == QLatin1String("fp8-block-deepseek")) {
         so.ue8m0 = ue8m0_->isChecked();
     } else if (name.startsWith(QLatin1String("w4a16")) || name.startsWith(QLatin1String("w8a16"))) {

@@ -5,6 +5,7 @@
 #include "convertwizard_p.hpp"
 
 #include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/quant_params.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -95,9 +96,10 @@ QWizardPage* ConvertWizard::buildOptionsPage() {
         doubleQuant_ = new QCheckBox(tr("&Double quant: absmax quantized to 8 bits"), g);
         f->addRow(doubleQuant_);
         granularity_ = new QComboBox(g);
-        granularity_->addItem(tr("channel (FP8_DYNAMIC)"), QStringLiteral("channel"));
-        granularity_->addItem(tr("tensor (FP8)"), QStringLiteral("tensor"));
-        granularity_->addItem(tr("block 128×128 (FP8_BLOCK)"), QStringLiteral("block"));
+        using G = amn::Fp8Granularity;  // the item data: the typed value StSchemeOptions takes
+        granularity_->addItem(tr("channel (FP8_DYNAMIC)"), static_cast<int>(G::Channel));
+        granularity_->addItem(tr("tensor (FP8)"), static_cast<int>(G::Tensor));
+        granularity_->addItem(tr("block 128×128 (FP8_BLOCK)"), static_cast<int>(G::Block));
         f->addRow(tr("Granularity (fp8):"), granularity_);
         ue8m0_ = new QCheckBox(tr("Power-of-two scales (ue8m0)"), g);
         f->addRow(ue8m0_);

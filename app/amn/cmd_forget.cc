@@ -229,7 +229,7 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
     StSchemeOptions so;
     if (auto v = args.option("--blocksize")) so.blocksize = parse_uint_option("--blocksize", *v);
     so.double_quant = args.flag("--double-quant");
-    if (auto v = args.option("--granularity")) so.granularity = *v;
+    if (auto v = args.option("--granularity")) so.granularity = parse_fp8_granularity(*v);
     so.ue8m0 = args.flag("--ue8m0");
     if (auto v = args.option("--group-size")) so.group_size = *v == "channel" ? 0u : parse_uint_option("--group-size", *v);
     StForgetOptions opt;

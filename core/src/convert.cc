@@ -113,7 +113,10 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
 
     // Output: the safetensors sink of the whole set (shards, index.json,
     // config.json, tokenizer files), committed as one.
-    const auto layout = detail::plan_output_files(cat, opt);
+    detail::OutputFilesOptions files{opt.output.empty() ? default_output_path(cat, opt.to) : opt.output, opt.force,
+                                     opt.config_json.has_value(), {}};
+    for (const auto& f : opt.side_files) files.side_files.push_back(f.first);
+    const auto layout = detail::plan_output_files(cat, files);
     detail::SafetensorsSet sink(layout, opt.force, output_metadata(cat, plan), SafetensorsWriter::DataOrder::AsAdded);
     std::vector<std::vector<OutTensor>> per_shard(sink.shard_count());
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {

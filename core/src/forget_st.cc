@@ -8,11 +8,11 @@
 // other tensor through, write config.json with the library's
 // quantization_config. The round trip of each weight is measured on the spot
 // when StForgetOptions::measure_loss asks for it.
-// Scheme parsing, names, labels and quantization_config: forget_st_schemes.cc;
-// which tensors are quantized and their stored tensors: forget_st_select.cc.
+// The schemes (parsing, names, labels, quantization_config, encoders): the
+// rows of forget_st_rows.hpp; what is read and config.json: forget_st_input.cc;
+// which tensors are quantized: forget_st_select.cc.
 #include "anamnesis/forget_st.hpp"
 
-#include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "safetensors_writer.hpp"
@@ -22,6 +22,7 @@
 #include "safetensors_set.hpp"
 #include "forget_st_internal.hpp"
 #include "forget_st_encoder.hpp"
+#include "forget_st_rows.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -52,7 +53,8 @@ using forget_st_internal::is_conv1d_model;
 using detail::ascii_lower;
 using forget_st_internal::module_of;
 using forget_st_internal::out_specs;
-using forget_st_internal::overloaded;
+using forget_st_internal::st_scheme_row;
+using forget_st_internal::StSchemeRow;
 
 // ---- the job -----------------------------------------------------------------------
 
@@ -130,6 +132,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
     Prepared p;
     std::set<std::string> ignore;
     const bool conv1d_model = is_conv1d_model(config_json);
+    const StSchemeRow& row = st_scheme_row(opt.scheme);
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
         Entry e;
@@ -137,9 +140,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         e.shard = lt.shard;
         const DType sd = stored_float(lt);
         const bool is_float = lt.quantized || sd == DType::F32 || sd == DType::F16 || sd == DType::BF16 || sd == DType::F64;
-        Choice c = classify(lt, is_float, only, keep,
-                            std::holds_alternative<Bnb4Target>(opt.scheme) || std::holds_alternative<BnbInt8Target>(opt.scheme),
-                            conv1d_model);
+        Choice c = classify(lt, is_float, only, keep, row.bitsandbytes, conv1d_model);
         e.quantize = c.quantize;
         e.linear_kept = c.linear;
         auto& t = e.info;
@@ -150,11 +151,9 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         if (e.quantize) {
             const u64 R = lt.shape[0], C = lt.shape[1];
             e.wdtype = lt.quantized ? DType::BF16 : sd == DType::F64 ? DType::F32 : sd;
-            if (const auto* q = std::get_if<PackedIntTarget>(&opt.scheme); q && q->group_size && C % q->group_size != 0)
-                throw Error(ErrorCode::Usage,
-                            "group size " + std::to_string(q->group_size) + " does not divide the row of " + std::to_string(C) +
-                                " columns (compressed-tensors refuses it): use --group-size channel, or --keep this tensor",
-                            cat.path, lt.name);
+            if (row.refuse_row)
+                if (std::string why = row.refuse_row(opt.scheme, C); !why.empty())
+                    throw Error(ErrorCode::Usage, why, cat.path, lt.name);
             e.outs = out_specs(opt.scheme, lt.name, R, C, e.wdtype);
             t.target = e.outs[0].dtype;
             t.st_rule = StRule::Quantized;
@@ -217,13 +216,13 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             }
 
     // Output files (checks: never an input, OutputExists, folder created).
-    ConvertOptions co;
-    co.output = opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output;
-    co.force = opt.force;
-    co.config_json = forget_st_internal::config_with(in.config_json(), res.quantization_config);
-    co.side_files = in.side_files();
+    const std::string config_json = forget_st_internal::config_with(in.config_json(), res.quantization_config);
+    const auto side_files = in.side_files();
+    detail::OutputFilesOptions files{opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output, opt.force,
+                                     true, {}};
+    for (const auto& f : side_files) files.side_files.push_back(f.first);
     for (auto& w : in.warnings()) res.warnings.push_back(std::move(w));
-    const auto layout = detail::plan_output_files(cat, co);
+    const auto layout = detail::plan_output_files(cat, files);
 
     // The output set: one shard per input shard, index.json, config.json,
     // tokenizer files, committed together (safetensors_set.hpp).
@@ -283,8 +282,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     run.prepass_batch_elems = 8 * std::max<u64>(1, opt.chunk_bytes);
     // Commit the whole set: all in place, or (on any failure) none.
     run.before_commit = [&] {
-        sink.set_config_json(*co.config_json + "\n");
-        for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force, co.side_files)) sink.add_file(dst, std::move(text));
+        sink.set_config_json(config_json + "\n");
+        for (auto& [dst, text] : detail::read_ancillary_files(cat, layout, opt.force, side_files)) sink.add_file(dst, std::move(text));
     };
     const auto ran = exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
     res.files = sink.files();

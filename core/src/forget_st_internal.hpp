@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 // Internal: small helpers shared by forget_st.cc (the pipeline),
-// forget_st_select.cc (which tensors, their stored tensors) and
-// forget_st_schemes.cc (scheme parsing, names, labels, quantization_config).
+// forget_st_select.cc (which tensors are quantized),
+// forget_st_input.cc (what is read, config.json) and the scheme rows
+// (forget_st_rows.hpp).
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/forget_st.hpp"
@@ -92,12 +93,5 @@ struct OutSpec {
 /// weight_scale, weight_zero_point, weight_shape).
 std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name, std::uint64_t R, std::uint64_t C,
                                DType wdtype);
-
-template <class... Ts>
-struct overloaded : Ts... {
-    using Ts::operator()...;
-};
-template <class... Ts>
-overloaded(Ts...) -> overloaded<Ts...>;
 
 }  // namespace amn::forget_st_internal

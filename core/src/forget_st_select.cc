@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Forget to safetensors schemes: which tensors are quantized (classify, the
-// libraries' default `ignore`) and the stored tensors each scheme writes for a
-// weight (out_specs), declared in forget_st_internal.hpp.
+// Forget to safetensors: which tensors are quantized (classify, the
+// libraries' default `ignore`), declared in forget_st_internal.hpp. The
+// stored tensors each scheme writes for a weight are its row's
+// (forget_st_rows.hpp).
 #include "forget_st_internal.hpp"
 
 #include "anamnesis/error.hpp"
@@ -13,10 +14,6 @@
 
 namespace amn::forget_st_internal {
 namespace {
-
-using u64 = std::uint64_t;
-
-u64 ceil_div(u64 a, u64 b) { return (a + b - 1) / b; }
 
 // The last module name of "a.b.c.weight" → "c".
 std::string last_module(const std::string& name) {
@@ -114,54 +111,6 @@ Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::r
     if (!in_block(n)) return {false, true, StRule::KeptNotBlockLinear};
     c.quantize = true;
     return c;
-}
-
-std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name, u64 R, u64 C, DType wdtype) {
-    const std::string p = weight_name.substr(0, weight_name.size() - 6);  // "...q_proj."
-    std::vector<OutSpec> o;
-    std::visit(overloaded{
-                   [&](const Bnb4Target& b) {
-                       const u64 n = R * C, blocks = ceil_div(n, b.blocksize);
-                       o.push_back({p + "weight", DType::U8, {(n + 1) / 2, 1}});
-                       o.push_back({p + "weight.absmax", b.double_quant ? DType::U8 : DType::F32, {blocks}});
-                       o.push_back({p + "weight.quant_map", DType::F32, {16}});
-                       if (b.double_quant) {
-                           o.push_back({p + "weight.nested_absmax", DType::F32, {ceil_div(blocks, 256)}});
-                           o.push_back({p + "weight.nested_quant_map", DType::F32, {256}});
-                       }
-                       o.push_back({p + std::string("weight.quant_state.bitsandbytes__") +
-                                        (b.kind == st::Bnb4Kind::NF4 ? "nf4" : "fp4"),
-                                    DType::U8, {}, true});
-                   },
-                   [&](const BnbInt8Target&) {
-                       o.push_back({p + "weight", DType::I8, {R, C}});
-                       o.push_back({p + "SCB", DType::F32, {R}});
-                       o.push_back({p + "weight_format", DType::U8, {}});
-                   },
-                   [&](const Fp8CtTarget& f) {
-                       o.push_back({p + "weight", DType::F8_E4M3, {R, C}});
-                       std::vector<u64> ss;
-                       switch (f.granularity) {
-                           case st::Fp8Granularity::Tensor: ss = {1}; break;
-                           case st::Fp8Granularity::Channel: ss = {R, 1}; break;
-                           default: ss = {ceil_div(R, 128), ceil_div(C, 128)};
-                       }
-                       o.push_back({p + "weight_scale", wdtype, ss});
-                   },
-                   [&](const Fp8DeepseekTarget&) {
-                       o.push_back({p + "weight", DType::F8_E4M3, {R, C}});
-                       o.push_back({p + "weight_scale_inv", DType::F32, {ceil_div(R, 128), ceil_div(C, 128)}});
-                   },
-                   [&](const PackedIntTarget& q) {
-                       const u64 groups = q.group_size ? C / q.group_size : 1;
-                       o.push_back({p + "weight_packed", DType::I32, {R, ceil_div(C * q.bits, 32)}});
-                       o.push_back({p + "weight_scale", wdtype, {R, groups}});
-                       if (!q.symmetric) o.push_back({p + "weight_zero_point", DType::I32, {ceil_div(R * q.bits, 32), groups}});
-                       o.push_back({p + "weight_shape", DType::I64, {2}});
-                   },
-               },
-               s);
-    return o;
 }
 
 }  // namespace amn::forget_st_internal

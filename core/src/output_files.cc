@@ -3,6 +3,7 @@
 // copied beside it. (Temporary files and their commit: temp_file.cc.)
 #include "output_files.hpp"
 
+#include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "ascii_lower.hpp"
 #include "schemes/facts.hpp"
@@ -69,9 +70,9 @@ void refuse_input_as_output(const Catalog& cat, const std::string& path) {
             throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", path);
 }
 
-OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
+OutputLayout plan_output_files(const Catalog& cat, const OutputFilesOptions& opt) {
     OutputLayout L;
-    const std::string out = opt.output.empty() ? default_output_path(cat, opt.to) : opt.output;
+    const std::string& out = opt.output;
     const std::size_t nshards = cat.format == Format::Safetensors ? std::max<std::size_t>(1, cat.shards.size()) : 1;
     if (out.ends_with(".safetensors")) {
         const fs::path p(out);
@@ -118,7 +119,7 @@ OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt) {
     std::vector<std::string> outs = L.shard_paths;
     if (!L.index_path.empty()) outs.push_back(L.index_path);
     if (!L.config_path.empty()) outs.push_back(L.config_path);
-    for (const auto& [name, text] : opt.side_files) outs.push_back((fs::path(L.dir) / name).string());
+    for (const auto& name : opt.side_files) outs.push_back((fs::path(L.dir) / name).string());
     for (const auto& o : outs) {
         for (const auto& in : inputs)
             if (same_file(o, in))

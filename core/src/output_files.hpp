@@ -2,7 +2,6 @@
 #pragma once
 // Internal: where conversion output goes, and how it gets there atomically.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
 #include "temp_file.hpp"
 
 #include <cstdint>
@@ -33,16 +32,30 @@ struct OutputLayout {
     std::string missing_dir;
 };
 
-/// Decide every output path for `cat` and `opt` (see ConvertOptions::output).
+/// What plan_output_files() needs to know of a job (remember, forget to
+/// safetensors).
+struct OutputFilesOptions {
+    /// The output, never empty (the job's default already applied): a
+    /// `.safetensors` file (a sharded input → numbered files + index.json
+    /// beside it) or a folder (the input's shard names, index.json).
+    std::string output;
+    bool force = false;        ///< an existing output may be replaced
+    bool config_json = false;  ///< the job writes a config.json even when the input has none
+    /// Names of the files the job writes into the output folder (checked
+    /// like the shards: never an input, OutputExists without force).
+    std::vector<std::string> side_files;
+};
+
+/// Decide every output path for `cat` and `opt`.
 /// Nothing is created (a missing output folder is reported in missing_dir).
 /// \throws Error{Usage} when an output path is an input file (never
 ///         overwritten, even with force); Error{OutputExists} when an output
 ///         exists and !force; Error{Io} when the output folder path names
 ///         something that is not a folder.
-OutputLayout plan_output_files(const Catalog& cat, const ConvertOptions& opt);
+OutputLayout plan_output_files(const Catalog& cat, const OutputFilesOptions& opt);
 
 /// The files to write beside the output tensors, (destination, bytes) pairs:
-/// `side_files` (ConvertOptions::side_files, into the output folder, in both
+/// `side_files` ((name, text) pairs, into the output folder, in both
 /// modes), then the tokenizer and generation files to copy into a
 /// directory-mode output folder (none in file mode, when the folder is the
 /// input's, or for a name `side_files` has), read now so that a read error

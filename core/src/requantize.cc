@@ -22,7 +22,7 @@ namespace amn {
 namespace {
 
 using Family = RequantScheme::Family;
-using Gran = RequantScheme::Fp8Granularity;
+using Gran = Fp8Granularity;  // Group is given as a 1 × group_size Block (RequantFor)
 
 using kernels::quant::kFp4, kernels::quant::kNf4;  // bitsandbytes codebooks (quant_kernels.hpp)
 
@@ -44,8 +44,6 @@ std::string fmt_num(float v) {
     return s;
 }
 
-float f16_round(float x) { return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(x)); }
-
 // Geometry: group index of element (r, c).
 struct Groups {
     const RequantScheme& s;
@@ -56,7 +54,7 @@ struct Groups {
         if (s.family == Family::Fp8) {
             if (s.experts == 0 || R % s.experts != 0) throw Error(ErrorCode::Usage, "experts do not divide the rows");
             rows_per_expert = R / s.experts;
-            if (s.granularity == Gran::Block) {
+            if (s.granularity == Gran::Block || s.granularity == Gran::Group) {
                 if (s.block_rows == 0 || s.block_cols == 0) throw Error(ErrorCode::Usage, "FP8 block size 0");
                 grid_r = (rows_per_expert + s.block_rows - 1) / s.block_rows;
                 grid_c = (C + s.block_cols - 1) / s.block_cols;
@@ -76,14 +74,13 @@ struct Groups {
                     case Gran::Tensor: return 1;
                     case Gran::Channel: return R;
                     case Gran::Expert: return s.experts;
-                    case Gran::Block: return s.experts * grid_r * grid_c;
+                    case Gran::Block:
+                    case Gran::Group: return s.experts * grid_r * grid_c;
                 }
                 return 1;
             case Family::Bnb4: return (R * C + s.blocksize - 1) / s.blocksize;
             case Family::BnbInt8: return R;
             case Family::Affine: return R * ngroups_row;
-            case Family::GgufQ8_0:
-            case Family::GgufQ4_0: return (R * C + 31) / 32;
             case Family::GgufEncoder: return 1;  // measured per row chunk (requantize_gguf.cc)
         }
         return 1;
@@ -95,7 +92,8 @@ struct Groups {
                     case Gran::Tensor: return 0;
                     case Gran::Channel: return r;
                     case Gran::Expert: return r / rows_per_expert;
-                    case Gran::Block: {
+                    case Gran::Block:
+                    case Gran::Group: {
                         const std::uint64_t b = r / rows_per_expert, rr = r % rows_per_expert;
                         return (b * grid_r + rr / s.block_rows) * grid_c + c / s.block_cols;
                     }
@@ -104,8 +102,6 @@ struct Groups {
             case Family::Bnb4: return (r * C + c) / s.blocksize;
             case Family::BnbInt8: return r;
             case Family::Affine: return r * ngroups_row + c / s.group_size;
-            case Family::GgufQ8_0:
-            case Family::GgufQ4_0: return (r * C + c) / 32;
             case Family::GgufEncoder: return 0;
         }
         return 0;
@@ -114,7 +110,7 @@ struct Groups {
 
 // Per-group parameters after pass 1.
 struct GroupParams {
-    std::vector<float> amax, lo, hi, smax;  // |x| max, min, max, value of largest |x| (first)
+    std::vector<float> amax, lo, hi;  // |x| max, min, max
 };
 
 using detail::for_each_row_chunk;
@@ -174,21 +170,6 @@ struct Requantizer {
                 const float q = std::clamp(std::nearbyint(x / scale) + zero, 0.0f, maxq);
                 return scale * (q - zero);
             }
-            case Family::GgufQ8_0: {
-                const float d = p.amax[g] / 127.0f;
-                const float id = d != 0.0f ? 1.0f / d : 0.0f;
-                const float q = std::round(x * id);
-                return q * f16_round(d);
-            }
-            case Family::GgufQ4_0: {
-                const float d = p.smax[g] / -8.0f;
-                const float id = d != 0.0f ? 1.0f / d : 0.0f;
-                float v = x * id + 8.5f;  // in [0.5, 16.5] for finite id
-                if (!(v >= 0.0f)) v = 0.0f;
-                if (v > 16.5f) v = 16.5f;
-                const int q = std::min(15, static_cast<int>(static_cast<std::int8_t>(v)));
-                return static_cast<float>(q - 8) * f16_round(d);
-            }
             case Family::GgufEncoder: return x;  // not element-wise: requantize_gguf.cc
         }
         return x;
@@ -221,6 +202,7 @@ std::string RequantScheme::description() const {
                 case Fp8Granularity::Channel: s += "per-channel scales"; break;
                 case Fp8Granularity::Expert: s += "per-expert scales"; break;
                 case Fp8Granularity::Block:
+                case Fp8Granularity::Group:
                     s += std::to_string(block_rows) + "\u00d7" + std::to_string(block_cols) + " blocks";
                     break;
             }
@@ -235,8 +217,6 @@ std::string RequantScheme::description() const {
             if (symmetric) return s + "symmetric (GPTQ), scale = 2·max|x|/" + std::to_string((1u << bits) - 1);
             return s + "asymmetric min/max" + (include_zero ? " (range includes 0, GPTQ)" : " (AWQ)") +
                    ", scale = (max−min)/" + std::to_string((1u << bits) - 1);
-        case Family::GgufQ8_0: return s + "GGUF Q8_0, 32-element blocks, d = absmax/127 (F16)";
-        case Family::GgufQ4_0: return s + "GGUF Q4_0, 32-element blocks, d = max/−8 (F16), ggml reference rule";
         case Family::GgufEncoder:
             return "re-quantization with ggml's " + dtype_name(ggml_type) +
                    " quantizer (no importance matrix), row by row, decoded again";
@@ -272,9 +252,9 @@ struct RequantFor {
             s.experts = per ? t.numel() / per : 1;
         }
         switch (p.granularity) {
-            case Fp8Granularity::Tensor: s.granularity = Gran::Tensor; break;
-            case Fp8Granularity::Channel: s.granularity = Gran::Channel; break;
-            case Fp8Granularity::Expert: s.granularity = Gran::Expert; break;
+            case Fp8Granularity::Tensor:
+            case Fp8Granularity::Channel:
+            case Fp8Granularity::Expert: s.granularity = p.granularity; break;
             case Fp8Granularity::Block:
                 s.granularity = Gran::Block;
                 s.block_rows = p.block_rows;
@@ -332,17 +312,13 @@ struct RequantFor {
 
     std::optional<RequantScheme> operator()(const GgmlParams& p) const {
         RequantScheme s;
-        if (p.type == DType::Q8_0) s.family = Family::GgufQ8_0;
-        else if (p.type == DType::Q4_0) s.family = Family::GgufQ4_0;
-        else {
-            std::string w = detail::gguf_requant_unavailable(p.type);
-            if (!w.empty()) return fail(std::move(w));
-            const DTypeInfo* info = dtype_info(p.type);
-            if (r.row_elems() == 0 || r.row_elems() % info->block_elems != 0)
-                return fail("not measurable for " + p.id() + ": a row is not a whole number of blocks");
-            s.family = Family::GgufEncoder;
-            s.ggml_type = p.type;
-        }
+        std::string w = detail::gguf_requant_unavailable(p.type);
+        if (!w.empty()) return fail(std::move(w));
+        const DTypeInfo* info = dtype_info(p.type);
+        if (r.row_elems() == 0 || r.row_elems() % info->block_elems != 0)
+            return fail("not measurable for " + p.id() + ": a row is not a whole number of blocks");
+        s.family = Family::GgufEncoder;
+        s.ggml_type = p.type;
         return s;
     }
 
@@ -398,13 +374,11 @@ RequantError measure_requantization(const LogicalTensor& t, const RequantScheme&
     const std::uint64_t ng = groups.count();
     GroupParams p;
     const bool affine = s.family == Family::Affine;
-    const bool signed_max = s.family == Family::GgufQ4_0;
     if (affine) {
         p.lo.assign(ng, std::numeric_limits<float>::infinity());
         p.hi.assign(ng, -std::numeric_limits<float>::infinity());
     } else {
         p.amax.assign(ng, 0.0f);
-        if (signed_max) p.smax.assign(ng, 0.0f);
     }
     const std::uint64_t total = 2 * r.rows();
     std::vector<float> buf;
@@ -417,9 +391,8 @@ RequantError measure_requantization(const LogicalTensor& t, const RequantScheme&
                 if (affine) {
                     p.lo[g] = std::min(p.lo[g], x);
                     p.hi[g] = std::max(p.hi[g], x);
-                } else if (std::abs(x) > p.amax[g]) {
-                    p.amax[g] = std::abs(x);
-                    if (signed_max) p.smax[g] = x;
+                } else {
+                    p.amax[g] = std::max(p.amax[g], std::abs(x));
                 }
             }
     });

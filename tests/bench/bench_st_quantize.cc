@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to safetensors schemes: single-thread cost per weight element of
 // quantizing one BF16 Linear weight [4096, 4096] (N(0, 0.02²), mt19937 seed 0)
-// exactly as the forget pipeline does per row chunk (forget_st_quant.cc:
+// exactly as the forget pipeline does per row chunk (the scheme quantizers of forget_st_<scheme>.cc:
 // scales, codes, packing, the dequantized round trip and its loss sums;
 // 256-row chunks, output bytes copied into a buffer instead of a file), with
 // the SIMD kernels of this CPU's best Highway target ("simd") and with the

@@ -129,7 +129,7 @@ inline StScheme scheme_of(const std::string& id) {
         name = id;
     } else if (id.rfind("ct-fp8-", 0) == 0) {
         name = "fp8";
-        o.granularity = id.substr(7);
+        o.granularity = parse_fp8_granularity(id.substr(7));
     } else if (id.rfind("ds-fp8-block", 0) == 0) {
         name = "fp8-block-deepseek";
         o.ue8m0 = id.find("ue8m0") != std::string::npos;

@@ -13,7 +13,9 @@
 #include "anamnesis/plan.hpp"
 #include "safetensors_writer.hpp"
 #include "sink.hpp"
+#include "forget_st_rows.hpp"
 #include "forget_st_test_support.hpp"
+#include "schemes/facts.hpp"
 #include "test_support.hpp"
 
 #include <QFile>
@@ -48,6 +50,7 @@ private slots:
     void badRequests();
     void alreadyQuantized();
     void schemeParsing();
+    void schemeRows();
 };
 
 // ---- own cases ------------------------------------------------------------------------------
@@ -318,7 +321,7 @@ void TestForgetStCases::nanInWeight() {
                                          "fp8-block-deepseek"}) {
             StSchemeOptions so;
             so.double_quant = scheme == "bnb-nf4-dq";
-            if (scheme == "fp8-tensor") so.granularity = "tensor";
+            if (scheme == "fp8-tensor") so.granularity = Fp8Granularity::Tensor;
             StForgetOptions opt;
             opt.scheme = parse_st_scheme(scheme == "bnb-nf4-dq" ? "bnb-nf4" : scheme == "fp8-tensor" ? "fp8" : scheme, so);
             opt.output = tmp.path().toStdString() + "/out/deeper";
@@ -356,7 +359,7 @@ void TestForgetStCases::withoutLoss() {
         const std::vector<std::pair<std::string, StSchemeOptions>> schemes = {
             {"bnb-nf4", {}}, {"bnb-nf4", so([](auto& o) { o.double_quant = true; })},
             {"bnb-fp4", so([](auto& o) { o.blocksize = 128; })}, {"bnb-int8", {}}, {"fp8", {}},
-            {"fp8", so([](auto& o) { o.granularity = "tensor"; })}, {"fp8", so([](auto& o) { o.granularity = "block"; })},
+            {"fp8", so([](auto& o) { o.granularity = Fp8Granularity::Tensor; })}, {"fp8", so([](auto& o) { o.granularity = Fp8Granularity::Block; })},
             {"fp8-block-deepseek", {}}, {"w4a16-asym", {}}, {"w8a16", so([](auto& o) { o.group_size = 0; })},
             {"w4a16", {}}, {"w4a16", so([](auto& o) { o.group_size = 0; })},
             {"w8a16-asym", so([](auto& o) { o.group_size = 32; })}};
@@ -484,6 +487,32 @@ void TestForgetStCases::alreadyQuantized() {
     QVERIFY(!out.count("model.layers.0.mlp.up_proj.weight_scale_inv"));
 }
 
+// Every scheme row: each of its names parses to the StScheme alternative of
+// its position, and every companion it writes has a role in its scheme facts
+// row (the detector that reads the output back knows it).
+void TestForgetStCases::schemeRows() {
+    using namespace forget_st_internal;
+    const auto& rows = st_scheme_rows();
+    QCOMPARE(rows.size(), std::variant_size_v<StScheme>);
+    std::size_t names = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& facts = detail::scheme_facts(rows[i]->facts_family);
+        for (auto n : rows[i]->names) {
+            ++names;
+            const StScheme s = parse_st_scheme(n, {});
+            QCOMPARE(s.index(), i);
+            QCOMPARE(&st_scheme_row(s), rows[i]);
+            for (const auto& o : out_specs(s, "model.layers.0.mlp.up_proj.weight", 256, 512, DType::BF16)) {
+                if (o.name == "model.layers.0.mlp.up_proj.weight" || o.name.ends_with(".weight_packed")) continue;  // payload
+                const bool known = std::any_of(facts.companions.begin(), facts.companions.end(),
+                                               [&](const auto& c) { return o.name.ends_with(c.pattern); });
+                QVERIFY2(known && detail::companion_role_of(o.name) != CompanionRole::None, o.name.c_str());
+            }
+        }
+    }
+    QCOMPARE(names, st_scheme_names().size());
+}
+
 void TestForgetStCases::schemeParsing() {
     for (auto n : st_scheme_names()) QVERIFY(!error_code_of([&] { parse_st_scheme(n, {}); }));
     std::string what;
@@ -491,7 +520,11 @@ void TestForgetStCases::schemeParsing() {
     QVERIFY(what.find("bnb-nf4") != std::string::npos);
     QCOMPARE(error_code_of([] { parse_st_scheme("bnb-nf4", so([](StSchemeOptions& o) { o.blocksize = 100u; })); }), ErrorCode::Usage);
     QCOMPARE(error_code_of([] { parse_st_scheme("bnb-int8", so([](StSchemeOptions& o) { o.blocksize = 64u; })); }), ErrorCode::Usage);
-    QCOMPARE(error_code_of([] { parse_st_scheme("fp8", so([](StSchemeOptions& o) { o.granularity = std::string("row"); })); }), ErrorCode::Usage);
+    QCOMPARE(error_code_of([] { parse_fp8_granularity("row"); }), ErrorCode::Usage);
+    // A granularity the compressed-tensors FP8 scheme does not write, refused with parse_fp8_granularity's words.
+    QCOMPARE(error_code_of([] { parse_st_scheme("fp8", so([](StSchemeOptions& o) { o.granularity = Fp8Granularity::Group; })); }, &what),
+             ErrorCode::Usage);
+    QVERIFY(what.find("--granularity must be tensor, channel or block, not 'group'") != std::string::npos);
     QCOMPARE(error_code_of([] { parse_st_scheme("w4a16", so([](StSchemeOptions& o) { o.ue8m0 = true; })); }), ErrorCode::Usage);
     QCOMPARE(error_code_of([] { parse_st_scheme("bnb-fp4", so([](StSchemeOptions& o) { o.group_size = 64u; })); }), ErrorCode::Usage);
     QCOMPARE(error_code_of([] { parse_st_scheme("w8a16", so([](StSchemeOptions& o) { o.group_size = 100u; })); }), ErrorCode::Usage);

@@ -126,7 +126,7 @@ void TestRequantize::fp8OnGridIsExact() {
         }
     RequantScheme s;
     s.family = RequantScheme::Family::Fp8;
-    s.granularity = RequantScheme::Fp8Granularity::Block;
+    s.granularity = Fp8Granularity::Block;
     s.block_rows = s.block_cols = 4;
     const auto e = measure_requantization(tensor_of(v, R, C), s);
     QVERIFY(e.measured);
@@ -148,7 +148,7 @@ void TestRequantize::fp8HandCase() {
         for (int c = 0; c < 4; ++c) y[r * 4 + c] = brute_fp8(DType::F8_E4M3, v[r * 4 + c] / sc, 448.0f) * sc;
     }
     RequantScheme s;
-    s.granularity = RequantScheme::Fp8Granularity::Channel;
+    s.granularity = Fp8Granularity::Channel;
     const auto e = measure_requantization(tensor_of(v, 2, 4), s);
     const auto x = expect_of(v, y);
     QVERIFY(x.rmse > 0);
@@ -226,7 +226,7 @@ void TestRequantize::gptqAndAwqHandCases() {
 void TestRequantize::ggufMatchesGgmlQuantizer() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     const std::string dir = test::shared_fixtures_dir() + "/quantize-ref";
-    for (auto [type, fam] : {std::pair{"Q8_0", RequantScheme::Family::GgufQ8_0}, std::pair{"Q4_0", RequantScheme::Family::GgufQ4_0}}) {
+    for (auto [type, dt] : {std::pair{"Q8_0", DType::Q8_0}, std::pair{"Q4_0", DType::Q4_0}}) {
         const auto f = test::read_safetensors_raw(dir + "/quantize-" + type + ".safetensors");
         QVERIFY(f);
         int cases = 0;
@@ -249,7 +249,8 @@ void TestRequantize::ggufMatchesGgmlQuantizer() {
             }
             QVERIFY(rows > 0);
             RequantScheme s;
-            s.family = fam;
+            s.family = RequantScheme::Family::GgufEncoder;
+            s.ggml_type = dt;
             const auto e = measure_requantization(tensor_of(x, rows, C), s);
             const auto want = expect_of(x, y);
             QVERIFY2(close(e.rmse, want.rmse, 1e-12), qPrintable(QStringLiteral("%1 %2: rmse %3 vs ggml %4").arg(type, QString::fromStdString(name)).arg(e.rmse).arg(want.rmse)));
@@ -321,7 +322,7 @@ void TestRequantize::chunkingAndCancel() {
     const auto t = tensor_of(v, 64, 96);
     RequantScheme s;
     s.family = RequantScheme::Family::Fp8;
-    s.granularity = RequantScheme::Fp8Granularity::Block;
+    s.granularity = Fp8Granularity::Block;
     s.block_rows = 16;
     s.block_cols = 32;
     std::uint64_t last = 0, total = 0;
@@ -359,7 +360,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     QVERIFY2(s, why.c_str());
     QCOMPARE(s->family, RequantScheme::Family::Fp8);
     QCOMPARE(s->fp8, DType::F8_E5M2);
-    QCOMPARE(s->granularity, RequantScheme::Fp8Granularity::Block);
+    QCOMPARE(s->granularity, Fp8Granularity::Block);
     QCOMPARE(s->block_rows, std::uint64_t(16));
     QCOMPARE(s->block_cols, std::uint64_t(32));
     QCOMPARE(scheme_id(*t.params), std::string("fp8-block"));
@@ -449,7 +450,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = g;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->granularity, RequantScheme::Fp8Granularity::Block);
+    QCOMPARE(s->granularity, Fp8Granularity::Block);
     QCOMPARE(s->block_rows, std::uint64_t(1));
     QCOMPARE(s->block_cols, std::uint64_t(32));
     QCOMPARE(scheme_id(*t.params), std::string("ct-fp8-g32"));
@@ -461,7 +462,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = m;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->granularity, RequantScheme::Fp8Granularity::Channel);
+    QCOMPARE(s->granularity, Fp8Granularity::Channel);
     QCOMPARE(scheme_id(*t.params), std::string("modelopt-fp8-channel"));
     QCOMPARE(describe(*t.params), std::string("ModelOpt FP8 (E4M3), per-channel F32 scale applied in BF16"));
 

@@ -302,8 +302,8 @@ private slots:
 };
 
 void TestStKernels::simd_equals_scalar() {
-    const auto nf4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::NF4).data());
-    const auto fp4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::FP4).data());
+    const auto nf4 = k::make_codebook4(k::bnb4_quant_map(Bnb4Type::Nf4).data());
+    const auto fp4 = k::make_codebook4(k::bnb4_quant_map(Bnb4Type::Fp4).data());
     QCOMPARE(nf4.zero_code, 7);
     QCOMPARE(fp4.zero_code, 0);
     const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {

@@ -38,8 +38,8 @@ private slots:
 // last block) makes bnb4_run_bf16, bf16_absmax_blocks and int8_row_bf16
 // return false, on every target, for NF4 (cell table) and FP4 (search).
 void TestStKernelsBf16::bnb4_from_bf16_refuses_nonfinite() {
-    const auto nf4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::NF4).data());
-    const auto fp4 = k::make_codebook4(k::bnb4_quant_map(st::Bnb4Kind::FP4).data());
+    const auto nf4 = k::make_codebook4(k::bnb4_quant_map(Bnb4Type::Nf4).data());
+    const auto fp4 = k::make_codebook4(k::bnb4_quant_map(Bnb4Type::Fp4).data());
     const std::string failure = amn::test::for_each_target(amn::kernels::active_target_name, [&](const std::string& target) -> std::string {
         std::mt19937 rng(91);
         std::normal_distribution<float> nd(0.0f, 0.02f);

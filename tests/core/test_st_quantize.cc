@@ -157,7 +157,7 @@ void TestStQuantize::reference() {
             const bool fp4 = sch.find("fp4") != std::string::npos;
             const unsigned bs = sch.find("b128") != std::string::npos ? 128 : 64;
             const bool dq = sch.ends_with("-dq");
-            const auto r = st::quantize_bnb4(w, shape, wdtype, fp4 ? st::Bnb4Kind::FP4 : st::Bnb4Kind::NF4, bs, dq);
+            const auto r = st::quantize_bnb4(w, shape, wdtype, fp4 ? Bnb4Type::Fp4 : Bnb4Type::Nf4, bs, dq);
             const std::uint64_t blocks = r.absmax.size();
             outs.push_back({"weight", "U8", {r.packed.size(), 1}, r.packed});
             outs.push_back({"weight.quant_map", "F32", {16}, bytes_of(r.quant_map)});
@@ -174,9 +174,9 @@ void TestStQuantize::reference() {
             if (sch[0] == 'd') {
                 r = st::quantize_fp8_deepseek(w, shape, wdtype, sch.ends_with("ue8m0"));
             } else {
-                const auto g = sch.ends_with("tensor")    ? st::Fp8Granularity::Tensor
-                               : sch.ends_with("channel") ? st::Fp8Granularity::Channel
-                                                          : st::Fp8Granularity::Block;
+                const auto g = sch.ends_with("tensor")    ? Fp8Granularity::Tensor
+                               : sch.ends_with("channel") ? Fp8Granularity::Channel
+                                                          : Fp8Granularity::Block;
                 r = st::quantize_fp8_ct(w, shape, wdtype, g);
             }
             outs.push_back({"weight", "F8_E4M3", {R, C}, r.q});
@@ -282,13 +282,13 @@ void TestStQuantize::helpers() {
         }
     }
     // F16 weight, odd element count, a lone all-zero partial block.
-    const auto b = st::quantize_bnb4(std::vector<float>(9, 0.0f), {3, 3}, DType::F16, st::Bnb4Kind::NF4, 64, false);
+    const auto b = st::quantize_bnb4(std::vector<float>(9, 0.0f), {3, 3}, DType::F16, Bnb4Type::Nf4, 64, false);
     QCOMPARE(b.quant_state_json,
              std::string(R"({"quant_type": "nf4", "blocksize": 64, "dtype": "float16", "shape": [3, 3]})"));
     QCOMPARE(b.packed, (std::vector<std::uint8_t>{0x77, 0x77, 0x77, 0x77, 0x77}));
     QCOMPARE(b.absmax, std::vector<float>{1e-38f});
     const auto f = st::quantize_fp8_ct(std::vector<float>{0.0f, -0.0f, 0.5f, -1.0f}, {2, 2}, DType::F16,
-                                       st::Fp8Granularity::Channel);
+                                       Fp8Granularity::Channel);
     QCOMPARE(f.q, (std::vector<std::uint8_t>{0x00, 0x00, 0x76, 0xFE}));  // −0.0 → +0 (zero point added)
     QCOMPARE(f.scale, (std::vector<float>{0x1p-10f, kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(1.0f / 448.0f))}));
     // torch's cascade sum: small cases are plain sums.
@@ -310,11 +310,11 @@ void TestStQuantize::errors() {
     };
     QCOMPARE(code_of([&] { st::quantize_ct_int(w, shape, DType::F32, 4, true, 128); }), int(ErrorCode::Usage));
     QCOMPARE(code_of([&] { st::quantize_ct_int(w, shape, DType::F32, 3, true, 0); }), int(ErrorCode::Usage));
-    QCOMPARE(code_of([&] { st::quantize_bnb4(w, shape, DType::F32, st::Bnb4Kind::NF4, 100, false); }),
+    QCOMPARE(code_of([&] { st::quantize_bnb4(w, shape, DType::F32, Bnb4Type::Nf4, 100, false); }),
              int(ErrorCode::Usage));
-    QCOMPARE(code_of([&] { st::quantize_fp8_ct(w, {8, 100}, DType::F32, st::Fp8Granularity::Tensor); }),
+    QCOMPARE(code_of([&] { st::quantize_fp8_ct(w, {8, 100}, DType::F32, Fp8Granularity::Tensor); }),
              int(ErrorCode::Usage));
-    QCOMPARE(code_of([&] { st::quantize_fp8_ct(w, shape, DType::I8, st::Fp8Granularity::Tensor); }),
+    QCOMPARE(code_of([&] { st::quantize_fp8_ct(w, shape, DType::I8, Fp8Granularity::Tensor); }),
              int(ErrorCode::Usage));
     std::vector<float> bad = w;
     bad[77] = std::numeric_limits<float>::quiet_NaN();

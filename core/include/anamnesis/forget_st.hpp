@@ -50,7 +50,7 @@ namespace amn {
 
 /// bitsandbytes 4-bit (`bnb-nf4`, `bnb-fp4`): `Linear4bit` tensors.
 struct Bnb4Target {
-    st::Bnb4Kind kind = st::Bnb4Kind::NF4;
+    Bnb4Type type = Bnb4Type::Nf4;
     unsigned blocksize = 64;     ///< elements per absmax block over the flattened weight (64 … 4096, power of two)
     bool double_quant = false;   ///< compress_statistics: absmax quantized to 8 bits in blocks of 256
 };
@@ -58,7 +58,7 @@ struct Bnb4Target {
 struct BnbInt8Target {};
 /// compressed-tensors FP8 (`fp8`): presets FP8 (tensor), FP8_DYNAMIC (channel), FP8_BLOCK (block).
 struct Fp8CtTarget {
-    st::Fp8Granularity granularity = st::Fp8Granularity::Channel;
+    Fp8Granularity granularity = Fp8Granularity::Channel;
 };
 /// DeepSeek-V3 block FP8 (`fp8-block-deepseek`): `weight_scale_inv` F32 per 128×128 tile.
 struct Fp8DeepseekTarget {
@@ -82,18 +82,24 @@ const std::vector<std::string_view>& st_scheme_names();
 struct StSchemeOptions {
     std::optional<unsigned> blocksize;       ///< bnb-nf4/bnb-fp4 only (default 64)
     bool double_quant = false;               ///< bnb-nf4/bnb-fp4 only
-    std::optional<std::string> granularity;  ///< fp8 only: "tensor", "channel" (default) or "block"
+    std::optional<Fp8Granularity> granularity;  ///< fp8 only: Tensor, Channel (default) or Block
     bool ue8m0 = false;                      ///< fp8-block-deepseek only
     /// w4a16/w8a16(-asym) only: columns per group (default 128), 0 = channel.
     std::optional<unsigned> group_size;
 };
 
+/// The granularity a user names for `fp8` ("tensor", "channel" or "block"),
+/// read once by the front ends (`--granularity`, the wizard).
+/// \throws Error{Usage} "--granularity must be tensor, channel or block, not '<word>'".
+Fp8Granularity parse_fp8_granularity(std::string_view word);
+
 /// Typed scheme from a name of st_scheme_names() and its options.
 /// \throws Error{Usage} for an unknown name (the message lists the names), an
 ///         option the scheme does not take (e.g. --group-size with bnb-nf4),
 ///         a block size that is not a power of two from 64 to 4096, a
-///         granularity other than tensor/channel/block, or a group size that
-///         is not a multiple of 8 (0 = channel is fine).
+///         granularity other than Tensor/Channel/Block (the message as
+///         parse_fp8_granularity's), or a group size that is not a multiple
+///         of 8 (0 = channel is fine).
 StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& options);
 
 /// The scheme's name as the ecosystem says it, with its parameters:

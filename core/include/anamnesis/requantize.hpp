@@ -4,8 +4,8 @@
 /// "What Lethe took", measured where it can be: the precision a quantized
 /// tensor's scheme loses, estimated by re-quantizing its dequantized values
 /// with the same scheme family and parameters by round-to-nearest (RTN) —
-/// for GGUF types other than Q8_0/Q4_0 with ggml's own no-imatrix quantizer
-/// of the type (its scale search included) — dequantizing again and comparing. The original full-precision weights are
+/// for GGUF types with ggml's own no-imatrix quantizer of the type (its
+/// scale search included) — dequantizing again and comparing. The original full-precision weights are
 /// gone, so this is an estimate of the scheme's error on values of this
 /// distribution, not the error the original quantizer made (GPTQ/AWQ's
 /// error-compensating search, importance matrices … are not repeated).
@@ -31,21 +31,19 @@ struct RequantScheme {
         Bnb4,     ///< bitsandbytes NF4 / FP4: per-block absmax, nearest codebook entry
         BnbInt8,  ///< bitsandbytes LLM.int8: per-row absmax / 127, round half away from zero
         Affine,   ///< GPTQ / AWQ / compressed-tensors int: per-group min/max, `bits`-bit integers
-        GgufQ8_0, ///< ggml quantize_row_q8_0_ref: d = absmax / 127 (F16), q = roundf(x / d)
-        GgufQ4_0, ///< ggml quantize_row_q4_0_ref: d = max / −8 (F16), q = min(15, trunc(x / d + 8.5))
-        /// Any other GGUF type with an encoder (`ggml_type`): each row is
+        /// A GGUF type with an encoder (`ggml_type`): each row is
         /// quantized with ggml's no-imatrix quantizer for that type
         /// (`ggml_quantize_chunk(type, …, imatrix = NULL)`, byte-exact,
         /// core/src/kernels/gguf/gguf_quantize.hpp) and decoded again with the
         /// type's dequantizer (`dequantize_row_<type>`). K-quants, IQ4_NL/XS,
-        /// IQ3_XXS/S, IQ2_S, IQ1_M, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4, NVFP4.
+        /// IQ3_XXS/S, IQ2_S, IQ1_M, Q8_0, Q4_0, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4, NVFP4.
         GgufEncoder,
     };
-    enum class Fp8Granularity { Tensor, Channel, Expert, Block };
-
     Family family = Family::Fp8;
     // Fp8
     DType fp8 = DType::F8_E4M3;  ///< F8_E4M3, F8_E5M2, F8_E4M3FNUZ or F8_E5M2FNUZ
+    /// Tensor, Channel, Expert or Block (a Group of the parameters is given
+    /// as a 1 × group_size Block).
     Fp8Granularity granularity = Fp8Granularity::Tensor;
     std::uint64_t experts = 1;   ///< leading batch of a 3-D weight (rows() = experts × rows per expert)
     std::uint64_t block_rows = 0, block_cols = 0;  ///< Block granularity (within each expert)
@@ -76,10 +74,9 @@ struct RequantScheme {
 /// (nested absmax is treated as f32), bnb LLM.int8, GPTQ and
 /// compressed-tensors integer (contiguous groups of group_size along the
 /// input dimension; an act-order permutation is not repeated), AWQ GEMM
-/// (its group size, range [min, max]), GGUF Q8_0 and Q4_0 (their own
-/// families) and every other GGUF type that ggml can quantize without an
-/// importance matrix (`Family::GgufEncoder`: K-quants, IQ4_NL/XS,
-/// IQ3_XXS/S, IQ2_S, IQ1_M, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4,
+/// (its group size, range [min, max]) and every GGUF type that ggml can
+/// quantize without an importance matrix (`Family::GgufEncoder`: K-quants,
+/// IQ4_NL/XS, IQ3_XXS/S, IQ2_S, IQ1_M, Q8_0, Q4_0, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4,
 /// NVFP4). nullopt (with the reason in `why`) for passthrough tensors,
 /// tensors without a recipe or parameters and every other scheme ("not
 /// measurable yet" rather than a guess): FP4 safetensors (NVFP4, MXFP4),

@@ -37,7 +37,7 @@
 ///  - Whole-tensor API, on the row-chunk kernels of
 ///    core/src/kernels/st/st_kernels.hpp (Highway SIMD chosen at run time,
 ///    byte-identical to their scalar reference on every target). The forget
-///    pipeline streams the same kernels by row chunks (forget_st_quant.cc);
+///    pipeline streams the same kernels by row chunks (forget_st_<scheme>.cc);
 ///    two values need the whole tensor first: the per-tensor FP8 scale
 ///    (`Fp8Granularity::Tensor`) and the double-quantization offset (mean of
 ///    all absmax). bitsandbytes blocks run over the flattened tensor, across
@@ -46,6 +46,7 @@
 ///    representable in that dtype; `encode_floats` gives their stored bytes.
 
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/quant_params.hpp"
 
 #include <cstdint>
 #include <span>
@@ -74,8 +75,6 @@ std::uint8_t e4m3fn_from_f32(float x) noexcept;
 std::string python_float_repr(double x);
 
 // ------------------------------------------------------------------ bitsandbytes 4-bit
-
-enum class Bnb4Kind { NF4, FP4 };
 
 /// What `Linear4bit` stores for `weight` (tensor names relative to the
 /// module prefix, e.g. `model.layers.0.mlp.down_proj.`).
@@ -114,7 +113,7 @@ struct Bnb4Result {
 /// taking the lower code. With `double_quant`, absmax − mean is quantized in
 /// blocks of 256 against the dynamic map by the same rules.
 Bnb4Result quantize_bnb4(std::span<const float> w, const std::vector<std::uint64_t>& shape, DType wdtype,
-                         Bnb4Kind kind, unsigned blocksize, bool double_quant);
+                         Bnb4Type kind, unsigned blocksize, bool double_quant);
 
 // ------------------------------------------------------------------ LLM.int8
 
@@ -131,8 +130,6 @@ Int8Result quantize_bnb_int8(std::span<const float> w, const std::vector<std::ui
 
 // ------------------------------------------------------------------ FP8
 
-enum class Fp8Granularity { Tensor, Channel, Block };
-
 struct Fp8Result {
     std::vector<std::uint8_t> q;            ///< `weight`: F8_E4M3 `[R, C]`
     /// compressed-tensors: `weight_scale` in `scale_dtype` (= the weight
@@ -147,7 +144,8 @@ struct Fp8Result {
 /// compressed-tensors FP8 (`float-quantized`), symmetric, dequant = e4m3 · scale:
 /// scale = rt(amax / 448) per tensor / row / 128×128 tile (zero padded),
 /// 0 → eps of the weight dtype; q = E4M3(clamp(rt(rt(x / scale) + 0), ±448)),
-/// rt = rounding to the weight dtype.
+/// rt = rounding to the weight dtype. `granularity`: Tensor, Channel or
+/// Block (128 × 128 tiles); Expert and Group throw Error{Usage}.
 Fp8Result quantize_fp8_ct(std::span<const float> w, const std::vector<std::uint64_t>& shape, DType wdtype,
                           Fp8Granularity granularity);
 

@@ -256,7 +256,7 @@ std::string python_float_repr(double x) {
 
 namespace kern {
 
-std::vector<float> bnb4_quant_map(Bnb4Kind kind) { return kind == Bnb4Kind::FP4 ? table(kFp4Bits) : table(kNf4Bits); }
+std::vector<float> bnb4_quant_map(Bnb4Type kind) { return kind == Bnb4Type::Fp4 ? table(kFp4Bits) : table(kNf4Bits); }
 
 void bnb4_double_quant(Bnb4Result& res) {
     std::vector<float> centered(res.absmax);
@@ -283,9 +283,9 @@ std::vector<float> bnb4_absmax_dequant(const Bnb4Result& res) {
     return am;
 }
 
-void bnb4_quant_state(Bnb4Result& res, Bnb4Kind kind, unsigned blocksize, DType wdtype, std::uint64_t R,
+void bnb4_quant_state(Bnb4Result& res, Bnb4Type kind, unsigned blocksize, DType wdtype, std::uint64_t R,
                       std::uint64_t C, bool double_quant) {
-    const bool fp4 = kind == Bnb4Kind::FP4;
+    const bool fp4 = kind == Bnb4Type::Fp4;
     std::string json = std::string("{\"quant_type\": \"") + (fp4 ? "fp4" : "nf4") + "\", \"blocksize\": " +
                        std::to_string(blocksize) + ", \"dtype\": \"" + torch_dtype_name(wdtype) + "\", \"shape\": [" +
                        std::to_string(R) + ", " + std::to_string(C) + "]";
@@ -300,7 +300,7 @@ void bnb4_quant_state(Bnb4Result& res, Bnb4Kind kind, unsigned blocksize, DType 
 }  // namespace kern
 
 Bnb4Result quantize_bnb4(std::span<const float> w, const std::vector<std::uint64_t>& shape, DType wdtype,
-                         Bnb4Kind kind, unsigned blocksize, bool double_quant) {
+                         Bnb4Type kind, unsigned blocksize, bool double_quant) {
     const auto [R, C] = detail::check_weight("bitsandbytes 4-bit", w, shape, wdtype);
     if (blocksize < 64 || blocksize > 4096 || (blocksize & (blocksize - 1)) != 0)
         throw Error(ErrorCode::Usage, "bitsandbytes 4-bit: blocksize " + std::to_string(blocksize) +

@@ -5,6 +5,8 @@
 // On the row-chunk kernels (st_kernels.hpp); the order of operations is the libraries' (see the
 // pitfalls in shared/fixtures/quantize-ref-st/README.md).
 #include "anamnesis/st_quantize.hpp"
+
+#include "anamnesis/error.hpp"
 #include "kernels/st/st_common.hpp"
 #include "kernels/st/st_kernels.hpp"
 
@@ -70,6 +72,7 @@ Tiling tiling_for(Fp8Granularity g, std::size_t R, std::size_t C) {
     case Fp8Granularity::Tensor: t.br = R, t.bc = C; break;
     case Fp8Granularity::Channel: t.br = 1, t.bc = C; break;
     case Fp8Granularity::Block: t.br = 128, t.bc = 128; break;
+    default: throw Error(ErrorCode::Usage, "compressed-tensors FP8 quantization is per tensor, channel or 128x128 block");
     }
     t.nbr = (R + t.br - 1) / t.br;
     t.nbc = (C + t.bc - 1) / t.bc;
@@ -108,7 +111,7 @@ Fp8Result quantize_fp8_ct(std::span<const float> w, const std::vector<std::uint6
     switch (granularity) {
     case Fp8Granularity::Tensor: res.scale_shape = {1}; break;
     case Fp8Granularity::Channel: res.scale_shape = {R, 1}; break;
-    case Fp8Granularity::Block: res.scale_shape = {t.nbr, t.nbc}; break;
+    default: res.scale_shape = {t.nbr, t.nbc}; break;  // Block (tiling_for refused the others)
     }
     for (float& s : res.scale) s = detail::fp8_ct_scale(s, wdtype);
 

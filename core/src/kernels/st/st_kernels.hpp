@@ -8,7 +8,7 @@
 //    at run time. Byte-identical outputs (codes, absmax, dequantized values);
 //    only `loss` sums in another order (f64 lanes), see there.
 // The whole-tensor quantizers of st_quantize.hpp and the streaming forget
-// pipeline (forget_st_quant.cc) are both built on these kernels.
+// pipeline (the scheme quantizers, forget_st_<scheme>.cc) are both built on these kernels.
 //
 // Common contract: `x` holds finite f32 values exactly representable in
 // `wdtype` (F32, BF16 or F16; the caller checks). `wdtype` decides the
@@ -227,7 +227,7 @@ bool bnb4_run_bf16(const StKernels& k, const std::uint16_t* in, std::size_t n, s
 // ---- bitsandbytes 4-bit pieces shared by quantize_bnb4 and the forget pipeline (bnb4.cc)
 
 /// `quant_map` of NF4 or FP4 (16 f32).
-std::vector<float> bnb4_quant_map(Bnb4Kind kind);
+std::vector<float> bnb4_quant_map(Bnb4Type kind);
 /// Double quantization of `res.absmax` (all blocks of the tensor): sets
 /// nested_offset (torch CPU f32 mean), nested_quant_map, absmax_q and
 /// nested_absmax.
@@ -240,7 +240,7 @@ void bnb4_double_quant(Bnb4Result& res, std::span<float> absmax);
 /// nested_quant_map[absmax_q[i]] · nested_absmax[i/256] + nested_offset.
 std::vector<float> bnb4_absmax_dequant(const Bnb4Result& res);
 /// Sets quant_state_json and quant_state_suffix (after bnb4_double_quant).
-void bnb4_quant_state(Bnb4Result& res, Bnb4Kind kind, unsigned blocksize, DType wdtype, std::uint64_t R,
+void bnb4_quant_state(Bnb4Result& res, Bnb4Type kind, unsigned blocksize, DType wdtype, std::uint64_t R,
                       std::uint64_t C, bool double_quant);
 
 }  // namespace amn::st::kern

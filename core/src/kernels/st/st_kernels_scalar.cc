@@ -229,7 +229,7 @@ void code8_blocks(const float* x, std::size_t nblocks, std::size_t bs, const flo
 }
 
 // The reference: each row decoded (checked), then per group minmax, ct_int_qparams and
-// int_encode, and the row packed by pack_int (the f32 path of forget_st_quant.cc).
+// int_encode, and the row packed by pack_int (the f32 path of forget_st_ct_int.cc).
 bool ct_int_rows_bf16(const std::uint16_t* in, std::size_t nrows, std::size_t C, std::size_t gs, unsigned bits,
                       bool symmetric, float* scale, std::int8_t* zp, std::int32_t* packed) {
     const std::size_t G = C / gs, words = (C * bits + 31) / 32;
