@@ -1563,6 +1563,155 @@
             <source> (decoded to BF16)</source>
             <translation> (zu BF16 dekodiert)</translation>
         </message>
+        <message>
+            <source>1-D tensor</source>
+            <translation>1-D-Tensor</translation>
+        </message>
+        <message>
+            <source>not a weight</source>
+            <translation>kein Gewicht</translation>
+        </message>
+        <message>
+            <source>norm</source>
+            <translation>Norm</translation>
+        </message>
+        <message>
+            <source>set by --leave-output-tensor</source>
+            <translation>durch --leave-output-tensor</translation>
+        </message>
+        <message>
+            <source>llama-quantize never quantizes “%1” tensors</source>
+            <translation>llama-quantize quantisiert „%1“-Tensoren nie</translation>
+        </message>
+        <message>
+            <source>position embeddings</source>
+            <translation>Positionseinbettungen</translation>
+        </message>
+        <message>
+            <source>token types</source>
+            <translation>Tokentypen</translation>
+        </message>
+        <message>
+            <source>output tensor: --output-tensor-type</source>
+            <translation>Ausgabetensor: --output-tensor-type</translation>
+        </message>
+        <message>
+            <source>token embeddings tied to the output: --output-tensor-type</source>
+            <translation>an die Ausgabe gebundene Token-Einbettungen: --output-tensor-type</translation>
+        </message>
+        <message>
+            <source>the output tensor gets more bits</source>
+            <translation>der Ausgabetensor bekommt mehr Bits</translation>
+        </message>
+        <message>
+            <source>token embeddings tied to the output get more bits</source>
+            <translation>an die Ausgabe gebundene Token-Einbettungen bekommen mehr Bits</translation>
+        </message>
+        <message>
+            <source>expert tensor</source>
+            <translation>Expertentensor</translation>
+        </message>
+        <message>
+            <source>not an expert tensor</source>
+            <translation>kein Expertentensor</translation>
+        </message>
+        <message>
+            <source>token embeddings: --token-embedding-type</source>
+            <translation>Token-Einbettungen: --token-embedding-type</translation>
+        </message>
+        <message>
+            <source>token embeddings</source>
+            <translation>Token-Einbettungen</translation>
+        </message>
+        <message>
+            <source>attn_v gets more bits</source>
+            <translation>attn_v bekommt mehr Bits</translation>
+        </message>
+        <message>
+            <source>attn_v of a 70B model</source>
+            <translation>attn_v eines 70B-Modells</translation>
+        </message>
+        <message>
+            <source>attn_v of an 8-expert model</source>
+            <translation>attn_v eines Modells mit 8 Experten</translation>
+        </message>
+        <message>
+            <source>attn_k of an 8-expert model</source>
+            <translation>attn_k eines Modells mit 8 Experten</translation>
+        </message>
+        <message>
+            <source>attn_output of an 8-expert model</source>
+            <translation>attn_output eines Modells mit 8 Experten</translation>
+        </message>
+        <message>
+            <source>ffn_down of the first layers</source>
+            <translation>ffn_down der ersten Schichten</translation>
+        </message>
+        <message>
+            <source>ffn_down of layer %1 of %2</source>
+            <translation>ffn_down der Schicht %1 von %2</translation>
+        </message>
+        <message>
+            <source>ffn_gate of a middle layer</source>
+            <translation>ffn_gate einer mittleren Schicht</translation>
+        </message>
+        <message>
+            <source>ffn_up of a middle layer</source>
+            <translation>ffn_up einer mittleren Schicht</translation>
+        </message>
+        <message>
+            <source>%1, kept %2</source>
+            <translation>%1, bleibt %2</translation>
+        </message>
+        <message>
+            <source>set by --tensor-type “%1”=%2</source>
+            <translation>durch --tensor-type „%1“=%2</translation>
+        </message>
+        <message>
+            <source>%1 default: %2</source>
+            <translation>Standard von %1: %2</translation>
+        </message>
+        <message>
+            <source>%1 mix rule, %2: %3</source>
+            <translation>Mischregel von %1, %2: %3</translation>
+        </message>
+        <message>
+            <source>--pure: %1</source>
+            <translation>--pure: %1</translation>
+        </message>
+        <message>
+            <source>file type %1: %2</source>
+            <translation>Dateityp %1: %2</translation>
+        </message>
+        <message>
+            <source>%1 repacked as it is stored</source>
+            <translation>%1 so umgepackt, wie es gespeichert ist</translation>
+        </message>
+        <message>
+            <source>; fallback: a row of %1 is not a multiple of %2 (%3) → %4</source>
+            <translation>; Ersatztyp: eine Zeile von %1 ist kein Vielfaches von %2 (%3) → %4</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s) are already quantized in the input: re-quantizing compounds their error (start from F32/F16/BF16 when you can)</source>
+            <translation>
+                <numerusform>%Ln Tensor ist in der Eingabe bereits quantisiert: erneutes Quantisieren häuft seine Fehler an (beginnen Sie nach Möglichkeit mit F32/F16/BF16)</numerusform>
+                <numerusform>%Ln Tensoren sind in der Eingabe bereits quantisiert: erneutes Quantisieren häuft ihre Fehler an (beginnen Sie nach Möglichkeit mit F32/F16/BF16)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %Ln value(s) or their round trip are not finite (left out of the loss)</source>
+            <translation>
+                <numerusform>%1: %Ln Wert oder sein Hin- und Rückweg ist nicht endlich (beim Verlust ausgelassen)</numerusform>
+                <numerusform>%1: %Ln Werte oder ihr Hin- und Rückweg sind nicht endlich (beim Verlust ausgelassen)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %Ln value(s) are not finite (NaN/±inf)</source>
+            <translation>
+                <numerusform>%1: %Ln Wert ist nicht endlich (NaN/±inf)</numerusform>
+                <numerusform>%1: %Ln Werte sind nicht endlich (NaN/±inf)</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

@@ -1562,6 +1562,155 @@
             <source> (decoded to BF16)</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>1-D tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not a weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>norm</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set by --leave-output-tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>llama-quantize never quantizes “%1” tensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>position embeddings</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>token types</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>output tensor: --output-tensor-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>token embeddings tied to the output: --output-tensor-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>the output tensor gets more bits</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>token embeddings tied to the output get more bits</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>expert tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not an expert tensor</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>token embeddings: --token-embedding-type</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>token embeddings</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>attn_v gets more bits</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>attn_v of a 70B model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>attn_v of an 8-expert model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>attn_k of an 8-expert model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>attn_output of an 8-expert model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ffn_down of the first layers</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ffn_down of layer %1 of %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ffn_gate of a middle layer</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ffn_up of a middle layer</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1, kept %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set by --tensor-type “%1”=%2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 default: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 mix rule, %2: %3</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>--pure: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>file type %1: %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 repacked as it is stored</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>; fallback: a row of %1 is not a multiple of %2 (%3) → %4</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%Ln tensor(s) are already quantized in the input: re-quantizing compounds their error (start from F32/F16/BF16 when you can)</source>
+            <translation>
+                <numerusform>%Ln tensor is already quantized in the input: re-quantizing compounds its error (start from F32/F16/BF16 when you can)</numerusform>
+                <numerusform>%Ln tensors are already quantized in the input: re-quantizing compounds their error (start from F32/F16/BF16 when you can)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %Ln value(s) or their round trip are not finite (left out of the loss)</source>
+            <translation>
+                <numerusform>%1: %Ln value or its round trip is not finite (left out of the loss)</numerusform>
+                <numerusform>%1: %Ln values or their round trip are not finite (left out of the loss)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %Ln value(s) are not finite (NaN/±inf)</source>
+            <translation>
+                <numerusform>%1: %Ln value is not finite (NaN/±inf)</numerusform>
+                <numerusform>%1: %Ln values are not finite (NaN/±inf)</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

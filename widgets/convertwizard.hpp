@@ -203,7 +203,8 @@ private:
         int tensors = 0;
         std::vector<amn::ForgetTensor> loss;  ///< forget: per tensor, measured
         bool lossMeasured = true;             ///< false for ConvertGguf (the converter measures nothing)
-        QStringList warnings;
+        QStringList warnings;                    ///< the core's English (remember, forget to safetensors)
+        std::vector<amn::GgufWarning> ggufWarnings;  ///< GGUF runs: typed, worded by ggufWarningText()
     };
     struct PlanOutcome {
         bool ok = false;

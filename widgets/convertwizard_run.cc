@@ -3,6 +3,7 @@
 // with progress and cancel — and the done page's report.
 #include "convertwizard.hpp"
 #include "convertwizard_p.hpp"
+#include "schemetext.hpp"
 
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
@@ -101,13 +102,13 @@ void ConvertWizard::startConversion() {
                 o.bytes = res.file_bytes;
                 o.lossMeasured = res.loss_measured;
                 o.loss = std::move(res.tensors);
-                for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
+                o.ggufWarnings = std::move(res.warnings);
             } else if (md == Mode::ForgetGguf) {
                 auto res = amn::forget_to_gguf(model->catalog, model->plan, gopt, progress, &state->cancel);
                 o.files << QString::fromStdString(res.file);
                 o.bytes = res.file_bytes;
                 o.loss = std::move(res.tensors);
-                for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
+                o.ggufWarnings = std::move(res.warnings);
             } else {
                 auto res = amn::forget_to_safetensors(model->catalog, model->plan, sopt, progress, &state->cancel);
                 for (const auto& f : res.files) o.files << QString::fromStdString(f);
@@ -165,6 +166,8 @@ void ConvertWizard::onFinished() {
         progress_->setValue(1000);
         progressText_->setText(tr("Wrote %1 in %2 s.").arg(humanBytes(o.bytes), secsText));
         const QString written = tr("Written:\n%1").arg(files_.join(QLatin1Char('\n')));
+        QStringList warnings = o.warnings;
+        for (const auto& w : o.ggufWarnings) warnings << ggufWarningText(w);
         const Mode md = mode();
         if (md == Mode::Remember) {
             QString text = tr("Remembered %Ln tensor(s), %1 of tensor data, in %2 s.", nullptr, o.tensors).arg(humanBytes(o.bytes), secsText);
@@ -174,7 +177,7 @@ void ConvertWizard::onFinished() {
         } else if (md == Mode::ConvertGguf) {
             QString text = tr("Converted %Ln tensor(s) to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.", nullptr, o.tensors)
                                .arg(resolvedOutType(), humanBytes(o.bytes), secsText);
-            for (const auto& w : o.warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
+            for (const auto& w : warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
             doneText_->setText(text + QStringLiteral("\n\n") + written);
         } else {
             quint64 qbytes = 0, qnumel = 0;
@@ -184,7 +187,7 @@ void ConvertWizard::onFinished() {
             QString text = tr("Forgot %Ln tensor(s) to %1: %2 bits per weight, %3 written in %4 s.", nullptr, o.tensors)
                                .arg(to, QLocale().toString(qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0, 'f', 2),
                                     humanBytes(o.bytes), secsText);
-            for (const auto& w : o.warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
+            for (const auto& w : warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
             doneText_->setText(text + QStringLiteral("\n\n") + written);
             showLoss(o.loss);
         }

@@ -158,9 +158,9 @@ QString schemeUseText(const amn::Plan& plan, const amn::SchemeUse& use) {
 
 QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType) {
     const QString target = dtypeName(t.target);
-    if (!t.rule) return t.copied || t.target == t.source ? SchemeText::tr("kept") : SchemeText::tr("quantized");
+    if (!t.gguf_reason) return t.copied || t.target == t.source ? SchemeText::tr("kept") : SchemeText::tr("quantized");
     QString s;
-    switch (*t.rule) {
+    switch (t.gguf_reason->rule) {
         case amn::TypeRule::Kept: s = SchemeText::tr("not quantized, kept %1").arg(target); break;
         case amn::TypeRule::TokenEmbeddingType: s = SchemeText::tr("set by --token-embedding-type"); break;
         case amn::TypeRule::OutputTensorType: s = SchemeText::tr("set by --output-tensor-type"); break;
@@ -169,14 +169,17 @@ QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType) {
         case amn::TypeRule::FileTypeMix: s = SchemeText::tr("%1 mix rule").arg(fileType); break;
         case amn::TypeRule::Pure: s = SchemeText::tr("--pure: the file type's type"); break;
         case amn::TypeRule::FileType: s = SchemeText::tr("file type %1").arg(fileType); break;
+        case amn::TypeRule::ConverterOuttype: s = SchemeText::tr("--outtype %1").arg(target); break;
+        case amn::TypeRule::ConverterKept: s = SchemeText::tr("kept %1 by the converter's rules").arg(target); break;
+        case amn::TypeRule::ConverterRepacked: s = SchemeText::tr("%1 repacked as it is stored").arg(target); break;
     }
-    if (t.fallback) s += SchemeText::tr("; fallback: the row does not fit the type's blocks");
+    if (t.gguf_reason->fallback) s += SchemeText::tr("; fallback: the row does not fit the type's blocks");
     return s;
 }
 
 QString forgetReasonDetail(const amn::ForgetTensor& t, const QString& schemeLabel) {
     using amn::StRule;
-    if (!t.st_rule) return QString::fromStdString(t.reason);
+    if (!t.st_rule) return ggufReasonDetail(t);
     QString s;
     switch (*t.st_rule) {
         case StRule::Quantized: return SchemeText::tr("quantized: %1").arg(schemeLabel);

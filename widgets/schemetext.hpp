@@ -4,7 +4,8 @@
 // hands over typed values (amn::QuantParams, the plan's flags); this file
 // words them with tr() (context "amn::ui::SchemeText"). The core's own
 // English sentences (Recipe::describe(), RequantError::unavailable) remain
-// the technical detail, shown in tooltips.
+// the technical detail, shown in tooltips. The GGUF reasons and warnings
+// are worded in ggufreasontext.cc.
 
 #include "anamnesis/forget.hpp"
 #include "anamnesis/hf_gguf.hpp"
@@ -43,24 +44,38 @@ QString roleText(amn::Role role);
 
 /// Why a forget run writes `t` as it does, from its typed rule: "Q4_K_M
 /// default", "Q4_K_M mix rule", "set by --tensor-type", "not quantized,
-/// kept F32", with "; fallback: the row does not fit the blocks" when the
-/// core took a fallback type; safetensors targets: "quantized" or "kept".
+/// kept F32", "--outtype BF16" (a Hugging Face folder converted as
+/// convert_hf_to_gguf.py does), with "; fallback: the row does not fit the
+/// blocks" when the core took a fallback type; safetensors targets:
+/// "quantized" or "kept".
 /// `fileType` is the GGUF file type asked for ("Q4_K_M"). forgetReasonDetail()
 /// is the tooltip.
 QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType);
 
-/// The detail of the same: for a GGUF target the core's `t.reason` (English,
-/// with the rule's details: pattern, mix rule, fallback); for a safetensors
-/// scheme, from the typed `t.st_rule`: "quantized: <schemeLabel>" or "kept:
-/// norm", "kept: --keep" … (+ " (decoded to BF16)" for a tensor decoded
-/// under --requantize), translated.
+/// The detail of the same, translated: for a GGUF target ggufReasonDetail();
+/// for a safetensors scheme, from the typed `t.st_rule`: "quantized:
+/// <schemeLabel>" or "kept: norm", "kept: --keep" … (+ " (decoded to BF16)"
+/// for a tensor decoded under --requantize).
 QString forgetReasonDetail(const amn::ForgetTensor& t, const QString& schemeLabel);
+
+/// Why a GGUF target `t` has its type with the rule's details, from
+/// `t.gguf_reason`, translated: "Q4_K_M mix rule, attn_v gets more bits:
+/// Q6_K", "set by --tensor-type “attn”=Q5_0", "1-D tensor, kept F32",
+/// "Q4_K_M default: Q4_K; fallback: a row of 96 is not a multiple of 256
+/// (Q4_K) → Q5_0", "--outtype BF16". Empty without a GGUF reason.
+QString ggufReasonDetail(const amn::ForgetTensor& t);
+
+/// A warning of a GGUF run, translated: "14 tensor(s) are already quantized
+/// in the input: …", "blk.0.ffn_up.weight: 2 value(s) are not finite
+/// (NaN/±inf)"; the converter's own messages (GgufWarningKind::ConverterLog:
+/// model card, tokenizer) as it logs them, in English.
+QString ggufWarningText(const amn::GgufWarning& w);
 
 /// Why convert_hf_to_gguf.py writes `t` as it does: "--outtype BF16" when
 /// it takes the asked type (`outtype`, resolved: "BF16", never "auto"),
 /// else "kept F32 by the converter's rules" (1-D tensors, norms, the MoE
-/// router; F16 for a Q8_0 row not a multiple of 32). The core's `t.reason`
-/// is the tooltip.
+/// router; F16 for a Q8_0 row not a multiple of 32). ggufReasonDetail() is
+/// the tooltip.
 QString convertReasonText(const amn::ForgetTensor& t, const QString& outtype);
 
 /// What a Hugging Face folder becomes in GGUF (amn::describe_hf_gguf), in

@@ -6,6 +6,7 @@
 #include "anamnesis/hf_gguf.hpp"
 #include "anamnesis/human_bytes.hpp"
 #include "cli.hpp"
+#include "gguf_words.hpp"
 #include "progress_bar.hpp"
 
 #include <cstdio>
@@ -35,7 +36,7 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
         std::uint64_t bytes = 0;
         for (const auto& t : tensors) {
             std::printf("%-*s  %-5s %-18s %s\n", int(wn), t.name.c_str(), dtype_name(t.target).c_str(),
-                        shape_to_string(t.shape).c_str(), printable(t.reason).c_str());
+                        shape_to_string(t.shape).c_str(), printable(gguf_reason_text(t)).c_str());
             bytes += t.bytes;
         }
         std::printf("%zu tensor(s), %s of tensor data (nothing written)\n", tensors.size(), human_bytes(bytes).c_str());
@@ -45,7 +46,7 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
     const double secs = run_with_progress(!quiet, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
         return convert_hf_to_gguf(cat, opt, progress, cancel);
     });
-    for (const auto& w : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(w).c_str());
+    for (const auto& w : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(gguf_warning_text(w)).c_str());
     if (!quiet) {
         std::size_t deq = 0;
         for (const auto& t : res.tensors) deq += !t.copied;

@@ -10,6 +10,7 @@
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"
+#include "gguf_words.hpp"
 #include "progress_bar.hpp"
 
 #include <chrono>
@@ -58,11 +59,11 @@ const char* kept_text(StRule r) {
     return "";
 }
 
-// The report's "why" of a tensor: the core's words for a GGUF target; for a
+// The report's "why" of a tensor: llama-quantize's rule for a GGUF target; for a
 // safetensors scheme "quantized: <label>" or "kept: <why>" (+ " (decoded to
 // BF16)" for an already-quantized tensor decoded under --requantize).
 std::string reason_text(const ForgetTensor& t, const std::string& label) {
-    if (!t.st_rule) return t.reason;
+    if (!t.st_rule) return gguf_reason_text(t);
     if (*t.st_rule == StRule::Quantized) return "quantized: " + label;
     return std::string("kept: ") + kept_text(*t.st_rule) + (t.copied ? "" : " (decoded to BF16)");
 }
@@ -131,7 +132,7 @@ void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& te
     if (res) {
         loss_totals_json(w, sse, sx2, pairs);
         w.key("warnings").begin_array();
-        for (const auto& s : res->warnings) w.value(s);
+        for (const auto& s : res->warnings) w.value(gguf_warning_text(s));
         w.end_array();
     }
     w.end_object();
@@ -352,7 +353,7 @@ int cmd_forget(Args& args) {
     const double secs = run_with_progress(!quiet && !json, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
         return forget_to_gguf(cat, plan, opt, progress, cancel);
     });
-    for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", wmsg.c_str());
+    for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", gguf_warning_text(wmsg).c_str());
     if (json) {
         write_json(&res, res.tensors, pos[0], opt.ftype);
         return kOk;

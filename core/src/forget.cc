@@ -127,9 +127,7 @@ Prepared prepare(const Catalog& cat, const detail::GgufSource& src, const GgufFo
         t.shape = lt.shape;
         t.source = descs[i].dtype;
         t.target = c.type;
-        t.reason = c.reason;
-        t.rule = c.rule;
-        t.fallback = c.fallback;
+        t.gguf_reason = c.reason;
         t.numel = 1;
         for (auto d : lt.shape) t.numel *= d;
         // Same type as stored: llama-quantize copies the bytes unchanged.
@@ -204,14 +202,16 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
     Prepared p = prepare(cat, src, opt);
     const detail::GgufRunOptions run = run_options(cat, opt, *p.ftype);
 
-    std::vector<std::string> warnings = src.warnings;
-    std::size_t requantized = 0;
+    std::vector<GgufWarning> warnings = src.warnings;
+    std::uint64_t requantized = 0;
     for (std::size_t k = 0; k < p.tensors.size(); ++k)
         if (!p.tensors[k].copied && src.tensors[p.logical[k]].quantized) ++requantized;
-    if (requantized)
-        warnings.push_back(std::to_string(requantized) +
-                           " tensor(s) are already quantized in the input: re-quantizing compounds their error "
-                           "(start from F32/F16/BF16 when you can)");
+    if (requantized) {
+        GgufWarning w;
+        w.kind = GgufWarningKind::Requantized;
+        w.count = requantized;
+        warnings.push_back(std::move(w));
+    }
 
     detail::GgufOutputPlan out;
     if (p.imatrix) {

@@ -62,7 +62,7 @@ bool is_quantized(DType t) {
 }
 
 // Names llama-quantize never quantizes (tensor_allows_quantization), as
-// substrings; the reason shown is the substring.
+// substrings; the reason names the substring.
 constexpr std::string_view kNeverQuantized[] = {
     "ffn_gate_inp.weight", "ffn_gate_tid2eid.weight", "altup", "laurel", "per_layer_model_proj", "ssm_conv1d",
     "shortconv.conv.weight", "indexer.k_proj.weight", "indexer.q_proj.weight", "time_mix_first.weight",
@@ -73,20 +73,25 @@ constexpr std::string_view kNeverQuantized[] = {
     ".patch_merger", "a.rvq.codebook", "mm.a.code_embd",
 };
 
-// Empty when the tensor may be quantized, else why not.
-std::string quantization_refusal(const TensorDesc& t, const std::vector<std::uint64_t>& ne, const QuantizeRequest& req) {
-    if (ne.size() < 2) return "1-D tensor";
+// KeptReason::None when the tensor may be quantized, else why not (and the
+// name part for NeverQuantized).
+KeptReason quantization_refusal(const TensorDesc& t, const std::vector<std::uint64_t>& ne, const QuantizeRequest& req,
+                                std::string& name_part) {
+    if (ne.size() < 2) return KeptReason::OneD;
     const std::string& name = t.name;
     // llama's test, wrap-around included: names shorter than 6 bytes without
     // "weight" pass it (npos == size − 6).
-    if (name.rfind("weight") != name.size() - 6) return "not a weight";
-    if (contains(name, "_norm.weight")) return "norm";
-    if (req.leave_output_tensor && name == "output.weight") return "--leave-output-tensor";
+    if (name.rfind("weight") != name.size() - 6) return KeptReason::NotWeight;
+    if (contains(name, "_norm.weight")) return KeptReason::Norm;
+    if (req.leave_output_tensor && name == "output.weight") return KeptReason::LeaveOutputTensor;
     for (auto s : kNeverQuantized)
-        if (contains(name, s)) return "llama-quantize never quantizes '" + std::string(s) + "' tensors";
-    if (name == "position_embd.weight") return "position embeddings";
-    if (name == "token_types.weight") return "token types";
-    return {};
+        if (contains(name, s)) {
+            name_part = std::string(s);
+            return KeptReason::NeverQuantized;
+        }
+    if (name == "position_embd.weight") return KeptReason::PositionEmbeddings;
+    if (name == "token_types.weight") return KeptReason::TokenTypes;
+    return KeptReason::None;
 }
 
 // ---- model facts from the key/values ----
@@ -150,7 +155,6 @@ struct State {
     const Model& model;
     const QuantizeRequest& req;
     std::uint32_t ftype;
-    std::string ftype_name;
     int n_attention_wv = 0, n_ffn_down = 0, n_ffn_gate = 0, n_ffn_up = 0;
     int i_attention_wv = 0, i_ffn_down = 0, i_ffn_gate = 0, i_ffn_up = 0;
     bool has_tied_embeddings = true;
@@ -175,23 +179,24 @@ std::pair<int, int> layer_info(const State& qs, int i_layer, int n_layer, const 
     return {i_layer, n_layer};
 }
 
-// llama_tensor_get_type_impl. `why` is set when a rule changes the type.
+// llama_tensor_get_type_impl. `r.mix` (and the layer of FfnDownLayer) is
+// set when a rule changes the type.
 DType mix_rules(State& qs, DType new_type, const TensorDesc& t, const std::vector<std::uint64_t>& ne, Cat cat,
-                std::string& why) {
+                GgufTypeReason& r) {
     const std::uint32_t ft = qs.ftype;
     const Model& m = qs.model;
     const std::string& name = t.name;
     const bool falcon = m.arch == "falcon";
     const DType before = new_type;
-    auto note = [&](const char* what) { why = what; };
+    auto note = [&](MixRule what) { r.mix = what; };
 
     auto ft_in = [&](std::initializer_list<std::uint32_t> l) { return std::find(l.begin(), l.end(), ft) != l.end(); };
 
     if (cat == Cat::Output || (qs.has_tied_embeddings && cat == Cat::TokenEmbd)) {
-        const char* who = cat == Cat::Output ? "output tensor" : "token embeddings tied to the output";
+        const bool output = cat == Cat::Output;
         if (qs.req.output_tensor_type) {
             new_type = *qs.req.output_tensor_type;
-            why = std::string(who) + ": --output-tensor-type";
+            note(output ? MixRule::OutputTensorType : MixRule::TiedEmbeddingsOutputTensorType);
             return new_type;
         }
         const std::uint64_t nx = ne[0];
@@ -200,52 +205,52 @@ DType mix_rules(State& qs, DType new_type, const TensorDesc& t, const std::vecto
         else if (falcon || nx % qk_k != 0) new_type = DType::Q8_0;
         else if (ft_in({IQ2_XXS, IQ2_XS, IQ3_XXS, IQ1_S, IQ2_S, IQ2_M, IQ1_M})) new_type = DType::Q5_K;
         else if (new_type != DType::Q8_0) new_type = DType::Q6_K;
-        if (new_type != before) why = std::string(who) + " gets more bits";
+        if (new_type != before) note(output ? MixRule::OutputMoreBits : MixRule::TiedEmbeddingsMoreBits);
     } else if (ft == MXFP4_MOE) {
         const bool bailing_expert = m.arch == "bailingmoe3" &&
                                     (cat == Cat::FfnUp || cat == Cat::FfnGate || cat == Cat::FfnDown);
         const std::uint64_t ne2 = ne.size() > 2 ? ne[2] : 1;
         if (ne2 > 1 && (m.arch != "bailingmoe3" || bailing_expert)) {
             new_type = DType::MXFP4;
-            note("expert tensor");
+            note(MixRule::ExpertTensor);
         } else {
             new_type = DType::Q8_0;
-            note("not an expert tensor");
+            note(MixRule::NotExpertTensor);
         }
     } else if (cat == Cat::TokenEmbd) {
         if (qs.req.token_embedding_type) {
             new_type = *qs.req.token_embedding_type;
-            note("--token-embedding-type");
+            note(MixRule::TokenEmbeddingType);
         } else {
             if (ft_in({IQ2_XXS, IQ2_XS, IQ1_S, IQ1_M})) new_type = DType::Q2_K;
             else if (ft_in({IQ2_S, IQ2_M})) new_type = DType::IQ3_S;
             else if (ft == IQ3_XXS) new_type = DType::IQ3_S;
             else if (ft_in({TQ1_0, TQ2_0, Q2_0})) new_type = DType::Q4_K;
-            if (new_type != before) note("token embeddings");
+            if (new_type != before) note(MixRule::TokenEmbeddings);
         }
     } else if (ft_in({IQ2_XXS, IQ2_XS, IQ1_S, IQ2_S, IQ2_M, IQ1_M})) {
         if (is_attn_v_like(cat)) {
             if (m.n_gqa() >= 4 || m.n_expert >= 4) new_type = DType::Q4_K;
             else new_type = ft_in({IQ2_S, IQ2_M}) ? DType::IQ3_S : DType::Q2_K;
             ++qs.i_attention_wv;
-            note("attn_v gets more bits");
+            note(MixRule::AttnVMoreBits);
         } else if (m.n_expert == 8 && cat == Cat::AttnK) {
             new_type = DType::Q4_K;
-            note("attn_k of an 8-expert model");
+            note(MixRule::AttnK8Experts);
         } else if (cat == Cat::FfnDown) {
             if (qs.i_ffn_down < qs.n_ffn_down / 8) {
                 new_type = ft_in({IQ2_S, IQ2_M}) ? DType::IQ3_S : DType::Q2_K;
-                note("ffn_down of the first layers");
+                note(MixRule::FfnDownFirstLayers);
             }
             ++qs.i_ffn_down;
         } else if (cat == Cat::AttnOutput) {
             if (m.n_expert == 8) {
                 new_type = DType::Q5_K;
-                note("attn_output of an 8-expert model");
+                note(MixRule::AttnOutput8Experts);
             } else {
                 if (ft_in({IQ1_S, IQ1_M})) new_type = DType::IQ2_XXS;
                 else if (ft_in({IQ2_S, IQ2_M})) new_type = DType::IQ3_S;
-                if (new_type != before) note("attn_output");
+                if (new_type != before) note(MixRule::AttnOutput);
             }
         }
     } else if (is_attn_v_like(cat)) {
@@ -259,25 +264,25 @@ DType mix_rules(State& qs, DType new_type, const TensorDesc& t, const std::vecto
         else if (ft_in({IQ4_NL, IQ4_XS}) && m.n_gqa() >= 4) new_type = DType::Q5_K;
         else if (ft_in({Q4_K_M, Q5_K_M}) && use_more_bits(qs.i_attention_wv, qs.n_attention_wv)) new_type = DType::Q6_K;
         else if (ft == Q4_K_S && qs.i_attention_wv < 4) new_type = DType::Q5_K;
-        if (new_type != before) note("attn_v gets more bits");
+        if (new_type != before) note(MixRule::AttnVMoreBits);
         if (m.is_70b && (new_type == DType::Q3_K || new_type == DType::Q4_K)) {
             new_type = DType::Q5_K;
-            note("attn_v of a 70B model");
+            note(MixRule::AttnV70B);
         }
         if (m.n_expert == 8) {
             new_type = DType::Q8_0;
-            note("attn_v of an 8-expert model");
+            note(MixRule::AttnV8Experts);
         }
         ++qs.i_attention_wv;
     } else if (cat == Cat::AttnK) {
         if (m.n_expert == 8) new_type = DType::Q8_0;
         else if (ft == IQ3_XS) new_type = DType::IQ3_XXS;
         else if (ft == IQ3_XXS) new_type = DType::IQ2_S;
-        if (new_type != before) note("attn_k");
+        if (new_type != before) note(MixRule::AttnK);
     } else if (cat == Cat::AttnQ) {
         if (ft == IQ3_XS) new_type = DType::IQ3_XXS;
         else if (ft == IQ3_XXS) new_type = DType::IQ2_S;
-        if (new_type != before) note("attn_q");
+        if (new_type != before) note(MixRule::AttnQ);
     } else if (cat == Cat::FfnDown) {
         const auto [i_layer, n_layer] = layer_info(qs, qs.i_ffn_down, qs.n_ffn_down, name);
         if (ft == Q2_K) new_type = DType::Q3_K;
@@ -308,7 +313,11 @@ DType mix_rules(State& qs, DType new_type, const TensorDesc& t, const std::vecto
         } else if (ft_in({Q4_0, Q5_0}) && qs.req.has_imatrix && i_layer < n_layer / 8) {
             new_type = ft == Q4_0 ? DType::Q4_1 : DType::Q5_1;
         }
-        if (new_type != before) why = "ffn_down of layer " + std::to_string(i_layer) + " of " + std::to_string(n_layer);
+        if (new_type != before) {
+            note(MixRule::FfnDownLayer);
+            r.layer = i_layer;
+            r.n_layers = n_layer;
+        }
         ++qs.i_ffn_down;
     } else if (cat == Cat::AttnOutput) {
         if (!falcon) {
@@ -325,25 +334,25 @@ DType mix_rules(State& qs, DType new_type, const TensorDesc& t, const std::vecto
         } else {
             if (ft == Q3_K_L) new_type = DType::Q4_K;
         }
-        if (new_type != before) note("attn_output");
+        if (new_type != before) note(MixRule::AttnOutput);
     } else if (cat == Cat::AttnQkv) {
         // Unreachable in llama.cpp too (attn_qkv takes the attn_v branch); kept for parity.
         if (ft_in({Q3_K_M, Q3_K_L, IQ3_M})) new_type = DType::Q4_K;
         else if (ft == Q4_K_M) new_type = DType::Q5_K;
         else if (ft == Q5_K_M) new_type = DType::Q6_K;
-        if (new_type != before) note("attn_qkv");
+        if (new_type != before) note(MixRule::AttnQkv);
     } else if (cat == Cat::FfnGate) {
         const auto [i_layer, n_layer] = layer_info(qs, qs.i_ffn_gate, qs.n_ffn_gate, name);
         if (ft == IQ3_XS && (i_layer >= n_layer / 8 && i_layer < 7 * n_layer / 8)) {
             new_type = DType::IQ3_XXS;
-            why = "ffn_gate of a middle layer";
+            note(MixRule::FfnGateMiddle);
         }
         ++qs.i_ffn_gate;
     } else if (cat == Cat::FfnUp) {
         const auto [i_layer, n_layer] = layer_info(qs, qs.i_ffn_up, qs.n_ffn_up, name);
         if (ft == IQ3_XS && (i_layer >= n_layer / 8 && i_layer < 7 * n_layer / 8)) {
             new_type = DType::IQ3_XXS;
-            why = "ffn_up of a middle layer";
+            note(MixRule::FfnUpMiddle);
         }
         ++qs.i_ffn_up;
     }
@@ -351,7 +360,7 @@ DType mix_rules(State& qs, DType new_type, const TensorDesc& t, const std::vecto
 }
 
 // tensor_type_fallback
-DType fallback(DType target, const std::vector<std::uint64_t>& ne, const std::string& name, TensorChoice& c) {
+DType fallback(DType target, const std::vector<std::uint64_t>& ne, const std::string& name, GgufTypeReason& reason) {
     const std::uint64_t ncols = ne[0];
     const std::uint64_t qk = blck(target);
     if (ncols % qk == 0) return target;
@@ -370,9 +379,9 @@ DType fallback(DType target, const std::vector<std::uint64_t>& ne, const std::st
                         {}, name);
     }
     if (ncols % blck(r) != 0) r = DType::F16;  // "must use F16 due to unusual shape"
-    c.fallback = true;
-    c.reason += (c.reason.empty() ? "" : "; ") + std::string("fallback: ") + std::to_string(ncols) + " not a multiple of " +
-                std::to_string(qk) + " (" + ggml_type_name(target) + ") → " + ggml_type_name(r);
+    reason.fallback = true;
+    reason.row = ncols;
+    reason.block = qk;
     return r;
 }
 
@@ -417,7 +426,7 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
     const bool quantized_default = is_quantized(default_type);
     const Model model = model_from(kvs, quantized_default && !req.pure);
 
-    State qs{model, req, req.ftype, std::string(ft->name), 0, 0, 0, 0, 0, 0, 0, 0, true, {}, {}};
+    State qs{model, req, req.ftype, 0, 0, 0, 0, 0, 0, 0, 0, true, {}, {}};
     for (const auto& [p, t] : req.tensor_types) {
         try {
             qs.patterns.emplace_back(std::regex(p), t);
@@ -444,49 +453,46 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
         const TensorDesc& t = tensors[i];
         TensorChoice& c = out[i];
         const auto ne = ggml_ne(t.shape);
-        const std::string refusal = quantization_refusal(t, ne, req);
-        if (!refusal.empty()) {
-            c.type = t.dtype;
-            c.reason = refusal + ", kept " + dtype_name(t.dtype);
-            c.rule = TypeRule::Kept;
+        GgufTypeReason& r = c.reason;
+        r.kept = quantization_refusal(t, ne, req, r.name_part);
+        if (r.kept != KeptReason::None) {
+            c.type = r.chosen = t.dtype;
+            r.rule = TypeRule::Kept;
             continue;
         }
         c.quantizable = true;
         DType nt = default_type;
         if (req.token_embedding_type && cats[i] == Cat::TokenEmbd) {
             nt = *req.token_embedding_type;
-            c.reason = "--token-embedding-type";
-            c.rule = TypeRule::TokenEmbeddingType;
+            r.rule = TypeRule::TokenEmbeddingType;
         } else if (req.output_tensor_type && cats[i] == Cat::Output) {
             nt = *req.output_tensor_type;
-            c.reason = "--output-tensor-type";
-            c.rule = TypeRule::OutputTensorType;
+            r.rule = TypeRule::OutputTensorType;
         } else if (quantized_default) {
             bool manual = false;
             for (std::size_t k = 0; k < qs.patterns.size(); ++k) {
                 if (std::regex_search(t.name, qs.patterns[k].first)) {
                     nt = qs.patterns[k].second;
-                    c.reason = "--tensor-type '" + qs.pattern_text[k] + "'=" + ggml_type_name(nt);
-                    c.rule = TypeRule::TensorType;
+                    r.pattern = qs.pattern_text[k];
+                    r.rule = TypeRule::TensorType;
                     manual = true;
                     break;
                 }
             }
             if (!manual && !req.pure) {
-                std::string why;
-                nt = mix_rules(qs, nt, t, ne, cats[i], why);
-                c.reason = why.empty() ? qs.ftype_name + " default " + ggml_type_name(nt)
-                                       : qs.ftype_name + " mix: " + why + " → " + ggml_type_name(nt);
-                c.rule = why.empty() ? TypeRule::FileTypeDefault : TypeRule::FileTypeMix;
+                nt = mix_rules(qs, nt, t, ne, cats[i], r);
+                r.rule = r.mix == MixRule::None ? TypeRule::FileTypeDefault : TypeRule::FileTypeMix;
+                r.ftype = req.ftype;
             } else if (!manual) {
-                c.reason = "--pure: " + ggml_type_name(nt);
-                c.rule = TypeRule::Pure;
+                r.rule = TypeRule::Pure;
             }
-            nt = fallback(nt, ne, t.name, c);
+            r.chosen = nt;
+            nt = fallback(nt, ne, t.name, r);
         } else {
-            c.reason = qs.ftype_name + ": " + ggml_type_name(nt);
-            c.rule = TypeRule::FileType;
+            r.rule = TypeRule::FileType;
+            r.ftype = req.ftype;
         }
+        if (r.chosen == DType::Unknown) r.chosen = nt;
         c.type = nt;
         c.requires_imatrix = requires_imatrix(t.name, nt, req.ftype);
     }

@@ -66,6 +66,12 @@ GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan) {
     return src;
 }
 
+std::vector<GgufWarning> converter_log(std::vector<std::string> messages) {
+    std::vector<GgufWarning> out(messages.size());
+    for (std::size_t i = 0; i < messages.size(); ++i) out[i].text = std::move(messages[i]);  // kind ConverterLog
+    return out;
+}
+
 GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const GgufRunOptions& opt, const ProgressFn& progress,
                                  const std::atomic<bool>* cancel) {
     GgufForgetResult res;
@@ -128,10 +134,14 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
         if (t.copied) continue;
         const auto& l = ran.loss[k];
         if (opt.measure_loss) store_loss(t, l);
-        if (l.nonfinite)
-            res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
-                                   (opt.measure_loss ? " value(s) or their round trip are not finite (left out of the loss)"
-                                                     : " value(s) are not finite (NaN/±inf)"));
+        if (l.nonfinite) {
+            GgufWarning w;
+            w.kind = GgufWarningKind::NonFinite;
+            w.count = l.nonfinite;
+            w.tensor = t.name;
+            w.loss_measured = opt.measure_loss;
+            res.warnings.push_back(std::move(w));
+        }
     }
     return res;
 }

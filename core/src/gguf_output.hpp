@@ -64,7 +64,7 @@ struct GgufSourceTensor {
 struct GgufSource {
     std::vector<MetaKv> kvs;              ///< in file order
     std::vector<GgufSourceTensor> tensors;  ///< in file order
-    std::vector<std::string> warnings;    ///< from building it (e.g. the tokenizer's pre-tokenizer choice)
+    std::vector<GgufWarning> warnings;    ///< from building it (e.g. the tokenizer's pre-tokenizer choice)
 };
 
 /// The source of a GGUF catalog: its key/values and every logical tensor.
@@ -88,7 +88,7 @@ HfConverterPlan hf_gguf_converter_plan(const Catalog& cat, DType outtype, const 
 
 /// One output tensor.
 struct GgufOutputTensor {
-    /// Name, shape (row-major), source and target type, reason, rule,
+    /// Name, shape (row-major), source and target type, gguf_reason,
     /// numel, bytes (of the target), copied (bytes written as stored).
     ForgetTensor info;
     /// Makes the tensor's f32 values (rows() × row_elems() = numel, row-major).
@@ -116,8 +116,12 @@ struct GgufOutputPlan {
 
 struct HfConverterPlan {
     GgufOutputPlan plan;
-    std::vector<std::string> warnings;
+    std::vector<GgufWarning> warnings;
 };
+
+/// The converter's own messages (model card, tokenizer) as
+/// GgufWarningKind::ConverterLog warnings, in order.
+std::vector<GgufWarning> converter_log(std::vector<std::string> messages);
 
 /// How to run it.
 struct GgufRunOptions {

@@ -361,7 +361,7 @@ struct Converted {
     std::uint32_t ftype = 0;  // general.file_type written
     GgufOutputPlan plan;
     arch::GeneralNaming naming;
-    std::vector<std::string> warnings;
+    std::vector<GgufWarning> warnings;
 };
 
 // The plan with the converter's arithmetic (f32 products).
@@ -388,9 +388,11 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
         const auto bytes = dtype_bytes(o.info.target, o.info.numel);
         if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + dtype_name(o.info.target) + " blocks", cat.path, t.name);
         o.info.bytes = *bytes;
-        o.info.reason = t.raw                         ? dtype_name(t.raw_type) + " repacked as it is stored (convert_hf_to_gguf)"
-                        : o.info.target == c.outtype ? "convert_hf_to_gguf --outtype " + dtype_name(c.outtype)
-                                                     : "convert_hf_to_gguf keeps it " + dtype_name(o.info.target);
+        GgufTypeReason& why = o.info.gguf_reason.emplace();
+        why.rule = t.raw                         ? TypeRule::ConverterRepacked
+                   : o.info.target == c.outtype ? TypeRule::ConverterOuttype
+                                                : TypeRule::ConverterKept;
+        why.chosen = o.info.target;
         // Bytes as stored, except BF16: gguf-py's BF16 writer sets the quiet bit
         // of a signaling NaN (0x7F81 → 0x7FC1), so BF16 → BF16 is not a bit copy;
         // those go through f32_to_bf16, which does the same.
@@ -400,12 +402,13 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
         o.recipe = t.raw ? make_raw_decode_recipe(t.raw, t.raw_type, t.shape) : t.recipe;
         c.plan.tensors.push_back(std::move(o));
     }
-    c.warnings = c.model.warnings;
+    std::vector<std::string> log = c.model.warnings;
     // prepare_metadata: NVFP4 weights make an F32/F16/BF16 file MOSTLY_NVFP4 (39), MXFP4 ones MOSTLY_MXFP4_MOE (38).
     const bool q8 = c.outtype == DType::Q8_0;
     const std::uint32_t ftype = c.model.nvfp4 && !q8 ? 39u : c.model.mxfp4 && !q8 ? 38u : ftype_of(c.outtype);
     c.ftype = ftype;
-    c.plan.kvs = build_kvs(cat, c.model, ftype, vocab_pre, c.warnings, &c.naming);
+    c.plan.kvs = build_kvs(cat, c.model, ftype, vocab_pre, log, &c.naming);
+    c.warnings = converter_log(std::move(log));
     c.plan.pad_without_tensors = false;  // gguf-py writes a --vocab-only file unpadded
     return c;
 }
@@ -527,7 +530,7 @@ GgufForgetResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt
     run.threads = opt.threads;
     run.chunk_bytes = opt.chunk_bytes;
     run.measure_loss = false;
-    std::vector<std::string> warnings = c.warnings;
+    std::vector<GgufWarning> warnings = c.warnings;
     auto res = detail::write_gguf_plan(cat, std::move(c.plan), run, progress, cancel);
     warnings.insert(warnings.end(), res.warnings.begin(), res.warnings.end());
     res.warnings = std::move(warnings);

@@ -173,12 +173,12 @@ void TestForgetGguf::pureAndOverrides() {
     for (const auto& p : planned) {
         QVERIFY2(ref.count(p.name), p.name.c_str());
         QVERIFY2(p.target == ref.at(p.name).type, p.name.c_str());
-        QVERIFY(p.rule.has_value());
+        QVERIFY(p.gguf_reason.has_value());
         TypeRule rule = TypeRule::TensorType;
         if (p.shape.size() < 2) rule = TypeRule::Kept;
         else if (p.name == "token_embd.weight") rule = TypeRule::TokenEmbeddingType;
         else if (p.name == "output.weight") rule = TypeRule::OutputTensorType;
-        QVERIFY2(*p.rule == rule, p.name.c_str());
+        QVERIFY2(p.gguf_reason->rule == rule, p.name.c_str());
         QVERIFY2(!p.st_rule, p.name.c_str());
     }
 
@@ -205,7 +205,7 @@ void TestForgetGguf::pureAlone() {
     opt.pure = true;
     opt.output = tmp.filePath("out.gguf").toStdString();
     for (const auto& p : plan_gguf_forget(in.cat, in.plan, opt))
-        QVERIFY2(*p.rule == (p.shape.size() < 2 ? TypeRule::Kept : TypeRule::Pure), p.name.c_str());
+        QVERIFY2(p.gguf_reason->rule == (p.shape.size() < 2 ? TypeRule::Kept : TypeRule::Pure), p.name.c_str());
     forget_to_gguf(in.cat, in.plan, opt);
     const QString diff = first_difference(opt.output, real("tiny-llama-pure-Q4_0.gguf"));
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
@@ -240,8 +240,9 @@ void TestForgetGguf::tensorTypeOverMix() {
     QVERIFY(attn_v >= 2);
     for (const auto& t : res.tensors) {
         if (t.name.find("attn_v") == std::string::npos) continue;
-        QCOMPARE(*t.rule, TypeRule::TensorType);
-        QVERIFY2(t.reason.find("--tensor-type 'attn_v'=q8_0") != std::string::npos, t.reason.c_str());
+        QCOMPARE(t.gguf_reason->rule, TypeRule::TensorType);
+        QCOMPARE(t.gguf_reason->pattern, std::string("attn_v"));  // --tensor-type 'attn_v'=q8_0
+        QCOMPARE(t.gguf_reason->chosen, DType::Q8_0);
     }
 }
 

@@ -233,8 +233,9 @@ void TestGgufFtype::real_files() {
         const DType want = expected.tensors[*k].dtype;
         if (choices[i].type != want) {
             ++wrong;
-            qWarning("%s: chose %s (%s), the file has %s", descs[i].name.c_str(), ggml_type_name(choices[i].type).c_str(),
-                     choices[i].reason.c_str(), ggml_type_name(want).c_str());
+            qWarning("%s: chose %s (rule %d, mix rule %d), the file has %s", descs[i].name.c_str(),
+                     ggml_type_name(choices[i].type).c_str(), int(choices[i].reason.rule), int(choices[i].reason.mix),
+                     ggml_type_name(want).c_str());
         }
     }
     QCOMPARE(wrong, 0);
@@ -294,16 +295,21 @@ void TestGgufFtype::fallbacks() {
     auto c = choose_gguf_types(t, llama_kvs(), r);
     // blk.0.attn_q: Q4_K → fallback Q5_0 (96 % 32 == 0).
     QCOMPARE(type_of(t, c, "blk.0.attn_q.weight"), DType::Q5_0);
-    QVERIFY(c[2].fallback);
-    QVERIFY2(c[2].reason.find("fallback: 96 not a multiple of 256 (q4_K) → q5_0") != std::string::npos, c[2].reason.c_str());
-    QCOMPARE(c[2].rule, TypeRule::FileTypeDefault);  // the rule that chose Q4_K before the fallback
+    // The typed reason: a row of 96 is not a multiple of 256 (Q4_K) → Q5_0.
+    QVERIFY(c[2].reason.fallback);
+    QCOMPARE(c[2].reason.row, std::uint64_t{96});
+    QCOMPARE(c[2].reason.block, std::uint64_t{256});
+    QCOMPARE(c[2].reason.chosen, DType::Q4_K);
+    QCOMPARE(c[2].type, DType::Q5_0);
+    QCOMPARE(c[2].reason.rule, TypeRule::FileTypeDefault);  // the rule that chose Q4_K before the fallback
+    QCOMPARE(c[2].reason.ftype, ftype_id("Q4_K_M"));
     // blk.1.attn_v: Q6_K (more bits) → Q8_0.
     QCOMPARE(type_of(t, c, "blk.1.attn_v.weight"), DType::Q8_0);
     // ffn_down rows are 512: no fallback.
     QCOMPARE(type_of(t, c, "blk.0.ffn_down.weight"), DType::Q4_K);
     // output: 96 % 256 → Q8_0 in the output rule itself, no fallback.
     QCOMPARE(type_of(t, c, "output.weight"), DType::Q8_0);
-    QVERIFY(!c.back().fallback);
+    QVERIFY(!c.back().reason.fallback);
     // Q5_K → Q5_1, IQ3_S → IQ4_NL, Q2_K → Q4_0.
     r.ftype = ftype_id("Q5_K_S");
     c = choose_gguf_types(t, llama_kvs(), r);
@@ -366,13 +372,20 @@ void TestGgufFtype::overrides_order() {
     QCOMPARE(type_of(t, c, "blk.0.attn_norm.weight"), DType::F32);   // 1-D: never
     QCOMPARE(type_of(t, c, "output.weight"), DType::F16);            // pattern lower-cased, searched
     QCOMPARE(type_of(t, c, "blk.1.ffn_down.weight"), DType::Q6_K);   // untouched: mix rule
-    QVERIFY2(c[2].reason.find("--tensor-type 'attn=q5_0'") == std::string::npos, c[2].reason.c_str());
-    QVERIFY2(c[2].reason.find("--tensor-type 'attn'=q5_0") != std::string::npos, c[2].reason.c_str());
-    // The typed rule says the same for front ends that word it themselves.
-    QCOMPARE(c[2].rule, TypeRule::TensorType);
+    // The pattern that matched ("attn", not "attn=q5_0") and its type, typed for the front ends to word.
+    QCOMPARE(c[2].reason.pattern, std::string("attn"));
+    QCOMPARE(c[2].reason.chosen, DType::Q5_0);
+    QCOMPARE(c[2].reason.rule, TypeRule::TensorType);
     for (std::size_t i = 0; i < t.size(); ++i) {
-        if (t[i].name == "blk.0.attn_norm.weight") QCOMPARE(c[i].rule, TypeRule::Kept);
-        if (t[i].name == "blk.1.ffn_down.weight") QCOMPARE(c[i].rule, TypeRule::FileTypeMix);
+        if (t[i].name == "blk.0.attn_norm.weight") {
+            QCOMPARE(c[i].reason.rule, TypeRule::Kept);
+            QCOMPARE(c[i].reason.kept, KeptReason::OneD);
+        }
+        if (t[i].name == "blk.1.ffn_down.weight") {
+            QCOMPARE(c[i].reason.rule, TypeRule::FileTypeMix);
+            QCOMPARE(c[i].reason.mix, MixRule::FfnDownLayer);
+            QCOMPARE(c[i].reason.layer, 1);
+        }
     }
     // The override does not apply to F16 file types (no quantized default).
     QuantizeRequest f;
@@ -391,7 +404,8 @@ void TestGgufFtype::leave_output_and_f16() {
     const auto c = choose_gguf_types(t, llama_kvs(), r);
     QCOMPARE(type_of(t, c, "output.weight"), DType::F32);
     QVERIFY(!c.back().quantizable);
-    QVERIFY2(c.back().reason.find("--leave-output-tensor") != std::string::npos, c.back().reason.c_str());
+    QCOMPARE(c.back().reason.rule, TypeRule::Kept);
+    QCOMPARE(c.back().reason.kept, KeptReason::LeaveOutputTensor);
     // Non-weights and norms keep their type, whatever it is.
     std::vector<TensorDesc> odd = {{"blk.0.ffn_norm.weight", {4, 256}, DType::BF16},
                                    {"rope_freqs", {2, 32}, DType::F32},

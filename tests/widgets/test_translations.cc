@@ -187,18 +187,45 @@ private slots:
         gptq.groups = 32;
         gptq.symmetric = true;
         QCOMPARE(amn::ui::schemeText(amn::QuantParams{gptq}), QString("GPTQ 4 Bit, Gruppe 128, symmetrisch, F16-Skalen"));
-        // The forget table's "why", from the typed rule (the core's English reason is the tooltip).
+        // The forget table's "why", from the typed rule; its tooltip with the rule's details.
         amn::ForgetTensor ft;
         ft.source = amn::DType::F32;
         ft.target = amn::DType::Q5_0;
-        ft.rule = amn::TypeRule::FileTypeDefault;
-        ft.fallback = true;
+        amn::GgufTypeReason& why = ft.gguf_reason.emplace();
+        why.rule = amn::TypeRule::FileTypeDefault;
+        why.ftype = 15;  // Q4_K_M
+        why.chosen = amn::DType::Q4_K;
+        why.fallback = true;
+        why.row = 1536;
+        why.block = 256;
         QCOMPARE(amn::ui::forgetReasonText(ft, "Q4_K_M"),
                  QString("Standard von Q4_K_M; Ersatztyp: die Zeile passt nicht in die Blöcke des Typs"));
-        ft.rule = amn::TypeRule::Kept;
-        ft.fallback = false;
+        QCOMPARE(amn::ui::ggufReasonDetail(ft),
+                 QString("Standard von Q4_K_M: Q4_K; Ersatztyp: eine Zeile von 1.536 ist kein Vielfaches von 256 (Q4_K) → Q5_0"));
+        why.rule = amn::TypeRule::FileTypeMix;
+        why.mix = amn::MixRule::FfnDownLayer;
+        why.layer = 3;
+        why.n_layers = 32;
+        why.fallback = false;
+        ft.target = amn::DType::Q6_K;
+        why.chosen = amn::DType::Q6_K;
+        QCOMPARE(amn::ui::ggufReasonDetail(ft), QString("Mischregel von Q4_K_M, ffn_down der Schicht 3 von 32: Q6_K"));
+        why.rule = amn::TypeRule::Kept;
+        why.kept = amn::KeptReason::OneD;
         ft.target = amn::DType::F32;
         QCOMPARE(amn::ui::forgetReasonText(ft, "Q4_K_M"), QString("nicht quantisiert, bleibt F32"));
+        QCOMPARE(amn::ui::forgetReasonDetail(ft, {}), QString("1-D-Tensor, bleibt F32"));
+        // A GGUF run's warnings, typed in the core, worded here.
+        amn::GgufWarning gw;
+        gw.kind = amn::GgufWarningKind::Requantized;
+        gw.count = 14;
+        QCOMPARE(amn::ui::ggufWarningText(gw),
+                 QString("14 Tensoren sind in der Eingabe bereits quantisiert: erneutes Quantisieren häuft ihre Fehler an "
+                         "(beginnen Sie nach Möglichkeit mit F32/F16/BF16)"));
+        gw.kind = amn::GgufWarningKind::NonFinite;
+        gw.count = 1;
+        gw.tensor = "blk.0.ffn_up.weight";
+        QCOMPARE(amn::ui::ggufWarningText(gw), QString("blk.0.ffn_up.weight: 1 Wert ist nicht endlich (NaN/±inf)"));
         amn::LogicalTensor plain;
         plain.quantized = false;
         QVERIFY(!amn::ui::unmeasurableText(plain).contains("not"));

@@ -82,15 +82,10 @@ struct ForgetTensor {
     std::vector<std::uint64_t> shape;   ///< row-major
     DType source = DType::Unknown;      ///< stored type in the input (payload)
     DType target = DType::Unknown;      ///< type written
-    /// GGUF: why this type in llama-quantize's words with the details (rule,
-    /// pattern, override, fallback), for the report. Empty for safetensors
-    /// targets, where `st_rule` says it.
-    std::string reason;
-    /// GGUF: the rule that chose `target` (TypeRule), and whether the row did
-    /// not fit its blocks so that a fallback type was taken; for front ends
-    /// that word `reason` themselves. nullopt for safetensors targets.
-    std::optional<TypeRule> rule;
-    bool fallback = false;
+    /// GGUF targets: why `target` — llama-quantize's rule (or the
+    /// converter's) with its details (pattern, mix rule, fallback), typed;
+    /// front ends word it. nullopt for safetensors targets.
+    std::optional<GgufTypeReason> gguf_reason;
     /// Safetensors targets: quantized or why kept (a kept tensor with
     /// `copied` false was decoded to BF16 under --requantize). nullopt for
     /// GGUF targets.
@@ -115,18 +110,44 @@ struct ForgetTensor {
     double bits_per_weight() const noexcept;
 };
 
+/// What a GGUF warning is about (GgufWarning::kind).
+enum class GgufWarningKind : std::uint8_t {
+    /// The converter's (or its tokenizer's, or model card reader's) own
+    /// message, as convert_hf_to_gguf.py / gguf-py log it: GgufWarning::text.
+    ConverterLog,
+    /// `count` tensors are already quantized in the input and are quantized
+    /// again (their error compounds; F32/F16/BF16 inputs avoid it).
+    Requantized,
+    /// `count` values of `tensor` are not finite (NaN/±inf), or, when
+    /// `loss_measured`, they or their round trip are not (left out of the loss).
+    NonFinite,
+};
+
+/// One warning of a GGUF run (forget to GGUF, Hugging Face folder → GGUF),
+/// typed; front ends word it.
+struct GgufWarning {
+    GgufWarningKind kind = GgufWarningKind::ConverterLog;
+    std::uint64_t count = 0;     ///< Requantized: tensors; NonFinite: values
+    std::string tensor;          ///< NonFinite: the tensor's name
+    bool loss_measured = false;  ///< NonFinite: the run measured the loss (round trips checked too)
+    std::string text;            ///< ConverterLog: the message
+    bool operator==(const GgufWarning&) const = default;
+};
+
 struct GgufForgetResult {
     std::string file;                   ///< the GGUF written
     std::vector<ForgetTensor> tensors;  ///< in file order
     std::uint64_t file_bytes = 0;
     std::uint64_t input_numel = 0;
-    std::vector<std::string> warnings;  ///< e.g. re-quantizing an already quantized input, non-finite round trips
+    /// In order: the converter's messages (Hugging Face input), re-quantized
+    /// tensors, then non-finite values per tensor in file order.
+    std::vector<GgufWarning> warnings;
     bool loss_measured = true;          ///< GgufForgetOptions::measure_loss of the run
 };
 
 /// Decide every tensor's target type without writing anything (the
 /// "summary" before a run; `amn forget --dry-run`). Fills name, shape,
-/// source, target, reason and the output bytes of each tensor.
+/// source, target, gguf_reason and the output bytes of each tensor.
 /// The input is a GGUF, or a Hugging Face model folder (hf_gguf.hpp): then
 /// the result is what `convert_hf_to_gguf.py --outtype <lossless>` followed by
 /// `llama-quantize … FTYPE` writes (lossless = BF16 for BF16 weights, F16 for

@@ -103,9 +103,8 @@ struct QuantizeRequest {
     bool leave_output_tensor = false;             ///< --leave-output-tensor: output.weight keeps its type
 };
 
-/// Which rule chose a tensor's type (TensorChoice::rule): for front ends that
-/// word the reason themselves (the GUI translates it); `reason` says the same
-/// in English with the details (rule text, pattern, types).
+/// Which rule chose a tensor's type (GgufTypeReason::rule). Front ends word
+/// it (the CLI as llama-quantize's report, the GUI translated).
 enum class TypeRule : std::uint8_t {
     Kept,                ///< not quantized (tensor_allows_quantization refused): the stored type is kept
     TokenEmbeddingType,  ///< --token-embedding-type
@@ -115,6 +114,74 @@ enum class TypeRule : std::uint8_t {
     FileTypeMix,         ///< a mix rule of the file type (llama_tensor_get_type) chose the type
     Pure,                ///< --pure: the file type's default type for every quantized tensor
     FileType,            ///< a float file type (F32, F16, BF16): that type
+    // Hugging Face folder → GGUF, convert_hf_to_gguf.py's per-tensor types (hf_gguf.hpp):
+    ConverterOuttype,    ///< the --outtype asked for
+    ConverterKept,       ///< the converter's rules keep another type (1-D tensors, norms, the MoE router …)
+    ConverterRepacked,   ///< NVFP4 / MXFP4 weights repacked into GGUF's own type as they are stored
+};
+
+/// Why llama-quantize does not quantize a tensor (GgufTypeReason::kept,
+/// tensor_allows_quantization).
+enum class KeptReason : std::uint8_t {
+    None,               ///< quantized
+    OneD,               ///< a 1-D tensor
+    NotWeight,          ///< the name does not end in "weight"
+    Norm,               ///< "_norm.weight"
+    LeaveOutputTensor,  ///< --leave-output-tensor and output.weight
+    NeverQuantized,     ///< a name part llama-quantize never quantizes (GgufTypeReason::name_part)
+    PositionEmbeddings, ///< position_embd.weight
+    TokenTypes,         ///< token_types.weight
+};
+
+/// The mix rule of llama_tensor_get_type_impl that set a tensor's type
+/// (GgufTypeReason::mix, with TypeRule::FileTypeMix).
+enum class MixRule : std::uint8_t {
+    None,
+    OutputTensorType,              ///< output.weight: --output-tensor-type
+    TiedEmbeddingsOutputTensorType,  ///< token embeddings tied to the output: --output-tensor-type
+    OutputMoreBits,                ///< output.weight gets more bits (Q6_K, Q5_K or Q8_0)
+    TiedEmbeddingsMoreBits,        ///< token embeddings tied to the output get more bits
+    ExpertTensor,                  ///< MXFP4_MOE: an expert tensor (MXFP4)
+    NotExpertTensor,               ///< MXFP4_MOE: not an expert tensor (Q8_0)
+    TokenEmbeddingType,            ///< token embeddings: --token-embedding-type
+    TokenEmbeddings,               ///< the file type's token-embedding type
+    AttnVMoreBits,                 ///< attn_v (attn_qkv, attn_kv_b) gets more bits
+    AttnV70B,                      ///< attn_v of a 70B model
+    AttnV8Experts,                 ///< attn_v of an 8-expert model
+    AttnK8Experts,                 ///< attn_k of an 8-expert model
+    AttnK,                         ///< attn_k
+    AttnQ,                         ///< attn_q
+    AttnQkv,                       ///< attn_qkv
+    AttnOutput8Experts,            ///< attn_output of an 8-expert model
+    AttnOutput,                    ///< attn_output
+    FfnDownFirstLayers,            ///< ffn_down of the first eighth of the layers
+    FfnDownLayer,                  ///< ffn_down of layer GgufTypeReason::layer of ::n_layers
+    FfnGateMiddle,                 ///< ffn_gate of a middle layer
+    FfnUpMiddle,                   ///< ffn_up of a middle layer
+};
+
+/// Why a tensor of a GGUF output has its type, as typed facts; the front
+/// ends word them (the CLI: "Q4_K_M mix: attn_v gets more bits → q6_K",
+/// "--tensor-type 'attn'=q5_0", "1-D tensor, kept F32", "…; fallback: 96 not
+/// a multiple of 256 (q4_K) → q5_0"). The type written is the tensor's own
+/// (TensorChoice::type, ForgetTensor::target).
+struct GgufTypeReason {
+    TypeRule rule = TypeRule::Kept;   ///< the rule that chose `chosen`
+    /// The type the rule chose, before any fallback; the outtype for the
+    /// converter's rules; the stored type for Kept.
+    DType chosen = DType::Unknown;
+    std::uint32_t ftype = 0;          ///< llama_ftype id asked for (FileTypeDefault, FileTypeMix, FileType)
+    KeptReason kept = KeptReason::None;  ///< rule Kept: why
+    std::string name_part;            ///< KeptReason::NeverQuantized: the name part ("ffn_gate_inp.weight")
+    std::string pattern;              ///< rule TensorType: the pattern as matched (lower-cased)
+    MixRule mix = MixRule::None;      ///< rule FileTypeMix: which mix rule
+    int layer = 0;                    ///< MixRule::FfnDownLayer: the layer (0-based) …
+    int n_layers = 0;                 ///< … of this many
+    /// The row did not fit `chosen`'s blocks (tensor_type_fallback): the
+    /// type written is the fallback type (or F16).
+    bool fallback = false;
+    std::uint64_t row = 0;            ///< fallback: the row length in elements
+    std::uint64_t block = 0;          ///< fallback: `chosen`'s block size in elements
 };
 
 /// The choice for one tensor.
@@ -122,12 +189,7 @@ struct TensorChoice {
     DType type = DType::Unknown;  ///< the type to write
     bool quantizable = false;     ///< tensor_allows_quantization (else `type` = the stored dtype)
     bool requires_imatrix = false;  ///< tensor_requires_imatrix for the chosen type
-    bool fallback = false;        ///< the row did not fit the chosen type's block (tensor_type_fallback)
-    TypeRule rule = TypeRule::Kept;  ///< the rule that chose `type` (before any fallback)
-    /// Why, for a user: "1-D tensor, kept F32", "Q4_K_M mix: attn_v uses more
-    /// bits: Q6_K", "--tensor-type '.*'=Q4_0", "fallback: 100 not a multiple
-    /// of 256 (q4_K) → q5_0" …
-    std::string reason;
+    GgufTypeReason reason;        ///< why `type`
 };
 
 /// Choose the type of every tensor the way llama-quantize does for a model
