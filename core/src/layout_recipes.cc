@@ -2,7 +2,7 @@
 #include "layout_recipes.hpp"
 
 #include "anamnesis/error.hpp"
-#include "kernels/fp4_kernels.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
 
 #include <algorithm>
 #include <numeric>

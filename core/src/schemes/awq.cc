@@ -14,7 +14,7 @@
 // as AutoAWQ `dequantize_gemm` in f32.
 // GEMV / GEMV_fast / Marlin layouts and other bit widths are named errors.
 #include "anamnesis/error.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"

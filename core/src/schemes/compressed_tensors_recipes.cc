@@ -6,8 +6,8 @@
 // compressed-tensors `dequantize` does it, in the scale's dtype.
 
 #include "anamnesis/kernels.hpp"
-#include "kernels/fp4_kernels.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "compressed_tensors.hpp"
 
 #include <algorithm>

@@ -22,7 +22,7 @@
 // fields straddle words). We do the same. "gptq_v2" zero points are used as
 // stored.
 #include "anamnesis/error.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"

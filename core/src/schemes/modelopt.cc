@@ -20,7 +20,7 @@
 // X.input_scale and the KV-cache k_scale / v_scale are consumed.
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
-#include "kernels/fp4_kernels.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
 #include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
