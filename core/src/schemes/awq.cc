@@ -148,10 +148,6 @@ void detect_awq(PlanBuilder& b) {
         l.words_per_row = qwt.shape[1];
         l.groups = sct.shape[0];
         l.out = sct.shape[1];
-        if (l.in == 0 || l.out == 0 || l.groups == 0) {
-            fail("empty tensor: qweight " + shape_to_string(qwt.shape) + ", scales " + shape_to_string(sct.shape));
-            continue;
-        }
         if (l.words_per_row * 32 % l.out != 0) {
             fail("qweight " + shape_to_string(qwt.shape) + " does not pack " + std::to_string(l.out) + " output columns");
             continue;

@@ -290,10 +290,6 @@ void detect_gptq(PlanBuilder& b) {
         l.groups = sct.shape[0];
         l.words_per_col = qwt.shape[0];
         l.zero_words = qzt.shape[1];
-        if (l.out == 0 || l.groups == 0 || l.words_per_col == 0) {
-            fail("empty tensor: qweight " + shape_to_string(qwt.shape) + ", scales " + shape_to_string(sct.shape));
-            continue;
-        }
         if (qwt.shape[1] != l.out) {
             fail("qweight " + shape_to_string(qwt.shape) + " and scales " + shape_to_string(sct.shape) + " disagree on output features");
             continue;

@@ -45,7 +45,9 @@ inline PackedLayer find_packed_layer(const PlanBuilder& b, std::size_t qweight, 
 }
 
 /// The companion checks GPTQ and AWQ share: `qzeros` and `scales` present,
-/// `qweight` and `qzeros` 2-D I32/U32, `scales` 2-D F16/BF16/F32. Returns
+/// `qweight` and `qzeros` 2-D I32/U32, `scales` 2-D F16/BF16/F32, none of
+/// qweight's rows (AWQ: inputs, GPTQ: packed words), the scales' groups
+/// and outputs zero. Returns
 /// the reason for the first failure, nullopt when all hold.
 inline std::optional<std::string> check_packed_layer(const Catalog& cat, const PackedLayer& p) {
     constexpr auto npos = PlanBuilder::npos;
@@ -60,6 +62,8 @@ inline std::optional<std::string> check_packed_layer(const Catalog& cat, const P
         return "qzeros must be a 2-D I32 tensor, got " + qzt.dtype_name + " " + shape_to_string(qzt.shape);
     if (!is_float_scale(sct.dtype) || sct.shape.size() != 2)
         return "scales must be a 2-D F16/BF16/F32 tensor, got " + sct.dtype_name + " " + shape_to_string(sct.shape);
+    if (qwt.shape[0] == 0 || sct.shape[0] == 0 || sct.shape[1] == 0)
+        return "empty tensor: qweight " + shape_to_string(qwt.shape) + ", scales " + shape_to_string(sct.shape);
     return std::nullopt;
 }
 
