@@ -8,6 +8,7 @@
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "arch/arch_table.hpp"
+#include "layout_recipes.hpp"
 #include "tokenizer/hf_from_gguf.hpp"
 
 #include <algorithm>
@@ -160,27 +161,18 @@ private:
 };
 
 /// Gemma norms: the stored value minus 1 (convert_hf_to_gguf stored w + 1).
-class NormMinusOne final : public Recipe {
+class NormMinusOne final : public detail::ElementwiseRecipe {
 public:
-    explicit NormMinusOne(std::shared_ptr<const Recipe> inner) : inner_(std::move(inner)) {}
-    std::string describe() const override { return inner_->describe() + ", minus 1 (Gemma RMSNorm offset)"; }
-    std::string scheme_id() const override { return inner_->scheme_id(); }
-    std::uint64_t rows() const override { return inner_->rows(); }
-    std::uint64_t row_elems() const override { return inner_->row_elems(); }
-    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
-    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
-        inner_->dequantize_rows(row0, nrows, out);
-        const std::uint64_t n = nrows * inner_->row_elems();
-        for (std::uint64_t i = 0; i < n; ++i) out[i] = out[i] - 1.0f;
-    }
+    explicit NormMinusOne(std::shared_ptr<const Recipe> inner)
+        : ElementwiseRecipe(std::move(inner), "minus 1 (Gemma RMSNorm offset)") {}
     /// Stored F32/F16/BF16 keep their dtype (the result rounded to it).
     std::optional<DType> lossless_dtype() const override {
-        const auto d = inner_->lossless_dtype();
+        const auto d = inner().lossless_dtype();
         if (d && (*d == DType::F32 || *d == DType::F16 || *d == DType::BF16)) return d;
         return std::nullopt;
     }
     void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
-        const std::uint64_t n = nrows * inner_->row_elems();
+        const std::uint64_t n = nrows * inner().row_elems();
         std::vector<float> f(static_cast<std::size_t>(n));
         dequantize_rows(row0, nrows, f.data());
         switch (*lossless_dtype()) {
@@ -189,11 +181,11 @@ public:
             default: kernels::f32_to_f16(f.data(), reinterpret_cast<std::uint16_t*>(out), n); break;
         }
     }
-    bool payload_is_row_major() const override { return inner_->payload_is_row_major(); }
-    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
 
 private:
-    std::shared_ptr<const Recipe> inner_;
+    void apply(float* values, std::size_t n) const override {
+        for (std::size_t i = 0; i < n; ++i) values[i] = values[i] - 1.0f;
+    }
 };
 
 // ---- Llama 3 RoPE factors → rope_scaling ------------------------------------------

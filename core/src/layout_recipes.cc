@@ -2,7 +2,7 @@
 #include "layout_recipes.hpp"
 
 #include "anamnesis/error.hpp"
-#include "kernels/fp4_kernels.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -11,23 +11,12 @@
 namespace amn::detail {
 namespace {
 
-class RoundThrough final : public Recipe {
+class RoundThrough final : public ElementwiseRecipe {
 public:
-    RoundThrough(std::shared_ptr<const Recipe> inner, DType d) : inner_(std::move(inner)), d_(d) {}
-    std::string describe() const override { return inner_->describe(); }
-    std::string scheme_id() const override { return inner_->scheme_id(); }
-    std::uint64_t rows() const override { return inner_->rows(); }
-    std::uint64_t row_elems() const override { return inner_->row_elems(); }
-    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
-    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
-        inner_->dequantize_rows(row0, nrows, out);
-        kernels::fp4::round_through_simd(d_, out, static_cast<std::size_t>(nrows * inner_->row_elems()));
-    }
-    bool payload_is_row_major() const override { return inner_->payload_is_row_major(); }
-    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    RoundThrough(std::shared_ptr<const Recipe> inner, DType d) : ElementwiseRecipe(std::move(inner), {}), d_(d) {}
 
 private:
-    std::shared_ptr<const Recipe> inner_;
+    void apply(float* values, std::size_t n) const override { kernels::fp4::round_through_simd(d_, values, n); }
     DType d_;
 };
 
@@ -121,25 +110,17 @@ private:
     std::uint64_t r_, c_;
 };
 
-class AddOne final : public Recipe {
+class AddOne final : public ElementwiseRecipe {
 public:
-    AddOne(std::shared_ptr<const Recipe> inner, DType round_to) : inner_(std::move(inner)), round_(round_to) {}
-    std::string describe() const override { return inner_->describe() + ", plus 1 (Gemma RMSNorm offset)"; }
-    std::string scheme_id() const override { return inner_->scheme_id(); }
-    std::uint64_t rows() const override { return inner_->rows(); }
-    std::uint64_t row_elems() const override { return inner_->row_elems(); }
-    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
-    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
-        inner_->dequantize_rows(row0, nrows, out);
-        const auto n = static_cast<std::size_t>(nrows * inner_->row_elems());
-        for (std::size_t i = 0; i < n; ++i) out[i] = out[i] + 1.0f;
-        if (round_ == DType::F16) kernels::fp4::round_through_simd(DType::F16, out, n);
-    }
+    AddOne(std::shared_ptr<const Recipe> inner, DType round_to)
+        : ElementwiseRecipe(std::move(inner), "plus 1 (Gemma RMSNorm offset)"), round_(round_to) {}
     bool payload_is_row_major() const override { return false; }
-    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
 
 private:
-    std::shared_ptr<const Recipe> inner_;
+    void apply(float* values, std::size_t n) const override {
+        for (std::size_t i = 0; i < n; ++i) values[i] = values[i] + 1.0f;
+        if (round_ == DType::F16) kernels::fp4::round_through_simd(DType::F16, values, n);
+    }
     DType round_;
 };
 

@@ -8,9 +8,41 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace amn::detail {
+
+/// Base of the recipes that change each value of `inner` and nothing else
+/// (the round-through below, Gemma's RMSNorm offset ±1): rows, row length,
+/// row granularity, scheme id, inputs and payload order are inner's;
+/// describe() is inner's, followed by ", " + `note` when `note` is not
+/// empty. dequantize_rows() decodes through inner, then apply()s.
+class ElementwiseRecipe : public Recipe {
+public:
+    ElementwiseRecipe(std::shared_ptr<const Recipe> inner, std::string note)
+        : inner_(std::move(inner)), note_(std::move(note)) {}
+    std::string describe() const override { return note_.empty() ? inner_->describe() : inner_->describe() + ", " + note_; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return inner_->rows(); }
+    std::uint64_t row_elems() const override { return inner_->row_elems(); }
+    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const final {
+        inner_->dequantize_rows(row0, nrows, out);
+        apply(out, static_cast<std::size_t>(nrows * inner_->row_elems()));
+    }
+    bool payload_is_row_major() const override { return inner_->payload_is_row_major(); }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+protected:
+    /// Changes the `n` values inner just decoded, in place (thread-safe, no state).
+    virtual void apply(float* values, std::size_t n) const = 0;
+    const Recipe& inner() const noexcept { return *inner_; }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::string note_;
+};
 
 /// The values of `inner` rounded through `dtype` (BF16 or F16: round to
 /// nearest even and back to f32; any other dtype: unchanged) — a value a

@@ -4,7 +4,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "requantize_internal.hpp"
 #include "loss_sums.hpp"
 #include "row_pass.hpp"

@@ -12,7 +12,7 @@
 //   amn_bench_quant [--benchmark_filter=gptq] [--benchmark_min_time=0.5]
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/plan.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 
 #include <benchmark/benchmark.h>
 #include <hwy/targets.h>

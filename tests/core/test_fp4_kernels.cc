@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// FP4 safetensors kernels (core/src/kernels/fp4_kernels.hpp): every Highway
+// FP4 safetensors kernels (core/src/kernels/fp4/fp4_kernels.hpp): every Highway
 // target compiled in (and supported here) gives exactly the bits of the
 // scalar composition e2m1_scale + round_through, on random codes and scales
 // (incl. −0, ±inf, NaN, subnormal and E4M3/E8M0-decoded scales), both
 // zero conventions, group sizes 8 and 16 bytes, odd group counts (scalar
 // tail), unaligned pointers and no/BF16/F16 rounding; round_through_simd
 // against round_through on random bit patterns.
-#include "kernels/fp4_kernels.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
 
 #include "anamnesis/kernels.hpp"
 

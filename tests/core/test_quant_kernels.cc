@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// GPTQ / AWQ / bitsandbytes element kernels (core/src/kernels/quant_kernels.hpp):
+// GPTQ / AWQ / bitsandbytes element kernels (core/src/kernels/int/quant_kernels.hpp):
 //   * every Highway target compiled in (and supported here) gives exactly the
 //     scalar reference's bits, on random data, every length 0..130 and a long
 //     run, unaligned pointers, NaN/inf/−0 scales;
 //   * the scalar reference agrees with the formulas written out here
 //     independently (bit-stream positions, nibble order, LLM.int8 constant).
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 
 #include "test_support.hpp"
 

@@ -12,7 +12,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/plan.hpp"
-#include "kernels/fp4_kernels.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
 #include "test_support.hpp"
 
 #include <QDir>

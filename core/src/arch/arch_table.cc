@@ -6,6 +6,7 @@
 #include "anamnesis/error.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <iterator>
 
@@ -20,7 +21,8 @@ using K = TensorKind;
 
 // ---- GGUF → HF canonical names (hf_layout.cc) ------------------------------------------
 
-constexpr HfTensorName kPlainHfNames[] = {
+/// The names every row with GGUF → HF names shares, in the order of both lists below.
+constexpr HfTensorName kCommonHfNames[] = {
     {K::TOKEN_EMBD, "model.embed_tokens"},
     {K::OUTPUT_NORM, "model.norm"},
     {K::OUTPUT, "lm_head"},
@@ -34,28 +36,28 @@ constexpr HfTensorName kPlainHfNames[] = {
     {K::FFN_GATE, "model.layers.{bid}.mlp.gate_proj"},
     {K::FFN_UP, "model.layers.{bid}.mlp.up_proj"},
     {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+};
+/// One norm after attention.
+constexpr HfTensorName kPlainNormNames[] = {
     {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
 };
-
 /// Gemma 2/3: four norms per block; `ffn_norm` is the pre-feed-forward one.
-constexpr HfTensorName kSandwichHfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
-    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.q_norm"},
-    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.k_norm"},
-    {K::FFN_GATE, "model.layers.{bid}.mlp.gate_proj"},
-    {K::FFN_UP, "model.layers.{bid}.mlp.up_proj"},
-    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+constexpr HfTensorName kSandwichNormNames[] = {
     {K::FFN_NORM, "model.layers.{bid}.pre_feedforward_layernorm"},
     {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
     {K::FFN_POST_NORM, "model.layers.{bid}.post_feedforward_layernorm"},
 };
+
+template <std::size_t N, std::size_t M>
+constexpr std::array<HfTensorName, N + M> joined(const HfTensorName (&a)[N], const HfTensorName (&b)[M]) {
+    std::array<HfTensorName, N + M> r{};
+    for (std::size_t i = 0; i < N; ++i) r[i] = a[i];
+    for (std::size_t i = 0; i < M; ++i) r[N + i] = b[i];
+    return r;
+}
+
+constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
+constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 

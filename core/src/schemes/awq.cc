@@ -14,8 +14,9 @@
 // as AutoAWQ `dequantize_gemm` in f32.
 // GEMV / GEMV_fast / Marlin layouts and other bit widths are named errors.
 #include "anamnesis/error.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "facts.hpp"
+#include "packed_layer.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -125,20 +126,18 @@ void detect_awq(PlanBuilder& b) {
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& qwt = cat.tensors[i];
         if (b.claimed(i) || !qwt.name.ends_with(".qweight")) continue;
-        const std::string stem = stem_of(qwt.name, ".qweight");
+        std::string stem = stem_of(qwt.name, ".qweight");
         if (is_gptq_layout(cat, stem)) continue;
-        const std::string out_name = stem + ".weight";
-        const std::size_t qz = b.find_unclaimed(stem + ".qzeros");
-        const std::size_t sc = b.find_unclaimed(stem + ".scales");
-        std::vector<std::size_t> comps;
-        for (auto c : {qz, sc}) if (c != PlanBuilder::npos) comps.push_back(c);
-        auto fail = [&](const std::string& why) { b.add_error(i, out_name, "AWQ: " + why, comps); };
+        const PackedLayer layer = find_packed_layer(b, i, std::move(stem), false);
+        const std::size_t qz = layer.qzeros, sc = layer.scales;
+        const auto& comps = layer.companions;
+        auto fail = [&](const std::string& why) { b.add_error(i, layer.out_name, "AWQ: " + why, comps); };
 
         if (version && ascii_lower(*version) != "gemm") {
             fail("version \"" + *version + "\" is not supported (only the GEMM layout)");
             continue;
         }
-        if (auto why = check_packed_layer(cat, stem, i, qz, sc, PlanBuilder::npos)) {
+        if (auto why = check_packed_layer(cat, layer)) {
             fail(*why);
             continue;
         }
@@ -149,10 +148,6 @@ void detect_awq(PlanBuilder& b) {
         l.words_per_row = qwt.shape[1];
         l.groups = sct.shape[0];
         l.out = sct.shape[1];
-        if (l.in == 0 || l.out == 0 || l.groups == 0) {
-            fail("empty tensor: qweight " + shape_to_string(qwt.shape) + ", scales " + shape_to_string(sct.shape));
-            continue;
-        }
         if (l.words_per_row * 32 % l.out != 0) {
             fail("qweight " + shape_to_string(qwt.shape) + " does not pack " + std::to_string(l.out) + " output columns");
             continue;
@@ -173,12 +168,12 @@ void detect_awq(PlanBuilder& b) {
             continue;
         }
         if (cfg_group) {
-            const auto gs = parse_int(*cfg_group);
-            if (!gs || *gs == 0 || *gs < -1) {
-                fail("group_size \"" + *cfg_group + "\" in the configuration is not valid");
+            const auto gs = config_group_size(*cfg_group, l.in);
+            if (!gs) {
+                fail(group_size_error(*cfg_group));
                 continue;
             }
-            l.group_size = *gs == -1 ? l.in : static_cast<std::uint64_t>(*gs);
+            l.group_size = *gs;
         } else if (l.in % l.groups == 0) {
             l.group_size = l.in / l.groups;
         } else {
@@ -186,13 +181,12 @@ void detect_awq(PlanBuilder& b) {
                  std::to_string(l.groups) + " equal groups");
             continue;
         }
-        if ((l.in + l.group_size - 1) / l.group_size != l.groups) {
-            fail("group size " + std::to_string(l.group_size) + " over " + std::to_string(l.in) + " input rows gives " +
-                 std::to_string((l.in + l.group_size - 1) / l.group_size) + " groups, scales have " + std::to_string(l.groups));
+        if (auto why = check_group_count(l.in, l.group_size, l.groups)) {
+            fail(*why);
             continue;
         }
         LogicalTensor lt;
-        lt.name = out_name;
+        lt.name = layer.out_name;
         lt.shape = {l.out, l.in};
         b.add_quantized(std::move(lt), std::make_shared<AwqRecipe>(cat, i, qz, sc, l), i, comps);
     }

@@ -23,7 +23,7 @@
 // there (the stored quant_map has +0.0).
 #include "anamnesis/error.hpp"
 #include "json_util.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 

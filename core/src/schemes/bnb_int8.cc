@@ -10,7 +10,7 @@
 // as bitsandbytes `int8_vectorwise_dequant` (`A * stats * (1/127)` with the
 // literal, in f32, left to right).
 #include "anamnesis/error.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"

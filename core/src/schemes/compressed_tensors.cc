@@ -36,6 +36,7 @@
 #include "anamnesis/error.hpp"
 #include "compressed_tensors.hpp"
 #include "facts.hpp"
+#include "nvfp4_recipe.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 

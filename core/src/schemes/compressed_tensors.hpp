@@ -52,8 +52,5 @@ std::shared_ptr<const QuantRecipe> make_int_recipe(const Catalog& cat, std::size
 // float-quantized with F16 scales (BF16/F32 scales go to detect_fp8).
 std::shared_ptr<const QuantRecipe> make_float_recipe(const Catalog& cat, std::size_t w, std::size_t s, u64 out, u64 in,
                                                      ScaleGrid grid, Fp8Params p, bool f32_products);
-// nvfp4-pack-quantized; `gs` is the weight_global_scale tensor (a divisor).
-std::shared_ptr<const QuantRecipe> make_nvfp4_recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t gs,
-                                                     u64 out, u64 in, Fp4Params p);
 
 }  // namespace amn::detail::ct

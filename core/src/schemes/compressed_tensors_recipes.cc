@@ -2,12 +2,12 @@
 // compressed-tensors dequantization recipes (see compressed_tensors.cc for
 // the stored layouts and the config parsing / detection that picks them):
 // pack-quantized and int-/naive-quantized (IntRecipe), float-quantized with
-// F16 scales (FloatRecipe), nvfp4-pack-quantized (Nvfp4Recipe). Arithmetic as
-// compressed-tensors `dequantize` does it, in the scale's dtype.
+// F16 scales (FloatRecipe); nvfp4-pack-quantized is nvfp4_recipe.cc. Arithmetic
+// as compressed-tensors `dequantize` does it, in the scale's dtype.
 
 #include "anamnesis/kernels.hpp"
-#include "kernels/fp4_kernels.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "compressed_tensors.hpp"
 
 #include <algorithm>
@@ -168,41 +168,6 @@ private:
     DType round_;  // the scale's dtype, or F32 (PlanOptions::f32_products)
 };
 
-// ------------------------------------------------------------ NVFP4 recipe
-
-class Nvfp4Recipe final : public QuantRecipe {
-public:
-    Nvfp4Recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t gs, u64 out, u64 in, Fp4Params p)
-        : QuantRecipe(p), w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)), sd_(cat.data(s_)),
-          global_(load_float(dtype_info(cat.tensors[gs].dtype), cat.data(cat.tensors[gs]), 0)),
-          out_(out), in_(in), arith_(p.arithmetic) {}
-    std::uint64_t rows() const override { return out_; }
-    std::uint64_t row_elems() const override { return in_; }
-    std::vector<InputRange> inputs() const override {
-        return {{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
-    }
-    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
-        const u64 K = in_, G = in_ / 16;
-        std::vector<float> sc(G);
-        for (u64 r = row0; r < row0 + nrows; ++r) {
-            amn::kernels::fp8_to_f32(DType::F8_E4M3, sd_ + r * G, sc.data(), G);
-            // compressed-tensors: scale = scale / global_scale, then x·scale,
-            // each rounded to the arithmetic dtype.
-            for (float& s : sc) s = f4::round_to(arith_, s / global_);
-            f4::e2m1_groups(wd_ + r * (K / 2), sc.data(), 8, true, arith_, out + (r - row0) * K, G);
-        }
-    }
-
-private:
-    const TensorInfo& w_;
-    const TensorInfo& s_;
-    const std::uint8_t* wd_;
-    const std::uint8_t* sd_;
-    float global_;
-    u64 out_, in_;
-    DType arith_;  // Fp4Params::arithmetic
-};
-
 }  // namespace
 
 std::shared_ptr<const QuantRecipe> make_int_recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t z,
@@ -214,11 +179,6 @@ std::shared_ptr<const QuantRecipe> make_int_recipe(const Catalog& cat, std::size
 std::shared_ptr<const QuantRecipe> make_float_recipe(const Catalog& cat, std::size_t w, std::size_t s, u64 out, u64 in,
                                                      ScaleGrid grid, Fp8Params p, bool f32_products) {
     return std::make_shared<FloatRecipe>(cat, w, s, out, in, grid, std::move(p), f32_products);
-}
-
-std::shared_ptr<const QuantRecipe> make_nvfp4_recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t gs,
-                                                     u64 out, u64 in, Fp4Params p) {
-    return std::make_shared<Nvfp4Recipe>(cat, w, s, gs, out, in, p);
 }
 
 }  // namespace amn::detail::ct

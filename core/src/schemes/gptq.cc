@@ -22,8 +22,9 @@
 // fields straddle words). We do the same. "gptq_v2" zero points are used as
 // stored.
 #include "anamnesis/error.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "facts.hpp"
+#include "packed_layer.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -264,15 +265,12 @@ void detect_gptq(PlanBuilder& b) {
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& qwt = cat.tensors[i];
         if (b.claimed(i) || !qwt.name.ends_with(".qweight")) continue;
-        const std::string stem = stem_of(qwt.name, ".qweight");
+        std::string stem = stem_of(qwt.name, ".qweight");
         if (!is_gptq_layout(cat, stem)) continue;
-        const std::string out_name = stem + ".weight";
-        const std::size_t qz = b.find_unclaimed(stem + ".qzeros");
-        const std::size_t sc = b.find_unclaimed(stem + ".scales");
-        const std::size_t gi = b.find_unclaimed(stem + ".g_idx");
-        std::vector<std::size_t> comps;
-        for (auto c : {qz, sc, gi}) if (c != PlanBuilder::npos) comps.push_back(c);
-        auto fail = [&](const std::string& why) { b.add_error(i, out_name, "GPTQ: " + why, comps); };
+        const PackedLayer layer = find_packed_layer(b, i, std::move(stem), true);
+        const std::size_t qz = layer.qzeros, sc = layer.scales, gi = layer.g_idx;
+        const auto& comps = layer.companions;
+        auto fail = [&](const std::string& why) { b.add_error(i, layer.out_name, "GPTQ: " + why, comps); };
 
         if (cfg_format) {
             const std::string f = ascii_lower(*cfg_format);
@@ -281,7 +279,7 @@ void detect_gptq(PlanBuilder& b) {
                 continue;
             }
         }
-        if (auto why = check_packed_layer(cat, stem, i, qz, sc, PlanBuilder::npos)) {
+        if (auto why = check_packed_layer(cat, layer)) {
             fail(*why);
             continue;
         }
@@ -292,10 +290,6 @@ void detect_gptq(PlanBuilder& b) {
         l.groups = sct.shape[0];
         l.words_per_col = qwt.shape[0];
         l.zero_words = qzt.shape[1];
-        if (l.out == 0 || l.groups == 0 || l.words_per_col == 0) {
-            fail("empty tensor: qweight " + shape_to_string(qwt.shape) + ", scales " + shape_to_string(sct.shape));
-            continue;
-        }
         if (qwt.shape[1] != l.out) {
             fail("qweight " + shape_to_string(qwt.shape) + " and scales " + shape_to_string(sct.shape) + " disagree on output features");
             continue;
@@ -333,15 +327,15 @@ void detect_gptq(PlanBuilder& b) {
             }
         }
         // Group size: configured (−1 = one group), else in / groups when exact.
-        std::optional<std::int64_t> gs_cfg;
+        std::optional<std::uint64_t> gs_cfg;
         if (cfg_group) {
-            gs_cfg = parse_int(*cfg_group);
-            if (!gs_cfg || *gs_cfg == 0 || *gs_cfg < -1) {
-                fail("group_size \"" + *cfg_group + "\" in the configuration is not valid");
+            gs_cfg = config_group_size(*cfg_group, l.in);
+            if (!gs_cfg) {
+                fail(group_size_error(*cfg_group));
                 continue;
             }
         }
-        if (gs_cfg) l.group_size = *gs_cfg == -1 ? l.in : static_cast<std::uint64_t>(*gs_cfg);
+        if (gs_cfg) l.group_size = *gs_cfg;
         else if (l.in % l.groups == 0) l.group_size = l.in / l.groups;
         if (cfg_sym) l.sym = parse_bool(*cfg_sym);
         l.v2 = cfg_format && ascii_lower(*cfg_format) == "gptq_v2";
@@ -394,15 +388,16 @@ void detect_gptq(PlanBuilder& b) {
             }
             l.act_order = false;
         }
-        if (l.sequential && (l.in + l.group_size - 1) / l.group_size != l.groups) {
-            fail("group size " + std::to_string(l.group_size) + " over " + std::to_string(l.in) + " input rows gives " +
-                 std::to_string((l.in + l.group_size - 1) / l.group_size) + " groups, scales have " + std::to_string(l.groups));
-            continue;
+        if (l.sequential) {
+            if (auto why = check_group_count(l.in, l.group_size, l.groups)) {
+                fail(*why);
+                continue;
+            }
         }
         if (l.sequential) g_idx.clear();
 
         LogicalTensor lt;
-        lt.name = out_name;
+        lt.name = layer.out_name;
         lt.shape = {l.out, l.in};
         b.add_quantized(std::move(lt), std::make_shared<GptqRecipe>(cat, i, qz, sc, l, std::move(g_idx)), i, comps);
     }

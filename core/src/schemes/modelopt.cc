@@ -20,8 +20,8 @@
 // X.input_scale and the KV-cache k_scale / v_scale are consumed.
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
-#include "kernels/fp4_kernels.hpp"
 #include "facts.hpp"
+#include "nvfp4_recipe.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -31,7 +31,6 @@
 namespace amn::detail {
 namespace {
 using namespace quant;
-namespace f4 = amn::kernels::fp4;
 using u64 = std::uint64_t;
 
 std::string upper(std::string s) {
@@ -51,36 +50,6 @@ Fp4Params nvfp4_params(DType scale2_dtype) {
     p.layout = Fp4Layout::RowMajor;
     return p;
 }
-
-class Nvfp4Recipe final : public QuantRecipe {
-public:
-    Nvfp4Recipe(const Catalog& cat, std::size_t w, std::size_t s, std::size_t s2, u64 out, u64 in)
-        : QuantRecipe(nvfp4_params(cat.tensors[s2].dtype)), w_(cat.tensors[w]), s_(cat.tensors[s]), wd_(cat.data(w_)),
-          sd_(cat.data(s_)), scale2_(load_float(dtype_info(cat.tensors[s2].dtype), cat.data(cat.tensors[s2]), 0)),
-          out_(out), in_(in) {}
-    std::uint64_t rows() const override { return out_; }
-    std::uint64_t row_elems() const override { return in_; }
-    std::vector<InputRange> inputs() const override {
-        return {{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
-    }
-    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
-        const u64 K = in_, G = in_ / 16;
-        std::vector<float> sc(G);
-        for (u64 r = row0; r < row0 + nrows; ++r) {
-            amn::kernels::fp8_to_f32(DType::F8_E4M3, sd_ + r * G, sc.data(), G);
-            for (float& s : sc) s = s * scale2_;
-            f4::e2m1_groups(wd_ + r * (K / 2), sc.data(), 8, false, DType::F32, out + (r - row0) * K, G);
-        }
-    }
-
-private:
-    const TensorInfo& w_;
-    const TensorInfo& s_;
-    const std::uint8_t* wd_;
-    const std::uint8_t* sd_;
-    float scale2_;
-    u64 out_, in_;
-};
 
 Fp8Params fp8_params(const TensorInfo& w, const TensorInfo& s, bool per_channel) {
     Fp8Params p;
@@ -164,7 +133,7 @@ void detect_modelopt(PlanBuilder& b) {
                 LogicalTensor lt;
                 lt.name = wt.name;
                 lt.shape = {wt.shape[0], wt.shape[1] * 2};
-                b.add_quantized(std::move(lt), std::make_shared<Nvfp4Recipe>(cat, i, sc, sc2, wt.shape[0], wt.shape[1] * 2), i,
+                b.add_quantized(std::move(lt), make_nvfp4_recipe(cat, i, sc, sc2, wt.shape[0], wt.shape[1] * 2, nvfp4_params(cat.tensors[sc2].dtype)), i,
                                 comps);
             }
         } else if (layer_algo == "FP8" || layer_algo == "FP8_PER_CHANNEL_PER_TOKEN") {

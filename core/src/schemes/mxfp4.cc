@@ -16,7 +16,7 @@
 // tensor (no expert dimension) becomes [rows, in] as stored.
 // Biases and the router are plain BF16 and pass through.
 #include "anamnesis/error.hpp"
-#include "kernels/fp4_kernels.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
 #include "facts.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Internal helpers shared by the integer-quantized schemes (gptq.cc, awq.cc,
-// bnb4.cc, bnb_int8.cc): configuration lookup, shape checks, unaligned
-// little-endian loads from the mapped file.
+// Internal helpers shared by the quantized schemes (gptq.cc, awq.cc,
+// bnb4.cc, bnb_int8.cc, compressed-tensors, ModelOpt, MXFP4): configuration
+// lookup, unaligned little-endian loads from the mapped file. The GPTQ/AWQ
+// packed-layer lookup and checks: packed_layer.hpp.
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
@@ -83,24 +84,6 @@ inline bool has_dynamic_overrides(const Catalog& cat) {
 /// "X" for "X.suffix".
 inline std::string stem_of(const std::string& name, std::string_view suffix) {
     return name.substr(0, name.size() - suffix.size());
-}
-
-/// The companion checks GPTQ and AWQ share: `qzeros` and `scales` present
-/// (`qz`/`sc` ≠ npos), `qweight` and `qzeros` 2-D I32/U32, `scales` 2-D
-/// F16/BF16/F32. Returns the reason for the first failure, nullopt when all hold.
-inline std::optional<std::string> check_packed_layer(const Catalog& cat, const std::string& stem, std::size_t qw,
-                                                     std::size_t qz, std::size_t sc, std::size_t npos) {
-    if (qz == npos || sc == npos) return "missing companion " + (qz == npos ? stem + ".qzeros" : stem + ".scales");
-    const auto& qwt = cat.tensors[qw];
-    const auto& qzt = cat.tensors[qz];
-    const auto& sct = cat.tensors[sc];
-    if (!is_int32_word(qwt.dtype) || qwt.shape.size() != 2)
-        return "qweight must be a 2-D I32 tensor, got " + qwt.dtype_name + " " + shape_to_string(qwt.shape);
-    if (!is_int32_word(qzt.dtype) || qzt.shape.size() != 2)
-        return "qzeros must be a 2-D I32 tensor, got " + qzt.dtype_name + " " + shape_to_string(qzt.shape);
-    if (!is_float_scale(sct.dtype) || sct.shape.size() != 2)
-        return "scales must be a 2-D F16/BF16/F32 tensor, got " + sct.dtype_name + " " + shape_to_string(sct.shape);
-    return std::nullopt;
 }
 
 }  // namespace amn::detail::quant

@@ -165,7 +165,7 @@ namespace amn::st {
 /// `cascade_sum` as AVX2 runs it: 8-lane vectors, 4 ILP accumulators, a
 /// 4-level cascade with level_step 2^max(4, ⌈log2(n/32)⌉/4), then the scalar
 /// tail, then the 8 lanes in order). `mean = sum / n` in f32 is
-/// `Tensor.mean()`: bitsandbytes' double-quant offset (kernels/st/bnb4.cc).
+/// `Tensor.mean()`: bitsandbytes' double-quant offset (kernels/int/bnb4.cc).
 float torch_cpu_sum_f32(std::span<const float> x) noexcept;
 
 }  // namespace amn::st

@@ -18,7 +18,7 @@
 //     reference.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "fp4_simd.cc"  // found through the kernels include dir
+#define HWY_TARGET_INCLUDE "fp4/fp4_simd.cc"  // found through the kernels include dir
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 

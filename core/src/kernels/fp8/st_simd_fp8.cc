@@ -9,7 +9,7 @@
 // reference on the decoded values.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "st/st_simd_fp8.cc"  // found through the kernels include dir
+#define HWY_TARGET_INCLUDE "fp8/st_simd_fp8.cc"  // found through the kernels include dir
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 

@@ -5,7 +5,7 @@
 // no I/O, no allocation. Lengths are element counts unless a name says bytes.
 //
 // The unqualified functions dispatch to the best Highway target for this CPU
-// (HWY_DYNAMIC_DISPATCH, core/src/kernels/quant_simd.cc); `scalar::` holds
+// (HWY_DYNAMIC_DISPATCH, core/src/kernels/int/quant_simd.cc); `scalar::` holds
 // the readable reference every SIMD target must equal bit for bit
 // (tests/core/test_quant_kernels.cc checks each compiled target).
 //
@@ -22,7 +22,7 @@ namespace amn::kernels::quant {
 
 /// bitsandbytes' 4-bit code tables as float32 bit patterns, the one copy:
 /// equal to the quant_map tensors of real checkpoints (and of the reference
-/// data), written by the NF4/FP4 encoder (kernels/st/bnb4.cc).
+/// data), written by the NF4/FP4 encoder (kernels/int/bnb4.cc).
 /// NF4: `get_4bit_type("nf4")` (functional.py NF4 code, dDequantizeNF4).
 inline constexpr std::array<std::uint32_t, 16> kNf4Bits{
     0xBF800000u, 0xBF3239B1u, 0xBF066B30u, 0xBECA32A0u, 0xBE91A24Du, 0xBE3D353Fu, 0xBDBA7871u, 0x00000000u,

@@ -39,7 +39,7 @@ void round_through(DType dtype, float* y, std::size_t n) noexcept;
 /// One value of round_through.
 float round_to(DType dtype, float x) noexcept;
 
-// ---- SIMD (Highway, dispatched at run time; core/src/kernels/fp4_simd.cc).
+// ---- SIMD (Highway, dispatched at run time; core/src/kernels/fp4/fp4_simd.cc).
 // Bit-identical to the scalar compositions they replace on every target
 // (tests/core/test_fp4_kernels.cc).
 

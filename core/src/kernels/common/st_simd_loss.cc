@@ -8,7 +8,7 @@
 // the file bytes); max_abs, count and nonfinite are exact.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "st/st_simd_loss.cc"  // found through the kernels include dir
+#define HWY_TARGET_INCLUDE "common/st_simd_loss.cc"  // found through the kernels include dir
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 

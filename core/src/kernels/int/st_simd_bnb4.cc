@@ -24,7 +24,7 @@
 // block at a time and run that target's `bnb4_blocks`.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "st/st_simd_bnb4.cc"  // found through the kernels include dir
+#define HWY_TARGET_INCLUDE "int/st_simd_bnb4.cc"  // found through the kernels include dir
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 

@@ -4,7 +4,7 @@
 // run time (HWY_DYNAMIC_DISPATCH), in the manner of hwy/examples/skeleton.cc.
 //
 // Every target must produce exactly the bits of amn::kernels::scalar
-// (core/src/kernels/scalar.cc); tests/core/test_kernels.cc checks each one.
+// (core/src/kernels/fp8/scalar.cc); tests/core/test_kernels.cc checks each one.
 //
 // Techniques:
 //   * FP8 decoding is bit arithmetic in u32 lanes, no table: normal codes
@@ -21,7 +21,7 @@
 //     LoadN/StoreN).
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "fp8_convert.cc"  // found through the kernels include dir
+#define HWY_TARGET_INCLUDE "fp8/fp8_convert.cc"  // found through the kernels include dir
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 

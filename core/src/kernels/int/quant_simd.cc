@@ -20,7 +20,7 @@
 //     reference, which computes the same operations.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "quant_simd.cc"  // found through the kernels include dir
+#define HWY_TARGET_INCLUDE "int/quant_simd.cc"  // found through the kernels include dir
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 

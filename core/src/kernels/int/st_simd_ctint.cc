@@ -37,7 +37,7 @@
 // run that target's f32 kernels.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "st/st_simd_ctint.cc"  // found through the kernels include dir
+#define HWY_TARGET_INCLUDE "int/st_simd_ctint.cc"  // found through the kernels include dir
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 

@@ -7,7 +7,7 @@
 // The 4-bit codes run on the row-chunk kernels (st_kernels.hpp); the rules are listed in
 // shared/fixtures/quantize-ref-st/README.md ("bitsandbytes NF4 / FP4").
 #include "anamnesis/st_quantize.hpp"
-#include "kernels/quant_kernels.hpp"
+#include "kernels/int/quant_kernels.hpp"
 #include "kernels/st/st_common.hpp"
 #include "kernels/st/st_kernels.hpp"
 
