@@ -12,7 +12,7 @@
 //
 //   amn_bench_st_quantize [--benchmark_filter=nf4] [--benchmark_min_time=0.5]
 #include "anamnesis/forget_st.hpp"
-#include "forget_st_quant.hpp"
+#include "jobs/forget_st_quant.hpp"
 #include "kernels/st/st_common.hpp"
 #include "kernels/st/st_kernels.hpp"
 

@@ -5,7 +5,7 @@
 // built in a temporary OLLAMA_MODELS), `parse --kv` / `--json`, bad files
 // (exit 1, one stderr line naming the file, no output), the default output
 // name, and `--layout hf`.
-#include "sha256.hpp"
+#include "util/sha256.hpp"
 #include "test_support.hpp"
 
 #include <QDir>

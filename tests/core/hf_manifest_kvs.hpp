@@ -4,9 +4,9 @@
 // manifest (../shared/fixtures/hf-gguf/manifest.json: per output every KV in
 // file order with its GGUF type and value, or the sha256 of the value's bytes
 // as serialized — arrays from the element type, strings from the length).
-#include "gguf_writer.hpp"
+#include "sink/gguf_writer.hpp"
 #include "anamnesis/metadata.hpp"
-#include "sha256.hpp"
+#include "util/sha256.hpp"
 #include "test_support.hpp"
 
 #include <QFile>

@@ -7,7 +7,7 @@
 // tests/core/hf_arch_models.py with the real converter).
 #include "anamnesis/error.hpp"
 #include "arch/arch_table.hpp"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 #include "test_support.hpp"
 
 #include <QtTest/QtTest>

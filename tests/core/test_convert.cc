@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
-#include "output_files.hpp"
+#include "sink/output_files.hpp"
 
 #include <unistd.h>
 

@@ -14,11 +14,11 @@
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/forget_st.hpp"
-#include "gguf_writer.hpp"
+#include "sink/gguf_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/plan.hpp"
-#include "safetensors_writer.hpp"
-#include "sink.hpp"
+#include "sink/safetensors_writer.hpp"
+#include "sink/sink.hpp"
 #include "forget_st_test_support.hpp"
 #include "test_support.hpp"
 
@@ -76,7 +76,7 @@ void TestForgetSt::writerEveryDtype() {
             for (auto& x : b) x = static_cast<std::uint8_t>(rng());
             data[t.name] = b;
         }
-        w.layout();
+        w.allocate();
         QCOMPARE((8 + w.header_bytes()) % 8, std::uint64_t(0));
         // Shuffled 5-byte chunks from two threads.
         struct C { std::size_t t; std::uint64_t off, n; };
@@ -131,7 +131,7 @@ void TestForgetSt::writerTailTensor() {
         const auto a = w.add_tensor("x.weight", DType::U8, {4, 1});
         const auto s = w.add_tail_tensor("x.weight.quant_state.bitsandbytes__nf4", DType::U8, 1);
         const auto b = w.add_tensor("x.weight.absmax", DType::F32, {2});
-        w.layout();
+        w.allocate();
         QCOMPARE(error_code_of([&] { w.write(s, 0, {}); }), ErrorCode::Usage);
         QCOMPARE(error_code_of([&] { w.set_tail_tensor(a, {1}, {}); }), ErrorCode::Usage);
         const std::uint8_t four[4] = {1, 2, 3, 4};
@@ -169,8 +169,8 @@ void TestForgetSt::writerErrors() {
         w.add_tensor("a", DType::F32, {4});
         QCOMPARE(error_code_of([&] { w.add_tensor("a", DType::F32, {4}); }), ErrorCode::Usage);
         QCOMPARE(error_code_of([&] { w.write(0, 0, {}); }), ErrorCode::Usage);  // before layout
-        w.layout();
-        QCOMPARE(error_code_of([&] { w.layout(); }), ErrorCode::Usage);
+        w.allocate();
+        QCOMPARE(error_code_of([&] { w.allocate(); }), ErrorCode::Usage);
         QCOMPARE(error_code_of([&] { w.add_tensor("b", DType::F32, {4}); }), ErrorCode::Usage);
         const std::uint8_t b[20] = {};
         QCOMPARE(error_code_of([&] { w.write(0, 0, b); }), ErrorCode::OutOfRange);
@@ -185,7 +185,7 @@ void TestForgetSt::writerErrors() {
     {
         SafetensorsWriter w(path);
         w.add_tensor("a", DType::F32, {1});
-        w.layout();
+        w.allocate();
         // destroyed without commit
     }
     QCOMPARE(files_in(dir).size(), std::size_t(0));
@@ -193,12 +193,12 @@ void TestForgetSt::writerErrors() {
     {
         SafetensorsWriter w(path);
         w.add_tensor("a", DType::F32, {1});
-        QCOMPARE(error_code_of([&] { w.layout(); }), ErrorCode::OutputExists);
+        QCOMPARE(error_code_of([&] { w.allocate(); }), ErrorCode::OutputExists);
     }
     {
         SafetensorsWriter w(dir + "/missing/x.safetensors");
         w.add_tensor("a", DType::F32, {1});
-        QCOMPARE(error_code_of([&] { w.layout(); }), ErrorCode::Io);
+        QCOMPARE(error_code_of([&] { w.allocate(); }), ErrorCode::Io);
     }
     QCOMPARE(files_in(dir), std::vector<std::string>{"e.safetensors"});
 }
@@ -214,7 +214,7 @@ void TestForgetSt::sinksThroughInterface() {
         const auto i = s->add_tensor("t.weight", DType::F32, {2, 4});
         QCOMPARE(s->tensor_count(), std::size_t(1));
         QCOMPARE(s->tensor_nbytes(i), std::uint64_t(32));
-        s->layout();
+        s->allocate();
         s->write(i, 16, {reinterpret_cast<const std::uint8_t*>(v.data()) + 16, 16});
         s->write(i, 0, {reinterpret_cast<const std::uint8_t*>(v.data()), 16});
         s->commit();

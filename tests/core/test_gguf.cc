@@ -10,7 +10,7 @@
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/plan.hpp"
 #include "gguf_test_support.hpp"
-#include "sha256.hpp"
+#include "util/sha256.hpp"
 #include "test_support.hpp"
 
 #include <QDir>

@@ -10,7 +10,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "gguf_writer.hpp"
+#include "sink/gguf_writer.hpp"
 #include "gguf_test_support.hpp"
 #include "test_support.hpp"
 
@@ -265,7 +265,7 @@ void TestGgufFtype::real_files() {
         w.add_tensor(descs[i].name, choices[i].type, descs[i].shape);
         src.push_back(*expected.find(descs[i].name));
     }
-    w.layout();
+    w.allocate();
     for (std::size_t k = 0; k < src.size(); ++k) {
         const auto& t = expected.tensors[src[k]];
         QCOMPARE(w.tensor_nbytes(k), t.nbytes);

@@ -10,7 +10,7 @@
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
-#include "imatrix.hpp"
+#include "plan/imatrix.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "test_support.hpp"
 

@@ -6,8 +6,8 @@
 // (LlamaHfVocab, CodeLlama, added tokens, padding, chat templates,
 // post-processors, normalizer); hostile inputs give named errors.
 #include "anamnesis/error.hpp"
-#include "gguf_writer.hpp"
-#include "sha256.hpp"
+#include "sink/gguf_writer.hpp"
+#include "util/sha256.hpp"
 #include "test_support.hpp"
 #include "hf_manifest_kvs.hpp"
 #include "tokenizer/llama_hf_vocab.hpp"

@@ -8,7 +8,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "gguf_writer.hpp"
+#include "sink/gguf_writer.hpp"
 #include "anamnesis/mapped_file.hpp"
 #include "gguf_test_support.hpp"
 #include "test_support.hpp"
@@ -65,7 +65,7 @@ void rewrite(const std::string& in, const std::string& out) {
     GgufWriter w(out);
     w.set_kvs(gguf_read_kvs(cat));
     for (const auto& t : cat.tensors) w.add_tensor(t.name, t.dtype, t.shape);
-    w.layout();
+    w.allocate();
     copy_tensors(cat, w);
     w.commit();
 }
@@ -294,7 +294,7 @@ void TestGgufWriter::nested_arrays_round_trip() {
         GgufWriter w(out);
         w.set_kvs(kvs);
         const std::size_t t = w.add_tensor("x", DType::F32, {2, 3});
-        w.layout();
+        w.allocate();
         std::vector<float> data = {1, 2, 3, 4, 5, 6};
         w.write(t, 0, {reinterpret_cast<const std::uint8_t*>(data.data()), 24});
         w.commit();
@@ -362,7 +362,7 @@ void TestGgufWriter::layout_and_n_dims() {
     QCOMPARE(w.tensor_nbytes(b), std::uint64_t(2 * 18));
     QCOMPARE(w.tensor_nbytes(c), std::uint64_t(2));
     QCOMPARE(w.tensor_nbytes(e), std::uint64_t(0));
-    w.layout();
+    w.allocate();
     QCOMPARE(w.alignment(), std::uint64_t(64));
     QCOMPARE(w.data_offset() % 64, std::uint64_t(0));
     QCOMPARE(w.tensor_offset(a), w.data_offset());
@@ -391,7 +391,7 @@ void TestGgufWriter::abort_leaves_nothing() {
     const std::string out = tmp.filePath("a.gguf").toStdString();
     GgufWriter w(out);
     w.add_tensor("x", DType::F32, {4});
-    w.layout();
+    w.allocate();
     // The temporary file is unnamed (O_TMPFILE) where the filesystem allows,
     // else one hidden named file; never more.
     QVERIFY(files_in(tmp.path().toStdString()).size() <= std::size_t(1));
@@ -410,7 +410,7 @@ void TestGgufWriter::destructor_leaves_nothing() {
     {
         GgufWriter w(tmp.filePath("d.gguf").toStdString());
         w.add_tensor("x", DType::F32, {4});
-        w.layout();
+        w.allocate();
         std::vector<std::uint8_t> z(16, 1);
         w.write(0, 0, z);
     }
@@ -418,7 +418,7 @@ void TestGgufWriter::destructor_leaves_nothing() {
     {
         GgufWriter w(tmp.filePath("d.gguf").toStdString());
         GgufWriter moved(std::move(w));
-        moved.layout();
+        moved.allocate();
     }
     QVERIFY(files_in(tmp.path().toStdString()).empty());
 }
@@ -429,17 +429,17 @@ void TestGgufWriter::existing_output_refused() {
     test::write_file(out, {1, 2, 3});
     GgufWriter w(out);
     std::string what;
-    QCOMPARE(error_code_of([&] { w.layout(); }, &what), std::optional(ErrorCode::OutputExists));
+    QCOMPARE(error_code_of([&] { w.allocate(); }, &what), std::optional(ErrorCode::OutputExists));
     QVERIFY(what.find(out) != std::string::npos);
     QCOMPARE(test::read_file(out), (std::vector<std::uint8_t>{1, 2, 3}));
     QCOMPARE(files_in(tmp.path().toStdString()), std::vector<std::string>{"e.gguf"});
     // Missing folder.
     GgufWriter m(tmp.filePath("no/such/dir/x.gguf").toStdString());
-    QCOMPARE(error_code_of([&] { m.layout(); }), std::optional(ErrorCode::Io));
+    QCOMPARE(error_code_of([&] { m.allocate(); }), std::optional(ErrorCode::Io));
     // Output created between layout and commit.
     const std::string late = tmp.filePath("late.gguf").toStdString();
     GgufWriter l(late);
-    l.layout();
+    l.allocate();
     test::write_file(late, {9});
     QCOMPARE(error_code_of([&] { l.commit(); }), std::optional(ErrorCode::OutputExists));
     l.abort();
@@ -452,7 +452,7 @@ void TestGgufWriter::overwrite_replaces() {
     test::write_file(out, {1, 2, 3});
     GgufWriter w(out, /*overwrite=*/true);
     w.set("general.name", GgufValue::string("x"));
-    w.layout();
+    w.allocate();
     w.commit();
     const Catalog cat = open_gguf(out);
     QCOMPARE(gguf_read_kvs(cat).at(0).value.as_string(), std::string("x"));
@@ -465,7 +465,7 @@ void TestGgufWriter::incomplete_commit_refused() {
     GgufWriter w(out);
     w.add_tensor("full", DType::F32, {4});
     w.add_tensor("holey", DType::F32, {8});
-    w.layout();
+    w.allocate();
     std::vector<std::uint8_t> z(32, 1);
     w.write(0, 0, {z.data(), 16});
     w.write(1, 0, {z.data(), 8});
@@ -503,8 +503,8 @@ void TestGgufWriter::misuse_errors() {
     QCOMPARE(code([&] { w.write(0, 0, {z.data(), 8}); }), std::optional(ErrorCode::Usage));  // before layout
     QCOMPARE(code([&] { w.tensor_offset(0); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.commit(); }), std::optional(ErrorCode::Usage));
-    w.layout();
-    QCOMPARE(code([&] { w.layout(); }), std::optional(ErrorCode::Usage));
+    w.allocate();
+    QCOMPARE(code([&] { w.allocate(); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.set("c", GgufValue::u8(1)); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.add_tensor("late", DType::F32, {2}); }), std::optional(ErrorCode::Usage));
     QCOMPARE(code([&] { w.write(1, 0, {z.data(), 8}); }), std::optional(ErrorCode::OutOfRange));

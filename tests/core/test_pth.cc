@@ -7,7 +7,7 @@
 #include "anamnesis/convert.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/pth.hpp"
-#include "formats/pickle.hpp"
+#include "source/formats/pickle.hpp"
 #include "npz_pth_fixtures.hpp"
 
 #include <QDir>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // "What Lethe took" for every GGUF type with an encoder
-// (RequantScheme::Family::GgufEncoder, core/src/requantize_gguf.cc):
+// (RequantScheme::Family::GgufEncoder, core/src/jobs/lethe_estimate_gguf.cc):
 //   * on ggml's own quantizer inputs (shared fixtures quantize-ref/, 18
 //     types), the estimate equals the error between ggml's
 //     quantize→dequantize output and its input (RMSE to 1e-12, max abs

@@ -5,7 +5,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/executor.hpp"
-#include "safetensors_writer.hpp"
+#include "sink/safetensors_writer.hpp"
 #include "exec/chunk_rows.hpp"
 #include "exec/encode_type.hpp"
 #include "exec/run_output_plan.hpp"
@@ -77,7 +77,7 @@ public:
     }
     std::size_t tensor_count() const noexcept override { return data.size(); }
     std::uint64_t tensor_nbytes(std::size_t i) const override { return data.at(i).size(); }
-    void layout() override { laid_out = true; }
+    void allocate() override { laid_out = true; }
     void write(std::size_t t, std::uint64_t offset, std::span<const std::uint8_t> bytes) override {
         std::lock_guard lock(mu);
         QVERIFY(laid_out && !committed);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // libFuzzer target for the NPY header parser (a bounded Python-literal
-// parser) and the NPY/NPZ catalogs (core/src/formats/npy.cc over the ZIP
+// parser) and the NPY/NPZ catalogs (core/src/source/formats/npy.cc over the ZIP
 // reader): any input must either parse or raise amn::Error — never crash,
 // hang, read out of bounds or allocate without bound. The same bytes go
 // through parse_npy_header, parse_npy, parse_npz and the pickle scan; a

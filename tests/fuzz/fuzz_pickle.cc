@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// libFuzzer target for the pickle machine (core/src/formats/pickle.cc), in
+// libFuzzer target for the pickle machine (core/src/source/formats/pickle.cc), in
 // strict and in scan mode: any input must either unpickle or raise
 // amn::Error — never crash, hang, overflow the stack or grow without bound.
 // Persistent ids yield storages, as in a checkpoint.
 // Not part of ctest; built and run by scripts/sanitize.sh (CI), corpus in
 // tests/fuzz/corpus/: tests/fuzz/README.md.
 #include "anamnesis/error.hpp"
-#include "formats/pickle.hpp"
+#include "source/formats/pickle.hpp"
 
 #include <cstddef>
 #include <cstdint>

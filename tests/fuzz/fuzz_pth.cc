@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// libFuzzer target for the PyTorch checkpoint layer (core/src/formats/pth.cc):
+// libFuzzer target for the PyTorch checkpoint layer (core/src/source/formats/pth.cc):
 // whole checkpoints — ZIP (data.pkl + data/<key> storages, byteorder) and
 // legacy (pickle header, storage list, raw storages) — go through the same
 // entry points open_model uses (parse_zip_model, parse_pth) and the pickle

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// libFuzzer target for the bounded ZIP reader (core/src/formats/zip.cc):
+// libFuzzer target for the bounded ZIP reader (core/src/source/formats/zip.cc):
 // any input must either parse or raise amn::Error — never crash, hang,
 // read out of bounds or allocate without bound. Every entry of a parsed
 // archive is read (inflated, CRC checked) under small limits.

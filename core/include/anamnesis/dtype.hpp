@@ -8,7 +8,7 @@
 /// are blocks of one element (sub-byte safetensors dtypes `F4`, `F6_*` use
 /// `block_elems` > 1 so that sizes stay whole bytes).
 ///
-/// Adding a plain dtype = one registry row in core/src/dtype.cc; adding a
+/// Adding a plain dtype = one registry row in core/src/types/dtype.cc; adding a
 /// ggml type = one line in ggml_type_list.hpp (which generates its `DType`
 /// enumerator and registry row) + its block struct and kernels.
 

@@ -3,7 +3,7 @@
 /// \file ggml_type_list.hpp
 /// The one list of ggml block types the core knows, as an X-macro. Every
 /// place that enumerates ggml types expands it: the `DType` enumerators
-/// (dtype.hpp), the registry rows (core/src/ggml_types.cc), the decoder
+/// (dtype.hpp), the registry rows (core/src/types/ggml_types.cc), the decoder
 /// lookups (core/src/kernels/gguf/decode_dispatch.cc), the encoder lookups
 /// (core/src/kernels/gguf/quantize_dispatch.cc, quantize_imatrix_dispatch.cc),
 /// the block-struct size checks (core/src/kernels/gguf/blocks.hpp) and the tests.

@@ -4,7 +4,7 @@
 #include "anamnesis/error.hpp"
 #include "arch/arch_table.hpp"
 #include "arch/arch_values.hpp"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 //   34af94cd9ab2) writes: hparam key/values in the converter's order and
 //   types, tensor names, the per-tensor transform, tensor order, the output
 //   type rule, and the generated tensors;
-// - GGUF → HF (core/src/hf_layout.cc) reads its tensor names from the same rows.
+// - GGUF → HF (core/src/plan/hf_layout.cc) reads its tensor names from the same rows.
 //
 // Upstream sources (read, not copied; tables carried over as data):
 // conversion/base.py (ModelBase / TextModel: find_hparam, set_gguf_parameters,
@@ -40,7 +40,7 @@
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/metadata.hpp"
 #include "arch/arch_tensor_kinds.inc"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 #include "tokenizer/vocab.hpp"
 
 #include <cstdint>

@@ -7,7 +7,7 @@
 #include "arch/arch_table.hpp"
 #include "arch/arch_values.hpp"
 
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 #include "tokenizer/spm_vocab.hpp"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 #include "anamnesis/error.hpp"
 #include "arch/model_card.hpp"
 #include "arch/model_naming.hpp"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 
 #include <cmath>
 #include <filesystem>

@@ -2,10 +2,10 @@
 #include "exec/chunk_rows.hpp"
 
 #include "anamnesis/error.hpp"
-#include "input_release.hpp"
+#include "exec/input_release.hpp"
 #include "kernels/st/st_common.hpp"
 #include "kernels/st/st_kernels.hpp"
-#include "shape_rows.hpp"
+#include "plan/shape_rows.hpp"
 
 #include <cmath>
 #include <string>

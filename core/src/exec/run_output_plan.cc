@@ -5,7 +5,7 @@
 #include "anamnesis/error.hpp"
 #include "exec/chunk_rows.hpp"
 #include "exec/encode_type.hpp"
-#include "input_release.hpp"
+#include "exec/input_release.hpp"
 #include "kernels/st/st_kernels.hpp"
 
 #include <algorithm>
@@ -50,7 +50,7 @@ public:
         : cat_(cat), ts_(plan.tensors), sink_(sink), opt_(opt), progress_(progress), cancel_(cancel) {}
 
     RunResult run() {
-        sink_.layout();
+        sink_.allocate();
         cut();
         res_.loss.resize(ts_.size());
         res_.tail_bytes.resize(ts_.size());

@@ -5,7 +5,7 @@
 /// safetensors scheme, every GGUF job). It executes an OutputPlan into a
 /// TensorSink whose tensors the policy has added:
 ///
-///   sink.layout() → per batch: [scheme steps: start, prepass chunks,
+///   sink.allocate() → per batch: [scheme steps: start, prepass chunks,
 ///   finish_prepass] → row chunks on the executor's threads (byte copies,
 ///   decode → encode → TensorSink::write, scheme encode, after_pass by the
 ///   worker finishing a weight's last chunk) → [finish] → before_commit()
@@ -18,9 +18,9 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
-#include "sink.hpp"
+#include "sink/sink.hpp"
 #include "exec/output_plan.hpp"
-#include "loss_sums.hpp"
+#include "exec/loss_sums.hpp"
 
 #include <atomic>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include "tokenizer/bpe_vocab.hpp"
 
 #include "anamnesis/error.hpp"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 #include "tokenizer/hf_tokenizer.hpp"
 #include "tokenizer/pre_table.hpp"
 #include "tokenizer/regex.hpp"

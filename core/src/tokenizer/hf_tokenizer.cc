@@ -2,7 +2,7 @@
 #include "tokenizer/hf_tokenizer.hpp"
 
 #include "anamnesis/error.hpp"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 #include "tokenizer/unicode_text.hpp"
 
 namespace amn::tok {

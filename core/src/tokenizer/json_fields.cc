@@ -2,7 +2,7 @@
 #include "tokenizer/json_fields.hpp"
 
 #include "anamnesis/error.hpp"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 
 namespace amn::tok {
 

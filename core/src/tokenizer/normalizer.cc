@@ -2,7 +2,7 @@
 #include "tokenizer/normalizer.hpp"
 
 #include "anamnesis/error.hpp"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 #include "tokenizer/json_fields.hpp"
 
 namespace amn::tok {

@@ -2,7 +2,7 @@
 #include "tokenizer/pre_table.hpp"
 
 #include "anamnesis/json_writer.hpp"
-#include "sha256.hpp"
+#include "util/sha256.hpp"
 #include "tokenizer/hf_tokenizer.hpp"
 
 namespace amn::tok {

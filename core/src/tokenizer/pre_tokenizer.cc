@@ -2,7 +2,7 @@
 #include "tokenizer/pre_tokenizer.hpp"
 
 #include "anamnesis/error.hpp"
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 #include "tokenizer/json_fields.hpp"
 #include "tokenizer/unicode_text.hpp"
 

@@ -7,7 +7,7 @@
 // .read()` (strict UTF-8, universal newlines), `str.strip()` / `str.split()`
 // whitespace. Where Python would raise (AttributeError, KeyError, TypeError,
 // UnicodeDecodeError …) these throw a named amn::Error instead.
-#include "json_dom.hpp"
+#include "util/json_dom.hpp"
 
 #include <cstdint>
 #include <optional>

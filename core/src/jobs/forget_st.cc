@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Forget to safetensors schemes (bitsandbytes, compressed-tensors, DeepSeek
+// FP8): choose the Linear weights, encode each weight in row chunks with its
+// scheme's encoder object (forget_st_encoder.hpp) on the runner
+// (exec/run_output_plan.hpp), write payload + companions
+// under the library's names through the safetensors sink of the output set
+// (safetensors_set.hpp, shared with remember), pass every
+// other tensor through, write config.json with the library's
+// quantization_config. The round trip of each weight is measured on the spot
+// when StForgetOptions::measure_loss asks for it.
+// The schemes (parsing, names, labels, quantization_config, encoders): the
+// rows of forget_st_rows.hpp; what is read and config.json: forget_st_input.cc;
+// which tensors are quantized: forget_st_select.cc.
+#include "anamnesis/forget_st.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "sink/safetensors_writer.hpp"
+#include "exec/run_output_plan.hpp"
+#include "util/json_util.hpp"
+#include "sink/output_files.hpp"
+#include "sink/safetensors_set.hpp"
+#include "jobs/forget_st_internal.hpp"
+#include "jobs/forget_st_encoder.hpp"
+#include "jobs/forget_st_rows.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <memory>
+#include <regex>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace amn {
+namespace {
+
+using u64 = std::uint64_t;
+
+using forget_st_internal::Choice;
+using forget_st_internal::OutSpec;
+using forget_st_internal::classify;
+using forget_st_internal::is_conv1d_model;
+using detail::ascii_lower;
+using forget_st_internal::module_of;
+using forget_st_internal::out_specs;
+using forget_st_internal::st_scheme_row;
+using forget_st_internal::StSchemeRow;
+
+// ---- the job -----------------------------------------------------------------------
+
+struct Entry {
+    std::size_t lt = 0;           // plan.tensors index
+    ForgetTensor info;
+    bool quantize = false;
+    bool linear_kept = false;
+    DType wdtype = DType::F32;    // dtype the weight is stored in (decides bytes)
+    DType out_dtype = DType::Unknown;  // kept: output dtype
+    std::vector<OutSpec> outs;    // quantized: stored tensors; kept: one
+    std::uint32_t shard = 0;
+    std::vector<std::size_t> sink_index;  // per out, index in its writer
+};
+
+struct Prepared {
+    std::vector<Entry> entries;
+    std::vector<std::string> ignore;
+};
+
+std::vector<std::regex> compile(const std::vector<std::string>& res, const char* flag) {
+    std::vector<std::regex> out;
+    for (const auto& r : res) {
+        try {
+            out.emplace_back(r, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            throw Error(ErrorCode::Usage, std::string(flag) + " '" + r + "' is not a valid regular expression: " + e.what());
+        }
+    }
+    return out;
+}
+
+DType stored_float(const LogicalTensor& lt) {
+    if (lt.quantized) return DType::BF16;
+    const auto d = lt.recipe ? lt.recipe->lossless_dtype() : std::nullopt;
+    if (!d) return DType::BF16;
+    return *d;
+}
+
+// The stored BF16 tensor holding a weight to quantize as it is (the usual
+// input: the quantizer may read its bits without decoding), or null.
+const TensorInfo* stored_bf16_tensor(const Catalog& cat, const LogicalTensor& lt, DType wdtype, u64 numel) {
+    if (lt.quantized || wdtype != DType::BF16 || lt.recipe->scheme_id() != "passthrough" || lt.sources.size() != 1)
+        return nullptr;
+    const TensorInfo& ti = cat.tensors[lt.sources[0]];
+    const std::uint8_t* base = cat.data(ti);
+    if (ti.dtype != DType::BF16 || ti.nbytes != numel * 2 || !base || reinterpret_cast<std::uintptr_t>(base) % 2 != 0)
+        return nullptr;
+    return &ti;
+}
+
+Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::string>& config_json,
+                 const StForgetOptions& opt) {
+    if (ascii_lower(opt.output).ends_with(".gguf"))
+        throw Error(ErrorCode::Usage,
+                    "output " + opt.output + ": " + st_scheme_label(opt.scheme) +
+                        " writes safetensors (a folder or a .safetensors file); for GGUF use --to gguf:FTYPE",
+                    cat.path);
+    for (const auto& lt : plan.tensors)
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    bool quantized_input = false;
+    for (const auto& lt : plan.tensors) quantized_input = quantized_input || lt.quantized;
+    if (quantized_input && !opt.requantize) {
+        std::string schemes;
+        for (const auto& s : plan.schemes) schemes += (schemes.empty() ? "" : ", ") + s.id;
+        throw Error(ErrorCode::Unsupported,
+                    "the input is already quantized (" + (schemes.empty() ? std::string("quantized tensors") : schemes) +
+                        "): pass --requantize to decode it and quantize again (the errors compound), or start from "
+                        "the BF16/F16/F32 model",
+                    cat.path);
+    }
+    const auto only = compile(opt.only, "--only");
+    const auto keep = compile(opt.keep, "--keep");
+
+    Prepared p;
+    std::set<std::string> ignore;
+    const bool conv1d_model = is_conv1d_model(config_json);
+    const StSchemeRow& row = st_scheme_row(opt.scheme);
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        const auto& lt = plan.tensors[i];
+        Entry e;
+        e.lt = i;
+        e.shard = lt.shard;
+        const DType sd = stored_float(lt);
+        const bool is_float = lt.quantized || sd == DType::F32 || sd == DType::F16 || sd == DType::BF16 || sd == DType::F64;
+        Choice c = classify(lt, is_float, only, keep, row.bitsandbytes, conv1d_model);
+        e.quantize = c.quantize;
+        e.linear_kept = c.linear;
+        auto& t = e.info;
+        t.name = lt.name;
+        t.shape = lt.shape;
+        t.numel = lt.numel();
+        t.source = lt.quantized ? cat.tensors.at(lt.sources.at(0)).dtype : sd;
+        if (e.quantize) {
+            const u64 R = lt.shape[0], C = lt.shape[1];
+            e.wdtype = lt.quantized ? DType::BF16 : sd == DType::F64 ? DType::F32 : sd;
+            if (row.refuse_row)
+                if (std::string why = row.refuse_row(opt.scheme, C); !why.empty())
+                    throw Error(ErrorCode::Usage, why, cat.path, lt.name);
+            e.outs = out_specs(opt.scheme, lt.name, R, C, e.wdtype);
+            t.target = e.outs[0].dtype;
+            t.st_rule = StRule::Quantized;
+            for (const auto& o : e.outs)
+                if (!o.tail) t.bytes += *dtype_bytes(o.dtype, [&] { u64 n = 1; for (auto d : o.shape) n *= d; return n; }());
+        } else {
+            t.st_rule = c.rule;
+            e.out_dtype = lt.quantized ? DType::BF16 : sd;
+            t.copied = !lt.quantized;
+            t.target = e.out_dtype;
+            t.bytes = dtype_bytes(e.out_dtype, t.numel).value_or(0);
+            e.outs.push_back({lt.name, e.out_dtype, lt.shape});
+            if (c.linear) ignore.insert(module_of(lt.name));
+        }
+        p.entries.push_back(std::move(e));
+    }
+    if (std::none_of(p.entries.begin(), p.entries.end(), [](const Entry& e) { return e.quantize; }))
+        throw Error(ErrorCode::Usage,
+                    "no tensor to quantize: no 2-D float Linear weight of the transformer blocks" +
+                        std::string(opt.only.empty() ? "" : " matches --only") + " (see --only/--keep)",
+                    cat.path);
+    // Output names must not collide (a companion named like an input tensor).
+    std::set<std::string> names;
+    for (const auto& e : p.entries)
+        for (const auto& o : e.outs)
+            if (!names.insert(o.name).second)
+                throw Error(ErrorCode::Usage, "two output tensors would be called " + o.name, cat.path, o.name);
+    p.ignore.assign(ignore.begin(), ignore.end());
+    return p;
+}
+
+}  // namespace
+
+// ---- plan / run ---------------------------------------------------------------------------------
+
+std::vector<ForgetTensor> plan_st_forget(const Catalog& cat, const Plan& input_plan, const StForgetOptions& opt) {
+    const forget_st_internal::StInput in(cat, input_plan);
+    auto p = prepare(cat, in.plan(), in.config_json(), opt);
+    std::vector<ForgetTensor> out;
+    for (auto& e : p.entries) out.push_back(std::move(e.info));
+    return out;
+}
+
+StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan, const StForgetOptions& opt,
+                                     const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    const forget_st_internal::StInput in(cat, input_plan);  // a GGUF input: its Hugging Face layout
+    const Plan& plan = in.plan();
+    Prepared p = prepare(cat, plan, in.config_json(), opt);
+    StForgetResult res;
+    res.loss_measured = opt.measure_loss;
+    res.quantization_config = st_quantization_config(opt.scheme, p.ignore);
+    for (const auto& e : p.entries)
+        if (!e.quantize && e.linear_kept) res.kept.push_back(e.info.name);
+    if (opt.requantize)
+        for (const auto& e : p.entries)
+            if (e.quantize && plan.tensors[e.lt].quantized) {
+                res.warnings.push_back("re-quantizing tensors that were already quantized compounds their error "
+                                       "(start from F32/F16/BF16 when you can)");
+                break;
+            }
+
+    // Output files (checks: never an input, OutputExists, folder created).
+    const std::string config_json = forget_st_internal::config_with(in.config_json(), res.quantization_config);
+    const auto side_files = in.side_files();
+    detail::OutputFilesOptions files{opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output, opt.force,
+                                     true, {}};
+    for (const auto& f : side_files) files.side_files.push_back(f.first);
+    for (auto& w : in.warnings()) res.warnings.push_back(std::move(w));
+    const auto paths = detail::plan_output_files(cat, files);
+
+    // The output set: one shard per input shard, index.json, config.json,
+    // tokenizer files, committed together (safetensors_set.hpp).
+    detail::SafetensorsSet sink(paths, opt.force, {{"format", "pt"}}, SafetensorsWriter::DataOrder::Upstream);
+    const std::size_t nshards = sink.shard_count();
+    for (auto& e : p.entries) {
+        if (nshards == 1) e.shard = 0;
+        for (const auto& o : e.outs)
+            e.sink_index.push_back(o.tail ? sink.add_tail_tensor(e.shard, o.name, o.dtype, 1, 20)
+                                          : sink.add_tensor(e.shard, o.name, o.dtype, o.shape));
+    }
+
+    // The runner's plan, one tensor per entry. Every tensor streams in row
+    // chunks (quantized weights: a multiple of the quantizer's row
+    // granularity; a weight that needs a tensor-wide value first — FP8 per
+    // tensor, double quant — gets a first pass over its chunks). Unit weight =
+    // input f32 bytes.
+    exec::OutputPlan out;
+    out.tensors.reserve(p.entries.size());
+    for (const auto& e : p.entries) {
+        const LogicalTensor& lt = plan.tensors[e.lt];
+        const Recipe& r = *lt.recipe;
+        exec::OutputTensor o;
+        o.name = e.info.name;
+        o.recipe = lt.recipe;
+        o.sink_tensors = e.sink_index;
+        o.bytes = e.info.bytes;
+        o.numel = e.info.numel;
+        const bool run = r.rows() != 0 && e.info.numel != 0;
+        if (e.quantize) {
+            const u64 R = e.info.shape[0], C = e.info.shape[1];
+            auto enc = std::make_unique<forget_st_internal::WeightEncoder>(opt.scheme, R, C, e.wdtype, opt.measure_loss);
+            o.cols = C;
+            o.stored = stored_bf16_tensor(cat, lt, e.wdtype, e.info.numel);
+            // A decoded (--requantize) weight is quantized as the BF16 model
+            // `remember` writes: values rounded to BF16 first.
+            if (lt.quantized) o.round_to = e.wdtype;
+            if (run) o.rows = R, o.row_weight = C * 4, o.granularity = std::lcm(enc->row_granularity(), std::max<u64>(1, r.row_granularity()));
+            o.encoding = std::move(enc);
+        } else {
+            if (lt.quantized) o.encoding = exec::EncodeType{DType::BF16, std::max<u64>(1, r.row_elems())};
+            else o.encoding = exec::CopyRows{};
+            if (run) o.rows = r.rows(), o.row_weight = r.row_elems() * 4, o.granularity = std::max<u64>(1, r.row_granularity());
+        }
+        out.tensors.push_back(std::move(o));
+    }
+    // The tensors run in batches of about 64 · chunk_bytes elements (2^29 by
+    // default), in order, so that what a quantizer holds whole (double-quant
+    // absmax, zero points: ≤ 1/64 of its elements) is freed batch by batch.
+    // A batch with a first pass is smaller (8 · chunk_bytes elements): its input
+    // pages stay mapped from the first pass to the second (not released and
+    // faulted in again), which bounds what they add to the resident set.
+    exec::RunOptions run;
+    run.threads = opt.threads;
+    run.chunk_bytes = opt.chunk_bytes;
+    run.batch_elems = 64 * std::max<u64>(1, opt.chunk_bytes);
+    run.prepass_batch_elems = 8 * std::max<u64>(1, opt.chunk_bytes);
+    // Commit the whole set: all in place, or (on any failure) none.
+    run.before_commit = [&] {
+        sink.set_config_json(config_json + "\n");
+        for (auto& [dst, text] : detail::read_ancillary_files(cat, paths, opt.force, side_files)) sink.add_file(dst, std::move(text));
+    };
+    const auto ran = exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
+    res.files = sink.files();
+    for (std::size_t s = 0; s < nshards; ++s) res.file_bytes += sink.file_size(s);
+
+    for (std::size_t k = 0; k < p.entries.size(); ++k) {
+        auto& e = p.entries[k];
+        auto& t = e.info;
+        res.input_numel += t.numel;
+        std::vector<std::string> names;
+        for (const auto& o : e.outs) names.push_back(o.name);
+        res.stored.push_back(std::move(names));
+        if (e.quantize) {
+            t.bytes += ran.tail_bytes[k];
+            const auto& l = ran.loss[k];
+            res.nonfinite += l.nonfinite;
+            if (opt.measure_loss) detail::store_loss(t, l);
+            if (l.nonfinite)
+                res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
+                                       " value(s) dequantize to a non-finite number (left out of the loss)");
+        }
+        res.tensors.push_back(std::move(t));
+    }
+    return res;
+}
+
+}  // namespace amn

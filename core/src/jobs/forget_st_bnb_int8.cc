@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Forget to bitsandbytes LLM.int8 (`bnb-int8`, transformers' `Linear8bitLt`):
+// the scheme row and its quantizer, row by row (one absmax per row).
+#include "jobs/forget_st_rows.hpp"
+
+#include <cmath>
+
+namespace amn::forget_st_internal {
+namespace {
+
+using u64 = std::uint64_t;
+namespace kern = st::kern;
+
+class Int8Quantizer final : public SchemeQuantizer {
+public:
+    using SchemeQuantizer::SchemeQuantizer;
+
+    bool has_bf16_encode() const noexcept override { return bf16_direct(); }
+    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+                     kern::LossSums& loss) override {
+        const u64 C = w_.C, n = nrows * C;
+        s.q.resize(n);
+        s.f.resize(nrows);
+        for (u64 r = 0; r < nrows; ++r)
+            if (!w_.k->int8_row_bf16(in + r * C, C, s.q.data() + r * C, &s.f[r])) return false;  // nothing written
+        // A row whose F16 cast overflows (SCB = inf) dequantizes to NaN throughout.
+        for (u64 r = 0; r < nrows; ++r)
+            if (std::isinf(s.f[r])) loss.nonfinite += C;
+        put(0, row0 * C, bytes_of(s.q));
+        put(1, row0 * 4, bytes_of(s.f));
+        return true;
+    }
+
+    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kern::LossSums& loss) override {
+        RoundTrip rt(w_, s, x, nrows, loss);
+        const u64 C = w_.C, n = nrows * C;
+        s.q.resize(n);
+        s.f.resize(nrows);
+        for (u64 r = 0; r < nrows; ++r) {
+            w_.k->int8_row(x + r * C, C, s.q.data() + r * C, &s.f[r], rt.y());
+            rt.row(r);
+            // A row whose F16 cast overflows (SCB = inf) dequantizes to NaN throughout.
+            if (!rt.on() && std::isinf(s.f[r])) loss.nonfinite += C;
+        }
+        put(0, row0 * C, bytes_of(s.q));
+        put(1, row0 * 4, bytes_of(s.f));
+    }
+
+    u64 finish(const PutFn& put, const TailFn&) override {
+        const std::uint8_t zero = 0;  // weight_format: row-major
+        put(2, 0, {&zero, 1});
+        return 0;
+    }
+};
+
+StScheme parse(std::string_view, const StSchemeOptions&) { return BnbInt8Target{}; }
+std::string label(const StScheme&) { return "bnb-int8"; }
+
+void config(const StScheme&, JsonWriter& w) {
+    w.key("quant_method").value("bitsandbytes");
+    w.key("load_in_8bit").value(true);
+    w.key("llm_int8_threshold").raw("6.0");
+}
+
+std::vector<OutSpec> outputs(const StScheme&, const std::string& p, u64 R, u64 C, DType) {
+    return {{p + "weight", DType::I8, {R, C}}, {p + "SCB", DType::F32, {R}}, {p + "weight_format", DType::U8, {}}};
+}
+
+std::unique_ptr<SchemeQuantizer> quantizer(const StScheme&, const QuantWeight& w) {
+    return std::make_unique<Int8Quantizer>(w);
+}
+
+}  // namespace
+
+const StSchemeRow& bnb_int8_row() {
+    static const StSchemeRow r = [] {
+        StSchemeRow r;
+        r.names = {"bnb-int8"};
+        r.facts_family = "bnb-int8";
+        r.bitsandbytes = true;
+        r.parse = parse, r.label = label, r.output_tag = label, r.config = config, r.outputs = outputs;
+        r.quantizer = quantizer;
+        return r;
+    }();
+    return r;
+}
+
+}  // namespace amn::forget_st_internal

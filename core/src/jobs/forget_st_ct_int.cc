@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Forget to compressed-tensors integer weights, `pack-quantized` (`w4a16`,
+// `w4a16-asym`, `w8a16`, `w8a16-asym`; group 128 or channel): the scheme row
+// and its quantizer. Asymmetric zero points are kept for the whole weight
+// and packed down dim 0 at the end.
+#include "jobs/forget_st_rows.hpp"
+
+#include "anamnesis/error.hpp"
+#include "kernels/st/st_common.hpp"
+
+#include <algorithm>
+
+namespace amn::forget_st_internal {
+namespace {
+
+using u64 = std::uint64_t;
+namespace kern = st::kern;
+
+class CtIntQuantizer final : public SchemeQuantizer {
+public:
+    CtIntQuantizer(const PackedIntTarget& p, const QuantWeight& w) : SchemeQuantizer(w), p_(p) {}
+
+    void start() override {
+        if (!p_.symmetric) zp_.resize(w_.R * groups());
+    }
+
+    bool has_bf16_encode() const noexcept override { return bf16_direct(); }
+    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+                     kern::LossSums&) override {
+        // As encode(): the packed rows, the scales, the zero points kept for finish().
+        const u64 C = w_.C, gs = p_.group_size ? p_.group_size : C, G = C / gs;
+        const u64 words = (C * p_.bits + 31) / 32;
+        s.f.resize(nrows * G);
+        s.z.resize(nrows * G);
+        s.b.resize(nrows * words * 4);
+        if (!w_.k->ct_int_rows_bf16(in, nrows, C, gs, p_.bits, p_.symmetric, s.f.data(), s.z.data(),
+                                    reinterpret_cast<std::int32_t*>(s.b.data())))
+            return false;  // nothing written
+        if (!p_.symmetric) std::copy(s.z.begin(), s.z.end(), zp_.begin() + std::ptrdiff_t(row0 * G));
+        put(0, row0 * words * 4, s.b);
+        put(1, row0 * G * w_.esize(), st::encode_floats(s.f, w_.wdtype));
+        return true;
+    }
+
+    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kern::LossSums& loss) override {
+        const kern::StKernels& k = *w_.k;
+        RoundTrip rt(w_, s, x, nrows, loss);
+        float* const y = rt.y();
+        const u64 C = w_.C, n = nrows * C, gs = p_.group_size ? p_.group_size : C, G = C / gs;
+        const u64 words = (C * p_.bits + 31) / 32;
+        const float qmin = -float(1u << (p_.bits - 1)), qmax = float((1u << (p_.bits - 1)) - 1);
+        s.q.resize(n);
+        s.f.resize(nrows * G);
+        // Per row: every group's min/max first, then the scales and zero points, then
+        // the codes (no min/max → scale → codes chain in front of each group).
+        s.mm.resize(2 * G);
+        s.z.resize(G);
+        for (u64 r = 0; r < nrows; ++r) {
+            const float* xr = x + r * C;
+            for (u64 g = 0; g < G; ++g) k.minmax(xr + g * gs, gs, &s.mm[2 * g], &s.mm[2 * g + 1]);
+            for (u64 g = 0; g < G; ++g) {
+                st::detail::ct_int_qparams(s.mm[2 * g], s.mm[2 * g + 1], p_.bits, p_.symmetric, w_.wdtype, s.f[r * G + g],
+                                           s.z[g]);
+                if (!p_.symmetric) zp_[(row0 + r) * G + g] = s.z[g];
+            }
+            for (u64 g = 0; g < G; ++g)
+                k.int_encode(xr + g * gs, gs, s.f[r * G + g], float(s.z[g]), qmin, qmax, w_.wdtype,
+                             s.q.data() + r * C + g * gs, y ? y + g * gs : nullptr);
+            rt.row(r);
+        }
+        s.b.resize(nrows * words * 4);
+        auto* packed = reinterpret_cast<std::int32_t*>(s.b.data());
+        for (u64 r = 0; r < nrows; ++r) k.pack_int(s.q.data() + r * C, C, p_.bits, packed + r * words);
+        put(0, row0 * words * 4, s.b);
+        put(1, row0 * G * w_.esize(), st::encode_floats(s.f, w_.wdtype));
+    }
+
+    u64 finish(const PutFn& put, const TailFn&) override {
+        std::size_t j = 2;
+        if (!p_.symmetric) {
+            // weight_zero_point: int8 [R, G] packed down dim 0 → [⌈R·bits/32⌉, G].
+            const u64 G = groups(), zrows = (w_.R * p_.bits + 31) / 32;
+            std::vector<std::int32_t> zpp(zrows * G);
+            for (u64 g = 0; g < G; ++g) st::detail::pack_int32(zp_.data() + g, w_.R, G, p_.bits, zpp.data() + g, G);
+            put(j++, 0, bytes_of(zpp));
+        }
+        const std::int64_t shape[2] = {std::int64_t(w_.R), std::int64_t(w_.C)};
+        put(j, 0, bytes_of(shape, 2));
+        return 0;
+    }
+
+private:
+    u64 groups() const noexcept { return p_.group_size ? w_.C / p_.group_size : 1; }
+
+    PackedIntTarget p_;
+    std::vector<std::int8_t> zp_;  // asymmetric: the zero points of every group
+};
+
+const char* base_name(const PackedIntTarget& q) { return q.bits == 4 ? "w4a16" : "w8a16"; }
+
+StScheme parse(std::string_view name, const StSchemeOptions& o) {
+    PackedIntTarget q;
+    q.bits = name[1] == '4' ? 4 : 8;
+    q.symmetric = !name.ends_with("-asym");
+    q.group_size = o.group_size.value_or(128);
+    if (q.group_size % 8 != 0)
+        throw Error(ErrorCode::Usage, "--group-size must be a multiple of 8 or 'channel', not " + std::to_string(q.group_size));
+    return q;
+}
+
+std::string label(const StScheme& s) {
+    const auto& q = std::get<PackedIntTarget>(s);
+    return std::string(base_name(q)) + (q.symmetric ? "" : "-asym") + " (" +
+           (q.group_size ? "group " + std::to_string(q.group_size) : std::string("channel")) + ")";
+}
+
+std::string output_tag(const StScheme& s) {
+    const auto& q = std::get<PackedIntTarget>(s);
+    return std::string(base_name(q)) + (q.symmetric ? "" : "-asym") + (q.group_size ? "" : "-ch");
+}
+
+void config(const StScheme& s, JsonWriter& w) {
+    const auto& q = std::get<PackedIntTarget>(s);
+    w.key("quant_method").value("compressed-tensors");
+    w.key("format").value("pack-quantized");
+    w.key("config_groups").begin_object().key("group_0").begin_object();
+    w.key("targets").begin_array().value("Linear").end_array();
+    w.key("weights").begin_object();
+    w.key("num_bits").value(q.bits).key("type").value("int").key("symmetric").value(q.symmetric);
+    w.key("strategy").value(q.group_size ? "group" : "channel");
+    w.key("dynamic").value(false).key("observer").value("memoryless_minmax");
+    if (q.group_size) w.key("group_size").value(q.group_size);
+    w.end_object();
+    w.end_object().end_object();
+    w.key("quantization_status").value("compressed");
+}
+
+std::vector<OutSpec> outputs(const StScheme& s, const std::string& p, u64 R, u64 C, DType wdtype) {
+    const auto& q = std::get<PackedIntTarget>(s);
+    const u64 groups = q.group_size ? C / q.group_size : 1;
+    std::vector<OutSpec> o;
+    o.push_back({p + "weight_packed", DType::I32, {R, (C * q.bits + 31) / 32}});
+    o.push_back({p + "weight_scale", wdtype, {R, groups}});
+    if (!q.symmetric) o.push_back({p + "weight_zero_point", DType::I32, {(R * q.bits + 31) / 32, groups}});
+    o.push_back({p + "weight_shape", DType::I64, {2}});
+    return o;
+}
+
+std::string refuse_row(const StScheme& s, u64 C) {
+    const auto& q = std::get<PackedIntTarget>(s);
+    if (!q.group_size || C % q.group_size == 0) return {};
+    return "group size " + std::to_string(q.group_size) + " does not divide the row of " + std::to_string(C) +
+           " columns (compressed-tensors refuses it): use --group-size channel, or --keep this tensor";
+}
+
+std::unique_ptr<SchemeQuantizer> quantizer(const StScheme& s, const QuantWeight& w) {
+    return std::make_unique<CtIntQuantizer>(std::get<PackedIntTarget>(s), w);
+}
+
+}  // namespace
+
+const StSchemeRow& ct_int_row() {
+    static const StSchemeRow r = [] {
+        StSchemeRow r;
+        r.names = {"w4a16", "w4a16-asym", "w8a16", "w8a16-asym"};
+        r.facts_family = "compressed-tensors";
+        r.takes_group_size = true;
+        r.lists_ignore = true;
+        r.parse = parse, r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
+        r.refuse_row = refuse_row;
+        r.quantizer = quantizer;
+        return r;
+    }();
+    return r;
+}
+
+}  // namespace amn::forget_st_internal

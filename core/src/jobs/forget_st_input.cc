@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Forget to safetensors: what is read (a GGUF input in its Hugging Face
+// layout) and config.json with the scheme's quantization_config. The
+// schemes are rows of forget_st_rows.cc; the pipeline is in forget_st.cc.
+#include "anamnesis/forget_st.hpp"
+
+#include "anamnesis/convert.hpp"
+#include "anamnesis/error.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "jobs/forget_st_internal.hpp"
+#include "util/json_util.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace amn {
+
+// ---- input ---------------------------------------------------------------------------------
+
+forget_st_internal::StInput::StInput(const Catalog& cat, const Plan& plan) : cat_(cat), plan_(plan) {
+    if (cat.format != Format::Gguf) return;
+    // torch_dtype: the float dtype holding most bytes among the tensors kept as they are.
+    std::map<DType, std::uint64_t> bytes;
+    for (const auto& lt : plan.tensors) {
+        if (lt.quantized || lt.sources.size() != 1) continue;
+        const TensorInfo& ti = cat.tensors.at(lt.sources[0]);
+        if (ti.dtype == DType::F32 || ti.dtype == DType::F16 || ti.dtype == DType::BF16) bytes[ti.dtype] += ti.nbytes;
+    }
+    std::optional<DType> torch_dtype;
+    for (const auto& [d, n] : bytes)
+        if (!torch_dtype || n > bytes[*torch_dtype]) torch_dtype = d;
+    hf_ = to_hf_layout(cat, plan, torch_dtype);
+    hf_config_ = hf_->config_json;
+}
+
+// ---- config.json -------------------------------------------------------------------------
+
+std::string forget_st_internal::config_with(const std::optional<std::string>& config_json, const std::string& qc) {
+    JsonWriter w(2);
+    w.begin_object();
+    if (config_json) detail::write_config_members(*config_json, w);
+    w.key("quantization_config").raw(qc);
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace amn

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: the one table of forget's safetensors schemes. Every scheme
+// `amn forget --to` writes is one row: the names it answers to, the options
+// it takes, the scheme facts row (schemes/facts.cc) whose detector reads its
+// output back, and its functions — the typed scheme from the options, its
+// label and output-name tag, its quantization_config, the stored tensors of
+// one weight and its encoder object (a SchemeQuantizer, forget_st_quant.hpp).
+// Everything that differs between schemes goes through the row: nothing
+// outside a scheme's own file switches on the scheme type.
+//
+// Adding a scheme = its parameter struct in forget_st.hpp (an alternative
+// of StScheme), one row in forget_st_rows.cc, one file forget_st_<scheme>.cc
+// with the row's functions and its SchemeQuantizer.
+
+#include "anamnesis/forget_st.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "jobs/forget_st_internal.hpp"
+#include "jobs/forget_st_quant.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn::forget_st_internal {
+
+struct StSchemeRow {
+    /// The `amn forget --to` names of the scheme, in help order ("bnb-nf4", "bnb-fp4").
+    std::vector<std::string_view> names;
+    /// Its row in the scheme facts table (schemes/facts.hpp): the detector
+    /// that reads the output back, the roles of the companions written.
+    std::string_view facts_family;
+    /// The StSchemeOptions it takes; any other one given is refused
+    /// ("--group-size does not apply to bnb-nf4").
+    bool takes_blocksize = false, takes_double_quant = false, takes_granularity = false, takes_ue8m0 = false,
+         takes_group_size = false;
+    /// transformers' bitsandbytes path: a GPT-2 Conv1D weight is refused (classify()).
+    bool bitsandbytes = false;
+    /// compressed-tensors: quantization_config lists the kept Linear modules (`ignore`).
+    bool lists_ignore = false;
+
+    /// The typed scheme of `name` (one of `names`), its options checked.
+    /// \throws Error{Usage} for a bad option value (see parse_st_scheme).
+    StScheme (*parse)(std::string_view name, const StSchemeOptions& options) = nullptr;
+    /// See st_scheme_label(): "bnb-nf4 (blocksize 64, double quant)".
+    std::string (*label)(const StScheme& scheme) = nullptr;
+    /// The tag of default output names (default_st_output_path): "fp8-dynamic".
+    std::string (*output_tag)(const StScheme& scheme) = nullptr;
+    /// The members of the library's quantization_config (`ignore` aside).
+    void (*config)(const StScheme& scheme, JsonWriter& w) = nullptr;
+    /// The stored tensors of an R×C weight under `prefix` ("….q_proj."), see out_specs().
+    std::vector<OutSpec> (*outputs)(const StScheme& scheme, const std::string& prefix, std::uint64_t R, std::uint64_t C,
+                                   DType wdtype) = nullptr;
+    /// Empty when a weight with rows of C columns can take the scheme; else
+    /// why not (an Error{Usage} text). Null: every weight can.
+    std::string (*refuse_row)(const StScheme& scheme, std::uint64_t C) = nullptr;
+    /// The encoder steps of one weight.
+    std::unique_ptr<SchemeQuantizer> (*quantizer)(const StScheme& scheme, const QuantWeight& weight) = nullptr;
+};
+
+/// Every row, in the order of StScheme's alternatives (row i makes alternative i).
+const std::vector<const StSchemeRow*>& st_scheme_rows();
+/// The row of `scheme`.
+const StSchemeRow& st_scheme_row(const StScheme& scheme);
+
+}  // namespace amn::forget_st_internal

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Remember: every tensor decoded (or copied) in row chunks by the runner
+// (exec/run_output_plan.hpp), into the safetensors sink of the output set (safetensors_set.hpp: shards,
+// index.json, config.json, tokenizer files, committed together).
+#include "anamnesis/convert.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/gguf.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "anamnesis/zip.hpp"
+#include "util/json_util.hpp"
+#include "exec/run_output_plan.hpp"
+#include "sink/output_files.hpp"
+#include "sink/safetensors_set.hpp"
+#include "plan/schemes/facts.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+
+namespace amn {
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- output dtype ---------------------------------------------------------
+
+DType output_dtype(const LogicalTensor& lt, const ConvertOptions& o) {
+    if (lt.quantized) return o.to.value_or(DType::BF16);
+    const auto stored = lt.recipe->lossless_dtype();
+    if (!stored) return o.to.value_or(DType::BF16);
+    if (o.to && dtype_is_float(*stored)) return *o.to;
+    return *stored;
+}
+
+// ---- one output tensor -------------------------------------------------------
+
+struct OutTensor {
+    std::size_t lt;           // index into plan.tensors
+    DType dtype;
+    std::uint64_t bytes = 0;
+};
+
+// The output's `__metadata__`: "format": "pt", then what of the input's
+// metadata is still true of the output.
+std::vector<std::pair<std::string, std::string>> output_metadata(const Catalog& cat, const Plan& plan) {
+    std::vector<std::pair<std::string, std::string>> m{{"format", "pt"}};
+    if (cat.format == Format::Safetensors) {
+        // Keys that describe the quantization (gptq_bits, quant_method, …)
+        // are false of a dequantized output.
+        auto describes_quantization = [&](std::string k) {
+            if (plan.schemes.empty()) return false;
+            for (auto& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            return detail::describes_quantization_key(k);
+        };
+        for (const auto& [k, v] : cat.metadata)
+            if (k != "format" && k.rfind("index.", 0) != 0 && !describes_quantization(k)) m.emplace_back(k, meta_text(v));
+    } else if (cat.format == Format::Gguf) {
+        // Every GGUF key/value, values as JSON, so nothing is lost.
+        m.emplace_back("gguf.kv", gguf_kv_json(cat));
+    }  // NPY/NPZ/PTH container facts (byte order, archive prefix) describe the input, not the output.
+    return m;
+}
+
+std::size_t elem_bytes(DType d) {
+    const auto* i = dtype_info(d);
+    return i ? i->block_bytes / i->block_elems : 1;
+}
+
+// CRC-32 of every range a parser mapped without reading (stored ZIP
+// entries), before anything is written; pages are released as we go.
+void verify_integrity(const Catalog& cat, const std::atomic<bool>* cancel) {
+    constexpr std::uint64_t kStep = 4u << 20;  // pages released every step: flat RSS
+    for (const auto& c : cat.integrity_checks) {
+        const auto& file = *cat.shards.at(c.shard).file;
+        if (c.offset > file.size() || c.len > file.size() - c.offset)
+            throw Error(ErrorCode::OutOfRange, "entry " + c.what + " lies outside the file", cat.path);
+        std::uint32_t crc = 0;
+        for (std::uint64_t at = 0; at < c.len; at += kStep) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "cancelled");
+            const std::uint64_t n = std::min(kStep, c.len - at);
+            crc = zip_crc32({file.data() + c.offset + at, static_cast<std::size_t>(n)}, crc);
+            file.release(c.offset + at, n);
+        }
+        if (crc != c.crc32)
+            throw Error(ErrorCode::Malformed, "CRC-32 mismatch in archive entry " + c.what + ": the data is corrupt", cat.path);
+    }
+}
+
+}  // namespace
+
+ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const ConvertOptions& opt,
+                                     const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    if (opt.to && *opt.to != DType::BF16 && *opt.to != DType::F16 && *opt.to != DType::F32)
+        throw Error(ErrorCode::Usage, "output dtype must be BF16, F16 or F32, not " + dtype_name(*opt.to));
+    for (const auto& lt : plan.tensors)
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    verify_integrity(cat, cancel);
+
+    // Everything that goes into the output is read and validated before the
+    // first byte is written: config.json is rewritten now (a corrupt one
+    // fails here, not after the shards were committed).
+    const auto& cfg_in = opt.config_json ? opt.config_json : cat.config_json;
+    std::optional<std::string> config_text;
+    if (cfg_in) config_text = rewrite_config_json(*cfg_in, opt.to.value_or(DType::BF16)) + "\n";
+
+    // Output: the safetensors sink of the whole set (shards, index.json,
+    // config.json, tokenizer files), committed as one.
+    detail::OutputFilesOptions files{opt.output.empty() ? default_output_path(cat, opt.to) : opt.output, opt.force,
+                                     opt.config_json.has_value(), {}};
+    for (const auto& f : opt.side_files) files.side_files.push_back(f.first);
+    const auto paths = detail::plan_output_files(cat, files);
+    detail::SafetensorsSet sink(paths, opt.force, output_metadata(cat, plan), SafetensorsWriter::DataOrder::AsAdded);
+    std::vector<std::vector<OutTensor>> per_shard(sink.shard_count());
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        const auto& lt = plan.tensors[i];
+        const std::size_t s = per_shard.size() == 1 ? 0 : lt.shard;
+        OutTensor t{i, output_dtype(lt, opt)};
+        const auto lossless = lt.recipe->lossless_dtype();
+        // Output bytes come from shape × dtype: a strided view's stored byte
+        // range (stored_bytes) can be larger than its contiguous output.
+        if (lossless && *lossless == t.dtype) t.bytes = dtype_bytes(t.dtype, lt.numel()).value_or(lt.stored_bytes);
+        else t.bytes = lt.numel() * elem_bytes(t.dtype);
+        per_shard.at(s).push_back(t);
+    }
+    // The runner's plan, in the sink's order: bytes the recipe holds
+    // losslessly copied, the others decoded and encoded to the output dtype;
+    // row chunks of about opt.chunk_bytes output bytes.
+    exec::OutputPlan out;
+    std::uint64_t total = 0;
+    for (std::size_t s = 0; s < per_shard.size(); ++s) {
+        auto& ts = per_shard[s];
+        // Larger elements first keeps every tensor naturally aligned (as
+        // upstream); within a size, the input's order.
+        std::stable_sort(ts.begin(), ts.end(),
+                         [](const OutTensor& a, const OutTensor& b) { return elem_bytes(a.dtype) > elem_bytes(b.dtype); });
+        for (auto& t : ts) {
+            const auto& lt = plan.tensors[t.lt];
+            total += t.bytes;
+            const auto& r = *lt.recipe;
+            exec::OutputTensor o;
+            o.name = lt.name;
+            o.recipe = lt.recipe;
+            o.sink_tensors = {sink.add_tensor(s, lt.name, t.dtype, lt.shape)};
+            o.bytes = t.bytes;
+            o.numel = lt.numel();
+            const auto lossless = r.lossless_dtype();
+            if (lossless && *lossless == t.dtype) o.encoding = exec::CopyRows{};
+            else o.encoding = exec::EncodeType{t.dtype, std::max<std::uint64_t>(1, r.row_elems())};
+            const std::uint64_t rows = r.rows();
+            if (rows != 0 && t.bytes != 0) {
+                o.rows = rows;
+                o.row_weight = std::max<std::uint64_t>(1, t.bytes / rows);
+                o.granularity = r.row_granularity();
+            }
+            out.tensors.push_back(std::move(o));
+        }
+    }
+    // Free space for the whole set, then the temporary files (this is where
+    // an unwritable folder fails; on any error the runner removes them).
+    // Companion files go in the same set: all in place, or (on any failure) none.
+    exec::RunOptions run;
+    run.threads = opt.threads;
+    run.chunk_bytes = opt.chunk_bytes;
+    run.before_commit = [&] {
+        if (config_text) sink.set_config_json(*config_text);
+        for (auto& [dst, text] : detail::read_ancillary_files(cat, paths, opt.force, opt.side_files)) sink.add_file(dst, std::move(text));
+    };
+    exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
+    ConvertResult res;
+    res.files = sink.files();
+    res.tensors = plan.tensors.size();
+    res.tensor_bytes = total;
+    return res;
+}
+
+std::string rewrite_config_json(const std::string& config_json, DType out) {
+    const char* dt = out == DType::F32 ? "float32" : out == DType::F16 ? "float16" : "bfloat16";
+    JsonWriter w(2);
+    w.begin_object();
+    bool wrote_dtype = false;
+    detail::write_config_members(config_json, w, [&](const std::string& k) {
+        if (k != "torch_dtype" && k != "dtype") return false;
+        w.key(k).value(dt);
+        wrote_dtype = true;
+        return true;
+    });
+    if (!wrote_dtype) w.key("torch_dtype").value(dt);
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace amn

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// GGUF → Hugging Face layout: tensor names, llama.cpp's Q/K permutation
+// undone, Gemma's norm offset removed, config.json from the key/values.
+#include "anamnesis/hf_layout.hpp"
+
+#include "anamnesis/convert.hpp"
+#include "anamnesis/error.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "anamnesis/kernels.hpp"
+#include "arch/arch_table.hpp"
+#include "plan/layout_recipes.hpp"
+#include "tokenizer/hf_from_gguf.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numbers>
+
+namespace amn {
+namespace {
+
+constexpr std::uint64_t kMaxGatherWhole = 64ull << 20;  // elements decoded at once for odd row splits
+
+// ---- GGUF key/values ----------------------------------------------------------
+
+class KeyValues {
+public:
+    explicit KeyValues(const Catalog& cat) : cat_(cat) {}
+
+    std::optional<std::string> str(std::string_view key) const {
+        const MetaValue* v = cat_.meta(key);
+        if (!v || !v->is_string()) return std::nullopt;
+        return v->str;
+    }
+    /// A scalar number (or the element `index` of a per-layer array); bools as 1/0.
+    std::optional<double> num(std::string_view key, std::size_t index = 0) const {
+        const MetaValue* v = cat_.meta(key);
+        if (!v) return std::nullopt;
+        return meta_number(*v, index);
+    }
+    /// The JSON text of a scalar number (shortest round-trip form: "1e-05").
+    std::optional<std::string> number_text(std::string_view key) const {
+        const MetaValue* v = cat_.meta(key);
+        if (!v || !(v->is_integer() || v->is_float())) return std::nullopt;
+        std::string t = meta_json(*v);
+        if (t.empty() || t[0] == '"') return std::nullopt;  // NaN / ±inf
+        return t;
+    }
+
+private:
+    const Catalog& cat_;
+};
+
+std::uint64_t required_u64(const KeyValues& kv, const std::string& key, const Catalog& cat) {
+    const auto v = kv.num(key);
+    if (!v || *v < 1 || *v != std::floor(*v) || *v > 1e15)
+        throw Error(ErrorCode::Malformed, "--layout hf needs the GGUF key " + key + " (a positive integer)", cat.path);
+    return static_cast<std::uint64_t>(*v);
+}
+
+// ---- architectures ---------------------------------------------------------------
+
+/// The GGUF → HF facts of an architecture come from the shared table
+/// (core/src/arch/arch_table.hpp): rows with canonical HF names.
+using ArchInfo = arch::ArchRow;
+
+const ArchInfo* find_arch(std::string_view a) noexcept {
+    const arch::ArchRow* r = arch::find_gguf_arch(a);
+    return r && !r->hf_names.empty() ? r : nullptr;
+}
+
+std::string supported_list() {
+    std::string s;
+    for (auto a : hf_layout_architectures()) s += (s.empty() ? "" : ", ") + std::string(a);
+    return s;
+}
+
+/// "blk.12.attn_q.weight" → (12, "attn_q", "weight"); nullopt otherwise.
+struct BlockName {
+    std::uint64_t layer;
+    std::string_view part, suffix;
+};
+std::optional<BlockName> split_block_name(std::string_view n) {
+    if (!n.starts_with("blk.")) return std::nullopt;
+    n.remove_prefix(4);
+    std::size_t i = 0;
+    std::uint64_t layer = 0;
+    while (i < n.size() && n[i] >= '0' && n[i] <= '9' && i < 9) layer = layer * 10 + static_cast<std::uint64_t>(n[i++] - '0');
+    if (i == 0 || i >= n.size() || n[i] != '.') return std::nullopt;
+    n.remove_prefix(i + 1);
+    const auto dot = n.rfind('.');
+    if (dot == std::string_view::npos || dot == 0) return std::nullopt;
+    return BlockName{layer, n.substr(0, dot), n.substr(dot + 1)};
+}
+
+// ---- recipes ----------------------------------------------------------------------
+
+std::size_t plain_elem_bytes(DType d) {
+    const auto* i = dtype_info(d);
+    return i && i->block_elems == 1 ? i->block_bytes : 0;
+}
+
+class RowGather final : public Recipe {
+public:
+    RowGather(std::shared_ptr<const Recipe> inner, std::vector<std::uint64_t> shape, std::vector<std::uint64_t> src)
+        : inner_(std::move(inner)), src_(std::move(src)) {
+        rows_ = shape.empty() ? 1 : shape[0];
+        std::uint64_t n = 1;
+        for (auto d : shape) n *= d;
+        row_elems_ = rows_ ? n / rows_ : 0;
+        if (src_.size() != rows_) throw Error(ErrorCode::Usage, "row gather: one source row per output row needed");
+        for (auto s : src_)
+            if (s >= rows_) throw Error(ErrorCode::OutOfRange, "row gather: source row out of range");
+        const std::uint64_t ir = inner_->rows(), ie = inner_->row_elems();
+        if (ie == row_elems_ && ir == rows_) per_ = 1;
+        else if (ie && row_elems_ % ie == 0 && ir == rows_ * (row_elems_ / ie)) per_ = row_elems_ / ie;
+        else if (n <= kMaxGatherWhole) per_ = 0;  // decode whole, then gather
+        else throw Error(ErrorCode::Unsupported, "cannot reorder the rows of this tensor's storage");
+    }
+    std::string describe() const override { return inner_->describe() + ", Q/K rows un-permuted (llama.cpp → Hugging Face)"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return rows_; }
+    std::uint64_t row_elems() const override { return row_elems_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        check(row0, nrows);
+        if (per_ == 0) {
+            std::vector<float> all(static_cast<std::size_t>(rows_ * row_elems_));
+            inner_->dequantize_rows(0, inner_->rows(), all.data());
+            for (std::uint64_t r = 0; r < nrows; ++r)
+                std::memcpy(out + r * row_elems_, all.data() + src_[row0 + r] * row_elems_, row_elems_ * sizeof(float));
+            return;
+        }
+        for (std::uint64_t r = 0; r < nrows; ++r) inner_->dequantize_rows(src_[row0 + r] * per_, per_, out + r * row_elems_);
+    }
+    std::optional<DType> lossless_dtype() const override {
+        const auto d = inner_->lossless_dtype();
+        return d && plain_elem_bytes(*d) ? d : std::nullopt;
+    }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        check(row0, nrows);
+        const std::size_t w = plain_elem_bytes(*lossless_dtype());
+        const std::uint64_t rb = row_elems_ * w;
+        if (per_ == 0) {
+            std::vector<std::uint8_t> all(static_cast<std::size_t>(rows_ * rb));
+            inner_->copy_rows(0, inner_->rows(), all.data());
+            for (std::uint64_t r = 0; r < nrows; ++r) std::memcpy(out + r * rb, all.data() + src_[row0 + r] * rb, rb);
+            return;
+        }
+        for (std::uint64_t r = 0; r < nrows; ++r) inner_->copy_rows(src_[row0 + r] * per_, per_, out + r * rb);
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    void check(std::uint64_t row0, std::uint64_t nrows) const {
+        if (row0 > rows_ || nrows > rows_ - row0) throw Error(ErrorCode::OutOfRange, "rows out of range");
+    }
+    std::shared_ptr<const Recipe> inner_;
+    std::vector<std::uint64_t> src_;
+    std::uint64_t rows_ = 0, row_elems_ = 0, per_ = 1;
+};
+
+/// Gemma norms: the stored value minus 1 (convert_hf_to_gguf stored w + 1).
+class NormMinusOne final : public detail::ElementwiseRecipe {
+public:
+    explicit NormMinusOne(std::shared_ptr<const Recipe> inner)
+        : ElementwiseRecipe(std::move(inner), "minus 1 (Gemma RMSNorm offset)") {}
+    /// Stored F32/F16/BF16 keep their dtype (the result rounded to it).
+    std::optional<DType> lossless_dtype() const override {
+        const auto d = inner().lossless_dtype();
+        if (d && (*d == DType::F32 || *d == DType::F16 || *d == DType::BF16)) return d;
+        return std::nullopt;
+    }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        const std::uint64_t n = nrows * inner().row_elems();
+        std::vector<float> f(static_cast<std::size_t>(n));
+        dequantize_rows(row0, nrows, f.data());
+        switch (*lossless_dtype()) {
+            case DType::F32: std::memcpy(out, f.data(), n * 4); break;
+            case DType::BF16: kernels::f32_to_bf16(f.data(), reinterpret_cast<std::uint16_t*>(out), n); break;
+            default: kernels::f32_to_f16(f.data(), reinterpret_cast<std::uint16_t*>(out), n); break;
+        }
+    }
+
+private:
+    void apply(float* values, std::size_t n) const override {
+        for (std::size_t i = 0; i < n; ++i) values[i] = values[i] - 1.0f;
+    }
+};
+
+// ---- Llama 3 RoPE factors → rope_scaling ------------------------------------------
+
+/// transformers' "llama3" rope_scaling rule (as convert_hf_to_gguf writes
+/// rope_freqs): factor 1 for short wavelengths, `factor` for long ones,
+/// smooth in between. Returns the factor when `stored` matches it for
+/// low_freq_factor 1, high_freq_factor 4, original context 8192.
+std::optional<double> match_llama3_rope(const std::vector<float>& stored, double base, std::uint64_t dim) {
+    if (stored.empty() || dim < 2 || stored.size() != dim / 2) return std::nullopt;
+    const double factor = *std::max_element(stored.begin(), stored.end());
+    const double lo = 1.0, hi = 4.0, old_ctx = 8192.0;
+    const double lo_wl = old_ctx / lo, hi_wl = old_ctx / hi;
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+        const float freq = static_cast<float>(1.0 / std::pow(base, static_cast<double>(static_cast<float>(2 * i) / static_cast<float>(dim))));
+        const double wl = 2 * std::numbers::pi / freq;
+        double want;
+        if (wl < hi_wl) want = 1;
+        else if (wl > lo_wl) want = factor;
+        else {
+            const double smooth = (old_ctx / wl - lo) / (hi - lo);
+            want = 1 / ((1 - smooth) / factor + smooth);
+        }
+        if (std::fabs(static_cast<double>(stored[i]) - want) > 1e-5 * std::max(1.0, std::fabs(want))) return std::nullopt;
+    }
+    return factor;
+}
+
+// ---- config.json ------------------------------------------------------------------
+
+void put_number(JsonWriter& w, const KeyValues& kv, const char* name, const std::string& key) {
+    if (auto t = kv.number_text(key)) w.key(name).raw(*t);
+}
+
+std::string build_config(const Catalog& cat, const ArchInfo& A, const KeyValues& kv, std::optional<DType> out,
+                         bool tied, bool attention_bias, const std::optional<double>& llama3_factor) {
+    const std::string a(A.gguf);
+    const std::uint64_t hidden = required_u64(kv, a + ".embedding_length", cat);
+    const std::uint64_t layers = required_u64(kv, a + ".block_count", cat);
+    const std::uint64_t heads = required_u64(kv, a + ".attention.head_count", cat);
+    const std::uint64_t ff = required_u64(kv, a + ".feed_forward_length", cat);
+    const std::uint64_t kv_heads = kv.num(a + ".attention.head_count_kv") ? required_u64(kv, a + ".attention.head_count_kv", cat) : heads;
+    const auto key_len = kv.num(a + ".attention.key_length");
+    const std::uint64_t head_dim = key_len ? static_cast<std::uint64_t>(*key_len) : hidden / heads;
+
+    std::uint64_t vocab = 0;
+    if (auto e = cat.find("token_embd.weight"); e && !cat.tensors[*e].shape.empty()) vocab = cat.tensors[*e].shape[0];
+    else if (auto v = kv.num(a + ".vocab_size")) vocab = static_cast<std::uint64_t>(*v);
+    if (vocab == 0) throw Error(ErrorCode::Malformed, "--layout hf: no token_embd.weight and no " + a + ".vocab_size", cat.path);
+
+    const DType dt = out.value_or(DType::BF16);
+    const char* torch_dtype = dt == DType::F32 ? "float32" : dt == DType::F16 ? "float16" : "bfloat16";
+
+    JsonWriter w(2);
+    w.begin_object();
+    w.key("architectures").begin_array().value(A.hf_class).end_array();
+    w.key("model_type").value(A.model_type);
+    w.key("hidden_size").value(hidden);
+    w.key("intermediate_size").value(ff);
+    w.key("num_hidden_layers").value(layers);
+    w.key("num_attention_heads").value(heads);
+    w.key("num_key_value_heads").value(kv_heads);
+    w.key("head_dim").value(head_dim);
+    w.key("hidden_act").value(A.hidden_act);
+    if (A.norm_plus_one) w.key("hidden_activation").value(A.hidden_act);
+    put_number(w, kv, "rms_norm_eps", a + ".attention.layer_norm_rms_epsilon");
+    put_number(w, kv, "rope_theta", a + ".rope.freq_base");
+    put_number(w, kv, "max_position_embeddings", a + ".context_length");
+    w.key("vocab_size").value(vocab);
+    w.key("tie_word_embeddings").value(tied);
+    put_number(w, kv, "bos_token_id", "tokenizer.ggml.bos_token_id");
+    put_number(w, kv, "eos_token_id", "tokenizer.ggml.eos_token_id");
+    put_number(w, kv, "pad_token_id", "tokenizer.ggml.padding_token_id");
+    if (A.gguf == "llama" || A.gguf == "mistral") {
+        w.key("attention_bias").value(attention_bias);
+        w.key("mlp_bias").value(false);
+    }
+    if (A.gguf == "qwen3" || A.gguf == "gemma" || A.gguf == "gemma2" || A.gguf == "gemma3")
+        w.key("attention_bias").value(attention_bias);
+    if (A.sandwich_norms) {
+        put_number(w, kv, "sliding_window", a + ".attention.sliding_window");
+        put_number(w, kv, "attn_logit_softcapping", a + ".attn_logit_softcapping");
+        put_number(w, kv, "final_logit_softcapping", a + ".final_logit_softcapping");
+        // Not stored in GGUF. llama.cpp's rule (llama-model.cpp, f_attention_scale):
+        // 1/sqrt(hidden/heads) for the 27B models (gemma2: 46 layers, gemma3: 62), else 1/sqrt(head_dim).
+        const bool big = (A.gguf == "gemma2" && layers == 46) || (A.gguf == "gemma3" && layers == 62);
+        w.key("query_pre_attn_scalar").value(big ? hidden / heads : head_dim);
+        if (A.gguf == "gemma3") {
+            // Hard-coded in llama.cpp for gemma3: every 6th layer global, local RoPE base 10000.
+            w.key("sliding_window_pattern").value(std::uint64_t{6});
+            w.key("rope_local_base_freq").value(10000.0);
+        }
+    }
+    // RoPE scaling.
+    if (llama3_factor) {
+        w.key("rope_scaling").begin_object();
+        w.key("factor").value(*llama3_factor);
+        w.key("high_freq_factor").value(4.0);
+        w.key("low_freq_factor").value(1.0);
+        w.key("original_max_position_embeddings").value(std::uint64_t{8192});
+        w.key("rope_type").value("llama3");
+        w.end_object();
+    } else if (auto type = kv.str(a + ".rope.scaling.type"); type && *type != "none") {
+        const auto factor = kv.num(a + ".rope.scaling.factor");
+        if ((*type == "linear" || *type == "yarn") && factor) {
+            w.key("rope_scaling").begin_object();
+            w.key("factor").value(*factor);
+            if (*type == "yarn")
+                put_number(w, kv, "original_max_position_embeddings", a + ".rope.scaling.original_context_length");
+            w.key("rope_type").value(*type);
+            w.key("type").value(*type);
+            w.end_object();
+        } else {
+            throw Error(ErrorCode::Unsupported, "--layout hf: RoPE scaling type '" + *type + "' has no config.json equivalent here",
+                        cat.path);
+        }
+    }
+    w.key("torch_dtype").value(torch_dtype);
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& hf_layout_architectures() noexcept {
+    static const std::vector<std::string_view> v = [] {
+        std::vector<std::string_view> r;
+        for (const auto& a : arch::arch_rows())
+            if (!a.hf_names.empty()) r.push_back(a.gguf);
+        return r;
+    }();
+    return v;
+}
+
+bool hf_layout_supported(std::string_view a) noexcept { return find_arch(a) != nullptr; }
+
+std::optional<std::string> hf_tensor_name(std::string_view arch, std::string_view n) {
+    const ArchInfo* A = find_arch(arch);
+    if (!A) return std::nullopt;
+    // Non-block tensors: ".weight" only; block tensors: ".weight" / ".bias", norms ".weight" only.
+    for (const auto& h : A->hf_names) {
+        const std::string_view tpl = arch::tensor_kind_name(h.kind);
+        if (tpl.find("{bid}") == std::string_view::npos && n.size() == tpl.size() + 7 && n.starts_with(tpl) &&
+            n.ends_with(".weight"))
+            return std::string(h.hf) + ".weight";
+    }
+    const auto b = split_block_name(n);
+    if (!b || (b->suffix != "weight" && b->suffix != "bias")) return std::nullopt;
+    auto is_norm = [](std::string_view g) { return g.find("norm") != std::string_view::npos; };
+    if (is_norm(b->part) && b->suffix != "weight") return std::nullopt;
+    for (const auto& h : A->hf_names) {
+        const std::string_view tpl = arch::tensor_kind_name(h.kind);
+        if (!tpl.starts_with("blk.{bid}.") || tpl.substr(10) != b->part) continue;
+        std::string hf(h.hf);
+        if (auto p = hf.find("{bid}"); p != std::string::npos) hf.replace(p, 5, std::to_string(b->layer));
+        return hf + "." + std::string(b->suffix);
+    }
+    return std::nullopt;
+}
+
+std::uint64_t llama_unpermute_source_row(std::uint64_t hf_row, std::uint64_t rows, std::uint64_t n_head) {
+    if (n_head == 0 || rows % n_head != 0 || (rows / n_head) % 2 != 0)
+        throw Error(ErrorCode::Malformed, std::to_string(rows) + " rows do not split into " + std::to_string(n_head) +
+                                              " heads of an even size");
+    if (hf_row >= rows) throw Error(ErrorCode::OutOfRange, "row " + std::to_string(hf_row) + " of " + std::to_string(rows));
+    const std::uint64_t d = rows / n_head, half = d / 2;
+    const std::uint64_t h = hf_row / d, rem = hf_row % d;
+    const std::uint64_t s = rem / half, j = rem % half;
+    return h * d + 2 * j + s;
+}
+
+std::shared_ptr<const Recipe> make_row_gather_recipe(std::shared_ptr<const Recipe> inner, std::vector<std::uint64_t> shape,
+                                                     std::vector<std::uint64_t> source_row) {
+    return std::make_shared<RowGather>(std::move(inner), std::move(shape), std::move(source_row));
+}
+
+HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype) {
+    if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "--layout hf needs a GGUF input", cat.path);
+    const KeyValues kv(cat);
+    const std::string arch = kv.str("general.architecture").value_or("");
+    const ArchInfo* A = find_arch(arch);
+    if (!A)
+        throw Error(ErrorCode::Unsupported,
+                    "--layout hf does not support the GGUF architecture '" + (arch.empty() ? std::string("(none)") : arch) +
+                        "' (supported: " + supported_list() + ")",
+                    cat.path);
+    const std::string a(A->gguf);
+
+    HfLayout res;
+    res.architecture = arch;
+    res.hf_class = std::string(A->hf_class);
+    res.plan.roles = plan.roles;
+    res.plan.companion_roles = plan.companion_roles;
+    res.plan.schemes = plan.schemes;
+    res.plan.notes = plan.notes;
+
+    std::uint64_t heads = 0, kv_heads = 0;
+    if (A->permute_qk) {
+        heads = required_u64(kv, a + ".attention.head_count", cat);
+        kv_heads = kv.num(a + ".attention.head_count_kv") ? required_u64(kv, a + ".attention.head_count_kv", cat) : heads;
+    }
+    bool tied = true, attention_bias = false;
+    std::optional<double> llama3_factor;
+
+    for (const auto& lt : plan.tensors) {
+        if (lt.name == "rope_freqs.weight" && (a == "llama" || a == "mistral")) {
+            // Llama 3 RoPE factors: no HF tensor; recovered as config rope_scaling.
+            if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+            const std::uint64_t n = lt.numel();
+            if (n == 0 || n > (1u << 20)) throw Error(ErrorCode::Malformed, "unexpected size", cat.path, lt.name);
+            std::vector<float> f(static_cast<std::size_t>(n));
+            lt.recipe->dequantize_rows(0, lt.recipe->rows(), f.data());
+            const double base = kv.num(a + ".rope.freq_base").value_or(10000.0);
+            const auto dim = kv.num(a + ".rope.dimension_count");
+            std::uint64_t rope_dim = dim ? static_cast<std::uint64_t>(*dim) : 0;
+            if (!rope_dim) {
+                const std::uint64_t hidden = required_u64(kv, a + ".embedding_length", cat);
+                rope_dim = hidden / required_u64(kv, a + ".attention.head_count", cat);
+            }
+            llama3_factor = match_llama3_rope(f, base, rope_dim);
+            if (!llama3_factor)
+                throw Error(ErrorCode::Unsupported,
+                            "RoPE factors that do not follow the Llama 3 rule (low 1, high 4, context 8192) have no "
+                            "config.json equivalent",
+                            cat.path, lt.name);
+            for (auto s : lt.sources) res.plan.roles[s] = Role::Companion;
+            res.plan.notes.push_back("rope_freqs.weight (Llama 3 RoPE factors) written as config.json rope_scaling");
+            continue;
+        }
+        auto hf = hf_tensor_name(a, lt.name);
+        if (!hf)
+            throw Error(ErrorCode::Unsupported,
+                        "no Hugging Face name for this tensor in architecture '" + arch + "' (--layout hf)", cat.path, lt.name);
+        LogicalTensor out = lt;
+        out.name = *hf;
+        if (lt.name == "output.weight") tied = false;
+        const auto b = split_block_name(lt.name);
+        if (b && b->suffix == "bias" && (b->part == "attn_q" || b->part == "attn_k" || b->part == "attn_v"))
+            attention_bias = true;
+        if (out.recipe && A->permute_qk && b && (b->part == "attn_q" || b->part == "attn_k")) {
+            const std::uint64_t nh = b->part == "attn_q" ? heads : kv_heads;
+            const std::uint64_t rows = out.shape.empty() ? 1 : out.shape[0];
+            std::vector<std::uint64_t> src(static_cast<std::size_t>(rows));
+            try {
+                for (std::uint64_t r = 0; r < rows; ++r) src[r] = llama_unpermute_source_row(r, rows, nh);
+                out.recipe = make_row_gather_recipe(out.recipe, out.shape, std::move(src));
+            } catch (const Error& e) {
+                throw e.with_tensor(lt.name).with_file(cat.path);
+            }
+        }
+        if (out.recipe && A->norm_plus_one && out.name.ends_with("norm.weight"))
+            out.recipe = std::make_shared<NormMinusOne>(out.recipe);
+        res.plan.tensors.push_back(std::move(out));
+    }
+    res.config_json = build_config(cat, *A, kv, out_dtype, tied, attention_bias, llama3_factor);
+    auto side = tok::hf_side_files(cat);
+    res.side_files = std::move(side.files);
+    res.warnings = std::move(side.warnings);
+    return res;
+}
+
+std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype) {
+    std::string out = default_output_path(cat, out_dtype);
+    constexpr std::string_view ext = ".safetensors";
+    if (out.size() > ext.size() && out.ends_with(ext)) out.resize(out.size() - ext.size());
+    return out;
+}
+
+}  // namespace amn

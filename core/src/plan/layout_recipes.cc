@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#include "plan/layout_recipes.hpp"
+
+#include "anamnesis/error.hpp"
+#include "kernels/fp4/fp4_kernels.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace amn::detail {
+namespace {
+
+class RoundThrough final : public ElementwiseRecipe {
+public:
+    RoundThrough(std::shared_ptr<const Recipe> inner, DType d) : ElementwiseRecipe(std::move(inner), {}), d_(d) {}
+
+private:
+    void apply(float* values, std::size_t n) const override { kernels::fp4::round_through_simd(d_, values, n); }
+    DType d_;
+};
+
+class Stack final : public Recipe {
+public:
+    Stack(std::vector<std::shared_ptr<const Recipe>> parts, std::string what) : parts_(std::move(parts)), what_(std::move(what)) {
+        if (parts_.empty()) throw Error(ErrorCode::Usage, "stack: no parts");
+        rows_ = parts_[0]->rows();
+        elems_ = parts_[0]->row_elems();
+        gran_ = 1;
+        for (const auto& p : parts_) {
+            if (p->rows() != rows_ || p->row_elems() != elems_)
+                throw Error(ErrorCode::SizeMismatch, "stack: parts of different shapes (" + std::to_string(p->rows()) + "×" +
+                                                         std::to_string(p->row_elems()) + " vs " + std::to_string(rows_) + "×" +
+                                                         std::to_string(elems_) + ")");
+            gran_ = std::lcm(gran_, std::max<std::uint64_t>(1, p->row_granularity()));
+        }
+        // A chunk must not straddle two parts unless whole granules fit; keep
+        // granules inside a part: rows_ is a multiple of every part's granularity.
+        if (rows_ % gran_) gran_ = rows_;
+    }
+    std::string describe() const override { return parts_[0]->describe() + ", " + what_; }
+    std::string scheme_id() const override { return parts_[0]->scheme_id(); }
+    std::uint64_t rows() const override { return rows_ * parts_.size(); }
+    std::uint64_t row_elems() const override { return elems_; }
+    std::uint64_t row_granularity() const override { return gran_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        while (nrows) {
+            const std::uint64_t p = row0 / rows_, r = row0 % rows_, n = std::min(nrows, rows_ - r);
+            parts_.at(static_cast<std::size_t>(p))->dequantize_rows(r, n, out);
+            out += n * elems_;
+            row0 += n;
+            nrows -= n;
+        }
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override {
+        std::vector<InputRange> all;
+        for (const auto& p : parts_) {
+            auto in = p->inputs();
+            all.insert(all.end(), in.begin(), in.end());
+        }
+        return all;
+    }
+
+private:
+    std::vector<std::shared_ptr<const Recipe>> parts_;
+    std::string what_;
+    std::uint64_t rows_ = 0, elems_ = 0, gran_ = 1;
+};
+
+class Constant final : public Recipe {
+public:
+    Constant(std::vector<float> v, std::string what) : v_(std::move(v)), what_(std::move(what)) {}
+    std::string describe() const override { return what_; }
+    std::string scheme_id() const override { return "generated"; }
+    std::uint64_t rows() const override { return 1; }
+    std::uint64_t row_elems() const override { return v_.size(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        if (row0 != 0 || nrows != 1) throw Error(ErrorCode::OutOfRange, "generated tensor: one row");
+        std::copy(v_.begin(), v_.end(), out);
+    }
+
+private:
+    std::vector<float> v_;
+    std::string what_;
+};
+
+// A 2-D transpose (GPT-2's Conv1D weights are [in, out]): decoded whole per
+// chunk, so one chunk covers the tensor (row_granularity = rows).
+class Transpose final : public Recipe {
+public:
+    explicit Transpose(std::shared_ptr<const Recipe> inner, std::uint64_t in_rows, std::uint64_t in_cols)
+        : inner_(std::move(inner)), r_(in_rows), c_(in_cols) {}
+    std::string describe() const override { return inner_->describe() + ", transposed"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return c_; }
+    std::uint64_t row_elems() const override { return r_; }
+    std::uint64_t row_granularity() const override { return c_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        std::vector<float> all(static_cast<std::size_t>(r_ * c_));
+        inner_->dequantize_rows(0, inner_->rows(), all.data());
+        for (std::uint64_t i = 0; i < nrows; ++i)
+            for (std::uint64_t k = 0; k < r_; ++k) out[i * r_ + k] = all[static_cast<std::size_t>(k * c_ + row0 + i)];
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t r_, c_;
+};
+
+class AddOne final : public ElementwiseRecipe {
+public:
+    AddOne(std::shared_ptr<const Recipe> inner, DType round_to)
+        : ElementwiseRecipe(std::move(inner), "plus 1 (Gemma RMSNorm offset)"), round_(round_to) {}
+    bool payload_is_row_major() const override { return false; }
+
+private:
+    void apply(float* values, std::size_t n) const override {
+        for (std::size_t i = 0; i < n; ++i) values[i] = values[i] + 1.0f;
+        if (round_ == DType::F16) kernels::fp4::round_through_simd(DType::F16, values, n);
+    }
+    DType round_;
+};
+
+class LeadingRows final : public Recipe {
+public:
+    LeadingRows(std::shared_ptr<const Recipe> inner, std::uint64_t keep) : inner_(std::move(inner)), keep_(keep) {
+        if (keep_ > inner_->rows())
+            throw Error(ErrorCode::OutOfRange, "cannot keep " + std::to_string(keep_) + " of " + std::to_string(inner_->rows()) + " rows");
+        if (keep_ % std::max<std::uint64_t>(1, inner_->row_granularity()))
+            throw Error(ErrorCode::Unsupported, "a row slice must end on a whole work unit of its source");
+    }
+    std::string describe() const override { return inner_->describe() + ", first " + std::to_string(keep_) + " rows"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return keep_; }
+    std::uint64_t row_elems() const override { return inner_->row_elems(); }
+    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        if (row0 + nrows > keep_) throw Error(ErrorCode::OutOfRange, "row slice: rows out of range");
+        inner_->dequantize_rows(row0, nrows, out);
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t keep_;
+};
+
+class HeadRows final : public Recipe {
+public:
+    HeadRows(std::shared_ptr<const Recipe> inner, std::uint64_t n_head, std::uint64_t b, std::uint64_t e, bool transpose)
+        : inner_(std::move(inner)), h_(n_head), b_(b), e_(e), t_(transpose) {
+        (void)head_rows_source(inner_->rows(), h_, b_, e_);  // validates
+        g_ = inner_->rows() / h_;
+        in_ = inner_->row_elems();
+    }
+    std::string describe() const override {
+        return inner_->describe() + (t_ ? ", per-head rows transposed (MLA k_b)" : ", per-head rows (MLA v_b)");
+    }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return h_ * (t_ ? in_ : e_ - b_); }
+    std::uint64_t row_elems() const override { return t_ ? e_ - b_ : in_; }
+    std::uint64_t row_granularity() const override { return t_ ? in_ : e_ - b_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const std::uint64_t n = e_ - b_;
+        std::vector<float> block(static_cast<std::size_t>(n * in_));
+        const std::uint64_t per_head = t_ ? in_ : n;
+        while (nrows) {
+            const std::uint64_t h = row0 / per_head, i0 = row0 % per_head, take = std::min(nrows, per_head - i0);
+            inner_->dequantize_rows(h * g_ + b_, n, block.data());  // [n, in]
+            if (t_) {
+                for (std::uint64_t i = 0; i < take; ++i)
+                    for (std::uint64_t j = 0; j < n; ++j) out[i * n + j] = block[static_cast<std::size_t>(j * in_ + i0 + i)];
+                out += take * n;
+            } else {
+                std::copy_n(block.data() + i0 * in_, static_cast<std::size_t>(take * in_), out);
+                out += take * in_;
+            }
+            row0 += take;
+            nrows -= take;
+        }
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t h_, b_, e_, g_ = 0, in_ = 0;
+    bool t_;
+};
+
+class ExpertTranspose final : public Recipe {
+public:
+    ExpertTranspose(std::shared_ptr<const Recipe> inner, std::uint64_t experts, std::uint64_t a, std::uint64_t b,
+                    std::uint64_t stride, std::uint64_t parity)
+        : inner_(std::move(inner)), e_(experts), a_(a), b_(b), s_(stride), p_(parity) {
+        const std::uint64_t re = inner_->row_elems();
+        if (e_ == 0 || a_ == 0 || b_ == 0 || s_ == 0 || b_ % s_ || p_ >= s_ || re == 0 || (a_ * b_) % re ||
+            inner_->rows() * re != e_ * a_ * b_)
+            throw Error(ErrorCode::Malformed, std::to_string(inner_->rows()) + " × " + std::to_string(re) + " values are not " +
+                                                  std::to_string(e_) + " experts of " + std::to_string(a_) + " × " +
+                                                  std::to_string(b_) + " with a stride of " + std::to_string(s_));
+        inner_rows_ = a_ * b_ / re;  // the inner's rows per expert
+    }
+    std::string describe() const override { return inner_->describe() + ", per expert transposed"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return e_ * (b_ / s_); }
+    std::uint64_t row_elems() const override { return a_; }
+    std::uint64_t row_granularity() const override { return b_ / s_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const std::uint64_t per = b_ / s_;
+        std::vector<float> blk(static_cast<std::size_t>(a_ * b_));
+        while (nrows) {
+            const std::uint64_t e = row0 / per, r0 = row0 % per, take = std::min(nrows, per - r0);
+            inner_->dequantize_rows(e * inner_rows_, inner_rows_, blk.data());  // expert e as [a, b]
+            for (std::uint64_t r = 0; r < take; ++r)
+                for (std::uint64_t a = 0; a < a_; ++a) out[r * a_ + a] = blk[static_cast<std::size_t>(a * b_ + s_ * (r0 + r) + p_)];
+            out += take * a_;
+            row0 += take;
+            nrows -= take;
+        }
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t e_, a_, b_, s_, p_, inner_rows_ = 0;
+};
+
+class StridedCols final : public Recipe {
+public:
+    StridedCols(std::shared_ptr<const Recipe> inner, std::uint64_t stride, std::uint64_t parity)
+        : inner_(std::move(inner)), s_(stride), p_(parity) {
+        b_ = inner_->row_elems();
+        if (s_ == 0 || b_ % s_ || p_ >= s_)
+            throw Error(ErrorCode::Malformed, "a row of " + std::to_string(b_) + " does not split with a stride of " + std::to_string(s_));
+    }
+    std::string describe() const override { return inner_->describe() + ", every " + std::to_string(s_) + "th column"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return inner_->rows(); }
+    std::uint64_t row_elems() const override { return b_ / s_; }
+    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        std::vector<float> buf(static_cast<std::size_t>(nrows * b_));
+        inner_->dequantize_rows(row0, nrows, buf.data());
+        const std::uint64_t n = b_ / s_;
+        for (std::uint64_t r = 0; r < nrows; ++r)
+            for (std::uint64_t c = 0; c < n; ++c) out[r * n + c] = buf[static_cast<std::size_t>(r * b_ + s_ * c + p_)];
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t s_, p_, b_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<const Recipe> make_expert_transpose_recipe(std::shared_ptr<const Recipe> inner,
+                                                           std::span<const std::uint64_t> shape, std::uint64_t stride,
+                                                           std::uint64_t parity) {
+    if (shape.size() != 3) throw Error(ErrorCode::Malformed, "expected [experts, in, out], got " + shape_to_string(shape));
+    return std::make_shared<ExpertTranspose>(std::move(inner), shape[0], shape[1], shape[2], stride, parity);
+}
+
+std::shared_ptr<const Recipe> make_strided_cols_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t stride,
+                                                       std::uint64_t parity) {
+    return std::make_shared<StridedCols>(std::move(inner), stride, parity);
+}
+
+std::vector<std::uint64_t> head_rows_source(std::uint64_t rows, std::uint64_t n_head, std::uint64_t row_begin,
+                                            std::uint64_t row_end) {
+    if (n_head == 0 || rows % n_head || row_begin >= row_end || row_end > rows / n_head)
+        throw Error(ErrorCode::Malformed, std::to_string(rows) + " rows do not split into " + std::to_string(n_head) +
+                                              " heads holding rows [" + std::to_string(row_begin) + ", " +
+                                              std::to_string(row_end) + ") each");
+    const std::uint64_t g = rows / n_head;
+    std::vector<std::uint64_t> src;
+    src.reserve(static_cast<std::size_t>(n_head * (row_end - row_begin)));
+    for (std::uint64_t h = 0; h < n_head; ++h)
+        for (std::uint64_t r = row_begin; r < row_end; ++r) src.push_back(h * g + r);
+    return src;
+}
+
+std::shared_ptr<const Recipe> make_head_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t n_head,
+                                                    std::uint64_t row_begin, std::uint64_t row_end, bool transpose) {
+    return std::make_shared<HeadRows>(std::move(inner), n_head, row_begin, row_end, transpose);
+}
+
+std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> inner, DType round_to) {
+    return std::make_shared<AddOne>(std::move(inner), round_to);
+}
+
+std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows) {
+    return std::make_shared<LeadingRows>(std::move(inner), keep_rows);
+}
+
+std::shared_ptr<const Recipe> make_transpose_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t rows,
+                                                    std::uint64_t cols) {
+    return std::make_shared<Transpose>(std::move(inner), rows, cols);
+}
+
+std::shared_ptr<const Recipe> make_round_through_recipe(std::shared_ptr<const Recipe> inner, DType dtype) {
+    if (dtype != DType::BF16 && dtype != DType::F16) return inner;
+    return std::make_shared<RoundThrough>(std::move(inner), dtype);
+}
+
+std::shared_ptr<const Recipe> make_stack_recipe(std::vector<std::shared_ptr<const Recipe>> parts, std::string describe) {
+    return std::make_shared<Stack>(std::move(parts), std::move(describe));
+}
+
+std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe) {
+    return std::make_shared<Constant>(std::move(values), std::move(describe));
+}
+
+std::vector<std::uint64_t> llama_permute_source_rows(std::uint64_t rows, std::uint64_t n_head) {
+    if (n_head == 0 || rows % n_head || (rows / n_head) % 2)
+        throw Error(ErrorCode::Malformed, std::to_string(rows) + " rows do not split into " + std::to_string(n_head) +
+                                              " heads of an even size (llama Q/K permutation)");
+    const std::uint64_t d = rows / n_head, half = d / 2;
+    std::vector<std::uint64_t> src(rows);
+    for (std::uint64_t h = 0; h < n_head; ++h)
+        for (std::uint64_t j = 0; j < half; ++j)
+            for (std::uint64_t s = 0; s < 2; ++s) src[h * d + 2 * j + s] = h * d + s * half + j;
+    return src;
+}
+
+}  // namespace amn::detail

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// write_gguf_plan (gguf_output.hpp): a GGUF output plan as the runner's
+// plan (exec/run_output_plan.hpp) into a GgufWriter.
+#include "sink/gguf_output.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/gguf_ftype.hpp"
+#include "sink/gguf_writer.hpp"
+#include "exec/run_output_plan.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace amn::detail {
+
+namespace {
+
+// The f32 values (and, for CopyRows, the bytes) of a tensor made directly in
+// its GGUF type (RawRows).
+class RawDecode final : public Recipe {
+public:
+    RawDecode(std::shared_ptr<const RawRows> raw, DType type, std::vector<std::uint64_t> shape)
+        : raw_(std::move(raw)), type_(type), info_(dtype_info(type)) {
+        std::uint64_t n = 1;
+        for (auto d : shape) n *= d;
+        elems_ = raw_->rows() ? n / raw_->rows() : 0;
+    }
+    std::string describe() const override { return std::string(info_->name) + " (repacked)"; }
+    std::string scheme_id() const override { return "gguf-" + std::string(info_->name); }
+    std::uint64_t rows() const override { return raw_->rows(); }
+    std::uint64_t row_elems() const override { return elems_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        std::vector<std::uint8_t> b(static_cast<std::size_t>(nrows * raw_->row_bytes()));
+        raw_->read(row0, nrows, b.data());
+        info_->to_f32(b.data(), out, nrows * elems_ / info_->block_elems);
+    }
+    std::optional<DType> lossless_dtype() const override { return type_; }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override { raw_->read(row0, nrows, out); }
+    std::vector<InputRange> inputs() const override { return raw_->inputs(); }
+    bool payload_is_row_major() const override { return false; }
+
+private:
+    std::shared_ptr<const RawRows> raw_;
+    DType type_;
+    const DTypeInfo* info_;
+    std::uint64_t elems_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<const Recipe> make_raw_decode_recipe(std::shared_ptr<const RawRows> raw, DType type,
+                                                     std::vector<std::uint64_t> shape) {
+    return std::make_shared<RawDecode>(std::move(raw), type, std::move(shape));
+}
+
+GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan) {
+    GgufSource src;
+    for (const auto& lt : plan.tensors)
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    src.kvs = gguf_read_kvs(cat);
+    src.tensors.reserve(plan.tensors.size());
+    for (const auto& lt : plan.tensors) {
+        const TensorInfo& stored = cat.tensors.at(lt.sources.at(0));
+        src.tensors.push_back({lt.name, lt.shape, stored.dtype, lt.recipe, &stored, nullptr, lt.quantized});
+    }
+    return src;
+}
+
+std::vector<GgufWarning> converter_log(std::vector<std::string> messages) {
+    std::vector<GgufWarning> out(messages.size());
+    for (std::size_t i = 0; i < messages.size(); ++i) out[i].text = std::move(messages[i]);  // kind ConverterLog
+    return out;
+}
+
+GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const GgufRunOptions& opt, const ProgressFn& progress,
+                                 const std::atomic<bool>* cancel) {
+    GgufForgetResult res;
+    res.file = opt.path;
+    GgufWriter w(res.file, opt.force);
+    w.set_kvs(std::move(p.kvs));
+    w.set_pad_without_tensors(p.pad_without_tensors);
+
+    // The runner's plan: stored bytes copied in one unit (a type kept, its
+    // bytes at hand), or row chunks of the recipe, each a whole number of GGUF rows (so of target blocks) encoded to
+    // the target type; weight = f32 bytes decoded (stored bytes for copies).
+    exec::OutputPlan plan;
+    plan.tensors.reserve(p.tensors.size());
+    for (const auto& ot : p.tensors) {
+        const auto& t = ot.info;
+        exec::OutputTensor o;
+        o.name = t.name;
+        o.sink_tensors = {w.add_tensor(t.name, t.target, t.shape)};
+        o.bytes = t.bytes;
+        o.numel = t.numel;
+        if (t.copied && ot.stored) {
+            o.stored = ot.stored;
+            o.encoding = exec::CopyStored{};
+            o.rows = 1, o.row_weight = t.bytes;
+        } else if (t.copied && ot.raw) {
+            // Bytes made directly in the target type (NVFP4 repacked), row chunk by row chunk.
+            o.recipe = make_raw_decode_recipe(ot.raw, t.target, t.shape);
+            o.encoding = exec::CopyRows{};
+            o.rows = ot.raw->rows(), o.row_weight = ot.raw->row_bytes();
+        } else {
+            const Recipe& r = *ot.recipe;
+            o.recipe = ot.recipe;
+            const std::uint64_t re = std::max<std::uint64_t>(1, r.row_elems());
+            const std::uint64_t row = t.shape.empty() ? 1 : t.shape.back();
+            const std::uint64_t g = row / std::gcd(row, re);  // recipe rows per whole GGUF row set
+            o.rows = r.rows(), o.row_weight = re * 4;
+            o.granularity = std::lcm(g, std::max<std::uint64_t>(1, r.row_granularity()));
+            exec::EncodeType e;
+            e.type = t.target;
+            e.n_per_row = row;
+            e.rows_per_matrix = t.shape.size() >= 3 ? t.shape[t.shape.size() - 2] : std::max<std::uint64_t>(1, t.numel / row);
+            e.imatrix = ot.imatrix;
+            e.loss = opt.measure_loss ? exec::LossMode::Measure : exec::LossMode::CountNonfinite;
+            o.encoding = e;
+        }
+        plan.tensors.push_back(std::move(o));
+    }
+    exec::RunOptions run;
+    run.threads = opt.threads;
+    run.chunk_bytes = opt.chunk_bytes;
+    const auto ran = exec::run_output_plan(cat, std::move(plan), w, run, progress, cancel);
+
+    res.file_bytes = w.file_size();
+    res.loss_measured = opt.measure_loss;
+    res.tensors.reserve(p.tensors.size());
+    for (auto& ot : p.tensors) res.tensors.push_back(std::move(ot.info));
+    for (std::size_t k = 0; k < res.tensors.size(); ++k) {
+        auto& t = res.tensors[k];
+        res.input_numel += t.numel;
+        if (t.copied) continue;
+        const auto& l = ran.loss[k];
+        if (opt.measure_loss) store_loss(t, l);
+        if (l.nonfinite) {
+            GgufWarning w;
+            w.kind = GgufWarningKind::NonFinite;
+            w.count = l.nonfinite;
+            w.tensor = t.name;
+            w.loss_measured = opt.measure_loss;
+            res.warnings.push_back(std::move(w));
+        }
+    }
+    return res;
+}
+
+}  // namespace amn::detail
