@@ -263,7 +263,7 @@ void TestArchTable::own_reference() {
     int checked = 0;
     for (auto [name, c] : simdjson::dom::object(doc.root()["cases"])) {
         // Quantized folders (gpt-oss MXFP4: experts repacked before the rest) are the driver's
-        // (hf_gguf.cc); test_cli_hf_gguf checks their whole files.
+        // (hf_to_gguf.cc); test_cli_hf_gguf checks their whole files.
         if (HfConfig::load((tmp / std::string(name) / "config.json").string()).top("quantization_config")) continue;
         check_case(tmp / std::string(name), c, "f32", std::string(name));
         if (QTest::currentTestFailed()) break;

@@ -160,7 +160,7 @@ struct ArchRow {
     /// this row converts back (suffix ".weight"/".bias" carried over).
     std::span<const HfTensorName> hf_names;
     /// HF → GGUF, Gemma3Model.modify_tensors: `embed_tokens` keeps only the
-    /// first n_vocab rows (the tokenizer's size, hf_gguf.cc); with
+    /// first n_vocab rows (the tokenizer's size, hf_to_gguf.cc); with
     /// `norm_plus_one`, tensors named "…norm.weight" get + 1 (TensorTransform::AddOne).
     bool trim_embd_to_vocab = false;
 };

@@ -281,7 +281,7 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
         const bool packed = name.find("_blocks") != std::string::npos || name.find("_scales") != std::string::npos;
         if (name.find("down_proj") != std::string::npos) {
             if (name.ends_with("_bias")) name = replace(name, "down_proj_bias", "down_proj.bias");
-            else if (packed) return {};  // repacked to GGUF MXFP4 before the other tensors (hf_gguf.cc)
+            else if (packed) return {};  // repacked to GGUF MXFP4 before the other tensors (hf_to_gguf.cc)
             else {
                 if (shape.size() < 2) throw Error(ErrorCode::Malformed, "expected an [experts, in, out] tensor", file_, name);
                 name = replace(name, "down_proj", "down_proj.weight");

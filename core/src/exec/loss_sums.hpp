@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 // Internal: the one round-trip error accumulator of the loss reports —
-// forget to GGUF (forget.cc), forget to safetensors schemes (forget_st.cc and
+// forget to GGUF (forget_gguf.cc), forget to safetensors schemes (forget_st.cc and
 // its kernels, st_kernels.hpp), the re-quantization estimates
-// (requantize.cc, requantize_gguf.cc) and the cast errors of the statistics
+// (lethe_estimate.cc, lethe_estimate_gguf.cc) and the cast errors of the statistics
 // (stats.cc, the SQNR rule only). x is the original value, y its round trip
 // (quantized, then dequantized).
 //

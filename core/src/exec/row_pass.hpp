@@ -3,7 +3,7 @@
 /// \file row_pass.hpp
 /// One pass over the dequantized rows of a tensor on the Executor
 /// (executor.hpp), shared by the statistics (stats.cc) and the
-/// re-quantization estimate (requantize.cc).
+/// re-quantization estimate (lethe_estimate.cc).
 ///
 /// The pass runs on one worker, units in row order, so every accumulation
 /// happens in exactly the element order of a plain sequential loop (sums of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // The converter's index order, config.json integers, and the FP4 repacks of
-// Hugging Face folder → GGUF (hf_gguf_model.hpp).
+// Hugging Face folder → GGUF (hf_to_gguf_model.hpp).
 #include "jobs/hf_to_gguf_model.hpp"
 
 #include "anamnesis/error.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Internal to Hugging Face folder → GGUF (hf_gguf.cc): what becomes of the
+// Internal to Hugging Face folder → GGUF (hf_to_gguf.cc): what becomes of the
 // folder before types and key/values, and the steps that fill it besides
 // the plan walk — the FP4 repacks the converter writes before every other
 // tensor (NVFP4 linears, gpt-oss MXFP4 experts).

@@ -81,7 +81,7 @@ struct Groups {
             case Family::Bnb4: return (R * C + s.blocksize - 1) / s.blocksize;
             case Family::BnbInt8: return R;
             case Family::Affine: return R * ngroups_row;
-            case Family::GgufEncoder: return 1;  // measured per row chunk (requantize_gguf.cc)
+            case Family::GgufEncoder: return 1;  // measured per row chunk (lethe_estimate_gguf.cc)
         }
         return 1;
     }
@@ -170,7 +170,7 @@ struct Requantizer {
                 const float q = std::clamp(std::nearbyint(x / scale) + zero, 0.0f, maxq);
                 return scale * (q - zero);
             }
-            case Family::GgufEncoder: return x;  // not element-wise: requantize_gguf.cc
+            case Family::GgufEncoder: return x;  // not element-wise: lethe_estimate_gguf.cc
         }
         return x;
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 // Internal: the GGUF-encoder path of the re-quantization estimate
-// (requantize_gguf.cc), called by requantize.cc.
+// (lethe_estimate_gguf.cc), called by lethe_estimate.cc.
 #include "anamnesis/requantize.hpp"
 
 #include <atomic>

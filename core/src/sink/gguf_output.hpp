@@ -48,7 +48,7 @@ std::shared_ptr<const Recipe> make_raw_decode_recipe(std::shared_ptr<const RawRo
 
 /// A GGUF as llama-quantize reads it: the file it is given (a GGUF
 /// catalog), or the file convert_hf_to_gguf.py would have written for a
-/// Hugging Face folder (hf_gguf.cc) — so that forget runs on both in one pass.
+/// Hugging Face folder (hf_to_gguf.cc) — so that forget runs on both in one pass.
 struct GgufSourceTensor {
     std::string name;                    ///< GGUF tensor name
     std::vector<std::uint64_t> shape;    ///< row-major
@@ -72,7 +72,7 @@ struct GgufSource {
 GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan);
 
 /// The GGUF `convert_hf_to_gguf.py --outtype <lossless>` would write for the
-/// Hugging Face folder `cat` (hf_gguf.cc): lossless = BF16 when the
+/// Hugging Face folder `cat` (hf_to_gguf.cc): lossless = BF16 when the
 /// converter's `auto` finds BF16, F16 when F16, F32 otherwise; every tensor's
 /// values rounded through its type in that file.
 /// \throws as convert_hf_to_gguf() (hf_gguf.hpp).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-// Internal: the safetensors output of a job — remember (convert.cc) and
+// Internal: the safetensors output of a job — remember (remember.cc) and
 // forget to a safetensors scheme (forget_st.cc) — as one TensorSink: one
 // SafetensorsWriter per shard, `model.safetensors.index.json` (sharded),
 // `config.json` and copied tokenizer files, committed as one set.

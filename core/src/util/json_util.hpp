@@ -77,7 +77,7 @@ void validate_json_document(std::string_view text, const std::string& file);
 ///   written that member into `w` itself (remember's `torch_dtype`/`dtype`).
 /// A repeated key is written once, at its first place with its last value
 /// (Python's json.load + json.dump); `replace` is asked at its first place.
-/// Used for the config.json of remember (rewrite_config_json, convert.cc)
+/// Used for the config.json of remember (rewrite_config_json, remember.cc)
 /// and of forget to a safetensors scheme (forget_st_internal::config_with).
 /// \throws Error{BadJson} "config.json is not valid JSON" / "config.json is
 ///         not a JSON object" / "config.json: invalid key|value" (with
