@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
     <context>
+        <name>amn::ui::BitsFigure</name>
+        <message>
+            <source>bits per weight</source>
+            <translation>Bit pro Gewicht</translation>
+        </message>
+        <message>
+            <source>bits</source>
+            <translation>Bit</translation>
+        </message>
+        <message>
+            <source>bpw</source>
+            <translation>Bit/Gew.</translation>
+        </message>
+    </context>
+    <context>
         <name>amn::ui::BreakdownChart</name>
         <message>
             <source>%1 in total</source>

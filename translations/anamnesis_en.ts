@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
     <context>
+        <name>amn::ui::BitsFigure</name>
+        <message>
+            <source>bits per weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>bits</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>bpw</source>
+            <translation type="unfinished" />
+        </message>
+    </context>
+    <context>
         <name>amn::ui::BreakdownChart</name>
         <message>
             <source>%1 in total</source>

@@ -13,6 +13,11 @@ DE = {
     ("amn::ui::BreakdownChart", "%1 in total"): "%1 insgesamt",
     ("amn::ui::BreakdownChart", "%1\n%2 of %3 (%4), %Ln tensor(s)"): ["%1\n%2 von %3 (%4), %Ln Tensor", "%1\n%2 von %3 (%4), %Ln Tensoren"],
     ("amn::ui::BreakdownChart", "%1 — %2 (%3)"): "%1 — %2 (%3)",
+    # The words of a bits-per-weight figure, as the scheme texts spell them
+    # (chart_util::elideKeepingBits keeps the figure whole).
+    ("amn::ui::BitsFigure", "bits per weight"): "Bit pro Gewicht",
+    ("amn::ui::BitsFigure", "bits"): "Bit",
+    ("amn::ui::BitsFigure", "bpw"): "Bit/Gew.",
 
     (W, "Convert %1"): "%1 konvertieren",
     (W, "&Convert"): "&Konvertieren",

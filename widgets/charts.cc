@@ -4,6 +4,7 @@
 #include "charts.hpp"
 #include "charts_p.hpp"
 
+#include <QCoreApplication>
 #include <QEvent>
 #include <QHelpEvent>
 #include <QLocale>
@@ -56,16 +57,25 @@ bool showTip(QWidget* w, QEvent* e, const std::function<QString(const QPoint&)>&
 
 QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room) {
     if (fm.horizontalAdvance(text) <= room) return text;
-    // A bits-per-weight figure ("4.5 bits per weight", "4,50 bpw", "16 bits")
-    // stays whole, with what follows it; the text before it is elided in the middle.
-    static const QRegularExpression bits(QStringLiteral("\\d+(?:[.,]\\d+)?\\s*(?:bits per weight|bits|bpw)\\b"));
+    // A bits-per-weight figure ("4.5 bits per weight", "4,50 bpw", "16 bits";
+    // in the interface's language: "4,5 Bit pro Gewicht", "4 Bit") stays
+    // whole, with what follows it; the text before it is elided in the middle.
+    const QString perWeight = QCoreApplication::translate("amn::ui::BitsFigure", "bits per weight");
+    const QString bitsWord = QCoreApplication::translate("amn::ui::BitsFigure", "bits");
+    const QString shortForm = QCoreApplication::translate("amn::ui::BitsFigure", "bpw");
+    QStringList words{perWeight, QStringLiteral("bits per weight"), bitsWord, QStringLiteral("bits"), shortForm, QStringLiteral("bpw")};
+    words.removeDuplicates();
+    for (auto& w : words) w = QRegularExpression::escape(w);
+    const QRegularExpression bits(QStringLiteral("\\d+(?:[.,]\\d+)?\\s*(?:") + words.join(QChar('|')) + QStringLiteral(")\\b"));
     const auto m = bits.match(text);
     if (!m.hasMatch()) return fm.elidedText(text, Qt::ElideMiddle, room);
     QString kept = text.mid(m.capturedStart());
     const QString before = text.left(m.capturedStart());
     // Too narrow for some of the name as well: the figure in its short form ("4.5 bpw").
-    if (room - fm.horizontalAdvance(kept) < fm.horizontalAdvance(before.left(8)) + fm.horizontalAdvance(QChar(0x2026)))
+    if (room - fm.horizontalAdvance(kept) < fm.horizontalAdvance(before.left(8)) + fm.horizontalAdvance(QChar(0x2026))) {
+        kept.replace(perWeight, shortForm);
         kept.replace(QStringLiteral("bits per weight"), QStringLiteral("bpw"));
+    }
     const int left = room - fm.horizontalAdvance(kept);
     if (left <= fm.horizontalAdvance(QChar(0x2026))) return QString(QChar(0x2026)) + kept;  // never cut the figure
     return fm.elidedText(before, Qt::ElideMiddle, left) + kept;

@@ -11,6 +11,7 @@
 //     descriptions from the typed parameters, "not measurable" reasons;
 //   * installTranslations() loads Qt's own German (qtbase_de): a standard
 //     Cancel button reads "Abbrechen".
+#include "charts_p.hpp"
 #include "loadedmodel.hpp"
 #include "mainwindow.hpp"
 #include "translations.hpp"
@@ -240,6 +241,26 @@ private slots:
                                           amn::QuantParams{amn::Int8Params{}}, amn::QuantParams{amn::Fp4Params{}}})
             QCOMPARE(amn::ui::schemeText(p), QString::fromStdString(amn::describe(p)));
         QLocale::setDefault(before);
+    }
+
+    void germanLegendKeepsBitsPerWeight() {
+        // The legend's elision keeps the bits-per-weight figure whole in the
+        // interface's language too ("4,5 Bit pro Gewicht", short "4,5 Bit/Gew.").
+        QTranslator t;
+        QVERIFY(t.load(QLocale(QLocale::German, QLocale::Germany), "anamnesis", "_", ":/i18n"));
+        QCoreApplication::installTranslator(&t);
+        const QFontMetrics fm{QFont()};
+        const QString text = QStringLiteral("GGUF Q4_K (Blöcke zu 256 Elementen à 144 Byte, 4,5 Bit pro Gewicht) — 1,2 MiB (45,0 %)");
+        for (int room : {60, 160, 260, 400}) {
+            const QString shown = amn::ui::chart_util::elideKeepingBits(fm, text, room);
+            QVERIFY2(shown.contains(QStringLiteral("4,5 Bit pro Gewicht) — 1,2 MiB (45,0 %)")) ||
+                         shown.contains(QStringLiteral("4,5 Bit/Gew.) — 1,2 MiB (45,0 %)")),
+                     qPrintable(shown));
+        }
+        const QString scheme = QStringLiteral("AWQ GEMM 4 Bit, Gruppe 128, Nullpunkte, F16-Skalen — 3,0 MiB (12,0 %)");
+        const QString shown = amn::ui::chart_util::elideKeepingBits(fm, scheme, fm.horizontalAdvance(scheme) / 2);
+        QVERIFY2(shown.contains(QStringLiteral("4 Bit, Gruppe 128")), qPrintable(shown));
+        QCoreApplication::removeTranslator(&t);
     }
 
     void englishPlurals() {
