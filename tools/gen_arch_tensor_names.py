@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write core/src/arch/arch_tensor_names.inc: gguf-py's tensor-name data for the
-architectures in ARCHS (constants.py MODEL_TENSORS / TENSOR_NAMES and
+architectures of the table's rows (ARCHS, read from arch_table.cc; constants.py MODEL_TENSORS / TENSOR_NAMES and
 tensor_mapping.py TensorNameMap.mappings_cfg / block_mappings_cfg), as C++ rows.
 
 Usage: /usr/bin/python3 tools/gen_arch_tensor_names.py LLAMA_CPP kinds > core/src/arch/arch_tensor_kinds.inc
