@@ -42,7 +42,7 @@ const std::vector<float>& weight() {
 
 void run(benchmark::State& state, const StScheme& scheme, bool simd) {
     const auto& w = weight();
-    const auto* k = simd ? &st::kern::st_kernels() : &st::kern::scalar_kernels();
+    const auto* k = simd ? &kernels::st::st_kernels() : &kernels::st::scalar_kernels();
     std::vector<std::uint8_t> sink(kR * kC * 4);
     const forget_st_internal::PutFn put = [&](std::size_t, std::uint64_t off, std::span<const std::uint8_t> b) {
         std::memcpy(sink.data() + (off % (sink.size() - b.size() + 1)), b.data(), b.size());
@@ -57,7 +57,7 @@ void run(benchmark::State& state, const StScheme& scheme, bool simd) {
             for (std::uint64_t r = 0; r < kR; r += kChunkRows) q.prepass(w.data() + r * kC, r, kChunkRows);
             q.finish_prepass();
         }
-        st::kern::LossSums loss;
+        kernels::st::LossSums loss;
         for (std::uint64_t r = 0; r < kR; r += kChunkRows) q.encode(w.data() + r * kC, r, kChunkRows, scratch, put, loss);
         q.finish(put, tail);
         sqnr = loss.sqnr_db();
@@ -87,7 +87,7 @@ void run_bf16(benchmark::State& state, const StScheme& scheme) {
     const forget_st_internal::TailFn tail = [](std::size_t, std::span<const std::uint8_t>) {};
     forget_st_internal::QuantScratch scratch;
     std::vector<float> x(kChunkRows * kC);
-    const auto& k = st::kern::st_kernels();
+    const auto& k = kernels::st::st_kernels();
     for (auto _ : state) {
         forget_st_internal::WeightQuantizer q(scheme, kR, kC, DType::BF16, &k, false);
         q.start();
@@ -102,7 +102,7 @@ void run_bf16(benchmark::State& state, const StScheme& scheme) {
             }
             q.finish_prepass();
         }
-        st::kern::LossSums loss;
+        kernels::st::LossSums loss;
         for (std::uint64_t r = 0; r < kR; r += kChunkRows) {
             if (q.has_bf16_encode()) {
                 q.encode_bf16(bits.data() + r * kC, r, kChunkRows, scratch, put, loss);

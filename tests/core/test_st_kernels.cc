@@ -26,7 +26,7 @@
 #include <string>
 
 using namespace amn;
-namespace k = amn::st::kern;
+namespace k = amn::kernels::st;
 
 using amn::test::first_diff;
 

@@ -37,7 +37,7 @@ const float* ChunkRows::decode(bool check, bool release) {
     // A stored BF16 weight: decoded and checked in one pass.
     if (check) {
         if (const std::uint16_t* in = stored_bf16()) {
-            const std::uint64_t i = st::kern::st_kernels().bf16_decode_checked(in, n, x_.data());
+            const std::uint64_t i = kernels::st::st_kernels().bf16_decode_checked(in, n, x_.data());
             if (release) this->release();
             if (i < n) nonfinite_error(x_[i], row0_ + i / C, i % C);
             return x_.data();
@@ -53,7 +53,7 @@ const float* ChunkRows::decode(bool check, bool release) {
 
 void ChunkRows::check_finite() const {
     const std::uint64_t C = t_.cols, n = nrows_ * C;
-    const std::uint64_t i = st::kern::st_kernels().first_nonfinite(x_.data(), n);
+    const std::uint64_t i = kernels::st::st_kernels().first_nonfinite(x_.data(), n);
     if (i < n) nonfinite_error(x_[i], row0_ + i / C, i % C);
 }
 

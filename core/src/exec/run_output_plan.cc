@@ -211,7 +211,7 @@ private:
             step = std::min(u.nrows, std::max<u64>(g, kSliceElems / std::max<u64>(1, C) / g * g));
         }
         s.x.resize(step * C);
-        const auto& sk = st::kern::st_kernels();
+        const auto& sk = kernels::st::st_kernels();
         for (u64 a = 0; a < u.nrows; a += step) {
             const u64 m = std::min(step, u.nrows - a), k = m * C;
             r.dequantize_rows(u.row0 + a, m, s.x.data());

@@ -17,15 +17,14 @@ namespace amn::forget_st_internal {
 namespace {
 
 using u64 = std::uint64_t;
-namespace kern = st::kern;
 
 const char* type_name(Bnb4Type t) { return t == Bnb4Type::Nf4 ? "nf4" : "fp4"; }
 
 class Bnb4Quantizer final : public SchemeQuantizer {
 public:
     Bnb4Quantizer(const Bnb4Target& b, const QuantWeight& w) : SchemeQuantizer(w), b_(b) {
-        bnb_.quant_map = kern::bnb4_quant_map(b.type);
-        cb_ = kern::make_codebook4(bnb_.quant_map.data());
+        bnb_.quant_map = kernels::st::bnb4_quant_map(b.type);
+        cb_ = kernels::st::make_codebook4(bnb_.quant_map.data());
     }
 
     void start() override {
@@ -56,26 +55,26 @@ public:
         return true;
     }
     void finish_prepass() override {
-        kern::bnb4_double_quant(bnb_);
-        am_deq_ = kern::bnb4_absmax_dequant(bnb_);
+        kernels::st::bnb4_double_quant(bnb_);
+        am_deq_ = kernels::st::bnb4_absmax_dequant(bnb_);
         std::vector<float>().swap(bnb_.absmax);  // the codes, nested absmax and offset are what is stored
     }
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
     bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
-                     kern::LossSums&) override {
+                     kernels::st::LossSums&) override {
         const u64 n = nrows * w_.C, bs = b_.blocksize, e0 = row0 * w_.C, block0 = e0 / bs;
         s.a.resize((n + 1) / 2);
         s.f.resize((n + bs - 1) / bs);
         // Double quant: the absmax straight into what after_pass() takes.
         float* am = b_.double_quant ? absmax_raw_.get() + block0 : s.f.data();
-        if (!kern::bnb4_run_bf16(*w_.k, in, n, bs, cb_, s.a.data(), am)) return false;  // nothing written
+        if (!kernels::st::bnb4_run_bf16(*w_.k, in, n, bs, cb_, s.a.data(), am)) return false;  // nothing written
         put(0, e0 / 2, s.a);
         if (!b_.double_quant) put(1, block0 * 4, bytes_of(s.f));
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kern::LossSums& loss) override {
+    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
         RoundTrip rt(w_, s, x, nrows, loss);
         const bool ml = rt.on();
         const u64 n = nrows * w_.C, bs = b_.blocksize, e0 = row0 * w_.C, block0 = e0 / bs, nb = (n + bs - 1) / bs;
@@ -85,7 +84,7 @@ public:
         // 16–64 Ki values with the loss after each, and than the loss summed inside
         // the kernel (docs/benchmarks.md).
         rt.need(n);
-        kern::bnb4_run(*w_.k, x, n, bs, cb_, b_.double_quant && ml ? am_deq_.data() + block0 : nullptr, w_.wdtype,
+        kernels::st::bnb4_run(*w_.k, x, n, bs, cb_, b_.double_quant && ml ? am_deq_.data() + block0 : nullptr, w_.wdtype,
                        s.a.data(), s.f.data(), rt.y());
         rt.flat(0, n);
         put(0, e0 / 2, s.a);
@@ -96,7 +95,7 @@ public:
     bool needs_after_pass() const noexcept override { return b_.double_quant && !w_.measure_loss; }
     void after_pass(const PutFn& put) override {
         const u64 blocks = (w_.R * w_.C + b_.blocksize - 1) / b_.blocksize;
-        kern::bnb4_double_quant(bnb_, {absmax_raw_.get(), blocks});  // centered in place
+        kernels::st::bnb4_double_quant(bnb_, {absmax_raw_.get(), blocks});  // centered in place
         absmax_raw_.reset();  // the codes, nested absmax and offset are what is stored
         put(1, 0, bnb_.absmax_q);  // weight (the U8 codes), by this worker
         std::vector<std::uint8_t>().swap(bnb_.absmax_q);
@@ -111,7 +110,7 @@ public:
             put(j++, 0, bytes_of(bnb_.nested_absmax));
             put(j++, 0, bytes_of(bnb_.nested_quant_map));
         }
-        kern::bnb4_quant_state(bnb_, b_.type, b_.blocksize, w_.wdtype, w_.R, w_.C, b_.double_quant);
+        kernels::st::bnb4_quant_state(bnb_, b_.type, b_.blocksize, w_.wdtype, w_.R, w_.C, b_.double_quant);
         std::vector<float>().swap(am_deq_);
         const auto& js = bnb_.quant_state_json;
         tail(j, bytes_of(js.data(), js.size()));
@@ -120,7 +119,7 @@ public:
 
 private:
     Bnb4Target b_;
-    kern::Codebook4 cb_{};
+    kernels::st::Codebook4 cb_{};
     st::Bnb4Result bnb_;          // absmax of every block (double quant) and its results
     std::vector<float> am_deq_;   // double quant: the absmax a loader dequantizes
     // Double quant without the loss: every absmax as the chunks store them (not

@@ -9,7 +9,6 @@ namespace amn::forget_st_internal {
 namespace {
 
 using u64 = std::uint64_t;
-namespace kern = st::kern;
 
 class Int8Quantizer final : public SchemeQuantizer {
 public:
@@ -17,7 +16,7 @@ public:
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
     bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
-                     kern::LossSums& loss) override {
+                     kernels::st::LossSums& loss) override {
         const u64 C = w_.C, n = nrows * C;
         s.q.resize(n);
         s.f.resize(nrows);
@@ -31,7 +30,7 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kern::LossSums& loss) override {
+    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C, n = nrows * C;
         s.q.resize(n);

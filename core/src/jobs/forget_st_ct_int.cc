@@ -14,7 +14,6 @@ namespace amn::forget_st_internal {
 namespace {
 
 using u64 = std::uint64_t;
-namespace kern = st::kern;
 
 class CtIntQuantizer final : public SchemeQuantizer {
 public:
@@ -26,7 +25,7 @@ public:
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
     bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
-                     kern::LossSums&) override {
+                     kernels::st::LossSums&) override {
         // As encode(): the packed rows, the scales, the zero points kept for finish().
         const u64 C = w_.C, gs = p_.group_size ? p_.group_size : C, G = C / gs;
         const u64 words = (C * p_.bits + 31) / 32;
@@ -42,8 +41,8 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kern::LossSums& loss) override {
-        const kern::StKernels& k = *w_.k;
+    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+        const kernels::st::StKernels& k = *w_.k;
         RoundTrip rt(w_, s, x, nrows, loss);
         float* const y = rt.y();
         const u64 C = w_.C, n = nrows * C, gs = p_.group_size ? p_.group_size : C, G = C / gs;

@@ -15,11 +15,10 @@ namespace forget_st_internal {
 namespace {
 
 using u64 = std::uint64_t;
-namespace kern = st::kern;
 
 // Max |x| of every 128 × 128 tile of `nrows` rows of `C` columns (tiles
 // row-major, ceil(C / 128) per tile row; edge tiles partial) into `f`.
-void tile_absmax(const kern::StKernels& k, const float* x, u64 nrows, u64 C, std::vector<float>& f) {
+void tile_absmax(const kernels::st::StKernels& k, const float* x, u64 nrows, u64 C, std::vector<float>& f) {
     const u64 nbc = (C + 127) / 128;
     f.assign(((nrows + 127) / 128) * nbc, 0.0f);
     for (u64 r = 0; r < nrows; ++r)
@@ -28,7 +27,7 @@ void tile_absmax(const kern::StKernels& k, const float* x, u64 nrows, u64 C, std
 }
 
 // The same from the stored BF16 bits into s.f (false: a NaN/±inf).
-bool tile_absmax_bf16(const kern::StKernels& k, const std::uint16_t* in, u64 nrows, u64 C, QuantScratch& s) {
+bool tile_absmax_bf16(const kernels::st::StKernels& k, const std::uint16_t* in, u64 nrows, u64 C, QuantScratch& s) {
     const u64 nbc = (C + 127) / 128;
     s.f.assign(((nrows + 127) / 128) * nbc, 0.0f);
     s.y.resize(nbc);  // one row's 128-column maxima
@@ -43,7 +42,7 @@ bool tile_absmax_bf16(const kern::StKernels& k, const std::uint16_t* in, u64 nro
 // E4M3 codes of those rows with each tile's scale `f[t]` (compressed-tensors
 // FP8_BLOCK, or DeepSeek's weight_scale_inv when `deepseek`), one row of
 // round trip at a time, its loss after each row.
-void encode_tiles(const kern::StKernels& k, const float* x, u64 nrows, u64 C, const std::vector<float>& f,
+void encode_tiles(const kernels::st::StKernels& k, const float* x, u64 nrows, u64 C, const std::vector<float>& f,
                   bool deepseek, DType wdtype, std::uint8_t* q, const RoundTrip& rt) {
     const u64 nbc = (C + 127) / 128;
     float* y = rt.y();
@@ -56,7 +55,7 @@ void encode_tiles(const kern::StKernels& k, const float* x, u64 nrows, u64 C, co
 }
 
 // The same from the stored BF16 bits, each 128-column piece with its tile's scale in s.f.
-void encode_tiles_bf16(const kern::StKernels& k, const std::uint16_t* in, u64 nrows, u64 C, bool deepseek,
+void encode_tiles_bf16(const kernels::st::StKernels& k, const std::uint16_t* in, u64 nrows, u64 C, bool deepseek,
                        QuantScratch& s) {
     const u64 nbc = (C + 127) / 128;
     for (u64 r = 0; r < nrows; ++r)
@@ -96,9 +95,9 @@ public:
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
     bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
-                     kern::LossSums&) override {
+                     kernels::st::LossSums&) override {
         // Everything is computed before the first put(): false leaves nothing written.
-        const kern::StKernels& k = *w_.k;
+        const kernels::st::StKernels& k = *w_.k;
         const u64 C = w_.C, n = nrows * C;
         s.a.resize(n);
         if (g_ == Fp8Granularity::Tensor) {
@@ -123,8 +122,8 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kern::LossSums& loss) override {
-        const kern::StKernels& k = *w_.k;
+    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+        const kernels::st::StKernels& k = *w_.k;
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C, n = nrows * C;
         s.a.resize(n);
@@ -252,7 +251,7 @@ public:
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
     bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
-                     kern::LossSums&) override {
+                     kernels::st::LossSums&) override {
         const u64 C = w_.C;
         s.a.resize(nrows * C);
         if (!tile_absmax_bf16(*w_.k, in, nrows, C, s)) return false;  // nothing written
@@ -263,7 +262,7 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kern::LossSums& loss) override {
+    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C;
         s.a.resize(nrows * C);

@@ -56,7 +56,7 @@ std::span<const std::uint8_t> bytes_of(const std::vector<T>& v) {
 struct QuantWeight {
     std::uint64_t R = 0, C = 0;
     DType wdtype = DType::F32;
-    const st::kern::StKernels* k = nullptr;  ///< never null
+    const kernels::st::StKernels* k = nullptr;  ///< never null
     bool measure_loss = true;
     /// Bytes of one value in the weight dtype (its scales are stored in it).
     std::uint64_t esize() const noexcept { return wdtype == DType::F32 ? 4 : 2; }
@@ -80,12 +80,12 @@ public:
     virtual bool prepass_bf16(const std::uint16_t*, std::uint64_t, std::uint64_t) { return false; }
     virtual bool has_bf16_encode() const noexcept { return false; }
     virtual bool encode_bf16(const std::uint16_t*, std::uint64_t, std::uint64_t, QuantScratch&, const PutFn&,
-                             st::kern::LossSums&) {
+                             kernels::st::LossSums&) {
         return false;
     }
     virtual void finish_prepass() {}
     virtual void encode(const float* x, std::uint64_t row0, std::uint64_t nrows, QuantScratch& s, const PutFn& put,
-                        st::kern::LossSums& loss) = 0;
+                        kernels::st::LossSums& loss) = 0;
     virtual bool needs_after_pass() const noexcept { return false; }
     virtual void after_pass(const PutFn&) {}
     virtual std::uint64_t finish(const PutFn&, const TailFn&) { return 0; }
@@ -103,7 +103,7 @@ class RoundTrip {
 public:
     /// Values summed a row (or a flat piece of kPiece values) at a time, in L1/L2.
     static constexpr std::uint64_t kPiece = 16384;
-    RoundTrip(const QuantWeight& w, QuantScratch& s, const float* x, std::uint64_t nrows, st::kern::LossSums& loss)
+    RoundTrip(const QuantWeight& w, QuantScratch& s, const float* x, std::uint64_t nrows, kernels::st::LossSums& loss)
         : w_(w), s_(s), x_(x), loss_(loss) {
         need(std::min<std::uint64_t>(nrows * w.C, std::max<std::uint64_t>(w.C, kPiece)));
     }
@@ -126,7 +126,7 @@ private:
     const QuantWeight& w_;
     QuantScratch& s_;
     const float* x_;
-    st::kern::LossSums& loss_;
+    kernels::st::LossSums& loss_;
 };
 
 /// One Linear weight's quantizer: the steps of its scheme's SchemeQuantizer,
@@ -134,13 +134,13 @@ private:
 class WeightQuantizer {
 public:
     /// R×C weight stored as `wdtype` (F32, BF16, F16), quantized to `scheme`
-    /// with `kernels` (default: st::kern::st_kernels(), SIMD; the benchmark
+    /// with `kernels` (default: kernels::st::st_kernels(), SIMD; the benchmark
     /// passes the scalar reference). `measure_loss` false: encode() makes no
     /// dequantized values and adds no error sums (StForgetOptions::measure_loss),
     /// except the `nonfinite` count of LLM.int8 rows whose F16 cast overflows
     /// (C per such row: every value of it dequantizes to NaN).
     WeightQuantizer(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
-                    const st::kern::StKernels* kernels = nullptr, bool measure_loss = true);
+                    const kernels::st::StKernels* kernels = nullptr, bool measure_loss = true);
     ~WeightQuantizer();
 
     /// Allocate what the quantizer holds whole (double-quant absmax, row
@@ -183,7 +183,7 @@ public:
     /// measure_loss). Returns false, having written nothing, when they hold a
     /// NaN/±inf (the caller then decodes the chunk and reports it).
     bool encode_bf16(const std::uint16_t* in, std::uint64_t row0, std::uint64_t nrows, QuantScratch& s,
-                     const PutFn& put, st::kern::LossSums& loss) {
+                     const PutFn& put, kernels::st::LossSums& loss) {
         return q_->encode_bf16(in, row0, nrows, s, put, loss);
     }
     /// After every prepass(): the tensor-wide values.
@@ -191,7 +191,7 @@ public:
     /// Quantize rows [row0, row0 + nrows): write their slices through
     /// `put`, add their round-trip error to `loss`. Concurrent chunks are fine.
     void encode(const float* x, std::uint64_t row0, std::uint64_t nrows, QuantScratch& s, const PutFn& put,
-                st::kern::LossSums& loss) {
+                kernels::st::LossSums& loss) {
         q_->encode(x, row0, nrows, s, put, loss);
     }
     /// True when after_pass() must run between the last encode() and

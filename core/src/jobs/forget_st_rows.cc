@@ -41,8 +41,8 @@ std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name
 }
 
 WeightQuantizer::WeightQuantizer(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
-                                 const st::kern::StKernels* kernels, bool measure_loss)
-    : q_(st_scheme_row(scheme).quantizer(scheme, {R, C, wdtype, kernels ? kernels : &st::kern::st_kernels(), measure_loss})) {}
+                                 const kernels::st::StKernels* kernels, bool measure_loss)
+    : q_(st_scheme_row(scheme).quantizer(scheme, {R, C, wdtype, kernels ? kernels : &kernels::st::st_kernels(), measure_loss})) {}
 
 WeightQuantizer::~WeightQuantizer() = default;
 

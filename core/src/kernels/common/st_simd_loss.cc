@@ -18,7 +18,7 @@
 #include <cmath>
 
 HWY_BEFORE_NAMESPACE();
-namespace amn::st::kern {
+namespace amn::kernels::st {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -81,15 +81,15 @@ void Loss(const float* x, const float* y, std::size_t n, LossSums& acc) {
 }
 
 }  // namespace HWY_NAMESPACE
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace amn::st::kern {
+namespace amn::kernels::st {
 
 HWY_EXPORT(Loss);
 
 void simd_loss(const float* x, const float* y, std::size_t n, LossSums& acc) { HWY_DYNAMIC_DISPATCH(Loss)(x, y, n, acc); }
 
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 #endif  // HWY_ONCE

@@ -84,7 +84,7 @@ Tiling tiling_for(Fp8Granularity g, std::size_t R, std::size_t C) {
 namespace {
 
 /// max |x| per tile of the tiling (a zero-padded tile's padding changes nothing).
-std::vector<float> tile_absmax(const kern::StKernels& k, std::span<const float> w, std::size_t R, std::size_t C,
+std::vector<float> tile_absmax(const kernels::st::StKernels& k, std::span<const float> w, std::size_t R, std::size_t C,
                                const Tiling& t) {
     std::vector<float> amax(t.nbr * t.nbc, 0.0f);
     for (std::size_t r = 0; r < R; ++r)
@@ -101,7 +101,7 @@ Fp8Result quantize_fp8_ct(std::span<const float> w, const std::vector<std::uint6
                           Fp8Granularity granularity) {
     const auto [R, C] = detail::check_weight("compressed-tensors FP8", w, shape, wdtype);
     const Tiling t = tiling_for(granularity, R, C);
-    const auto& k = kern::st_kernels();
+    const auto& k = kernels::st::st_kernels();
 
     // memoryless_minmax in the weight dtype (exact), then calculate_qparams'
     // min(min, 0) / max(max, 0): amax = max(|min|, |max|) = max |x|.
@@ -132,7 +132,7 @@ Fp8Result quantize_fp8_deepseek(std::span<const float> w, const std::vector<std:
                                 bool ue8m0) {
     const auto [R, C] = detail::check_weight("DeepSeek block FP8", w, shape, wdtype);
     const Tiling t = tiling_for(Fp8Granularity::Block, R, C);
-    const auto& k = kern::st_kernels();
+    const auto& k = kernels::st::st_kernels();
 
     // amax per zero-padded 128×128 tile, as f32 (a BF16/F16 weight widens exactly).
     Fp8Result res;

@@ -21,13 +21,13 @@
 #include <cmath>
 
 HWY_BEFORE_NAMESPACE();
-namespace amn::st::kern {
+namespace amn::kernels::st {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // The decoded values in[i .. i + n) into buf (n ≤ 64).
 inline void DecodeTail(const std::uint16_t* in, std::size_t n, float* buf) {
-    for (std::size_t i = 0; i < n; ++i) buf[i] = detail::float_of(std::uint32_t(in[i]) << 16);
+    for (std::size_t i = 0; i < n; ++i) buf[i] = amn::st::detail::float_of(std::uint32_t(in[i]) << 16);
 }
 
 #if HWY_TARGET != HWY_SCALAR
@@ -179,7 +179,7 @@ bool Int8RowBf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* 
     const std::uint32_t bits = st_kernels().bf16_absmax_bits(in, n);
     if (bits >= 0x7F80u) return false;
     // max |f16(x)| = f16(max |x|): F16 rounding (RNE, ≥ 65520 → inf) is odd and monotone.
-    const float amax = detail::round_to(DType::F16, detail::float_of(bits << 16));
+    const float amax = amn::st::detail::round_to(DType::F16, amn::st::detail::float_of(bits << 16));
     *scb = amax;
     const float scale = (1.0f / amax) * 127.0f;
     std::size_t i = 0;
@@ -201,18 +201,18 @@ bool Int8RowBf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, float* 
     }
 #endif
     for (; i < n; ++i) {  // the tail, and the rows with SCB 0 or inf, as the scalar reference
-        const float p = detail::round_to(DType::F16, detail::float_of(std::uint32_t(in[i]) << 16)) * scale;
+        const float p = amn::st::detail::round_to(DType::F16, amn::st::detail::float_of(std::uint32_t(in[i]) << 16)) * scale;
         q[i] = std::isnan(p) ? std::int8_t(0) : std::int8_t(std::nearbyint(p));
     }
     return true;
 }
 
 }  // namespace HWY_NAMESPACE
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace amn::st::kern {
+namespace amn::kernels::st {
 
 HWY_EXPORT(Fp8EncodeBf16);
 HWY_EXPORT(Int8RowBf16);
@@ -225,5 +225,5 @@ bool simd_int8_row_bf16(const std::uint16_t* in, std::size_t n, std::int8_t* q, 
     return HWY_DYNAMIC_DISPATCH(Int8RowBf16)(in, n, q, scb);
 }
 
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 #endif  // HWY_ONCE

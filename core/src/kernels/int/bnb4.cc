@@ -126,7 +126,7 @@ void quantize_blocks(const float* x, std::size_t n, std::size_t blocksize, const
         // dispatched kernel (the same codes as below).
         std::vector<float> mid(code.mids());
         mid.push_back(HUGE_VALF);
-        kern::st_kernels().code8_blocks(x, full, blocksize, mid.data(), code.order().data(), q, absmax);
+        kernels::st::st_kernels().code8_blocks(x, full, blocksize, mid.data(), code.order().data(), q, absmax);
         b0 = full;
     }
     for (std::size_t b = b0; b * blocksize < n; ++b) {
@@ -254,7 +254,11 @@ std::string python_float_repr(double x) {
     return out;
 }
 
-namespace kern {
+}  // namespace amn::st
+
+// The row-chunk kernels' side of bitsandbytes 4-bit (kernels/st/st_kernels.hpp).
+namespace amn::kernels::st {
+using namespace amn::st;
 
 std::vector<float> bnb4_quant_map(Bnb4Type kind) { return kind == Bnb4Type::Fp4 ? table(kFp4Bits) : table(kNf4Bits); }
 
@@ -297,7 +301,9 @@ void bnb4_quant_state(Bnb4Result& res, Bnb4Type kind, unsigned blocksize, DType 
     res.quant_state_suffix = std::string("quant_state.bitsandbytes__") + (fp4 ? "fp4" : "nf4");
 }
 
-}  // namespace kern
+}  // namespace amn::kernels::st
+
+namespace amn::st {
 
 Bnb4Result quantize_bnb4(std::span<const float> w, const std::vector<std::uint64_t>& shape, DType wdtype,
                          Bnb4Type kind, unsigned blocksize, bool double_quant) {
@@ -309,14 +315,14 @@ Bnb4Result quantize_bnb4(std::span<const float> w, const std::vector<std::uint64
     const std::size_t blocks = (n + blocksize - 1) / blocksize;
 
     Bnb4Result res;
-    res.quant_map = kern::bnb4_quant_map(kind);
-    const kern::Codebook4 cb = kern::make_codebook4(res.quant_map.data());
+    res.quant_map = kernels::st::bnb4_quant_map(kind);
+    const kernels::st::Codebook4 cb = kernels::st::make_codebook4(res.quant_map.data());
     res.absmax.resize(blocks);
     res.packed.resize((n + 1) / 2);
-    kern::bnb4_run(kern::st_kernels(), w.data(), n, blocksize, cb, nullptr, wdtype, res.packed.data(),
+    kernels::st::bnb4_run(kernels::st::st_kernels(), w.data(), n, blocksize, cb, nullptr, wdtype, res.packed.data(),
                    res.absmax.data(), nullptr);
-    if (double_quant) kern::bnb4_double_quant(res);
-    kern::bnb4_quant_state(res, kind, blocksize, wdtype, R, C, double_quant);
+    if (double_quant) kernels::st::bnb4_double_quant(res);
+    kernels::st::bnb4_quant_state(res, kind, blocksize, wdtype, R, C, double_quant);
     return res;
 }
 

@@ -16,7 +16,7 @@ Int8Result quantize_bnb_int8(std::span<const float> w, const std::vector<std::ui
     Int8Result res;
     res.q.resize(R * C);
     res.scb.resize(R);
-    const auto& k = kern::st_kernels();
+    const auto& k = kernels::st::st_kernels();
     for (std::size_t r = 0; r < R; ++r) k.int8_row(w.data() + r * C, C, res.q.data() + r * C, &res.scb[r], nullptr);
     return res;
 }

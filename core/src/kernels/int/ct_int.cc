@@ -36,7 +36,7 @@ PackedIntResult quantize_ct_int(std::span<const float> w, const std::vector<std:
     res.weight_shape = {std::int64_t(R), std::int64_t(C)};
     std::vector<std::int8_t> zp(R * G, 0);
     res.q.resize(R * C);
-    const auto& k = kern::st_kernels();
+    const auto& k = kernels::st::st_kernels();
     for (std::size_t r = 0; r < R; ++r)
         for (std::size_t g = 0; g < G; ++g) {
             const float* x = w.data() + r * C + g * gs;

@@ -38,7 +38,7 @@
 #include <mutex>
 
 HWY_BEFORE_NAMESPACE();
-namespace amn::st::kern {
+namespace amn::kernels::st {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -73,7 +73,7 @@ bool Bf16AbsMaxBlocks(const std::uint16_t* in, std::size_t n, std::size_t bs, fl
         for (; i + bs <= n; i += bs, ++b) {
             const std::uint32_t m = BlockMaxBits(in + i, bs);
             if (m >= 0x7F80u) return false;
-            out[b] = detail::float_of(m << 16);
+            out[b] = amn::st::detail::float_of(m << 16);
         }
     return scalar_kernels().bf16_absmax_blocks(in + i, n - i, bs, out + b);
 }
@@ -218,8 +218,8 @@ struct Code8Cells {
         for (int t = 0; t < 256; ++t) identity = identity && ord[t] == t;
         for (std::uint32_t sign = 0; sign < 2 && ok; ++sign) {
             for (std::uint32_t c = 0; c < kCells && ok; ++c) {
-                const float lo = c == 0 ? 0.0f : detail::float_of((c + kBase) << 17);
-                const float hi = detail::float_of(((c + kBase + 1) << 17) - 1);
+                const float lo = c == 0 ? 0.0f : amn::st::detail::float_of((c + kBase) << 17);
+                const float hi = amn::st::detail::float_of(((c + kBase + 1) << 17) - 1);
                 const float a = sign ? -hi : lo, b = sign ? -lo : hi;
                 // The midpoints ascend: k0 and the ones in [a, b) by two binary searches.
                 const std::uint32_t k0 = std::uint32_t(std::lower_bound(mids, mids + 255, a) - mids);
@@ -230,7 +230,7 @@ struct Code8Cells {
                 const std::size_t i = sign * kCells + c;
                 m[i] = mm;
                 codes[i] = std::int32_t(ord[k0] | (k0 < 255 ? std::uint32_t(ord[k0 + 1]) << 8 : 0u));
-                packed[i] = std::int32_t(k0 | (has ? 1u << 8 | (detail::bits_of(mm) & 0x1FFFFu) << 9 : 0u));
+                packed[i] = std::int32_t(k0 | (has ? 1u << 8 | (amn::st::detail::bits_of(mm) & 0x1FFFFu) << 9 : 0u));
             }
         }
         for (int t = 0; t + 1 < 255 && ok; ++t) ok = mids[t] <= mids[t + 1];  // the searches need ascending midpoints
@@ -273,7 +273,7 @@ void Code8Blocks(const float* x, std::size_t nblocks, std::size_t bs, const floa
             __m512i m = _mm512_setzero_si512();
             for (std::size_t j = 0; j < bs; j += 16)
                 m = _mm512_max_epu32(m, _mm512_and_si512(_mm512_castps_si512(_mm512_loadu_ps(xb + j)), absmask));
-            const float a = detail::float_of(std::uint32_t(_mm512_reduce_max_epu32(m)));
+            const float a = amn::st::detail::float_of(std::uint32_t(_mm512_reduce_max_epu32(m)));
             absmax_out[b] = a;
             const __m512 inv = _mm512_set1_ps(1.0f / std::max(a, 1e-38f));
             for (std::size_t j = 0; j < bs; j += 16) {
@@ -326,11 +326,11 @@ bool Bnb4BlocksBf16(const std::uint16_t* in, std::size_t nblocks, std::size_t bs
 }
 
 }  // namespace HWY_NAMESPACE
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace amn::st::kern {
+namespace amn::kernels::st {
 
 HWY_EXPORT(Bf16AbsMaxBlocks);
 HWY_EXPORT(Bnb4BlocksBf16);
@@ -349,5 +349,5 @@ bool simd_bnb4_blocks_bf16(const std::uint16_t* in, std::size_t nblocks, std::si
     return HWY_DYNAMIC_DISPATCH(Bnb4BlocksBf16)(in, nblocks, bs, cb, packed, absmax_out);
 }
 
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 #endif  // HWY_ONCE

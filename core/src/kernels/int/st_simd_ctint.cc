@@ -5,7 +5,7 @@
 // run time; the f32 kernels are in st_simd.cc.
 //
 // The bytes are those of the f32 path on the decoded values (minmax,
-// detail::ct_int_qparams, int_encode with wdtype BF16, pack_int):
+// amn::st::detail::ct_int_qparams, int_encode with wdtype BF16, pack_int):
 // - symmetric: max(|mn|, |mx|) = max |x| is the largest bits & 0x7FFF (for
 //   finite values their order is the order of |x|; ≥ 0x7F80: NaN/±inf);
 // - asymmetric: min and max come from the bits: key = bits ^ ((bits >>arith 15) & 0x7FFF)
@@ -49,7 +49,7 @@
 #include <vector>
 
 HWY_BEFORE_NAMESPACE();
-namespace amn::st::kern {
+namespace amn::kernels::st {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -68,7 +68,7 @@ bool CtIntRowsDecoded(const std::uint16_t* in, std::size_t nrows, std::size_t C,
             float mn, mx;
             std::int8_t z;
             k.minmax(x.data() + g * gs, gs, &mn, &mx);
-            detail::ct_int_qparams(mn, mx, bits, symmetric, DType::BF16, s[g], z);
+            amn::st::detail::ct_int_qparams(mn, mx, bits, symmetric, DType::BF16, s[g], z);
             if (zp) zp[r * G + g] = z;
             k.int_encode(x.data() + g * gs, gs, s[g], float(z), qmin, qmax, DType::BF16, q.data() + g * gs, nullptr);
         }
@@ -238,11 +238,11 @@ bool CtIntRowsBf16(const std::uint16_t* in, std::size_t nrows, std::size_t C, st
 }
 
 }  // namespace HWY_NAMESPACE
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace amn::st::kern {
+namespace amn::kernels::st {
 
 HWY_EXPORT(CtIntRowsBf16);
 
@@ -251,5 +251,5 @@ bool simd_ct_int_rows_bf16(const std::uint16_t* in, std::size_t nrows, std::size
     return HWY_DYNAMIC_DISPATCH(CtIntRowsBf16)(in, nrows, C, gs, bits, symmetric, scale, zp, packed);
 }
 
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 #endif  // HWY_ONCE

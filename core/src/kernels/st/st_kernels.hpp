@@ -25,7 +25,11 @@
 #include <span>
 #include <vector>
 
-namespace amn::st::kern {
+namespace amn::kernels::st {
+
+// The public types of the safetensors-family encoders (st_quantize.hpp:
+// Bnb4Result, Bnb4Type, …) these kernels fill.
+using namespace amn::st;
 
 /// Round-trip error sums of dequantized values y against the input x
 /// (loss_sums.hpp: f64 sums over the pairs whose y is finite — x is always
@@ -164,7 +168,7 @@ struct StKernels {
     /// patterns, row-major; wdtype BF16), without round trip, in groups of `gs`
     /// consecutive values of a row (gs ≥ 1 divides C; gs = C: one group per row, the
     /// channel strategy; G = C / gs groups per row). Per group, as the f32 path
-    /// (`minmax`, detail::ct_int_qparams, `int_encode`, `pack_int`): mn = min(0, min x),
+    /// (`minmax`, amn::st::detail::ct_int_qparams, `int_encode`, `pack_int`): mn = min(0, min x),
     /// mx = max(0, max x); scale and zero point by ct_int_qparams(mn, mx, bits,
     /// symmetric, BF16); codes q = round_half_even(clamp(rt(rt(x / s) + z), qmin,
     /// qmax)) with rt the BF16 rounding (RNE) and qmin, qmax = −2^(bits−1),
@@ -243,4 +247,4 @@ std::vector<float> bnb4_absmax_dequant(const Bnb4Result& res);
 void bnb4_quant_state(Bnb4Result& res, Bnb4Type kind, unsigned blocksize, DType wdtype, std::uint64_t R,
                       std::uint64_t C, bool double_quant);
 
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st

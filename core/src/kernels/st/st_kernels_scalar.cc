@@ -14,9 +14,9 @@
 #include <vector>
 #include <numeric>
 
-namespace amn::st::kern {
+namespace amn::kernels::st {
 
-using detail::round_to;
+using amn::st::detail::round_to;
 
 Codebook4 make_codebook4(const float* quant_map) {
     Codebook4 cb{};
@@ -77,7 +77,7 @@ std::size_t first_nonfinite(const float* x, std::size_t n) {
 std::size_t bf16_decode_checked(const std::uint16_t* in, std::size_t n, float* out) {
     std::size_t first = n;
     for (std::size_t i = 0; i < n; ++i) {
-        out[i] = detail::float_of(std::uint32_t(in[i]) << 16);
+        out[i] = amn::st::detail::float_of(std::uint32_t(in[i]) << 16);
         if (first == n && (in[i] & 0x7F80u) == 0x7F80u) first = i;  // exponent all ones: inf or NaN
     }
     return first;
@@ -161,7 +161,7 @@ void int_encode(const float* x, std::size_t n, float s, float z, float qmin, flo
 }
 
 void pack_int(const std::int8_t* q, std::size_t n, unsigned bits, std::int32_t* out) {
-    detail::pack_int32(q, n, 1, bits, out, 1);
+    amn::st::detail::pack_int32(q, n, 1, bits, out, 1);
 }
 
 void int8_row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y) {
@@ -180,7 +180,7 @@ bool bf16_absmax_blocks(const std::uint16_t* in, std::size_t n, std::size_t bs, 
     for (std::size_t i = 0, b = 0; i < n; i += bs, ++b) {
         const std::uint16_t m = bf16_absmax_bits(in + i, std::min(bs, n - i));
         if (m >= 0x7F80u) return false;
-        out[b] = detail::float_of(std::uint32_t(m) << 16);
+        out[b] = amn::st::detail::float_of(std::uint32_t(m) << 16);
     }
     return true;
 }
@@ -242,7 +242,7 @@ bool ct_int_rows_bf16(const std::uint16_t* in, std::size_t nrows, std::size_t C,
             float mn, mx, s;
             std::int8_t z;
             minmax(x.data() + g * gs, gs, &mn, &mx);
-            detail::ct_int_qparams(mn, mx, bits, symmetric, DType::BF16, s, z);
+            amn::st::detail::ct_int_qparams(mn, mx, bits, symmetric, DType::BF16, s, z);
             scale[r * G + g] = s;
             if (zp) zp[r * G + g] = z;
             int_encode(x.data() + g * gs, gs, s, float(z), qmin, qmax, DType::BF16, q.data() + g * gs, nullptr);
@@ -301,4 +301,4 @@ const StKernels& scalar_kernels() noexcept {
     return k;
 }
 
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st

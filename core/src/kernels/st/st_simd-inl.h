@@ -17,7 +17,7 @@
 #include <cstdint>
 
 HWY_BEFORE_NAMESPACE();
-namespace amn::st::kern {
+namespace amn::kernels::st {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -113,7 +113,7 @@ HWY_INLINE void StoreBytes(VI v, std::int8_t* p) {
 }
 
 }  // namespace HWY_NAMESPACE
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 HWY_AFTER_NAMESPACE();
 
 #endif  // AMN_ST_SIMD_INL_H_ toggle

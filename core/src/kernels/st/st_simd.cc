@@ -41,7 +41,7 @@
 #include <cstring>
 
 HWY_BEFORE_NAMESPACE();
-namespace amn::st::kern {
+namespace amn::kernels::st {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -391,7 +391,7 @@ void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y
     const DI di;
     const std::size_t N = hn::Lanes(df);
     // max |f16(x)| = f16(max |x|): F16 rounding (RNE, ≥ 65520 → inf) is odd and monotone.
-    const float amax = detail::round_to(DType::F16, AbsMax(x, n));
+    const float amax = amn::st::detail::round_to(DType::F16, AbsMax(x, n));
     std::size_t i = 0;
     *scb = amax;
     const float scale = (1.0f / amax) * 127.0f;
@@ -414,18 +414,18 @@ void Int8Row(const float* x, std::size_t n, std::int8_t* q, float* scb, float* y
         if (y) hn::StoreU(hn::Mul(hn::Mul(hn::ConvertTo(df, qi), vamax), k127), df, y + i);
     }
     for (; i < n; ++i) {
-        const float p = detail::round_to(DType::F16, x[i]) * scale;
+        const float p = amn::st::detail::round_to(DType::F16, x[i]) * scale;
         q[i] = std::isnan(p) ? std::int8_t(0) : std::int8_t(std::nearbyint(p));
         if (y) y[i] = (float(q[i]) * amax) * 7.874015718698502e-3f;
     }
 }
 
 }  // namespace HWY_NAMESPACE
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace amn::st::kern {
+namespace amn::kernels::st {
 
 HWY_EXPORT(FirstNonfinite);
 HWY_EXPORT(Bf16DecodeChecked);
@@ -478,5 +478,5 @@ const StKernels& st_kernels() noexcept {
     return k;
 }
 
-}  // namespace amn::st::kern
+}  // namespace amn::kernels::st
 #endif  // HWY_ONCE
