@@ -125,8 +125,8 @@ void register_all() {
     StSchemeOptions dq;
     dq.double_quant = true;
     StSchemeOptions tensor, block, channel;
-    tensor.granularity = "tensor";
-    block.granularity = "block";
+    tensor.granularity = Fp8Granularity::Tensor;
+    block.granularity = Fp8Granularity::Block;
     channel.group_size = 0;
     const std::vector<std::pair<std::string, StScheme>> schemes = {
         {"bnb-nf4", parse_st_scheme("bnb-nf4", none)},
