@@ -16,12 +16,12 @@ namespace {
 
 using amn::ui::ConvertWizard;
 
-QString sampleDir() { return QString::fromStdString(amn::test::source_dir()) + "/fixtures/sample/tiny-llama-fp8"; }
-QString ggufReal() { return QString::fromStdString(amn::test::shared_fixtures_dir()) + "/gguf-real"; }
-QString hfInputs() { return QString::fromStdString(amn::test::shared_fixtures_dir()) + "/hf-gguf/inputs"; }
+inline QString sampleDir() { return QString::fromStdString(amn::test::source_dir()) + "/fixtures/sample/tiny-llama-fp8"; }
+inline QString ggufReal() { return QString::fromStdString(amn::test::shared_fixtures_dir()) + "/gguf-real"; }
+inline QString hfInputs() { return QString::fromStdString(amn::test::shared_fixtures_dir()) + "/hf-gguf/inputs"; }
 
 /// Walk source → target → options → summary → run.
-void runWizard(ConvertWizard& w) {
+inline void runWizard(ConvertWizard& w) {
     w.show();
     QCOMPARE(w.currentId(), int(ConvertWizard::SourcePage));
     w.next();
@@ -36,7 +36,7 @@ void runWizard(ConvertWizard& w) {
 
 /// Walk to the summary and wait for its dry run to succeed (callers check
 /// QTest::currentTestFailed() after it).
-void walkToSummary(ConvertWizard& w) {
+inline void walkToSummary(ConvertWizard& w) {
     QSignalSpy planned(&w, &ConvertWizard::planFinished);
     w.show();
     w.next();
@@ -50,7 +50,7 @@ void walkToSummary(ConvertWizard& w) {
 }
 
 /// Walk to the summary, wait for the dry run, then run.
-void runForgetWizard(ConvertWizard& w) {
+inline void runForgetWizard(ConvertWizard& w) {
     walkToSummary(w);
     if (QTest::currentTestFailed()) return;
     w.next();
@@ -58,14 +58,14 @@ void runForgetWizard(ConvertWizard& w) {
 }
 
 /// With AMN_SCREENSHOT_DIR set, `w` saved there as `name`.
-void saveShot(QWidget* w, const QString& name) {
+inline void saveShot(QWidget* w, const QString& name) {
     const QString dir = qEnvironmentVariable("AMN_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
     QApplication::processEvents();
     w->grab().save(QDir(dir).filePath(name));
 }
 
-QByteArray readAll(const QString& path) {
+inline QByteArray readAll(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
