@@ -1727,6 +1727,10 @@
                 <numerusform>%1: %Ln Werte sind nicht endlich (NaN/±inf)</numerusform>
             </translation>
         </message>
+        <message>
+            <source>FP8 (%1), %2, %3 scales (powers of two, UE8M0)</source>
+            <translation>FP8 (%1), %2, %3-Skalen (Zweierpotenzen, UE8M0)</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

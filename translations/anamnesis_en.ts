@@ -1726,6 +1726,10 @@
                 <numerusform>%1: %Ln values are not finite (NaN/±inf)</numerusform>
             </translation>
         </message>
+        <message>
+            <source>FP8 (%1), %2, %3 scales (powers of two, UE8M0)</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

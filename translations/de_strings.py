@@ -532,6 +532,7 @@ DE.update({
     (X, "per-expert scales"): "Skalen je Experte",
     (X, "group %1 scales"): "Skalen je Gruppe von %1",
     (X, "FP8 (%1), %2, %3 scales"): "FP8 (%1), %2, %3-Skalen",
+    (X, "FP8 (%1), %2, %3 scales (powers of two, UE8M0)"): "FP8 (%1), %2, %3-Skalen (Zweierpotenzen, UE8M0)",
     (X, "asymmetric"): "asymmetrisch",
     (X, "symmetric"): "symmetrisch",
     (X, "compressed-tensors W%1A%2 (%3), int%1 %4, %5"): "compressed-tensors W%1A%2 (%3), int%1 %4, %5",

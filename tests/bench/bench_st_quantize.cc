@@ -40,7 +40,7 @@ const std::vector<float>& weight() {
     return w;
 }
 
-void run(benchmark::State& state, const StScheme& scheme, bool simd) {
+void run(benchmark::State& state, const QuantParams& scheme, bool simd) {
     const auto& w = weight();
     const auto* k = simd ? &kernels::st::st_kernels() : &kernels::st::scalar_kernels();
     std::vector<std::uint8_t> sink(kR * kC * 4);
@@ -73,7 +73,7 @@ void run(benchmark::State& state, const StScheme& scheme, bool simd) {
 // straight into the quantizer (encode_bf16 / prepass_bf16 where the scheme has
 // them, else decoded row chunk by row chunk as forget does), no round trip and
 // no loss (measure_loss = false).
-void run_bf16(benchmark::State& state, const StScheme& scheme) {
+void run_bf16(benchmark::State& state, const QuantParams& scheme) {
     const auto& w = weight();
     static const std::vector<std::uint16_t> bits = [&] {
         std::vector<std::uint16_t> b(w.size());
@@ -128,7 +128,7 @@ void register_all() {
     tensor.granularity = Fp8Granularity::Tensor;
     block.granularity = Fp8Granularity::Block;
     channel.group_size = 0;
-    const std::vector<std::pair<std::string, StScheme>> schemes = {
+    const std::vector<std::pair<std::string, QuantParams>> schemes = {
         {"bnb-nf4", parse_st_scheme("bnb-nf4", none)},
         {"bnb-nf4-dq", parse_st_scheme("bnb-nf4", dq)},
         {"bnb-fp4", parse_st_scheme("bnb-fp4", none)},

@@ -117,8 +117,8 @@ inline const char* const kConfig = R"({
   "torch_dtype": "bfloat16"
 })";
 
-// StScheme of a reference scheme id.
-inline StScheme scheme_of(const std::string& id) {
+// QuantParams of a reference scheme id.
+inline QuantParams scheme_of(const std::string& id) {
     StSchemeOptions o;
     std::string name;
     if (id.rfind("bnb-nf4", 0) == 0 || id.rfind("bnb-fp4", 0) == 0) {

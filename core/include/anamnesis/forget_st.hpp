@@ -34,6 +34,7 @@
 #include "anamnesis/executor.hpp"
 #include "anamnesis/forget.hpp"
 #include "anamnesis/plan.hpp"
+#include "anamnesis/quant_params.hpp"
 #include "anamnesis/st_quantize.hpp"
 
 #include <atomic>
@@ -46,32 +47,25 @@
 
 namespace amn {
 
-// ---- schemes: typed parameters ------------------------------------------------
-
-/// bitsandbytes 4-bit (`bnb-nf4`, `bnb-fp4`): `Linear4bit` tensors.
-struct Bnb4Target {
-    Bnb4Type type = Bnb4Type::Nf4;
-    unsigned blocksize = 64;     ///< elements per absmax block over the flattened weight (64 … 4096, power of two)
-    bool double_quant = false;   ///< compress_statistics: absmax quantized to 8 bits in blocks of 256
-};
-/// bitsandbytes LLM.int8 (`bnb-int8`): `Linear8bitLt` tensors (threshold 6.0 in the config).
-struct BnbInt8Target {};
-/// compressed-tensors FP8 (`fp8`): presets FP8 (tensor), FP8_DYNAMIC (channel), FP8_BLOCK (block).
-struct Fp8CtTarget {
-    Fp8Granularity granularity = Fp8Granularity::Channel;
-};
-/// DeepSeek-V3 block FP8 (`fp8-block-deepseek`): `weight_scale_inv` F32 per 128×128 tile.
-struct Fp8DeepseekTarget {
-    bool ue8m0 = false;  ///< scales rounded up to powers of two (V3.1 `scale_fmt: ue8m0`)
-};
-/// compressed-tensors integer weights (`w4a16`, `w4a16-asym`, `w8a16`, `w8a16-asym`), pack-quantized.
-struct PackedIntTarget {
-    unsigned bits = 4;          ///< 4 or 8
-    bool symmetric = true;
-    unsigned group_size = 128;  ///< columns per scale; 0 = channel (one scale per row)
-};
-/// One scheme with its parameters (typed, never re-parsed from text).
-using StScheme = std::variant<Bnb4Target, BnbInt8Target, Fp8CtTarget, Fp8DeepseekTarget, PackedIntTarget>;
+// ---- schemes: the read side's typed parameters ------------------------------------
+//
+// A scheme to write is a QuantParams value (quant_params.hpp), the type the
+// detectors fill when they read a checkpoint: what forget writes is what
+// `amn inspect` then reports. The values forget writes, one per `--to` name
+// (parse_st_scheme), and the fields each one fixes:
+//
+// | `--to`                 | alternative  | fixed fields                                                       |
+// |------------------------|--------------|--------------------------------------------------------------------|
+// | bnb-nf4, bnb-fp4       | Bnb4Params   | type; blocksize (64 … 4096, power of two); double_quant with nested_blocksize 256 (0 without) |
+// | bnb-int8               | Int8Params   | scale_dtype F32 (`SCB`)                                            |
+// | fp8                    | Fp8Params    | format F8_E4M3, scale_name Scale, producer CompressedTensors, activation_bits 8; granularity Tensor (preset FP8), Channel (FP8_DYNAMIC) or Block 128 × 128 (FP8_BLOCK) |
+// | fp8-block-deepseek     | Fp8Params    | format F8_E4M3, Block 128 × 128, scale_dtype F32, scale_name ScaleInv, producer Transformers; ue8m0 |
+// | w4a16(-asym), w8a16(-asym) | AffineParams | packing CtPackQuantized, bits 4 / 8, symmetric (zero_points None) or not (Stored), group_size (a multiple of 8) or channelwise |
+//
+// The fields a weight decides (the scale dtype of compressed-tensors = the
+// weight's dtype, bitsandbytes' compute_dtype, the group count, and the
+// producer the read side names by that arithmetic) are ignored in the
+// scheme given and filled per weight by st_weight_params().
 
 /// The scheme names `amn forget --to` accepts, in help order: "bnb-nf4",
 /// "bnb-fp4", "bnb-int8", "fp8", "fp8-block-deepseek", "w4a16", "w4a16-asym",
@@ -93,19 +87,40 @@ struct StSchemeOptions {
 /// \throws Error{Usage} "--granularity must be tensor, channel or block, not '<word>'".
 Fp8Granularity parse_fp8_granularity(std::string_view word);
 
-/// Typed scheme from a name of st_scheme_names() and its options.
+/// The scheme of a name of st_scheme_names() with its options (see the table above).
 /// \throws Error{Usage} for an unknown name (the message lists the names), an
 ///         option the scheme does not take (e.g. --group-size with bnb-nf4),
 ///         a block size that is not a power of two from 64 to 4096, a
 ///         granularity other than Tensor/Channel/Block (the message as
 ///         parse_fp8_granularity's), or a group size that is not a multiple
 ///         of 8 (0 = channel is fine).
-StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& options);
+QuantParams parse_st_scheme(std::string_view name, const StSchemeOptions& options);
+
+/// Whether forget to safetensors writes `scheme` (one of the rows of the
+/// table above), and with valid values.
+/// \throws Error{Unsupported} "forget to safetensors does not write <describe()>"
+///         for a scheme no row writes (GPTQ, AWQ, NVFP4, GGUF types, FP8 E5M2,
+///         an FP8 block other than 128 × 128, …); Error{Usage} for a value the
+///         row refuses, with parse_st_scheme's words (a block size that is
+///         not a power of two from 64 to 4096, a group size that is not a
+///         multiple of 8, a nested block size other than 256).
+void check_st_scheme(const QuantParams& scheme);
+
+/// The parameters of one weight of `rows` × `cols` elements stored as
+/// `weight_dtype` (BF16, F16 or F32) after forget writes it with `scheme`:
+/// exactly what the read side's detector fills for it in the output
+/// (`LogicalTensor::params`). compressed-tensors: scale_dtype =
+/// weight_dtype; FP8 with BF16/F32 scales is named producer Transformers
+/// (activation_bits 16) since its arithmetic is transformers'; AffineParams
+/// groups and group_size (cols when channelwise). bitsandbytes 4-bit:
+/// compute_dtype "bfloat16" / "float16" / "float32".
+/// \throws as check_st_scheme().
+QuantParams st_weight_params(const QuantParams& scheme, std::uint64_t rows, std::uint64_t cols, DType weight_dtype);
 
 /// The scheme's name as the ecosystem says it, with its parameters:
 /// "bnb-nf4 (blocksize 64, double quant)", "fp8 (FP8_DYNAMIC, channel)",
 /// "w4a16 (group 128)", "fp8-block-deepseek (ue8m0)" …
-std::string st_scheme_label(const StScheme& scheme);
+std::string st_scheme_label(const QuantParams& scheme);
 
 /// The `quantization_config` object the library writes into config.json for
 /// `scheme` (compact JSON text). `ignore`: the Linear modules left
@@ -114,12 +129,13 @@ std::string st_scheme_label(const StScheme& scheme);
 /// DeepSeek FP8 by the absent scale). Matches the `quantization_config` of
 /// each scheme in `shared/fixtures/quantize-ref-st/manifest.json` (its
 /// annotation keys starting with "_" aside).
-std::string st_quantization_config(const StScheme& scheme, const std::vector<std::string>& ignore);
+std::string st_quantization_config(const QuantParams& scheme, const std::vector<std::string>& ignore);
 
 // ---- forget ---------------------------------------------------------------------
 
 struct StForgetOptions {
-    StScheme scheme;
+    /// The scheme to write (parse_st_scheme(), or any value check_st_scheme() takes).
+    QuantParams scheme = Bnb4Params{};
     /// ECMAScript regexes searched in tensor names. `only` (when non-empty)
     /// replaces the default choice: every 2-D float `*.weight` matching one
     /// is quantized. `keep`: matching tensors are never quantized.
@@ -181,7 +197,8 @@ struct StForgetResult {
 /// tensor names, llama.cpp's Q/K permutation undone, config.json from the
 /// metadata), so that the output is the folder transformers/vLLM load —
 /// byte for byte what `amn remember --layout hf` followed by forget writes.
-/// \throws Error{Unsupported} naming the first tensor whose plan has an
+/// \throws what check_st_scheme() throws for options.scheme;
+///         Error{Unsupported} naming the first tensor whose plan has an
 ///         error, naming a GGUF architecture or tensor to_hf_layout does
 ///         not support, or when the input is already quantized and !requantize
 ///         ("already quantized (<scheme>): pass --requantize …");
@@ -208,6 +225,6 @@ StForgetResult forget_to_safetensors(const Catalog& catalog, const Plan& plan, c
 /// inside); another single file → "<stem>-<tag>.safetensors" beside it. Tags:
 /// bnb-nf4, bnb-fp4, bnb-int8, fp8, fp8-dynamic, fp8-block, fp8-block-ds,
 /// w4a16, w4a16-asym, w8a16, w8a16-asym (channel: "-ch" appended).
-std::string default_st_output_path(const Catalog& catalog, const StScheme& scheme);
+std::string default_st_output_path(const Catalog& catalog, const QuantParams& scheme);
 
 }  // namespace amn

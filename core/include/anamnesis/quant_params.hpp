@@ -6,8 +6,9 @@
 /// about the scheme is derived from the value, never from text:
 /// `Recipe::describe()` / `scheme_id()`, the plan's scheme counts, the GUI's
 /// scheme text, the "what Lethe took" estimate (requantize.hpp) and, later,
-/// the encoders of *forget*, which must be able to re-create the exact scheme
-/// from these fields and the tensor's shape.
+/// and the target of *forget* to safetensors (forget_st.hpp: `--to` names
+/// parse to these values, and what forget writes is what the detectors read
+/// back; test_forget_st_cases `forgetWritesWhatTheReadSideDetects`).
 ///
 /// Geometry (rows, in/out features, experts) is the logical tensor's shape,
 /// not a parameter. Data-dependent values (scales, zero points, the
@@ -84,7 +85,12 @@ struct Fp8Params {
     /// compressed-tensors only: `input_activations.num_bits` of the layer's
     /// config group, the "A" of "W8A8" (16 when activations are not quantized).
     unsigned activation_bits = 16;
+    /// Every scale is a power of two, rounded up from absmax / max-finite
+    /// (DeepSeek-V3.1, quantization_config `scale_fmt: "ue8m0"`), still stored
+    /// in `scale_dtype`. Dequantization is the same; forget writes it so.
+    bool ue8m0 = false;
 
+    bool operator==(const Fp8Params&) const = default;
     /// "fp8-tensor", "fp8-channel", "fp8-expert", "fp8-block";
     /// "ct-fp8-tensor", "ct-fp8-channel", "ct-fp8-g128", "ct-fp8-block128x128";
     /// "modelopt-fp8" (per tensor), "modelopt-fp8-channel"
@@ -177,6 +183,7 @@ struct AffineParams {
     /// config group, the "A" of "W4A16" (16 when activations are not quantized).
     unsigned activation_bits = 16;
 
+    bool operator==(const AffineParams&) const = default;
     /// "gptq-4bit-g128", "gptq-3bit-gx-actorder-v2", "awq-gemm-4bit-g128",
     /// "ct-pack-int4-g128", "ct-int-int8-channel", "ct-naive-int8-tensor-asym-actorder"
     std::string id() const;
@@ -208,6 +215,7 @@ struct Bnb4Params {
     /// ("bfloat16", "float16", "float32"); empty when the blob omits it.
     std::string compute_dtype;
 
+    bool operator==(const Bnb4Params&) const = default;
     std::string id() const;        ///< "bnb-nf4-b64", "bnb-fp4-b64-dq"
     std::string describe() const;  ///< "bitsandbytes NF4, blocksize 64, double-quant (nested blocksize 256), compute bfloat16"
 };
@@ -219,6 +227,7 @@ struct Bnb4Params {
 struct Int8Params {
     DType scale_dtype = DType::F32;  ///< stored dtype of `SCB`
 
+    bool operator==(const Int8Params&) const = default;
     std::string id() const;        ///< "bnb-int8"
     std::string describe() const;  ///< "bitsandbytes LLM.int8, row-wise F32 absmax (SCB)"
 };
@@ -230,6 +239,7 @@ struct Int8Params {
 struct GgmlParams {
     DType type = DType::Q8_0;  ///< a ggml block type (`dtype_info(type)->is_quantized_block`)
 
+    bool operator==(const GgmlParams&) const = default;
     std::string id() const;        ///< "gguf-Q4_K"
     std::string describe() const;  ///< "GGUF Q4_K (256-element blocks of 144 bytes, 4.5 bits per weight)"
 };
@@ -299,6 +309,7 @@ struct Fp4Params {
     /// config group, the "A" of "W4A4" (16 when activations are not quantized).
     unsigned activation_bits = 16;
 
+    bool operator==(const Fp4Params&) const = default;
     /// "ct-nvfp4", "modelopt-nvfp4", "mxfp4", "mxfp4-experts"
     std::string id() const;
     /// "compressed-tensors NVFP4 W4A4 (nvfp4-pack-quantized), E2M1 with an E4M3 scale per 16, F32 global scale",
@@ -307,7 +318,9 @@ struct Fp4Params {
     std::string describe() const;
 };
 
-/// The parameters of any quantization scheme the core dequantizes.
+/// The parameters of any quantization scheme the core dequantizes (and,
+/// for the alternatives forget_st.hpp lists, writes). Two values are equal
+/// when every field is.
 using QuantParams = std::variant<Fp8Params, AffineParams, Bnb4Params, Int8Params, GgmlParams, Fp4Params>;
 
 /// Stable short scheme id for JSON and grouping (`Recipe::scheme_id()`).

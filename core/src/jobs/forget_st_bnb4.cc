@@ -22,7 +22,7 @@ const char* type_name(Bnb4Type t) { return t == Bnb4Type::Nf4 ? "nf4" : "fp4"; }
 
 class Bnb4Quantizer final : public SchemeQuantizer {
 public:
-    Bnb4Quantizer(const Bnb4Target& b, const QuantWeight& w) : SchemeQuantizer(w), b_(b) {
+    Bnb4Quantizer(const Bnb4Params& b, const QuantWeight& w) : SchemeQuantizer(w), b_(b) {
         bnb_.quant_map = kernels::st::bnb4_quant_map(b.type);
         cb_ = kernels::st::make_codebook4(bnb_.quant_map.data());
     }
@@ -118,7 +118,7 @@ public:
     }
 
 private:
-    Bnb4Target b_;
+    Bnb4Params b_;
     kernels::st::Codebook4 cb_{};
     st::Bnb4Result bnb_;          // absmax of every block (double quant) and its results
     std::vector<float> am_deq_;   // double quant: the absmax a loader dequantizes
@@ -127,27 +127,44 @@ private:
     detail::HugeFloats absmax_raw_;
 };
 
-StScheme parse(std::string_view name, const StSchemeOptions& o) {
-    Bnb4Target b;
+bool writes(const QuantParams& s) { return std::holds_alternative<Bnb4Params>(s); }
+
+QuantParams parse(std::string_view name, const StSchemeOptions& o) {
+    Bnb4Params b;
     b.type = name == "bnb-nf4" ? Bnb4Type::Nf4 : Bnb4Type::Fp4;
     b.blocksize = o.blocksize.value_or(64);
-    if (b.blocksize < 64 || b.blocksize > 4096 || (b.blocksize & (b.blocksize - 1)) != 0)
-        throw Error(ErrorCode::Usage, "--blocksize must be a power of two from 64 to 4096 (64 or 128 are usual), not " +
-                                          std::to_string(b.blocksize));
     b.double_quant = o.double_quant;
+    b.nested_blocksize = b.double_quant ? 256 : 0;
     return b;
 }
 
-std::string label(const StScheme& s) {
-    const auto& b = std::get<Bnb4Target>(s);
+std::string refuse(const QuantParams& s) {
+    const auto& b = std::get<Bnb4Params>(s);
+    if (b.blocksize < 64 || b.blocksize > 4096 || (b.blocksize & (b.blocksize - 1)) != 0)
+        return "--blocksize must be a power of two from 64 to 4096 (64 or 128 are usual), not " + std::to_string(b.blocksize);
+    if (b.nested_blocksize != (b.double_quant ? 256u : 0u))
+        return "bitsandbytes double quantization takes nested blocks of 256 absmax values, not " +
+               std::to_string(b.nested_blocksize);
+    return {};
+}
+
+// The quant_state `dtype` bitsandbytes records: the weight's torch dtype.
+QuantParams weight_params(const QuantParams& s, u64, u64, DType wdtype) {
+    Bnb4Params b = std::get<Bnb4Params>(s);
+    b.compute_dtype = wdtype == DType::F16 ? "float16" : wdtype == DType::F32 ? "float32" : "bfloat16";
+    return b;
+}
+
+std::string label(const QuantParams& s) {
+    const auto& b = std::get<Bnb4Params>(s);
     return "bnb-" + std::string(type_name(b.type)) + " (blocksize " + std::to_string(b.blocksize) +
            (b.double_quant ? ", double quant)" : ")");
 }
 
-std::string output_tag(const StScheme& s) { return "bnb-" + std::string(type_name(std::get<Bnb4Target>(s).type)); }
+std::string output_tag(const QuantParams& s) { return "bnb-" + std::string(type_name(std::get<Bnb4Params>(s).type)); }
 
-void config(const StScheme& s, JsonWriter& w) {
-    const auto& b = std::get<Bnb4Target>(s);
+void config(const QuantParams& s, JsonWriter& w) {
+    const auto& b = std::get<Bnb4Params>(s);
     w.key("quant_method").value("bitsandbytes");
     w.key("load_in_4bit").value(true);
     w.key("bnb_4bit_quant_type").value(type_name(b.type));
@@ -155,8 +172,8 @@ void config(const StScheme& s, JsonWriter& w) {
     w.key("bnb_4bit_quant_storage").value("uint8");
 }
 
-std::vector<OutSpec> outputs(const StScheme& s, const std::string& p, u64 R, u64 C, DType) {
-    const auto& b = std::get<Bnb4Target>(s);
+std::vector<OutSpec> outputs(const QuantParams& s, const std::string& p, u64 R, u64 C, DType) {
+    const auto& b = std::get<Bnb4Params>(s);
     const u64 n = R * C, blocks = (n + b.blocksize - 1) / b.blocksize;
     std::vector<OutSpec> o;
     o.push_back({p + "weight", DType::U8, {(n + 1) / 2, 1}});
@@ -170,8 +187,8 @@ std::vector<OutSpec> outputs(const StScheme& s, const std::string& p, u64 R, u64
     return o;
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer(const StScheme& s, const QuantWeight& w) {
-    return std::make_unique<Bnb4Quantizer>(std::get<Bnb4Target>(s), w);
+std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<Bnb4Quantizer>(std::get<Bnb4Params>(s), w);
 }
 
 }  // namespace
@@ -183,7 +200,8 @@ const StSchemeRow& bnb4_row() {
         r.facts_family = "bnb4";
         r.takes_blocksize = r.takes_double_quant = true;
         r.bitsandbytes = true;
-        r.parse = parse, r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
+        r.writes = writes, r.parse = parse, r.refuse = refuse, r.weight_params = weight_params;
+        r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
         r.quantizer = quantizer;
         return r;
     }();

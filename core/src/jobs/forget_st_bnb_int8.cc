@@ -52,20 +52,25 @@ public:
     }
 };
 
-StScheme parse(std::string_view, const StSchemeOptions&) { return BnbInt8Target{}; }
-std::string label(const StScheme&) { return "bnb-int8"; }
+bool writes(const QuantParams& s) {
+    const auto* p = std::get_if<Int8Params>(&s);
+    return p && p->scale_dtype == DType::F32;  // `SCB` is F32
+}
+QuantParams parse(std::string_view, const StSchemeOptions&) { return Int8Params{}; }
+QuantParams weight_params(const QuantParams& s, u64, u64, DType) { return s; }
+std::string label(const QuantParams&) { return "bnb-int8"; }
 
-void config(const StScheme&, JsonWriter& w) {
+void config(const QuantParams&, JsonWriter& w) {
     w.key("quant_method").value("bitsandbytes");
     w.key("load_in_8bit").value(true);
     w.key("llm_int8_threshold").raw("6.0");
 }
 
-std::vector<OutSpec> outputs(const StScheme&, const std::string& p, u64 R, u64 C, DType) {
+std::vector<OutSpec> outputs(const QuantParams&, const std::string& p, u64 R, u64 C, DType) {
     return {{p + "weight", DType::I8, {R, C}}, {p + "SCB", DType::F32, {R}}, {p + "weight_format", DType::U8, {}}};
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer(const StScheme&, const QuantWeight& w) {
+std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams&, const QuantWeight& w) {
     return std::make_unique<Int8Quantizer>(w);
 }
 
@@ -77,7 +82,8 @@ const StSchemeRow& bnb_int8_row() {
         r.names = {"bnb-int8"};
         r.facts_family = "bnb-int8";
         r.bitsandbytes = true;
-        r.parse = parse, r.label = label, r.output_tag = label, r.config = config, r.outputs = outputs;
+        r.writes = writes, r.parse = parse, r.weight_params = weight_params;
+        r.label = label, r.output_tag = label, r.config = config, r.outputs = outputs;
         r.quantizer = quantizer;
         return r;
     }();

@@ -17,7 +17,8 @@ using u64 = std::uint64_t;
 
 class CtIntQuantizer final : public SchemeQuantizer {
 public:
-    CtIntQuantizer(const PackedIntTarget& p, const QuantWeight& w) : SchemeQuantizer(w), p_(p) {}
+    CtIntQuantizer(const AffineParams& p, const QuantWeight& w)
+        : SchemeQuantizer(w), p_{p.bits, p.symmetric.value_or(true), p.channelwise ? 0 : p.group_size} {}
 
     void start() override {
         if (!p_.symmetric) zp_.resize(w_.R * groups());
@@ -91,69 +92,103 @@ public:
 private:
     u64 groups() const noexcept { return p_.group_size ? w_.C / p_.group_size : 1; }
 
-    PackedIntTarget p_;
+    struct {
+        unsigned bits;
+        bool symmetric;
+        u64 group_size;  // columns per scale; 0 = channel
+    } p_;
     std::vector<std::int8_t> zp_;  // asymmetric: the zero points of every group
 };
 
-const char* base_name(const PackedIntTarget& q) { return q.bits == 4 ? "w4a16" : "w8a16"; }
+const char* base_name(const AffineParams& q) { return q.bits == 4 ? "w4a16" : "w8a16"; }
+bool symmetric(const AffineParams& q) { return q.symmetric.value_or(true); }
+u64 group_cols(const AffineParams& q) { return q.channelwise ? 0 : q.group_size; }  // 0 = channel
 
-StScheme parse(std::string_view name, const StSchemeOptions& o) {
-    PackedIntTarget q;
+bool writes(const QuantParams& s) {
+    const auto* q = std::get_if<AffineParams>(&s);
+    return q && q->packing == AffinePacking::CtPackQuantized;
+}
+
+QuantParams parse(std::string_view name, const StSchemeOptions& o) {
+    AffineParams q;
+    q.packing = AffinePacking::CtPackQuantized;
     q.bits = name[1] == '4' ? 4 : 8;
     q.symmetric = !name.ends_with("-asym");
+    q.zero_points = *q.symmetric ? ZeroPointForm::None : ZeroPointForm::Stored;
     q.group_size = o.group_size.value_or(128);
-    if (q.group_size % 8 != 0)
-        throw Error(ErrorCode::Usage, "--group-size must be a multiple of 8 or 'channel', not " + std::to_string(q.group_size));
+    q.channelwise = q.group_size == 0;
+    q.scale_dtype = DType::BF16;  // the weight's, per weight
     return q;
 }
 
-std::string label(const StScheme& s) {
-    const auto& q = std::get<PackedIntTarget>(s);
-    return std::string(base_name(q)) + (q.symmetric ? "" : "-asym") + " (" +
-           (q.group_size ? "group " + std::to_string(q.group_size) : std::string("channel")) + ")";
+std::string refuse(const QuantParams& s) {
+    const auto& q = std::get<AffineParams>(s);
+    if (q.bits != 4 && q.bits != 8) return "pack-quantized is written with 4 or 8 bits (w4a16, w8a16), not " + std::to_string(q.bits);
+    if (!q.channelwise && (q.group_size == 0 || q.group_size % 8 != 0))
+        return "--group-size must be a multiple of 8 or 'channel', not " + std::to_string(q.group_size);
+    if (!q.symmetric) return "pack-quantized needs symmetric or not (w4a16 or w4a16-asym)";
+    if (q.zero_points != (*q.symmetric ? ZeroPointForm::None : ZeroPointForm::Stored))
+        return *q.symmetric ? "a symmetric pack-quantized weight stores no zero point"
+                            : "an asymmetric pack-quantized weight stores its packed zero points";
+    if (q.act_order || q.per_tensor) return "pack-quantized is written by group or channel, in storage order";
+    return {};
 }
 
-std::string output_tag(const StScheme& s) {
-    const auto& q = std::get<PackedIntTarget>(s);
-    return std::string(base_name(q)) + (q.symmetric ? "" : "-asym") + (q.group_size ? "" : "-ch");
+QuantParams weight_params(const QuantParams& s, u64, u64 C, DType wdtype) {
+    AffineParams q = std::get<AffineParams>(s);
+    q.group_size = q.channelwise ? C : q.group_size;
+    q.groups = C / q.group_size;
+    q.scale_dtype = wdtype;
+    return q;
 }
 
-void config(const StScheme& s, JsonWriter& w) {
-    const auto& q = std::get<PackedIntTarget>(s);
+std::string label(const QuantParams& s) {
+    const auto& q = std::get<AffineParams>(s);
+    return std::string(base_name(q)) + (symmetric(q) ? "" : "-asym") + " (" +
+           (group_cols(q) ? "group " + std::to_string(q.group_size) : std::string("channel")) + ")";
+}
+
+std::string output_tag(const QuantParams& s) {
+    const auto& q = std::get<AffineParams>(s);
+    return std::string(base_name(q)) + (symmetric(q) ? "" : "-asym") + (group_cols(q) ? "" : "-ch");
+}
+
+void config(const QuantParams& s, JsonWriter& w) {
+    const auto& q = std::get<AffineParams>(s);
     w.key("quant_method").value("compressed-tensors");
     w.key("format").value("pack-quantized");
     w.key("config_groups").begin_object().key("group_0").begin_object();
     w.key("targets").begin_array().value("Linear").end_array();
     w.key("weights").begin_object();
-    w.key("num_bits").value(q.bits).key("type").value("int").key("symmetric").value(q.symmetric);
-    w.key("strategy").value(q.group_size ? "group" : "channel");
+    w.key("num_bits").value(q.bits).key("type").value("int").key("symmetric").value(symmetric(q));
+    w.key("strategy").value(group_cols(q) ? "group" : "channel");
     w.key("dynamic").value(false).key("observer").value("memoryless_minmax");
-    if (q.group_size) w.key("group_size").value(q.group_size);
+    if (group_cols(q)) w.key("group_size").value(q.group_size);
     w.end_object();
     w.end_object().end_object();
     w.key("quantization_status").value("compressed");
 }
 
-std::vector<OutSpec> outputs(const StScheme& s, const std::string& p, u64 R, u64 C, DType wdtype) {
-    const auto& q = std::get<PackedIntTarget>(s);
-    const u64 groups = q.group_size ? C / q.group_size : 1;
+std::vector<OutSpec> outputs(const QuantParams& s, const std::string& p, u64 R, u64 C, DType wdtype) {
+    const auto& q = std::get<AffineParams>(s);
+    const u64 groups = group_cols(q) ? C / q.group_size : 1;
     std::vector<OutSpec> o;
     o.push_back({p + "weight_packed", DType::I32, {R, (C * q.bits + 31) / 32}});
     o.push_back({p + "weight_scale", wdtype, {R, groups}});
-    if (!q.symmetric) o.push_back({p + "weight_zero_point", DType::I32, {(R * q.bits + 31) / 32, groups}});
+    if (!symmetric(q)) o.push_back({p + "weight_zero_point", DType::I32, {(R * q.bits + 31) / 32, groups}});
     o.push_back({p + "weight_shape", DType::I64, {2}});
     return o;
 }
 
-std::string refuse_row(const StScheme& s, u64 C) {
-    const auto& q = std::get<PackedIntTarget>(s);
-    if (!q.group_size || C % q.group_size == 0) return {};
+std::string refuse_row(const QuantParams& s, u64 C) {
+    const auto& q = std::get<AffineParams>(s);
+    if (!group_cols(q) || C % q.group_size == 0) return {};
     return "group size " + std::to_string(q.group_size) + " does not divide the row of " + std::to_string(C) +
            " columns (compressed-tensors refuses it): use --group-size channel, or --keep this tensor";
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer(const StScheme& s, const QuantWeight& w) {
-    return std::make_unique<CtIntQuantizer>(std::get<PackedIntTarget>(s), w);
+std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<CtIntQuantizer>(std::get<AffineParams>(s), w);
 }
 
 }  // namespace
@@ -165,7 +200,8 @@ const StSchemeRow& ct_int_row() {
         r.facts_family = "compressed-tensors";
         r.takes_group_size = true;
         r.lists_ignore = true;
-        r.parse = parse, r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
+        r.writes = writes, r.parse = parse, r.refuse = refuse, r.weight_params = weight_params;
+        r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
         r.refuse_row = refuse_row;
         r.quantizer = quantizer;
         return r;

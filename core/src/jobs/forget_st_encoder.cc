@@ -14,7 +14,7 @@ struct Scratch final : exec::EncoderScratch {
 
 }  // namespace
 
-WeightEncoder::WeightEncoder(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype, bool measure_loss)
+WeightEncoder::WeightEncoder(const QuantParams& scheme, std::uint64_t R, std::uint64_t C, DType wdtype, bool measure_loss)
     : q_(scheme, R, C, wdtype, nullptr, measure_loss) {}
 
 void WeightEncoder::prepass(exec::ChunkRows& rows) {

@@ -17,7 +17,7 @@ namespace amn::forget_st_internal {
 class WeightEncoder final : public exec::SchemeEncoder {
 public:
     /// R×C weight stored as `wdtype`, quantized to `scheme` (see WeightQuantizer).
-    WeightEncoder(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype, bool measure_loss);
+    WeightEncoder(const QuantParams& scheme, std::uint64_t R, std::uint64_t C, DType wdtype, bool measure_loss);
 
     /// Chunks must start at a multiple of this many rows.
     std::uint64_t row_granularity() const noexcept { return q_.row_granularity(); }

@@ -66,7 +66,7 @@ void encode_tiles_bf16(const kernels::st::StKernels& k, const std::uint16_t* in,
 
 class Fp8CtQuantizer final : public SchemeQuantizer {
 public:
-    Fp8CtQuantizer(const Fp8CtTarget& f, const QuantWeight& w) : SchemeQuantizer(w), g_(f.granularity) {}
+    Fp8CtQuantizer(const Fp8Params& f, const QuantWeight& w) : SchemeQuantizer(w), g_(f.granularity) {}
 
     void start() override {
         if (g_ == Fp8Granularity::Tensor) row_amax_.resize(w_.R);
@@ -184,27 +184,62 @@ const char* strategy(Fp8Granularity g) {
     }
 }
 
-StScheme parse_ct(std::string_view, const StSchemeOptions& o) {
-    Fp8CtTarget f;
+bool writes_ct(const QuantParams& s) {
+    const auto* f = std::get_if<Fp8Params>(&s);
+    return f && f->format == DType::F8_E4M3 && f->scale_name == Fp8ScaleName::Scale && f->producer != Fp8Producer::ModelOpt;
+}
+
+QuantParams parse_ct(std::string_view, const StSchemeOptions& o) {
+    Fp8Params f;
     f.granularity = o.granularity.value_or(Fp8Granularity::Channel);
-    if (f.granularity != Fp8Granularity::Tensor && f.granularity != Fp8Granularity::Channel &&
-        f.granularity != Fp8Granularity::Block)
-        parse_fp8_granularity(strategy(f.granularity));  // throws its error
+    if (f.granularity == Fp8Granularity::Block) f.block_rows = f.block_cols = 128;
+    f.scale_dtype = DType::BF16;  // the weight's, per weight
+    f.scale_name = Fp8ScaleName::Scale;
+    f.producer = Fp8Producer::CompressedTensors;
+    f.activation_bits = 8;
     return f;
 }
 
-std::string label_ct(const StScheme& s) {
-    const auto g = std::get<Fp8CtTarget>(s).granularity;
+std::string refuse_ct(const QuantParams& s) {
+    const auto& f = std::get<Fp8Params>(s);
+    const bool block = f.granularity == Fp8Granularity::Block;
+    if (f.granularity != Fp8Granularity::Tensor && f.granularity != Fp8Granularity::Channel && !block) try {
+            parse_fp8_granularity(strategy(f.granularity));
+        } catch (const Error& e) {
+            return e.what();  // its words
+        }
+    if (block != (f.block_rows == 128 && f.block_cols == 128) || (!block && (f.block_rows || f.block_cols)))
+        return "fp8 (FP8_BLOCK) is written in 128 \u00d7 128 blocks, and only the block granularity has a block size";
+    if (f.group_size) return "fp8 is written per tensor, channel or 128 \u00d7 128 block, not in groups";
+    if (f.activation_bits != 8) return "fp8 is written as the W8A8 presets (activation_bits 8)";
+    if (f.ue8m0) return "UE8M0 scales are written by fp8-block-deepseek";
+    return {};
+}
+
+// The read side names compressed-tensors FP8 with BF16 / F32 scales by its
+// arithmetic, transformers' (detect_fp8); F16 scales stay compressed-tensors'.
+QuantParams weight_params_ct(const QuantParams& s, u64, u64, DType wdtype) {
+    Fp8Params f = std::get<Fp8Params>(s);
+    f.scale_dtype = wdtype;
+    if (wdtype != DType::F16) {
+        f.producer = Fp8Producer::Transformers;
+        f.activation_bits = 16;
+    }
+    return f;
+}
+
+std::string label_ct(const QuantParams& s) {
+    const auto g = std::get<Fp8Params>(s).granularity;
     return std::string("fp8 (") + preset(g) + ", " + strategy(g) + ")";
 }
 
-std::string tag_ct(const StScheme& s) {
-    const auto g = std::get<Fp8CtTarget>(s).granularity;
+std::string tag_ct(const QuantParams& s) {
+    const auto g = std::get<Fp8Params>(s).granularity;
     return g == Fp8Granularity::Tensor ? "fp8" : g == Fp8Granularity::Channel ? "fp8-dynamic" : "fp8-block";
 }
 
-void config_ct(const StScheme& s, JsonWriter& w) {
-    const auto g = std::get<Fp8CtTarget>(s).granularity;
+void config_ct(const QuantParams& s, JsonWriter& w) {
+    const auto g = std::get<Fp8Params>(s).granularity;
     w.key("quant_method").value("compressed-tensors");
     w.key("format").value("float-quantized");
     w.key("config_groups").begin_object().key("group_0").begin_object();
@@ -227,9 +262,9 @@ void config_ct(const StScheme& s, JsonWriter& w) {
     w.key("quantization_status").value("compressed");
 }
 
-std::vector<OutSpec> outputs_ct(const StScheme& s, const std::string& p, u64 R, u64 C, DType wdtype) {
+std::vector<OutSpec> outputs_ct(const QuantParams& s, const std::string& p, u64 R, u64 C, DType wdtype) {
     std::vector<u64> ss;
-    switch (std::get<Fp8CtTarget>(s).granularity) {
+    switch (std::get<Fp8Params>(s).granularity) {
         case Fp8Granularity::Tensor: ss = {1}; break;
         case Fp8Granularity::Channel: ss = {R, 1}; break;
         default: ss = {(R + 127) / 128, (C + 127) / 128};
@@ -237,15 +272,15 @@ std::vector<OutSpec> outputs_ct(const StScheme& s, const std::string& p, u64 R, 
     return {{p + "weight", DType::F8_E4M3, {R, C}}, {p + "weight_scale", wdtype, ss}};
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer_ct(const StScheme& s, const QuantWeight& w) {
-    return std::make_unique<Fp8CtQuantizer>(std::get<Fp8CtTarget>(s), w);
+std::unique_ptr<SchemeQuantizer> quantizer_ct(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<Fp8CtQuantizer>(std::get<Fp8Params>(s), w);
 }
 
 // ---- DeepSeek-V3 block FP8 ----------------------------------------------------------------
 
 class Fp8DeepseekQuantizer final : public SchemeQuantizer {
 public:
-    Fp8DeepseekQuantizer(const Fp8DeepseekTarget& d, const QuantWeight& w) : SchemeQuantizer(w), ue8m0_(d.ue8m0) {}
+    Fp8DeepseekQuantizer(const Fp8Params& d, const QuantWeight& w) : SchemeQuantizer(w), ue8m0_(d.ue8m0) {}
 
     u64 row_granularity() const noexcept override { return 128; }
 
@@ -277,29 +312,54 @@ private:
     bool ue8m0_;
 };
 
-StScheme parse_ds(std::string_view, const StSchemeOptions& o) { return Fp8DeepseekTarget{o.ue8m0}; }
-
-std::string label_ds(const StScheme& s) {
-    return std::string("fp8-block-deepseek") + (std::get<Fp8DeepseekTarget>(s).ue8m0 ? " (ue8m0)" : "");
+bool writes_ds(const QuantParams& s) {
+    const auto* f = std::get_if<Fp8Params>(&s);
+    return f && f->format == DType::F8_E4M3 && f->scale_name == Fp8ScaleName::ScaleInv;
 }
 
-std::string tag_ds(const StScheme&) { return "fp8-block-ds"; }
+QuantParams parse_ds(std::string_view, const StSchemeOptions& o) {
+    Fp8Params f;
+    f.granularity = Fp8Granularity::Block;
+    f.block_rows = f.block_cols = 128;
+    f.scale_dtype = DType::F32;
+    f.scale_name = Fp8ScaleName::ScaleInv;
+    f.producer = Fp8Producer::Transformers;
+    f.ue8m0 = o.ue8m0;
+    return f;
+}
 
-void config_ds(const StScheme& s, JsonWriter& w) {
+std::string refuse_ds(const QuantParams& s) {
+    const auto& f = std::get<Fp8Params>(s);
+    if (f.granularity != Fp8Granularity::Block || f.block_rows != 128 || f.block_cols != 128 || f.group_size)
+        return "fp8-block-deepseek is written in 128 \u00d7 128 blocks";
+    if (f.scale_dtype != DType::F32 || f.producer != Fp8Producer::Transformers || f.activation_bits != 16)
+        return "fp8-block-deepseek stores F32 weight_scale_inv as transformers reads it";
+    return {};
+}
+
+QuantParams weight_params_ds(const QuantParams& s, u64, u64, DType) { return s; }
+
+std::string label_ds(const QuantParams& s) {
+    return std::string("fp8-block-deepseek") + (std::get<Fp8Params>(s).ue8m0 ? " (ue8m0)" : "");
+}
+
+std::string tag_ds(const QuantParams&) { return "fp8-block-ds"; }
+
+void config_ds(const QuantParams& s, JsonWriter& w) {
     w.key("quant_method").value("fp8");
     w.key("fmt").value("e4m3");
     w.key("activation_scheme").value("dynamic");
     w.key("weight_block_size").begin_array().value(128).value(128).end_array();
-    if (std::get<Fp8DeepseekTarget>(s).ue8m0) w.key("scale_fmt").value("ue8m0");
+    if (std::get<Fp8Params>(s).ue8m0) w.key("scale_fmt").value("ue8m0");
 }
 
-std::vector<OutSpec> outputs_ds(const StScheme&, const std::string& p, u64 R, u64 C, DType) {
+std::vector<OutSpec> outputs_ds(const QuantParams&, const std::string& p, u64 R, u64 C, DType) {
     return {{p + "weight", DType::F8_E4M3, {R, C}},
             {p + "weight_scale_inv", DType::F32, {(R + 127) / 128, (C + 127) / 128}}};
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer_ds(const StScheme& s, const QuantWeight& w) {
-    return std::make_unique<Fp8DeepseekQuantizer>(std::get<Fp8DeepseekTarget>(s), w);
+std::unique_ptr<SchemeQuantizer> quantizer_ds(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<Fp8DeepseekQuantizer>(std::get<Fp8Params>(s), w);
 }
 
 }  // namespace
@@ -311,7 +371,8 @@ const StSchemeRow& fp8_ct_row() {
         r.facts_family = "compressed-tensors";
         r.takes_granularity = true;
         r.lists_ignore = true;
-        r.parse = parse_ct, r.label = label_ct, r.output_tag = tag_ct, r.config = config_ct, r.outputs = outputs_ct;
+        r.writes = writes_ct, r.parse = parse_ct, r.refuse = refuse_ct, r.weight_params = weight_params_ct;
+        r.label = label_ct, r.output_tag = tag_ct, r.config = config_ct, r.outputs = outputs_ct;
         r.quantizer = quantizer_ct;
         return r;
     }();
@@ -324,7 +385,8 @@ const StSchemeRow& fp8_deepseek_row() {
         r.names = {"fp8-block-deepseek"};
         r.facts_family = "fp8";
         r.takes_ue8m0 = true;
-        r.parse = parse_ds, r.label = label_ds, r.output_tag = tag_ds, r.config = config_ds, r.outputs = outputs_ds;
+        r.writes = writes_ds, r.parse = parse_ds, r.refuse = refuse_ds, r.weight_params = weight_params_ds;
+        r.label = label_ds, r.output_tag = tag_ds, r.config = config_ds, r.outputs = outputs_ds;
         r.quantizer = quantizer_ds;
         return r;
     }();

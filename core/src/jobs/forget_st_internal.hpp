@@ -91,7 +91,7 @@ struct OutSpec {
 /// weight.nested_*, weight.quant_state.bitsandbytes__nf4|fp4; SCB,
 /// weight_format; weight_scale; weight_scale_inv; weight_packed,
 /// weight_scale, weight_zero_point, weight_shape).
-std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name, std::uint64_t R, std::uint64_t C,
+std::vector<OutSpec> out_specs(const QuantParams& s, const std::string& weight_name, std::uint64_t R, std::uint64_t C,
                                DType wdtype);
 
 }  // namespace amn::forget_st_internal

@@ -139,7 +139,7 @@ public:
     /// dequantized values and adds no error sums (StForgetOptions::measure_loss),
     /// except the `nonfinite` count of LLM.int8 rows whose F16 cast overflows
     /// (C per such row: every value of it dequantizes to NaN).
-    WeightQuantizer(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
+    WeightQuantizer(const QuantParams& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
                     const kernels::st::StKernels* kernels = nullptr, bool measure_loss = true);
     ~WeightQuantizer();
 

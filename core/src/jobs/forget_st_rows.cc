@@ -22,25 +22,34 @@ const StSchemeRow& ct_int_row();
 
 const std::vector<const StSchemeRow*>& st_scheme_rows() {
     static const std::vector<const StSchemeRow*> t = {
-        &bnb4_row(),          // Bnb4Target: bnb-nf4, bnb-fp4
-        &bnb_int8_row(),      // BnbInt8Target: bnb-int8
-        &fp8_ct_row(),        // Fp8CtTarget: fp8
-        &fp8_deepseek_row(),  // Fp8DeepseekTarget: fp8-block-deepseek
-        &ct_int_row(),        // PackedIntTarget: w4a16, w4a16-asym, w8a16, w8a16-asym
+        &bnb4_row(),          // Bnb4Params: bnb-nf4, bnb-fp4
+        &bnb_int8_row(),      // Int8Params: bnb-int8
+        &fp8_ct_row(),        // Fp8Params, compressed-tensors: fp8
+        &fp8_deepseek_row(),  // Fp8Params, DeepSeek weight_scale_inv: fp8-block-deepseek
+        &ct_int_row(),        // AffineParams, pack-quantized: w4a16, w4a16-asym, w8a16, w8a16-asym
     };
     return t;
 }
-static_assert(std::variant_size_v<StScheme> == 5, "one row per StScheme alternative in st_scheme_rows()");
 
-const StSchemeRow& st_scheme_row(const StScheme& s) { return *st_scheme_rows().at(s.index()); }
+const StSchemeRow& st_scheme_row(const QuantParams& s) {
+    for (const auto* r : st_scheme_rows()) {
+        if (!r->writes(s)) continue;
+        if (r->refuse)
+            if (std::string why = r->refuse(s); !why.empty()) throw Error(ErrorCode::Usage, why);
+        return *r;
+    }
+    std::string names;
+    for (auto n : st_scheme_names()) names += (names.empty() ? "" : ", ") + std::string(n);
+    throw Error(ErrorCode::Unsupported, "forget to safetensors does not write " + describe(s) + " (it writes " + names + ")");
+}
 
-std::vector<OutSpec> out_specs(const StScheme& s, const std::string& weight_name, std::uint64_t R, std::uint64_t C,
+std::vector<OutSpec> out_specs(const QuantParams& s, const std::string& weight_name, std::uint64_t R, std::uint64_t C,
                                DType wdtype) {
     const std::string prefix = weight_name.substr(0, weight_name.size() - 6);  // "...q_proj."
     return st_scheme_row(s).outputs(s, prefix, R, C, wdtype);
 }
 
-WeightQuantizer::WeightQuantizer(const StScheme& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
+WeightQuantizer::WeightQuantizer(const QuantParams& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
                                  const kernels::st::StKernels* kernels, bool measure_loss)
     : q_(st_scheme_row(scheme).quantizer(scheme, {R, C, wdtype, kernels ? kernels : &kernels::st::st_kernels(), measure_loss})) {}
 
@@ -60,7 +69,7 @@ const std::vector<std::string_view>& st_scheme_names() {
     return n;
 }
 
-StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
+QuantParams parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
     const std::string n(name);
     const auto rows = st_scheme_rows();
     const auto it = std::find_if(rows.begin(), rows.end(), [&](const auto* r) {
@@ -80,12 +89,20 @@ StScheme parse_st_scheme(std::string_view name, const StSchemeOptions& o) {
     refuse(row.takes_granularity, o.granularity.has_value(), "--granularity");
     refuse(row.takes_ue8m0, o.ue8m0, "--ue8m0");
     refuse(row.takes_group_size, o.group_size.has_value(), "--group-size");
-    return row.parse(name, o);
+    QuantParams s = row.parse(name, o);
+    check_st_scheme(s);
+    return s;
 }
 
-std::string st_scheme_label(const StScheme& s) { return st_scheme_row(s).label(s); }
+void check_st_scheme(const QuantParams& s) { (void)st_scheme_row(s); }
 
-std::string st_quantization_config(const StScheme& s, const std::vector<std::string>& ignore) {
+QuantParams st_weight_params(const QuantParams& s, std::uint64_t rows, std::uint64_t cols, DType weight_dtype) {
+    return st_scheme_row(s).weight_params(s, rows, cols, weight_dtype);
+}
+
+std::string st_scheme_label(const QuantParams& s) { return st_scheme_row(s).label(s); }
+
+std::string st_quantization_config(const QuantParams& s, const std::vector<std::string>& ignore) {
     const auto& row = st_scheme_row(s);
     JsonWriter w;
     w.begin_object();
@@ -99,7 +116,7 @@ std::string st_quantization_config(const StScheme& s, const std::vector<std::str
     return w.take();
 }
 
-std::string default_st_output_path(const Catalog& cat, const StScheme& s) {
+std::string default_st_output_path(const Catalog& cat, const QuantParams& s) {
     const std::string tag = st_scheme_row(s).output_tag(s);
     std::string p = default_output_path(cat, DType::BF16);  // "<name>-bf16" or "<stem>-bf16.safetensors"
     const auto at = p.rfind("-bf16");

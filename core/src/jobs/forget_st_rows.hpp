@@ -9,9 +9,13 @@
 // Everything that differs between schemes goes through the row: nothing
 // outside a scheme's own file switches on the scheme type.
 //
-// Adding a scheme = its parameter struct in forget_st.hpp (an alternative
-// of StScheme), one row in forget_st_rows.cc, one file forget_st_<scheme>.cc
-// with the row's functions and its SchemeQuantizer.
+// A scheme is a QuantParams value (the read side's type); a row says which
+// values it writes (`writes`).
+//
+// Adding a scheme = one row in forget_st_rows.cc, one file
+// forget_st_<scheme>.cc with the row's functions and its SchemeQuantizer
+// (+ its parameters in quant_params.hpp when the read side has no
+// alternative for it yet).
 
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/json_writer.hpp"
@@ -41,28 +45,37 @@ struct StSchemeRow {
     /// compressed-tensors: quantization_config lists the kept Linear modules (`ignore`).
     bool lists_ignore = false;
 
-    /// The typed scheme of `name` (one of `names`), its options checked.
-    /// \throws Error{Usage} for a bad option value (see parse_st_scheme).
-    StScheme (*parse)(std::string_view name, const StSchemeOptions& options) = nullptr;
+    /// True when this row writes `scheme` (its alternative and the fields
+    /// that pick the row: packing, scale naming, FP8 format and block).
+    bool (*writes)(const QuantParams& scheme) = nullptr;
+    /// The scheme of `name` (one of `names`) and its options, unchecked.
+    QuantParams (*parse)(std::string_view name, const StSchemeOptions& options) = nullptr;
+    /// Empty when the values of a scheme the row writes are valid; else why
+    /// not (an Error{Usage} text, in parse_st_scheme's words). Null: always valid.
+    std::string (*refuse)(const QuantParams& scheme) = nullptr;
+    /// See st_weight_params(): the parameters the read side detects for an
+    /// R×C weight of `wdtype` written with `scheme`.
+    QuantParams (*weight_params)(const QuantParams& scheme, std::uint64_t R, std::uint64_t C, DType wdtype) = nullptr;
     /// See st_scheme_label(): "bnb-nf4 (blocksize 64, double quant)".
-    std::string (*label)(const StScheme& scheme) = nullptr;
+    std::string (*label)(const QuantParams& scheme) = nullptr;
     /// The tag of default output names (default_st_output_path): "fp8-dynamic".
-    std::string (*output_tag)(const StScheme& scheme) = nullptr;
+    std::string (*output_tag)(const QuantParams& scheme) = nullptr;
     /// The members of the library's quantization_config (`ignore` aside).
-    void (*config)(const StScheme& scheme, JsonWriter& w) = nullptr;
+    void (*config)(const QuantParams& scheme, JsonWriter& w) = nullptr;
     /// The stored tensors of an R×C weight under `prefix` ("….q_proj."), see out_specs().
-    std::vector<OutSpec> (*outputs)(const StScheme& scheme, const std::string& prefix, std::uint64_t R, std::uint64_t C,
+    std::vector<OutSpec> (*outputs)(const QuantParams& scheme, const std::string& prefix, std::uint64_t R, std::uint64_t C,
                                    DType wdtype) = nullptr;
     /// Empty when a weight with rows of C columns can take the scheme; else
     /// why not (an Error{Usage} text). Null: every weight can.
-    std::string (*refuse_row)(const StScheme& scheme, std::uint64_t C) = nullptr;
+    std::string (*refuse_row)(const QuantParams& scheme, std::uint64_t C) = nullptr;
     /// The encoder steps of one weight.
-    std::unique_ptr<SchemeQuantizer> (*quantizer)(const StScheme& scheme, const QuantWeight& weight) = nullptr;
+    std::unique_ptr<SchemeQuantizer> (*quantizer)(const QuantParams& scheme, const QuantWeight& weight) = nullptr;
 };
 
-/// Every row, in the order of StScheme's alternatives (row i makes alternative i).
+/// Every row, in help order.
 const std::vector<const StSchemeRow*>& st_scheme_rows();
-/// The row of `scheme`.
-const StSchemeRow& st_scheme_row(const StScheme& scheme);
+/// The row that writes `scheme`, its values checked.
+/// \throws as check_st_scheme().
+const StSchemeRow& st_scheme_row(const QuantParams& scheme);
 
 }  // namespace amn::forget_st_internal

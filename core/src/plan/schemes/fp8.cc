@@ -251,7 +251,8 @@ std::string Fp8Params::describe() const {
         case Fp8Granularity::Group: g = "group " + std::to_string(group_size) + " scales"; break;
         case Fp8Granularity::Block: g = blocks; break;
     }
-    return "FP8 (" + detail::fmt_name(format) + "), " + g + ", " + dtype_name(scale_dtype) + " scales";
+    return "FP8 (" + detail::fmt_name(format) + "), " + g + ", " + dtype_name(scale_dtype) + " scales" +
+           (ue8m0 ? " (powers of two, UE8M0)" : "");
 }
 
 }  // namespace amn
@@ -280,6 +281,7 @@ void detect_fp8(PlanBuilder& b) {
     const std::string cfg = cat.config_path.empty() ? std::string("the quantization config") : cat.config_path;
     bool any = false, block_problem_used = false;
     const auto fmt = cat.qconfig("fmt");
+    const auto scale_fmt = cat.qconfig("scale_fmt");  // DeepSeek-V3.1 "ue8m0"
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& w = cat.tensors[i];
         if (b.claimed(i) || !is_fp8_payload(w.dtype)) continue;
@@ -330,6 +332,7 @@ void detect_fp8(PlanBuilder& b) {
         p.block_cols = layout->block_c;
         p.scale_dtype = st.dtype;
         p.scale_name = naming;
+        p.ue8m0 = scale_fmt && *scale_fmt == "ue8m0";
         LogicalTensor lt;
         lt.name = name;
         lt.shape = w.shape;
