@@ -80,7 +80,13 @@ enum class StRule : std::uint8_t {
 struct ForgetTensor {
     std::string name;
     std::vector<std::uint64_t> shape;   ///< row-major
-    DType source = DType::Unknown;      ///< stored type in the input (payload)
+    /// Stored type in the input (payload). A Hugging Face folder forgotten
+    /// to GGUF is quantized from the converter's lossless file, as
+    /// convert_hf_to_gguf.py then llama-quantize would: `source` is the type
+    /// in that file (BF16/F16/F32, or a repacked type), also for a folder
+    /// tensor stored quantized (bitsandbytes U8, GPTQ/AWQ I32), whose
+    /// dequantized values the file holds.
+    DType source = DType::Unknown;
     DType target = DType::Unknown;      ///< type written
     /// GGUF targets: why `target` — llama-quantize's rule (or the
     /// converter's) with its details (pattern, mix rule, fallback), typed;
