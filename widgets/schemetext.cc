@@ -55,7 +55,7 @@ QString fp8Text(const amn::Fp8Params& p) {
         case G::Group: g = SchemeText::tr("group %1 scales").arg(num(p.group_size)); break;
         case G::Block: g = blocks; break;
     }
-    return p.ue8m0 ? SchemeText::tr("FP8 (%1), %2, %3 scales (powers of two, UE8M0)").arg(fmt, g, scale)
+    return p.ue8m0 && p.scale_dtype != amn::DType::F8_E8M0 ? SchemeText::tr("FP8 (%1), %2, %3 scales (powers of two, UE8M0)").arg(fmt, g, scale)
                    : SchemeText::tr("FP8 (%1), %2, %3 scales").arg(fmt, g, scale);
 }
 

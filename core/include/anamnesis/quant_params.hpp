@@ -87,7 +87,8 @@ struct Fp8Params {
     unsigned activation_bits = 16;
     /// Every scale is a power of two, rounded up from absmax / max-finite
     /// (DeepSeek-V3.1, quantization_config `scale_fmt: "ue8m0"`), still stored
-    /// in `scale_dtype`. Dequantization is the same; forget writes it so.
+    /// in `scale_dtype` (describe() says so unless that is F8_E8M0, powers
+    /// of two by nature). Dequantization is the same; forget writes it so.
     bool ue8m0 = false;
 
     bool operator==(const Fp8Params&) const = default;

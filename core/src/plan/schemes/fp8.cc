@@ -252,7 +252,7 @@ std::string Fp8Params::describe() const {
         case Fp8Granularity::Block: g = blocks; break;
     }
     return "FP8 (" + detail::fmt_name(format) + "), " + g + ", " + dtype_name(scale_dtype) + " scales" +
-           (ue8m0 ? " (powers of two, UE8M0)" : "");
+           (ue8m0 && scale_dtype != DType::F8_E8M0 ? " (powers of two, UE8M0)" : "");  // E8M0 says it
 }
 
 }  // namespace amn
