@@ -27,9 +27,9 @@
 
 namespace amn::kernels::st {
 
-// The public types of the safetensors-family encoders (st_quantize.hpp:
-// Bnb4Result, Bnb4Type, …) these kernels fill.
-using namespace amn::st;
+// The public result of the bitsandbytes 4-bit encoder (st_quantize.hpp)
+// that the bnb4_* helpers below fill.
+using amn::st::Bnb4Result;
 
 /// Round-trip error sums of dequantized values y against the input x
 /// (loss_sums.hpp: f64 sums over the pairs whose y is finite — x is always

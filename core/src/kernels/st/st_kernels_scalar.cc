@@ -135,7 +135,7 @@ void fp8_encode(const float* x, std::size_t n, float s, bool deepseek, DType wdt
     if (deepseek) {
         const float inv = 1.0f / s;
         for (std::size_t i = 0; i < n; ++i) {
-            q[i] = e4m3fn_from_f32(x[i] * inv);
+            q[i] = amn::st::e4m3fn_from_f32(x[i] * inv);
             if (y) y[i] = t[q[i]] * s;
         }
         return;
@@ -144,7 +144,7 @@ void fp8_encode(const float* x, std::size_t n, float s, bool deepseek, DType wdt
         float v = round_to(wdtype, x[i] / s);
         v = round_to(wdtype, v + 0.0f);
         v = std::clamp(v, -448.0f, 448.0f);
-        q[i] = e4m3fn_from_f32(v);
+        q[i] = amn::st::e4m3fn_from_f32(v);
         if (y) y[i] = round_to(wdtype, t[q[i]] * s);
     }
 }
