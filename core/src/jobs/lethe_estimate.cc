@@ -195,8 +195,6 @@ template <class Rtn>
 RequantError measure_rtn(const Recipe& r, const Rtn& q, std::string estimator, const StatsProgressFn& progress,
                          const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     const std::uint64_t C = r.row_elems();
-    RequantError out;
-    out.estimator = std::move(estimator);
     const std::uint64_t ng = q.count();
     GroupParams p;
     if constexpr (Rtn::kMinMax) {
@@ -233,12 +231,7 @@ RequantError measure_rtn(const Recipe& r, const Rtn& q, std::string estimator, c
                 sums.add(x, q(q.of(r0 + i, c), x, p));
             }
     });
-    out.measured = true;
-    out.count = sums.count;
-    out.rmse = sums.rmse();
-    out.max_abs = sums.max_abs;
-    out.sqnr_db = sums.sqnr_db();
-    return out;
+    return detail::requant_measured(std::move(estimator), sums);
 }
 
 // measure_requantization's dispatch on the scheme's parameters.
@@ -306,6 +299,17 @@ struct Describe {
 };
 
 }  // namespace
+
+RequantError detail::requant_measured(std::string estimator, const LossSums& sums) {
+    RequantError out;
+    out.measured = true;
+    out.estimator = std::move(estimator);
+    out.count = sums.count;
+    out.rmse = sums.rmse();
+    out.max_abs = sums.max_abs;
+    out.sqnr_db = sums.sqnr_db();
+    return out;
+}
 
 float fp8_round(DType fmt, float x) noexcept {
     Fp8Format f{3, -6, 448.0f, "E4M3"};

@@ -43,8 +43,6 @@ RequantError measure_gguf_encoder(const LogicalTensor& t, DType type, std::strin
                         " blocks (" + std::to_string(info.block_elems) + " elements)",
                     {}, t.name);
     const std::uint64_t blocks_per_row = C / info.block_elems;
-    RequantError out;
-    out.estimator = std::move(estimator);
     std::vector<float> buf, back;
     std::vector<std::uint8_t> bytes;
     LossSums sums;
@@ -58,12 +56,7 @@ RequantError measure_gguf_encoder(const LogicalTensor& t, DType type, std::strin
                            info.to_f32(bytes.data(), back.data(), nblocks);
                            for (std::size_t i = 0; i < elems; ++i) sums.add(v[i], back[i]);
                        });
-    out.measured = true;
-    out.count = sums.count;
-    out.rmse = sums.rmse();
-    out.max_abs = sums.max_abs;
-    out.sqnr_db = sums.sqnr_db();
-    return out;
+    return requant_measured(std::move(estimator), sums);
 }
 
 }  // namespace amn::detail

@@ -10,6 +10,13 @@
 
 namespace amn::detail {
 
+struct LossSums;
+
+/// The RequantError of a finished measurement: `measured`, `estimator`
+/// (RequantScheme::description()) and the figures of `sums` (count, RMSE,
+/// max abs, SQNR by the loss_sums.hpp rule).
+RequantError requant_measured(std::string estimator, const LossSums& sums);
+
 /// Empty when ggml type `type` can be re-quantized without an importance
 /// matrix (it has a decoder and a no-imatrix encoder); else the reason:
 /// "not measurable for gguf-IQ2_XXS: ggml quantizes it only with an
