@@ -31,6 +31,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <variant>
 
 using namespace amn;
 
@@ -54,6 +56,10 @@ Expect expect_of(const std::vector<float>& x, const std::vector<float>& y) {
     r.sqnr = err == 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(sig / err);
     return r;
 }
+
+// The parameters of an estimator requant_scheme_for chose (bad_variant_access: another scheme).
+template <class P>
+const P& params_of(const std::optional<RequantScheme>& s) { return std::get<P>(s.value().params); }
 
 bool close(double a, double b, double rel = 1e-9) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)) + 1e-30; }
 
@@ -124,11 +130,10 @@ void TestRequantize::fp8OnGridIsExact() {
             const float code = kernels::scalar::fp8_value(DType::F8_E4M3, static_cast<std::uint8_t>((r * 29 + c * 7) % 126));
             v[r * C + c] = ((r % 4 == 0 && c % 4 == 0) ? 448.0f : code) * s;
         }
-    RequantScheme s;
-    s.family = RequantScheme::Family::Fp8;
-    s.granularity = Fp8Granularity::Block;
-    s.block_rows = s.block_cols = 4;
-    const auto e = measure_requantization(tensor_of(v, R, C), s);
+    Fp8Params f;
+    f.granularity = Fp8Granularity::Block;
+    f.block_rows = f.block_cols = 4;
+    const auto e = measure_requantization(tensor_of(v, R, C), RequantScheme{f});
     QVERIFY(e.measured);
     QCOMPARE(e.count, R * C);
     QCOMPARE(e.rmse, 0.0);
@@ -147,9 +152,9 @@ void TestRequantize::fp8HandCase() {
         const float sc = a / 448.0f;
         for (int c = 0; c < 4; ++c) y[r * 4 + c] = brute_fp8(DType::F8_E4M3, v[r * 4 + c] / sc, 448.0f) * sc;
     }
-    RequantScheme s;
-    s.granularity = Fp8Granularity::Channel;
-    const auto e = measure_requantization(tensor_of(v, 2, 4), s);
+    Fp8Params f;
+    f.granularity = Fp8Granularity::Channel;
+    const auto e = measure_requantization(tensor_of(v, 2, 4), RequantScheme{f});
     const auto x = expect_of(v, y);
     QVERIFY(x.rmse > 0);
     QVERIFY(close(e.rmse, x.rmse));
@@ -166,10 +171,9 @@ void TestRequantize::bnbNf4HandCase() {
     std::vector<float> y{1.0f, -1.0f, 0.44070982933044434f, 0.0f,
                          0.07958029955625534f * 2.0f, -0.09105003625154495f * 2.0f, 2.0f, 0.16093020141124725f * 2.0f,
                          0.0f, 0.0f, 0.0f, 0.0f};
-    RequantScheme s;
-    s.family = RequantScheme::Family::Bnb4;
-    s.blocksize = 4;
-    const auto e = measure_requantization(tensor_of(v, 2, 6), s);
+    Bnb4Params b;
+    b.blocksize = 4;
+    const auto e = measure_requantization(tensor_of(v, 2, 6), RequantScheme{b});
     const auto x = expect_of(v, y);
     QVERIFY(close(e.rmse, x.rmse, 1e-6));
     QVERIFY(close(e.max_abs, x.max_abs, 1e-6));
@@ -180,9 +184,7 @@ void TestRequantize::bnbInt8HandCase() {
     // Second row already on its grid (absmax 127): exact.
     const std::vector<float> v{127.0f, 63.5f, 0.5f, -2.5f, -127.0f, 2.0f, 1.0f, 0.0f};
     std::vector<float> y{127.0f, 64.0f, 1.0f, -3.0f, -127.0f, 2.0f, 1.0f, 0.0f};
-    RequantScheme s;
-    s.family = RequantScheme::Family::BnbInt8;
-    const auto e = measure_requantization(tensor_of(v, 2, 4), s);
+    const auto e = measure_requantization(tensor_of(v, 2, 4), RequantScheme{Int8Params{}});
     const auto x = expect_of(v, y);
     QVERIFY(close(e.rmse, x.rmse, 1e-5));
     QVERIFY(close(e.max_abs, x.max_abs, 1e-5));
@@ -191,33 +193,34 @@ void TestRequantize::bnbInt8HandCase() {
 
 void TestRequantize::gptqAndAwqHandCases() {
     const std::vector<float> v{0.2f, 0.5f, 0.8f, 1.1f};
-    RequantScheme s;
-    s.family = RequantScheme::Family::Affine;
-    s.bits = 2;
-    s.group_size = 4;
+    AffineParams a;
+    a.bits = 2;
+    a.group_size = 4;
     // GPTQ: range [0, 1.1], scale 1.1/3, zero 0 → q = 1, 1, 2, 3.
-    s.include_zero = true;
+    a.packing = AffinePacking::Gptq;
+    QVERIFY(requant_includes_zero(a));
     {
         const float sc = 1.1f / 3.0f;
-        const auto e = measure_requantization(tensor_of(v, 1, 4), s);
+        const auto e = measure_requantization(tensor_of(v, 1, 4), RequantScheme{a});
         const auto x = expect_of(v, {sc, sc, 2 * sc, 3 * sc});
         QVERIFY(close(e.rmse, x.rmse, 1e-5));
         QVERIFY(close(e.max_abs, x.max_abs, 1e-5));
     }
     // AWQ: range [0.2, 1.1], scale 0.3, zero = clamp(−round(0.667), 0, 3) = 0 → q = 1, 2, 3, 3.
-    s.include_zero = false;
+    a.packing = AffinePacking::AwqGemm;
+    QVERIFY(!requant_includes_zero(a));
     {
-        const auto e = measure_requantization(tensor_of(v, 1, 4), s);
+        const auto e = measure_requantization(tensor_of(v, 1, 4), RequantScheme{a});
         const auto x = expect_of(v, {0.3f, 0.6f, 0.9f, 0.9f});
         QVERIFY(close(e.rmse, x.rmse, 1e-5));
         QVERIFY(close(e.max_abs, x.max_abs, 1e-5));
     }
     // Two groups along the row: each group's own range (second group exact on its grid).
-    s.include_zero = true;
+    a.packing = AffinePacking::Gptq;
     {
         const std::vector<float> w{0.2f, 0.5f, 0.8f, 1.1f, 0.0f, 1.0f, 2.0f, 3.0f};
         const float sc = 1.1f / 3.0f;
-        const auto e = measure_requantization(tensor_of(w, 1, 8), s);
+        const auto e = measure_requantization(tensor_of(w, 1, 8), RequantScheme{a});
         const auto x = expect_of(w, {sc, sc, 2 * sc, 3 * sc, 0.0f, 1.0f, 2.0f, 3.0f});
         QVERIFY(close(e.rmse, x.rmse, 1e-5));
     }
@@ -248,10 +251,7 @@ void TestRequantize::ggufMatchesGgmlQuantizer() {
                 ++rows;
             }
             QVERIFY(rows > 0);
-            RequantScheme s;
-            s.family = RequantScheme::Family::GgufEncoder;
-            s.ggml_type = dt;
-            const auto e = measure_requantization(tensor_of(x, rows, C), s);
+            const auto e = measure_requantization(tensor_of(x, rows, C), RequantScheme{GgmlParams{dt}});
             const auto want = expect_of(x, y);
             QVERIFY2(close(e.rmse, want.rmse, 1e-12), qPrintable(QStringLiteral("%1 %2: rmse %3 vs ggml %4").arg(type, QString::fromStdString(name)).arg(e.rmse).arg(want.rmse)));
             QCOMPARE(e.max_abs, want.max_abs);
@@ -320,11 +320,11 @@ void TestRequantize::chunkingAndCancel() {
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(std::sin(0.37 * double(i)) * 3.0);
     v[5] = std::numeric_limits<float>::quiet_NaN();
     const auto t = tensor_of(v, 64, 96);
-    RequantScheme s;
-    s.family = RequantScheme::Family::Fp8;
-    s.granularity = Fp8Granularity::Block;
-    s.block_rows = 16;
-    s.block_cols = 32;
+    Fp8Params f;
+    f.granularity = Fp8Granularity::Block;
+    f.block_rows = 16;
+    f.block_cols = 32;
+    const RequantScheme s{f};
     std::uint64_t last = 0, total = 0;
     const auto a = measure_requantization(t, s, {}, nullptr, 1u << 20);
     const auto b = measure_requantization(t, s, [&](std::uint64_t d, std::uint64_t n) { last = d; total = n; }, nullptr, 100);
@@ -358,11 +358,11 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = f;
     auto s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->family, RequantScheme::Family::Fp8);
-    QCOMPARE(s->fp8, DType::F8_E5M2);
-    QCOMPARE(s->granularity, Fp8Granularity::Block);
-    QCOMPARE(s->block_rows, std::uint64_t(16));
-    QCOMPARE(s->block_cols, std::uint64_t(32));
+    QVERIFY(std::holds_alternative<Fp8Params>(s->params));
+    QCOMPARE(params_of<Fp8Params>(s).format, DType::F8_E5M2);
+    QCOMPARE(params_of<Fp8Params>(s).granularity, Fp8Granularity::Block);
+    QCOMPARE(params_of<Fp8Params>(s).block_rows, std::uint64_t(16));
+    QCOMPARE(params_of<Fp8Params>(s).block_cols, std::uint64_t(32));
     QCOMPARE(scheme_id(*t.params), std::string("fp8-block"));
     QCOMPARE(describe(*t.params), std::string("FP8 (E5M2), 16\u00d732 blocks, F32 scales"));
 
@@ -375,10 +375,10 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = a;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->family, RequantScheme::Family::Affine);
-    QCOMPARE(s->bits, 3u);
-    QCOMPARE(s->group_size, std::uint64_t(16));
-    QVERIFY(s->symmetric && s->include_zero);
+    QVERIFY(std::holds_alternative<AffineParams>(s->params));
+    QCOMPARE(params_of<AffineParams>(s).bits, 3u);
+    QCOMPARE(params_of<AffineParams>(s).group_size, std::uint64_t(16));
+    QVERIFY(requant_symmetric(params_of<AffineParams>(s)) && requant_includes_zero(params_of<AffineParams>(s)));
     QCOMPARE(scheme_id(*t.params), std::string("gptq-3bit-gx-actorder"));
 
     Bnb4Params b;
@@ -387,8 +387,8 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = b;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QVERIFY(s->fp4);
-    QCOMPARE(s->blocksize, std::uint64_t(128));
+    QCOMPARE(params_of<Bnb4Params>(s).type, Bnb4Type::Fp4);
+    QCOMPARE(params_of<Bnb4Params>(s).blocksize, std::uint64_t(128));
 
     // AWQ: its group size (it was once measured with one group per row, the
     // scheme text's "-gemm" having been read as "-g"), range [min, max].
@@ -401,8 +401,8 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = w;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->group_size, std::uint64_t(16));
-    QVERIFY(!s->include_zero && !s->symmetric);
+    QCOMPARE(params_of<AffineParams>(s).group_size, std::uint64_t(16));
+    QVERIFY(!requant_includes_zero(params_of<AffineParams>(s)) && !requant_symmetric(params_of<AffineParams>(s)));
     QCOMPARE(scheme_id(*t.params), std::string("awq-gemm-4bit-g16"));
     w.group_size = 128;  // wider than the 64-element rows: one group per row
     w.groups = 1;
@@ -410,7 +410,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = w;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->group_size, std::uint64_t(64));
+    QCOMPARE(params_of<AffineParams>(s).group_size, std::uint64_t(64));
 
     // compressed-tensors integer: GPTQ-like ranges; per-tensor scales are not measured.
     AffineParams c;
@@ -424,8 +424,8 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = c;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->group_size, std::uint64_t(32));
-    QVERIFY(s->symmetric && s->include_zero);
+    QCOMPARE(params_of<AffineParams>(s).group_size, std::uint64_t(32));
+    QVERIFY(requant_symmetric(params_of<AffineParams>(s)) && requant_includes_zero(params_of<AffineParams>(s)));
     QCOMPARE(scheme_id(*t.params), std::string("ct-pack-int4-g32"));
     QCOMPARE(describe(*t.params), std::string("compressed-tensors W4A16 (pack-quantized), int4 symmetric, group 32, BF16 scales"));
     c.packing = AffinePacking::CtNaiveQuantized;
@@ -450,9 +450,10 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = g;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->granularity, Fp8Granularity::Block);
-    QCOMPARE(s->block_rows, std::uint64_t(1));
-    QCOMPARE(s->block_cols, std::uint64_t(32));
+    // The 1 × 32 block is resolved where the estimate lays out its groups.
+    QCOMPARE(params_of<Fp8Params>(s).granularity, Fp8Granularity::Group);
+    QCOMPARE(params_of<Fp8Params>(s).group_size, std::uint64_t(32));
+    QVERIFY2(QString::fromStdString(s->description()).contains(QStringLiteral("1×32 blocks")), s->description().c_str());
     QCOMPARE(scheme_id(*t.params), std::string("ct-fp8-g32"));
     QCOMPARE(describe(*t.params), std::string("compressed-tensors W8A16 (float-quantized), FP8 E4M3, group 32, F16 scales"));
     Fp8Params m;
@@ -462,7 +463,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     t.params = m;
     s = requant_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->granularity, Fp8Granularity::Channel);
+    QCOMPARE(params_of<Fp8Params>(s).granularity, Fp8Granularity::Channel);
     QCOMPARE(scheme_id(*t.params), std::string("modelopt-fp8-channel"));
     QCOMPARE(describe(*t.params), std::string("ModelOpt FP8 (E4M3), per-channel F32 scale applied in BF16"));
 

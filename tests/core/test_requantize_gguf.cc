@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // "What Lethe took" for every GGUF type with an encoder
-// (RequantScheme::Family::GgufEncoder, core/src/jobs/lethe_estimate_gguf.cc):
+// (a RequantScheme of GgmlParams, core/src/jobs/lethe_estimate_gguf.cc):
 //   * on ggml's own quantizer inputs (shared fixtures quantize-ref/, 18
 //     types), the estimate equals the error between ggml's
 //     quantize→dequantize output and its input (RMSE to 1e-12, max abs
@@ -104,9 +104,7 @@ void TestRequantizeGguf::everyEncoderTypeMatchesGgml() {
                 ++rows;
             }
             if (rows == 0) continue;
-            RequantScheme s;
-            s.family = RequantScheme::Family::GgufEncoder;
-            s.ggml_type = dt;
+            const RequantScheme s{GgmlParams{dt}};
             // Small chunks: several chunks per tensor must give the same figures.
             const auto e = measure_requantization(tensor_of(x, rows, C), s, {}, nullptr, 3 * C);
             const auto want = expect_of(x, y);
@@ -188,9 +186,7 @@ void TestRequantizeGguf::imatrixOnlyTypesAreNotMeasurable() {
         QVERIFY2(unmeasured > 0, stem);
     }
     // Asked directly, the measurement refuses rather than guess.
-    RequantScheme s;
-    s.family = RequantScheme::Family::GgufEncoder;
-    s.ggml_type = DType::IQ2_XXS;
+    const RequantScheme s{GgmlParams{DType::IQ2_XXS}};
     try {
         measure_requantization(tensor_of(std::vector<float>(256, 1.0f), 1, 256), s);
         QFAIL("no Usage error");
@@ -215,8 +211,8 @@ void TestRequantizeGguf::rowsNotWholeBlocks() {
     big.params = GgmlParams{DType::Q5_K};
     const auto s = requant_scheme_for(big, &why);
     QVERIFY2(s, why.c_str());
-    QCOMPARE(s->family, RequantScheme::Family::GgufEncoder);
-    QCOMPARE(s->ggml_type, DType::Q5_K);
+    QVERIFY(std::holds_alternative<GgmlParams>(s->params));
+    QCOMPARE(std::get<GgmlParams>(s->params).type, DType::Q5_K);
     std::uint64_t last = 0, total = 0;
     const auto e = measure_requantization(big, *s, [&](std::uint64_t d, std::uint64_t n) { last = d; total = n; }, nullptr, 256);
     QVERIFY(e.measured && e.rmse > 0);

@@ -12,6 +12,7 @@
 
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/plan.hpp"
+#include "anamnesis/quant_params.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <atomic>
@@ -21,51 +22,71 @@
 
 namespace amn {
 
-/// The RTN re-quantizer for one tensor: scheme family and its parameters.
-/// Groups (the elements that share a scale) are laid over the output tensor
-/// viewed as `Recipe::rows() × Recipe::row_elems()` (row-major, i.e.
+/// The RTN re-quantizer for one tensor: the scheme and parameters it
+/// re-quantizes to, named as the read side names them (`QuantParams`,
+/// quant_params.hpp), plus the estimator geometry the parameters do not
+/// carry. Groups (the elements that share a scale) are laid over the output
+/// tensor viewed as `Recipe::rows() × Recipe::row_elems()` (row-major, i.e.
 /// [out_features, in_features] for linear weights).
+///
+/// What each alternative of `params` re-quantizes with (the fields not named
+/// here — scale dtypes, producer, packing layout, double quant — do not
+/// change the estimate):
+/// - `Fp8Params`: FP8 values × f32 scale, scale = absmax / max-finite of
+///   `format` (F8_E4M3, F8_E5M2, F8_E4M3FNUZ or F8_E5M2FNUZ) per group of
+///   `granularity`: Tensor; Channel (one per row); Expert (one per leading
+///   batch entry, `experts`); Block (`block_rows × block_cols` tiles of
+///   every expert's [rows / experts, row_elems] matrix); Group (`group_size`
+///   consecutive inputs of a row: a 1 × group_size block).
+/// - `Bnb4Params`: bitsandbytes NF4 / FP4 (`type`): absmax per `blocksize`
+///   elements of the flattened tensor, nearest codebook entry.
+/// - `Int8Params`: bitsandbytes LLM.int8: per-row absmax / 127, round half
+///   away from zero.
+/// - `AffineParams`: GPTQ / AWQ / compressed-tensors int: per-group min/max,
+///   `bits`-bit integers (2..8), groups of `group_size` (≥ 1) contiguous
+///   elements along each row (the input dimension). The range rule follows
+///   `packing` (`requant_includes_zero`) and `symmetric`
+///   (`requant_symmetric`).
+/// - `GgmlParams`: a GGUF type with an encoder (`type`): each row is
+///   quantized with ggml's no-imatrix quantizer for that type
+///   (`ggml_quantize_chunk(type, …, imatrix = NULL)`, byte-exact,
+///   core/src/kernels/gguf/gguf_quantize.hpp) and decoded again with the
+///   type's dequantizer (`dequantize_row_<type>`). K-quants, IQ4_NL/XS,
+///   IQ3_XXS/S, IQ2_S, IQ1_M, Q8_0, Q4_0, Q4_1, Q5_0/1, Q1_0, Q2_0,
+///   TQ1_0/2_0, MXFP4, NVFP4.
+/// - `Fp4Params`: no re-quantizer yet (not measurable).
 struct RequantScheme {
-    enum class Family {
-        Fp8,      ///< FP8 values × f32 scale; scale = absmax / max-finite per group
-        Bnb4,     ///< bitsandbytes NF4 / FP4: per-block absmax, nearest codebook entry
-        BnbInt8,  ///< bitsandbytes LLM.int8: per-row absmax / 127, round half away from zero
-        Affine,   ///< GPTQ / AWQ / compressed-tensors int: per-group min/max, `bits`-bit integers
-        /// A GGUF type with an encoder (`ggml_type`): each row is
-        /// quantized with ggml's no-imatrix quantizer for that type
-        /// (`ggml_quantize_chunk(type, …, imatrix = NULL)`, byte-exact,
-        /// core/src/kernels/gguf/gguf_quantize.hpp) and decoded again with the
-        /// type's dequantizer (`dequantize_row_<type>`). K-quants, IQ4_NL/XS,
-        /// IQ3_XXS/S, IQ2_S, IQ1_M, Q8_0, Q4_0, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4, NVFP4.
-        GgufEncoder,
-    };
-    Family family = Family::Fp8;
-    // Fp8
-    DType fp8 = DType::F8_E4M3;  ///< F8_E4M3, F8_E5M2, F8_E4M3FNUZ or F8_E5M2FNUZ
-    /// Tensor, Channel, Expert or Block (a Group of the parameters is given
-    /// as a 1 × group_size Block).
-    Fp8Granularity granularity = Fp8Granularity::Tensor;
-    std::uint64_t experts = 1;   ///< leading batch of a 3-D weight (rows() = experts × rows per expert)
-    std::uint64_t block_rows = 0, block_cols = 0;  ///< Block granularity (within each expert)
-    // Bnb4
-    bool fp4 = false;            ///< FP4 codebook instead of NF4
-    std::uint64_t blocksize = 64;///< elements per absmax block of the flattened tensor
-    // Affine
-    unsigned bits = 4;           ///< 2..8
-    std::uint64_t group_size = 0;///< elements per group along each row (the input dimension); ≥ 1
-    /// GPTQ's quantizer (`Quantizer.find_params`): the group range is widened
-    /// to include 0 and a constant-zero group gets [−1, 1]; zero = round(−min/scale).
-    /// false = AutoAWQ `pseudo_quantize_tensor`: range = [min, max],
-    /// scale = max(max − min, 1e−5) / (2^bits − 1), zero = clamp(−round(min/scale), 0, 2^bits − 1).
-    bool include_zero = true;
-    bool symmetric = false;      ///< GPTQ sym=True, compressed-tensors symmetric: range ±max|x|, zero = 2^(bits−1)
-    // GgufEncoder
-    DType ggml_type = DType::Unknown; ///< the ggml block type re-quantized to (a row is a whole number of its blocks)
+    /// The scheme and parameters re-quantized to. `requant_scheme_for`
+    /// copies `LogicalTensor::params` and resolves AffineParams::group_size
+    /// to the contiguous group size measured with (see there).
+    QuantParams params = Fp8Params{};
+    /// Fp8Params only: the leading batch of a 3-D weight (number of experts;
+    /// rows() = experts × rows per expert); 1 for a 2-D weight. Ignored by
+    /// the other schemes.
+    std::uint64_t experts = 1;
 
     /// One line naming the estimator ("RTN re-quantization, FP8 E4M3, 128×128
-    /// blocks, scale = absmax/448").
+    /// blocks, scale = absmax/448"; an FP8 group of 32 is "1×32 blocks";
+    /// "re-quantization with ggml's Q4_K quantizer (no importance matrix),
+    /// row by row, decoded again").
+    /// \throws Error{Usage} for an Fp8Params `format` that is not FP8 and for
+    ///         Fp4Params ("not measurable yet for ct-nvfp4").
     std::string description() const;
 };
+
+/// Whether the RTN re-quantizer of `p` widens each group range to include 0
+/// (GPTQ's `Quantizer.find_params`, also compressed-tensors'
+/// `calculate_qparams`: a constant-zero group gets [−1, 1], zero =
+/// round(−min/scale)): true for every packing but AffinePacking::AwqGemm,
+/// which is re-quantized as AutoAWQ's `pseudo_quantize_tensor` (range =
+/// [min, max], scale = max(max − min, 1e−5) / (2^bits − 1), zero =
+/// clamp(−round(min/scale), 0, 2^bits − 1)).
+bool requant_includes_zero(const AffineParams& p) noexcept;
+
+/// Whether the RTN re-quantizer of `p` is symmetric (GPTQ sym=True,
+/// compressed-tensors symmetric: range ±max|x|, zero = 2^(bits−1)):
+/// `p.symmetric` when known (false when nullopt), never for AWQ GEMM.
+bool requant_symmetric(const AffineParams& p) noexcept;
 
 /// The re-quantizer matching a logical tensor's scheme, from its typed
 /// `LogicalTensor::params` (quant_params.hpp) and its shape: FP8 tensor /
@@ -73,9 +94,12 @@ struct RequantScheme {
 /// producer: transformers, compressed-tensors, ModelOpt), bnb NF4 / FP4
 /// (nested absmax is treated as f32), bnb LLM.int8, GPTQ and
 /// compressed-tensors integer (contiguous groups of group_size along the
-/// input dimension; an act-order permutation is not repeated), AWQ GEMM
+/// input dimension; an act-order permutation is not repeated: without a
+/// uniform group size, `groups` groups of ceil(in / groups); a group wider
+/// than the row is the row — the result's AffineParams::group_size holds
+/// the size used), AWQ GEMM
 /// (its group size, range [min, max]) and every GGUF type that ggml can
-/// quantize without an importance matrix (`Family::GgufEncoder`: K-quants,
+/// quantize without an importance matrix (GgmlParams: K-quants,
 /// IQ4_NL/XS, IQ3_XXS/S, IQ2_S, IQ1_M, Q8_0, Q4_0, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4,
 /// NVFP4). nullopt (with the reason in `why`) for passthrough tensors,
 /// tensors without a recipe or parameters and every other scheme ("not
@@ -84,7 +108,8 @@ struct RequantScheme {
 /// IQ2_XS, IQ1_S, which ggml quantizes only with an importance matrix
 /// (`ggml_quantize_requires_imatrix`) that the file does not carry ("not
 /// measurable for gguf-IQ2_XXS: ggml quantizes it only with an importance
-/// matrix, which the file does not carry").
+/// matrix, which the file does not carry"). FP8: `experts` is the product
+/// of the shape's leading dimensions of a weight of 3 or more dimensions.
 std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& tensor, std::string* why = nullptr);
 
 /// Why no estimate was made, as a code a UI words in its own language
@@ -117,7 +142,7 @@ struct RequantError {
 /// (per-group ranges, then re-quantization and errors; progress total =
 /// 2 × rows); memory: one chunk buffer plus one or two floats per group
 /// (no more than the stored scales). Group ranges are taken over the finite
-/// values. `Family::GgufEncoder` takes one pass (progress total = rows):
+/// values. GgmlParams take one pass (progress total = rows):
 /// each chunk of whole rows is encoded and decoded as ggml would, and the
 /// elements where both the value and its round trip are finite are
 /// compared (memory: the chunk, its encoded bytes and its round trip).
@@ -127,7 +152,8 @@ struct RequantError {
 ///         when `scheme` does not fit the tensor's geometry (e.g. block or
 ///         group size 0, experts not dividing rows, a row that is not a whole
 ///         number of the GGUF type's blocks, a GGUF type without an encoder
-///         or one that needs an importance matrix); Error{Cancelled}; any
+///         or one that needs an importance matrix, bits outside 2..8, an
+///         FP8 format that is not FP8, Fp4Params); Error{Cancelled}; any
 ///         Error the recipe raises.
 RequantError measure_requantization(const LogicalTensor& tensor, const RequantScheme& scheme,
                                     const StatsProgressFn& progress = {},

@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -21,8 +23,7 @@ namespace amn {
 
 namespace {
 
-using Family = RequantScheme::Family;
-using Gran = Fp8Granularity;  // Group is given as a 1 × group_size Block (RequantFor)
+using Gran = Fp8Granularity;
 
 using kernels::quant::kFp4, kernels::quant::kNf4;  // bitsandbytes codebooks (quant_kernels.hpp)
 
@@ -44,73 +45,15 @@ std::string fmt_num(float v) {
     return s;
 }
 
-// Geometry: group index of element (r, c).
-struct Groups {
-    const RequantScheme& s;
-    std::uint64_t R, C;
-    std::uint64_t rows_per_expert = 1, grid_r = 1, grid_c = 1, ngroups_row = 1;
+/// The FP8 tile of Block granularity; a Group is a 1 × group_size block.
+std::pair<std::uint64_t, std::uint64_t> fp8_block(const Fp8Params& p) {
+    if (p.granularity == Gran::Group) return {1, p.group_size};
+    return {p.block_rows, p.block_cols};
+}
 
-    Groups(const RequantScheme& sc, std::uint64_t rows, std::uint64_t cols) : s(sc), R(rows), C(cols) {
-        if (s.family == Family::Fp8) {
-            if (s.experts == 0 || R % s.experts != 0) throw Error(ErrorCode::Usage, "experts do not divide the rows");
-            rows_per_expert = R / s.experts;
-            if (s.granularity == Gran::Block || s.granularity == Gran::Group) {
-                if (s.block_rows == 0 || s.block_cols == 0) throw Error(ErrorCode::Usage, "FP8 block size 0");
-                grid_r = (rows_per_expert + s.block_rows - 1) / s.block_rows;
-                grid_c = (C + s.block_cols - 1) / s.block_cols;
-            }
-        } else if (s.family == Family::Bnb4) {
-            if (s.blocksize == 0) throw Error(ErrorCode::Usage, "bitsandbytes blocksize 0");
-        } else if (s.family == Family::Affine) {
-            if (s.group_size == 0) throw Error(ErrorCode::Usage, "group size 0");
-            if (s.bits < 2 || s.bits > 8) throw Error(ErrorCode::Usage, "bits must be 2..8");
-            ngroups_row = (C + s.group_size - 1) / s.group_size;
-        }
-    }
-    std::uint64_t count() const {
-        switch (s.family) {
-            case Family::Fp8:
-                switch (s.granularity) {
-                    case Gran::Tensor: return 1;
-                    case Gran::Channel: return R;
-                    case Gran::Expert: return s.experts;
-                    case Gran::Block:
-                    case Gran::Group: return s.experts * grid_r * grid_c;
-                }
-                return 1;
-            case Family::Bnb4: return (R * C + s.blocksize - 1) / s.blocksize;
-            case Family::BnbInt8: return R;
-            case Family::Affine: return R * ngroups_row;
-            case Family::GgufEncoder: return 1;  // measured per row chunk (lethe_estimate_gguf.cc)
-        }
-        return 1;
-    }
-    std::uint64_t of(std::uint64_t r, std::uint64_t c) const {
-        switch (s.family) {
-            case Family::Fp8:
-                switch (s.granularity) {
-                    case Gran::Tensor: return 0;
-                    case Gran::Channel: return r;
-                    case Gran::Expert: return r / rows_per_expert;
-                    case Gran::Block:
-                    case Gran::Group: {
-                        const std::uint64_t b = r / rows_per_expert, rr = r % rows_per_expert;
-                        return (b * grid_r + rr / s.block_rows) * grid_c + c / s.block_cols;
-                    }
-                }
-                return 0;
-            case Family::Bnb4: return (r * C + c) / s.blocksize;
-            case Family::BnbInt8: return r;
-            case Family::Affine: return r * ngroups_row + c / s.group_size;
-            case Family::GgufEncoder: return 0;
-        }
-        return 0;
-    }
-};
-
-// Per-group parameters after pass 1.
+// Per-group ranges after pass 1: |x| max (kMinMax false) or min, max.
 struct GroupParams {
-    std::vector<float> amax, lo, hi;  // |x| max, min, max
+    std::vector<float> amax, lo, hi;
 };
 
 using detail::for_each_row_chunk;
@@ -125,58 +68,248 @@ float nearest_code(const std::array<float, 16>& code, float v) {
     return best;
 }
 
-// Re-quantize one value of group g and dequantize it again.
-struct Requantizer {
-    const RequantScheme& s;
-    const GroupParams& p;
-    Fp8Format f8{3, -6, 448.0f, "E4M3"};
-    float maxq = 15;
+// One RTN re-quantizer per scheme over an R × C view: count() groups, of(r, c)
+// the group of element (r, c), kMinMax whether pass 1 collects min/max
+// (else absmax), and (g, x, ranges) the value x of group g re-quantized and
+// dequantized again. The constructors check the geometry (Error{Usage}).
 
-    float operator()(std::uint64_t g, float x) const {
-        switch (s.family) {
-            case Family::Fp8: {
-                const float scale = p.amax[g] / f8.max;
-                if (scale == 0.0f) return 0.0f * x;
-                return fp8_round(s.fp8, x / scale) * scale;
-            }
-            case Family::Bnb4: {
-                const float a = p.amax[g];
-                if (a == 0.0f) return 0.0f;
-                const float n = x * (1.0f / a);
-                return nearest_code(s.fp4 ? kFp4 : kNf4, n) * a;
-            }
-            case Family::BnbInt8: {
-                const float a = p.amax[g];
-                if (a == 0.0f) return 0.0f;
-                const float q = std::round(x * (127.0f / a));
-                return (q * a) * kernels::quant::kInt8Inv127;
-            }
-            case Family::Affine: {
-                float lo = p.lo[g], hi = p.hi[g], scale, zero;
-                if (s.include_zero) {
-                    lo = std::min(lo, 0.0f);
-                    hi = std::max(hi, 0.0f);
-                    if (s.symmetric) {
-                        hi = std::max(std::abs(lo), hi);
-                        if (lo < 0) lo = -hi;
-                    }
-                    if (lo == 0.0f && hi == 0.0f) { lo = -1.0f; hi = 1.0f; }
-                    scale = (hi - lo) / maxq;
-                    zero = s.symmetric ? (maxq + 1.0f) / 2.0f : std::nearbyint(-lo / scale);
-                } else {
-                    scale = std::max(hi - lo, 1e-5f) / maxq;
-                    zero = std::clamp(-std::nearbyint(lo / scale), 0.0f, maxq);
-                }
-                const float q = std::clamp(std::nearbyint(x / scale) + zero, 0.0f, maxq);
-                return scale * (q - zero);
-            }
-            case Family::GgufEncoder: return x;  // not element-wise: lethe_estimate_gguf.cc
+struct Fp8Rtn {
+    static constexpr bool kMinMax = false;
+    DType format;
+    Gran gran;
+    std::uint64_t R, experts, rows_per_expert = 1, block_rows = 0, block_cols = 0, grid_r = 1, grid_c = 1;
+    Fp8Format f8{3, -6, 448.0f, "E4M3"};
+
+    Fp8Rtn(const Fp8Params& p, std::uint64_t nexperts, std::uint64_t rows, std::uint64_t cols)
+        : format(p.format), gran(p.granularity), R(rows), experts(nexperts) {
+        if (experts == 0 || R % experts != 0) throw Error(ErrorCode::Usage, "experts do not divide the rows");
+        rows_per_expert = R / experts;
+        if (gran == Gran::Block || gran == Gran::Group) {
+            std::tie(block_rows, block_cols) = fp8_block(p);
+            if (block_rows == 0 || block_cols == 0) throw Error(ErrorCode::Usage, "FP8 block size 0");
+            grid_r = (rows_per_expert + block_rows - 1) / block_rows;
+            grid_c = (cols + block_cols - 1) / block_cols;
         }
-        return x;
+        f8 = fp8_format(format);
+    }
+    std::uint64_t count() const {
+        switch (gran) {
+            case Gran::Tensor: return 1;
+            case Gran::Channel: return R;
+            case Gran::Expert: return experts;
+            case Gran::Block:
+            case Gran::Group: return experts * grid_r * grid_c;
+        }
+        return 1;
+    }
+    std::uint64_t of(std::uint64_t r, std::uint64_t c) const {
+        switch (gran) {
+            case Gran::Tensor: return 0;
+            case Gran::Channel: return r;
+            case Gran::Expert: return r / rows_per_expert;
+            case Gran::Block:
+            case Gran::Group: {
+                const std::uint64_t b = r / rows_per_expert, rr = r % rows_per_expert;
+                return (b * grid_r + rr / block_rows) * grid_c + c / block_cols;
+            }
+        }
+        return 0;
+    }
+    float operator()(std::uint64_t g, float x, const GroupParams& p) const {
+        const float scale = p.amax[g] / f8.max;
+        if (scale == 0.0f) return 0.0f * x;
+        return fp8_round(format, x / scale) * scale;
     }
 };
 
+struct Bnb4Rtn {
+    static constexpr bool kMinMax = false;
+    const std::array<float, 16>& code;
+    std::uint64_t R, C, blocksize;
+
+    Bnb4Rtn(const Bnb4Params& p, std::uint64_t rows, std::uint64_t cols)
+        : code(p.type == Bnb4Type::Fp4 ? kFp4 : kNf4), R(rows), C(cols), blocksize(p.blocksize) {
+        if (blocksize == 0) throw Error(ErrorCode::Usage, "bitsandbytes blocksize 0");
+    }
+    std::uint64_t count() const { return (R * C + blocksize - 1) / blocksize; }
+    std::uint64_t of(std::uint64_t r, std::uint64_t c) const { return (r * C + c) / blocksize; }
+    float operator()(std::uint64_t g, float x, const GroupParams& p) const {
+        const float a = p.amax[g];
+        if (a == 0.0f) return 0.0f;
+        const float n = x * (1.0f / a);
+        return nearest_code(code, n) * a;
+    }
+};
+
+struct Int8Rtn {
+    static constexpr bool kMinMax = false;
+    std::uint64_t R;
+    std::uint64_t count() const { return R; }
+    std::uint64_t of(std::uint64_t r, std::uint64_t) const { return r; }
+    float operator()(std::uint64_t g, float x, const GroupParams& p) const {
+        const float a = p.amax[g];
+        if (a == 0.0f) return 0.0f;
+        const float q = std::round(x * (127.0f / a));
+        return (q * a) * kernels::quant::kInt8Inv127;
+    }
+};
+
+struct AffineRtn {
+    static constexpr bool kMinMax = true;
+    std::uint64_t R, group_size, ngroups_row;
+    bool include_zero, symmetric;
+    float maxq;
+
+    AffineRtn(const AffineParams& p, std::uint64_t rows, std::uint64_t cols)
+        : R(rows), group_size(p.group_size), include_zero(requant_includes_zero(p)), symmetric(requant_symmetric(p)) {
+        if (group_size == 0) throw Error(ErrorCode::Usage, "group size 0");
+        if (p.bits < 2 || p.bits > 8) throw Error(ErrorCode::Usage, "bits must be 2..8");
+        ngroups_row = (cols + group_size - 1) / group_size;
+        maxq = static_cast<float>((1u << p.bits) - 1);
+    }
+    std::uint64_t count() const { return R * ngroups_row; }
+    std::uint64_t of(std::uint64_t r, std::uint64_t c) const { return r * ngroups_row + c / group_size; }
+    float operator()(std::uint64_t g, float x, const GroupParams& p) const {
+        float lo = p.lo[g], hi = p.hi[g], scale, zero;
+        if (include_zero) {
+            lo = std::min(lo, 0.0f);
+            hi = std::max(hi, 0.0f);
+            if (symmetric) {
+                hi = std::max(std::abs(lo), hi);
+                if (lo < 0) lo = -hi;
+            }
+            if (lo == 0.0f && hi == 0.0f) { lo = -1.0f; hi = 1.0f; }
+            scale = (hi - lo) / maxq;
+            zero = symmetric ? (maxq + 1.0f) / 2.0f : std::nearbyint(-lo / scale);
+        } else {
+            scale = std::max(hi - lo, 1e-5f) / maxq;
+            zero = std::clamp(-std::nearbyint(lo / scale), 0.0f, maxq);
+        }
+        const float q = std::clamp(std::nearbyint(x / scale) + zero, 0.0f, maxq);
+        return scale * (q - zero);
+    }
+};
+
+// The two passes of measure_requantization with re-quantizer `q`.
+template <class Rtn>
+RequantError measure_rtn(const Recipe& r, const Rtn& q, std::string estimator, const StatsProgressFn& progress,
+                         const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
+    const std::uint64_t C = r.row_elems();
+    const std::uint64_t ng = q.count();
+    GroupParams p;
+    if constexpr (Rtn::kMinMax) {
+        p.lo.assign(ng, std::numeric_limits<float>::infinity());
+        p.hi.assign(ng, -std::numeric_limits<float>::infinity());
+    } else {
+        p.amax.assign(ng, 0.0f);
+    }
+    const std::uint64_t total = 2 * r.rows();
+    std::vector<float> buf;
+    for_each_row_chunk(r, chunk_elems, buf, cancel, "measurement cancelled", progress, 0, total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
+        for (std::uint64_t i = 0; i < n; ++i)
+            for (std::uint64_t c = 0; c < C; ++c) {
+                const float x = v[i * C + c];
+                if (!std::isfinite(x)) continue;
+                const std::uint64_t g = q.of(r0 + i, c);
+                if constexpr (Rtn::kMinMax) {
+                    p.lo[g] = std::min(p.lo[g], x);
+                    p.hi[g] = std::max(p.hi[g], x);
+                } else {
+                    p.amax[g] = std::max(p.amax[g], std::abs(x));
+                }
+            }
+    });
+    if constexpr (Rtn::kMinMax)
+        for (std::uint64_t g = 0; g < ng; ++g)
+            if (p.lo[g] > p.hi[g]) p.lo[g] = p.hi[g] = 0.0f;  // no finite values
+    detail::LossSums sums;
+    for_each_row_chunk(r, chunk_elems, buf, cancel, "measurement cancelled", progress, r.rows(), total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
+        for (std::uint64_t i = 0; i < n; ++i)
+            for (std::uint64_t c = 0; c < C; ++c) {
+                const float x = v[i * C + c];
+                if (!std::isfinite(x)) continue;
+                sums.add(x, q(q.of(r0 + i, c), x, p));
+            }
+    });
+    return detail::requant_measured(std::move(estimator), sums);
+}
+
+// measure_requantization's dispatch on the scheme's parameters.
+struct Measure {
+    const LogicalTensor& t;
+    const RequantScheme& s;
+    const StatsProgressFn& progress;
+    const std::atomic<bool>* cancel;
+    std::uint64_t chunk_elems;
+
+    const Recipe& r() const { return *t.recipe; }
+    // The re-quantizer is built (geometry checked) before the description.
+    template <class Rtn>
+    RequantError run(const Rtn& q) const { return measure_rtn(r(), q, s.description(), progress, cancel, chunk_elems); }
+
+    RequantError operator()(const Fp8Params& p) const { return run(Fp8Rtn(p, s.experts, r().rows(), r().row_elems())); }
+    RequantError operator()(const Bnb4Params& p) const { return run(Bnb4Rtn(p, r().rows(), r().row_elems())); }
+    RequantError operator()(const Int8Params&) const { return run(Int8Rtn{r().rows()}); }
+    RequantError operator()(const AffineParams& p) const { return run(AffineRtn(p, r().rows(), r().row_elems())); }
+    RequantError operator()(const GgmlParams& p) const {
+        return detail::measure_gguf_encoder(t, p.type, s.description(), progress, cancel, chunk_elems);
+    }
+    RequantError operator()(const Fp4Params& p) const {
+        throw Error(ErrorCode::Usage, "not measurable yet for " + p.id(), {}, t.name);
+    }
+};
+
+// RequantScheme::description() of each scheme.
+struct Describe {
+    std::string operator()(const Fp8Params& p) const {
+        const Fp8Format f = fp8_format(p.format);
+        std::string s = std::string("RTN re-quantization, FP8 ") + f.name + ", ";
+        switch (p.granularity) {
+            case Gran::Tensor: s += "per-tensor scale"; break;
+            case Gran::Channel: s += "per-channel scales"; break;
+            case Gran::Expert: s += "per-expert scales"; break;
+            case Gran::Block:
+            case Gran::Group: {
+                const auto [rows, cols] = fp8_block(p);
+                s += std::to_string(rows) + "\u00d7" + std::to_string(cols) + " blocks";
+                break;
+            }
+        }
+        return s + ", scale = absmax/" + fmt_num(f.max);
+    }
+    std::string operator()(const Bnb4Params& p) const {
+        return std::string("RTN re-quantization, bitsandbytes ") + (p.type == Bnb4Type::Fp4 ? "FP4" : "NF4") +
+               ", blocksize " + std::to_string(p.blocksize) + ", absmax scale, nearest codebook entry";
+    }
+    std::string operator()(const Int8Params&) const {
+        return "RTN re-quantization, bitsandbytes LLM.int8, scale = row absmax/127, round half away from zero";
+    }
+    std::string operator()(const AffineParams& p) const {
+        const std::string s = "RTN re-quantization, " + std::to_string(p.bits) + "-bit, group " + std::to_string(p.group_size) +
+                              " along the input dimension, ";
+        const std::string maxq = std::to_string((1u << p.bits) - 1);
+        if (requant_symmetric(p)) return s + "symmetric (GPTQ), scale = 2·max|x|/" + maxq;
+        return s + "asymmetric min/max" + (requant_includes_zero(p) ? " (range includes 0, GPTQ)" : " (AWQ)") +
+               ", scale = (max−min)/" + maxq;
+    }
+    std::string operator()(const GgmlParams& p) const {
+        return "re-quantization with ggml's " + dtype_name(p.type) + " quantizer (no importance matrix), row by row, decoded again";
+    }
+    std::string operator()(const Fp4Params& p) const { throw Error(ErrorCode::Usage, "not measurable yet for " + p.id()); }
+};
+
 }  // namespace
+
+RequantError detail::requant_measured(std::string estimator, const LossSums& sums) {
+    RequantError out;
+    out.measured = true;
+    out.estimator = std::move(estimator);
+    out.count = sums.count;
+    out.rmse = sums.rmse();
+    out.max_abs = sums.max_abs;
+    out.sqnr_db = sums.sqnr_db();
+    return out;
+}
 
 float fp8_round(DType fmt, float x) noexcept {
     Fp8Format f{3, -6, 448.0f, "E4M3"};
@@ -191,37 +324,16 @@ float fp8_round(DType fmt, float x) noexcept {
     return std::copysign(q, x);
 }
 
-std::string RequantScheme::description() const {
-    std::string s = "RTN re-quantization, ";
-    switch (family) {
-        case Family::Fp8: {
-            const Fp8Format f = fp8_format(fp8);
-            s += std::string("FP8 ") + f.name + ", ";
-            switch (granularity) {
-                case Fp8Granularity::Tensor: s += "per-tensor scale"; break;
-                case Fp8Granularity::Channel: s += "per-channel scales"; break;
-                case Fp8Granularity::Expert: s += "per-expert scales"; break;
-                case Fp8Granularity::Block:
-                case Fp8Granularity::Group:
-                    s += std::to_string(block_rows) + "\u00d7" + std::to_string(block_cols) + " blocks";
-                    break;
-            }
-            return s + ", scale = absmax/" + fmt_num(f.max);
-        }
-        case Family::Bnb4:
-            return s + "bitsandbytes " + (fp4 ? "FP4" : "NF4") + ", blocksize " + std::to_string(blocksize) +
-                   ", absmax scale, nearest codebook entry";
-        case Family::BnbInt8: return s + "bitsandbytes LLM.int8, scale = row absmax/127, round half away from zero";
-        case Family::Affine:
-            s += std::to_string(bits) + "-bit, group " + std::to_string(group_size) + " along the input dimension, ";
-            if (symmetric) return s + "symmetric (GPTQ), scale = 2·max|x|/" + std::to_string((1u << bits) - 1);
-            return s + "asymmetric min/max" + (include_zero ? " (range includes 0, GPTQ)" : " (AWQ)") +
-                   ", scale = (max−min)/" + std::to_string((1u << bits) - 1);
-        case Family::GgufEncoder:
-            return "re-quantization with ggml's " + dtype_name(ggml_type) +
-                   " quantizer (no importance matrix), row by row, decoded again";
-    }
-    return s;
+std::string RequantScheme::description() const { return std::visit(Describe{}, params); }
+
+bool requant_includes_zero(const AffineParams& p) noexcept {
+    // GPTQ's quantizer and compressed-tensors' calculate_qparams both widen
+    // the range to include 0; AutoAWQ's does not.
+    return p.packing != AffinePacking::AwqGemm;
+}
+
+bool requant_symmetric(const AffineParams& p) noexcept {
+    return p.packing != AffinePacking::AwqGemm && p.symmetric.value_or(false);
 }
 
 namespace {
@@ -239,87 +351,52 @@ struct RequantFor {
 
     std::optional<RequantScheme> operator()(const Fp8Params& p) const {
         RequantScheme s;
-        s.family = Family::Fp8;
         switch (p.format) {
-            case DType::F8_E4M3: case DType::F8_E5M2: case DType::F8_E4M3FNUZ: case DType::F8_E5M2FNUZ:
-                s.fp8 = p.format;
-                break;
+            case DType::F8_E4M3: case DType::F8_E5M2: case DType::F8_E4M3FNUZ: case DType::F8_E5M2FNUZ: break;
             default: return fail("not measurable yet for FP8 format " + dtype_name(p.format));
         }
+        s.params = p;
         const auto& sh = t.shape;
         if (sh.size() >= 3) {
             const std::uint64_t per = sh[sh.size() - 2] * sh[sh.size() - 1];
             s.experts = per ? t.numel() / per : 1;
         }
-        switch (p.granularity) {
-            case Fp8Granularity::Tensor:
-            case Fp8Granularity::Channel:
-            case Fp8Granularity::Expert: s.granularity = p.granularity; break;
-            case Fp8Granularity::Block:
-                s.granularity = Gran::Block;
-                s.block_rows = p.block_rows;
-                s.block_cols = p.block_cols;
-                if (!s.block_rows || !s.block_cols) return fail("FP8 block size 0 in " + p.describe());
-                break;
-            case Fp8Granularity::Group:  // a group is a 1 × group_size block
-                s.granularity = Gran::Block;
-                s.block_rows = 1;
-                s.block_cols = p.group_size;
-                if (!s.block_cols) return fail("FP8 group size 0 in " + p.describe());
-                break;
-        }
+        if (p.granularity == Gran::Block && (!p.block_rows || !p.block_cols)) return fail("FP8 block size 0 in " + p.describe());
+        if (p.granularity == Gran::Group && !p.group_size) return fail("FP8 group size 0 in " + p.describe());
         if (s.experts == 0 || r.rows() % s.experts != 0) return fail("FP8 expert layout does not match the rows");
         return s;
     }
 
     std::optional<RequantScheme> operator()(const Bnb4Params& p) const {
-        RequantScheme s;
-        s.family = Family::Bnb4;
-        s.fp4 = p.type == Bnb4Type::Fp4;
-        s.blocksize = p.blocksize;  // a nested (double-quant) absmax is treated as f32
-        if (!s.blocksize) return fail("bitsandbytes blocksize 0 in " + p.id());
-        return s;
+        // a nested (double-quant) absmax is treated as f32
+        if (!p.blocksize) return fail("bitsandbytes blocksize 0 in " + p.id());
+        return RequantScheme{p};
     }
 
-    std::optional<RequantScheme> operator()(const Int8Params&) const {
-        RequantScheme s;
-        s.family = Family::BnbInt8;
-        return s;
-    }
+    std::optional<RequantScheme> operator()(const Int8Params& p) const { return RequantScheme{p}; }
 
     std::optional<RequantScheme> operator()(const AffineParams& p) const {
-        RequantScheme s;
-        s.family = Family::Affine;
-        const bool awq = p.packing == AffinePacking::AwqGemm;
-        // GPTQ's quantizer and compressed-tensors' calculate_qparams both
-        // widen the range to include 0; AutoAWQ's does not.
-        s.include_zero = !awq;
-        s.bits = p.bits;
-        s.symmetric = !awq && p.symmetric.value_or(false);
         if (p.per_tensor) return fail("not measurable yet for " + p.id() + " (one scale per tensor)");
         // Groups are contiguous runs along the input dimension; an act-order
         // permutation is not repeated. Without a uniform group size the
         // count gives one; a group wider than the row is the row.
-        s.group_size = p.group_size;
+        AffineParams a = p;
         const std::uint64_t in = r.row_elems();
-        if (s.group_size == 0 || s.group_size > in) {
+        if (a.group_size == 0 || a.group_size > in) {
             const std::uint64_t n = p.group_size == 0 ? p.groups : 0;
-            s.group_size = n ? (in + n - 1) / n : in;
+            a.group_size = n ? (in + n - 1) / n : in;
         }
-        if (s.bits < 2 || s.bits > 8 || s.group_size == 0) return fail("unrecognised scheme id " + p.id());
-        return s;
+        if (a.bits < 2 || a.bits > 8 || a.group_size == 0) return fail("unrecognised scheme id " + p.id());
+        return RequantScheme{a};
     }
 
     std::optional<RequantScheme> operator()(const GgmlParams& p) const {
-        RequantScheme s;
         std::string w = detail::gguf_requant_unavailable(p.type);
         if (!w.empty()) return fail(std::move(w));
         const DTypeInfo* info = dtype_info(p.type);
         if (r.row_elems() == 0 || r.row_elems() % info->block_elems != 0)
             return fail("not measurable for " + p.id() + ": a row is not a whole number of blocks");
-        s.family = Family::GgufEncoder;
-        s.ggml_type = p.type;
-        return s;
+        return RequantScheme{p};
     }
 
     /// Schemes without an RTN re-quantizer yet.
@@ -365,58 +442,7 @@ std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& t, std::str
 RequantError measure_requantization(const LogicalTensor& t, const RequantScheme& s, const StatsProgressFn& progress,
                                     const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
-    if (s.family == Family::GgufEncoder) return detail::measure_gguf_encoder(t, s, progress, cancel, chunk_elems);
-    const Recipe& r = *t.recipe;
-    const std::uint64_t C = r.row_elems();
-    const Groups groups(s, r.rows(), C);
-    RequantError out;
-    out.estimator = s.description();
-    const std::uint64_t ng = groups.count();
-    GroupParams p;
-    const bool affine = s.family == Family::Affine;
-    if (affine) {
-        p.lo.assign(ng, std::numeric_limits<float>::infinity());
-        p.hi.assign(ng, -std::numeric_limits<float>::infinity());
-    } else {
-        p.amax.assign(ng, 0.0f);
-    }
-    const std::uint64_t total = 2 * r.rows();
-    std::vector<float> buf;
-    for_each_row_chunk(r, chunk_elems, buf, cancel, "measurement cancelled", progress, 0, total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
-        for (std::uint64_t i = 0; i < n; ++i)
-            for (std::uint64_t c = 0; c < C; ++c) {
-                const float x = v[i * C + c];
-                if (!std::isfinite(x)) continue;
-                const std::uint64_t g = groups.of(r0 + i, c);
-                if (affine) {
-                    p.lo[g] = std::min(p.lo[g], x);
-                    p.hi[g] = std::max(p.hi[g], x);
-                } else {
-                    p.amax[g] = std::max(p.amax[g], std::abs(x));
-                }
-            }
-    });
-    if (affine)
-        for (std::uint64_t g = 0; g < ng; ++g)
-            if (p.lo[g] > p.hi[g]) p.lo[g] = p.hi[g] = 0.0f;  // no finite values
-    Requantizer rq{s, p};
-    if (s.family == Family::Fp8) rq.f8 = fp8_format(s.fp8);
-    rq.maxq = static_cast<float>((1u << s.bits) - 1);
-    detail::LossSums sums;
-    for_each_row_chunk(r, chunk_elems, buf, cancel, "measurement cancelled", progress, r.rows(), total, [&](std::uint64_t r0, std::uint64_t n, const float* v) {
-        for (std::uint64_t i = 0; i < n; ++i)
-            for (std::uint64_t c = 0; c < C; ++c) {
-                const float x = v[i * C + c];
-                if (!std::isfinite(x)) continue;
-                sums.add(x, rq(groups.of(r0 + i, c), x));
-            }
-    });
-    out.measured = true;
-    out.count = sums.count;
-    out.rmse = sums.rmse();
-    out.max_abs = sums.max_abs;
-    out.sqnr_db = sums.sqnr_db();
-    return out;
+    return std::visit(Measure{t, s, progress, cancel, chunk_elems}, s.params);
 }
 
 RequantError measure_requantization(const LogicalTensor& t, const StatsProgressFn& progress,

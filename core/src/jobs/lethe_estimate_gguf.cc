@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // "What Lethe took" for GGUF block types with an encoder
-// (RequantScheme::Family::GgufEncoder): every chunk of whole rows is
+// (a RequantScheme of GgmlParams): every chunk of whole rows is
 // quantized with ggml's no-imatrix quantizer of the tensor's own type
 // (byte-exact, kernels/gguf/gguf_quantize.hpp), decoded again with the
 // type's dequantizer, and compared with the values it came from.
@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace amn::detail {
@@ -28,22 +29,20 @@ std::string gguf_requant_unavailable(DType type) {
     return {};
 }
 
-RequantError measure_gguf_encoder(const LogicalTensor& t, const RequantScheme& s, const StatsProgressFn& progress,
+RequantError measure_gguf_encoder(const LogicalTensor& t, DType type, std::string estimator, const StatsProgressFn& progress,
                                   const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     const Recipe& r = *t.recipe;
-    const std::string why = gguf_requant_unavailable(s.ggml_type);
+    const std::string why = gguf_requant_unavailable(type);
     if (!why.empty()) throw Error(ErrorCode::Usage, why, {}, t.name);
-    const DTypeInfo& info = *dtype_info(s.ggml_type);
+    const DTypeInfo& info = *dtype_info(type);
     const auto encode = kernels::gguf::imatrix_encoder(info.ggml_id);
     const std::uint64_t C = r.row_elems();
     if (C == 0 || C % info.block_elems != 0)
         throw Error(ErrorCode::Usage,
-                    "a row of " + std::to_string(C) + " elements is not a whole number of " + dtype_name(s.ggml_type) +
+                    "a row of " + std::to_string(C) + " elements is not a whole number of " + dtype_name(type) +
                         " blocks (" + std::to_string(info.block_elems) + " elements)",
                     {}, t.name);
     const std::uint64_t blocks_per_row = C / info.block_elems;
-    RequantError out;
-    out.estimator = s.description();
     std::vector<float> buf, back;
     std::vector<std::uint8_t> bytes;
     LossSums sums;
@@ -57,12 +56,7 @@ RequantError measure_gguf_encoder(const LogicalTensor& t, const RequantScheme& s
                            info.to_f32(bytes.data(), back.data(), nblocks);
                            for (std::size_t i = 0; i < elems; ++i) sums.add(v[i], back[i]);
                        });
-    out.measured = true;
-    out.count = sums.count;
-    out.rmse = sums.rmse();
-    out.max_abs = sums.max_abs;
-    out.sqnr_db = sums.sqnr_db();
-    return out;
+    return requant_measured(std::move(estimator), sums);
 }
 
 }  // namespace amn::detail
