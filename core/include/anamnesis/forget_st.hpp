@@ -120,6 +120,7 @@ QuantParams st_weight_params(const QuantParams& scheme, std::uint64_t rows, std:
 /// The scheme's name as the ecosystem says it, with its parameters:
 /// "bnb-nf4 (blocksize 64, double quant)", "fp8 (FP8_DYNAMIC, channel)",
 /// "w4a16 (group 128)", "fp8-block-deepseek (ue8m0)" …
+/// \throws as check_st_scheme().
 std::string st_scheme_label(const QuantParams& scheme);
 
 /// The `quantization_config` object the library writes into config.json for
@@ -129,6 +130,7 @@ std::string st_scheme_label(const QuantParams& scheme);
 /// DeepSeek FP8 by the absent scale). Matches the `quantization_config` of
 /// each scheme in `shared/fixtures/quantize-ref-st/manifest.json` (its
 /// annotation keys starting with "_" aside).
+/// \throws as check_st_scheme().
 std::string st_quantization_config(const QuantParams& scheme, const std::vector<std::string>& ignore);
 
 // ---- forget ---------------------------------------------------------------------
@@ -225,6 +227,7 @@ StForgetResult forget_to_safetensors(const Catalog& catalog, const Plan& plan, c
 /// inside); another single file → "<stem>-<tag>.safetensors" beside it. Tags:
 /// bnb-nf4, bnb-fp4, bnb-int8, fp8, fp8-dynamic, fp8-block, fp8-block-ds,
 /// w4a16, w4a16-asym, w8a16, w8a16-asym (channel: "-ch" appended).
+/// \throws as check_st_scheme().
 std::string default_st_output_path(const Catalog& catalog, const QuantParams& scheme);
 
 }  // namespace amn

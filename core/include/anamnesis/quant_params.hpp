@@ -8,7 +8,7 @@
 /// scheme text, the "what Lethe took" estimate (requantize.hpp) and, later,
 /// and the target of *forget* to safetensors (forget_st.hpp: `--to` names
 /// parse to these values, and what forget writes is what the detectors read
-/// back; test_forget_st_cases `forgetWritesWhatTheReadSideDetects`).
+/// back; test_forget_st_readback `writesWhatTheReadSideDetects`).
 ///
 /// Geometry (rows, in/out features, experts) is the logical tensor's shape,
 /// not a parameter. Data-dependent values (scales, zero points, the
