@@ -184,6 +184,11 @@ const char* strategy(Fp8Granularity g) {
     }
 }
 
+// Why a granularity word is not one `fp8` writes (parse_fp8_granularity's words).
+std::string granularity_refusal(std::string_view word) {
+    return "--granularity must be tensor, channel or block, not '" + std::string(word) + "'";
+}
+
 bool writes_ct(const QuantParams& s) {
     const auto* f = std::get_if<Fp8Params>(&s);
     return f && f->format == DType::F8_E4M3 && f->scale_name == Fp8ScaleName::Scale && f->producer != Fp8Producer::ModelOpt;
@@ -203,11 +208,8 @@ QuantParams parse_ct(std::string_view, const StSchemeOptions& o) {
 std::string refuse_ct(const QuantParams& s) {
     const auto& f = std::get<Fp8Params>(s);
     const bool block = f.granularity == Fp8Granularity::Block;
-    if (f.granularity != Fp8Granularity::Tensor && f.granularity != Fp8Granularity::Channel && !block) try {
-            parse_fp8_granularity(strategy(f.granularity));
-        } catch (const Error& e) {
-            return e.what();  // its words
-        }
+    if (f.granularity != Fp8Granularity::Tensor && f.granularity != Fp8Granularity::Channel && !block)
+        return granularity_refusal(strategy(f.granularity));
     if (block != (f.block_rows == 128 && f.block_cols == 128) || (!block && (f.block_rows || f.block_cols)))
         return "fp8 (FP8_BLOCK) is written in 128 \u00d7 128 blocks, and only the block granularity has a block size";
     if (f.group_size) return "fp8 is written per tensor, channel or 128 \u00d7 128 block, not in groups";
@@ -399,7 +401,7 @@ Fp8Granularity parse_fp8_granularity(std::string_view g) {
     if (g == "tensor") return Fp8Granularity::Tensor;
     if (g == "channel") return Fp8Granularity::Channel;
     if (g == "block") return Fp8Granularity::Block;
-    throw Error(ErrorCode::Usage, "--granularity must be tensor, channel or block, not '" + std::string(g) + "'");
+    throw Error(ErrorCode::Usage, forget_st_internal::granularity_refusal(g));
 }
 
 }  // namespace amn
