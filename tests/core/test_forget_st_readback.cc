@@ -153,7 +153,9 @@ void TestForgetStReadback::refusesWhatNoRowWrites() {
         {with(parse_st_scheme("fp8", {}), [](Fp8Params& f) { f.ue8m0 = true; }), "fp8-block-deepseek"},
         {with(parse_st_scheme("fp8-block-deepseek", {}), [](Fp8Params& f) { f.block_rows = 64; }), "128 \u00d7 128 blocks"},
     };
-    for (const auto& [s, words] : refused) {
+    for (const auto& r : refused) {
+        const QuantParams& s = r.first;  // not a structured binding: clang 14 cannot capture one
+        const std::string& words = r.second;
         std::string what;
         QCOMPARE(test::error_code_of([&] { check_st_scheme(s); }, &what), ErrorCode::Usage);
         QVERIFY2(what.find(words) != std::string::npos, what.c_str());
