@@ -15,10 +15,15 @@ namespace {
 
 using u64 = std::uint64_t;
 
+// What the scheme's AffineParams say for the writer: symmetric (no zero
+// point) or not, and the columns per scale (0 = channel).
+bool symmetric(const AffineParams& q) { return q.symmetric.value_or(true); }
+u64 group_cols(const AffineParams& q) { return q.channelwise ? 0 : q.group_size; }
+
 class CtIntQuantizer final : public SchemeQuantizer {
 public:
     CtIntQuantizer(const AffineParams& p, const QuantWeight& w)
-        : SchemeQuantizer(w), p_{p.bits, p.symmetric.value_or(true), p.channelwise ? 0 : p.group_size} {}
+        : SchemeQuantizer(w), p_{p.bits, symmetric(p), group_cols(p)} {}
 
     void start() override {
         if (!p_.symmetric) zp_.resize(w_.R * groups());
@@ -101,8 +106,6 @@ private:
 };
 
 const char* base_name(const AffineParams& q) { return q.bits == 4 ? "w4a16" : "w8a16"; }
-bool symmetric(const AffineParams& q) { return q.symmetric.value_or(true); }
-u64 group_cols(const AffineParams& q) { return q.channelwise ? 0 : q.group_size; }  // 0 = channel
 
 bool writes(const QuantParams& s) {
     const auto* q = std::get_if<AffineParams>(&s);
