@@ -123,6 +123,15 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vec
                 add(QStringLiteral("file_type"), tr("File type"),
                     QStringLiteral("%1 (%2)").arg(n.empty() ? tr("unknown") : QString::fromLatin1(n.data(), static_cast<int>(n.size()))).arg(*info.file_type));
             }
+            if (info.parts.size() > 1) {  // a split set, read as one model
+                QStringList parts;
+                for (const auto& p : info.parts)
+                    parts << tr("%1 — %2, %Ln tensor(s)", nullptr, static_cast<int>(p.tensors))
+                                 .arg(QFileInfo(QString::fromStdString(p.path)).fileName(), humanBytes(p.bytes));
+                add(QStringLiteral("split"), tr("Split set"),
+                    tr("%Ln part(s), read as one model:", nullptr, static_cast<int>(parts.size())) + QLatin1Char('\n') +
+                        parts.join(QLatin1Char('\n')));
+            }
         } catch (const std::exception&) {
         }
     }

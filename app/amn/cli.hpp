@@ -3,6 +3,7 @@
 // amn: shared pieces of the command-line front end (no Qt: the CLI links core only).
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
+#include "anamnesis/forget.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <cstdio>
@@ -63,6 +64,16 @@ int cmd_convert_gguf(Args& args, const std::string& to);
 
 /// forget/quantize: quantize to GGUF (--to gguf:FTYPE) as llama-quantize does.
 int cmd_forget(Args& args);
+
+/// --split-max-size N[K|M|G], --split-max-tensors N, --no-tensor-first-split,
+/// and --keep-split when `keep` (llama.cpp's names; gguf_split.hpp).
+/// \throws UsageError for a malformed value or both max options.
+GgufSplitOptions parse_split_options(Args& args, bool keep);
+/// "  wrote PATH" for one file; per file "wrote"/"would write" (`planned`)
+/// PATH (N tensor(s), SIZE) for a split set or a dry run.
+void print_gguf_files(const std::vector<GgufOutputFile>& files, bool planned);
+/// The "files" array of --json: [{path, bytes, tensors}].
+void write_gguf_files_json(amn::JsonWriter& w, const std::vector<GgufOutputFile>& files);
 
 /// `s` made safe for a terminal: control characters (ESC as "\e", CR as
 /// "\r", others as "\xNN"), DEL, C1 controls and bytes that are not valid

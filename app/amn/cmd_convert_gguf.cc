@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // amn convert DIR --to gguf[:TYPE]: a Hugging Face folder → GGUF, what
 // llama.cpp's convert_hf_to_gguf.py writes (its --outtype, --vocab-only,
-// --vocab-pre).
+// --vocab-pre, --split-max-size, --split-max-tensors, --no-tensor-first-split);
+// amn convert X.gguf --to gguf: llama-gguf-split --merge / --split.
 #include "anamnesis/catalog.hpp"
+#include "anamnesis/gguf_split.hpp"
 #include "anamnesis/hf_gguf.hpp"
 #include "anamnesis/human_bytes.hpp"
 #include "cli.hpp"
@@ -12,6 +14,42 @@
 #include <cstdio>
 
 namespace amn::cli {
+
+namespace {
+
+// convert X.gguf --to gguf: llama-gguf-split's --merge (a split set into one
+// file) or --split (parts), the tensors' bytes copied as they are.
+int split_merge(const Catalog& cat, const std::string& to, const std::string& output, bool force, unsigned threads,
+                bool dry_run, bool quiet, const GgufSplitOptions& split) {
+    if (to != "gguf")
+        throw UsageError{"a GGUF input is merged or split as it is (--to gguf); to change its types use amn forget " +
+                         cat.path + " --to gguf:" + to.substr(to.find(':') + 1)};
+    GgufSplitJobOptions opt;
+    opt.output = output;
+    opt.split = split;
+    opt.force = force;
+    opt.threads = threads;
+    const bool merge = !split.any();
+    if (dry_run) {
+        std::vector<ForgetTensor> tensors;
+        const auto files = plan_split_merge_gguf(cat, opt, &tensors);
+        std::printf("%s %zu tensor(s) into %zu file(s) (nothing written):\n", merge ? "merge" : "split", tensors.size(), files.size());
+        print_gguf_files(files, true);
+        return kOk;
+    }
+    GgufForgetResult res;
+    const double secs = run_with_progress(!quiet, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+        return split_merge_gguf(cat, opt, progress, cancel);
+    });
+    if (!quiet) {
+        std::printf("%s %zu tensor(s) of %zu file(s) into %zu file(s), %s in %.2f s\n", merge ? "merged" : "split",
+                    res.tensors.size(), cat.shards.size(), res.files.size(), human_bytes(res.file_bytes).c_str(), secs);
+        print_gguf_files(res.files, false);
+    }
+    return kOk;
+}
+
+}  // namespace
 
 int cmd_convert_gguf(Args& args, const std::string& to) {
     HfGgufOptions opt;
@@ -25,12 +63,15 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
     opt.force = args.flag("--force", "-f");
     const bool dry_run = args.flag("--dry-run", "-n");
     const bool quiet = args.flag("--quiet", "-q");
+    opt.split = parse_split_options(args, false);
     const auto pos = args.positionals();
     if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
 
     const Catalog cat = open_model(pos[0]);
+    if (cat.format == Format::Gguf) return split_merge(cat, to, opt.output, opt.force, opt.threads, dry_run, quiet, opt.split);
     if (dry_run) {
-        const auto tensors = plan_hf_gguf(cat, opt);
+        std::vector<GgufOutputFile> files;
+        const auto tensors = plan_hf_gguf(cat, opt, &files);
         std::size_t wn = 6;
         for (const auto& t : tensors) wn = std::max(wn, t.name.size());
         std::uint64_t bytes = 0;
@@ -40,6 +81,7 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
             bytes += t.bytes;
         }
         std::printf("%zu tensor(s), %s of tensor data (nothing written)\n", tensors.size(), human_bytes(bytes).c_str());
+        if (files.size() > 1 || opt.split.any()) print_gguf_files(files, true);
         return kOk;
     }
     GgufForgetResult res;
@@ -50,8 +92,9 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
     if (!quiet) {
         std::size_t deq = 0;
         for (const auto& t : res.tensors) deq += !t.copied;
-        std::printf("converted %zu tensor(s) (%zu re-encoded) → %s in %.2f s\n  wrote %s\n", res.tensors.size(), deq,
-                    human_bytes(res.file_bytes).c_str(), secs, printable(res.file).c_str());
+        std::printf("converted %zu tensor(s) (%zu re-encoded) → %s in %.2f s\n", res.tensors.size(), deq,
+                    human_bytes(res.file_bytes).c_str(), secs);
+        print_gguf_files(res.files, false);
     }
     return kOk;
 }

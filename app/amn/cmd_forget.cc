@@ -109,12 +109,13 @@ void loss_totals_json(JsonWriter& w, double sse, double sx2, std::uint64_t pairs
 }
 
 void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& tensors, const std::string& input,
-                const std::string& ftype) {
+                const std::string& ftype, const std::vector<GgufOutputFile>* files) {
     JsonWriter w(2);
     w.begin_object();
     w.key("input").value(input);
     w.key("ftype").value(ftype);
     if (res) w.key("file").value(res->file).key("file_bytes").value(res->file_bytes);
+    if (files) write_gguf_files_json(w, *files);
     std::uint64_t bytes = 0, numel = 0, pairs = 0;
     double sse = 0, sx2 = 0;
     w.key("tensors").begin_array();
@@ -124,6 +125,7 @@ void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& te
         w.begin_object();
         tensor_json_head(w, t);
         tensor_json_sizes(w, t, ftype);
+        if (files && files->size() > 1) w.key("part").value(static_cast<std::uint64_t>(t.part));
         if (res && !t.copied) tensor_json_loss(w, t, sse, sx2, pairs);
         w.end_object();
     }
@@ -324,6 +326,7 @@ int cmd_forget(Args& args) {
     }
     if (const unsigned n = parse_threads(args)) opt.threads = n;
     opt.force = args.flag("--force", "-f");
+    opt.split = parse_split_options(args, true);
     const bool json = args.flag("--json");
     const bool report = args.flag("--report");
     const bool dry_run = args.flag("--dry-run", "-n");
@@ -335,9 +338,10 @@ int cmd_forget(Args& args) {
     const Catalog cat = open_model(pos[0]);
     const Plan plan = make_plan(cat);
     if (dry_run) {
-        const auto tensors = plan_gguf_forget(cat, plan, opt);
+        std::vector<GgufOutputFile> files;
+        const auto tensors = plan_gguf_forget(cat, plan, opt, &files);
         if (json) {
-            write_json(nullptr, tensors, pos[0], opt.ftype);
+            write_json(nullptr, tensors, pos[0], opt.ftype, &files);
         } else {
             print_table(tensors, false, opt.ftype);
             std::uint64_t bytes = 0, numel = 0;
@@ -345,6 +349,7 @@ int cmd_forget(Args& args) {
             std::printf("%s: %zu tensor(s), %s of tensor data, %.2f bits per weight (nothing written)\n", opt.ftype.c_str(),
                         tensors.size(), human_bytes(bytes).c_str(),
                         numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(numel) : 0.0);
+            if (files.size() > 1 || opt.split.any()) print_gguf_files(files, true);
         }
         return kOk;
     }
@@ -355,7 +360,7 @@ int cmd_forget(Args& args) {
     });
     for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", gguf_warning_text(wmsg).c_str());
     if (json) {
-        write_json(&res, res.tensors, pos[0], opt.ftype);
+        write_json(&res, res.tensors, pos[0], opt.ftype, &res.files);
         return kOk;
     }
     if (report) print_table(res.tensors, true, opt.ftype);
@@ -363,10 +368,11 @@ int cmd_forget(Args& args) {
         std::uint64_t bytes = 0;
         std::size_t quantized = 0;
         for (const auto& t : res.tensors) bytes += t.bytes, quantized += !t.copied;
-        std::printf("forgot %zu tensor(s) (%zu encoded) to %s: %.2f bits per weight, %s in %.2f s\n  wrote %s\n",
+        std::printf("forgot %zu tensor(s) (%zu encoded) to %s: %.2f bits per weight, %s in %.2f s\n",
                     res.tensors.size(), quantized, opt.ftype.c_str(),
                     res.input_numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(res.input_numel) : 0.0,
-                    human_bytes(res.file_bytes).c_str(), secs, res.file.c_str());
+                    human_bytes(res.file_bytes).c_str(), secs);
+        print_gguf_files(res.files, false);
     }
     return kOk;
 }

@@ -30,6 +30,16 @@ void print_gguf_facts(const Catalog& cat) {
         const auto n = llama_ftype_name(*g.file_type);
         std::printf("  file type    %s (%u)\n", n.empty() ? "unknown" : std::string(n).c_str(), *g.file_type);
     }
+    if (g.parts.size() > 1) {
+        std::printf("  split set    %zu parts, read as one model (key/values from part 1):\n", g.parts.size());
+        for (std::size_t i = 0; i < g.parts.size(); ++i)
+            std::printf("    %zu  %s  %llu tensor(s), %s\n", i + 1, printable(g.parts[i].path).c_str(),
+                        static_cast<unsigned long long>(g.parts[i].tensors), human_bytes(g.parts[i].bytes).c_str());
+    } else if (!g.split_kvs.empty()) {
+        std::string keys;
+        for (const auto& kv : g.split_kvs) keys += (keys.empty() ? "" : ", ") + kv.key + " = " + meta_json(kv.value);
+        std::printf("  split keys   %s (one file: not read as a set)\n", printable(keys).c_str());
+    }
 }
 
 void write_gguf_json(JsonWriter& w, const Catalog& cat, bool full_kv) {
@@ -47,6 +57,15 @@ void write_gguf_json(JsonWriter& w, const Catalog& cat, bool full_kv) {
         w.key("file_type").value(static_cast<std::uint64_t>(*g.file_type));
         w.key("file_type_name").value(llama_ftype_name(*g.file_type));
     }
+    // The files: one, or every part of a split set; the split keys apart from the model's.
+    w.key("parts").begin_array();
+    for (const auto& p : g.parts)
+        w.begin_object().key("path").value(p.path).key("bytes").value(p.bytes).key("tensors").value(p.tensors)
+            .key("data_offset").value(p.data_offset).end_object();
+    w.end_array();
+    w.key("split_kv").begin_object();
+    for (const auto& kv : g.split_kvs) w.key(kv.key).raw(meta_json(kv.value));
+    w.end_object();
     w.key("kv").begin_object();
     // One value's text at a time (a vocabulary's full JSON is megabytes).
     if (full_kv) {

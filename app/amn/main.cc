@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
     std::string model;
     {
         static const char* const kValued[] = {"-o", "--output", "--to", "--threads", "--layout", "--imatrix", "--tensor-type",
-                                              "--output-tensor-type", "--token-embedding-type", "--outfile", "--vocab-pre"};
+                                              "--output-tensor-type", "--token-embedding-type", "--outfile", "--vocab-pre",
+                                              "--split-max-size", "--split-max-tensors"};
         for (std::size_t i = 0; i < rest.size(); ++i) {
             const std::string& a = rest[i];
             if (a == "--") { if (i + 1 < rest.size()) model = rest[i + 1]; break; }

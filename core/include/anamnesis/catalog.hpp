@@ -87,6 +87,18 @@ struct Catalog {
     std::uint32_t gguf_version = 0;
     bool gguf_big_endian = false;
     std::uint64_t gguf_data_offset = 0;
+    /// GGUF only: llama.cpp's split keys (`split.no`, `split.count`,
+    /// `split.tensors.count`) of the first file (part 1 of a split set, or
+    /// the one file), taken out of `metadata` by open_model(): they say how
+    /// the model is cut into files, not what it is, so a split set reads as
+    /// the file `llama-gguf-split --merge` makes of it, less those keys.
+    /// Each is kept with its position in that file's key/value list (the
+    /// merge and split writers put them back where the tools do). Empty
+    /// for files without them and for open_gguf(), which keeps every key.
+    std::vector<std::pair<std::size_t, MetaKv>> gguf_split_kvs;
+    /// GGUF only: the absolute offset of each shard's tensor data section
+    /// (one per part of a split set; gguf_data_offset is part 1's).
+    std::vector<std::uint64_t> gguf_data_offsets;
     /// Raw text of `config.json` beside the model, when present.
     std::optional<std::string> config_json;
     std::string config_path;          ///< its path (empty when absent)
@@ -131,7 +143,10 @@ private:
 };
 
 /// Open any supported input: a `.safetensors` file, a
-/// `*.safetensors.index.json`, a directory holding either, a `.gguf`, a
+/// `*.safetensors.index.json`, a directory holding either, a `.gguf` (any
+/// part of a split set `NAME-%05d-of-%05d.gguf` opens the whole set as one
+/// model: one shard per part, tensors in part order, key/values of part 1
+/// without the split keys; gguf.hpp open_gguf_model()), a
 /// `.npy`/`.npz`, a `.pth`/`.pt`/`.bin` PyTorch ZIP or legacy checkpoint.
 /// The format is detected from the content (magic bytes), not the name.
 /// Reads `config.json` (and `quantize_config.json`, ModelOpt's

@@ -14,6 +14,7 @@
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/executor.hpp"
 #include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/gguf_split_options.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <atomic>
@@ -52,6 +53,12 @@ struct GgufForgetOptions {
     /// Hugging Face input only: the tokenizer.ggml.pre to write
     /// (convert_hf_to_gguf's --vocab-pre); nullopt = detected.
     std::optional<std::string> vocab_pre;
+    /// Parts (gguf_split.hpp): `keep_split` = llama-quantize --keep-split
+    /// (one output per part of a split input, `output` the prefix of their
+    /// names); max_tensors / max_bytes / no_tensor_first_split = what
+    /// `llama-gguf-split --split` makes of the one file llama-quantize
+    /// writes (`output` the prefix). Not both.
+    GgufSplitOptions split;
 };
 
 /// Which rule decided a tensor's fate in forget to safetensors
@@ -113,7 +120,16 @@ struct ForgetTensor {
     /// (a non-finite x or y, e.g. an LLM.int8 row past the F16 range); the
     /// count the totals' RMSE divides by.
     std::uint64_t loss_pairs = 0;
+    /// GGUF targets cut into parts: the 0-based part (file) it is written to.
+    std::uint32_t part = 0;
     double bits_per_weight() const noexcept;
+};
+
+/// One file of a GGUF output (one, or every part of a split set).
+struct GgufOutputFile {
+    std::string path;
+    std::uint64_t bytes = 0;   ///< file size
+    std::size_t tensors = 0;   ///< tensors in it
 };
 
 /// What a GGUF warning is about (GgufWarning::kind).
@@ -141,9 +157,10 @@ struct GgufWarning {
 };
 
 struct GgufForgetResult {
-    std::string file;                   ///< the GGUF written
+    std::string file;                   ///< the GGUF written (the first part of a split set)
+    std::vector<GgufOutputFile> files;  ///< every file written, in part order
     std::vector<ForgetTensor> tensors;  ///< in file order
-    std::uint64_t file_bytes = 0;
+    std::uint64_t file_bytes = 0;       ///< all files together
     std::uint64_t input_numel = 0;
     /// In order: the converter's messages (Hugging Face input), re-quantized
     /// tensors, then non-finite values per tensor in file order.
@@ -163,7 +180,10 @@ struct GgufForgetResult {
 ///         converted: hf_gguf.hpp lists why), when a type
 ///         needs an importance matrix and none is given (llama-quantize's
 ///         reason), or when a tensor cannot be decoded (its plan error).
-std::vector<ForgetTensor> plan_gguf_forget(const Catalog& catalog, const Plan& plan, const GgufForgetOptions& options);
+/// With `files`, also the files the run would write (path, planned size
+/// with header and padding, tensors per part).
+std::vector<ForgetTensor> plan_gguf_forget(const Catalog& catalog, const Plan& plan, const GgufForgetOptions& options,
+                                           std::vector<GgufOutputFile>* files = nullptr);
 
 /// Quantize `catalog` to a GGUF file as llama-quantize would: key/values
 /// copied with `general.quantization_version` and `general.file_type` set

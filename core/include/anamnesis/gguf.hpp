@@ -80,6 +80,59 @@ Catalog open_gguf(const std::string& path);
 /// buffers); `path` is what errors and the catalog report.
 Catalog parse_gguf(MappedFilePtr file, const std::string& path);
 
+/// llama.cpp's split keys (`LLM_KV_SPLIT_*`): the part's 0-based index
+/// (u16), the number of parts (u16), the tensors of all parts (i32).
+inline constexpr std::string_view kGgufSplitNo = "split.no";
+inline constexpr std::string_view kGgufSplitCount = "split.count";
+inline constexpr std::string_view kGgufSplitTensorsCount = "split.tensors.count";
+/// True for the three keys above.
+bool is_gguf_split_key(std::string_view key) noexcept;
+
+/// A path named as llama.cpp names the parts of a split set
+/// (`llama_split_path`: "PREFIX-%05d-of-%05d.gguf", 1-based).
+struct GgufSplitName {
+    std::string prefix;     ///< the path before "-NNNNN-of-MMMMM.gguf"
+    std::uint32_t no = 0;   ///< 1-based part number
+    std::uint32_t count = 0;
+};
+/// `path` split into prefix, part and count when its name ends in
+/// "-NNNNN-of-MMMMM.gguf" (at least five digits each, as %05d prints,
+/// 1 ≤ NNNNN ≤ MMMMM); nullopt otherwise.
+std::optional<GgufSplitName> parse_gguf_split_name(std::string_view path);
+/// "PREFIX-%05d-of-%05d.gguf" for 1-based part `no` of `count`
+/// (llama.cpp `llama_split_path`).
+std::string gguf_split_path(std::string_view prefix, std::uint32_t no, std::uint32_t count);
+
+/// The path the model of `cat` would have as one file: "PREFIX.gguf" when
+/// it was opened from a split set (its first shard named
+/// "PREFIX-00001-of-NNNNN.gguf"), else its first shard's path (cat.path
+/// without shards). What default output names start from.
+std::string gguf_unsplit_path(const Catalog& cat);
+
+/// Open the GGUF model `file` (mapped, at `path`) belongs to, as llama.cpp's
+/// loader does (llama-model-loader.cpp): a file whose `split.count` is 2 or
+/// more is one part of a split set, and any part may be named. The set is
+/// the parts `gguf_split_path(prefix, 1 … count)` beside it; each is parsed
+/// (parse_gguf) and becomes one shard, in order; tensors are concatenated
+/// in part order with their shard; `metadata` is part 1's key/values
+/// without the split keys (Catalog::gguf_split_kvs keeps those), as reading
+/// the merged file gives. A single file with split keys (a merged file has
+/// `split.count` 0) reads the same way, its split keys taken out.
+/// 	hrows what parse_gguf() throws for any part, naming that part; and,
+///         naming the part concerned:
+///         Error{Io} for a missing part ("part 2 of 3 … is missing");
+///         Error{Malformed} when a split key has another type than
+///         llama.cpp writes (u16, u16, i32), `split.no` ≥ `split.count`,
+///         the named file's name does not end in "-%05d-of-%05d.gguf" for its
+///         own split.no/split.count (llama.cpp finds the parts by name), a
+///         part's `split.no` is not its place or its `split.count` or
+///         `split.tensors.count` differs from part 1's (a part of another
+///         set), a tensor name occurs in two parts, or the parts' tensors
+///         do not add up to `split.tensors.count` (a set without it:
+///         Malformed too, as llama.cpp requires it); Error{Unsupported}
+///         when parts differ in byte order.
+Catalog open_gguf_model(MappedFilePtr file, const std::string& path);
+
 /// File-level facts for `amn parse` / `inspect`.
 struct GgufInfo {
     std::uint32_t version = 0;
@@ -91,6 +144,17 @@ struct GgufInfo {
     std::string architecture;           ///< general.architecture ("" when absent)
     std::string name;                   ///< general.name ("" when absent)
     std::optional<std::uint32_t> file_type;  ///< general.file_type (llama_ftype)
+    /// One per file: the one file, or every part of a split set in order.
+    struct Part {
+        std::string path;
+        std::uint64_t bytes = 0;         ///< file size
+        std::uint64_t tensors = 0;       ///< tensors stored in it
+        std::uint64_t data_offset = 0;   ///< absolute offset of its data section
+    };
+    std::vector<Part> parts;
+    /// The split keys of the first file (Catalog::gguf_split_kvs), in file
+    /// order; empty when it has none.
+    std::vector<MetaKv> split_kvs;
 };
 
 /// One metadata key/value, for display and export.
@@ -108,8 +172,9 @@ struct GgufKeyValue {
     std::string summary;
 };
 
-/// Facts of a catalog opened from a GGUF file, from what the parser stored
-/// in the catalog (no second read of the file).
+/// Facts of a catalog opened from a GGUF file or split set, from what the
+/// parser stored in the catalog (no second read of the file). `kv_count`
+/// counts the model's key/values (without the split keys).
 /// \throws Error{Usage} when `cat` is not GGUF.
 GgufInfo gguf_info(const Catalog& cat);
 

@@ -101,6 +101,10 @@ struct QuantizeRequest {
     std::vector<std::pair<std::string, DType>> tensor_types;
     bool has_imatrix = false;                     ///< --imatrix given
     bool leave_output_tensor = false;             ///< --leave-output-tensor: output.weight keeps its type
+    /// --keep-split: the tensors are visited in the order given (llama-quantize
+    /// sorts them by input part, then offset, and its layer counters follow
+    /// that order) instead of llama_quantize_tensor_order().
+    bool visit_in_given_order = false;
 };
 
 /// Which rule chose a tensor's type (GgufTypeReason::rule). Front ends word
@@ -198,7 +202,8 @@ struct TensorChoice {
 /// `<arch>.expert_count`; head counts may be per-layer arrays: layer 0 counts).
 /// The layer counters of the mix rules (attn_v, ffn_down/gate/up) advance
 /// in llama-quantize's tensor order (llama_quantize_tensor_order), whatever
-/// the order of `tensors`; results are returned in the order of `tensors`.
+/// the order of `tensors` (with `visit_in_given_order`: in the order of
+/// `tensors`); results are returned in the order of `tensors`.
 /// A model without `output.weight` has tied embeddings: token_embd.weight
 /// then gets the output tensor's rules.
 ///
@@ -232,6 +237,13 @@ std::vector<std::size_t> llama_quantize_tensor_order(const std::vector<std::stri
 /// them gives a little-endian file.
 /// \throws Error{Usage} when `cat` is not a GGUF catalog.
 std::vector<GgufKv> gguf_read_kvs(const Catalog& cat);
+
+/// ggml's `gguf_set_kv(ctx, src)` into an empty context: every key/value of
+/// `input` set in order as `gguf_set_val_*` sets it (a key already there is
+/// removed and appended), strings and string-array elements cut at their
+/// first NUL byte (ggml copies them through `const char *`). What
+/// llama-quantize and llama-gguf-split do with their input's key/values.
+std::vector<GgufKv> ggml_copy_kvs(const std::vector<GgufKv>& input);
 
 /// The key/values llama-quantize writes for input key/values `input` and
 /// file type `ftype_id` (llama_ftype), without an importance matrix.

@@ -50,6 +50,10 @@ struct HfGgufOptions {
     bool force = false;                     ///< replace an existing output
     unsigned threads = 0;                   ///< 0 = all cores
     std::uint64_t chunk_bytes = 4u << 20;   ///< f32 bytes decoded per work unit (about)
+    /// --split-max-size / --split-max-tensors / --no-tensor-first-split:
+    /// the parts the converter writes (gguf_split.hpp; keep_split is not
+    /// one of its options), named after `output` less its extension.
+    GgufSplitOptions split;
 };
 
 /// What a Hugging Face folder maps to in GGUF, for `amn inspect` and the
@@ -83,7 +87,9 @@ std::string resolve_hf_outtype(const Catalog& catalog, const std::string& outtyp
 /// Every output tensor (file order) with its type and why, without writing
 /// anything (`amn convert --dry-run`); `bytes` per tensor.
 /// \throws as convert_hf_to_gguf(), except the output errors.
-std::vector<ForgetTensor> plan_hf_gguf(const Catalog& catalog, const HfGgufOptions& options);
+/// With `files`, also the files it would write (path, planned size, tensors).
+std::vector<ForgetTensor> plan_hf_gguf(const Catalog& catalog, const HfGgufOptions& options,
+                                       std::vector<GgufOutputFile>* files = nullptr);
 
 /// Convert. Progress counts f32 bytes decoded.
 /// \throws Error{Usage} for an unknown outtype; Error{Unsupported} naming

@@ -4,6 +4,7 @@
 #include "anamnesis/forget.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "sink/gguf_writer.hpp"
 #include "anamnesis/hf_gguf.hpp"
@@ -12,12 +13,14 @@
 #include "sink/gguf_output.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "sink/output_files.hpp"
+#include "plan/gguf_parts.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <optional>
 
@@ -33,7 +36,7 @@ namespace {
 
 struct Prepared {
     const LlamaFileType* ftype = nullptr;
-    std::optional<Imatrix> imatrix;        // --imatrix, read
+    std::shared_ptr<const Imatrix> imatrix;  // --imatrix, read (the output plan keeps it)
     std::vector<const std::vector<float>*> weights;  // per output tensor: its imatrix entry or nullptr
     std::vector<ForgetTensor> tensors;     // in output (llama-quantize) order
     std::vector<std::size_t> logical;      // source tensor index per output tensor
@@ -90,7 +93,7 @@ detail::GgufRunOptions run_options(const Catalog& cat, const GgufForgetOptions& 
     run.path = !opt.output.empty()             ? opt.output
                : cat.format == Format::Gguf ? default_gguf_output_path(cat, std::string(ft.name))
                                              : default_hf_gguf_output_path(cat, std::string(ft.name));
-    detail::refuse_input_as_output(cat, run.path);
+    if (!opt.split.any()) detail::refuse_input_as_output(cat, run.path);  // parts: checked once cut
     run.force = opt.force;
     run.threads = opt.threads;
     run.chunk_bytes = opt.chunk_bytes;
@@ -101,7 +104,7 @@ detail::GgufRunOptions run_options(const Catalog& cat, const GgufForgetOptions& 
 Prepared prepare(const Catalog& cat, const detail::GgufSource& src, const GgufForgetOptions& opt) {
     Prepared p;
     p.ftype = file_type_or_throw(opt.ftype);
-    if (!opt.imatrix.empty()) p.imatrix = read_imatrix(opt.imatrix);
+    if (!opt.imatrix.empty()) p.imatrix = std::make_shared<const Imatrix>(read_imatrix(opt.imatrix));
 
     std::vector<TensorDesc> descs;
     std::vector<std::string> names;
@@ -117,9 +120,15 @@ Prepared prepare(const Catalog& cat, const detail::GgufSource& src, const GgufFo
     req.token_embedding_type = opt.token_embedding_type;
     req.tensor_types = opt.tensor_types;
     req.has_imatrix = !opt.imatrix.empty();
+    // --keep-split: llama-quantize visits and writes the tensors by input
+    // part, then offset (the source's order); else by its name order.
+    req.visit_in_given_order = opt.split.keep_split;
     const auto choices = choose_gguf_types(descs, src.kvs, req);
+    std::vector<std::size_t> order(src.tensors.size());
+    std::iota(order.begin(), order.end(), 0);
+    if (!opt.split.keep_split) order = llama_quantize_tensor_order(names);
 
-    for (const std::size_t i : llama_quantize_tensor_order(names)) {
+    for (const std::size_t i : order) {
         const auto& lt = src.tensors[i];
         const auto& c = choices[i];
         ForgetTensor t;
@@ -158,21 +167,52 @@ Prepared prepare(const Catalog& cat, const detail::GgufSource& src, const GgufFo
     return p;
 }
 
+void check_split_options(const Catalog& cat, const GgufForgetOptions& opt) {
+    const auto& sp = opt.split;
+    if (sp.keep_split && (sp.max_tensors || sp.max_bytes || sp.no_tensor_first_split))
+        throw Error(ErrorCode::Usage, "--keep-split keeps the input's parts: not with --split-max-size, --split-max-tensors "
+                                      "or --no-tensor-first-split");
+    if (sp.keep_split && cat.format != Format::Gguf)
+        throw Error(ErrorCode::Usage, "--keep-split keeps the parts of a split GGUF input; for a folder use --split-max-size "
+                                      "or --split-max-tensors", cat.path);
+}
+
+// The parts of the output: llama-quantize --keep-split (the input's parts), or
+// what llama-gguf-split --split makes of the one file. Every part path is
+// checked against the inputs.
+void cut_parts(const Catalog& cat, const GgufForgetOptions& opt, detail::GgufOutputPlan& out, const std::string& path,
+               std::vector<GgufWarning>& warnings) {
+    if (!opt.split.any()) return;
+    std::vector<detail::GgufPartTensor> ts;
+    ts.reserve(out.tensors.size());
+    for (const auto& t : out.tensors)
+        ts.push_back({t.info.name, t.info.bytes, t.stored ? t.stored->shard : 0u});
+    const auto rule = opt.split.keep_split ? detail::GgufPartRule::KeepSplit : detail::GgufPartRule::GgufSplit;
+    try {
+        out.parts = detail::cut_gguf_parts(rule, opt.split, out.kvs, ts, path, static_cast<std::uint32_t>(cat.shards.size()), &warnings);
+    } catch (const Error& e) {
+        throw e.with_file(cat.path);
+    }
+    for (const auto& part : out.parts) detail::refuse_input_as_output(cat, part.path);
+}
+
+std::string output_plan(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt, detail::GgufOutputPlan& out,
+                        std::vector<GgufWarning>& warnings);
+
 }  // namespace
 
-std::vector<ForgetTensor> plan_gguf_forget(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt) {
-    const LlamaFileType* ft = file_type_or_throw(opt.ftype);
-    if (const auto outtype = converter_outtype(cat, *ft, opt)) {
-        auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre);
-        std::vector<ForgetTensor> out;
-        for (auto& t : c.plan.tensors) out.push_back(std::move(t.info));
-        return out;
-    }
-    return prepare(cat, forget_source(cat, plan, opt), opt).tensors;
+std::vector<ForgetTensor> plan_gguf_forget(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt,
+                                           std::vector<GgufOutputFile>* files) {
+    // The output plan as forget_to_gguf() builds it, not written.
+    detail::GgufOutputPlan out;
+    std::vector<GgufWarning> warnings;
+    const std::string path = output_plan(cat, plan, opt, out, warnings);
+    if (files) *files = detail::gguf_plan_files(out, path);
+    return detail::take_planned_tensors(out);
 }
 
 std::string default_gguf_output_path(const Catalog& cat, const std::string& ftype) {
-    const fs::path in = cat.shards.empty() ? fs::path(cat.path) : fs::path(cat.shards[0].path);
+    const fs::path in = gguf_unsplit_path(cat);  // a split set: "X-00001-of-00003.gguf" → "X.gguf"
     std::string stem = in.stem().string();
     if (in.extension() != ".gguf") stem = in.filename().string();
     // "tiny-llama-F32" → "tiny-llama": a trailing file type or float dtype name is replaced.
@@ -189,20 +229,36 @@ std::string default_gguf_output_path(const Catalog& cat, const std::string& ftyp
 
 GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt,
                                 const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    detail::GgufOutputPlan out;
+    std::vector<GgufWarning> warnings;
+    detail::GgufRunOptions run = run_options(cat, opt, *file_type_or_throw(opt.ftype));
+    run.path = output_plan(cat, plan, opt, out, warnings);
+    GgufForgetResult res = detail::write_gguf_plan(cat, std::move(out), run, progress, cancel);
+    warnings.insert(warnings.end(), res.warnings.begin(), res.warnings.end());
+    res.warnings = std::move(warnings);
+    return res;
+}
+
+namespace {
+
+// The whole output of forget_to_gguf(): key/values, tensors, parts; returns
+// the output path (the file, or the prefix of the parts).
+std::string output_plan(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt, detail::GgufOutputPlan& out,
+                        std::vector<GgufWarning>& warnings) {
+    check_split_options(cat, opt);
     const LlamaFileType* ft = file_type_or_throw(opt.ftype);
+    const std::string path = run_options(cat, opt, *ft).path;
     if (const auto outtype = converter_outtype(cat, *ft, opt)) {
         auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre);
-        const detail::GgufRunOptions run = run_options(cat, opt, *ft);
-        auto res = detail::write_gguf_plan(cat, std::move(c.plan), run, progress, cancel);
-        c.warnings.insert(c.warnings.end(), res.warnings.begin(), res.warnings.end());
-        res.warnings = std::move(c.warnings);
-        return res;
+        out = std::move(c.plan);
+        warnings = std::move(c.warnings);
+        cut_parts(cat, opt, out, path, warnings);
+        return path;
     }
     detail::GgufSource src = forget_source(cat, plan, opt);
     Prepared p = prepare(cat, src, opt);
-    const detail::GgufRunOptions run = run_options(cat, opt, *p.ftype);
 
-    std::vector<GgufWarning> warnings = src.warnings;
+    warnings = src.warnings;
     std::uint64_t requantized = 0;
     for (std::size_t k = 0; k < p.tensors.size(); ++k)
         if (!p.tensors[k].copied && src.tensors[p.logical[k]].quantized) ++requantized;
@@ -213,7 +269,6 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         warnings.push_back(std::move(w));
     }
 
-    detail::GgufOutputPlan out;
     if (p.imatrix) {
         LlamaImatrixKvs ik;
         ik.file = opt.imatrix;  // as given, like llama-quantize
@@ -221,6 +276,7 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         ik.entries_count = static_cast<std::uint32_t>(p.imatrix->weights.size());
         ik.chunks_count = p.imatrix->chunk_count;
         out.kvs = llama_quantize_kvs(src.kvs, p.ftype->id, ik);
+        out.imatrix = p.imatrix;
     } else {
         out.kvs = llama_quantize_kvs(src.kvs, p.ftype->id);
     }
@@ -234,10 +290,10 @@ GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const Gguf
         t.imatrix = p.weights[k];
         out.tensors.push_back(std::move(t));
     }
-    GgufForgetResult res = detail::write_gguf_plan(cat, std::move(out), run, progress, cancel);
-    warnings.insert(warnings.end(), res.warnings.begin(), res.warnings.end());
-    res.warnings = std::move(warnings);
-    return res;
+    cut_parts(cat, opt, out, path, warnings);
+    return path;
 }
+
+}  // namespace
 
 }  // namespace amn

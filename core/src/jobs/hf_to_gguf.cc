@@ -479,11 +479,15 @@ HfGgufInfo describe_hf_gguf(const Catalog& cat) {
     return info;
 }
 
-std::vector<ForgetTensor> plan_hf_gguf(const Catalog& cat, const HfGgufOptions& opt) {
+namespace {
+std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detail::Converted& c);
+}
+
+std::vector<ForgetTensor> plan_hf_gguf(const Catalog& cat, const HfGgufOptions& opt, std::vector<GgufOutputFile>* files) {
     auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
-    std::vector<ForgetTensor> out;
-    for (auto& t : c.plan.tensors) out.push_back(std::move(t.info));
-    return out;
+    const std::string path = converter_output(cat, opt, c);
+    if (files) *files = detail::gguf_plan_files(c.plan, path);
+    return detail::take_planned_tensors(c.plan);
 }
 
 bool is_hf_gguf_input(const Catalog& cat) {
@@ -517,15 +521,38 @@ std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& t
     }
 }
 
+namespace {
+
+// The converter's output plan, cut into its parts when asked
+// (--split-max-size / --split-max-tensors / --no-tensor-first-split);
+// returns the output path.
+std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detail::Converted& c) {
+    if (opt.split.keep_split) throw Error(ErrorCode::Usage, "--keep-split is llama-quantize's (forget of a split GGUF), not the converter's");
+    if (opt.split.any() && opt.vocab_only)
+        throw Error(ErrorCode::Usage, "--vocab-only writes no tensors: there is nothing to split");
+    const std::string path = !opt.output.empty() ? opt.output
+                                                 : detail::default_path(c.model, c.naming,
+                                                                        opt.vocab_only ? std::string() : arch::converter_output_type(c.ftype),
+                                                                        opt.vocab_only);
+    if (opt.split.any()) {
+        std::vector<detail::GgufPartTensor> ts;
+        for (const auto& t : c.plan.tensors) ts.push_back({t.info.name, t.info.bytes, 0});
+        c.plan.parts = detail::cut_gguf_parts(detail::GgufPartRule::Converter, opt.split, c.plan.kvs, ts, path, 0, &c.warnings);
+        for (const auto& p : c.plan.parts) detail::refuse_input_as_output(cat, p.path);
+        if (c.plan.parts.size() == 1) c.plan.parts.clear();  // one file after all: the plain file
+    } else {
+        detail::refuse_input_as_output(cat, path);
+    }
+    return path;
+}
+
+}  // namespace
+
 GgufForgetResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel) {
     auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
     detail::GgufRunOptions run;
-    run.path = !opt.output.empty() ? opt.output
-                                   : detail::default_path(c.model, c.naming,
-                                                          opt.vocab_only ? std::string() : arch::converter_output_type(c.ftype),
-                                                          opt.vocab_only);
-    detail::refuse_input_as_output(cat, run.path);
+    run.path = converter_output(cat, opt, c);
     run.force = opt.force;
     run.threads = opt.threads;
     run.chunk_bytes = opt.chunk_bytes;

@@ -448,8 +448,11 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
     names.reserve(tensors.size());
     for (const auto& t : tensors) names.push_back(t.name);
     std::vector<TensorChoice> out(tensors.size());
+    std::vector<std::size_t> visit(tensors.size());
+    std::iota(visit.begin(), visit.end(), 0);
+    if (!req.visit_in_given_order) visit = llama_quantize_tensor_order(names);
 
-    for (const std::size_t i : llama_quantize_tensor_order(names)) {
+    for (const std::size_t i : visit) {
         const TensorDesc& t = tensors[i];
         TensorChoice& c = out[i];
         const auto ne = ggml_ne(t.shape);
@@ -498,7 +501,7 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
     }
 
     // Refusals, in llama-quantize's order of tensors.
-    for (const std::size_t i : llama_quantize_tensor_order(names)) {
+    for (const std::size_t i : visit) {
         const TensorChoice& c = out[i];
         if (!c.quantizable) continue;
         if (c.requires_imatrix && !req.has_imatrix)

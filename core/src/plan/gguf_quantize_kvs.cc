@@ -34,10 +34,15 @@ std::vector<GgufKv> gguf_read_kvs(const Catalog& cat) {
     return cat.metadata;
 }
 
-std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id) {
+std::vector<GgufKv> ggml_copy_kvs(const std::vector<GgufKv>& input) {
     std::vector<GgufKv> out;
-    out.reserve(input.size() + 2);
+    out.reserve(input.size() + 3);
     for (const auto& kv : input) gguf_set_kv(out, kv.key, ggml_copy(kv.value));
+    return out;
+}
+
+std::vector<GgufKv> llama_quantize_kvs(const std::vector<GgufKv>& input, std::uint32_t ftype_id) {
+    std::vector<GgufKv> out = ggml_copy_kvs(input);
     gguf_set_kv(out, "general.quantization_version", GgufValue::u32(2));  // GGML_QNT_VERSION
     gguf_set_kv(out, "general.file_type", GgufValue::u32(ftype_id));
     for (const char* k : {"split.no", "split.count", "split.tensors.count"}) gguf_remove_kv(out, k);

@@ -5,11 +5,13 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
+#include "sink/gguf_set.hpp"
 #include "sink/gguf_writer.hpp"
 #include "exec/run_output_plan.hpp"
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace amn::detail {
 
@@ -72,13 +74,65 @@ std::vector<GgufWarning> converter_log(std::vector<std::string> messages) {
     return out;
 }
 
+std::vector<GgufOutputFile> gguf_plan_files(const GgufOutputPlan& p, const std::string& path) {
+    std::vector<GgufOutputFile> out;
+    auto size_of = [&](const std::string& file, const std::vector<MetaKv>& kvs, std::size_t first, std::size_t n) {
+        GgufWriter w(file);
+        w.set_kvs(kvs);
+        w.set_pad_without_tensors(p.pad_without_tensors);
+        for (std::size_t k = first; k < first + n; ++k) w.add_tensor(p.tensors[k].info.name, p.tensors[k].info.target, p.tensors[k].info.shape);
+        out.push_back({file, w.plan_size(), n});
+    };
+    if (p.parts.empty()) {
+        size_of(path, p.kvs, 0, p.tensors.size());
+    } else {
+        std::size_t first = 0;
+        for (const auto& part : p.parts) {
+            size_of(part.path, part.kvs, first, part.tensors);
+            first += part.tensors;
+        }
+    }
+    return out;
+}
+
+std::vector<ForgetTensor> take_planned_tensors(GgufOutputPlan& p) {
+    std::vector<ForgetTensor> out;
+    out.reserve(p.tensors.size());
+    std::size_t part = 0, left = p.parts.empty() ? p.tensors.size() : p.parts[0].tensors;
+    for (auto& t : p.tensors) {
+        while (left == 0 && part + 1 < p.parts.size()) left = p.parts[++part].tensors;
+        out.push_back(std::move(t.info));
+        out.back().part = static_cast<std::uint32_t>(part);
+        if (left) --left;
+    }
+    return out;
+}
+
 GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const GgufRunOptions& opt, const ProgressFn& progress,
                                  const std::atomic<bool>* cancel) {
     GgufForgetResult res;
-    res.file = opt.path;
-    GgufWriter w(res.file, opt.force);
-    w.set_kvs(std::move(p.kvs));
-    w.set_pad_without_tensors(p.pad_without_tensors);
+    // One file, or one per part (committed together).
+    std::optional<GgufWriter> single;
+    std::optional<GgufSet> set;
+    std::vector<std::uint32_t> part_of(p.tensors.size(), 0);
+    if (p.parts.empty()) {
+        single.emplace(opt.path, opt.force);
+        single->set_kvs(std::move(p.kvs));
+        single->set_pad_without_tensors(p.pad_without_tensors);
+    } else {
+        std::vector<GgufSet::Part> files;
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < p.parts.size(); ++i) {
+            for (std::size_t j = 0; j < p.parts[i].tensors; ++j) part_of.at(k++) = static_cast<std::uint32_t>(i);
+            files.push_back({p.parts[i].path, std::move(p.parts[i].kvs), p.pad_without_tensors});
+        }
+        if (k != p.tensors.size())
+            throw Error(ErrorCode::Usage, "the parts take " + std::to_string(k) + " tensors, the plan has " +
+                                              std::to_string(p.tensors.size()), opt.path);
+        set.emplace(std::move(files), opt.force);
+    }
+    TensorSink& w = single ? static_cast<TensorSink&>(*single) : static_cast<TensorSink&>(*set);
+    res.file = w.path();
 
     // The runner's plan: stored bytes copied in one unit (a type kept, its
     // bytes at hand), or row chunks of the recipe, each a whole number of GGUF rows (so of target blocks) encoded to
@@ -89,7 +143,8 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
         const auto& t = ot.info;
         exec::OutputTensor o;
         o.name = t.name;
-        o.sink_tensors = {w.add_tensor(t.name, t.target, t.shape)};
+        const std::size_t k = plan.tensors.size();
+        o.sink_tensors = {set ? set->add_tensor(part_of[k], t.name, t.target, t.shape) : w.add_tensor(t.name, t.target, t.shape)};
         o.bytes = t.bytes;
         o.numel = t.numel;
         if (t.copied && ot.stored) {
@@ -124,10 +179,22 @@ GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Ggu
     run.chunk_bytes = opt.chunk_bytes;
     const auto ran = exec::run_output_plan(cat, std::move(plan), w, run, progress, cancel);
 
-    res.file_bytes = w.file_size();
+    if (single) {
+        res.file_bytes = single->file_size();
+        res.files.push_back({res.file, res.file_bytes, p.tensors.size()});
+    } else {
+        const auto paths = set->paths();
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            res.files.push_back({paths[i], set->file_size(i), set->part_tensor_count(i)});
+            res.file_bytes += set->file_size(i);
+        }
+    }
     res.loss_measured = opt.measure_loss;
     res.tensors.reserve(p.tensors.size());
-    for (auto& ot : p.tensors) res.tensors.push_back(std::move(ot.info));
+    for (std::size_t k = 0; k < p.tensors.size(); ++k) {
+        res.tensors.push_back(std::move(p.tensors[k].info));
+        res.tensors.back().part = part_of[k];
+    }
     for (std::size_t k = 0; k < res.tensors.size(); ++k) {
         auto& t = res.tensors[k];
         res.input_numel += t.numel;

@@ -18,6 +18,8 @@
 #include "anamnesis/forget.hpp"
 #include "anamnesis/metadata.hpp"
 #include "anamnesis/plan.hpp"
+#include "plan/gguf_parts.hpp"
+#include "plan/imatrix.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -112,7 +114,23 @@ struct GgufOutputPlan {
     std::vector<GgufOutputTensor> tensors;   ///< in file order
     /// Without tensors: pad the key/values to the alignment (ggml) or not (gguf-py).
     bool pad_without_tensors = true;
+    /// The files (plan/gguf_parts.hpp cut_gguf_parts()): empty = one file,
+    /// at GgufRunOptions::path, with `kvs`; else one per part in order, each
+    /// with its own path and key/values, taking the next `tensors` of
+    /// `tensors` (their counts add up to tensors.size()).
+    std::vector<GgufPart> parts;
+    /// The importance matrix the tensors' `imatrix` pointers point into
+    /// (forget with --imatrix), kept alive with the plan.
+    std::shared_ptr<const Imatrix> imatrix;
 };
+
+/// The files `plan` makes at `path` (or its parts): paths, sizes with
+/// header and padding, tensors per file; nothing is created.
+/// \throws as GgufWriter::add_tensor() / set_kvs().
+std::vector<GgufOutputFile> gguf_plan_files(const GgufOutputPlan& plan, const std::string& path);
+
+/// The tensors of `plan` (moved out), each with the part it goes to (ForgetTensor::part).
+std::vector<ForgetTensor> take_planned_tensors(GgufOutputPlan& plan);
 
 struct HfConverterPlan {
     GgufOutputPlan plan;
@@ -132,9 +150,11 @@ struct GgufRunOptions {
     bool measure_loss = true;              ///< decode every encoded block again and compare
 };
 
-/// Write `plan` to `opt.path`. Progress counts f32 bytes decoded (stored
-/// bytes for copied tensors). Returns file, tensors (with measured loss when
-/// asked), file_bytes, input_numel and the warnings about non-finite values.
+/// Write `plan` to `opt.path` (or to its parts: GgufOutputPlan::parts, all
+/// committed together). Progress counts f32 bytes decoded (stored bytes for
+/// copied tensors). Returns file, files, tensors (with measured loss when
+/// asked, `part` set), file_bytes, input_numel and the warnings about
+/// non-finite values.
 /// \throws Error{OutputExists} / Error{Io} from the writer (nothing left at
 ///         the output path); Error{Cancelled}; any Error a recipe raises,
 ///         naming the tensor and `cat.path`.

@@ -138,6 +138,8 @@ struct GgufWriter::Impl {
         }
     }
 
+    std::vector<std::uint8_t> layout();
+
     const Tensor& tensor(std::size_t i) const {
         if (i >= tensors.size())
             throw Error(ErrorCode::OutOfRange, "tensor index " + std::to_string(i) + " out of range (" +
@@ -229,9 +231,34 @@ void GgufWriter::set_pad_without_tensors(bool pad) {
 }
 std::uint64_t GgufWriter::tensor_nbytes(std::size_t i) const { return d_->tensor(i).nbytes; }
 
+std::uint64_t GgufWriter::plan_size() {
+    d_->require_open("plan_size()");
+    d_->layout();
+    return d_->file_size;
+}
+
 void GgufWriter::allocate() {
     Impl& d = *d_;
     d.require_open("allocate()");
+    const std::vector<std::uint8_t> head = d.layout();
+
+    // Enough room? Checked before anything is created.
+    detail::check_free_space(d.path, d.file_size, ByteDigits::OneDecimal);
+
+    d.file.emplace(detail::TempFile::create(d.path, d.overwrite));
+    try {
+        d.file->truncate(d.file_size);
+        detail::pwrite_all(d.file->fd(), head.data(), head.size(), 0, d.path);
+    } catch (...) {
+        d.file.reset();
+        throw;
+    }
+    d.state = Impl::State::Laid;
+}
+
+// The header and every tensor's place: ggml's gguf_write_to_buf.
+std::vector<std::uint8_t> GgufWriter::Impl::layout() {
+    Impl& d = *this;
     d.alignment = kDefaultAlignment;
     if (const GgufValue* a = gguf_find_kv(d.kvs, "general.alignment")) d.alignment = a->bits;
 
@@ -257,19 +284,7 @@ void GgufWriter::allocate() {
     d.data_offset = d.tensors.empty() && !d.pad_empty ? head.size() : pad_to(head.size(), d.alignment);
     head.resize(static_cast<std::size_t>(d.data_offset), 0);
     d.file_size = d.data_offset + rel;
-
-    // Enough room? Checked before anything is created.
-    detail::check_free_space(d.path, d.file_size, ByteDigits::OneDecimal);
-
-    d.file.emplace(detail::TempFile::create(d.path, d.overwrite));
-    try {
-        d.file->truncate(d.file_size);
-        detail::pwrite_all(d.file->fd(), head.data(), head.size(), 0, d.path);
-    } catch (...) {
-        d.file.reset();
-        throw;
-    }
-    d.state = Impl::State::Laid;
+    return head;
 }
 
 std::uint64_t GgufWriter::alignment() const noexcept { return d_->alignment; }
@@ -297,15 +312,19 @@ void GgufWriter::write(std::size_t index, std::uint64_t offset, std::span<const 
     t.written.add(offset, bytes.size());
 }
 
-void GgufWriter::commit() {
+detail::TempFile& GgufWriter::finish() {
     Impl& d = *d_;
     detail::require_laid(d.state, "commit", d.path);
-    {
-        std::lock_guard<std::mutex> lock(d.mu);
-        for (const auto& t : d.tensors) t.written.check_complete(t.nbytes, d.path, t.name);
-    }
-    d.file->commit();
-    d.state = Impl::State::Committed;
+    std::lock_guard<std::mutex> lock(d.mu);
+    for (const auto& t : d.tensors) t.written.check_complete(t.nbytes, d.path, t.name);
+    return *d.file;
+}
+
+void GgufWriter::mark_committed() noexcept { d_->state = Impl::State::Committed; }
+
+void GgufWriter::commit() {
+    finish().commit();
+    mark_committed();
 }
 
 void GgufWriter::abort() noexcept {

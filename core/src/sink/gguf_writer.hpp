@@ -32,6 +32,10 @@
 #include <vector>
 
 namespace amn {
+namespace detail {
+class GgufSet;
+class TempFile;
+}  // namespace detail
 
 // GgufType, GgufValue (= MetaValue), GgufKv (= MetaKv) and gguf_find_kv()
 // are declared in metadata.hpp.
@@ -96,6 +100,11 @@ public:
     /// TensorSink::allocate(); the header written is the key/values and tensor
     /// infos. Error{OutputExists} unless `overwrite`.
     void allocate() override;
+    /// The file size allocate() will give (header, padded data), in bytes,
+    /// without creating anything (a split set checks the free space for all
+    /// its parts first). \throws Error{SizeMismatch} when it overflows;
+    /// Error{Usage} after allocate().
+    std::uint64_t plan_size();
 
     /// Alignment in use (general.alignment or 32). Valid after allocate().
     std::uint64_t alignment() const noexcept;
@@ -121,6 +130,13 @@ public:
     const std::string& path() const noexcept override;
 
 private:
+    // A split output (gguf_set.hpp) commits its parts together: finish() is
+    // commit() up to (not including) the sync and rename of the file, which
+    // the set does for all parts at once.
+    friend class detail::GgufSet;
+    detail::TempFile& finish();
+    void mark_committed() noexcept;
+
     struct Impl;
     std::unique_ptr<Impl> d_;
 };

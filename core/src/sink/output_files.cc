@@ -5,6 +5,7 @@
 
 #include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf.hpp"
 #include "util/ascii_lower.hpp"
 #include "plan/schemes/facts.hpp"
 
@@ -171,7 +172,7 @@ std::vector<std::string> take_output_cleanup_messages() { return detail::take_cl
 std::string default_output_path(const Catalog& cat, std::optional<DType> to) {
     using detail::strip_quant_suffix;
     using detail::dtype_suffix;
-    const fs::path first = cat.shards.empty() ? fs::path(cat.path) : fs::path(cat.shards[0].path);
+    const fs::path first = gguf_unsplit_path(cat);  // a split GGUF's parts: the name of the whole
     const bool as_dir = cat.format == Format::Safetensors &&
                         (cat.config_json.has_value() || cat.shards.size() > 1 || cat.path.ends_with(".index.json"));
     if (as_dir) {

@@ -215,6 +215,19 @@ std::string resolve_directory(const std::string& dir) {
     if (other.empty() && bins.size() > 1)
         throw Error(ErrorCode::Malformed, "several pytorch_model*.bin files and no pytorch_model.bin.index.json", dir);
     if (other.size() == 1) return other[0];
+    // Every part of one split GGUF (NAME-%05d-of-%05d.gguf, one prefix and
+    // count, nothing else): the set, opened from its first part.
+    if (other.size() > 1) {
+        std::sort(other.begin(), other.end());
+        // (A part missing: opening reports which.)
+        const auto first = parse_gguf_split_name(other[0]);
+        bool one_set = first && other.size() <= first->count;
+        for (std::size_t i = 1; one_set && i < other.size(); ++i) {
+            const auto n = parse_gguf_split_name(other[i]);
+            one_set = n && n->prefix == first->prefix && n->count == first->count;
+        }
+        if (one_set) return other[0];
+    }
     if (other.size() > 1) throw Error(ErrorCode::Malformed, "several model files: open one of them", dir);
     throw Error(ErrorCode::Malformed, "no model file (.safetensors, index.json, .gguf, .npz, .npy, .pth) in this folder", dir);
 }

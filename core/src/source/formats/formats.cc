@@ -25,7 +25,8 @@ namespace {
 
 bool match_gguf(std::span<const std::uint8_t> head, const std::string&, std::uint64_t) { return is_gguf(head); }
 Catalog open_gguf_row(MappedFilePtr file, const std::string& path) {
-    return parse_gguf(std::move(file), path);  // also names the old GGML/GGJT magics as unsupported
+    // One file or every part of its split set (also names the old GGML/GGJT magics as unsupported).
+    return open_gguf_model(std::move(file), path);
 }
 
 bool match_npy(std::span<const std::uint8_t> head, const std::string&, std::uint64_t) {

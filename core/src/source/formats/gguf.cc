@@ -434,6 +434,16 @@ GgufInfo gguf_info(const Catalog& cat) {
     info.data_offset = cat.gguf_data_offset;
     info.tensor_count = cat.tensors.size();
     info.kv_count = cat.metadata.size();
+    for (std::size_t s = 0; s < cat.shards.size(); ++s) {
+        GgufInfo::Part p;
+        p.path = cat.shards[s].path;
+        p.bytes = cat.shards[s].file ? cat.shards[s].file->size() : 0;
+        p.data_offset = s < cat.gguf_data_offsets.size() ? cat.gguf_data_offsets[s] : cat.gguf_data_offset;
+        info.parts.push_back(std::move(p));
+    }
+    for (const auto& t : cat.tensors)
+        if (t.shard < info.parts.size()) ++info.parts[t.shard].tensors;
+    for (const auto& [pos, kv] : cat.gguf_split_kvs) info.split_kvs.push_back(kv);
     for (const auto& [key, v] : cat.metadata) {
         if (key == "general.alignment" && v.type == GgufType::U32) info.alignment = v.bits;
         else if (key == "general.architecture" && v.is_string()) info.architecture = v.str;
