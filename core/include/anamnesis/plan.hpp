@@ -96,6 +96,17 @@ public:
     /// so the executor can release pages after use.
     struct InputRange { std::uint32_t shard; std::uint64_t offset, len; };
     virtual std::vector<InputRange> inputs() const { return {}; }
+
+    /// The input byte ranges that output rows [row0, row0 + nrows) finish
+    /// reading, which the executor releases once those rows are written, so
+    /// that memory does not grow with a tensor made of many inputs (MoE
+    /// experts stacked into one tensor). Default: with a row-major payload,
+    /// the rows' share of inputs()[0]; otherwise every input once the last
+    /// row is in the range. Recipes built from other recipes (stacks, row
+    /// selections, transposes per expert) map the rows to theirs and ask
+    /// them. A range may be handed out again or overlap another chunk's:
+    /// releasing pages still in use costs a re-read, never a wrong value.
+    virtual std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const;
 };
 
 /// One output tensor.

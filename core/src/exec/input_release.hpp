@@ -15,7 +15,9 @@ namespace amn::detail {
 /// may differ from the recipe's: the passthrough recipe splits a row over
 /// 1 Mi elements into pieces): when the payload is row-major, the byte range
 /// of those elements (whole pages inside it only, MappedFile::release); else
-/// every input range once the tensor's last row is done.
+/// what the recipe says those rows finish reading (Recipe::consumed_inputs:
+/// a stack's parts row by row, other recipes every input once the tensor's
+/// last row is done).
 inline void release_shape_rows(const Catalog& cat, const Recipe& r, std::uint64_t cols, std::uint64_t row0,
                                std::uint64_t nrows) {
     const auto ins = r.inputs();
@@ -28,8 +30,12 @@ inline void release_shape_rows(const Catalog& cat, const Recipe& r, std::uint64_
         auto byte_of = [&](std::uint64_t x) { return x / re * rb + x % re * rb / re; };
         const std::uint64_t begin = byte_of(a), end = byte_of(b);
         cat.shards[in.shard].file->release(in.offset + begin, end - begin);
-    } else if (b == n) {
-        for (const auto& in : ins) cat.shards[in.shard].file->release(in.offset, in.len);
+    } else {
+        // The recipe rows the shape rows touch (a partial row at either end is
+        // included: a page released early is read again, never lost).
+        const std::uint64_t re = r.row_elems();
+        const std::uint64_t r0 = a / re, r1 = b == n ? r.rows() : (b + re - 1) / re;
+        for (const auto& in : r.consumed_inputs(r0, r1 - r0)) cat.shards[in.shard].file->release(in.offset, in.len);
     }
 }
 

@@ -61,6 +61,19 @@ public:
         }
         return all;
     }
+    // Each part's rows in the range, as the part releases them: a stacked
+    // expert's pages go as soon as its rows are written.
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        std::vector<InputRange> out;
+        const std::uint64_t end = std::min(rows(), row0 + nrows);
+        while (row0 < end) {
+            const std::uint64_t p = row0 / rows_, r = row0 % rows_, n = std::min(end - row0, rows_ - r);
+            auto in = parts_[static_cast<std::size_t>(p)]->consumed_inputs(r, n);
+            out.insert(out.end(), in.begin(), in.end());
+            row0 += n;
+        }
+        return out;
+    }
 
 private:
     std::vector<std::shared_ptr<const Recipe>> parts_;
@@ -143,6 +156,10 @@ public:
     }
     bool payload_is_row_major() const override { return false; }
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        // The rows past keep_ are never read: the last rows finish the rest too.
+        return row0 + nrows >= keep_ ? inner_->consumed_inputs(row0, inner_->rows() - row0) : inner_->consumed_inputs(row0, nrows);
+    }
 
 private:
     std::shared_ptr<const Recipe> inner_;
@@ -185,6 +202,13 @@ public:
     }
     bool payload_is_row_major() const override { return false; }
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        // The heads the rows belong to, each as the source rows of its group.
+        const std::uint64_t per_head = t_ ? in_ : e_ - b_;
+        if (nrows == 0 || per_head == 0) return {};
+        const std::uint64_t h0 = row0 / per_head, h1 = (row0 + nrows - 1) / per_head;
+        return inner_->consumed_inputs(h0 * g_, (h1 + 1 - h0) * g_);
+    }
 
 private:
     std::shared_ptr<const Recipe> inner_;
@@ -225,6 +249,12 @@ public:
     }
     bool payload_is_row_major() const override { return false; }
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        const std::uint64_t per = b_ / s_;
+        if (nrows == 0) return {};
+        const std::uint64_t e0 = row0 / per, e1 = (row0 + nrows - 1) / per;  // the experts touched
+        return inner_->consumed_inputs(e0 * inner_rows_, (e1 + 1 - e0) * inner_rows_);
+    }
 
 private:
     std::shared_ptr<const Recipe> inner_;
@@ -253,6 +283,9 @@ public:
     }
     bool payload_is_row_major() const override { return false; }
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        return inner_->consumed_inputs(row0, nrows);  // row r is the inner's row r
+    }
 
 private:
     std::shared_ptr<const Recipe> inner_;

@@ -33,6 +33,9 @@ public:
     }
     bool payload_is_row_major() const override { return inner_->payload_is_row_major(); }
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        return inner_->consumed_inputs(row0, nrows);
+    }
 
 protected:
     /// Changes the `n` values inner just decoded, in place (thread-safe, no state).

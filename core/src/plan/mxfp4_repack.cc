@@ -41,6 +41,14 @@ public:
     std::vector<Recipe::InputRange> inputs() const override {
         return {{b_.shard, b_.offset, b_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
     }
+    // The experts the rows belong to: their blocks and scales.
+    std::vector<Recipe::InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t n) const override {
+        const std::uint64_t per = rows_ / stride_;
+        if (n == 0 || per == 0) return {};
+        const std::uint64_t e0 = row0 / per, e1 = (row0 + n - 1) / per + 1;
+        const std::uint64_t bb = rows_ * nblocks_ * 16, sb = rows_ * nblocks_;  // bytes per expert
+        return {{b_.shard, b_.offset + e0 * bb, (e1 - e0) * bb}, {s_.shard, s_.offset + e0 * sb, (e1 - e0) * sb}};
+    }
 
 private:
     const TensorInfo& b_;

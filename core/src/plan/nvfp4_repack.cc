@@ -31,6 +31,12 @@ public:
     std::vector<Recipe::InputRange> inputs() const override {
         return {{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
     }
+    // Rows in stored order: their own bytes; reordered (Q/K) rows: all at the end.
+    std::vector<Recipe::InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t n) const override {
+        if (!from_.empty()) return RawRows::consumed_inputs(row0, n);
+        const std::uint64_t wb = in_ / 2, sb = in_ / 16;
+        return {{w_.shard, w_.offset + row0 * wb, n * wb}, {s_.shard, s_.offset + row0 * sb, n * sb}};
+    }
 
 private:
     const TensorInfo& w_;

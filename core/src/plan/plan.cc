@@ -38,6 +38,21 @@ std::string_view companion_role_name(CompanionRole r) noexcept {
     return "?";
 }
 
+std::vector<Recipe::InputRange> Recipe::consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const {
+    const auto ins = inputs();
+    const std::uint64_t n = rows();
+    if (ins.empty() || n == 0 || nrows == 0) return {};
+    if (payload_is_row_major()) {
+        const auto& in = ins[0];
+        const std::uint64_t rb = in.len / n;  // payload bytes per row
+        const std::uint64_t end = std::min(n, row0 + nrows);
+        if (row0 >= end) return {};
+        return {{in.shard, in.offset + row0 * rb, (end - row0) * rb}};
+    }
+    if (row0 + nrows >= n) return ins;
+    return {};
+}
+
 void Recipe::copy_rows(std::uint64_t, std::uint64_t, std::uint8_t*) const {
     throw Error(ErrorCode::Unsupported, "this recipe has no lossless copy");
 }

@@ -39,6 +39,9 @@ public:
     std::optional<DType> lossless_dtype() const override { return type_; }
     void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override { raw_->read(row0, nrows, out); }
     std::vector<InputRange> inputs() const override { return raw_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t n) const override {
+        return raw_->consumed_inputs(row0, n);
+    }
     bool payload_is_row_major() const override { return false; }
 
 private:

@@ -41,6 +41,11 @@ public:
     virtual void read(std::uint64_t row0, std::uint64_t n, std::uint8_t* out) const = 0;
     /// The catalog ranges it reads, for page release.
     virtual std::vector<Recipe::InputRange> inputs() const { return {}; }
+    /// The ranges rows [row0, row0 + n) finish reading (Recipe::consumed_inputs);
+    /// default: every input once the last row is in the range.
+    virtual std::vector<Recipe::InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t n) const {
+        return row0 + n >= rows() ? inputs() : std::vector<Recipe::InputRange>{};
+    }
 };
 
 /// The f32 values of `raw` (GGUF type `type`, decoded with its registry
