@@ -102,6 +102,7 @@ run([tool("llama-gguf-split"), "--split", "--split-max-size", "2M", f32, os.path
 case("gguf-split-size", "llama-gguf-split --split --split-max-size 2M tiny-llama-F32.gguf f32-2m",
      ["convert", "{gguf_real}/tiny-llama-F32.gguf", "--to", "gguf", "--split-max-size", "2M", "-o", "{out}/f32-2m"],
      d, "f32-2m", "by size: padded tensor bytes, M = 10^6")
+f32_parts = [f["name"] for f in cases[-1]["files"]]  # f32-2m-0000i-of-0000N.gguf
 
 d = os.path.join(work, "nf"); os.makedirs(d)
 run([tool("llama-gguf-split"), "--split", "--split-max-tensors", "10", "--no-tensor-first-split", q4, os.path.join(d, "q4-nf")])
@@ -110,7 +111,6 @@ case("gguf-split-no-tensor-first", "llama-gguf-split --split --split-max-tensors
       "-o", "{out}/q4-nf"],
      d, "q4-nf", "part 1 holds the key/values only")
 
-f32_parts = [f["name"] for f in cases[-1]["files"]]  # f32-2m-0000i-of-0000N.gguf
 q4_parts = [f["name"] for f in cases[0]["files"]]
 
 # llama-gguf-split --merge (of its own parts; any part may be named by amn)

@@ -538,6 +538,9 @@ std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detai
         std::vector<detail::GgufPartTensor> ts;
         for (const auto& t : c.plan.tensors) ts.push_back({t.info.name, t.info.bytes, 0});
         c.plan.parts = detail::cut_gguf_parts(detail::GgufPartRule::Converter, opt.split, c.plan.kvs, ts, path, 0, &c.warnings);
+        // write_tensors_to_file pads every part after its tensor infos, an
+        // empty first part (--no-tensor-first-split) too.
+        c.plan.pad_without_tensors = true;
         for (const auto& p : c.plan.parts) detail::refuse_input_as_output(cat, p.path);
         if (c.plan.parts.size() == 1) c.plan.parts.clear();  // one file after all: the plain file
     } else {
