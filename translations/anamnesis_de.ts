@@ -1919,6 +1919,24 @@
             <source>reading the tokenizer…</source>
             <translation>Tokenizer wird gelesen …</translation>
         </message>
+        <message numerus="yes">
+            <source>%1 — %2, %Ln tensor(s)</source>
+            <translation>
+                <numerusform>%1 — %2, %Ln Tensor</numerusform>
+                <numerusform>%1 — %2, %Ln Tensoren</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Split set</source>
+            <translation>Geteilte Datei</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln part(s), read as one model:</source>
+            <translation>
+                <numerusform>%Ln Teil, als ein Modell gelesen:</numerusform>
+                <numerusform>%Ln Teile, als ein Modell gelesen:</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorDetail</name>

@@ -1918,6 +1918,24 @@
             <source>reading the tokenizer…</source>
             <translation type="unfinished" />
         </message>
+        <message numerus="yes">
+            <source>%1 — %2, %Ln tensor(s)</source>
+            <translation>
+                <numerusform>%1 — %2, %Ln tensor</numerusform>
+                <numerusform>%1 — %2, %Ln tensors</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Split set</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%Ln part(s), read as one model:</source>
+            <translation>
+                <numerusform>%Ln part, read as one model:</numerusform>
+                <numerusform>%Ln parts, read as one model:</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorDetail</name>

@@ -61,9 +61,9 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  --force, --threads N, --quiet   as for remember\n\n"
             "X.gguf --to gguf: the GGUF's tensors copied as they are (no type changes; for those\n"
             "use amn forget). A split set (any part X-00002-of-00003.gguf names it) becomes one\n"
-            "file, as llama-gguf-split --merge writes it (default OUT: X.gguf beside the parts);\n"
+            "file, as llama-gguf-split merges it (default OUT: X.gguf beside the parts);\n"
             "with --split-max-size or --split-max-tensors a GGUF (one file or a set) is cut into\n"
-            "OUT-00001-of-0000N.gguf … as llama-gguf-split --split cuts it (sizes count tensor\n"
+            "OUT-00001-of-0000N.gguf … as llama-gguf-split cuts it (sizes count tensor\n"
             "bytes padded to 32; --split-max-tensors defaults to 128 there; OUT is the prefix,\n"
             "default the input's name); --dry-run lists the files and their sizes.\n",
             out);
@@ -102,7 +102,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                            llama-quantize --keep-split writes them (OUT less .gguf)\n"
             "  --split-max-size N[K|M|G], --split-max-tensors N, --no-tensor-first-split\n"
             "                            cut the output into parts OUT-00001-of-0000N.gguf … as\n"
-            "                            llama-gguf-split --split cuts the file llama-quantize writes\n"
+            "                            llama-gguf-split cuts the file llama-quantize writes\n"
             "  --dry-run, -n             print each tensor's type and why (and the parts), write nothing\n"
             "  --report                  per tensor: type, bits per weight, RMSE, max abs error\n"
             "                            and SQNR of the round trip (what Lethe took, measured;\n"
