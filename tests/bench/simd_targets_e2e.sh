@@ -9,8 +9,10 @@
 #   q4_k_m-T     the same -> Q4_K_M
 #   lq-q8_0, lq-q4_k_m  llama-quantize of the same GGUF, NTHREADS threads
 # for T in TARGETS (default "AVX3 AVX2", those this CPU runs), each RUNS times
-# (default 3) after one unmeasured round, rows alternated round by round,
-# `sync` before each run. Wall and CPU (user + system) are medians; the
+# (default 3) after one unmeasured round, rows alternated round by round and
+# the targets of each job in an order rotated round by round (the first run
+# after the 2 GiB writes pays for them, whichever target it is), `sync` and
+# a read of the input before each run. Wall and CPU (user + system) are medians; the
 # ratios are medians of the per-round ratios. amn ends with fdatasync,
 # llama-quantize does not.
 # Usage: tests/bench/simd_targets_e2e.sh LLAMA_QUANTIZE [WORKDIR]
@@ -39,30 +41,40 @@ mkdir -p "$work"
 run_row() {  # LABEL: one run, its output removed first
   local t=${1##*-}
   case $1 in
-    remember-*) rm -rf "$work/rem"; sync
+    remember-*) rm -rf "$work/rem"; sync; bench_warm "$work/fp8/model.safetensors"
       AMN_SIMD_TARGET=$t bench_measure "$1" "$amn" remember --quiet "$work/fp8" -o "$work/rem" ;;
     cp+sync) rm -f "$work/copy.bin"; sync
       bench_measure "$1" sh -c "cp '$work/yard.safetensors' '$work/copy.bin' && sync '$work/copy.bin'" ;;
-    q8_0-*|q4_k_m-*) rm -f "$work/out.gguf"; sync
+    q8_0-*|q4_k_m-*) rm -f "$work/out.gguf"; sync; bench_warm "$work/big-F16.gguf"
       local ft=${1%-*}
       AMN_SIMD_TARGET=$t bench_measure "$1" "$amn" forget --quiet "$work/big-F16.gguf" --to "gguf:${ft^^}" -o "$work/out.gguf" ;;
-    lq-*) rm -f "$work/lq.gguf"; sync
+    lq-*) rm -f "$work/lq.gguf"; sync; bench_warm "$work/big-F16.gguf"
       local ft=${1#lq-}
       bench_measure "$1" "$quantize" "$work/big-F16.gguf" "$work/lq.gguf" "${ft^^}" "$nthreads" 2>/dev/null ;;
   esac
 }
-rows=()
-for t in "${targets[@]}"; do rows+=("remember-$t"); done
-rows+=(cp+sync)
-for t in "${targets[@]}"; do rows+=("q8_0-$t"); done
-rows+=(lq-q8_0)
-for t in "${targets[@]}"; do rows+=("q4_k_m-$t"); done
-rows+=(lq-q4_k_m)
-if [ -n "${ONLY:-}" ]; then
-  kept=()
-  for r in "${rows[@]}"; do grep -qE -- "$ONLY" <<<"$r" && kept+=("$r"); done
-  rows=("${kept[@]}")
-fi
+# The rows of round R: the targets of each job in an order rotated by R, so
+# that the first run after the 2 GiB writes of remember and cp+sync (slower,
+# whatever its target: the page cache and writeback settling) falls on every
+# target in turn.
+round_rows() {
+  local k=$1 n=${#targets[@]} i
+  local rot=()
+  for ((i = 0; i < n; i++)); do rot+=("${targets[$(((i + k) % n))]}"); done
+  rows=()
+  for t in "${rot[@]}"; do rows+=("remember-$t"); done
+  rows+=(cp+sync)
+  for t in "${rot[@]}"; do rows+=("q8_0-$t"); done
+  rows+=(lq-q8_0)
+  for t in "${rot[@]}"; do rows+=("q4_k_m-$t"); done
+  rows+=(lq-q4_k_m)
+  if [ -n "${ONLY:-}" ]; then
+    local kept=() r
+    for r in "${rows[@]}"; do grep -qE -- "$ONLY" <<<"$r" && kept+=("$r"); done
+    rows=("${kept[@]}")
+  fi
+}
+round_rows 0
 
 # The cp+sync yardstick: a file the size of remember's output.
 [ -f "$work/yard.safetensors" ] || { "$amn" remember --quiet "$work/fp8" -o "$work/yard" && mv "$work/yard/model.safetensors" "$work/yard.safetensors" && rm -rf "$work/yard"; }
@@ -70,6 +82,7 @@ bench_warm "$work/fp8/model.safetensors" "$work/big-F16.gguf" "$work/yard.safete
 for r in "${rows[@]}"; do run_row "$r" > /dev/null; done
 : > "$work/runs.txt"
 for ((i = 1; i <= runs; i++)); do
+  round_rows "$i"
   for r in "${rows[@]}"; do echo "$i $(run_row "$r")" >> "$work/runs.txt"; done
 done
 rm -rf "$work/rem" "$work/copy.bin" "$work/out.gguf" "$work/lq.gguf"
