@@ -40,8 +40,8 @@ hf_inputs="$shared_fixtures/hf-gguf/inputs"
 # test_cli_forget (llama-quantize references on 56 real GGUF models: more
 # than 7 minutes under ASan here), test_gguf_imatrix as a whole (8 minutes:
 # it runs below on a part of its data instead) and the packaging.* checks
-# (install, .deb).
-default_exclude='^(test_gguf_imatrix|test_cli_forget|packaging\..*)$'
+# (install, .deb) and the core.* checks (scripts, not instrumented binaries).
+default_exclude='^(test_gguf_imatrix|test_cli_forget|packaging\..*|core\..*)$'
 # test_gguf_imatrix under the sanitizers: every test function, and the
 # llama-quantize comparison on one real model per importance-matrix
 # quantizer (IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS: pure-* files,

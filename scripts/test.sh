@@ -23,4 +23,11 @@ if [ -f "$shim/package-lock.json" ]; then
   fi
 fi
 cd "$top/build/dev"
-ctest --output-on-failure -j "$(nproc)" --timeout 900
+status=0
+ctest --output-on-failure -j "$(nproc)" --timeout 900 || status=$?
+# Say how many Qt Test functions skipped (QSKIP: the shared reference data
+# missing, a tool not installed), always: a skip is not a pass.
+skipped=$(grep -ahoE "Totals: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped" Testing/Temporary/LastTest.log 2>/dev/null |
+          awk '{s += $6} END {print s + 0}')
+echo "test.sh: $skipped Qt Test function(s) skipped (QSKIP; details in build/dev/Testing/Temporary/LastTest.log)" >&2
+exit "$status"

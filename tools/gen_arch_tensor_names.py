@@ -19,7 +19,27 @@ sys.path.insert(0, sys.argv[1] + "/gguf-py")
 from gguf.constants import MODEL_ARCH, MODEL_ARCH_NAMES, MODEL_TENSOR, MODEL_TENSORS, TENSOR_NAMES  # noqa: E402
 from gguf.tensor_mapping import TensorNameMap  # noqa: E402
 
-ARCHS = ["LLAMA", "QWEN2", "QWEN3", "QWEN3MOE", "PHI3", "GPT2", "GEMMA", "GEMMA2", "GEMMA3", "GRANITE", "OLMO2", "MISTRAL3", "DEEPSEEK2", "GPT_OSS"]
+def table_archs():
+    """The kinds lists the rows of core/src/arch/arch_table.cc name (kKinds_<arch>), in row order,
+    as MODEL_ARCH members ("kKinds_gpt_oss" → "GPT_OSS")."""
+    import os
+    import re
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "src", "arch", "arch_table.cc")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    rows = text[text.index("constexpr ArchRow kRows[]"):]
+    archs = []
+    for m in re.finditer(r"\bkKinds_(\w+)", rows):
+        a = m.group(1).upper()
+        if a not in archs:
+            archs.append(a)
+    for a in archs:
+        if a not in MODEL_ARCH.__members__:
+            sys.exit(f"arch_table.cc names kKinds_{a.lower()}, which is not a gguf-py MODEL_ARCH")
+    return archs
+
+
+ARCHS = table_archs()
 FORCED_F32 = ["FFN_GATE_INP", "FFN_GATE_INP_SHEXP", "POS_EMBD", "TOKEN_TYPES", "SSM_CONV1D", "SHORTCONV_CONV",
               "TIME_MIX_FIRST", "TIME_MIX_W1", "TIME_MIX_W2", "TIME_MIX_DECAY_W1", "TIME_MIX_DECAY_W2",
               "TIME_MIX_LERP_FUSED", "POSNET_NORM1", "POSNET_NORM2", "V_ENC_EMBD_POS", "A_ENC_EMBD_POS",

@@ -5,10 +5,10 @@
 #include "charts.hpp"
 #include "schemetext.hpp"
 
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <QButtonGroup>

@@ -23,9 +23,9 @@
 #include "loadedmodel.hpp"
 
 #include "anamnesis/dtype.hpp"
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/forget_st.hpp"
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 #include "jobtracker.hpp"
 
 #include <QElapsedTimer>

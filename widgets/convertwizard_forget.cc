@@ -8,7 +8,7 @@
 
 #include "charts.hpp"
 
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/stats.hpp"
@@ -159,16 +159,13 @@ amn::HfGgufOptions ConvertWizard::hfGgufOptions() const {
 amn::StForgetOptions ConvertWizard::stOptions() const {
     const QString name = stScheme();
     amn::StSchemeOptions so;
-    if (name == QLatin1String("bnb-nf4") || name == QLatin1String("bnb-fp4")) {
-        so.blocksize = blocksize_->currentData().toUInt();
-        so.double_quant = doubleQuant_->isChecked();
-    } else if (name == QLatin1String("fp8")) {
-        so.granularity = static_cast<amn::Fp8Granularity>(granularity_->currentData().toInt());
-    } else if (name == QLatin1String("fp8-block-deepseek")) {
-        so.ue8m0 = ue8m0_->isChecked();
-    } else if (name.startsWith(QLatin1String("w4a16")) || name.startsWith(QLatin1String("w8a16"))) {
-        so.group_size = groupSize_->currentData().toUInt();
-    }
+    // The options the scheme's row takes (the core's table, as --help lists them).
+    const auto info = amn::st_scheme_info(name.toStdString()).value_or(amn::StSchemeInfo{});
+    if (info.takes_blocksize) so.blocksize = blocksize_->currentData().toUInt();
+    if (info.takes_double_quant) so.double_quant = doubleQuant_->isChecked();
+    if (info.takes_granularity) so.granularity = static_cast<amn::Fp8Granularity>(granularity_->currentData().toInt());
+    if (info.takes_ue8m0) so.ue8m0 = ue8m0_->isChecked();
+    if (info.takes_group_size) so.group_size = groupSize_->currentData().toUInt();
     amn::StForgetOptions o;
     o.scheme = amn::parse_st_scheme(name.toStdString(), so);
     for (const QString& part : keep_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
@@ -187,14 +184,13 @@ void ConvertWizard::updateModeWidgets() {
     const Mode md = mode();
     // The stack: nothing (remember, the GGUF conversion), GGUF options, scheme options.
     if (modeOptions_) modeOptions_->setCurrentIndex(md == Mode::ConvertGguf ? 0 : static_cast<int>(md));
-    const QString s = stScheme();
-    const bool bnb4 = s == QLatin1String("bnb-nf4") || s == QLatin1String("bnb-fp4");
+    const auto info = amn::st_scheme_info(stScheme().toStdString()).value_or(amn::StSchemeInfo{});
     if (blocksize_) {
-        blocksize_->setEnabled(bnb4);
-        doubleQuant_->setEnabled(bnb4);
-        granularity_->setEnabled(s == QLatin1String("fp8"));
-        ue8m0_->setEnabled(s == QLatin1String("fp8-block-deepseek"));
-        groupSize_->setEnabled(s.startsWith(QLatin1String("w4a16")) || s.startsWith(QLatin1String("w8a16")));
+        blocksize_->setEnabled(info.takes_blocksize);
+        doubleQuant_->setEnabled(info.takes_double_quant);
+        granularity_->setEnabled(info.takes_granularity);
+        ue8m0_->setEnabled(info.takes_ue8m0);
+        groupSize_->setEnabled(info.takes_group_size);
     }
     if (auto* d = page(DonePage))
         d->setSubTitle(md == Mode::Remember      ? tr("The model is remembered.")

@@ -24,15 +24,6 @@ namespace amn::ui {
 
 using namespace convert_detail;
 
-namespace {
-
-/// ggml type names offered for the per-tensor overrides (as llama-quantize spells them).
-const char* const kOverrideTypes[] = {"F32", "F16", "BF16", "Q8_0", "Q6_K", "Q5_K", "Q5_0", "Q5_1", "Q4_K", "Q4_0",
-                                      "Q4_1", "Q3_K", "Q2_K", "IQ4_XS", "IQ4_NL", "IQ3_S", "IQ3_XXS", "IQ2_S",
-                                      "IQ2_XS", "IQ2_XXS", "IQ1_M", "IQ1_S", "TQ2_0", "TQ1_0", "MXFP4"};
-
-}  // namespace
-
 QWizardPage* ConvertWizard::buildOptionsPage() {
     auto* options = new Page(this);
     options->setTitle(tr("Options"));
@@ -64,8 +55,11 @@ QWizardPage* ConvertWizard::buildOptionsPage() {
         embeddingType_ = new QComboBox(g);
         for (auto* c : {outputType_, embeddingType_}) {
             c->addItem(tr("by the file type's rules"), QString());
-            for (const char* t : kOverrideTypes)
-                if (amn::parse_ggml_type(t)) c->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+            // Every type forget can write (the encoder table), as llama-quantize spells them.
+            for (const amn::DType t : amn::encodable_ggml_types()) {
+                const QString name = QString::fromStdString(amn::dtype_name(t));
+                c->addItem(name, name);
+            }
         }
         f->addRow(tr("Output tensor type:"), outputType_);
         f->addRow(tr("Token embedding type:"), embeddingType_);

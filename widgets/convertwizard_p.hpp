@@ -2,7 +2,7 @@
 // Private helpers shared by the ConvertWizard files (convertwizard*.cc).
 #pragma once
 
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 
 #include <QLabel>

@@ -5,7 +5,7 @@
 #include "convertwizard_p.hpp"
 #include "schemetext.hpp"
 
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/hf_layout.hpp"
 
@@ -39,7 +39,7 @@ void ConvertWizard::startConversion() {
     error_.clear();
     runFailure_ = {};
     const Mode md = mode();
-    amn::ConvertOptions opt;
+    amn::RememberOptions opt;
     amn::GgufForgetOptions gopt;
     amn::StForgetOptions sopt;
     amn::HfGgufOptions hopt;
@@ -84,7 +84,7 @@ void ConvertWizard::startConversion() {
         };
         try {
             if (md == Mode::Remember) {
-                amn::ConvertOptions o2 = opt;
+                amn::RememberOptions o2 = opt;
                 std::optional<amn::HfLayout> layout;
                 if (hf) {  // as amn remember --layout hf: HF names, config.json, tokenizer and generation files
                     layout = amn::to_hf_layout(model->catalog, model->plan, opt.to);
@@ -92,7 +92,7 @@ void ConvertWizard::startConversion() {
                     o2.side_files = layout->side_files;
                     for (const auto& w : layout->warnings) o.warnings << QString::fromStdString(w);
                 }
-                const auto res = amn::convert_to_safetensors(model->catalog, layout ? layout->plan : model->plan, o2, progress, &state->cancel);
+                const auto res = amn::remember_to_safetensors(model->catalog, layout ? layout->plan : model->plan, o2, progress, &state->cancel);
                 for (const auto& f : res.files) o.files << QString::fromStdString(f);
                 o.bytes = res.tensor_bytes;
                 o.tensors = static_cast<int>(res.tensors);

@@ -4,7 +4,7 @@
 #include "convertwizard_p.hpp"
 
 #include "anamnesis/gguf_ftype.hpp"
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -86,7 +86,10 @@ QWizardPage* ConvertWizard::buildTargetPage() {
         } catch (const std::exception&) {
         }
         outtype_->addItem(autoType.isEmpty() ? tr("auto") : tr("auto (%1 for this model)").arg(autoType), QStringLiteral("auto"));
-        for (const char* t : {"F32", "F16", "BF16", "Q8_0"}) outtype_->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+        for (const auto& o : amn::converter_outtypes()) {
+            const QString name = QString::fromLatin1(o.name.data(), static_cast<int>(o.name.size()));
+            outtype_->addItem(name, name);
+        }
         ggufRadio_->setToolTip(tr("As amn forget --to gguf:FTYPE: the converter's lossless output quantized by "
                                   "llama-quantize's rules, without the intermediate file."));
         group->addButton(convertRadio_);

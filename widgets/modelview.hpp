@@ -8,7 +8,7 @@
 #include "tensortreemodel.hpp"
 #include "loadedmodel.hpp"
 
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 
 #include <QWidget>
 

@@ -239,17 +239,17 @@ QString unmeasurableText(const amn::LogicalTensor& lt) {
     return SchemeText::tr("not quantized: nothing to measure");
 }
 
-QString unmeasurableText(const amn::RequantError& r, const amn::LogicalTensor& lt) {
+QString unmeasurableText(const amn::RoundTripError& r, const amn::LogicalTensor& lt) {
     const QString scheme = QString::fromStdString(r.scheme);
     switch (r.reason) {
-        case amn::RequantUnavailable::NotQuantized: return SchemeText::tr("not quantized");
-        case amn::RequantUnavailable::NeedsImatrix:
+        case amn::RoundTripUnavailable::NotQuantized: return SchemeText::tr("not quantized");
+        case amn::RoundTripUnavailable::NeedsImatrix:
             return SchemeText::tr("not measurable for %1: ggml quantizes it only with an importance matrix, which the file does not carry")
                 .arg(scheme);
-        case amn::RequantUnavailable::PartialBlocks:
+        case amn::RoundTripUnavailable::PartialBlocks:
             return SchemeText::tr("not measurable for %1: a row is not a whole number of blocks").arg(scheme);
-        case amn::RequantUnavailable::NotYet:
-        case amn::RequantUnavailable::None: break;
+        case amn::RoundTripUnavailable::NotYet:
+        case amn::RoundTripUnavailable::None: break;
     }
     return unmeasurableText(lt);
 }

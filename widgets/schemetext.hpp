@@ -3,15 +3,15 @@
 // Core facts worded for the user, translatable: the core stays Qt-free and
 // hands over typed values (amn::QuantParams, the plan's flags); this file
 // words them with tr() (context "amn::ui::SchemeText"). The core's own
-// English sentences (Recipe::describe(), RequantError::unavailable) remain
+// English sentences (Recipe::describe(), RoundTripError::unavailable) remain
 // the technical detail, shown in tooltips. The GGUF reasons and warnings
 // are worded in ggufreasontext.cc.
 
-#include "anamnesis/forget.hpp"
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/forget_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/quant_params.hpp"
-#include "anamnesis/requantize.hpp"
+#include "anamnesis/round_trip_estimate.hpp"
 
 #include <QCoreApplication>
 #include <QString>
@@ -85,17 +85,17 @@ QString convertReasonText(const amn::ForgetTensor& t, const QString& outtype);
 QString hfGgufInfoText(const amn::HfGgufInfo& info);
 
 /// Why no "what Lethe took" figure can be measured for `lt`, from its typed
-/// state (the core's `RequantError::unavailable` is the English detail):
+/// state (the core's `RoundTripError::unavailable` is the English detail):
 /// "not measurable yet for gguf-Q4_K" (a quantized tensor without a
 /// re-quantizer, named by its scheme id), "not quantized: nothing to
 /// measure", or "not measurable: the tensor cannot be decoded".
 QString unmeasurableText(const amn::LogicalTensor& lt);
 
 /// The same for a finished measurement `r` of `lt`: the core's reason code
-/// (`RequantError::reason`, `::scheme`) worded in the UI's language —
+/// (`RoundTripError::reason`, `::scheme`) worded in the UI's language —
 /// "not quantized", "not measurable for gguf-IQ2_XXS: ggml quantizes it only
 /// with an importance matrix, …", "… a row is not a whole number of blocks";
 /// any other reason falls back to `unmeasurableText(lt)`.
-QString unmeasurableText(const amn::RequantError& r, const amn::LogicalTensor& lt);
+QString unmeasurableText(const amn::RoundTripError& r, const amn::LogicalTensor& lt);
 
 }  // namespace amn::ui

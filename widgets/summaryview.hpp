@@ -8,7 +8,7 @@
 #include "loadedmodel.hpp"
 #include "metadataview.hpp"
 
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 
 #include <QWidget>
 

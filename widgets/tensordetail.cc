@@ -273,15 +273,15 @@ void TensorDetail::computeStats(int planIndex) {
                 // Progress: statistics fill the first half, the re-quantization estimate the second.
                 o.stats = amn::compute_value_stats(
                     lt, 64,
-                    [&](std::uint64_t done, std::uint64_t total) {
-                        if (total) report(static_cast<int>(done * 500 / total));
+                    [&](const amn::Progress& p) {
+                        if (p.total) report(static_cast<int>(p.done * 500 / p.total));
                     },
                     &cancel);
                 if (lt.quantized)
-                    o.requant = amn::measure_requantization(
+                    o.round_trip = amn::measure_round_trip(
                         lt,
-                        [&](std::uint64_t done, std::uint64_t total) {
-                            if (total) report(500 + static_cast<int>(done * 500 / total));
+                        [&](const amn::Progress& p) {
+                            if (p.total) report(500 + static_cast<int>(p.done * 500 / p.total));
                         },
                         &cancel);
                 o.ok = true;
@@ -336,7 +336,7 @@ void TensorDetail::onFinished(const Outcome& o) {
         statLabels_[key]->setText(text);
     }
     {
-        const auto& r = o.requant;
+        const auto& r = o.round_trip;
         QString text;
         // Worded from the core's reason code and the tensor's typed state; the core's English reason is the tooltip.
         if (!r.measured) text = unmeasurableText(r, model_->plan.tensors[static_cast<std::size_t>(o.planIndex)]);

@@ -10,7 +10,7 @@
 #include "jobtracker.hpp"
 #include "loadedmodel.hpp"
 
-#include "anamnesis/requantize.hpp"
+#include "anamnesis/round_trip_estimate.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <QFuture>
@@ -73,7 +73,7 @@ private:
         bool cancelled = false;
         QString error;
         amn::ValueStats stats;
-        amn::RequantError requant;  ///< "what Lethe took", RTN re-quantization estimate
+        amn::RoundTripError round_trip;  ///< "what Lethe took", RTN re-quantization estimate
     };
     void onFinished(const Outcome& o);
     void clearStats(const QString& message);

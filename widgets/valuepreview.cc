@@ -181,8 +181,8 @@ void ValuePreviewPanel::exportTo(const QString& path) {
             try {
                 const auto r = amn::write_npy(model->catalog, model->plan.tensors[static_cast<std::size_t>(planIndex)], path.toStdString(),
                                               dtype, true,
-                                              [&](std::uint64_t done, std::uint64_t total) {
-                                                  if (total) report(static_cast<int>(done * 1000 / total));
+                                              [&](const amn::Progress& p) {
+                                                  if (p.total) report(static_cast<int>(p.done * 1000 / p.total));
                                               },
                                               &cancel);
                 o.ok = true;

@@ -3,7 +3,7 @@
 // amn: shared pieces of the command-line front end (no Qt: the CLI links core only).
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <cstdio>

@@ -5,7 +5,7 @@
 // amn convert X.gguf --to gguf: llama-gguf-split --merge / --split.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/gguf_split.hpp"
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 #include "anamnesis/human_bytes.hpp"
 #include "cli.hpp"
 #include "gguf_words.hpp"
@@ -37,7 +37,7 @@ int split_merge(const Catalog& cat, const std::string& to, const std::string& ou
         print_gguf_files(files, true);
         return kOk;
     }
-    GgufForgetResult res;
+    GgufWriteResult res;
     const double secs = run_with_progress(!quiet, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
         return split_merge_gguf(cat, opt, progress, cancel);
     });
@@ -84,7 +84,7 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
         if (files.size() > 1 || opt.split.any()) print_gguf_files(files, true);
         return kOk;
     }
-    GgufForgetResult res;
+    GgufWriteResult res;
     const double secs = run_with_progress(!quiet, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
         return convert_hf_to_gguf(cat, opt, progress, cancel);
     });

@@ -3,7 +3,7 @@
 // to the safetensors schemes transformers/vLLM load (bitsandbytes,
 // compressed-tensors, DeepSeek FP8), and report what each tensor lost.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/human_bytes.hpp"
@@ -108,7 +108,7 @@ void loss_totals_json(JsonWriter& w, double sse, double sx2, std::uint64_t pairs
     else w.key("sqnr_db").null();
 }
 
-void write_json(const GgufForgetResult* res, const std::vector<ForgetTensor>& tensors, const std::string& input,
+void write_json(const GgufWriteResult* res, const std::vector<ForgetTensor>& tensors, const std::string& input,
                 const std::string& ftype, const std::vector<GgufOutputFile>* files) {
     JsonWriter w(2);
     w.begin_object();
@@ -354,7 +354,7 @@ int cmd_forget(Args& args) {
         return kOk;
     }
 
-    GgufForgetResult res;
+    GgufWriteResult res;
     const double secs = run_with_progress(!quiet && !json, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
         return forget_to_gguf(cat, plan, opt, progress, cancel);
     });

@@ -2,7 +2,7 @@
 // amn inspect: format, schemes, counts, sizes, and what Lethe took.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/inspect.hpp"
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 #include "anamnesis/human_bytes.hpp"
 #include "anamnesis/json_writer.hpp"
 

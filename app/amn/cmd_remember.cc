@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // amn remember: dequantize to safetensors, with a progress bar on a terminal.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/hf_layout.hpp"
 #include "anamnesis/human_bytes.hpp"
 #include "anamnesis/plan.hpp"
@@ -29,7 +29,7 @@ DType parse_dtype(const std::string& s) {
 }  // namespace
 
 int cmd_remember(Args& args, bool convert) {
-    ConvertOptions opt;
+    RememberOptions opt;
     const auto to = args.option("--to");
     if (convert && !to) throw UsageError{"--to is required (safetensors, gguf[:TYPE], bf16, f16 or f32)"};
     if (convert && (*to == "gguf" || to->rfind("gguf:", 0) == 0)) return cmd_convert_gguf(args, *to);
@@ -60,9 +60,9 @@ int cmd_remember(Args& args, bool convert) {
         if (opt.output.empty()) opt.output = default_hf_layout_output_path(cat, opt.to);
     }
 
-    ConvertResult res;
+    RememberResult res;
     const double secs = run_with_progress(!quiet, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
-        return convert_to_safetensors(cat, plan, opt, progress, cancel);
+        return remember_to_safetensors(cat, plan, opt, progress, cancel);
     });
     if (!quiet) {
         std::size_t deq = 0;

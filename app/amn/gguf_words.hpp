@@ -4,7 +4,7 @@
 // type (GgufTypeReason: llama-quantize's rules, convert_hf_to_gguf's) and
 // the warnings of a GGUF run (GgufWarning). English, as `amn forget` and
 // `amn convert --to gguf` print them in the table, --json and on stderr.
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 
 #include <string>
 

@@ -1,7 +1,54 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
+#include "anamnesis/gguf_ftype.hpp"
 #include "cli.hpp"
 
+#include <string>
+#include <vector>
+
 namespace amn::cli {
+
+namespace {
+
+// The converter's outtypes, from their table: "F32 F16 BF16 Q8_0".
+std::string outtype_help() {
+    std::string r;
+    for (const auto& o : converter_outtypes()) r += (r.empty() ? "" : " ") + std::string(o.name);
+    return r;
+}
+
+// Words after `lead`, wrapped at 86 columns with continuation lines indented to `indent`.
+std::string wrap(std::string lead, const std::vector<std::string>& words, std::size_t indent) {
+    std::string out = lead, line = lead;
+    for (const auto& w : words) {
+        if (line.size() + 1 + w.size() > 86 && line.size() > indent) {
+            out += "\n" + std::string(indent, ' ');
+            line = std::string(indent, ' ');
+        } else if (!line.empty() && line.back() != ' ') {
+            out += ' ';
+            line += ' ';
+        }
+        out += w;
+        line += w;
+    }
+    return out;
+}
+
+// llama-quantize's file types, from the file-type table: those offered
+// without an importance matrix (F32, F16, BF16 first, then by id), the
+// aliases, then those that need one.
+std::string ftype_help() {
+    std::vector<std::string> plain, imatrix;
+    for (const char* f : {"F32", "F16", "BF16"}) plain.emplace_back(f);
+    for (const auto& t : llama_file_types()) {
+        if (!t.offered || t.name == "F32" || t.name == "F16" || t.name == "BF16") continue;
+        (llama_ftype_needs_imatrix(t.id) ? imatrix : plain).emplace_back(t.name);
+    }
+    plain.back() += " (Q3_K, Q4_K, Q5_K = the _M mixes);";
+    imatrix.emplace_back("need --imatrix");
+    return wrap("FTYPE (llama-quantize's names):", plain, 7) + "\n" + wrap("       ", imatrix, 7) + "\n\n";
+}
+
+}  // namespace
 
 void print_help(std::FILE* out, std::string_view verb) {
     if (verb == "parse") {
@@ -42,10 +89,13 @@ void print_help(std::FILE* out, std::string_view verb) {
             "writes, byte for byte: tensor names, Q/K permutation, MoE experts stacked, the\n"
             "general.* metadata, the architecture's key/values and the tokenizer. Quantized\n"
             "folders (FP8, GPTQ, AWQ, bitsandbytes, compressed-tensors, ModelOpt) are\n"
-            "dequantized first. DIR may also be its model.safetensors or index.json.\n"
-            "TYPE (the converter's outtype): F32 F16 BF16 Q8_0, or auto (the default:\n"
+            "dequantized first. DIR may also be its model.safetensors or index.json.\n",
+            out);
+        std::fprintf(out,
+            "TYPE (the converter's outtype): %s, or auto (the default:\n"
             "     BF16 when the weights are BF16, else F16). For llama-quantize's file\n"
-            "     types use amn forget.\n\n"
+            "     types use amn forget.\n\n", outtype_help().c_str());
+        std::fputs(
             "  -o, --outfile OUT.gguf    output file (default: beside DIR, named as the converter\n"
             "                            names it, e.g. Meta-Llama-3-8B-Instruct-BF16.gguf)\n"
             "  --vocab-only              write the key/values and tokenizer only, no tensors\n"
@@ -82,11 +132,10 @@ void print_help(std::FILE* out, std::string_view verb) {
             "temporary file and renamed when complete; Ctrl-C leaves nothing behind.\n"
             "MODEL may also be a Hugging Face folder: then the output is what\n"
             "convert_hf_to_gguf.py (outtype bf16 for BF16 weights, f16 for F16, else f32)\n"
-            "followed by llama-quantize writes, in one pass without the intermediate file.\n\n"
-            "FTYPE (llama-quantize's names): F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q2_K\n"
-            "       Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M Q5_K_S Q5_K_M Q6_K IQ4_NL IQ4_XS IQ3_S\n"
-            "       IQ3_M TQ1_0 TQ2_0 MXFP4_MOE Q1_0 Q2_0 (Q3_K, Q4_K, Q5_K = the _M mixes);\n"
-            "       IQ1_S IQ1_M IQ2_XXS IQ2_XS IQ2_S IQ2_M IQ3_XXS IQ3_XS Q2_K_S need --imatrix\n\n"
+            "followed by llama-quantize writes, in one pass without the intermediate file.\n\n",
+            out);
+        std::fputs(ftype_help().c_str(), out);
+        std::fputs(
             "  -o OUT.gguf               output file (default: beside the input,\n"
             "                            tiny-llama-F32.gguf → tiny-llama-Q4_K_M.gguf)\n"
             "  --pure                    no mix rules: FTYPE's type for every quantized tensor\n"

@@ -5,7 +5,7 @@
 // quantize-ref-st fixture location, byte builders, the test model's kept
 // tensors and config, reading an output back and remembering it.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/kernels.hpp"
@@ -168,7 +168,7 @@ inline std::vector<std::string> files_in(const std::string& dir) {
     return out;
 }
 
-// Remember the output (open_model → make_plan → convert_to_safetensors, F32)
+// Remember the output (open_model → make_plan → remember_to_safetensors, F32)
 // and return its tensors.
 inline std::map<std::string, RawTensor> remember(const std::string& in, const std::string& out, std::string* err) {
     try {
@@ -179,10 +179,10 @@ inline std::map<std::string, RawTensor> remember(const std::string& in, const st
                 *err = lt.name + ": " + lt.error;
                 return {};
             }
-        ConvertOptions co;
+        RememberOptions co;
         co.to = DType::F32;
         co.output = out;
-        convert_to_safetensors(cat, plan, co);
+        remember_to_safetensors(cat, plan, co);
         return read_output(out);
     } catch (const std::exception& e) {
         *err = e.what();

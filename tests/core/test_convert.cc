@@ -2,7 +2,7 @@
 // Executor and sink behaviour: atomic output, cancellation, overwrite rules,
 // input protection, output naming, config.json rewriting, threads.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/hf_layout.hpp"
 #include "anamnesis/plan.hpp"
@@ -108,11 +108,11 @@ void TestConvert::cancelBeforeStartLeavesNothing() {
     QTemporaryDir tmp;
     const auto cat = open_model(write_big_fp8(tmp));
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out.safetensors").toStdString();
     std::atomic<bool> cancel{true};
     try {
-        convert_to_safetensors(cat, plan, o, {}, &cancel);
+        remember_to_safetensors(cat, plan, o, {}, &cancel);
         QFAIL("not cancelled");
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Cancelled);
@@ -126,13 +126,13 @@ void TestConvert::cancelMidRunLeavesNothing() {
     const auto before = amn::test::read_file(input);
     const auto cat = open_model(input);
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out.safetensors").toStdString();
     o.chunk_bytes = 64 << 10;  // many chunks
     std::atomic<bool> cancel{false};
     std::uint64_t seen = 0, total = 0;
     try {
-        convert_to_safetensors(cat, plan, o, [&](const Progress& p) {
+        remember_to_safetensors(cat, plan, o, [&](const Progress& p) {
             seen = p.done; total = p.total;
             if (p.done * 4 >= p.total) cancel = true;  // a quarter in
         }, &cancel);
@@ -149,11 +149,11 @@ void TestConvert::progressIsMonotonicAndComplete() {
     QTemporaryDir tmp;
     const auto cat = open_model(write_big_fp8(tmp));
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out.safetensors").toStdString();
     o.chunk_bytes = 256 << 10;
     std::vector<Progress> reports;
-    const auto res = convert_to_safetensors(cat, plan, o, [&](const Progress& p) { reports.push_back(p); });
+    const auto res = remember_to_safetensors(cat, plan, o, [&](const Progress& p) { reports.push_back(p); });
     QVERIFY(reports.size() > 10);
     for (std::size_t i = 1; i < reports.size(); ++i) QVERIFY(reports[i].done >= reports[i - 1].done);
     QCOMPARE(reports.back().done, reports.back().total);
@@ -167,11 +167,11 @@ void TestConvert::threadCountDoesNotChangeBytes() {
     const auto plan = make_plan(cat);
     std::vector<std::vector<std::uint8_t>> outs;
     for (unsigned threads : {1u, 2u, 7u}) {
-        ConvertOptions o;
+        RememberOptions o;
         o.output = tmp.filePath(QString("out%1.safetensors").arg(threads)).toStdString();
         o.threads = threads;
         o.chunk_bytes = 8 << 10;
-        convert_to_safetensors(cat, plan, o);
+        remember_to_safetensors(cat, plan, o);
         outs.push_back(amn::test::read_file(o.output));
     }
     QVERIFY(outs[0].size() > 1000000);
@@ -183,20 +183,20 @@ void TestConvert::existingOutputNeedsForce() {
     QTemporaryDir tmp;
     const auto cat = open_model(sample());
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out").toStdString();
-    convert_to_safetensors(cat, plan, o);
+    remember_to_safetensors(cat, plan, o);
     const auto first = amn::test::read_file(o.output + "/model.safetensors");
     amn::test::write_file(o.output + "/model.safetensors", {1, 2, 3});
     try {
-        convert_to_safetensors(cat, plan, o);
+        remember_to_safetensors(cat, plan, o);
         QFAIL("overwrote without --force");
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::OutputExists);
     }
     QVERIFY(amn::test::read_file(o.output + "/model.safetensors") == std::vector<std::uint8_t>({1, 2, 3}));
     o.force = true;
-    convert_to_safetensors(cat, plan, o);
+    remember_to_safetensors(cat, plan, o);
     QVERIFY(amn::test::read_file(o.output + "/model.safetensors") == first);
     QCOMPARE(hidden_and_files(QString::fromStdString(o.output)),
              QStringList({"config.json", "generation_config.json", "model.safetensors"}));
@@ -210,11 +210,11 @@ void TestConvert::inputIsNeverOverwritten() {
     const auto cat = open_model(in);
     const auto plan = make_plan(cat);
     for (const auto& out : {in, tmp.filePath("m").toStdString()}) {
-        ConvertOptions o;
+        RememberOptions o;
         o.output = out;
         o.force = true;
         try {
-            convert_to_safetensors(cat, plan, o);
+            remember_to_safetensors(cat, plan, o);
             QFAIL("overwrote the input");
         } catch (const Error& e) {
             QCOMPARE(e.code(), ErrorCode::Usage);
@@ -227,10 +227,10 @@ void TestConvert::inputIsNeverOverwritten() {
 void TestConvert::unwritableFolderIsAnIoError() {
     const auto cat = open_model(sample());
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = "/proc/self/amn-out.safetensors";  // not writable, even for root
     try {
-        convert_to_safetensors(cat, plan, o);
+        remember_to_safetensors(cat, plan, o);
         QFAIL("wrote into /proc");
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Io);
@@ -240,7 +240,7 @@ void TestConvert::unwritableFolderIsAnIoError() {
         QTemporaryDir tmp;
         QVERIFY(QFile::setPermissions(tmp.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
         o.output = tmp.filePath("x.safetensors").toStdString();
-        QVERIFY_THROWS_EXCEPTION(Error, convert_to_safetensors(cat, plan, o));
+        QVERIFY_THROWS_EXCEPTION(Error, remember_to_safetensors(cat, plan, o));
         QVERIFY(QFile::setPermissions(tmp.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
     }
 }
@@ -249,10 +249,10 @@ void TestConvert::createdFolderRemovedOnFailure() {
     QTemporaryDir tmp;
     const auto cat = open_model(write_big_fp8(tmp));
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("new/nested/out").toStdString();
     std::atomic<bool> cancel{true};
-    QVERIFY_THROWS_EXCEPTION(Error, convert_to_safetensors(cat, plan, o, {}, &cancel));
+    QVERIFY_THROWS_EXCEPTION(Error, remember_to_safetensors(cat, plan, o, {}, &cancel));
     QVERIFY(!fs::exists(tmp.filePath("new").toStdString()));
     QCOMPARE(hidden_and_files(tmp.path()), QStringList({"big.safetensors"}));  // no staging folder either
 }
@@ -306,9 +306,9 @@ void TestConvert::directoryOutputCopiesTokenizerFiles() {
     amn::test::write_file(tmp.filePath("in/tokenizer.json").toStdString(), {'{', '}'});
     const auto cat = open_model(tmp.filePath("in").toStdString());
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out").toStdString();
-    const auto res = convert_to_safetensors(cat, plan, o);
+    const auto res = remember_to_safetensors(cat, plan, o);
     QCOMPARE(amn::test::list_files(tmp.filePath("out")),
              QStringList({"config.json", "generation_config.json", "model.safetensors", "tokenizer.json"}));
     QCOMPARE(res.files.size(), std::size_t(4));
@@ -325,10 +325,10 @@ void TestConvert::outputLargerThanFreeSpaceIsRefused() {
     const auto cat = open_model(pth.toStdString());
     QCOMPARE(cat.tensors.at(0).numel(), std::uint64_t(1) << 40);
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out.safetensors").toStdString();
     try {
-        convert_to_safetensors(cat, plan, o);
+        remember_to_safetensors(cat, plan, o);
         QFAIL("wrote a 4 TiB file");
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Io);

@@ -15,7 +15,7 @@
 //   the input as output leave nothing new behind and the old file as it was.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/plan.hpp"
@@ -124,7 +124,7 @@ void TestForgetGguf::fileTypes() {
     for (const bool measure : {true, false}) {
         opt.measure_loss = measure;
         opt.output = tmp.filePath(measure ? "measured.gguf" : "plain.gguf").toStdString();
-        const GgufForgetResult res = forget_to_gguf(in.cat, in.plan, opt);
+        const GgufWriteResult res = forget_to_gguf(in.cat, in.plan, opt);
         QCOMPARE(res.file, opt.output);
         QCOMPARE(res.loss_measured, measure);
         QCOMPARE(res.file_bytes, static_cast<std::uint64_t>(fs::file_size(want)));
@@ -182,7 +182,7 @@ void TestForgetGguf::pureAndOverrides() {
         QVERIFY2(!p.st_rule, p.name.c_str());
     }
 
-    const GgufForgetResult res = forget_to_gguf(in.cat, in.plan, opt);
+    const GgufWriteResult res = forget_to_gguf(in.cat, in.plan, opt);
     const QString diff = first_difference(opt.output, want);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     QCOMPARE(res.tensors.size(), planned.size());
@@ -224,7 +224,7 @@ void TestForgetGguf::tensorTypeOverMix() {
     opt.tensor_types = {parse_tensor_type_override("attn_v=Q8_0")};
     opt.output = tmp.filePath("out.gguf").toStdString();
     opt.threads = 2;
-    const GgufForgetResult res = forget_to_gguf(in.cat, in.plan, opt);
+    const GgufWriteResult res = forget_to_gguf(in.cat, in.plan, opt);
     const auto got = tensors_of(opt.output);
     const auto mix = tensors_of(real("tiny-llama-Q4_K_M.gguf"));
     const auto q8 = tensors_of(real("tiny-llama-Q8_0.gguf"));

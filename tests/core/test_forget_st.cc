@@ -11,14 +11,14 @@
 //    the manifest's, and `remember` reads the output back.
 // Own cases and bad requests: test_forget_st_cases.cc.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "sink/gguf_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/plan.hpp"
 #include "sink/safetensors_writer.hpp"
-#include "sink/sink.hpp"
+#include "exec/tensor_sink.hpp"
 #include "forget_st_test_support.hpp"
 #include "test_support.hpp"
 

@@ -5,14 +5,14 @@
 // (nothing written), already quantized inputs, scheme parsing.
 // The sink and the reference bytes: test_forget_st.cc.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "sink/gguf_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/plan.hpp"
 #include "sink/safetensors_writer.hpp"
-#include "sink/sink.hpp"
+#include "exec/tensor_sink.hpp"
 #include "jobs/forget_st_rows.hpp"
 #include "forget_st_test_support.hpp"
 #include "plan/schemes/facts.hpp"

@@ -4,7 +4,7 @@
 // slices) and by the project's fixtures (expected outputs from the
 // independent NumPy reference in fixtures/fp8_reference.py).
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/plan.hpp"
@@ -28,10 +28,10 @@ std::string fixtures() { return amn::test::source_dir() + "/fixtures"; }
 QString convert_into(const QTemporaryDir& tmp, const std::string& input, std::optional<DType> to, const QString& name = "out") {
     const auto cat = open_model(input);
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.to = to;
     o.output = tmp.filePath(name).toStdString();
-    convert_to_safetensors(cat, plan, o);
+    remember_to_safetensors(cat, plan, o);
     return tmp.filePath(name);
 }
 
@@ -193,10 +193,10 @@ void TestFp8::orphanWeightIsAnError() {
     const auto plan = make_plan(cat);
     QCOMPARE(plan.error_count(), std::size_t(1));
     QVERIFY(plan.tensors[0].error.find("without a scale") != std::string::npos);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out.safetensors").toStdString();
     try {
-        convert_to_safetensors(cat, plan, o);
+        remember_to_safetensors(cat, plan, o);
         QFAIL("converted an FP8 weight without its scale");
     } catch (const Error& e) {
         QCOMPARE(e.tensor(), std::string("l.weight"));

@@ -12,6 +12,7 @@
 //   converter's failures, the default file name);
 // - ParamCounter rules, path_name, error messages.
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf_ftype.hpp"
 #include "arch/general_kvs.hpp"
 #include "arch/model_card.hpp"
 #include "arch/model_naming.hpp"

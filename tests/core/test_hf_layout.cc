@@ -5,7 +5,7 @@
 // conversion once re-permuted (numpy), Gemma's norm offset, tied
 // embeddings, Llama 3 RoPE factors (torch reference), unsupported input.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/hf_layout.hpp"
@@ -308,18 +308,18 @@ void TestHfLayout::values_equal_plain_after_repermute() {
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const std::string dir = tmp.path().toStdString();
-    ConvertOptions plain;
+    RememberOptions plain;
     plain.to = DType::F32;
     plain.output = dir + "/plain.safetensors";
     plain.threads = 2;
     plain.chunk_bytes = 4096;  // many chunks: row gathering across chunk borders
-    convert_to_safetensors(cat, plan, plain);
+    remember_to_safetensors(cat, plan, plain);
 
     HfLayout hf = to_hf_layout(cat, plan, DType::F32);
-    ConvertOptions o = plain;
+    RememberOptions o = plain;
     o.output = dir + "/hf";
     o.config_json = hf.config_json;
-    const auto res = convert_to_safetensors(cat, hf.plan, o);
+    const auto res = remember_to_safetensors(cat, hf.plan, o);
     QVERIFY(std::filesystem::exists(dir + "/hf/model.safetensors"));
     QVERIFY(std::filesystem::exists(dir + "/hf/config.json"));
     QCOMPARE(res.files.size(), std::size_t{2});

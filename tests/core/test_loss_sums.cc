@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// core/src/exec/loss_sums.hpp, the one round-trip error accumulator of forget,
+// core/src/kernels/common/loss_sums.hpp, the one round-trip error accumulator of forget,
 // forget to safetensors, the re-quantization estimates and the statistics:
 //   * Σx², Σ(y−x)², max|y−x|, counts, RMSE and SQNR of pairs with NaN/±inf
 //     on either side match numpy (math.fsum: the exactly rounded sums) on
 //     the same f32 values, element by element and merged from pieces;
 //   * the SQNR rule: exact round trip → +inf (also an all-zero tensor and no
 //     finite pair at all), an error over an all-zero signal → −inf.
-#include "exec/loss_sums.hpp"
+#include "kernels/common/loss_sums.hpp"
 
 #include "test_support.hpp"
 

@@ -79,7 +79,7 @@ void TestNpyWriter::realTensorsReadBackByNumpy() {
         const std::string path = out + "/t" + std::to_string(n++) + ".npy";
         const DType dt = std::strcmp(c.mode, "f16") == 0 ? DType::F16 : DType::F32;
         std::uint64_t last = 0, total = 0;
-        const auto r = write_npy(cat, *t, path, dt, false, [&](std::uint64_t d, std::uint64_t tot) { last = d; total = tot; },
+        const auto r = write_npy(cat, *t, path, dt, false, [&](const Progress& p) { last = p.done; total = p.total; },
                                  nullptr, 1000);  // small chunks: many writes
         QCOMPARE(r.bytes, std::uint64_t(std::filesystem::file_size(path)));
         QCOMPARE(r.bytes, npy_header(t->shape, dt).size() + t->numel() * (dt == DType::F16 ? 2 : 4));

@@ -3,7 +3,7 @@
 // NPY v1/v2/v3, BF16 ('<V2'), refused inputs, and the shared Gemma Scope
 // case — outputs compared byte for byte with what numpy itself produced.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/npy.hpp"
 #include "anamnesis/plan.hpp"
 #include "npz_pth_fixtures.hpp"
@@ -34,10 +34,10 @@ QString convert_and_compare(const std::string& input, const std::string& expecte
     const Catalog cat = open_model(input);
     const Plan plan = make_plan(cat);
     if (plan.error_count() != 0) return "plan has errors";
-    ConvertOptions opt;
+    RememberOptions opt;
     opt.to = to;
     opt.output = (out.path() + "/out.safetensors").toStdString();
-    convert_to_safetensors(cat, plan, opt);
+    remember_to_safetensors(cat, plan, opt);
     return QString::fromStdString(amn::test::compare_safetensors(opt.output, expected));
 }
 
@@ -257,12 +257,12 @@ void TestNpz::wideRowsAreSplit() {
         for (const bool f32 : {false, true}) {
             if (f32 && v.toString().endsWith(".pth")) continue;  // expected_f32 exists for the .npz
             QTemporaryDir out;
-            ConvertOptions opt;
+            RememberOptions opt;
             opt.chunk_bytes = 64 << 10;
             opt.threads = 2;
             if (f32) opt.to = DType::F32;
             opt.output = (out.path() + "/out.safetensors").toStdString();
-            convert_to_safetensors(cat, plan, opt);
+            remember_to_safetensors(cat, plan, opt);
             const std::string expected = in + (f32 ? ".expected_f32.safetensors" : ".expected.safetensors");
             const QString diff = QString::fromStdString(amn::test::compare_safetensors(opt.output, expected));
             QVERIFY2(diff.isEmpty(), qPrintable(v.toString() + ": " + diff));
@@ -294,10 +294,10 @@ void TestNpz::corruptStoredDataFailsItsCrc() {
     amn::test::write_file(path, bytes);
     const auto cat = open_model(path);  // structure intact: opens
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out.safetensors").toStdString();
     try {
-        convert_to_safetensors(cat, plan, o);
+        remember_to_safetensors(cat, plan, o);
         QFAIL("converted corrupt data");
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Malformed);

@@ -4,7 +4,7 @@
 // byteorder, BF16 models — compared with torch's own t.contiguous() bytes —
 // hostile pickles refused, the scan verdicts, and the pickle machine.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/pth.hpp"
 #include "source/formats/pickle.hpp"
@@ -25,10 +25,10 @@ QString convert_and_compare(const std::string& input, const std::string& expecte
     const Catalog cat = open_model(input);
     const Plan plan = make_plan(cat);
     if (plan.error_count() != 0) return "plan has errors";
-    ConvertOptions opt;
+    RememberOptions opt;
     opt.to = to;
     opt.output = (out.path() + "/out.safetensors").toStdString();
-    convert_to_safetensors(cat, plan, opt);
+    remember_to_safetensors(cat, plan, opt);
     return QString::fromStdString(amn::test::compare_safetensors(opt.output, expected));
 }
 

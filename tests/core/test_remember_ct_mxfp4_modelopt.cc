@@ -8,7 +8,7 @@
 //     model), companions in the other shard of a sharded model, ignore lists;
 //   * bad inputs: a named error naming the tensor, and nothing written.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/plan.hpp"
@@ -87,11 +87,11 @@ Tensors convert(const QTemporaryDir& tmp, const std::string& input, std::uint64_
                 const std::string& name = "out") {
     const auto cat = open_model(input);
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath(QString::fromStdString(name)).toStdString();
     if (chunk) o.chunk_bytes = chunk;
     o.threads = threads;
-    convert_to_safetensors(cat, plan, o);
+    remember_to_safetensors(cat, plan, o);
     return read_all(o.output);
 }
 
@@ -438,11 +438,11 @@ void TestRememberCtMxfp4Modelopt::badInput() {
     for (std::size_t i = 0; i < cat.tensors.size(); ++i)
         if (cat.tensors[i].dtype == DType::I32 || cat.tensors[i].dtype == DType::U8)
             QVERIFY2(plan.roles[i] != Role::Passthrough, cat.tensors[i].name.c_str());
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out").toStdString();
     bool threw = false;
     try {
-        convert_to_safetensors(cat, plan, o);
+        remember_to_safetensors(cat, plan, o);
     } catch (const Error& e) {
         threw = true;
         QVERIFY2(std::string(e.what()).find(message.toStdString()) != std::string::npos, e.what());

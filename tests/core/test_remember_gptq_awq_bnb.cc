@@ -8,7 +8,7 @@
 //     converted once per compiled Highway target and with tiny chunks;
 //   * bad inputs: a named error and no output file.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/plan.hpp"
@@ -36,18 +36,18 @@ std::string fixtures() { return amn::test::source_dir() + "/fixtures/quant"; }
 
 struct Converted {
     QString dir;
-    ConvertResult result;
+    RememberResult result;
 };
 
 Converted convert_into(const QTemporaryDir& tmp, const std::string& input, const QString& name = "out",
                        std::uint64_t chunk_bytes = 0, unsigned threads = 0) {
     const auto cat = open_model(input);
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath(name).toStdString();
     if (chunk_bytes) o.chunk_bytes = chunk_bytes;
     o.threads = threads;
-    Converted c{tmp.filePath(name), convert_to_safetensors(cat, plan, o)};
+    Converted c{tmp.filePath(name), remember_to_safetensors(cat, plan, o)};
     return c;
 }
 
@@ -294,9 +294,9 @@ void TestRememberGptqAwqBnb::eightBitIsNotReadAsFourBit() {
     const auto plan = make_plan(cat);
     QCOMPARE(plan.error_count(), std::size_t(0));
     QCOMPARE(QString::fromStdString(plan.schemes.at(0).id), QString("gptq-8bit-g128"));
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("o.safetensors").toStdString();
-    convert_to_safetensors(cat, plan, o);
+    remember_to_safetensors(cat, plan, o);
     const auto diff = amn::test::compare_safetensors(o.output, ref + "/gptq/llama_3_2_1b_gptqmodel_int8/expected.safetensors");
     QVERIFY2(diff.empty(), diff.c_str());
 }
@@ -400,11 +400,11 @@ void TestRememberGptqAwqBnb::badInput() {
     // Conversion refuses with a named error and leaves no output behind.
     const auto cat = open_model(in);
     const auto plan = make_plan(cat);
-    ConvertOptions o;
+    RememberOptions o;
     o.output = tmp.filePath("out").toStdString();
     bool threw = false;
     try {
-        convert_to_safetensors(cat, plan, o);
+        remember_to_safetensors(cat, plan, o);
     } catch (const Error& e) {
         threw = true;
         QVERIFY2(std::string(e.what()).find(message.toStdString()) != std::string::npos, e.what());
@@ -439,10 +439,10 @@ void TestRememberGptqAwqBnb::badInputIsNamedAndWritesNothing() {
         QVERIFY2(err.find(c.message) != std::string::npos, err.c_str());
         const auto cat = open_model(in);
         const auto plan = make_plan(cat);
-        ConvertOptions o;
+        RememberOptions o;
         o.output = tmp.filePath("out.safetensors").toStdString();
         try {
-            convert_to_safetensors(cat, plan, o);
+            remember_to_safetensors(cat, plan, o);
             QFAIL("conversion did not fail");
         } catch (const Error& e) {
             QVERIFY2(std::string(e.what()).find(c.message) != std::string::npos, e.what());

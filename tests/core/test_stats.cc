@@ -79,7 +79,7 @@ private slots:
         QCOMPARE(plan.tensors.size(), std::size_t(1));
         std::uint64_t last_done = 0, last_total = 0;
         const ValueStats s = compute_value_stats(plan.tensors[0], 16,
-            [&](std::uint64_t d, std::uint64_t t) { QVERIFY(d >= last_done); last_done = d; last_total = t; },
+            [&](const Progress& p) { QVERIFY(p.done >= last_done); last_done = p.done; last_total = p.total; },
             nullptr, chunk);
         QCOMPARE(last_done, last_total);
 
@@ -161,7 +161,7 @@ private slots:
         std::atomic<bool> cancel{false};
         bool thrown = false;
         try {
-            compute_value_stats(plan.tensors[0], 8, [&](std::uint64_t, std::uint64_t) { cancel = true; }, &cancel, 11);
+            compute_value_stats(plan.tensors[0], 8, [&](const Progress&) { cancel = true; }, &cancel, 11);
         } catch (const Error& e) {
             thrown = e.code() == ErrorCode::Cancelled;
         }

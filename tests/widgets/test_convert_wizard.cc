@@ -28,7 +28,7 @@
 #include "widget_test_util.hpp"
 
 #include "anamnesis/error.hpp"
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 
 #include "test_support.hpp"
 #include "wizard_walk.hpp"

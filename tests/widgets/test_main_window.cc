@@ -24,8 +24,8 @@
 #include "tensortreemodel.hpp"
 #include "widget_test_util.hpp"
 
-#include "anamnesis/hf_gguf.hpp"
-#include "anamnesis/requantize.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
+#include "anamnesis/round_trip_estimate.hpp"
 #include "anamnesis/pth.hpp"
 #include "anamnesis/stats.hpp"
 
@@ -556,7 +556,7 @@ private slots:
         QCOMPARE(view.detail()->statText("count"), QLocale().toString(qulonglong(96 * 200)));
         QVERIFY(!view.detail()->histogram()->isEmpty());
         // What Lethe took, by re-quantization: the core's figure, shown in the same job.
-        const auto r = amn::measure_requantization(model->plan.tensors[std::size_t(li)]);
+        const auto r = amn::measure_round_trip(model->plan.tensors[std::size_t(li)]);
         QVERIFY(r.measured);
         QCOMPARE(r.count, std::uint64_t(96 * 200));
         const QString lethe = view.detail()->statText("lethe");

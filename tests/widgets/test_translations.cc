@@ -168,9 +168,9 @@ private slots:
         QCOMPARE(un, QString("für gguf-Q4_K noch nicht messbar"));
         QCOMPARE(un.count("messbar"), 1);
         // The core's reason codes, worded in German (not the core's English text).
-        amn::RequantError r;
+        amn::RoundTripError r;
         r.unavailable = "not measurable for gguf-IQ2_XXS: ggml quantizes it only with an importance matrix, which the file does not carry";
-        r.reason = amn::RequantUnavailable::NeedsImatrix;
+        r.reason = amn::RoundTripUnavailable::NeedsImatrix;
         r.scheme = "gguf-IQ2_XXS";
         QCOMPARE(amn::ui::unmeasurableText(r, q4k),
                  QString("für gguf-IQ2_XXS nicht messbar: ggml quantisiert diesen Typ nur mit einer Importance-Matrix, die die Datei nicht enthält"));

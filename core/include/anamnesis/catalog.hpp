@@ -58,7 +58,7 @@ struct Shard {
 
 /// A byte range whose CRC-32 the container records but that a parser mapped
 /// in place without reading (stored ZIP entries of NPZ/PTH files). Opening
-/// stays header-only; convert_to_safetensors verifies every check before it
+/// stays header-only; remember_to_safetensors verifies every check before it
 /// writes anything.
 struct IntegrityCheck {
     std::uint32_t shard = 0;       ///< index into Catalog::shards

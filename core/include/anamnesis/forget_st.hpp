@@ -32,7 +32,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/quant_params.hpp"
 #include "anamnesis/st_quantize.hpp"
@@ -71,6 +71,19 @@ namespace amn {
 /// "bnb-fp4", "bnb-int8", "fp8", "fp8-block-deepseek", "w4a16", "w4a16-asym",
 /// "w8a16", "w8a16-asym".
 const std::vector<std::string_view>& st_scheme_names();
+
+/// Which options a scheme of st_scheme_names() takes (its row's facts), for
+/// front ends that offer them (the desktop wizard); the same facts
+/// parse_st_scheme() checks the options against.
+struct StSchemeInfo {
+    bool takes_blocksize = false;     ///< --blocksize
+    bool takes_double_quant = false;  ///< --double-quant
+    bool takes_granularity = false;   ///< --granularity
+    bool takes_ue8m0 = false;         ///< --ue8m0
+    bool takes_group_size = false;    ///< --group-size
+};
+/// The facts of scheme `name`, or nullopt for a name that is not one of st_scheme_names().
+std::optional<StSchemeInfo> st_scheme_info(std::string_view name);
 
 /// The options of a scheme as a user gives them; unset = the scheme's default.
 struct StSchemeOptions {
@@ -147,7 +160,7 @@ struct StForgetOptions {
     bool requantize = false;
     /// Output: a folder (default: a sibling "<model>-<scheme>" of a model
     /// folder) or a `.safetensors` file (sharded input → numbered files +
-    /// index.json beside it); see ConvertOptions::output.
+    /// index.json beside it); see RememberOptions::output.
     std::string output;
     bool force = false;                     ///< replace existing output files
     unsigned threads = 0;                   ///< worker threads, 0 = all cores

@@ -27,6 +27,19 @@
 
 namespace amn {
 
+/// llama.cpp's file type ids (llama.h `enum llama_ftype`, written as
+/// `general.file_type`): the values of LlamaFileType::id. Q4_1_SOME_F16 (4)
+/// is retired; 5, 6 and 33–35 are gone from llama.h.
+namespace ftype {
+enum Id : std::uint32_t {
+    ALL_F32 = 0, F16 = 1, Q4_0 = 2, Q4_1 = 3, Q4_1_SOME_F16 = 4, Q8_0 = 7, Q5_0 = 8, Q5_1 = 9, Q2_K = 10,
+    Q3_K_S = 11, Q3_K_M = 12, Q3_K_L = 13, Q4_K_S = 14, Q4_K_M = 15, Q5_K_S = 16, Q5_K_M = 17, Q6_K = 18,
+    IQ2_XXS = 19, IQ2_XS = 20, Q2_K_S = 21, IQ3_XS = 22, IQ3_XXS = 23, IQ1_S = 24, IQ4_NL = 25, IQ3_S = 26,
+    IQ3_M = 27, IQ2_S = 28, IQ2_M = 29, IQ4_XS = 30, IQ1_M = 31, BF16 = 32, TQ1_0 = 36, TQ2_0 = 37,
+    MXFP4_MOE = 38, NVFP4 = 39, Q1_0 = 40, Q2_0 = 41,
+};
+}  // namespace ftype
+
 /// One llama.cpp file type.
 struct LlamaFileType {
     std::uint32_t id;          ///< llama_ftype value, stored in `general.file_type`
@@ -63,6 +76,29 @@ const LlamaFileType* llama_file_type(std::uint32_t id) noexcept;
 /// are accepted (not Q4_1_SOME_F16, not NVFP4); nullptr otherwise.
 /// ("COPY", llama-quantize's copy-only mode, is not a file type and is not accepted.)
 const LlamaFileType* parse_llama_file_type(std::string_view text) noexcept;
+
+/// One `--outtype` of convert_hf_to_gguf.py that anamnesis writes (its
+/// `ftype_map`, less tq1_0/tq2_0 and the resolved-later "auto").
+struct ConverterOuttype {
+    std::string_view name;  ///< upper case as amn spells it: "F32", "F16", "BF16", "Q8_0"
+    DType type;             ///< the type of the tensors it converts (the converter's rules keep some F32)
+    std::uint32_t ftype;    ///< general.file_type written (ftype::ALL_F32, F16, BF16, Q8_0)
+};
+/// The converter's outtypes, in the order its help lists them: F32, F16,
+/// BF16, Q8_0. The one list: `amn convert --to gguf:TYPE`, forget's
+/// converter path, the help text and the desktop wizard read it.
+std::span<const ConverterOuttype> converter_outtypes() noexcept;
+/// The outtype writing `type` (F32, F16, BF16, Q8_0), or nullptr.
+const ConverterOuttype* converter_outtype_of(DType type) noexcept;
+/// The outtype whose general.file_type is `ftype_id`, or nullptr.
+const ConverterOuttype* converter_outtype_of_ftype(std::uint32_t ftype_id) noexcept;
+
+/// Every type forget can write into a GGUF: F32, F16, BF16, then every ggml
+/// block type of AMN_GGML_TYPES with an encoder (with or without an
+/// importance matrix; those that need one, IQ1_S, IQ2_XXS, IQ2_XS, refuse
+/// without it), in ggml id order. What --tensor-type, --output-tensor-type,
+/// --token-embedding-type and the wizard's overrides offer.
+std::vector<DType> encodable_ggml_types();
 
 /// ggml's name of a type (`ggml_type_name`): "f32", "bf16", "q4_0", "q4_K",
 /// "iq2_xxs", "mxfp4" … (lower case except the "K" of k-quants); "" for a
@@ -118,7 +154,7 @@ enum class TypeRule : std::uint8_t {
     FileTypeMix,         ///< a mix rule of the file type (llama_tensor_get_type) chose the type
     Pure,                ///< --pure: the file type's default type for every quantized tensor
     FileType,            ///< a float file type (F32, F16, BF16): that type
-    // Hugging Face folder → GGUF, convert_hf_to_gguf.py's per-tensor types (hf_gguf.hpp):
+    // Hugging Face folder → GGUF, convert_hf_to_gguf.py's per-tensor types (hf_to_gguf.hpp):
     ConverterOuttype,    ///< the --outtype asked for
     ConverterKept,       ///< the converter's rules keep another type (1-D tensors, norms, the MoE router …)
     ConverterRepacked,   ///< NVFP4 / MXFP4 weights repacked into GGUF's own type as they are stored
@@ -238,12 +274,27 @@ std::vector<std::size_t> llama_quantize_tensor_order(const std::vector<std::stri
 /// \throws Error{Usage} when `cat` is not a GGUF catalog.
 std::vector<GgufKv> gguf_read_kvs(const Catalog& cat);
 
+/// The converter's output-type text for a llama.cpp file type id
+/// (`LlamaFileType.name.partition("_")[2]`): 0 → "F32", 1 → "F16",
+/// 7 → "Q8_0", 32 → "BF16", 38 → "MXFP4_MOE", 39 → "NVFP4" … (what
+/// convert_hf_to_gguf.py puts in its default file names).
+/// \throws Error{Usage} for an unknown id.
+std::string converter_output_type(std::uint32_t ftype);
+
 /// ggml's `gguf_set_kv(ctx, src)` into an empty context: every key/value of
 /// `input` set in order as `gguf_set_val_*` sets it (a key already there is
 /// removed and appended), strings and string-array elements cut at their
 /// first NUL byte (ggml copies them through `const char *`). What
 /// llama-quantize and llama-gguf-split do with their input's key/values.
 std::vector<GgufKv> ggml_copy_kvs(const std::vector<GgufKv>& input);
+
+/// Whether llama-quantize refuses file type `id` without an importance
+/// matrix for a plain llama model: the file type itself
+/// (LlamaFileType::needs_imatrix) or a type its rules choose for some weight
+/// (choose_gguf_types on an 8-layer llama-shaped model: IQ3_XS's IQ3_XXS
+/// tensors, IQ2_M's IQ2_S …). What `amn forget --help` lists under
+/// "need --imatrix".
+bool llama_ftype_needs_imatrix(std::uint32_t id);
 
 /// The key/values llama-quantize writes for input key/values `input` and
 /// file type `ftype_id` (llama_ftype), without an importance matrix.

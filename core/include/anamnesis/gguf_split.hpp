@@ -19,7 +19,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/gguf_split_options.hpp"
 
 #include <atomic>
@@ -62,7 +62,7 @@ std::vector<GgufOutputFile> plan_split_merge_gguf(const Catalog& catalog, const 
 ///         Error{Usage} when an output is an input; Error{OutputExists}
 ///         without `force`; Error{Io}; Error{Cancelled}. Nothing is left at
 ///         any output path on error.
-GgufForgetResult split_merge_gguf(const Catalog& catalog, const GgufSplitJobOptions& options,
+GgufWriteResult split_merge_gguf(const Catalog& catalog, const GgufSplitJobOptions& options,
                                   const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace amn

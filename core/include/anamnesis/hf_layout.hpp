@@ -73,7 +73,7 @@ struct HfLayout {
     /// (SentencePiece: tokenizer.json as transformers' LlamaConverter builds
     /// it, plus the SentencePiece tokenizer.model itself), and
     /// generation_config.json (bos/eos/pad ids, `general.sampling.*`)
-    /// whenever the GGUF has any of those. Pass to ConvertOptions::side_files.
+    /// whenever the GGUF has any of those. Pass to RememberOptions::side_files.
     std::vector<std::pair<std::string, std::string>> side_files;
     /// Why no tokenizer was written (another tokenizer model or pre-tokenizer:
     /// never a guess); empty when it was.
@@ -115,9 +115,5 @@ struct HfLayout {
 ///         token_type or scores of another length, flags not booleans).
 HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype = std::nullopt);
 
-/// The folder `amn remember --layout hf` (and the wizard's "Hugging Face
-/// folder" target) writes when no output is given: default_output_path()
-/// without its ".safetensors" ("model-Q4_K_M.gguf" → "model-bf16").
-std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype);
 
 }  // namespace amn

@@ -12,7 +12,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/plan.hpp"
-#include "anamnesis/stats.hpp"
+#include "anamnesis/executor.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -50,7 +50,7 @@ struct NpyWriteResult {
 ///         Error{OutputExists} when `path` exists and !force; Error{Io};
 ///         Error{Cancelled}; any Error the recipe raises.
 NpyWriteResult write_npy(const Catalog& cat, const LogicalTensor& tensor, const std::string& path, DType dtype,
-                         bool force = false, const StatsProgressFn& progress = {},
+                         bool force = false, const ProgressFn& progress = {},
                          const std::atomic<bool>* cancel = nullptr, std::uint64_t chunk_elems = 1u << 20);
 
 /// The top-left corner of a tensor's dequantized values, for a preview.

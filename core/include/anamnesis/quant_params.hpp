@@ -5,7 +5,7 @@
 /// quantized logical tensor (`LogicalTensor::params`); everything that talks
 /// about the scheme is derived from the value, never from text:
 /// `Recipe::describe()` / `scheme_id()`, the plan's scheme counts, the GUI's
-/// scheme text, the "what Lethe took" estimate (requantize.hpp) and, later,
+/// scheme text, the "what Lethe took" estimate (round_trip_estimate.hpp) and, later,
 /// and the target of *forget* to safetensors (forget_st.hpp: `--to` names
 /// parse to these values, and what forget writes is what the detectors read
 /// back; test_forget_st_readback `writesWhatTheReadSideDetects`).

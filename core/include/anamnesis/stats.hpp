@@ -9,6 +9,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/executor.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <atomic>
@@ -56,22 +57,19 @@ struct ValueStats {
     std::vector<CastError> cast_errors;
 };
 
-/// Progress of a long computation: units done so far and in total
-/// (stats: rows dequantized, two passes → total = 2 × rows).
-using StatsProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
-
 /// Compute `ValueStats` with `bins` histogram bins (1..4096) by dequantizing
 /// the tensor in row chunks of about `chunk_elems` elements (memory stays
 /// bounded: one chunk buffer). Two passes: moments, then the histogram.
 /// Runs on the calling thread; call it from a worker.
-/// \param progress called after every chunk (may be empty).
+/// \param progress called after every chunk (may be empty), in rows
+///                 dequantized: two passes, so total = 2 × rows.
 /// \param cancel   checked before every chunk; when it becomes true the call
 ///                 throws Error{Cancelled}.
 /// \throws Error{Unsupported} when the tensor has an error (no recipe);
 ///         Error{Usage} for bins outside 1..4096; Error{Cancelled};
 ///         any Error the recipe raises.
 ValueStats compute_value_stats(const LogicalTensor& tensor, std::size_t bins = 64,
-                               const StatsProgressFn& progress = {},
+                               const ProgressFn& progress = {},
                                const std::atomic<bool>* cancel = nullptr,
                                std::uint64_t chunk_elems = 1u << 20);
 
@@ -99,8 +97,8 @@ struct LayerLethe {
 /// their number ("layers.2" before "layers.10"); the un-numbered group ("") last.
 std::vector<LayerLethe> lethe_by_layer(const Plan& plan);
 
-/// Bytes of tensor data `convert_to_safetensors` writes for `plan` with
-/// `ConvertOptions::to` = `to` (same dtype rule: dequantized tensors become
+/// Bytes of tensor data `remember_to_safetensors` writes for `plan` with
+/// `RememberOptions::to` = `to` (same dtype rule: dequantized tensors become
 /// `to` or BF16; passthrough floats become `to` or keep their dtype; integer
 /// and bool tensors keep theirs). Headers are not counted. Logical tensors
 /// with an error are skipped.

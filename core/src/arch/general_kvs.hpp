@@ -148,18 +148,12 @@ struct GeneralKvs {
 ///    a string, an int outside INT32, a float beyond f32) (BadJson).
 GeneralKvs general_kvs(const GeneralInputs& in);
 
-/// The converter's output-type text for a llama.cpp file type id
-/// (`LlamaFileType.name.partition("_")[2]`): 0 → "F32", 1 → "F16",
-/// 7 → "Q8_0", 32 → "BF16", 38 → "MXFP4_MOE", 39 → "NVFP4" …
-/// \throws Error{Usage} for an unknown id.
-std::string converter_output_type(std::uint32_t ftype);
-
 /// The file name the converter writes when no --outfile is given, placed in
 /// the model folder itself (`dir_model / name`): gguf-py
 /// `naming_convention(name, basename, finetune, version, size_label,
 /// output_type, "LoRA" if total < 0)` + ".gguf", e.g.
 /// "Mixtral-8x7B-v0.1-BF16.gguf", "Meta-Llama-3-8.2M-8b-Instruct-F16.gguf".
-/// `output_type` as converter_output_type() gives it (upper-cased anyway).
+/// `output_type` as converter_output_type() (gguf_ftype.hpp) gives it (upper-cased anyway).
 /// \throws Error{Unsupported} when a field it needs is a non-string (see
 ///         GeneralNaming::non_string), as the converter then fails.
 std::string default_gguf_name(const GeneralNaming& naming, std::string_view output_type, const ParamCounts& params);

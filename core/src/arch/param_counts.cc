@@ -3,7 +3,6 @@
 // type text and the default file name (conversion/base.py
 // TextModel.prepare_metadata).
 #include "anamnesis/error.hpp"
-#include "anamnesis/gguf_ftype.hpp"
 #include "arch/general_kvs.hpp"
 #include "arch/model_naming.hpp"
 
@@ -55,14 +54,6 @@ ParamCounts ParamCounter::counts() const noexcept {
     c.expert = expert_;
     c.expert_count = n_expert_tensors_ > 0 ? expert_sum_ / n_expert_tensors_ : 0;
     return c;
-}
-
-std::string converter_output_type(std::uint32_t ftype) {
-    const LlamaFileType* t = llama_file_type(ftype);
-    // The llama.h names without LLAMA_FTYPE_MOSTLY_ / ALL_ are the gguf-py enum names after the first '_'.
-    if (!t || t->name.empty() || ftype == 4)
-        throw Error(ErrorCode::Usage, "no converter output type for llama file type " + std::to_string(ftype));
-    return std::string(t->name);
 }
 
 std::string default_gguf_name(const GeneralNaming& n, std::string_view output_type, const ParamCounts& params) {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "arch/py_text.hpp"
+
+#include "tokenizer/py_compat.hpp"
 #include "tokenizer/unicode_text.hpp"
 
 #include <clocale>
@@ -45,11 +47,7 @@ std::string encode(std::u32string_view s) {
     return out;
 }
 
-bool is_space(char32_t c) noexcept {
-    if (c < 0x80) return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
-    return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
+bool is_space(char32_t c) noexcept { return tok::py::is_space(c); }  // the one Python whitespace
 
 bool is_alpha(char32_t c) noexcept {
     if (ascii(c)) return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
@@ -83,29 +81,11 @@ char32_t to_lower(char32_t c) noexcept {
     return l ? static_cast<char32_t>(towlower_l(static_cast<wint_t>(c), l)) : c;
 }
 
-std::string strip(std::string_view s) {
-    const std::u32string u = decode(s);
-    std::size_t b = 0, e = u.size();
-    while (b < e && is_space(u[b])) ++b;
-    while (e > b && is_space(u[e - 1])) --e;
-    return encode(std::u32string_view(u).substr(b, e - b));
-}
+std::string strip(std::string_view s) { return std::string(tok::py::strip(s)); }
 
 std::vector<std::string> split_ws(std::string_view s) {
     std::vector<std::string> out;
-    std::u32string cur;
-    bool in_word = false;
-    for (char32_t c : decode(s)) {
-        if (is_space(c)) {
-            if (in_word) out.push_back(encode(cur));
-            cur.clear();
-            in_word = false;
-        } else {
-            cur.push_back(c);
-            in_word = true;
-        }
-    }
-    if (in_word) out.push_back(encode(cur));
+    for (const auto w : tok::py::split(s)) out.emplace_back(w);
     return out;
 }
 

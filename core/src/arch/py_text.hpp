@@ -27,8 +27,8 @@ std::u32string decode(std::string_view s);
 std::string encode(std::u32string_view s);
 
 /// Python's whitespace (`str.isspace`, what `split()`/`strip()` remove):
-/// \t \n \v \f \r \x1c–\x1f space \x85 \xa0 \u1680 \u2000–\u200a \u2028
-/// \u2029 \u202f \u205f \u3000.
+/// tok::py::is_space, the one definition (\t \n \v \f \r \x1c–\x1f space
+/// \x85 \xa0 \u1680 \u2000–\u200a \u2028 \u2029 \u202f \u205f \u3000).
 bool is_space(char32_t c) noexcept;
 bool is_alpha(char32_t c) noexcept;    ///< `str.isalpha` of one character
 bool is_decimal(char32_t c) noexcept;  ///< `str.isdecimal` of one character (ASCII digits only, see above)
@@ -37,9 +37,9 @@ bool is_lower(char32_t c) noexcept;    ///< a lowercase (cased) letter
 char32_t to_upper(char32_t c) noexcept;
 char32_t to_lower(char32_t c) noexcept;
 
-/// `s.strip()`.
+/// `s.strip()` (tok::py::strip).
 std::string strip(std::string_view s);
-/// `s.split()` (runs of whitespace, no empty parts).
+/// `s.split()` (runs of whitespace, no empty parts; tok::py::split).
 std::vector<std::string> split_ws(std::string_view s);
 /// `s.islower()`: at least one cased character and none uppercase.
 bool islower(std::string_view s);

@@ -3,7 +3,7 @@
 /// \file row_pass.hpp
 /// One pass over the dequantized rows of a tensor on the Executor
 /// (executor.hpp), shared by the statistics (stats.cc) and the
-/// re-quantization estimate (lethe_estimate.cc).
+/// re-quantization estimate (round_trip_estimate.cc).
 ///
 /// The pass runs on one worker, units in row order, so every accumulation
 /// happens in exactly the element order of a plain sequential loop (sums of
@@ -13,7 +13,6 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/executor.hpp"
 #include "anamnesis/plan.hpp"
-#include "anamnesis/stats.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -39,13 +38,13 @@ inline std::uint64_t rows_per_chunk(const Recipe& r, std::uint64_t chunk_elems) 
 template <class F>
 void for_each_row_chunk(const Recipe& r, std::uint64_t chunk_elems, std::vector<float>& buf,
                         const std::atomic<bool>* cancel, const char* cancelled_msg,
-                        const StatsProgressFn& progress, std::uint64_t done_before, std::uint64_t total, F&& f) {
+                        const ProgressFn& progress, std::uint64_t done_before, std::uint64_t total, F&& f) {
     std::vector<WorkUnit> units;
     split_rows(units, 0, r.rows(), 1, 1, rows_per_chunk(r, chunk_elems));
     ProgressFn adapter;
     if (progress)
         adapter = [&](const Progress& p) {
-            if (p.total) progress(done_before + p.done, total);
+            if (p.total) progress({done_before + p.done, total});
         };
     run_units(
         units, 1,

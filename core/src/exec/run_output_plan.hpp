@@ -18,9 +18,9 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
-#include "sink/sink.hpp"
+#include "exec/tensor_sink.hpp"
 #include "exec/output_plan.hpp"
-#include "exec/loss_sums.hpp"
+#include "kernels/common/loss_sums.hpp"
 
 #include <atomic>
 #include <cstdint>

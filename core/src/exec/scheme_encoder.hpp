@@ -14,7 +14,7 @@
 /// prepass() and encode() chunks run concurrently on any worker; the other
 /// steps run once per weight (different weights concurrently).
 
-#include "exec/loss_sums.hpp"
+#include "kernels/common/loss_sums.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to GGUF: llama-quantize's policy (its type rules and key/values)
 // building a GgufOutputPlan, executed by write_gguf_plan (gguf_output.hpp).
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "sink/gguf_writer.hpp"
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 #include "plan/imatrix.hpp"
 #include "anamnesis/kernels.hpp"
-#include "sink/gguf_output.hpp"
+#include "jobs/gguf_output.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "sink/output_files.hpp"
 #include "plan/gguf_parts.hpp"
@@ -77,13 +77,8 @@ std::optional<DType> converter_outtype(const Catalog& cat, const LlamaFileType& 
     if (cat.format == Format::Gguf) return std::nullopt;
     if (opt.pure || opt.output_tensor_type || opt.token_embedding_type || !opt.tensor_types.empty() || !opt.imatrix.empty())
         return std::nullopt;
-    switch (ft.id) {
-        case 0: return DType::F32;
-        case 1: return DType::F16;
-        case 7: return DType::Q8_0;
-        case 32: return DType::BF16;
-        default: return std::nullopt;
-    }
+    if (const auto* o = converter_outtype_of_ftype(ft.id)) return o->type;
+    return std::nullopt;
 }
 
 // Where and how the runner writes: -o or the default name beside the input
@@ -180,8 +175,7 @@ void check_split_options(const Catalog& cat, const GgufForgetOptions& opt) {
 // The parts of the output: llama-quantize --keep-split (the input's parts), or
 // what llama-gguf-split --split makes of the one file. Every part path is
 // checked against the inputs.
-void cut_parts(const Catalog& cat, const GgufForgetOptions& opt, detail::GgufOutputPlan& out, const std::string& path,
-               std::vector<GgufWarning>& warnings) {
+void cut_parts(const Catalog& cat, const GgufForgetOptions& opt, detail::GgufOutputPlan& out, const std::string& path) {
     if (!opt.split.any()) return;
     std::vector<detail::GgufPartTensor> ts;
     ts.reserve(out.tensors.size());
@@ -189,7 +183,7 @@ void cut_parts(const Catalog& cat, const GgufForgetOptions& opt, detail::GgufOut
         ts.push_back({t.info.name, t.info.bytes, t.stored ? t.stored->shard : 0u});
     const auto rule = opt.split.keep_split ? detail::GgufPartRule::KeepSplit : detail::GgufPartRule::GgufSplit;
     try {
-        out.parts = detail::cut_gguf_parts(rule, opt.split, out.kvs, ts, path, static_cast<std::uint32_t>(cat.shards.size()), &warnings);
+        out.parts = detail::cut_gguf_parts(rule, opt.split, out.kvs, ts, path, static_cast<std::uint32_t>(cat.shards.size()));
     } catch (const Error& e) {
         throw e.with_file(cat.path);
     }
@@ -227,13 +221,13 @@ std::string default_gguf_output_path(const Catalog& cat, const std::string& ftyp
     return (in.parent_path() / name).string();
 }
 
-GgufForgetResult forget_to_gguf(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt,
+GgufWriteResult forget_to_gguf(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt,
                                 const ProgressFn& progress, const std::atomic<bool>* cancel) {
     detail::GgufOutputPlan out;
     std::vector<GgufWarning> warnings;
     detail::GgufRunOptions run = run_options(cat, opt, *file_type_or_throw(opt.ftype));
     run.path = output_plan(cat, plan, opt, out, warnings);
-    GgufForgetResult res = detail::write_gguf_plan(cat, std::move(out), run, progress, cancel);
+    GgufWriteResult res = detail::write_gguf_plan(cat, std::move(out), run, progress, cancel);
     warnings.insert(warnings.end(), res.warnings.begin(), res.warnings.end());
     res.warnings = std::move(warnings);
     return res;
@@ -252,7 +246,7 @@ std::string output_plan(const Catalog& cat, const Plan& plan, const GgufForgetOp
         auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre);
         out = std::move(c.plan);
         warnings = std::move(c.warnings);
-        cut_parts(cat, opt, out, path, warnings);
+        cut_parts(cat, opt, out, path);
         return path;
     }
     detail::GgufSource src = forget_source(cat, plan, opt);
@@ -290,7 +284,7 @@ std::string output_plan(const Catalog& cat, const Plan& plan, const GgufForgetOp
         t.imatrix = p.weights[k];
         out.tensors.push_back(std::move(t));
     }
-    cut_parts(cat, opt, out, path, warnings);
+    cut_parts(cat, opt, out, path);
     return path;
 }
 

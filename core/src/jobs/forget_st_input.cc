@@ -4,7 +4,7 @@
 // schemes are rows of forget_st_rows.cc; the pipeline is in forget_st.cc.
 #include "anamnesis/forget_st.hpp"
 
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "jobs/forget_st_internal.hpp"

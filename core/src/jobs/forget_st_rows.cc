@@ -4,7 +4,7 @@
 // quantization_config, stored tensors, the quantizer of a weight.
 #include "jobs/forget_st_rows.hpp"
 
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 
 #include <algorithm>
@@ -59,6 +59,15 @@ WeightQuantizer::~WeightQuantizer() = default;
 
 using forget_st_internal::st_scheme_row;
 using forget_st_internal::st_scheme_rows;
+
+std::optional<StSchemeInfo> st_scheme_info(std::string_view name) {
+    for (const auto* r : st_scheme_rows())
+        for (auto n : r->names)
+            if (n == name)
+                return StSchemeInfo{r->takes_blocksize, r->takes_double_quant, r->takes_granularity, r->takes_ue8m0,
+                                    r->takes_group_size};
+    return std::nullopt;
+}
 
 const std::vector<std::string_view>& st_scheme_names() {
     static const std::vector<std::string_view> n = [] {

@@ -8,7 +8,7 @@
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "plan/gguf_parts.hpp"
-#include "sink/gguf_output.hpp"
+#include "jobs/gguf_output.hpp"
 #include "sink/output_files.hpp"
 
 #include <filesystem>
@@ -88,7 +88,7 @@ Built build(const Catalog& cat, const GgufSplitJobOptions& opt) {
     ts.reserve(b.plan.tensors.size());
     for (const auto& t : b.plan.tensors) ts.push_back({t.info.name, t.info.bytes, 0});
     try {
-        b.plan.parts = detail::cut_gguf_parts(detail::GgufPartRule::GgufSplit, opt.split, b.plan.kvs, ts, b.path, 0, nullptr);
+        b.plan.parts = detail::cut_gguf_parts(detail::GgufPartRule::GgufSplit, opt.split, b.plan.kvs, ts, b.path, 0);
     } catch (const Error& e) {
         throw e.with_file(cat.path);
     }
@@ -106,7 +106,7 @@ std::vector<GgufOutputFile> plan_split_merge_gguf(const Catalog& cat, const Gguf
     return files;
 }
 
-GgufForgetResult split_merge_gguf(const Catalog& cat, const GgufSplitJobOptions& opt, const ProgressFn& progress,
+GgufWriteResult split_merge_gguf(const Catalog& cat, const GgufSplitJobOptions& opt, const ProgressFn& progress,
                                   const std::atomic<bool>* cancel) {
     Built b = build(cat, opt);
     detail::GgufRunOptions run;

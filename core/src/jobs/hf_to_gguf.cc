@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Hugging Face folder → GGUF (hf_gguf.hpp): a layout transform of the plan
+// Hugging Face folder → GGUF (hf_to_gguf.hpp): a layout transform of the plan
 // driven by the architecture table (arch/arch_table.hpp), the general.*
 // metadata (arch/general_kvs.hpp) and the tokenizer (tokenizer/vocab.hpp);
 // written by the one GGUF runner (gguf_output.hpp).
@@ -16,7 +16,7 @@
 //   prepare_metadata→ general.type, general.* (metadata.py), the
 //                     architecture's hparams with general.file_type inside,
 //                     general.quantization_version; then the tokenizer.
-#include "anamnesis/hf_gguf.hpp"
+#include "anamnesis/hf_to_gguf.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
@@ -24,7 +24,7 @@
 #include "arch/arch_table.hpp"
 #include "arch/general_kvs.hpp"
 #include "arch/model_naming.hpp"
-#include "sink/gguf_output.hpp"
+#include "jobs/gguf_output.hpp"
 #include "plan/layout_recipes.hpp"
 #include "jobs/hf_to_gguf_model.hpp"
 #include "sink/output_files.hpp"
@@ -42,17 +42,17 @@ namespace amn {
 namespace detail {
 namespace {
 
-// llama_ftype ids of the converter's output types.
-constexpr std::uint32_t kFtypeF32 = 0, kFtypeF16 = 1, kFtypeQ8_0 = 7, kFtypeBF16 = 32;
-
+// The general.file_type of a converter output type (converter_outtypes()).
 std::uint32_t ftype_of(DType outtype) {
-    switch (outtype) {
-        case DType::F32: return kFtypeF32;
-        case DType::F16: return kFtypeF16;
-        case DType::BF16: return kFtypeBF16;
-        case DType::Q8_0: return kFtypeQ8_0;
-        default: throw Error(ErrorCode::Usage, "no converter file type for " + dtype_name(outtype));
-    }
+    if (const auto* o = converter_outtype_of(outtype)) return o->ftype;
+    throw Error(ErrorCode::Usage, "no converter file type for " + dtype_name(outtype));
+}
+
+// "F32, F16, BF16, Q8_0" (converter_outtypes()).
+std::string outtype_list() {
+    std::string r;
+    for (const auto& o : converter_outtypes()) r += (r.empty() ? "" : ", ") + std::string(o.name);
+    return r;
 }
 
 // Quantization schemes whose dequantized `.weight` the converter creates
@@ -339,19 +339,15 @@ std::vector<MetaKv> build_kvs(const Catalog& cat, const HfModel& m, std::uint32_
 }
 
 DType parse_outtype(const std::string& s, const HfModel& m) {
-    std::string t = s;
-    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (t == "f32") return DType::F32;
-    if (t == "f16") return DType::F16;
-    if (t == "bf16") return DType::BF16;
-    if (t == "q8_0") return DType::Q8_0;
-    if (t == "auto" || t.empty()) return m.half.value_or(DType::F16);
     std::string up = s;
     std::transform(up.begin(), up.end(), up.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+    for (const auto& o : converter_outtypes())
+        if (up == o.name) return o.type;
+    if (up == "AUTO" || up.empty()) return m.half.value_or(DType::F16);
     if (parse_llama_file_type(up))
-        throw Error(ErrorCode::Usage, "convert writes convert_hf_to_gguf's types (F32, F16, BF16, Q8_0, auto); for " + up +
+        throw Error(ErrorCode::Usage, "convert writes convert_hf_to_gguf's types (" + outtype_list() + ", auto); for " + up +
                                           " use amn forget DIR --to gguf:" + up + " (the converter and llama-quantize in one pass)");
-    throw Error(ErrorCode::Usage, "unknown GGUF output type '" + s + "' (convert_hf_to_gguf's: F32, F16, BF16, Q8_0, auto)");
+    throw Error(ErrorCode::Usage, "unknown GGUF output type '" + s + "' (convert_hf_to_gguf's: " + outtype_list() + ", auto)");
 }
 
 // The converter's plan: every tensor with its type.
@@ -496,13 +492,11 @@ bool is_hf_gguf_input(const Catalog& cat) {
 
 std::string resolve_hf_outtype(const Catalog& cat, const std::string& outtype) {
     std::string t = outtype;
-    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (t == "auto" || t.empty()) return dtype_name(detail::first_half_float(cat).value_or(DType::F16));
-    if (t == "f32") return "F32";
-    if (t == "f16") return "F16";
-    if (t == "bf16") return "BF16";
-    if (t == "q8_0") return "Q8_0";
-    throw Error(ErrorCode::Usage, "unknown GGUF output type '" + outtype + "' (convert_hf_to_gguf's: F32, F16, BF16, Q8_0, auto)");
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (t == "AUTO" || t.empty()) return dtype_name(detail::first_half_float(cat).value_or(DType::F16));
+    for (const auto& o : converter_outtypes())
+        if (t == o.name) return std::string(o.name);
+    throw Error(ErrorCode::Usage, "unknown GGUF output type '" + outtype + "' (convert_hf_to_gguf's: " + detail::outtype_list() + ", auto)");
 }
 
 std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& type_or_auto) {
@@ -532,12 +526,14 @@ std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detai
         throw Error(ErrorCode::Usage, "--vocab-only writes no tensors: there is nothing to split");
     const std::string path = !opt.output.empty() ? opt.output
                                                  : detail::default_path(c.model, c.naming,
-                                                                        opt.vocab_only ? std::string() : arch::converter_output_type(c.ftype),
+                                                                        opt.vocab_only ? std::string() : converter_output_type(c.ftype),
                                                                         opt.vocab_only);
     if (opt.split.any()) {
         std::vector<detail::GgufPartTensor> ts;
         for (const auto& t : c.plan.tensors) ts.push_back({t.info.name, t.info.bytes, 0});
-        c.plan.parts = detail::cut_gguf_parts(detail::GgufPartRule::Converter, opt.split, c.plan.kvs, ts, path, 0, &c.warnings);
+        bool one_part = false;
+        c.plan.parts = detail::cut_gguf_parts(detail::GgufPartRule::Converter, opt.split, c.plan.kvs, ts, path, 0, &one_part);
+        if (one_part) c.warnings.push_back(detail::converter_log({"Model fails split requirements, not splitting"}).at(0));
         // write_tensors_to_file pads every part after its tensor infos, an
         // empty first part (--no-tensor-first-split) too.
         c.plan.pad_without_tensors = true;
@@ -551,7 +547,7 @@ std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detai
 
 }  // namespace
 
-GgufForgetResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt, const ProgressFn& progress,
+GgufWriteResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel) {
     auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
     detail::GgufRunOptions run;

@@ -7,7 +7,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/plan.hpp"
 #include "arch/arch_table.hpp"
-#include "sink/gguf_output.hpp"
+#include "jobs/gguf_output.hpp"
 
 #include <cstdint>
 #include <memory>

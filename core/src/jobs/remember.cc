@@ -2,7 +2,7 @@
 // Remember: every tensor decoded (or copied) in row chunks by the runner
 // (exec/run_output_plan.hpp), into the safetensors sink of the output set (safetensors_set.hpp: shards,
 // index.json, config.json, tokenizer files, committed together).
-#include "anamnesis/convert.hpp"
+#include "anamnesis/remember.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
@@ -32,7 +32,7 @@ namespace {
 
 // ---- output dtype ---------------------------------------------------------
 
-DType output_dtype(const LogicalTensor& lt, const ConvertOptions& o) {
+DType output_dtype(const LogicalTensor& lt, const RememberOptions& o) {
     if (lt.quantized) return o.to.value_or(DType::BF16);
     const auto stored = lt.recipe->lossless_dtype();
     if (!stored) return o.to.value_or(DType::BF16);
@@ -96,7 +96,7 @@ void verify_integrity(const Catalog& cat, const std::atomic<bool>* cancel) {
 
 }  // namespace
 
-ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const ConvertOptions& opt,
+RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, const RememberOptions& opt,
                                      const ProgressFn& progress, const std::atomic<bool>* cancel) {
     if (opt.to && *opt.to != DType::BF16 && *opt.to != DType::F16 && *opt.to != DType::F32)
         throw Error(ErrorCode::Usage, "output dtype must be BF16, F16 or F32, not " + dtype_name(*opt.to));
@@ -174,7 +174,7 @@ ConvertResult convert_to_safetensors(const Catalog& cat, const Plan& plan, const
         for (auto& [dst, text] : detail::read_ancillary_files(cat, paths, opt.force, opt.side_files)) sink.add_file(dst, std::move(text));
     };
     exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
-    ConvertResult res;
+    RememberResult res;
     res.files = sink.files();
     res.tensors = plan.tensors.size();
     res.tensor_bytes = total;

@@ -3,7 +3,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
-#include "exec/loss_sums.hpp"
+#include "kernels/common/loss_sums.hpp"
 #include "exec/row_pass.hpp"
 
 #include <algorithm>
@@ -19,7 +19,7 @@ using detail::for_each_row_chunk;
 
 }  // namespace
 
-ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const StatsProgressFn& progress,
+ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const ProgressFn& progress,
                                const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
     if (bins < 1 || bins > 4096) throw Error(ErrorCode::Usage, "histogram bins must be 1..4096", {}, t.name);
@@ -48,7 +48,7 @@ ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const S
         });
         s.histogram.assign(bins, 0);
         if (s.finite == 0) {
-            if (progress) progress(total, total);
+            if (progress) progress({total, total});
             return s;
         }
         s.min = lo;

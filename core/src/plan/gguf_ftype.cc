@@ -519,4 +519,32 @@ std::vector<TensorChoice> choose_gguf_types(const std::vector<TensorDesc>& tenso
     return out;
 }
 
+
+bool llama_ftype_needs_imatrix(std::uint32_t id) {
+    const LlamaFileType* ft = llama_file_type(id);
+    if (!ft || ft->default_type == DType::Unknown) return false;
+    if (ft->needs_imatrix) return true;
+    // An 8-layer llama (hidden 4096, ffn 11008, GQA 32/8): every mix rule's
+    // branch a plain model reaches.
+    const std::vector<GgufKv> kvs{{"general.architecture", GgufValue::string("llama")},
+                                  {"llama.block_count", GgufValue::u32(8)},
+                                  {"llama.attention.head_count", GgufValue::u32(32)},
+                                  {"llama.attention.head_count_kv", GgufValue::u32(8)}};
+    std::vector<TensorDesc> ts{{"token_embd.weight", {32000, 4096}, DType::F32},
+                               {"output.weight", {32000, 4096}, DType::F32}};
+    for (int b = 0; b < 8; ++b) {
+        const std::string p = "blk." + std::to_string(b) + ".";
+        for (const char* n : {"attn_q", "attn_output"}) ts.push_back({p + n + ".weight", {4096, 4096}, DType::F32});
+        for (const char* n : {"attn_k", "attn_v"}) ts.push_back({p + n + ".weight", {1024, 4096}, DType::F32});
+        for (const char* n : {"ffn_gate", "ffn_up"}) ts.push_back({p + n + ".weight", {11008, 4096}, DType::F32});
+        ts.push_back({p + "ffn_down.weight", {4096, 11008}, DType::F32});
+    }
+    QuantizeRequest req;
+    req.ftype = id;
+    req.has_imatrix = true;  // choose freely, then look at what was chosen
+    for (const auto& c : choose_gguf_types(ts, kvs, req))
+        if (c.requires_imatrix || (c.quantizable && ggml_requires_imatrix(c.type))) return true;
+    return false;
+}
+
 }  // namespace amn

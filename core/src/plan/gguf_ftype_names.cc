@@ -5,6 +5,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/ggml_type_list.hpp"
 #include "plan/gguf_ftype_ids.hpp"
 
 #include <algorithm>
@@ -128,6 +129,56 @@ std::pair<std::string, DType> parse_tensor_type_override(std::string_view arg) {
         throw Error(ErrorCode::Usage, "tensor type pattern '" + pattern + "' is not a valid regular expression: " + e.what());
     }
     return {pattern, *t};
+}
+
+std::string converter_output_type(std::uint32_t id) {
+    const LlamaFileType* t = llama_file_type(id);
+    // The llama.h names without LLAMA_FTYPE_MOSTLY_ / ALL_ are the gguf-py enum names after the first '_'.
+    if (!t || t->name.empty() || id == ftype::Q4_1_SOME_F16)
+        throw Error(ErrorCode::Usage, "no converter output type for llama file type " + std::to_string(id));
+    return std::string(t->name);
+}
+
+
+namespace {
+constexpr ConverterOuttype kOuttypes[] = {
+    {"F32", DType::F32, ftype::ALL_F32},
+    {"F16", DType::F16, ftype::F16},
+    {"BF16", DType::BF16, ftype::BF16},
+    {"Q8_0", DType::Q8_0, ftype::Q8_0},
+};
+}  // namespace
+
+std::span<const ConverterOuttype> converter_outtypes() noexcept { return kOuttypes; }
+
+const ConverterOuttype* converter_outtype_of(DType type) noexcept {
+    for (const auto& o : kOuttypes)
+        if (o.type == type) return &o;
+    return nullptr;
+}
+
+const ConverterOuttype* converter_outtype_of_ftype(std::uint32_t id) noexcept {
+    for (const auto& o : kOuttypes)
+        if (o.ftype == id) return &o;
+    return nullptr;
+}
+
+std::vector<DType> encodable_ggml_types() {
+    std::vector<DType> out{DType::F32, DType::F16, DType::BF16};
+#define AMN_ENCODABLE_NONE(name) (void)0
+#define AMN_ENCODABLE_REF_OR_IMPL(name) out.push_back(DType::name)
+#define AMN_ENCODABLE_BLOCKWISE(name) out.push_back(DType::name)
+#define AMN_ENCODABLE_IMPL(name) out.push_back(DType::name)
+#define AMN_ENCODABLE_REQUIRED(name) out.push_back(DType::name)
+#define AMN_ENCODABLE_ROW(name, id, be, bb, kernel, decoder, encoder, imatrix) AMN_ENCODABLE_##imatrix(name);
+    AMN_GGML_TYPES(AMN_ENCODABLE_ROW)
+#undef AMN_ENCODABLE_ROW
+#undef AMN_ENCODABLE_NONE
+#undef AMN_ENCODABLE_REF_OR_IMPL
+#undef AMN_ENCODABLE_BLOCKWISE
+#undef AMN_ENCODABLE_IMPL
+#undef AMN_ENCODABLE_REQUIRED
+    return out;
 }
 
 }  // namespace amn

@@ -129,7 +129,7 @@ std::string gguf_part_prefix(const std::string& output) {
 
 std::vector<GgufPart> cut_gguf_parts(GgufPartRule rule, const GgufSplitOptions& o, const std::vector<MetaKv>& kvs,
                                      const std::vector<GgufPartTensor>& tensors, const std::string& output,
-                                     std::uint32_t input_parts, std::vector<GgufWarning>* warnings) {
+                                     std::uint32_t input_parts, bool* one_part) {
     const Cut cut = rule == GgufPartRule::Converter  ? cut_converter(o, tensors)
                     : rule == GgufPartRule::GgufSplit ? cut_gguf_split(o, tensors)
                                                       : cut_keep_split(tensors, input_parts);
@@ -147,11 +147,7 @@ std::vector<GgufPart> cut_gguf_parts(GgufPartRule rule, const GgufSplitOptions& 
     switch (rule) {
         case GgufPartRule::Converter:
             if (n == 1) {  // "Model fails split requirements, not splitting": the plain file
-                if (warnings) {
-                    GgufWarning w;
-                    w.text = "Model fails split requirements, not splitting";
-                    warnings->push_back(std::move(w));
-                }
+                if (one_part) *one_part = true;
                 parts[0].path = output;
                 parts[0].kvs = kvs;
                 return parts;

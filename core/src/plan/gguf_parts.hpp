@@ -4,7 +4,6 @@
 // the parts and which key/values each part gets (the table of
 // anamnesis/gguf_split.hpp). Plain data in, plain data out: the GGUF output
 // plan (sink/gguf_output.hpp) holds the result, a GgufSet writes it.
-#include "anamnesis/forget.hpp"
 #include "anamnesis/gguf_split_options.hpp"
 #include "anamnesis/metadata.hpp"
 
@@ -41,8 +40,8 @@ struct GgufPartTensor {
 /// KeepSplit the prefix of the part names (a trailing ".gguf" is dropped,
 /// as llama-quantize does). `input_parts`: KeepSplit only, the input's part count.
 /// Returns the parts; one part without split keys when the converter's
-/// rules make only one (and `warnings` gets the converter's "Model fails
-/// split requirements, not splitting").
+/// rules make only one (then `*one_part`, when given, is set: the converter
+/// logs "Model fails split requirements, not splitting").
 /// \throws Error{Usage} when GgufSplit would make an empty part (a tensor
 ///         larger than max_bytes: "one of splits have 0 tensors"), or
 ///         KeepSplit an input part without tensors after the first (which
@@ -50,7 +49,7 @@ struct GgufPartTensor {
 ///         tensor count above what the keys hold (u16 / i32).
 std::vector<GgufPart> cut_gguf_parts(GgufPartRule rule, const GgufSplitOptions& options, const std::vector<MetaKv>& kvs,
                                      const std::vector<GgufPartTensor>& tensors, const std::string& output,
-                                     std::uint32_t input_parts, std::vector<GgufWarning>* warnings);
+                                     std::uint32_t input_parts, bool* one_part = nullptr);
 
 /// The prefix of the part names for `output` (GgufSplit, KeepSplit): `output` less a trailing ".gguf".
 std::string gguf_part_prefix(const std::string& output);

@@ -3,7 +3,6 @@
 // undone, Gemma's norm offset removed, config.json from the key/values.
 #include "anamnesis/hf_layout.hpp"
 
-#include "anamnesis/convert.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
@@ -447,11 +446,5 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     return res;
 }
 
-std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype) {
-    std::string out = default_output_path(cat, out_dtype);
-    constexpr std::string_view ext = ".safetensors";
-    if (out.size() > ext.size() && out.ends_with(ext)) out.resize(out.size() - ext.size());
-    return out;
-}
 
 }  // namespace amn

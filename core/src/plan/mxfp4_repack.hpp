@@ -3,7 +3,7 @@
 // Internal: gpt-oss MXFP4 experts moved into GGUF MXFP4 blocks as
 // convert_hf_to_gguf.py does (GptOssModel.repack_mxfp4), nothing rounded.
 #include "anamnesis/catalog.hpp"
-#include "sink/gguf_output.hpp"
+#include "plan/raw_rows.hpp"
 
 #include <cstdint>
 #include <memory>

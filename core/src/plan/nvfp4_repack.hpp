@@ -3,7 +3,7 @@
 // Internal: NVFP4 checkpoints (ModelOpt, compressed-tensors) moved into GGUF
 // NVFP4 blocks as convert_hf_to_gguf.py does (`_nvfp4_pack`), nothing rounded.
 #include "anamnesis/catalog.hpp"
-#include "sink/gguf_output.hpp"
+#include "plan/raw_rows.hpp"
 
 #include <cstdint>
 #include <memory>

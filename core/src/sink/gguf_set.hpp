@@ -8,10 +8,10 @@
 /// on any failure none, replaced files restored). Which tensor and which
 /// key/values go into which part is the split policy's (gguf_split.hpp);
 /// this sink only holds the files. Life cycle, temporaries and thread
-/// safety: sink.hpp.
+/// safety: exec/tensor_sink.hpp.
 
 #include "sink/gguf_writer.hpp"
-#include "sink/sink.hpp"
+#include "exec/tensor_sink.hpp"
 
 #include <cstdint>
 #include <memory>

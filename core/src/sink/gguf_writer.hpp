@@ -22,7 +22,7 @@
 
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/metadata.hpp"
-#include "sink/sink.hpp"
+#include "exec/tensor_sink.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -47,7 +47,7 @@ class TempFile;
 std::vector<std::uint8_t> gguf_encode_kv(const GgufKv& kv);
 
 /// Streaming GGUF v3 writer, a TensorSink: life cycle, temporary file,
-/// atomic commit and thread safety as sink.hpp says. The key/values are set
+/// atomic commit and thread safety as exec/tensor_sink.hpp says. The key/values are set
 /// before allocate(): construct → set_kvs()/set()/remove() → add_tensor() × N
 /// → allocate() → write() × M → commit().
 class GgufWriter final : public TensorSink {

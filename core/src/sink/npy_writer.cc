@@ -38,7 +38,7 @@ std::string npy_header(const std::vector<std::uint64_t>& shape, DType dtype) {
 }
 
 NpyWriteResult write_npy(const Catalog& cat, const LogicalTensor& t, const std::string& path, DType dtype, bool force,
-                         const StatsProgressFn& progress, const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
+                         const ProgressFn& progress, const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     const std::string header = npy_header(t.shape, dtype);  // dtype checked first
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
     for (const auto& sh : cat.shards)

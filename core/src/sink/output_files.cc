@@ -3,7 +3,7 @@
 // copied beside it. (Temporary files and their commit: temp_file.cc.)
 #include "sink/output_files.hpp"
 
-#include "anamnesis/convert.hpp"
+#include "anamnesis/output_paths.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
 #include "util/ascii_lower.hpp"
@@ -187,6 +187,13 @@ std::string default_output_path(const Catalog& cat, std::optional<DType> to) {
     std::string base = strip_quant_suffix(stem);
     if (suffix.empty() && base == stem) base = stem;
     return (first.parent_path() / (base + suffix + ".safetensors")).string();
+}
+
+std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype) {
+    std::string out = default_output_path(cat, out_dtype);
+    constexpr std::string_view ext = ".safetensors";
+    if (out.size() > ext.size() && out.ends_with(ext)) out.resize(out.size() - ext.size());
+    return out;
 }
 
 }  // namespace amn

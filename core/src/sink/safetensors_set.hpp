@@ -14,7 +14,7 @@
 // the next run in that folder removes (temp_file.hpp).
 
 #include "sink/safetensors_writer.hpp"
-#include "sink/sink.hpp"
+#include "exec/tensor_sink.hpp"
 #include "sink/output_files.hpp"
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 /// \file safetensors_writer.hpp
 /// A streaming safetensors writer: the header is laid out first, tensor
 /// bytes are filled in place from any number of threads, and the file is
-/// renamed onto its final path only when complete (a TensorSink, sink.hpp).
+/// renamed onto its final path only when complete (a TensorSink, exec/tensor_sink.hpp).
 ///
 /// File layout written (the safetensors format):
 ///   u64 little-endian N = header length in bytes;
@@ -27,7 +27,7 @@
 /// padded with spaces (JSON whitespace) to the reserved length.
 
 #include "anamnesis/dtype.hpp"
-#include "sink/sink.hpp"
+#include "exec/tensor_sink.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -44,7 +44,7 @@ class SafetensorsSet;
 }  // namespace detail
 
 /// Streaming safetensors writer, a TensorSink: life cycle, temporary file,
-/// atomic commit and thread safety as sink.hpp says. The metadata is set
+/// atomic commit and thread safety as exec/tensor_sink.hpp says. The metadata is set
 /// and tail tensors declared before allocate(): construct → set_metadata() →
 /// add_tensor()/add_tail_tensor() × N → allocate() → write() × M and
 /// set_tail_tensor() → commit().

@@ -3,7 +3,6 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
-#include "anamnesis/model_name.hpp"
 #include "anamnesis/pth.hpp"
 #include "anamnesis/safetensors.hpp"
 #include "source/formats/formats.hpp"
@@ -268,19 +267,6 @@ static Catalog open_model_impl(const std::string& path_in) {
     if (cat.format != Format::Gguf)
         detail::read_model_config(cat, fs::path(path).parent_path().string().empty() ? "." : fs::path(path).parent_path().string());
     return cat;
-}
-
-std::optional<std::string> config_name_or_path(const Catalog& catalog) {
-    if (!catalog.config_json) return std::nullopt;
-    try {
-        const detail::JsonDoc doc(*catalog.config_json, catalog.config_path, "config.json");
-        const auto v = detail::json_get(doc.root(), "_name_or_path");  // the last one, as Python's json reads it
-        std::string_view value;
-        if (!v || v->get_string().get(value) != simdjson::SUCCESS) return std::nullopt;
-        return std::string(value);
-    } catch (...) {
-    }
-    return std::nullopt;
 }
 
 std::string shape_to_string(std::span<const std::uint64_t> shape) {

@@ -115,31 +115,6 @@ detail::JsonDoc parse_json(std::string text, const std::string& file) {
     return detail::JsonDoc(widen_big_integers(std::move(text)), file, "file");
 }
 
-bool valid_utf8(std::string_view s) noexcept {
-    std::size_t i = 0;
-    const std::size_t n = s.size();
-    while (i < n) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        if (b < 0x80) { ++i; continue; }
-        std::size_t len;
-        char32_t cp;
-        if ((b & 0xE0) == 0xC0) { len = 2; cp = b & 0x1F; }
-        else if ((b & 0xF0) == 0xE0) { len = 3; cp = b & 0x0F; }
-        else if ((b & 0xF8) == 0xF0) { len = 4; cp = b & 0x07; }
-        else return false;
-        if (i + len > n) return false;
-        for (std::size_t k = 1; k < len; ++k) {
-            const auto c = static_cast<unsigned char>(s[i + k]);
-            if ((c & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (c & 0x3F);
-        }
-        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000)) return false;
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        i += len;
-    }
-    return true;
-}
-
 std::string read_text(const std::string& path) {
     std::string raw = read_bytes(path);
     if (!valid_utf8(raw)) throw Error(ErrorCode::BadText, "file is not valid UTF-8", path);

@@ -7,6 +7,7 @@
 // .read()` (strict UTF-8, universal newlines), `str.strip()` / `str.split()`
 // whitespace. Where Python would raise (AttributeError, KeyError, TypeError,
 // UnicodeDecodeError …) these throw a named amn::Error instead.
+#include "util/utf8.hpp"
 #include "util/json_dom.hpp"
 
 #include <cstdint>
@@ -43,7 +44,7 @@ detail::JsonDoc parse_json(std::string text, const std::string& file);
 std::string read_text(const std::string& path);
 
 /// True when `s` is valid UTF-8 (no surrogates, no overlongs, ≤ U+10FFFF).
-bool valid_utf8(std::string_view s) noexcept;
+using detail::valid_utf8;  // util/utf8.hpp
 
 /// Python truthiness of a JSON value: null, false, 0, 0.0, "", [], {} are false.
 bool truthy(Elem e) noexcept;

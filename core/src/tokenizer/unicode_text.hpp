@@ -7,6 +7,7 @@
 // combining classes, composites, case mappings, categories) is utf8proc's
 // (Debian 12: utf8proc 2.8, Unicode 15.0).
 // Everything here is pure: no state, safe from any thread.
+#include "util/utf8.hpp"
 #include <array>
 #include <cstdint>
 #include <string>
@@ -16,7 +17,7 @@
 namespace amn::tok {
 
 /// Whether `s` is well-formed UTF-8 (no surrogates, no overlongs, ≤ U+10FFFF).
-bool valid_utf8(std::string_view s) noexcept;
+using detail::valid_utf8;  // util/utf8.hpp
 
 /// The code points of `s`, which must be valid UTF-8 (check valid_utf8 first;
 /// ill-formed bytes decode to U+FFFD, one per byte).

@@ -45,7 +45,7 @@ constexpr std::array<float, 16> floats(const std::array<std::uint32_t, 16>& bits
 }  // namespace detail_codebook
 
 /// The same tables as floats, for decoding (schemes/bnb4.cc) and
-/// re-quantization (lethe_estimate.cc). NF4: kNf4Bits.
+/// re-quantization (round_trip_estimate.cc). NF4: kNf4Bits.
 inline constexpr std::array<float, 16> kNf4 = detail_codebook::floats(kNf4Bits, false);
 /// FP4 as bitsandbytes decodes it (dDequantizeFP4Tree): kFp4Bits, except
 /// that code 8 (sign bit 3 set, magnitude 0) decodes to −0.0.

@@ -18,7 +18,7 @@
 
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/st_quantize.hpp"
-#include "exec/loss_sums.hpp"
+#include "kernels/common/loss_sums.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,6 +3,7 @@
 // arguments, stack and memo, constants, containers, the opcode dispatch. The
 // allowlist of globals and calls of them: pickle_objects.cc.
 #include "source/formats/pickle.hpp"
+#include "util/utf8.hpp"
 
 #include "anamnesis/error.hpp"
 
@@ -33,24 +34,6 @@ enum Op : std::uint8_t {
     FROZENSET = 0x91, NEWOBJ_EX = 0x92, STACK_GLOBAL = 0x93, MEMOIZE = 0x94, FRAME = 0x95,
     BYTEARRAY8 = 0x96, NEXT_BUFFER = 0x97, READONLY_BUFFER = 0x98,
 };
-
-bool valid_utf8(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        std::size_t n;
-        if (c < 0x80) n = 0;
-        else if ((c >> 5) == 6) n = 1;
-        else if ((c >> 4) == 14) n = 2;
-        else if ((c >> 3) == 30) n = 3;
-        else return false;
-        if (n > s.size() - i - 1) return false;
-        for (std::size_t k = 1; k <= n; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-        i += n + 1;
-    }
-    return true;
-}
 
 void append_utf8(std::string& out, std::uint32_t cp) {
     if (cp < 0x80) out += static_cast<char>(cp);
@@ -190,7 +173,7 @@ struct Machine::Run {
 
     // ---- constants
     Value* make_str(std::string s, std::size_t at) {
-        if (!valid_utf8(s)) malformed("invalid UTF-8 in a string", at);
+        if (!detail::valid_utf8(s, true)) malformed("invalid UTF-8 in a string", at);
         Value* v = m.make(K::Str);
         v->s = std::move(s);
         return v;

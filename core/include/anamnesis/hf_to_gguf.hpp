@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-/// \file hf_gguf.hpp
+/// \file hf_to_gguf.hpp
 /// Hugging Face folder → GGUF, byte for byte what llama.cpp's
 /// `convert_hf_to_gguf.py` writes (commit 34af94c, the shared fixtures'),
-/// and in one pass on to any llama-quantize file type (forget.hpp).
+/// and in one pass on to any llama-quantize file type (forget_gguf.hpp).
 ///
 /// The folder (config.json, `model*.safetensors` [+ index], tokenizer files,
 /// generation_config.json, README.md) is opened by open_model() and planned by
@@ -27,7 +27,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <atomic>
@@ -101,7 +101,7 @@ std::vector<ForgetTensor> plan_hf_gguf(const Catalog& catalog, const HfGgufOptio
 ///         malformed tokenizer files, a vocabulary larger than vocab_size;
 ///         Error{OutputExists}, Error{Io}, Error{Cancelled}. Nothing is left
 ///         at the output path on any error; the input is never modified.
-GgufForgetResult convert_hf_to_gguf(const Catalog& catalog, const HfGgufOptions& options,
+GgufWriteResult convert_hf_to_gguf(const Catalog& catalog, const HfGgufOptions& options,
                                     const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 /// Default output: beside the model folder (never inside it), named as the

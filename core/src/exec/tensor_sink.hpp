@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-/// \file sink.hpp
-/// The Sink: where a job's output tensors go. Internal to the core. Every
-/// writer (GgufWriter in gguf_writer.hpp, SafetensorsWriter in
-/// safetensors_writer.hpp) keeps this one contract, so the runner that fills
-/// them does not care which one it holds; the writers document only what
-/// they add to it.
+/// \file tensor_sink.hpp
+/// The Sink: where a job's output tensors go. Internal to the core. The
+/// runner (run_output_plan.hpp) owns this interface and fills any sink
+/// through it; every writer of sink/ (GgufWriter, GgufSet,
+/// SafetensorsWriter, SafetensorsSet) keeps this one contract and documents
+/// only what it adds to it.
 ///
 ///   construct → add_tensor() × N → allocate() → write() × M (any order, any
 ///   thread) → commit()            (or abort() at any time)

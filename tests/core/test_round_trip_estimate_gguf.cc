@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // "What Lethe took" for every GGUF type with an encoder
-// (a RequantScheme of GgmlParams, core/src/jobs/lethe_estimate_gguf.cc):
+// (a RoundTripScheme of GgmlParams, core/src/jobs/round_trip_estimate_gguf.cc):
 //   * on ggml's own quantizer inputs (shared fixtures quantize-ref/, 18
 //     types), the estimate equals the error between ggml's
 //     quantize→dequantize output and its input (RMSE to 1e-12, max abs
@@ -17,7 +17,7 @@
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/plan.hpp"
-#include "anamnesis/requantize.hpp"
+#include "anamnesis/round_trip_estimate.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
 
 #include "test_support.hpp"
@@ -65,7 +65,7 @@ std::vector<float> floats_of(const test::RawTensor& t) {
 
 }  // namespace
 
-class TestRequantizeGguf : public QObject {
+class TestRoundTripEstimateGguf : public QObject {
     Q_OBJECT
 private slots:
     void everyEncoderTypeMatchesGgml();
@@ -74,7 +74,7 @@ private slots:
     void rowsNotWholeBlocks();
 };
 
-void TestRequantizeGguf::everyEncoderTypeMatchesGgml() {
+void TestRoundTripEstimateGguf::everyEncoderTypeMatchesGgml() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     const std::string dir = test::shared_fixtures_dir() + "/quantize-ref";
     int types = 0;
@@ -104,9 +104,9 @@ void TestRequantizeGguf::everyEncoderTypeMatchesGgml() {
                 ++rows;
             }
             if (rows == 0) continue;
-            const RequantScheme s{GgmlParams{dt}};
+            const RoundTripScheme s{GgmlParams{dt}};
             // Small chunks: several chunks per tensor must give the same figures.
-            const auto e = measure_requantization(tensor_of(x, rows, C), s, {}, nullptr, 3 * C);
+            const auto e = measure_round_trip(tensor_of(x, rows, C), s, {}, nullptr, 3 * C);
             const auto want = expect_of(x, y);
             QVERIFY2(e.measured, type);
             QCOMPARE(e.count, want.count);
@@ -122,7 +122,7 @@ void TestRequantizeGguf::everyEncoderTypeMatchesGgml() {
     QCOMPARE(types, 18);
 }
 
-void TestRequantizeGguf::realFilesMatchRederivation() {
+void TestRoundTripEstimateGguf::realFilesMatchRederivation() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     const std::string dir = test::shared_fixtures_dir() + "/gguf-real";
     std::set<std::string> seen_types;
@@ -137,7 +137,7 @@ void TestRequantizeGguf::realFilesMatchRederivation() {
             QVERIFY(t.params && std::holds_alternative<GgmlParams>(*t.params));
             const DType type = std::get<GgmlParams>(*t.params).type;
             const DTypeInfo& info = *dtype_info(type);
-            const auto e = measure_requantization(t);
+            const auto e = measure_round_trip(t);
             QVERIFY2(e.measured, qPrintable(QString::fromStdString(t.name + ": " + e.unavailable)));
             // Re-derive: gguf-py's dequantization, encoded and decoded again.
             const auto x = floats_of(f32->tensors.at(t.name));
@@ -163,7 +163,7 @@ void TestRequantizeGguf::realFilesMatchRederivation() {
     for (const char* ty : {"Q4_K", "Q6_K", "IQ3_S", "MXFP4"}) QVERIFY2(seen_types.count(ty), ty);
 }
 
-void TestRequantizeGguf::imatrixOnlyTypesAreNotMeasurable() {
+void TestRoundTripEstimateGguf::imatrixOnlyTypesAreNotMeasurable() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     const std::string dir = test::shared_fixtures_dir() + "/gguf-real";
     for (const char* stem : {"tiny-llama-pure-IQ2_XXS", "tiny-llama-pure-IQ2_XS", "tiny-llama-pure-IQ1_S"}) {
@@ -173,10 +173,10 @@ void TestRequantizeGguf::imatrixOnlyTypesAreNotMeasurable() {
         for (const auto& t : plan.tensors) {
             if (!t.quantized || !t.recipe) continue;
             const DType type = std::get<GgmlParams>(*t.params).type;
-            const auto e = measure_requantization(t);
+            const auto e = measure_round_trip(t);
             if (type != DType::IQ2_XXS && type != DType::IQ2_XS && type != DType::IQ1_S) continue;
             QVERIFY(!e.measured);
-            QCOMPARE(e.reason, RequantUnavailable::NeedsImatrix);
+            QCOMPARE(e.reason, RoundTripUnavailable::NeedsImatrix);
             QCOMPARE(e.scheme, "gguf-" + dtype_name(type));
             QCOMPARE(QString::fromStdString(e.unavailable),
                      QStringLiteral("not measurable for gguf-%1: ggml quantizes it only with an importance matrix, which the file does not carry")
@@ -186,46 +186,46 @@ void TestRequantizeGguf::imatrixOnlyTypesAreNotMeasurable() {
         QVERIFY2(unmeasured > 0, stem);
     }
     // Asked directly, the measurement refuses rather than guess.
-    const RequantScheme s{GgmlParams{DType::IQ2_XXS}};
+    const RoundTripScheme s{GgmlParams{DType::IQ2_XXS}};
     try {
-        measure_requantization(tensor_of(std::vector<float>(256, 1.0f), 1, 256), s);
+        measure_round_trip(tensor_of(std::vector<float>(256, 1.0f), 1, 256), s);
         QFAIL("no Usage error");
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Usage);
     }
 }
 
-void TestRequantizeGguf::rowsNotWholeBlocks() {
+void TestRoundTripEstimateGguf::rowsNotWholeBlocks() {
     auto t = tensor_of(std::vector<float>(32 * 64, 0.5f), 32, 64);
     t.params = GgmlParams{DType::Q6_K};
     std::string why;
-    QVERIFY(!requant_scheme_for(t, &why));
+    QVERIFY(!round_trip_scheme_for(t, &why));
     QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable for gguf-Q6_K: a row is not a whole number of blocks"));
-    const auto un = measure_requantization(t);
+    const auto un = measure_round_trip(t);
     QVERIFY(!un.measured);
-    QCOMPARE(un.reason, RequantUnavailable::PartialBlocks);
+    QCOMPARE(un.reason, RoundTripUnavailable::PartialBlocks);
     QCOMPARE(un.scheme, std::string("gguf-Q6_K"));
     std::vector<float> v(4 * 256);
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(std::sin(0.05 * double(i)));
     auto big = tensor_of(v, 4, 256);
     big.params = GgmlParams{DType::Q5_K};
-    const auto s = requant_scheme_for(big, &why);
+    const auto s = round_trip_scheme_for(big, &why);
     QVERIFY2(s, why.c_str());
     QVERIFY(std::holds_alternative<GgmlParams>(s->params));
     QCOMPARE(std::get<GgmlParams>(s->params).type, DType::Q5_K);
     std::uint64_t last = 0, total = 0;
-    const auto e = measure_requantization(big, *s, [&](std::uint64_t d, std::uint64_t n) { last = d; total = n; }, nullptr, 256);
+    const auto e = measure_round_trip(big, *s, [&](const Progress& p) { last = p.done; total = p.total; }, nullptr, 256);
     QVERIFY(e.measured && e.rmse > 0);
     QCOMPARE(total, std::uint64_t(4));  // one pass: progress over the rows
     QCOMPARE(last, total);
     std::atomic<bool> cancel{true};
     try {
-        measure_requantization(big, *s, {}, &cancel);
+        measure_round_trip(big, *s, {}, &cancel);
         QFAIL("no Cancelled");
     } catch (const Error& e2) {
         QCOMPARE(e2.code(), ErrorCode::Cancelled);
     }
 }
 
-QTEST_APPLESS_MAIN(TestRequantizeGguf)
-#include "test_requantize_gguf.moc"
+QTEST_APPLESS_MAIN(TestRoundTripEstimateGguf)
+#include "test_round_trip_estimate_gguf.moc"

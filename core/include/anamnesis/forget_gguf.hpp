@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-/// \file forget.hpp
+/// \file forget_gguf.hpp
 /// Forget (quantize) to GGUF: the remember flow reversed. Every logical
 /// tensor of the plan is decoded to f32 rows by its recipe, given a target
 /// ggml type by llama-quantize's rules (gguf_ftype.hpp), encoded by that
@@ -46,7 +46,7 @@ struct GgufForgetOptions {
     /// sqnr_db, sum_sq_error, sum_sq_signal, loss_pairs): every block is
     /// decoded again and compared with its input. False skips that (about
     /// half the CPU time of Q8_0): the loss fields stay 0 and
-    /// GgufForgetResult::loss_measured is false; the file written is the
+    /// GgufWriteResult::loss_measured is false; the file written is the
     /// same, and non-finite input values are still named in the warnings
     /// (a round trip that overflows only when measured).
     bool measure_loss = true;
@@ -156,7 +156,7 @@ struct GgufWarning {
     bool operator==(const GgufWarning&) const = default;
 };
 
-struct GgufForgetResult {
+struct GgufWriteResult {
     std::string file;                   ///< the GGUF written (the first part of a split set)
     std::vector<GgufOutputFile> files;  ///< every file written, in part order
     std::vector<ForgetTensor> tensors;  ///< in file order
@@ -171,13 +171,13 @@ struct GgufForgetResult {
 /// Decide every tensor's target type without writing anything (the
 /// "summary" before a run; `amn forget --dry-run`). Fills name, shape,
 /// source, target, gguf_reason and the output bytes of each tensor.
-/// The input is a GGUF, or a Hugging Face model folder (hf_gguf.hpp): then
+/// The input is a GGUF, or a Hugging Face model folder (hf_to_gguf.hpp): then
 /// the result is what `convert_hf_to_gguf.py --outtype <lossless>` followed by
 /// `llama-quantize … FTYPE` writes (lossless = BF16 for BF16 weights, F16 for
 /// F16, else F32), without the intermediate file.
 /// \throws Error{Usage} for an unknown file type or override type;
 ///         Error{Unsupported} when the input is neither (or cannot be
-///         converted: hf_gguf.hpp lists why), when a type
+///         converted: hf_to_gguf.hpp lists why), when a type
 ///         needs an importance matrix and none is given (llama-quantize's
 ///         reason), or when a tensor cannot be decoded (its plan error).
 /// With `files`, also the files the run would write (path, planned size
@@ -195,7 +195,7 @@ std::vector<ForgetTensor> plan_gguf_forget(const Catalog& catalog, const Plan& p
 ///         input; Error{Io} for an unwritable folder or too little space;
 ///         Error{Cancelled}; any Error a recipe raises (named). In every case
 ///         nothing is left at the output path.
-GgufForgetResult forget_to_gguf(const Catalog& catalog, const Plan& plan, const GgufForgetOptions& options,
+GgufWriteResult forget_to_gguf(const Catalog& catalog, const Plan& plan, const GgufForgetOptions& options,
                                 const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 /// Default output: "<stem>-<FTYPE>.gguf" beside the input, a trailing

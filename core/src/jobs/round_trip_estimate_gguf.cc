@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // "What Lethe took" for GGUF block types with an encoder
-// (a RequantScheme of GgmlParams): every chunk of whole rows is
+// (a RoundTripScheme of GgmlParams): every chunk of whole rows is
 // quantized with ggml's no-imatrix quantizer of the tensor's own type
 // (byte-exact, kernels/gguf/gguf_quantize.hpp), decoded again with the
 // type's dequantizer, and compared with the values it came from.
-#include "jobs/lethe_estimate_internal.hpp"
+#include "jobs/round_trip_estimate_internal.hpp"
 
 #include "anamnesis/error.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
-#include "exec/loss_sums.hpp"
+#include "kernels/common/loss_sums.hpp"
 #include "exec/row_pass.hpp"
 
 #include <algorithm>
@@ -19,7 +19,7 @@
 
 namespace amn::detail {
 
-std::string gguf_requant_unavailable(DType type) {
+std::string gguf_round_trip_unavailable(DType type) {
     const DTypeInfo* info = dtype_info(type);
     const std::string id = "gguf-" + dtype_name(type);
     if (!info || info->ggml_id < 0 || !info->to_f32) return "not measurable yet for " + id;
@@ -29,10 +29,10 @@ std::string gguf_requant_unavailable(DType type) {
     return {};
 }
 
-RequantError measure_gguf_encoder(const LogicalTensor& t, DType type, std::string estimator, const StatsProgressFn& progress,
+RoundTripError measure_gguf_encoder(const LogicalTensor& t, DType type, std::string estimator, const ProgressFn& progress,
                                   const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     const Recipe& r = *t.recipe;
-    const std::string why = gguf_requant_unavailable(type);
+    const std::string why = gguf_round_trip_unavailable(type);
     if (!why.empty()) throw Error(ErrorCode::Usage, why, {}, t.name);
     const DTypeInfo& info = *dtype_info(type);
     const auto encode = kernels::gguf::imatrix_encoder(info.ggml_id);
@@ -56,7 +56,7 @@ RequantError measure_gguf_encoder(const LogicalTensor& t, DType type, std::strin
                            info.to_f32(bytes.data(), back.data(), nblocks);
                            for (std::size_t i = 0; i < elems; ++i) sums.add(v[i], back[i]);
                        });
-    return requant_measured(std::move(estimator), sums);
+    return round_trip_measured(std::move(estimator), sums);
 }
 
 }  // namespace amn::detail

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
 // Internal: the GGUF output plan, and write_gguf_plan() that hands any of
-// them to the one runner (exec/run_output_plan.hpp) with a GgufWriter.
+// them to the one runner (exec/run_output_plan.hpp) with a GgufWriter, or a
+// GgufSet for a split output. The wiring of every GGUF job (jobs/: it
+// reaches plan, exec and sink).
 //
 // Every job that writes a GGUF — forget a GGUF to another file type
 // (llama-quantize's rules), convert a Hugging Face folder (convert_hf_to_gguf's
@@ -15,10 +17,11 @@
 // demand.
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/executor.hpp"
-#include "anamnesis/forget.hpp"
+#include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/metadata.hpp"
 #include "anamnesis/plan.hpp"
 #include "plan/gguf_parts.hpp"
+#include "plan/raw_rows.hpp"
 #include "plan/imatrix.hpp"
 
 #include <atomic>
@@ -29,29 +32,6 @@
 #include <vector>
 
 namespace amn::detail {
-
-/// A tensor whose bytes are made directly in its GGUF type, row by row
-/// (NVFP4 repacked from ModelOpt's layout: no decode, no rounding).
-class RawRows {
-public:
-    virtual ~RawRows() = default;
-    virtual std::uint64_t rows() const = 0;
-    virtual std::uint64_t row_bytes() const = 0;  ///< bytes of one row in the GGUF type
-    /// Write rows [row0, row0 + n) to `out` (n × row_bytes()). Thread-safe.
-    virtual void read(std::uint64_t row0, std::uint64_t n, std::uint8_t* out) const = 0;
-    /// The catalog ranges it reads, for page release.
-    virtual std::vector<Recipe::InputRange> inputs() const { return {}; }
-    /// The ranges rows [row0, row0 + n) finish reading (Recipe::consumed_inputs);
-    /// default: every input once the last row is in the range.
-    virtual std::vector<Recipe::InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t n) const {
-        return row0 + n >= rows() ? inputs() : std::vector<Recipe::InputRange>{};
-    }
-};
-
-/// The f32 values of `raw` (GGUF type `type`, decoded with its registry
-/// decoder): a recipe for jobs that re-encode such a tensor.
-std::shared_ptr<const Recipe> make_raw_decode_recipe(std::shared_ptr<const RawRows> raw, DType type,
-                                                     std::vector<std::uint64_t> shape);
 
 /// A GGUF as llama-quantize reads it: the file it is given (a GGUF
 /// catalog), or the file convert_hf_to_gguf.py would have written for a
@@ -82,14 +62,14 @@ GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan);
 /// Hugging Face folder `cat` (hf_to_gguf.cc): lossless = BF16 when the
 /// converter's `auto` finds BF16, F16 when F16, F32 otherwise; every tensor's
 /// values rounded through its type in that file.
-/// \throws as convert_hf_to_gguf() (hf_gguf.hpp).
+/// \throws as convert_hf_to_gguf() (hf_to_gguf.hpp).
 GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::string>& vocab_pre);
 
 struct GgufOutputPlan;
 /// The GGUF `convert_hf_to_gguf.py --outtype <outtype>` writes for the
 /// Hugging Face folder `cat` (outtype F32, F16, BF16 or Q8_0): the output
 /// plan, the warnings of building it (tokenizer choices), the default path.
-/// \throws as convert_hf_to_gguf() (hf_gguf.hpp).
+/// \throws as convert_hf_to_gguf() (hf_to_gguf.hpp).
 struct HfConverterPlan;
 HfConverterPlan hf_gguf_converter_plan(const Catalog& cat, DType outtype, const std::optional<std::string>& vocab_pre);
 
@@ -163,7 +143,7 @@ struct GgufRunOptions {
 /// \throws Error{OutputExists} / Error{Io} from the writer (nothing left at
 ///         the output path); Error{Cancelled}; any Error a recipe raises,
 ///         naming the tensor and `cat.path`.
-GgufForgetResult write_gguf_plan(const Catalog& cat, GgufOutputPlan plan, const GgufRunOptions& opt,
+GgufWriteResult write_gguf_plan(const Catalog& cat, GgufOutputPlan plan, const GgufRunOptions& opt,
                                  const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace amn::detail

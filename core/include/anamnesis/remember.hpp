@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-/// \file convert.hpp
+/// \file remember.hpp
 /// The Executor and the safetensors Sink: run a Plan on all cores and write
 /// the result. Work is split into row chunks of a few MiB; each worker
 /// thread owns one chunk buffer, so memory stays bounded whatever the model
@@ -14,6 +14,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/executor.hpp"
+#include "anamnesis/output_paths.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <atomic>
@@ -26,7 +27,7 @@
 
 namespace amn {
 
-struct ConvertOptions {
+struct RememberOptions {
     /// Float dtype for dequantized tensors (BF16, F16 or F32). When unset,
     /// dequantized tensors become BF16 and float passthrough tensors keep
     /// their stored dtype (lossless). When set, it applies to every floating
@@ -55,24 +56,11 @@ struct ConvertOptions {
     std::vector<std::pair<std::string, std::string>> side_files;
 };
 
-struct ConvertResult {
+struct RememberResult {
     std::vector<std::string> files;   ///< every file written (shards, index, config.json)
     std::uint64_t tensor_bytes = 0;   ///< tensor data bytes written
     std::size_t tensors = 0;          ///< tensors written
 };
-
-/// Messages about stale temporary files (left by a run that was killed)
-/// that writing output removed since the last call, one line each naming the
-/// file; the CLI prints them on stderr.
-std::vector<std::string> take_output_cleanup_messages();
-
-/// The output the CLI uses when `-o` is absent, for target dtype `to`:
-/// - a single `.safetensors` with no config.json beside it → same folder,
-///   quantization suffix of the stem replaced ("model-fp8" → "model-bf16");
-/// - a directory, index.json or a file with config.json beside it → a
-///   sibling directory "<name>-bf16" (quantization suffix replaced);
-/// - any other format (GGUF, NPZ, PTH) → "<stem>[-<dtype>].safetensors" beside it.
-std::string default_output_path(const Catalog& catalog, std::optional<DType> to);
 
 /// Execute `plan` and write safetensors.
 /// \throws Error{Unsupported} naming the first logical tensor with an error
@@ -85,8 +73,8 @@ std::string default_output_path(const Catalog& catalog, std::optional<DType> to)
 ///         Error{Cancelled} when `cancel` became true (checked per chunk);
 ///         any Error a recipe raises. In every case no output file remains
 ///         (temporary files removed) and existing files are unchanged.
-ConvertResult convert_to_safetensors(const Catalog& catalog, const Plan& plan,
-                                     const ConvertOptions& options,
+RememberResult remember_to_safetensors(const Catalog& catalog, const Plan& plan,
+                                     const RememberOptions& options,
                                      const ProgressFn& progress = {},
                                      const std::atomic<bool>* cancel = nullptr);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// anamnesis/requantize.hpp:
+// anamnesis/round_trip_estimate.hpp:
 //   * fp8_round equals a brute-force nearest search (ties to the even code)
 //     over all codes decoded by the FP8 kernel, for E4M3 and E5M2;
 //   * values already on the FP8 grid (every block holding ±max) → error 0;
@@ -9,7 +9,7 @@
 //   * every reference case per family (compressed-tensors integer and
 //     ModelOpt FP8 included) yields SQNR > 0 (+inf when RTN is idempotent on
 //     the stored data); AWQ is measured with its group size; GGUF Q4_K_M
-//     (K-quants through ggml's encoders, test_requantize_gguf.cc) too; FP4
+//     (K-quants through ggml's encoders, test_round_trip_estimate_gguf.cc) too; FP4
 //     (NVFP4, MXFP4) reports "not measurable yet"; chunking
 //     does not change results; cancel raises Cancelled;
 //   * the estimator is chosen from LogicalTensor::params alone (a recipe
@@ -21,7 +21,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/plan.hpp"
-#include "anamnesis/requantize.hpp"
+#include "anamnesis/round_trip_estimate.hpp"
 
 #include "test_support.hpp"
 #include "vec_recipe.hpp"
@@ -57,9 +57,9 @@ Expect expect_of(const std::vector<float>& x, const std::vector<float>& y) {
     return r;
 }
 
-// The parameters of an estimator requant_scheme_for chose (bad_variant_access: another scheme).
+// The parameters of an estimator round_trip_scheme_for chose (bad_variant_access: another scheme).
 template <class P>
-const P& params_of(const std::optional<RequantScheme>& s) { return std::get<P>(s.value().params); }
+const P& params_of(const std::optional<RoundTripScheme>& s) { return std::get<P>(s.value().params); }
 
 bool close(double a, double b, double rel = 1e-9) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)) + 1e-30; }
 
@@ -84,7 +84,7 @@ float brute_fp8(DType fmt, float x, float maxf) {
 
 }  // namespace
 
-class TestRequantize : public QObject {
+class TestRoundTripEstimate : public QObject {
     Q_OBJECT
 private slots:
     void fp8RoundMatchesBruteForce();
@@ -100,7 +100,7 @@ private slots:
     void typedParamsOfReferenceCases();
 };
 
-void TestRequantize::fp8RoundMatchesBruteForce() {
+void TestRoundTripEstimate::fp8RoundMatchesBruteForce() {
     for (auto [fmt, maxf] : {std::pair{DType::F8_E4M3, 448.0f}, std::pair{DType::F8_E5M2, 57344.0f}}) {
         std::vector<float> xs;
         for (int c = 0; c < 256; ++c) {  // codes, midpoints between neighbours (exact ties)
@@ -120,7 +120,7 @@ void TestRequantize::fp8RoundMatchesBruteForce() {
     }
 }
 
-void TestRequantize::fp8OnGridIsExact() {
+void TestRoundTripEstimate::fp8OnGridIsExact() {
     // 8×8 tensor, 4×4 blocks, each block holding ±448 × s_b plus grid values.
     const std::uint64_t R = 8, C = 8;
     std::vector<float> v(R * C);
@@ -133,7 +133,7 @@ void TestRequantize::fp8OnGridIsExact() {
     Fp8Params f;
     f.granularity = Fp8Granularity::Block;
     f.block_rows = f.block_cols = 4;
-    const auto e = measure_requantization(tensor_of(v, R, C), RequantScheme{f});
+    const auto e = measure_round_trip(tensor_of(v, R, C), RoundTripScheme{f});
     QVERIFY(e.measured);
     QCOMPARE(e.count, R * C);
     QCOMPARE(e.rmse, 0.0);
@@ -142,7 +142,7 @@ void TestRequantize::fp8OnGridIsExact() {
     QVERIFY(QString::fromStdString(e.estimator).contains(QStringLiteral("FP8 E4M3, 4×4 blocks, scale = absmax/448")));
 }
 
-void TestRequantize::fp8HandCase() {
+void TestRoundTripEstimate::fp8HandCase() {
     // Per-channel: row scale = absmax/448, nearest code by brute force.
     const std::vector<float> v{1.0f, 0.3f, -0.77f, 0.001f, 5.0f, -2.2f, 0.0f, 3.3f};
     std::vector<float> y(v.size());
@@ -154,7 +154,7 @@ void TestRequantize::fp8HandCase() {
     }
     Fp8Params f;
     f.granularity = Fp8Granularity::Channel;
-    const auto e = measure_requantization(tensor_of(v, 2, 4), RequantScheme{f});
+    const auto e = measure_round_trip(tensor_of(v, 2, 4), RoundTripScheme{f});
     const auto x = expect_of(v, y);
     QVERIFY(x.rmse > 0);
     QVERIFY(close(e.rmse, x.rmse));
@@ -162,7 +162,7 @@ void TestRequantize::fp8HandCase() {
     QVERIFY(close(e.sqnr_db, x.sqnr));
 }
 
-void TestRequantize::bnbNf4HandCase() {
+void TestRoundTripEstimate::bnbNf4HandCase() {
     // Blocks of 4 over the flattened 2×6 tensor (blocks cross rows).
     const std::vector<float> v{1.0f, -1.0f, 0.5f, 0.0f, 0.2f, -0.1f, 2.0f, 0.3f, 0.0f, 0.0f, 0.0f, 0.0f};
     // NF4 codes by hand: block 0 (absmax 1): 0.5 → 0.44070983; block 1 (absmax 2):
@@ -173,44 +173,44 @@ void TestRequantize::bnbNf4HandCase() {
                          0.0f, 0.0f, 0.0f, 0.0f};
     Bnb4Params b;
     b.blocksize = 4;
-    const auto e = measure_requantization(tensor_of(v, 2, 6), RequantScheme{b});
+    const auto e = measure_round_trip(tensor_of(v, 2, 6), RoundTripScheme{b});
     const auto x = expect_of(v, y);
     QVERIFY(close(e.rmse, x.rmse, 1e-6));
     QVERIFY(close(e.max_abs, x.max_abs, 1e-6));
 }
 
-void TestRequantize::bnbInt8HandCase() {
+void TestRoundTripEstimate::bnbInt8HandCase() {
     // Row absmax 127 → scale 1: 63.5 → 64, 0.5 → 1 (half away from zero), −2.5 → −3.
     // Second row already on its grid (absmax 127): exact.
     const std::vector<float> v{127.0f, 63.5f, 0.5f, -2.5f, -127.0f, 2.0f, 1.0f, 0.0f};
     std::vector<float> y{127.0f, 64.0f, 1.0f, -3.0f, -127.0f, 2.0f, 1.0f, 0.0f};
-    const auto e = measure_requantization(tensor_of(v, 2, 4), RequantScheme{Int8Params{}});
+    const auto e = measure_round_trip(tensor_of(v, 2, 4), RoundTripScheme{Int8Params{}});
     const auto x = expect_of(v, y);
     QVERIFY(close(e.rmse, x.rmse, 1e-5));
     QVERIFY(close(e.max_abs, x.max_abs, 1e-5));
     QVERIFY(e.sqnr_db > 0 && std::isfinite(e.sqnr_db));
 }
 
-void TestRequantize::gptqAndAwqHandCases() {
+void TestRoundTripEstimate::gptqAndAwqHandCases() {
     const std::vector<float> v{0.2f, 0.5f, 0.8f, 1.1f};
     AffineParams a;
     a.bits = 2;
     a.group_size = 4;
     // GPTQ: range [0, 1.1], scale 1.1/3, zero 0 → q = 1, 1, 2, 3.
     a.packing = AffinePacking::Gptq;
-    QVERIFY(requant_includes_zero(a));
+    QVERIFY(round_trip_includes_zero(a));
     {
         const float sc = 1.1f / 3.0f;
-        const auto e = measure_requantization(tensor_of(v, 1, 4), RequantScheme{a});
+        const auto e = measure_round_trip(tensor_of(v, 1, 4), RoundTripScheme{a});
         const auto x = expect_of(v, {sc, sc, 2 * sc, 3 * sc});
         QVERIFY(close(e.rmse, x.rmse, 1e-5));
         QVERIFY(close(e.max_abs, x.max_abs, 1e-5));
     }
     // AWQ: range [0.2, 1.1], scale 0.3, zero = clamp(−round(0.667), 0, 3) = 0 → q = 1, 2, 3, 3.
     a.packing = AffinePacking::AwqGemm;
-    QVERIFY(!requant_includes_zero(a));
+    QVERIFY(!round_trip_includes_zero(a));
     {
-        const auto e = measure_requantization(tensor_of(v, 1, 4), RequantScheme{a});
+        const auto e = measure_round_trip(tensor_of(v, 1, 4), RoundTripScheme{a});
         const auto x = expect_of(v, {0.3f, 0.6f, 0.9f, 0.9f});
         QVERIFY(close(e.rmse, x.rmse, 1e-5));
         QVERIFY(close(e.max_abs, x.max_abs, 1e-5));
@@ -220,13 +220,13 @@ void TestRequantize::gptqAndAwqHandCases() {
     {
         const std::vector<float> w{0.2f, 0.5f, 0.8f, 1.1f, 0.0f, 1.0f, 2.0f, 3.0f};
         const float sc = 1.1f / 3.0f;
-        const auto e = measure_requantization(tensor_of(w, 1, 8), RequantScheme{a});
+        const auto e = measure_round_trip(tensor_of(w, 1, 8), RoundTripScheme{a});
         const auto x = expect_of(w, {sc, sc, 2 * sc, 3 * sc, 0.0f, 1.0f, 2.0f, 3.0f});
         QVERIFY(close(e.rmse, x.rmse, 1e-5));
     }
 }
 
-void TestRequantize::ggufMatchesGgmlQuantizer() {
+void TestRoundTripEstimate::ggufMatchesGgmlQuantizer() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     const std::string dir = test::shared_fixtures_dir() + "/quantize-ref";
     for (auto [type, dt] : {std::pair{"Q8_0", DType::Q8_0}, std::pair{"Q4_0", DType::Q4_0}}) {
@@ -251,7 +251,7 @@ void TestRequantize::ggufMatchesGgmlQuantizer() {
                 ++rows;
             }
             QVERIFY(rows > 0);
-            const auto e = measure_requantization(tensor_of(x, rows, C), RequantScheme{GgmlParams{dt}});
+            const auto e = measure_round_trip(tensor_of(x, rows, C), RoundTripScheme{GgmlParams{dt}});
             const auto want = expect_of(x, y);
             QVERIFY2(close(e.rmse, want.rmse, 1e-12), qPrintable(QStringLiteral("%1 %2: rmse %3 vs ggml %4").arg(type, QString::fromStdString(name)).arg(e.rmse).arg(want.rmse)));
             QCOMPARE(e.max_abs, want.max_abs);
@@ -261,7 +261,7 @@ void TestRequantize::ggufMatchesGgmlQuantizer() {
     }
 }
 
-void TestRequantize::referenceCasesPerFamily() {
+void TestRoundTripEstimate::referenceCasesPerFamily() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     const std::vector<std::pair<std::string, std::string>> cases{
         {"fp8/ministral_per_tensor", "fp8-tensor"}, {"fp8/llama_dynamic_per_channel", "fp8-channel"},
@@ -282,7 +282,7 @@ void TestRequantize::referenceCasesPerFamily() {
         for (const auto& t : plan.tensors) {
             if (!t.quantized || !t.recipe) continue;
             QVERIFY2(t.recipe->scheme_id().rfind(prefix, 0) == 0, qPrintable(QString::fromStdString(c + ": " + t.recipe->scheme_id())));
-            const auto e = measure_requantization(t);
+            const auto e = measure_round_trip(t);
             QVERIFY2(e.measured, qPrintable(QString::fromStdString(c + ": " + e.unavailable)));
             QVERIFY(e.count > 0);
             // RTN with absmax scales is idempotent on data that an RTN absmax
@@ -306,7 +306,7 @@ void TestRequantize::referenceCasesPerFamily() {
         bool seen = false;
         for (const auto& t : plan.tensors) {
             if (!t.quantized || !t.recipe) continue;
-            const auto e = measure_requantization(t);
+            const auto e = measure_round_trip(t);
             QVERIFY(!e.measured);
             QVERIFY2(QString::fromStdString(e.unavailable).contains(QStringLiteral("not measurable yet")), e.unavailable.c_str());
             seen = true;
@@ -315,7 +315,7 @@ void TestRequantize::referenceCasesPerFamily() {
     }
 }
 
-void TestRequantize::chunkingAndCancel() {
+void TestRoundTripEstimate::chunkingAndCancel() {
     std::vector<float> v(64 * 96);
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(std::sin(0.37 * double(i)) * 3.0);
     v[5] = std::numeric_limits<float>::quiet_NaN();
@@ -324,10 +324,10 @@ void TestRequantize::chunkingAndCancel() {
     f.granularity = Fp8Granularity::Block;
     f.block_rows = 16;
     f.block_cols = 32;
-    const RequantScheme s{f};
+    const RoundTripScheme s{f};
     std::uint64_t last = 0, total = 0;
-    const auto a = measure_requantization(t, s, {}, nullptr, 1u << 20);
-    const auto b = measure_requantization(t, s, [&](std::uint64_t d, std::uint64_t n) { last = d; total = n; }, nullptr, 100);
+    const auto a = measure_round_trip(t, s, {}, nullptr, 1u << 20);
+    const auto b = measure_round_trip(t, s, [&](const Progress& p) { last = p.done; total = p.total; }, nullptr, 100);
     QCOMPARE(a.count, std::uint64_t(v.size() - 1));
     QCOMPARE(a.rmse, b.rmse);
     QCOMPARE(a.max_abs, b.max_abs);
@@ -335,19 +335,19 @@ void TestRequantize::chunkingAndCancel() {
     QCOMPARE(last, total);
     std::atomic<bool> cancel{true};
     try {
-        measure_requantization(t, s, {}, &cancel);
+        measure_round_trip(t, s, {}, &cancel);
         QFAIL("no Cancelled");
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Cancelled);
     }
 }
 
-void TestRequantize::typedParamsDriveTheEstimate() {
+void TestRoundTripEstimate::typedParamsDriveTheEstimate() {
     std::vector<float> v(32 * 64);
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(std::cos(0.11 * double(i)));
     auto t = tensor_of(v, 32, 64);
     std::string why;
-    QVERIFY(!requant_scheme_for(t, &why));
+    QVERIFY(!round_trip_scheme_for(t, &why));
     QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for test"));
 
     Fp8Params f;
@@ -356,7 +356,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     f.block_rows = 16;
     f.block_cols = 32;
     t.params = f;
-    auto s = requant_scheme_for(t, &why);
+    auto s = round_trip_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
     QVERIFY(std::holds_alternative<Fp8Params>(s->params));
     QCOMPARE(params_of<Fp8Params>(s).format, DType::F8_E5M2);
@@ -373,19 +373,19 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     a.symmetric = true;
     a.act_order = true;
     t.params = a;
-    s = requant_scheme_for(t, &why);
+    s = round_trip_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
     QVERIFY(std::holds_alternative<AffineParams>(s->params));
     QCOMPARE(params_of<AffineParams>(s).bits, 3u);
     QCOMPARE(params_of<AffineParams>(s).group_size, std::uint64_t(16));
-    QVERIFY(requant_symmetric(params_of<AffineParams>(s)) && requant_includes_zero(params_of<AffineParams>(s)));
+    QVERIFY(round_trip_symmetric(params_of<AffineParams>(s)) && round_trip_includes_zero(params_of<AffineParams>(s)));
     QCOMPARE(scheme_id(*t.params), std::string("gptq-3bit-gx-actorder"));
 
     Bnb4Params b;
     b.type = Bnb4Type::Fp4;
     b.blocksize = 128;
     t.params = b;
-    s = requant_scheme_for(t, &why);
+    s = round_trip_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
     QCOMPARE(params_of<Bnb4Params>(s).type, Bnb4Type::Fp4);
     QCOMPARE(params_of<Bnb4Params>(s).blocksize, std::uint64_t(128));
@@ -399,16 +399,16 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     w.groups = 4;
     w.zero_points = ZeroPointForm::Stored;
     t.params = w;
-    s = requant_scheme_for(t, &why);
+    s = round_trip_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
     QCOMPARE(params_of<AffineParams>(s).group_size, std::uint64_t(16));
-    QVERIFY(!requant_includes_zero(params_of<AffineParams>(s)) && !requant_symmetric(params_of<AffineParams>(s)));
+    QVERIFY(!round_trip_includes_zero(params_of<AffineParams>(s)) && !round_trip_symmetric(params_of<AffineParams>(s)));
     QCOMPARE(scheme_id(*t.params), std::string("awq-gemm-4bit-g16"));
     w.group_size = 128;  // wider than the 64-element rows: one group per row
     w.groups = 1;
     w.channelwise = true;
     t.params = w;
-    s = requant_scheme_for(t, &why);
+    s = round_trip_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
     QCOMPARE(params_of<AffineParams>(s).group_size, std::uint64_t(64));
 
@@ -422,10 +422,10 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     c.zero_points = ZeroPointForm::None;
     c.scale_dtype = DType::BF16;
     t.params = c;
-    s = requant_scheme_for(t, &why);
+    s = round_trip_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
     QCOMPARE(params_of<AffineParams>(s).group_size, std::uint64_t(32));
-    QVERIFY(requant_symmetric(params_of<AffineParams>(s)) && requant_includes_zero(params_of<AffineParams>(s)));
+    QVERIFY(round_trip_symmetric(params_of<AffineParams>(s)) && round_trip_includes_zero(params_of<AffineParams>(s)));
     QCOMPARE(scheme_id(*t.params), std::string("ct-pack-int4-g32"));
     QCOMPARE(describe(*t.params), std::string("compressed-tensors W4A16 (pack-quantized), int4 symmetric, group 32, BF16 scales"));
     c.packing = AffinePacking::CtNaiveQuantized;
@@ -437,7 +437,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     c.zero_points = ZeroPointForm::Signed;
     c.activation_bits = 8;
     t.params = c;
-    QVERIFY(!requant_scheme_for(t, &why));
+    QVERIFY(!round_trip_scheme_for(t, &why));
     QVERIFY2(why.find("not measurable yet for ct-naive-int8-tensor-asym") == 0, why.c_str());
     QCOMPARE(describe(*t.params), std::string("compressed-tensors W8A8 (naive-quantized), int8 asymmetric, per-tensor, BF16 scales"));
 
@@ -448,7 +448,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     g.group_size = 32;
     g.scale_dtype = DType::F16;
     t.params = g;
-    s = requant_scheme_for(t, &why);
+    s = round_trip_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
     // The 1 × 32 block is resolved where the estimate lays out its groups.
     QCOMPARE(params_of<Fp8Params>(s).granularity, Fp8Granularity::Group);
@@ -461,7 +461,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     m.granularity = Fp8Granularity::Channel;
     m.scale_name = Fp8ScaleName::Scale;
     t.params = m;
-    s = requant_scheme_for(t, &why);
+    s = round_trip_scheme_for(t, &why);
     QVERIFY2(s, why.c_str());
     QCOMPARE(params_of<Fp8Params>(s).granularity, Fp8Granularity::Channel);
     QCOMPARE(scheme_id(*t.params), std::string("modelopt-fp8-channel"));
@@ -471,7 +471,7 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     Fp4Params f4;
     f4.activation_bits = 4;
     t.params = f4;
-    QVERIFY(!requant_scheme_for(t, &why));
+    QVERIFY(!round_trip_scheme_for(t, &why));
     QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for ct-nvfp4"));
     QCOMPARE(describe(*t.params),
              std::string("compressed-tensors NVFP4 W4A4 (nvfp4-pack-quantized), E2M1 with an E4M3 scale per 16, F32 global scale"));
@@ -483,16 +483,16 @@ void TestRequantize::typedParamsDriveTheEstimate() {
     mx.global_scale = Fp4GlobalScale::None;
     mx.layout = Fp4Layout::BlocksExperts;
     t.params = mx;
-    QVERIFY(!requant_scheme_for(t, &why));
+    QVERIFY(!round_trip_scheme_for(t, &why));
     QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable yet for mxfp4-experts"));
 
     t.params = GgmlParams{DType::Q6_K};
-    QVERIFY(!requant_scheme_for(t, &why));
-    // 64-element rows are not whole Q6_K blocks (256): no estimate (test_requantize_gguf.cc measures whole ones).
+    QVERIFY(!round_trip_scheme_for(t, &why));
+    // 64-element rows are not whole Q6_K blocks (256): no estimate (test_round_trip_estimate_gguf.cc measures whole ones).
     QCOMPARE(QString::fromStdString(why), QStringLiteral("not measurable for gguf-Q6_K: a row is not a whole number of blocks"));
 }
 
-void TestRequantize::typedParamsOfReferenceCases() {
+void TestRoundTripEstimate::typedParamsOfReferenceCases() {
     AMN_REQUIRE_REFERENCE_DIR(ref);
     for (const char* c : {"fp8/exaone_fine_grained", "fp8/llama_dynamic_per_channel", "gptq/falcon3_1b_int4",
                           "awq/llama_3_2_1b_awq", "bnb/llama_1b_nf4_double_quant", "bnb/llama_1b_int8", "gguf/smollm2_q4_k",
@@ -543,5 +543,5 @@ void TestRequantize::typedParamsOfReferenceCases() {
     QCOMPARE(p.block_cols, std::uint64_t(128));
 }
 
-QTEST_APPLESS_MAIN(TestRequantize)
-#include "test_requantize.moc"
+QTEST_APPLESS_MAIN(TestRoundTripEstimate)
+#include "test_round_trip_estimate.moc"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-#include "sink/sink.hpp"
+#include "exec/tensor_sink.hpp"
 
 #include "anamnesis/error.hpp"
 

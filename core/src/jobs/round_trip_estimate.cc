@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-#include "anamnesis/requantize.hpp"
+#include "anamnesis/round_trip_estimate.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "kernels/int/quant_kernels.hpp"
-#include "jobs/lethe_estimate_internal.hpp"
-#include "exec/loss_sums.hpp"
+#include "jobs/round_trip_estimate_internal.hpp"
+#include "kernels/common/loss_sums.hpp"
 #include "exec/row_pass.hpp"
 
 #include <algorithm>
@@ -161,7 +161,7 @@ struct AffineRtn {
     float maxq;
 
     AffineRtn(const AffineParams& p, std::uint64_t rows, std::uint64_t cols)
-        : R(rows), group_size(p.group_size), include_zero(requant_includes_zero(p)), symmetric(requant_symmetric(p)) {
+        : R(rows), group_size(p.group_size), include_zero(round_trip_includes_zero(p)), symmetric(round_trip_symmetric(p)) {
         if (group_size == 0) throw Error(ErrorCode::Usage, "group size 0");
         if (p.bits < 2 || p.bits > 8) throw Error(ErrorCode::Usage, "bits must be 2..8");
         ngroups_row = (cols + group_size - 1) / group_size;
@@ -190,9 +190,9 @@ struct AffineRtn {
     }
 };
 
-// The two passes of measure_requantization with re-quantizer `q`.
+// The two passes of measure_round_trip with re-quantizer `q`.
 template <class Rtn>
-RequantError measure_rtn(const Recipe& r, const Rtn& q, std::string estimator, const StatsProgressFn& progress,
+RoundTripError measure_rtn(const Recipe& r, const Rtn& q, std::string estimator, const ProgressFn& progress,
                          const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     const std::uint64_t C = r.row_elems();
     const std::uint64_t ng = q.count();
@@ -231,35 +231,35 @@ RequantError measure_rtn(const Recipe& r, const Rtn& q, std::string estimator, c
                 sums.add(x, q(q.of(r0 + i, c), x, p));
             }
     });
-    return detail::requant_measured(std::move(estimator), sums);
+    return detail::round_trip_measured(std::move(estimator), sums);
 }
 
-// measure_requantization's dispatch on the scheme's parameters.
+// measure_round_trip's dispatch on the scheme's parameters.
 struct Measure {
     const LogicalTensor& t;
-    const RequantScheme& s;
-    const StatsProgressFn& progress;
+    const RoundTripScheme& s;
+    const ProgressFn& progress;
     const std::atomic<bool>* cancel;
     std::uint64_t chunk_elems;
 
     const Recipe& r() const { return *t.recipe; }
     // The re-quantizer is built (geometry checked) before the description.
     template <class Rtn>
-    RequantError run(const Rtn& q) const { return measure_rtn(r(), q, s.description(), progress, cancel, chunk_elems); }
+    RoundTripError run(const Rtn& q) const { return measure_rtn(r(), q, s.description(), progress, cancel, chunk_elems); }
 
-    RequantError operator()(const Fp8Params& p) const { return run(Fp8Rtn(p, s.experts, r().rows(), r().row_elems())); }
-    RequantError operator()(const Bnb4Params& p) const { return run(Bnb4Rtn(p, r().rows(), r().row_elems())); }
-    RequantError operator()(const Int8Params&) const { return run(Int8Rtn{r().rows()}); }
-    RequantError operator()(const AffineParams& p) const { return run(AffineRtn(p, r().rows(), r().row_elems())); }
-    RequantError operator()(const GgmlParams& p) const {
+    RoundTripError operator()(const Fp8Params& p) const { return run(Fp8Rtn(p, s.experts, r().rows(), r().row_elems())); }
+    RoundTripError operator()(const Bnb4Params& p) const { return run(Bnb4Rtn(p, r().rows(), r().row_elems())); }
+    RoundTripError operator()(const Int8Params&) const { return run(Int8Rtn{r().rows()}); }
+    RoundTripError operator()(const AffineParams& p) const { return run(AffineRtn(p, r().rows(), r().row_elems())); }
+    RoundTripError operator()(const GgmlParams& p) const {
         return detail::measure_gguf_encoder(t, p.type, s.description(), progress, cancel, chunk_elems);
     }
-    RequantError operator()(const Fp4Params& p) const {
+    RoundTripError operator()(const Fp4Params& p) const {
         throw Error(ErrorCode::Usage, "not measurable yet for " + p.id(), {}, t.name);
     }
 };
 
-// RequantScheme::description() of each scheme.
+// RoundTripScheme::description() of each scheme.
 struct Describe {
     std::string operator()(const Fp8Params& p) const {
         const Fp8Format f = fp8_format(p.format);
@@ -288,8 +288,8 @@ struct Describe {
         const std::string s = "RTN re-quantization, " + std::to_string(p.bits) + "-bit, group " + std::to_string(p.group_size) +
                               " along the input dimension, ";
         const std::string maxq = std::to_string((1u << p.bits) - 1);
-        if (requant_symmetric(p)) return s + "symmetric (GPTQ), scale = 2·max|x|/" + maxq;
-        return s + "asymmetric min/max" + (requant_includes_zero(p) ? " (range includes 0, GPTQ)" : " (AWQ)") +
+        if (round_trip_symmetric(p)) return s + "symmetric (GPTQ), scale = 2·max|x|/" + maxq;
+        return s + "asymmetric min/max" + (round_trip_includes_zero(p) ? " (range includes 0, GPTQ)" : " (AWQ)") +
                ", scale = (max−min)/" + maxq;
     }
     std::string operator()(const GgmlParams& p) const {
@@ -300,8 +300,8 @@ struct Describe {
 
 }  // namespace
 
-RequantError detail::requant_measured(std::string estimator, const LossSums& sums) {
-    RequantError out;
+RoundTripError detail::round_trip_measured(std::string estimator, const LossSums& sums) {
+    RoundTripError out;
     out.measured = true;
     out.estimator = std::move(estimator);
     out.count = sums.count;
@@ -324,33 +324,33 @@ float fp8_round(DType fmt, float x) noexcept {
     return std::copysign(q, x);
 }
 
-std::string RequantScheme::description() const { return std::visit(Describe{}, params); }
+std::string RoundTripScheme::description() const { return std::visit(Describe{}, params); }
 
-bool requant_includes_zero(const AffineParams& p) noexcept {
+bool round_trip_includes_zero(const AffineParams& p) noexcept {
     // GPTQ's quantizer and compressed-tensors' calculate_qparams both widen
     // the range to include 0; AutoAWQ's does not.
     return p.packing != AffinePacking::AwqGemm;
 }
 
-bool requant_symmetric(const AffineParams& p) noexcept {
+bool round_trip_symmetric(const AffineParams& p) noexcept {
     return p.packing != AffinePacking::AwqGemm && p.symmetric.value_or(false);
 }
 
 namespace {
 
 // The RTN re-quantizer of each scheme's parameters; `why` says why not.
-struct RequantFor {
+struct RoundTripFor {
     const LogicalTensor& t;
     const Recipe& r;
     std::string& why;
 
-    std::optional<RequantScheme> fail(std::string w) const {
+    std::optional<RoundTripScheme> fail(std::string w) const {
         why = std::move(w);
         return std::nullopt;
     }
 
-    std::optional<RequantScheme> operator()(const Fp8Params& p) const {
-        RequantScheme s;
+    std::optional<RoundTripScheme> operator()(const Fp8Params& p) const {
+        RoundTripScheme s;
         switch (p.format) {
             case DType::F8_E4M3: case DType::F8_E5M2: case DType::F8_E4M3FNUZ: case DType::F8_E5M2FNUZ: break;
             default: return fail("not measurable yet for FP8 format " + dtype_name(p.format));
@@ -367,15 +367,15 @@ struct RequantFor {
         return s;
     }
 
-    std::optional<RequantScheme> operator()(const Bnb4Params& p) const {
+    std::optional<RoundTripScheme> operator()(const Bnb4Params& p) const {
         // a nested (double-quant) absmax is treated as f32
         if (!p.blocksize) return fail("bitsandbytes blocksize 0 in " + p.id());
-        return RequantScheme{p};
+        return RoundTripScheme{p};
     }
 
-    std::optional<RequantScheme> operator()(const Int8Params& p) const { return RequantScheme{p}; }
+    std::optional<RoundTripScheme> operator()(const Int8Params& p) const { return RoundTripScheme{p}; }
 
-    std::optional<RequantScheme> operator()(const AffineParams& p) const {
+    std::optional<RoundTripScheme> operator()(const AffineParams& p) const {
         if (p.per_tensor) return fail("not measurable yet for " + p.id() + " (one scale per tensor)");
         // Groups are contiguous runs along the input dimension; an act-order
         // permutation is not repeated. Without a uniform group size the
@@ -387,45 +387,45 @@ struct RequantFor {
             a.group_size = n ? (in + n - 1) / n : in;
         }
         if (a.bits < 2 || a.bits > 8 || a.group_size == 0) return fail("unrecognised scheme id " + p.id());
-        return RequantScheme{a};
+        return RoundTripScheme{a};
     }
 
-    std::optional<RequantScheme> operator()(const GgmlParams& p) const {
-        std::string w = detail::gguf_requant_unavailable(p.type);
+    std::optional<RoundTripScheme> operator()(const GgmlParams& p) const {
+        std::string w = detail::gguf_round_trip_unavailable(p.type);
         if (!w.empty()) return fail(std::move(w));
         const DTypeInfo* info = dtype_info(p.type);
         if (r.row_elems() == 0 || r.row_elems() % info->block_elems != 0)
             return fail("not measurable for " + p.id() + ": a row is not a whole number of blocks");
-        return RequantScheme{p};
+        return RoundTripScheme{p};
     }
 
     /// Schemes without an RTN re-quantizer yet.
     template <class P>
-    std::optional<RequantScheme> operator()(const P& p) const {
+    std::optional<RoundTripScheme> operator()(const P& p) const {
         return fail("not measurable yet for " + p.id());
     }
 };
 
-/// The code of requant_scheme_for's refusal (its `why` in words).
-RequantUnavailable unavailable_reason(const LogicalTensor& t, std::string& scheme) {
-    if (!t.quantized || !t.recipe || t.recipe->scheme_id() == "passthrough") return RequantUnavailable::NotQuantized;
+/// The code of round_trip_scheme_for's refusal (its `why` in words).
+RoundTripUnavailable unavailable_reason(const LogicalTensor& t, std::string& scheme) {
+    if (!t.quantized || !t.recipe || t.recipe->scheme_id() == "passthrough") return RoundTripUnavailable::NotQuantized;
     scheme = t.params ? scheme_id(*t.params) : t.recipe->scheme_id();
     if (t.params)
         if (const auto* g = std::get_if<GgmlParams>(&*t.params)) {
             const DTypeInfo* info = dtype_info(g->type);
-            if (info && info->ggml_id >= 0 && kernels::gguf::requires_imatrix(info->ggml_id)) return RequantUnavailable::NeedsImatrix;
+            if (info && info->ggml_id >= 0 && kernels::gguf::requires_imatrix(info->ggml_id)) return RoundTripUnavailable::NeedsImatrix;
             if (info && info->ggml_id >= 0 && kernels::gguf::imatrix_encoder(info->ggml_id) &&
                 t.recipe->row_elems() % info->block_elems != 0)
-                return RequantUnavailable::PartialBlocks;
+                return RoundTripUnavailable::PartialBlocks;
         }
-    return RequantUnavailable::NotYet;
+    return RoundTripUnavailable::NotYet;
 }
 
 }  // namespace
 
-std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& t, std::string* why) {
+std::optional<RoundTripScheme> round_trip_scheme_for(const LogicalTensor& t, std::string* why) {
     std::string w;
-    auto fail = [&](std::string m) -> std::optional<RequantScheme> {
+    auto fail = [&](std::string m) -> std::optional<RoundTripScheme> {
         if (why) *why = std::move(m);
         return std::nullopt;
     };
@@ -434,29 +434,29 @@ std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& t, std::str
         if (!t.quantized || t.recipe->scheme_id() == "passthrough") return fail("not quantized: nothing to measure");
         return fail("not measurable yet for " + t.recipe->scheme_id());
     }
-    auto s = std::visit(RequantFor{t, *t.recipe, w}, *t.params);
+    auto s = std::visit(RoundTripFor{t, *t.recipe, w}, *t.params);
     if (!s) return fail(std::move(w));
     return s;
 }
 
-RequantError measure_requantization(const LogicalTensor& t, const RequantScheme& s, const StatsProgressFn& progress,
+RoundTripError measure_round_trip(const LogicalTensor& t, const RoundTripScheme& s, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
     return std::visit(Measure{t, s, progress, cancel, chunk_elems}, s.params);
 }
 
-RequantError measure_requantization(const LogicalTensor& t, const StatsProgressFn& progress,
+RoundTripError measure_round_trip(const LogicalTensor& t, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
     std::string why;
-    const auto s = requant_scheme_for(t, &why);
+    const auto s = round_trip_scheme_for(t, &why);
     if (!s) {
-        RequantError e;
+        RoundTripError e;
         e.unavailable = why;
         e.reason = unavailable_reason(t, e.scheme);
         return e;
     }
-    return measure_requantization(t, *s, progress, cancel, chunk_elems);
+    return measure_round_trip(t, *s, progress, cancel, chunk_elems);
 }
 
 }  // namespace amn

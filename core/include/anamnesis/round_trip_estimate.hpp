@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-/// \file requantize.hpp
+/// \file round_trip_estimate.hpp
 /// "What Lethe took", measured where it can be: the precision a quantized
 /// tensor's scheme loses, estimated by re-quantizing its dequantized values
 /// with the same scheme family and parameters by round-to-nearest (RTN) —
@@ -13,6 +13,7 @@
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/quant_params.hpp"
+#include "anamnesis/executor.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <atomic>
@@ -45,8 +46,8 @@ namespace amn {
 /// - `AffineParams`: GPTQ / AWQ / compressed-tensors int: per-group min/max,
 ///   `bits`-bit integers (2..8), groups of `group_size` (≥ 1) contiguous
 ///   elements along each row (the input dimension). The range rule follows
-///   `packing` (`requant_includes_zero`) and `symmetric`
-///   (`requant_symmetric`).
+///   `packing` (`round_trip_includes_zero`) and `symmetric`
+///   (`round_trip_symmetric`).
 /// - `GgmlParams`: a GGUF type with an encoder (`type`): each row is
 ///   quantized with ggml's no-imatrix quantizer for that type
 ///   (`ggml_quantize_chunk(type, …, imatrix = NULL)`, byte-exact,
@@ -55,8 +56,8 @@ namespace amn {
 ///   IQ3_XXS/S, IQ2_S, IQ1_M, Q8_0, Q4_0, Q4_1, Q5_0/1, Q1_0, Q2_0,
 ///   TQ1_0/2_0, MXFP4, NVFP4.
 /// - `Fp4Params`: no re-quantizer yet (not measurable).
-struct RequantScheme {
-    /// The scheme and parameters re-quantized to. `requant_scheme_for`
+struct RoundTripScheme {
+    /// The scheme and parameters re-quantized to. `round_trip_scheme_for`
     /// copies `LogicalTensor::params` and resolves AffineParams::group_size
     /// to the contiguous group size measured with (see there).
     QuantParams params = Fp8Params{};
@@ -81,12 +82,12 @@ struct RequantScheme {
 /// which is re-quantized as AutoAWQ's `pseudo_quantize_tensor` (range =
 /// [min, max], scale = max(max − min, 1e−5) / (2^bits − 1), zero =
 /// clamp(−round(min/scale), 0, 2^bits − 1)).
-bool requant_includes_zero(const AffineParams& p) noexcept;
+bool round_trip_includes_zero(const AffineParams& p) noexcept;
 
 /// Whether the RTN re-quantizer of `p` is symmetric (GPTQ sym=True,
 /// compressed-tensors symmetric: range ±max|x|, zero = 2^(bits−1)):
 /// `p.symmetric` when known (false when nullopt), never for AWQ GEMM.
-bool requant_symmetric(const AffineParams& p) noexcept;
+bool round_trip_symmetric(const AffineParams& p) noexcept;
 
 /// The re-quantizer matching a logical tensor's scheme, from its typed
 /// `LogicalTensor::params` (quant_params.hpp) and its shape: FP8 tensor /
@@ -110,11 +111,11 @@ bool requant_symmetric(const AffineParams& p) noexcept;
 /// measurable for gguf-IQ2_XXS: ggml quantizes it only with an importance
 /// matrix, which the file does not carry"). FP8: `experts` is the product
 /// of the shape's leading dimensions of a weight of 3 or more dimensions.
-std::optional<RequantScheme> requant_scheme_for(const LogicalTensor& tensor, std::string* why = nullptr);
+std::optional<RoundTripScheme> round_trip_scheme_for(const LogicalTensor& tensor, std::string* why = nullptr);
 
 /// Why no estimate was made, as a code a UI words in its own language
-/// (with `RequantError::scheme`); the English text is `RequantError::unavailable`.
-enum class RequantUnavailable {
+/// (with `RoundTripError::scheme`); the English text is `RoundTripError::unavailable`.
+enum class RoundTripUnavailable {
     None,          ///< measured, or not asked
     NotQuantized,  ///< passthrough tensor: nothing to measure
     NotYet,        ///< no re-quantizer for this scheme (or these parameters) yet
@@ -122,13 +123,13 @@ enum class RequantUnavailable {
     PartialBlocks, ///< a row is not a whole number of the GGUF type's blocks
 };
 
-/// Result of `measure_requantization`.
-struct RequantError {
+/// Result of `measure_round_trip`.
+struct RoundTripError {
     bool measured = false;   ///< false: `unavailable` says why (no numbers)
     std::string unavailable; ///< e.g. "not measurable yet for gguf-Q4_K"
-    RequantUnavailable reason = RequantUnavailable::None;  ///< set with `unavailable`
+    RoundTripUnavailable reason = RoundTripUnavailable::None;  ///< set with `unavailable`
     std::string scheme;      ///< scheme id `reason` concerns ("gguf-IQ2_XXS"); empty for NotQuantized
-    std::string estimator;   ///< RequantScheme::description()
+    std::string estimator;   ///< RoundTripScheme::description()
     std::uint64_t count = 0; ///< elements compared: x and its re-quantization y both finite (the others are skipped)
     double rmse = 0;         ///< sqrt(mean((y − x)²)), x dequantized, y its RTN re-quantization
     double max_abs = 0;      ///< max |y − x|
@@ -155,16 +156,16 @@ struct RequantError {
 ///         or one that needs an importance matrix, bits outside 2..8, an
 ///         FP8 format that is not FP8, Fp4Params); Error{Cancelled}; any
 ///         Error the recipe raises.
-RequantError measure_requantization(const LogicalTensor& tensor, const RequantScheme& scheme,
-                                    const StatsProgressFn& progress = {},
+RoundTripError measure_round_trip(const LogicalTensor& tensor, const RoundTripScheme& scheme,
+                                    const ProgressFn& progress = {},
                                     const std::atomic<bool>* cancel = nullptr,
                                     std::uint64_t chunk_elems = 1u << 20);
 
-/// `requant_scheme_for` + the above. When no scheme fits, returns
+/// `round_trip_scheme_for` + the above. When no scheme fits, returns
 /// `measured == false` with the reason (`unavailable`, `reason`, `scheme`),
 /// without reading tensor data.
 /// \throws as above (Unsupported for a tensor without recipe).
-RequantError measure_requantization(const LogicalTensor& tensor, const StatsProgressFn& progress = {},
+RoundTripError measure_round_trip(const LogicalTensor& tensor, const ProgressFn& progress = {},
                                     const std::atomic<bool>* cancel = nullptr,
                                     std::uint64_t chunk_elems = 1u << 20);
 

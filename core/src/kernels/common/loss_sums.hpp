@@ -3,7 +3,7 @@
 // Internal: the one round-trip error accumulator of the loss reports —
 // forget to GGUF (forget_gguf.cc), forget to safetensors schemes (forget_st.cc and
 // its kernels, st_kernels.hpp), the re-quantization estimates
-// (lethe_estimate.cc, lethe_estimate_gguf.cc) and the cast errors of the statistics
+// (round_trip_estimate.cc, round_trip_estimate_gguf.cc) and the cast errors of the statistics
 // (stats.cc, the SQNR rule only). x is the original value, y its round trip
 // (quantized, then dequantized).
 //
