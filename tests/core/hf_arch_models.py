@@ -453,12 +453,161 @@ def gpt_oss_bf16(case):
     return gpt_oss_config(False), gpt_oss_tensors(False), "llama3", "BF16"
 
 
+def gemma3_mm(case):
+    # google/gemma-3-4b-it's config.json layout (Gemma3ForConditionalGeneration): the text model's keys
+    # under text_config (rope_scaling linear 8 as the 4B has), a vision_config; tensors under
+    # language_model., a SigLIP vision tower and the projector, which the converter drops.
+    text = gemma3_config(32000)
+    for k in ("architectures", "torch_dtype", "transformers_version", "vocab_size", "bos_token_id", "eos_token_id",
+              "pad_token_id"):
+        text.pop(k)
+    text["rope_scaling"] = {"factor": 8.0, "rope_type": "linear"}
+    text["sliding_window_pattern"] = 6
+    cfg = {"architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999, "eoi_token_index": 256000,
+           "eos_token_id": [1, 106], "image_token_index": 262144, "initializer_range": 0.02, "mm_tokens_per_image": 256,
+           "model_type": "gemma3", "text_config": text, "torch_dtype": "bfloat16", "transformers_version": "4.50.0.dev0",
+           "vision_config": {"hidden_size": 16, "image_size": 64, "intermediate_size": 32, "model_type": "siglip_vision_model",
+                             "num_attention_heads": 2, "num_hidden_layers": 1, "patch_size": 16, "vision_use_head": False}}
+    t = {"language_model." + k: v for k, v in gemma3_tensors(32000).items()}
+    t.update({"vision_tower.vision_model.embeddings.patch_embedding.weight": (16, 3, 16, 16),
+              "vision_tower.vision_model.embeddings.position_embedding.weight": (16, 16),
+              "vision_tower.vision_model.post_layernorm.weight": (16,),
+              "multi_modal_projector.mm_input_projection_weight": (16, H),
+              "multi_modal_projector.mm_soft_emb_norm.weight": (16,)})
+    return cfg, t, "llama2-spm", "BF16"
+
+
+def smollm3(case):
+    # HuggingFaceTB/SmolLM3-3B's config.json (NoPE every 4th layer: no_rope_layers, which the converter
+    # does not write), GQA 4/2.
+    cfg = {"architectures": ["SmolLM3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": None,
+           "eos_token_id": 128012, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "max_position_embeddings": 65536, "max_window_layers": 28, "mlp_bias": False,
+           "model_type": "smollm3", "no_rope_layer_interval": 4, "no_rope_layers": [1, 0], "num_attention_heads": NH,
+           "num_hidden_layers": L, "num_key_value_heads": 2, "pad_token_id": 128004, "pretraining_tp": 2,
+           "rms_norm_eps": 1e-06, "rope_scaling": None, "rope_theta": 5000000.0, "sliding_window": None,
+           "tie_word_embeddings": True, "torch_dtype": "bfloat16", "use_cache": False, "use_sliding_window": False,
+           "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", H, 16, ("input_layernorm", "post_attention_layernorm")))
+    return cfg, t, "llama3", "BF16"
+
+
+def arcee(case):
+    # arcee-ai/AFM-4.5B's config.json: ReLU² MLP without a gate (up/down only), yarn rope.
+    cfg = {"architectures": ["ArceeForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 128000,
+           "eos_token_id": 128003, "head_dim": 8, "hidden_act": "relu2", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "max_position_embeddings": 65536, "mlp_bias": False, "model_type": "arcee",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 2, "pad_token_id": 128004,
+           "rms_norm_eps": 1e-05,
+           "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 20.0, "mscale": 1.0,
+                            "original_max_position_embeddings": 4096, "rope_type": "yarn", "type": "yarn"},
+           "rope_theta": 10000.0, "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_cache": True,
+           "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        lt = layer_tensors(p, H, 16, ("input_layernorm", "post_attention_layernorm"))
+        del lt[p + "mlp.gate_proj.weight"]
+        t.update(lt)
+    return cfg, t, "llama3", "BF16"
+
+
+def seed_oss(case):
+    # ByteDance-Seed/Seed-OSS-36B-Instruct's config.json: q/k/v biases, head_dim 128 → 8 here.
+    cfg = {"architectures": ["SeedOssForCausalLM"], "attention_bias": True, "attention_dropout": 0.1,
+           "attention_out_bias": False, "bos_token_id": 0, "eos_token_id": 2, "head_dim": 8, "hidden_act": "silu",
+           "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 524288,
+           "mlp_bias": False, "model_type": "seed_oss", "num_attention_heads": NH, "num_hidden_layers": L,
+           "num_key_value_heads": 2, "pad_token_id": 1, "residual_dropout": 0.1, "rms_norm_eps": 1e-06,
+           "rope_scaling": {"rope_type": "default"}, "rope_theta": 10000000.0, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update(layer_tensors(p, H, 16, ("input_layernorm", "post_attention_layernorm")))
+        t.update({p + "self_attn.q_proj.bias": (H,), p + "self_attn.k_proj.bias": (16,), p + "self_attn.v_proj.bias": (16,)})
+    return cfg, t, "qwen3", "BF16"
+
+
+def starcoder2(case):
+    # bigcode/starcoder2-3b's config.json: LayerNorm with bias, biases everywhere, a GELU MLP c_fc/c_proj,
+    # norm_epsilon (→ attention.layer_norm_epsilon), sliding_window (not written).
+    cfg = {"architectures": ["Starcoder2ForCausalLM"], "activation_function": "gelu", "attention_dropout": 0.1,
+           "bos_token_id": 0, "embedding_dropout": 0.1, "eos_token_id": 0, "hidden_act": "gelu_pytorch_tanh",
+           "hidden_size": H, "initializer_range": 0.018042, "intermediate_size": FF, "max_position_embeddings": 16384,
+           "mlp_type": "default", "model_type": "starcoder2", "norm_epsilon": 1e-05, "norm_type": "layer_norm",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 2, "rope_theta": 999999.4420358813,
+           "sliding_window": 4096, "torch_dtype": "bfloat16", "use_bias": True, "use_cache": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "model.norm.bias": (H,)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        for n in ("input_layernorm", "post_attention_layernorm"):
+            t.update({p + n + ".weight": (H,), p + n + ".bias": (H,)})
+        for n, r in (("q_proj", H), ("k_proj", 16), ("v_proj", 16), ("o_proj", H)):
+            t.update({p + f"self_attn.{n}.weight": (r, H), p + f"self_attn.{n}.bias": (r,)})
+        t.update({p + "mlp.c_fc.weight": (FF, H), p + "mlp.c_fc.bias": (FF,), p + "mlp.c_proj.weight": (H, FF),
+                  p + "mlp.c_proj.bias": (H,)})
+    return cfg, t, "qwen3", "BF16"
+
+
+def qwen2moe(case):
+    # Qwen/Qwen1.5-MoE-A2.7B's config.json: 4 experts (60 there), a shared expert and its sigmoid gate.
+    cfg = {"architectures": ["Qwen2MoeForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 151643,
+           "decoder_sparse_step": 1, "eos_token_id": 151643, "hidden_act": "silu", "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 8192, "max_window_layers": 21,
+           "model_type": "qwen2_moe", "moe_intermediate_size": 16, "norm_topk_prob": False, "num_attention_heads": NH,
+           "num_experts": 4, "num_experts_per_tok": 2, "num_hidden_layers": L, "num_key_value_heads": NH,
+           "output_router_logits": False, "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "router_aux_loss_coef": 0.001,
+           "shared_expert_intermediate_size": 32, "sliding_window": 32768, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "use_cache": True, "use_sliding_window": False, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.q_proj.bias": (H,),
+                  p + "self_attn.k_proj.weight": (H, H), p + "self_attn.k_proj.bias": (H,),
+                  p + "self_attn.v_proj.weight": (H, H), p + "self_attn.v_proj.bias": (H,),
+                  p + "self_attn.o_proj.weight": (H, H), p + "mlp.gate.weight": (4, H),
+                  p + "mlp.shared_expert.gate_proj.weight": (32, H), p + "mlp.shared_expert.up_proj.weight": (32, H),
+                  p + "mlp.shared_expert.down_proj.weight": (H, 32), p + "mlp.shared_expert_gate.weight": (1, H)})
+        for x in range(4):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (16, H), q + "up_proj.weight": (16, H), q + "down_proj.weight": (H, 16)})
+    return cfg, t, "qwen3", "BF16"
+
+
+def olmoe(case):
+    # allenai/OLMoE-1B-7B-0924-Instruct's config.json: 4 experts (64 there), full-width q_norm/k_norm.
+    cfg = {"architectures": ["OlmoeForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "clip_qkv": None,
+           "eos_token_id": 50279, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": 16, "max_position_embeddings": 4096, "model_type": "olmoe", "norm_topk_prob": False,
+           "num_attention_heads": NH, "num_experts": 4, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": NH, "output_router_logits": False, "pad_token_id": 1, "rms_norm_eps": 1e-05,
+           "rope_scaling": None, "rope_theta": 10000.0, "router_aux_loss_coef": 0.01, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.k_proj.weight": (H, H),
+                  p + "self_attn.v_proj.weight": (H, H), p + "self_attn.o_proj.weight": (H, H),
+                  p + "self_attn.q_norm.weight": (H,), p + "self_attn.k_norm.weight": (H,), p + "mlp.gate.weight": (4, H)})
+        for x in range(4):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (16, H), q + "up_proj.weight": (16, H), q + "down_proj.weight": (H, 16)})
+    return cfg, t, "llama3", "BF16"
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
          "Ministral-3-3B-Instruct-2512": ministral3, "Mistral-Small-3.1-24B-Instruct-2503": mistral_small3,
          "DeepSeek-V3": deepseek_v3, "DeepSeek-V2-Lite": deepseek_v2_lite,
-         "gpt-oss-20b": gpt_oss, "gpt-oss-20b-BF16": gpt_oss_bf16}
+         "gpt-oss-20b": gpt_oss, "gpt-oss-20b-BF16": gpt_oss_bf16,
+         "gemma-3-4b-it": gemma3_mm, "SmolLM3-3B": smollm3, "AFM-4.5B": arcee, "Seed-OSS-36B-Instruct": seed_oss,
+         "starcoder2-3b": starcoder2, "Qwen1.5-MoE-A2.7B": qwen2moe, "OLMoE-1B-7B-0924-Instruct": olmoe}
 # Cases checked as whole files at these outtypes (the first four: key/values and tensors at f32).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
 TOKENIZERS = {

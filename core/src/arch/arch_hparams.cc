@@ -416,6 +416,19 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
             kv.put("expert_feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
             break;
+        case HparamsRule::Text:  // TextModel.set_gguf_parameters (SeedOssModel, StarCoder2Model have no body)
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            break;
+        case HparamsRule::Arcee:  // ArceeModel: LlamaModel's, then _try_set_pooling_type
+            llama_params(cfg, kv, res, true);
+            pooling(model_dir, kv);
+            break;
+        case HparamsRule::Olmoe:  // OlmoeModel: add_layer_norm_rms_eps(1e-5) after TextModel's (file_type included)
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            kv.put("attention.layer_norm_rms_epsilon", f32(1e-5, "rms_norm_eps", f));
+            break;
         case HparamsRule::Olmo2:
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);

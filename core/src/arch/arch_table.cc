@@ -69,12 +69,20 @@ constexpr std::string_view kQwen3MoeClasses[] = {"Qwen3MoeForCausalLM"};
 constexpr std::string_view kPhi3Classes[] = {"Phi3ForCausalLM"};
 constexpr std::string_view kGpt2Classes[] = {"GPT2LMHeadModel"};
 constexpr std::string_view kGemma2Classes[] = {"Gemma2ForCausalLM"};
-constexpr std::string_view kGemma3Classes[] = {"Gemma3ForCausalLM"};  // text only (the multimodal class also writes an mmproj)
+// Gemma3ForConditionalGeneration (4B/12B/27B) is the same converter class: its text model
+// (language_model. stripped, the vision tower and projector dropped; the mmproj file is not written).
+constexpr std::string_view kGemma3Classes[] = {"Gemma3ForCausalLM", "Gemma3ForConditionalGeneration"};
 constexpr std::string_view kGraniteClasses[] = {"GraniteForCausalLM"};
 constexpr std::string_view kOlmo2Classes[] = {"Olmo2ForCausalLM", "Olmo3ForCausalLM"};
 constexpr std::string_view kDeepseek2Classes[] = {"DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"};
 constexpr std::string_view kGptOssClasses[] = {"GptOssForCausalLM"};
 constexpr std::string_view kMistral3Classes[] = {"Mistral3ForConditionalGeneration", "Ministral3ForCausalLM"};
+constexpr std::string_view kSmolLM3Classes[] = {"SmolLM3ForCausalLM"};       // llama.py SmolLM3Model(LlamaModel), no body
+constexpr std::string_view kArceeClasses[] = {"ArceeForCausalLM"};           // llama.py ArceeModel: LlamaModel + pooling
+constexpr std::string_view kSeedOssClasses[] = {"SeedOssForCausalLM"};       // olmo.py SeedOssModel(TextModel), no body
+constexpr std::string_view kStarcoder2Classes[] = {"Starcoder2ForCausalLM"}; // starcoder.py StarCoder2Model(TextModel), no body
+constexpr std::string_view kQwen2MoeClasses[] = {"Qwen2MoeForCausalLM"};     // qwen.py Qwen2MoeModel
+constexpr std::string_view kOlmoeClasses[] = {"OlmoeForCausalLM"};           // olmo.py OlmoeModel
 
 using tok::VocabStyle;
 using HR = HparamsRule;
@@ -117,6 +125,18 @@ constexpr ArchRow kRows[] = {
         "DeepseekV3ForCausalLM", "deepseek_v3", "silu", false, false, {}},
     {kGptOssClasses,   "gpt-oss",  VocabStyle::Gpt2,  HR::GptOss,   kKinds_gpt_oss,  false, false, ER::None,     GR::None,
         "GptOssForCausalLM", "gpt_oss", "silu", false, false, {}},
+    {kSmolLM3Classes,  "smollm3",  VocabStyle::Llama, HR::Llama,    kKinds_smollm3,  true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
+        "SmolLM3ForCausalLM", "smollm3", "silu", false, false, {}},
+    {kArceeClasses,    "arcee",    VocabStyle::Llama, HR::Arcee,    kKinds_arcee,    true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
+        "ArceeForCausalLM", "arcee", "relu2", false, false, {}},
+    {kSeedOssClasses,  "seed_oss", VocabStyle::Gpt2,  HR::Text,     kKinds_seed_oss, false, false, ER::None,     GR::None,
+        "SeedOssForCausalLM", "seed_oss", "silu", false, false, {}},
+    {kStarcoder2Classes, "starcoder2", VocabStyle::Gpt2, HR::Text,  kKinds_starcoder2, false, false, ER::None,   GR::None,
+        "Starcoder2ForCausalLM", "starcoder2", "gelu_pytorch_tanh", false, false, {}},
+    {kQwen2MoeClasses, "qwen2moe", VocabStyle::Gpt2,  HR::Qwen2Moe, kKinds_qwen2moe, false, false, ER::Qwen2Moe, GR::None,
+        "Qwen2MoeForCausalLM", "qwen2_moe", "silu", false, false, {}},
+    {kOlmoeClasses,    "olmoe",    VocabStyle::Gpt2,  HR::Olmoe,    kKinds_olmoe,    false, false, ER::Qwen2Moe, GR::None,
+        "OlmoeForCausalLM", "olmoe", "silu", false, false, {}},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

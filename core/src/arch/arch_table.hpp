@@ -105,6 +105,9 @@ enum class HparamsRule : std::uint8_t {
     Mistral3,  ///< Mistral3Model's Ministral3Model: LlamaModel's + yarn_log_multiplier / temperature_scale (model_type ministral3)
     Deepseek2, ///< DeepseekV2Model: TextModel's with head_count_kv 1 (MLA as MQA), then MLA ranks/lengths, expert and rope keys
     GptOss,    ///< GptOssModel: TextModel's + sliding_window, expert_feed_forward_length (intermediate_size)
+    Text,      ///< TextModel.set_gguf_parameters alone (SeedOssModel, StarCoder2Model)
+    Arcee,     ///< ArceeModel: LlamaModel's + pooling_type (sentence-transformers modules.json)
+    Olmoe,     ///< OlmoeModel: TextModel's, then layer_norm_rms_epsilon = 1e-5 (in place, or after general.file_type)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.

@@ -109,8 +109,9 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
         (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
          hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
         return std::nullopt;
-    if (row.hparams == HparamsRule::Llama || row.hparams == HparamsRule::Granite || row.hparams == HparamsRule::Mistral3)
-        replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM)
+    if (row.hparams == HparamsRule::Llama || row.hparams == HparamsRule::Granite || row.hparams == HparamsRule::Mistral3 ||
+        row.hparams == HparamsRule::Arcee)
+        replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM); its subclasses too
     // TextModel.filter_tensors: multimodal parts are dropped.
     const std::string_view n = name;
     static constexpr std::string_view kPrefixes[] = {"mlp", "vit.", "vpm.", "siglip2.", "conformer.", "merger.", "resampler.",
