@@ -188,6 +188,7 @@ void cut_parts(const Catalog& cat, const GgufForgetOptions& opt, detail::GgufOut
         throw e.with_file(cat.path);
     }
     for (const auto& part : out.parts) detail::refuse_input_as_output(cat, part.path);
+    out.dims_as_given = false;  // both tools write through ggml (its n_dims rule), also the converter's file
 }
 
 std::string output_plan(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt, detail::GgufOutputPlan& out,

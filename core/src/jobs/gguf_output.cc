@@ -40,6 +40,7 @@ std::vector<GgufOutputFile> gguf_plan_files(const GgufOutputPlan& p, const std::
         GgufWriter w(file);
         w.set_kvs(kvs);
         w.set_pad_without_tensors(p.pad_without_tensors);
+        w.set_dims_as_given(p.dims_as_given);
         for (std::size_t k = first; k < first + n; ++k) w.add_tensor(p.tensors[k].info.name, p.tensors[k].info.target, p.tensors[k].info.shape);
         out.push_back({file, w.plan_size(), n});
     };
@@ -79,12 +80,13 @@ GgufWriteResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Gguf
         single.emplace(opt.path, opt.force);
         single->set_kvs(std::move(p.kvs));
         single->set_pad_without_tensors(p.pad_without_tensors);
+        single->set_dims_as_given(p.dims_as_given);
     } else {
         std::vector<GgufSet::Part> files;
         std::size_t k = 0;
         for (std::size_t i = 0; i < p.parts.size(); ++i) {
             for (std::size_t j = 0; j < p.parts[i].tensors; ++j) part_of.at(k++) = static_cast<std::uint32_t>(i);
-            files.push_back({p.parts[i].path, std::move(p.parts[i].kvs), p.pad_without_tensors});
+            files.push_back({p.parts[i].path, std::move(p.parts[i].kvs), p.pad_without_tensors, p.dims_as_given});
         }
         if (k != p.tensors.size())
             throw Error(ErrorCode::Usage, "the parts take " + std::to_string(k) + " tensors, the plan has " +

@@ -99,6 +99,9 @@ struct GgufOutputPlan {
     std::vector<GgufOutputTensor> tensors;   ///< in file order
     /// Without tensors: pad the key/values to the alignment (ggml) or not (gguf-py).
     bool pad_without_tensors = true;
+    /// Tensor dims as given (gguf-py: the converter's files) or by ggml's
+    /// n_dims rule (llama-quantize, llama-gguf-split): GgufWriter::set_dims_as_given().
+    bool dims_as_given = false;
     /// The files (plan/gguf_parts.hpp cut_gguf_parts()): empty = one file,
     /// at GgufRunOptions::path, with `kvs`; else one per part in order, each
     /// with its own path and key/values, taking the next `tensors` of

@@ -406,6 +406,7 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
     c.plan.kvs = build_kvs(cat, c.model, ftype, vocab_pre, log, &c.naming);
     c.warnings = converter_log(std::move(log));
     c.plan.pad_without_tensors = false;  // gguf-py writes a --vocab-only file unpadded
+    c.plan.dims_as_given = true;         // gguf-py: n_dims = len(shape) ([1, H] stays 2-D)
     return c;
 }
 

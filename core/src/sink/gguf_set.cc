@@ -34,6 +34,7 @@ GgufSet::GgufSet(std::vector<Part> parts, bool overwrite) : d_(std::make_unique<
         auto w = std::make_unique<GgufWriter>(p.path, overwrite);
         w->set_kvs(std::move(p.kvs));
         w->set_pad_without_tensors(p.pad_without_tensors);
+        w->set_dims_as_given(p.dims_as_given);
         d_->parts.push_back(std::move(w));
     }
 }

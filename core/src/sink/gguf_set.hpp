@@ -28,6 +28,7 @@ public:
         std::string path;                ///< final path
         std::vector<GgufKv> kvs;         ///< its key/values, in file order
         bool pad_without_tensors = true; ///< GgufWriter::set_pad_without_tensors()
+        bool dims_as_given = false;      ///< GgufWriter::set_dims_as_given()
     };
     /// \throws as GgufWriter::set_kvs() (naming the part's path);
     ///         Error{Usage} when `parts` is empty.

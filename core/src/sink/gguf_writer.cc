@@ -105,6 +105,7 @@ struct GgufWriter::Impl {
     State state = State::Open;
     std::uint64_t alignment = kDefaultAlignment;
     bool pad_empty = true;  // set_pad_without_tensors()
+    bool dims_as_given = false;  // set_dims_as_given()
     std::uint64_t data_offset = 0;
     std::uint64_t file_size = 0;
     // optional + reset(): TempFile's move-assignment runs its destructor on
@@ -197,7 +198,8 @@ std::size_t GgufWriter::add_tensor(std::string name, DType type, std::vector<std
     if (info->ggml_id < 0) throw Error(ErrorCode::Unsupported, std::string(info->name) + " has no ggml type id", path, name);
     Impl::Tensor t;
     t.ne.assign(shape.rbegin(), shape.rend());
-    while (t.ne.size() > 1 && t.ne.back() == 1) t.ne.pop_back();  // ggml_n_dims
+    if (!d_->dims_as_given)
+        while (t.ne.size() > 1 && t.ne.back() == 1) t.ne.pop_back();  // ggml_n_dims
     if (t.ne.empty()) t.ne.push_back(1);
     if (t.ne.size() > kMaxDims)
         throw Error(ErrorCode::Unsupported, std::to_string(t.ne.size()) + " dimensions (ggml writes at most 4)", path, name);
@@ -224,6 +226,12 @@ std::size_t GgufWriter::add_tensor(std::string name, DType type, std::vector<std
 }
 
 std::size_t GgufWriter::tensor_count() const noexcept { return d_->tensors.size(); }
+
+void GgufWriter::set_dims_as_given(bool as_given) {
+    d_->require_open("set_dims_as_given()");
+    if (!d_->tensors.empty()) throw Error(ErrorCode::Usage, "set_dims_as_given() after add_tensor()", d_->path);
+    d_->dims_as_given = as_given;
+}
 
 void GgufWriter::set_pad_without_tensors(bool pad) {
     d_->require_open("set_pad_without_tensors()");

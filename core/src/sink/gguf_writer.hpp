@@ -77,7 +77,8 @@ public:
     /// `shape` is row-major (PyTorch order, outermost first); the file stores
     /// it reversed (innermost first) with ggml's n_dims rule: trailing
     /// innermost-first dims equal to 1 are not written (ggml_n_dims; at least
-    /// one dim), so [1, 256] is stored as the 1-D [256].
+    /// one dim), so [1, 256] is stored as the 1-D [256] — unless
+    /// set_dims_as_given(true).
     /// \throws Error{Usage} on a duplicate or empty name, a name of 64 bytes
     ///         or more (ggml GGML_MAX_NAME), or after allocate();
     ///         Error{Unsupported} for more than 4 dims (GGML_MAX_DIMS) or a
@@ -88,6 +89,12 @@ public:
 
     std::size_t tensor_count() const noexcept override;
 
+    /// Write every tensor's dims as given (gguf-py's GGUFWriter, which writes
+    /// convert_hf_to_gguf's files: `n_dims = len(shape)`, so a [1, 32] tensor
+    /// stays 2-D) instead of ggml's n_dims rule (the default: trailing
+    /// innermost-first 1s dropped). Call before add_tensor().
+    /// \throws Error{Usage} after a tensor was added or after allocate().
+    void set_dims_as_given(bool as_given);
     /// A file without tensors ends after its key/values: ggml pads it to the
     /// alignment (the default, `pad` = true); gguf-py's GGUFWriter, which
     /// writes convert_hf_to_gguf's `--vocab-only` files, does not (false).
