@@ -38,9 +38,20 @@ public:
     /// Tell the kernel the byte range [offset, offset+len) will not be read
     /// again soon, dropping its pages from this process's resident set (the
     /// page cache keeps them). Keeps peak RSS flat while converting models
-    /// larger than memory. Whole pages inside the range only; a no-op for
-    /// owned buffers. Never fails.
-    void release(std::uint64_t offset, std::uint64_t len) const noexcept;
+    /// larger than memory. Whole pages inside the range only, or with
+    /// `cover_edges` every page the range touches (for a range whose reading
+    /// is over: its first and last pages, shared with the neighbouring bytes,
+    /// go too — a neighbour still to be read is read in again, which costs
+    /// time, never a value; without it a model of many small tensors would
+    /// keep two pages of each). A no-op for owned buffers. Never fails.
+    void release(std::uint64_t offset, std::uint64_t len, bool cover_edges = false) const noexcept;
+
+    /// Drop again every page release() has dropped so far. A later read
+    /// near a released range maps the pages around it back in (the kernel's
+    /// fault-around, 64 KiB), so a job that reads many small tensors out of
+    /// file order would slowly gather pages it has finished with; the
+    /// writers' runner calls this every so often. Thread-safe; never fails.
+    void release_again() const noexcept;
 
     /// Hint sequential access for [offset, offset+len) (MADV_SEQUENTIAL/WILLNEED).
     void advise_sequential(std::uint64_t offset, std::uint64_t len) const noexcept;
@@ -52,6 +63,8 @@ private:
     std::uint64_t size_ = 0;
     bool mapped_ = false;
     std::vector<std::uint8_t> owned_;
+    struct Released;  // the page ranges release() dropped, coalesced
+    std::unique_ptr<Released> released_;
 };
 
 using MappedFilePtr = std::shared_ptr<const MappedFile>;

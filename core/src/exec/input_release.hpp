@@ -29,13 +29,14 @@ inline void release_shape_rows(const Catalog& cat, const Recipe& r, std::uint64_
         const std::uint64_t re = r.row_elems(), rb = in.len / r.rows();  // bytes per recipe row
         auto byte_of = [&](std::uint64_t x) { return x / re * rb + x % re * rb / re; };
         const std::uint64_t begin = byte_of(a), end = byte_of(b);
-        cat.shards[in.shard].file->release(in.offset + begin, end - begin);
+        // The tensor's last rows: its edge pages too (shared with its neighbours).
+        cat.shards[in.shard].file->release(in.offset + begin, end - begin, b == n);
     } else {
         // The recipe rows the shape rows touch (a partial row at either end is
         // included: a page released early is read again, never lost).
         const std::uint64_t re = r.row_elems();
         const std::uint64_t r0 = a / re, r1 = b == n ? r.rows() : (b + re - 1) / re;
-        for (const auto& in : r.consumed_inputs(r0, r1 - r0)) cat.shards[in.shard].file->release(in.offset, in.len);
+        for (const auto& in : r.consumed_inputs(r0, r1 - r0)) cat.shards[in.shard].file->release(in.offset, in.len, true);
     }
 }
 

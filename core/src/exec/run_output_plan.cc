@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <mutex>
 #include <type_traits>
 
 namespace amn::exec {
@@ -117,8 +118,23 @@ private:
             } catch (const Error& e) {
                 throw e.with_tensor(ts_[u.item].name).with_file(cat_.path);
             }
+            sweep_now_and_then(u.weight);
         }, step, cancel_);
         done_before_ += weight_of(us);
+    }
+
+    // Every kSweepUnits of work, the input pages released so far are released
+    // again (MappedFile::release_again): reads of small tensors out of file
+    // order map finished neighbours back in (fault-around), which would make
+    // memory grow with the number of tensors. One worker sweeps at a time.
+    static constexpr u64 kSweepUnits = 32u << 20;
+    void sweep_now_and_then(u64 weight) {
+        if (since_sweep_.fetch_add(weight, std::memory_order_relaxed) + weight < kSweepUnits) return;
+        std::unique_lock lock(sweep_mu_, std::try_to_lock);
+        if (!lock.owns_lock()) return;
+        since_sweep_.store(0, std::memory_order_relaxed);
+        for (const auto& s : cat_.shards)
+            if (s.file) s.file->release_again();
     }
 
     // Run fn(item) once for each scheme weight of `us` (its chunk at row 0), one
@@ -178,7 +194,7 @@ private:
             if (cancel_ && cancel_->load(std::memory_order_relaxed)) throw Error(ErrorCode::Cancelled, "cancelled");
             const u64 n = std::min(kStep, t.bytes - at);
             sink_.write(t.sink_tensors[0], at, {src + at, static_cast<std::size_t>(n)});
-            cat_.shards[stored.shard].file->release(stored.offset + at, n);
+            cat_.shards[stored.shard].file->release(stored.offset + at, n, at + n >= t.bytes);
         }
     }
 
@@ -249,6 +265,8 @@ private:
     std::vector<Batch> batches_;
     std::vector<Scratch> scratch_;
     u64 total_ = 0, done_before_ = 0;
+    std::atomic<u64> since_sweep_{0};
+    std::mutex sweep_mu_;
     RunResult res_;
 };
 

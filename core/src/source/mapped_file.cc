@@ -7,10 +7,36 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace amn {
+
+struct MappedFile::Released {
+    std::mutex mu;
+    std::map<std::uint64_t, std::uint64_t> ranges;  // begin → end, page-aligned, disjoint, not touching
+    void add(std::uint64_t b, std::uint64_t e) {
+        std::lock_guard lock(mu);
+        auto it = ranges.upper_bound(b);
+        if (it != ranges.begin()) {
+            auto prev = std::prev(it);
+            if (prev->second >= b) {  // overlaps or touches the one before
+                b = prev->first;
+                e = std::max(e, prev->second);
+                it = ranges.erase(prev);
+            }
+        }
+        while (it != ranges.end() && it->first <= e) {
+            e = std::max(e, it->second);
+            it = ranges.erase(it);
+        }
+        ranges.emplace(b, e);
+    }
+};
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
@@ -47,6 +73,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
         }
         m->data_ = static_cast<const std::uint8_t*>(p);
         m->mapped_ = true;
+        m->released_ = std::make_unique<Released>();
     }
     ::close(fd);
     return m;
@@ -69,13 +96,24 @@ namespace {
 const std::uint64_t kPage = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
-void MappedFile::release(std::uint64_t offset, std::uint64_t len) const noexcept {
+void MappedFile::release(std::uint64_t offset, std::uint64_t len, bool cover_edges) const noexcept {
     if (!mapped_ || offset >= size_) return;
     if (len > size_ - offset) len = size_ - offset;
-    const std::uint64_t begin = (offset + kPage - 1) / kPage * kPage;
-    const std::uint64_t end = (offset + len) / kPage * kPage;
+    const std::uint64_t begin = cover_edges ? offset / kPage * kPage : (offset + kPage - 1) / kPage * kPage;
+    const std::uint64_t end = cover_edges ? std::min((offset + len + kPage - 1) / kPage * kPage, (size_ + kPage - 1) / kPage * kPage)
+                                          : (offset + len) / kPage * kPage;
     if (end <= begin) return;
     ::madvise(const_cast<std::uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
+    try {
+        released_->add(begin, end);
+    } catch (...) {  // out of memory for the bookkeeping: the pages are released all the same
+    }
+}
+
+void MappedFile::release_again() const noexcept {
+    if (!mapped_ || !released_) return;
+    std::lock_guard lock(released_->mu);
+    for (const auto& [b, e] : released_->ranges) ::madvise(const_cast<std::uint8_t*>(data_) + b, e - b, MADV_DONTNEED);
 }
 
 void MappedFile::advise_sequential(std::uint64_t offset, std::uint64_t len) const noexcept {
