@@ -56,8 +56,77 @@ constexpr std::array<HfTensorName, N + M> joined(const HfTensorName (&a)[N], con
     return r;
 }
 
+/// Mixtral (the llama row with experts): a router and each expert's w1/w2/w3,
+/// `{xid}` the expert (GGUF stacks them into one [E, …] tensor).
+constexpr HfTensorName kMixtralNames[] = {
+    {K::FFN_GATE_INP, "model.layers.{bid}.block_sparse_moe.gate"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.block_sparse_moe.experts.{xid}.w1"},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.block_sparse_moe.experts.{xid}.w2"},
+    {K::FFN_UP_EXP, "model.layers.{bid}.block_sparse_moe.experts.{xid}.w3"},
+};
+/// Qwen2-MoE, Qwen3-MoE, OLMoE: `mlp.gate`, `mlp.experts.{xid}.*_proj`, Qwen2-MoE's shared expert and its gate.
+constexpr HfTensorName kQwenMoeNames[] = {
+    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
+    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
+    {K::FFN_GATE_INP_SHEXP, "model.layers.{bid}.mlp.shared_expert_gate"},
+    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_expert.gate_proj"},
+    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_expert.down_proj"},
+    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_expert.up_proj"},
+};
+/// Phi-3: Q/K/V and gate/up stay fused, as transformers keeps them.
+constexpr HfTensorName kPhi3HfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_QKV, "model.layers.{bid}.self_attn.qkv_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.gate_up_proj"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+};
+/// GPT-2: `transformer.*`, Conv1D weights (row transpose_conv1d), LayerNorms with biases.
+constexpr HfTensorName kGpt2HfNames[] = {
+    {K::TOKEN_EMBD, "transformer.wte"},
+    {K::POS_EMBD, "transformer.wpe"},
+    {K::OUTPUT_NORM, "transformer.ln_f"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "transformer.h.{bid}.ln_1"},
+    {K::ATTN_QKV, "transformer.h.{bid}.attn.c_attn"},
+    {K::ATTN_OUT, "transformer.h.{bid}.attn.c_proj"},
+    {K::FFN_NORM, "transformer.h.{bid}.ln_2"},
+    {K::FFN_UP, "transformer.h.{bid}.mlp.c_fc"},
+    {K::FFN_DOWN, "transformer.h.{bid}.mlp.c_proj"},
+};
+/// StarCoder 2: LayerNorms with biases, a GELU MLP of c_fc/c_proj.
+constexpr HfTensorName kStarcoder2HfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.c_fc"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.c_proj"},
+};
+
+template <std::size_t N, std::size_t M>
+constexpr std::array<HfTensorName, N + M> joined(const std::array<HfTensorName, N>& a, const HfTensorName (&b)[M]) {
+    std::array<HfTensorName, N + M> r{};
+    for (std::size_t i = 0; i < N; ++i) r[i] = a[i];
+    for (std::size_t i = 0; i < M; ++i) r[N + i] = b[i];
+    return r;
+}
+
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
+constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
+constexpr auto kQwenMoeHfNames = joined(kPlainHfNames, kQwenMoeNames);
 
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
@@ -94,31 +163,30 @@ constexpr ArchRow kRows[] = {
     // hf_classes        gguf        vocab              hparams       kinds            permute transpose experts       generated
     //   GGUF → HF: hf_class, model_type, hidden_act, norm+1, sandwich, names
     {kLlamaClasses,    "llama",    VocabStyle::Llama, HR::Llama,    kKinds_llama,    true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "LlamaForCausalLM", "llama", "silu", false, false, kPlainHfNames},
+        "LlamaForCausalLM", "llama", "silu", false, false, kLlamaHfNames},
     // GGUF → HF only: an older llama.cpp architecture name.
     {{},               "mistral",  VocabStyle::Llama, HR::None,     kKinds_llama,    true,  false, ER::None,     GR::None,
-        "MistralForCausalLM", "mistral", "silu", false, false, kPlainHfNames},
+        "MistralForCausalLM", "mistral", "silu", false, false, kLlamaHfNames},
     {kQwen2Classes,    "qwen2",    VocabStyle::Qwen2, HR::Qwen2,    kKinds_qwen2,    false, false, ER::None,     GR::None,
         "Qwen2ForCausalLM", "qwen2", "silu", false, false, kPlainHfNames},
     {kQwen3Classes,    "qwen3",    VocabStyle::Qwen2, HR::Qwen2,    kKinds_qwen3,    false, false, ER::None,     GR::None,
         "Qwen3ForCausalLM", "qwen3", "silu", false, false, kPlainHfNames},
     {kQwen3MoeClasses, "qwen3moe", VocabStyle::Qwen2, HR::Qwen2Moe, kKinds_qwen3moe, false, false, ER::Qwen2Moe, GR::None,
-        "Qwen3MoeForCausalLM", "qwen3_moe", "silu", false, false, {}},
+        "Qwen3MoeForCausalLM", "qwen3_moe", "silu", false, false, kQwenMoeHfNames},
     {kPhi3Classes,     "phi3",     VocabStyle::Phi3,  HR::Phi3,     kKinds_phi3,     false, false, ER::None,     GR::Phi3RopeFactors,
-        "Phi3ForCausalLM", "phi3", "silu", false, false, {}},
+        "Phi3ForCausalLM", "phi3", "silu", false, false, kPhi3HfNames},
     {kGpt2Classes,     "gpt2",     VocabStyle::Gpt2,  HR::Gpt2,     kKinds_gpt2,     false, true,  ER::None,     GR::None,
-        "GPT2LMHeadModel", "gpt2", "gelu_new", false, false, {}},
+        "GPT2LMHeadModel", "gpt2", "gelu_new", false, false, kGpt2HfNames},
     {{},               "gemma",    VocabStyle::Llama, HR::None,     kKinds_gemma,    false, false, ER::None,     GR::None,
         "GemmaForCausalLM", "gemma", "gelu_pytorch_tanh", true, false, kPlainHfNames},
     {kGemma2Classes,   "gemma2",   VocabStyle::Gemma2, HR::Gemma2,  kKinds_gemma2,   false, false, ER::None,     GR::None,
         "Gemma2ForCausalLM", "gemma2", "gelu_pytorch_tanh", true, true, kSandwichHfNames},
     {kGemma3Classes,   "gemma3",   VocabStyle::Gemma3, HR::Gemma3,  kKinds_gemma3,   false, false, ER::None,     GR::None,
         "Gemma3ForCausalLM", "gemma3_text", "gelu_pytorch_tanh", true, true, kSandwichHfNames, true},
-    // HF → GGUF only (no GGUF → HF names yet).
     {kGraniteClasses,  "granite",  VocabStyle::Llama, HR::Granite,  kKinds_granite,  true,  false, ER::Mixtral,  GR::None,
-        "GraniteForCausalLM", "granite", "silu", false, false, {}},
+        "GraniteForCausalLM", "granite", "silu", false, false, kPlainHfNames},
     {kOlmo2Classes,    "olmo2",    VocabStyle::Gpt2,  HR::Olmo2,    kKinds_olmo2,    false, false, ER::None,     GR::None,
-        "Olmo2ForCausalLM", "olmo2", "silu", false, false, {}},
+        "Olmo2ForCausalLM", "olmo2", "silu", false, false, kSandwichHfNames},
     {kMistral3Classes, "mistral3", VocabStyle::Llama, HR::Mistral3, kKinds_mistral3, true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
         "Ministral3ForCausalLM", "ministral3", "silu", false, false, {}},
     {kDeepseek2Classes, "deepseek2", VocabStyle::Gpt2, HR::Deepseek2, kKinds_deepseek2, false, false, ER::Deepseek2, GR::None,
@@ -126,17 +194,17 @@ constexpr ArchRow kRows[] = {
     {kGptOssClasses,   "gpt-oss",  VocabStyle::Gpt2,  HR::GptOss,   kKinds_gpt_oss,  false, false, ER::None,     GR::None,
         "GptOssForCausalLM", "gpt_oss", "silu", false, false, {}},
     {kSmolLM3Classes,  "smollm3",  VocabStyle::Llama, HR::Llama,    kKinds_smollm3,  true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "SmolLM3ForCausalLM", "smollm3", "silu", false, false, {}},
+        "SmolLM3ForCausalLM", "smollm3", "silu", false, false, kPlainHfNames},
     {kArceeClasses,    "arcee",    VocabStyle::Llama, HR::Arcee,    kKinds_arcee,    true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "ArceeForCausalLM", "arcee", "relu2", false, false, {}},
+        "ArceeForCausalLM", "arcee", "relu2", false, false, kPlainHfNames},
     {kSeedOssClasses,  "seed_oss", VocabStyle::Gpt2,  HR::Text,     kKinds_seed_oss, false, false, ER::None,     GR::None,
-        "SeedOssForCausalLM", "seed_oss", "silu", false, false, {}},
+        "SeedOssForCausalLM", "seed_oss", "silu", false, false, kSandwichHfNames},
     {kStarcoder2Classes, "starcoder2", VocabStyle::Gpt2, HR::Text,  kKinds_starcoder2, false, false, ER::None,   GR::None,
-        "Starcoder2ForCausalLM", "starcoder2", "gelu_pytorch_tanh", false, false, {}},
+        "Starcoder2ForCausalLM", "starcoder2", "gelu_pytorch_tanh", false, false, kStarcoder2HfNames},
     {kQwen2MoeClasses, "qwen2moe", VocabStyle::Gpt2,  HR::Qwen2Moe, kKinds_qwen2moe, false, false, ER::Qwen2Moe, GR::None,
-        "Qwen2MoeForCausalLM", "qwen2_moe", "silu", false, false, {}},
+        "Qwen2MoeForCausalLM", "qwen2_moe", "silu", false, false, kQwenMoeHfNames},
     {kOlmoeClasses,    "olmoe",    VocabStyle::Gpt2,  HR::Olmoe,    kKinds_olmoe,    false, false, ER::Qwen2Moe, GR::None,
-        "OlmoeForCausalLM", "olmoe", "silu", false, false, {}},
+        "OlmoeForCausalLM", "olmoe", "silu", false, false, kQwenMoeHfNames},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

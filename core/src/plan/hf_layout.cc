@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // GGUF → Hugging Face layout: tensor names, llama.cpp's Q/K permutation
-// undone, Gemma's norm offset removed, config.json from the key/values.
+// undone, Gemma's norm offset removed, stacked experts split per expert,
+// GPT-2's Conv1D weights transposed back; config.json (plan/hf_config.cc).
 #include "anamnesis/hf_layout.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "arch/arch_table.hpp"
+#include "plan/hf_config.hpp"
 #include "plan/layout_recipes.hpp"
 #include "tokenizer/hf_from_gguf.hpp"
 
@@ -19,43 +21,6 @@ namespace amn {
 namespace {
 
 constexpr std::uint64_t kMaxGatherWhole = 64ull << 20;  // elements decoded at once for odd row splits
-
-// ---- GGUF key/values ----------------------------------------------------------
-
-class KeyValues {
-public:
-    explicit KeyValues(const Catalog& cat) : cat_(cat) {}
-
-    std::optional<std::string> str(std::string_view key) const {
-        const MetaValue* v = cat_.meta(key);
-        if (!v || !v->is_string()) return std::nullopt;
-        return v->str;
-    }
-    /// A scalar number (or the element `index` of a per-layer array); bools as 1/0.
-    std::optional<double> num(std::string_view key, std::size_t index = 0) const {
-        const MetaValue* v = cat_.meta(key);
-        if (!v) return std::nullopt;
-        return meta_number(*v, index);
-    }
-    /// The JSON text of a scalar number (shortest round-trip form: "1e-05").
-    std::optional<std::string> number_text(std::string_view key) const {
-        const MetaValue* v = cat_.meta(key);
-        if (!v || !(v->is_integer() || v->is_float())) return std::nullopt;
-        std::string t = meta_json(*v);
-        if (t.empty() || t[0] == '"') return std::nullopt;  // NaN / ±inf
-        return t;
-    }
-
-private:
-    const Catalog& cat_;
-};
-
-std::uint64_t required_u64(const KeyValues& kv, const std::string& key, const Catalog& cat) {
-    const auto v = kv.num(key);
-    if (!v || *v < 1 || *v != std::floor(*v) || *v > 1e15)
-        throw Error(ErrorCode::Malformed, "--layout hf needs the GGUF key " + key + " (a positive integer)", cat.path);
-    return static_cast<std::uint64_t>(*v);
-}
 
 // ---- architectures ---------------------------------------------------------------
 
@@ -213,100 +178,6 @@ std::optional<double> match_llama3_rope(const std::vector<float>& stored, double
     return factor;
 }
 
-// ---- config.json ------------------------------------------------------------------
-
-void put_number(JsonWriter& w, const KeyValues& kv, const char* name, const std::string& key) {
-    if (auto t = kv.number_text(key)) w.key(name).raw(*t);
-}
-
-std::string build_config(const Catalog& cat, const ArchInfo& A, const KeyValues& kv, std::optional<DType> out,
-                         bool tied, bool attention_bias, const std::optional<double>& llama3_factor) {
-    const std::string a(A.gguf);
-    const std::uint64_t hidden = required_u64(kv, a + ".embedding_length", cat);
-    const std::uint64_t layers = required_u64(kv, a + ".block_count", cat);
-    const std::uint64_t heads = required_u64(kv, a + ".attention.head_count", cat);
-    const std::uint64_t ff = required_u64(kv, a + ".feed_forward_length", cat);
-    const std::uint64_t kv_heads = kv.num(a + ".attention.head_count_kv") ? required_u64(kv, a + ".attention.head_count_kv", cat) : heads;
-    const auto key_len = kv.num(a + ".attention.key_length");
-    const std::uint64_t head_dim = key_len ? static_cast<std::uint64_t>(*key_len) : hidden / heads;
-
-    std::uint64_t vocab = 0;
-    if (auto e = cat.find("token_embd.weight"); e && !cat.tensors[*e].shape.empty()) vocab = cat.tensors[*e].shape[0];
-    else if (auto v = kv.num(a + ".vocab_size")) vocab = static_cast<std::uint64_t>(*v);
-    if (vocab == 0) throw Error(ErrorCode::Malformed, "--layout hf: no token_embd.weight and no " + a + ".vocab_size", cat.path);
-
-    const DType dt = out.value_or(DType::BF16);
-    const char* torch_dtype = dt == DType::F32 ? "float32" : dt == DType::F16 ? "float16" : "bfloat16";
-
-    JsonWriter w(2);
-    w.begin_object();
-    w.key("architectures").begin_array().value(A.hf_class).end_array();
-    w.key("model_type").value(A.model_type);
-    w.key("hidden_size").value(hidden);
-    w.key("intermediate_size").value(ff);
-    w.key("num_hidden_layers").value(layers);
-    w.key("num_attention_heads").value(heads);
-    w.key("num_key_value_heads").value(kv_heads);
-    w.key("head_dim").value(head_dim);
-    w.key("hidden_act").value(A.hidden_act);
-    if (A.norm_plus_one) w.key("hidden_activation").value(A.hidden_act);
-    put_number(w, kv, "rms_norm_eps", a + ".attention.layer_norm_rms_epsilon");
-    put_number(w, kv, "rope_theta", a + ".rope.freq_base");
-    put_number(w, kv, "max_position_embeddings", a + ".context_length");
-    w.key("vocab_size").value(vocab);
-    w.key("tie_word_embeddings").value(tied);
-    put_number(w, kv, "bos_token_id", "tokenizer.ggml.bos_token_id");
-    put_number(w, kv, "eos_token_id", "tokenizer.ggml.eos_token_id");
-    put_number(w, kv, "pad_token_id", "tokenizer.ggml.padding_token_id");
-    if (A.gguf == "llama" || A.gguf == "mistral") {
-        w.key("attention_bias").value(attention_bias);
-        w.key("mlp_bias").value(false);
-    }
-    if (A.gguf == "qwen3" || A.gguf == "gemma" || A.gguf == "gemma2" || A.gguf == "gemma3")
-        w.key("attention_bias").value(attention_bias);
-    if (A.sandwich_norms) {
-        put_number(w, kv, "sliding_window", a + ".attention.sliding_window");
-        put_number(w, kv, "attn_logit_softcapping", a + ".attn_logit_softcapping");
-        put_number(w, kv, "final_logit_softcapping", a + ".final_logit_softcapping");
-        // Not stored in GGUF. llama.cpp's rule (llama-model.cpp, f_attention_scale):
-        // 1/sqrt(hidden/heads) for the 27B models (gemma2: 46 layers, gemma3: 62), else 1/sqrt(head_dim).
-        const bool big = (A.gguf == "gemma2" && layers == 46) || (A.gguf == "gemma3" && layers == 62);
-        w.key("query_pre_attn_scalar").value(big ? hidden / heads : head_dim);
-        if (A.gguf == "gemma3") {
-            // Hard-coded in llama.cpp for gemma3: every 6th layer global, local RoPE base 10000.
-            w.key("sliding_window_pattern").value(std::uint64_t{6});
-            w.key("rope_local_base_freq").value(10000.0);
-        }
-    }
-    // RoPE scaling.
-    if (llama3_factor) {
-        w.key("rope_scaling").begin_object();
-        w.key("factor").value(*llama3_factor);
-        w.key("high_freq_factor").value(4.0);
-        w.key("low_freq_factor").value(1.0);
-        w.key("original_max_position_embeddings").value(std::uint64_t{8192});
-        w.key("rope_type").value("llama3");
-        w.end_object();
-    } else if (auto type = kv.str(a + ".rope.scaling.type"); type && *type != "none") {
-        const auto factor = kv.num(a + ".rope.scaling.factor");
-        if ((*type == "linear" || *type == "yarn") && factor) {
-            w.key("rope_scaling").begin_object();
-            w.key("factor").value(*factor);
-            if (*type == "yarn")
-                put_number(w, kv, "original_max_position_embeddings", a + ".rope.scaling.original_context_length");
-            w.key("rope_type").value(*type);
-            w.key("type").value(*type);
-            w.end_object();
-        } else {
-            throw Error(ErrorCode::Unsupported, "--layout hf: RoPE scaling type '" + *type + "' has no config.json equivalent here",
-                        cat.path);
-        }
-    }
-    w.key("torch_dtype").value(torch_dtype);
-    w.end_object();
-    return w.take();
-}
-
 }  // namespace
 
 const std::vector<std::string_view>& hf_layout_architectures() noexcept {
@@ -324,17 +195,17 @@ bool hf_layout_supported(std::string_view a) noexcept { return find_arch(a) != n
 std::optional<std::string> hf_tensor_name(std::string_view arch, std::string_view n) {
     const ArchInfo* A = find_arch(arch);
     if (!A) return std::nullopt;
-    // Non-block tensors: ".weight" only; block tensors: ".weight" / ".bias", norms ".weight" only.
+    // "name.weight" / "name.bias" (LayerNorms and projections with biases: GPT-2, StarCoder 2, Qwen2).
     for (const auto& h : A->hf_names) {
         const std::string_view tpl = arch::tensor_kind_name(h.kind);
-        if (tpl.find("{bid}") == std::string_view::npos && n.size() == tpl.size() + 7 && n.starts_with(tpl) &&
-            n.ends_with(".weight"))
-            return std::string(h.hf) + ".weight";
+        if (tpl.find("{bid}") != std::string_view::npos || !n.starts_with(tpl) || n.size() <= tpl.size() ||
+            n[tpl.size()] != '.')
+            continue;
+        const std::string_view suffix = n.substr(tpl.size() + 1);
+        if (suffix == "weight" || suffix == "bias") return std::string(h.hf) + "." + std::string(suffix);
     }
     const auto b = split_block_name(n);
     if (!b || (b->suffix != "weight" && b->suffix != "bias")) return std::nullopt;
-    auto is_norm = [](std::string_view g) { return g.find("norm") != std::string_view::npos; };
-    if (is_norm(b->part) && b->suffix != "weight") return std::nullopt;
     for (const auto& h : A->hf_names) {
         const std::string_view tpl = arch::tensor_kind_name(h.kind);
         if (!tpl.starts_with("blk.{bid}.") || tpl.substr(10) != b->part) continue;
@@ -361,9 +232,49 @@ std::shared_ptr<const Recipe> make_row_gather_recipe(std::shared_ptr<const Recip
     return std::make_shared<RowGather>(std::move(inner), std::move(shape), std::move(source_row));
 }
 
+namespace {
+
+/// Phi-3's rope_factors_long/short.weight values (1-D, F32 as the converter writes them).
+std::vector<float> read_values(const LogicalTensor& lt, const Catalog& cat) {
+    if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    const std::uint64_t n = lt.numel();
+    if (n == 0 || n > (1u << 20)) throw Error(ErrorCode::Malformed, "unexpected size", cat.path, lt.name);
+    std::vector<float> f(static_cast<std::size_t>(n));
+    lt.recipe->dequantize_rows(0, lt.recipe->rows(), f.data());
+    return f;
+}
+
+/// One HF tensor per expert from a stacked GGUF `ffn_*_exps` [E, R, C]: `hf` holds "{xid}".
+void unstack_experts(const LogicalTensor& lt, const std::string& hf, const Catalog& cat, std::vector<LogicalTensor>& out) {
+    if (lt.shape.size() != 3 || lt.shape[0] == 0)
+        throw Error(ErrorCode::Malformed, "stacked experts must be 3-D [experts, rows, columns]", cat.path, lt.name);
+    const std::uint64_t e_count = lt.shape[0];
+    const std::uint64_t rows = lt.recipe ? lt.recipe->rows() : 0;
+    if (lt.recipe && rows % e_count)
+        throw Error(ErrorCode::Unsupported, "the stored rows do not split into " + std::to_string(e_count) + " experts",
+                    cat.path, lt.name);
+    const auto p = hf.find("{xid}");
+    for (std::uint64_t e = 0; e < e_count; ++e) {
+        LogicalTensor x = lt;
+        x.name = hf.substr(0, p) + std::to_string(e) + hf.substr(p + 5);
+        x.shape = {lt.shape[1], lt.shape[2]};
+        x.stored_bytes = lt.stored_bytes / e_count;
+        if (lt.recipe) {
+            try {
+                x.recipe = detail::make_row_range_recipe(lt.recipe, e * (rows / e_count), rows / e_count);
+            } catch (const Error& err) {
+                throw err.with_tensor(lt.name).with_file(cat.path);
+            }
+        }
+        out.push_back(std::move(x));
+    }
+}
+
+}  // namespace
+
 HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype) {
     if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "--layout hf needs a GGUF input", cat.path);
-    const KeyValues kv(cat);
+    const detail::GgufKeys kv(cat);
     const std::string arch = kv.str("general.architecture").value_or("");
     const ArchInfo* A = find_arch(arch);
     if (!A)
@@ -375,7 +286,6 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
 
     HfLayout res;
     res.architecture = arch;
-    res.hf_class = std::string(A->hf_class);
     res.plan.roles = plan.roles;
     res.plan.companion_roles = plan.companion_roles;
     res.plan.schemes = plan.schemes;
@@ -383,29 +293,22 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
 
     std::uint64_t heads = 0, kv_heads = 0;
     if (A->permute_qk) {
-        heads = required_u64(kv, a + ".attention.head_count", cat);
-        kv_heads = kv.num(a + ".attention.head_count_kv") ? required_u64(kv, a + ".attention.head_count_kv", cat) : heads;
+        heads = kv.required_u64(a + ".attention.head_count");
+        kv_heads = kv.num(a + ".attention.head_count_kv") ? kv.required_u64(a + ".attention.head_count_kv") : heads;
     }
-    bool tied = true, attention_bias = false;
-    std::optional<double> llama3_factor;
+    detail::HfConfigFacts facts;
+    facts.out_dtype = out_dtype;
 
     for (const auto& lt : plan.tensors) {
         if (lt.name == "rope_freqs.weight" && (a == "llama" || a == "mistral")) {
             // Llama 3 RoPE factors: no HF tensor; recovered as config rope_scaling.
-            if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
-            const std::uint64_t n = lt.numel();
-            if (n == 0 || n > (1u << 20)) throw Error(ErrorCode::Malformed, "unexpected size", cat.path, lt.name);
-            std::vector<float> f(static_cast<std::size_t>(n));
-            lt.recipe->dequantize_rows(0, lt.recipe->rows(), f.data());
+            const std::vector<float> f = read_values(lt, cat);
             const double base = kv.num(a + ".rope.freq_base").value_or(10000.0);
             const auto dim = kv.num(a + ".rope.dimension_count");
             std::uint64_t rope_dim = dim ? static_cast<std::uint64_t>(*dim) : 0;
-            if (!rope_dim) {
-                const std::uint64_t hidden = required_u64(kv, a + ".embedding_length", cat);
-                rope_dim = hidden / required_u64(kv, a + ".attention.head_count", cat);
-            }
-            llama3_factor = match_llama3_rope(f, base, rope_dim);
-            if (!llama3_factor)
+            if (!rope_dim) rope_dim = kv.required_u64(a + ".embedding_length") / kv.required_u64(a + ".attention.head_count");
+            facts.llama3_factor = match_llama3_rope(f, base, rope_dim);
+            if (!facts.llama3_factor)
                 throw Error(ErrorCode::Unsupported,
                             "RoPE factors that do not follow the Llama 3 rule (low 1, high 4, context 8192) have no "
                             "config.json equivalent",
@@ -414,16 +317,27 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
             res.plan.notes.push_back("rope_freqs.weight (Llama 3 RoPE factors) written as config.json rope_scaling");
             continue;
         }
+        if (a == "phi3" && (lt.name == "rope_factors_long.weight" || lt.name == "rope_factors_short.weight")) {
+            // Phi-3 LongRoPE factors: config.json rope_scaling long_factor / short_factor.
+            (lt.name == "rope_factors_long.weight" ? facts.long_factor : facts.short_factor) = read_values(lt, cat);
+            for (auto s : lt.sources) res.plan.roles[s] = Role::Companion;
+            continue;
+        }
         auto hf = hf_tensor_name(a, lt.name);
         if (!hf)
             throw Error(ErrorCode::Unsupported,
                         "no Hugging Face name for this tensor in architecture '" + arch + "' (--layout hf)", cat.path, lt.name);
-        LogicalTensor out = lt;
-        out.name = *hf;
-        if (lt.name == "output.weight") tied = false;
+        if (lt.name == "output.weight") facts.tied = false;
         const auto b = split_block_name(lt.name);
         if (b && b->suffix == "bias" && (b->part == "attn_q" || b->part == "attn_k" || b->part == "attn_v"))
-            attention_bias = true;
+            facts.attention_bias = true;
+        if (hf->find("{xid}") != std::string::npos) {
+            facts.experts = true;
+            unstack_experts(lt, *hf, cat, res.plan.tensors);
+            continue;
+        }
+        LogicalTensor out = lt;
+        out.name = *hf;
         if (out.recipe && A->permute_qk && b && (b->part == "attn_q" || b->part == "attn_k")) {
             const std::uint64_t nh = b->part == "attn_q" ? heads : kv_heads;
             const std::uint64_t rows = out.shape.empty() ? 1 : out.shape[0];
@@ -435,14 +349,26 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
                 throw e.with_tensor(lt.name).with_file(cat.path);
             }
         }
+        // GPT-2's Conv1D stores [in, out]: the converter transposed c_attn / c_proj / c_fc weights.
+        if (out.recipe && A->transpose_conv1d && b && b->suffix == "weight" && out.shape.size() == 2 &&
+            (b->part == "attn_qkv" || b->part == "attn_output" || b->part == "ffn_up" || b->part == "ffn_down")) {
+            out.recipe = detail::make_transpose_recipe(out.recipe, out.shape[0], out.shape[1]);
+            std::swap(out.shape[0], out.shape[1]);
+        }
         if (out.recipe && A->norm_plus_one && out.name.ends_with("norm.weight"))
             out.recipe = std::make_shared<NormMinusOne>(out.recipe);
         res.plan.tensors.push_back(std::move(out));
     }
-    res.config_json = build_config(cat, *A, kv, out_dtype, tied, attention_bias, llama3_factor);
+    if (facts.long_factor.size() != facts.short_factor.size())
+        throw Error(ErrorCode::Malformed, "rope_factors_long.weight and rope_factors_short.weight differ in length", cat.path);
+    res.hf_class = std::string(detail::hf_class_for(*A, kv, facts.experts));
+    res.config_json = detail::hf_config_json(*A, kv, facts);
     auto side = tok::hf_side_files(cat);
     res.side_files = std::move(side.files);
     res.warnings = std::move(side.warnings);
+    std::string unread;
+    for (const auto& k : kv.unread(a + ".")) unread += (unread.empty() ? "" : ", ") + k;
+    if (!unread.empty()) res.warnings.push_back("not carried into config.json (no equivalent for " + arch + " here): " + unread);
     return res;
 }
 

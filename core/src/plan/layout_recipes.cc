@@ -5,6 +5,7 @@
 #include "kernels/fp4/fp4_kernels.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <string>
 
@@ -115,12 +116,67 @@ public:
         for (std::uint64_t i = 0; i < nrows; ++i)
             for (std::uint64_t k = 0; k < r_; ++k) out[i * r_ + k] = all[static_cast<std::size_t>(k * c_ + row0 + i)];
     }
+    /// A stored F32/F16/BF16 (any one-element-per-block dtype) keeps its dtype: the bytes move.
+    std::optional<DType> lossless_dtype() const override {
+        const auto d = inner_->lossless_dtype();
+        const auto* info = d ? dtype_info(*d) : nullptr;
+        return info && info->block_elems == 1 ? d : std::nullopt;
+    }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        const std::size_t w = dtype_info(*lossless_dtype())->block_bytes;
+        std::vector<std::uint8_t> all(static_cast<std::size_t>(r_ * c_ * w));
+        inner_->copy_rows(0, inner_->rows(), all.data());
+        for (std::uint64_t i = 0; i < nrows; ++i)
+            for (std::uint64_t k = 0; k < r_; ++k)
+                std::memcpy(out + (i * r_ + k) * w, all.data() + (k * c_ + row0 + i) * w, w);
+    }
     bool payload_is_row_major() const override { return false; }
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
 
 private:
     std::shared_ptr<const Recipe> inner_;
     std::uint64_t r_, c_;
+};
+
+// Rows [begin, begin + count) of inner (one expert of a stacked [E, …] tensor).
+class RowRange final : public Recipe {
+public:
+    RowRange(std::shared_ptr<const Recipe> inner, std::uint64_t begin, std::uint64_t count)
+        : inner_(std::move(inner)), b_(begin), n_(count) {
+        if (b_ > inner_->rows() || n_ > inner_->rows() - b_)
+            throw Error(ErrorCode::OutOfRange, "rows [" + std::to_string(b_) + ", " + std::to_string(b_ + n_) + ") of " +
+                                                   std::to_string(inner_->rows()));
+        const std::uint64_t g = std::max<std::uint64_t>(1, inner_->row_granularity());
+        if (b_ % g || n_ % g) throw Error(ErrorCode::Unsupported, "a row slice must cover whole work units of its source");
+    }
+    std::string describe() const override {
+        return inner_->describe() + ", rows " + std::to_string(b_) + "…" + std::to_string(b_ + n_ - 1);
+    }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return n_; }
+    std::uint64_t row_elems() const override { return inner_->row_elems(); }
+    std::uint64_t row_granularity() const override { return inner_->row_granularity(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        check(row0, nrows);
+        inner_->dequantize_rows(b_ + row0, nrows, out);
+    }
+    std::optional<DType> lossless_dtype() const override { return inner_->lossless_dtype(); }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        check(row0, nrows);
+        inner_->copy_rows(b_ + row0, nrows, out);
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        return inner_->consumed_inputs(b_ + row0, nrows);
+    }
+
+private:
+    void check(std::uint64_t row0, std::uint64_t nrows) const {
+        if (row0 > n_ || nrows > n_ - row0) throw Error(ErrorCode::OutOfRange, "row range: rows out of range");
+    }
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t b_, n_;
 };
 
 class AddOne final : public ElementwiseRecipe {
@@ -331,6 +387,11 @@ std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> 
 
 std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows) {
     return std::make_shared<LeadingRows>(std::move(inner), keep_rows);
+}
+
+std::shared_ptr<const Recipe> make_row_range_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t begin,
+                                                   std::uint64_t count) {
+    return std::make_shared<RowRange>(std::move(inner), begin, count);
 }
 
 std::shared_ptr<const Recipe> make_transpose_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t rows,

@@ -77,6 +77,14 @@ std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> 
 /// `embed_tokens[:n_vocab]`). \throws Error{OutOfRange} when keep_rows exceeds inner's rows.
 std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows);
 
+/// Rows [begin, begin + count) of `inner`, e.g. expert e of a stacked
+/// GGUF `ffn_*_exps` tensor [E, F, H] (rows e·F … (e+1)·F − 1): the way back
+/// to one Hugging Face tensor per expert. Stored plain dtypes stay lossless.
+/// \throws Error{OutOfRange} when the range exceeds inner's rows;
+///         Error{Unsupported} when it does not cover whole work units of inner.
+std::shared_ptr<const Recipe> make_row_range_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t begin,
+                                                   std::uint64_t count);
+
 /// DeepSeek's kv_b_proj split (MLA): `inner` (rows = n_head × G, row length
 /// `in`) viewed as [n_head, G, in]; rows [row_begin, row_end) of every head:
 /// output [n_head, row_end − row_begin, in] (v_b_proj), or with `transpose`

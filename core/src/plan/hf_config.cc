@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// config.json of the GGUF → Hugging Face layout: each `{arch}.*` key/value
+// back under the config.json key transformers reads for the model type —
+// the inverse of core/src/arch/arch_hparams.cc (TextModel, LlamaModel,
+// Qwen2MoeModel, Phi3MiniModel, GPT2Model, Gemma2/3Model, GraniteModel,
+// Olmo2Model, OlmoeModel of convert_hf_to_gguf.py at 34af94c).
+#include "plan/hf_config.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/json_writer.hpp"
+#include "anamnesis/metadata.hpp"
+
+#include <cmath>
+
+namespace amn::detail {
+
+std::optional<std::string> GgufKeys::str(std::string_view key) const {
+    read_.insert(std::string(key));
+    const MetaValue* v = cat_.meta(key);
+    if (!v || !v->is_string()) return std::nullopt;
+    return v->str;
+}
+
+std::optional<double> GgufKeys::num(std::string_view key, std::size_t index) const {
+    read_.insert(std::string(key));
+    const MetaValue* v = cat_.meta(key);
+    if (!v) return std::nullopt;
+    return meta_number(*v, index);
+}
+
+std::optional<std::string> GgufKeys::number_text(std::string_view key) const {
+    read_.insert(std::string(key));
+    const MetaValue* v = cat_.meta(key);
+    if (!v || !(v->is_integer() || v->is_float())) return std::nullopt;
+    std::string t = meta_json(*v);
+    if (t.empty() || t[0] == '"') return std::nullopt;  // NaN / ±inf
+    return t;
+}
+
+std::uint64_t GgufKeys::required_u64(std::string_view key) const {
+    const auto v = num(key);
+    if (!v || *v < 1 || *v != std::floor(*v) || *v > 1e15)
+        throw Error(ErrorCode::Malformed, "--layout hf needs the GGUF key " + std::string(key) + " (a positive integer)",
+                    cat_.path);
+    return static_cast<std::uint64_t>(*v);
+}
+
+std::vector<std::string> GgufKeys::unread(std::string_view prefix) const {
+    std::vector<std::string> r;
+    for (const auto& kv : cat_.metadata)
+        if (kv.key.starts_with(prefix) && !read_.contains(kv.key)) r.push_back(kv.key);
+    return r;
+}
+
+namespace {
+
+bool is_gguf(const arch::ArchRow& row, std::initializer_list<std::string_view> names) {
+    for (auto n : names)
+        if (row.gguf == n) return true;
+    return false;
+}
+
+class ConfigWriter {
+public:
+    ConfigWriter(const arch::ArchRow& row, const GgufKeys& kv) : a_(std::string(row.gguf) + "."), kv_(kv) {}
+    /// `name`: the `{arch}.suffix` number, when the GGUF has it.
+    void number(const char* name, std::string_view suffix) {
+        if (auto t = kv_.number_text(a_ + std::string(suffix))) w.key(name).raw(*t);
+    }
+    void any_number(const char* name, std::string_view full_key) {
+        if (auto t = kv_.number_text(full_key)) w.key(name).raw(*t);
+    }
+    std::optional<double> get(std::string_view suffix) const { return kv_.num(a_ + std::string(suffix)); }
+    std::uint64_t required(std::string_view suffix) const { return kv_.required_u64(a_ + std::string(suffix)); }
+    void mark(std::string_view suffix) const { kv_.mark(a_ + std::string(suffix)); }
+    const std::string& prefix() const noexcept { return a_; }
+
+    JsonWriter w{2};
+
+private:
+    std::string a_;
+    const GgufKeys& kv_;
+};
+
+std::uint64_t vocab_size(const GgufKeys& kv, const std::string& a) {
+    const Catalog& cat = kv.catalog();
+    std::uint64_t vocab = 0;
+    if (auto e = cat.find("token_embd.weight"); e && !cat.tensors[*e].shape.empty()) vocab = cat.tensors[*e].shape[0];
+    else if (auto v = kv.num(a + "vocab_size")) vocab = static_cast<std::uint64_t>(*v);
+    kv.mark(a + "vocab_size");
+    if (vocab == 0) throw Error(ErrorCode::Malformed, "--layout hf: no token_embd.weight and no " + a + "vocab_size", cat.path);
+    return vocab;
+}
+
+const char* torch_dtype(const HfConfigFacts& f) {
+    const DType dt = f.out_dtype.value_or(DType::BF16);
+    return dt == DType::F32 ? "float32" : dt == DType::F16 ? "float16" : "bfloat16";
+}
+
+void token_ids(ConfigWriter& c) {
+    c.any_number("bos_token_id", "tokenizer.ggml.bos_token_id");
+    c.any_number("eos_token_id", "tokenizer.ggml.eos_token_id");
+    c.any_number("pad_token_id", "tokenizer.ggml.padding_token_id");
+}
+
+/// GPT2Model's short list: n_layer, n_ctx, n_embd, n_head, layer_norm_epsilon (n_inner = 4 · n_embd).
+std::string gpt2_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
+    ConfigWriter c(row, kv);
+    JsonWriter& w = c.w;
+    w.begin_object();
+    w.key("architectures").begin_array().value(row.hf_class).end_array();
+    w.key("model_type").value(row.model_type);
+    w.key("activation_function").value(row.hidden_act);
+    w.key("n_embd").value(c.required("embedding_length"));
+    w.key("n_layer").value(c.required("block_count"));
+    w.key("n_head").value(c.required("attention.head_count"));
+    const std::uint64_t ctx = c.required("context_length");
+    w.key("n_ctx").value(ctx);
+    w.key("n_positions").value(ctx);
+    if (c.required("feed_forward_length") != 4 * c.required("embedding_length")) w.key("n_inner").value(c.required("feed_forward_length"));
+    c.number("layer_norm_epsilon", "attention.layer_norm_epsilon");
+    w.key("vocab_size").value(vocab_size(kv, c.prefix()));
+    w.key("tie_word_embeddings").value(f.tied);
+    token_ids(c);
+    w.key("torch_dtype").value(torch_dtype(f));
+    w.end_object();
+    return w.take();
+}
+
+void rope_scaling(ConfigWriter& c, const GgufKeys& kv, const HfConfigFacts& f) {
+    JsonWriter& w = c.w;
+    if (f.llama3_factor) {
+        w.key("rope_scaling").begin_object();
+        w.key("factor").value(*f.llama3_factor);
+        w.key("high_freq_factor").value(4.0);
+        w.key("low_freq_factor").value(1.0);
+        w.key("original_max_position_embeddings").value(std::uint64_t{8192});
+        w.key("rope_type").value("llama3");
+        w.end_object();
+        return;
+    }
+    const auto type = kv.str(c.prefix() + "rope.scaling.type");
+    if (!type || *type == "none") return;
+    const auto factor = c.get("rope.scaling.factor");
+    if ((*type == "linear" || *type == "yarn") && factor) {
+        w.key("rope_scaling").begin_object();
+        c.number("factor", "rope.scaling.factor");
+        if (*type == "yarn") {
+            c.number("original_max_position_embeddings", "rope.scaling.original_context_length");
+            c.number("extrapolation_factor", "rope.scaling.yarn_ext_factor");
+            c.number("attention_factor", "rope.scaling.yarn_attn_factor");
+            c.number("beta_fast", "rope.scaling.yarn_beta_fast");
+            c.number("beta_slow", "rope.scaling.yarn_beta_slow");
+        }
+        w.key("rope_type").value(*type);
+        w.key("type").value(*type);
+        w.end_object();
+        return;
+    }
+    throw Error(ErrorCode::Unsupported, "--layout hf: RoPE scaling type '" + *type + "' has no config.json equivalent here",
+                kv.catalog().path);
+}
+
+/// JSON text of an f32 as the shortest decimal that reads back to it.
+std::string f32_text(float v) { return meta_json(MetaValue::f32(v)); }
+
+}  // namespace
+
+std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool experts) {
+    if (is_gguf(row, {"llama", "mistral"}) && experts) return "MixtralForCausalLM";
+    if (row.gguf == "olmo2" && kv.num("olmo2.attention.sliding_window")) return "Olmo3ForCausalLM";
+    return row.hf_class;
+}
+
+std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
+    if (row.gguf == "gpt2") return gpt2_config(row, kv, f);
+    ConfigWriter c(row, kv);
+    JsonWriter& w = c.w;
+    const std::string_view cls = hf_class_for(row, kv, f.experts);
+    const bool mixtral = cls == "MixtralForCausalLM", olmo3 = cls == "Olmo3ForCausalLM";
+    const std::uint64_t hidden = c.required("embedding_length");
+    const std::uint64_t layers = c.required("block_count");
+    const std::uint64_t heads = c.required("attention.head_count");
+    const std::uint64_t ff = c.required("feed_forward_length");
+    const auto key_len = c.get("attention.key_length");
+    const std::uint64_t head_dim = key_len ? static_cast<std::uint64_t>(*key_len) : hidden / heads;
+
+    w.begin_object();
+    w.key("architectures").begin_array().value(cls).end_array();
+    w.key("model_type").value(mixtral ? std::string_view("mixtral") : olmo3 ? std::string_view("olmo3") : row.model_type);
+    w.key("hidden_size").value(hidden);
+    w.key("intermediate_size").value(ff);
+    w.key("num_hidden_layers").value(layers);
+    w.key("num_attention_heads").value(heads);
+    c.number("num_key_value_heads", "attention.head_count_kv");
+    if (key_len) {
+        w.key("head_dim").value(head_dim);
+        c.mark("attention.value_length");  // the converter writes both from head_dim
+    }
+    w.key("hidden_act").value(row.hidden_act);
+    if (row.norm_plus_one) w.key("hidden_activation").value(row.hidden_act);
+    c.number("rms_norm_eps", "attention.layer_norm_rms_epsilon");
+    c.number(row.gguf == "starcoder2" ? "norm_epsilon" : "layer_norm_eps", "attention.layer_norm_epsilon");
+    c.number("rope_theta", "rope.freq_base");
+    c.number("max_position_embeddings", "context_length");
+    w.key("vocab_size").value(vocab_size(kv, c.prefix()));
+    w.key("tie_word_embeddings").value(f.tied);
+    token_ids(c);
+
+    // The rotary dimension: LlamaModel-style classes write head_dim (carried by
+    // head_dim); Phi-3 a partial one. Any other value stays unread (named in the notes).
+    if (const MetaValue* rv = kv.catalog().meta(c.prefix() + "rope.dimension_count")) {
+        const auto rd = meta_number(*rv);
+        if (rd && row.gguf == "phi3") {
+            c.mark("rope.dimension_count");
+            // int(partial_rotary_factor · hidden) // heads
+            if (static_cast<std::uint64_t>(*rd) != hidden / heads)
+                w.key("partial_rotary_factor").value(*rd * static_cast<double>(heads) / static_cast<double>(hidden));
+        } else if (rd && static_cast<std::uint64_t>(*rd) == head_dim) {
+            c.mark("rope.dimension_count");
+        }
+    }
+
+    // Biases.
+    if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
+                      "seed_oss", "qwen3moe", "olmoe"}))
+        w.key("attention_bias").value(f.attention_bias);
+    if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss"})) w.key("mlp_bias").value(false);
+    if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);
+    if (row.gguf == "starcoder2") w.key("use_bias").value(f.attention_bias);
+
+    // Experts.
+    if (f.experts || c.get("expert_count")) {
+        c.number(mixtral ? "num_local_experts" : "num_experts", "expert_count");
+        c.number("num_experts_per_tok", "expert_used_count");
+        c.number("moe_intermediate_size", "expert_feed_forward_length");
+        c.number("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
+        if (is_gguf(row, {"qwen2moe", "qwen3moe"})) {
+            w.key("decoder_sparse_step").value(std::uint64_t{1});
+            w.key("mlp_only_layers").begin_array().end_array();
+        }
+        // llama.cpp normalises the top-k weights for qwen3moe and never for qwen2moe / olmoe.
+        if (is_gguf(row, {"qwen2moe", "qwen3moe", "olmoe"})) w.key("norm_topk_prob").value(row.gguf == "qwen3moe");
+    }
+
+    // Per-architecture extras.
+    if (row.sandwich_norms) {
+        c.number("sliding_window", "attention.sliding_window");
+        c.number("attn_logit_softcapping", "attn_logit_softcapping");
+        c.number("final_logit_softcapping", "final_logit_softcapping");
+        // Not stored in GGUF. llama.cpp's rule (llama-model.cpp, f_attention_scale):
+        // 1/sqrt(hidden/heads) for the 27B models (gemma2: 46 layers, gemma3: 62), else 1/sqrt(head_dim).
+        const bool big = (row.gguf == "gemma2" && layers == 46) || (row.gguf == "gemma3" && layers == 62);
+        w.key("query_pre_attn_scalar").value(big ? hidden / heads : head_dim);
+        if (row.gguf == "gemma3") {
+            // llama.cpp: every 6th layer global (hard-coded); the local RoPE base is rope.freq_base_swa (10000 when absent).
+            w.key("sliding_window_pattern").value(std::uint64_t{6});
+            if (c.get("rope.freq_base_swa")) c.number("rope_local_base_freq", "rope.freq_base_swa");
+            else w.key("rope_local_base_freq").value(10000.0);
+        }
+    }
+    if (row.gguf == "granite") {
+        c.number("attention_multiplier", "attention.scale");
+        c.number("embedding_multiplier", "embedding_scale");
+        c.number("residual_multiplier", "residual_scale");
+        c.number("logits_scaling", "logit_scale");
+    }
+    if (row.gguf == "olmo2" && olmo3) {
+        c.number("sliding_window", "attention.sliding_window");
+        const Catalog& cat = kv.catalog();
+        c.mark("attention.sliding_window_pattern");
+        if (const MetaValue* p = cat.meta(c.prefix() + "attention.sliding_window_pattern"); p && p->is_array()) {
+            w.key("layer_types").begin_array();
+            for (std::size_t i = 0; i < p->size(); ++i)
+                w.value(p->bits_at(i) ? "sliding_attention" : "full_attention");
+            w.end_array();
+        }
+    }
+    if (row.gguf == "phi3") {
+        c.number("original_max_position_embeddings", "rope.scaling.original_context_length");
+        c.number("sliding_window", "attention.sliding_window");
+        c.mark("rope.scaling.attn_factor");  // computed by the converter from the two context lengths
+        if (!f.long_factor.empty()) {
+            w.key("rope_scaling").begin_object();
+            w.key("type").value("longrope");
+            for (auto [name, v] : {std::pair{"long_factor", &f.long_factor}, std::pair{"short_factor", &f.short_factor}}) {
+                w.key(name).begin_array();
+                for (float x : *v) w.raw(f32_text(x));
+                w.end_array();
+            }
+            w.end_object();
+        }
+    } else {
+        rope_scaling(c, kv, f);
+    }
+    w.key("torch_dtype").value(torch_dtype(f));
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace amn::detail

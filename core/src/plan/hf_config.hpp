@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: config.json of the GGUF → Hugging Face layout, from the GGUF's
+// `{arch}.*` key/values (the inverse of core/src/arch/arch_hparams.cc, which
+// reads config.json as convert_hf_to_gguf.py's set_gguf_parameters does).
+// The rule for every key: the config.json key transformers reads for that
+// model type, with the value the converter turns back into the same GGUF
+// key/value (so GGUF → HF → GGUF gives the same `{arch}.*` key/values).
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/dtype.hpp"
+#include "arch/arch_table.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn::detail {
+
+/// The GGUF key/values of `cat`, remembering every key asked for, so that
+/// the keys config.json does not carry can be named (unread_arch_keys()).
+class GgufKeys {
+public:
+    explicit GgufKeys(const Catalog& cat) : cat_(cat) {}
+
+    /// A string value; nullopt when absent or not a string.
+    std::optional<std::string> str(std::string_view key) const;
+    /// A scalar number (or element `index` of an array); bools as 1/0;
+    /// nullopt when absent, a string, NaN or ±inf.
+    std::optional<double> num(std::string_view key, std::size_t index = 0) const;
+    /// The JSON text of a scalar number, shortest round-trip form ("1e-05").
+    std::optional<std::string> number_text(std::string_view key) const;
+    /// A positive integer value.
+    /// \throws Error{Malformed} naming the key when it is absent, not an
+    ///         integer or not positive.
+    std::uint64_t required_u64(std::string_view key) const;
+    /// Marks `key` as carried (e.g. a value derived from tensors).
+    void mark(std::string_view key) const { read_.insert(std::string(key)); }
+    /// Every `prefix`* key of the file not asked for, in file order.
+    std::vector<std::string> unread(std::string_view prefix) const;
+    const Catalog& catalog() const noexcept { return cat_; }
+
+private:
+    const Catalog& cat_;
+    mutable std::set<std::string, std::less<>> read_;
+};
+
+/// What the tensors tell config.json.
+struct HfConfigFacts {
+    bool tied = true;                          ///< no `output.weight`
+    bool attention_bias = false;               ///< `attn_q/k/v.bias` present
+    bool experts = false;                      ///< stacked `ffn_*_exps` present
+    std::optional<double> llama3_factor;       ///< from `rope_freqs.weight` (the Llama 3 rule)
+    std::vector<float> long_factor, short_factor;  ///< Phi-3 `rope_factors_long/short.weight`
+    std::optional<DType> out_dtype;            ///< torch_dtype (default bfloat16)
+};
+
+/// The HF class the GGUF becomes: the row's, or MixtralForCausalLM for a
+/// llama/mistral GGUF with experts, Olmo3ForCausalLM for an olmo2 GGUF with
+/// a sliding window.
+std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool experts);
+
+/// config.json text (pretty-printed, no trailing newline) for `row`.
+/// \throws Error{Malformed} when a required key (embedding_length,
+///         block_count, attention.head_count, feed_forward_length) is missing
+///         or not a positive integer, or there is neither token_embd.weight
+///         nor {arch}.vocab_size; Error{Unsupported} for a RoPE scaling type
+///         config.json cannot express.
+std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
+
+}  // namespace amn::detail

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""Do two GGUF files hold the same model? Every key/value outside `general.*`
+and `tokenizer.*` with its type (the architecture's), in file order, and every
+tensor's name, dimensions, type and data bytes, in order. `general.*` is the
+model card (folder name, README) and `tokenizer.*` has its own round-trip
+test (test_cli_tokback). Prints "ok K key/values, T tensors" or the first
+difference; exit 1 on a difference. Written from ggml docs/gguf.md (version 3)
+with the suite's independent reader (gguf_numpy_check.Reader).
+
+usage: gguf_same_model.py A.gguf B.gguf
+"""
+import sys
+
+from gguf_numpy_check import Reader
+
+
+def read(path):
+    r = Reader(path)
+    assert r.b[:4] == b"GGUF", f"{path}: not GGUF"
+    r.p = 4
+    version, nt, nkv = r.take("I"), r.take("Q"), r.take("Q")
+    assert version == 3, version
+    kv = []
+    for _ in range(nkv):
+        k = r.string()
+        t = r.take("I")
+        sub = None
+        if t == 9:  # array: keep the element type too
+            sub = struct_peek(r)
+        kv.append((k, t, sub, r.value(t)))
+    tensors = []
+    for _ in range(nt):
+        name = r.string()
+        nd = r.take("I")
+        dims = [r.take("Q") for _ in range(nd)]
+        t, off = r.take("I"), r.take("Q")
+        tensors.append((name, dims, t, off))
+    align = next((v for k, _, _, v in kv if k == "general.alignment"), 32)
+    data = (r.p + align - 1) // align * align
+    ends = [t[3] for t in tensors[1:]] + [len(r.b) - data]
+    blobs = [r.b[data + t[3]:data + e] for t, e in zip(tensors, ends)]
+    return kv, tensors, blobs
+
+
+def struct_peek(r):
+    import struct
+    return struct.unpack_from("<I", r.b, r.p)[0]
+
+
+def main():
+    a, b = sys.argv[1], sys.argv[2]
+    kva, ta, da = read(a)
+    kvb, tb, db = read(b)
+    keep = lambda kv: [x for x in kv if not x[0].startswith(("general.", "tokenizer."))]
+    kva, kvb = keep(kva), keep(kvb)
+    for x, y in zip(kva, kvb):
+        if x != y:
+            print(f"key/value {x[0]} (type {x[1]}) = {str(x[3])[:80]} vs {y[0]} (type {y[1]}) = {str(y[3])[:80]}")
+            return 1
+    if len(kva) != len(kvb):
+        print(f"{len(kva)} vs {len(kvb)} key/values: {[x[0] for x in kva]} vs {[y[0] for y in kvb]}")
+        return 1
+    for x, y in zip(ta, tb):
+        if x[:3] != y[:3]:
+            print(f"tensor {x[0]} {x[1]} type {x[2]} vs {y[0]} {y[1]} type {y[2]}")
+            return 1
+    if len(ta) != len(tb):
+        print(f"{len(ta)} vs {len(tb)} tensors")
+        return 1
+    for x, ra, rb in zip(ta, da, db):
+        # the data up to the next tensor's offset: padding is zeros in both writers
+        if ra != rb:
+            print(f"tensor {x[0]} ({x[1]} type {x[2]}): data differs")
+            return 1
+    print(f"ok {len(kva)} key/values, {len(ta)} tensors")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
