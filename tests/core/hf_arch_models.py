@@ -4,7 +4,7 @@ lack, and what llama.cpp's convert_hf_to_gguf.py writes for them:
 tests/core/hf_arch_reference.json (per case: every non-tokenizer KV of the
 --outtype f32 file in file order with its type and raw little-endian value,
 every tensor's name, type, ne — the shape of the shared manifest's "gguf"
-objects; for the cases after the first four also "sha256": the whole file
+objects; and "sha256": the whole file
 per --outtype f32 / bf16 / q8_0).
 
   hf_arch_models.py OUT --shared SHARED_FIXTURES [--inputs-only]
@@ -608,7 +608,8 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "gpt-oss-20b": gpt_oss, "gpt-oss-20b-BF16": gpt_oss_bf16,
          "gemma-3-4b-it": gemma3_mm, "SmolLM3-3B": smollm3, "AFM-4.5B": arcee, "Seed-OSS-36B-Instruct": seed_oss,
          "starcoder2-3b": starcoder2, "Qwen1.5-MoE-A2.7B": qwen2moe, "OLMoE-1B-7B-0924-Instruct": olmoe}
-# Cases checked as whole files at these outtypes (the first four: key/values and tensors at f32).
+# Every case is checked as whole files at these outtypes (the first four were recorded as key/values
+# and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
 TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
@@ -683,7 +684,7 @@ def main():
             ref["cases"] = json.load(f)["cases"]
     todo = a.cases.split(",") if a.cases else list(CASES)
     for case in todo:
-        whole = list(CASES).index(case) >= 4
+        whole = True
         entry = {}
         for outtype in WHOLE_FILE_OUTTYPES if whole else ["f32"]:
             outf = os.path.join(a.out, f"{case}.{outtype.upper()}.gguf")

@@ -415,13 +415,15 @@ void TestArchTable::names_two_way() {
     // filter_tensors
     QVERIFY(!filter_tensor_name(llama, "vision_tower.x.weight"));
     QCOMPARE(*filter_tensor_name(llama, "language_model.model.norm.weight"), std::string("model.norm.weight"));
-    // The GGUF → HF rows: every kind's canonical HF name maps back to that kind.
+    // The GGUF → HF rows: every kind's canonical HF name maps back to that kind (experts: the stacked name).
     for (const auto& row : arch_rows())
         for (const auto& h : row.hf_names) {
             if (std::find(row.kinds.begin(), row.kinds.end(), h.kind) == row.kinds.end()) continue;
             std::string hf(h.hf), gg(tensor_kind_name(h.kind));
             if (auto p = hf.find("{bid}"); p != std::string::npos) hf.replace(p, 5, "1");
             if (auto p = gg.find("{bid}"); p != std::string::npos) gg.replace(p, 5, "1");
+            // One tensor per expert on the HF side ("experts.{xid}.w1"): gguf-py names the stack "experts.w1".
+            if (auto p = hf.find("{xid}."); p != std::string::npos) hf.erase(p, 6);
             const auto back = map_tensor_name(row, 2, hf + ".weight");
             QVERIFY2(back && *back == gg + ".weight", qPrintable(QString::fromStdString(std::string(row.gguf) + " " + hf)));
         }

@@ -192,7 +192,9 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     w.key("intermediate_size").value(ff);
     w.key("num_hidden_layers").value(layers);
     w.key("num_attention_heads").value(heads);
-    c.number("num_key_value_heads", "attention.head_count_kv");
+    // llama.cpp reads an absent head_count_kv as head_count; transformers' defaults differ per class.
+    if (c.get("attention.head_count_kv")) c.number("num_key_value_heads", "attention.head_count_kv");
+    else w.key("num_key_value_heads").value(heads);
     if (key_len) {
         w.key("head_dim").value(head_dim);
         c.mark("attention.value_length");  // the converter writes both from head_dim

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Issue 32, the way back for every row: for each architecture the
+// converter's rows know, starting from the GGUF convert_hf_to_gguf.py writes
+// (A = `amn convert DIR`, proven to be the converter's file by the sha256
+// recorded in tests/core/hf_arch_reference.json or the shared hf-gguf
+// manifest), `amn remember A --layout hf` writes a folder that
+// - converts back to the same model: `amn convert FOLDER` at A's type gives
+//   every `{arch}.*` key/value (type and value, in order) and every tensor
+//   (name, shape, type, bytes) of A (tests/cli/gguf_same_model.py; the
+//   `tokenizer.*` keys are test_cli_tokback's, `general.*` is the model card);
+// - holds the original folder's tensors: same names as transformers writes
+//   them (experts unstacked to `experts.N.*`, Phi-3's fused qkv/gate_up kept,
+//   GPT-2's Conv1D orientation), same shapes, same values (F32 outputs;
+//   tests/cli/hf_folder_values.py, numpy; the converter's arithmetic aside:
+//   Gemma's norm + 1, in F16 for an F16 input, and Gemma 3's embedding cut
+//   to the tokenizer).
+// Rows with no way back yet (deepseek2, mistral3, gpt-oss): exit 1 naming
+// the architecture, nothing written.
+#include "test_support.hpp"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using amn::test::run;
+using amn::test::run_amn;
+
+namespace {
+
+QString shared_dir() { return QString::fromStdString(amn::test::shared_fixtures_dir()); }
+QString src(const QString& rel) { return QString::fromStdString(amn::test::source_dir()) + "/" + rel; }
+
+// The folders of tests/core/hf_arch_models.py --inputs-only, made once.
+QString arch_models() {
+    static QTemporaryDir dir;
+    static const bool made = run(QString::fromStdString(amn::test::python()),
+                                 {src("tests/core/hf_arch_models.py"), dir.path(), "--shared", shared_dir(), "--inputs-only"})
+                                 .exit_code == 0;
+    return made ? dir.path() : QString();
+}
+
+QByteArray sha256_of(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(&f);
+    return h.result().toHex();
+}
+
+QJsonObject read_json(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
+// The GGUF architectures without a way back (HF → GGUF only).
+bool no_way_back(const QString& arch) { return arch == "deepseek2" || arch == "mistral3" || arch == "gpt-oss"; }
+
+}  // namespace
+
+class TestCliHfRoundTrip : public QObject {
+    Q_OBJECT
+    QString ref_dir_;
+
+private slots:
+    void initTestCase() { ref_dir_ = QString::fromStdString(amn::test::reference_dir()); }
+
+    // input: a folder of hf_arch_models.py ("arch:NAME") or of the shared fixtures ("shared:NAME");
+    // outtype as `--to gguf:…` takes it ("" = auto); sha: the converter's file.
+    void wayBack_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("outtype");
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QByteArray>("sha");
+        const QJsonObject cases = read_json(src("tests/core/hf_arch_reference.json")).value("cases").toObject();
+        for (auto c = cases.begin(); c != cases.end(); ++c) {
+            const QJsonObject o = c.value().toObject();
+            const QString arch = o.value("kv").toArray().at(0).toObject().value("value").toString();
+            const QJsonObject shas = o.value("sha256").toObject();
+            for (const char* t : {"f32", "bf16"})
+                if (shas.contains(t))
+                    QTest::newRow(qPrintable(c.key() + " " + t)) << "arch:" + c.key() << QString(t).toUpper() << arch
+                                                                  << shas.value(t).toString().toLatin1();
+        }
+        const QJsonArray shared = read_json(shared_dir() + "/hf-gguf/manifest.json").value("cases").toArray();
+        for (const auto& cv : shared) {
+            const QJsonObject c = cv.toObject();
+            if (c.contains("quantization")) continue;  // the plain folders: their tensors are the originals
+            for (const auto& ov : c.value("outputs").toArray()) {
+                const QJsonObject o = ov.toObject();
+                const QString t = o.value("outtype").toString();
+                const QString sha = o.value("gguf").toObject().value("sha256").toString();
+                if (sha.isEmpty() || !(t == "f32" || t == "f16" || t == "bf16" || t == "auto")) continue;
+                QTest::newRow(qPrintable(c.value("name").toString() + " " + t))
+                    << "shared:" + c.value("name").toString() << (t == "auto" ? QString() : t.toUpper())
+                    << c.value("arch").toString() << sha.toLatin1();
+            }
+        }
+    }
+    void wayBack() {
+        AMN_REQUIRE_REFERENCE_DIR(ref_dir_);
+        QFETCH(QString, input);
+        QFETCH(QString, outtype);
+        QFETCH(QString, arch);
+        QFETCH(QByteArray, sha);
+        if (!QFileInfo::exists(shared_dir() + "/hf-gguf/manifest.json")) {
+            if (amn::test::reference_required()) QFAIL("hf-gguf fixtures missing");
+            QSKIP("hf-gguf fixtures missing");
+        }
+        QString in;
+        if (input.startsWith("arch:")) {
+            const QString models = arch_models();
+            QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+            in = models + "/" + input.mid(5);
+        } else {
+            in = shared_dir() + "/hf-gguf/inputs/" + input.mid(7);
+        }
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString to = outtype.isEmpty() ? QString("gguf") : "gguf:" + outtype;
+        const QString a = tmp.path() + "/a.gguf", b = tmp.path() + "/b.gguf";
+        // The name of the folder is the model's: general.name comes from it on the way back in.
+        const QString folder = tmp.path() + "/" + QFileInfo(in).fileName();
+        auto r = run_amn({"convert", in, "--to", to, "-o", a, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(a), sha);  // A is the converter's file
+
+        QStringList back{"remember", a, "--layout", "hf", "-o", folder, "--quiet"};
+        if (outtype == "F32") back << "--to" << "f32";
+        r = run_amn(back);
+        if (no_way_back(arch)) {
+            QCOMPARE(r.exit_code, 1);
+            QVERIFY2(r.err.contains("does not support the GGUF architecture '" + arch + "'"), qPrintable(r.err));
+            QVERIFY(!QFileInfo::exists(folder));
+            return;
+        }
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("not carried"), qPrintable(r.err));
+        r = run_amn({"convert", folder, "--to", to, "-o", b, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QString py = QString::fromStdString(amn::test::python());
+        r = run(py, {src("tests/cli/gguf_same_model.py"), a, b});
+        QVERIFY2(r.exit_code == 0 && r.out.startsWith("ok "), qPrintable(r.out + r.err));
+
+        // The original tensors: exact from an F32 file (the input's BF16/F16 values held exactly).
+        if (outtype == "F32" || (outtype.isEmpty() && input.startsWith("shared:"))) {
+            QStringList args{src("tests/cli/hf_folder_values.py"), folder, in};
+            if (arch.startsWith("gemma")) args << "--norm-plus-one";
+            if (arch == "gemma3") args << "--embedding-cut";
+            r = run(py, args);
+            QVERIFY2(r.exit_code == 0 && r.out.startsWith("ok "), qPrintable(r.out + r.err));
+        }
+        // Experts come back one tensor per expert, under the class transformers loads.
+        const QJsonObject cfg = read_json(folder + "/config.json");
+        if (arch == "mixtral") {
+            QCOMPARE(cfg.value("architectures").toArray().at(0).toString(), QString("MixtralForCausalLM"));
+            QVERIFY(cfg.value("num_local_experts").toInt() > 1);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliHfRoundTrip)
+#include "test_cli_hf_roundtrip.moc"
