@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/hf_layout.hpp"
 #include "cli.hpp"
 
 #include <string>
@@ -31,6 +32,15 @@ std::string wrap(std::string lead, const std::vector<std::string>& words, std::s
         line += w;
     }
     return out;
+}
+
+// The GGUF architectures --layout hf writes back, from the architecture table.
+std::string layout_hf_help() {
+    std::vector<std::string> words;
+    const auto& archs = hf_layout_architectures();
+    for (std::size_t i = 0; i < archs.size(); ++i)
+        words.push_back((i == 0 ? "(" : "") + std::string(archs[i]) + (i + 1 == archs.size() ? "):" : ","));
+    return wrap("  --layout hf   GGUF input", words, 16) + "\n";
 }
 
 // llama-quantize's file types, from the file-type table: those offered
@@ -212,10 +222,13 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                floating-point tensors are converted too (round-to-nearest-even)\n"
             "  -o OUT        output file (*.safetensors) or folder; default: beside the input,\n"
             "                quantization suffix replaced (model-fp8.safetensors → model-bf16.safetensors;\n"
-            "                a model folder → <folder>-bf16/ with config.json and tokenizer files)\n"
-            "  --layout hf   GGUF input (llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3):\n"
+            "                a model folder → <folder>-bf16/ with config.json and tokenizer files)\n",
+            out);
+        std::fputs(layout_hf_help().c_str(), out);
+        std::fputs(
             "                Hugging Face tensor names, llama.cpp's Q/K row permutation and\n"
-            "                Gemma's norm +1 undone, config.json from the GGUF key/values;\n"
+            "                Gemma's norm +1 undone, stacked experts split per expert, GPT-2's\n"
+            "                Conv1D orientation, config.json from the GGUF key/values;\n"
             "                default output: a folder <stem>-bf16/ that transformers can load\n"
             "                (--layout gguf, the default, keeps the GGUF names and values)\n"
             "  --force       replace existing output files\n"

@@ -3,14 +3,19 @@
 /// \file hf_layout.hpp
 /// `amn remember model.gguf --layout hf`: turn the plan of a GGUF catalog
 /// into a Hugging Face `transformers` checkpoint — HF tensor names, llama.cpp's
-/// Q/K row permutation undone, Gemma's RMSNorm `+1` removed — and derive the
-/// matching `config.json` from the GGUF key/values.
+/// Q/K row permutation undone, Gemma's RMSNorm `+1` removed, stacked experts
+/// split into one tensor per expert, GPT-2's Conv1D orientation restored —
+/// and derive the matching `config.json` from the GGUF key/values
+/// (core/src/plan/hf_config.hpp: each key where the converter reads it back).
 ///
 /// References (read, not copied): llama.cpp `convert_hf_to_gguf.py`
 /// (`LlamaModel.permute`, `GemmaModel.modify_tensors`: `norm.weight + 1`) and
 /// gguf-py `tensor_mapping.py` (GGUF ↔ HF tensor names); transformers'
-/// `LlamaConfig`, `Qwen2Config`, `Qwen3Config`, `GemmaConfig`, `Gemma2Config`,
-/// `Gemma3TextConfig` for the config.json keys.
+/// `LlamaConfig`, `MixtralConfig`, `Qwen2Config`, `Qwen3Config`,
+/// `Qwen2MoeConfig`, `Qwen3MoeConfig`, `OlmoeConfig`, `Phi3Config`,
+/// `GPT2Config`, `GemmaConfig`, `Gemma2Config`, `Gemma3TextConfig`,
+/// `GraniteConfig`, `Olmo2Config`/`Olmo3Config`, `SmolLM3Config`,
+/// `ArceeConfig`, `SeedOssConfig`, `Starcoder2Config` for the config.json keys.
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
@@ -26,8 +31,10 @@
 
 namespace amn {
 
-/// GGUF `general.architecture` values `to_hf_layout` converts:
-/// "llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3".
+/// GGUF `general.architecture` values `to_hf_layout` converts: the rows of
+/// the architecture table with Hugging Face names, in table order ("llama",
+/// "mistral", "qwen2", "qwen3", "qwen3moe", "phi3", "gpt2", "gemma", …;
+/// not "mistral3", "deepseek2", "gpt-oss").
 const std::vector<std::string_view>& hf_layout_architectures() noexcept;
 /// True when `gguf_architecture` is one of hf_layout_architectures().
 bool hf_layout_supported(std::string_view gguf_architecture) noexcept;
@@ -37,8 +44,11 @@ bool hf_layout_supported(std::string_view gguf_architecture) noexcept;
 /// "token_embd.weight" → "model.embed_tokens.weight", "output.weight" →
 /// "lm_head.weight"; gemma2/gemma3: "blk.N.post_attention_norm.weight" →
 /// "…post_attention_layernorm.weight", "blk.N.ffn_norm.weight" →
-/// "…pre_feedforward_layernorm.weight"). nullopt when the tensor has no HF
-/// counterpart (or `arch` is not supported).
+/// "…pre_feedforward_layernorm.weight"; ".bias" kept). A stacked expert
+/// tensor gives its per-expert template with `{xid}` for the expert
+/// ("blk.0.ffn_gate_exps.weight" → "model.layers.0.block_sparse_moe.experts.{xid}.w1.weight"
+/// for llama, "…mlp.experts.{xid}.gate_proj.weight" for qwen2moe/qwen3moe/olmoe).
+/// nullopt when the tensor has no HF counterpart (or `arch` is not supported).
 std::optional<std::string> hf_tensor_name(std::string_view arch, std::string_view gguf_name);
 
 /// The GGUF row that becomes row `hf_row` of a Hugging Face Q or K
@@ -92,18 +102,30 @@ struct HfLayout {
 ///   is consumed, and the `rope_scaling` it encodes is written to config.json
 ///   when it matches transformers' "llama3" rule (low_freq_factor 1,
 ///   high_freq_factor 4, original_max_position_embeddings 8192), else
-///   Error{Unsupported}.
-/// config.json: architectures, model_type, hidden_size, intermediate_size,
-/// num_hidden_layers, num_attention_heads, num_key_value_heads, head_dim,
-/// hidden_act, rms_norm_eps, rope_theta, max_position_embeddings,
-/// vocab_size, tie_word_embeddings, bos/eos/pad token ids, torch_dtype
-/// (`out_dtype`, default bfloat16), rope_scaling and the architecture's
-/// extras (attention_bias, Gemma softcapping and sliding window) when the
-/// GGUF has them. Keys the GGUF lacks are left out, except what llama.cpp
-/// itself hard-codes: Gemma 2/3 `query_pre_attn_scalar` (hidden/heads for
-/// the 27B models — 46 / 62 layers — else head_dim, as llama.cpp's
+///   Error{Unsupported};
+/// - stacked experts `blk.N.ffn_{gate,up,down}_exps` [E, R, C]: E tensors
+///   [R, C] (rows e·R … (e+1)·R − 1 of the stored tensor), named by the
+///   `{xid}` template of hf_tensor_name() — a llama GGUF with experts is
+///   MixtralForCausalLM;
+/// - phi3 `rope_factors_long/short.weight` are consumed into config.json
+///   `rope_scaling` {type longrope, long_factor, short_factor};
+/// - gpt2 `attn_qkv`, `attn_output`, `ffn_up`, `ffn_down` weights transposed
+///   back to Conv1D's [in, out] (a stored plain dtype stays as stored).
+/// config.json (core/src/plan/hf_config.hpp): architectures, model_type and
+/// each `{arch}.*` key under the config.json key transformers reads and the
+/// converter turns back into the same key/value — dimensions, norm epsilons,
+/// rope_theta and rope_scaling (linear, yarn with its factors, llama3,
+/// longrope), expert counts and sizes, sliding windows and per-layer
+/// patterns, Granite's multipliers, Gemma's softcappings — plus vocab_size,
+/// tie_word_embeddings, attention_bias, bos/eos/pad ids and torch_dtype
+/// (`out_dtype`, default bfloat16). Keys the GGUF lacks are left out, except
+/// what llama.cpp itself assumes: num_key_value_heads = head_count when
+/// absent, Gemma 2/3 `query_pre_attn_scalar` (hidden/heads for the 27B
+/// models — 46 / 62 layers — else head_dim, as llama.cpp's
 /// f_attention_scale), Gemma 3 `sliding_window_pattern` 6 and
-/// `rope_local_base_freq` 10000.
+/// `rope_local_base_freq` 10000 when there is no rope.freq_base_swa.
+/// An `{arch}.*` key config.json cannot carry is named in `warnings`
+/// ("not carried into config.json …"), never dropped silently.
 /// Side files: see HfLayout::side_files (core/src/tokenizer/hf_from_gguf.hpp
 /// says how each is built from the `tokenizer.*` key/values).
 /// \throws Error{Usage} when `cat` is not GGUF; Error{Unsupported} naming the
