@@ -600,6 +600,112 @@ def olmoe(case):
     return cfg, t, "llama3", "BF16"
 
 
+def gemma(case):
+    # google/gemma-2b's config.json (GemmaForCausalLM, MQA: one KV head), head_dim 16; a stray lm_head.weight
+    # (as AutoAWQ exports carry) that GemmaModel drops.
+    cfg = {"architectures": ["GemmaForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 2,
+           "eos_token_id": 1, "head_dim": 16, "hidden_act": "gelu", "hidden_activation": None, "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 8192, "model_type": "gemma",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 1, "pad_token_id": 0,
+           "rms_norm_eps": 1e-06, "rope_scaling": None, "rope_theta": 10000.0, "torch_dtype": "bfloat16",
+           "transformers_version": "4.38.0.dev0", "use_cache": True, "vocab_size": 32000}
+    t = {"model.embed_tokens.weight": (32000, H), "model.norm.weight": (H,), "lm_head.weight": (32000, H)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", NH * 16, 16, ("input_layernorm", "post_attention_layernorm")))
+    return cfg, t, "llama2-spm", "BF16"
+
+
+def exaone(case):
+    # LGAI-EXAONE/EXAONE-3.5-2.4B-Instruct's config.json: transformer.* names, num_layers, layer_norm_epsilon
+    # (an RMSNorm), Llama 3 rope scaling (rope_freqs generated), tied embeddings off.
+    cfg = {"architectures": ["ExaoneForCausalLM"], "activation_function": "silu", "attention_dropout": 0.0,
+           "bos_token_id": 1, "embed_dropout": 0.0, "eos_token_id": 361, "head_dim": 8, "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF, "layer_norm_epsilon": 1e-05, "max_position_embeddings": 32768,
+           "model_type": "exaone", "num_attention_heads": NH, "num_key_value_heads": 2, "num_layers": L, "pad_token_id": 0,
+           "rope_scaling": {"factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                            "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+           "rope_theta": 1000000.0, "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_cache": True,
+           "vocab_size": 151936}
+    t = {"transformer.wte.weight": (151936, H), "transformer.ln_f.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(L):
+        p = f"transformer.h.{i}."
+        t.update({p + "ln_1.weight": (H,), p + "ln_2.weight": (H,), p + "attn.attention.q_proj.weight": (H, H),
+                  p + "attn.attention.k_proj.weight": (16, H), p + "attn.attention.v_proj.weight": (16, H),
+                  p + "attn.attention.out_proj.weight": (H, H), p + "mlp.c_fc_0.weight": (FF, H),
+                  p + "mlp.c_fc_1.weight": (FF, H), p + "mlp.c_proj.weight": (H, FF)})
+    return cfg, t, "qwen3", "BF16"
+
+
+def exaone4(case):
+    # LGAI-EXAONE/EXAONE-4.0-32B's config.json: post-norms only (no pre-norms), q/k norms, hybrid attention
+    # "LLLG" over 4 layers, Llama 3 rope scaling with Exaone4Model's default factor 16 (factor absent here).
+    cfg = {"architectures": ["Exaone4ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1, "eos_token_id": 361,
+           "head_dim": 8, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF,
+           "max_position_embeddings": 131072, "model_type": "exaone4", "num_attention_heads": NH,
+           "num_hidden_layers": 4, "num_key_value_heads": 2, "pad_token_id": 0, "rms_norm_eps": 1e-05,
+           "rope_scaling": {"high_freq_factor": 4.0, "low_freq_factor": 1.0, "original_max_position_embeddings": 8192,
+                            "rope_type": "llama3"},
+           "rope_theta": 1000000, "sliding_window": 4096, "sliding_window_pattern": "LLLG", "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(4):
+        t.update(layer_tensors(f"model.layers.{i}.", H, 16, ("post_attention_layernorm", "post_feedforward_layernorm"),
+                               qk_norm=(8, 8)))
+    return cfg, t, "qwen3", "BF16"
+
+
+def command_r(case):
+    # CohereLabs/c4ai-command-r-plus's config.json: tied embeddings, one LayerNorm per layer (parallel
+    # attention + MLP, no bias), per-head q/k norms [heads, head_dim], logit_scale, model_max_length.
+    cfg = {"architectures": ["CohereForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 5,
+           "eos_token_id": 255001, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "layer_norm_eps": 1e-05, "logit_scale": 0.8333333333333334,
+           "max_position_embeddings": 8192, "model_max_length": 131072, "model_type": "cohere", "num_attention_heads": NH,
+           "num_hidden_layers": L, "num_key_value_heads": 2, "pad_token_id": 0, "rope_theta": 75000000.0,
+           "torch_dtype": "float16", "use_cache": True, "use_qk_norm": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update(layer_tensors(p, H, 16, ("input_layernorm",)))
+        t.update({p + "self_attn.q_norm.weight": (NH, 8), p + "self_attn.k_norm.weight": (2, 8)})
+    return cfg, t, "qwen3", "F16"
+
+
+def cohere2(case):
+    # CohereLabs/c4ai-command-r7b-12-2024's config.json: sliding window every layer but each 4th, rotary_pct,
+    # logit_scale, tied embeddings.
+    cfg = {"architectures": ["Cohere2ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 5,
+           "eos_token_id": 255001, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "layer_norm_eps": 1e-05, "logit_scale": 0.25, "max_position_embeddings": 8192,
+           "model_type": "cohere2", "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 2,
+           "order_of_interleaved_layers": "local_attn_first", "pad_token_id": 0, "position_embedding_type": "rope_gptj",
+           "rope_scaling": None, "rope_theta": 50000, "rotary_pct": 1.0, "sliding_window": 4096,
+           "sliding_window_pattern": 4, "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", H, 16, ("input_layernorm",)))
+    return cfg, t, "qwen3", "BF16"
+
+
+def stablelm(case):
+    # stabilityai/stablelm-2-1_6b's config.json: LayerNorm with bias, q/k/v biases, a quarter of each head rotary.
+    cfg = {"architectures": ["StableLmForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 100257,
+           "eos_token_id": 100257, "hidden_act": "silu", "hidden_dropout": 0.0, "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF, "layer_norm_eps": 1e-05, "max_position_embeddings": 4096,
+           "model_type": "stablelm", "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": NH,
+           "partial_rotary_factor": 0.25, "qk_layernorm": False, "rope_scaling": None, "rope_theta": 10000,
+           "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_cache": True, "use_parallel_residual": False,
+           "use_qkv_bias": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "model.norm.bias": (H,),
+         "lm_head.weight": (151936, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update(layer_tensors(p, H, H, ("input_layernorm", "post_attention_layernorm")))
+        t.update({p + "input_layernorm.bias": (H,), p + "post_attention_layernorm.bias": (H,),
+                  p + "self_attn.q_proj.bias": (H,), p + "self_attn.k_proj.bias": (H,), p + "self_attn.v_proj.bias": (H,)})
+    return cfg, t, "qwen3", "BF16"
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
@@ -607,7 +713,9 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "DeepSeek-V3": deepseek_v3, "DeepSeek-V2-Lite": deepseek_v2_lite,
          "gpt-oss-20b": gpt_oss, "gpt-oss-20b-BF16": gpt_oss_bf16,
          "gemma-3-4b-it": gemma3_mm, "SmolLM3-3B": smollm3, "AFM-4.5B": arcee, "Seed-OSS-36B-Instruct": seed_oss,
-         "starcoder2-3b": starcoder2, "Qwen1.5-MoE-A2.7B": qwen2moe, "OLMoE-1B-7B-0924-Instruct": olmoe}
+         "starcoder2-3b": starcoder2, "Qwen1.5-MoE-A2.7B": qwen2moe, "OLMoE-1B-7B-0924-Instruct": olmoe,
+         "gemma-2b": gemma, "EXAONE-3.5-2.4B-Instruct": exaone, "EXAONE-4.0-32B": exaone4,
+         "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // generate_extra_tensors of the converter classes: Llama 3 `rope_freqs`
-// (conversion/llama.py LlamaModel) and Phi-3 `rope_factors_long/short` +
+// (conversion/llama.py LlamaModel; exaone.py ExaoneModel, Exaone4Model) and Phi-3 `rope_factors_long/short` +
 // rope.scaling.attn_factor (conversion/phi.py Phi3MiniModel), with the same
 // float64 / float32 arithmetic as the converter (PyTorch f32 tensor ops).
 #include "anamnesis/error.hpp"
@@ -47,11 +47,13 @@ GeneratedExtras llama3_rope_freqs(const ArchRow& row, const HfConfig& cfg) {
         dim = integer(*h, "hidden_size", f) / nh;
     }
     if (dim <= 0 || dim > (1 << 20)) throw Error(ErrorCode::Malformed, "config.json: bad head dimension " + std::to_string(dim), f);
-    const double factor = param_or(rp, "factor", 8.0, f);
+    const double factor = param_or(rp, "factor", row.gguf == "exaone4" ? 16.0 : 8.0, f);  // Exaone4Model: 16 by default
     const double lo = param_or(rp, "low_freq_factor", 1.0, f);
     const double hi = param_or(rp, "high_freq_factor", 4.0, f);
     const double old_ctx = param_or(rp, "original_max_position_embeddings", 8192.0, f);
     const double lo_wl = old_ctx / lo, hi_wl = old_ctx / hi;  // Python floats
+    if (row.gguf == "exaone" && lo_wl == hi_wl)  // ExaoneModel asserts low_freq_wavelen != high_freq_wavelen
+        throw Error(ErrorCode::Malformed, "rope_scaling: low and high frequency wavelengths are equal (the converter asserts they differ)", f);
 
     // PyTorch: Python scalars meet f32 tensors as f32 values; every op rounds to f32.
     const float base_f = static_cast<float>(base), dim_f = static_cast<float>(dim);
@@ -77,7 +79,6 @@ GeneratedExtras llama3_rope_freqs(const ArchRow& row, const HfConfig& cfg) {
         t.data.push_back(v);
     }
     t.shape = {static_cast<std::uint64_t>(t.data.size())};
-    (void)row;
     res.tensors.push_back(std::move(t));
     return res;
 }

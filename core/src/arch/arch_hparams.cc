@@ -44,8 +44,10 @@ private:
 /// TextModel.set_gguf_parameters up to (excluding) add_file_type;
 /// `use_head_dim` false when the class pops head_dim first (GraniteModel);
 /// `mla` for DeepseekV2Model, which sets num_key_value_heads = 1 and a default
-/// rms_norm_eps of 1e-6 in hparams first.
-void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true, bool mla = false) {
+/// rms_norm_eps of 1e-6 in hparams first; `ctx_model_max_length_first` for
+/// CommandR2Model, which sets max_position_embeddings from model_max_length first.
+void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true, bool mla = false,
+                       bool ctx_model_max_length_first = false) {
     const std::string& f = cfg.file();
     auto opt = [&](std::initializer_list<std::string_view> keys) {
         for (auto k : keys)
@@ -56,7 +58,9 @@ void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true,
         const element b = required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"});
         kv.put("block_count", u32(b, "num_hidden_layers", f));
     }
-    if (auto v = opt({"max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length", "model_max_length"}))
+    if (ctx_model_max_length_first) {  // CommandR2Model overwrote hparams["max_position_embeddings"] first
+        if (auto v = opt({"model_max_length", "max_position_embeddings"})) kv.put("context_length", u32(v->second, v->first, f));
+    } else if (auto v = opt({"max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length", "model_max_length"}))
         kv.put("context_length", u32(v->second, v->first, f));
     if (auto v = opt({"hidden_size", "n_embd", "dim"})) kv.put("embedding_length", u32(v->second, v->first, f));
     if (auto v = opt({"prefix_dense_intermediate_size", "dense_intermediate_size", "intermediate_size", "n_inner", "hidden_dim"}))
@@ -383,6 +387,94 @@ void olmo2_sliding_window(const HfConfig& cfg, KvOut& kv) {
     kv.put("attention.sliding_window_pattern", MetaValue::packed(GgufType::Bool, count, std::move(bytes)));
 }
 
+/// int(factor * (hidden_size // num_attention_heads)) of the converter classes with a partial rotary
+/// dimension (Python float product truncated toward zero).
+MetaValue partial_rope_dim(const HfConfig& cfg, const PyNum& factor) {
+    const std::string& f = cfg.file();
+    const std::int64_t per_head = floordiv(integer(exact(cfg, "hidden_size"), "hidden_size", f),
+                                           integer(exact(cfg, "num_attention_heads"), "num_attention_heads", f),
+                                           "hidden_size // num_attention_heads", f);
+    const std::int64_t d = factor.is_int ? factor.i * per_head : static_cast<std::int64_t>(std::trunc(factor.d * double(per_head)));
+    return u32(PyNum{true, d, double(d)}, "rope dimensions", f);
+}
+
+/// GemmaModel.set_gguf_parameters.
+void gemma_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    kv.put("context_length", u32(exact(cfg, "max_position_embeddings"), "max_position_embeddings", f));
+    kv.put("embedding_length", u32(exact(cfg, "hidden_size"), "hidden_size", f));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
+    kv.put("attention.head_count", u32(exact(cfg, "num_attention_heads"), "num_attention_heads", f));
+    const bool has_kv = cfg.get("num_key_value_heads").has_value();
+    kv.put("attention.head_count_kv", u32(exact(cfg, has_kv ? "num_key_value_heads" : "num_attention_heads"),
+                                          has_kv ? "num_key_value_heads" : "num_attention_heads", f));
+    kv.put("attention.layer_norm_rms_epsilon", f32(exact(cfg, "rms_norm_eps"), "rms_norm_eps", f));
+    kv.put("attention.key_length", u32(exact(cfg, "head_dim"), "head_dim", f));
+    kv.put("attention.value_length", u32(exact(cfg, "head_dim"), "head_dim", f));
+}
+
+/// StableLMModel.set_gguf_parameters.
+void stablelm_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    if (auto q = cfg.get("qk_layernorm"); q && q->is_bool() && bool(*q))
+        throw Error(ErrorCode::Unsupported,
+                    "StableLM with per-head q/k layernorms (qk_layernorm, StableLM 2 12B): convert_hf_to_gguf.py at "
+                    "34af94c writes no file for it (\"Unprocessed norms\"), so neither does anamnesis",
+                    f);
+    kv.put("context_length", u32(exact(cfg, "max_position_embeddings"), "max_position_embeddings", f));
+    kv.put("embedding_length", u32(exact(cfg, "hidden_size"), "hidden_size", f));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
+    const RopeParams rp(cfg);
+    const auto prf = rp.get("partial_rotary_factor");
+    if (!prf) missing("partial_rotary_factor / rope_pct", f);
+    kv.put("rope.dimension_count", partial_rope_dim(cfg, num(*prf, "partial_rotary_factor", f)));
+    kv.put("attention.head_count", u32(exact(cfg, "num_attention_heads"), "num_attention_heads", f));
+    kv.put("attention.head_count_kv", u32(exact(cfg, "num_key_value_heads"), "num_key_value_heads", f));
+    bool parallel = true;
+    if (auto p = cfg.get("use_parallel_residual")) {
+        if (!p->is_bool()) throw Error(ErrorCode::BadJson, "config.json key 'use_parallel_residual': expected true/false", f);
+        parallel = bool(*p);
+    }
+    kv.put("use_parallel_residual", MetaValue::boolean(parallel));
+    kv.put("attention.layer_norm_epsilon", f32(required(cfg, {"layer_norm_eps", "norm_eps"}), "layer_norm_eps", f));
+}
+
+/// Exaone4Model.set_gguf_parameters' part after TextModel's: vocab_size, then with a sliding
+/// window its per-layer pattern (layer_types, or sliding_window_pattern "LLLG" / every p-th layer global).
+void exaone4_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    kv.put("vocab_size", u32(exact(cfg, "vocab_size"), "vocab_size", f));
+    const auto sw = cfg.get("sliding_window");
+    if (!sw || sw->is_null()) return;
+    kv.put("attention.sliding_window", u32(*sw, "sliding_window", f));
+    const std::int64_t n = integer(exact(cfg, "num_hidden_layers"), "num_hidden_layers", f);
+    if (n < 0 || n > (1 << 20)) throw Error(ErrorCode::BadJson, "config.json key 'num_hidden_layers': out of range", f);
+    std::string bytes;
+    bool have = false;
+    if (auto lt = cfg.get("layer_types")) {
+        if (!lt->is_array()) throw Error(ErrorCode::BadJson, "config.json key 'layer_types': expected a list", f);
+        for (element t : simdjson::dom::array(*lt))
+            bytes.push_back(t.is_string() && std::string_view(t) == "sliding_attention" ? 1 : 0);
+        have = true;  // written whatever its length
+    } else if (auto p = cfg.get("sliding_window_pattern")) {
+        if (p->is_string()) {
+            const std::string_view pat(*p);
+            if (!pat.empty())
+                for (std::int64_t i = 0; i < n; ++i) bytes.push_back(pat[static_cast<std::size_t>(i) % pat.size()] == 'L' ? 1 : 0);
+        } else if (p->is_int64() || p->is_uint64()) {
+            const std::int64_t every = integer(*p, "sliding_window_pattern", f);
+            if (every == 0) throw Error(ErrorCode::Malformed, "config.json key 'sliding_window_pattern': 0 (the converter divides by it)", f);
+            for (std::int64_t i = 0; i < n; ++i) bytes.push_back((i + 1) % every != 0 ? 1 : 0);
+        }
+        have = static_cast<std::int64_t>(bytes.size()) == n;
+    }
+    if (!have) return;
+    const std::uint64_t count = bytes.size();
+    kv.put("attention.sliding_window_pattern", MetaValue::packed(GgufType::Bool, count, std::move(bytes)));
+}
+
 }  // namespace
 
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir) {
@@ -429,6 +521,48 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             kv.to(res.after_file_type);
             kv.put("attention.layer_norm_rms_epsilon", f32(1e-5, "rms_norm_eps", f));
             break;
+        case HparamsRule::Gemma:
+            gemma_params(cfg, kv);
+            kv.to(res.after_file_type);
+            break;
+        case HparamsRule::StableLm:
+            stablelm_params(cfg, kv);
+            kv.to(res.after_file_type);
+            break;
+        case HparamsRule::Exaone: {  // ExaoneModel: assert activation_function == "silu", then the partial rotary dimension
+            const element act = exact(cfg, "activation_function");
+            if (!act.is_string() || std::string_view(act) != "silu")
+                throw Error(ErrorCode::Unsupported, "EXAONE with activation_function other than silu (the converter asserts silu)", f);
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            const RopeParams rp(cfg);
+            const auto prf = rp.get("partial_rotary_factor");
+            kv.put("rope.dimension_count", partial_rope_dim(cfg, prf ? num(*prf, "partial_rotary_factor", f) : PyNum{false, 0, 1.0}));
+            break;
+        }
+        case HparamsRule::Exaone4:
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            exaone4_params(cfg, kv);
+            break;
+        case HparamsRule::CommandR:
+            // CommandR2Model.__init__: hparams["max_position_embeddings"] = find_hparam([model_max_length, max_position_embeddings])
+            if (!cfg.get("model_max_length") && !cfg.get("max_position_embeddings")) missing("model_max_length / max_position_embeddings", f);
+            text_model_params(cfg, kv, true, false, true);
+            kv.to(res.after_file_type);
+            kv.put("logit_scale", f32(exact(cfg, "logit_scale"), "logit_scale", f));
+            kv.put("rope.scaling.type", MetaValue::string("none"));
+            break;
+        case HparamsRule::Cohere2: {
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            kv.put("logit_scale", f32(exact(cfg, "logit_scale"), "logit_scale", f));
+            kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
+            kv.put("vocab_size", u32(exact(cfg, "vocab_size"), "vocab_size", f));
+            kv.put("rope.dimension_count", partial_rope_dim(cfg, num(exact(cfg, "rotary_pct"), "rotary_pct", f)));
+            kv.put("rope.scaling.type", MetaValue::string("none"));
+            break;
+        }
         case HparamsRule::Olmo2:
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);

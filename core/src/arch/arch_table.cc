@@ -123,6 +123,22 @@ constexpr std::array<HfTensorName, N + M> joined(const std::array<HfTensorName, 
     return r;
 }
 
+/// EXAONE 3.x: GPT-2-style `transformer.*` names, gate/up as c_fc_0/c_fc_1.
+constexpr HfTensorName kExaoneHfNames[] = {
+    {K::TOKEN_EMBD, "transformer.wte"},
+    {K::OUTPUT_NORM, "transformer.ln_f"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "transformer.h.{bid}.ln_1"},
+    {K::ATTN_Q, "transformer.h.{bid}.attn.attention.q_proj"},
+    {K::ATTN_K, "transformer.h.{bid}.attn.attention.k_proj"},
+    {K::ATTN_V, "transformer.h.{bid}.attn.attention.v_proj"},
+    {K::ATTN_OUT, "transformer.h.{bid}.attn.attention.out_proj"},
+    {K::FFN_NORM, "transformer.h.{bid}.ln_2"},
+    {K::FFN_GATE, "transformer.h.{bid}.mlp.c_fc_0"},
+    {K::FFN_UP, "transformer.h.{bid}.mlp.c_fc_1"},
+    {K::FFN_DOWN, "transformer.h.{bid}.mlp.c_proj"},
+};
+
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
@@ -152,6 +168,13 @@ constexpr std::string_view kSeedOssClasses[] = {"SeedOssForCausalLM"};       // 
 constexpr std::string_view kStarcoder2Classes[] = {"Starcoder2ForCausalLM"}; // starcoder.py StarCoder2Model(TextModel), no body
 constexpr std::string_view kQwen2MoeClasses[] = {"Qwen2MoeForCausalLM"};     // qwen.py Qwen2MoeModel
 constexpr std::string_view kOlmoeClasses[] = {"OlmoeForCausalLM"};           // olmo.py OlmoeModel
+constexpr std::string_view kGemmaClasses[] = {"GemmaForCausalLM"};           // gemma.py GemmaModel
+constexpr std::string_view kExaoneClasses[] = {"ExaoneForCausalLM"};         // exaone.py ExaoneModel (EXAONE 3.x)
+constexpr std::string_view kExaone4Classes[] = {"Exaone4ForCausalLM"};       // exaone.py Exaone4Model
+constexpr std::string_view kCommandRClasses[] = {"CohereForCausalLM"};       // command_r.py CommandR2Model
+constexpr std::string_view kCohere2Classes[] = {"Cohere2ForCausalLM"};       // command_r.py Cohere2Model
+constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
+                                                 "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
 using tok::VocabStyle;
 using HR = HparamsRule;
@@ -177,7 +200,7 @@ constexpr ArchRow kRows[] = {
         "Phi3ForCausalLM", "phi3", "silu", false, false, kPhi3HfNames},
     {kGpt2Classes,     "gpt2",     VocabStyle::Gpt2,  HR::Gpt2,     kKinds_gpt2,     false, true,  ER::None,     GR::None,
         "GPT2LMHeadModel", "gpt2", "gelu_new", false, false, kGpt2HfNames},
-    {{},               "gemma",    VocabStyle::Llama, HR::None,     kKinds_gemma,    false, false, ER::None,     GR::None,
+    {kGemmaClasses,    "gemma",    VocabStyle::Gemma, HR::Gemma,    kKinds_gemma,    false, false, ER::None,     GR::None,
         "GemmaForCausalLM", "gemma", "gelu_pytorch_tanh", true, false, kPlainHfNames},
     {kGemma2Classes,   "gemma2",   VocabStyle::Gemma2, HR::Gemma2,  kKinds_gemma2,   false, false, ER::None,     GR::None,
         "Gemma2ForCausalLM", "gemma2", "gelu_pytorch_tanh", true, true, kSandwichHfNames},
@@ -205,6 +228,16 @@ constexpr ArchRow kRows[] = {
         "Qwen2MoeForCausalLM", "qwen2_moe", "silu", false, false, kQwenMoeHfNames},
     {kOlmoeClasses,    "olmoe",    VocabStyle::Gpt2,  HR::Olmoe,    kKinds_olmoe,    false, false, ER::Qwen2Moe, GR::None,
         "OlmoeForCausalLM", "olmoe", "silu", false, false, kQwenMoeHfNames},
+    {kExaoneClasses,   "exaone",   VocabStyle::Gpt2,  HR::Exaone,   kKinds_exaone,   false, false, ER::None,     GR::Llama3RopeFreqs,
+        "ExaoneForCausalLM", "exaone", "silu", false, false, kExaoneHfNames},
+    {kExaone4Classes,  "exaone4",  VocabStyle::Gpt2,  HR::Exaone4,  kKinds_exaone4,  false, false, ER::None,     GR::Llama3RopeFreqs,
+        "Exaone4ForCausalLM", "exaone4", "silu", false, false, kSandwichHfNames},
+    {kCommandRClasses, "command-r", VocabStyle::Gpt2, HR::CommandR, kKinds_command_r, false, false, ER::None,    GR::None,
+        "CohereForCausalLM", "cohere", "silu", false, false, kPlainHfNames},
+    {kCohere2Classes,  "cohere2",  VocabStyle::Gpt2,  HR::Cohere2,  kKinds_cohere2,  false, false, ER::None,     GR::None,
+        "Cohere2ForCausalLM", "cohere2", "silu", false, false, kPlainHfNames},
+    {kStableLmClasses, "stablelm", VocabStyle::Gpt2,  HR::StableLm, kKinds_stablelm, false, false, ER::None,     GR::None,
+        "StableLmForCausalLM", "stablelm", "silu", false, false, kPlainHfNames},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

@@ -108,6 +108,12 @@ enum class HparamsRule : std::uint8_t {
     Text,      ///< TextModel.set_gguf_parameters alone (SeedOssModel, StarCoder2Model)
     Arcee,     ///< ArceeModel: LlamaModel's + pooling_type (sentence-transformers modules.json)
     Olmoe,     ///< OlmoeModel: TextModel's, then layer_norm_rms_epsilon = 1e-5 (in place, or after general.file_type)
+    Gemma,     ///< GemmaModel: its own list (Gemma2Model's without softcappings and sliding window)
+    Exaone,    ///< ExaoneModel (EXAONE 3.x): TextModel's, then rope.dimension_count (activation_function must be silu)
+    Exaone4,   ///< Exaone4Model: TextModel's, then vocab_size, sliding_window and its per-layer pattern
+    CommandR,  ///< CommandR2Model: TextModel's (context from model_max_length first), then logit_scale, rope.scaling.type none
+    Cohere2,   ///< Cohere2Model: TextModel's, then logit_scale, sliding_window, vocab_size, rope.dimension_count, rope.scaling.type none
+    StableLm,  ///< StableLMModel: its own list (partial rotary, use_parallel_residual)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.

@@ -100,7 +100,8 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
     auto replace_all = [&](std::string_view from, std::string_view to) {
         for (std::size_t p = 0; (p = name.find(from, p)) != std::string::npos; p += to.size()) name.replace(p, from.size(), to);
     };
-    if (row.hparams == HparamsRule::Gemma2 && hf_name == "lm_head.weight") return std::nullopt;  // Gemma2Model.filter_tensors
+    if ((row.hparams == HparamsRule::Gemma || row.hparams == HparamsRule::Gemma2) && hf_name == "lm_head.weight")
+        return std::nullopt;  // GemmaModel / Gemma2Model.filter_tensors
     if (row.hparams == HparamsRule::GptOss && hf_name.find("sinks") != std::string_view::npos) name += ".weight";
     if (row.hparams == HparamsRule::Deepseek2 &&  // DeepseekV2Model.filter_tensors: the OCR vision encoders
         (hf_name.find("sam_model") != std::string_view::npos || hf_name.find("qwen2_model") != std::string_view::npos))

@@ -192,6 +192,17 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
         const auto& lt = plan.tensors[i];
         const auto name = arch::filter_tensor_name(*m.row, lt.name);
         if (!name) continue;  // the converter drops it (multimodal parts)
+        if (m.row->hparams == arch::HparamsRule::Cohere2 && name->ends_with(".bias")) {
+            // Cohere2Model.modify_tensors: llama.cpp has no Cohere2 biases; all-zero ones are dropped, others refused.
+            if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+            std::vector<float> v(static_cast<std::size_t>(lt.recipe->rows() * lt.recipe->row_elems()));
+            lt.recipe->dequantize_rows(0, lt.recipe->rows(), v.data());
+            for (float x : v)
+                if (x != 0.0f)
+                    throw Error(ErrorCode::Unsupported, "Cohere2 bias tensor is not zero (the converter refuses it: llama.cpp has no Cohere2 biases)",
+                                cat.path, lt.name);
+            continue;
+        }
         by_hf_name[*name] = i;
         for (auto& mt : mapper.add(*name, lt.shape)) {
             std::vector<std::shared_ptr<const Recipe>> parts;

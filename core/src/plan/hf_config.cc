@@ -190,7 +190,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     w.key("model_type").value(mixtral ? std::string_view("mixtral") : olmo3 ? std::string_view("olmo3") : row.model_type);
     w.key("hidden_size").value(hidden);
     w.key("intermediate_size").value(ff);
-    w.key("num_hidden_layers").value(layers);
+    w.key(row.gguf == "exaone" ? "num_layers" : "num_hidden_layers").value(layers);  // EXAONE 3.x's config names it so
     w.key("num_attention_heads").value(heads);
     // llama.cpp reads an absent head_count_kv as head_count; transformers' defaults differ per class.
     if (c.get("attention.head_count_kv")) c.number("num_key_value_heads", "attention.head_count_kv");
@@ -199,25 +199,36 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
         w.key("head_dim").value(head_dim);
         c.mark("attention.value_length");  // the converter writes both from head_dim
     }
-    w.key("hidden_act").value(row.hidden_act);
+    w.key(row.gguf == "exaone" ? "activation_function" : "hidden_act").value(row.hidden_act);
     if (row.norm_plus_one) w.key("hidden_activation").value(row.hidden_act);
     c.number("rms_norm_eps", "attention.layer_norm_rms_epsilon");
-    c.number(row.gguf == "starcoder2" ? "norm_epsilon" : "layer_norm_eps", "attention.layer_norm_epsilon");
+    c.number(row.gguf == "starcoder2" ? "norm_epsilon" : row.gguf == "exaone" ? "layer_norm_epsilon" : "layer_norm_eps",
+             "attention.layer_norm_epsilon");
     c.number("rope_theta", "rope.freq_base");
     c.number("max_position_embeddings", "context_length");
     w.key("vocab_size").value(vocab_size(kv, c.prefix()));
     w.key("tie_word_embeddings").value(f.tied);
     token_ids(c);
 
-    // The rotary dimension: LlamaModel-style classes write head_dim (carried by
-    // head_dim); Phi-3 a partial one. Any other value stays unread (named in the notes).
+    // The rotary dimension: LlamaModel-style classes write head_dim (carried by head_dim); Phi-3,
+    // StableLM, EXAONE and Cohere2 a partial one: int(factor · (hidden // heads)), so the factor
+    // written is the smallest double that gives it back. Any other value stays unread (a warning).
     if (const MetaValue* rv = kv.catalog().meta(c.prefix() + "rope.dimension_count")) {
         const auto rd = meta_number(*rv);
-        if (rd && row.gguf == "phi3") {
+        const bool partial = is_gguf(row, {"phi3", "stablelm", "exaone", "cohere2"});
+        if (rd && partial) {
             c.mark("rope.dimension_count");
-            // int(partial_rotary_factor · hidden) // heads
-            if (static_cast<std::uint64_t>(*rd) != hidden / heads)
-                w.key("partial_rotary_factor").value(*rd * static_cast<double>(heads) / static_cast<double>(hidden));
+            const double per_head = static_cast<double>(row.gguf == "phi3" ? hidden : hidden / heads) /
+                                    static_cast<double>(row.gguf == "phi3" ? heads : 1);
+            double factor = *rd / per_head;
+            // phi3: int(factor · hidden) // heads; the others: int(factor · (hidden // heads))
+            auto gives = [&](double x) {
+                return row.gguf == "phi3" ? std::floor(std::trunc(x * static_cast<double>(hidden)) / static_cast<double>(heads))
+                                          : std::trunc(x * per_head);
+            };
+            for (int i = 0; i < 4 && gives(factor) < *rd; ++i) factor = std::nextafter(factor, 2.0);
+            if (row.gguf == "cohere2") w.key("rotary_pct").value(factor);  // required by the converter
+            else if (*rd != per_head) w.key("partial_rotary_factor").value(factor);
         } else if (rd && static_cast<std::uint64_t>(*rd) == head_dim) {
             c.mark("rope.dimension_count");
         }
@@ -225,7 +236,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
 
     // Biases.
     if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
-                      "seed_oss", "qwen3moe", "olmoe"}))
+                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2"}))
         w.key("attention_bias").value(f.attention_bias);
     if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss"})) w.key("mlp_bias").value(false);
     if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);
@@ -267,7 +278,21 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
         c.number("residual_multiplier", "residual_scale");
         c.number("logits_scaling", "logit_scale");
     }
-    if (row.gguf == "olmo2" && olmo3) {
+    if (is_gguf(row, {"command-r", "cohere2"})) {
+        c.number("logit_scale", "logit_scale");
+        c.mark("rope.scaling.type");  // "none", as the converter writes it for these classes
+        if (row.gguf == "command-r") w.key("use_qk_norm").value(f.qk_norm);
+        if (row.gguf == "cohere2") {
+            c.number("sliding_window", "attention.sliding_window");
+            w.key("sliding_window_pattern").value(std::uint64_t{4});  // llama.cpp: every 4th layer global (hard-coded)
+        }
+    }
+    if (row.gguf == "stablelm") {
+        if (const auto p = c.get("use_parallel_residual")) w.key("use_parallel_residual").value(*p != 0);
+        w.key("use_qkv_bias").value(f.attention_bias);
+        w.key("qk_layernorm").value(false);
+    }
+    if ((row.gguf == "olmo2" && olmo3) || row.gguf == "exaone4") {
         c.number("sliding_window", "attention.sliding_window");
         const Catalog& cat = kv.catalog();
         c.mark("attention.sliding_window_pattern");

@@ -52,6 +52,7 @@ struct HfConfigFacts {
     bool tied = true;                          ///< no `output.weight`
     bool attention_bias = false;               ///< `attn_q/k/v.bias` present
     bool experts = false;                      ///< stacked `ffn_*_exps` present
+    bool qk_norm = false;                      ///< `attn_q_norm` present
     std::optional<double> llama3_factor;       ///< from `rope_freqs.weight` (the Llama 3 rule)
     std::vector<float> long_factor, short_factor;  ///< Phi-3 `rope_factors_long/short.weight`
     std::optional<DType> out_dtype;            ///< torch_dtype (default bfloat16)

@@ -300,7 +300,7 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     facts.out_dtype = out_dtype;
 
     for (const auto& lt : plan.tensors) {
-        if (lt.name == "rope_freqs.weight" && (a == "llama" || a == "mistral")) {
+        if (lt.name == "rope_freqs.weight" && (A->generated == arch::GeneratedRule::Llama3RopeFreqs || a == "mistral")) {
             // Llama 3 RoPE factors: no HF tensor; recovered as config rope_scaling.
             const std::vector<float> f = read_values(lt, cat);
             const double base = kv.num(a + ".rope.freq_base").value_or(10000.0);
@@ -331,6 +331,7 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         const auto b = split_block_name(lt.name);
         if (b && b->suffix == "bias" && (b->part == "attn_q" || b->part == "attn_k" || b->part == "attn_v"))
             facts.attention_bias = true;
+        if (b && b->part == "attn_q_norm") facts.qk_norm = true;
         if (hf->find("{xid}") != std::string::npos) {
             facts.experts = true;
             unstack_experts(lt, *hf, cat, res.plan.tensors);

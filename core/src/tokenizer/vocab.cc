@@ -170,12 +170,19 @@ void phi3_set_vocab(GgufVocab& out, const VocabRequest& req) {
 void gemma_set_vocab(GgufVocab& out, const VocabRequest& req) {
     if (!py::is_file(req.dir + "/tokenizer.model")) {
         if (req.style == VocabStyle::Gemma3) return write_gpt2_vocab(out, req);
-        throw Error(ErrorCode::Unsupported, "Gemma 2 needs its SentencePiece tokenizer.model (the converter: File not found)",
+        throw Error(ErrorCode::Unsupported, "Gemma needs its SentencePiece tokenizer.model (the converter: File not found)",
                     req.dir + "/tokenizer.model");
     }
     auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));
     if (!spm) throw Error(ErrorCode::Malformed, "tokenizer.model could not be read", req.dir + "/tokenizer.model");
     write_llama_vocab(out, req, std::move(*spm));
+    // GemmaModel: a second SpecialVocab of prefix/suffix/middle/fsep/eot with CodeGemma's ids 67/69/68/70/107;
+    // gguf-py writes only eot of those (no writer for the others), and never over an id already loaded.
+    if (req.style == VocabStyle::Gemma) {
+        bool has_eot = false;
+        for (const auto& kv : out.kvs) has_eot = has_eot || kv.key == "tokenizer.ggml.eot_token_id";
+        if (!has_eot) kv_put(out.kvs, "tokenizer.ggml.eot_token_id", MetaValue::u32(107));
+    }
     kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(false));
 }
 
@@ -193,6 +200,7 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
             break;
         case VocabStyle::Gpt2: write_gpt2_vocab(out, req); break;
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
+        case VocabStyle::Gemma:
         case VocabStyle::Gemma2:
         case VocabStyle::Gemma3: gemma_set_vocab(out, req); break;
         default: throw Error(ErrorCode::Usage, "unknown vocabulary style", req.dir);

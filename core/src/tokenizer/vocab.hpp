@@ -22,6 +22,7 @@ enum class VocabStyle : std::uint8_t {
     Phi3,   ///< Phi3MiniModel.set_vocab
     Gemma2, ///< Gemma2Model.set_vocab: `_set_vocab_sentencepiece` (tokenizer.model required), then add_space_prefix false
     Gemma3, ///< Gemma3Model.set_vocab: SentencePiece + add_space_prefix false when tokenizer.model exists, else gpt2 BPE
+    Gemma,  ///< GemmaModel.set_vocab: Gemma2's, with CodeGemma's eot id 107 (unless one is set) before add_space_prefix
 };
 
 /// What gguf_vocab() needs.
