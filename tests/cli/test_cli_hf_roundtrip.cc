@@ -14,8 +14,8 @@
 //   tests/cli/hf_folder_values.py, numpy; the converter's arithmetic aside:
 //   Gemma's norm + 1, in F16 for an F16 input, and Gemma 3's embedding cut
 //   to the tokenizer).
-// Rows with no way back yet (deepseek2, mistral3, gpt-oss): exit 1 naming
-// the architecture, nothing written.
+// Rows with no way back yet (deepseek2, mistral3, gpt-oss, qwen2vl, qwen3vl):
+// exit 1 naming the architecture, nothing written.
 #include "test_support.hpp"
 
 #include <QCryptographicHash>
@@ -58,8 +58,12 @@ QJsonObject read_json(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
 }
 
-// The GGUF architectures without a way back (HF → GGUF only).
-bool no_way_back(const QString& arch) { return arch == "deepseek2" || arch == "mistral3" || arch == "gpt-oss"; }
+// The GGUF architectures without a way back (HF → GGUF only): MLA's kv_b join (deepseek2), the
+// multimodal classes whose vision tower the GGUF does not hold (mistral3, qwen2vl, qwen3vl), MXFP4
+// experts back to gpt-oss's layout.
+bool no_way_back(const QString& arch) {
+    return arch == "deepseek2" || arch == "mistral3" || arch == "gpt-oss" || arch == "qwen2vl" || arch == "qwen3vl";
+}
 
 }  // namespace
 

@@ -706,6 +706,50 @@ def stablelm(case):
     return cfg, t, "qwen3", "BF16"
 
 
+def qwen2_5_vl(case):
+    # Qwen/Qwen2.5-VL-3B-Instruct's config.json: M-RoPE (rope_scaling type mrope, sections of the rotary half:
+    # [16, 24, 24] of 64 there, [2, 1, 1] of 4 here), q/k/v biases, tied embeddings; a vision tower the
+    # converter drops (visual.*).
+    cfg = {"architectures": ["Qwen2_5_VLForConditionalGeneration"], "attention_dropout": 0.0, "bos_token_id": 151643,
+           "eos_token_id": 151645, "hidden_act": "silu", "hidden_size": H, "image_token_id": 151655,
+           "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 128000,
+           "max_window_layers": 70, "model_type": "qwen2_5_vl", "num_attention_heads": NH, "num_hidden_layers": L,
+           "num_key_value_heads": 2, "rms_norm_eps": 1e-06,
+           "rope_scaling": {"mrope_section": [2, 1, 1], "rope_type": "default", "type": "default"},
+           "rope_theta": 1000000.0, "sliding_window": 32768, "tie_word_embeddings": True, "torch_dtype": "bfloat16",
+           "use_cache": True, "use_sliding_window": False, "video_token_id": 151656,
+           "vision_config": {"depth": 1, "hidden_size": 16, "out_hidden_size": H}, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,),
+         "visual.patch_embed.proj.weight": (16, 3, 2, 2, 2), "visual.merger.mlp.0.weight": (H, 16)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update(layer_tensors(p, H, 16, ("input_layernorm", "post_attention_layernorm")))
+        t.update({p + "self_attn.q_proj.bias": (H,), p + "self_attn.k_proj.bias": (16,), p + "self_attn.v_proj.bias": (16,)})
+    return cfg, t, "qwen3", "BF16"
+
+
+def qwen3_vl(case):
+    # Qwen/Qwen3-VL-4B-Instruct's config.json: text_config nested (interleaved M-RoPE [24, 20, 20] → [2, 1, 1]),
+    # q/k norms, tied embeddings, 3 deepstack layers in vision_config; names as transformers ≥ 4.57 saves them
+    # (model.language_model.*, model.visual.*).
+    text = {"attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 151643, "dtype": "bfloat16",
+            "eos_token_id": 151645, "head_dim": 8, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+            "intermediate_size": FF, "max_position_embeddings": 262144, "model_type": "qwen3_vl_text",
+            "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 2, "rms_norm_eps": 1e-06,
+            "rope_scaling": {"mrope_interleaved": True, "mrope_section": [2, 1, 1], "rope_type": "default"},
+            "rope_theta": 5000000, "tie_word_embeddings": True, "use_cache": True, "vocab_size": 151936}
+    cfg = {"architectures": ["Qwen3VLForConditionalGeneration"], "image_token_id": 151655, "model_type": "qwen3_vl",
+           "text_config": text, "tie_word_embeddings": True, "video_token_id": 151656,
+           "vision_config": {"deepstack_visual_indexes": [5, 11, 17], "depth": 1, "hidden_size": 16, "model_type": "qwen3_vl",
+                             "out_hidden_size": H}, "vision_end_token_id": 151653, "vision_start_token_id": 151652}
+    t = {"model.language_model.embed_tokens.weight": (151936, H), "model.language_model.norm.weight": (H,),
+         "model.visual.patch_embed.proj.weight": (16, 3, 2, 2, 2)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.language_model.layers.{i}.", H, 16, ("input_layernorm", "post_attention_layernorm"),
+                               qk_norm=(8, 8)))
+    return cfg, t, "qwen3", "BF16"
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
@@ -715,7 +759,8 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "gemma-3-4b-it": gemma3_mm, "SmolLM3-3B": smollm3, "AFM-4.5B": arcee, "Seed-OSS-36B-Instruct": seed_oss,
          "starcoder2-3b": starcoder2, "Qwen1.5-MoE-A2.7B": qwen2moe, "OLMoE-1B-7B-0924-Instruct": olmoe,
          "gemma-2b": gemma, "EXAONE-3.5-2.4B-Instruct": exaone, "EXAONE-4.0-32B": exaone4,
-         "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm}
+         "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
+         "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

@@ -7,6 +7,7 @@
 #include "util/json_dom.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -93,8 +94,25 @@ void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true,
         }
         // "dynamic" (model classes), "llama3" (generate_extra_tensors), others: the converter only logs.
     }
-    if (rp.outer("mrope_section"))
-        throw Error(ErrorCode::Unsupported, "config.json rope 'mrope_section' (multi-section RoPE) is not supported here", f);
+    if (const auto ms = rp.outer("mrope_section")) {
+        // M-RoPE (Qwen2-VL, Qwen3-VL): the sections padded with 0 to 4, first 4, an INT32 array (gguf-py: a list of ints).
+        if (!ms->is_array())
+            throw Error(ErrorCode::BadJson, "config.json rope 'mrope_section': expected a list of integers", f);
+        std::vector<std::int32_t> v;
+        for (element e : simdjson::dom::array(*ms)) {
+            if (!(e.is_int64() || e.is_uint64()))
+                throw Error(ErrorCode::Unsupported, "config.json rope 'mrope_section': only integer sections are supported", f);
+            const std::int64_t x = integer(e, "mrope_section", f);
+            if (x < INT32_MIN || x > INT32_MAX) throw Error(ErrorCode::BadJson, "config.json rope 'mrope_section': out of range", f);
+            v.push_back(static_cast<std::int32_t>(x));
+        }
+        while (v.size() < 4) v.push_back(0);
+        v.resize(4);
+        std::string bytes(16, '\0');
+        for (std::size_t i = 0; i < 4; ++i)
+            for (int b = 0; b < 4; ++b) bytes[i * 4 + b] = static_cast<char>((static_cast<std::uint32_t>(v[i]) >> (8 * b)) & 0xff);
+        kv.put("rope.dimension_sections", MetaValue::packed(GgufType::I32, 4, std::move(bytes)));
+    }
     if (auto t = rp.get("rope_theta")) kv.put("rope.freq_base", f32(*t, "rope_theta", f));
     if (auto t = rp.swa_theta()) kv.put("rope.freq_base_swa", f32(*t, "rope_local_theta", f));
     if (mla && !cfg.get("rms_norm_eps")) kv.put("attention.layer_norm_rms_epsilon", f32(1e-6, "rms_norm_eps", f));
@@ -569,10 +587,22 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             olmo2_sliding_window(cfg, kv);
             break;
         case HparamsRule::Qwen2:
-            if (row.gguf == "qwen3") refuse_qwen3_reranker(cfg, model_dir);
+        case HparamsRule::Qwen3VL:
+            if (row.gguf == "qwen3" || row.gguf == "qwen3vl") refuse_qwen3_reranker(cfg, model_dir);
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);
             pooling(model_dir, kv);
+            if (row.hparams == HparamsRule::Qwen3VL) {
+                // Qwen3VLTextModel: len(vision_config.deepstack_visual_indexes) (thinker_config's first)
+                std::uint32_t n = 0;
+                std::optional<element> vc;
+                if (auto t = cfg.get("thinker_config"); t && t->is_object()) vc = amn::detail::json_get(*t, "vision_config");
+                else vc = cfg.get("vision_config");
+                if (vc && vc->is_object())
+                    if (auto ix = amn::detail::json_get(*vc, "deepstack_visual_indexes"); ix && ix->is_array())
+                        n = static_cast<std::uint32_t>(simdjson::dom::array(*ix).size());
+                kv.put("n_deepstack_layers", MetaValue::u32(n));
+            }
             break;
         case HparamsRule::Qwen2Moe:
             text_model_params(cfg, kv);

@@ -173,6 +173,9 @@ constexpr std::string_view kExaoneClasses[] = {"ExaoneForCausalLM"};         // 
 constexpr std::string_view kExaone4Classes[] = {"Exaone4ForCausalLM"};       // exaone.py Exaone4Model
 constexpr std::string_view kCommandRClasses[] = {"CohereForCausalLM"};       // command_r.py CommandR2Model
 constexpr std::string_view kCohere2Classes[] = {"Cohere2ForCausalLM"};       // command_r.py Cohere2Model
+// qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
+constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
+constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -238,6 +241,11 @@ constexpr ArchRow kRows[] = {
         "Cohere2ForCausalLM", "cohere2", "silu", false, false, kPlainHfNames},
     {kStableLmClasses, "stablelm", VocabStyle::Gpt2,  HR::StableLm, kKinds_stablelm, false, false, ER::None,     GR::None,
         "StableLmForCausalLM", "stablelm", "silu", false, false, kPlainHfNames},
+    // HF → GGUF only: the way back would need the vision tower the GGUF does not hold.
+    {kQwen2VlClasses,  "qwen2vl",  VocabStyle::Qwen2, HR::Text,     kKinds_qwen2vl,  false, false, ER::None,     GR::None,
+        "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},
+    {kQwen3VlClasses,  "qwen3vl",  VocabStyle::Qwen2, HR::Qwen3VL,  kKinds_qwen3vl,  false, false, ER::None,     GR::None,
+        "Qwen3VLForConditionalGeneration", "qwen3_vl", "silu", false, false, {}},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

@@ -114,6 +114,7 @@ enum class HparamsRule : std::uint8_t {
     CommandR,  ///< CommandR2Model: TextModel's (context from model_max_length first), then logit_scale, rope.scaling.type none
     Cohere2,   ///< Cohere2Model: TextModel's, then logit_scale, sliding_window, vocab_size, rope.dimension_count, rope.scaling.type none
     StableLm,  ///< StableLMModel: its own list (partial rotary, use_parallel_residual)
+    Qwen3VL,   ///< Qwen3VLTextModel: Qwen2's, then n_deepstack_layers (the vision config's deepstack layer count)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.

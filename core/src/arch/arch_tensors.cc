@@ -110,6 +110,9 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
         (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
          hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
         return std::nullopt;
+    if (row.gguf == "qwen2vl" || row.gguf == "qwen3vl") {  // Qwen2VLModel / Qwen3VLTextModel.filter_tensors (Omni thinkers)
+        if (row.gguf == "qwen3vl" || name.starts_with("thinker.")) replace_all("thinker.", "");
+    }
     if (row.hparams == HparamsRule::Llama || row.hparams == HparamsRule::Granite || row.hparams == HparamsRule::Mistral3 ||
         row.hparams == HparamsRule::Arcee)
         replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM); its subclasses too
