@@ -750,6 +750,27 @@ def qwen3_vl(case):
     return cfg, t, "qwen3", "BF16"
 
 
+def phi2(case):
+    # microsoft/phi-2's config.json (F16): biases everywhere, a GELU MLP fc1/fc2, partial rotary (0.4 of 80 there,
+    # 0.5 of 8 here: an even rotary dimension), the converter's add_bos_token false among the hparams.
+    cfg = {"architectures": ["PhiForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 50256, "embd_pdrop": 0.0,
+           "eos_token_id": 50256, "hidden_act": "gelu_new", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": 4 * H, "layer_norm_eps": 1e-05, "max_position_embeddings": 2048, "model_type": "phi",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": NH, "partial_rotary_factor": 0.5,
+           "qk_layernorm": False, "resid_pdrop": 0.1, "rope_scaling": None, "rope_theta": 10000.0,
+           "tie_word_embeddings": False, "torch_dtype": "float16", "use_cache": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.final_layernorm.weight": (H,),
+         "model.final_layernorm.bias": (H,), "lm_head.weight": (151936, H), "lm_head.bias": (151936,)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "input_layernorm.bias": (H,)})
+        for n in ("q_proj", "k_proj", "v_proj", "dense"):
+            t.update({p + f"self_attn.{n}.weight": (H, H), p + f"self_attn.{n}.bias": (H,)})
+        t.update({p + "mlp.fc1.weight": (4 * H, H), p + "mlp.fc1.bias": (4 * H,), p + "mlp.fc2.weight": (H, 4 * H),
+                  p + "mlp.fc2.bias": (H,)})
+    return cfg, t, "qwen3", "F16"
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
@@ -760,7 +781,7 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "starcoder2-3b": starcoder2, "Qwen1.5-MoE-A2.7B": qwen2moe, "OLMoE-1B-7B-0924-Instruct": olmoe,
          "gemma-2b": gemma, "EXAONE-3.5-2.4B-Instruct": exaone, "EXAONE-4.0-32B": exaone4,
          "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
-         "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl}
+         "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

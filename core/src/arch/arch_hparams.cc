@@ -581,6 +581,30 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             kv.put("rope.scaling.type", MetaValue::string("none"));
             break;
         }
+        case HparamsRule::Phi2: {  // Phi2Model.set_gguf_parameters
+            const RopeParams rp(cfg);
+            const auto prf = rp.get("partial_rotary_factor");
+            if (!prf) missing("partial_rotary_factor", f);
+            const element n_embd = required(cfg, {"hidden_size", "n_embd"});
+            const element n_head = required(cfg, {"num_attention_heads", "n_head"});
+            const std::int64_t embd = integer(n_embd, "hidden_size", f), heads = integer(n_head, "num_attention_heads", f);
+            kv.put("context_length", u32(required(cfg, {"n_positions", "max_position_embeddings"}), "max_position_embeddings", f));
+            kv.put("embedding_length", u32(n_embd, "hidden_size", f));
+            kv.put("feed_forward_length", u32(PyNum{true, 4 * embd, double(4 * embd)}, "4 * n_embd", f));
+            kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+            kv.put("attention.head_count", u32(n_head, "num_attention_heads", f));
+            kv.put("attention.head_count_kv", u32(n_head, "num_attention_heads", f));
+            kv.put("attention.layer_norm_epsilon", f32(required(cfg, {"layer_norm_epsilon", "layer_norm_eps"}), "layer_norm_epsilon", f));
+            // int(rot_pct * n_embd) // n_head
+            const PyNum rot = num(*prf, "partial_rotary_factor", f);
+            const std::int64_t prod = rot.is_int ? rot.i * embd : static_cast<std::int64_t>(std::trunc(rot.d * double(embd)));
+            const std::int64_t rope_dims = floordiv(prod, heads, "rope dimensions", f);
+            kv.put("rope.dimension_count", u32(PyNum{true, rope_dims, double(rope_dims)}, "rope dimensions", f));
+            kv.to(res.after_file_type);
+            // A tokenizer key among the hparams: a later SpecialVocab value replaces it in place.
+            kv.put_key("tokenizer.ggml.add_bos_token", MetaValue::boolean(false));
+            break;
+        }
         case HparamsRule::Olmo2:
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);

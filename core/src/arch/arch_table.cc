@@ -139,6 +139,20 @@ constexpr HfTensorName kExaoneHfNames[] = {
     {K::FFN_DOWN, "transformer.h.{bid}.mlp.c_proj"},
 };
 
+/// Phi-2: biases everywhere, `self_attn.dense`, `mlp.fc1/fc2`, `final_layernorm`.
+constexpr HfTensorName kPhi2HfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.final_layernorm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.dense"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.fc1"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.fc2"},
+};
+
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
@@ -173,6 +187,7 @@ constexpr std::string_view kExaoneClasses[] = {"ExaoneForCausalLM"};         // 
 constexpr std::string_view kExaone4Classes[] = {"Exaone4ForCausalLM"};       // exaone.py Exaone4Model
 constexpr std::string_view kCommandRClasses[] = {"CohereForCausalLM"};       // command_r.py CommandR2Model
 constexpr std::string_view kCohere2Classes[] = {"Cohere2ForCausalLM"};       // command_r.py Cohere2Model
+constexpr std::string_view kPhi2Classes[] = {"PhiForCausalLM"};             // phi.py Phi2Model
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
@@ -241,6 +256,8 @@ constexpr ArchRow kRows[] = {
         "Cohere2ForCausalLM", "cohere2", "silu", false, false, kPlainHfNames},
     {kStableLmClasses, "stablelm", VocabStyle::Gpt2,  HR::StableLm, kKinds_stablelm, false, false, ER::None,     GR::None,
         "StableLmForCausalLM", "stablelm", "silu", false, false, kPlainHfNames},
+    {kPhi2Classes,     "phi2",     VocabStyle::Gpt2,  HR::Phi2,     kKinds_phi2,     false, false, ER::None,     GR::None,
+        "PhiForCausalLM", "phi", "gelu_new", false, false, kPhi2HfNames},
     // HF → GGUF only: the way back would need the vision tower the GGUF does not hold.
     {kQwen2VlClasses,  "qwen2vl",  VocabStyle::Qwen2, HR::Text,     kKinds_qwen2vl,  false, false, ER::None,     GR::None,
         "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},

@@ -345,7 +345,12 @@ std::vector<MetaKv> build_kvs(const Catalog& cat, const HfModel& m, std::uint32_
     vr.pre_override = vocab_pre;
     auto vocab = tok::gguf_vocab(vr);
     warnings.insert(warnings.end(), vocab.warnings.begin(), vocab.warnings.end());
-    for (auto& kv : vocab.kvs) kvs.push_back(std::move(kv));
+    // gguf-py's add_key_value: a key written again keeps its first place (Phi2Model writes add_bos_token early).
+    for (auto& kv : vocab.kvs) {
+        auto same = std::find_if(kvs.begin(), kvs.end(), [&](const MetaKv& k) { return k.key == kv.key; });
+        if (same != kvs.end()) same->value = std::move(kv.value);
+        else kvs.push_back(std::move(kv));
+    }
     return kvs;
 }
 

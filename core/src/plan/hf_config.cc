@@ -215,15 +215,16 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     // written is the smallest double that gives it back. Any other value stays unread (a warning).
     if (const MetaValue* rv = kv.catalog().meta(c.prefix() + "rope.dimension_count")) {
         const auto rd = meta_number(*rv);
-        const bool partial = is_gguf(row, {"phi3", "stablelm", "exaone", "cohere2"});
+        const bool partial = is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2"});
+        const bool per_embd = is_gguf(row, {"phi3", "phi2"});  // int(factor · hidden) // heads
         if (rd && partial) {
             c.mark("rope.dimension_count");
-            const double per_head = static_cast<double>(row.gguf == "phi3" ? hidden : hidden / heads) /
-                                    static_cast<double>(row.gguf == "phi3" ? heads : 1);
+            const double per_head = static_cast<double>(per_embd ? hidden : hidden / heads) /
+                                    static_cast<double>(per_embd ? heads : 1);
             double factor = *rd / per_head;
             // phi3: int(factor · hidden) // heads; the others: int(factor · (hidden // heads))
             auto gives = [&](double x) {
-                return row.gguf == "phi3" ? std::floor(std::trunc(x * static_cast<double>(hidden)) / static_cast<double>(heads))
+                return per_embd ? std::floor(std::trunc(x * static_cast<double>(hidden)) / static_cast<double>(heads))
                                           : std::trunc(x * per_head);
             };
             for (int i = 0; i < 4 && gives(factor) < *rd; ++i) factor = std::nextafter(factor, 2.0);
