@@ -56,6 +56,10 @@ std::string kv_line(const MetaKv& kv) {
     else if (kv.value.is_array() && kv.value.elem_type == GgufType::Bool) {  // as the reference's JSON list
         for (std::size_t i = 0; i < kv.value.size(); ++i) v += std::string(i ? ", " : "[") + (kv.value.bits_at(i) ? "true" : "false");
         v += "]";
+    } else if (kv.value.is_array() && kv.value.elem_type == GgufType::I32) {  // rope.dimension_sections
+        for (std::size_t i = 0; i < kv.value.size(); ++i)
+            v += std::string(i ? ", " : "[") + std::to_string(static_cast<std::int32_t>(kv.value.bits_at(i)));
+        v += "]";
     } else {
         const std::size_t n = kv.value.type == GgufType::Bool ? 1 : 4;
         v = hex_bytes(&kv.value.bits, n);
@@ -70,9 +74,11 @@ std::string manifest_kv_line(element kv) {
     const std::string type = str(kv["type"]);
     std::string v;
     if (type == "STRING") v = std::string(std::string_view(kv["value"]));
-    else if (type == "ARRAY") {  // bool lists (sliding_window_pattern)
+    else if (type == "ARRAY") {  // bool lists (sliding_window_pattern), int lists (rope.dimension_sections)
         std::size_t i = 0;
-        for (element e : simdjson::dom::array(kv["value"])) v += std::string(i++ ? ", " : "[") + (e.is_bool() && bool(e) ? "true" : e.is_bool() ? "false" : "?");
+        for (element e : simdjson::dom::array(kv["value"]))
+            v += std::string(i++ ? ", " : "[") +
+                 (e.is_bool() ? (bool(e) ? "true" : "false") : e.is_int64() ? std::to_string(std::int64_t(e)) : "?");
         v += "]";
     } else v = std::string(std::string_view(kv["raw"]));
     return key + " " + type + " " + v;
@@ -174,9 +180,13 @@ std::vector<std::string> predicted_kvs(const ArchRow& row, const HfConfig& cfg, 
     std::vector<std::string> lines;
     for (auto& kv : generate_extra_tensors(row, cfg).kvs) lines.push_back(kv_line(kv));
     const ArchKvs kvs = hparam_kvs(row, cfg, dir.string());
-    for (auto& kv : kvs.before_file_type) lines.push_back(kv_line(kv));
+    // The reference keeps `<arch>.*` (and general.file_type): Phi2Model's tokenizer.ggml.add_bos_token is the vocabulary's.
+    const std::string prefix = std::string(row.gguf) + ".";
+    for (auto& kv : kvs.before_file_type)
+        if (kv.key.starts_with(prefix)) lines.push_back(kv_line(kv));
     lines.push_back(manifest_kv_line(file_type_kv));
-    for (auto& kv : kvs.after_file_type) lines.push_back(kv_line(kv));
+    for (auto& kv : kvs.after_file_type)
+        if (kv.key.starts_with(prefix)) lines.push_back(kv_line(kv));
     return lines;
 }
 

@@ -286,8 +286,8 @@ element exact(const HfConfig& cfg, std::string_view key) {
     return *v;
 }
 
-/// Gemma2Model.set_gguf_parameters.
-void gemma2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+/// GemmaModel.set_gguf_parameters.
+void gemma_params(const HfConfig& cfg, KvOut& kv) {
     const std::string& f = cfg.file();
     kv.put("context_length", u32(exact(cfg, "max_position_embeddings"), "max_position_embeddings", f));
     kv.put("embedding_length", u32(exact(cfg, "hidden_size"), "hidden_size", f));
@@ -300,6 +300,12 @@ void gemma2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
     kv.put("attention.layer_norm_rms_epsilon", f32(exact(cfg, "rms_norm_eps"), "rms_norm_eps", f));
     kv.put("attention.key_length", u32(exact(cfg, "head_dim"), "head_dim", f));
     kv.put("attention.value_length", u32(exact(cfg, "head_dim"), "head_dim", f));
+}
+
+/// Gemma2Model.set_gguf_parameters: GemmaModel's list, then the softcappings and sliding window.
+void gemma2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    gemma_params(cfg, kv);
     kv.to(res.after_file_type);
     kv.put("attn_logit_softcapping", f32(exact(cfg, "attn_logit_softcapping"), "attn_logit_softcapping", f));
     kv.put("final_logit_softcapping", f32(exact(cfg, "final_logit_softcapping"), "final_logit_softcapping", f));
@@ -414,22 +420,6 @@ MetaValue partial_rope_dim(const HfConfig& cfg, const PyNum& factor) {
                                            "hidden_size // num_attention_heads", f);
     const std::int64_t d = factor.is_int ? factor.i * per_head : static_cast<std::int64_t>(std::trunc(factor.d * double(per_head)));
     return u32(PyNum{true, d, double(d)}, "rope dimensions", f);
-}
-
-/// GemmaModel.set_gguf_parameters.
-void gemma_params(const HfConfig& cfg, KvOut& kv) {
-    const std::string& f = cfg.file();
-    kv.put("context_length", u32(exact(cfg, "max_position_embeddings"), "max_position_embeddings", f));
-    kv.put("embedding_length", u32(exact(cfg, "hidden_size"), "hidden_size", f));
-    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
-    kv.put("feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
-    kv.put("attention.head_count", u32(exact(cfg, "num_attention_heads"), "num_attention_heads", f));
-    const bool has_kv = cfg.get("num_key_value_heads").has_value();
-    kv.put("attention.head_count_kv", u32(exact(cfg, has_kv ? "num_key_value_heads" : "num_attention_heads"),
-                                          has_kv ? "num_key_value_heads" : "num_attention_heads", f));
-    kv.put("attention.layer_norm_rms_epsilon", f32(exact(cfg, "rms_norm_eps"), "rms_norm_eps", f));
-    kv.put("attention.key_length", u32(exact(cfg, "head_dim"), "head_dim", f));
-    kv.put("attention.value_length", u32(exact(cfg, "head_dim"), "head_dim", f));
 }
 
 /// StableLMModel.set_gguf_parameters.
