@@ -771,6 +771,34 @@ def phi2(case):
     return cfg, t, "qwen3", "F16"
 
 
+def internlm3(case):
+    # internlm/internlm3-8b-instruct's config.json: GGUF `llama` (Q/K permuted, q/k/v biases here as
+    # InternLM's bias flag allows), dynamic rope (nothing written), SentencePiece with a special <|im_end|>
+    # that becomes eos and add_prefix_space false (tokenizer_config.json patched below).
+    cfg = {"architectures": ["InternLM3ForCausalLM"], "bias": False, "bos_token_id": 1, "eos_token_id": 2,
+           "head_dim": 8, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF,
+           "max_position_embeddings": 32768, "model_type": "internlm3", "num_attention_heads": NH,
+           "num_hidden_layers": L, "num_key_value_heads": 2, "pad_token_id": 2, "qkv_bias": False,
+           "rms_norm_eps": 1e-05, "rope_scaling": {"factor": 6.0, "rope_type": "dynamic"}, "rope_theta": 50000000,
+           "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 32000}
+    t = {"model.embed_tokens.weight": (32000, H), "model.norm.weight": (H,), "lm_head.weight": (32000, H)}
+    for i in range(L):
+        t.update(layer_tensors(f"model.layers.{i}.", H, 16, ("input_layernorm", "post_attention_layernorm")))
+    return cfg, t, "llama2-internlm3", "BF16"
+
+
+def patch_internlm3_tokenizer(d):
+    """InternLM3's tokenizer_config.json shape: add_prefix_space false, a special <|im_end|> (id 31999 here)."""
+    p = os.path.join(d, "tokenizer_config.json")
+    with open(p) as f:
+        tc = json.load(f)
+    tc["add_prefix_space"] = False
+    tc.setdefault("added_tokens_decoder", {})["31999"] = {"content": "<|im_end|>", "lstrip": False, "normalized": False,
+                                                          "rstrip": False, "single_word": False, "special": True}
+    with open(p, "w") as f:
+        json.dump(tc, f, indent=2)
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
@@ -781,7 +809,8 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "starcoder2-3b": starcoder2, "Qwen1.5-MoE-A2.7B": qwen2moe, "OLMoE-1B-7B-0924-Instruct": olmoe,
          "gemma-2b": gemma, "EXAONE-3.5-2.4B-Instruct": exaone, "EXAONE-4.0-32B": exaone4,
          "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
-         "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2}
+         "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
+         "internlm3-8b-instruct": internlm3}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
@@ -789,6 +818,7 @@ TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "llama2": ("Llama-2-7b-hf", ["tokenizer.model"]),
     "llama2-spm": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"]),
+    "llama2-internlm3": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json"]),
     "mistral-spm": ("Mixtral-8x7B-v0.1", ["tokenizer.model", "tokenizer_config.json"]),
     "llama3": ("Meta-Llama-3-8B-Instruct", ["tokenizer.json", "tokenizer_config.json"]),
 }
@@ -810,6 +840,8 @@ def make_inputs(out, shared):
             src_case, files = TOKENIZERS[tok]
             for fn_ in files:
                 shutil.copy(os.path.join(shared, "hf-gguf", "inputs", src_case, fn_), d)
+            if tok == "llama2-internlm3":
+                patch_internlm3_tokenizer(d)
 
 
 TYPE_NAMES = {4: "UINT32", 5: "INT32", 6: "FLOAT32", 7: "BOOL", 8: "STRING", 9: "ARRAY"}

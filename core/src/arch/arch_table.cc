@@ -188,6 +188,9 @@ constexpr std::string_view kExaone4Classes[] = {"Exaone4ForCausalLM"};       // 
 constexpr std::string_view kCommandRClasses[] = {"CohereForCausalLM"};       // command_r.py CommandR2Model
 constexpr std::string_view kCohere2Classes[] = {"Cohere2ForCausalLM"};       // command_r.py Cohere2Model
 constexpr std::string_view kPhi2Classes[] = {"PhiForCausalLM"};             // phi.py Phi2Model
+// internlm.py InternLM3Model: GGUF `llama`, LlamaModel's keys and Q/K permutation, but no experts, no
+// rope_freqs and its own vocabulary (the way back is the llama row's).
+constexpr std::string_view kInternLM3Classes[] = {"InternLM3ForCausalLM"};
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
@@ -258,6 +261,8 @@ constexpr ArchRow kRows[] = {
         "StableLmForCausalLM", "stablelm", "silu", false, false, kPlainHfNames},
     {kPhi2Classes,     "phi2",     VocabStyle::Gpt2,  HR::Phi2,     kKinds_phi2,     false, false, ER::None,     GR::None,
         "PhiForCausalLM", "phi", "gelu_new", false, false, kPhi2HfNames},
+    {kInternLM3Classes, "llama",   VocabStyle::InternLM3, HR::Llama, kKinds_llama,   true,  false, ER::None,     GR::None,
+        "LlamaForCausalLM", "llama", "silu", false, false, {}},
     // HF → GGUF only: the way back would need the vision tower the GGUF does not hold.
     {kQwen2VlClasses,  "qwen2vl",  VocabStyle::Qwen2, HR::Text,     kKinds_qwen2vl,  false, false, ER::None,     GR::None,
         "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},

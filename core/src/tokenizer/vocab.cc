@@ -72,7 +72,7 @@ void special_vocab(GgufVocab& out, const VocabRequest& req, bool load_merges, st
 /// `_set_vocab_sentencepiece` / `_set_vocab_llama_hf` / Phi-3's: model
 /// "llama", pre "default", tokens, scores, token types, then SpecialVocab
 /// with n_vocab = the token count.
-void write_llama_vocab(GgufVocab& out, const VocabRequest& req, SpmVocab&& v) {
+void write_llama_tokens(GgufVocab& out, SpmVocab& v) {
     out.model = "llama";
     out.pre = "default";
     out.n_tokens = v.tokens.size();
@@ -84,6 +84,10 @@ void write_llama_vocab(GgufVocab& out, const VocabRequest& req, SpmVocab&& v) {
         kv_put(out.kvs, "tokenizer.ggml.token_type", packed_array(GgufType::I32, v.types));
     }
     append(out.warnings, v.warnings);
+}
+
+void write_llama_vocab(GgufVocab& out, const VocabRequest& req, SpmVocab&& v) {
+    write_llama_tokens(out, v);
     special_vocab(out, req, false, v.tokens.size());
 }
 
@@ -116,6 +120,45 @@ std::optional<std::uint64_t> spm_vocab_size(const VocabRequest& req) {
         }
     }
     return req.vocab_size;
+}
+
+/// InternLM3Model.set_vocab (conversion/internlm.py): `_create_vocab_sentencepiece`'s tokens, then
+/// add_space_prefix = tokenizer_config's add_prefix_space (when the key exists), then SpecialVocab
+/// with eos replaced by the id of a special `<|im_end|>` of added_tokens_decoder (when eos is set).
+void internlm3_set_vocab(GgufVocab& out, const VocabRequest& req) {
+    auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));
+    if (!spm) throw Error(ErrorCode::Unsupported, "InternLM3 needs its SentencePiece tokenizer.model (the converter: File not found)",
+                          req.dir + "/tokenizer.model");
+    write_llama_tokens(out, *spm);
+    SpecialVocabOptions opt;
+    opt.n_vocab = spm->tokens.size();
+    if (!req.config_json.empty()) opt.config_json = req.config_json;
+    SpecialVocab sv = load_special_vocab(req.dir, opt);
+    if (auto tc = tokenizer_config(req.dir)) {
+        const std::string path = req.dir + "/tokenizer_config.json";
+        if (const auto aps = detail::json_get(tc->root(), "add_prefix_space")) {
+            if (!aps->is_bool()) throw Error(ErrorCode::BadJson, "tokenizer_config.json add_prefix_space: expected true/false", path);
+            kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(bool(*aps)));
+        }
+        if (const auto dec = detail::json_get(tc->root(), "added_tokens_decoder"); dec && dec->is_object())
+            for (auto [id_text, data] : simdjson::dom::object(*dec)) {
+                if (!data.is_object()) continue;
+                const auto special = detail::json_get(data, "special");
+                const auto content = detail::json_get(data, "content");
+                if (!special || !py::truthy(*special) || !content || !content->is_string()) continue;
+                if (std::string_view(*content) != "<|im_end|>") continue;
+                std::uint64_t id = 0;
+                for (char ch : std::string_view(id_text)) {
+                    if (ch < '0' || ch > '9' || id > (1ull << 40))
+                        throw Error(ErrorCode::BadJson, "tokenizer_config.json added_tokens_decoder: a key is not a token id", path);
+                    id = id * 10 + static_cast<std::uint64_t>(ch - '0');
+                }
+                for (auto& [typ, tid] : sv.special_token_ids)
+                    if (typ == "eos") tid = id;
+            }
+    }
+    add_special_vocab_kvs(sv, out.kvs, req.dir);
+    append(out.warnings, sv.warnings);
 }
 
 /// LlamaModel.set_vocab (conversion/llama.py).
@@ -200,6 +243,7 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
             break;
         case VocabStyle::Gpt2: write_gpt2_vocab(out, req); break;
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
+        case VocabStyle::InternLM3: internlm3_set_vocab(out, req); break;
         case VocabStyle::Gemma:
         case VocabStyle::Gemma2:
         case VocabStyle::Gemma3: gemma_set_vocab(out, req); break;

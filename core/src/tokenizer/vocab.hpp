@@ -23,6 +23,7 @@ enum class VocabStyle : std::uint8_t {
     Gemma2, ///< Gemma2Model.set_vocab: `_set_vocab_sentencepiece` (tokenizer.model required), then add_space_prefix false
     Gemma3, ///< Gemma3Model.set_vocab: SentencePiece + add_space_prefix false when tokenizer.model exists, else gpt2 BPE
     Gemma,  ///< GemmaModel.set_vocab: Gemma2's, with CodeGemma's eot id 107 (unless one is set) before add_space_prefix
+    InternLM3, ///< InternLM3Model.set_vocab: SentencePiece, add_space_prefix from tokenizer_config, eos := <|im_end|>'s id
 };
 
 /// What gguf_vocab() needs.
