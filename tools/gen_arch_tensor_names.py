@@ -20,22 +20,23 @@ from gguf.constants import MODEL_ARCH, MODEL_ARCH_NAMES, MODEL_TENSOR, MODEL_TEN
 from gguf.tensor_mapping import TensorNameMap  # noqa: E402
 
 def table_archs():
-    """The kinds lists the rows of core/src/arch/arch_table.cc name (kKinds_<arch>), in row order,
-    as MODEL_ARCH members ("kKinds_gpt_oss" → "GPT_OSS")."""
+    """The kinds lists the rows of core/src/arch/arch_table.cc name (kKinds_<name>, <name> the GGUF
+    architecture name with '-' as '_'), in row order, as MODEL_ARCH members ("kKinds_gpt_oss" → GPT_OSS,
+    "kKinds_minimax_m2" → MINIMAXM2)."""
     import os
     import re
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "src", "arch", "arch_table.cc")
     with open(path, encoding="utf-8") as f:
         text = f.read()
     rows = text[text.index("constexpr ArchRow kRows[]"):]
+    by_list_name = {MODEL_ARCH_NAMES[a].replace("-", "_"): a.name for a in MODEL_ARCH_NAMES}
     archs = []
     for m in re.finditer(r"\bkKinds_(\w+)", rows):
-        a = m.group(1).upper()
+        if m.group(1) not in by_list_name:
+            sys.exit(f"arch_table.cc names kKinds_{m.group(1)}, which is not a gguf-py architecture name")
+        a = by_list_name[m.group(1)]
         if a not in archs:
             archs.append(a)
-    for a in archs:
-        if a not in MODEL_ARCH.__members__:
-            sys.exit(f"arch_table.cc names kKinds_{a.lower()}, which is not a gguf-py MODEL_ARCH")
     return archs
 
 

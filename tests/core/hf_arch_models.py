@@ -799,6 +799,31 @@ def patch_internlm3_tokenizer(d):
         json.dump(tc, f, indent=2)
 
 
+def minimax_m2(case):
+    # MiniMaxAI/MiniMax-M2's config.json (BF16 here; the release is FP8 with 128×128 block scales): 4 experts
+    # (256 there) w1/w2/w3 under block_sparse_moe, a sigmoid router with its correction bias, full-width q/k
+    # norms, partial rotary (rotary_dim).
+    cfg = {"architectures": ["MiniMaxM2ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 200034,
+           "eos_token_id": 200020, "head_dim": 8, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": 16, "max_position_embeddings": 196608, "model_type": "minimax_m2",
+           "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": L, "num_key_value_heads": 2,
+           "num_local_experts": 4, "qk_norm_type": "per_layer", "rms_norm_eps": 1e-06, "rope_theta": 5000000,
+           "rotary_dim": 4, "scoring_func": "sigmoid", "shared_intermediate_size": 0, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "use_qk_norm": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.k_proj.weight": (16, H),
+                  p + "self_attn.v_proj.weight": (16, H), p + "self_attn.o_proj.weight": (H, H),
+                  p + "self_attn.q_norm.weight": (H,), p + "self_attn.k_norm.weight": (16,),
+                  p + "block_sparse_moe.gate.weight": (4, H), p + "block_sparse_moe.e_score_correction_bias": (4,)})
+        for x in range(4):
+            q = p + f"block_sparse_moe.experts.{x}."
+            t.update({q + "w1.weight": (16, H), q + "w2.weight": (H, 16), q + "w3.weight": (16, H)})
+    return cfg, t, "qwen3", "BF16"
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
@@ -810,7 +835,7 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "gemma-2b": gemma, "EXAONE-3.5-2.4B-Instruct": exaone, "EXAONE-4.0-32B": exaone4,
          "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
          "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
-         "internlm3-8b-instruct": internlm3}
+         "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

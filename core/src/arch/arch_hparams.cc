@@ -595,6 +595,12 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             kv.put_key("tokenizer.ggml.add_bos_token", MetaValue::boolean(false));
             break;
         }
+        case HparamsRule::MiniMaxM2:  // MiniMaxM2Model.set_gguf_parameters
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            kv.put("expert_feed_forward_length", u32(required(cfg, {"intermediate_size"}), "intermediate_size", f));
+            kv.put("rope.dimension_count", u32(required(cfg, {"rotary_dim"}), "rotary_dim", f));
+            break;
         case HparamsRule::Olmo2:
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);

@@ -157,6 +157,11 @@ constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
 constexpr auto kQwenMoeHfNames = joined(kPlainHfNames, kQwenMoeNames);
+/// MiniMax-M2: Mixtral's expert names plus the router's correction bias (HF `e_score_correction_bias`).
+constexpr HfTensorName kMiniMaxM2Names[] = {
+    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.block_sparse_moe.e_score_correction"},
+};
+constexpr auto kMiniMaxM2HfNames = joined(kLlamaHfNames, kMiniMaxM2Names);
 
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
@@ -191,6 +196,7 @@ constexpr std::string_view kPhi2Classes[] = {"PhiForCausalLM"};             // p
 // internlm.py InternLM3Model: GGUF `llama`, LlamaModel's keys and Q/K permutation, but no experts, no
 // rope_freqs and its own vocabulary (the way back is the llama row's).
 constexpr std::string_view kInternLM3Classes[] = {"InternLM3ForCausalLM"};
+constexpr std::string_view kMiniMaxM2Classes[] = {"MiniMaxM2ForCausalLM"};   // minimax.py MiniMaxM2Model
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
@@ -263,6 +269,8 @@ constexpr ArchRow kRows[] = {
         "PhiForCausalLM", "phi", "gelu_new", false, false, kPhi2HfNames},
     {kInternLM3Classes, "llama",   VocabStyle::InternLM3, HR::Llama, kKinds_llama,   true,  false, ER::None,     GR::None,
         "LlamaForCausalLM", "llama", "silu", false, false, {}},
+    {kMiniMaxM2Classes, "minimax-m2", VocabStyle::Gpt2, HR::MiniMaxM2, kKinds_minimax_m2, false, false, ER::Mixtral, GR::None,
+        "MiniMaxM2ForCausalLM", "minimax_m2", "silu", false, false, kMiniMaxM2HfNames},
     // HF → GGUF only: the way back would need the vision tower the GGUF does not hold.
     {kQwen2VlClasses,  "qwen2vl",  VocabStyle::Qwen2, HR::Text,     kKinds_qwen2vl,  false, false, ER::None,     GR::None,
         "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},

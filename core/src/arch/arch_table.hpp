@@ -116,6 +116,7 @@ enum class HparamsRule : std::uint8_t {
     StableLm,  ///< StableLMModel: its own list (partial rotary, use_parallel_residual)
     Qwen3VL,   ///< Qwen3VLTextModel: Qwen2's, then n_deepstack_layers (the vision config's deepstack layer count)
     Phi2,      ///< Phi2Model: its own list (feed_forward_length 4 · n_embd, partial rotary), then tokenizer.ggml.add_bos_token false
+    MiniMaxM2, ///< MiniMaxM2Model: TextModel's, then expert_feed_forward_length (intermediate_size), rope.dimension_count (rotary_dim)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.

@@ -245,9 +245,18 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
 
     // Experts.
     if (f.experts || c.get("expert_count")) {
-        c.number(mixtral ? "num_local_experts" : "num_experts", "expert_count");
+        c.number(mixtral || row.gguf == "minimax-m2" ? "num_local_experts" : "num_experts", "expert_count");
+        // TextModel's expert_gating_func: sigmoid 2, softmax 1, sqrtsoftplus 4 (another value stays unread: a warning).
+        if (const MetaValue* g = kv.catalog().meta(c.prefix() + "expert_gating_func")) {
+            const auto id = meta_number(*g);
+            const char* fn = !id ? nullptr : *id == 2 ? "sigmoid" : *id == 1 ? "softmax" : *id == 4 ? "sqrtsoftplus" : nullptr;
+            if (fn) {
+                w.key("scoring_func").value(fn);
+                c.mark("expert_gating_func");
+            }
+        }
         c.number("num_experts_per_tok", "expert_used_count");
-        c.number("moe_intermediate_size", "expert_feed_forward_length");
+        if (row.gguf != "minimax-m2") c.number("moe_intermediate_size", "expert_feed_forward_length");
         c.number("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
         if (is_gguf(row, {"qwen2moe", "qwen3moe"})) {
             w.key("decoder_sparse_step").value(std::uint64_t{1});
@@ -287,6 +296,11 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             c.number("sliding_window", "attention.sliding_window");
             w.key("sliding_window_pattern").value(std::uint64_t{4});  // llama.cpp: every 4th layer global (hard-coded)
         }
+    }
+    if (row.gguf == "minimax-m2") {
+        c.number("rotary_dim", "rope.dimension_count");
+        c.mark("expert_feed_forward_length");  // = intermediate_size, as the converter writes it
+        w.key("use_qk_norm").value(f.qk_norm);
     }
     if (row.gguf == "stablelm") {
         if (const auto p = c.get("use_parallel_residual")) w.key("use_parallel_residual").value(*p != 0);

@@ -211,6 +211,8 @@ std::optional<std::string> hf_tensor_name(std::string_view arch, std::string_vie
         if (!tpl.starts_with("blk.{bid}.") || tpl.substr(10) != b->part) continue;
         std::string hf(h.hf);
         if (auto p = hf.find("{bid}"); p != std::string::npos) hf.replace(p, 5, std::to_string(b->layer));
+        // The router's correction bias is `…e_score_correction_bias` in HF (the converter's filter_tensors renames it).
+        if (hf.ends_with(".e_score_correction") && b->suffix == "bias") return hf + "_bias";
         return hf + "." + std::string(b->suffix);
     }
     return std::nullopt;
