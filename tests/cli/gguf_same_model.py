@@ -8,7 +8,12 @@ test (test_cli_tokback). Prints "ok K key/values, T tensors" or the first
 difference; exit 1 on a difference. Written from ggml docs/gguf.md (version 3)
 with the suite's independent reader (gguf_numpy_check.Reader).
 
-usage: gguf_same_model.py A.gguf B.gguf
+With --any-order the tensors may come in another order (a model whose
+checkpoint fuses projections the converter splits — ERNIE 4.5's qkv_proj —
+comes back from the Hugging Face layout unfused, so its tensors are read in
+another order).
+
+usage: gguf_same_model.py A.gguf B.gguf [--any-order]
 """
 import sys
 
@@ -61,6 +66,11 @@ def main():
     if len(kva) != len(kvb):
         print(f"{len(kva)} vs {len(kvb)} key/values: {[x[0] for x in kva]} vs {[y[0] for y in kvb]}")
         return 1
+    if "--any-order" in sys.argv[3:]:
+        order_a = sorted(range(len(ta)), key=lambda i: ta[i][0])
+        order_b = sorted(range(len(tb)), key=lambda i: tb[i][0])
+        ta, da = [ta[i] for i in order_a], [da[i] for i in order_a]
+        tb, db = [tb[i] for i in order_b], [db[i] for i in order_b]
     for x, y in zip(ta, tb):
         if x[:3] != y[:3]:
             print(f"tensor {x[0]} {x[1]} type {x[2]} vs {y[0]} {y[1]} type {y[2]}")

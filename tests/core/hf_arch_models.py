@@ -824,6 +824,33 @@ def minimax_m2(case):
     return cfg, t, "qwen3", "BF16"
 
 
+def ernie4_5(case):
+    # baidu/ERNIE-4.5-0.3B-PT's config.json (head_dim 128 of 16 heads there, 8 of 4 here, 2 KV heads), tied
+    # embeddings, with the fused projections of the non-PT exports: qkv_proj [(4 + 2·2)·8, H] and up_gate_proj
+    # [2·FF, H], which the converter splits by rows (gate first); SentencePiece with add_prefix_space false.
+    cfg = {"architectures": ["Ernie4_5ForCausalLM"], "bos_token_id": 1, "eos_token_id": 2, "head_dim": 8,
+           "hidden_act": "silu", "hidden_size": H, "intermediate_size": FF, "max_position_embeddings": 131072,
+           "model_type": "ernie4_5", "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 2,
+           "pad_token_id": 0, "rms_norm_eps": 1e-05, "rope_theta": 500000, "tie_word_embeddings": True,
+           "torch_dtype": "bfloat16", "use_bias": False, "use_cache": False, "vocab_size": 32000}
+    t = {"model.embed_tokens.weight": (32000, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.qkv_proj.weight": ((NH + 2 * 2) * 8, H), p + "self_attn.o_proj.weight": (H, NH * 8),
+                  p + "mlp.up_gate_proj.weight": (2 * FF, H), p + "mlp.down_proj.weight": (H, FF)})
+    return cfg, t, "llama2-ernie", "BF16"
+
+
+def patch_ernie_tokenizer(d):
+    p = os.path.join(d, "tokenizer_config.json")
+    with open(p) as f:
+        tc = json.load(f)
+    tc["add_prefix_space"] = False
+    with open(p, "w") as f:
+        json.dump(tc, f, indent=2)
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
@@ -835,7 +862,7 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "gemma-2b": gemma, "EXAONE-3.5-2.4B-Instruct": exaone, "EXAONE-4.0-32B": exaone4,
          "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
          "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
-         "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2}
+         "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2, "ERNIE-4.5-0.3B": ernie4_5}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
@@ -844,6 +871,7 @@ TOKENIZERS = {
     "llama2": ("Llama-2-7b-hf", ["tokenizer.model"]),
     "llama2-spm": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"]),
     "llama2-internlm3": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json"]),
+    "llama2-ernie": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json"]),
     "mistral-spm": ("Mixtral-8x7B-v0.1", ["tokenizer.model", "tokenizer_config.json"]),
     "llama3": ("Meta-Llama-3-8B-Instruct", ["tokenizer.json", "tokenizer_config.json"]),
 }
@@ -867,6 +895,8 @@ def make_inputs(out, shared):
                 shutil.copy(os.path.join(shared, "hf-gguf", "inputs", src_case, fn_), d)
             if tok == "llama2-internlm3":
                 patch_internlm3_tokenizer(d)
+            if tok == "llama2-ernie":
+                patch_ernie_tokenizer(d)
 
 
 TYPE_NAMES = {4: "UINT32", 5: "INT32", 6: "FLOAT32", 7: "BOOL", 8: "STRING", 9: "ARRAY"}

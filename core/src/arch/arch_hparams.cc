@@ -516,6 +516,7 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
             kv.put("expert_feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
             break;
+        case HparamsRule::Ernie4_5:  // Ernie4_5Model.set_gguf_parameters: super() alone
         case HparamsRule::Text:  // TextModel.set_gguf_parameters (SeedOssModel, StarCoder2Model have no body)
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);

@@ -197,6 +197,7 @@ constexpr std::string_view kPhi2Classes[] = {"PhiForCausalLM"};             // p
 // rope_freqs and its own vocabulary (the way back is the llama row's).
 constexpr std::string_view kInternLM3Classes[] = {"InternLM3ForCausalLM"};
 constexpr std::string_view kMiniMaxM2Classes[] = {"MiniMaxM2ForCausalLM"};   // minimax.py MiniMaxM2Model
+constexpr std::string_view kErnie4_5Classes[] = {"Ernie4_5ForCausalLM", "Ernie4_5_ForCausalLM"};  // ernie.py Ernie4_5Model
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
@@ -271,6 +272,8 @@ constexpr ArchRow kRows[] = {
         "LlamaForCausalLM", "llama", "silu", false, false, {}},
     {kMiniMaxM2Classes, "minimax-m2", VocabStyle::Gpt2, HR::MiniMaxM2, kKinds_minimax_m2, false, false, ER::Mixtral, GR::None,
         "MiniMaxM2ForCausalLM", "minimax_m2", "silu", false, false, kMiniMaxM2HfNames},
+    {kErnie4_5Classes, "ernie4_5", VocabStyle::Ernie4_5, HR::Ernie4_5, kKinds_ernie4_5, false, false, ER::None, GR::None,
+        "Ernie4_5ForCausalLM", "ernie4_5", "silu", false, false, kPlainHfNames},
     // HF → GGUF only: the way back would need the vision tower the GGUF does not hold.
     {kQwen2VlClasses,  "qwen2vl",  VocabStyle::Qwen2, HR::Text,     kKinds_qwen2vl,  false, false, ER::None,     GR::None,
         "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},

@@ -110,6 +110,7 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
         (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
          hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
         return std::nullopt;
+    if (row.hparams == HparamsRule::Ernie4_5) replace_all("ernie.", "model.");  // Ernie4_5Model.filter_tensors
     if (row.gguf == "qwen2vl" || row.gguf == "qwen3vl") {  // Qwen2VLModel / Qwen3VLTextModel.filter_tensors (Omni thinkers)
         if (row.gguf == "qwen3vl" || name.starts_with("thinker.")) replace_all("thinker.", "");
     }
@@ -190,6 +191,13 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
                     file_);
     const auto b = integer(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", file_);
     block_count_ = b > 0 ? static_cast<std::uint64_t>(b) : 0;
+    if (row.hparams == HparamsRule::Ernie4_5) {  // Ernie4_5Model.modify_tensors reads these for every tensor
+        n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"num_attention_heads"}), "num_attention_heads", file_));
+        n_kv_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"num_key_value_heads"}), "num_key_value_heads", file_));
+        if (auto hd = cfg.get("head_dim"); hd && !hd->is_null()) head_dim_ = static_cast<std::uint64_t>(integer(*hd, "head_dim", file_));
+        else if (n_head_)
+            head_dim_ = static_cast<std::uint64_t>(integer(required(cfg, {"hidden_size"}), "hidden_size", file_)) / n_head_;
+    }
     if (row.permute_qk) {
         n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"n_heads", "num_attention_heads"}), "num_attention_heads", file_));
         n_kv_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"n_kv_heads", "num_key_value_heads"}), "num_key_value_heads", file_));
@@ -251,6 +259,31 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
                             std::to_string(rows) + " rows do not split into " + std::to_string(nh) + " heads of an even size",
                             file_, name);
             tr = {TensorTransform::Kind::PermuteQK, nh, 0, 0};
+        }
+    }
+    if (row_.hparams == HparamsRule::Ernie4_5) {  // Ernie4_5Model.modify_tensors: fused projections split by rows
+        auto split = [&](std::string_view fused, std::initializer_list<std::pair<std::string_view, std::uint64_t>> parts) {
+            std::uint64_t total = 0;
+            for (auto& p : parts) total += p.second;
+            if (shape.size() != 2 || shape[0] != total)
+                throw Error(ErrorCode::Malformed, std::string(fused) + " rows are not " + std::to_string(total), file_, name);
+            const std::string base = name.substr(0, name.size() - fused.size() - 7);  // "….self_attn." / "….mlp."
+            std::vector<MappedTensor> out;
+            std::uint64_t at = 0;
+            for (auto& [part, rows] : parts) {
+                auto t = one(base + std::string(part) + ".weight", hf_name, {rows, shape[1]},
+                             {TensorTransform::Kind::SliceDim1, 0, at, at + rows});
+                out.push_back(std::move(t.front()));
+                at += rows;
+            }
+            return out;
+        };
+        if (name.find("qkv_proj") != std::string::npos && name.ends_with("qkv_proj.weight"))
+            return split("qkv_proj", {{"q_proj", n_head_ * head_dim_}, {"k_proj", n_kv_head_ * head_dim_},
+                                      {"v_proj", n_kv_head_ * head_dim_}});
+        if (name.find("up_gate_proj") != std::string::npos && name.ends_with("up_gate_proj.weight")) {
+            if (shape.empty() || shape[0] % 2) throw Error(ErrorCode::Malformed, "up_gate_proj rows do not halve", file_, name);
+            return split("up_gate_proj", {{"gate_proj", shape[0] / 2}, {"up_proj", shape[0] / 2}});  // gate first
         }
     }
     if (row_.hparams == HparamsRule::Deepseek2) {  // DeepseekV2Model.modify_tensors

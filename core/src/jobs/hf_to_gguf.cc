@@ -271,8 +271,19 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                         r = make_leading_rows_recipe(r, mt.transform.row_end);
                         rows_in_file = s.shape.empty() ? 0 : s.shape[0];
                         break;
-                    case arch::TensorTransform::Kind::SliceDim1:
-                        throw Error(ErrorCode::Unsupported, "fused gate_up expert tensors are not converted yet", cat.path, s.name);
+                    case arch::TensorTransform::Kind::SliceDim1: {
+                        // Rows [row_begin, row_end) of dim -2: of the whole tensor (2-D: a fused qkv or gate/up
+                        // projection) or of every expert (3-D [E, 2F, H]: a fused gate_up stack).
+                        const auto& tr = mt.transform;
+                        try {
+                            if (s.shape.size() == 2) r = detail::make_row_range_recipe(r, tr.row_begin, tr.row_end - tr.row_begin);
+                            else if (s.shape.size() == 3) r = make_head_rows_recipe(r, s.shape[0], tr.row_begin, tr.row_end, false);
+                            else throw Error(ErrorCode::Malformed, "a sliced tensor must be 2-D or 3-D, got " + shape_to_string(s.shape));
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
                 }
                 parts.push_back(std::move(r));
             }

@@ -244,6 +244,20 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
         case VocabStyle::Gpt2: write_gpt2_vocab(out, req); break;
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
         case VocabStyle::InternLM3: internlm3_set_vocab(out, req); break;
+        case VocabStyle::Ernie4_5: {  // Ernie4_5Model.set_vocab
+            auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));
+            if (!spm) throw Error(ErrorCode::Unsupported, "ERNIE 4.5 needs its SentencePiece tokenizer.model (the converter: File not found)",
+                                  req.dir + "/tokenizer.model");
+            write_llama_vocab(out, req, std::move(*spm));
+            if (auto tc = tokenizer_config(req.dir))
+                if (const auto aps = detail::json_get(tc->root(), "add_prefix_space")) {
+                    if (!aps->is_bool())
+                        throw Error(ErrorCode::BadJson, "tokenizer_config.json add_prefix_space: expected true/false",
+                                    req.dir + "/tokenizer_config.json");
+                    kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(bool(*aps)));
+                }
+            break;
+        }
         case VocabStyle::Gemma:
         case VocabStyle::Gemma2:
         case VocabStyle::Gemma3: gemma_set_vocab(out, req); break;

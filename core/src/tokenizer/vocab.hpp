@@ -24,6 +24,7 @@ enum class VocabStyle : std::uint8_t {
     Gemma3, ///< Gemma3Model.set_vocab: SentencePiece + add_space_prefix false when tokenizer.model exists, else gpt2 BPE
     Gemma,  ///< GemmaModel.set_vocab: Gemma2's, with CodeGemma's eot id 107 (unless one is set) before add_space_prefix
     InternLM3, ///< InternLM3Model.set_vocab: SentencePiece, add_space_prefix from tokenizer_config, eos := <|im_end|>'s id
+    Ernie4_5,  ///< Ernie4_5Model.set_vocab: `_set_vocab_sentencepiece`, then add_space_prefix from tokenizer_config
 };
 
 /// What gguf_vocab() needs.
