@@ -774,7 +774,7 @@ def phi2(case):
 def internlm3(case):
     # internlm/internlm3-8b-instruct's config.json: GGUF `llama` (Q/K permuted, q/k/v biases here as
     # InternLM's bias flag allows), dynamic rope (nothing written), SentencePiece with a special <|im_end|>
-    # that becomes eos and add_prefix_space false (tokenizer_config.json patched below).
+    # that becomes eos and add_prefix_space false (tokenizer_config.json: patch_tokenizer_config).
     cfg = {"architectures": ["InternLM3ForCausalLM"], "bias": False, "bos_token_id": 1, "eos_token_id": 2,
            "head_dim": 8, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF,
            "max_position_embeddings": 32768, "model_type": "internlm3", "num_attention_heads": NH,
@@ -785,18 +785,6 @@ def internlm3(case):
     for i in range(L):
         t.update(layer_tensors(f"model.layers.{i}.", H, 16, ("input_layernorm", "post_attention_layernorm")))
     return cfg, t, "llama2-internlm3", "BF16"
-
-
-def patch_internlm3_tokenizer(d):
-    """InternLM3's tokenizer_config.json shape: add_prefix_space false, a special <|im_end|> (id 31999 here)."""
-    p = os.path.join(d, "tokenizer_config.json")
-    with open(p) as f:
-        tc = json.load(f)
-    tc["add_prefix_space"] = False
-    tc.setdefault("added_tokens_decoder", {})["31999"] = {"content": "<|im_end|>", "lstrip": False, "normalized": False,
-                                                          "rstrip": False, "single_word": False, "special": True}
-    with open(p, "w") as f:
-        json.dump(tc, f, indent=2)
 
 
 def minimax_m2(case):
@@ -842,11 +830,16 @@ def ernie4_5(case):
     return cfg, t, "llama2-ernie", "BF16"
 
 
-def patch_ernie_tokenizer(d):
+def patch_tokenizer_config(d, tok):
+    """The tokenizer_config.json shapes of InternLM3 (add_prefix_space false, a special <|im_end|>, id 31999
+    here) and ERNIE 4.5 (add_prefix_space false) over the copied Llama 2 one."""
     p = os.path.join(d, "tokenizer_config.json")
     with open(p) as f:
         tc = json.load(f)
     tc["add_prefix_space"] = False
+    if tok == "llama2-internlm3":
+        tc.setdefault("added_tokens_decoder", {})["31999"] = {"content": "<|im_end|>", "lstrip": False, "normalized": False,
+                                                              "rstrip": False, "single_word": False, "special": True}
     with open(p, "w") as f:
         json.dump(tc, f, indent=2)
 
@@ -893,10 +886,8 @@ def make_inputs(out, shared):
             src_case, files = TOKENIZERS[tok]
             for fn_ in files:
                 shutil.copy(os.path.join(shared, "hf-gguf", "inputs", src_case, fn_), d)
-            if tok == "llama2-internlm3":
-                patch_internlm3_tokenizer(d)
-            if tok == "llama2-ernie":
-                patch_ernie_tokenizer(d)
+            if tok in ("llama2-internlm3", "llama2-ernie"):
+                patch_tokenizer_config(d, tok)
 
 
 TYPE_NAMES = {4: "UINT32", 5: "INT32", 6: "FLOAT32", 7: "BOOL", 8: "STRING", 9: "ARRAY"}
