@@ -81,13 +81,19 @@ private slots:
         QTest::addColumn<QString>("outtype");
         QTest::addColumn<QString>("arch");
         QTest::addColumn<QByteArray>("sha");
+        // Under ASan/UBSan (~5× slower) a sample at F32 that still crosses every kind of way back: experts
+        // (Mixtral, Qwen2-MoE with its shared expert), fused kept (Phi-3), transposed (GPT-2), norm - 1 in F16
+        // (Gemma 2), fused split (ERNIE 4.5), partial rotary (StableLM), a refusal (DeepSeek-V3).
+        static const QStringList kSanitizedSample{"Qwen1.5-MoE-A2.7B", "Phi-3-mini-128k-instruct", "gpt2",
+                                                  "gemma-2-2b-it-f16", "ERNIE-4.5-0.3B", "stablelm-2-1_6b", "DeepSeek-V3"};
         const QJsonObject cases = read_json(src("tests/core/hf_arch_reference.json")).value("cases").toObject();
         for (auto c = cases.begin(); c != cases.end(); ++c) {
+            if (amn::test::kSanitized && !kSanitizedSample.contains(c.key())) continue;
             const QJsonObject o = c.value().toObject();
             const QString arch = o.value("kv").toArray().at(0).toObject().value("value").toString();
             const QJsonObject shas = o.value("sha256").toObject();
             for (const char* t : {"f32", "bf16"})
-                if (shas.contains(t))
+                if (shas.contains(t) && (!amn::test::kSanitized || QByteArray(t) == "f32"))
                     QTest::newRow(qPrintable(c.key() + " " + t)) << "arch:" + c.key() << QString(t).toUpper() << arch
                                                                   << shas.value(t).toString().toLatin1();
         }
@@ -95,6 +101,7 @@ private slots:
         for (const auto& cv : shared) {
             const QJsonObject c = cv.toObject();
             if (c.contains("quantization")) continue;  // the plain folders: their tensors are the originals
+            if (amn::test::kSanitized && c.value("name").toString() != "Mixtral-8x7B-v0.1") continue;
             for (const auto& ov : c.value("outputs").toArray()) {
                 const QJsonObject o = ov.toObject();
                 const QString t = o.value("outtype").toString();
