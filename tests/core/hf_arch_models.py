@@ -830,6 +830,30 @@ def ernie4_5(case):
     return cfg, t, "llama2-ernie", "BF16"
 
 
+def granitemoe(case):
+    # ibm-granite/granite-3.1-3b-a800m-instruct's config.json as GraniteMoeShared (a shared expert of 32): JetMoE's
+    # fused experts input_linear [E, 2F, H] and shared_mlp.input_linear [2S, H] that the converter halves, the
+    # router, Granite's multipliers, tied embeddings.
+    cfg = {"architectures": ["GraniteMoeSharedForCausalLM"], "attention_bias": False, "attention_dropout": 0.1,
+           "attention_multiplier": 0.015625, "bos_token_id": 0, "embedding_multiplier": 12.0, "eos_token_id": 0,
+           "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": 16,
+           "logits_scaling": 6.0, "max_position_embeddings": 131072, "model_type": "granitemoeshared",
+           "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": L, "num_key_value_heads": 2,
+           "num_local_experts": 4, "pad_token_id": 0, "residual_multiplier": 0.22, "rms_norm_eps": 1e-06,
+           "rope_scaling": None, "rope_theta": 10000000.0, "shared_intermediate_size": 32, "tie_word_embeddings": True,
+           "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.k_proj.weight": (16, H),
+                  p + "self_attn.v_proj.weight": (16, H), p + "self_attn.o_proj.weight": (H, H),
+                  p + "block_sparse_moe.router.layer.weight": (4, H),
+                  p + "block_sparse_moe.input_linear.weight": (4, 32, H), p + "block_sparse_moe.output_linear.weight": (4, H, 16),
+                  p + "shared_mlp.input_linear.weight": (64, H), p + "shared_mlp.output_linear.weight": (H, 32)})
+    return cfg, t, "llama3", "BF16"
+
+
 def patch_tokenizer_config(d, tok):
     """The tokenizer_config.json shapes of InternLM3 (add_prefix_space false, a special <|im_end|>, id 31999
     here) and ERNIE 4.5 (add_prefix_space false) over the copied Llama 2 one."""
@@ -855,7 +879,8 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "gemma-2b": gemma, "EXAONE-3.5-2.4B-Instruct": exaone, "EXAONE-4.0-32B": exaone4,
          "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
          "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
-         "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2, "ERNIE-4.5-0.3B": ernie4_5}
+         "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2, "ERNIE-4.5-0.3B": ernie4_5,
+         "granite-3.1-3b-a800m-instruct": granitemoe}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

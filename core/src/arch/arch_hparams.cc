@@ -498,6 +498,11 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
         case HparamsRule::Granite:
             granite_params(cfg, kv, res);
             break;
+        case HparamsRule::GraniteMoe:  // GraniteMoeModel: GraniteModel's, then the shared expert's length when truthy
+            granite_params(cfg, kv, res);
+            if (auto v = truthy_number(cfg, "shared_intermediate_size"))
+                kv.put("expert_shared_feed_forward_length", u32(*v, "shared_intermediate_size", f));
+            break;
         case HparamsRule::Mistral3:
             mistral3_params(cfg, kv, res);
             break;

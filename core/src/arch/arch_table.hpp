@@ -118,6 +118,7 @@ enum class HparamsRule : std::uint8_t {
     Phi2,      ///< Phi2Model: its own list (feed_forward_length 4 · n_embd, partial rotary), then tokenizer.ggml.add_bos_token false
     MiniMaxM2, ///< MiniMaxM2Model: TextModel's, then expert_feed_forward_length (intermediate_size), rope.dimension_count (rotary_dim)
     Ernie4_5,  ///< Ernie4_5Model: TextModel's (fused qkv_proj / up_gate_proj split; `ernie.` → `model.`)
+    GraniteMoe, ///< GraniteMoeModel: GraniteModel's, then expert_shared_feed_forward_length (fused input_linear split)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -394,6 +395,8 @@ private:
     std::string file_;
     std::uint64_t block_count_ = 0, n_head_ = 0, n_kv_head_ = 0, n_experts_ = 0;
     std::uint64_t head_dim_ = 0;  ///< Ernie 4.5: head_dim (or hidden_size // heads) for the fused qkv split
+    std::uint64_t moe_ff_ = 0, shared_ff_ = 0;  ///< GraniteMoe: intermediate_size, shared_intermediate_size
+    bool has_experts_ = false;                  ///< GraniteMoe: num_local_experts truthy
     std::optional<std::uint64_t> vocab_rows_;  ///< Gemma 3: embedding rows kept
     bool tied_ = false;                        ///< DeepSeek: tie_word_embeddings (lm_head skipped)
     std::uint64_t mla_kv_heads_ = 0, mla_v_ = 0, mla_nope_ = 0;  ///< DeepSeek kv_b_proj split (from config.json)

@@ -106,7 +106,7 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
     if (row.hparams == HparamsRule::Deepseek2 &&  // DeepseekV2Model.filter_tensors: the OCR vision encoders
         (hf_name.find("sam_model") != std::string_view::npos || hf_name.find("qwen2_model") != std::string_view::npos))
         return std::nullopt;
-    if (row.hparams == HparamsRule::Granite &&  // GraniteModel.filter_tensors: multimodal parts
+    if ((row.hparams == HparamsRule::Granite || row.hparams == HparamsRule::GraniteMoe) &&  // GraniteModel.filter_tensors
         (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
          hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
         return std::nullopt;
@@ -115,7 +115,7 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
         if (row.gguf == "qwen3vl" || name.starts_with("thinker.")) replace_all("thinker.", "");
     }
     if (row.hparams == HparamsRule::Llama || row.hparams == HparamsRule::Granite || row.hparams == HparamsRule::Mistral3 ||
-        row.hparams == HparamsRule::Arcee)
+        row.hparams == HparamsRule::Arcee || row.hparams == HparamsRule::GraniteMoe)
         replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM); its subclasses too
     // TextModel.filter_tensors: multimodal parts are dropped.
     const std::string_view n = name;
@@ -191,6 +191,17 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
                     file_);
     const auto b = integer(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", file_);
     block_count_ = b > 0 ? static_cast<std::uint64_t>(b) : 0;
+    if (row.hparams == HparamsRule::GraniteMoe) {  // GraniteMoeModel.modify_tensors
+        auto opt_u = [&](std::string_view k) -> std::uint64_t {
+            auto v = cfg.get(k);
+            if (!v || v->is_null()) return 0;
+            const auto n = integer(*v, k, file_);
+            return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+        };
+        moe_ff_ = opt_u("intermediate_size");
+        shared_ff_ = opt_u("shared_intermediate_size");
+        has_experts_ = opt_u("num_local_experts") != 0;
+    }
     if (row.hparams == HparamsRule::Ernie4_5) {  // Ernie4_5Model.modify_tensors reads these for every tensor
         n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"num_attention_heads"}), "num_attention_heads", file_));
         n_kv_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"num_key_value_heads"}), "num_key_value_heads", file_));
@@ -260,6 +271,26 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
                             file_, name);
             tr = {TensorTransform::Kind::PermuteQK, nh, 0, 0};
         }
+    }
+    if (row_.hparams == HparamsRule::GraniteMoe && bid) {  // GraniteMoeModel.modify_tensors: JetMoE's fused w1|w3
+        const std::string b = std::to_string(*bid);
+        auto halves = [&](std::uint64_t ff, const char* what, std::string_view gate, std::string_view up) {
+            if (shape.size() < 2 || shape[shape.size() - 2] != 2 * ff)
+                throw Error(ErrorCode::Malformed, std::string("merged FFN tensor rows must be 2 × ") + what, file_, name);
+            auto half = shape;
+            half[half.size() - 2] = ff;
+            auto out = one("blk." + b + "." + std::string(gate) + ".weight", hf_name, half, {TensorTransform::Kind::SliceDim1, 0, 0, ff});
+            auto u = one("blk." + b + "." + std::string(up) + ".weight", hf_name, half, {TensorTransform::Kind::SliceDim1, 0, ff, 2 * ff});
+            out.push_back(std::move(u.front()));
+            return out;
+        };
+        if (name.ends_with("block_sparse_moe.input_linear.weight"))
+            return halves(moe_ff_, "intermediate_size", "ffn_gate_exps", "ffn_up_exps");
+        if (name.ends_with("shared_mlp.input_linear.weight"))
+            return has_experts_ ? halves(shared_ff_, "shared_intermediate_size", "ffn_gate_shexp", "ffn_up_shexp")
+                                : halves(shared_ff_, "shared_intermediate_size", "ffn_gate", "ffn_up");
+        if (!has_experts_ && name.ends_with("shared_mlp.output_linear.weight"))
+            return one("blk." + b + ".ffn_down.weight", hf_name, std::move(shape), tr);
     }
     if (row_.hparams == HparamsRule::Ernie4_5) {  // Ernie4_5Model.modify_tensors: fused projections split by rows
         auto split = [&](std::string_view fused, std::initializer_list<std::pair<std::string_view, std::uint64_t>> parts) {

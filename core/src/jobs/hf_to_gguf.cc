@@ -277,7 +277,7 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                         const auto& tr = mt.transform;
                         try {
                             if (s.shape.size() == 2) r = detail::make_row_range_recipe(r, tr.row_begin, tr.row_end - tr.row_begin);
-                            else if (s.shape.size() == 3) r = make_head_rows_recipe(r, s.shape[0], tr.row_begin, tr.row_end, false);
+                            else if (s.shape.size() == 3) r = make_expert_rows_recipe(r, s.shape[0], s.shape[1], tr.row_begin, tr.row_end);
                             else throw Error(ErrorCode::Malformed, "a sliced tensor must be 2-D or 3-D, got " + shape_to_string(s.shape));
                         } catch (const Error& e) {
                             throw e.with_tensor(s.name).with_file(cat.path);

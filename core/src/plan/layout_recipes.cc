@@ -389,6 +389,62 @@ std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Rec
     return std::make_shared<LeadingRows>(std::move(inner), keep_rows);
 }
 
+// Rows [b, e) of every expert of a 3-D [E, G, B] tensor stored one expert per row (inner rows = E,
+// row length G·B): output [E, e − b, B], one expert per work unit (its row decoded once).
+class ExpertRowSlice final : public Recipe {
+public:
+    ExpertRowSlice(std::shared_ptr<const Recipe> inner, std::uint64_t g, std::uint64_t b, std::uint64_t e)
+        : inner_(std::move(inner)), g_(g), b_(b), e_(e) {
+        if (g_ == 0 || b_ >= e_ || e_ > g_ || inner_->row_elems() % g_)
+            throw Error(ErrorCode::Malformed, "rows [" + std::to_string(b_) + ", " + std::to_string(e_) + ") of " +
+                                                  std::to_string(g_) + " per expert do not fit the stored rows");
+        w_ = inner_->row_elems() / g_;
+    }
+    std::string describe() const override { return inner_->describe() + ", rows of each expert"; }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return inner_->rows() * (e_ - b_); }
+    std::uint64_t row_elems() const override { return w_; }
+    std::uint64_t row_granularity() const override { return e_ - b_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const std::uint64_t n = e_ - b_;
+        if (row0 % n || nrows % n || row0 + nrows > rows()) throw Error(ErrorCode::OutOfRange, "expert rows: not whole experts");
+        std::vector<float> all(static_cast<std::size_t>(inner_->row_elems()));
+        for (std::uint64_t x = row0 / n; x < (row0 + nrows) / n; ++x) {
+            inner_->dequantize_rows(x, 1, all.data());
+            std::memcpy(out + (x * n - row0) * w_, all.data() + b_ * w_, n * w_ * sizeof(float));
+        }
+    }
+    std::optional<DType> lossless_dtype() const override {
+        const auto d = inner_->lossless_dtype();
+        const auto* info = d ? dtype_info(*d) : nullptr;
+        return info && info->block_elems == 1 ? d : std::nullopt;
+    }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        const std::uint64_t n = e_ - b_;
+        if (row0 % n || nrows % n || row0 + nrows > rows()) throw Error(ErrorCode::OutOfRange, "expert rows: not whole experts");
+        const std::size_t bw = dtype_info(*lossless_dtype())->block_bytes;
+        std::vector<std::uint8_t> all(static_cast<std::size_t>(inner_->row_elems() * bw));
+        for (std::uint64_t x = row0 / n; x < (row0 + nrows) / n; ++x) {
+            inner_->copy_rows(x, 1, all.data());
+            std::memcpy(out + (x * n - row0) * w_ * bw, all.data() + b_ * w_ * bw, n * w_ * bw);
+        }
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t g_, b_, e_, w_ = 0;
+};
+
+std::shared_ptr<const Recipe> make_expert_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t experts,
+                                                      std::uint64_t rows_per_expert, std::uint64_t row_begin,
+                                                      std::uint64_t row_end) {
+    if (inner->rows() == experts && experts != experts * rows_per_expert)
+        return std::make_shared<ExpertRowSlice>(std::move(inner), rows_per_expert, row_begin, row_end);
+    return make_head_rows_recipe(std::move(inner), experts, row_begin, row_end, false);
+}
+
 std::shared_ptr<const Recipe> make_row_range_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t begin,
                                                    std::uint64_t count) {
     return std::make_shared<RowRange>(std::move(inner), begin, count);

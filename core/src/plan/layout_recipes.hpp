@@ -85,6 +85,15 @@ std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Rec
 std::shared_ptr<const Recipe> make_row_range_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t begin,
                                                    std::uint64_t count);
 
+/// Rows [row_begin, row_end) of every expert of a stacked [E, G, B] tensor
+/// (a fused gate|up halved on dim −2): output [E, row_end − row_begin, B].
+/// `inner` may store it one row per expert (E rows of G·B) or one row per
+/// G-row (E·G rows of B); one expert per work unit either way.
+/// \throws Error{Malformed} when the range does not fit G or the stored rows.
+std::shared_ptr<const Recipe> make_expert_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t experts,
+                                                      std::uint64_t rows_per_expert, std::uint64_t row_begin,
+                                                      std::uint64_t row_end);
+
 /// DeepSeek's kv_b_proj split (MLA): `inner` (rows = n_head × G, row length
 /// `in`) viewed as [n_head, G, in]; rows [row_begin, row_end) of every head:
 /// output [n_head, row_end − row_begin, in] (v_b_proj), or with `transpose`
