@@ -191,13 +191,14 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
                     file_);
     const auto b = integer(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", file_);
     block_count_ = b > 0 ? static_cast<std::uint64_t>(b) : 0;
+    // hparams.get(k) as a positive int, 0 when absent, null or not positive.
+    auto opt_u = [&](std::string_view k) -> std::uint64_t {
+        auto v = cfg.get(k);
+        if (!v || v->is_null()) return 0;
+        const auto n = integer(*v, k, file_);
+        return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+    };
     if (row.hparams == HparamsRule::GraniteMoe) {  // GraniteMoeModel.modify_tensors
-        auto opt_u = [&](std::string_view k) -> std::uint64_t {
-            auto v = cfg.get(k);
-            if (!v || v->is_null()) return 0;
-            const auto n = integer(*v, k, file_);
-            return n > 0 ? static_cast<std::uint64_t>(n) : 0;
-        };
         moe_ff_ = opt_u("intermediate_size");
         shared_ff_ = opt_u("shared_intermediate_size");
         has_experts_ = opt_u("num_local_experts") != 0;
@@ -216,12 +217,6 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
     if (row.hparams == HparamsRule::Deepseek2) {
         auto t = cfg.get("tie_word_embeddings");
         tied_ = t && ((t->is_bool() && bool(*t)) || (t->is_number() && double(*t) != 0));
-        auto opt_u = [&](std::string_view k) -> std::uint64_t {
-            auto v = cfg.get(k);
-            if (!v || v->is_null()) return 0;
-            const auto n = integer(*v, k, file_);
-            return n > 0 ? static_cast<std::uint64_t>(n) : 0;
-        };
         mla_kv_heads_ = opt_u("num_key_value_heads");
         mla_v_ = opt_u("v_head_dim");
         mla_nope_ = opt_u("qk_nope_head_dim");
