@@ -49,6 +49,15 @@ std::optional<detail::JsonDoc> tokenizer_config(const std::string& dir) {
     return doc;
 }
 
+/// `if "add_prefix_space" in tokenizer_config: add_add_space_prefix(value)` (InternLM3Model, Ernie4_5Model).
+/// \throws Error{BadJson} naming `path` when the value is not true/false.
+void put_add_space_prefix(GgufVocab& out, const detail::JsonDoc& tc, const std::string& path) {
+    if (const auto aps = detail::json_get(tc.root(), "add_prefix_space")) {
+        if (!aps->is_bool()) throw Error(ErrorCode::BadJson, "tokenizer_config.json add_prefix_space: expected true/false", path);
+        kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(bool(*aps)));
+    }
+}
+
 void need_tokenizer(const std::string& dir) {
     if (!py::is_file(dir + "/tokenizer.model") && !py::is_file(dir + "/tokenizer.json"))
         throw Error(ErrorCode::Unsupported, "no tokenizer (tokenizer.model or tokenizer.json) in this folder", dir);
@@ -136,10 +145,7 @@ void internlm3_set_vocab(GgufVocab& out, const VocabRequest& req) {
     SpecialVocab sv = load_special_vocab(req.dir, opt);
     if (auto tc = tokenizer_config(req.dir)) {
         const std::string path = req.dir + "/tokenizer_config.json";
-        if (const auto aps = detail::json_get(tc->root(), "add_prefix_space")) {
-            if (!aps->is_bool()) throw Error(ErrorCode::BadJson, "tokenizer_config.json add_prefix_space: expected true/false", path);
-            kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(bool(*aps)));
-        }
+        put_add_space_prefix(out, *tc, path);
         if (const auto dec = detail::json_get(tc->root(), "added_tokens_decoder"); dec && dec->is_object())
             for (auto [id_text, data] : simdjson::dom::object(*dec)) {
                 if (!data.is_object()) continue;
@@ -249,13 +255,7 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
             if (!spm) throw Error(ErrorCode::Unsupported, "ERNIE 4.5 needs its SentencePiece tokenizer.model (the converter: File not found)",
                                   req.dir + "/tokenizer.model");
             write_llama_vocab(out, req, std::move(*spm));
-            if (auto tc = tokenizer_config(req.dir))
-                if (const auto aps = detail::json_get(tc->root(), "add_prefix_space")) {
-                    if (!aps->is_bool())
-                        throw Error(ErrorCode::BadJson, "tokenizer_config.json add_prefix_space: expected true/false",
-                                    req.dir + "/tokenizer_config.json");
-                    kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(bool(*aps)));
-                }
+            if (auto tc = tokenizer_config(req.dir)) put_add_space_prefix(out, *tc, req.dir + "/tokenizer_config.json");
             break;
         }
         case VocabStyle::Gemma:
