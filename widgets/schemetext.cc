@@ -127,6 +127,18 @@ QString fp4Text(const amn::Fp4Params& p) {
                                                      : SchemeText::tr("%1, %2").arg(fmt, blocks);
 }
 
+QString mlxText(const amn::MlxParams& p) {
+    const QString g = QString::number(p.group_size);
+    switch (p.mode) {
+        case amn::MlxMode::Affine:
+            return SchemeText::tr("MLX affine %1-bit, group %2, %3 scales and biases").arg(QString::number(p.bits), g, dtypeName(p.scale_dtype));
+        case amn::MlxMode::Mxfp4: return SchemeText::tr("MLX MXFP4, E2M1 with an E8M0 scale per %1").arg(g);
+        case amn::MlxMode::Nvfp4: return SchemeText::tr("MLX NVFP4, E2M1 with an E4M3 scale per %1").arg(g);
+        case amn::MlxMode::Mxfp8: return SchemeText::tr("MLX MXFP8, E4M3 with an E8M0 scale per %1").arg(g);
+    }
+    return {};
+}
+
 }  // namespace
 
 QString schemeText(const amn::QuantParams& params) {
@@ -140,6 +152,7 @@ QString schemeText(const amn::QuantParams& params) {
                 return SchemeText::tr("bitsandbytes LLM.int8, row-wise %1 absmax (SCB)").arg(dtypeName(p.scale_dtype));
             else if constexpr (std::is_same_v<P, amn::GgmlParams>) return ggmlText(p);
             else if constexpr (std::is_same_v<P, amn::Fp4Params>) return fp4Text(p);
+            else if constexpr (std::is_same_v<P, amn::MlxParams>) return mlxText(p);
             else static_assert(!sizeof(P*), "a QuantParams alternative without words");
         },
         params);

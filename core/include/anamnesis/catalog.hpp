@@ -102,7 +102,10 @@ struct Catalog {
     /// Raw text of `config.json` beside the model, when present.
     std::optional<std::string> config_json;
     std::string config_path;          ///< its path (empty when absent)
-    /// `quantization_config` from config.json (or `quantize_config.json`)
+    /// `quantization_config` from config.json (or `quantize_config.json`;
+    /// or MLX's `quantization` object when config.json has no
+    /// quantization_config: {"bits": "4", "group_size": "64",
+    /// "lm_head.bits": "6", "model.layers.1.self_attn.o_proj": "false"})
     /// flattened to dotted keys with JSON-scalar text values:
     /// {"quant_method": "fp8", "weight_block_size.0": "128", "fmt": "e4m3",
     ///  "config_groups.group_0.weights.strategy": "channel", "kv_cache_scheme": "null"}.

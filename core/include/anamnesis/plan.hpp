@@ -40,13 +40,14 @@ enum class CompanionRole : std::uint8_t {
     ActivationScale,  ///< runtime scale of activations or the KV cache (input_scale, k_scale …): consumed, unused
     NestedScale,      ///< scale of the quantized scales (bnb double quant nested_absmax)
     ZeroPoint,        ///< GPTQ/AWQ qzeros, compressed-tensors weight_zero_point
+    Bias,             ///< added to each group after the scale (MLX affine `biases`: w = s·q + b)
     GroupIndex,       ///< GPTQ act-order g_idx, compressed-tensors weight_g_idx
     Codebook,         ///< bnb quant_map / nested_quant_map
     QuantState,       ///< bnb quant_state JSON blob
     Layout,           ///< bnb LLM.int8 weight_format, compressed-tensors weight_shape
     Payload,          ///< a packed payload (GPTQ/AWQ qweight, compressed-tensors weight_packed, MXFP4 _blocks)
 };
-/// "scale", "global scale", "activation scale", "nested scale", "zero point", "group index",
+/// "scale", "global scale", "activation scale", "nested scale", "zero point", "bias", "group index",
 /// "codebook", "quant state", "layout", "payload", "" for None.
 std::string_view companion_role_name(CompanionRole r) noexcept;
 /// Scale, GlobalScale or ActivationScale: a tensor the user knows as "a scale".
@@ -82,6 +83,11 @@ public:
     /// For passthrough tensors: the stored dtype, so the executor can copy
     /// bytes losslessly when the output keeps it. nullopt for quantized recipes.
     virtual std::optional<DType> lossless_dtype() const { return std::nullopt; }
+    /// For quantized recipes: the dtype the scheme's canonical library returns
+    /// when it dequantizes (MLX: the scales' dtype), whose values
+    /// dequantize_rows() gives exactly; remember's default output dtype.
+    /// nullopt: the library computes in f32 (remember writes BF16 by default).
+    virtual std::optional<DType> result_dtype() const { return std::nullopt; }
     /// Copy rows [row0, row0+nrows) as stored bytes into `out` (contiguous,
     /// little-endian). Only for recipes with a lossless_dtype().
     virtual void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 namespace amn {
@@ -319,10 +320,46 @@ struct Fp4Params {
     std::string describe() const;
 };
 
+// ---- MLX (mlx-lm) ----------------------------------------------------------------
+
+/// How an MLX quantized layer stores its values (`mx.quantize` `mode`).
+enum class MlxMode : std::uint8_t {
+    Affine,  ///< `bits`-bit unsigned codes q with a scale s and a bias b per group: w = s·q + b
+    Mxfp4,   ///< E2M1 codes with an E8M0 scale (2^(e−127)) per 32 elements
+    Nvfp4,   ///< E2M1 codes with an E4M3 scale per 16 elements (no global scale in MLX layers)
+    Mxfp8,   ///< E4M3 codes with an E8M0 scale per 32 elements
+};
+/// "affine", "mxfp4", "nvfp4", "mxfp8" (config.json `quantization.mode`).
+std::string_view mlx_mode_name(MlxMode m) noexcept;
+
+/// An MLX quantized `Linear` / `Embedding` (mlx `nn.QuantizedLinear`,
+/// `nn.QuantizedEmbedding`; folders written by `mlx_lm.convert -q`):
+/// `P.weight` U32 [..., out, in·bits/32] — each row one LSB-first bit stream
+/// of `bits`-bit codes read from the words' little-endian bytes —,
+/// `P.scales` [..., out, in/group_size] (the model dtype in affine mode,
+/// U8 E8M0/E4M3 bytes in the fp modes) and, in affine mode only, `P.biases`
+/// of the scales' shape. Dequantized as `mx.dequantize` computes on the CPU
+/// (mlx/ops.cpp `affine_dequantize` / `fp_dequantize`): affine
+/// w = rnd(rnd(q·s) + b) rounded to the scales' dtype after each operation;
+/// fp modes w = rnd_bf16(value(code) × scale), scale 2^(e−127) computed in
+/// BF16 (E8M0) or the E4M3 byte (0x7F/0xFF read as ±480, MLX's FromFP8).
+struct MlxParams {
+    MlxMode mode = MlxMode::Affine;
+    unsigned bits = 4;                ///< code width: affine 2, 3, 4, 5, 6, 8; 4 (mxfp4, nvfp4); 8 (mxfp8)
+    std::uint64_t group_size = 64;    ///< elements per scale along the last axis: affine 32, 64, 128; 32 mx*; 16 nvfp4
+    DType scale_dtype = DType::BF16;  ///< stored dtype of `scales`: BF16, F16, F32 (affine), U8 (fp modes)
+
+    bool operator==(const MlxParams&) const = default;
+    /// The dtype mx.dequantize returns: the scales' dtype in affine mode, BF16 in the fp modes.
+    DType result_dtype() const noexcept;
+    std::string id() const;        ///< "mlx-affine-4bit-g64", "mlx-mxfp4", "mlx-nvfp4", "mlx-mxfp8"
+    std::string describe() const;  ///< "MLX affine 4-bit, group 64, BF16 scales and biases", "MLX MXFP4, E2M1 with an E8M0 scale per 32"
+};
+
 /// The parameters of any quantization scheme the core dequantizes (and,
 /// for the alternatives forget_st.hpp lists, writes). Two values are equal
 /// when every field is.
-using QuantParams = std::variant<Fp8Params, AffineParams, Bnb4Params, Int8Params, GgmlParams, Fp4Params>;
+using QuantParams = std::variant<Fp8Params, AffineParams, Bnb4Params, Int8Params, GgmlParams, Fp4Params, MlxParams>;
 
 /// Stable short scheme id for JSON and grouping (`Recipe::scheme_id()`).
 std::string scheme_id(const QuantParams& p);

@@ -29,7 +29,9 @@ namespace amn {
 
 struct RememberOptions {
     /// Float dtype for dequantized tensors (BF16, F16 or F32). When unset,
-    /// dequantized tensors become BF16 and float passthrough tensors keep
+    /// dequantized tensors become BF16 (or the dtype the scheme's library
+    /// returns, `Recipe::result_dtype()`: MLX affine layers keep their
+    /// scales' dtype) and float passthrough tensors keep
     /// their stored dtype (lossless). When set, it applies to every floating
     /// tensor; integer and bool tensors are always copied unchanged.
     std::optional<DType> to;

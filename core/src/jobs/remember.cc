@@ -33,11 +33,25 @@ namespace {
 // ---- output dtype ---------------------------------------------------------
 
 DType output_dtype(const LogicalTensor& lt, const RememberOptions& o) {
-    if (lt.quantized) return o.to.value_or(DType::BF16);
+    if (lt.quantized) return o.to.value_or(lt.recipe->result_dtype().value_or(DType::BF16));
     const auto stored = lt.recipe->lossless_dtype();
     if (!stored) return o.to.value_or(DType::BF16);
     if (o.to && dtype_is_float(*stored)) return *o.to;
     return *stored;
+}
+
+// config.json's torch_dtype: `to`, else the one dtype every dequantized
+// tensor gets (MLX F16 layers stay F16), else BF16.
+DType config_dtype(const Plan& plan, const RememberOptions& o) {
+    if (o.to) return *o.to;
+    std::optional<DType> common;
+    for (const auto& lt : plan.tensors) {
+        if (!lt.quantized || !lt.recipe) continue;
+        const DType d = output_dtype(lt, o);
+        if (common && *common != d) return DType::BF16;
+        common = d;
+    }
+    return common.value_or(DType::BF16);
 }
 
 // ---- one output tensor -------------------------------------------------------
@@ -109,7 +123,7 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     // fails here, not after the shards were committed).
     const auto& cfg_in = opt.config_json ? opt.config_json : cat.config_json;
     std::optional<std::string> config_text;
-    if (cfg_in) config_text = rewrite_config_json(*cfg_in, opt.to.value_or(DType::BF16)) + "\n";
+    if (cfg_in) config_text = rewrite_config_json(*cfg_in, config_dtype(plan, opt)) + "\n";
 
     // Output: the safetensors sink of the whole set (shards, index.json,
     // config.json, tokenizer files), committed as one.

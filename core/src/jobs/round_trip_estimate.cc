@@ -3,6 +3,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
+#include "kernels/mlx/mlx_kernels.hpp"
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "kernels/int/quant_kernels.hpp"
 #include "jobs/round_trip_estimate_internal.hpp"
@@ -190,6 +191,31 @@ struct AffineRtn {
     }
 };
 
+// MLX affine: mlx's own quantizer (kernels/mlx), the codes dequantized as
+// mx.dequantize does, in the scales' dtype.
+struct MlxAffineRtn {
+    static constexpr bool kMinMax = true;
+    std::uint64_t R, group_size, ngroups_row;
+    unsigned bits;
+    DType dtype;
+
+    MlxAffineRtn(const MlxParams& p, std::uint64_t rows, std::uint64_t cols)
+        : R(rows), group_size(p.group_size), bits(p.bits), dtype(p.scale_dtype) {
+        if (p.mode != MlxMode::Affine) throw Error(ErrorCode::Usage, "not measurable yet for " + p.id());
+        if (group_size == 0 || cols % group_size != 0) throw Error(ErrorCode::Usage, "MLX group size does not divide the row");
+        ngroups_row = cols / group_size;
+    }
+    std::uint64_t count() const { return R * ngroups_row; }
+    std::uint64_t of(std::uint64_t r, std::uint64_t c) const { return r * ngroups_row + c / group_size; }
+    float operator()(std::uint64_t g, float x, const GroupParams& p) const {
+        const auto a = kernels::mlx::affine_group_params(p.lo[g], p.hi[g], bits, dtype);
+        const std::uint8_t q = kernels::mlx::affine_code(x, a, bits);
+        float y;
+        kernels::mlx::affine_group(dtype, &q, a.stored_scale, a.stored_bias, &y, 1);
+        return y;
+    }
+};
+
 // The two passes of measure_round_trip with re-quantizer `q`.
 template <class Rtn>
 RoundTripError measure_rtn(const Recipe& r, const Rtn& q, std::string estimator, const ProgressFn& progress,
@@ -257,6 +283,7 @@ struct Measure {
     RoundTripError operator()(const Fp4Params& p) const {
         throw Error(ErrorCode::Usage, "not measurable yet for " + p.id(), {}, t.name);
     }
+    RoundTripError operator()(const MlxParams& p) const { return run(MlxAffineRtn(p, r().rows(), r().row_elems())); }
 };
 
 // RoundTripScheme::description() of each scheme.
@@ -296,6 +323,10 @@ struct Describe {
         return "re-quantization with ggml's " + dtype_name(p.type) + " quantizer (no importance matrix), row by row, decoded again";
     }
     std::string operator()(const Fp4Params& p) const { throw Error(ErrorCode::Usage, "not measurable yet for " + p.id()); }
+    std::string operator()(const MlxParams& p) const {
+        return "re-quantization with MLX's affine quantizer (mx.quantize), " + std::to_string(p.bits) + "-bit, group " +
+               std::to_string(p.group_size) + ", scales and biases in " + dtype_name(p.scale_dtype) + ", decoded again";
+    }
 };
 
 }  // namespace
@@ -388,6 +419,12 @@ struct RoundTripFor {
         }
         if (a.bits < 2 || a.bits > 8 || a.group_size == 0) return fail("unrecognised scheme id " + p.id());
         return RoundTripScheme{a};
+    }
+
+    std::optional<RoundTripScheme> operator()(const MlxParams& p) const {
+        if (p.mode != MlxMode::Affine) return fail("not measurable yet for " + p.id());
+        if (p.group_size == 0 || r.row_elems() % p.group_size != 0) return fail("MLX group size does not divide the row");
+        return RoundTripScheme{p};
     }
 
     std::optional<RoundTripScheme> operator()(const GgmlParams& p) const {

@@ -29,6 +29,7 @@ std::string_view companion_role_name(CompanionRole r) noexcept {
         case CompanionRole::ActivationScale: return "activation scale";
         case CompanionRole::NestedScale: return "nested scale";
         case CompanionRole::ZeroPoint: return "zero point";
+        case CompanionRole::Bias: return "bias";
         case CompanionRole::GroupIndex: return "group index";
         case CompanionRole::Codebook: return "codebook";
         case CompanionRole::QuantState: return "quant state";

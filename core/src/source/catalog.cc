@@ -119,10 +119,19 @@ static void read_quant_object(const std::string& text, const std::string& path, 
     std::map<std::string, std::string> q;
     std::map<std::string, std::size_t> seen;  // every top-level key: remember copies them (write_config_members)
     std::vector<std::string> order;
+    std::map<std::string, std::string> mlx;
+    std::vector<std::string> mlx_dups;
     for (auto field : root) {
         std::string_view key;
         check_json(field.unescaped_key().get(key), "invalid key", path);
         if (seen[std::string(key)]++ == 1) order.emplace_back(key);
+        if (key == "quantization") {  // MLX's (mlx-lm): used when the file has no quantization_config
+            od::object o;
+            if (field.value().get_object().get(o) != simdjson::SUCCESS) continue;
+            mlx.clear();
+            detail::flatten_object(o, "", mlx, path, 0, &mlx_dups);
+            continue;
+        }
         if (key != "quantization_config" && key != "compression_config") continue;
         if (chosen.empty()) chosen = std::string(key);
         if (key != chosen) continue;
@@ -137,6 +146,11 @@ static void read_quant_object(const std::string& text, const std::string& path, 
     for (const auto& k : order)
         cat.warnings.push_back(path + ": key \"" + k + "\" occurs " + std::to_string(seen[k]) +
                                " times; the last one is used, as Python's json (and so transformers) reads it");
+    if (chosen.empty() && !mlx.empty()) {
+        chosen = "quantization";
+        q = std::move(mlx);
+        dups = std::move(mlx_dups);
+    }
     warn_duplicates(cat, path, chosen, dups);
     cat.quantization_config.insert(q.begin(), q.end());
 }

@@ -131,6 +131,10 @@ void write_config_members(std::string_view config_json, JsonWriter& w,
         od::value v;
         check_json(field.value().get(v), "config.json: invalid value");
         if (k == "quantization_config" || k == "compression_config") continue;
+        if (k == "quantization") {  // MLX's (mlx-lm save_config), when it is an object
+            simdjson::ondemand::json_type t{};
+            if (v.type().get(t) == simdjson::SUCCESS && t == simdjson::ondemand::json_type::object) continue;
+        }
         if (replaced.count(k)) continue;
         if (replace && replace(k)) {
             replaced.insert(k);

@@ -71,7 +71,8 @@ void validate_json_document(std::string_view text, const std::string& file);
 /// Copy the top-level members of the `config.json` text `config_json` into
 /// `w` (inside an object the caller has begun), in file order, each value's
 /// JSON text unchanged (raw_text), except:
-/// - `quantization_config` and `compression_config`, dropped (the caller
+/// - `quantization_config`, `compression_config` and an object-valued
+///   `quantization` (MLX's, mlx-lm `save_config`), dropped (the caller
 ///   writes the output's own, or none: remember's output is not quantized);
 /// - the members for which `replace(key)` returns true: `replace` has
 ///   written that member into `w` itself (remember's `torch_dtype`/`dtype`).

@@ -59,6 +59,12 @@ std::vector<SchemeFacts> make_table() {
                   {".prob_scale", R::ActivationScale, {}}},
                  {"fp8", "dynamic", "fp8_dynamic", "e4m3", "e5m2", "block", "fp8_e4m3", "fp8-e4m3"},
                  {"fp8", "scale"}});
+    // MLX (mlx-lm): no quant_method; the config's `quantization` object and
+    // the U32 weight + scales pairs decide.
+    t.push_back({"mlx", detect_mlx, {},
+                 {{".scales", R::Scale, {}}, {".biases", R::Bias, {}}},
+                 {"mlx", "2bit", "3bit", "4bit", "5bit", "6bit", "8bit", "mxfp4", "nvfp4", "mxfp8"},
+                 {}});
     t.push_back({"gptq", detect_gptq, {"gptq", "gptqmodel"},
                  {{".qweight", R::Payload, kPackedWeight}, {".qzeros", R::ZeroPoint, kPackedZeros},
                   {".scales", R::Scale, {}}, {".g_idx", R::GroupIndex, "GPTQ act-order group index"}},

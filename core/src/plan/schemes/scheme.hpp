@@ -78,7 +78,7 @@ private:
 };
 
 // Scheme detectors, run by make_plan() in the order of the facts table
-// (facts.cc): gguf, compressed-tensors, modelopt, mxfp4, fp8, gptq, awq,
+// (facts.cc): gguf, compressed-tensors, modelopt, mxfp4, fp8, mlx, gptq, awq,
 // bnb4, bnb-int8.
 /// GGUF catalogs: ggml block types → quantized logical tensors (row = innermost
 /// GGUF dim), big-endian plain types → byte-swapping passthrough (schemes/gguf.cc).
@@ -95,6 +95,7 @@ void detect_fp8(PlanBuilder& b);       // schemes/fp8.cc
 void detect_strided_storage(PlanBuilder& b);  // schemes/strided.cc
 // Integer-quantized safetensors schemes (claim qweight/qzeros/absmax/SCB …
 // before detect_known_unsupported sees them).
+void detect_mlx(PlanBuilder& b);       // schemes/mlx.cc (mlx-lm: U32 weight + scales [+ biases], config.json quantization)
 void detect_gptq(PlanBuilder& b);      // schemes/gptq.cc (GPTQ layout: packed along inputs)
 void detect_awq(PlanBuilder& b);       // schemes/awq.cc (AWQ GEMM: packed along outputs)
 void detect_bnb4(PlanBuilder& b);      // schemes/bnb4.cc (bitsandbytes NF4/FP4, double quant)

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: the element kernels of MLX's quantized layers (mlx-lm folders),
+// as `mx.dequantize` computes them on the CPU and `mx.quantize` packs them.
+// Pure functions over spans: no I/O, no allocation. Lengths are element
+// counts unless a name says bytes.
+//
+// Sources (ml-explore/mlx 846d1762): mlx/ops.cpp `affine_dequantize`
+// (l.5248-5340: the CPU runs the unpack, then multiply and add as two
+// elementwise ops, each rounded to the scales' dtype), `fp_dequantize`
+// (l.5342-5463), mlx/backend/cpu/quantized.cpp `extract_bits` (l.65-100),
+// mlx/types/bf16.h (round to nearest even, NaN → 0x7FC0),
+// mlx/backend/cpu/unary_ops.h `FromFP8` (l.154-173).
+
+#include "anamnesis/dtype.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace amn::kernels::mlx {
+
+/// Unpack `n` unsigned codes of `bits` bits (1 ≤ bits ≤ 8) from a row of
+/// MLX's packed uint32 words read as little-endian bytes: one LSB-first bit
+/// stream, code i at stream bits [i·bits, (i+1)·bits) — 3-, 5- and 6-bit
+/// codes cross byte and word boundaries. Reads ⌈n·bits/8⌉ bytes.
+void unpack_codes(unsigned bits, const std::uint8_t* bytes, std::uint8_t* q, std::size_t n);
+
+/// One affine group: y[i] = rnd(rnd(f32(q[i]) × scale) + bias), each
+/// operation computed in f32 and rounded to `dtype` (BF16: nearest even,
+/// NaN → 0x7FC0; F16: IEEE nearest even; F32: the f32 operations), as MLX's
+/// CPU `multiply` then `add` of the scales' dtype. `scale` and `bias` are
+/// the stored values widened to f32. \pre dtype is BF16, F16 or F32.
+void affine_group(DType dtype, const std::uint8_t* q, float scale, float bias, float* y, std::size_t n);
+
+/// MLX's BF16 rounding of one f32 (nearest even; any NaN → 0x7FC0), widened back.
+float round_bf16(float x) noexcept;
+
+/// The E8M0 scale as MLX computes it: power(2, bf16(e) − 127) in BF16 —
+/// 2^(e−127), e = 0 giving the BF16 subnormal 2^−127, e = 255 giving +inf.
+float e8m0_scale(std::uint8_t e) noexcept;
+
+/// MLX's E4M3 decode (`detail::FromFP8`): the magnitude bits shifted into a
+/// float16 and multiplied by 256, the sign from bit 7. Equal to E4M3FN for
+/// every code except 0x7F / 0xFF, which decode to ±480 (not NaN).
+float e4m3_value(std::uint8_t x) noexcept;
+
+/// One fp-mode group of E2M1 codes (two per byte, low nibble first):
+/// y[i] = round_bf16(e2m1(code i) × scale). `n` even.
+void e2m1_group(const std::uint8_t* bytes, float scale, float* y, std::size_t n);
+
+/// One fp-mode group of E4M3 codes (one per byte):
+/// y[i] = round_bf16(e4m3_value(byte i) × scale).
+void e4m3_group(const std::uint8_t* bytes, float scale, float* y, std::size_t n);
+
+}  // namespace amn::kernels::mlx
+
+namespace amn::kernels::mlx {
+
+/// The parameters MLX's affine quantizer gives one group (mlx/backend/cpu/
+/// quantized.cpp `quantize`, l.1149-1212), from the group's minimum and
+/// maximum, in f32: `scale` and `bias` as the codes are computed with,
+/// `stored_scale` / `stored_bias` rounded to the model dtype as written
+/// (and as the dequantizer reads them back).
+struct AffineGroup {
+    float scale, bias, stored_scale, stored_bias;
+};
+/// mask = |w_min| > |w_max|; scale = max((w_max − w_min)/(2^bits − 1), 1e-7),
+/// negated unless mask; edge = mask ? w_min : w_max; q0 = rint(edge/scale);
+/// q0 ≠ 0: scale = edge/q0, bias = edge; else bias = 0. `dtype` BF16, F16 or F32.
+AffineGroup affine_group_params(float w_min, float w_max, unsigned bits, DType dtype) noexcept;
+
+/// The code of one value: clamp(rint((w − bias)/scale), 0, 2^bits − 1), ties to even.
+std::uint8_t affine_code(float w, const AffineGroup& g, unsigned bits) noexcept;
+
+}  // namespace amn::kernels::mlx

@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""MLX (mlx-lm) quantized folders beyond the shared fixtures, with what
+`amn remember` must write for each — computed here with numpy from MLX's
+documented arithmetic, independently of the C++ (a different formulation:
+numpy's bit unpacking of the whole row, vectorised float32 operations with
+rounding to the dtype after each one).
+
+usage: mlx_folders.py OUT_DIR
+
+Writes OUT_DIR/<case>/{config.json, model*.safetensors[, index]} and
+OUT_DIR/<case>.expected.safetensors (the dequantized tensors in mx.dequantize's
+result dtype, every other tensor as stored). Facts (ml-explore/mlx 846d1762;
+../shared/fixtures/mlx/README.md gives them with line numbers):
+  * P.weight U32 [..., out, in·bits/32]: each row an LSB-first bit stream of
+    the words' little-endian bytes; P.scales / P.biases [..., out, in/G];
+  * affine: w = rnd(rnd(q·s) + b), each op in float32 then rounded to the
+    scales' dtype (BF16 nearest even, NaN → 0x7FC0; F16 IEEE; F32 none);
+  * mxfp4/nvfp4: E2M1 codes, 8 per word low nibble first; mxfp8: E4M3 bytes;
+    scale 2^(e−127) (E8M0) or the E4M3 byte (0x7F/0xFF = ±480); BF16 result
+    rnd_bf16(value × scale).
+"""
+import json
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ST_DTYPE = {np.dtype(np.uint32): "U32", np.dtype(np.uint8): "U8", np.dtype(np.float32): "F32",
+            np.dtype(np.float16): "F16"}
+
+
+def bf16_round(x: np.ndarray) -> np.ndarray:
+    """float32 → bfloat16 (nearest even; any NaN → 0x7FC0) as uint16 bits."""
+    u = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(x)
+    r[nan] = 0x7FC0
+    return r
+
+
+def bf16_float(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+class Tensor:
+    def __init__(self, dtype: str, shape, raw: bytes):
+        self.dtype, self.shape, self.raw = dtype, list(shape), raw
+
+
+def of_array(a: np.ndarray, bf16: bool = False) -> Tensor:
+    if bf16:
+        return Tensor("BF16", a.shape, np.ascontiguousarray(a, np.uint16).tobytes())
+    return Tensor(ST_DTYPE[a.dtype], a.shape, np.ascontiguousarray(a).tobytes())
+
+
+def write_st(path: Path, tensors: dict, metadata: dict | None):
+    header, off, blobs = {}, 0, []
+    if metadata is not None:
+        header["__metadata__"] = metadata
+    for name, t in tensors.items():
+        header[name] = {"dtype": t.dtype, "shape": t.shape, "data_offsets": [off, off + len(t.raw)]}
+        off += len(t.raw)
+        blobs.append(t.raw)
+    h = json.dumps(header, separators=(",", ":")).encode()
+    h += b" " * (-len(h) % 8)
+    path.write_bytes(struct.pack("<Q", len(h)) + h + b"".join(blobs))
+
+
+def pack_codes(codes: np.ndarray, bits: int) -> np.ndarray:
+    """[..., in] codes → [..., in·bits/32] uint32 words (LSB-first stream)."""
+    lead, n = codes.shape[:-1], codes.shape[-1]
+    b = ((codes[..., None].astype(np.uint16) >> np.arange(bits, dtype=np.uint16)) & 1).astype(np.uint8)
+    stream = b.reshape(*lead, n * bits)
+    by = np.packbits(stream, axis=-1, bitorder="little")
+    return np.ascontiguousarray(by).view(np.uint32).reshape(*lead, n * bits // 32)
+
+
+def unpack_codes(words: np.ndarray, bits: int, n: int) -> np.ndarray:
+    by = np.ascontiguousarray(words).view(np.uint8)
+    stream = np.unpackbits(by, axis=-1, bitorder="little")[..., : n * bits]
+    st = stream.reshape(*words.shape[:-1], n, bits).astype(np.uint16)
+    return (st << np.arange(bits, dtype=np.uint16)).sum(-1).astype(np.uint8)
+
+
+E2M1 = np.array([0, .5, 1, 1.5, 2, 3, 4, 6, -0.0, -.5, -1, -1.5, -2, -3, -4, -6], np.float32)
+
+
+def e4m3_mlx(code: np.ndarray) -> np.ndarray:
+    """E4M3FN decoded from its fields; 0x7F/0xFF → ±480 as MLX's FromFP8 reads them."""
+    c = code.astype(np.int32)
+    e, m = (c >> 3) & 15, c & 7
+    mag = np.where(e == 0, m / 8.0 * 2.0 ** -6, (1 + m / 8.0) * 2.0 ** (e - 7)).astype(np.float32)
+    return np.where(c & 128, -mag, mag).astype(np.float32)
+
+
+def e8m0_scale(e: np.ndarray) -> np.ndarray:
+    s = np.ldexp(np.float32(1), e.astype(np.int32) - 127).astype(np.float32)
+    return np.where(e == 255, np.float32(np.inf), s).astype(np.float32)
+
+
+def round_to(dtype: str, x: np.ndarray) -> np.ndarray:
+    if dtype == "BF16":
+        return bf16_float(bf16_round(x))
+    if dtype == "F16":
+        return x.astype(np.float16).astype(np.float32)
+    return x.astype(np.float32)
+
+
+def affine_layer(rng, lead, out, inn, bits, G, dtype):
+    """Returns stored tensors (weight, scales, biases) and the expected array (float32 values)."""
+    codes = rng.integers(0, 2 ** bits, size=(*lead, out, inn), dtype=np.uint8)
+    ng = inn // G
+    s = rng.normal(0, 0.02, size=(*lead, out, ng)).astype(np.float32)
+    b = rng.normal(0, 0.05, size=(*lead, out, ng)).astype(np.float32)
+    s[..., 0, 0] = -abs(s[..., 0, 0])  # negative scales, as mx.quantize writes them
+    s, b = round_to(dtype, s), round_to(dtype, b)
+    q = unpack_codes(pack_codes(codes, bits), bits, inn)
+    assert (q == codes).all()
+    sr, br = np.repeat(s, G, -1), np.repeat(b, G, -1)
+    y = round_to(dtype, round_to(dtype, q.astype(np.float32) * sr) + br)
+
+    def store(a):
+        if dtype == "BF16":
+            return of_array(bf16_round(a), bf16=True)
+        return of_array(a.astype(np.float16 if dtype == "F16" else np.float32))
+    return {"weight": of_array(pack_codes(codes, bits)), "scales": store(s), "biases": store(b)}, store(y)
+
+
+def fp_layer(rng, lead, out, inn, mode):
+    G = {"mxfp4": 32, "nvfp4": 16, "mxfp8": 32}[mode]
+    bits = 8 if mode == "mxfp8" else 4
+    codes = rng.integers(0, 2 ** bits, size=(*lead, out, inn), dtype=np.uint8)
+    ng = inn // G
+    if mode == "nvfp4":
+        sc = rng.integers(0, 256, size=(*lead, out, ng), dtype=np.uint8)
+        sc[..., 0, 0] = 0x7F
+        scale = e4m3_mlx(sc)
+    else:
+        sc = rng.integers(100, 140, size=(*lead, out, ng), dtype=np.uint8)
+        sc[..., 0, 0] = 0
+        scale = e8m0_scale(sc)
+    vals = e4m3_mlx(codes) if mode == "mxfp8" else E2M1[codes]
+    y = bf16_round(vals * np.repeat(scale, G, -1))
+    return {"weight": of_array(pack_codes(codes, bits)), "scales": of_array(sc)}, of_array(y, bf16=True)
+
+
+CASES = {
+    # name: (dtype of the float tensors, config quantization, layers: path → (lead, out, in, override or None))
+    "affine-f32-5bit": ("F32", {"group_size": 32, "bits": 5, "mode": "affine"},
+                        {"model.layers.0.self_attn.q_proj": ((), 64, 128, None),
+                         "model.layers.0.mlp.down_proj": ((), 64, 256, {"group_size": 64, "bits": 2, "mode": "affine"}),
+                         "model.layers.0.mlp.up_proj": ((), 96, 128, {"group_size": 128, "bits": 6, "mode": "affine"}),
+                         "model.embed_tokens": ((), 80, 128, {"group_size": 32, "bits": 8})}),
+    "affine-bf16-moe-switch": ("BF16", {"group_size": 64, "bits": 4},
+                               {"model.layers.0.mlp.switch_mlp.gate_proj": ((4,), 32, 128, None),
+                                "model.layers.0.mlp.switch_mlp.down_proj": ((4,), 128, 64, {"group_size": 32, "bits": 3, "mode": "affine"}),
+                                "model.layers.0.mlp.gate": ((), 4, 128, None)}),
+    "affine-f16-6bit-g16": ("F16", {"group_size": 16, "bits": 6, "mode": "affine"},
+                            {"lm_head": ((), 48, 64, None)}),
+    "mxfp4": ("BF16", {"group_size": 32, "bits": 4, "mode": "mxfp4"},
+              {"model.layers.0.self_attn.o_proj": ((), 64, 128, None), "lm_head": ((), 32, 64, None)}),
+    "nvfp4": ("BF16", {"group_size": 16, "bits": 4, "mode": "nvfp4"},
+              {"model.layers.0.self_attn.v_proj": ((), 32, 64, None)}),
+}
+
+
+def make_case(root: Path, name: str, seed: int):
+    dtype, quant, layers = CASES[name]
+    rng = np.random.default_rng(seed)
+    folder = root / name
+    folder.mkdir(parents=True, exist_ok=True)
+    stored, expected = {}, {}
+    mode = quant.get("mode", "affine")
+    qconf = dict(quant)
+    for path, (lead, out, inn, override) in layers.items():
+        p = dict(quant)
+        if override:
+            p.update(override)
+            qconf[path] = override
+        pm = p.get("mode", "affine")
+        if pm == "affine":
+            st, y = affine_layer(rng, lead, out, inn, p["bits"], p["group_size"], dtype)
+        else:
+            st, y = fp_layer(rng, lead, out, inn, pm)
+        for k, t in st.items():
+            stored[f"{path}.{k}"] = t
+        expected[f"{path}.weight"] = y
+    # plain tensors: a norm and a Linear's own bias, copied as stored
+    norm = rng.normal(1, 0.1, size=(128,)).astype(np.float32)
+    t = of_array(bf16_round(norm), bf16=True) if dtype == "BF16" else of_array(norm.astype(np.float16 if dtype == "F16" else np.float32))
+    stored["model.norm.weight"] = expected["model.norm.weight"] = t
+    if mode == "affine":
+        bias = rng.normal(0, 0.1, size=(64,)).astype(np.float32)
+        t = of_array(bf16_round(bias), bf16=True) if dtype == "BF16" else of_array(bias.astype(np.float16 if dtype == "F16" else np.float32))
+        stored["model.layers.0.self_attn.q_proj.bias"] = expected["model.layers.0.self_attn.q_proj.bias"] = t
+    ordered = dict(sorted(stored.items()))
+    if name == "affine-bf16-moe-switch":  # sharded as mlx-lm's save_model does, with an index
+        names = list(ordered)
+        half = len(names) // 2
+        shards = [dict((k, ordered[k]) for k in names[:half]), dict((k, ordered[k]) for k in names[half:])]
+        wmap = {}
+        for i, sh in enumerate(shards):
+            fn = f"model-{i + 1:05d}-of-{len(shards):05d}.safetensors"
+            write_st(folder / fn, sh, {"format": "mlx"})
+            wmap.update({k: fn for k in sh})
+        total = sum(len(t.raw) for t in ordered.values())
+        (folder / "model.safetensors.index.json").write_text(
+            json.dumps({"metadata": {"total_size": total}, "weight_map": dict(sorted(wmap.items()))}, indent=4))
+    else:
+        write_st(folder / "model.safetensors", ordered, {"format": "mlx"})
+    tdt = {"BF16": "bfloat16", "F16": "float16", "F32": "float32"}[dtype]
+    cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 128,
+           "quantization": qconf, "torch_dtype": tdt}
+    if name != "affine-f32-5bit":  # an older mlx-lm: no quantization_config copy
+        cfg["quantization_config"] = qconf
+    (folder / "config.json").write_text(json.dumps(dict(sorted(cfg.items())), indent=4))
+    write_st(root / f"{name}.expected.safetensors", dict(sorted(expected.items())), None)
+
+
+def main():
+    root = Path(sys.argv[1])
+    for i, name in enumerate(CASES):
+        make_case(root, name, 1000 + i)
+    print("\n".join(CASES))
+
+
+if __name__ == "__main__":
+    main()
