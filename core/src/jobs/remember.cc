@@ -54,6 +54,16 @@ DType config_dtype(const Plan& plan, const RememberOptions& o) {
     return common.value_or(DType::BF16);
 }
 
+// The dtype the default output is named after: `to`, else config_dtype()
+// when something is dequantized (an MLX F16 folder → "<name>-f16"), else
+// none (default_output_path's lossless naming).
+std::optional<DType> named_dtype(const Plan& plan, const RememberOptions& o) {
+    if (o.to) return o.to;
+    for (const auto& lt : plan.tensors)
+        if (lt.quantized && lt.recipe) return config_dtype(plan, o);
+    return std::nullopt;
+}
+
 // ---- one output tensor -------------------------------------------------------
 
 struct OutTensor {
@@ -127,7 +137,7 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
 
     // Output: the safetensors sink of the whole set (shards, index.json,
     // config.json, tokenizer files), committed as one.
-    detail::OutputFilesOptions files{opt.output.empty() ? default_output_path(cat, opt.to) : opt.output, opt.force,
+    detail::OutputFilesOptions files{opt.output.empty() ? default_output_path(cat, named_dtype(plan, opt)) : opt.output, opt.force,
                                      opt.config_json.has_value(), {}};
     for (const auto& f : opt.side_files) files.side_files.push_back(f.first);
     const auto paths = detail::plan_output_files(cat, files);

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// issue 33: MLX (mlx-lm) folders as a user has them.
+// - every case of ../shared/fixtures/mlx (validated there against MLX's own
+//   mx::dequantize on the CPU) bit-exact through `amn remember … --to f32`,
+//   checked by the fixtures' own checker (../shared/tools/check_onnx_mlx.py);
+// - folders beyond the fixtures (tests/cli/mlx_folders.py: F32 scales, 5-bit,
+//   per-module overrides, MoE SwitchLinear stacks in a sharded folder, the
+//   mxfp4 and nvfp4 modes, an mlx-lm config without quantization_config),
+//   computed there with numpy from MLX's arithmetic: remember's default
+//   output keeps mx.dequantize's result dtype, bit for bit;
+// - the output is a plain model: no `quantization` / `quantization_config`
+//   in config.json, torch_dtype the output's, no `format: mlx`;
+// - inspect names the scheme of every module, overrides included;
+// - bad input (no MLX config, config bits that disagree with the shapes, a
+//   module marked false with scales, an unknown mode, a width MLX has not)
+//   is exit 1, one line naming the tensor and the cause, nothing written.
+#include "test_support.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using amn::test::run;
+using amn::test::run_amn;
+
+namespace {
+
+QString mlx_fixtures() {
+    const auto shared = amn::test::shared_fixtures_dir();
+    return shared.empty() ? QString() : QString::fromStdString(shared) + "/mlx";
+}
+
+// tests/cli/mlx_folders.py's folders, made once; empty when the script failed.
+QString own_folders() {
+    static QTemporaryDir dir;
+    static const bool made =
+        run(QString::fromStdString(amn::test::python()),
+            {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py", dir.path()})
+            .exit_code == 0;
+    return made ? dir.path() : QString();
+}
+
+// Every tensor of every *.safetensors under `dir`, by name.
+std::map<std::string, amn::test::RawTensor> tensors_under(const QString& dir) {
+    std::map<std::string, amn::test::RawTensor> all;
+    for (const QString& f : QDir(dir).entryList({"*.safetensors"}, QDir::Files)) {
+        auto st = amn::test::read_safetensors_raw((dir + "/" + f).toStdString());
+        if (!st) return {};
+        for (auto& [k, v] : st->tensors) all.emplace(k, std::move(v));
+    }
+    return all;
+}
+
+QJsonObject json_file(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// A copy of the fixture `name` whose config.json has `from` replaced by `to`.
+QString fixture_variant(const QTemporaryDir& dir, const QString& name, const QString& from, const QString& to) {
+    const QString src = mlx_fixtures() + "/" + name, d = dir.filePath(name);
+    QDir().mkpath(d);
+    for (const QString& f : QDir(src).entryList(QDir::Files))
+        if (f != "config.json" && !QFile::copy(src + "/" + f, d + "/" + f)) qFatal("copy failed");
+    QFile in(src + "/config.json");
+    if (!in.open(QIODevice::ReadOnly)) qFatal("cannot read config.json");
+    QString text = QString::fromUtf8(in.readAll());
+    if (!text.contains(from)) qFatal("'%s' not in %s/config.json", qPrintable(from), qPrintable(name));
+    text.replace(from, to);
+    QFile out(d + "/config.json");
+    if (!out.open(QIODevice::WriteOnly)) qFatal("cannot write config.json");
+    out.write(text.toUtf8());
+    return d;
+}
+
+#define SKIP_WITHOUT_MLX(var)                                                    \
+    const QString var = mlx_fixtures();                                          \
+    if (var.isEmpty() || !QFileInfo::exists(var + "/README.md")) {               \
+        if (amn::test::reference_required()) QFAIL("mlx fixtures missing");     \
+        QSKIP("mlx fixtures missing");                                           \
+    }
+
+}  // namespace
+
+class TestCliMlx : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fixturesBitExact() {
+        SKIP_WITHOUT_MLX(dir);
+        const QString checker = dir + "/../../tools/check_onnx_mlx.py";
+        if (!QFileInfo::exists(checker)) QFAIL("shared/tools/check_onnx_mlx.py missing");
+        const auto r = run(QString::fromStdString(amn::test::python()), {checker, QString::fromStdString(amn::test::cli_path()), dir});
+        qInfo().noquote() << r.out.trimmed();
+        if (r.exit_code != 0) qInfo().noquote() << r.err.trimmed();
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY(r.out.contains("5 passed, 0 failed"));
+    }
+
+    void ownFolders_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("torch_dtype");
+        QTest::newRow("affine F32 5-bit, overrides, no quantization_config") << "affine-f32-5bit" << "float32";
+        QTest::newRow("affine BF16 MoE SwitchLinear, sharded") << "affine-bf16-moe-switch" << "bfloat16";
+        QTest::newRow("affine F16 6-bit group 16") << "affine-f16-6bit-g16" << "float16";
+        QTest::newRow("mxfp4") << "mxfp4" << "bfloat16";
+        QTest::newRow("nvfp4") << "nvfp4" << "bfloat16";
+    }
+    void ownFolders() {
+        QFETCH(QString, name);
+        QFETCH(QString, torch_dtype);
+        const QString root = own_folders();
+        QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py failed");
+        QTemporaryDir out;
+        const QString o = out.filePath("out");
+        const auto r = run_amn({"remember", root + "/" + name, "-o", o});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const auto got = tensors_under(o);
+        const auto want = amn::test::read_safetensors_raw((root + "/" + name + ".expected.safetensors").toStdString());
+        QVERIFY(want);
+        QCOMPARE(got.size(), want->tensors.size());
+        for (const auto& [k, w] : want->tensors) {
+            const auto it = got.find(k);
+            QVERIFY2(it != got.end(), k.c_str());
+            QCOMPARE(it->second.dtype, w.dtype);
+            QVERIFY2(it->second.shape == w.shape, k.c_str());
+            QVERIFY2(it->second.bytes == w.bytes, ("values differ: " + k).c_str());
+        }
+        const QJsonObject cfg = json_file(o + "/config.json");
+        QVERIFY(!cfg.isEmpty());
+        QVERIFY(!cfg.contains("quantization"));
+        QVERIFY(!cfg.contains("quantization_config"));
+        QCOMPARE(cfg["torch_dtype"].toString(), torch_dtype);
+        for (const QString& f : QDir(o).entryList({"*.safetensors"}, QDir::Files)) {
+            auto st = amn::test::read_safetensors_raw((o + "/" + f).toStdString());
+            QVERIFY(st);
+            QCOMPARE(st->metadata["format"], std::string("pt"));
+        }
+    }
+
+    void inspectNamesEveryScheme() {
+        SKIP_WITHOUT_MLX(dir);
+        const auto r = run_amn({"inspect", "--json", dir + "/mlx-mixed-3-6"});
+        QCOMPARE(r.exit_code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QMap<QString, int> ids;
+        for (const auto& s : o["schemes"].toArray()) ids[s.toObject()["id"].toString()] = s.toObject()["tensors"].toInt();
+        // config.json: 3-bit g64 by default; 6-bit for embed_tokens and lm_head, 6-bit g32 for one
+        // down_proj, 4-bit g128 for one v_proj, one o_proj false (plain BF16).
+        QCOMPARE(ids.value("mlx-affine-6bit-g64"), 2);
+        QCOMPARE(ids.value("mlx-affine-6bit-g32"), 1);
+        QCOMPARE(ids.value("mlx-affine-4bit-g128"), 1);
+        QCOMPARE(ids.value("mlx-affine-3bit-g64"), 11);
+        QCOMPARE(o["tensors"].toObject()["unsupported"].toInt(), 0);
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("no quantization in config.json")
+            << "mlx-2bit-g128" << "\"quantization" << "\"unrelated_quantization" << "no MLX \"quantization\"";
+        QTest::newRow("bits disagree with the shapes") << "mlx-2bit-g128" << "\"bits\": 2" << "\"bits\": 4" << "does not hold";
+        QTest::newRow("module marked false but stored quantized")
+            << "mlx-mixed-3-6" << "\"model.layers.1.self_attn.v_proj\": {" << "\"model.layers.1.self_attn.v_proj\": false, \"x\": {"
+            << "is false (not quantized)";
+        QTest::newRow("unknown mode") << "mlx-llama-4bit-g64" << "\"mode\": \"affine\"" << "\"mode\": \"int4\"" << "not affine, mxfp4";
+        QTest::newRow("a width MLX has not") << "mlx-2bit-g128" << "\"bits\": 2" << "\"bits\": 7" << "code widths";
+    }
+    void badInput() {
+        SKIP_WITHOUT_MLX(dir);
+        QFETCH(QString, fixture);
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, says);
+        QTemporaryDir tmp;
+        const QString in = fixture_variant(tmp, fixture, from, to);
+        const QStringList before = amn::test::list_files(in);
+        const QString o = tmp.filePath("out");
+        const auto r = run_amn({"remember", in, "-o", o});
+        QCOMPARE(r.exit_code, 1);
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        QVERIFY2(r.err.contains("MLX") && r.err.contains(says), qPrintable(r.err));
+        QVERIFY2(r.err.contains(".weight"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(o));
+        QCOMPARE(amn::test::list_files(tmp.path() + "/" + fixture), before);
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{fixture});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliMlx)
+#include "test_cli_mlx.moc"
