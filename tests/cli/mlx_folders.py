@@ -7,6 +7,12 @@ numpy's bit unpacking of the whole row, vectorised float32 operations with
 rounding to the dtype after each one).
 
 usage: mlx_folders.py OUT_DIR
+       mlx_folders.py --from-hf HF_DIR OUT_DIR --bits B --group-size G
+
+The second form writes an MLX folder of a Hugging Face folder (safetensors,
+F16/BF16/F32): every 2-D `.weight` whose last dim G divides, norms aside,
+quantized with MLX's affine algorithm (mlx/backend/cpu/quantized.cpp
+`quantize`, in float32), the rest and the tokenizer files copied.
 
 Writes OUT_DIR/<case>/{config.json, model*.safetensors[, index]} and
 OUT_DIR/<case>.expected.safetensors (the dequantized tensors in mx.dequantize's
@@ -219,7 +225,75 @@ def make_case(root: Path, name: str, seed: int):
     write_st(root / f"{name}.expected.safetensors", dict(sorted(expected.items())), None)
 
 
+def read_st(path: Path) -> dict:
+    data = path.read_bytes()
+    (n,) = struct.unpack_from("<Q", data, 0)
+    hdr = json.loads(data[8:8 + n])
+    hdr.pop("__metadata__", None)
+    return {k: Tensor(v["dtype"], v["shape"], data[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]])
+            for k, v in hdr.items()}
+
+
+def as_f32(t: Tensor) -> np.ndarray:
+    if t.dtype == "BF16":
+        return bf16_float(np.frombuffer(t.raw, np.uint16)).reshape(t.shape)
+    return np.frombuffer(t.raw, {"F16": np.float16, "F32": np.float32}[t.dtype]).astype(np.float32).reshape(t.shape)
+
+
+def mlx_quantize(w: np.ndarray, bits: int, G: int, dtype: str):
+    """MLX's affine quantizer per group of G (float32), scales/biases rounded to dtype after."""
+    lead = w.shape[:-1]
+    g = w.reshape(*lead, w.shape[-1] // G, G)
+    w_max, w_min = g.max(-1), g.min(-1)
+    n_bins = np.float32(2 ** bits - 1)
+    mask = np.abs(w_min) > np.abs(w_max)
+    scale = np.maximum((w_max - w_min) / n_bins, np.float32(1e-7)).astype(np.float32)
+    scale = np.where(mask, scale, -scale).astype(np.float32)
+    edge = np.where(mask, w_min, w_max).astype(np.float32)
+    q0 = np.rint(edge / scale)
+    nz = q0 != 0
+    scale = np.where(nz, edge / np.where(nz, q0, 1), scale).astype(np.float32)
+    bias = np.where(nz, edge, 0).astype(np.float32)
+    q = np.clip(np.rint((g - bias[..., None]) / scale[..., None]), 0, n_bins).astype(np.uint8)
+    return q.reshape(w.shape), round_to(dtype, scale), round_to(dtype, bias)
+
+
+def from_hf(src: Path, dst: Path, bits: int, G: int):
+    import shutil
+    dst.mkdir(parents=True, exist_ok=True)
+    tensors = {}
+    for f in sorted(src.glob("*.safetensors")):
+        tensors.update(read_st(f))
+    out = {}
+    for name, t in tensors.items():
+        quant = (len(t.shape) == 2 and name.endswith(".weight") and "norm" not in name and t.shape[-1] % G == 0
+                 and t.dtype in ("BF16", "F16", "F32"))
+        if not quant:
+            out[name] = t
+            continue
+        q, s, b = mlx_quantize(as_f32(t), bits, G, t.dtype)
+        path = name[: -len(".weight")]
+
+        def store(a):
+            if t.dtype == "BF16":
+                return of_array(bf16_round(a), bf16=True)
+            return of_array(a.astype(np.float16 if t.dtype == "F16" else np.float32))
+        out[name] = of_array(pack_codes(q, bits))
+        out[path + ".scales"], out[path + ".biases"] = store(s), store(b)
+    write_st(dst / "model.safetensors", dict(sorted(out.items())), {"format": "mlx"})
+    cfg = json.loads((src / "config.json").read_text())
+    cfg["quantization"] = cfg["quantization_config"] = {"group_size": G, "bits": bits, "mode": "affine"}
+    (dst / "config.json").write_text(json.dumps(dict(sorted(cfg.items())), indent=4))
+    for f in src.iterdir():
+        if f.name.startswith("tokenizer") or f.name in ("special_tokens_map.json", "generation_config.json"):
+            shutil.copy(f, dst / f.name)
+
+
 def main():
+    if sys.argv[1] == "--from-hf":
+        a = sys.argv[2:]
+        from_hf(Path(a[0]), Path(a[1]), int(a[a.index("--bits") + 1]), int(a[a.index("--group-size") + 1]))
+        return
     root = Path(sys.argv[1])
     for i, name in enumerate(CASES):
         make_case(root, name, 1000 + i)

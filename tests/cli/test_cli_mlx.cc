@@ -10,12 +10,18 @@
 //   output keeps mx.dequantize's result dtype, bit for bit;
 // - the output is a plain model: no `quantization` / `quantization_config`
 //   in config.json, torch_dtype the output's, no `format: mlx`;
+// - MLX → GGUF in one pass: an MLX folder made of the shared Llama-2 folder
+//   converts to the bytes llama.cpp's convert_hf_to_gguf.py writes for its
+//   dequantized twin (sha256 recorded in tests/cli/data/mlx_gguf_reference.json;
+//   the converter itself refuses MLX folders), and forget to llama-quantize's
+//   file types equals forget of that twin;
 // - inspect names the scheme of every module, overrides included;
 // - bad input (no MLX config, config bits that disagree with the shapes, a
 //   module marked false with scales, an unknown mode, a width MLX has not)
 //   is exit 1, one line naming the tensor and the cause, nothing written.
 #include "test_support.hpp"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -140,6 +146,40 @@ private slots:
             auto st = amn::test::read_safetensors_raw((o + "/" + f).toStdString());
             QVERIFY(st);
             QCOMPARE(st->metadata["format"], std::string("pt"));
+        }
+    }
+
+    void toGgufOnePass() {
+        SKIP_WITHOUT_MLX(dir);
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_gguf_reference.json");
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        const QJsonObject ref = QJsonDocument::fromJson(rf.readAll()).object();
+        QTemporaryDir tmp;
+        const QString mlx = tmp.filePath(ref["folder"].toString());
+        const auto g = run(QString::fromStdString(amn::test::python()),
+                           {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py", "--from-hf",
+                            dir + "/../hf-gguf/inputs/Llama-2-7b-hf", mlx, "--bits", QString::number(ref["bits"].toInt()),
+                            "--group-size", QString::number(ref["group_size"].toInt())});
+        QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        const auto outtypes = ref["outtypes"].toObject();
+        QCOMPARE(outtypes.size(), 3);
+        for (auto it = outtypes.begin(); it != outtypes.end(); ++it) {
+            const QString out = tmp.filePath("direct-" + it.key() + ".gguf");
+            const auto r = run_amn({"convert", mlx, "--to", "gguf:" + it.key(), "-o", out});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(QString(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()), it.value().toString());
+        }
+        // forget in one pass = forget of the dequantized twin (llama-quantize's bytes: test_cli_forget).
+        const QString twin = tmp.filePath("twin/" + ref["folder"].toString());
+        QVERIFY(QDir().mkpath(tmp.filePath("twin")));
+        QCOMPARE(run_amn({"remember", mlx, "-o", twin}).exit_code, 0);
+        for (const QString ftype : {"Q4_K_M", "Q5_0"}) {
+            const QString a = tmp.filePath("a-" + ftype + ".gguf"), b = tmp.filePath("b-" + ftype + ".gguf");
+            QCOMPARE(run_amn({"forget", mlx, "--to", "gguf:" + ftype, "-o", a}).exit_code, 0);
+            QCOMPARE(run_amn({"forget", twin, "--to", "gguf:" + ftype, "-o", b}).exit_code, 0);
+            QVERIFY2(amn::test::read_file(a.toStdString()) == amn::test::read_file(b.toStdString()), qPrintable(ftype));
         }
     }
 
