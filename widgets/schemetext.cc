@@ -214,6 +214,7 @@ QString forgetReasonDetail(const amn::ForgetTensor& t, const QString& schemeLabe
         case StRule::KeptLmHead: s = SchemeText::tr("kept: lm_head"); break;
         case StRule::KeptRouter: s = SchemeText::tr("kept: router"); break;
         case StRule::KeptNotBlockLinear: s = SchemeText::tr("kept: not a block Linear"); break;
+        case StRule::KeptGroupSize: s = SchemeText::tr("kept: the group size does not divide its rows"); break;
     }
     if (!t.copied) s += SchemeText::tr(" (decoded to BF16)");
     return s;

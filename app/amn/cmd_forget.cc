@@ -55,6 +55,7 @@ const char* kept_text(StRule r) {
         case StRule::KeptLmHead: return "lm_head";
         case StRule::KeptRouter: return "router";
         case StRule::KeptNotBlockLinear: return "not a block Linear";
+        case StRule::KeptGroupSize: return "the group size does not divide its rows";
     }
     return "";
 }

@@ -81,6 +81,7 @@ enum class StRule : std::uint8_t {
     KeptLmHead,          ///< lm_head / output
     KeptRouter,          ///< a MoE router / gate
     KeptNotBlockLinear,  ///< a 2-D weight outside the transformer blocks
+    KeptGroupSize,       ///< MLX: the group size does not divide its rows (mlx-lm's predicate leaves it unquantized)
 };
 
 /// One output tensor of a forget run.

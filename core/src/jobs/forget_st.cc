@@ -75,6 +75,12 @@ struct Prepared {
     std::vector<std::string> ignore;
 };
 
+// The group size of an MLX scheme (its selection depends on it); 0 otherwise.
+u64 mlx_group_size(const QuantParams& s) {
+    const auto* p = std::get_if<MlxParams>(&s);
+    return p ? p->group_size : 0;
+}
+
 std::vector<std::regex> compile(const std::vector<std::string>& res, const char* flag) {
     std::vector<std::regex> out;
     for (const auto& r : res) {
@@ -140,7 +146,9 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         e.shard = lt.shard;
         const DType sd = stored_float(lt);
         const bool is_float = lt.quantized || sd == DType::F32 || sd == DType::F16 || sd == DType::BF16 || sd == DType::F64;
-        Choice c = classify(lt, is_float, only, keep, row.bitsandbytes, conv1d_model);
+        Choice c = row.selection == forget_st_internal::Selection::MlxLm
+                       ? forget_st_internal::classify_mlx(lt, is_float, only, keep, mlx_group_size(opt.scheme))
+                       : classify(lt, is_float, only, keep, row.bitsandbytes, conv1d_model);
         e.quantize = c.quantize;
         e.linear_kept = c.linear;
         auto& t = e.info;
@@ -216,7 +224,9 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             }
 
     // Output files (checks: never an input, OutputExists, folder created).
-    const std::string config_json = forget_st_internal::config_with(in.config_json(), res.quantization_config);
+    const bool mlx_layout = st_scheme_row(opt.scheme).layout == forget_st_internal::OutputLayout::MlxLm;
+    const std::string config_json = mlx_layout ? forget_st_internal::mlx_config_with(in.config_json(), res.quantization_config)
+                                               : forget_st_internal::config_with(in.config_json(), res.quantization_config);
     const auto side_files = in.side_files();
     detail::OutputFilesOptions files{opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output, opt.force,
                                      true, {}};
@@ -226,7 +236,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
 
     // The output set: one shard per input shard, index.json, config.json,
     // tokenizer files, committed together (safetensors_set.hpp).
-    detail::SafetensorsSet sink(paths, opt.force, {{"format", "pt"}}, SafetensorsWriter::DataOrder::Upstream);
+    detail::SafetensorsSet sink(paths, opt.force, {{"format", mlx_layout ? "mlx" : "pt"}}, SafetensorsWriter::DataOrder::Upstream);
     const std::size_t nshards = sink.shard_count();
     for (auto& e : p.entries) {
         if (nshards == 1) e.shard = 0;

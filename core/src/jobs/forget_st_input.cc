@@ -8,7 +8,9 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "jobs/forget_st_internal.hpp"
+#include "util/json_dom.hpp"
 #include "util/json_util.hpp"
+#include "util/py_json.hpp"
 
 #include <cstdint>
 #include <map>
@@ -45,6 +47,29 @@ std::string forget_st_internal::config_with(const std::optional<std::string>& co
     w.key("quantization_config").raw(qc);
     w.end_object();
     return w.take();
+}
+
+std::string forget_st_internal::mlx_config_with(const std::optional<std::string>& config_json, const std::string& qc) {
+    // {input keys, quantization, quantization_config} as one JSON object, then
+    // dumped the Python way with sorted keys (a key of the input named like
+    // them is replaced, as the dict assignment does).
+    std::string merged = "{";
+    if (config_json) {
+        const detail::JsonDoc in(*config_json, "config.json", "config.json");
+        simdjson::dom::object o;
+        if (in.root().get_object().get(o) != simdjson::SUCCESS)
+            throw Error(ErrorCode::BadJson, "config.json is not a JSON object", "config.json");
+        for (auto [k, v] : o) {
+            if (k == "quantization" || k == "quantization_config") continue;
+            detail::py_json_string(merged, k);
+            merged += ':' + simdjson::minify(v) + ',';
+        }
+    }
+    merged += "\"quantization\":" + qc + ",\"quantization_config\":" + qc + "}";
+    const detail::JsonDoc doc(merged, "config.json", "config.json");
+    std::string out;
+    detail::py_json_dump(out, doc.root(), 4, true);
+    return out;
 }
 
 }  // namespace amn

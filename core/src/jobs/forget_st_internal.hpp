@@ -52,6 +52,13 @@ private:
 /// other keys keep their order and text. \throws Error on invalid JSON.
 std::string config_with(const std::optional<std::string>& config_json, const std::string& qc);
 
+/// The input's config.json as mlx-lm's `save_config` writes it after
+/// `quantize_model`: every key of the input (json.load: a repeated key's last
+/// value) plus `quantization` and `quantization_config` = `qc` (raw JSON),
+/// keys sorted, json.dump(indent=4) (util/py_json.hpp).
+/// \throws Error{BadJson} on invalid JSON.
+std::string mlx_config_with(const std::optional<std::string>& config_json, const std::string& qc);
+
 /// "a.b.c.weight" → "a.b.c" (a name without ".weight" as it is).
 std::string module_of(const std::string& name);
 
@@ -76,6 +83,14 @@ struct Choice {
 ///         bitsandbytes scheme (`bnb`; transformers transposes it first).
 Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
                 const std::vector<std::regex>& keep, bool bnb, bool conv1d_model);
+
+/// MLX (mlx-lm `quantize_model`'s predicate): quantize every 2-D float
+/// `*.weight` of a Linear or Embedding — lm_head, embeddings and routers
+/// included — whose rows `group_size` divides; norms (1-D), biases and
+/// anything else kept. `only` / `keep` as classify().
+Choice classify_mlx(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
+                    const std::vector<std::regex>& keep, std::uint64_t group_size);
+
 
 /// One stored tensor of a quantized weight.
 struct OutSpec {

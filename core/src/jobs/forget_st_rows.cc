@@ -19,6 +19,7 @@ const StSchemeRow& bnb_int8_row();
 const StSchemeRow& fp8_ct_row();
 const StSchemeRow& fp8_deepseek_row();
 const StSchemeRow& ct_int_row();
+const StSchemeRow& mlx_row();
 
 const std::vector<const StSchemeRow*>& st_scheme_rows() {
     static const std::vector<const StSchemeRow*> t = {
@@ -27,6 +28,7 @@ const std::vector<const StSchemeRow*>& st_scheme_rows() {
         &fp8_ct_row(),        // Fp8Params, compressed-tensors: fp8
         &fp8_deepseek_row(),  // Fp8Params, DeepSeek weight_scale_inv: fp8-block-deepseek
         &ct_int_row(),        // AffineParams, pack-quantized: w4a16, w4a16-asym, w8a16, w8a16-asym
+        &mlx_row(),           // MlxParams, affine: mlx, mlx:2 … mlx:8
     };
     return t;
 }

@@ -30,6 +30,28 @@
 
 namespace amn::forget_st_internal {
 
+/// Which tensors a scheme quantizes.
+enum class Selection : std::uint8_t {
+    /// transformers / llm-compressor: the 2-D Linear weights of the blocks
+    /// (embeddings, lm_head, norms, routers kept: classify()).
+    BlockLinears,
+    /// mlx-lm `quantize_model`: every Linear and Embedding weight (lm_head,
+    /// embeddings and routers included) whose rows the group size divides
+    /// (classify_mlx()).
+    MlxLm,
+};
+
+/// The folder a scheme writes.
+enum class OutputLayout : std::uint8_t {
+    /// transformers: `format: pt` metadata, config.json with the input's keys
+    /// in order and `quantization_config` (config_with()).
+    Transformers,
+    /// mlx-lm `save_model` / `save_config`: `format: mlx` metadata, config.json
+    /// with `quantization` and `quantization_config`, keys sorted, as Python's
+    /// json.dump(indent=4) writes it (mlx_config_with()).
+    MlxLm,
+};
+
 struct StSchemeRow {
     /// The `amn forget --to` names of the scheme, in help order ("bnb-nf4", "bnb-fp4").
     std::vector<std::string_view> names;
@@ -44,6 +66,8 @@ struct StSchemeRow {
     bool bitsandbytes = false;
     /// compressed-tensors: quantization_config lists the kept Linear modules (`ignore`).
     bool lists_ignore = false;
+    Selection selection = Selection::BlockLinears;
+    OutputLayout layout = OutputLayout::Transformers;
 
     /// True when this row writes `scheme` (its alternative and the fields
     /// that pick the row: packing, scale naming, FP8 format and block).

@@ -113,4 +113,21 @@ Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::r
     return c;
 }
 
+Choice classify_mlx(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
+                    const std::vector<std::regex>& keep, std::uint64_t group_size) {
+    const std::string& n = lt.name;
+    if (lt.shape.size() < 2) return {false, false, StRule::KeptOneD};
+    if (lt.shape.size() != 2) return {false, false, StRule::KeptNot2D};
+    if (!n.ends_with(".weight")) return {false, false, StRule::KeptNotWeight};
+    if (lt.numel() == 0) return {false, false, StRule::KeptEmpty};
+    if (!is_float) return {false, false, StRule::KeptNotFloat};
+    auto matches = [&](const std::vector<std::regex>& res) {
+        return std::any_of(res.begin(), res.end(), [&](const std::regex& r) { return std::regex_search(n, r); });
+    };
+    if (matches(keep)) return {false, false, StRule::KeptByKeep};
+    if (!only.empty() && !matches(only)) return {false, false, StRule::KeptNotMatchedByOnly};
+    if (group_size == 0 || lt.shape[1] % group_size != 0) return {false, false, StRule::KeptGroupSize};
+    return {true, false, StRule::Quantized};
+}
+
 }  // namespace amn::forget_st_internal

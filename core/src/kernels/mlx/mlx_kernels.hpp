@@ -73,3 +73,22 @@ AffineGroup affine_group_params(float w_min, float w_max, unsigned bits, DType d
 std::uint8_t affine_code(float w, const AffineGroup& g, unsigned bits) noexcept;
 
 }  // namespace amn::kernels::mlx
+
+namespace amn::kernels::mlx {
+
+/// Pack `n` codes of `bits` bits (each < 2^bits) into MLX's LSB-first bit
+/// stream (the inverse of unpack_codes): writes ⌈n·bits/8⌉ bytes, the bits of
+/// a last partial byte above the stream zero. n·bits a multiple of 32 gives
+/// whole uint32 words, as mx.quantize writes them.
+void pack_codes(unsigned bits, const std::uint8_t* q, std::uint8_t* bytes, std::size_t n);
+
+/// One row of `n` values (n a multiple of `group`) quantized as mx.quantize
+/// does on the CPU (affine_group_params + affine_code per group): the packed
+/// codes into `packed` (n·bits/8 bytes), the stored scale and bias of each
+/// group into `scales` / `biases` (n/group values, already rounded to
+/// `dtype`), and, when `y` is not null, the values mx.dequantize gives back
+/// (n floats). `q` is scratch of n bytes.
+void affine_quantize_row(unsigned bits, std::size_t group, DType dtype, const float* x, std::size_t n, std::uint8_t* q,
+                         std::uint8_t* packed, float* scales, float* biases, float* y);
+
+}  // namespace amn::kernels::mlx

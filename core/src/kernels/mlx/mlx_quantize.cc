@@ -42,3 +42,36 @@ std::uint8_t affine_code(float w, const AffineGroup& g, unsigned bits) noexcept 
 }
 
 }  // namespace amn::kernels::mlx
+
+namespace amn::kernels::mlx {
+
+void pack_codes(unsigned bits, const std::uint8_t* q, std::uint8_t* bytes, std::size_t n) {
+    const std::size_t nbytes = (n * bits + 7) / 8;
+    std::fill(bytes, bytes + nbytes, std::uint8_t{0});
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t bit = i * bits, b = bit / 8;
+        const std::uint32_t v = std::uint32_t(q[i]) << (bit % 8);
+        bytes[b] = static_cast<std::uint8_t>(bytes[b] | (v & 0xFFu));
+        if ((v >> 8) != 0) bytes[b + 1] = static_cast<std::uint8_t>(bytes[b + 1] | (v >> 8));
+    }
+}
+
+void affine_quantize_row(unsigned bits, std::size_t group, DType dtype, const float* x, std::size_t n, std::uint8_t* q,
+                         std::uint8_t* packed, float* scales, float* biases, float* y) {
+    for (std::size_t g = 0; g * group < n; ++g) {
+        const float* xg = x + g * group;
+        float lo = xg[0], hi = xg[0];
+        for (std::size_t i = 1; i < group; ++i) {
+            lo = std::min(lo, xg[i]);
+            hi = std::max(hi, xg[i]);
+        }
+        const AffineGroup a = affine_group_params(lo, hi, bits, dtype);
+        for (std::size_t i = 0; i < group; ++i) q[g * group + i] = affine_code(xg[i], a, bits);
+        scales[g] = a.stored_scale;
+        biases[g] = a.stored_bias;
+        if (y) affine_group(dtype, q + g * group, a.stored_scale, a.stored_bias, y + g * group, group);
+    }
+    pack_codes(bits, q, packed, n);
+}
+
+}  // namespace amn::kernels::mlx

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// Forget to MLX (mlx-lm's quantized folders, `mlx_lm.convert -q`): the
+// scheme row and its quantizer. Affine mode, as mx.quantize computes it on
+// the CPU (kernels/mlx: per group of G along the row, float32 min/max,
+// the edge value exact, scales and biases rounded to the weight dtype after
+// the codes are chosen); the codes packed into uint32 words as one LSB-first
+// bit stream per row. A module P gets P.weight (U32 [out, in·bits/32]),
+// P.scales and P.biases ([out, in/G], the weight's dtype).
+// Which modules are quantized (mlx-lm's predicate: Linear and Embedding
+// weights whose rows G divides), the config.json keys and the file layout
+// are the row's flags (forget_st_rows.hpp), read by forget_st.cc.
+#include "jobs/forget_st_rows.hpp"
+
+#include "anamnesis/error.hpp"
+#include "anamnesis/st_quantize.hpp"
+#include "kernels/mlx/mlx_kernels.hpp"
+
+#include <algorithm>
+
+namespace amn::forget_st_internal {
+namespace {
+
+using u64 = std::uint64_t;
+namespace mk = kernels::mlx;
+
+class MlxQuantizer final : public SchemeQuantizer {
+public:
+    MlxQuantizer(const MlxParams& p, const QuantWeight& w) : SchemeQuantizer(w), p_(p) {}
+
+    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+        RoundTrip rt(w_, s, x, nrows, loss);
+        const u64 C = w_.C, G = C / p_.group_size, row_bytes = C * p_.bits / 8;
+        s.a.resize(C);
+        s.b.resize(nrows * row_bytes);
+        s.f.resize(2 * nrows * G);
+        float* scales = s.f.data();
+        float* biases = s.f.data() + nrows * G;
+        for (u64 r = 0; r < nrows; ++r) {
+            mk::affine_quantize_row(p_.bits, p_.group_size, w_.wdtype, x + r * C, C, s.a.data(), s.b.data() + r * row_bytes,
+                                    scales + r * G, biases + r * G, rt.y());
+            rt.row(r);
+        }
+        put(0, row0 * row_bytes, s.b);
+        put(1, row0 * G * w_.esize(), st::encode_floats({scales, nrows * G}, w_.wdtype));
+        put(2, row0 * G * w_.esize(), st::encode_floats({biases, nrows * G}, w_.wdtype));
+    }
+
+private:
+    MlxParams p_;
+};
+
+bool writes(const QuantParams& s) {
+    const auto* p = std::get_if<MlxParams>(&s);
+    return p && p->mode == MlxMode::Affine;
+}
+
+// "mlx" (4-bit), "mlx:2" … "mlx:8".
+QuantParams parse(std::string_view name, const StSchemeOptions& o) {
+    MlxParams p;
+    p.mode = MlxMode::Affine;
+    p.bits = name.size() > 4 ? static_cast<unsigned>(name[4] - '0') : 4u;
+    p.group_size = o.group_size.value_or(64);
+    p.scale_dtype = DType::BF16;  // the weight's, per weight
+    return p;
+}
+
+std::string refuse(const QuantParams& s) {
+    const auto& p = std::get<MlxParams>(s);
+    if (p.bits < 2 || p.bits > 8 || p.bits == 7)
+        return "MLX affine quantization takes 2, 3, 4, 5, 6 or 8 bits, not " + std::to_string(p.bits);
+    if (p.group_size != 32 && p.group_size != 64 && p.group_size != 128)
+        return "--group-size must be 32, 64 or 128 for MLX (mx.quantize), not " + std::to_string(p.group_size);
+    return {};
+}
+
+QuantParams weight_params(const QuantParams& s, u64, u64, DType wdtype) {
+    MlxParams p = std::get<MlxParams>(s);
+    p.scale_dtype = wdtype;
+    return p;
+}
+
+std::string label(const QuantParams& s) {
+    const auto& p = std::get<MlxParams>(s);
+    return "mlx:" + std::to_string(p.bits) + " (affine, group " + std::to_string(p.group_size) + ")";
+}
+
+std::string output_tag(const QuantParams& s) { return std::to_string(std::get<MlxParams>(s).bits) + "bit"; }
+
+// mlx-lm `quantize_model`: {"group_size", "bits", "mode"}.
+void config(const QuantParams& s, JsonWriter& w) {
+    const auto& p = std::get<MlxParams>(s);
+    w.key("group_size").value(p.group_size).key("bits").value(p.bits).key("mode").value(mlx_mode_name(p.mode));
+}
+
+std::vector<OutSpec> outputs(const QuantParams& s, const std::string& prefix, u64 R, u64 C, DType wdtype) {
+    const auto& p = std::get<MlxParams>(s);
+    const u64 G = C / p.group_size;
+    return {{prefix + "weight", DType::U32, {R, C * p.bits / 32}},
+            {prefix + "scales", wdtype, {R, G}},
+            {prefix + "biases", wdtype, {R, G}}};
+}
+
+std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<MlxQuantizer>(std::get<MlxParams>(s), w);
+}
+
+}  // namespace
+
+const StSchemeRow& mlx_row() {
+    static const StSchemeRow r = [] {
+        StSchemeRow r;
+        r.names = {"mlx", "mlx:2", "mlx:3", "mlx:4", "mlx:5", "mlx:6", "mlx:8"};
+        r.facts_family = "mlx";
+        r.takes_group_size = true;
+        r.selection = Selection::MlxLm;
+        r.layout = OutputLayout::MlxLm;
+        r.writes = writes, r.parse = parse, r.refuse = refuse, r.weight_params = weight_params;
+        r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
+        r.quantizer = quantizer;
+        return r;
+    }();
+    return r;
+}
+
+}  // namespace amn::forget_st_internal
