@@ -67,7 +67,8 @@ void py_json_string(std::string& out, std::string_view s) {
                 case '\b': out += "\\b"; break;
                 case '\f': out += "\\f"; break;
                 default:
-                    if (c < 0x20) hex4(c);
+                    if (c < 0x20 || c == 0x7F) hex4(c);  // ensure_ascii: all but ' ' … '~'
+
                     else out += static_cast<char>(c);
             }
             ++i;

@@ -8,7 +8,7 @@
 // - separators "," + newline + indent between items, ": " after keys; an
 //   empty object / array is "{}" / "[]";
 // - strings: `"` `\` and \n \r \t \b \f escaped by name, other characters
-//   below 0x20 and every non-ASCII character as \uXXXX (UTF-16 surrogate
+//   below 0x20, DEL and every non-ASCII character as \uXXXX (UTF-16 surrogate
 //   pairs above U+FFFF);
 // - integers as written (int64 / uint64), floats as Python's repr: the
 //   shortest round-trip digits, fixed notation for decimal exponents −4 … 15
