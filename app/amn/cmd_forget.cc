@@ -308,7 +308,7 @@ int cmd_forget(Args& args) {
     const auto to = args.option("--to");
     if (!to)
         throw UsageError{"--to is required: gguf:FTYPE (e.g. --to gguf:Q4_K_M) or a safetensors scheme (bnb-nf4, "
-                         "bnb-fp4, bnb-int8, fp8, fp8-block-deepseek, w4a16, w4a16-asym, w8a16, w8a16-asym)"};
+                         "bnb-fp4, bnb-int8, fp8, fp8-block-deepseek, w4a16, w4a16-asym, w8a16, w8a16-asym, mlx[:BITS])"};
     if (to->rfind("gguf:", 0) != 0) return cmd_forget_st(args, *to);
     opt.ftype = to->substr(5);  // checked by the core (a named error listing llama-quantize's names)
     if (const auto* ft = parse_llama_file_type(opt.ftype)) opt.ftype = std::string(ft->name);

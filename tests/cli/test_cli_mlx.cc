@@ -15,6 +15,10 @@
 //   dequantized twin (sha256 recorded in tests/cli/data/mlx_gguf_reference.json;
 //   the converter itself refuses MLX folders), and forget to llama-quantize's
 //   file types equals forget of that twin;
+// - forget to MLX (--to mlx:BITS --group-size G) writes every tensor as MLX's
+//   quantizer does (numpy's formulation in tests/cli/mlx_folders.py --from-hf),
+//   config.json with quantization + quantization_config, sorted keys, what the
+//   read side detects again; bad bits / group sizes are usage errors;
 // - inspect names the scheme of every module, overrides included;
 // - bad input (no MLX config, config bits that disagree with the shapes, a
 //   module marked false with scales, an unknown mode, a width MLX has not)
@@ -181,6 +185,80 @@ private slots:
             QCOMPARE(run_amn({"forget", twin, "--to", "gguf:" + ftype, "-o", b}).exit_code, 0);
             QVERIFY2(amn::test::read_file(a.toStdString()) == amn::test::read_file(b.toStdString()), qPrintable(ftype));
         }
+    }
+
+    void forgetToMlx_data() {
+        QTest::addColumn<int>("bits");
+        QTest::addColumn<int>("group");
+        QTest::newRow("4-bit g32") << 4 << 32;
+        QTest::newRow("3-bit g32") << 3 << 32;
+        QTest::newRow("6-bit g32") << 6 << 32;
+        QTest::newRow("8-bit g64") << 8 << 64;
+    }
+    void forgetToMlx() {
+        SKIP_WITHOUT_MLX(dir);
+        QFETCH(int, bits);
+        QFETCH(int, group);
+        const QString hf = dir + "/../hf-gguf/inputs/Llama-2-7b-hf";
+        QTemporaryDir tmp;
+        const QString want = tmp.filePath("numpy"), got = tmp.filePath("amn");
+        const auto g = run(QString::fromStdString(amn::test::python()),
+                           {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py", "--from-hf", hf, want,
+                            "--bits", QString::number(bits), "--group-size", QString::number(group)});
+        QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        const auto r = run_amn({"forget", hf, "--to", "mlx:" + QString::number(bits), "--group-size", QString::number(group), "-o", got});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const auto a = tensors_under(got), b = tensors_under(want);
+        QVERIFY(!b.empty());
+        QCOMPARE(a.size(), b.size());
+        for (const auto& [k, t] : b) {
+            const auto it = a.find(k);
+            QVERIFY2(it != a.end(), k.c_str());
+            QCOMPARE(it->second.dtype, t.dtype);
+            QVERIFY2(it->second.shape == t.shape, k.c_str());
+            QVERIFY2(it->second.bytes == t.bytes, ("bytes differ: " + k).c_str());
+        }
+        for (const QString& f : QDir(got).entryList({"*.safetensors"}, QDir::Files)) {
+            auto st = amn::test::read_safetensors_raw((got + "/" + f).toStdString());
+            QVERIFY(st);
+            QCOMPARE(st->metadata["format"], std::string("mlx"));
+        }
+        const QJsonObject cfg = json_file(got + "/config.json");
+        for (const char* k : {"quantization", "quantization_config"}) {
+            const QJsonObject q = cfg[k].toObject();
+            QCOMPARE(q["bits"].toInt(), bits);
+            QCOMPARE(q["group_size"].toInt(), group);
+            QCOMPARE(q["mode"].toString(), QString("affine"));
+        }
+        const QJsonObject in = json_file(hf + "/config.json");
+        for (auto it = in.begin(); it != in.end(); ++it) QCOMPARE(cfg[it.key()], it.value());
+        QVERIFY(QFileInfo::exists(got + "/tokenizer.model"));
+        // Read back: one MLX scheme, nothing unsupported.
+        const auto i = run_amn({"inspect", "--json", got});
+        QCOMPARE(i.exit_code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(i.out.toUtf8()).object();
+        QCOMPARE(o["schemes"].toArray().size(), 1);
+        QCOMPARE(o["schemes"].toArray()[0].toObject()["id"].toString(),
+                 QString("mlx-affine-%1bit-g%2").arg(bits).arg(group));
+        QCOMPARE(o["tensors"].toObject()["unsupported"].toInt(), 0);
+    }
+
+    void forgetToMlxRefuses_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("7 bits") << QStringList{"--to", "mlx:7"} << "unknown scheme 'mlx:7'";
+        QTest::newRow("group 48") << QStringList{"--to", "mlx:4", "--group-size", "48"} << "32, 64 or 128";
+        QTest::newRow("--blocksize") << QStringList{"--to", "mlx", "--blocksize", "64"} << "--blocksize does not apply";
+    }
+    void forgetToMlxRefuses() {
+        SKIP_WITHOUT_MLX(dir);
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        QTemporaryDir tmp;
+        const auto r = run_amn(QStringList{"forget", dir + "/../hf-gguf/inputs/Llama-2-7b-hf"} + args + QStringList{"-o", tmp.filePath("o")});
+        QVERIFY(r.exit_code != 0);
+        QVERIFY2(r.err.contains(says), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(tmp.filePath("o")));
     }
 
     void inspectNamesEveryScheme() {
