@@ -368,10 +368,6 @@
             <translation>Kanal</translation>
         </message>
         <message>
-            <source>Group size (w4a16, w8a16):</source>
-            <translation>Gruppengröße (w4a16, w8a16):</translation>
-        </message>
-        <message>
             <source>REGEX; … tensors never quantized</source>
             <translation>REGEX; … nie quantisierte Tensoren</translation>
         </message>
@@ -723,6 +719,10 @@
                 <numerusform>%Ln Tensor zu GGUF %1 konvertiert, wie convert_hf_to_gguf.py es schreibt: %2 geschrieben in %3 s.</numerusform>
                 <numerusform>%Ln Tensoren zu GGUF %1 konvertiert, wie convert_hf_to_gguf.py es schreibt: %2 geschrieben in %3 s.</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>Group size (w4a16, w8a16, mlx):</source>
+            <translation>Gruppengröße (w4a16, w8a16, mlx):</translation>
         </message>
     </context>
     <context>
@@ -1730,6 +1730,26 @@
         <message>
             <source>FP8 (%1), %2, %3 scales (powers of two, UE8M0)</source>
             <translation>FP8 (%1), %2, %3-Skalen (Zweierpotenzen, UE8M0)</translation>
+        </message>
+        <message>
+            <source>MLX affine %1-bit, group %2, %3 scales and biases</source>
+            <translation>MLX affin %1 Bit, Gruppe %2, %3-Skalen und -Biases</translation>
+        </message>
+        <message>
+            <source>MLX MXFP4, E2M1 with an E8M0 scale per %1</source>
+            <translation>MLX MXFP4, E2M1 mit einer E8M0-Skala je %1</translation>
+        </message>
+        <message>
+            <source>MLX NVFP4, E2M1 with an E4M3 scale per %1</source>
+            <translation>MLX NVFP4, E2M1 mit einer E4M3-Skala je %1</translation>
+        </message>
+        <message>
+            <source>MLX MXFP8, E4M3 with an E8M0 scale per %1</source>
+            <translation>MLX MXFP8, E4M3 mit einer E8M0-Skala je %1</translation>
+        </message>
+        <message>
+            <source>kept: the group size does not divide its rows</source>
+            <translation>beibehalten: die Gruppengröße teilt seine Zeilen nicht</translation>
         </message>
     </context>
     <context>

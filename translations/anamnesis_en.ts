@@ -368,10 +368,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>Group size (w4a16, w8a16):</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>REGEX; … tensors never quantized</source>
             <translation type="unfinished" />
         </message>
@@ -722,6 +718,10 @@
                 <numerusform>Converted %Ln tensor to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.</numerusform>
                 <numerusform>Converted %Ln tensors to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>Group size (w4a16, w8a16, mlx):</source>
+            <translation type="unfinished" />
         </message>
     </context>
     <context>
@@ -1728,6 +1728,26 @@
         </message>
         <message>
             <source>FP8 (%1), %2, %3 scales (powers of two, UE8M0)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>MLX affine %1-bit, group %2, %3 scales and biases</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>MLX MXFP4, E2M1 with an E8M0 scale per %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>MLX NVFP4, E2M1 with an E4M3 scale per %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>MLX MXFP8, E4M3 with an E8M0 scale per %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>kept: the group size does not divide its rows</source>
             <translation type="unfinished" />
         </message>
     </context>

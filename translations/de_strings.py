@@ -416,7 +416,7 @@ DE = {
     (W, "Granularity (fp8):"): "Granularität (fp8):",
     (W, "Power-of-two scales (ue8m0)"): "Skalen als Zweierpotenzen (ue8m0)",
     (W, "channel"): "Kanal",
-    (W, "Group size (w4a16, w8a16):"): "Gruppengröße (w4a16, w8a16):",
+    (W, "Group size (w4a16, w8a16, mlx):"): "Gruppengröße (w4a16, w8a16, mlx):",
     (W, "REGEX; … tensors never quantized"): "REGEX; … nie quantisierte Tensoren",
     (W, "&Keep:"): "Be&halten:",
     (W, "&Re-quantize an already quantized input (the errors compound)"):
@@ -637,6 +637,11 @@ DE.update({
     (X, "kept: lm_head"): "beibehalten: lm_head",
     (X, "kept: router"): "beibehalten: Router",
     (X, "kept: not a block Linear"): "beibehalten: kein Linear eines Blocks",
+    (X, "kept: the group size does not divide its rows"): "beibehalten: die Gruppengröße teilt seine Zeilen nicht",
+    (X, "MLX affine %1-bit, group %2, %3 scales and biases"): "MLX affin %1 Bit, Gruppe %2, %3-Skalen und -Biases",
+    (X, "MLX MXFP4, E2M1 with an E8M0 scale per %1"): "MLX MXFP4, E2M1 mit einer E8M0-Skala je %1",
+    (X, "MLX NVFP4, E2M1 with an E4M3 scale per %1"): "MLX NVFP4, E2M1 mit einer E4M3-Skala je %1",
+    (X, "MLX MXFP8, E4M3 with an E8M0 scale per %1"): "MLX MXFP8, E4M3 mit einer E8M0-Skala je %1",
     (X, " (decoded to BF16)"): " (zu BF16 dekodiert)",
 })
 

@@ -100,7 +100,7 @@ QWizardPage* ConvertWizard::buildOptionsPage() {
         groupSize_ = new QComboBox(g);
         for (int gs : {128, 64, 32}) groupSize_->addItem(QString::number(gs), gs);
         groupSize_->addItem(tr("channel"), 0);
-        f->addRow(tr("Group size (w4a16, w8a16):"), groupSize_);
+        f->addRow(tr("Group size (w4a16, w8a16, mlx):"), groupSize_);
         keep_ = new QLineEdit(g);
         keep_->setPlaceholderText(tr("REGEX; … tensors never quantized"));
         f->addRow(tr("&Keep:"), keep_);
