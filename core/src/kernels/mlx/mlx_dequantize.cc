@@ -13,22 +13,14 @@
 namespace amn::kernels::mlx {
 namespace {
 
-inline std::uint32_t bits_of(float x) noexcept { return std::bit_cast<std::uint32_t>(x); }
-inline float float_of(std::uint32_t u) noexcept { return std::bit_cast<float>(u); }
 
-inline float round_f16(float x) noexcept { return scalar::f32_from_f16(scalar::f16_from_f32(x)); }
+inline float round_f16(float x) noexcept { return amn::kernels::scalar::f32_from_f16(amn::kernels::scalar::f16_from_f32(x)); }
 
 // E2M1 values of the 16 codes (sign bit 3): ±{0, 0.5, 1, 1.5, 2, 3, 4, 6}.
 constexpr std::array<float, 16> kE2m1{0.0f,  0.5f,  1.0f,  1.5f,  2.0f,  3.0f,  4.0f,  6.0f,
                                       -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f};
 
 }  // namespace
-
-float round_bf16(float x) noexcept {
-    const std::uint32_t u = bits_of(x);
-    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return float_of(0x7FC00000u);
-    return float_of(((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16) << 16);
-}
 
 void unpack_codes(unsigned bits, const std::uint8_t* bytes, std::uint8_t* q, std::size_t n) {
     const std::uint32_t mask = (1u << bits) - 1u;
@@ -57,7 +49,7 @@ void unpack_codes(unsigned bits, const std::uint8_t* bytes, std::uint8_t* q, std
     }
 }
 
-void affine_group(DType dtype, const std::uint8_t* q, float scale, float bias, float* y, std::size_t n) {
+void scalar::affine_group(DType dtype, const std::uint8_t* q, float scale, float bias, float* y, std::size_t n) {
     switch (dtype) {
         case DType::BF16:
             for (std::size_t i = 0; i < n; ++i) y[i] = round_bf16(round_bf16(static_cast<float>(q[i]) * scale) + bias);
@@ -80,7 +72,7 @@ float e8m0_scale(std::uint8_t e) noexcept {
 }
 
 float e4m3_value(std::uint8_t x) noexcept {
-    const float m = scalar::f32_from_f16(static_cast<std::uint16_t>((x & 127u) << 7)) * 256.0f;
+    const float m = amn::kernels::scalar::f32_from_f16(static_cast<std::uint16_t>((x & 127u) << 7)) * 256.0f;
     return (x & 128u) ? -m : m;
 }
 

@@ -14,6 +14,7 @@
 
 #include "anamnesis/dtype.hpp"
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -30,10 +31,24 @@ void unpack_codes(unsigned bits, const std::uint8_t* bytes, std::uint8_t* q, std
 /// NaN → 0x7FC0; F16: IEEE nearest even; F32: the f32 operations), as MLX's
 /// CPU `multiply` then `add` of the scales' dtype. `scale` and `bias` are
 /// the stored values widened to f32. \pre dtype is BF16, F16 or F32.
+/// Dispatched to the best Highway target for BF16 and F32 (mlx_simd.cc);
+/// every target equals scalar::affine_group bit for bit (test_mlx_kernels).
 void affine_group(DType dtype, const std::uint8_t* q, float scale, float bias, float* y, std::size_t n);
 
+namespace scalar {
+/// The reference of affine_group: one value at a time.
+void affine_group(DType dtype, const std::uint8_t* q, float scale, float bias, float* y, std::size_t n);
+}  // namespace scalar
+
+/// The Highway target affine_group dispatches to ("AVX2", …), for tests.
+const char* mlx_target_name() noexcept;
+
 /// MLX's BF16 rounding of one f32 (nearest even; any NaN → 0x7FC0), widened back.
-float round_bf16(float x) noexcept;
+inline float round_bf16(float x) noexcept {
+    const std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+    const std::uint32_t r = ((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16) << 16;
+    return std::bit_cast<float>((u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : r);
+}
 
 /// The E8M0 scale as MLX computes it: power(2, bf16(e) − 127) in BF16 —
 /// 2^(e−127), e = 0 giving the BF16 subnormal 2^−127, e = 255 giving +inf.

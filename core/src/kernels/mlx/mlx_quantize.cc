@@ -13,7 +13,7 @@ namespace {
 float round_to(DType dtype, float x) noexcept {
     switch (dtype) {
         case DType::BF16: return round_bf16(x);
-        case DType::F16: return scalar::f32_from_f16(scalar::f16_from_f32(x));
+        case DType::F16: return amn::kernels::scalar::f32_from_f16(amn::kernels::scalar::f16_from_f32(x));
         default: return x;
     }
 }
