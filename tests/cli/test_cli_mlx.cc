@@ -230,8 +230,26 @@ private slots:
             QCOMPARE(q["group_size"].toInt(), group);
             QCOMPARE(q["mode"].toString(), QString("affine"));
         }
-        const QJsonObject in = json_file(hf + "/config.json");
-        for (auto it = in.begin(); it != in.end(); ++it) QCOMPARE(cfg[it.key()], it.value());
+        // config.json, byte for byte as mlx-lm d78bf58e writes it: load_config (json.load, eos_token_id
+        // from generation_config.json when truthy), quantize_model's two keys, save_config (drops
+        // _name_or_path and vision_config, sorts the top level, json.dump indent=4, no newline).
+        const auto py = run(QString::fromStdString(amn::test::python()),
+                            {"-c",
+                             "import json,sys,os\n"
+                             "d=sys.argv[1]; c=json.load(open(os.path.join(d,'config.json')))\n"
+                             "g=os.path.join(d,'generation_config.json')\n"
+                             "if os.path.exists(g):\n"
+                             "  e=json.load(open(g)).get('eos_token_id')\n"
+                             "  if e: c['eos_token_id']=e\n"
+                             "q={'group_size':int(sys.argv[3]),'bits':int(sys.argv[2]),'mode':'affine'}\n"
+                             "c['quantization']=q; c['quantization_config']=q\n"
+                             "c.pop('_name_or_path',None); c.pop('vision_config',None)\n"
+                             "sys.stdout.write(json.dumps(dict(sorted(c.items())),indent=4))",
+                             hf, QString::number(bits), QString::number(group)});
+        QVERIFY2(py.exit_code == 0, qPrintable(py.err));
+        QFile cf(got + "/config.json");
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(cf.readAll()), py.out);
         QVERIFY(QFileInfo::exists(got + "/tokenizer.model"));
         // Read back: one MLX scheme, nothing unsupported.
         const auto i = run_amn({"inspect", "--json", got});

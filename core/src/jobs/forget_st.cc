@@ -31,6 +31,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <limits>
 #include <map>
@@ -74,6 +76,21 @@ struct Prepared {
     std::vector<Entry> entries;
     std::vector<std::string> ignore;
 };
+
+// generation_config.json of the input: beside its config.json, or (GGUF) the
+// one its Hugging Face layout writes.
+std::optional<std::string> generation_config(const Catalog& cat, const forget_st_internal::StInput& in) {
+    for (const auto& [name, text] : in.side_files())
+        if (name == "generation_config.json") return text;
+    if (cat.config_path.empty()) return std::nullopt;
+    const fs::path p = fs::path(cat.config_path).parent_path() / "generation_config.json";
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) return std::nullopt;
+    std::ifstream f(p, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (!f.good() && !f.eof()) throw Error(ErrorCode::Io, "cannot read generation_config.json", p.string());
+    return text;
+}
 
 // The group size of an MLX scheme (its selection depends on it); 0 otherwise.
 u64 mlx_group_size(const QuantParams& s) {
@@ -225,8 +242,9 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
 
     // Output files (checks: never an input, OutputExists, folder created).
     const bool mlx_layout = st_scheme_row(opt.scheme).layout == forget_st_internal::OutputLayout::MlxLm;
-    const std::string config_json = mlx_layout ? forget_st_internal::mlx_config_with(in.config_json(), res.quantization_config)
-                                               : forget_st_internal::config_with(in.config_json(), res.quantization_config);
+    const std::string config_json = mlx_layout
+        ? forget_st_internal::mlx_config_with(in.config_json(), res.quantization_config, generation_config(cat, in))
+        : forget_st_internal::config_with(in.config_json(), res.quantization_config) + "\n";
     const auto side_files = in.side_files();
     detail::OutputFilesOptions files{opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output, opt.force,
                                      true, {}};
@@ -292,7 +310,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     run.prepass_batch_elems = 8 * std::max<u64>(1, opt.chunk_bytes);
     // Commit the whole set: all in place, or (on any failure) none.
     run.before_commit = [&] {
-        sink.set_config_json(config_json + "\n");
+        sink.set_config_json(config_json);
         for (auto& [dst, text] : detail::read_ancillary_files(cat, paths, opt.force, side_files)) sink.add_file(dst, std::move(text));
     };
     const auto ran = exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);

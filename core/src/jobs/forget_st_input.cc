@@ -49,7 +49,24 @@ std::string forget_st_internal::config_with(const std::optional<std::string>& co
     return w.take();
 }
 
-std::string forget_st_internal::mlx_config_with(const std::optional<std::string>& config_json, const std::string& qc) {
+std::string forget_st_internal::mlx_config_with(const std::optional<std::string>& config_json, const std::string& qc,
+                                                const std::optional<std::string>& generation_config) {
+    // generation_config.json's eos_token_id, when Python would call it true
+    // (a non-zero number, a non-empty list).
+    std::optional<std::string> eos;
+    if (generation_config) {
+        const detail::JsonDoc g(*generation_config, "generation_config.json", "generation_config.json");
+        simdjson::dom::element v;
+        if (g.root()["eos_token_id"].get(v) == simdjson::SUCCESS) {
+            const bool truthy = v.is_array() ? simdjson::dom::array(v).size() != 0
+                              : v.is_int64() ? std::int64_t(v) != 0
+                              : v.is_uint64() ? std::uint64_t(v) != 0
+                              : v.is_double() ? double(v) != 0.0
+                              : v.is_bool() ? bool(v)
+                              : v.is_string() ? !std::string_view(v).empty() : false;
+            if (truthy) eos = simdjson::minify(v);
+        }
+    }
     // {input keys, quantization, quantization_config} as one JSON object, then
     // dumped the Python way with sorted keys (a key of the input named like
     // them is replaced, as the dict assignment does).
@@ -60,11 +77,13 @@ std::string forget_st_internal::mlx_config_with(const std::optional<std::string>
         if (in.root().get_object().get(o) != simdjson::SUCCESS)
             throw Error(ErrorCode::BadJson, "config.json is not a JSON object", "config.json");
         for (auto [k, v] : o) {
-            if (k == "quantization" || k == "quantization_config") continue;
+            if (k == "quantization" || k == "quantization_config" || k == "_name_or_path" || k == "vision_config") continue;
+            if (k == "eos_token_id" && eos) continue;
             detail::py_json_string(merged, k);
             merged += ':' + simdjson::minify(v) + ',';
         }
     }
+    if (eos) merged += "\"eos_token_id\":" + *eos + ",";
     merged += "\"quantization\":" + qc + ",\"quantization_config\":" + qc + "}";
     const detail::JsonDoc doc(merged, "config.json", "config.json");
     std::string out;

@@ -52,12 +52,16 @@ private:
 /// other keys keep their order and text. \throws Error on invalid JSON.
 std::string config_with(const std::optional<std::string>& config_json, const std::string& qc);
 
-/// The input's config.json as mlx-lm's `save_config` writes it after
+/// The input's config.json as mlx-lm (d78bf58e) writes it after
 /// `quantize_model`: every key of the input (json.load: a repeated key's last
-/// value) plus `quantization` and `quantization_config` = `qc` (raw JSON),
-/// keys sorted, json.dump(indent=4) (util/py_json.hpp).
+/// value) but `_name_or_path` and `vision_config` (save_config l.956-957);
+/// `eos_token_id` taken from `generation_config` (its text, when given) when
+/// that file sets a truthy one (load_config l.277-293); `quantization` and
+/// `quantization_config` = `qc` (raw JSON); top-level keys sorted,
+/// json.dump(indent=4), no trailing newline (util/py_json.hpp).
 /// \throws Error{BadJson} on invalid JSON.
-std::string mlx_config_with(const std::optional<std::string>& config_json, const std::string& qc);
+std::string mlx_config_with(const std::optional<std::string>& config_json, const std::string& qc,
+                            const std::optional<std::string>& generation_config = std::nullopt);
 
 /// "a.b.c.weight" → "a.b.c" (a name without ".weight" as it is).
 std::string module_of(const std::string& name);
