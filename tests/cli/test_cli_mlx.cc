@@ -16,7 +16,9 @@
 //   the converter itself refuses MLX folders), and forget to llama-quantize's
 //   file types equals forget of that twin;
 // - forget to MLX (--to mlx:BITS --group-size G) writes every tensor as MLX's
-//   quantizer does (numpy's formulation in tests/cli/mlx_folders.py --from-hf),
+//   own mx::quantize does (sha256 per tensor recorded from MLX built from
+//   source: tests/cli/data/mlx_quantize_reference.json; F16 and BF16 models,
+//   2/3/4/5/6/8 bits) and as numpy's formulation (tests/cli/mlx_folders.py --from-hf),
 //   config.json with quantization + quantization_config, sorted keys, what the
 //   read side detects again; bad bits / group sizes are usage errors;
 // - inspect names the scheme of every module, overrides included;
@@ -29,6 +31,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -259,6 +262,35 @@ private slots:
         QCOMPARE(o["schemes"].toArray()[0].toObject()["id"].toString(),
                  QString("mlx-affine-%1bit-g%2").arg(bits).arg(group));
         QCOMPARE(o["tensors"].toObject()["unsupported"].toInt(), 0);
+    }
+
+    void forgetToMlxAsMlx() {
+        SKIP_WITHOUT_MLX(dir);
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_quantize_reference.json");
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
+        QCOMPARE(cases.size(), 7);
+        for (const auto& cv : cases) {
+            const QJsonObject c = cv.toObject();
+            const QString model = c["model"].toString();
+            const QString bits = QString::number(c["bits"].toInt()), group = QString::number(c["group_size"].toInt());
+            QTemporaryDir tmp;
+            const QString out = tmp.filePath("out");
+            const auto r = run_amn({"forget", dir + "/../hf-gguf/inputs/" + model, "--to", "mlx:" + bits, "--group-size", group, "-o", out});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            const auto got = tensors_under(out);
+            const QJsonObject want = c["tensors"].toObject();
+            QCOMPARE(got.size(), std::size_t(want.size()));
+            for (auto it = want.begin(); it != want.end(); ++it) {
+                const auto g = got.find(it.key().toStdString());
+                QVERIFY2(g != got.end(), qPrintable(it.key()));
+                const QJsonArray w = it.value().toArray();
+                QCOMPARE(QString::fromStdString(g->second.dtype), w[0].toString());
+                const QByteArray bytes(reinterpret_cast<const char*>(g->second.bytes.data()), qsizetype(g->second.bytes.size()));
+                QVERIFY2(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() == w[2].toString().toLatin1(),
+                         qPrintable(model + " " + bits + "-bit: " + it.key()));
+            }
+        }
     }
 
     void forgetToMlxRefuses_data() {
