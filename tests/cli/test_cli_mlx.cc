@@ -18,7 +18,11 @@
 // - forget to MLX (--to mlx:BITS --group-size G) writes every tensor as MLX's
 //   own mx::quantize does (sha256 per tensor recorded from MLX built from
 //   source: tests/cli/data/mlx_quantize_reference.json; F16 and BF16 models,
-//   2/3/4/5/6/8 bits) and as numpy's formulation (tests/cli/mlx_folders.py --from-hf),
+//   2/3/4/5/6/8 bits) and as numpy's formulation (tests/cli/mlx_folders.py --from-hf);
+//   model.safetensors, model.safetensors.index.json and config.json byte for
+//   byte what the real `mlx_lm.convert -q` writes (sha256 recorded from it:
+//   tests/cli/data/mlx_convert_reference.json; Llama 2 F16, Llama 3, Qwen3
+//   BF16 tied, 3/4/6/8 bits, groups 32/64);
 //   config.json with quantization + quantization_config, sorted keys, what the
 //   read side detects again; bad bits / group sizes are usage errors;
 // - inspect names the scheme of every module, overrides included;
@@ -289,6 +293,30 @@ private slots:
                 const QByteArray bytes(reinterpret_cast<const char*>(g->second.bytes.data()), qsizetype(g->second.bytes.size()));
                 QVERIFY2(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() == w[2].toString().toLatin1(),
                          qPrintable(model + " " + bits + "-bit: " + it.key()));
+            }
+        }
+    }
+
+    void forgetToMlxAsMlxLmConvert() {
+        SKIP_WITHOUT_MLX(dir);
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_reference.json");
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
+        QCOMPARE(cases.size(), 5);
+        for (const auto& cv : cases) {
+            const QJsonObject c = cv.toObject();
+            const QString model = c["model"].toString();
+            const QString bits = QString::number(c["bits"].toInt()), group = QString::number(c["group_size"].toInt());
+            QTemporaryDir tmp;
+            const QString out = tmp.filePath("out");
+            const auto r = run_amn({"forget", dir + "/../hf-gguf/inputs/" + model, "--to", "mlx:" + bits, "--group-size", group, "-o", out});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            const QJsonObject files = c["files"].toObject();
+            for (auto it = files.begin(); it != files.end(); ++it) {
+                QFile f(out + "/" + it.key());
+                QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(it.key()));
+                QVERIFY2(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
+                         qPrintable(model + " " + bits + "-bit g" + group + ": " + it.key() + " differs from mlx_lm.convert's"));
             }
         }
     }

@@ -92,6 +92,46 @@ std::optional<std::string> generation_config(const Catalog& cat, const forget_st
     return text;
 }
 
+// One output tensor of mlx-lm's layout: entry, index in its outs, shard.
+struct MlxSlot {
+    std::size_t entry = 0, out = 0, shard = 0;
+};
+
+// mlx-lm's shards (utils.py make_shards l.642-663): the tensors in
+// module-tree order, a new shard when the next tensor would pass 5 GiB of
+// data (strictly greater; a first tensor over the limit leaves shard 1
+// empty, as mlx-lm does).
+std::vector<MlxSlot> mlx_shards(const std::vector<Entry>& entries, std::string (*key)(const std::string&)) {
+    struct Item {
+        std::string key;
+        MlxSlot slot;
+        u64 bytes;
+    };
+    std::vector<Item> items;
+    for (std::size_t k = 0; k < entries.size(); ++k)
+        for (std::size_t j = 0; j < entries[k].outs.size(); ++j) {
+            const auto& o = entries[k].outs[j];
+            u64 n = 1;
+            for (auto d : o.shape) n *= d;
+            items.push_back({key(o.name), {k, j, 0}, dtype_bytes(o.dtype, n).value_or(0)});
+        }
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
+    constexpr u64 kLimit = u64{5} << 30;
+    std::vector<MlxSlot> out;
+    std::size_t shard = 0;
+    u64 size = 0;
+    for (auto& it : items) {
+        if (size + it.bytes > kLimit) {
+            ++shard;
+            size = 0;
+        }
+        size += it.bytes;
+        it.slot.shard = shard;
+        out.push_back(it.slot);
+    }
+    return out;
+}
+
 // The group size of an MLX scheme (its selection depends on it); 0 otherwise.
 u64 mlx_group_size(const QuantParams& s) {
     const auto* p = std::get_if<MlxParams>(&s);
@@ -250,17 +290,41 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
                                      true, {}};
     for (const auto& f : side_files) files.side_files.push_back(f.first);
     for (auto& w : in.warnings()) res.warnings.push_back(std::move(w));
+    // mlx-lm's layout: every output tensor in its module-tree order, cut
+    // into shards of at most 5 GiB of data (save_model / make_shards).
+    std::vector<MlxSlot> mlx_slots;
+    if (mlx_layout) {
+        mlx_slots = mlx_shards(p.entries, *st_scheme_row(opt.scheme).tree_order_key);
+        files.shards = mlx_slots.empty() ? 1 : mlx_slots.back().shard + 1;
+        files.index_always = true;
+    }
     const auto paths = detail::plan_output_files(cat, files);
 
     // The output set: one shard per input shard, index.json, config.json,
     // tokenizer files, committed together (safetensors_set.hpp).
-    detail::SafetensorsSet sink(paths, opt.force, {{"format", mlx_layout ? "mlx" : "pt"}}, SafetensorsWriter::DataOrder::Upstream);
+    detail::SafetensorsSet sink(paths, opt.force, {{"format", mlx_layout ? "mlx" : "pt"}},
+                                mlx_layout ? SafetensorsWriter::DataOrder::MlxSaveSafetensors : SafetensorsWriter::DataOrder::Upstream);
     const std::size_t nshards = sink.shard_count();
-    for (auto& e : p.entries) {
-        if (nshards == 1) e.shard = 0;
-        for (const auto& o : e.outs)
-            e.sink_index.push_back(o.tail ? sink.add_tail_tensor(e.shard, o.name, o.dtype, 1, 20)
-                                          : sink.add_tensor(e.shard, o.name, o.dtype, o.shape));
+    if (mlx_layout) {
+        // Added in module-tree order: the order MLX's writer emplaces them.
+        u64 parameters = 0;
+        for (auto& e : p.entries) {
+            e.sink_index.assign(e.outs.size(), 0);
+            parameters += e.info.numel;
+        }
+        for (const auto& s : mlx_slots) {
+            auto& e = p.entries[s.entry];
+            const auto& o = e.outs[s.out];
+            e.sink_index[s.out] = sink.add_tensor(s.shard, o.name, o.dtype, o.shape);
+        }
+        sink.set_mlx_index(parameters);
+    } else {
+        for (auto& e : p.entries) {
+            if (nshards == 1) e.shard = 0;
+            for (const auto& o : e.outs)
+                e.sink_index.push_back(o.tail ? sink.add_tail_tensor(e.shard, o.name, o.dtype, 1, 20)
+                                              : sink.add_tensor(e.shard, o.name, o.dtype, o.shape));
+        }
     }
 
     // The runner's plan, one tensor per entry. Every tensor streams in row

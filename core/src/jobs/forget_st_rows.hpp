@@ -92,6 +92,10 @@ struct StSchemeRow {
     /// Empty when a weight with rows of C columns can take the scheme; else
     /// why not (an Error{Usage} text). Null: every weight can.
     std::string (*refuse_row)(const QuantParams& scheme, std::uint64_t C) = nullptr;
+    /// OutputLayout::MlxLm: a key whose byte order is the order of the
+    /// tensor in mlx-lm's module tree (`tree_flatten(model.parameters())`),
+    /// which decides the shards and MLX's data order.
+    std::string (*tree_order_key)(const std::string& tensor_name) = nullptr;
     /// The encoder steps of one weight.
     std::unique_ptr<SchemeQuantizer> (*quantizer)(const QuantParams& scheme, const QuantWeight& weight) = nullptr;
 };

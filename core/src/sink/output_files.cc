@@ -74,7 +74,8 @@ void refuse_input_as_output(const Catalog& cat, const std::string& path) {
 OutputPaths plan_output_files(const Catalog& cat, const OutputFilesOptions& opt) {
     OutputPaths L;
     const std::string& out = opt.output;
-    const std::size_t nshards = cat.format == Format::Safetensors ? std::max<std::size_t>(1, cat.shards.size()) : 1;
+    const std::size_t nshards = opt.shards ? std::max<std::size_t>(1, *opt.shards)
+                              : cat.format == Format::Safetensors ? std::max<std::size_t>(1, cat.shards.size()) : 1;
     if (out.ends_with(".safetensors")) {
         const fs::path p(out);
         L.dir = p.has_parent_path() ? p.parent_path().string() : ".";
@@ -94,9 +95,17 @@ OutputPaths plan_output_files(const Catalog& cat, const OutputFilesOptions& opt)
         L.dir = out;
         const fs::path d(out);
         if (nshards == 1) {
-            const std::string name = cat.format == Format::Safetensors && !cat.shards.empty()
+            const std::string name = cat.format == Format::Safetensors && !cat.shards.empty() && !opt.shards
                                          ? fs::path(cat.shards[0].path).filename().string() : "model.safetensors";
             L.shard_paths.push_back((d / name).string());
+            if (opt.index_always) L.index_path = (d / "model.safetensors.index.json").string();
+        } else if (opt.shards) {
+            for (std::size_t i = 0; i < nshards; ++i) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "model-%05zu-of-%05zu.safetensors", i + 1, nshards);
+                L.shard_paths.push_back((d / buf).string());
+            }
+            L.index_path = (d / "model.safetensors.index.json").string();
         } else {
             std::set<std::string> names;
             for (const auto& s : cat.shards) names.insert(fs::path(s.path).filename().string());

@@ -44,6 +44,14 @@ struct OutputFilesOptions {
     /// Names of the files the job writes into the output folder (checked
     /// like the shards: never an input, OutputExists without force).
     std::vector<std::string> side_files;
+    /// Set: the job cuts the output into this many shards itself (forget to
+    /// MLX: mlx-lm's 5 GiB shards), named `model.safetensors` (one) or
+    /// `model-%05d-of-%05d.safetensors` in a folder, `OUT-%05d-of-%05d` for
+    /// an OUT.safetensors; unset: one shard per input shard, the input's names.
+    std::optional<std::size_t> shards;
+    /// A folder output gets `model.safetensors.index.json` even with one
+    /// shard (mlx-lm's save_model).
+    bool index_always = false;
 };
 
 /// Decide every output path for `cat` and `opt`.

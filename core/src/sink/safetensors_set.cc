@@ -8,6 +8,8 @@
 #include "anamnesis/json_writer.hpp"
 #include "sink/sink_file.hpp"
 #include "sink/temp_file.hpp"
+#include "util/json_dom.hpp"
+#include "util/py_json.hpp"
 
 #include <filesystem>
 #include <map>
@@ -24,6 +26,7 @@ struct SafetensorsSet::Impl {
     std::vector<std::unique_ptr<SafetensorsWriter>> shards;
     std::vector<std::pair<std::size_t, std::size_t>> where;  // set index → (shard, index in shard)
     std::vector<std::string> names;                          // set index → tensor name
+    std::optional<std::uint64_t> mlx_parameters;             // set_mlx_index()
     std::optional<std::string> config;
     std::vector<std::pair<std::string, std::string>> extra;  // (final path, bytes)
     std::vector<std::string> files;
@@ -158,6 +161,8 @@ void SafetensorsSet::write(std::size_t tensor, std::uint64_t offset, std::span<c
     d.guarded([&] { d.shards[s]->write(k, offset, bytes); });
 }
 
+void SafetensorsSet::set_mlx_index(std::uint64_t total_parameters) { d_->mlx_parameters = total_parameters; }
+
 void SafetensorsSet::commit() {
     Impl& d = *d_;
     d.guarded([&] {
@@ -172,14 +177,22 @@ void SafetensorsSet::commit() {
                 total += d.shards[s]->tensor_nbytes(k);
                 weight_map[d.names[i]] = fs::path(d.paths.shard_paths[s]).filename().string();
             }
-            JsonWriter j(2);
+            JsonWriter j(d.mlx_parameters ? 0 : 2);
             j.begin_object();
-            j.key("metadata").begin_object().key("total_size").value(total).end_object();
+            j.key("metadata").begin_object().key("total_size").value(total);
+            if (d.mlx_parameters) j.key("total_parameters").value(*d.mlx_parameters);
+            j.end_object();
             j.key("weight_map").begin_object();
             for (const auto& [n, f] : weight_map) j.key(n).value(f);
             j.end_object().end_object();
+            std::string text = j.take() + "\n";
+            if (d.mlx_parameters) {  // Python's json.dump(indent=4), key order kept
+                const JsonDoc doc(text, d.paths.index_path, "index.json");
+                text.clear();
+                py_json_dump(text, doc.root(), 4, false);
+            }
             extras.push_back(TempFile::create(d.staged(d.paths.index_path), d.force));
-            extras.back().write_all(j.str() + "\n");
+            extras.back().write_all(text);
         }
         if (d.config && !d.paths.config_path.empty()) {
             extras.push_back(TempFile::create(d.staged(d.paths.config_path), d.force));

@@ -58,6 +58,11 @@ public:
     /// Bytes of tensor `i` (0 for a tail tensor not set yet). \throws Error{OutOfRange}.
     std::uint64_t tensor_nbytes(std::size_t i) const override;
 
+    /// index.json as mlx-lm's save_model writes it (utils.py l.778-815):
+    /// {"metadata": {"total_size", "total_parameters": `total_parameters`},
+    /// "weight_map": sorted}, Python's json.dump(indent=4), no trailing
+    /// newline. Call before commit().
+    void set_mlx_index(std::uint64_t total_parameters);
     /// The text of config.json (written at commit when the paths have a
     /// config_path; the caller validated it). Call before commit().
     void set_config_json(std::string text);

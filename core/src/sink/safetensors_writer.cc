@@ -17,6 +17,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <unistd.h>
@@ -105,7 +106,40 @@ struct SafetensorsWriter::Impl {
 
     // The JSON header. `reserve`: tail tensors with placeholder numbers of
     // their maximum width (the room the final header may use).
+    // MLX's header: nlohmann::json dump() of std::map objects (sorted keys,
+    // compact), `__metadata__` sorted among the names.
+    std::string mlx_header() const {
+        std::vector<std::pair<std::string, std::string>> members;  // key, value JSON
+        if (!metadata.empty()) {
+            std::vector<std::pair<std::string, std::string>> m(metadata.begin(), metadata.end());
+            std::sort(m.begin(), m.end());
+            JsonWriter w;
+            w.begin_object();
+            for (const auto& [k, v] : m) w.key(k).value(v);
+            w.end_object();
+            members.emplace_back("__metadata__", w.take());
+        }
+        for (const std::size_t i : order) {
+            const Tensor& t = tensors[i];
+            JsonWriter w;
+            w.begin_object();
+            w.key("data_offsets").begin_array().value(t.begin).value(t.begin + t.nbytes).end_array();
+            w.key("dtype").value(dtype_name(t.type));
+            w.key("shape").begin_array();
+            for (auto d : t.shape) w.value(d);
+            w.end_array().end_object();
+            members.emplace_back(t.name, w.take());
+        }
+        std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        JsonWriter w;
+        w.begin_object();
+        for (const auto& [k, v] : members) w.key(k).raw(v);
+        w.end_object();
+        return w.take();
+    }
+
     std::string header(bool reserve) const {
+        if (data_order == DataOrder::MlxSaveSafetensors) return mlx_header();
         JsonWriter w;
         w.begin_object();
         if (!metadata.empty()) {
@@ -234,6 +268,15 @@ std::uint64_t SafetensorsWriter::plan_offsets() {
     d.order.clear();
     for (std::size_t i = 0; i < d.tensors.size(); ++i)
         if (!d.tensors[i].tail) d.order.push_back(i);
+    if (d.data_order == DataOrder::MlxSaveSafetensors) {
+        // libstdc++'s iteration order of the names emplaced in the order added.
+        for (const auto& t : d.tensors)
+            if (t.tail) throw Error(ErrorCode::Usage, "MLX's layout has no tail tensors", d.path, t.name);
+        std::unordered_map<std::string, std::size_t> m;
+        for (std::size_t i = 0; i < d.tensors.size(); ++i) m.emplace(d.tensors[i].name, i);
+        d.order.clear();
+        for (const auto& kv : m) d.order.push_back(kv.second);
+    }
     if (d.data_order == DataOrder::Upstream)
         std::stable_sort(d.order.begin(), d.order.end(), [&](std::size_t a, std::size_t b) {
             const auto& ta = d.tensors[a];
@@ -255,7 +298,8 @@ std::uint64_t SafetensorsWriter::plan_offsets() {
         if (d.tensors[i].tail) d.order.push_back(i);
 
     std::string head = d.header(true);
-    while ((8 + head.size()) % 8 != 0) head.push_back(' ');
+    if (d.data_order != DataOrder::MlxSaveSafetensors)
+        while ((8 + head.size()) % 8 != 0) head.push_back(' ');
     d.header_len = head.size();
     d.planned = true;
     return 8 + d.header_len + d.fixed_bytes;

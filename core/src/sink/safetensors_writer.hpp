@@ -69,7 +69,15 @@ public:
     /// tensors were added (tail tensors still last); the caller keeps every
     /// tensor aligned — remember adds them sorted by element size, largest
     /// first, in the input's order within a size.
-    enum class DataOrder { Upstream, AsAdded };
+    /// MlxSaveSafetensors: as MLX's `save_safetensors` (mlx/io/safetensors.cpp
+    /// at 846d17622, l.220-286) writes a dict that mlx-lm handed it through
+    /// nanobind: the header compact JSON with every key sorted byte-wise
+    /// (`__metadata__` among the tensor names; `data_offsets`, `dtype`,
+    /// `shape` inside an entry: nlohmann::json's std::map), no padding; the
+    /// data in the iteration order of a libstdc++ `std::unordered_map`
+    /// into which the names were emplaced in the order added (MLX on Linux;
+    /// macOS's libc++ orders differently). No tail tensors.
+    enum class DataOrder { Upstream, AsAdded, MlxSaveSafetensors };
     /// \throws Error{Usage} after plan_offsets()/allocate().
     void set_data_order(DataOrder order);
 
