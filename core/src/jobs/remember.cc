@@ -32,10 +32,13 @@ namespace {
 
 // ---- output dtype ---------------------------------------------------------
 
-DType output_dtype(const LogicalTensor& lt, const RememberOptions& o) {
+DType output_dtype(const Catalog& cat, const LogicalTensor& lt, const RememberOptions& o) {
     if (lt.quantized) return o.to.value_or(DType::BF16);
     const auto stored = lt.recipe->lossless_dtype();
     if (!stored) return o.to.value_or(DType::BF16);
+    // An ONNX DOUBLE initializer is a constant of the graph's arithmetic, not
+    // a weight: kept as stored (the ONNX reference's contract).
+    if (cat.format == Format::Onnx && *stored == DType::F64) return *stored;
     if (o.to && dtype_is_float(*stored)) return *o.to;
     return *stored;
 }
@@ -122,7 +125,7 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
         const std::size_t s = per_shard.size() == 1 ? 0 : lt.shard;
-        OutTensor t{i, output_dtype(lt, opt)};
+        OutTensor t{i, output_dtype(cat, lt, opt)};
         const auto lossless = lt.recipe->lossless_dtype();
         // Output bytes come from shape × dtype: a strided view's stored byte
         // range (stored_bytes) can be larger than its contiguous output.

@@ -257,6 +257,9 @@ struct Measure {
     RoundTripError operator()(const Fp4Params& p) const {
         throw Error(ErrorCode::Usage, "not measurable yet for " + p.id(), {}, t.name);
     }
+    RoundTripError operator()(const OnnxQuantParams& p) const {
+        throw Error(ErrorCode::Usage, "not measurable yet for " + p.id(), {}, t.name);
+    }
 };
 
 // RoundTripScheme::description() of each scheme.
@@ -296,6 +299,7 @@ struct Describe {
         return "re-quantization with ggml's " + dtype_name(p.type) + " quantizer (no importance matrix), row by row, decoded again";
     }
     std::string operator()(const Fp4Params& p) const { throw Error(ErrorCode::Usage, "not measurable yet for " + p.id()); }
+    std::string operator()(const OnnxQuantParams& p) const { throw Error(ErrorCode::Usage, "not measurable yet for " + p.id()); }
 };
 
 }  // namespace
