@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -109,6 +110,28 @@ private slots:
             QVERIFY2(p.out.contains(key), qPrintable(QString(key) + " missing:\n" + p.out.left(3000)));
     }
 
+    // Random MatMulNBits (2/4/8 bits, packed and float zero points, ragged K, float16), MatMulBnb4
+    // (NF4, FP4), GatherBlockQuantized (INT4, UINT4, UINT8 4/8-bit), DequantizeLinear (per tensor,
+    // per axis, blocked, INT4) and MatMulInteger weights: amn's values = onnxruntime's own kernels'
+    // (onnxruntime-node, installed once per build folder with npm; skipped when it cannot be).
+    void onnxruntime_crosscheck() {
+        REQUIRE_PYTHON_ONNX();
+        const QString npm = QStandardPaths::findExecutable("npm");
+        if (npm.isEmpty() || QStandardPaths::findExecutable("node").isEmpty()) QSKIP("node/npm not installed");
+        const QString dir = QString::fromStdString(amn::test::binary_dir()) + "/onnxruntime-node";
+        const QString module = dir + "/node_modules/onnxruntime-node";
+        if (!QFileInfo::exists(module + "/package.json")) {
+            QDir().mkpath(dir);
+            // --ignore-scripts: the package carries the native library; its install script downloads (and fails offline).
+            const auto r = run(npm, {"install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", dir, "onnxruntime-node@1.30.0"}, 600000);
+            if (r.exit_code != 0) QSKIP(qPrintable("npm install onnxruntime-node failed: " + r.err.left(300)));
+        }
+        QTemporaryDir tmp;
+        const auto r = run(py(), {script("onnx_ort_check.py"), amn_path(), module, tmp.path()});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QRegularExpression("\\b18 passed, 0 failed")), qPrintable(r.out));
+    }
+
     // Broken models: one named error line, exit 1, nothing written, the input untouched.
     void bad_inputs() {
         REQUIRE_PYTHON_ONNX();
@@ -135,5 +158,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliOnnx)
+QTEST_APPLESS_MAIN(TestCliOnnx)
 #include "test_cli_onnx.moc"

@@ -442,7 +442,7 @@ private:
     }
 
     void matmul_nbits(const OnnxNode& n) {
-        if (!take_payload(init(n, 0))) return;
+        if (!take_payload(init(n, 1))) return;  // inputs: A, B, scales, zero_points, g_idx, bias
         NBitsLayout l;
         const std::int64_t K = need_attr(n, "K"), N = need_attr(n, "N"), bits = need_attr(n, "bits"), bs = need_attr(n, "block_size");
         if (K <= 0 || N <= 0) fail(ErrorCode::Malformed, "K and N must be positive");
