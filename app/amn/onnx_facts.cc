@@ -36,9 +36,10 @@ std::string list_of(const Catalog& cat, std::string_view key) {
 }  // namespace
 
 void print_onnx_facts(const Catalog& cat, const Plan& plan) {
-    std::printf("  onnx          IR %s, producer %s %s, opsets %s\n", printable(meta_or(cat, "onnx.ir_version", "?")).c_str(),
-                printable(meta_or(cat, "onnx.producer_name", "(none)")).c_str(), printable(meta_or(cat, "onnx.producer_version")).c_str(),
-                printable(joined(cat, "onnx.opset.")).c_str());
+    std::string producer = meta_or(cat, "onnx.producer_name", "(none)");
+    if (const std::string v = meta_or(cat, "onnx.producer_version"); !v.empty()) producer += " " + v;
+    std::printf("  onnx          IR %s, producer %s, opsets %s\n", printable(meta_or(cat, "onnx.ir_version", "?")).c_str(),
+                printable(producer).c_str(), printable(joined(cat, "onnx.opset.")).c_str());
     std::printf("  graph         %s node(s): %s\n", printable(meta_or(cat, "onnx.nodes", "0")).c_str(), printable(joined(cat, "onnx.op.")).c_str());
     std::printf("  inputs        %s\n", printable(list_of(cat, "onnx.graph.inputs")).c_str());
     std::printf("  outputs       %s\n", printable(list_of(cat, "onnx.graph.outputs")).c_str());

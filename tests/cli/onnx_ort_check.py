@@ -25,10 +25,10 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-AMN, ORT, WORK = sys.argv[1:4]
 HERE = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(3333)
 cases = []
+WORK = None
 
 
 def pack_low_first(q, bits):
@@ -92,94 +92,92 @@ def matmul_nbits(name, K, N, bits, bs, zp, scale_dtype=np.float32):
         f"{name}.weight", f16_out=scale_dtype == np.float16)
 
 
-matmul_nbits("nbits-q4-b32-sym", 96, 24, 4, 32, None)
-matmul_nbits("nbits-q4-b16-zp-k-ragged", 72, 20, 4, 16, "uint8")
-matmul_nbits("nbits-q4-b64-fzp", 128, 16, 4, 64, "float")
-matmul_nbits("nbits-q8-b32-zp", 64, 12, 8, 32, "uint8")
-matmul_nbits("nbits-q2-b32-zp", 96, 8, 2, 32, "uint8")
-matmul_nbits("nbits-q4-b32-f16", 64, 16, 4, 32, None, np.float16)
+def write_models(work):
+    """Write every case's model (and feeds) under `work`; returns the case list."""
+    global WORK
+    WORK = work
+    matmul_nbits("nbits-q4-b32-sym", 96, 24, 4, 32, None)
+    matmul_nbits("nbits-q4-b16-zp-k-ragged", 72, 20, 4, 16, "uint8")
+    matmul_nbits("nbits-q4-b64-fzp", 128, 16, 4, 64, "float")
+    matmul_nbits("nbits-q8-b32-zp", 64, 12, 8, 32, "uint8")
+    matmul_nbits("nbits-q2-b32-zp", 96, 8, 2, 32, "uint8")
+    matmul_nbits("nbits-q4-b32-f16", 64, 16, 4, 32, None, np.float16)
 
-# MatMulBnb4: NF4 and FP4 codes of the [N, K] weight flattened, first element in the high nibble.
-for qt, tag in ((1, "nf4"), (0, "fp4")):
-    K, N, bs = 64, 24, 64
-    codes = rng.integers(0, 16, N * K, dtype=np.uint8)
-    packed = (codes[0::2] << 4) | codes[1::2]
-    absmax = (rng.random(N * K // bs) + 0.1).astype(np.float32)
-    node = helper.make_node("MatMulBnb4", ["A", f"{tag}.weight_Bnb4", f"{tag}.weight_absmax"], ["Y"], domain="com.microsoft",
-                            K=K, N=N, block_size=bs, quant_type=qt)
-    add(f"bnb4-{tag}", [numpy_helper.from_array(packed, f"{tag}.weight_Bnb4"), numpy_helper.from_array(absmax, f"{tag}.weight_absmax")],
-        [node], [helper.make_tensor_value_info("A", TensorProto.FLOAT, [K, K])], {"A": (np.eye(K), np.float32)}, "Y", f"{tag}.weight")
+    # MatMulBnb4: NF4 and FP4 codes of the [N, K] weight flattened, first element in the high nibble.
+    for qt, tag in ((1, "nf4"), (0, "fp4")):
+        K, N, bs = 64, 24, 64
+        codes = rng.integers(0, 16, N * K, dtype=np.uint8)
+        packed = (codes[0::2] << 4) | codes[1::2]
+        absmax = (rng.random(N * K // bs) + 0.1).astype(np.float32)
+        node = helper.make_node("MatMulBnb4", ["A", f"{tag}.weight_Bnb4", f"{tag}.weight_absmax"], ["Y"], domain="com.microsoft",
+                                K=K, N=N, block_size=bs, quant_type=qt)
+        add(f"bnb4-{tag}", [numpy_helper.from_array(packed, f"{tag}.weight_Bnb4"), numpy_helper.from_array(absmax, f"{tag}.weight_absmax")],
+            [node], [helper.make_tensor_value_info("A", TensorProto.FLOAT, [K, K])], {"A": (np.eye(K), np.float32)}, "Y", f"{tag}.weight")
 
-# GatherBlockQuantized: INT4 (default zero point 0), UINT4 with zero points, UINT8 bits 4 and 8, float16 scales.
-V, H, bs = 40, 64, 32
-idx = (np.arange(V).reshape(1, V), np.int64)
-q = rng.integers(-8, 8, (V, H))
-s = (rng.standard_normal((V, H // bs)) * 0.02).astype(np.float32)
-node = helper.make_node("GatherBlockQuantized", ["e.weight_Q4", "ids", "e.weight_scales"], ["Y"], domain="com.microsoft",
-                        gather_axis=0, quantize_axis=1, block_size=bs)
-add("gbq-int4", [int4_tensor("e.weight_Q4", q, True, [V, H]), numpy_helper.from_array(s, "e.weight_scales")], [node],
-    [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, V])], {"ids": idx}, "Y", "e.weight")
-q = rng.integers(0, 16, (V, H))
-z = rng.integers(0, 16, (V, H // bs))
-s16 = (rng.standard_normal((V, H // bs)) * 0.02).astype(np.float16)
-node = helper.make_node("GatherBlockQuantized", ["e.weight_Q4", "ids", "e.weight_scales", "e.weight_zp"], ["Y"], domain="com.microsoft",
-                        gather_axis=0, quantize_axis=1, block_size=bs)
-add("gbq-uint4-zp-f16", [int4_tensor("e.weight_Q4", q, False, [V, H]), numpy_helper.from_array(s16, "e.weight_scales"),
-                         int4_tensor("e.weight_zp", z, False, [V, H // bs])], [node],
-    [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, V])], {"ids": idx}, "Y", "e.weight", f16_out=True)
-for bits in (4, 8):
-    q = rng.integers(0, 1 << bits, (V, H), dtype=np.uint8)
-    z = rng.integers(0, 1 << bits, (V, H // bs), dtype=np.uint8)
-    data = np.stack([pack_low_first(q[v], bits) for v in range(V)])
-    zp = np.stack([pack_low_first(z[v], bits) for v in range(V)])
-    node = helper.make_node("GatherBlockQuantized", ["e.weight_Q", "ids", "e.weight_scales", "e.weight_zp"], ["Y"], domain="com.microsoft",
-                            gather_axis=0, quantize_axis=1, block_size=bs, bits=bits)
-    add(f"gbq-uint8-{bits}bit", [numpy_helper.from_array(data, "e.weight_Q"), numpy_helper.from_array(s, "e.weight_scales"),
-                                 numpy_helper.from_array(zp, "e.weight_zp")], [node],
-        [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, V])], {"ids": idx}, "Y", "e.weight_Q")
+    # GatherBlockQuantized: INT4 (default zero point 0), UINT4 with zero points, UINT8 bits 4 and 8, float16 scales.
+    V, H, bs = 40, 64, 32
+    idx = (np.arange(V).reshape(1, V), np.int64)
+    q = rng.integers(-8, 8, (V, H))
+    s = (rng.standard_normal((V, H // bs)) * 0.02).astype(np.float32)
+    node = helper.make_node("GatherBlockQuantized", ["e.weight_Q4", "ids", "e.weight_scales"], ["Y"], domain="com.microsoft",
+                            gather_axis=0, quantize_axis=1, block_size=bs)
+    add("gbq-int4", [int4_tensor("e.weight_Q4", q, True, [V, H]), numpy_helper.from_array(s, "e.weight_scales")], [node],
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, V])], {"ids": idx}, "Y", "e.weight")
+    q = rng.integers(0, 16, (V, H))
+    z = rng.integers(0, 16, (V, H // bs))
+    s16 = (rng.standard_normal((V, H // bs)) * 0.02).astype(np.float16)
+    node = helper.make_node("GatherBlockQuantized", ["e.weight_Q4", "ids", "e.weight_scales", "e.weight_zp"], ["Y"], domain="com.microsoft",
+                            gather_axis=0, quantize_axis=1, block_size=bs)
+    add("gbq-uint4-zp-f16", [int4_tensor("e.weight_Q4", q, False, [V, H]), numpy_helper.from_array(s16, "e.weight_scales"),
+                             int4_tensor("e.weight_zp", z, False, [V, H // bs])], [node],
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, V])], {"ids": idx}, "Y", "e.weight", f16_out=True)
+    for bits in (4, 8):
+        q = rng.integers(0, 1 << bits, (V, H), dtype=np.uint8)
+        z = rng.integers(0, 1 << bits, (V, H // bs), dtype=np.uint8)
+        data = np.stack([pack_low_first(q[v], bits) for v in range(V)])
+        zp = np.stack([pack_low_first(z[v], bits) for v in range(V)])
+        node = helper.make_node("GatherBlockQuantized", ["e.weight_Q", "ids", "e.weight_scales", "e.weight_zp"], ["Y"], domain="com.microsoft",
+                                gather_axis=0, quantize_axis=1, block_size=bs, bits=bits)
+        add(f"gbq-uint8-{bits}bit", [numpy_helper.from_array(data, "e.weight_Q"), numpy_helper.from_array(s, "e.weight_scales"),
+                                     numpy_helper.from_array(zp, "e.weight_zp")], [node],
+            [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, V])], {"ids": idx}, "Y", "e.weight_Q")
 
-# DequantizeLinear: int8 per axis 0, uint8 per tensor, int8 blocked along axis 1, INT4 blocked, float16 scale.
-x8 = rng.integers(-128, 128, (32, 48), dtype=np.int8)
-dq_cases = [
-    ("dq-int8-axis0", numpy_helper.from_array(x8, "w_quantized"), (rng.random(32) * 0.1).astype(np.float32),
-     rng.integers(-20, 20, 32, dtype=np.int8), dict(axis=0)),
-    ("dq-uint8-tensor", numpy_helper.from_array(rng.integers(0, 256, (32, 48), dtype=np.uint8), "w_quantized"),
-     np.array(0.037, np.float32), np.array(131, np.uint8), {}),
-    ("dq-int8-block16", numpy_helper.from_array(x8, "w_quantized"), (rng.random((32, 3)) * 0.1).astype(np.float32),
-     rng.integers(-20, 20, (32, 3), dtype=np.int8), dict(axis=1, block_size=16)),
-    ("dq-int8-f16-axis1", numpy_helper.from_array(x8, "w_quantized"), (rng.random(48) * 0.1).astype(np.float16), None, dict(axis=1)),
-]
-for name, x, sc, zp, attrs in dq_cases:
-    inits = [x, numpy_helper.from_array(sc, "w_scale")]
-    ins = ["w_quantized", "w_scale"]
-    if zp is not None:
-        inits.append(numpy_helper.from_array(zp, "w_zero_point"))
-        ins.append("w_zero_point")
-    add(name, inits, [helper.make_node("DequantizeLinear", ins, ["Y"], **attrs)], [], {}, "Y", "w", f16_out=sc.dtype == np.float16)
-q4 = rng.integers(-8, 8, (24, 64))
-add("dq-int4-block32", [int4_tensor("w_DQ_Q4", q4, True, [24, 64]),
-                        numpy_helper.from_array((rng.random((24, 2)) * 0.1).astype(np.float32), "w_DQ_scales")],
-    [helper.make_node("DequantizeLinear", ["w_DQ_Q4", "w_DQ_scales"], ["Y"], axis=1, block_size=32)], [], {}, "Y", "w")
+    # DequantizeLinear: int8 per axis 0, uint8 per tensor, int8 blocked along axis 1, INT4 blocked, float16 scale.
+    x8 = rng.integers(-128, 128, (32, 48), dtype=np.int8)
+    dq_cases = [
+        ("dq-int8-axis0", numpy_helper.from_array(x8, "w_quantized"), (rng.random(32) * 0.1).astype(np.float32),
+         rng.integers(-20, 20, 32, dtype=np.int8), dict(axis=0)),
+        ("dq-uint8-tensor", numpy_helper.from_array(rng.integers(0, 256, (32, 48), dtype=np.uint8), "w_quantized"),
+         np.array(0.037, np.float32), np.array(131, np.uint8), {}),
+        ("dq-int8-block16", numpy_helper.from_array(x8, "w_quantized"), (rng.random((32, 3)) * 0.1).astype(np.float32),
+         rng.integers(-20, 20, (32, 3), dtype=np.int8), dict(axis=1, block_size=16)),
+        ("dq-int8-f16-axis1", numpy_helper.from_array(x8, "w_quantized"), (rng.random(48) * 0.1).astype(np.float16), None, dict(axis=1)),
+    ]
+    for name, x, sc, zp, attrs in dq_cases:
+        inits = [x, numpy_helper.from_array(sc, "w_scale")]
+        ins = ["w_quantized", "w_scale"]
+        if zp is not None:
+            inits.append(numpy_helper.from_array(zp, "w_zero_point"))
+            ins.append("w_zero_point")
+        add(name, inits, [helper.make_node("DequantizeLinear", ins, ["Y"], **attrs)], [], {}, "Y", "w", f16_out=sc.dtype == np.float16)
+    q4 = rng.integers(-8, 8, (24, 64))
+    add("dq-int4-block32", [int4_tensor("w_DQ_Q4", q4, True, [24, 64]),
+                            numpy_helper.from_array((rng.random((24, 2)) * 0.1).astype(np.float32), "w_DQ_scales")],
+        [helper.make_node("DequantizeLinear", ["w_DQ_Q4", "w_DQ_scales"], ["Y"], axis=1, block_size=32)], [], {}, "Y", "w")
 
-# MatMulInteger (IntegerOps): identity uint8 A with zero point 0; Cast; Mul by the weight's scale.
-K, N = 48, 20
-W = rng.integers(-128, 128, (K, N), dtype=np.int8)
-Wz = rng.integers(-10, 10, N, dtype=np.int8)
-Ws = (rng.random(N) * 0.01).astype(np.float32)
-nodes = [helper.make_node("MatMulInteger", ["A", "fc.weight_quantized", "a_zp", "fc.weight_zero_point"], ["P"]),
-         helper.make_node("Cast", ["P"], ["Pf"], to=TensorProto.FLOAT),
-         helper.make_node("Mul", ["Pf", "fc.weight_scale"], ["Y"])]
-add("matmulinteger-int8-axis", [numpy_helper.from_array(W, "fc.weight_quantized"), numpy_helper.from_array(Wz, "fc.weight_zero_point"),
-                                numpy_helper.from_array(Ws, "fc.weight_scale"), numpy_helper.from_array(np.array(0, np.uint8), "a_zp")],
-    nodes, [helper.make_tensor_value_info("A", TensorProto.UINT8, [K, K])], {"A": (np.eye(K), np.uint8)}, "Y", "fc.weight")
+    # MatMulInteger (IntegerOps): identity uint8 A with zero point 0; Cast; Mul by the weight's scale.
+    K, N = 48, 20
+    W = rng.integers(-128, 128, (K, N), dtype=np.int8)
+    Wz = rng.integers(-10, 10, N, dtype=np.int8)
+    Ws = (rng.random(N) * 0.01).astype(np.float32)
+    nodes = [helper.make_node("MatMulInteger", ["A", "fc.weight_quantized", "a_zp", "fc.weight_zero_point"], ["P"]),
+             helper.make_node("Cast", ["P"], ["Pf"], to=TensorProto.FLOAT),
+             helper.make_node("Mul", ["Pf", "fc.weight_scale"], ["Y"])]
+    add("matmulinteger-int8-axis", [numpy_helper.from_array(W, "fc.weight_quantized"), numpy_helper.from_array(Wz, "fc.weight_zero_point"),
+                                    numpy_helper.from_array(Ws, "fc.weight_scale"), numpy_helper.from_array(np.array(0, np.uint8), "a_zp")],
+        nodes, [helper.make_tensor_value_info("A", TensorProto.UINT8, [K, K])], {"A": (np.eye(K), np.uint8)}, "Y", "fc.weight")
 
-# onnxruntime's outputs.
-with open(os.path.join(WORK, "cases.json"), "w") as f:
-    json.dump(cases, f)
-r = subprocess.run(["node", os.path.join(HERE, "onnx_ort_run.cjs"), ORT, os.path.join(WORK, "cases.json")], capture_output=True, text=True)
-if r.returncode != 0:
-    print(f"onnxruntime-node failed: {r.stderr.strip()[-2000:]}")
-    sys.exit(1)
+    return cases
 
 
 def read_st(path):
@@ -190,39 +188,55 @@ def read_st(path):
     return {k: (v["dtype"], v["shape"], data[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]]) for k, v in hdr.items()}
 
 
-ok = bad = 0
-for c in cases:
-    out = os.path.join(c["dir"], "out.safetensors")
-    r = subprocess.run([AMN, "remember", os.path.join(c["dir"], "model.onnx"), "-o", out, "--to", "f32", "--force"],
-                       capture_output=True, text=True)
-    err = None
+def main():
+    amn, ort, work = sys.argv[1:4]
+    write_models(work)
+    # onnxruntime's outputs.
+    with open(os.path.join(work, "cases.json"), "w") as f:
+        json.dump(cases, f)
+    r = subprocess.run(["node", os.path.join(HERE, "onnx_ort_run.cjs"), ort, os.path.join(work, "cases.json")], capture_output=True, text=True)
     if r.returncode != 0:
-        err = f"amn exit {r.returncode}: {r.stderr.strip()[:300]}"
-    else:
-        tensors = read_st(out)
-        if c["weight"] not in tensors:
-            err = f"no tensor {c['weight']} in {sorted(tensors)}"
+        print(f"onnxruntime-node failed: {r.stderr.strip()[-2000:]}")
+        sys.exit(1)
+
+
+    ok = bad = 0
+    for c in cases:
+        out = os.path.join(c["dir"], "out.safetensors")
+        r = subprocess.run([amn, "remember", os.path.join(c["dir"], "model.onnx"), "-o", out, "--to", "f32", "--force"],
+                           capture_output=True, text=True)
+        err = None
+        if r.returncode != 0:
+            err = f"amn exit {r.returncode}: {r.stderr.strip()[:300]}"
         else:
-            dt, shape, raw = tensors[c["weight"]]
-            mine = np.frombuffer(raw, np.float32).reshape(shape)
-            ort = np.fromfile(os.path.join(c["dir"], "ort.bin"), np.float16 if c["f16"] else np.float32)
-            if dt != "F32" or ort.size != mine.size:
-                err = f"dtype {dt}, {mine.size} values vs onnxruntime's {ort.size}"
+            tensors = read_st(out)
+            if c["weight"] not in tensors:
+                err = f"no tensor {c['weight']} in {sorted(tensors)}"
             else:
-                ort = ort.reshape(mine.shape)
-                if c["f16"]:
-                    mine = mine.astype(np.float16)  # onnxruntime's float16 output: amn's F32 value rounded once
-                bits_m = mine.view(np.uint16 if c["f16"] else np.uint32)
-                bits_o = ort.view(np.uint16 if c["f16"] else np.uint32)
-                differ = (bits_m != bits_o) & ~((mine == 0) & (ort == 0))  # −0.0 vs +0.0 of the identity product
-                if err is None and differ.any():
-                    i = np.argwhere(differ)[0]
-                    err = f"{int(differ.sum())}/{mine.size} values differ, first at {tuple(int(v) for v in i)}: amn {mine[tuple(i)]!r} onnxruntime {ort[tuple(i)]!r}"
-    if err:
-        bad += 1
-        print(f"FAIL {c['name']}: {err}")
-    else:
-        ok += 1
-        print(f"ok   {c['name']}")
-print(f"{ok} passed, {bad} failed")
-sys.exit(0 if bad == 0 else 1)
+                dt, shape, raw = tensors[c["weight"]]
+                mine = np.frombuffer(raw, np.float32).reshape(shape)
+                ort = np.fromfile(os.path.join(c["dir"], "ort.bin"), np.float16 if c["f16"] else np.float32)
+                if dt != "F32" or ort.size != mine.size:
+                    err = f"dtype {dt}, {mine.size} values vs onnxruntime's {ort.size}"
+                else:
+                    ort = ort.reshape(mine.shape)
+                    if c["f16"]:
+                        mine = mine.astype(np.float16)  # onnxruntime's float16 output: amn's F32 value rounded once
+                    bits_m = mine.view(np.uint16 if c["f16"] else np.uint32)
+                    bits_o = ort.view(np.uint16 if c["f16"] else np.uint32)
+                    differ = (bits_m != bits_o) & ~((mine == 0) & (ort == 0))  # −0.0 vs +0.0 of the identity product
+                    if err is None and differ.any():
+                        i = np.argwhere(differ)[0]
+                        err = f"{int(differ.sum())}/{mine.size} values differ, first at {tuple(int(v) for v in i)}: amn {mine[tuple(i)]!r} onnxruntime {ort[tuple(i)]!r}"
+        if err:
+            bad += 1
+            print(f"FAIL {c['name']}: {err}")
+        else:
+            ok += 1
+            print(f"ok   {c['name']}")
+    print(f"{ok} passed, {bad} failed")
+    sys.exit(0 if bad == 0 else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -103,7 +103,7 @@ private slots:
         QVERIFY2(t.exit_code == 0, qPrintable(t.err));
         QVERIFY2(t.out.contains("GatherBlockQuantized"), qPrintable(t.out));
         QVERIFY2(t.out.contains("model.embed_tokens.weight"), qPrintable(t.out));
-        const auto p = run_amn({"parse", dir + "/onnx-llama-q4/model.onnx"});
+        const auto p = run_amn({"parse", "--kv", dir + "/onnx-llama-q4/model.onnx"});
         QVERIFY2(p.exit_code == 0, qPrintable(p.err));
         for (const char* key : {"onnx.ir_version", "onnx.opset.ai.onnx", "onnx.opset.com.microsoft", "onnx.producer_name",
                                 "onnx.graph.inputs", "onnx.op.com.microsoft.MatMulNBits"})

@@ -383,7 +383,7 @@ struct OnnxQuantParams {
     /// "onnx-matmulnbits-4bit-b32", "onnx-gbq-i4-b32", "onnx-dq-i8-axis",
     /// "onnx-dq-u8-tensor", "onnx-matmulinteger-u8-tensor", "onnx-bnb4-nf4-b64"
     std::string id() const;
-    /// "ONNX MatMulNBits 4-bit, block 32, default zero point 8, F32 scales, dequantized to [K, N]"
+    /// "ONNX MatMulNBits, U8 4-bit, block 32 along axis 0, no zero points (8), F32 scales, dequantized to [K, N]"
     std::string describe() const;
 };
 

@@ -88,7 +88,12 @@ std::string OnnxQuantParams::describe() const {
         case OnnxScaleGrid::Block: s += "block " + std::to_string(block_size) + " along axis " + std::to_string(axis); break;
     }
     switch (zero_point) {
-        case OnnxZeroPoint::Default: s += ", default zero point"; break;
+        case OnnxZeroPoint::Default: {
+            // The operator's default: 2^(bits−1) for MatMulNBits and UINT8 GatherBlockQuantized data, else 0.
+            const bool mid = op == OnnxQuantOp::MatMulNBits || (op == OnnxQuantOp::GatherBlockQuantized && element == "U8");
+            s += ", no zero points (" + std::to_string(mid ? (1u << (bits - 1)) : 0u) + ")";
+            break;
+        }
         case OnnxZeroPoint::Integer: s += ", zero points"; break;
         case OnnxZeroPoint::Float: s += ", float zero points (q·s − s·zp)"; break;
     }
