@@ -23,9 +23,10 @@
 /// The wire format of `ModelProto`, `GraphProto` and `TensorProto` is walked
 /// with protobuf's `io::CodedInputStream` so that `raw_data` is never copied
 /// (a generated `TensorProto::ParseFromArray` copies it into a std::string);
-/// nodes, value infos, opset imports and string pairs are parsed with ONNX's
-/// generated classes (Debian's libonnx-dev, `onnx-ml.pb.h`). Nothing is
-/// executed.
+/// nodes, value infos, opset imports and string pairs are parsed with the
+/// classes protoc generates at build time from the `onnx/onnx.proto` of
+/// Debian's libonnx-dev (protobuf-lite, linked statically:
+/// core/CMakeLists.txt says why). Nothing is executed.
 ///
 /// Dtypes, in amn's names (`TensorInfo::dtype_name`): FLOAT F32, UINT8 U8,
 /// INT8 I8, UINT16 U16, INT16 I16, INT32 I32, INT64 I64, BOOL BOOL, FLOAT16

@@ -275,6 +275,7 @@ struct GridLayout {
     unsigned bits = 8;
     std::uint64_t row_bytes = 0, zp_row_bytes = 0;
     bool has_zp = false;
+    bool zp_scalar = false;  // one zero point for every scale (MatMulInteger per tensor zero point, per-channel scales)
     std::int64_t default_zero = 0;
 };
 
@@ -310,7 +311,7 @@ public:
                 f8_->to_f32(x_ + i, &v, 1);
                 y = v * s;
             } else {
-                const std::int64_t d = field(x_, l_.row_bytes, i) - (l_.has_zp ? field(z_, l_.zp_row_bytes, si, true) : l_.default_zero);
+                const std::int64_t d = field(x_, l_.row_bytes, i) - (l_.has_zp ? field(z_, l_.zp_row_bytes, l_.zp_scalar ? 0 : si, true) : l_.default_zero);
                 ok::scale_diffs(&d, s, &y, 1);
             }
             out[i - row0 * row_elems_] = round_to(sdtype_, y);
@@ -641,9 +642,10 @@ private:
         if (z && !element_float8(l.element)) {
             const auto& Z = t(*z);
             if (Z.dtype_name != X.dtype_name) fail(ErrorCode::BadCompanion, "zero point '" + Z.name + "' is " + Z.dtype_name + ", the data " + X.dtype_name);
-            if (numel(Z) != numel(t(s)))
+            if (numel(Z) != numel(t(s)) && !(op == OnnxQuantOp::MatMulInteger && numel(Z) == 1))
                 fail(ErrorCode::BadCompanion, "zero point '" + Z.name + "' " + shape_to_string(Z.shape) + " does not match the scale " +
                                                   shape_to_string(t(s).shape));
+            l.zp_scalar = numel(Z) == 1;
             l.has_zp = true;
             comps.push_back(*z);
         } else if (z) {

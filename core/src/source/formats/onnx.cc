@@ -393,14 +393,24 @@ struct Builder {
         static constexpr const char* kFieldName[] = {"", "", "", "", "float_data", "int32_data", "", "int64_data",
                                                      "", "", "double_data", "uint64_data"};
         if (!ok) throw Error(ErrorCode::Malformed, std::string(kFieldName[field]) + " does not hold " + t.dtype_name + " values");
-        const std::size_t base = (typed.size() + 7) & ~std::size_t{7};
-        if (nbytes > (std::uint64_t{1} << 32)) throw Error(ErrorCode::LimitExceeded, "typed field of over 4 GiB");
-        typed.resize(base + nbytes);
-        std::uint8_t* out = typed.data() + base;
-        std::uint64_t count = 0;
         // Values per field entry: complex types two, sub-byte types one packed byte per int32.
         const std::uint64_t entries = (id == 14 || id == 15) ? numel * 2 : ty.bits < 8 ? nbytes : numel;
         const unsigned width = ty.bits < 8 ? 1 : (id == 14 || id == 15) ? ty.bits / 16 : ty.bits / 8;
+        // Count the values before allocating: the buffer is only ever as large
+        // as values the file holds (a shape cannot make it grow).
+        std::uint64_t held = 0;
+        for (const auto& p : f.typed) {
+            if (p.wire != WFL::WIRETYPE_LENGTH_DELIMITED) ++held;
+            else if (field == 4 || field == 10) held += p.bytes.size() / (field == 4 ? 4 : 8);
+            else for (auto b : p.bytes) held += (b & 0x80) == 0;
+        }
+        if (held != entries)
+            throw Error(ErrorCode::SizeMismatch, std::string(kFieldName[field]) + " holds " + std::to_string(held) + " values, " +
+                                                     t.dtype_name + " " + shape_to_string(t.shape) + " needs " + std::to_string(entries));
+        const std::size_t base = (typed.size() + 7) & ~std::size_t{7};
+        typed.resize(base + nbytes);
+        std::uint8_t* out = typed.data() + base;
+        std::uint64_t count = 0;
         auto put = [&](std::uint64_t v) {
             if (count < entries) std::memcpy(out + count * width, &v, width);  // low bytes of the value (little-endian)
             ++count;
@@ -418,11 +428,8 @@ struct Builder {
                 each_varint(p, owner, put);
             }
         }
-        if (count != entries) {
-            static const std::string unit = "values";
-            throw Error(ErrorCode::SizeMismatch, std::string(kFieldName[field]) + " holds " + std::to_string(count) + " " + unit + ", " +
-                                                     t.dtype_name + " " + shape_to_string(t.shape) + " needs " + std::to_string(entries));
-        }
+        if (count != entries)  // a varint longer than 10 bytes: counted above, not decoded
+            throw Error(ErrorCode::Malformed, std::string(kFieldName[field]) + ": invalid packed values");
         t.shard = std::numeric_limits<std::uint32_t>::max();  // set to the typed shard at the end
         t.offset = base;
         t.nbytes = nbytes;
