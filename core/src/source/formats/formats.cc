@@ -48,8 +48,11 @@ bool match_pth(std::span<const std::uint8_t> head, const std::string&, std::uint
 }
 Catalog open_pth_row(MappedFilePtr, const std::string& path) { return open_pth(path); }
 
-bool match_onnx(std::span<const std::uint8_t> head, const std::string& path, std::uint64_t) {
-    return path.ends_with(".onnx") || looks_like_onnx(head);
+bool match_onnx(std::span<const std::uint8_t> head, const std::string& path, std::uint64_t file_size) {
+    if (path.ends_with(".onnx")) return true;
+    // Without the name, only a file that cannot be a safetensors one (whose
+    // 8-byte header length may begin with the same bytes, 1 MiB headers).
+    return !path.ends_with(".safetensors") && !looks_like_safetensors(head, file_size) && looks_like_onnx(head);
 }
 Catalog open_onnx_row(MappedFilePtr file, const std::string& path) { return open_onnx(std::move(file), path); }
 

@@ -6,7 +6,7 @@
 
 #include "anamnesis/error.hpp"
 
-#include "onnx/onnx.pb.h"  // generated at build time from libonnx-dev's onnx.proto (core/CMakeLists.txt)
+#include <onnx/onnx.pb.h>  // generated at build time from libonnx-dev's onnx.proto (core/CMakeLists.txt)
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
