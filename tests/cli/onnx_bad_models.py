@@ -100,4 +100,33 @@ S = numpy_helper.from_array(rng.random(N * 2 - 1).astype(np.float32), "fc.weight
 save("nbits-scales", model([B, S], [node], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, K])]),
      "scales 'fc.weight_scales' holds 15 values, 16 expected")
 
+# Typed fields that disagree with the shape or the data type.
+t = helper.make_tensor("f", TensorProto.FLOAT, [2, 3], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+del t.float_data[5:]
+save("typed-count", model([t]), "float_data holds 5 values, F32 [2, 3] needs 6")
+t = helper.make_tensor("i", TensorProto.INT64, [2], [1, 2])
+t.float_data.extend([1.0, 2.0])
+del t.int64_data[:]
+save("typed-field", model([t]), "float_data does not hold I64 values")
+t = numpy_helper.from_array(np.zeros((4,), np.float32), "neg")
+t.dims[0] = -4
+save("negative-dim", model([t]), "negative dimension -4")
+t = numpy_helper.from_array(np.zeros((4,), np.float32), "seg")
+t.segment.begin, t.segment.end = 0, 4
+save("segment", model([t]), "segmented tensor")
+
+# A DequantizeLinear scale of neither one value nor one per index of the axis.
+x = numpy_helper.from_array(rng.integers(-128, 128, (8, 6), dtype=np.int8), "w_quantized")
+sc = numpy_helper.from_array(rng.random(5).astype(np.float32), "w_scale")
+save("dq-scale", model([x, sc], [helper.make_node("DequantizeLinear", ["w_quantized", "w_scale"], ["y"], axis=1)]),
+     "scale 'w_scale' [5] is neither one value nor one per index of axis 1 (6)")
+
+# GatherBlockQuantized scales for another block size.
+data = numpy_helper.from_array(rng.integers(0, 256, (10, 32), dtype=np.uint8), "e.weight_Q4")
+sc = numpy_helper.from_array(rng.random((10, 3)).astype(np.float32), "e.weight_scales")
+node = helper.make_node("GatherBlockQuantized", ["e.weight_Q4", "ids", "e.weight_scales"], ["y"], domain="com.microsoft",
+                        gather_axis=0, quantize_axis=1, block_size=32, bits=4)
+save("gbq-scales", model([data, sc], [node], [helper.make_tensor_value_info("ids", TensorProto.INT64, [1])]),
+     "scale 'e.weight_scales' is [10, 3], blocks of 32 along axis 1 need [10, 2]")
+
 json.dump(cases, sys.stdout, indent=1)

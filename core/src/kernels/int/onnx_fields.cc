@@ -12,6 +12,21 @@ void unpack_fields(const std::uint8_t* bytes, std::uint64_t first, unsigned bits
     }
     const unsigned per = 8 / bits;
     const unsigned mask = (1u << bits) - 1u;
+    if (first % per == 0) {  // whole bytes from the start (every MatMulNBits block): no division per field
+        const std::uint8_t* b = bytes + first / per;
+        std::size_t i = 0;
+        if (bits == 4) {
+            for (; i + 2 <= n; i += 2, ++b) {
+                q[i] = static_cast<std::uint8_t>(*b & 15u);
+                q[i + 1] = static_cast<std::uint8_t>(*b >> 4);
+            }
+        } else {
+            for (; i + 4 <= n; i += 4, ++b)
+                for (unsigned j = 0; j < 4; ++j) q[i + j] = static_cast<std::uint8_t>((*b >> (2 * j)) & 3u);
+        }
+        for (unsigned j = 0; i < n; ++i, ++j) q[i] = static_cast<std::uint8_t>((*b >> (j * bits)) & mask);  // a last partial byte
+        return;
+    }
     for (std::size_t i = 0; i < n; ++i) {
         const std::uint64_t f = first + i;
         q[i] = static_cast<std::uint8_t>((bytes[f / per] >> ((f % per) * bits)) & mask);

@@ -282,7 +282,12 @@ struct Builder {
     }
 
     void add(std::span<const std::uint8_t> msg, std::size_t index) {
-        TensorFields f = read_tensor(msg, index);
+        TensorFields f;
+        try {
+            f = read_tensor(msg, index);
+        } catch (const Error& e) {  // before its name is known: the initializer's position
+            throw e.with_tensor("initializer " + std::to_string(index));
+        }
         if (f.name.empty()) throw Error(ErrorCode::Malformed, "initializer " + std::to_string(index) + " has no name");
         try {
             add(f, msg);
