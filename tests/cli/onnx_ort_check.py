@@ -177,6 +177,35 @@ def write_models(work):
                                     numpy_helper.from_array(Ws, "fc.weight_scale"), numpy_helper.from_array(np.array(0, np.uint8), "a_zp")],
         nodes, [helper.make_tensor_value_info("A", TensorProto.UINT8, [K, K])], {"A": (np.eye(K), np.uint8)}, "Y", "fc.weight")
 
+    # IntegerOps as onnxruntime's dynamic quantizer writes it: DynamicQuantizeLinear(A) → MatMulInteger →
+    # Cast → Mul by Mul(A_scale, W's scale); the scale's name says nothing (amn finds it through the Mul).
+    # The output checked is DequantizeLinear of the same initializers (a second branch of the graph, after
+    # the MatMulInteger one, so amn recognises the weight from MatMulInteger).
+    K, N = 40, 24
+    W = rng.integers(0, 256, (K, N), dtype=np.uint8)
+    Wz = np.array(rng.integers(100, 156), np.uint8)
+    Ws = np.array(rng.random() * 0.01, np.float32)
+    nodes = [helper.make_node("DynamicQuantizeLinear", ["A"], ["A_q", "A_scale", "A_zp"]),
+             helper.make_node("MatMulInteger", ["A_q", "dense.weight_quantized", "A_zp", "dense.weight_zero_point"], ["P"]),
+             helper.make_node("Cast", ["P"], ["Pf"], to=TensorProto.FLOAT),
+             helper.make_node("Mul", ["A_scale", "s7"], ["AS"]),
+             helper.make_node("Mul", ["Pf", "AS"], ["Z"]),
+             helper.make_node("DequantizeLinear", ["dense.weight_quantized", "s7", "dense.weight_zero_point"], ["Y"])]
+    g_inits = [numpy_helper.from_array(W, "dense.weight_quantized"), numpy_helper.from_array(Wz, "dense.weight_zero_point"),
+               numpy_helper.from_array(Ws, "s7")]
+    add("matmulinteger-dynamic-uint8", g_inits, nodes, [helper.make_tensor_value_info("A", TensorProto.FLOAT, [1, K])],
+        {"A": (rng.standard_normal((1, K)), np.float32)}, "Y", "dense.weight", opset=17)
+
+    # transformers.js embeddings: Gather(W_quantized, ids) → DequantizeLinear(W_scale, W_zero_point).
+    V, H = 30, 16
+    E = rng.integers(0, 256, (V, H), dtype=np.uint8)
+    nodes = [helper.make_node("Gather", ["model.embed_tokens.weight_quantized", "ids"], ["G"]),
+             helper.make_node("DequantizeLinear", ["G", "model.embed_tokens.weight_scale", "model.embed_tokens.weight_zero_point"], ["Y"])]
+    add("gather-dequantizelinear", [numpy_helper.from_array(E, "model.embed_tokens.weight_quantized"),
+                                    numpy_helper.from_array(np.array(0.0173, np.float32), "model.embed_tokens.weight_scale"),
+                                    numpy_helper.from_array(np.array(119, np.uint8), "model.embed_tokens.weight_zero_point")],
+        nodes, [helper.make_tensor_value_info("ids", TensorProto.INT64, [V])], {"ids": (np.arange(V), np.int64)}, "Y",
+        "model.embed_tokens.weight", opset=17)
     return cases
 
 
