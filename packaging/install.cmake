@@ -180,7 +180,10 @@ set_property(TARGET amn_core PROPERTY INTERFACE_INCLUDE_DIRECTORIES
              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
              ${_amn_core_inc})
 set_property(TARGET amn_core APPEND PROPERTY INTERFACE_COMPILE_FEATURES cxx_std_20)
-install(TARGETS amn_core EXPORT anamnesisTargets
+# The ONNX schema's generated classes (core/CMakeLists.txt) go with the core:
+# a static library the core's archive needs at link time.
+set_target_properties(amn_onnx_proto PROPERTIES EXPORT_NAME onnx_proto)
+install(TARGETS amn_core amn_onnx_proto EXPORT anamnesisTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
 # A RelWithDebInfo core is ~100 MB of DWARF: `cmake --install --strip` and the
 # .deb (CPACK_STRIP_FILES) keep the symbols and drop the debug sections.

@@ -105,7 +105,7 @@ if [ $gui = 1 ]; then
   grep -q "<release version=\"$version\" date=\"[0-9-]*\"/>" "$metainfo" || fail "metainfo <release> is not $version"
   cp -r "$stage/share/mime" "$work/mime"
   update-mime-database "$work/mime" > "$work/mime.log" 2>&1 || { cat "$work/mime.log"; fail "update-mime-database"; }
-  for t in x-safetensors x-gguf x-npy x-npz x-pytorch; do
+  for t in x-safetensors x-gguf x-npy x-npz x-pytorch x-onnx; do
     [ -s "$work/mime/application/$t.xml" ] || fail "MIME type application/$t not registered by update-mime-database"
   done
   grep -q "Exec=anamnesis %F" "$stage/share/applications/org.anamnesis.Anamnesis.desktop" || fail ".desktop Exec"

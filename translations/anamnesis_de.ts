@@ -866,10 +866,6 @@
             <translation>anamnesis</translation>
         </message>
         <message>
-            <source>&lt;h2&gt;Drop a model here&lt;/h2&gt;&lt;p&gt;safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;or use &lt;b&gt;File ▸ Open&lt;/b&gt; (%1). Opening reads headers only.&lt;/p&gt;</source>
-            <translation>&lt;h2&gt;Modell hierher ziehen&lt;/h2&gt;&lt;p&gt;safetensors (auch aufgeteilt oder als Ordner), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;oder &lt;b&gt;Datei ▸ Öffnen&lt;/b&gt; (%1) verwenden. Beim Öffnen werden nur die Kopfdaten gelesen.&lt;/p&gt;</translation>
-        </message>
-        <message>
             <source>Conversion running</source>
             <translation>Konvertierung läuft</translation>
         </message>
@@ -888,10 +884,6 @@
         <message>
             <source>Open model</source>
             <translation>Modell öffnen</translation>
-        </message>
-        <message>
-            <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)</source>
-            <translation>Modelldateien (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;Alle Dateien (*)</translation>
         </message>
         <message>
             <source>Open &amp;Folder…</source>
@@ -1090,6 +1082,14 @@
                 <numerusform>%Ln Modell konnte nicht geöffnet werden.</numerusform>
                 <numerusform>%Ln Modelle konnten nicht geöffnet werden.</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>&lt;h2&gt;Drop a model here&lt;/h2&gt;&lt;p&gt;safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth, ONNX&lt;/p&gt;&lt;p&gt;or use &lt;b&gt;File ▸ Open&lt;/b&gt; (%1). Opening reads headers only.&lt;/p&gt;</source>
+            <translation>&lt;h2&gt;Modell hierher ziehen&lt;/h2&gt;&lt;p&gt;safetensors (auch aufgeteilt oder als Ordner), GGUF, NPY/NPZ, PyTorch .pth, ONNX&lt;/p&gt;&lt;p&gt;oder &lt;b&gt;Datei ▸ Öffnen&lt;/b&gt; (%1) verwenden. Beim Öffnen werden nur die Kopfdaten gelesen.&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;All files (*)</source>
+            <translation>Modelldateien (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;Alle Dateien (*)</translation>
         </message>
     </context>
     <context>
@@ -1750,6 +1750,22 @@
         <message>
             <source>kept: the group size does not divide its rows</source>
             <translation>beibehalten: die Gruppengröße teilt seine Zeilen nicht</translation>
+        </message>
+        <message>
+            <source>ONNX %1, %2, block %3, %4 absmax</source>
+            <translation>ONNX %1, %2, Block %3, %4-Absolutmaximum</translation>
+        </message>
+        <message>
+            <source>per axis %1</source>
+            <translation>je Index der Achse %1</translation>
+        </message>
+        <message>
+            <source>block %1</source>
+            <translation>Block %1</translation>
+        </message>
+        <message>
+            <source>ONNX %1, %2 %3-bit, %4, %5 scales</source>
+            <translation>ONNX %1, %2 %3 Bit, %4, %5-Skalen</translation>
         </message>
     </context>
     <context>

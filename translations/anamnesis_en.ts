@@ -865,10 +865,6 @@
             <translation type="unfinished" />
         </message>
         <message>
-            <source>&lt;h2&gt;Drop a model here&lt;/h2&gt;&lt;p&gt;safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth&lt;/p&gt;&lt;p&gt;or use &lt;b&gt;File ▸ Open&lt;/b&gt; (%1). Opening reads headers only.&lt;/p&gt;</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
             <source>Conversion running</source>
             <translation type="unfinished" />
         </message>
@@ -894,10 +890,6 @@
         </message>
         <message>
             <source>Open model</source>
-            <translation type="unfinished" />
-        </message>
-        <message>
-            <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)</source>
             <translation type="unfinished" />
         </message>
         <message>
@@ -1089,6 +1081,14 @@
                 <numerusform>%Ln model could not be opened.</numerusform>
                 <numerusform>%Ln models could not be opened.</numerusform>
             </translation>
+        </message>
+        <message>
+            <source>&lt;h2&gt;Drop a model here&lt;/h2&gt;&lt;p&gt;safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth, ONNX&lt;/p&gt;&lt;p&gt;or use &lt;b&gt;File ▸ Open&lt;/b&gt; (%1). Opening reads headers only.&lt;/p&gt;</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;All files (*)</source>
+            <translation type="unfinished" />
         </message>
     </context>
     <context>
@@ -1748,6 +1748,22 @@
         </message>
         <message>
             <source>kept: the group size does not divide its rows</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ONNX %1, %2, block %3, %4 absmax</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>per axis %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>block %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>ONNX %1, %2 %3-bit, %4, %5 scales</source>
             <translation type="unfinished" />
         </message>
     </context>

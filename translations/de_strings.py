@@ -155,8 +155,8 @@ DE = {
     (L, "other"): "übrige",
 
     (M, "anamnesis"): "anamnesis",
-    (M, "<h2>Drop a model here</h2><p>safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth</p><p>or use <b>File ▸ Open</b> (%1). Opening reads headers only.</p>"):
-        "<h2>Modell hierher ziehen</h2><p>safetensors (auch aufgeteilt oder als Ordner), GGUF, NPY/NPZ, PyTorch .pth</p>"
+    (M, "<h2>Drop a model here</h2><p>safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth, ONNX</p><p>or use <b>File ▸ Open</b> (%1). Opening reads headers only.</p>"):
+        "<h2>Modell hierher ziehen</h2><p>safetensors (auch aufgeteilt oder als Ordner), GGUF, NPY/NPZ, PyTorch .pth, ONNX</p>"
         "<p>oder <b>Datei ▸ Öffnen</b> (%1) verwenden. Beim Öffnen werden nur die Kopfdaten gelesen.</p>",
     (M, "Conversion running"): "Konvertierung läuft",
     (M, "A conversion is still running. Cancel it and quit? No partial file is left behind."):
@@ -167,8 +167,8 @@ DE = {
     (M, "Close"): "Schließen",
     (M, "&Open…"): "Ö&ffnen …",
     (M, "Open model"): "Modell öffnen",
-    (M, "Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)"):
-        "Modelldateien (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;Alle Dateien (*)",
+    (M, "Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;All files (*)"):
+        "Modelldateien (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;Alle Dateien (*)",
     (M, "Open &Folder…"): "&Ordner öffnen …",
     (M, "Open model folder"): "Modellordner öffnen",
     (M, "Open &Recent"): "&Zuletzt geöffnet",
@@ -566,6 +566,10 @@ DE.update({
         "%1 (gpt-oss-Experten), %2, Anordnung [E, in, out] wie in transformers",
     (X, "%1, %2"): "%1, %2",
     (X, "bitsandbytes LLM.int8, row-wise %1 absmax (SCB)"): "bitsandbytes LLM.int8, %1-Absolutmaximum je Zeile (SCB)",
+    (X, "ONNX %1, %2, block %3, %4 absmax"): "ONNX %1, %2, Block %3, %4-Absolutmaximum",
+    (X, "per axis %1"): "je Index der Achse %1",
+    (X, "block %1"): "Block %1",
+    (X, "ONNX %1, %2 %3-bit, %4, %5 scales"): "ONNX %1, %2 %3 Bit, %4, %5-Skalen",
     (X, "quantized"): "quantisiert",
     (X, "kept"): "beibehalten",
     (X, "not quantized, kept %1"): "nicht quantisiert, bleibt %1",

@@ -77,7 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     icon->setPixmap(QIcon(QStringLiteral(":/icons/anamnesis.svg")).pixmap(96, 96));
     icon->setAlignment(Qt::AlignCenter);
     auto* text = new QLabel(tr("<h2>Drop a model here</h2>"
-                               "<p>safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth</p>"
+                               "<p>safetensors (also sharded, or a folder), GGUF, NPY/NPZ, PyTorch .pth, ONNX</p>"
                                "<p>or use <b>File ▸ Open</b> (%1). Opening reads headers only.</p>")
                                 .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)),
                             welcome);
@@ -206,7 +206,7 @@ void MainWindow::buildMenus() {
     auto* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this, [this] {
         const QStringList files = QFileDialog::getOpenFileNames(
             this, tr("Open model"), QString(),
-            tr("Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin);;All files (*)"));
+            tr("Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;All files (*)"));
         openPaths(files);
     });
     open->setShortcut(QKeySequence::Open);

@@ -102,6 +102,23 @@ QString ggmlText(const amn::GgmlParams& p) {
              num(info->block_bytes), QLocale().toString(amn::dtype_bits_per_element(p.type), 'g', 4));
 }
 
+QString onnxText(const amn::OnnxQuantParams& p) {
+    // Operator names are ONNX's own words, not translated.
+    static const char* const kOps[] = {"MatMulNBits", "GatherBlockQuantized", "DequantizeLinear", "MatMulInteger", "MatMulBnb4"};
+    const QString op = QString::fromLatin1(kOps[static_cast<int>(p.op)]);
+    if (p.op == amn::OnnxQuantOp::MatMulBnb4)
+        return SchemeText::tr("ONNX %1, %2, block %3, %4 absmax").arg(op, p.nf4 ? QStringLiteral("NF4") : QStringLiteral("FP4"),
+                                                                      num(p.block_size), dtypeName(p.scale_dtype));
+    QString grid;
+    switch (p.grid) {
+        case amn::OnnxScaleGrid::Tensor: grid = SchemeText::tr("per-tensor"); break;
+        case amn::OnnxScaleGrid::Axis: grid = SchemeText::tr("per axis %1").arg(p.axis); break;
+        case amn::OnnxScaleGrid::Block: grid = SchemeText::tr("block %1").arg(num(p.block_size)); break;
+    }
+    return SchemeText::tr("ONNX %1, %2 %3-bit, %4, %5 scales")
+        .arg(op, QString::fromStdString(p.element), QString::number(p.bits), grid, dtypeName(p.scale_dtype));
+}
+
 QString fp4Text(const amn::Fp4Params& p) {
     const bool mx = p.format == amn::Fp4Format::Mxfp4;
     const QString fmt = mx ? QStringLiteral("MXFP4") : QStringLiteral("NVFP4");
@@ -153,6 +170,7 @@ QString schemeText(const amn::QuantParams& params) {
             else if constexpr (std::is_same_v<P, amn::GgmlParams>) return ggmlText(p);
             else if constexpr (std::is_same_v<P, amn::Fp4Params>) return fp4Text(p);
             else if constexpr (std::is_same_v<P, amn::MlxParams>) return mlxText(p);
+            else if constexpr (std::is_same_v<P, amn::OnnxQuantParams>) return onnxText(p);
             else static_assert(!sizeof(P*), "a QuantParams alternative without words");
         },
         params);

@@ -87,6 +87,14 @@ void print_help(std::FILE* out, std::string_view verb);
 
 /// GGUF header facts (version, alignment, architecture, file type), two-space indented.
 void print_gguf_facts(const Catalog& cat);
+/// ONNX container facts for `amn inspect` (onnx_facts.cc): IR version,
+/// producer, opset imports, graph inputs/outputs and operator counts (from
+/// Catalog::metadata, onnx.hpp), then each quantized weight with the
+/// initializer it comes from and its scheme.
+void print_onnx_facts(const Catalog& cat, const Plan& plan);
+/// The same as `"onnx"` (the container facts, values as text) and
+/// `"onnx_weights"` ([{name, shape, from, scheme}]) members of a JSON object.
+void write_onnx_json(amn::JsonWriter& w, const Catalog& cat, const Plan& plan);
 
 /// Role of stored tensor `i` in words ("quantized", "scale", "companion", "passthrough", "unsupported").
 std::string role_text(const Plan& plan, std::size_t i);

@@ -128,6 +128,7 @@ int cmd_inspect(Args& args) {
                 .key("elements").value(d.elements).key("bytes").value(d.bytes).end_object();
         w.end_array();
         if (cat.format == Format::Gguf) write_gguf_json(w, cat, false);
+        if (cat.format == Format::Onnx) write_onnx_json(w, cat, plan);
         if (hf) {
             w.key("hf_gguf").begin_object()
                 .key("hf_architecture").value(hf->hf_architecture)
@@ -160,6 +161,7 @@ int cmd_inspect(Args& args) {
     std::printf("%s\n", printable(cat.path).c_str());
     std::printf("  format        %s, %zu file(s), %s\n", r.format.c_str(), r.shards, human_bytes(r.file_bytes).c_str());
     if (cat.format == Format::Gguf) print_gguf_facts(cat);
+    if (cat.format == Format::Onnx) print_onnx_facts(cat, plan);
     if (auto m = cat.qconfig("quant_method")) std::printf("  config        quant_method \"%s\" (%s)\n", printable(*m).c_str(), printable(cat.config_path).c_str());
     if (r.schemes.empty()) {
         std::printf("  scheme        none (no quantized tensors)\n");

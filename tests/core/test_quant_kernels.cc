@@ -4,7 +4,10 @@
 //     scalar reference's bits, on random data, every length 0..130 and a long
 //     run, unaligned pointers, NaN/inf/−0 scales;
 //   * the scalar reference agrees with the formulas written out here
-//     independently (bit-stream positions, nibble order, LLM.int8 constant).
+//     independently (bit-stream positions, nibble order, LLM.int8 constant);
+//   * ONNX's field unpacking and float zero point (kernels/int/onnx_fields.hpp)
+//     against the packing and arithmetic written out here.
+#include "kernels/int/onnx_fields.hpp"
 #include "kernels/int/quant_kernels.hpp"
 
 #include "test_support.hpp"
@@ -72,7 +75,45 @@ private slots:
     void affineEveryTarget();
     void lut4EveryTarget();
     void int8EveryTarget();
+    void onnxFields();
 };
+
+// ONNX's packing (onnx.proto: 4-bit two per byte, the first element in the low
+// nibble; 2-bit four per byte from bit 0 up), written out here: every start
+// field (byte-aligned or not, the fast path and the general one), every
+// length, the float zero point's three roundings and the integer difference.
+void TestQuantKernels::onnxFields() {
+    std::mt19937 rng(33);
+    std::vector<std::uint8_t> bytes(64);
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+    for (unsigned bits : {2u, 4u, 8u})
+        for (std::uint64_t first = 0; first < 9; ++first)
+            for (std::size_t n = 0; n <= 40; ++n) {
+                std::vector<std::uint8_t> q(n + 1, 0xEE);
+                amn::kernels::onnx::unpack_fields(bytes.data(), first, bits, q.data(), n);
+                for (std::size_t i = 0; i < n; ++i) {
+                    const std::uint64_t bit = (first + i) * bits;  // position in the little-endian bit stream
+                    const unsigned want = (bytes[bit / 8] >> (bit % 8)) & ((1u << bits) - 1u);
+                    QVERIFY2(q[i] == want, qPrintable(QString("bits %1 first %2 n %3 field %4").arg(bits).arg(first).arg(n).arg(i)));
+                }
+                QCOMPARE(int(q[n]), 0xEE);  // nothing written past n
+            }
+    // q·s + (−s·zp), each product and the sum rounded to f32 (not (q − zp)·s, not fused).
+    const std::uint8_t q[3] = {0, 7, 15};
+    const float s = 0.0123456f, zp = 7.25f;
+    float y[3];
+    amn::kernels::onnx::affine_float_zero(q, s, zp, y, 3);
+    for (int i = 0; i < 3; ++i) {
+        volatile float p = static_cast<float>(q[i]) * s;
+        volatile float a = -s * zp;
+        QCOMPARE(bits_of(y[i]), bits_of(p + a));
+    }
+    const std::int64_t d[3] = {-255, 0, 16777217};  // 2^24 + 1 rounds once, to 2^24
+    float z[3];
+    amn::kernels::onnx::scale_diffs(d, 1.0f, z, 3);
+    QCOMPARE(z[0], -255.0f);
+    QCOMPARE(z[2], 16777216.0f);
+}
 
 void TestQuantKernels::scalarMatchesFormulas() {
     // 3-bit stream: field 10 = bits 30..32 (two low bits of word 0, bit 0 of word 1).

@@ -10,12 +10,12 @@
 # The Hugging Face targets (hf_*, spm_model) keep a grown corpus only from a
 # run without the shared fixtures' seeds (no build/sanitize/fuzz/<target>/seeds):
 # what grew from third-party tokenizer files stays out of the repository.
-# Usage: tests/fuzz/make_corpus.sh [TARGET...]   (default: all ten)
+# Usage: tests/fuzz/make_corpus.sh [TARGET...]   (default: all eleven)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build="$top/build/sanitize"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(safetensors gguf zip npy pth pickle hf_tokenizer spm_model hf_config hf_vocab)
+[ ${#targets[@]} -gt 0 ] || targets=(safetensors gguf zip npy pth pickle onnx hf_tokenizer spm_model hf_config hf_vocab)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 /usr/bin/python3 "$top/tests/fuzz/make_seeds.py" "$tmp/seeds" >/dev/null

@@ -9,6 +9,9 @@ Usage: /usr/bin/python3 tests/fuzz/make_seeds.py OUT_DIR
   core/include/anamnesis/ggml_type_list.hpp plus the plain types, with
   key/values of every GGUF value type (strings, arrays, nested arrays) and a
   custom general.alignment; block contents are random bytes (seeded);
+- onnx: the models of tests/cli/onnx_ort_check.py (every quantizing operator
+  amn reads, random data) and tests/cli/onnx_bad_models.py (broken ones), and
+  one with every typed value field (python3-onnx);
 - npy, zip, pth, pickle: fixtures/npz_pth/make_npz_pth_fixtures.py's output
   (NPY, NPZ, PyTorch ZIP and legacy checkpoints, plain pickles and the
   data.pkl of every ZIP checkpoint), without the `wide.*` inputs and
@@ -159,6 +162,41 @@ with tempfile.TemporaryDirectory() as tmp:
                 pass  # the deliberately broken archives
 for target in ("npy", "pth", "zip", "pickle"):
     print(f"{target}: {len(os.listdir(out_dir(target)))} seeds")
+
+# --- ONNX: the models of tests/cli's ONNX generators (python3-onnx) ------------
+# Every quantizing operator amn reads (onnx_ort_check.py, random data) and the
+# broken models (onnx_bad_models.py), plus a typed-field model written here.
+try:
+    import numpy as np  # noqa: E402
+    from onnx import TensorProto, helper  # noqa: E402
+except ImportError:
+    print("onnx: python3-onnx not installed, no seeds")
+else:
+    sys.path.insert(0, os.path.join(TOP, "tests", "cli"))
+    import onnx_ort_check  # noqa: E402
+    o = out_dir("onnx")
+    with tempfile.TemporaryDirectory() as tmp:
+        for c in onnx_ort_check.write_models(os.path.join(tmp, "ort")):
+            shutil.copy(os.path.join(c["dir"], "model.onnx"), os.path.join(o, c["name"] + ".onnx"))
+        subprocess.run(["/usr/bin/python3", os.path.join(TOP, "tests", "cli", "onnx_bad_models.py"), os.path.join(tmp, "bad")],
+                       check=True, stdout=subprocess.DEVNULL)
+        for case in sorted(os.listdir(os.path.join(tmp, "bad"))):
+            m = os.path.join(tmp, "bad", case, "model.onnx")
+            if os.path.isfile(m):
+                shutil.copy(m, os.path.join(o, "bad-" + case + ".onnx"))
+    typed = [helper.make_tensor("f", TensorProto.FLOAT, [2, 2], [0.5, -1.0, 2.0, 3.0]),
+             helper.make_tensor("h", TensorProto.FLOAT16, [3], np.array([1, -2, 65504], np.float16).view(np.uint16).tolist()),
+             helper.make_tensor("i8", TensorProto.INT8, [3], [-1, 0, 127]),
+             helper.make_tensor("i64", TensorProto.INT64, [2], [-5, 1 << 40]),
+             helper.make_tensor("d", TensorProto.DOUBLE, [2], [1.5, -0.25]),
+             helper.make_tensor("u32", TensorProto.UINT32, [2], [1, 4000000000]),
+             helper.make_tensor("s", TensorProto.STRING, [2], [b"a", b"bc"]),
+             helper.make_tensor("empty", TensorProto.FLOAT, [0, 3], [])]
+    g = helper.make_graph([helper.make_node("Identity", ["f"], ["y"])], "typed", [],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])], typed)
+    with open(os.path.join(o, "typed-fields.onnx"), "wb") as f:
+        f.write(helper.make_model(g, producer_name="amn-seeds").SerializeToString())
+    print(f"onnx: {len(os.listdir(o))} seeds")
 
 # --- Hugging Face → GGUF: hand-made tokenizer / config files ------------------
 # (hf_seeds.py adds shrunk real ones at fuzz time, never committed.)

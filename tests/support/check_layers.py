@@ -43,7 +43,7 @@ PUBLIC = {
     "kernels": "kernels", "st_quantize": "kernels",
     "human_bytes": "util", "json_writer": "util",
     "mapped_file": "source", "metadata": "source", "catalog": "source", "model_name": "source",
-    "gguf": "source", "safetensors": "source", "npy": "source", "pth": "source", "zip": "source",
+    "gguf": "source", "safetensors": "source", "npy": "source", "pth": "source", "zip": "source", "onnx": "source",
     "plan": "plan", "gguf_ftype": "plan", "gguf_split_options": "plan", "hf_layout": "plan",
     "executor": "exec",
     "npy_writer": "sink", "output_paths": "sink",

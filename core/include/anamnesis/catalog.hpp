@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,10 +23,12 @@
 
 namespace amn {
 
-/// Container format of the input.
-enum class Format { Safetensors, Gguf, Npy, Npz, Pth };
+struct OnnxGraph;  // onnx.hpp
 
-/// "safetensors", "gguf", "npy", "npz", "pth".
+/// Container format of the input.
+enum class Format { Safetensors, Gguf, Npy, Npz, Pth, Onnx };
+
+/// "safetensors", "gguf", "npy", "npz", "pth", "onnx".
 std::string_view format_name(Format f) noexcept;
 
 /// Maximum tensor rank any parser accepts.
@@ -125,6 +128,9 @@ struct Catalog {
     std::vector<std::string> warnings;
     /// Deferred integrity checks over mapped data (see IntegrityCheck).
     std::vector<IntegrityCheck> integrity_checks;
+    /// ONNX only (null otherwise): the top-level graph's nodes, which say
+    /// how initializers are used (onnx.hpp; the quantization detector reads it).
+    std::shared_ptr<const OnnxGraph> onnx;
 
     /// Index of the tensor called `name`, or nullopt.
     std::optional<std::size_t> find(std::string_view name) const;

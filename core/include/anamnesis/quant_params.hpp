@@ -356,10 +356,79 @@ struct MlxParams {
     std::string describe() const;  ///< "MLX affine 4-bit, group 64, BF16 scales and biases", "MLX MXFP4, E2M1 with an E8M0 scale per 32"
 };
 
+// ---- ONNX quantized initializers ----------------------------------------------
+
+/// The ONNX operator whose inputs are a quantized weight and its companions
+/// (onnx Operators.md, onnxruntime ContribOperators.md).
+enum class OnnxQuantOp : std::uint8_t {
+    /// com.microsoft.MatMulNBits: B uint8 [N, k_blocks, block_size·bits/8],
+    /// fields from bit 0 up, scales [N·k_blocks], zero points packed uint8
+    /// (⌈k_blocks·bits/8⌉ bytes per row) or float [N·k_blocks], default
+    /// 2^(bits−1); the output is the float MatMul weight [K, N] it replaced.
+    MatMulNBits,
+    /// com.microsoft.GatherBlockQuantized: data INT4/UINT4 in its logical
+    /// shape, or UINT8 with `bits` 4/8 packed along the last axis; scales per
+    /// `block_size` along the last axis; zero point default 0 for INT4/UINT4,
+    /// 2^(bits−1) for UINT8; output in the data's logical shape.
+    GatherBlockQuantized,
+    /// DequantizeLinear: y = (x − zero_point) × scale, per tensor, per axis or
+    /// blocked (opset 21 `block_size`); output in x's shape.
+    DequantizeLinear,
+    /// MatMulInteger's constant B (onnxruntime IntegerOps, `W_quantized`)
+    /// with its `W_zero_point` and the `W_scale` the graph multiplies the
+    /// product by: (W − zero_point) × scale, [K, N] as stored.
+    MatMulInteger,
+    /// com.microsoft.MatMulBnb4: B uint8 [⌈N·K/2⌉], the weight transposed to
+    /// [N, K] and flattened, first element in the high nibble, absmax per
+    /// `block_size` elements; value = code[nibble] × absmax; output [K, N].
+    MatMulBnb4,
+};
+
+/// How an ONNX quantized weight's scales are laid out.
+enum class OnnxScaleGrid : std::uint8_t {
+    Tensor,  ///< one scale (DequantizeLinear/MatMulInteger per tensor)
+    Axis,    ///< one scale per index of `axis` (per channel)
+    Block,   ///< one scale per `block_size` elements along `axis` (or the flattened tensor for MatMulBnb4)
+};
+
+/// The zero point of an ONNX quantized weight.
+enum class OnnxZeroPoint : std::uint8_t {
+    Default,  ///< no zero-point input: the operator's default (MatMulNBits 2^(bits−1), …)
+    Integer,  ///< an integer tensor (packed for sub-byte fields): (q − zp) × scale
+    /// A float zero point (MatMulNBits float/float16 `zero_points`):
+    /// onnxruntime's CPU kernel computes q·scale + (−scale·zp), three f32 roundings.
+    Float,
+};
+
+/// A weight quantized inside an ONNX graph, recognised from the node that
+/// consumes it (plan/schemes/onnx.cc).
+struct OnnxQuantParams {
+    OnnxQuantOp op = OnnxQuantOp::MatMulNBits;
+    /// Stored element type of the quantized weight in amn's names: "U8",
+    /// "I8", "U4", "I4", "U16", "I16", "I32", "F8_E4M3", … (MatMulNBits,
+    /// MatMulBnb4: "U8" bytes holding `bits`-bit fields).
+    std::string element = "U8";
+    unsigned bits = 4;               ///< field width in bits (2, 4, 8, 16, 32)
+    OnnxScaleGrid grid = OnnxScaleGrid::Block;
+    std::uint64_t block_size = 0;    ///< elements per scale for Block; 0 otherwise
+    int axis = 0;                    ///< the axis scales run along (Axis, Block), non-negative
+    OnnxZeroPoint zero_point = OnnxZeroPoint::Default;
+    DType scale_dtype = DType::F32;  ///< stored dtype of the scales (absmax for MatMulBnb4)
+    bool nf4 = true;                 ///< MatMulBnb4 only: NF4 (quant_type 1) or FP4 (0) codebook
+
+    bool operator==(const OnnxQuantParams&) const = default;
+    /// "onnx-matmulnbits-4bit-b32", "onnx-gbq-i4-b32", "onnx-dq-i8-axis",
+    /// "onnx-dq-u8-tensor", "onnx-matmulinteger-u8-tensor", "onnx-bnb4-nf4-b64"
+    std::string id() const;
+    /// "ONNX MatMulNBits, U8 4-bit, block 32 along axis 0, no zero points (8), F32 scales, dequantized to [K, N]"
+    std::string describe() const;
+};
+
 /// The parameters of any quantization scheme the core dequantizes (and,
 /// for the alternatives forget_st.hpp lists, writes). Two values are equal
 /// when every field is.
-using QuantParams = std::variant<Fp8Params, AffineParams, Bnb4Params, Int8Params, GgmlParams, Fp4Params, MlxParams>;
+using QuantParams = std::variant<Fp8Params, AffineParams, Bnb4Params, Int8Params, GgmlParams, Fp4Params, MlxParams,
+                                 OnnxQuantParams>;
 
 /// Stable short scheme id for JSON and grouping (`Recipe::scheme_id()`).
 std::string scheme_id(const QuantParams& p);

@@ -32,22 +32,25 @@ namespace {
 
 // ---- output dtype ---------------------------------------------------------
 
-DType output_dtype(const LogicalTensor& lt, const RememberOptions& o) {
+DType output_dtype(const Catalog& cat, const LogicalTensor& lt, const RememberOptions& o) {
     if (lt.quantized) return o.to.value_or(lt.recipe->result_dtype().value_or(DType::BF16));
     const auto stored = lt.recipe->lossless_dtype();
     if (!stored) return o.to.value_or(DType::BF16);
+    // An ONNX DOUBLE initializer is a constant of the graph's arithmetic, not
+    // a weight: kept as stored (the ONNX reference's contract).
+    if (cat.format == Format::Onnx && *stored == DType::F64) return *stored;
     if (o.to && dtype_is_float(*stored)) return *o.to;
     return *stored;
 }
 
 // config.json's torch_dtype: `to`, else the one dtype every dequantized
 // tensor gets (MLX F16 layers stay F16), else BF16.
-DType config_dtype(const Plan& plan, const RememberOptions& o) {
+DType config_dtype(const Catalog& cat, const Plan& plan, const RememberOptions& o) {
     if (o.to) return *o.to;
     std::optional<DType> common;
     for (const auto& lt : plan.tensors) {
         if (!lt.quantized || !lt.recipe) continue;
-        const DType d = output_dtype(lt, o);
+        const DType d = output_dtype(cat, lt, o);
         if (common && *common != d) return DType::BF16;
         common = d;
     }
@@ -57,10 +60,10 @@ DType config_dtype(const Plan& plan, const RememberOptions& o) {
 // The dtype the default output is named after: `to`, else config_dtype()
 // when something is dequantized (an MLX F16 folder → "<name>-f16"), else
 // none (default_output_path's lossless naming).
-std::optional<DType> named_dtype(const Plan& plan, const RememberOptions& o) {
+std::optional<DType> named_dtype(const Catalog& cat, const Plan& plan, const RememberOptions& o) {
     if (o.to) return o.to;
     for (const auto& lt : plan.tensors)
-        if (lt.quantized && lt.recipe) return config_dtype(plan, o);
+        if (lt.quantized && lt.recipe) return config_dtype(cat, plan, o);
     return std::nullopt;
 }
 
@@ -133,11 +136,11 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     // fails here, not after the shards were committed).
     const auto& cfg_in = opt.config_json ? opt.config_json : cat.config_json;
     std::optional<std::string> config_text;
-    if (cfg_in) config_text = rewrite_config_json(*cfg_in, config_dtype(plan, opt)) + "\n";
+    if (cfg_in) config_text = rewrite_config_json(*cfg_in, config_dtype(cat, plan, opt)) + "\n";
 
     // Output: the safetensors sink of the whole set (shards, index.json,
     // config.json, tokenizer files), committed as one.
-    detail::OutputFilesOptions files{opt.output.empty() ? default_output_path(cat, named_dtype(plan, opt)) : opt.output, opt.force,
+    detail::OutputFilesOptions files{opt.output.empty() ? default_output_path(cat, named_dtype(cat, plan, opt)) : opt.output, opt.force,
                                      opt.config_json.has_value(), {}};
     for (const auto& f : opt.side_files) files.side_files.push_back(f.first);
     const auto paths = detail::plan_output_files(cat, files);
@@ -146,7 +149,7 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
         const std::size_t s = per_shard.size() == 1 ? 0 : lt.shard;
-        OutTensor t{i, output_dtype(lt, opt)};
+        OutTensor t{i, output_dtype(cat, lt, opt)};
         const auto lossless = lt.recipe->lossless_dtype();
         // Output bytes come from shape × dtype: a strided view's stored byte
         // range (stored_bytes) can be larger than its contiguous output.

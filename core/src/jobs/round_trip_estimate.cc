@@ -284,6 +284,9 @@ struct Measure {
         throw Error(ErrorCode::Usage, "not measurable yet for " + p.id(), {}, t.name);
     }
     RoundTripError operator()(const MlxParams& p) const { return run(MlxAffineRtn(p, r().rows(), r().row_elems())); }
+    RoundTripError operator()(const OnnxQuantParams& p) const {
+        throw Error(ErrorCode::Usage, "not measurable yet for " + p.id(), {}, t.name);
+    }
 };
 
 // RoundTripScheme::description() of each scheme.
@@ -327,6 +330,7 @@ struct Describe {
         return "re-quantization with MLX's affine quantizer (mx.quantize), " + std::to_string(p.bits) + "-bit, group " +
                std::to_string(p.group_size) + ", scales and biases in " + dtype_name(p.scale_dtype) + ", decoded again";
     }
+    std::string operator()(const OnnxQuantParams& p) const { throw Error(ErrorCode::Usage, "not measurable yet for " + p.id()); }
 };
 
 }  // namespace

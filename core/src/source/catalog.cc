@@ -28,6 +28,7 @@ std::string_view format_name(Format f) noexcept {
         case Format::Npy: return "npy";
         case Format::Npz: return "npz";
         case Format::Pth: return "pth";
+        case Format::Onnx: return "onnx";
     }
     return "unknown";
 }
@@ -215,7 +216,7 @@ std::string resolve_directory(const std::string& dir) {
         else if (name == "pytorch_model.bin.index.json") bin_index.push_back(e.path().string());
         else if (name.starts_with("pytorch_model") && name.ends_with(".bin")) bins.push_back(e.path().string());
         else if (name.ends_with(".gguf") || name.ends_with(".npz") || name.ends_with(".npy") ||
-                 name.ends_with(".pth") || name.ends_with(".pt"))
+                 name.ends_with(".pth") || name.ends_with(".pt") || name.ends_with(".onnx"))
             other.push_back(e.path().string());
     }
     std::sort(index.begin(), index.end());
@@ -242,7 +243,7 @@ std::string resolve_directory(const std::string& dir) {
         if (one_set) return other[0];
     }
     if (other.size() > 1) throw Error(ErrorCode::Malformed, "several model files: open one of them", dir);
-    throw Error(ErrorCode::Malformed, "no model file (.safetensors, index.json, .gguf, .npz, .npy, .pth) in this folder", dir);
+    throw Error(ErrorCode::Malformed, "no model file (.safetensors, index.json, .gguf, .npz, .npy, .pth, .onnx) in this folder", dir);
 }
 
 }  // namespace
@@ -270,7 +271,7 @@ static Catalog open_model_impl(const std::string& path_in) {
         } else {
             throw Error(ErrorCode::Malformed,
                         file->size() < 8 ? "file too short to be any supported format (" + std::to_string(file->size()) + " bytes)"
-                                         : "not a supported model file (safetensors, GGUF, NPY/NPZ, PyTorch)",
+                                         : "not a supported model file (safetensors, GGUF, NPY/NPZ, PyTorch, ONNX)",
                         path);
         }
     }
@@ -278,7 +279,8 @@ static Catalog open_model_impl(const std::string& path_in) {
     cat.display_name = fs::path(path_in).filename().string();
     if (cat.display_name.empty()) cat.display_name = fs::path(path_in).parent_path().filename().string();
     // A config.json beside a GGUF describes some other model (GGUF carries its own key/values).
-    if (cat.format != Format::Gguf)
+    // Nor is one beside an ONNX graph read: its initializers carry the graph's names, not the config's.
+    if (cat.format != Format::Gguf && cat.format != Format::Onnx)
         detail::read_model_config(cat, fs::path(path).parent_path().string().empty() ? "." : fs::path(path).parent_path().string());
     return cat;
 }

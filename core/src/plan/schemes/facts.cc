@@ -24,6 +24,13 @@ constexpr std::string_view kBnbState = "bitsandbytes quantization state";
 std::vector<SchemeFacts> make_table() {
     std::vector<SchemeFacts> t;
     t.push_back({"gguf", detect_gguf, {}, {}, {"gguf", "pure"}, {}});  // + ggml type names, see is_quant_file_token
+    // ONNX: the consuming node names the companions; these suffixes (the
+    // quantizers' names) only give them their roles.
+    t.push_back({"onnx", detect_onnx, {},
+                 {{"_scales", R::Scale, {}}, {"_zero_points", R::ZeroPoint, {}}, {"_zero_point", R::ZeroPoint, {}},
+                  {"_zp", R::ZeroPoint, {}}, {"_absmax", R::Scale, {}}},
+                 {"uint8", "bnb4", "q4f16"},
+                 {}});
     // Formats named by their quantization_config: before fp8, so that their
     // FP8 layers get the library's arithmetic (compressed-tensors leaves
     // float-quantized layers with BF16/F32 scales to detect_fp8).

@@ -83,6 +83,10 @@ private:
 /// GGUF catalogs: ggml block types → quantized logical tensors (row = innermost
 /// GGUF dim), big-endian plain types → byte-swapping passthrough (schemes/gguf.cc).
 void detect_gguf(PlanBuilder& b);
+/// ONNX catalogs: initializers consumed by MatMulNBits, MatMulBnb4,
+/// GatherBlockQuantized, DequantizeLinear or MatMulInteger → quantized
+/// logical tensors named as the float weight they replaced (schemes/onnx.cc).
+void detect_onnx(PlanBuilder& b);
 // Formats named by their quantization_config; run before detect_fp8 so their
 // FP8 layers get the library's arithmetic (new formats, issue 12).
 void detect_compressed_tensors(PlanBuilder& b);  // schemes/compressed_tensors.cc (quant_method "compressed-tensors")

@@ -3,6 +3,7 @@
 
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/npy.hpp"
+#include "anamnesis/onnx.hpp"
 #include "anamnesis/pth.hpp"
 #include "anamnesis/safetensors.hpp"
 
@@ -47,6 +48,14 @@ bool match_pth(std::span<const std::uint8_t> head, const std::string&, std::uint
 }
 Catalog open_pth_row(MappedFilePtr, const std::string& path) { return open_pth(path); }
 
+bool match_onnx(std::span<const std::uint8_t> head, const std::string& path, std::uint64_t file_size) {
+    if (path.ends_with(".onnx")) return true;
+    // Without the name, only a file that cannot be a safetensors one (whose
+    // 8-byte header length may begin with the same bytes, 1 MiB headers).
+    return !path.ends_with(".safetensors") && !looks_like_safetensors(head, file_size) && looks_like_onnx(head);
+}
+Catalog open_onnx_row(MappedFilePtr file, const std::string& path) { return open_onnx(std::move(file), path); }
+
 bool match_safetensors(std::span<const std::uint8_t> head, const std::string& path, std::uint64_t file_size) {
     return path.ends_with(".safetensors") || looks_like_safetensors(head, file_size);
 }
@@ -58,11 +67,12 @@ Catalog open_safetensors_row(MappedFilePtr, const std::string& path) {
     return cat;
 }
 
-constexpr std::array<FormatSniffer, 5> kFormats{{
+constexpr std::array<FormatSniffer, 6> kFormats{{
     {"gguf", match_gguf, open_gguf_row},
     {"npy", match_npy, open_npy_row},
     {"zip", match_zip, open_zip_row},
     {"pth", match_pth, open_pth_row},
+    {"onnx", match_onnx, open_onnx_row},
     {"safetensors", match_safetensors, open_safetensors_row},
 }};
 

@@ -19,7 +19,7 @@ namespace amn::detail {
 
 /// One row of the format table.
 struct FormatSniffer {
-    /// Short name of the row ("gguf", "npy", "zip", "pth", "safetensors").
+    /// Short name of the row ("gguf", "npy", "zip", "pth", "onnx", "safetensors").
     std::string_view name;
     /// True when the file is of this format. `head` holds the first (up to
     /// 64) bytes, `path` is the file's path, `file_size` its size.
@@ -30,6 +30,7 @@ struct FormatSniffer {
 
 /// The format table, in dispatch order: magic bytes first (GGUF and the old
 /// GGML magics, NPY, ZIP = PyTorch checkpoint or NPZ, legacy PyTorch), then
+/// ONNX by name (`.onnx`) or its first protobuf fields, then
 /// safetensors by name or header shape, so a broken `.safetensors` file
 /// reaches the safetensors parser and its precise error.
 std::span<const FormatSniffer> format_table() noexcept;
