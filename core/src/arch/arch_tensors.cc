@@ -388,7 +388,6 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
     }
 
     // Expert merging.
-    std::string_view prefix_w;  // the per-expert part that names the weight
     bool expert = false;
     if (row_.experts == ExpertRule::Mixtral) expert = name.find("block_sparse_moe.experts") != std::string::npos;
     if (row_.experts == ExpertRule::Deepseek2) expert = name.find("mlp.experts") != std::string::npos;
