@@ -38,7 +38,8 @@ AffineGroup affine_group_params(float w_min, float w_max, unsigned bits, DType d
 std::uint8_t affine_code(float w, const AffineGroup& g, unsigned bits) noexcept {
     const float n_bins = static_cast<float>((1u << bits) - 1u);
     const float q = std::clamp(std::nearbyint((w - g.bias) / g.scale), 0.0f, n_bins);
-    return static_cast<std::uint8_t>(q);
+    // inf/inf (a group spanning more than FLT_MAX): code 0, as x86 converts MLX's NaN.
+    return std::isnan(q) ? std::uint8_t{0} : static_cast<std::uint8_t>(q);
 }
 
 }  // namespace amn::kernels::mlx
