@@ -95,6 +95,35 @@ QString fixture_variant(const QTemporaryDir& dir, const QString& name, const QSt
     return d;
 }
 
+// The cases of tests/cli/data/`file` as test rows "MODEL B-bit gG" with the case object `c`.
+void reference_rows(const char* file, int expected) {
+    QTest::addColumn<QJsonObject>("c");
+    QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/" + file);
+    if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read tests/cli/data/%s", file);
+    const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
+    if (cases.size() != expected) qFatal("%s: %d cases, expected %d", file, int(cases.size()), expected);
+    for (const auto& cv : cases) {
+        const QJsonObject c = cv.toObject();
+        const QString row = c["model"].toString() + " " + QString::number(c["bits"].toInt()) + "-bit g" +
+                            QString::number(c["group_size"].toInt());
+        QTest::newRow(qPrintable(row)) << c;
+    }
+}
+
+// amn forget ../shared/fixtures/hf-gguf/inputs/MODEL --to mlx:B --group-size G into `tmp`;
+// the output folder, or empty (with a QTest warning) when amn failed.
+QString forget_mlx(const QTemporaryDir& tmp, const QString& mlx_dir, const QJsonObject& c) {
+    const QString out = tmp.filePath("out");
+    const auto r = run_amn({"forget", mlx_dir + "/../hf-gguf/inputs/" + c["model"].toString(), "--to",
+                            "mlx:" + QString::number(c["bits"].toInt()), "--group-size", QString::number(c["group_size"].toInt()),
+                            "-o", out});
+    if (r.exit_code != 0) {
+        qWarning().noquote() << r.err;
+        return {};
+    }
+    return out;
+}
+
 #define SKIP_WITHOUT_MLX(var)                                                    \
     const QString var = mlx_fixtures();                                          \
     if (var.isEmpty() || !QFileInfo::exists(var + "/README.md")) {               \
@@ -268,56 +297,42 @@ private slots:
         QCOMPARE(o["tensors"].toObject()["unsupported"].toInt(), 0);
     }
 
+    // Every tensor as MLX's own mx::quantize writes it.
+    void forgetToMlxAsMlx_data() { reference_rows("mlx_quantize_reference.json", 7); }
     void forgetToMlxAsMlx() {
         SKIP_WITHOUT_MLX(dir);
-        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_quantize_reference.json");
-        QVERIFY(rf.open(QIODevice::ReadOnly));
-        const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        QCOMPARE(cases.size(), 7);
-        for (const auto& cv : cases) {
-            const QJsonObject c = cv.toObject();
-            const QString model = c["model"].toString();
-            const QString bits = QString::number(c["bits"].toInt()), group = QString::number(c["group_size"].toInt());
-            QTemporaryDir tmp;
-            const QString out = tmp.filePath("out");
-            const auto r = run_amn({"forget", dir + "/../hf-gguf/inputs/" + model, "--to", "mlx:" + bits, "--group-size", group, "-o", out});
-            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
-            const auto got = tensors_under(out);
-            const QJsonObject want = c["tensors"].toObject();
-            QCOMPARE(got.size(), std::size_t(want.size()));
-            for (auto it = want.begin(); it != want.end(); ++it) {
-                const auto g = got.find(it.key().toStdString());
-                QVERIFY2(g != got.end(), qPrintable(it.key()));
-                const QJsonArray w = it.value().toArray();
-                QCOMPARE(QString::fromStdString(g->second.dtype), w[0].toString());
-                const QByteArray bytes(reinterpret_cast<const char*>(g->second.bytes.data()), qsizetype(g->second.bytes.size()));
-                QVERIFY2(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() == w[2].toString().toLatin1(),
-                         qPrintable(model + " " + bits + "-bit: " + it.key()));
-            }
+        QFETCH(QJsonObject, c);
+        QTemporaryDir tmp;
+        const QString out = forget_mlx(tmp, dir, c);
+        QVERIFY(!out.isEmpty());
+        const auto got = tensors_under(out);
+        const QJsonObject want = c["tensors"].toObject();
+        QCOMPARE(got.size(), std::size_t(want.size()));
+        for (auto it = want.begin(); it != want.end(); ++it) {
+            const auto g = got.find(it.key().toStdString());
+            QVERIFY2(g != got.end(), qPrintable(it.key()));
+            const QJsonArray w = it.value().toArray();
+            QCOMPARE(QString::fromStdString(g->second.dtype), w[0].toString());
+            const QByteArray bytes(reinterpret_cast<const char*>(g->second.bytes.data()), qsizetype(g->second.bytes.size()));
+            QVERIFY2(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() == w[2].toString().toLatin1(),
+                     qPrintable(it.key()));
         }
     }
 
+    // The files the real mlx_lm.convert -q writes, byte for byte.
+    void forgetToMlxAsMlxLmConvert_data() { reference_rows("mlx_convert_reference.json", 5); }
     void forgetToMlxAsMlxLmConvert() {
         SKIP_WITHOUT_MLX(dir);
-        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_reference.json");
-        QVERIFY(rf.open(QIODevice::ReadOnly));
-        const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        QCOMPARE(cases.size(), 5);
-        for (const auto& cv : cases) {
-            const QJsonObject c = cv.toObject();
-            const QString model = c["model"].toString();
-            const QString bits = QString::number(c["bits"].toInt()), group = QString::number(c["group_size"].toInt());
-            QTemporaryDir tmp;
-            const QString out = tmp.filePath("out");
-            const auto r = run_amn({"forget", dir + "/../hf-gguf/inputs/" + model, "--to", "mlx:" + bits, "--group-size", group, "-o", out});
-            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
-            const QJsonObject files = c["files"].toObject();
-            for (auto it = files.begin(); it != files.end(); ++it) {
-                QFile f(out + "/" + it.key());
-                QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(it.key()));
-                QVERIFY2(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
-                         qPrintable(model + " " + bits + "-bit g" + group + ": " + it.key() + " differs from mlx_lm.convert's"));
-            }
+        QFETCH(QJsonObject, c);
+        QTemporaryDir tmp;
+        const QString out = forget_mlx(tmp, dir, c);
+        QVERIFY(!out.isEmpty());
+        const QJsonObject files = c["files"].toObject();
+        for (auto it = files.begin(); it != files.end(); ++it) {
+            QFile f(out + "/" + it.key());
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(it.key()));
+            QVERIFY2(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
+                     qPrintable(it.key() + " differs from mlx_lm.convert's"));
         }
     }
 
