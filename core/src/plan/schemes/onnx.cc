@@ -24,8 +24,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/kernels.hpp"
 #include "anamnesis/onnx.hpp"
-#include "kernels/int/onnx_fields.hpp"
-#include "kernels/int/quant_kernels.hpp"
+#include "onnx_recipes.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -107,241 +106,7 @@ std::string OnnxQuantParams::describe() const {
 namespace amn::detail {
 namespace {
 using namespace quant;
-namespace qk = amn::kernels::quant;
-namespace ok = amn::kernels::onnx;
-
-// ---- element access -------------------------------------------------------------
-
-// Bits per field of a stored element type name; 0 when it is no integer/float8 type we read.
-unsigned element_bits(const std::string& e) {
-    if (e == "U8" || e == "I8" || e == "F8_E4M3" || e == "F8_E4M3FNUZ" || e == "F8_E5M2" || e == "F8_E5M2FNUZ") return 8;
-    if (e == "U4" || e == "I4") return 4;
-    if (e == "U2" || e == "I2") return 2;
-    if (e == "U16" || e == "I16") return 16;
-    if (e == "I32") return 32;
-    return 0;
-}
-bool element_signed(const std::string& e) { return e[0] == 'I'; }
-bool element_float8(const std::string& e) { return e.rfind("F8_", 0) == 0; }
-
-// Integer element `i` of a stored tensor of element type `e` (sub-byte fields low bits first, signed ones sign-extended).
-std::int64_t int_at(const std::uint8_t* d, const std::string& e, unsigned bits, std::uint64_t i) {
-    switch (bits) {
-        case 2: case 4: {
-            std::uint8_t q;
-            ok::unpack_fields(d, i, bits, &q, 1);
-            const std::int64_t v = q;
-            return element_signed(e) && v >= (1 << (bits - 1)) ? v - (1 << bits) : v;
-        }
-        case 8: return element_signed(e) ? static_cast<std::int8_t>(d[i]) : d[i];
-        case 16: {
-            std::uint16_t v;
-            std::memcpy(&v, d + 2 * i, 2);
-            return element_signed(e) ? static_cast<std::int16_t>(v) : v;
-        }
-        default: {
-            std::int32_t v;
-            std::memcpy(&v, d + 4 * i, 4);
-            return v;
-        }
-    }
-}
-
-// Round `y` to the scales' dtype (the operator's output type) and back.
-float round_to(DType d, float y) {
-    if (d == DType::F16) return kernels::scalar::f32_from_f16(kernels::scalar::f16_from_f32(y));
-    if (d == DType::BF16) return kernels::scalar::f32_from_bf16(kernels::scalar::bf16_from_f32(y));
-    return y;
-}
-
-bool is_scale_dtype(DType d) { return d == DType::F32 || d == DType::F16 || d == DType::BF16; }
-
-// Base of the recipes: the tensors read, for page release.
-class OnnxRecipe : public QuantRecipe {
-public:
-    OnnxRecipe(const Catalog& cat, OnnxQuantParams p, std::vector<std::size_t> inputs) : QuantRecipe(std::move(p)) {
-        for (auto i : inputs) {
-            const auto& t = cat.tensors[i];
-            ranges_.push_back({t.shard, t.offset, t.nbytes});
-        }
-    }
-    std::vector<InputRange> inputs() const override { return ranges_; }
-
-private:
-    std::vector<InputRange> ranges_;
-};
-
-// ---- MatMulNBits ----------------------------------------------------------------
-
-struct NBitsLayout {
-    std::uint64_t K = 0, N = 0, bits = 4, block = 32, k_blocks = 0, blob = 0;
-    OnnxZeroPoint zp = OnnxZeroPoint::Default;
-    std::uint64_t zp_row_bytes = 0;  // packed uint8 zero points per row of B
-};
-
-class NBitsRecipe final : public OnnxRecipe {
-public:
-    NBitsRecipe(const Catalog& cat, OnnxQuantParams p, std::vector<std::size_t> in, NBitsLayout l)
-        : OnnxRecipe(cat, std::move(p), in), l_(l), b_(cat.data(cat.tensors[in[0]])), s_(cat.data(cat.tensors[in[1]])),
-          sinfo_(dtype_info(cat.tensors[in[1]].dtype)) {
-        if (in.size() > 2) {
-            z_ = cat.data(cat.tensors[in[2]]);
-            zinfo_ = dtype_info(cat.tensors[in[2]].dtype);
-        }
-    }
-    std::uint64_t rows() const override { return l_.K; }
-    std::uint64_t row_elems() const override { return l_.N; }
-    // Whole blocks per chunk (a chunk of more blocks, to use every 64-byte
-    // line of B once, measured no faster: 0.34–0.38 s of CPU against
-    // 0.37–0.50 s for an 8192 × 8192 weight).
-    std::uint64_t row_granularity() const override { return std::min(l_.block, l_.K); }
-    bool payload_is_row_major() const override { return false; }  // B is stored [N, K]: every chunk reads all of it
-
-    void dequantize_rows(std::uint64_t k0, std::uint64_t nk, float* out) const override {
-        const std::uint64_t bs = l_.block, N = l_.N, kend = std::min(l_.K, k0 + nk);
-        std::vector<std::uint8_t> q(bs);
-        std::vector<float> y(bs);
-        const std::uint64_t kb0 = k0 / bs, kb1 = (kend + bs - 1) / bs;
-        const float default_zero = static_cast<float>(1u << (l_.bits - 1));
-        for (std::uint64_t n = 0; n < N; ++n) {
-            for (std::uint64_t kb = kb0; kb < kb1; ++kb) {
-                const std::uint64_t g = n * l_.k_blocks + kb;
-                ok::unpack_fields(b_ + g * l_.blob, 0, static_cast<unsigned>(l_.bits), q.data(), bs);
-                const float s = load_float(sinfo_, s_, g);
-                switch (l_.zp) {
-                    case OnnxZeroPoint::Default: qk::affine_const(q.data(), default_zero, s, y.data(), bs); break;
-                    case OnnxZeroPoint::Integer: {
-                        std::uint8_t z;
-                        ok::unpack_fields(z_ + n * l_.zp_row_bytes, kb, static_cast<unsigned>(l_.bits), &z, 1);
-                        qk::affine_const(q.data(), static_cast<float>(z), s, y.data(), bs);
-                        break;
-                    }
-                    case OnnxZeroPoint::Float: ok::affine_float_zero(q.data(), s, load_float(zinfo_, z_, g), y.data(), bs); break;
-                }
-                const std::uint64_t first = std::max(kb * bs, k0), last = std::min((kb + 1) * bs, kend);
-                for (std::uint64_t k = first; k < last; ++k) out[(k - k0) * N + n] = y[k - kb * bs];
-            }
-        }
-    }
-
-private:
-    NBitsLayout l_;
-    const std::uint8_t* b_;
-    const std::uint8_t* s_;
-    const DTypeInfo* sinfo_;
-    const std::uint8_t* z_ = nullptr;
-    const DTypeInfo* zinfo_ = nullptr;
-};
-
-// ---- MatMulBnb4 -----------------------------------------------------------------
-
-class Bnb4Recipe final : public OnnxRecipe {
-public:
-    Bnb4Recipe(const Catalog& cat, OnnxQuantParams p, std::vector<std::size_t> in, std::uint64_t K, std::uint64_t N)
-        : OnnxRecipe(cat, p, in), K_(K), N_(N), block_(p.block_size), b_(cat.data(cat.tensors[in[0]])),
-          a_(cat.data(cat.tensors[in[1]])), ainfo_(dtype_info(cat.tensors[in[1]].dtype)),
-          code_(p.nf4 ? qk::kNf4.data() : qk::kFp4.data()) {}
-    std::uint64_t rows() const override { return K_; }
-    std::uint64_t row_elems() const override { return N_; }
-    bool payload_is_row_major() const override { return false; }
-    void dequantize_rows(std::uint64_t k0, std::uint64_t nk, float* out) const override {
-        for (std::uint64_t k = k0; k < k0 + nk; ++k)
-            for (std::uint64_t n = 0; n < N_; ++n) {
-                const std::uint64_t i = n * K_ + k;  // the [N, K] weight flattened
-                const std::uint8_t b = b_[i / 2];
-                const unsigned code = (i % 2 == 0) ? (b >> 4) : (b & 15u);  // first element in the high nibble
-                out[(k - k0) * N_ + n] = code_[code] * load_float(ainfo_, a_, i / block_);
-            }
-    }
-
-private:
-    std::uint64_t K_, N_, block_;
-    const std::uint8_t* b_;
-    const std::uint8_t* a_;
-    const DTypeInfo* ainfo_;
-    const float* code_;
-};
-
-// ---- DequantizeLinear, MatMulInteger, GatherBlockQuantized ------------------------
-
-// y = (q − zp) × s over a tensor in its logical shape, scales per tensor, per
-// axis or per block along an axis; the product rounded to the scales' dtype.
-struct GridLayout {
-    std::vector<std::uint64_t> shape;  // logical shape of the output
-    unsigned axis = 0;
-    OnnxScaleGrid grid = OnnxScaleGrid::Tensor;
-    std::uint64_t block = 0;
-    std::uint64_t outer = 1, dim = 1, inner = 1, blocks = 1;  // around `axis`
-    // Stored fields: element type, field bits, and for UINT8-packed GatherBlockQuantized
-    // data and zero points the bytes per row (fields packed per row along the last axis).
-    std::string element;
-    unsigned bits = 8;
-    std::uint64_t row_bytes = 0, zp_row_bytes = 0;
-    bool has_zp = false;
-    bool zp_scalar = false;  // one zero point for every scale (MatMulInteger per tensor zero point, per-channel scales)
-    std::int64_t default_zero = 0;
-};
-
-class GridRecipe final : public OnnxRecipe {
-public:
-    GridRecipe(const Catalog& cat, OnnxQuantParams p, std::vector<std::size_t> in, GridLayout l)
-        : OnnxRecipe(cat, p, in), l_(std::move(l)), x_(cat.data(cat.tensors[in[0]])), s_(cat.data(cat.tensors[in[1]])),
-          sdtype_(cat.tensors[in[1]].dtype), sinfo_(dtype_info(sdtype_)) {
-        if (l_.has_zp) z_ = cat.data(cat.tensors[in[2]]);
-        std::uint64_t n = 1;
-        for (auto d : l_.shape) n *= d;
-        numel_ = n;
-        row_elems_ = l_.shape.empty() ? 1 : l_.shape.back();
-        rows_ = row_elems_ ? n / row_elems_ : 0;
-        if (element_float8(l_.element)) f8_ = dtype_info(dtype_from_safetensors_name(l_.element).value_or(DType::Unknown));
-    }
-    std::uint64_t rows() const override { return rows_; }
-    std::uint64_t row_elems() const override { return row_elems_; }
-    // Sub-byte rows need not start on a byte; releasing by an even split stays safe (a re-read at worst).
-
-    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
-        const std::uint64_t end = (row0 + nrows) * row_elems_;
-        for (std::uint64_t i = row0 * row_elems_; i < end; ++i) {
-            const std::uint64_t c = (i / l_.inner) % l_.dim;
-            std::uint64_t si = 0;
-            if (l_.grid == OnnxScaleGrid::Axis) si = c;
-            else if (l_.grid == OnnxScaleGrid::Block)
-                si = ((i / (l_.inner * l_.dim)) * l_.blocks + c / l_.block) * l_.inner + i % l_.inner;
-            const float s = load_float(sinfo_, s_, si);
-            float y;
-            if (f8_) {
-                float v;
-                f8_->to_f32(x_ + i, &v, 1);
-                y = v * s;
-            } else {
-                const std::int64_t d = field(x_, l_.row_bytes, i) - (l_.has_zp ? field(z_, l_.zp_row_bytes, l_.zp_scalar ? 0 : si, true) : l_.default_zero);
-                ok::scale_diffs(&d, s, &y, 1);
-            }
-            out[i - row0 * row_elems_] = round_to(sdtype_, y);
-        }
-    }
-
-private:
-    // Field `i` of the data (or, `zp`, of the zero points): packed per row when row_bytes is set.
-    std::int64_t field(const std::uint8_t* d, std::uint64_t row_bytes, std::uint64_t i, bool zp = false) const {
-        if (row_bytes) {
-            const std::uint64_t per_row = zp ? l_.blocks : l_.dim;  // GatherBlockQuantized: quantize axis = last
-            std::uint8_t q;
-            ok::unpack_fields(d + (i / per_row) * row_bytes, i % per_row, l_.bits, &q, 1);
-            return q;
-        }
-        return int_at(d, l_.element, l_.bits, i);
-    }
-
-    GridLayout l_;
-    const std::uint8_t* x_;
-    const std::uint8_t* s_;
-    const std::uint8_t* z_ = nullptr;
-    DType sdtype_;
-    const DTypeInfo* sinfo_;
-    const DTypeInfo* f8_ = nullptr;
-    std::uint64_t numel_ = 0, rows_ = 0, row_elems_ = 0;
-};
+using namespace onnx_recipes;
 
 // ---- detection ----------------------------------------------------------------
 
@@ -501,7 +266,7 @@ private:
         p.scale_dtype = t(s).dtype;
         std::vector<std::size_t> in{payload_};
         in.insert(in.end(), comps.begin(), comps.end());
-        add(payload_, comps, {l.K, l.N}, std::make_shared<NBitsRecipe>(cat_, p, in, l));
+        add(payload_, comps, {l.K, l.N}, onnx_recipes::make_nbits_recipe(cat_, p, in, l));
     }
 
     void matmul_bnb4(const OnnxNode& n) {
@@ -527,7 +292,7 @@ private:
         p.nf4 = qt == 1;
         p.scale_dtype = t(a).dtype;
         add(payload_, {a}, {static_cast<std::uint64_t>(K), static_cast<std::uint64_t>(N)},
-            std::make_shared<Bnb4Recipe>(cat_, p, std::vector<std::size_t>{payload_, a}, static_cast<std::uint64_t>(K),
+            onnx_recipes::make_bnb4_recipe(cat_, p, std::vector<std::size_t>{payload_, a}, static_cast<std::uint64_t>(K),
                                          static_cast<std::uint64_t>(N)));
     }
 
@@ -627,7 +392,7 @@ private:
         std::vector<std::size_t> in{payload_};
         in.insert(in.end(), comps.begin(), comps.end());
         auto shape = l.shape;
-        add(payload_, comps, shape, std::make_shared<GridRecipe>(cat_, p, in, std::move(l)));
+        add(payload_, comps, shape, onnx_recipes::make_grid_recipe(cat_, p, in, std::move(l)));
     }
 
     // x (with its own scale and optional zero point) in x's shape, shared by
@@ -666,7 +431,7 @@ private:
         std::vector<std::size_t> in{payload_, s};
         if (l.has_zp) in.push_back(*z);
         auto shape = l.shape;
-        add(payload_, comps, shape, std::make_shared<GridRecipe>(cat_, p, in, std::move(l)));
+        add(payload_, comps, shape, onnx_recipes::make_grid_recipe(cat_, p, in, std::move(l)));
     }
 
     void dequantize_linear(const OnnxNode& n) {
