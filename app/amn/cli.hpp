@@ -5,6 +5,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/plan.hpp"
+#include "anamnesis/remote.hpp"
 
 #include <cstdio>
 #include <optional>
@@ -51,6 +52,32 @@ unsigned parse_threads(Args& args);
 struct Context {
     bool quiet = false;
     bool json = false;
+};
+
+/// The MODEL argument of parse and inspect: a local path, or a remote model
+/// (`https://…`, `hf://ORG/REPO[@REV][/PATH]`) whose headers are fetched
+/// into a temporary mirror on construction (anamnesis/remote.hpp), removed
+/// with this object.
+class ModelArg {
+public:
+    /// 	hrows what RemoteModel::open throws, for a remote model.
+    explicit ModelArg(const std::string& arg);
+    /// What open_model() opens: the argument, or the mirror path.
+    const std::string& path() const;
+    bool remote() const { return remote_.has_value(); }
+    /// Mirror paths in `text` → the remote names (local: unchanged).
+    std::string relabel(std::string text) const;
+    /// The catalog's paths and messages relabelled (after every read).
+    void relabel(Catalog& cat) const;
+    /// `e` with its file and message relabelled.
+    amn::Error relabel(const amn::Error& e) const;
+    /// `"remote": {spec, bytes_fetched, requests, files: [{url, size, fetched}]}`
+    /// of --json output, for a remote model (nothing for a local one).
+    void write_json(amn::JsonWriter& w) const;
+
+private:
+    std::string arg_;
+    std::optional<amn::RemoteModel> remote_;
 };
 
 int cmd_parse(Args& args);

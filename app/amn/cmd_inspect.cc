@@ -78,20 +78,42 @@ int inspect_scan(const std::string& path, bool json) {
 
 }  // namespace
 
+int inspect_model(const ModelArg& model, bool json);
+
 int cmd_inspect(Args& args) {
     const bool json = args.flag("--json");
     const bool scan = args.flag("--scan");
     const auto pos = args.positionals();
     if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
-    if (scan) return inspect_scan(pos[0], json);
-    const Catalog cat = open_model(pos[0]);
+    if (scan) {
+        if (is_remote_model(pos[0])) throw UsageError{"--scan reads local files only"};
+        return inspect_scan(pos[0], json);
+    }
+    const ModelArg model(pos[0]);
+    try {
+        return inspect_model(model, json);
+    } catch (const amn::Error& e) {
+        throw model.relabel(e);
+    }
+}
+
+int inspect_model(const ModelArg& model, bool json) {
+    Catalog cat = open_model(model.path());
     const Plan plan = make_plan(cat);
-    const Inspection r = inspect(cat, plan);
+    Inspection r = inspect(cat, plan);
     // A Hugging Face folder: which GGUF it becomes (amn convert --to gguf), or why not.
     std::optional<HfGgufInfo> hf;
     if ((cat.format == Format::Safetensors || cat.format == Format::Pth) && cat.config_json) {
         hf = describe_hf_gguf(cat);
         if (hf->hf_architecture.empty()) hf.reset();  // config.json of a slice or adapter, not a model
+    }
+    // A remote model: its URLs where the mirror's paths are (everything read by now).
+    model.relabel(cat);
+    for (auto* list : {&r.errors, &r.notes, &r.warnings})
+        for (auto& s : *list) s = model.relabel(s);
+    if (hf) {
+        hf->error = model.relabel(hf->error);
+        for (auto& s : hf->warnings) s = model.relabel(s);
     }
 
     if (json) {
@@ -153,6 +175,7 @@ int cmd_inspect(Args& args) {
         w.key("warnings").begin_array();
         for (const auto& n : r.warnings) w.value(n);
         w.end_array();
+        model.write_json(w);
         w.end_object();
         std::printf("%s\n", w.str().c_str());
         return kOk;

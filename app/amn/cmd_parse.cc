@@ -77,13 +77,25 @@ void write_gguf_json(JsonWriter& w, const Catalog& cat, bool full_kv) {
     w.end_object();
 }
 
+int parse_model(const ModelArg& model, bool json, bool kv);
+
 int cmd_parse(Args& args) {
     const bool json = args.flag("--json");
     const bool kv = args.flag("--kv");
     const auto pos = args.positionals();
     if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
-    const Catalog cat = open_model(pos[0]);
+    const ModelArg model(pos[0]);
+    try {
+        return parse_model(model, json, kv);
+    } catch (const amn::Error& e) {
+        throw model.relabel(e);
+    }
+}
+
+int parse_model(const ModelArg& model, bool json, bool kv) {
+    Catalog cat = open_model(model.path());
     const Plan plan = make_plan(cat);
+    model.relabel(cat);  // a remote model: its URLs for the mirror's paths
 
     if (json) {
         JsonWriter w(2);
@@ -119,6 +131,7 @@ int cmd_parse(Args& args) {
         w.key("notes").begin_array();
         for (const auto& n : cat.notes) w.value(n);
         w.end_array();
+        model.write_json(w);
         w.end_object();
         std::printf("%s\n", w.str().c_str());
         return kOk;

@@ -33,6 +33,8 @@ enum class ErrorCode {
     BadText,           ///< a name or string that is not valid UTF-8 where the format requires it
     NotRegularFile,    ///< an input that is a FIFO, device or folder where a file is needed
     OutOfMemory,       ///< an allocation failed (std::bad_alloc), reported with the file
+    Network,           ///< a remote read failed: connection, TLS, timeout, an HTTP error status (401/403/404/5xx, the Hub's
+                       ///< X-Error-Code named), a redirect loop, a server that ignores Range or sends fewer bytes than it says
 };
 
 /// Short stable name of a code ("truncated", "missing-companion", …), used

@@ -92,6 +92,7 @@ static std::optional<std::string> slurp(const fs::path& p) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(p, ec)) && !fs::exists(p, ec)) return std::nullopt;
     auto f = MappedFile::open(p.string());
+    f->require(0, f->size());  // a remote mirror fetches it now
     std::string text(reinterpret_cast<const char*>(f->data()), static_cast<std::size_t>(f->size()));
     validate_json_document(text, p.string());
     return text;
@@ -262,6 +263,7 @@ static Catalog open_model_impl(const std::string& path_in) {
         cat = open_safetensors_index(path);
     } else {
         auto file = MappedFile::open(path);
+        file->require(0, 64);  // the format is sniffed from the first bytes
         const auto head = file->bytes().first(std::min<std::size_t>(file->size(), 64));
         // The first matching row of the format table (formats/formats.hpp):
         // magic bytes first; a .safetensors name goes to the safetensors parser

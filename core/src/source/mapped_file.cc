@@ -9,6 +9,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <sys/stat.h>
@@ -37,6 +39,85 @@ struct MappedFile::Released {
         ranges.emplace(b, e);
     }
 };
+
+void ByteRanges::add(std::uint64_t b, std::uint64_t e) {
+    if (e <= b) return;
+    auto it = ranges_.upper_bound(b);
+    if (it != ranges_.begin()) {
+        auto prev = std::prev(it);
+        if (prev->second >= b) {
+            b = prev->first;
+            e = std::max(e, prev->second);
+            it = ranges_.erase(prev);
+        }
+    }
+    while (it != ranges_.end() && it->first <= e) {
+        e = std::max(e, it->second);
+        it = ranges_.erase(it);
+    }
+    ranges_.emplace(b, e);
+}
+
+std::optional<std::uint64_t> ByteRanges::first_missing(std::uint64_t offset, std::uint64_t length) const {
+    if (length == 0) return std::nullopt;
+    auto it = ranges_.upper_bound(offset);
+    if (it == ranges_.begin()) return offset;
+    --it;  // the last range starting at or before offset
+    if (it->second <= offset) return offset;
+    if (it->second - offset >= length) return std::nullopt;
+    return it->second;
+}
+
+std::uint64_t ByteRanges::covered() const noexcept {
+    std::uint64_t n = 0;
+    for (const auto& [b, e] : ranges_) n += e - b;
+    return n;
+}
+
+namespace {
+namespace fs = std::filesystem;
+
+// The files mark_partial() declared, by normalised absolute path.
+struct PartialFiles {
+    std::mutex mu;
+    std::map<std::string, std::shared_ptr<const ByteRanges>> files;
+    std::atomic<bool> any{false};  // read unlocked first: the common case is a process with none
+};
+PartialFiles& partial_files() {
+    static PartialFiles p;
+    return p;
+}
+std::string partial_key(const std::string& path) {
+    std::error_code ec;
+    auto abs = fs::absolute(path, ec);
+    return (ec ? fs::path(path) : abs).lexically_normal().string();
+}
+}  // namespace
+
+void MappedFile::mark_partial(const std::string& path, std::shared_ptr<const ByteRanges> present) {
+    auto& p = partial_files();
+    std::lock_guard lock(p.mu);
+    p.files[partial_key(path)] = std::move(present);
+    p.any = true;
+}
+
+void MappedFile::unmark_partial(const std::string& path) noexcept {
+    auto& p = partial_files();
+    try {
+        const auto key = partial_key(path);
+        std::lock_guard lock(p.mu);
+        p.files.erase(key);
+        p.any = !p.files.empty();
+    } catch (...) {
+    }
+}
+
+void MappedFile::require(std::uint64_t offset, std::uint64_t length, bool at_least) const {
+    if (!present_ || offset >= size_) return;
+    if (length > size_ - offset) length = size_ - offset;
+    if (const auto gap = present_->first_missing(offset, length))
+        throw MissingBytes{path_, *gap, offset + length - *gap, at_least};
+}
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
@@ -76,6 +157,12 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
         m->released_ = std::make_unique<Released>();
     }
     ::close(fd);
+    auto& partial = partial_files();
+    if (partial.any) {
+        const auto key = partial_key(path);
+        std::lock_guard lock(partial.mu);
+        if (auto it = partial.files.find(key); it != partial.files.end()) m->present_ = it->second;
+    }
     return m;
 }
 

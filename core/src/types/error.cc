@@ -35,6 +35,7 @@ std::string_view error_code_name(ErrorCode code) noexcept {
         case ErrorCode::BadText: return "bad-text";
         case ErrorCode::NotRegularFile: return "not-regular-file";
         case ErrorCode::OutOfMemory: return "out-of-memory";
+        case ErrorCode::Network: return "network";
     }
     return "error";
 }

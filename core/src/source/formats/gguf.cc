@@ -44,13 +44,19 @@ std::string hex_bytes(const std::uint8_t* p, std::size_t n) {
     return s;
 }
 
-// Forward-only reader over the mapped header; every read is bounds-checked.
+// Forward-only reader over the mapped header; every read is bounds-checked
+// and, for a partial (remote) file, declared first (MappedFile::require).
 struct Cursor {
     const std::uint8_t* data;
     std::uint64_t size;
     const std::string& file;
+    const MappedFile* mapped = nullptr;  // require() before reading, when set
     std::uint64_t pos = 0;
     bool be = false;
+    // What the structure being read still takes at least, from `pos` on
+    // (the rest of an array of strings, of the tensor infos): a remote
+    // reader missing bytes fetches that much at once, not string by string.
+    std::uint64_t ahead = 0;
 
     [[noreturn]] void truncated(std::string_view what, std::uint64_t need) const {
         throw Error(ErrorCode::Truncated,
@@ -60,6 +66,7 @@ struct Cursor {
     }
     void need(std::uint64_t n, std::string_view what) const {
         if (n > size - pos) truncated(what, n);
+        if (mapped) mapped->require(pos, std::max(n, ahead), ahead > n);
     }
     template <class T>
     T num(std::string_view what) {
@@ -143,6 +150,7 @@ MetaValue read_value(Cursor& c, std::uint32_t t, unsigned depth, const std::stri
             // strings as one buffer + end offsets; arrays element by element.
             if (et != kStr && et != kArr) {
                 const auto bytes = static_cast<std::size_t>(n * min_elem);
+                c.need(bytes, "an array");
                 std::string packed(reinterpret_cast<const char*>(c.data + c.pos), bytes);
                 c.pos += bytes;
                 if (c.be && min_elem > 1)
@@ -153,10 +161,13 @@ MetaValue read_value(Cursor& c, std::uint32_t t, unsigned depth, const std::stri
             v.type = GgufType::Array;
             v.elem_type = static_cast<GgufType>(et);
             v.reserve(static_cast<std::size_t>(n));
+            const auto outer_ahead = c.ahead;
             for (std::uint64_t i = 0; i < n; ++i) {
+                if (depth == 0) c.ahead = (n - i) * min_elem;
                 if (et == kStr) v.push_string(c.str("a string value"));
                 else v.push_back(read_value(c, et, depth + 1, key));
             }
+            c.ahead = outer_ahead;
             return v;
         }
         default:
@@ -181,10 +192,11 @@ struct Header {
     std::vector<TensorRecord> tensors;
 };
 
-Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file) {
-    Cursor c{bytes.data(), bytes.size(), file};
+Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file, const MappedFile* mapped) {
+    Cursor c{bytes.data(), bytes.size(), file, mapped};
     Header h;
     if (bytes.size() < 4) c.truncated("the GGUF magic", 4);
+    c.need(4, "the GGUF magic");
     const std::uint8_t* m = bytes.data();
     if (std::memcmp(m, "GGUF", 4) != 0) {
         if (std::memcmp(m, "lmgg", 4) == 0 || std::memcmp(m, "fmgg", 4) == 0 || std::memcmp(m, "tjgg", 4) == 0)
@@ -260,8 +272,12 @@ Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file
     }
 
     h.tensors.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(h.n_tensors, 65536)));
+    // A tensor info takes at least 24 bytes (name length, dimension count,
+    // type, offset).
+    constexpr std::uint64_t kMinTensorInfo = 24;
     for (std::uint64_t i = 0; i < h.n_tensors; ++i) {
         TensorRecord t;
+        c.ahead = (h.n_tensors - i) * kMinTensorInfo;
         const auto name = c.str("a tensor name");
         if (!simdjson::validate_utf8(name.data(), name.size()))
             throw Error(ErrorCode::BadText, "tensor " + std::to_string(i) + " has a name that is not valid UTF-8 (" +
@@ -285,6 +301,7 @@ Header parse_header(std::span<const std::uint8_t> bytes, const std::string& file
         t.offset = c.num<std::uint64_t>("the offset of tensor '" + t.name + "'");
         h.tensors.push_back(std::move(t));
     }
+    c.ahead = 0;
     // The data section starts at the next multiple of the alignment.
     const std::uint64_t a = h.alignment;
     h.data_offset = c.pos % a ? c.pos + (a - c.pos % a) : c.pos;
@@ -302,7 +319,7 @@ bool is_gguf(std::span<const std::uint8_t> b) noexcept {
 
 Catalog parse_gguf(MappedFilePtr file, const std::string& path) {
     const auto bytes = file->bytes();
-    Header h = parse_header(bytes, path);
+    Header h = parse_header(bytes, path, file.get());
     const std::uint64_t size = bytes.size();
     if (!h.tensors.empty() && h.data_offset > size)
         throw Error(ErrorCode::Truncated,

@@ -328,6 +328,16 @@ Catalog parse_npy(MappedFilePtr file, const std::string& path) {
     cat.path = path;
     cat.display_name = base_name(path);
     NpyHeader h;
+    // The magic, version and header length, then the header (a remote file
+    // is fetched so far and no further).
+    file->require(0, 12);
+    if (file->size() >= 12) {
+        const auto* d = file->data();
+        const std::uint64_t hlen = d[6] == 1 ? std::uint64_t{d[8]} | std::uint64_t{d[9]} << 8
+                                             : std::uint64_t{d[8]} | std::uint64_t{d[9]} << 8 | std::uint64_t{d[10]} << 16 |
+                                                   std::uint64_t{d[11]} << 24;
+        file->require(0, (d[6] == 1 ? 10 : 12) + std::min<std::uint64_t>(hlen, 1u << 24));
+    }
     try {
         h = parse_npy_header(file->bytes());
     } catch (const Error& e) {

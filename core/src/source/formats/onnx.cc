@@ -477,6 +477,7 @@ Catalog open_onnx(MappedFilePtr file, const std::string& path) {
         if (bytes.size() > kOnnxMaxModelBytes)
             throw Error(ErrorCode::LimitExceeded, "an ONNX file over 2 GiB is not a valid protobuf message (larger models keep their "
                                                   "weights in external data)");
+        file->require(0, bytes.size());  // one protobuf message: the whole file (its weights too, unless external)
         Catalog cat;
         cat.format = Format::Onnx;
         cat.shards.push_back({path, file});

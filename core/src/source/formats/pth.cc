@@ -322,6 +322,7 @@ Catalog open_pth_zip(const std::string& path, MappedFilePtr file, Catalog cat) {
 const Value* legacy_pickle(Machine& m, std::span<const std::uint8_t> bytes, std::size_t& pos) { return m.run(bytes, pos); }
 
 Catalog open_pth_legacy(const std::string& path, MappedFilePtr file, Catalog cat) {
+    file->require(0, file->size());  // pickles and storages interleaved: the whole file
     const auto bytes = file->bytes();
     std::size_t pos = 0;
     {
@@ -458,7 +459,7 @@ Catalog parse_pth(MappedFilePtr file, const std::string& path) {
     try {
         if (starts_with(*file, "PK\x03\x04") || starts_with(*file, "PK\x05\x06")) cat = open_pth_zip(path, file, std::move(cat));
         else if (is_legacy_pth(file->data(), file->size())) cat = open_pth_legacy(path, file, std::move(cat));
-        else if (file->size() > 262 && std::memcmp(file->data() + 257, "ustar", 5) == 0)
+        else if (file->size() > 262 && (file->require(257, 5), std::memcmp(file->data() + 257, "ustar", 5) == 0))
             throw Error(ErrorCode::Unsupported, "pre-1.0 tar PyTorch checkpoint");
         else
             throw Error(ErrorCode::Malformed, "not a PyTorch checkpoint (neither ZIP nor legacy pickle)");

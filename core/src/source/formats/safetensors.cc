@@ -188,6 +188,10 @@ void append_safetensors_shard(Catalog& catalog, const std::string& path) {
 
 void append_safetensors_shard(Catalog& catalog, MappedFilePtr file) {
     const std::string path = file->path();
+    // The 8-byte length, then exactly the header it declares (a partial
+    // file: a remote one whose header is fetched on demand).
+    file->require(0, 8);
+    if (file->size() >= 8) file->require(8, std::min<std::uint64_t>(read_le64(file->data()), kMaxSafetensorsHeader));
     auto h = parse_safetensors_header(file->bytes(), path);
     const std::uint32_t shard = static_cast<std::uint32_t>(catalog.shards.size());
     catalog.shards.push_back({path, file});

@@ -76,6 +76,10 @@ ZipArchive ZipArchive::open(MappedFilePtr file, const ZipLimits& limits) {
     if (size < kEocdSize) fail(ErrorCode::Truncated, "not a ZIP archive: shorter than an end-of-central-directory record", path);
     std::uint64_t eocd = UINT64_MAX;
     const std::uint64_t lowest = size >= kEocdSize + 0xFFFF ? size - kEocdSize - 0xFFFF : 0;
+    // Every read of this function is declared first (MappedFile::require):
+    // a remote file is fetched range by range as far as the directory goes.
+    const MappedFile& f = *z.file_;
+    f.require(lowest, size - lowest);
     for (std::uint64_t p = size - kEocdSize + 1; p-- > lowest;) {
         if (rd32(d + p) == kEocdSig && p + kEocdSize + rd16(d + p + 20) <= size) { eocd = p; break; }
     }
@@ -86,12 +90,14 @@ ZipArchive ZipArchive::open(MappedFilePtr file, const ZipLimits& limits) {
     std::uint64_t cd_size = rd32(e + 12), cd_offset = rd32(e + 16);
 
     // --- Zip64: a locator right before the EOCD points to the Zip64 EOCD record.
+    if (eocd >= kZip64LocatorSize) f.require(eocd - kZip64LocatorSize, kZip64LocatorSize);
     if (eocd >= kZip64LocatorSize && rd32(d + eocd - kZip64LocatorSize) == kZip64LocatorSig) {
         const std::uint8_t* loc = d + eocd - kZip64LocatorSize;
         const std::uint64_t z64 = rd64(loc + 8);
         if (rd32(loc + 4) != 0 || rd32(loc + 16) > 1) fail(ErrorCode::Unsupported, "multi-disk (spanned) ZIP archive", path);
         if (!fits(size, z64, kZip64EocdSize) || z64 > eocd - kZip64LocatorSize)
             fail(ErrorCode::OutOfRange, "Zip64 end-of-central-directory record lies outside the file", path);
+        f.require(z64, kZip64EocdSize);
         const std::uint8_t* r = d + z64;
         if (rd32(r) != kZip64EocdSig) fail(ErrorCode::Malformed, "bad Zip64 end-of-central-directory signature", path);
         disk = rd32(r + 16);
@@ -115,6 +121,7 @@ ZipArchive ZipArchive::open(MappedFilePtr file, const ZipLimits& limits) {
     // Each entry needs at least 46 bytes: a cheap check before allocating.
     if (n_total > cd_size / kCentralSize) fail(ErrorCode::Truncated, "ZIP central directory is too small for its declared entry count", path);
 
+    f.require(cd_offset, cd_size);
     // --- Central directory entries.
     z.entries_.reserve(static_cast<std::size_t>(n_total));
     std::unordered_set<std::string> names;
@@ -180,12 +187,17 @@ ZipArchive ZipArchive::open(MappedFilePtr file, const ZipLimits& limits) {
 
         // --- Local header cross-check.
         if (!fits(size, en.header_offset, kLocalSize)) fail(ErrorCode::OutOfRange, "local header of ZIP entry " + en.name + " lies past the end of the file", path);
+        // The local header with a name as long as the central one's (its own
+        // length is read from it) and room for a usual extra field.
+        f.require(en.header_offset, kLocalSize + name_len + 128, true);
+        f.require(en.header_offset, kLocalSize);
         const std::uint8_t* l = d + en.header_offset;
         if (rd32(l) != kLocalSig) fail(ErrorCode::Malformed, "bad local header signature for ZIP entry " + en.name, path);
         const std::uint16_t lflags = rd16(l + 6), lmethod = rd16(l + 8);
         const std::uint16_t lname = rd16(l + 26), lextra = rd16(l + 28);
         if (!fits(size, en.header_offset + kLocalSize, std::uint64_t{lname} + lextra))
             fail(ErrorCode::Truncated, "local header of ZIP entry " + en.name + " runs past the end of the file", path);
+        f.require(en.header_offset + kLocalSize, std::uint64_t{lname} + lextra);
         if (lmethod != en.method || (lflags & 0x0041) != (en.flags & 0x0041))
             fail(ErrorCode::Malformed, "local header of ZIP entry " + en.name + " disagrees with the central directory (method/flags)", path);
         if (lname != name_len || std::memcmp(l + kLocalSize, c + kCentralSize, name_len) != 0)
@@ -248,6 +260,7 @@ std::optional<std::size_t> ZipArchive::find(std::string_view name) const {
 
 std::span<const std::uint8_t> ZipArchive::stored_span(const ZipEntry& e) const {
     if (!e.is_stored()) throw Error(ErrorCode::Usage, "ZIP entry " + e.name + " is compressed, not stored", file_->path());
+    file_->require(e.data_offset, e.compressed_size);
     return {file_->data() + e.data_offset, static_cast<std::size_t>(e.compressed_size)};
 }
 
@@ -332,6 +345,7 @@ void ZipArchive::inflate_append(const ZipEntry& e, std::vector<std::uint8_t>& ou
         const auto src = stored_span(e);
         out.insert(out.end(), src.begin(), src.end());
     } else {
+        file_->require(e.data_offset, e.compressed_size);
         z_stream zs{};
         if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) fail(ErrorCode::Io, "zlib inflateInit2 failed", path);
         struct End { z_stream* z; ~End() { inflateEnd(z); } } end{&zs};
@@ -402,9 +416,11 @@ std::vector<std::uint8_t> ZipArchive::read_prefix(const ZipEntry& e, std::uint64
     std::vector<std::uint8_t> out(static_cast<std::size_t>(n));
     if (n == 0) return out;
     if (e.is_stored()) {
+        file_->require(e.data_offset, out.size());
         std::memcpy(out.data(), file_->data() + e.data_offset, out.size());
         return out;
     }
+    file_->require(e.data_offset, e.compressed_size);  // how much of it the prefix takes is known only by inflating
     z_stream zs{};
     if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) fail(ErrorCode::Io, "zlib inflateInit2 failed", path);
     const std::uint8_t* in = file_->data() + e.data_offset;

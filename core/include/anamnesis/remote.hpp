@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+/// \file remote.hpp
+/// Remote models, inspected before (or without) downloading them: a file
+/// at an `http(s)://` URL (a safetensors file or shard index, a GGUF file
+/// or one part of a split set, a PyTorch checkpoint, NPY/NPZ, ONNX) or a
+/// Hugging Face Hub repository `hf://ORG/REPO[@REVISION][/PATH]`.
+///
+/// Only header bytes travel. The remote files are mirrored into a private
+/// temporary folder as sparse files of their remote sizes; the parsers run
+/// on that folder as on a local one, and every header byte they declare
+/// (MappedFile::require) that is not there yet is fetched with an HTTP
+/// range request — the first small, each next one what the parser knows it
+/// still needs (a GGUF's array of N strings: at least 8·N bytes), plus at
+/// most 32 KiB. Tensor data is never fetched: in the mirror it reads as
+/// zeros, so a mirror is for parse/inspect only. The companion files a
+/// local folder's inspection reads (config.json, the tokenizer files, the
+/// shard index, …) are fetched whole (up to 64 MiB each).
+///
+/// The Hub's conventions, as huggingface_hub has them: `HF_ENDPOINT` (the
+/// base URL, default https://huggingface.co), `HF_TOKEN` or the token file
+/// (`HF_TOKEN_PATH`, else `$HF_HOME/token`, HF_HOME defaulting to
+/// `~/.cache/huggingface`) sent only to the endpoint's origin — never to the
+/// CDN a large file redirects to —, `HF_HUB_DOWNLOAD_TIMEOUT` (seconds
+/// without data, default 10), `HTTPS_PROXY`/`NO_PROXY`. The model listing
+/// is `{HF_ENDPOINT}/api/models/{repo}/revision/{rev}?blobs=true`
+/// (`siblings[].rfilename`, `.size`), a file `{HF_ENDPOINT}/{repo}/resolve/{rev}/{path}`.
+#include "anamnesis/catalog.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn {
+
+/// True when `arg` names a remote model: it starts with `http://`,
+/// `https://` or `hf://`.
+bool is_remote_model(std::string_view arg) noexcept;
+
+/// How a remote model is read.
+struct RemoteOptions {
+    /// Header bytes fetched at most, over all files (a header larger than
+    /// this: Error{LimitExceeded}, "download the file").
+    std::uint64_t max_header_bytes = 256ull << 20;
+    /// Called after every request with the bytes fetched so far.
+    std::function<void(std::uint64_t fetched)> progress;
+    /// Polled during transfers; true stops with Error{Cancelled}.
+    std::function<bool()> cancelled;
+};
+
+/// A remote model whose headers are mirrored locally (see the file
+/// comment). Movable, not copyable; the mirror folder is removed when the
+/// object is destroyed.
+class RemoteModel {
+public:
+    /// Fetch what parsing `spec` needs and leave the model ready to open.
+    ///
+    /// `https://HOST/…/FILE`: that file; a `*.safetensors.index.json` or
+    /// `pytorch_model.bin.index.json` brings every shard it names, a part of
+    /// a split GGUF (`NAME-00001-of-00003.gguf`) every part of the set;
+    /// beside a file that is not a GGUF the folder is probed for
+    /// config.json and the tokenizer files (absent ones are fine), so the
+    /// inspection says what it says for the downloaded folder.
+    /// `hf://ORG/REPO[@REV][/PATH]`: the repository's files listed by the
+    /// Hub API; PATH a file opens that file (its folder's companions beside
+    /// it), PATH a folder or none opens the folder as `amn inspect DIR`
+    /// does (which model file in it is chosen as locally: several GGUF
+    /// files → "several model files: open one of them").
+    ///
+    /// \throws Error{Network} for what the servers answer (named: gated
+    ///         repository, token missing or refused, repository, revision or
+    ///         file not found, timeouts after retries, TLS errors, a server
+    ///         that ignores Range, a truncated body, a redirect loop),
+    ///         Error{Usage} for a malformed `hf://` spec, the parsers' own
+    ///         errors (the file's URL in place of a local path),
+    ///         Error{LimitExceeded} past options.max_header_bytes,
+    ///         Error{Cancelled}, Error{Io} when the temporary folder cannot
+    ///         be written. Nothing is left behind on failure.
+    static RemoteModel open(const std::string& spec, const RemoteOptions& options = {});
+
+    RemoteModel(RemoteModel&&) noexcept;
+    RemoteModel& operator=(RemoteModel&&) noexcept;
+    ~RemoteModel();
+
+    /// The mirror path to hand to open_model() (a file or the folder).
+    const std::string& local_path() const noexcept;
+    /// What the user named (`spec` as given).
+    const std::string& spec() const noexcept;
+    /// Body bytes received over HTTP, and the requests sent.
+    std::uint64_t bytes_fetched() const noexcept;
+    std::uint64_t requests() const noexcept;
+    /// The remote files mirrored (URLs), with the bytes of each fetched.
+    struct File {
+        std::string url;
+        std::uint64_t size = 0;     ///< the remote size in bytes
+        std::uint64_t fetched = 0;  ///< bytes of it fetched
+    };
+    std::vector<File> files() const;
+
+    /// `text` with every mirror path in it replaced by the remote name it
+    /// stands for (messages, notes, paths of a catalog opened from
+    /// local_path()).
+    std::string relabel(std::string text) const;
+    /// relabel() applied to every path and message of a catalog opened from
+    /// local_path() (call after everything that reads files is done).
+    void relabel(Catalog& cat) const;
+
+private:
+    struct State;
+    explicit RemoteModel(std::unique_ptr<State> s);
+    std::unique_ptr<State> s_;
+};
+
+}  // namespace amn
