@@ -89,6 +89,7 @@ def nginx_conf(state, root, ports, key, crt):
     slow = 'echo_sleep 30; echo "late";' if echo else "limit_rate 1; alias %s/files/;" % root
     return f"""
 {"load_module " + ECHO_MODULE + ";" if echo else ""}
+{"user root;" if os.geteuid() == 0 else ""}
 worker_processes 1;
 pid {state}/nginx.pid;
 error_log {state}/error.log;

@@ -42,7 +42,7 @@ PUBLIC = {
     "dtype": "types", "error": "types", "ggml_type_list": "types", "quant_params": "types",
     "kernels": "kernels", "st_quantize": "kernels",
     "human_bytes": "util", "json_writer": "util",
-    "mapped_file": "source", "metadata": "source", "catalog": "source", "model_name": "source",
+    "mapped_file": "source", "metadata": "source", "remote": "source", "catalog": "source", "model_name": "source",
     "gguf": "source", "safetensors": "source", "npy": "source", "pth": "source", "zip": "source", "onnx": "source",
     "plan": "plan", "gguf_ftype": "plan", "gguf_split_options": "plan", "hf_layout": "plan",
     "executor": "exec",

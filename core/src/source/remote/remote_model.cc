@@ -230,13 +230,21 @@ void RemoteModel::State::open_hub(const std::string& given) {
     const std::string prefix = folder.empty() ? std::string() : folder + "/";
     for (const auto& lf : listing) {
         if (!lf.path.starts_with(prefix)) continue;
+        // Subfolders too (an ONNX graph's external data may sit in one): as
+        // holes, they cost nothing until a parser reads them.
         const std::string name = lf.path.substr(prefix.size());
-        if (name.empty() || name.find('/') != std::string::npos) continue;  // a local folder is read without its subfolders
+        if (name.empty()) continue;
+        if (const auto slash = name.rfind('/'); slash != std::string::npos) {
+            std::error_code ec;
+            fs::create_directories(fs::path(dir) / name.substr(0, slash), ec);
+            if (ec) throw Error(ErrorCode::Io, "cannot create the remote mirror: " + ec.message(), (fs::path(dir) / name).string());
+        }
         add(remote::hub_file_url(endpoint, hs, lf.path), name, lf.size, lf.size_known);
     }
     for (auto& f : files) {
         const std::string name = fs::path(f.local).filename().string();
-        if (is_companion(name) && (!f.size_known || f.size <= kCompanionLimit)) fetch_whole(f, false);
+        const bool top = fs::path(f.local).parent_path() == fs::path(dir);
+        if (top && is_companion(name) && (!f.size_known || f.size <= kCompanionLimit)) fetch_whole(f, false);
         else make_partial(f);
     }
     local = opened.empty() ? dir : (fs::path(dir) / opened).string();
