@@ -1091,6 +1091,36 @@
             <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;All files (*)</source>
             <translation>Modelldateien (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;Alle Dateien (*)</translation>
         </message>
+        <message>
+            <source>Open &amp;URL…</source>
+            <translation>&amp;URL öffnen…</translation>
+        </message>
+        <message>
+            <source>Open URL</source>
+            <translation>URL öffnen</translation>
+        </message>
+        <message>
+            <source>A model file's URL (https://…) or a Hugging Face repository (hf://ORG/REPO[@REVISION][/PATH]).
+Only its headers are downloaded; it opens read-only.</source>
+            <translation>Die URL einer Modelldatei (https://…) oder ein Hugging-Face-Repository (hf://ORG/REPO[@REVISION][/PFAD]).
+Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translation>
+        </message>
+        <message>
+            <source>Not a URL: it must start with https://, http:// or hf://.</source>
+            <translation>Keine URL: sie muss mit https://, http:// oder hf:// beginnen.</translation>
+        </message>
+        <message>
+            <source>The server did not give the model (a gated or private repository, a missing token, a wrong address, or no connection: the details say which).</source>
+            <translation>Der Server hat das Modell nicht geliefert (ein geschütztes oder privates Repository, ein fehlendes Token, eine falsche Adresse oder keine Verbindung: die Details sagen, was davon).</translation>
+        </message>
+        <message>
+            <source>Convert</source>
+            <translation>Umwandeln</translation>
+        </message>
+        <message>
+            <source>%1 is a remote model: only its headers were downloaded. Download it to convert it.</source>
+            <translation>%1 ist ein entferntes Modell: nur seine Kopfdaten wurden geladen. Laden Sie es herunter, um es umzuwandeln.</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::MetadataValueDialog</name>
@@ -2162,6 +2192,10 @@
             <source>&amp;Values</source>
             <translation>&amp;Werte</translation>
         </message>
+        <message>
+            <source>A remote model: only its headers were downloaded, so there are no values to measure.</source>
+            <translation>Ein entferntes Modell: nur seine Kopfdaten wurden geladen, es gibt also keine Werte zu messen.</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorTreeModel</name>
@@ -2298,6 +2332,10 @@
         <message>
             <source>Export failed: %1</source>
             <translation>Export fehlgeschlagen: %1</translation>
+        </message>
+        <message>
+            <source>A remote model: only its headers were downloaded, not its values.</source>
+            <translation>Ein entferntes Modell: nur seine Kopfdaten wurden geladen, nicht seine Werte.</translation>
         </message>
     </context>
     <context>

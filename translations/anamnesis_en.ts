@@ -1090,6 +1090,35 @@
             <source>Model files (*.safetensors *.json *.gguf *.npz *.npy *.pth *.pt *.bin *.onnx);;All files (*)</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Open &amp;URL…</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Open URL</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A model file's URL (https://…) or a Hugging Face repository (hf://ORG/REPO[@REVISION][/PATH]).
+Only its headers are downloaded; it opens read-only.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Not a URL: it must start with https://, http:// or hf://.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The server did not give the model (a gated or private repository, a missing token, a wrong address, or no connection: the details say which).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Convert</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 is a remote model: only its headers were downloaded. Download it to convert it.</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::MetadataValueDialog</name>
@@ -2161,6 +2190,10 @@
             <source>&amp;Values</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>A remote model: only its headers were downloaded, so there are no values to measure.</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorTreeModel</name>
@@ -2296,6 +2329,10 @@
         </message>
         <message>
             <source>Export failed: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>A remote model: only its headers were downloaded, not its values.</source>
             <translation type="unfinished" />
         </message>
     </context>

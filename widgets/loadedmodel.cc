@@ -11,17 +11,30 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QUrl>
 #include <QElapsedTimer>
 #include <QLocale>
 
 namespace amn::ui {
 
-ModelPtr loadModel(const QString& path) {
+ModelPtr loadModel(const QString& path, const std::atomic<bool>* cancel) {
     QElapsedTimer timer;
     timer.start();
     auto m = std::make_shared<LoadedModel>();
     m->path = path;
-    m->catalog = amn::open_model(path.toStdString());
+    std::string local = path.toStdString();
+    if (amn::is_remote_model(local)) {
+        amn::RemoteOptions options;
+        if (cancel) options.cancelled = [cancel] { return cancel->load(); };
+        m->remote = std::make_shared<const amn::RemoteModel>(amn::RemoteModel::open(local, options));
+        local = m->remote->local_path();
+    }
+    try {
+        m->catalog = amn::open_model(local);
+    } catch (const amn::Error& e) {
+        if (!m->remote) throw;
+        throw amn::Error(e.code(), m->remote->relabel(e.message()), m->remote->relabel(e.file()), e.tensor());
+    }
     m->plan = amn::make_plan(m->catalog);
     m->inspection = amn::inspect(m->catalog, m->plan);
     m->layers = amn::lethe_by_layer(m->plan);
@@ -30,7 +43,7 @@ ModelPtr loadModel(const QString& path) {
         for (auto s : m->plan.tensors[i].sources)
             if (s < m->owner.size() && m->owner[s] < 0) m->owner[s] = static_cast<int>(i);
     m->tree = TensorTree::build(*m);
-    if (m->catalog.format == amn::Format::Pth || m->catalog.format == amn::Format::Npy || m->catalog.format == amn::Format::Npz) {
+    if (!m->remote && (m->catalog.format == amn::Format::Pth || m->catalog.format == amn::Format::Npy || m->catalog.format == amn::Format::Npz)) {
         try {
             m->pickle = amn::scan_pickles(m->catalog.path);
         } catch (const amn::Error&) {
@@ -42,11 +55,11 @@ ModelPtr loadModel(const QString& path) {
     return m;
 }
 
-LoadResult tryLoadModel(const QString& path) {
+LoadResult tryLoadModel(const QString& path, const std::atomic<bool>* cancel) {
     LoadResult r;
     r.path = path;
     try {
-        r.model = loadModel(path);
+        r.model = loadModel(path, cancel);
     } catch (const amn::Error& e) {
         r.error = QString::fromStdString(e.what());
         r.code = static_cast<int>(e.code());
@@ -87,6 +100,11 @@ QString modelDisplayName(const LoadedModel& m) {
             if (!info.name.empty()) return QString::fromStdString(info.name);
         } catch (const amn::Error&) {
         }
+    }
+    if (m.isRemote()) {  // hf://ORG/REPO[@REV][/PATH] → ORG/REPO; a URL → its file name
+        if (m.path.startsWith(QLatin1String("hf://")))
+            return m.path.mid(5).section(QLatin1Char('/'), 0, 1).section(QLatin1Char('@'), 0, 0);
+        return QUrl(m.path).fileName();
     }
     if (const QString id = hfCacheModelId(m.path); !id.isEmpty()) return id;
     if (const auto n = amn::config_name_or_path(m.catalog); n && !n->empty()) {

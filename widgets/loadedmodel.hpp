@@ -8,10 +8,12 @@
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/pth.hpp"
+#include "anamnesis/remote.hpp"
 #include "anamnesis/stats.hpp"
 
 #include <QString>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -34,6 +36,11 @@ struct LoadedModel {
     std::shared_ptr<const TensorTree> tree;  ///< grouped-name index for the tree model
     double load_seconds = 0;
     QString display_name;         ///< modelDisplayName(), computed by loadModel() on the worker
+    /// A remote model (an http(s) URL or hf:// id): its headers' mirror, kept
+    /// while the model is open; null for a local one. Its tensor data was
+    /// never fetched: values, statistics and conversions are not offered.
+    std::shared_ptr<const amn::RemoteModel> remote;
+    bool isRemote() const { return remote != nullptr; }
 
     LoadedModel() = default;
     LoadedModel(const LoadedModel&) = delete;
@@ -42,8 +49,11 @@ struct LoadedModel {
 using ModelPtr = std::shared_ptr<const LoadedModel>;
 
 /// Open, plan, inspect and index `path`. Reads headers only (the core maps
-/// the file). Call from a worker thread. \throws amn::Error.
-ModelPtr loadModel(const QString& path);
+/// the file). A remote model (amn::is_remote_model: http(s) URL, hf:// id)
+/// has its headers fetched first (amn::RemoteModel::open), `cancel` polled
+/// during the transfers (Error{Cancelled}). Call from a worker thread.
+/// \throws amn::Error.
+ModelPtr loadModel(const QString& path, const std::atomic<bool>* cancel = nullptr);
 
 /// Result of a background open: a model or the core's error message.
 struct LoadResult {
@@ -56,7 +66,7 @@ struct LoadResult {
     std::shared_ptr<ModelViewData> views;
 };
 /// loadModel() that never throws (for QtConcurrent).
-LoadResult tryLoadModel(const QString& path);
+LoadResult tryLoadModel(const QString& path, const std::atomic<bool>* cancel = nullptr);
 
 /// "org/name" when `path` lies in a Hugging Face cache snapshot
 /// (…/models--org--name/snapshots/<hash>/…), else an empty string.

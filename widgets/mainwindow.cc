@@ -16,6 +16,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMouseEvent>
@@ -46,6 +48,7 @@ const char* kStateKey = "window/state";
 
 /// One spelling per file or folder, so the same model opened twice is found.
 QString canonicalPath(const QString& path) {
+    if (amn::is_remote_model(path.toStdString())) return path;  // a URL or hf:// id names itself
     const QFileInfo fi(path);
     const QString c = fi.canonicalFilePath();
     return c.isEmpty() ? fi.absoluteFilePath() : c;
@@ -56,8 +59,12 @@ const char* kOrderProperty = "amnOpenOrder";
 QStringList localPaths(const QMimeData* mime) {
     QStringList out;
     if (!mime || !mime->hasUrls()) return out;
-    for (const QUrl& u : mime->urls())
+    for (const QUrl& u : mime->urls()) {
         if (u.isLocalFile()) out << u.toLocalFile();
+        // A link dropped from a browser: the remote model, read over HTTP.
+        else if (u.scheme() == QLatin1String("http") || u.scheme() == QLatin1String("https") || u.scheme() == QLatin1String("hf"))
+            out << u.toString();
+    }
     return out;
 }
 }  // namespace
@@ -215,6 +222,21 @@ void MainWindow::buildMenus() {
         if (!dir.isEmpty()) openPaths({dir});
     });
     openDir->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    auto* openUrl = file->addAction(tr("Open &URL…"), this, [this] {
+        bool ok = false;
+        const QString url = QInputDialog::getText(
+            this, tr("Open URL"),
+            tr("A model file's URL (https://…) or a Hugging Face repository (hf://ORG/REPO[@REVISION][/PATH]).\n"
+               "Only its headers are downloaded; it opens read-only."),
+            QLineEdit::Normal, QString(), &ok).trimmed();
+        if (!ok || url.isEmpty()) return;
+        if (!amn::is_remote_model(url.toStdString())) {
+            QMessageBox::warning(this, tr("Open URL"), tr("Not a URL: it must start with https://, http:// or hf://."));
+            return;
+        }
+        openPaths({url});
+    });
+    openUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     refreshRecentMenu();
     file->addSeparator();
@@ -331,8 +353,8 @@ void MainWindow::openPaths(const QStringList& paths) {
         busy_->setVisible(true);
         loads_.startIndependent<LoadResult>(
             this,
-            [path](const std::atomic<bool>&) {
-                LoadResult r = tryLoadModel(path);
+            [path](const std::atomic<bool>& cancel) {
+                LoadResult r = tryLoadModel(path, &cancel);  // a remote model's transfers stop on cancel
                 if (r.model) r.views = prepareModelView(r.model);  // off the UI thread
                 return r;
             },
@@ -379,7 +401,7 @@ void MainWindow::insertView(ModelView* view, const QString& path) {
         }
     const QString name = modelDisplayName(*model);
     const int i = tabs_->insertTab(at, view, name);
-    tabs_->setTabToolTip(i, QFileInfo(path).absoluteFilePath());
+    tabs_->setTabToolTip(i, model->isRemote() ? path : QFileInfo(path).absoluteFilePath());
     tabs_->setCurrentIndex(i);
     addRecent(path);
     setStatus(tr("Opened %1: %Ln tensor(s) in %2 ms", nullptr, static_cast<int>(model->plan.tensors.size()))
@@ -442,6 +464,9 @@ QString MainWindow::plainOpenError(const LoadResult& r) {
         case ErrorCode::UnsafePickle: return tr("The file contains Python code that is not safe to load; it was not run.");
         case ErrorCode::NotRegularFile: return tr("This is not a regular file or model folder.");
         case ErrorCode::OutOfMemory: return tr("There is not enough memory to open the file.");
+        case ErrorCode::Network:
+            return tr("The server did not give the model (a gated or private repository, a missing token, a wrong address, "
+                      "or no connection: the details say which).");
         default: return tr("The file could not be opened.");
     }
 }
@@ -490,7 +515,9 @@ void MainWindow::closeTab(int i) {
 void MainWindow::updateState() {
     const bool any = tabs_->count() > 0;
     stack_->setCurrentIndex(any ? 1 : 0);
-    for (auto* a : std::as_const(modelActions_)) a->setEnabled(any);
+    // A remote model has only its headers here: nothing to convert.
+    const bool local = currentModelView() && !currentModelView()->model()->isRemote();
+    for (auto* a : std::as_const(modelActions_)) a->setEnabled(any && local);
     if (currentModelView())
         setWindowTitle(tr("%1 — anamnesis").arg(tabs_->tabText(tabs_->currentIndex())));
     else
@@ -511,6 +538,12 @@ ModelView* MainWindow::currentModelView() const { return qobject_cast<ModelView*
 ConvertWizard* MainWindow::convertCurrent() {
     auto* v = currentModelView();
     if (!v) return nullptr;
+    if (v->model()->isRemote()) {  // only its headers were fetched: there are no weights to convert
+        QMessageBox::information(this, tr("Convert"),
+                                 tr("%1 is a remote model: only its headers were downloaded. Download it to convert it.")
+                                     .arg(v->model()->path));
+        return nullptr;
+    }
     auto* w = new ConvertWizard(v->model(), this);
     if (const auto& info = v->hfGgufInfo()) w->setHfGgufInfo(*info);  // else it follows when read (describeHfGguf)
     w->setWindowFlag(Qt::Window, true);

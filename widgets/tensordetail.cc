@@ -247,10 +247,12 @@ void TensorDetail::showNode(int node) {
     fitSourceColumns();
 
     planIndex_ = li;
-    const bool can = li >= 0 && m.plan.tensors[static_cast<std::size_t>(li)].recipe;
+    const bool can = li >= 0 && m.plan.tensors[static_cast<std::size_t>(li)].recipe && !m.isRemote();
     statsButton_->setEnabled(can);
     preview_->setTensor(can ? li : -1);
-    clearStats(can ? QString() : tr("Statistics are available for output tensors."));
+    clearStats(m.isRemote() ? tr("A remote model: only its headers were downloaded, so there are no values to measure.")
+               : can      ? QString()
+                          : tr("Statistics are available for output tensors."));
     if (can && autoStats_) computeStats(li);
 }
 

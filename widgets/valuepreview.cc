@@ -103,7 +103,8 @@ void ValuePreviewPanel::setTensor(int planIndex) {
     table_->setColumnCount(0);
     exportButton_->setEnabled(planIndex >= 0 && !exportJobs_.busy());
     if (planIndex < 0) {
-        note_->setText(tr("Values are shown for output tensors."));
+        note_->setText(model_ && model_->isRemote() ? tr("A remote model: only its headers were downloaded, not its values.")
+                                                    : tr("Values are shown for output tensors."));
         return;
     }
     note_->setText(tr("Reading values…"));
