@@ -2003,6 +2003,14 @@ Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translatio
                 <numerusform>%Ln Teile, als ein Modell gelesen:</numerusform>
             </translation>
         </message>
+        <message>
+            <source>A remote model: download it to convert it</source>
+            <translation>Ein entferntes Modell: laden Sie es herunter, um es umzuwandeln</translation>
+        </message>
+        <message>
+            <source>%1 (remote: headers only, %2 downloaded)</source>
+            <translation>%1 (entfernt: nur Kopfdaten, %2 geladen)</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorDetail</name>

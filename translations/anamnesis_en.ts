@@ -2001,6 +2001,14 @@ Only its headers are downloaded; it opens read-only.</source>
                 <numerusform>%Ln parts, read as one model:</numerusform>
             </translation>
         </message>
+        <message>
+            <source>A remote model: download it to convert it</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 (remote: headers only, %2 downloaded)</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorDetail</name>

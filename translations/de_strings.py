@@ -721,3 +721,7 @@ DE.update({
     (P, "A remote model: only its headers were downloaded, not its values."):
         "Ein entferntes Modell: nur seine Kopfdaten wurden geladen, nicht seine Werte.",
 })
+DE.update({
+    (S, "A remote model: download it to convert it"): "Ein entferntes Modell: laden Sie es herunter, um es umzuwandeln",
+    (S, "%1 (remote: headers only, %2 downloaded)"): "%1 (entfernt: nur Kopfdaten, %2 geladen)",
+})

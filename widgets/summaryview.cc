@@ -87,9 +87,16 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vec
     convert->setObjectName(QStringLiteral("convertButton"));
     convert->setToolTip(tr("Remember (dequantize) or forget (quantize) this model"));
     connect(convert, &QPushButton::clicked, this, &SummaryView::convertRequested);
+    if (m.isRemote()) {  // only the headers are here
+        convert->setEnabled(false);
+        convert->setToolTip(tr("A remote model: download it to convert it"));
+    }
     titleRow->addWidget(convert);
     layout->addLayout(titleRow);
-    auto* pathLabel = new QLabel(QFileInfo(m.path).absoluteFilePath(), this);
+    auto* pathLabel = new QLabel(m.isRemote() ? tr("%1 (remote: headers only, %2 downloaded)")
+                                                    .arg(m.path, humanBytes(m.remote->bytes_fetched()))
+                                              : QFileInfo(m.path).absoluteFilePath(),
+                                 this);
     pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     pathLabel->setWordWrap(true);
     pathLabel->setForegroundRole(QPalette::PlaceholderText);

@@ -156,6 +156,21 @@ int runScreenshots(const QString& dir, const QString& model) {
         };
         for (std::size_t i = 0; i < plan.tensors.size(); ++i)
             if (better(i)) best = static_cast<int>(i);
+        if (view->model()->isRemote()) {  // headers only: the views, no statistics, no conversion
+            if (best >= 0) view->selectTensor(QString::fromStdString(plan.tensors[static_cast<std::size_t>(best)].name));
+            QTimer::singleShot(300, w, [&, w, view] {
+                bool ok = true;
+                view->showTab(ModelView::OverviewTab);
+                ok &= save(w, dir, QStringLiteral("remote-overview.png"));
+                view->showTab(ModelView::LetheTab);
+                ok &= save(w, dir, QStringLiteral("remote-lethe.png"));
+                view->showTab(ModelView::TensorTab);
+                ok &= save(w, dir, QStringLiteral("remote-tensor.png"));
+                rc = ok ? 0 : 1;
+                QApplication::exit(rc);
+            });
+            return;
+        }
         QObject::connect(view->detail(), &TensorDetail::statsReady, w, [&, w, view](quint64, int) {
             bool ok = true;
             view->showTab(ModelView::OverviewTab);
