@@ -854,6 +854,59 @@ def granitemoe(case):
     return cfg, t, "llama3", "BF16"
 
 
+def glm_attention(p, nh, nkv, hd):
+    """GLM's attention: q/k/v with biases (attention_bias true), o_proj without."""
+    t = {}
+    for n, r in (("q_proj", nh * hd), ("k_proj", nkv * hd), ("v_proj", nkv * hd)):
+        t.update({p + f"self_attn.{n}.weight": (r, H), p + f"self_attn.{n}.bias": (r,)})
+    t[p + "self_attn.o_proj.weight"] = (H, nh * hd)
+    return t
+
+
+GLM_SPECIALS = {151669: "<|user|>", 151670: "[gMASK]", 151671: "<|observation|>"}
+
+
+def glm4(case):
+    # zai-org/GLM-4-9B-0414's config.json: head_dim 16 (128 there) with partial_rotary_factor 0.5, q/k/v biases,
+    # fused mlp.gate_up_proj (kept fused: GGUF ffn_up), four norms per block (post_self_attn / post_mlp);
+    # eos ids as a list (SpecialVocab skips it). Tokenizer: Qwen3's with GLM's added tokens (patch_glm_tokenizer).
+    cfg = {"architectures": ["Glm4ForCausalLM"], "attention_bias": True, "attention_dropout": 0.0,
+           "eos_token_id": [151643, 151669, 151671], "head_dim": 16, "hidden_act": "silu", "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 32768, "model_type": "glm4",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": 2, "pad_token_id": 151643,
+           "partial_rotary_factor": 0.5, "rms_norm_eps": 1e-05, "rope_theta": 10000.0, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "transformers_version": "4.51.3", "use_cache": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update(glm_attention(p, NH, 2, 16))
+        t.update({p + "mlp.gate_up_proj.weight": (2 * FF, H), p + "mlp.down_proj.weight": (H, FF)})
+        for n in ("input_layernorm", "post_self_attn_layernorm", "post_attention_layernorm", "post_mlp_layernorm"):
+            t[p + n + ".weight"] = (H,)
+    return cfg, t, "qwen3-glm", "BF16"
+
+
+def patch_glm_tokenizer(d):
+    """GLM's added tokens (<|user|>, [gMASK], <|observation|>, whose ids its set_vocab looks up) over Qwen3's
+    tokenizer.json and tokenizer_config.json (ids past Qwen3's last added token)."""
+    p = os.path.join(d, "tokenizer.json")
+    with open(p, encoding="utf-8") as f:
+        tj = json.load(f)
+    for i, c in GLM_SPECIALS.items():
+        tj["added_tokens"].append({"id": i, "content": c, "single_word": False, "lstrip": False, "rstrip": False,
+                                   "normalized": False, "special": True})
+    with open(p, "w", encoding="utf-8") as f:
+        json.dump(tj, f, ensure_ascii=False)
+    p = os.path.join(d, "tokenizer_config.json")
+    with open(p, encoding="utf-8") as f:
+        tc = json.load(f)
+    for i, c in GLM_SPECIALS.items():
+        tc["added_tokens_decoder"][str(i)] = {"content": c, "lstrip": False, "normalized": False, "rstrip": False,
+                                              "single_word": False, "special": True}
+    with open(p, "w", encoding="utf-8") as f:
+        json.dump(tc, f, indent=2, ensure_ascii=False)
+
+
 def patch_tokenizer_config(d, tok):
     """The tokenizer_config.json shapes of InternLM3 (add_prefix_space false, a special <|im_end|>, id 31999
     here) and ERNIE 4.5 (add_prefix_space false) over the copied Llama 2 one."""
@@ -880,12 +933,13 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
          "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
          "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2, "ERNIE-4.5-0.3B": ernie4_5,
-         "granite-3.1-3b-a800m-instruct": granitemoe}
+         "granite-3.1-3b-a800m-instruct": granitemoe, "GLM-4-9B-0414": glm4}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
 TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
+    "qwen3-glm": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "llama2": ("Llama-2-7b-hf", ["tokenizer.model"]),
     "llama2-spm": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"]),
     "llama2-internlm3": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json"]),
@@ -913,6 +967,8 @@ def make_inputs(out, shared):
                 shutil.copy(os.path.join(shared, "hf-gguf", "inputs", src_case, fn_), d)
             if tok in ("llama2-internlm3", "llama2-ernie"):
                 patch_tokenizer_config(d, tok)
+            if tok == "qwen3-glm":
+                patch_glm_tokenizer(d)
 
 
 TYPE_NAMES = {4: "UINT32", 5: "INT32", 6: "FLOAT32", 7: "BOOL", 8: "STRING", 9: "ARRAY"}

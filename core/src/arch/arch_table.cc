@@ -153,6 +153,23 @@ constexpr HfTensorName kPhi2HfNames[] = {
     {K::FFN_DOWN, "model.layers.{bid}.mlp.fc2"},
 };
 
+/// GLM-4: gate and up fused in `mlp.gate_up_proj` (GGUF ffn_up, kept fused as transformers keeps it), four norms.
+constexpr HfTensorName kGlm4HfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::ATTN_POST_NORM, "model.layers.{bid}.post_self_attn_layernorm"},
+    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.gate_up_proj"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+    {K::FFN_POST_NORM, "model.layers.{bid}.post_mlp_layernorm"},
+};
+
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
@@ -199,6 +216,7 @@ constexpr std::string_view kInternLM3Classes[] = {"InternLM3ForCausalLM"};
 constexpr std::string_view kMiniMaxM2Classes[] = {"MiniMaxM2ForCausalLM"};   // minimax.py MiniMaxM2Model
 constexpr std::string_view kGraniteMoeClasses[] = {"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM"};  // granite.py
 constexpr std::string_view kErnie4_5Classes[] = {"Ernie4_5ForCausalLM", "Ernie4_5_ForCausalLM"};  // ernie.py Ernie4_5Model
+constexpr std::string_view kGlm4Classes[] = {"Glm4ForCausalLM"};         // glm.py Glm4Model (not Glm4v: M-RoPE)
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
@@ -275,6 +293,8 @@ constexpr ArchRow kRows[] = {
         "MiniMaxM2ForCausalLM", "minimax_m2", "silu", false, false, kMiniMaxM2HfNames},
     {kErnie4_5Classes, "ernie4_5", VocabStyle::Ernie4_5, HR::Ernie4_5, kKinds_ernie4_5, false, false, ER::None, GR::None,
         "Ernie4_5ForCausalLM", "ernie4_5", "silu", false, false, kPlainHfNames},
+    {kGlm4Classes,     "glm4",     VocabStyle::Glm4,  HR::Glm4,     kKinds_glm4,     false, false, ER::None,     GR::None,
+        "Glm4ForCausalLM", "glm4", "silu", false, false, kGlm4HfNames},
     // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
         "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, {}},

@@ -215,12 +215,14 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     // written is the smallest double that gives it back. Any other value stays unread (a warning).
     if (const MetaValue* rv = kv.catalog().meta(c.prefix() + "rope.dimension_count")) {
         const auto rd = meta_number(*rv);
-        const bool partial = is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2"});
+        const bool partial = is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2", "glm4"});
         const bool per_embd = is_gguf(row, {"phi3", "phi2"});  // int(factor · hidden) // heads
         if (rd && partial) {
             c.mark("rope.dimension_count");
-            const double per_head = static_cast<double>(per_embd ? hidden : hidden / heads) /
-                                    static_cast<double>(per_embd ? heads : 1);
+            // GLM-4: int(head_dim · factor), head_dim from attention.key_length.
+            const double per_head = row.gguf == "glm4" ? static_cast<double>(head_dim)
+                                                       : static_cast<double>(per_embd ? hidden : hidden / heads) /
+                                                             static_cast<double>(per_embd ? heads : 1);
             double factor = *rd / per_head;
             // phi3: int(factor · hidden) // heads; the others: int(factor · (hidden // heads))
             auto gives = [&](double x) {
@@ -229,7 +231,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             };
             for (int i = 0; i < 4 && gives(factor) < *rd; ++i) factor = std::nextafter(factor, 2.0);
             if (row.gguf == "cohere2") w.key("rotary_pct").value(factor);  // required by the converter
-            else if (*rd != per_head) w.key("partial_rotary_factor").value(factor);
+            else if (*rd != per_head || row.gguf == "glm4") w.key("partial_rotary_factor").value(factor);  // GLM's default is 0.5
         } else if (rd && static_cast<std::uint64_t>(*rd) == head_dim) {
             c.mark("rope.dimension_count");
         }
@@ -237,7 +239,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
 
     // Biases.
     if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
-                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2"}))
+                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4"}))
         w.key("attention_bias").value(f.attention_bias);
     if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss"})) w.key("mlp_bias").value(false);
     if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);
