@@ -886,6 +886,41 @@ def glm4(case):
     return cfg, t, "qwen3-glm", "BF16"
 
 
+def glm4moe(case):
+    # zai-org/GLM-4.5-Air's config.json (use_qk_norm as GLM-4.5): layer 0 dense (first_k_dense_replace 1), layer 1
+    # MoE with 4 routed experts (128 there), one shared expert, the sigmoid router's correction bias; and the
+    # NextN (MTP) layer 2 (num_nextn_predict_layers 1) with its eh_proj, enorm/hnorm, own embedding and shared head,
+    # which the converter writes as a third block.
+    cfg = {"architectures": ["Glm4MoeForCausalLM"], "attention_bias": True, "attention_dropout": 0.0,
+           "eos_token_id": [151643, 151669, 151671], "first_k_dense_replace": 1, "head_dim": 16, "hidden_act": "silu",
+           "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 131072,
+           "model_type": "glm4_moe", "moe_intermediate_size": 16, "n_group": 1, "n_routed_experts": 4,
+           "n_shared_experts": 1, "norm_topk_prob": True, "num_attention_heads": NH, "num_experts_per_tok": 2,
+           "num_hidden_layers": L, "num_key_value_heads": 2, "num_nextn_predict_layers": 1, "pad_token_id": 151643,
+           "partial_rotary_factor": 0.5, "rms_norm_eps": 1e-05, "rope_scaling": None, "rope_theta": 1000000,
+           "routed_scaling_factor": 2.5, "tie_word_embeddings": False, "topk_group": 1, "torch_dtype": "bfloat16",
+           "transformers_version": "4.54.0", "use_cache": True, "use_qk_norm": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(L + 1):
+        p = f"model.layers.{i}."
+        t.update(glm_attention(p, NH, 2, 16))
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_norm.weight": (16,), p + "self_attn.k_norm.weight": (16,)})
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+            continue
+        t.update({p + "mlp.gate.weight": (4, H), p + "mlp.gate.e_score_correction_bias": (4,),
+                  p + "mlp.shared_experts.gate_proj.weight": (16, H), p + "mlp.shared_experts.up_proj.weight": (16, H),
+                  p + "mlp.shared_experts.down_proj.weight": (H, 16)})
+        for x in range(4):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (16, H), q + "up_proj.weight": (16, H), q + "down_proj.weight": (H, 16)})
+        if i == L:  # the NextN layer
+            t.update({p + "eh_proj.weight": (H, 2 * H), p + "embed_tokens.weight": (151936, H), p + "enorm.weight": (H,),
+                      p + "hnorm.weight": (H,), p + "shared_head.head.weight": (151936, H), p + "shared_head.norm.weight": (H,)})
+    return cfg, t, "qwen3-glm", "BF16"
+
+
 def patch_glm_tokenizer(d):
     """GLM's added tokens (<|user|>, [gMASK], <|observation|>, whose ids its set_vocab looks up) over Qwen3's
     tokenizer.json and tokenizer_config.json (ids past Qwen3's last added token)."""
@@ -933,7 +968,7 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
          "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
          "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2, "ERNIE-4.5-0.3B": ernie4_5,
-         "granite-3.1-3b-a800m-instruct": granitemoe, "GLM-4-9B-0414": glm4}
+         "granite-3.1-3b-a800m-instruct": granitemoe, "GLM-4-9B-0414": glm4, "GLM-4.5-Air": glm4moe}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

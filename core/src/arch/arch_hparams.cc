@@ -329,11 +329,47 @@ void exaone4_params(const HfConfig& cfg, KvOut& kv) {
     kv.put("attention.sliding_window_pattern", MetaValue::packed(GgufType::Bool, count, std::move(bytes)));
 }
 
-/// `self.rope_parameters.get("partial_rotary_factor", 0.5)` (Glm4Model).
+/// `self.rope_parameters.get("partial_rotary_factor", 0.5)` (Glm4Model, Glm4MoeModel).
 PyNum glm_partial_rotary_factor(const HfConfig& cfg) {
     const RopeParams rp(cfg);
     const auto prf = rp.outer("partial_rotary_factor");
     return prf ? num(*prf, "partial_rotary_factor", cfg.file()) : PyNum{false, 0, 0.5};
+}
+
+/// Glm4MoeModel: `self.block_count = hparams["num_hidden_layers"] + hparams.get("num_nextn_predict_layers", 0)`:
+/// the NextN (multi-token prediction) layers past the main ones.
+std::int64_t glm_nextn_layers(const HfConfig& cfg) {
+    const std::string& f = cfg.file();
+    exact(cfg, "num_hidden_layers");
+    const auto v = cfg.get("num_nextn_predict_layers");
+    if (!v) return 0;
+    if (v->is_null()) missing("num_nextn_predict_layers", f);  // None + int: the converter's TypeError
+    return integer(*v, "num_nextn_predict_layers", f);
+}
+
+/// Glm4MoeModel.set_gguf_parameters: TextModel's (block_count with the NextN layers), then the partial
+/// rotary dimension and the MoE keys, each only when its hparam is not None; the gating function is
+/// always sigmoid.
+void glm4moe_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    text_model_params(cfg, kv, true, false, false, glm_nextn_layers(cfg));
+    kv.to(res.after_file_type);
+    kv.put("rope.dimension_count", head_rope_dim(cfg, glm_partial_rotary_factor(cfg)));
+    auto present = [&](std::string_view k) -> std::optional<element> {  // hparams.get(k) is not None
+        auto v = cfg.get(k);
+        return v && !v->is_null() ? v : std::nullopt;
+    };
+    if (auto v = present("n_routed_experts")) kv.put("expert_count", u32(*v, "n_routed_experts", f));
+    if (auto v = present("moe_intermediate_size")) kv.put("expert_feed_forward_length", u32(*v, "moe_intermediate_size", f));
+    if (auto v = present("n_shared_experts")) kv.put("expert_shared_count", u32(*v, "n_shared_experts", f));
+    if (auto v = present("first_k_dense_replace")) kv.put("leading_dense_block_count", u32(*v, "first_k_dense_replace", f));
+    kv.put("expert_gating_func", MetaValue::u32(2));  // ExpertGatingFuncType.SIGMOID
+    if (auto v = present("routed_scaling_factor")) kv.put("expert_weights_scale", f32(*v, "routed_scaling_factor", f));
+    if (auto v = present("norm_topk_prob")) {
+        if (!v->is_bool()) throw Error(ErrorCode::BadJson, "config.json key 'norm_topk_prob': expected true/false", f);
+        kv.put("expert_weights_norm", MetaValue::boolean(bool(*v)));
+    }
+    if (auto v = present("num_nextn_predict_layers")) kv.put("nextn_predict_layers", u32(*v, "num_nextn_predict_layers", f));
 }
 
 }  // namespace
@@ -381,6 +417,9 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);
             kv.put("rope.dimension_count", head_rope_dim(cfg, glm_partial_rotary_factor(cfg)));
+            break;
+        case HparamsRule::Glm4Moe:
+            glm4moe_params(cfg, kv, res);
             break;
         case HparamsRule::Ernie4_5:  // Ernie4_5Model.set_gguf_parameters: super() alone
         case HparamsRule::Text:  // TextModel.set_gguf_parameters (SeedOssModel, StarCoder2Model have no body)

@@ -217,6 +217,7 @@ constexpr std::string_view kMiniMaxM2Classes[] = {"MiniMaxM2ForCausalLM"};   // 
 constexpr std::string_view kGraniteMoeClasses[] = {"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM"};  // granite.py
 constexpr std::string_view kErnie4_5Classes[] = {"Ernie4_5ForCausalLM", "Ernie4_5_ForCausalLM"};  // ernie.py Ernie4_5Model
 constexpr std::string_view kGlm4Classes[] = {"Glm4ForCausalLM"};         // glm.py Glm4Model (not Glm4v: M-RoPE)
+constexpr std::string_view kGlm4MoeClasses[] = {"Glm4MoeForCausalLM"};   // glm.py Glm4MoeModel (not Glm4vMoe)
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
@@ -295,6 +296,8 @@ constexpr ArchRow kRows[] = {
         "Ernie4_5ForCausalLM", "ernie4_5", "silu", false, false, kPlainHfNames},
     {kGlm4Classes,     "glm4",     VocabStyle::Glm4,  HR::Glm4,     kKinds_glm4,     false, false, ER::None,     GR::None,
         "Glm4ForCausalLM", "glm4", "silu", false, false, kGlm4HfNames},
+    {kGlm4MoeClasses,  "glm4moe",  VocabStyle::Glm,   HR::Glm4Moe,  kKinds_glm4moe,  false, false, ER::Deepseek2, GR::None,
+        "Glm4MoeForCausalLM", "glm4_moe", "silu", false, false, {}},
     // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
         "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, {}},

@@ -15,7 +15,7 @@
 // Qwen2MoeModel, Qwen3MoeModel), phi.py (Phi3MiniModel), gpt2.py (GPT2Model),
 // gemma.py (Gemma2Model, Gemma3Model), granite.py (GraniteModel), olmo.py
 // (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
-// (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model),
+// (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -120,6 +120,7 @@ enum class HparamsRule : std::uint8_t {
     Ernie4_5,  ///< Ernie4_5Model: TextModel's (fused qkv_proj / up_gate_proj split; `ernie.` → `model.`)
     GraniteMoe, ///< GraniteMoeModel: GraniteModel's, then expert_shared_feed_forward_length (fused input_linear split)
     Glm4,      ///< Glm4Model: TextModel's, then rope.dimension_count (head_dim × partial_rotary_factor, 0.5 by default)
+    Glm4Moe,   ///< Glm4MoeModel: TextModel's with the NextN layers in block_count, then partial rotary, MoE keys, sigmoid gating
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.

@@ -189,7 +189,9 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
     if (row.hparams == HparamsRule::None)
         throw Error(ErrorCode::Unsupported, "no Hugging Face → GGUF conversion for architecture " + std::string(row.gguf),
                     file_);
-    const auto b = integer(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", file_);
+    auto b = integer(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", file_);
+    if (row.hparams == HparamsRule::Glm4Moe)  // Glm4MoeModel: + the NextN layers (a block each)
+        if (auto n = cfg.get("num_nextn_predict_layers"); n && !n->is_null()) b += integer(*n, "num_nextn_predict_layers", file_);
     block_count_ = b > 0 ? static_cast<std::uint64_t>(b) : 0;
     // hparams.get(k) as a positive int, 0 when absent, null or not positive.
     auto opt_u = [&](std::string_view k) -> std::uint64_t {

@@ -14,7 +14,7 @@ namespace amn::arch::detail {
 using simdjson::dom::element;
 
 void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim, bool mla,
-                       bool ctx_model_max_length_first) {
+                       bool ctx_model_max_length_first, std::int64_t extra_blocks) {
     const std::string& f = cfg.file();
     auto opt = [&](std::initializer_list<std::string_view> keys) {
         for (auto k : keys)
@@ -23,7 +23,11 @@ void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim, bool m
     };
     {
         const element b = required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"});
-        kv.put("block_count", u32(b, "num_hidden_layers", f));
+        if (extra_blocks == 0) kv.put("block_count", u32(b, "num_hidden_layers", f));
+        else {
+            const std::int64_t n = integer(b, "num_hidden_layers", f) + extra_blocks;
+            kv.put("block_count", u32(PyNum{true, n, double(n)}, "num_hidden_layers + num_nextn_predict_layers", f));
+        }
     }
     if (ctx_model_max_length_first) {  // CommandR2Model overwrote hparams["max_position_embeddings"] first
         if (auto v = opt({"model_max_length", "max_position_embeddings"})) kv.put("context_length", u32(v->second, v->first, f));

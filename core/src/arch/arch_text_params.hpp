@@ -44,10 +44,11 @@ private:
 /// `use_head_dim` false when the class pops head_dim first (GraniteModel);
 /// `mla` for DeepseekV2Model, which sets num_key_value_heads = 1 and a default
 /// rms_norm_eps of 1e-6 in hparams first; `ctx_model_max_length_first` for
-/// CommandR2Model, which sets max_position_embeddings from model_max_length first.
-/// \throws as hparam_kvs().
+/// CommandR2Model, which sets max_position_embeddings from model_max_length first;
+/// `extra_blocks` the layers a class adds to `self.block_count` (Glm4MoeModel's
+/// NextN layers). \throws as hparam_kvs().
 void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true, bool mla = false,
-                       bool ctx_model_max_length_first = false);
+                       bool ctx_model_max_length_first = false, std::int64_t extra_blocks = 0);
 
 /// Python `a // b` for the ints of config.json. \throws Error{Malformed} naming `what` when b is 0.
 std::int64_t floordiv(std::int64_t a, std::int64_t b, std::string_view what, const std::string& file);
@@ -63,7 +64,7 @@ simdjson::dom::element exact(const HfConfig& cfg, std::string_view key);
 MetaValue partial_rope_dim(const HfConfig& cfg, const PyNum& factor);
 
 /// int(rope_dim * factor) with rope_dim = hparams.get("head_dim"), else hidden_size // num_attention_heads
-/// (Glm4Model), as U32. \throws as exact() / floordiv(); Error{BadJson} for a mistyped head_dim.
+/// (Glm4Model, Glm4MoeModel), as U32. \throws as exact() / floordiv(); Error{BadJson} for a mistyped head_dim.
 MetaValue head_rope_dim(const HfConfig& cfg, const PyNum& factor);
 
 }  // namespace amn::arch::detail

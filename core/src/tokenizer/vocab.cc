@@ -108,7 +108,7 @@ struct AddedSpecial {
 
 /// `_set_vocab_gpt2`: model "gpt2", pre, tokens, token types, then
 /// SpecialVocab(load_merges=True) without a vocabulary bound; with `added_specials`
-/// (Glm4Model.set_vocab) those are set on it first, each only when
+/// (Glm4Model.set_vocab, `_set_vocab_glm`) those are set on it first, each only when
 /// its type is still unset. \throws Error{Malformed} naming tokenizer.json when one's
 /// content is not an added token (the converter's KeyError).
 void write_gpt2_vocab(GgufVocab& out, const VocabRequest& req, std::initializer_list<AddedSpecial> added_specials = {}) {
@@ -274,6 +274,9 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
         case VocabStyle::Gpt2: write_gpt2_vocab(out, req); break;
         case VocabStyle::Glm4:  // Glm4Model.set_vocab
             write_gpt2_vocab(out, req, {{"eos", "<|endoftext|>"}, {"eot", "<|user|>"}, {"unk", "<|endoftext|>"}, {"bos", "<|endoftext|>"}});
+            break;
+        case VocabStyle::Glm:  // `_set_vocab_glm` (Glm4MoeModel)
+            write_gpt2_vocab(out, req, {{"bos", "[gMASK]"}, {"eot", "<|user|>"}, {"unk", "<|endoftext|>"}, {"eom", "<|observation|>"}});
             break;
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
         case VocabStyle::InternLM3: internlm3_set_vocab(out, req); break;
