@@ -921,6 +921,45 @@ def glm4moe(case):
     return cfg, t, "qwen3-glm", "BF16"
 
 
+def falcon_tensors(qkv_rows, norms, lm_head):
+    t = {"transformer.word_embeddings.weight": (151936, H), "transformer.ln_f.weight": (H,), "transformer.ln_f.bias": (H,)}
+    if lm_head:
+        t["lm_head.weight"] = (151936, H)
+    for i in range(L):
+        p = f"transformer.h.{i}."
+        for n in norms:
+            t.update({p + n + ".weight": (H,), p + n + ".bias": (H,)})
+        t.update({p + "self_attention.query_key_value.weight": (qkv_rows, H), p + "self_attention.dense.weight": (H, H),
+                  p + "mlp.dense_h_to_4h.weight": (4 * H, H), p + "mlp.dense_4h_to_h.weight": (H, 4 * H)})
+    return t
+
+
+def falcon7b(case):
+    # tiiuae/falcon-7b's config.json (transformers' FalconForCausalLM form): multi-query (one KV head, no
+    # num_kv_heads: the converter's default 1), parallel attention, one input_layernorm per block, no biases in
+    # the linears, tied embeddings; query_key_value [(4 + 2) · 8, H] — one group: the regrouping keeps its order.
+    cfg = {"alibi": False, "apply_residual_connection_post_layernorm": False, "architectures": ["FalconForCausalLM"],
+           "attention_dropout": 0.0, "bias": False, "bos_token_id": 11, "eos_token_id": 11, "hidden_dropout": 0.0,
+           "hidden_size": H, "initializer_range": 0.02, "layer_norm_epsilon": 1e-05, "model_type": "falcon",
+           "multi_query": True, "new_decoder_architecture": False, "num_attention_heads": NH, "num_hidden_layers": L,
+           "parallel_attn": True, "torch_dtype": "bfloat16", "transformers_version": "4.27.4", "use_cache": True,
+           "vocab_size": 151936}
+    return cfg, falcon_tensors((NH + 2) * 8, ("input_layernorm",), False), "qwen3", "BF16"
+
+
+def falcon40b(case):
+    # tiiuae/falcon-40b's config.json: the new decoder architecture with num_kv_heads 2 (8 there), ln_attn and
+    # ln_mlp per block, an lm_head; query_key_value stored per KV group [q, q, k, v] × 8 rows, which the
+    # converter regroups into all q, all k, all v.
+    cfg = {"alibi": False, "apply_residual_connection_post_layernorm": False, "architectures": ["FalconForCausalLM"],
+           "attention_dropout": 0.0, "bias": False, "bos_token_id": 11, "eos_token_id": 11, "hidden_dropout": 0.0,
+           "hidden_size": H, "initializer_range": 0.02, "layer_norm_epsilon": 1e-05, "model_type": "falcon",
+           "new_decoder_architecture": True, "num_attention_heads": NH, "num_hidden_layers": L, "num_kv_heads": 2,
+           "parallel_attn": True, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+           "transformers_version": "4.27.4", "use_cache": True, "vocab_size": 151936}
+    return cfg, falcon_tensors((NH + 2 * 2) * 8, ("ln_attn", "ln_mlp"), True), "qwen3", "BF16"
+
+
 def patch_glm_tokenizer(d):
     """GLM's added tokens (<|user|>, [gMASK], <|observation|>, whose ids its set_vocab looks up) over Qwen3's
     tokenizer.json and tokenizer_config.json (ids past Qwen3's last added token)."""
@@ -968,7 +1007,8 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "c4ai-command-r-plus": command_r, "c4ai-command-r7b-12-2024": cohere2, "stablelm-2-1_6b": stablelm,
          "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
          "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2, "ERNIE-4.5-0.3B": ernie4_5,
-         "granite-3.1-3b-a800m-instruct": granitemoe, "GLM-4-9B-0414": glm4, "GLM-4.5-Air": glm4moe}
+         "granite-3.1-3b-a800m-instruct": granitemoe, "GLM-4-9B-0414": glm4, "GLM-4.5-Air": glm4moe,
+         "falcon-7b": falcon7b, "falcon-40b": falcon40b}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

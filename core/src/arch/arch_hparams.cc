@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // set_gguf_parameters of the converter classes: config.json → GGUF key/values
-// in call order (llama.py, qwen.py, phi.py, gpt2.py, gemma.py, glm.py, …;
+// in call order (llama.py, qwen.py, phi.py, gpt2.py, gemma.py, glm.py, falcon.py, …;
 // TextModel's own list is arch_text_params.cc).
 #include "anamnesis/error.hpp"
 #include "arch/arch_table.hpp"
@@ -372,6 +372,30 @@ void glm4moe_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
     if (auto v = present("num_nextn_predict_layers")) kv.put("nextn_predict_layers", u32(*v, "num_nextn_predict_layers", f));
 }
 
+/// FalconModel.set_gguf_parameters: its own list (context 2048 — not in config.json —, the "jploski"
+/// Q/K/V layout its modify_tensors writes, feed-forward 4 × hidden_size, LayerNorm epsilon).
+void falcon_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    auto head_count = cfg.get("num_attention_heads");
+    const element n_head = head_count && !head_count->is_null() ? *head_count : exact(cfg, "n_head");  // old name
+    std::optional<element> n_head_kv = cfg.get("num_kv_heads");
+    if (n_head_kv && n_head_kv->is_null()) n_head_kv.reset();
+    if (!n_head_kv) {
+        n_head_kv = cfg.get("n_head_kv");  // old name, default 1
+        if (n_head_kv && n_head_kv->is_null()) missing("num_kv_heads / n_head_kv", f);
+    }
+    const element hidden = exact(cfg, "hidden_size");
+    const std::int64_t h = integer(hidden, "hidden_size", f);
+    kv.put("context_length", MetaValue::u32(2048));
+    kv.put("tensor_data_layout", MetaValue::string("jploski"));
+    kv.put("embedding_length", u32(hidden, "hidden_size", f));
+    kv.put("feed_forward_length", u32(PyNum{true, 4 * h, double(4 * h)}, "4 * hidden_size", f));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("attention.head_count", u32(n_head, "num_attention_heads", f));
+    kv.put("attention.head_count_kv", n_head_kv ? u32(*n_head_kv, "num_kv_heads", f) : MetaValue::u32(1));
+    kv.put("attention.layer_norm_epsilon", f32(exact(cfg, "layer_norm_epsilon"), "layer_norm_epsilon", f));
+}
+
 }  // namespace
 
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir) {
@@ -420,6 +444,10 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             break;
         case HparamsRule::Glm4Moe:
             glm4moe_params(cfg, kv, res);
+            break;
+        case HparamsRule::Falcon:
+            falcon_params(cfg, kv);
+            kv.to(res.after_file_type);
             break;
         case HparamsRule::Ernie4_5:  // Ernie4_5Model.set_gguf_parameters: super() alone
         case HparamsRule::Text:  // TextModel.set_gguf_parameters (SeedOssModel, StarCoder2Model have no body)

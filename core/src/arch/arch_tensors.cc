@@ -155,6 +155,21 @@ std::uint64_t llama_permute_source_row(std::uint64_t gguf_row, std::uint64_t row
     return h * d + s * half + j;
 }
 
+std::vector<std::uint64_t> falcon_qkv_source_rows(std::uint64_t n_head, std::uint64_t n_kv_head, std::uint64_t head_dim) {
+    if (n_kv_head == 0 || n_head % n_kv_head != 0)
+        throw Error(ErrorCode::Malformed,
+                    std::to_string(n_head) + " query heads do not split into " + std::to_string(n_kv_head) + " KV groups");
+    const std::uint64_t q_per = n_head / n_kv_head, group = (q_per + 2) * head_dim;
+    std::vector<std::uint64_t> rows;
+    rows.reserve((n_head + 2 * n_kv_head) * head_dim);
+    for (std::uint64_t h = 0; h < n_head; ++h)  // q heads, group-major
+        for (std::uint64_t r = 0; r < head_dim; ++r) rows.push_back((h / q_per) * group + (h % q_per) * head_dim + r);
+    for (std::uint64_t part = 0; part < 2; ++part)  // the k heads, then the v heads
+        for (std::uint64_t g = 0; g < n_kv_head; ++g)
+            for (std::uint64_t r = 0; r < head_dim; ++r) rows.push_back(g * group + (q_per + part) * head_dim + r);
+    return rows;
+}
+
 // ---- modify_tensors ------------------------------------------------------------------------
 
 std::uint64_t embedding_rows_kept(const HfConfig& cfg, const std::string& dir) {
@@ -204,6 +219,14 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
         moe_ff_ = opt_u("intermediate_size");
         shared_ff_ = opt_u("shared_intermediate_size");
         has_experts_ = opt_u("num_local_experts") != 0;
+    }
+    if (row.hparams == HparamsRule::Falcon) {  // FalconModel.modify_tensors (query_key_value)
+        n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"num_attention_heads", "n_head"}), "num_attention_heads", file_));
+        n_kv_head_ = 1;  // find_hparam([num_kv_heads, n_head_kv], optional=True) or 1
+        if (auto v = detail::optional_hp(cfg, {"num_kv_heads", "n_head_kv"}))
+            if (const auto n = integer(*v, "num_kv_heads", file_); n != 0) n_kv_head_ = static_cast<std::uint64_t>(n);
+        if (n_head_)
+            falcon_head_dim_ = static_cast<std::uint64_t>(integer(required(cfg, {"hidden_size"}), "hidden_size", file_)) / n_head_;
     }
     if (row.hparams == HparamsRule::Ernie4_5) {  // Ernie4_5Model.modify_tensors reads these for every tensor
         n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"num_attention_heads"}), "num_attention_heads", file_));
@@ -288,6 +311,18 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
                                 : halves(shared_ff_, "shared_intermediate_size", "ffn_gate", "ffn_up");
         if (!has_experts_ && name.ends_with("shared_mlp.output_linear.weight"))
             return one("blk." + b + ".ffn_down.weight", hf_name, std::move(shape), tr);
+    }
+    if (row_.hparams == HparamsRule::Falcon && name.find("query_key_value") != std::string::npos) {
+        const std::uint64_t hd = falcon_head_dim_;
+        if (n_kv_head_ == 0 || n_head_ % n_kv_head_ != 0 || shape.size() != 2 || shape[0] != (n_head_ + 2 * n_kv_head_) * hd ||
+            shape[1] != n_head_ * hd)
+            throw Error(ErrorCode::Malformed,
+                        "query_key_value is not [(n_head + 2 × n_kv_heads) × head_dim, hidden_size] = [" +
+                            std::to_string((n_head_ + 2 * n_kv_head_) * hd) + ", " + std::to_string(n_head_ * hd) +
+                            "] with n_kv_heads dividing n_head (the converter's view fails)",
+                        file_, name);
+        TensorTransform rq{TensorTransform::Kind::RegroupQkv, n_head_, 0, 0, n_kv_head_, hd};
+        return one(std::move(name), hf_name, std::move(shape), rq);
     }
     if (row_.hparams == HparamsRule::Ernie4_5) {  // Ernie4_5Model.modify_tensors: fused projections split by rows
         auto split = [&](std::string_view fused, std::initializer_list<std::pair<std::string_view, std::uint64_t>> parts) {
