@@ -830,6 +830,40 @@ def ernie4_5(case):
     return cfg, t, "llama2-ernie", "BF16"
 
 
+def ernie4_5_moe(case):
+    # baidu/ERNIE-4.5-21B-A3B-PT's config.json: layer 0 dense (moe_layer_start_index 1), layer 1 with 4 experts
+    # (64 there, moe_k 2 of them), two shared experts (their length written as intermediate_size //
+    # num_key_value_heads, as the converter computes it), the router's correction bias [1, E] (moe_statics),
+    # tied embeddings; the MTP block and norms the converter skips. SentencePiece with add_prefix_space false.
+    cfg = {"architectures": ["Ernie4_5_MoeForCausalLM"], "bos_token_id": 1, "eos_token_id": 2, "head_dim": 8,
+           "hidden_act": "silu", "hidden_size": H, "intermediate_size": FF, "max_position_embeddings": 131072,
+           "model_type": "ernie4_5_moe", "moe_capacity": [4, 4, 4], "moe_gate": "topk", "moe_intermediate_size": 16,
+           "moe_k": 2, "moe_layer_end_index": 1, "moe_layer_interval": 1, "moe_layer_start_index": 1,
+           "moe_num_experts": 4, "moe_num_shared_experts": 2, "moe_use_aux_free": True, "num_attention_heads": NH,
+           "num_hidden_layers": L, "num_key_value_heads": 2, "num_nextn_predict_layers": 1, "pad_token_id": 0,
+           "rms_norm_eps": 1e-05, "rope_theta": 500000, "tie_word_embeddings": True, "torch_dtype": "bfloat16",
+           "use_bias": False, "use_cache": False, "vocab_size": 32000}
+    t = {"model.embed_tokens.weight": (32000, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (NH * 8, H), p + "self_attn.k_proj.weight": (16, H),
+                  p + "self_attn.v_proj.weight": (16, H), p + "self_attn.o_proj.weight": (H, NH * 8)})
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+            continue
+        t.update({p + "mlp.gate.weight": (4, H), p + "mlp.moe_statics.e_score_correction_bias": (1, 4),
+                  p + "mlp.shared_experts.gate_proj.weight": (32, H), p + "mlp.shared_experts.up_proj.weight": (32, H),
+                  p + "mlp.shared_experts.down_proj.weight": (H, 32)})
+        for x in range(4):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (16, H), q + "up_proj.weight": (16, H), q + "down_proj.weight": (H, 16)})
+    t.update({"model.mtp_block.0.input_layernorm.weight": (H,), "model.mtp_block.0.self_attn.q_proj.weight": (NH * 8, H),
+              "model.mtp_emb_norm.0.weight": (H,), "model.mtp_hidden_norm.0.weight": (H,),
+              "model.mtp_linear_proj.0.weight": (H, 2 * H)})
+    return cfg, t, "llama2-ernie", "BF16"
+
+
 def granitemoe(case):
     # ibm-granite/granite-3.1-3b-a800m-instruct's config.json as GraniteMoeShared (a shared expert of 32): JetMoE's
     # fused experts input_linear [E, 2F, H] and shared_mlp.input_linear [2S, H] that the converter halves, the
@@ -1008,7 +1042,7 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
          "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2, "ERNIE-4.5-0.3B": ernie4_5,
          "granite-3.1-3b-a800m-instruct": granitemoe, "GLM-4-9B-0414": glm4, "GLM-4.5-Air": glm4moe,
-         "falcon-7b": falcon7b, "falcon-40b": falcon40b}
+         "falcon-7b": falcon7b, "falcon-40b": falcon40b, "ERNIE-4.5-21B-A3B": ernie4_5_moe}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // set_gguf_parameters of the converter classes: config.json → GGUF key/values
-// in call order (llama.py, qwen.py, phi.py, gpt2.py, gemma.py, glm.py, falcon.py, …;
+// in call order (llama.py, qwen.py, phi.py, gpt2.py, gemma.py, glm.py, falcon.py, ernie.py, …;
 // TextModel's own list is arch_text_params.cc).
 #include "anamnesis/error.hpp"
 #include "arch/arch_table.hpp"
@@ -396,6 +396,32 @@ void falcon_params(const HfConfig& cfg, KvOut& kv) {
     kv.put("attention.layer_norm_epsilon", f32(exact(cfg, "layer_norm_epsilon"), "layer_norm_epsilon", f));
 }
 
+/// Ernie4_5MoeModel.set_gguf_parameters' part after TextModel's (file_type included): the required
+/// moe_num_experts / moe_k / moe_layer_interval / moe_layer_start_index, then the optional expert lengths
+/// and shared-expert count; the shared experts' length is intermediate_size // num_key_value_heads, as written.
+void ernie4_5_moe_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    auto present = [&](std::string_view k) -> std::optional<element> {  // hparams.get(k) is not None
+        auto v = cfg.get(k);
+        return v && !v->is_null() ? v : std::nullopt;
+    };
+    kv.put("expert_count", u32(exact(cfg, "moe_num_experts"), "moe_num_experts", f));
+    kv.put("expert_used_count", u32(exact(cfg, "moe_k"), "moe_k", f));
+    kv.put("interleave_moe_layer_step", u32(exact(cfg, "moe_layer_interval"), "moe_layer_interval", f));
+    kv.put("leading_dense_block_count", u32(exact(cfg, "moe_layer_start_index"), "moe_layer_start_index", f));
+    if (auto v = present("moe_intermediate_size")) kv.put("expert_feed_forward_length", u32(*v, "moe_intermediate_size", f));
+    if (auto shared = present("moe_num_shared_experts")) {
+        kv.put("expert_shared_count", u32(*shared, "moe_num_shared_experts", f));
+        const PyNum n = num(*shared, "moe_num_shared_experts", f);
+        const auto ff = present("intermediate_size"), kvh = present("num_key_value_heads");
+        if ((n.is_int ? n.i > 0 : n.d > 0) && ff && kvh) {
+            const std::int64_t len = floordiv(integer(*ff, "intermediate_size", f), integer(*kvh, "num_key_value_heads", f),
+                                              "intermediate_size // num_key_value_heads", f);
+            kv.put("expert_shared_feed_forward_length", u32(PyNum{true, len, double(len)}, "intermediate_size // num_key_value_heads", f));
+        }
+    }
+}
+
 }  // namespace
 
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir) {
@@ -444,6 +470,11 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             break;
         case HparamsRule::Glm4Moe:
             glm4moe_params(cfg, kv, res);
+            break;
+        case HparamsRule::Ernie4_5Moe:
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            ernie4_5_moe_params(cfg, kv);
             break;
         case HparamsRule::Falcon:
             falcon_params(cfg, kv);

@@ -16,7 +16,7 @@
 // gemma.py (Gemma2Model, Gemma3Model), granite.py (GraniteModel), olmo.py
 // (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
 // (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
-// falcon.py (FalconModel),
+// falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -123,6 +123,7 @@ enum class HparamsRule : std::uint8_t {
     Glm4,      ///< Glm4Model: TextModel's, then rope.dimension_count (head_dim × partial_rotary_factor, 0.5 by default)
     Glm4Moe,   ///< Glm4MoeModel: TextModel's with the NextN layers in block_count, then partial rotary, MoE keys, sigmoid gating
     Falcon,    ///< FalconModel: its own list (context 2048, tensor_data_layout "jploski"; fused query_key_value regrouped)
+    Ernie4_5Moe, ///< Ernie4_5MoeModel: TextModel's, then the moe_* keys and the shared experts' length (intermediate_size // num_key_value_heads)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -138,6 +139,9 @@ enum class ExpertRule : std::uint8_t {
     /// DeepseekV2Model: names containing "mlp.experts": `model.layers.{bid}.mlp.experts.{x}.{down,gate,up}_proj.weight`,
     /// count `n_routed_experts`; emitted down, gate, up (shared experts are plain tensors).
     Deepseek2,
+    /// Ernie4_5MoeModel: names containing "mlp.experts": `model.layers.{bid}.mlp.experts.{x}.{gate,up,down}_proj.weight`,
+    /// count `moe_num_experts`; emitted gate, up, down.
+    Ernie4_5Moe,
 };
 
 /// Which `generate_extra_tensors` the class has (generate_extra_tensors()).

@@ -110,7 +110,17 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
         (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
          hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
         return std::nullopt;
-    if (row.hparams == HparamsRule::Ernie4_5) replace_all("ernie.", "model.");  // Ernie4_5Model.filter_tensors
+    if (row.hparams == HparamsRule::Ernie4_5Moe) {  // Ernie4_5MoeModel.filter_tensors: the MTP tensors, before the rename
+        // re.match(r"model.mtp_block.(\d+)", name) and its three siblings: '.' is any character.
+        for (std::string_view p : {"model.mtp_block.", "model.mtp_emb_norm.", "model.mtp_hidden_norm.", "model.mtp_linear_proj."}) {
+            if (hf_name.size() <= p.size()) continue;
+            bool match = hf_name[p.size()] >= '0' && hf_name[p.size()] <= '9';
+            for (std::size_t i = 0; match && i < p.size(); ++i) match = p[i] == '.' || hf_name[i] == p[i];
+            if (match) return std::nullopt;
+        }
+    }
+    if (row.hparams == HparamsRule::Ernie4_5 || row.hparams == HparamsRule::Ernie4_5Moe)
+        replace_all("ernie.", "model.");  // Ernie4_5Model.filter_tensors
     if (row.gguf == "qwen2vl" || row.gguf == "qwen3vl") {  // Qwen2VLModel / Qwen3VLTextModel.filter_tensors (Omni thinkers)
         if (row.gguf == "qwen3vl" || name.starts_with("thinker.")) replace_all("thinker.", "");
     }
@@ -249,6 +259,10 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
     if (row.experts == ExpertRule::Deepseek2) {
         if (auto v = cfg.get("n_routed_experts"); v && !v->is_null())
             n_experts_ = static_cast<std::uint64_t>(integer(*v, "n_routed_experts", file_));
+    }
+    if (row.experts == ExpertRule::Ernie4_5Moe) {
+        if (auto v = cfg.get("moe_num_experts"); v && !v->is_null())
+            n_experts_ = static_cast<std::uint64_t>(integer(*v, "moe_num_experts", file_));
     }
     if (row.experts == ExpertRule::Mixtral) {
         if (auto v = cfg.get("num_local_experts"); v && !v->is_null())
@@ -427,7 +441,8 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
     // Expert merging.
     bool expert = false;
     if (row_.experts == ExpertRule::Mixtral) expert = name.find("block_sparse_moe.experts") != std::string::npos;
-    if (row_.experts == ExpertRule::Deepseek2) expert = name.find("mlp.experts") != std::string::npos;
+    if (row_.experts == ExpertRule::Deepseek2 || row_.experts == ExpertRule::Ernie4_5Moe)
+        expert = name.find("mlp.experts") != std::string::npos;
     if (row_.experts == ExpertRule::Qwen2Moe) {
         if (name.ends_with("mlp.experts.down_proj") || name.ends_with("mlp.experts.down_proj.weight")) {
             std::string mapped = name.ends_with(".weight") ? name : name + ".weight";
@@ -454,6 +469,7 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
             throw Error(ErrorCode::Malformed,
                         row_.experts == ExpertRule::Mixtral     ? "config.json has no key 'num_local_experts'"
                         : row_.experts == ExpertRule::Deepseek2 ? "config.json has no key 'n_routed_experts'"
+                        : row_.experts == ExpertRule::Ernie4_5Moe ? "config.json has no key 'moe_num_experts'"
                                                                 : "config.json has no key 'num_local_experts / num_experts'",
                         file_, name);
         if (!bid || *bid >= block_count_) throw Error(ErrorCode::Malformed, "expert tensor outside the blocks", file_, name);
@@ -465,10 +481,12 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
         const bool mixtral = row_.experts == ExpertRule::Mixtral;
         static constexpr std::string_view kMixtral[] = {"w1", "w2", "w3"};
         static constexpr std::string_view kQwen[] = {"down_proj", "gate_proj", "up_proj"};
+        static constexpr std::string_view kErnie[] = {"gate_proj", "up_proj", "down_proj"};
+        const std::string_view* order = mixtral ? kMixtral : row_.experts == ExpertRule::Ernie4_5Moe ? kErnie : kQwen;
         std::vector<MappedTensor> out;
         const std::string b = std::to_string(*bid);
         for (int w = 0; w < 3; ++w) {
-            const std::string_view wid = mixtral ? kMixtral[w] : kQwen[w];
+            const std::string_view wid = order[w];
             MappedTensor t;
             std::vector<std::uint64_t> part_shape;
             for (std::uint64_t x = 0; x < n_experts_; ++x) {

@@ -246,8 +246,10 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     if (row.gguf == "starcoder2") w.key("use_bias").value(f.attention_bias);
 
     // Experts.
+    const bool ernie_moe = row.gguf == "ernie4_5-moe";
     if (f.experts || c.get("expert_count")) {
-        c.number(mixtral || row.gguf == "minimax-m2" ? "num_local_experts" : "num_experts", "expert_count");
+        c.number(mixtral || row.gguf == "minimax-m2" ? "num_local_experts" : ernie_moe ? "moe_num_experts" : "num_experts",
+                 "expert_count");
         // TextModel's expert_gating_func: sigmoid 2, softmax 1, sqrtsoftplus 4 (another value stays unread: a warning).
         if (const MetaValue* g = kv.catalog().meta(c.prefix() + "expert_gating_func")) {
             const auto id = meta_number(*g);
@@ -257,9 +259,10 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
                 c.mark("expert_gating_func");
             }
         }
-        c.number("num_experts_per_tok", "expert_used_count");
+        c.number(ernie_moe ? "moe_k" : "num_experts_per_tok", "expert_used_count");
         if (row.gguf != "minimax-m2") c.number("moe_intermediate_size", "expert_feed_forward_length");
-        c.number("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
+        if (ernie_moe) c.mark("expert_shared_feed_forward_length");  // = intermediate_size // num_key_value_heads, as written
+        else c.number("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
         if (is_gguf(row, {"qwen2moe", "qwen3moe"})) {
             w.key("decoder_sparse_step").value(std::uint64_t{1});
             w.key("mlp_only_layers").begin_array().end_array();
@@ -298,6 +301,12 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             c.number("sliding_window", "attention.sliding_window");
             w.key("sliding_window_pattern").value(std::uint64_t{4});  // llama.cpp: every 4th layer global (hard-coded)
         }
+    }
+    if (ernie_moe) {  // Ernie4_5MoeModel's keys
+        c.number("moe_layer_interval", "interleave_moe_layer_step");
+        c.number("moe_layer_start_index", "leading_dense_block_count");
+        c.number("moe_num_shared_experts", "expert_shared_count");
+        w.key("moe_layer_end_index").value(layers - 1);
     }
     if (row.gguf == "minimax-m2") {
         c.number("rotary_dim", "rope.dimension_count");
