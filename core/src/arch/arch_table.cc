@@ -192,6 +192,26 @@ constexpr HfTensorName kErnieMoeNames[] = {
     {K::FFN_EXP_PROBS_B, "model.layers.{bid}.mlp.moe_statics.e_score_correction"},
 };
 constexpr auto kErnieMoeHfNames = joined(kPlainHfNames, kErnieMoeNames);
+/// GLM-4.5: DeepSeek-style experts (`mlp.experts.{xid}`, `mlp.shared_experts`), one norm after attention, and
+/// the NextN (MTP) layer's own tensors, which the checkpoints keep as a last `model.layers.{bid}` block.
+constexpr HfTensorName kGlm4MoeNames[] = {
+    {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
+    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
+    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_experts.gate_proj"},
+    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_experts.down_proj"},
+    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_experts.up_proj"},
+    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.mlp.gate.e_score_correction"},
+    {K::NEXTN_EH_PROJ, "model.layers.{bid}.eh_proj"},
+    {K::NEXTN_EMBED_TOKENS, "model.layers.{bid}.embed_tokens"},
+    {K::NEXTN_ENORM, "model.layers.{bid}.enorm"},
+    {K::NEXTN_HNORM, "model.layers.{bid}.hnorm"},
+    {K::NEXTN_SHARED_HEAD_HEAD, "model.layers.{bid}.shared_head.head"},
+    {K::NEXTN_SHARED_HEAD_NORM, "model.layers.{bid}.shared_head.norm"},
+};
+constexpr auto kGlm4MoeHfNames = joined(kCommonHfNames, kGlm4MoeNames);
 
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
@@ -312,7 +332,7 @@ constexpr ArchRow kRows[] = {
     {kGlm4Classes,     "glm4",     VocabStyle::Glm4,  HR::Glm4,     kKinds_glm4,     false, false, ER::None,     GR::None,
         "Glm4ForCausalLM", "glm4", "silu", false, false, kGlm4HfNames},
     {kGlm4MoeClasses,  "glm4moe",  VocabStyle::Glm,   HR::Glm4Moe,  kKinds_glm4moe,  false, false, ER::Deepseek2, GR::None,
-        "Glm4MoeForCausalLM", "glm4_moe", "silu", false, false, {}},
+        "Glm4MoeForCausalLM", "glm4_moe", "silu", false, false, kGlm4MoeHfNames},
     {kFalconClasses,   "falcon",   VocabStyle::Gpt2,  HR::Falcon,   kKinds_falcon,   false, false, ER::None,     GR::None,
         "FalconForCausalLM", "falcon", "gelu", false, false, {}},
     {kErnie4_5MoeClasses, "ernie4_5-moe", VocabStyle::Ernie4_5, HR::Ernie4_5Moe, kKinds_ernie4_5_moe, false, false, ER::Ernie4_5Moe, GR::None,

@@ -190,7 +190,10 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     w.key("model_type").value(mixtral ? std::string_view("mixtral") : olmo3 ? std::string_view("olmo3") : row.model_type);
     w.key("hidden_size").value(hidden);
     w.key("intermediate_size").value(ff);
-    w.key(row.gguf == "exaone" ? "num_layers" : "num_hidden_layers").value(layers);  // EXAONE 3.x's config names it so
+    // GLM-4.5: block_count counts the NextN layers after the main ones.
+    const std::uint64_t nextn = row.gguf == "glm4moe" ? static_cast<std::uint64_t>(c.get("nextn_predict_layers").value_or(0)) : 0;
+    if (nextn >= layers) throw Error(ErrorCode::Malformed, "--layout hf: nextn_predict_layers is not below block_count", kv.catalog().path);
+    w.key(row.gguf == "exaone" ? "num_layers" : "num_hidden_layers").value(layers - nextn);  // EXAONE 3.x's config names it so
     w.key("num_attention_heads").value(heads);
     // llama.cpp reads an absent head_count_kv as head_count; transformers' defaults differ per class.
     if (c.get("attention.head_count_kv")) c.number("num_key_value_heads", "attention.head_count_kv");
@@ -215,12 +218,12 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     // written is the smallest double that gives it back. Any other value stays unread (a warning).
     if (const MetaValue* rv = kv.catalog().meta(c.prefix() + "rope.dimension_count")) {
         const auto rd = meta_number(*rv);
-        const bool partial = is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2", "glm4"});
+        const bool partial = is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2", "glm4", "glm4moe"});
         const bool per_embd = is_gguf(row, {"phi3", "phi2"});  // int(factor · hidden) // heads
         if (rd && partial) {
             c.mark("rope.dimension_count");
             // GLM-4: int(head_dim · factor), head_dim from attention.key_length.
-            const double per_head = row.gguf == "glm4" ? static_cast<double>(head_dim)
+            const double per_head = is_gguf(row, {"glm4", "glm4moe"}) ? static_cast<double>(head_dim)
                                                        : static_cast<double>(per_embd ? hidden : hidden / heads) /
                                                              static_cast<double>(per_embd ? heads : 1);
             double factor = *rd / per_head;
@@ -231,7 +234,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             };
             for (int i = 0; i < 4 && gives(factor) < *rd; ++i) factor = std::nextafter(factor, 2.0);
             if (row.gguf == "cohere2") w.key("rotary_pct").value(factor);  // required by the converter
-            else if (*rd != per_head || row.gguf == "glm4") w.key("partial_rotary_factor").value(factor);  // GLM's default is 0.5
+            else if (*rd != per_head || is_gguf(row, {"glm4", "glm4moe"})) w.key("partial_rotary_factor").value(factor);  // GLM's default is 0.5
         } else if (rd && static_cast<std::uint64_t>(*rd) == head_dim) {
             c.mark("rope.dimension_count");
         }
@@ -239,19 +242,23 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
 
     // Biases.
     if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
-                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4"}))
+                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4", "glm4moe"}))
         w.key("attention_bias").value(f.attention_bias);
     if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss"})) w.key("mlp_bias").value(false);
     if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);
     if (row.gguf == "starcoder2") w.key("use_bias").value(f.attention_bias);
 
     // Experts.
-    const bool ernie_moe = row.gguf == "ernie4_5-moe";
+    const bool ernie_moe = row.gguf == "ernie4_5-moe", glm4moe = row.gguf == "glm4moe";
     if (f.experts || c.get("expert_count")) {
-        c.number(mixtral || row.gguf == "minimax-m2" ? "num_local_experts" : ernie_moe ? "moe_num_experts" : "num_experts",
+        c.number(mixtral || row.gguf == "minimax-m2" ? "num_local_experts"
+                 : ernie_moe                           ? "moe_num_experts"
+                 : glm4moe                             ? "n_routed_experts"
+                                                       : "num_experts",
                  "expert_count");
         // TextModel's expert_gating_func: sigmoid 2, softmax 1, sqrtsoftplus 4 (another value stays unread: a warning).
-        if (const MetaValue* g = kv.catalog().meta(c.prefix() + "expert_gating_func")) {
+        if (glm4moe) c.mark("expert_gating_func");  // sigmoid, always (Glm4MoeModel writes it whatever config.json says)
+        else if (const MetaValue* g = kv.catalog().meta(c.prefix() + "expert_gating_func")) {
             const auto id = meta_number(*g);
             const char* fn = !id ? nullptr : *id == 2 ? "sigmoid" : *id == 1 ? "softmax" : *id == 4 ? "sqrtsoftplus" : nullptr;
             if (fn) {
@@ -301,6 +308,16 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             c.number("sliding_window", "attention.sliding_window");
             w.key("sliding_window_pattern").value(std::uint64_t{4});  // llama.cpp: every 4th layer global (hard-coded)
         }
+    }
+    if (glm4moe) {  // Glm4MoeModel's keys
+        c.number("n_shared_experts", "expert_shared_count");
+        c.number("first_k_dense_replace", "leading_dense_block_count");
+        c.number("routed_scaling_factor", "expert_weights_scale");
+        c.number("n_group", "expert_group_count");
+        c.number("topk_group", "expert_group_used_count");
+        if (const auto n = c.get("expert_weights_norm")) w.key("norm_topk_prob").value(*n != 0);
+        c.number("num_nextn_predict_layers", "nextn_predict_layers");
+        w.key("use_qk_norm").value(f.qk_norm);
     }
     if (ernie_moe) {  // Ernie4_5MoeModel's keys
         c.number("moe_layer_interval", "interleave_moe_layer_step");
