@@ -170,6 +170,20 @@ constexpr HfTensorName kGlm4HfNames[] = {
     {K::FFN_POST_NORM, "model.layers.{bid}.post_mlp_layernorm"},
 };
 
+/// Falcon: `transformer.*`, the fused query_key_value (regrouped back per KV group by hf_layout.cc), one
+/// input_layernorm (7B) or, where the GGUF has attn_norm_2, ln_attn and ln_mlp (40B: hf_layout.cc renames).
+constexpr HfTensorName kFalconHfNames[] = {
+    {K::TOKEN_EMBD, "transformer.word_embeddings"},
+    {K::OUTPUT_NORM, "transformer.ln_f"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "transformer.h.{bid}.input_layernorm"},
+    {K::ATTN_NORM_2, "transformer.h.{bid}.ln_attn"},
+    {K::ATTN_QKV, "transformer.h.{bid}.self_attention.query_key_value"},
+    {K::ATTN_OUT, "transformer.h.{bid}.self_attention.dense"},
+    {K::FFN_UP, "transformer.h.{bid}.mlp.dense_h_to_4h"},
+    {K::FFN_DOWN, "transformer.h.{bid}.mlp.dense_4h_to_h"},
+};
+
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
@@ -334,7 +348,7 @@ constexpr ArchRow kRows[] = {
     {kGlm4MoeClasses,  "glm4moe",  VocabStyle::Glm,   HR::Glm4Moe,  kKinds_glm4moe,  false, false, ER::Deepseek2, GR::None,
         "Glm4MoeForCausalLM", "glm4_moe", "silu", false, false, kGlm4MoeHfNames},
     {kFalconClasses,   "falcon",   VocabStyle::Gpt2,  HR::Falcon,   kKinds_falcon,   false, false, ER::None,     GR::None,
-        "FalconForCausalLM", "falcon", "gelu", false, false, {}},
+        "FalconForCausalLM", "falcon", "gelu", false, false, kFalconHfNames},
     {kErnie4_5MoeClasses, "ernie4_5-moe", VocabStyle::Ernie4_5, HR::Ernie4_5Moe, kKinds_ernie4_5_moe, false, false, ER::Ernie4_5Moe, GR::None,
         "Ernie4_5_MoeForCausalLM", "ernie4_5_moe", "silu", false, false, kErnieMoeHfNames},
     // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.

@@ -127,6 +127,41 @@ std::string gpt2_config(const arch::ArchRow& row, const GgufKeys& kv, const HfCo
     return w.take();
 }
 
+/// FalconModel's list back: FalconConfig's names (num_kv_heads, layer_norm_epsilon), its layout
+/// flags from the tensors (ln_attn/ln_mlp: new_decoder_architecture; one KV head: multi_query); the
+/// constant context length, the "jploski" layout and feed-forward 4 × hidden are the converter's.
+std::string falcon_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
+    ConfigWriter c(row, kv);
+    JsonWriter& w = c.w;
+    const std::uint64_t heads = c.required("attention.head_count");
+    const std::uint64_t kv_heads = c.get("attention.head_count_kv") ? c.required("attention.head_count_kv") : 1;
+    if (const auto layout = kv.str(c.prefix() + "tensor_data_layout"); layout && *layout != "jploski")
+        throw Error(ErrorCode::Unsupported, "--layout hf: Falcon tensor_data_layout '" + *layout + "' (only the converter's jploski)",
+                    kv.catalog().path);
+    c.mark("context_length");
+    if (c.required("feed_forward_length") != 4 * c.required("embedding_length"))
+        throw Error(ErrorCode::Unsupported, "--layout hf: a Falcon feed-forward length other than 4 × embedding_length", kv.catalog().path);
+    w.begin_object();
+    w.key("architectures").begin_array().value(row.hf_class).end_array();
+    w.key("model_type").value(row.model_type);
+    w.key("hidden_size").value(c.required("embedding_length"));
+    w.key("num_hidden_layers").value(c.required("block_count"));
+    w.key("num_attention_heads").value(heads);
+    w.key("num_kv_heads").value(kv_heads);
+    w.key("new_decoder_architecture").value(f.two_norms);
+    w.key("multi_query").value(!f.two_norms && kv_heads == 1);
+    w.key("parallel_attn").value(true);
+    w.key("bias").value(false);
+    w.key("alibi").value(false);
+    c.number("layer_norm_epsilon", "attention.layer_norm_epsilon");
+    w.key("vocab_size").value(vocab_size(kv, c.prefix()));
+    w.key("tie_word_embeddings").value(f.tied);
+    token_ids(c);
+    w.key("torch_dtype").value(torch_dtype(f));
+    w.end_object();
+    return w.take();
+}
+
 void rope_scaling(ConfigWriter& c, const GgufKeys& kv, const HfConfigFacts& f) {
     JsonWriter& w = c.w;
     if (f.llama3_factor) {
@@ -174,6 +209,7 @@ std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool
 
 std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
     if (row.gguf == "gpt2") return gpt2_config(row, kv, f);
+    if (row.gguf == "falcon") return falcon_config(row, kv, f);
     ConfigWriter c(row, kv);
     JsonWriter& w = c.w;
     const std::string_view cls = hf_class_for(row, kv, f.experts);
