@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace amn;
@@ -453,6 +454,25 @@ void TestArchTable::permute_rows() {
     auto b = m.add("model.layers.0.self_attn.k_proj.bias", std::span<const std::uint64_t>(k, 1));
     QCOMPARE(b.at(0).name, std::string("blk.0.attn_k.bias"));
     QCOMPARE(b.at(0).transform.n_head, std::uint64_t(2));
+    // FalconModel's query_key_value, 4 heads in 2 KV groups of one row each: stored [q0 q1 k0 v0 | q2 q3 k1 v1],
+    // written q0 q1 q2 q3 k0 k1 v0 v1; one group (Falcon-7B) keeps the order.
+    const std::vector<std::uint64_t> regroup{0, 1, 4, 5, 2, 6, 3, 7};
+    QCOMPARE(falcon_qkv_source_rows(4, 2, 1), regroup);
+    const std::vector<std::uint64_t> mqa{0, 1, 2, 3, 4, 5};
+    QCOMPARE(falcon_qkv_source_rows(4, 1, 1), mqa);
+    TensorMapper f(*find_gguf_arch("falcon"), cfg_of(R"({"num_hidden_layers":1,"num_attention_heads":4,"num_kv_heads":2,"hidden_size":32})"));
+    const std::uint64_t qkv[] = {64, 32}, bad[] = {48, 32};
+    auto fq = f.add("transformer.h.0.self_attention.query_key_value.weight", qkv);
+    QCOMPARE(fq.at(0).name, std::string("blk.0.attn_qkv.weight"));
+    QCOMPARE(fq.at(0).transform.kind, TensorTransform::Kind::RegroupQkv);
+    QCOMPARE(fq.at(0).transform.n_kv_head, std::uint64_t(2));
+    QCOMPARE(fq.at(0).transform.head_dim, std::uint64_t(8));
+    try {  // 7B's multi-query shape under a 2-group config: the converter's view fails
+        f.add("transformer.h.0.self_attention.query_key_value.weight", bad);
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Malformed);
+    }
     // GPT-2 Conv1D transposes
     TensorMapper g(*find_gguf_arch("gpt2"), cfg_of(R"({"n_layer":1})"));
     const std::uint64_t c[] = {32, 96};

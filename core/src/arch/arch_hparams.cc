@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // set_gguf_parameters of the converter classes: config.json → GGUF key/values
-// in call order (conversion/base.py TextModel, llama.py, qwen.py, phi.py, gpt2.py).
+// in call order (llama.py, qwen.py, phi.py, gpt2.py, gemma.py, glm.py, falcon.py, ernie.py, …;
+// TextModel's own list is arch_text_params.cc).
 #include "anamnesis/error.hpp"
 #include "arch/arch_table.hpp"
+#include "arch/arch_text_params.hpp"
 #include "arch/arch_values.hpp"
 #include "util/json_dom.hpp"
 
@@ -17,135 +19,6 @@ namespace {
 
 using namespace detail;
 using simdjson::dom::element;
-
-/// gguf-py GGUFWriter.add_key_value: a repeated key overwrites the value in place.
-class KvOut {
-public:
-    KvOut(std::string arch, std::vector<MetaKv>& out) : arch_(std::move(arch)), out_(&out) {}
-    void to(std::vector<MetaKv>& out) { out_ = &out; }
-    /// `suffix` after "{arch}." ("block_count").
-    void put(std::string_view suffix, MetaValue v) { put_key(arch_ + "." + std::string(suffix), std::move(v)); }
-    void put_key(std::string key, MetaValue v) {
-        for (auto* vec : seen_)
-            for (auto& kv : *vec)
-                if (kv.key == key) {
-                    kv.value = std::move(v);
-                    return;
-                }
-        out_->push_back({std::move(key), std::move(v)});
-        if (std::find(seen_.begin(), seen_.end(), out_) == seen_.end()) seen_.push_back(out_);
-    }
-
-private:
-    std::string arch_;
-    std::vector<MetaKv>* out_;
-    std::vector<std::vector<MetaKv>*> seen_;
-};
-
-/// TextModel.set_gguf_parameters up to (excluding) add_file_type;
-/// `use_head_dim` false when the class pops head_dim first (GraniteModel);
-/// `mla` for DeepseekV2Model, which sets num_key_value_heads = 1 and a default
-/// rms_norm_eps of 1e-6 in hparams first; `ctx_model_max_length_first` for
-/// CommandR2Model, which sets max_position_embeddings from model_max_length first.
-void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true, bool mla = false,
-                       bool ctx_model_max_length_first = false) {
-    const std::string& f = cfg.file();
-    auto opt = [&](std::initializer_list<std::string_view> keys) {
-        for (auto k : keys)
-            if (auto v = cfg.get(k)) return v->is_null() ? std::nullopt : std::optional<std::pair<std::string_view, element>>{{k, *v}};
-        return std::optional<std::pair<std::string_view, element>>{};
-    };
-    {
-        const element b = required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"});
-        kv.put("block_count", u32(b, "num_hidden_layers", f));
-    }
-    if (ctx_model_max_length_first) {  // CommandR2Model overwrote hparams["max_position_embeddings"] first
-        if (auto v = opt({"model_max_length", "max_position_embeddings"})) kv.put("context_length", u32(v->second, v->first, f));
-    } else if (auto v = opt({"max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length", "model_max_length"}))
-        kv.put("context_length", u32(v->second, v->first, f));
-    if (auto v = opt({"hidden_size", "n_embd", "dim"})) kv.put("embedding_length", u32(v->second, v->first, f));
-    if (auto v = opt({"prefix_dense_intermediate_size", "dense_intermediate_size", "intermediate_size", "n_inner", "hidden_dim"}))
-        kv.put("feed_forward_length", u32(v->second, v->first, f));
-    if (auto v = opt({"num_attention_heads", "n_head", "n_heads"})) kv.put("attention.head_count", u32(v->second, v->first, f));
-    if (mla) kv.put("attention.head_count_kv", MetaValue::u32(1));
-    else if (auto v = opt({"num_key_value_heads", "n_kv_heads"})) kv.put("attention.head_count_kv", u32(v->second, v->first, f));
-    if (auto c = cfg.get("is_causal"); c && c->is_bool() && !bool(*c)) kv.put("attention.causal", MetaValue::boolean(false));
-
-    const RopeParams rp(cfg);
-    if (const std::string type = rp.rope_type(); !type.empty()) {
-        const auto factor = rp.get("factor");
-        if (type == "linear" && factor) {
-            kv.put("rope.scaling.type", MetaValue::string("linear"));
-            kv.put("rope.scaling.factor", f32(*factor, "rope_scaling.factor", f));
-        } else if (type == "yarn" && factor) {
-            kv.put("rope.scaling.type", MetaValue::string("yarn"));
-            kv.put("rope.scaling.factor", f32(*factor, "rope_scaling.factor", f));
-            const auto orig = rp.get("original_max_position_embeddings");
-            if (!orig) missing("rope_scaling.original_max_position_embeddings", f);
-            kv.put("rope.scaling.original_context_length", u32(*orig, "rope_scaling.original_max_position_embeddings", f));
-            if (auto v = rp.get("extrapolation_factor")) kv.put("rope.scaling.yarn_ext_factor", f32(*v, "extrapolation_factor", f));
-            // rope_params.get("attention_factor", rope_params.get("attn_factor"))
-            std::optional<element> af = rp.has("attention_factor") ? rp.get("attention_factor") : rp.get("attn_factor");
-            if (af) kv.put("rope.scaling.yarn_attn_factor", f32(*af, "attention_factor", f));
-            if (auto v = rp.get("beta_fast")) kv.put("rope.scaling.yarn_beta_fast", f32(*v, "beta_fast", f));
-            if (auto v = rp.get("beta_slow")) kv.put("rope.scaling.yarn_beta_slow", f32(*v, "beta_slow", f));
-        } else if (type == "su" || type == "longrope") {
-            kv.put("rope.scaling.type", MetaValue::string("longrope"));
-        }
-        // "dynamic" (model classes), "llama3" (generate_extra_tensors), others: the converter only logs.
-    }
-    if (const auto ms = rp.outer("mrope_section")) {
-        // M-RoPE (Qwen2-VL, Qwen3-VL): the sections padded with 0 to 4, first 4, an INT32 array (gguf-py: a list of ints).
-        if (!ms->is_array())
-            throw Error(ErrorCode::BadJson, "config.json rope 'mrope_section': expected a list of integers", f);
-        std::vector<std::int32_t> v;
-        for (element e : simdjson::dom::array(*ms)) {
-            if (!(e.is_int64() || e.is_uint64()))
-                throw Error(ErrorCode::Unsupported, "config.json rope 'mrope_section': only integer sections are supported", f);
-            const std::int64_t x = integer(e, "mrope_section", f);
-            if (x < INT32_MIN || x > INT32_MAX) throw Error(ErrorCode::BadJson, "config.json rope 'mrope_section': out of range", f);
-            v.push_back(static_cast<std::int32_t>(x));
-        }
-        while (v.size() < 4) v.push_back(0);
-        v.resize(4);
-        std::string bytes(16, '\0');
-        for (std::size_t i = 0; i < 4; ++i)
-            for (int b = 0; b < 4; ++b) bytes[i * 4 + b] = static_cast<char>((static_cast<std::uint32_t>(v[i]) >> (8 * b)) & 0xff);
-        kv.put("rope.dimension_sections", MetaValue::packed(GgufType::I32, 4, std::move(bytes)));
-    }
-    if (auto t = rp.get("rope_theta")) kv.put("rope.freq_base", f32(*t, "rope_theta", f));
-    if (auto t = rp.swa_theta()) kv.put("rope.freq_base_swa", f32(*t, "rope_local_theta", f));
-    if (mla && !cfg.get("rms_norm_eps")) kv.put("attention.layer_norm_rms_epsilon", f32(1e-6, "rms_norm_eps", f));
-    else if (auto v = opt({"rms_norm_eps", "norm_eps"})) kv.put("attention.layer_norm_rms_epsilon", f32(v->second, v->first, f));
-    if (auto v = opt({"layer_norm_eps", "layer_norm_epsilon", "norm_epsilon"}))
-        kv.put("attention.layer_norm_epsilon", f32(v->second, v->first, f));
-    if (auto v = opt({"num_local_experts", "num_experts", "n_routed_experts"})) kv.put("expert_count", u32(v->second, v->first, f));
-    if (auto v = opt({"num_experts_per_tok", "num_experts_per_token", "top_k_experts"}))
-        kv.put("expert_used_count", u32(v->second, v->first, f));
-    if (auto v = opt({"n_group"})) kv.put("expert_group_count", u32(v->second, v->first, f));
-    if (auto v = opt({"topk_group"})) kv.put("expert_group_used_count", u32(v->second, v->first, f));
-    if (auto v = opt({"score_function", "scoring_func", "score_func", "moe_router_activation", "moe_router_activation_func",
-                      "expert_selection_fn"})) {
-        const std::string_view s = v->second.is_string() ? std::string_view(v->second) : std::string_view();
-        const std::uint32_t id = s == "sigmoid" ? 2 : s == "softmax" ? 1 : s == "sqrtsoftplus" ? 4 : 0;
-        if (!id)
-            throw Error(ErrorCode::Unsupported,
-                        "config.json key '" + std::string(v->first) + "': unsupported expert score gating function", f);
-        kv.put("expert_gating_func", MetaValue::u32(id));
-    }
-    if (auto v = opt({"head_dim"}); v && use_head_dim) {
-        kv.put("attention.key_length", u32(v->second, "head_dim", f));
-        kv.put("attention.value_length", u32(v->second, "head_dim", f));
-    }
-}
-
-/// Python `a // b` for the ints of config.json.
-std::int64_t floordiv(std::int64_t a, std::int64_t b, std::string_view what, const std::string& file) {
-    if (b == 0) throw Error(ErrorCode::Malformed, "config.json: " + std::string(what) + " divides by zero", file);
-    std::int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
-}
 
 /// Base._try_set_pooling_type (Qwen2Model/Qwen3Model): sentence-transformers pooling.
 void pooling(const std::string& dir, KvOut& kv) {
@@ -239,15 +112,6 @@ void llama_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, bool use_head_di
     kv.put("rope.dimension_count", u32(PyNum{true, rope_dim, double(rope_dim)}, "head_dim", f));
 }
 
-/// Python truthiness of a number-valued hparam (`if x := hparams.get(k)`): present, non-null, non-zero.
-std::optional<element> truthy_number(const HfConfig& cfg, std::string_view key) {
-    auto v = cfg.get(key);
-    if (!v || v->is_null()) return std::nullopt;
-    if (v->is_bool()) return bool(*v) ? v : std::nullopt;
-    if (v->is_number() && double(*v) == 0.0) return std::nullopt;
-    return v;
-}
-
 /// GraniteModel.set_gguf_parameters: LlamaModel's without head_dim, then the multipliers as scales.
 void granite_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
     const std::string& f = cfg.file();
@@ -277,13 +141,6 @@ void mistral3_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
     const auto beta = rp.outer("llama_4_scaling_beta");
     if (!beta) missing("rope_parameters.llama_4_scaling_beta", f);
     kv.put("attention.temperature_scale", f32(*beta, "llama_4_scaling_beta", f));
-}
-
-/// `hparams[key]` (present and non-null, else missing()).
-element exact(const HfConfig& cfg, std::string_view key) {
-    auto v = cfg.get(key);
-    if (!v || v->is_null()) missing(key, cfg.file());
-    return *v;
 }
 
 /// GemmaModel.set_gguf_parameters.
@@ -411,17 +268,6 @@ void olmo2_sliding_window(const HfConfig& cfg, KvOut& kv) {
     kv.put("attention.sliding_window_pattern", MetaValue::packed(GgufType::Bool, count, std::move(bytes)));
 }
 
-/// int(factor * (hidden_size // num_attention_heads)) of the converter classes with a partial rotary
-/// dimension (Python float product truncated toward zero).
-MetaValue partial_rope_dim(const HfConfig& cfg, const PyNum& factor) {
-    const std::string& f = cfg.file();
-    const std::int64_t per_head = floordiv(integer(exact(cfg, "hidden_size"), "hidden_size", f),
-                                           integer(exact(cfg, "num_attention_heads"), "num_attention_heads", f),
-                                           "hidden_size // num_attention_heads", f);
-    const std::int64_t d = factor.is_int ? factor.i * per_head : static_cast<std::int64_t>(std::trunc(factor.d * double(per_head)));
-    return u32(PyNum{true, d, double(d)}, "rope dimensions", f);
-}
-
 /// StableLMModel.set_gguf_parameters.
 void stablelm_params(const HfConfig& cfg, KvOut& kv) {
     const std::string& f = cfg.file();
@@ -483,6 +329,99 @@ void exaone4_params(const HfConfig& cfg, KvOut& kv) {
     kv.put("attention.sliding_window_pattern", MetaValue::packed(GgufType::Bool, count, std::move(bytes)));
 }
 
+/// `self.rope_parameters.get("partial_rotary_factor", 0.5)` (Glm4Model, Glm4MoeModel).
+PyNum glm_partial_rotary_factor(const HfConfig& cfg) {
+    const RopeParams rp(cfg);
+    const auto prf = rp.outer("partial_rotary_factor");
+    return prf ? num(*prf, "partial_rotary_factor", cfg.file()) : PyNum{false, 0, 0.5};
+}
+
+/// Glm4MoeModel: `self.block_count = hparams["num_hidden_layers"] + hparams.get("num_nextn_predict_layers", 0)`:
+/// the NextN (multi-token prediction) layers past the main ones.
+std::int64_t glm_nextn_layers(const HfConfig& cfg) {
+    const std::string& f = cfg.file();
+    exact(cfg, "num_hidden_layers");
+    const auto v = cfg.get("num_nextn_predict_layers");
+    if (!v) return 0;
+    if (v->is_null()) missing("num_nextn_predict_layers", f);  // None + int: the converter's TypeError
+    return integer(*v, "num_nextn_predict_layers", f);
+}
+
+/// Glm4MoeModel.set_gguf_parameters: TextModel's (block_count with the NextN layers), then the partial
+/// rotary dimension and the MoE keys, each only when its hparam is not None; the gating function is
+/// always sigmoid.
+void glm4moe_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    text_model_params(cfg, kv, true, false, false, glm_nextn_layers(cfg));
+    kv.to(res.after_file_type);
+    kv.put("rope.dimension_count", head_rope_dim(cfg, glm_partial_rotary_factor(cfg)));
+    auto present = [&](std::string_view k) -> std::optional<element> {  // hparams.get(k) is not None
+        auto v = cfg.get(k);
+        return v && !v->is_null() ? v : std::nullopt;
+    };
+    if (auto v = present("n_routed_experts")) kv.put("expert_count", u32(*v, "n_routed_experts", f));
+    if (auto v = present("moe_intermediate_size")) kv.put("expert_feed_forward_length", u32(*v, "moe_intermediate_size", f));
+    if (auto v = present("n_shared_experts")) kv.put("expert_shared_count", u32(*v, "n_shared_experts", f));
+    if (auto v = present("first_k_dense_replace")) kv.put("leading_dense_block_count", u32(*v, "first_k_dense_replace", f));
+    kv.put("expert_gating_func", MetaValue::u32(2));  // ExpertGatingFuncType.SIGMOID
+    if (auto v = present("routed_scaling_factor")) kv.put("expert_weights_scale", f32(*v, "routed_scaling_factor", f));
+    if (auto v = present("norm_topk_prob")) {
+        if (!v->is_bool()) throw Error(ErrorCode::BadJson, "config.json key 'norm_topk_prob': expected true/false", f);
+        kv.put("expert_weights_norm", MetaValue::boolean(bool(*v)));
+    }
+    if (auto v = present("num_nextn_predict_layers")) kv.put("nextn_predict_layers", u32(*v, "num_nextn_predict_layers", f));
+}
+
+/// FalconModel.set_gguf_parameters: its own list (context 2048 — not in config.json —, the "jploski"
+/// Q/K/V layout its modify_tensors writes, feed-forward 4 × hidden_size, LayerNorm epsilon).
+void falcon_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    auto head_count = cfg.get("num_attention_heads");
+    const element n_head = head_count && !head_count->is_null() ? *head_count : exact(cfg, "n_head");  // old name
+    std::optional<element> n_head_kv = cfg.get("num_kv_heads");
+    if (n_head_kv && n_head_kv->is_null()) n_head_kv.reset();
+    if (!n_head_kv) {
+        n_head_kv = cfg.get("n_head_kv");  // old name, default 1
+        if (n_head_kv && n_head_kv->is_null()) missing("num_kv_heads / n_head_kv", f);
+    }
+    const element hidden = exact(cfg, "hidden_size");
+    const std::int64_t h = integer(hidden, "hidden_size", f);
+    kv.put("context_length", MetaValue::u32(2048));
+    kv.put("tensor_data_layout", MetaValue::string("jploski"));
+    kv.put("embedding_length", u32(hidden, "hidden_size", f));
+    kv.put("feed_forward_length", u32(PyNum{true, 4 * h, double(4 * h)}, "4 * hidden_size", f));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("attention.head_count", u32(n_head, "num_attention_heads", f));
+    kv.put("attention.head_count_kv", n_head_kv ? u32(*n_head_kv, "num_kv_heads", f) : MetaValue::u32(1));
+    kv.put("attention.layer_norm_epsilon", f32(exact(cfg, "layer_norm_epsilon"), "layer_norm_epsilon", f));
+}
+
+/// Ernie4_5MoeModel.set_gguf_parameters' part after TextModel's (file_type included): the required
+/// moe_num_experts / moe_k / moe_layer_interval / moe_layer_start_index, then the optional expert lengths
+/// and shared-expert count; the shared experts' length is intermediate_size // num_key_value_heads, as written.
+void ernie4_5_moe_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    auto present = [&](std::string_view k) -> std::optional<element> {  // hparams.get(k) is not None
+        auto v = cfg.get(k);
+        return v && !v->is_null() ? v : std::nullopt;
+    };
+    kv.put("expert_count", u32(exact(cfg, "moe_num_experts"), "moe_num_experts", f));
+    kv.put("expert_used_count", u32(exact(cfg, "moe_k"), "moe_k", f));
+    kv.put("interleave_moe_layer_step", u32(exact(cfg, "moe_layer_interval"), "moe_layer_interval", f));
+    kv.put("leading_dense_block_count", u32(exact(cfg, "moe_layer_start_index"), "moe_layer_start_index", f));
+    if (auto v = present("moe_intermediate_size")) kv.put("expert_feed_forward_length", u32(*v, "moe_intermediate_size", f));
+    if (auto shared = present("moe_num_shared_experts")) {
+        kv.put("expert_shared_count", u32(*shared, "moe_num_shared_experts", f));
+        const PyNum n = num(*shared, "moe_num_shared_experts", f);
+        const auto ff = present("intermediate_size"), kvh = present("num_key_value_heads");
+        if ((n.is_int ? n.i > 0 : n.d > 0) && ff && kvh) {
+            const std::int64_t len = floordiv(integer(*ff, "intermediate_size", f), integer(*kvh, "num_key_value_heads", f),
+                                              "intermediate_size // num_key_value_heads", f);
+            kv.put("expert_shared_feed_forward_length", u32(PyNum{true, len, double(len)}, "intermediate_size // num_key_value_heads", f));
+        }
+    }
+}
+
 }  // namespace
 
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir) {
@@ -520,6 +459,26 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             kv.to(res.after_file_type);
             kv.put("attention.sliding_window", u32(exact(cfg, "sliding_window"), "sliding_window", f));
             kv.put("expert_feed_forward_length", u32(exact(cfg, "intermediate_size"), "intermediate_size", f));
+            break;
+        case HparamsRule::Glm4:  // Glm4Model.set_gguf_parameters: TextModel's, then the partial rotary dimension
+            if (RopeParams(cfg).outer("mrope_section"))
+                throw Error(ErrorCode::Unsupported,
+                            "GLM-4 with M-RoPE (mrope_section: the GLM-4V text model, Q/K rows regrouped) is not supported", f);
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            kv.put("rope.dimension_count", head_rope_dim(cfg, glm_partial_rotary_factor(cfg)));
+            break;
+        case HparamsRule::Glm4Moe:
+            glm4moe_params(cfg, kv, res);
+            break;
+        case HparamsRule::Ernie4_5Moe:
+            text_model_params(cfg, kv);
+            kv.to(res.after_file_type);
+            ernie4_5_moe_params(cfg, kv);
+            break;
+        case HparamsRule::Falcon:
+            falcon_params(cfg, kv);
+            kv.to(res.after_file_type);
             break;
         case HparamsRule::Ernie4_5:  // Ernie4_5Model.set_gguf_parameters: super() alone
         case HparamsRule::Text:  // TextModel.set_gguf_parameters (SeedOssModel, StarCoder2Model have no body)

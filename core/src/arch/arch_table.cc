@@ -153,6 +153,37 @@ constexpr HfTensorName kPhi2HfNames[] = {
     {K::FFN_DOWN, "model.layers.{bid}.mlp.fc2"},
 };
 
+/// GLM-4: gate and up fused in `mlp.gate_up_proj` (GGUF ffn_up, kept fused as transformers keeps it), four norms.
+constexpr HfTensorName kGlm4HfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::ATTN_POST_NORM, "model.layers.{bid}.post_self_attn_layernorm"},
+    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.gate_up_proj"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+    {K::FFN_POST_NORM, "model.layers.{bid}.post_mlp_layernorm"},
+};
+
+/// Falcon: `transformer.*`, the fused query_key_value (regrouped back per KV group by hf_layout.cc), one
+/// input_layernorm (7B) or, where the GGUF has attn_norm_2, ln_attn and ln_mlp (40B: hf_layout.cc renames).
+constexpr HfTensorName kFalconHfNames[] = {
+    {K::TOKEN_EMBD, "transformer.word_embeddings"},
+    {K::OUTPUT_NORM, "transformer.ln_f"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "transformer.h.{bid}.input_layernorm"},
+    {K::ATTN_NORM_2, "transformer.h.{bid}.ln_attn"},
+    {K::ATTN_QKV, "transformer.h.{bid}.self_attention.query_key_value"},
+    {K::ATTN_OUT, "transformer.h.{bid}.self_attention.dense"},
+    {K::FFN_UP, "transformer.h.{bid}.mlp.dense_h_to_4h"},
+    {K::FFN_DOWN, "transformer.h.{bid}.mlp.dense_4h_to_h"},
+};
+
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
@@ -162,6 +193,39 @@ constexpr HfTensorName kMiniMaxM2Names[] = {
     {K::FFN_EXP_PROBS_B, "model.layers.{bid}.block_sparse_moe.e_score_correction"},
 };
 constexpr auto kMiniMaxM2HfNames = joined(kLlamaHfNames, kMiniMaxM2Names);
+/// ERNIE 4.5 MoE: `mlp.gate`, `mlp.experts.{xid}.*_proj`, the shared experts, the router's correction bias
+/// (HF `mlp.moe_statics.e_score_correction_bias`, [1, E]).
+constexpr HfTensorName kErnieMoeNames[] = {
+    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
+    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
+    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_experts.gate_proj"},
+    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_experts.down_proj"},
+    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_experts.up_proj"},
+    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.mlp.moe_statics.e_score_correction"},
+};
+constexpr auto kErnieMoeHfNames = joined(kPlainHfNames, kErnieMoeNames);
+/// GLM-4.5: DeepSeek-style experts (`mlp.experts.{xid}`, `mlp.shared_experts`), one norm after attention, and
+/// the NextN (MTP) layer's own tensors, which the checkpoints keep as a last `model.layers.{bid}` block.
+constexpr HfTensorName kGlm4MoeNames[] = {
+    {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
+    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
+    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_experts.gate_proj"},
+    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_experts.down_proj"},
+    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_experts.up_proj"},
+    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.mlp.gate.e_score_correction"},
+    {K::NEXTN_EH_PROJ, "model.layers.{bid}.eh_proj"},
+    {K::NEXTN_EMBED_TOKENS, "model.layers.{bid}.embed_tokens"},
+    {K::NEXTN_ENORM, "model.layers.{bid}.enorm"},
+    {K::NEXTN_HNORM, "model.layers.{bid}.hnorm"},
+    {K::NEXTN_SHARED_HEAD_HEAD, "model.layers.{bid}.shared_head.head"},
+    {K::NEXTN_SHARED_HEAD_NORM, "model.layers.{bid}.shared_head.norm"},
+};
+constexpr auto kGlm4MoeHfNames = joined(kCommonHfNames, kGlm4MoeNames);
 
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
@@ -199,6 +263,10 @@ constexpr std::string_view kInternLM3Classes[] = {"InternLM3ForCausalLM"};
 constexpr std::string_view kMiniMaxM2Classes[] = {"MiniMaxM2ForCausalLM"};   // minimax.py MiniMaxM2Model
 constexpr std::string_view kGraniteMoeClasses[] = {"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM"};  // granite.py
 constexpr std::string_view kErnie4_5Classes[] = {"Ernie4_5ForCausalLM", "Ernie4_5_ForCausalLM"};  // ernie.py Ernie4_5Model
+constexpr std::string_view kGlm4Classes[] = {"Glm4ForCausalLM"};         // glm.py Glm4Model (not Glm4v: M-RoPE)
+constexpr std::string_view kGlm4MoeClasses[] = {"Glm4MoeForCausalLM"};   // glm.py Glm4MoeModel (not Glm4vMoe)
+constexpr std::string_view kFalconClasses[] = {"FalconForCausalLM", "RWForCausalLM"};  // falcon.py FalconModel
+constexpr std::string_view kErnie4_5MoeClasses[] = {"Ernie4_5_MoeForCausalLM"};  // ernie.py Ernie4_5MoeModel
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
@@ -275,6 +343,14 @@ constexpr ArchRow kRows[] = {
         "MiniMaxM2ForCausalLM", "minimax_m2", "silu", false, false, kMiniMaxM2HfNames},
     {kErnie4_5Classes, "ernie4_5", VocabStyle::Ernie4_5, HR::Ernie4_5, kKinds_ernie4_5, false, false, ER::None, GR::None,
         "Ernie4_5ForCausalLM", "ernie4_5", "silu", false, false, kPlainHfNames},
+    {kGlm4Classes,     "glm4",     VocabStyle::Glm4,  HR::Glm4,     kKinds_glm4,     false, false, ER::None,     GR::None,
+        "Glm4ForCausalLM", "glm4", "silu", false, false, kGlm4HfNames},
+    {kGlm4MoeClasses,  "glm4moe",  VocabStyle::Glm,   HR::Glm4Moe,  kKinds_glm4moe,  false, false, ER::Deepseek2, GR::None,
+        "Glm4MoeForCausalLM", "glm4_moe", "silu", false, false, kGlm4MoeHfNames},
+    {kFalconClasses,   "falcon",   VocabStyle::Gpt2,  HR::Falcon,   kKinds_falcon,   false, false, ER::None,     GR::None,
+        "FalconForCausalLM", "falcon", "gelu", false, false, kFalconHfNames},
+    {kErnie4_5MoeClasses, "ernie4_5-moe", VocabStyle::Ernie4_5, HR::Ernie4_5Moe, kKinds_ernie4_5_moe, false, false, ER::Ernie4_5Moe, GR::None,
+        "Ernie4_5_MoeForCausalLM", "ernie4_5_moe", "silu", false, false, kErnieMoeHfNames},
     // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
         "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, {}},

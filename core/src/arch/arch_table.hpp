@@ -15,7 +15,8 @@
 // Qwen2MoeModel, Qwen3MoeModel), phi.py (Phi3MiniModel), gpt2.py (GPT2Model),
 // gemma.py (Gemma2Model, Gemma3Model), granite.py (GraniteModel), olmo.py
 // (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
-// (DeepseekV2Model), gpt_oss.py (GptOssModel),
+// (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
+// falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -119,6 +120,10 @@ enum class HparamsRule : std::uint8_t {
     MiniMaxM2, ///< MiniMaxM2Model: TextModel's, then expert_feed_forward_length (intermediate_size), rope.dimension_count (rotary_dim)
     Ernie4_5,  ///< Ernie4_5Model: TextModel's (fused qkv_proj / up_gate_proj split; `ernie.` → `model.`)
     GraniteMoe, ///< GraniteMoeModel: GraniteModel's, then expert_shared_feed_forward_length (fused input_linear split)
+    Glm4,      ///< Glm4Model: TextModel's, then rope.dimension_count (head_dim × partial_rotary_factor, 0.5 by default)
+    Glm4Moe,   ///< Glm4MoeModel: TextModel's with the NextN layers in block_count, then partial rotary, MoE keys, sigmoid gating
+    Falcon,    ///< FalconModel: its own list (context 2048, tensor_data_layout "jploski"; fused query_key_value regrouped)
+    Ernie4_5Moe, ///< Ernie4_5MoeModel: TextModel's, then the moe_* keys and the shared experts' length (intermediate_size // num_key_value_heads)
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -134,6 +139,9 @@ enum class ExpertRule : std::uint8_t {
     /// DeepseekV2Model: names containing "mlp.experts": `model.layers.{bid}.mlp.experts.{x}.{down,gate,up}_proj.weight`,
     /// count `n_routed_experts`; emitted down, gate, up (shared experts are plain tensors).
     Deepseek2,
+    /// Ernie4_5MoeModel: names containing "mlp.experts": `model.layers.{bid}.mlp.experts.{x}.{gate,up,down}_proj.weight`,
+    /// count `moe_num_experts`; emitted gate, up, down.
+    Ernie4_5Moe,
 };
 
 /// Which `generate_extra_tensors` the class has (generate_extra_tensors()).
@@ -323,10 +331,15 @@ struct TensorTransform {
         ExpertTransposeStrided,
         /// GptOssModel, gate_up_proj_bias [E, 2F]: `[..., parity::stride]` (n_head = stride, row_begin = parity).
         StridedCols,
+        /// FalconModel: the fused query_key_value rows, stored per KV group as [q × n_head/n_kv, k, v] heads,
+        /// written as every q head, then every k head, then every v head (the "jploski" layout; rows
+        /// falcon_qkv_source_rows(n_head, n_kv_head, head_dim)). Falcon-7B's one group is the identity.
+        RegroupQkv,
     };
     Kind kind = Kind::None;
-    std::uint64_t n_head = 0;                   ///< PermuteQK
+    std::uint64_t n_head = 0;                   ///< PermuteQK, RegroupQkv
     std::uint64_t row_begin = 0, row_end = 0;   ///< SliceDim1
+    std::uint64_t n_kv_head = 0, head_dim = 0;  ///< RegroupQkv
 };
 
 /// One tensor the converter emits.
@@ -359,6 +372,12 @@ std::optional<std::string> map_tensor_name(const ArchRow& row, std::uint64_t blo
 /// heads takes HF row `h·D + s·D/2 + j` where gguf_row = h·D + 2j + s.
 /// \throws Error{Malformed} when rows is not n_head × an even head size.
 std::uint64_t llama_permute_source_row(std::uint64_t gguf_row, std::uint64_t rows, std::uint64_t n_head);
+
+/// FalconModel.modify_tensors' regrouping of query_key_value: the stored row that becomes each
+/// written row, for `n_head` query heads in `n_kv_head` groups of head_dim rows each (stored
+/// (n_head + 2·n_kv_head)·head_dim rows: per group its n_head/n_kv_head q heads, one k, one v).
+/// \throws Error{Malformed} when n_kv_head is 0 or does not divide n_head.
+std::vector<std::uint64_t> falcon_qkv_source_rows(std::uint64_t n_head, std::uint64_t n_kv_head, std::uint64_t head_dim);
 
 /// The converter's modify_tensors for one architecture, fed HF tensors in the
 /// converter's order (converter_order(), names as filter_tensor_name() gives).
@@ -396,6 +415,7 @@ private:
     std::uint64_t block_count_ = 0, n_head_ = 0, n_kv_head_ = 0, n_experts_ = 0;
     std::uint64_t head_dim_ = 0;  ///< Ernie 4.5: head_dim (or hidden_size // heads) for the fused qkv split
     std::uint64_t moe_ff_ = 0, shared_ff_ = 0;  ///< GraniteMoe: intermediate_size, shared_intermediate_size
+    std::uint64_t falcon_head_dim_ = 0;         ///< Falcon: hidden_size // n_head (query_key_value regrouping)
     bool has_experts_ = false;                  ///< GraniteMoe: num_local_experts truthy
     std::optional<std::uint64_t> vocab_rows_;  ///< Gemma 3: embedding rows kept
     bool tied_ = false;                        ///< DeepSeek: tie_word_embeddings (lm_head skipped)

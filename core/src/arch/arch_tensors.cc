@@ -110,7 +110,17 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
         (hf_name.starts_with("encoder.") || hf_name.find("image_") != std::string_view::npos ||
          hf_name.find("layerwise_projectors") != std::string_view::npos || hf_name.find("spatial_projectors") != std::string_view::npos))
         return std::nullopt;
-    if (row.hparams == HparamsRule::Ernie4_5) replace_all("ernie.", "model.");  // Ernie4_5Model.filter_tensors
+    if (row.hparams == HparamsRule::Ernie4_5Moe) {  // Ernie4_5MoeModel.filter_tensors: the MTP tensors, before the rename
+        // re.match(r"model.mtp_block.(\d+)", name) and its three siblings: '.' is any character.
+        for (std::string_view p : {"model.mtp_block.", "model.mtp_emb_norm.", "model.mtp_hidden_norm.", "model.mtp_linear_proj."}) {
+            if (hf_name.size() <= p.size()) continue;
+            bool match = hf_name[p.size()] >= '0' && hf_name[p.size()] <= '9';
+            for (std::size_t i = 0; match && i < p.size(); ++i) match = p[i] == '.' || hf_name[i] == p[i];
+            if (match) return std::nullopt;
+        }
+    }
+    if (row.hparams == HparamsRule::Ernie4_5 || row.hparams == HparamsRule::Ernie4_5Moe)
+        replace_all("ernie.", "model.");  // Ernie4_5Model.filter_tensors
     if (row.gguf == "qwen2vl" || row.gguf == "qwen3vl") {  // Qwen2VLModel / Qwen3VLTextModel.filter_tensors (Omni thinkers)
         if (row.gguf == "qwen3vl" || name.starts_with("thinker.")) replace_all("thinker.", "");
     }
@@ -155,6 +165,21 @@ std::uint64_t llama_permute_source_row(std::uint64_t gguf_row, std::uint64_t row
     return h * d + s * half + j;
 }
 
+std::vector<std::uint64_t> falcon_qkv_source_rows(std::uint64_t n_head, std::uint64_t n_kv_head, std::uint64_t head_dim) {
+    if (n_kv_head == 0 || n_head % n_kv_head != 0)
+        throw Error(ErrorCode::Malformed,
+                    std::to_string(n_head) + " query heads do not split into " + std::to_string(n_kv_head) + " KV groups");
+    const std::uint64_t q_per = n_head / n_kv_head, group = (q_per + 2) * head_dim;
+    std::vector<std::uint64_t> rows;
+    rows.reserve((n_head + 2 * n_kv_head) * head_dim);
+    for (std::uint64_t h = 0; h < n_head; ++h)  // q heads, group-major
+        for (std::uint64_t r = 0; r < head_dim; ++r) rows.push_back((h / q_per) * group + (h % q_per) * head_dim + r);
+    for (std::uint64_t part = 0; part < 2; ++part)  // the k heads, then the v heads
+        for (std::uint64_t g = 0; g < n_kv_head; ++g)
+            for (std::uint64_t r = 0; r < head_dim; ++r) rows.push_back(g * group + (q_per + part) * head_dim + r);
+    return rows;
+}
+
 // ---- modify_tensors ------------------------------------------------------------------------
 
 std::uint64_t embedding_rows_kept(const HfConfig& cfg, const std::string& dir) {
@@ -189,7 +214,9 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
     if (row.hparams == HparamsRule::None)
         throw Error(ErrorCode::Unsupported, "no Hugging Face → GGUF conversion for architecture " + std::string(row.gguf),
                     file_);
-    const auto b = integer(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", file_);
+    auto b = integer(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", file_);
+    if (row.hparams == HparamsRule::Glm4Moe)  // Glm4MoeModel: + the NextN layers (a block each)
+        if (auto n = cfg.get("num_nextn_predict_layers"); n && !n->is_null()) b += integer(*n, "num_nextn_predict_layers", file_);
     block_count_ = b > 0 ? static_cast<std::uint64_t>(b) : 0;
     // hparams.get(k) as a positive int, 0 when absent, null or not positive.
     auto opt_u = [&](std::string_view k) -> std::uint64_t {
@@ -202,6 +229,14 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
         moe_ff_ = opt_u("intermediate_size");
         shared_ff_ = opt_u("shared_intermediate_size");
         has_experts_ = opt_u("num_local_experts") != 0;
+    }
+    if (row.hparams == HparamsRule::Falcon) {  // FalconModel.modify_tensors (query_key_value)
+        n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"num_attention_heads", "n_head"}), "num_attention_heads", file_));
+        n_kv_head_ = 1;  // find_hparam([num_kv_heads, n_head_kv], optional=True) or 1
+        if (auto v = detail::optional_hp(cfg, {"num_kv_heads", "n_head_kv"}))
+            if (const auto n = integer(*v, "num_kv_heads", file_); n != 0) n_kv_head_ = static_cast<std::uint64_t>(n);
+        if (n_head_)
+            falcon_head_dim_ = static_cast<std::uint64_t>(integer(required(cfg, {"hidden_size"}), "hidden_size", file_)) / n_head_;
     }
     if (row.hparams == HparamsRule::Ernie4_5) {  // Ernie4_5Model.modify_tensors reads these for every tensor
         n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"num_attention_heads"}), "num_attention_heads", file_));
@@ -224,6 +259,10 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
     if (row.experts == ExpertRule::Deepseek2) {
         if (auto v = cfg.get("n_routed_experts"); v && !v->is_null())
             n_experts_ = static_cast<std::uint64_t>(integer(*v, "n_routed_experts", file_));
+    }
+    if (row.experts == ExpertRule::Ernie4_5Moe) {
+        if (auto v = cfg.get("moe_num_experts"); v && !v->is_null())
+            n_experts_ = static_cast<std::uint64_t>(integer(*v, "moe_num_experts", file_));
     }
     if (row.experts == ExpertRule::Mixtral) {
         if (auto v = cfg.get("num_local_experts"); v && !v->is_null())
@@ -286,6 +325,18 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
                                 : halves(shared_ff_, "shared_intermediate_size", "ffn_gate", "ffn_up");
         if (!has_experts_ && name.ends_with("shared_mlp.output_linear.weight"))
             return one("blk." + b + ".ffn_down.weight", hf_name, std::move(shape), tr);
+    }
+    if (row_.hparams == HparamsRule::Falcon && name.find("query_key_value") != std::string::npos) {
+        const std::uint64_t hd = falcon_head_dim_;
+        if (n_kv_head_ == 0 || n_head_ % n_kv_head_ != 0 || shape.size() != 2 || shape[0] != (n_head_ + 2 * n_kv_head_) * hd ||
+            shape[1] != n_head_ * hd)
+            throw Error(ErrorCode::Malformed,
+                        "query_key_value is not [(n_head + 2 × n_kv_heads) × head_dim, hidden_size] = [" +
+                            std::to_string((n_head_ + 2 * n_kv_head_) * hd) + ", " + std::to_string(n_head_ * hd) +
+                            "] with n_kv_heads dividing n_head (the converter's view fails)",
+                        file_, name);
+        TensorTransform rq{TensorTransform::Kind::RegroupQkv, n_head_, 0, 0, n_kv_head_, hd};
+        return one(std::move(name), hf_name, std::move(shape), rq);
     }
     if (row_.hparams == HparamsRule::Ernie4_5) {  // Ernie4_5Model.modify_tensors: fused projections split by rows
         auto split = [&](std::string_view fused, std::initializer_list<std::pair<std::string_view, std::uint64_t>> parts) {
@@ -390,7 +441,8 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
     // Expert merging.
     bool expert = false;
     if (row_.experts == ExpertRule::Mixtral) expert = name.find("block_sparse_moe.experts") != std::string::npos;
-    if (row_.experts == ExpertRule::Deepseek2) expert = name.find("mlp.experts") != std::string::npos;
+    if (row_.experts == ExpertRule::Deepseek2 || row_.experts == ExpertRule::Ernie4_5Moe)
+        expert = name.find("mlp.experts") != std::string::npos;
     if (row_.experts == ExpertRule::Qwen2Moe) {
         if (name.ends_with("mlp.experts.down_proj") || name.ends_with("mlp.experts.down_proj.weight")) {
             std::string mapped = name.ends_with(".weight") ? name : name + ".weight";
@@ -417,6 +469,7 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
             throw Error(ErrorCode::Malformed,
                         row_.experts == ExpertRule::Mixtral     ? "config.json has no key 'num_local_experts'"
                         : row_.experts == ExpertRule::Deepseek2 ? "config.json has no key 'n_routed_experts'"
+                        : row_.experts == ExpertRule::Ernie4_5Moe ? "config.json has no key 'moe_num_experts'"
                                                                 : "config.json has no key 'num_local_experts / num_experts'",
                         file_, name);
         if (!bid || *bid >= block_count_) throw Error(ErrorCode::Malformed, "expert tensor outside the blocks", file_, name);
@@ -428,10 +481,12 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
         const bool mixtral = row_.experts == ExpertRule::Mixtral;
         static constexpr std::string_view kMixtral[] = {"w1", "w2", "w3"};
         static constexpr std::string_view kQwen[] = {"down_proj", "gate_proj", "up_proj"};
+        static constexpr std::string_view kErnie[] = {"gate_proj", "up_proj", "down_proj"};
+        const std::string_view* order = mixtral ? kMixtral : row_.experts == ExpertRule::Ernie4_5Moe ? kErnie : kQwen;
         std::vector<MappedTensor> out;
         const std::string b = std::to_string(*bid);
         for (int w = 0; w < 3; ++w) {
-            const std::string_view wid = mixtral ? kMixtral[w] : kQwen[w];
+            const std::string_view wid = order[w];
             MappedTensor t;
             std::vector<std::uint64_t> part_shape;
             for (std::uint64_t x = 0; x < n_experts_; ++x) {

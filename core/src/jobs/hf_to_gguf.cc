@@ -232,6 +232,15 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                         }
                         break;
                     }
+                    case arch::TensorTransform::Kind::RegroupQkv: {  // Falcon's query_key_value
+                        const auto& tr = mt.transform;
+                        try {
+                            r = make_row_gather_recipe(r, s.shape, arch::falcon_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
                     case arch::TensorTransform::Kind::Transpose:
                         if (s.shape.size() != 2)
                             throw Error(ErrorCode::Malformed, "a transposed weight must be 2-D, got " + shape_to_string(s.shape),

@@ -127,6 +127,41 @@ std::string gpt2_config(const arch::ArchRow& row, const GgufKeys& kv, const HfCo
     return w.take();
 }
 
+/// FalconModel's list back: FalconConfig's names (num_kv_heads, layer_norm_epsilon), its layout
+/// flags from the tensors (ln_attn/ln_mlp: new_decoder_architecture; one KV head: multi_query); the
+/// constant context length, the "jploski" layout and feed-forward 4 × hidden are the converter's.
+std::string falcon_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
+    ConfigWriter c(row, kv);
+    JsonWriter& w = c.w;
+    const std::uint64_t heads = c.required("attention.head_count");
+    const std::uint64_t kv_heads = c.get("attention.head_count_kv") ? c.required("attention.head_count_kv") : 1;
+    if (const auto layout = kv.str(c.prefix() + "tensor_data_layout"); layout && *layout != "jploski")
+        throw Error(ErrorCode::Unsupported, "--layout hf: Falcon tensor_data_layout '" + *layout + "' (only the converter's jploski)",
+                    kv.catalog().path);
+    c.mark("context_length");
+    if (c.required("feed_forward_length") != 4 * c.required("embedding_length"))
+        throw Error(ErrorCode::Unsupported, "--layout hf: a Falcon feed-forward length other than 4 × embedding_length", kv.catalog().path);
+    w.begin_object();
+    w.key("architectures").begin_array().value(row.hf_class).end_array();
+    w.key("model_type").value(row.model_type);
+    w.key("hidden_size").value(c.required("embedding_length"));
+    w.key("num_hidden_layers").value(c.required("block_count"));
+    w.key("num_attention_heads").value(heads);
+    w.key("num_kv_heads").value(kv_heads);
+    w.key("new_decoder_architecture").value(f.two_norms);
+    w.key("multi_query").value(!f.two_norms && kv_heads == 1);
+    w.key("parallel_attn").value(true);
+    w.key("bias").value(false);
+    w.key("alibi").value(false);
+    c.number("layer_norm_epsilon", "attention.layer_norm_epsilon");
+    w.key("vocab_size").value(vocab_size(kv, c.prefix()));
+    w.key("tie_word_embeddings").value(f.tied);
+    token_ids(c);
+    w.key("torch_dtype").value(torch_dtype(f));
+    w.end_object();
+    return w.take();
+}
+
 void rope_scaling(ConfigWriter& c, const GgufKeys& kv, const HfConfigFacts& f) {
     JsonWriter& w = c.w;
     if (f.llama3_factor) {
@@ -174,6 +209,7 @@ std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool
 
 std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
     if (row.gguf == "gpt2") return gpt2_config(row, kv, f);
+    if (row.gguf == "falcon") return falcon_config(row, kv, f);
     ConfigWriter c(row, kv);
     JsonWriter& w = c.w;
     const std::string_view cls = hf_class_for(row, kv, f.experts);
@@ -190,7 +226,10 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     w.key("model_type").value(mixtral ? std::string_view("mixtral") : olmo3 ? std::string_view("olmo3") : row.model_type);
     w.key("hidden_size").value(hidden);
     w.key("intermediate_size").value(ff);
-    w.key(row.gguf == "exaone" ? "num_layers" : "num_hidden_layers").value(layers);  // EXAONE 3.x's config names it so
+    // GLM-4.5: block_count counts the NextN layers after the main ones.
+    const std::uint64_t nextn = row.gguf == "glm4moe" ? static_cast<std::uint64_t>(c.get("nextn_predict_layers").value_or(0)) : 0;
+    if (nextn >= layers) throw Error(ErrorCode::Malformed, "--layout hf: nextn_predict_layers is not below block_count", kv.catalog().path);
+    w.key(row.gguf == "exaone" ? "num_layers" : "num_hidden_layers").value(layers - nextn);  // EXAONE 3.x's config names it so
     w.key("num_attention_heads").value(heads);
     // llama.cpp reads an absent head_count_kv as head_count; transformers' defaults differ per class.
     if (c.get("attention.head_count_kv")) c.number("num_key_value_heads", "attention.head_count_kv");
@@ -215,12 +254,14 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     // written is the smallest double that gives it back. Any other value stays unread (a warning).
     if (const MetaValue* rv = kv.catalog().meta(c.prefix() + "rope.dimension_count")) {
         const auto rd = meta_number(*rv);
-        const bool partial = is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2"});
+        const bool partial = is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2", "glm4", "glm4moe"});
         const bool per_embd = is_gguf(row, {"phi3", "phi2"});  // int(factor · hidden) // heads
         if (rd && partial) {
             c.mark("rope.dimension_count");
-            const double per_head = static_cast<double>(per_embd ? hidden : hidden / heads) /
-                                    static_cast<double>(per_embd ? heads : 1);
+            // GLM-4: int(head_dim · factor), head_dim from attention.key_length.
+            const double per_head = is_gguf(row, {"glm4", "glm4moe"}) ? static_cast<double>(head_dim)
+                                                       : static_cast<double>(per_embd ? hidden : hidden / heads) /
+                                                             static_cast<double>(per_embd ? heads : 1);
             double factor = *rd / per_head;
             // phi3: int(factor · hidden) // heads; the others: int(factor · (hidden // heads))
             auto gives = [&](double x) {
@@ -229,7 +270,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             };
             for (int i = 0; i < 4 && gives(factor) < *rd; ++i) factor = std::nextafter(factor, 2.0);
             if (row.gguf == "cohere2") w.key("rotary_pct").value(factor);  // required by the converter
-            else if (*rd != per_head) w.key("partial_rotary_factor").value(factor);
+            else if (*rd != per_head || is_gguf(row, {"glm4", "glm4moe"})) w.key("partial_rotary_factor").value(factor);  // GLM's default is 0.5
         } else if (rd && static_cast<std::uint64_t>(*rd) == head_dim) {
             c.mark("rope.dimension_count");
         }
@@ -237,17 +278,23 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
 
     // Biases.
     if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
-                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2"}))
+                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4", "glm4moe"}))
         w.key("attention_bias").value(f.attention_bias);
     if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss"})) w.key("mlp_bias").value(false);
     if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);
     if (row.gguf == "starcoder2") w.key("use_bias").value(f.attention_bias);
 
     // Experts.
+    const bool ernie_moe = row.gguf == "ernie4_5-moe", glm4moe = row.gguf == "glm4moe";
     if (f.experts || c.get("expert_count")) {
-        c.number(mixtral || row.gguf == "minimax-m2" ? "num_local_experts" : "num_experts", "expert_count");
+        c.number(mixtral || row.gguf == "minimax-m2" ? "num_local_experts"
+                 : ernie_moe                           ? "moe_num_experts"
+                 : glm4moe                             ? "n_routed_experts"
+                                                       : "num_experts",
+                 "expert_count");
         // TextModel's expert_gating_func: sigmoid 2, softmax 1, sqrtsoftplus 4 (another value stays unread: a warning).
-        if (const MetaValue* g = kv.catalog().meta(c.prefix() + "expert_gating_func")) {
+        if (glm4moe) c.mark("expert_gating_func");  // sigmoid, always (Glm4MoeModel writes it whatever config.json says)
+        else if (const MetaValue* g = kv.catalog().meta(c.prefix() + "expert_gating_func")) {
             const auto id = meta_number(*g);
             const char* fn = !id ? nullptr : *id == 2 ? "sigmoid" : *id == 1 ? "softmax" : *id == 4 ? "sqrtsoftplus" : nullptr;
             if (fn) {
@@ -255,9 +302,10 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
                 c.mark("expert_gating_func");
             }
         }
-        c.number("num_experts_per_tok", "expert_used_count");
+        c.number(ernie_moe ? "moe_k" : "num_experts_per_tok", "expert_used_count");
         if (row.gguf != "minimax-m2") c.number("moe_intermediate_size", "expert_feed_forward_length");
-        c.number("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
+        if (ernie_moe) c.mark("expert_shared_feed_forward_length");  // = intermediate_size // num_key_value_heads, as written
+        else c.number("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
         if (is_gguf(row, {"qwen2moe", "qwen3moe"})) {
             w.key("decoder_sparse_step").value(std::uint64_t{1});
             w.key("mlp_only_layers").begin_array().end_array();
@@ -296,6 +344,22 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             c.number("sliding_window", "attention.sliding_window");
             w.key("sliding_window_pattern").value(std::uint64_t{4});  // llama.cpp: every 4th layer global (hard-coded)
         }
+    }
+    if (glm4moe) {  // Glm4MoeModel's keys
+        c.number("n_shared_experts", "expert_shared_count");
+        c.number("first_k_dense_replace", "leading_dense_block_count");
+        c.number("routed_scaling_factor", "expert_weights_scale");
+        c.number("n_group", "expert_group_count");
+        c.number("topk_group", "expert_group_used_count");
+        if (const auto n = c.get("expert_weights_norm")) w.key("norm_topk_prob").value(*n != 0);
+        c.number("num_nextn_predict_layers", "nextn_predict_layers");
+        w.key("use_qk_norm").value(f.qk_norm);
+    }
+    if (ernie_moe) {  // Ernie4_5MoeModel's keys
+        c.number("moe_layer_interval", "interleave_moe_layer_step");
+        c.number("moe_layer_start_index", "leading_dense_block_count");
+        c.number("moe_num_shared_experts", "expert_shared_count");
+        w.key("moe_layer_end_index").value(layers - 1);
     }
     if (row.gguf == "minimax-m2") {
         c.number("rotary_dim", "rope.dimension_count");

@@ -53,6 +53,7 @@ struct HfConfigFacts {
     bool attention_bias = false;               ///< `attn_q/k/v.bias` present
     bool experts = false;                      ///< stacked `ffn_*_exps` present
     bool qk_norm = false;                      ///< `attn_q_norm` present
+    bool two_norms = false;                    ///< Falcon: `attn_norm_2` present (the 40B "new decoder architecture")
     std::optional<double> llama3_factor;       ///< from `rope_freqs.weight` (the Llama 3 rule)
     std::vector<float> long_factor, short_factor;  ///< Phi-3 `rope_factors_long/short.weight`
     std::optional<DType> out_dtype;            ///< torch_dtype (default bfloat16)

@@ -300,6 +300,18 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     }
     detail::HfConfigFacts facts;
     facts.out_dtype = out_dtype;
+    // Falcon: the 40B layout (ln_attn → attn_norm_2, ln_mlp → attn_norm) or 7B's input_layernorm; the fused
+    // query_key_value back from all q, all k, all v to transformers' per-KV-group [q…, k, v].
+    std::vector<std::uint64_t> falcon_qkv_rows;
+    if (a == "falcon") {
+        for (const auto& lt : plan.tensors) facts.two_norms = facts.two_norms || lt.name.ends_with(".attn_norm_2.weight");
+        const std::uint64_t nh = kv.required_u64(a + ".attention.head_count");
+        const std::uint64_t nkv = kv.num(a + ".attention.head_count_kv") ? kv.required_u64(a + ".attention.head_count_kv") : 1;
+        const std::uint64_t hidden = kv.required_u64(a + ".embedding_length");
+        const auto fwd = arch::falcon_qkv_source_rows(nh, nkv, hidden / nh);  // GGUF row g = HF row fwd[g]
+        falcon_qkv_rows.assign(fwd.size(), 0);
+        for (std::uint64_t g = 0; g < fwd.size(); ++g) falcon_qkv_rows[fwd[g]] = g;
+    }
 
     for (const auto& lt : plan.tensors) {
         if (lt.name == "rope_freqs.weight" && (A->generated == arch::GeneratedRule::Llama3RopeFreqs || a == "mistral")) {
@@ -341,6 +353,16 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         }
         LogicalTensor out = lt;
         out.name = *hf;
+        if (facts.two_norms && b && b->part == "attn_norm")  // Falcon-40B: attn_norm is ln_mlp
+            out.name = "transformer.h." + std::to_string(b->layer) + ".ln_mlp." + std::string(b->suffix);
+        if (out.recipe && !falcon_qkv_rows.empty() && b && b->part == "attn_qkv") {
+            if (b->suffix != "weight" || out.shape.size() != 2 || out.shape[0] != falcon_qkv_rows.size())
+                throw Error(ErrorCode::Malformed,
+                            "a Falcon query_key_value weight of " + std::to_string(falcon_qkv_rows.size()) +
+                                " rows ((head_count + 2 × head_count_kv) × head size) was expected",
+                            cat.path, lt.name);
+            out.recipe = make_row_gather_recipe(out.recipe, out.shape, falcon_qkv_rows);
+        }
         if (out.recipe && A->permute_qk && b && (b->part == "attn_q" || b->part == "attn_k")) {
             const std::uint64_t nh = b->part == "attn_q" ? heads : kv_heads;
             const std::uint64_t rows = out.shape.empty() ? 1 : out.shape[0];

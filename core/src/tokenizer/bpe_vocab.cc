@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <algorithm>
 #include <map>
 
 namespace amn::tok {
@@ -91,8 +92,13 @@ Gpt2Vocab gpt2_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_
                     path);
     }
 
-    std::map<std::string, std::uint32_t> added_vocab;  // get_added_vocab(): content → id
-    for (const AddedToken& a : tok.added_tokens()) added_vocab[a.content] = a.id;
+    std::map<std::string, std::uint32_t>& added_vocab = out.added_vocab;  // get_added_vocab(): content → id, in id order
+    {
+        std::vector<const AddedToken*> by_id;
+        for (const AddedToken& a : tok.added_tokens()) by_id.push_back(&a);
+        std::stable_sort(by_id.begin(), by_id.end(), [](const AddedToken* a, const AddedToken* b) { return a->id < b->id; });
+        for (const AddedToken* a : by_id) added_vocab[a->content] = a->id;
+    }
 
     out.tokens.reserve(n);
     out.types.reserve(n);

@@ -4,6 +4,7 @@
 // `get_vocab_base` and `get_vocab_base_pre` produce (conversion/base.py),
 // and the merges gguf-py's SpecialVocab writes.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ struct Gpt2Vocab {
     std::vector<std::int32_t> types;    ///< gguf TokenType per token (1 normal, 3 control, 4 user-defined, 5 unused …)
     std::string pre;                    ///< llama.cpp's pre-tokenizer name ("llama-bpe", "qwen2", "gpt-2" …)
     std::string chkhsh;                 ///< sha256 (hex) of the token ids of llama.cpp's check text
+    /// `tokenizer.get_added_vocab()`: tokenizer.json's added tokens, content → id (in id order,
+    /// so a content listed twice keeps its highest id, as the dict comprehension does).
+    std::map<std::string, std::uint32_t> added_vocab;
     std::vector<std::string> warnings;  ///< e.g. the hash was not in the table and the definition decided
 };
 

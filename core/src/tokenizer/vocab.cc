@@ -100,9 +100,18 @@ void write_llama_vocab(GgufVocab& out, const VocabRequest& req, SpmVocab&& v) {
     special_vocab(out, req, false, v.tokens.size());
 }
 
+/// A special token GLM's set_vocab sets by its content:
+/// `special_vocab._set_special_token(type, tokenizer.get_added_vocab()[content])`.
+struct AddedSpecial {
+    std::string_view type, content;
+};
+
 /// `_set_vocab_gpt2`: model "gpt2", pre, tokens, token types, then
-/// SpecialVocab(load_merges=True) without a vocabulary bound.
-void write_gpt2_vocab(GgufVocab& out, const VocabRequest& req) {
+/// SpecialVocab(load_merges=True) without a vocabulary bound; with `added_specials`
+/// (Glm4Model.set_vocab, `_set_vocab_glm`) those are set on it first, each only when
+/// its type is still unset. \throws Error{Malformed} naming tokenizer.json when one's
+/// content is not an added token (the converter's KeyError).
+void write_gpt2_vocab(GgufVocab& out, const VocabRequest& req, std::initializer_list<AddedSpecial> added_specials = {}) {
     need_tokenizer(req.dir);
     Gpt2Vocab v = gpt2_vocab(req.dir, req.vocab_size, req.pre_override);
     out.model = "gpt2";
@@ -115,7 +124,22 @@ void write_gpt2_vocab(GgufVocab& out, const VocabRequest& req) {
         kv_put(out.kvs, "tokenizer.ggml.token_type", packed_array(GgufType::I32, v.types));
     }
     append(out.warnings, v.warnings);
-    special_vocab(out, req, true, std::nullopt);
+    if (added_specials.size() == 0) return special_vocab(out, req, true, std::nullopt);
+    SpecialVocabOptions opt;
+    opt.load_merges = true;
+    if (!req.config_json.empty()) opt.config_json = req.config_json;
+    SpecialVocab sv = load_special_vocab(req.dir, opt);
+    for (const AddedSpecial& a : added_specials) {
+        const auto it = v.added_vocab.find(std::string(a.content));
+        if (it == v.added_vocab.end())
+            throw Error(ErrorCode::Malformed,
+                        "no added token \"" + std::string(a.content) + "\" (GLM's " + std::string(a.type) +
+                            " token; the converter stops with a KeyError)",
+                        req.dir + "/tokenizer.json");
+        sv.set_special_token(a.type, static_cast<std::int64_t>(it->second), std::nullopt, req.dir + "/tokenizer.json");
+    }
+    add_special_vocab_kvs(sv, out.kvs, req.dir);
+    append(out.warnings, sv.warnings);
 }
 
 /// The converter's find_hparam(["vocab_size_per_layer_input", "vocab_size"]):
@@ -248,6 +272,12 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
             else write_gpt2_vocab(out, req);
             break;
         case VocabStyle::Gpt2: write_gpt2_vocab(out, req); break;
+        case VocabStyle::Glm4:  // Glm4Model.set_vocab
+            write_gpt2_vocab(out, req, {{"eos", "<|endoftext|>"}, {"eot", "<|user|>"}, {"unk", "<|endoftext|>"}, {"bos", "<|endoftext|>"}});
+            break;
+        case VocabStyle::Glm:  // `_set_vocab_glm` (Glm4MoeModel)
+            write_gpt2_vocab(out, req, {{"bos", "[gMASK]"}, {"eot", "<|user|>"}, {"unk", "<|endoftext|>"}, {"eom", "<|observation|>"}});
+            break;
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
         case VocabStyle::InternLM3: internlm3_set_vocab(out, req); break;
         case VocabStyle::Ernie4_5: {  // Ernie4_5Model.set_vocab

@@ -25,6 +25,8 @@ enum class VocabStyle : std::uint8_t {
     Gemma,  ///< GemmaModel.set_vocab: Gemma2's, with CodeGemma's eot id 107 (unless one is set) before add_space_prefix
     InternLM3, ///< InternLM3Model.set_vocab: SentencePiece, add_space_prefix from tokenizer_config, eos := <|im_end|>'s id
     Ernie4_5,  ///< Ernie4_5Model.set_vocab: `_set_vocab_sentencepiece`, then add_space_prefix from tokenizer_config
+    Glm4,      ///< Glm4Model.set_vocab: gpt2 BPE, eos/unk/bos `<|endoftext|>` and eot `<|user|>` (added-token ids) where unset
+    Glm,       ///< `_set_vocab_glm` (Glm4MoeModel): gpt2 BPE, bos `[gMASK]`, eot `<|user|>`, unk `<|endoftext|>`, eom `<|observation|>` where unset
 };
 
 /// What gguf_vocab() needs.

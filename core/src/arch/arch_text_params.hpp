@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Private to core/src/arch: the key/value list every converter class's
+// set_gguf_parameters writes into (gguf-py GGUFWriter.add_key_value
+// semantics), TextModel.set_gguf_parameters itself (conversion/base.py),
+// and the small hparam readers the classes share (arch_hparams.cc).
+#include "arch/arch_table.hpp"
+#include "arch/arch_values.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amn::arch::detail {
+
+/// gguf-py GGUFWriter.add_key_value: a repeated key overwrites the value in place.
+class KvOut {
+public:
+    KvOut(std::string arch, std::vector<MetaKv>& out) : arch_(std::move(arch)), out_(&out) {}
+    void to(std::vector<MetaKv>& out) { out_ = &out; }
+    /// `suffix` after "{arch}." ("block_count").
+    void put(std::string_view suffix, MetaValue v) { put_key(arch_ + "." + std::string(suffix), std::move(v)); }
+    void put_key(std::string key, MetaValue v) {
+        for (auto* vec : seen_)
+            for (auto& kv : *vec)
+                if (kv.key == key) {
+                    kv.value = std::move(v);
+                    return;
+                }
+        out_->push_back({std::move(key), std::move(v)});
+        if (std::find(seen_.begin(), seen_.end(), out_) == seen_.end()) seen_.push_back(out_);
+    }
+
+private:
+    std::string arch_;
+    std::vector<MetaKv>* out_;
+    std::vector<std::vector<MetaKv>*> seen_;
+};
+
+/// TextModel.set_gguf_parameters up to (excluding) add_file_type;
+/// `use_head_dim` false when the class pops head_dim first (GraniteModel);
+/// `mla` for DeepseekV2Model, which sets num_key_value_heads = 1 and a default
+/// rms_norm_eps of 1e-6 in hparams first; `ctx_model_max_length_first` for
+/// CommandR2Model, which sets max_position_embeddings from model_max_length first;
+/// `extra_blocks` the layers a class adds to `self.block_count` (Glm4MoeModel's
+/// NextN layers). \throws as hparam_kvs().
+void text_model_params(const HfConfig& cfg, KvOut& kv, bool use_head_dim = true, bool mla = false,
+                       bool ctx_model_max_length_first = false, std::int64_t extra_blocks = 0);
+
+/// Python `a // b` for the ints of config.json. \throws Error{Malformed} naming `what` when b is 0.
+std::int64_t floordiv(std::int64_t a, std::int64_t b, std::string_view what, const std::string& file);
+
+/// Python truthiness of a number-valued hparam (`if x := hparams.get(k)`): present, non-null, non-zero.
+std::optional<simdjson::dom::element> truthy_number(const HfConfig& cfg, std::string_view key);
+
+/// `hparams[key]` (present and non-null, else missing()).
+simdjson::dom::element exact(const HfConfig& cfg, std::string_view key);
+
+/// int(factor * (hidden_size // num_attention_heads)) of the converter classes with a partial rotary
+/// dimension (Python float product truncated toward zero). \throws as exact() / floordiv().
+MetaValue partial_rope_dim(const HfConfig& cfg, const PyNum& factor);
+
+/// int(rope_dim * factor) with rope_dim = hparams.get("head_dim"), else hidden_size // num_attention_heads
+/// (Glm4Model, Glm4MoeModel), as U32. \throws as exact() / floordiv(); Error{BadJson} for a mistyped head_dim.
+MetaValue head_rope_dim(const HfConfig& cfg, const PyNum& factor);
+
+}  // namespace amn::arch::detail
