@@ -2342,8 +2342,8 @@ Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translatio
             <translation>Export fehlgeschlagen: %1</translation>
         </message>
         <message>
-            <source>A remote model: only its headers were downloaded, not its values.</source>
-            <translation>Ein entferntes Modell: nur seine Kopfdaten wurden geladen, nicht seine Werte.</translation>
+            <source>Downloading the rows shown…</source>
+            <translation>Die gezeigten Zeilen werden geladen…</translation>
         </message>
     </context>
     <context>

@@ -2340,7 +2340,7 @@ Only its headers are downloaded; it opens read-only.</source>
             <translation type="unfinished" />
         </message>
         <message>
-            <source>A remote model: only its headers were downloaded, not its values.</source>
+            <source>Downloading the rows shown…</source>
             <translation type="unfinished" />
         </message>
     </context>

@@ -718,8 +718,7 @@ DE.update({
         "eine falsche Adresse oder keine Verbindung: die Details sagen, was davon).",
     (D, "A remote model: only its headers were downloaded, so there are no values to measure."):
         "Ein entferntes Modell: nur seine Kopfdaten wurden geladen, es gibt also keine Werte zu messen.",
-    (P, "A remote model: only its headers were downloaded, not its values."):
-        "Ein entferntes Modell: nur seine Kopfdaten wurden geladen, nicht seine Werte.",
+    (P, "Downloading the rows shown…"): "Die gezeigten Zeilen werden geladen…",
 })
 DE.update({
     (S, "A remote model: download it to convert it"): "Ein entferntes Modell: laden Sie es herunter, um es umzuwandeln",

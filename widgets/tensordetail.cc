@@ -247,9 +247,10 @@ void TensorDetail::showNode(int node) {
     fitSourceColumns();
 
     planIndex_ = li;
-    const bool can = li >= 0 && m.plan.tensors[static_cast<std::size_t>(li)].recipe && !m.isRemote();
+    const bool has = li >= 0 && m.plan.tensors[static_cast<std::size_t>(li)].recipe;
+    const bool can = has && !m.isRemote();  // statistics read every value: not for a remote model
     statsButton_->setEnabled(can);
-    preview_->setTensor(can ? li : -1);
+    preview_->setTensor(has ? li : -1);     // the preview downloads the rows it shows
     clearStats(m.isRemote() ? tr("A remote model: only its headers were downloaded, so there are no values to measure.")
                : can      ? QString()
                           : tr("Statistics are available for output tensors."));

@@ -3,6 +3,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/npy_writer.hpp"
+#include "anamnesis/human_bytes.hpp"
 
 #include <QComboBox>
 #include <QDir>
@@ -19,6 +20,30 @@
 #include <QVBoxLayout>
 
 namespace amn::ui {
+
+namespace {
+
+// A remote model's preview: download the input bytes the shown rows are
+// decoded from (amn::preview_inputs) into its mirror, at most 64 MiB, and
+// drop them from the mapping that read the holes before.
+void fetchRemoteRows(const LoadedModel& m, int planIndex, const std::atomic<bool>& cancel) {
+    constexpr std::uint64_t kLimit = 64ull << 20;
+    const auto ranges = amn::preview_inputs(m.plan.tensors[static_cast<std::size_t>(planIndex)], ValuePreviewPanel::kRows, ValuePreviewPanel::kColumns);
+    std::uint64_t total = 0;
+    for (const auto& r : ranges) total += r.len;
+    if (total > kLimit)
+        throw amn::Error(amn::ErrorCode::LimitExceeded,
+                         "the rows shown are decoded from " + amn::human_bytes(total) +
+                             " of the remote files (a preview downloads at most " + amn::human_bytes(kLimit) +
+                             "): download the model to see them");
+    for (const auto& r : ranges) {
+        const auto& shard = m.catalog.shards.at(r.shard);
+        m.remote->fetch(shard.path, r.offset, r.len, &cancel);
+        shard.file->release(r.offset, r.len, true);
+    }
+}
+
+}  // namespace
 
 namespace {
 
@@ -101,20 +126,21 @@ void ValuePreviewPanel::setTensor(int planIndex) {
     table_->clear();
     table_->setRowCount(0);
     table_->setColumnCount(0);
-    exportButton_->setEnabled(planIndex >= 0 && !exportJobs_.busy());
+    // A remote model: the rows shown are downloaded; a whole-tensor export is not offered.
+    exportButton_->setEnabled(planIndex >= 0 && !exportJobs_.busy() && !(model_ && model_->isRemote()));
     if (planIndex < 0) {
-        note_->setText(model_ && model_->isRemote() ? tr("A remote model: only its headers were downloaded, not its values.")
-                                                    : tr("Values are shown for output tensors."));
+        note_->setText(tr("Values are shown for output tensors."));
         return;
     }
-    note_->setText(tr("Reading values…"));
+    note_->setText(model_->isRemote() ? tr("Downloading the rows shown…") : tr("Reading values…"));
     ModelPtr model = model_;
     previewJobs_.start<PreviewOutcome>(
         this,
-        [model, planIndex](const std::atomic<bool>&) {
+        [model, planIndex](const std::atomic<bool>& cancel) {
             PreviewOutcome o;
             o.planIndex = planIndex;
             try {
+                if (model->isRemote()) fetchRemoteRows(*model, planIndex, cancel);
                 o.values = amn::preview_values(model->plan.tensors[static_cast<std::size_t>(planIndex)], kRows, kColumns);
                 o.ok = true;
             } catch (const std::exception& e) {

@@ -166,6 +166,16 @@ int runScreenshots(const QString& dir, const QString& model) {
                 ok &= save(w, dir, QStringLiteral("remote-lethe.png"));
                 view->showTab(ModelView::TensorTab);
                 ok &= save(w, dir, QStringLiteral("remote-tensor.png"));
+                // The Values tab: its rows downloaded by the preview's worker.
+                ValuePreviewPanel* preview = view->detail()->preview();
+                if (auto* inner = view->detail()->findChild<QTabWidget*>()) inner->setCurrentWidget(preview);
+                if (preview->table()->rowCount() == 0) {
+                    QEventLoop wait;
+                    QObject::connect(preview, &ValuePreviewPanel::previewReady, &wait, &QEventLoop::quit);
+                    QTimer::singleShot(20000, &wait, &QEventLoop::quit);
+                    wait.exec();
+                }
+                ok &= preview->table()->rowCount() > 0 && save(w, dir, QStringLiteral("remote-values.png"));
                 rc = ok ? 0 : 1;
                 QApplication::exit(rc);
             });

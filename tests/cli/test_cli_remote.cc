@@ -14,6 +14,13 @@
 //   exit 1, nothing on stdout, no temporary folder left.
 #include "test_support.hpp"
 
+#include "anamnesis/catalog.hpp"
+#include "anamnesis/npy_writer.hpp"
+#include "anamnesis/plan.hpp"
+#include "anamnesis/remote.hpp"
+
+#include <cstring>
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
@@ -190,6 +197,67 @@ private slots:
         r = amn({"inspect", "hf://org/gated"});
         QFile::remove(hf_home_ + "/token");
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        no_mirror_left();
+    }
+
+    // A remote model's value preview (the desktop app's): the input bytes
+    // the shown rows are decoded from (preview_inputs) fetched into the
+    // mirror give the values the downloaded model gives, bit for bit, and no
+    // more than those rows travel.
+    void preview_rows_data() {
+        QTest::addColumn<QString>("remote");
+        QTest::addColumn<QString>("local");
+        QTest::newRow("gguf-q4_k_m") << "@BASE@/files/fixtures/tiny-llama-Q4_K_M.gguf" << "files/fixtures/tiny-llama-Q4_K_M.gguf";
+        QTest::newRow("gguf-split") << "@BASE@/files/split/tiny-00001-of-00003.gguf" << "files/split/tiny-00001-of-00003.gguf";
+        QTest::newRow("gguf-1GiB") << "@BASE@/files/big.gguf" << "files/big.gguf";
+        QTest::newRow("safetensors-index") << "@BASE@/files/fixtures/Llama-2-7b-hf/model.safetensors.index.json"
+                                           << "files/fixtures/Llama-2-7b-hf/model.safetensors.index.json";
+        QTest::newRow("pth") << "@BASE@/files/fixtures/algzoo_rnn_small.pth" << "files/fixtures/algzoo_rnn_small.pth";
+        QTest::newRow("npz") << "@BASE@/files/fixtures/gemma_scope_small.npz" << "files/fixtures/gemma_scope_small.npz";
+        QTest::newRow("hub-onnx") << "hf://org/onnx" << "repos/org/onnx";
+    }
+    void preview_rows() {
+        QFETCH(QString, remote);
+        QFETCH(QString, local);
+        qputenv("HF_ENDPOINT", base_.toUtf8());
+        qputenv("HF_TOKEN", "");
+        qputenv("HF_HOME", hf_home_.toUtf8());
+        qputenv("TMPDIR", tmp_.toUtf8());
+        constexpr std::uint64_t kRowsShown = 8, kColsShown = 16;
+        {
+            const auto rm = amn::RemoteModel::open(remote.replace("@BASE@", base_).toStdString());
+            const amn::Catalog rc = amn::open_model(rm.local_path());
+            const amn::Plan rp = amn::make_plan(rc);
+            const amn::Catalog lc = amn::open_model((root_ + "/" + local).toStdString());
+            const amn::Plan lp = amn::make_plan(lc);
+            QCOMPARE(rp.tensors.size(), lp.tensors.size());
+            const std::uint64_t headers = rm.bytes_fetched();
+            int shown = 0;
+            for (std::size_t i = 0; i < rp.tensors.size(); ++i) {
+                if (!rp.tensors[i].recipe) continue;
+                const std::uint64_t before = rm.bytes_fetched();
+                std::uint64_t want = 0;
+                for (const auto& r : amn::preview_inputs(rp.tensors[i], kRowsShown, kColsShown)) {
+                    rm.fetch(rc.shards.at(r.shard).path, r.offset, r.len);
+                    rc.shards.at(r.shard).file->release(r.offset, r.len, true);
+                    want += r.len;
+                }
+                QVERIFY2(rm.bytes_fetched() - before <= want, qPrintable(QString::fromStdString(rp.tensors[i].name)));
+                const auto a = amn::preview_values(rp.tensors[i], kRowsShown, kColsShown);
+                const auto b = amn::preview_values(lp.tensors[i], kRowsShown, kColsShown);
+                QCOMPARE(a.rows, b.rows);
+                QCOMPARE(a.cols, b.cols);
+                QVERIFY2(a.values.size() == b.values.size() &&
+                             std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(float)) == 0,
+                         qPrintable("values differ: " + QString::fromStdString(rp.tensors[i].name)));
+                ++shown;
+            }
+            QVERIFY(shown > 0);
+            // The 1 GiB GGUF: 8 rows of 8192 F16 values (128 KiB) of each of its 16 tensors, not their 64 MiB.
+            if (local.endsWith("big.gguf"))
+                // (the header's last request may have read into the first tensor's rows)
+                QVERIFY2(rm.bytes_fetched() - headers <= 16 * 8 * 8192 * 2, qPrintable(QString::number(rm.bytes_fetched() - headers)));
+        }
         no_mirror_left();
     }
 

@@ -71,4 +71,13 @@ struct ValuePreview {
 /// \throws Error{Unsupported} when the tensor has no recipe; recipe errors.
 ValuePreview preview_values(const LogicalTensor& tensor, std::uint64_t max_rows, std::uint64_t max_cols);
 
+/// The input byte ranges (shard, offset, length) preview_values() with the
+/// same arguments reads: for a recipe whose payload is row-major, the share
+/// of its payload (inputs()[0]) the decoded rows cover, rounded out to
+/// whole bytes, and every other input whole (scales, zero points); for any
+/// other recipe every input whole. What a remote model must fetch before a
+/// preview (RemoteModel::fetch). Empty when the recipe names no inputs or
+/// nothing is shown. \throws Error{Unsupported} when the tensor has no recipe.
+std::vector<Recipe::InputRange> preview_inputs(const LogicalTensor& tensor, std::uint64_t max_rows, std::uint64_t max_cols);
+
 }  // namespace amn

@@ -27,6 +27,7 @@
 /// (`siblings[].rfilename`, `.size`), a file `{HF_ENDPOINT}/{repo}/resolve/{rev}/{path}`.
 #include "anamnesis/catalog.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -45,9 +46,10 @@ struct RemoteOptions {
     /// Header bytes fetched at most, over all files (a header larger than
     /// this: Error{LimitExceeded}, "download the file").
     std::uint64_t max_header_bytes = 256ull << 20;
-    /// Called after every request with the bytes fetched so far.
+    /// Called after every request of open() with the bytes fetched so far.
     std::function<void(std::uint64_t fetched)> progress;
-    /// Polled during transfers; true stops with Error{Cancelled}.
+    /// Polled during open()'s transfers; true stops with Error{Cancelled}.
+    /// Neither is kept after open() returns.
     std::function<bool()> cancelled;
 };
 
@@ -99,6 +101,18 @@ public:
         std::uint64_t fetched = 0;  ///< bytes of it fetched
     };
     std::vector<File> files() const;
+
+    /// Fetch bytes [offset, offset + length) of the mirrored file at
+    /// `local_path` (a shard path of a catalog opened from local_path()),
+    /// those not fetched yet, so that reading them gives the remote bytes
+    /// (then drop the range from a mapping that read it before:
+    /// MappedFile::release(offset, length, true)). For value previews of a
+    /// remote model; thread-safe. `cancel`, when given, is polled during the
+    /// transfers. Returns the bytes transferred.
+    /// \throws Error{Network}, Error{Cancelled}, Error{Io} for a path that
+    ///         is not a mirrored file.
+    std::uint64_t fetch(const std::string& local_path, std::uint64_t offset, std::uint64_t length,
+                        const std::atomic<bool>* cancel = nullptr) const;
 
     /// `text` with every mirror path in it replaced by the remote name it
     /// stands for (messages, notes, paths of a catalog opened from

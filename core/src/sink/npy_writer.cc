@@ -69,10 +69,14 @@ NpyWriteResult write_npy(const Catalog& cat, const LogicalTensor& t, const std::
     return {path, bytes};
 }
 
-ValuePreview preview_values(const LogicalTensor& t, std::uint64_t max_rows, std::uint64_t max_cols) {
+namespace {
+
+// The preview's shape (rows, cols, totals) and the recipe rows it decodes.
+ValuePreview preview_shape(const LogicalTensor& t, std::uint64_t max_rows, std::uint64_t max_cols, std::uint64_t& decode_rows) {
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
     const Recipe& r = *t.recipe;
     ValuePreview p;
+    decode_rows = 0;
     const std::uint64_t numel = r.rows() * r.row_elems();
     p.total_cols = t.shape.empty() ? numel : t.shape.back();
     p.total_rows = p.total_cols ? numel / p.total_cols : 0;
@@ -86,7 +90,33 @@ ValuePreview preview_values(const LogicalTensor& t, std::uint64_t max_rows, std:
     const std::uint64_t re = std::max<std::uint64_t>(r.row_elems(), 1);
     const std::uint64_t g = std::max<std::uint64_t>(r.row_granularity(), 1);
     const std::uint64_t need = ((p.rows - 1) * p.total_cols + p.cols + re - 1) / re;
-    const std::uint64_t decode_rows = std::min(r.rows(), (need + g - 1) / g * g);
+    decode_rows = std::min(r.rows(), (need + g - 1) / g * g);
+    return p;
+}
+
+}  // namespace
+
+std::vector<Recipe::InputRange> preview_inputs(const LogicalTensor& t, std::uint64_t max_rows, std::uint64_t max_cols) {
+    std::uint64_t decode_rows = 0;
+    preview_shape(t, max_rows, max_cols, decode_rows);
+    std::vector<Recipe::InputRange> in = t.recipe->inputs();
+    if (decode_rows == 0) return {};
+    if (!in.empty() && t.recipe->payload_is_row_major() && t.recipe->rows() > 0) {
+        auto& p = in[0];
+        const std::uint64_t rows = t.recipe->rows();
+        // Rows' share, rounded out (a share may end inside a byte of packed codes).
+        const unsigned __int128 end = (static_cast<unsigned __int128>(p.len) * decode_rows + rows - 1) / rows;
+        p.len = static_cast<std::uint64_t>(end);
+    }
+    return in;
+}
+
+ValuePreview preview_values(const LogicalTensor& t, std::uint64_t max_rows, std::uint64_t max_cols) {
+    std::uint64_t decode_rows = 0;
+    ValuePreview p = preview_shape(t, max_rows, max_cols, decode_rows);
+    if (p.rows == 0) return p;
+    const Recipe& r = *t.recipe;
+    const std::uint64_t re = std::max<std::uint64_t>(r.row_elems(), 1);
     std::vector<float> buf(static_cast<std::size_t>(decode_rows * re));
     r.dequantize_rows(0, decode_rows, buf.data());
     p.values.resize(static_cast<std::size_t>(p.rows * p.cols));

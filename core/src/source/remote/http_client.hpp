@@ -68,6 +68,9 @@ public:
     /// `missing_ok` (a companion file probed for); otherwise as get_range.
     std::optional<std::string> get_all(const std::string& url, std::uint64_t limit, bool missing_ok = false);
 
+    /// Replace settings.cancelled (empty: never cancelled).
+    void set_cancelled(std::function<bool()> cancelled) { settings_.cancelled = std::move(cancelled); }
+
     /// Body bytes received over every request so far (what travelled).
     std::uint64_t bytes_fetched() const noexcept { return fetched_; }
     /// HTTP requests sent so far (redirect hops and retries included).

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <set>
 
 namespace amn {
@@ -80,6 +81,7 @@ struct RemoteModel::State {
     RemoteOptions options;
     std::unique_ptr<remote::HttpClient> http;
     std::vector<File> files;
+    std::mutex mu;  // fetch() after open: one transfer at a time (one libcurl handle)
 
     ~State() {
         for (const auto& f : files)
@@ -351,6 +353,10 @@ RemoteModel RemoteModel::open(const std::string& spec, const RemoteOptions& opti
         throw Error(e.code(), failed.relabel(e.message()), failed.relabel(e.file()), e.tensor());
     }
     // Done: the mirror is complete for parsing; later opens need no checks.
+    // The caller's callbacks are not kept (they may not outlive this call).
+    st.options.progress = {};
+    st.options.cancelled = {};
+    st.http->set_cancelled({});
     for (auto& f : st.files)
         if (f.partial) {
             MappedFile::unmark_partial(f.local);
@@ -368,6 +374,44 @@ const std::string& RemoteModel::local_path() const noexcept { return s_->local; 
 const std::string& RemoteModel::spec() const noexcept { return s_->spec; }
 std::uint64_t RemoteModel::bytes_fetched() const noexcept { return s_->http->bytes_fetched(); }
 std::uint64_t RemoteModel::requests() const noexcept { return s_->http->requests(); }
+
+std::uint64_t RemoteModel::fetch(const std::string& local_path, std::uint64_t offset, std::uint64_t length,
+                                 const std::atomic<bool>* cancel) const {
+    std::lock_guard lock(s_->mu);
+    s_->http->set_cancelled([cancel] { return cancel && cancel->load(); });
+    struct Reset {
+        remote::HttpClient& h;
+        ~Reset() { h.set_cancelled({}); }
+    } reset{*s_->http};
+    State::File* f = s_->find_local(local_path);
+    if (!f) throw Error(ErrorCode::Io, "not a file of this remote model's mirror", local_path);
+    if (offset >= f->size) return 0;
+    const std::uint64_t end = std::min(f->size, offset + length);
+    const std::uint64_t before = s_->http->bytes_fetched();
+    for (std::uint64_t at = offset; at < end;) {
+        const auto gap = f->present->first_missing(at, end - at);
+        if (!gap) break;
+        std::uint64_t gap_end = end;
+        const auto& ranges = f->present->ranges();
+        if (auto next = ranges.upper_bound(*gap); next != ranges.end()) gap_end = std::min(gap_end, next->first);
+        // In pieces of at most 16 MiB: the cancel flag is polled between them too.
+        gap_end = std::min<std::uint64_t>(gap_end, *gap + (16ull << 20));
+        auto body = s_->http->get_range(f->url, *gap, gap_end - *gap);
+        if (body.whole) {
+            s_->store(*f, 0, body.bytes);
+        } else {
+            if (body.bytes.size() != gap_end - *gap)
+                throw Error(ErrorCode::Network,
+                            "the server sent " + std::to_string(body.bytes.size()) + " of the " + std::to_string(gap_end - *gap) +
+                                " bytes asked for",
+                            remote::HttpClient::shown(f->url));
+            s_->store(*f, *gap, body.bytes);
+        }
+        s_->report();
+        at = gap_end;
+    }
+    return s_->http->bytes_fetched() - before;
+}
 
 std::vector<RemoteModel::File> RemoteModel::files() const {
     std::vector<File> out;
