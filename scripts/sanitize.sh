@@ -8,7 +8,7 @@
 #      instrumented amn, and every sanitizer report of any process (also a
 #      child whose stderr a test swallows) is logged to build/sanitize/
 #      sanitizer-logs/ and fails the stage;
-#   2. every libFuzzer target for $AMN_FUZZ_SECONDS s (default 30), two at a
+#   2. every libFuzzer target for $AMN_FUZZ_SECONDS s (default 20), two at a
 #      time, seeded from tests/fuzz/corpus/<target>/ (read only; new inputs
 #      go to build/sanitize/fuzz/<target>/, crashes to .../artifacts/); the
 #      Hugging Face targets (hf_*, spm_model) also from the shared fixtures'
@@ -24,7 +24,7 @@
 #   AMN_SANITIZE_TESTS    ctest -R regex of the suites to run (default: all)
 #   AMN_SANITIZE_EXCLUDE  ctest -E regex of suites left out (default below;
 #                         empty: none)
-#   AMN_FUZZ_SECONDS    seconds per fuzz target (default 30)
+#   AMN_FUZZ_SECONDS    seconds per fuzz target (default 20)
 #   AMN_FUZZ_JOBS       fuzz targets run at once (default: nproc, at most 2)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,9 +39,14 @@ hf_inputs="$shared_fixtures/hf-gguf/inputs"
 # the g++ run of scripts/test.sh covers (measured, tests/fuzz/README.md):
 # test_cli_forget (llama-quantize references on 56 real GGUF models: more
 # than 7 minutes under ASan here), test_gguf_imatrix as a whole (8 minutes:
-# it runs below on a part of its data instead) and the packaging.* checks
-# (install, .deb) and the core.* checks (scripts, not instrumented binaries).
-default_exclude='^(test_gguf_imatrix|test_cli_forget|packaging\..*|core\..*)$'
+# it runs below on a part of its data instead), the Hugging Face ↔ GGUF
+# conversion matrices test_cli_hf_gguf (over 10 minutes), test_cli_hf_roundtrip
+# (2 minutes) and test_cli_tokback (1 minute) — the same readers, tokenizers
+# and arch rows run here through test_arch_table, test_gguf_vocab,
+# test_bpe_tokenizer, test_hf_layout and the hf_* fuzzers —, the packaging.*
+# checks (install, .deb) and the core.* checks (scripts, not instrumented
+# binaries).
+default_exclude='^(test_gguf_imatrix|test_cli_forget|test_cli_hf_gguf|test_cli_hf_roundtrip|test_cli_tokback|packaging\..*|core\..*)$'
 # test_gguf_imatrix under the sanitizers: every test function, and the
 # llama-quantize comparison on one real model per importance-matrix
 # quantizer (IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS: pure-* files,
@@ -52,7 +57,7 @@ imatrix_subset=(read_gguf_imatrix read_legacy_imatrix read_errors requires_imatr
   llama_quantize:pure-IQ2_XS llama_quantize:pure-IQ2_S llama_quantize:pure-IQ3_XXS)
 tests_re=${AMN_SANITIZE_TESTS:-.}
 exclude_re=${AMN_SANITIZE_EXCLUDE-$default_exclude}
-fuzz_seconds=${AMN_FUZZ_SECONDS:-30}
+fuzz_seconds=${AMN_FUZZ_SECONDS:-20}
 fuzz_jobs=${AMN_FUZZ_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}
 
 log() { printf 'sanitize: %s\n' "$*" >&2; }
