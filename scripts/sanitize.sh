@@ -30,7 +30,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 stage=${1:-all}
 build="$top/build/sanitize"
-fuzzers=(safetensors gguf zip npy pth pickle onnx hf_tokenizer spm_model hf_config hf_vocab)
+fuzzers=(safetensors gguf zip npy pth pickle onnx hf_tokenizer spm_model hf_config hf_vocab remote)
 # The shared fixtures (as tests/support/test_support.cc finds them):
 # $AMN_REFERENCE_DIR/.. or ../shared/fixtures beside the checkout.
 if [ -n "${AMN_REFERENCE_DIR:-}" ]; then shared_fixtures="$AMN_REFERENCE_DIR/.."; else shared_fixtures="$top/../shared/fixtures"; fi

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace amn::remote {
 
@@ -109,12 +110,9 @@ std::string percent_encode(std::string_view s, bool keep_slash) {
     return out;
 }
 
-std::vector<HubFile> hub_list(HttpClient& http, const std::string& endpoint, const HubSpec& spec) {
-    const std::string url = endpoint + "/api/models/" + spec.repo + "/revision/" + percent_encode(spec.revision, false) + "?blobs=true";
-    const auto body = http.get_all(url, 64ull << 20);
-    const std::string where = HttpClient::shown(url);
+std::vector<HubFile> parse_hub_listing(std::string_view text, const std::string& where) {
     namespace od = simdjson::ondemand;
-    detail::OnDemandObject json(*body, "the Hub's model listing is not valid JSON", "the Hub's model listing is not a JSON object", where);
+    detail::OnDemandObject json(text, "the Hub's model listing is not valid JSON", "the Hub's model listing is not a JSON object", where);
     std::vector<HubFile> files;
     bool have_siblings = false;
     for (auto field : json.root()) {
@@ -124,6 +122,7 @@ std::vector<HubFile> hub_list(HttpClient& http, const std::string& endpoint, con
         od::array arr;
         detail::check_json(field.value().get_array().get(arr), "\"siblings\" is not an array", where);
         have_siblings = true;
+        files.clear();  // a repeated key: the last one (Python's json)
         for (auto el : arr) {
             od::object o;
             detail::check_json(el.get_object().get(o), "a sibling is not an object", where);
@@ -149,6 +148,34 @@ std::vector<HubFile> hub_list(HttpClient& http, const std::string& endpoint, con
     }
     if (!have_siblings) throw Error(ErrorCode::BadJson, "the Hub's model listing has no \"siblings\" array", where);
     return files;
+}
+
+std::vector<HubFile> hub_list(HttpClient& http, const std::string& endpoint, const HubSpec& spec) {
+    const std::string url = endpoint + "/api/models/" + spec.repo + "/revision/" + percent_encode(spec.revision, false) + "?blobs=true";
+    const auto body = http.get_all(url, 64ull << 20);
+    return parse_hub_listing(*body, HttpClient::shown(url));
+}
+
+std::vector<std::string> index_shard_files(std::string_view text, const std::string& where) {
+    namespace od = simdjson::ondemand;
+    detail::OnDemandObject json(text, "not valid JSON", "not a JSON object", where);
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (auto field : json.root()) {
+        std::string_view key;
+        detail::check_json(field.unescaped_key().get(key), "invalid key", where);
+        if (key != "weight_map") continue;
+        od::object map;
+        detail::check_json(field.value().get_object().get(map), "\"weight_map\" is not an object", where);
+        for (auto kv : map) {
+            std::string_view file;
+            detail::check_json(kv.value().get_string().get(file), "a weight_map value is not a string", where);
+            if (file.find('/') != std::string_view::npos || file == ".." || file == "." || file.empty())
+                throw Error(ErrorCode::Unsupported, "weight_map names a file outside the index's folder: '" + std::string(file) + "'", where);
+            if (seen.insert(std::string(file)).second) out.emplace_back(file);
+        }
+    }
+    return out;
 }
 
 std::string hub_file_url(const std::string& endpoint, const HubSpec& spec, const std::string& path) {

@@ -50,6 +50,19 @@ struct HubFile {
     bool size_known = false;
 };
 
+/// The files of a model listing (the API's JSON answer, its `siblings`
+/// array: `rfilename`, `size`); `where` names it in errors.
+/// \throws Error{BadJson} for anything but an object with a `siblings`
+///         array of objects each holding a string `rfilename`.
+std::vector<HubFile> parse_hub_listing(std::string_view json, const std::string& where);
+
+/// The shard files a `*.safetensors.index.json` or
+/// `pytorch_model.bin.index.json` names (its `weight_map` values), each
+/// once, in first-seen order. \throws Error{BadJson} for JSON that is not
+/// such an object, Error{Unsupported} for a shard outside the index's
+/// folder (a '/' in the name).
+std::vector<std::string> index_shard_files(std::string_view json, const std::string& where);
+
 /// Every file of the repository at the spec's revision:
 /// GET `{endpoint}/api/models/{repo}/revision/{quoted rev}?blobs=true`.
 /// \throws Error{Network} (the request), Error{BadJson} for an answer that

@@ -9,7 +9,6 @@
 #include "anamnesis/mapped_file.hpp"
 #include "source/remote/http_client.hpp"
 #include "source/remote/hub.hpp"
-#include "util/json_util.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -252,30 +251,6 @@ void RemoteModel::State::open_hub(const std::string& given) {
     local = opened.empty() ? dir : (fs::path(dir) / opened).string();
 }
 
-// The shard files a safetensors or PyTorch index names (its weight_map
-// values), each once, in first-seen order.
-static std::vector<std::string> index_shards(const std::string& text, const std::string& where) {
-    namespace od = simdjson::ondemand;
-    detail::OnDemandObject json(text, "not valid JSON", "not a JSON object", where);
-    std::vector<std::string> out;
-    std::set<std::string> seen;
-    for (auto field : json.root()) {
-        std::string_view key;
-        detail::check_json(field.unescaped_key().get(key), "invalid key", where);
-        if (key != "weight_map") continue;
-        od::object map;
-        detail::check_json(field.value().get_object().get(map), "\"weight_map\" is not an object", where);
-        for (auto kv : map) {
-            std::string_view file;
-            detail::check_json(kv.value().get_string().get(file), "a weight_map value is not a string", where);
-            if (file.find('/') != std::string_view::npos || file == ".." || file.empty())
-                throw Error(ErrorCode::Unsupported, "weight_map names a file outside the index's folder: '" + std::string(file) + "'", where);
-            if (seen.insert(std::string(file)).second) out.emplace_back(file);
-        }
-    }
-    return out;
-}
-
 void RemoteModel::State::open_url(const std::string& url) {
     const std::string name = last_segment(url);
     if (name.empty()) throw Error(ErrorCode::Usage, "the URL names a folder, not a file", url);
@@ -290,7 +265,7 @@ void RemoteModel::State::open_url(const std::string& url) {
     if (name.ends_with(".index.json")) {
         fetch_whole(files[0], false);
         const std::string text(reinterpret_cast<const char*>(MappedFile::open(files[0].local)->data()), files[0].size);
-        for (const auto& shard : index_shards(text, bare))
+        for (const auto& shard : remote::index_shard_files(text, bare))
             if (names.insert(shard).second) {
                 add(base + shard + query, shard, 0, false);
                 models.push_back(files.size() - 1);
