@@ -2,6 +2,7 @@
 // amn — the headless front end of anamnesis.
 #include "anamnesis/remember.hpp"
 #include "anamnesis/kernels.hpp"
+#include "anamnesis/remote.hpp"
 #include "cli.hpp"
 
 #include <cstdio>
@@ -80,6 +81,14 @@ int main(int argc, char** argv) {
         }
         if (verb == "parse") return cmd_parse(args);
         if (verb == "inspect" || verb == "info") return cmd_inspect(args);
+        // A remote model is read for parse and inspect (its headers only): the
+        // commands that read tensor data say so before anything else.
+        if ((verb == "remember" || verb == "dequantize" || verb == "convert" || verb == "forget" || verb == "quantize") &&
+            amn::is_remote_model(model))
+            throw amn::Error(amn::ErrorCode::Unsupported,
+                             "a remote model is read by parse and inspect only (its headers); " + verb +
+                                 " needs its tensor data: download it first (e.g. huggingface-cli download ORG/REPO --local-dir DIR)",
+                             model);
         if (verb == "remember" || verb == "dequantize") return cmd_remember(args, false);
         if (verb == "convert") return cmd_remember(args, true);
         if (verb == "forget" || verb == "quantize") return cmd_forget(args);

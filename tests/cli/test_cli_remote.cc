@@ -28,6 +28,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -288,6 +289,10 @@ private slots:
                                       << "hf://org/llama/nope.safetensors: no file or folder 'nope.safetensors' in org/llama";
         QTest::newRow("several-models") << "hf://org/ggufs" << QStringList{} << "hf://org/ggufs: several model files: open one of them";
         QTest::newRow("bad-spec") << "hf://nothing" << QStringList{} << "expected hf://ORG/REPO";
+        QTest::newRow("remember-remote") << "remember:hf://org/llama" << QStringList{}
+                                         << "hf://org/llama: a remote model is read by parse and inspect only (its headers); remember needs its tensor data";
+        QTest::newRow("forget-remote") << "forget:@BASE@/files/big.gguf" << QStringList{}
+                                       << "@BASE@/files/big.gguf: a remote model is read by parse and inspect only";
         QTest::newRow("proxy-used") << "@BASE@/files/big.gguf" << QStringList{"http_proxy=http://127.0.0.1:1"}
                                     << "cannot connect: Failed to connect to 127.0.0.1 port 1";
     }
@@ -298,7 +303,14 @@ private slots:
         auto fill = [&](QString s) {
             return s.replace("@BASE@", base_).replace("@TLS@", QString::number(tls_)).replace("@SHORT@", QString::number(short_));
         };
-        const auto r = amn({"inspect", fill(model)}, more_env);
+        // "VERB:MODEL" runs another command than inspect (nothing may be written).
+        const QString verb = model.contains(QRegularExpression("^(remember|forget):")) ? model.section(':', 0, 0) : QString("inspect");
+        if (verb != "inspect") model = model.section(':', 1);
+        QStringList args{verb, fill(model)};
+        if (verb == "remember") args << "-o" << work_.path() + "/out";
+        if (verb == "forget") args << "--to" << "gguf:Q4_K_M" << "-o" << work_.path() + "/out.gguf";
+        const auto r = amn(args, more_env);
+        QVERIFY(!QFileInfo::exists(work_.path() + "/out") && !QFileInfo::exists(work_.path() + "/out.gguf"));
         QCOMPARE(r.exit_code, 1);
         QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
         const QStringList lines = r.err.trimmed().split('\n');
