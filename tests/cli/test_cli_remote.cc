@@ -287,7 +287,7 @@ private slots:
                                          << "file not found in the repository (HTTP 404)";
         QTest::newRow("no-such-path") << "hf://org/llama/nope.safetensors" << QStringList{}
                                       << "hf://org/llama/nope.safetensors: no file or folder 'nope.safetensors' in org/llama";
-        QTest::newRow("several-models") << "hf://org/ggufs" << QStringList{} << "hf://org/ggufs: several model files: open one of them";
+        QTest::newRow("several-models") << "hf://org/ggufs" << QStringList{} << "hf://org/ggufs: several model files: open one of them (tiny-llama-Q4_K_M.gguf, tiny-llama-Q8_0.gguf)";
         QTest::newRow("bad-spec") << "hf://nothing" << QStringList{} << "expected hf://ORG/REPO";
         QTest::newRow("remember-remote") << "remember:hf://org/llama" << QStringList{}
                                          << "hf://org/llama: a remote model is read by parse and inspect only (its headers); remember needs its tensor data";

@@ -205,6 +205,15 @@ static void read_model_config(Catalog& cat, const std::string& dir) {
 
 namespace {
 
+// "a.gguf, b.gguf, … (12 in all)": the file names of `paths`, sorted, at most eight.
+std::string names_of(std::vector<std::string> paths) {
+    std::sort(paths.begin(), paths.end());
+    std::string out;
+    for (std::size_t i = 0; i < paths.size() && i < 8; ++i) out += (i ? ", " : "") + fs::path(paths[i]).filename().string();
+    if (paths.size() > 8) out += ", … (" + std::to_string(paths.size()) + " in all)";
+    return out;
+}
+
 // Resolve a directory to the model file inside it.
 std::string resolve_directory(const std::string& dir) {
     std::vector<std::string> index, st, other, bin_index, bins;
@@ -224,7 +233,8 @@ std::string resolve_directory(const std::string& dir) {
     if (index.size() == 1) return index[0];
     if (index.size() > 1) throw Error(ErrorCode::Malformed, "several *.safetensors.index.json files: open one of them", dir);
     if (st.size() == 1) return st[0];
-    if (st.size() > 1) throw Error(ErrorCode::Malformed, "several .safetensors files and no index.json: open one of them", dir);
+    if (st.size() > 1)
+        throw Error(ErrorCode::Malformed, "several .safetensors files and no index.json: open one of them (" + names_of(st) + ")", dir);
     if (other.empty() && bin_index.size() == 1) return bin_index[0];
     if (other.empty() && bins.size() == 1) return bins[0];
     if (other.empty() && bins.size() > 1)
@@ -243,7 +253,7 @@ std::string resolve_directory(const std::string& dir) {
         }
         if (one_set) return other[0];
     }
-    if (other.size() > 1) throw Error(ErrorCode::Malformed, "several model files: open one of them", dir);
+    if (other.size() > 1) throw Error(ErrorCode::Malformed, "several model files: open one of them (" + names_of(other) + ")", dir);
     throw Error(ErrorCode::Malformed, "no model file (.safetensors, index.json, .gguf, .npz, .npy, .pth, .onnx) in this folder", dir);
 }
 
