@@ -80,6 +80,14 @@ private:
     std::optional<amn::RemoteModel> remote_;
 };
 
+/// remember/convert/forget of a remote model (`argv`: the command's
+/// arguments, which must give -o): its files — what parsing reads and every
+/// shard of its catalog — downloaded whole, resumably, into
+/// RemoteModel::default_download_dir() (kept), with a progress bar on a
+/// terminal unless --quiet; returns the local path that stands for `spec`.
+/// \throws UsageError without -o; what RemoteModel::open/download throw.
+std::string download_remote_model(const std::string& spec, const std::vector<std::string>& argv);
+
 int cmd_parse(Args& args);
 int cmd_inspect(Args& args);
 /// remember/dequantize; `convert` = true accepts `--to safetensors` (keep dtypes) and requires --to.

@@ -262,6 +262,10 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                            bitsandbytes / FP8 / compressed-tensors safetensors\n"
             "  help COMMAND              help for one command\n\n"
             "  --version                 version and SIMD target\n\n"
+            "MODEL may be remote: an https:// URL or hf://ORG/REPO[@REVISION][/PATH]. parse\n"
+            "and inspect download only its headers; remember, convert and forget (given an\n"
+            "output path) download its files first, resumably, into $AMN_DOWNLOAD_DIR or\n"
+            "$HF_HOME/anamnesis (HF_ENDPOINT, HF_TOKEN, HF_HUB_DOWNLOAD_TIMEOUT, HTTPS_PROXY)\n\n"
             "environment: AMN_SIMD_TARGET=AVX2 (or AVX3, SSE4, ...) runs every kernel on that\n"
             "  SIMD target instead of the best one; the output bytes are the same\n"
             "exit codes: 0 ok, 1 error (one line on stderr), 2 usage\n",

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,13 +51,14 @@ int main(int argc, char** argv) {
     // The model argument, for errors that carry no file (std::bad_alloc):
     // the first positional, skipping the values of options that take one.
     std::string model;
+    std::size_t model_at = SIZE_MAX;  // its index in `rest`
     {
         static const char* const kValued[] = {"-o", "--output", "--to", "--threads", "--layout", "--imatrix", "--tensor-type",
                                               "--output-tensor-type", "--token-embedding-type", "--outfile", "--vocab-pre",
                                               "--split-max-size", "--split-max-tensors"};
         for (std::size_t i = 0; i < rest.size(); ++i) {
             const std::string& a = rest[i];
-            if (a == "--") { if (i + 1 < rest.size()) model = rest[i + 1]; break; }
+            if (a == "--") { if (i + 1 < rest.size()) { model = rest[i + 1]; model_at = i + 1; } break; }
             if (!a.empty() && a[0] == '-') {
                 if (a.find('=') == std::string::npos)
                     for (const char* v : kValued)
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
                 continue;
             }
             model = a;
+            model_at = i;
             break;
         }
     }
@@ -73,7 +76,23 @@ int main(int argc, char** argv) {
             for (const auto& m : amn::take_output_cleanup_messages()) std::fprintf(stderr, "amn: note: %s\n", printable(m).c_str());
         }
     } cleanup_notes;
-    Args args(rest);
+    std::optional<Args> args_store;
+    try {
+        // A remote model for a command that reads tensor data: its files are
+        // downloaded first (resumable), then read as a local model.
+        if ((verb == "remember" || verb == "dequantize" || verb == "convert" || verb == "forget" || verb == "quantize") &&
+            amn::is_remote_model(model) && model_at != SIZE_MAX)
+            rest[model_at] = download_remote_model(model, rest);
+        args_store.emplace(rest);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "amn %s: %s (see 'amn %s --help')\n", printable(verb).c_str(), printable(e.message).c_str(),
+                     printable(verb).c_str());
+        return kUsage;
+    } catch (const amn::Error& e) {
+        std::fprintf(stderr, "amn: error: %s\n", printable(e.what()).c_str());
+        return kError;
+    }
+    Args& args = *args_store;
     try {
         if (args.flag("--help", "-h")) {
             print_help(stdout, verb);
@@ -81,14 +100,6 @@ int main(int argc, char** argv) {
         }
         if (verb == "parse") return cmd_parse(args);
         if (verb == "inspect" || verb == "info") return cmd_inspect(args);
-        // A remote model is read for parse and inspect (its headers only): the
-        // commands that read tensor data say so before anything else.
-        if ((verb == "remember" || verb == "dequantize" || verb == "convert" || verb == "forget" || verb == "quantize") &&
-            amn::is_remote_model(model))
-            throw amn::Error(amn::ErrorCode::Unsupported,
-                             "a remote model is read by parse and inspect only (its headers); " + verb +
-                                 " needs its tensor data: download it first (e.g. huggingface-cli download ORG/REPO --local-dir DIR)",
-                             model);
         if (verb == "remember" || verb == "dequantize") return cmd_remember(args, false);
         if (verb == "convert") return cmd_remember(args, true);
         if (verb == "forget" || verb == "quantize") return cmd_forget(args);

@@ -262,6 +262,82 @@ private slots:
         no_mirror_left();
     }
 
+    // remember / forget of a remote model: its files downloaded (resumably)
+    // into AMN_DOWNLOAD_DIR, then the output equals the local model's.
+    void download_then_convert_data() {
+        QTest::addColumn<QStringList>("verb");    // the command and its options, -o added
+        QTest::addColumn<QString>("remote");
+        QTest::addColumn<QString>("local");
+        QTest::newRow("remember-hub-folder") << QStringList{"remember"} << "hf://org/llama" << "repos/org/llama";
+        QTest::newRow("remember-hub-onnx-external") << QStringList{"remember"} << "hf://org/onnx" << "repos/org/onnx";
+        QTest::newRow("forget-split-part-url") << QStringList{"forget", "--to", "gguf:Q4_K_M"}
+                                               << "@BASE@/files/split/tiny-00002-of-00003.gguf"
+                                               << "files/split/tiny-00001-of-00003.gguf";
+    }
+    void download_then_convert() {
+        QFETCH(QStringList, verb);
+        QFETCH(QString, remote);
+        QFETCH(QString, local);
+        const QString dl = work_.path() + "/downloads", out = work_.path() + "/remote-out", want = work_.path() + "/local-out";
+        const QString ext = verb[0] == "forget" ? ".gguf" : "";
+        QDir(dl).removeRecursively();
+        QDir(out).removeRecursively();
+        QDir(want).removeRecursively();
+        QFile::remove(out + ext);
+        QFile::remove(want + ext);
+        const auto r = amn(verb + QStringList{remote.replace("@BASE@", base_), "-o", out + ext}, {"AMN_DOWNLOAD_DIR=" + dl});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("amn: downloading ") && r.err.contains("kept in " + dl), qPrintable(r.err));
+        const auto l = amn(verb + QStringList{root_ + "/" + local, "-o", want + ext, "--quiet"});
+        QVERIFY2(l.exit_code == 0, qPrintable(l.err));
+        if (ext.isEmpty()) {
+            const QStringList files = amn::test::list_files(want);
+            QCOMPARE(amn::test::list_files(out), files);
+            for (const auto& f : files)
+                QVERIFY2(amn::test::read_file((out + "/" + f).toStdString()) == amn::test::read_file((want + "/" + f).toStdString()),
+                         qPrintable(f));
+        } else {
+            QVERIFY(amn::test::read_file((out + ext).toStdString()) == amn::test::read_file((want + ext).toStdString()));
+        }
+        QVERIFY2(amn::test::list_files(dl).filter(".part").isEmpty(), "a .part file was left");
+        no_mirror_left();
+    }
+
+    // An interrupted download resumes from its .part file: the bytes there
+    // are kept, not fetched again (so a .part whose first byte is changed
+    // gives a file with that byte changed), and renamed when complete.
+    void download_resumes() {
+        const QString dl = work_.path() + "/downloads-resume";
+        QDir(dl).removeRecursively();
+        const QString spec = base_ + "/files/fixtures/tiny-llama-Q4_K_M.gguf";
+        const QString name = "tiny-llama-Q4_K_M.gguf";
+        // Where it goes: https/HOST_PORT/files/fixtures under AMN_DOWNLOAD_DIR.
+        const QString folder = dl + "/http/127.0.0.1_" + base_.section(':', -1) + "/files/fixtures";
+        QVERIFY(QDir().mkpath(folder));
+        const auto whole = amn::test::read_file((root_ + "/files/fixtures/" + name).toStdString());
+        QVERIFY(whole.size() > 300000);
+        QByteArray head(reinterpret_cast<const char*>(whole.data()), 300000);  // an interrupted download's first bytes
+        head[200000] = static_cast<char>(head[200000] ^ 0x5a);  // in the tensor data: still parses
+        {
+            QFile part(folder + "/" + name + ".part");
+            QVERIFY(part.open(QIODevice::WriteOnly));
+            part.write(head);
+        }
+        const auto r = amn({"forget", spec, "--to", "gguf:Q8_0", "-o", work_.path() + "/resumed.gguf", "--quiet"}, {"AMN_DOWNLOAD_DIR=" + dl});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(folder + "/" + name + ".part"));
+        const auto got = amn::test::read_file((folder + "/" + name).toStdString());
+        auto orig = amn::test::read_file((root_ + "/files/fixtures/" + name).toStdString());
+        QCOMPARE(got.size(), orig.size());
+        QVERIFY(got[200000] != orig[200000]);  // the .part's byte kept: resumed, not fetched again
+        orig[200000] = got[200000];
+        QVERIFY(got == orig);             // and the rest is the remote file
+        // Without -o: a usage error before anything travels.
+        const auto u = amn({"remember", "hf://org/llama"});
+        QCOMPARE(u.exit_code, 2);
+        QVERIFY2(u.err.contains("a remote model needs -o OUT"), qPrintable(u.err));
+    }
+
     // Every bad server and bad input: exit 1, one line naming the URL and the cause, nothing on stdout.
     void bad_servers_data() {
         QTest::addColumn<QString>("model");
@@ -289,10 +365,8 @@ private slots:
                                       << "hf://org/llama/nope.safetensors: no file or folder 'nope.safetensors' in org/llama";
         QTest::newRow("several-models") << "hf://org/ggufs" << QStringList{} << "hf://org/ggufs: several model files: open one of them (tiny-llama-Q4_K_M.gguf, tiny-llama-Q8_0.gguf)";
         QTest::newRow("bad-spec") << "hf://nothing" << QStringList{} << "expected hf://ORG/REPO";
-        QTest::newRow("remember-remote") << "remember:hf://org/llama" << QStringList{}
-                                         << "hf://org/llama: a remote model is read by parse and inspect only (its headers); remember needs its tensor data";
-        QTest::newRow("forget-remote") << "forget:@BASE@/files/big.gguf" << QStringList{}
-                                       << "@BASE@/files/big.gguf: a remote model is read by parse and inspect only";
+        QTest::newRow("remember-gated") << "remember:hf://org/gated" << QStringList{} << "gated repository: it needs a token";
+        QTest::newRow("forget-not-found") << "forget:@BASE@/files/nope.gguf" << QStringList{} << "@BASE@/files/nope.gguf: not found (HTTP 404)";
         QTest::newRow("proxy-used") << "@BASE@/files/big.gguf" << QStringList{"http_proxy=http://127.0.0.1:1"}
                                     << "cannot connect: Failed to connect to 127.0.0.1 port 1";
     }

@@ -114,6 +114,31 @@ public:
     std::uint64_t fetch(const std::string& local_path, std::uint64_t offset, std::uint64_t length,
                         const std::atomic<bool>* cancel = nullptr) const;
 
+    /// Download the model whole into the folder `dir` (created), in the
+    /// mirror's layout, and return the path in it that stands for
+    /// local_path(). What is downloaded: every file the parsers read from
+    /// (the model files and their companions) and the mirror files named in
+    /// `also` (a catalog's shards: e.g. an ONNX graph's external data, which
+    /// parsing only measures). Each file is written to `NAME.part` and
+    /// renamed to NAME when complete; a `NAME.part` left by an interrupted
+    /// run is resumed from its size, a NAME already of the remote size is
+    /// kept. `progress(done, total)` in bytes over all files; `cancel`
+    /// polled (the .part files stay, to resume).
+    /// \throws Error{Network}, Error{Io} (the folder, a write, a rename),
+    ///         Error{Cancelled}.
+    std::string download(const std::string& dir, const std::vector<std::string>& also = {},
+                         const std::function<void(std::uint64_t done, std::uint64_t total)>& progress = {},
+                         const std::atomic<bool>* cancel = nullptr) const;
+
+    /// Where download() puts the model by default:
+    /// `$AMN_DOWNLOAD_DIR/<where>` when that is set, else
+    /// `$HF_HOME/anamnesis/<where>` (HF_HOME defaulting to
+    /// `$XDG_CACHE_HOME/huggingface` or `~/.cache/huggingface`), `<where>`
+    /// the remote folder as a relative path: `hf/ORG/REPO[@REV][/FOLDER]`,
+    /// `https/HOST_PORT/PATH` (characters other than letters, digits and
+    /// `._-@` replaced by `_`; `.` and `..` segments dropped).
+    std::string default_download_dir() const;
+
     /// `text` with every mirror path in it replaced by the remote name it
     /// stands for (messages, notes, paths of a catalog opened from
     /// local_path()).

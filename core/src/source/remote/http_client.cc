@@ -6,7 +6,10 @@
 
 #include <curl/curl.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <chrono>
 #include <cstring>
@@ -86,7 +89,17 @@ std::string HttpClient::shown(const std::string& url) {
     return q == std::string::npos ? url : url.substr(0, q);
 }
 
+struct HttpClient::Sink {
+    int fd = -1;
+    std::uint64_t start = 0;  // the byte the request asked to start at
+    std::uint64_t pos = 0;    // where the next body byte goes
+    std::uint64_t written = 0;
+    int error = 0;            // errno of a failed write
+    const std::function<void(std::uint64_t)>* progress = nullptr;
+};
+
 struct HttpClient::Answer {
+    Sink* sink = nullptr;
     CURLcode rc = CURLE_OK;
     long status = 0;
     std::map<std::string, std::string> headers;  // lower-case names, of the last response
@@ -135,7 +148,12 @@ HttpClient::Answer HttpClient::once(const std::string& url, std::optional<std::p
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);  // a stalled transfer: under 1 byte/s for timeout_s
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, settings_.timeout_s);
     std::string range_text;
-    if (range) {
+    a.sink = sink_;
+    if (a.sink) a.range_limit = a.whole_limit = UINT64_MAX;
+    if (range && range->second == UINT64_MAX) {  // to the end (download)
+        range_text = std::to_string(range->first) + "-";
+        curl_easy_setopt(c, CURLOPT_RANGE, range_text.c_str());
+    } else if (range) {
         range_text = std::to_string(range->first) + "-" + std::to_string(range->second - 1);
         curl_easy_setopt(c, CURLOPT_RANGE, range_text.c_str());
     }
@@ -157,6 +175,8 @@ HttpClient::Answer HttpClient::once(const std::string& url, std::optional<std::p
             a->limit = a->status == 206 ? a->range_limit
                      : a->status == 200 ? (a->ranged ? a->whole_limit : a->range_limit)
                                         : a->error_limit;
+            // A download: a 206 continues where it was asked to, a 200 (Range ignored) from byte 0.
+            if (a->sink) a->sink->pos = a->status == 206 ? a->sink->start : 0;
         } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
             a->headers[lower(std::string(line.substr(0, colon)))] = trim(line.substr(colon + 1));
         }
@@ -165,6 +185,22 @@ HttpClient::Answer HttpClient::once(const std::string& url, std::optional<std::p
     auto on_body = +[](char* p, std::size_t size, std::size_t n, void* ud) -> std::size_t {
         auto* a = static_cast<Answer*>(ud);
         const std::size_t k = size * n;
+        if (a->sink && (a->status == 200 || a->status == 206)) {
+            Sink& s = *a->sink;
+            for (std::size_t done = 0; done < k;) {
+                const auto w = ::pwrite(s.fd, p + done, k - done, static_cast<off_t>(s.pos));
+                if (w < 0) {
+                    if (errno == EINTR) continue;
+                    s.error = errno;
+                    return 0;
+                }
+                done += static_cast<std::size_t>(w);
+                s.pos += static_cast<std::uint64_t>(w);
+                s.written += static_cast<std::uint64_t>(w);
+            }
+            if (s.progress && *s.progress) (*s.progress)(s.pos);
+            return k;
+        }
         if (a->body.size() + k > a->limit) {
             const auto room = static_cast<std::size_t>(a->limit - a->body.size());
             a->body.append(p, room);
@@ -187,9 +223,10 @@ HttpClient::Answer HttpClient::once(const std::string& url, std::optional<std::p
     curl_easy_setopt(c, CURLOPT_XFERINFODATA, &settings_);
 
     ++requests_;
+    const std::uint64_t written_before = a.sink ? a.sink->written : 0;
     a.rc = curl_easy_perform(c);
     if (headers) curl_slist_free_all(headers);
-    fetched_ += a.body.size();
+    fetched_ += a.body.size() + (a.sink ? a.sink->written - written_before : 0);
     a.curl_error = errbuf[0] ? errbuf : curl_easy_strerror(a.rc);
     if (a.rc == CURLE_OK || a.rc == CURLE_WRITE_ERROR) {
         long code = 0;
@@ -224,6 +261,8 @@ HttpClient::Answer HttpClient::transfer(const std::string& url, std::optional<st
         }
         const int tries_made = settings_.tries;
         if (a.rc == CURLE_ABORTED_BY_CALLBACK) throw Error(ErrorCode::Cancelled, "cancelled", where);
+        if (a.rc == CURLE_WRITE_ERROR && a.sink && a.sink->error)
+            throw Error(ErrorCode::Io, std::string("cannot write the download: ") + std::strerror(a.sink->error), where);
         if (a.rc == CURLE_WRITE_ERROR && a.over_limit) {
             if (a.range_ignored())
                 throw Error(ErrorCode::Network,
@@ -308,6 +347,43 @@ HttpBody HttpClient::get_range(const std::string& url, std::uint64_t offset, std
     out.total = total;
     out.bytes = std::move(a.body);
     return out;
+}
+
+void HttpClient::download(const std::string& url, int fd, std::uint64_t offset, std::uint64_t total,
+                          const std::function<void(std::uint64_t)>& progress) {
+    const std::string where = shown(url);
+    for (int attempt = 1; offset < total; ++attempt) {
+        Sink s;
+        s.fd = fd;
+        s.start = s.pos = offset;
+        s.progress = &progress;
+        sink_ = &s;
+        try {
+            Answer a = transfer(url, std::make_pair(offset, UINT64_MAX), UINT64_MAX, false);
+            sink_ = nullptr;
+            if (a.status == 206) {
+                const std::string* cr = a.header("content-range");
+                std::uint64_t first = 0, last = 0, all = 0;
+                if (!cr || std::sscanf(cr->c_str(), "bytes %lu-%lu/%lu", &first, &last, &all) != 3 || first != offset)
+                    throw Error(ErrorCode::Network, "HTTP 206 for bytes " + (cr ? *cr : std::string("?")) + " to a request from byte " +
+                                                        std::to_string(offset), where);
+                if (all != total)
+                    throw Error(ErrorCode::Network, "the file has " + std::to_string(all) + " bytes, " + std::to_string(total) +
+                                                        " were expected (changed since it was listed?)", where);
+            }
+            if (s.pos != total)
+                throw Error(ErrorCode::Network, "the body ended after byte " + std::to_string(s.pos) + " of " + std::to_string(total), where);
+            return;
+        } catch (const Error& e) {
+            sink_ = nullptr;
+            // Broken off after some bytes arrived: resume from there.
+            if (e.code() == ErrorCode::Network && s.pos > offset && s.pos < total && attempt < settings_.tries && s.start == offset) {
+                offset = s.pos;
+                continue;
+            }
+            throw;
+        }
+    }
 }
 
 std::optional<std::string> HttpClient::get_all(const std::string& url, std::uint64_t limit, bool missing_ok) {

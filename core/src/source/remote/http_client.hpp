@@ -68,6 +68,17 @@ public:
     /// `missing_ok` (a companion file probed for); otherwise as get_range.
     std::optional<std::string> get_all(const std::string& url, std::uint64_t limit, bool missing_ok = false);
 
+    /// GET `url` from byte `offset` to its end (`Range: bytes=offset-`),
+    /// written into `fd` at the same offsets as it arrives (never held in
+    /// memory), until `total` bytes are there; a transfer that breaks off is
+    /// resumed where it stopped (settings.tries in all). A server that
+    /// ignores Range is read from byte 0. `progress` gets the bytes written
+    /// so far (offset included).
+    /// \throws Error{Network} (as get_range, and a body that ends before
+    ///         `total`), Error{Io} when writing `fd` fails, Error{Cancelled}.
+    void download(const std::string& url, int fd, std::uint64_t offset, std::uint64_t total,
+                  const std::function<void(std::uint64_t)>& progress = {});
+
     /// Replace settings.cancelled (empty: never cancelled).
     void set_cancelled(std::function<bool()> cancelled) { settings_.cancelled = std::move(cancelled); }
 
@@ -86,6 +97,8 @@ private:
                     std::uint64_t limit, bool missing_ok);
     Answer once(const std::string& url, std::optional<std::pair<std::uint64_t, std::uint64_t>> range, std::uint64_t limit);
 
+    struct Sink;            // download(): the file the body goes to
+    Sink* sink_ = nullptr;
     HttpSettings settings_;
     void* curl_ = nullptr;  // CURL*, reused: one connection per origin kept alive
     std::atomic<std::uint64_t> fetched_{0}, requests_{0};

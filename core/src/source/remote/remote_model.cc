@@ -388,6 +388,97 @@ std::uint64_t RemoteModel::fetch(const std::string& local_path, std::uint64_t of
     return s_->http->bytes_fetched() - before;
 }
 
+std::string RemoteModel::download(const std::string& dir, const std::vector<std::string>& also,
+                                  const std::function<void(std::uint64_t, std::uint64_t)>& progress,
+                                  const std::atomic<bool>* cancel) const {
+    std::lock_guard lock(s_->mu);
+    s_->http->set_cancelled([cancel] { return cancel && cancel->load(); });
+    struct Reset {
+        remote::HttpClient& h;
+        ~Reset() { h.set_cancelled({}); }
+    } reset{*s_->http};
+    std::vector<State::File*> want;
+    for (auto& f : s_->files) {
+        bool named = f.fetched > 0;
+        for (const auto& a : also) named = named || fs::path(a).lexically_normal() == fs::path(f.local).lexically_normal();
+        if (named) want.push_back(&f);
+    }
+    std::uint64_t total = 0, done = 0;
+    for (const auto* f : want) total += f->size;
+    const fs::path root(s_->dir);
+    for (auto* f : want) {
+        const fs::path target = fs::path(dir) / fs::path(f->local).lexically_relative(root);
+        std::error_code ec;
+        fs::create_directories(target.parent_path(), ec);
+        if (ec) throw Error(ErrorCode::Io, "cannot create the download folder: " + ec.message(), target.parent_path().string());
+        if (fs::is_regular_file(target, ec) && fs::file_size(target, ec) == f->size) {  // done by an earlier run
+            done += f->size;
+            if (progress) progress(done, total);
+            continue;
+        }
+        const std::string part = target.string() + ".part";
+        const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) throw Error(ErrorCode::Io, std::string("cannot create: ") + std::strerror(errno), part);
+        struct Close {
+            int fd;
+            ~Close() { ::close(fd); }
+        } closer{fd};
+        std::uint64_t have = static_cast<std::uint64_t>(::lseek(fd, 0, SEEK_END));
+        if (have > f->size) {  // not a part of this file
+            if (::ftruncate(fd, 0) != 0) throw Error(ErrorCode::Io, std::string("cannot truncate: ") + std::strerror(errno), part);
+            have = 0;
+        }
+        if (f->present->first_missing(0, f->size) == std::nullopt) {  // whole in the mirror already (a companion)
+            auto src = MappedFile::open(f->local);
+            write_at(fd, part, 0, std::string(reinterpret_cast<const char*>(src->data()), static_cast<std::size_t>(src->size())));
+        } else {
+            const std::uint64_t base = done;
+            s_->http->download(f->url, fd, have, f->size, [&](std::uint64_t at) {
+                if (progress) progress(base + at, total);
+            });
+        }
+        if (::fsync(fd) != 0) throw Error(ErrorCode::Io, std::string("cannot write: ") + std::strerror(errno), part);
+        fs::rename(part, target, ec);
+        if (ec) throw Error(ErrorCode::Io, "cannot rename the finished download: " + ec.message(), part);
+        done += f->size;
+        if (progress) progress(done, total);
+    }
+    return (fs::path(dir) / fs::path(s_->local).lexically_relative(root)).lexically_normal().string();
+}
+
+std::string RemoteModel::default_download_dir() const {
+    fs::path base;
+    if (const char* d = std::getenv("AMN_DOWNLOAD_DIR"); d && *d) {
+        base = d;
+    } else {
+        const char* hf = std::getenv("HF_HOME");
+        const char* xdg = std::getenv("XDG_CACHE_HOME");
+        const char* home = std::getenv("HOME");
+        base = hf && *hf ? fs::path(hf) : xdg && *xdg ? fs::path(xdg) / "huggingface" : fs::path(home ? home : ".") / ".cache" / "huggingface";
+        base /= "anamnesis";
+    }
+    // What the mirror folder stands for, made a relative path.
+    std::string rel = s_->label;
+    if (const auto scheme = rel.find("://"); scheme != std::string::npos) rel = rel.substr(0, scheme) + "/" + rel.substr(scheme + 3);
+    fs::path out = base;
+    std::string seg;
+    auto flush = [&] {
+        if (!seg.empty() && seg != "." && seg != "..") out /= seg;
+        seg.clear();
+    };
+    for (char c : rel) {
+        if (c == '/') {
+            flush();
+            continue;
+        }
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                        c == '-' || c == '@';
+        seg += ok ? c : '_';
+    }
+    flush();
+    return out.string();
+}
+
 std::vector<RemoteModel::File> RemoteModel::files() const {
     std::vector<File> out;
     for (const auto& f : s_->files) out.push_back({remote::HttpClient::shown(f.url), f.size, f.fetched});
