@@ -698,9 +698,5 @@ DE.update({
     (X, "%1: %Ln value(s) are not finite (NaN/±inf)"):
         ["%1: %Ln Wert ist nicht endlich (NaN/±inf)", "%1: %Ln Werte sind nicht endlich (NaN/±inf)"],
 })
-
-
-# The remote-model strings (issue 34), in their own file.
-from de_strings_remote import REMOTE  # noqa: E402
-
+from de_strings_remote import REMOTE  # noqa: E402  (issue 34: the remote-model strings)
 DE.update(REMOTE)
