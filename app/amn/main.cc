@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <optional>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -76,24 +76,15 @@ int main(int argc, char** argv) {
             for (const auto& m : amn::take_output_cleanup_messages()) std::fprintf(stderr, "amn: note: %s\n", printable(m).c_str());
         }
     } cleanup_notes;
-    std::optional<Args> args_store;
     try {
+        const bool help = std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
+                          std::find(rest.begin(), rest.end(), "-h") != rest.end();
         // A remote model for a command that reads tensor data: its files are
         // downloaded first (resumable), then read as a local model.
-        if ((verb == "remember" || verb == "dequantize" || verb == "convert" || verb == "forget" || verb == "quantize") &&
+        if (!help && (verb == "remember" || verb == "dequantize" || verb == "convert" || verb == "forget" || verb == "quantize") &&
             amn::is_remote_model(model) && model_at != SIZE_MAX)
             rest[model_at] = download_remote_model(model, rest);
-        args_store.emplace(rest);
-    } catch (const UsageError& e) {
-        std::fprintf(stderr, "amn %s: %s (see 'amn %s --help')\n", printable(verb).c_str(), printable(e.message).c_str(),
-                     printable(verb).c_str());
-        return kUsage;
-    } catch (const amn::Error& e) {
-        std::fprintf(stderr, "amn: error: %s\n", printable(e.what()).c_str());
-        return kError;
-    }
-    Args& args = *args_store;
-    try {
+        Args args(rest);
         if (args.flag("--help", "-h")) {
             print_help(stdout, verb);
             return kOk;

@@ -72,6 +72,20 @@ QPalette darkPalette() {
     return p;
 }
 
+// The tensor detail's Values tab shown, once its worker has filled the
+// table (20 s at most); false when it stays empty.
+bool showValues(ModelView* view) {
+    ValuePreviewPanel* preview = view->detail()->preview();
+    if (auto* inner = view->detail()->findChild<QTabWidget*>()) inner->setCurrentWidget(preview);
+    if (preview->table()->rowCount() == 0) {
+        QEventLoop wait;
+        QObject::connect(preview, &ValuePreviewPanel::previewReady, &wait, &QEventLoop::quit);
+        QTimer::singleShot(20000, &wait, &QEventLoop::quit);
+        wait.exec();
+    }
+    return preview->table()->rowCount() > 0;
+}
+
 }  // namespace
 
 int runScreenshots(const QString& dir, const QString& model) {
@@ -167,15 +181,7 @@ int runScreenshots(const QString& dir, const QString& model) {
                 view->showTab(ModelView::TensorTab);
                 ok &= save(w, dir, QStringLiteral("remote-tensor.png"));
                 // The Values tab: its rows downloaded by the preview's worker.
-                ValuePreviewPanel* preview = view->detail()->preview();
-                if (auto* inner = view->detail()->findChild<QTabWidget*>()) inner->setCurrentWidget(preview);
-                if (preview->table()->rowCount() == 0) {
-                    QEventLoop wait;
-                    QObject::connect(preview, &ValuePreviewPanel::previewReady, &wait, &QEventLoop::quit);
-                    QTimer::singleShot(20000, &wait, &QEventLoop::quit);
-                    wait.exec();
-                }
-                ok &= preview->table()->rowCount() > 0 && save(w, dir, QStringLiteral("remote-values.png"));
+                ok &= showValues(view) && save(w, dir, QStringLiteral("remote-values.png"));
                 rc = ok ? 0 : 1;
                 QApplication::exit(rc);
             });
@@ -194,18 +200,9 @@ int runScreenshots(const QString& dir, const QString& model) {
             view->detail()->histogram()->setLogScale(true);
             ok &= save(view->detail()->histogram(), dir, QStringLiteral("histogram-log.png"));
             view->detail()->histogram()->setLogScale(false);
-            {  // the Values tab: the preview table once its worker has filled it
-                ValuePreviewPanel* preview = view->detail()->preview();
-                if (auto* inner = view->detail()->findChild<QTabWidget*>()) inner->setCurrentWidget(preview);
-                if (preview->table()->rowCount() == 0) {
-                    QEventLoop wait;
-                    QObject::connect(preview, &ValuePreviewPanel::previewReady, &wait, &QEventLoop::quit);
-                    QTimer::singleShot(20000, &wait, &QEventLoop::quit);
-                    wait.exec();
-                }
-                ok &= preview->table()->rowCount() > 0 && save(w, dir, QStringLiteral("main-values.png"));
-                if (auto* inner = view->detail()->findChild<QTabWidget*>()) inner->setCurrentIndex(0);
-            }
+            // the Values tab: the preview table once its worker has filled it
+            ok &= showValues(view) && save(w, dir, QStringLiteral("main-values.png"));
+            if (auto* inner = view->detail()->findChild<QTabWidget*>()) inner->setCurrentIndex(0);
             const QPalette light = QApplication::palette();
             QApplication::setPalette(darkPalette());
             view->showTab(ModelView::LetheTab);

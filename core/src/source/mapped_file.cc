@@ -20,23 +20,10 @@ namespace amn {
 
 struct MappedFile::Released {
     std::mutex mu;
-    std::map<std::uint64_t, std::uint64_t> ranges;  // begin → end, page-aligned, disjoint, not touching
+    ByteRanges ranges;  // page-aligned
     void add(std::uint64_t b, std::uint64_t e) {
         std::lock_guard lock(mu);
-        auto it = ranges.upper_bound(b);
-        if (it != ranges.begin()) {
-            auto prev = std::prev(it);
-            if (prev->second >= b) {  // overlaps or touches the one before
-                b = prev->first;
-                e = std::max(e, prev->second);
-                it = ranges.erase(prev);
-            }
-        }
-        while (it != ranges.end() && it->first <= e) {
-            e = std::max(e, it->second);
-            it = ranges.erase(it);
-        }
-        ranges.emplace(b, e);
+        ranges.add(b, e);
     }
 };
 
@@ -200,7 +187,7 @@ void MappedFile::release(std::uint64_t offset, std::uint64_t len, bool cover_edg
 void MappedFile::release_again() const noexcept {
     if (!mapped_ || !released_) return;
     std::lock_guard lock(released_->mu);
-    for (const auto& [b, e] : released_->ranges) ::madvise(const_cast<std::uint8_t*>(data_) + b, e - b, MADV_DONTNEED);
+    for (const auto& [b, e] : released_->ranges.ranges()) ::madvise(const_cast<std::uint8_t*>(data_) + b, e - b, MADV_DONTNEED);
 }
 
 void MappedFile::advise_sequential(std::uint64_t offset, std::uint64_t len) const noexcept {

@@ -151,9 +151,10 @@ struct RemoteModel::State {
     }
 
     // Fetch [offset, end) of a model file (the size learnt from the answer
-    // when not known yet) into the mirror.
-    void fetch_range(File& f, std::uint64_t offset, std::uint64_t end) {
-        check_budget(end - offset, f);
+    // when not known yet) into the mirror; a header read counts against the
+    // header budget, a preview's (fetch()) does not.
+    void fetch_range(File& f, std::uint64_t offset, std::uint64_t end, bool header = true) {
+        if (header) check_budget(end - offset, f);
         auto body = http->get_range(f.url, offset, end - offset);
         report();
         if (!f.size_known) {
@@ -185,6 +186,15 @@ struct RemoteModel::State {
         f.partial = true;
         MappedFile::mark_partial(f.local, f.present);
     }
+
+    // The transfers of one fetch()/download() call polled `cancel`.
+    struct CancelScope {
+        remote::HttpClient& http;
+        CancelScope(remote::HttpClient& h, const std::atomic<bool>* cancel) : http(h) {
+            http.set_cancelled([cancel] { return cancel && cancel->load(); });
+        }
+        ~CancelScope() { http.set_cancelled({}); }
+    };
 
     File* find_local(const std::string& path) {
         const auto key = fs::absolute(path).lexically_normal();
@@ -353,11 +363,7 @@ std::uint64_t RemoteModel::requests() const noexcept { return s_->http->requests
 std::uint64_t RemoteModel::fetch(const std::string& local_path, std::uint64_t offset, std::uint64_t length,
                                  const std::atomic<bool>* cancel) const {
     std::lock_guard lock(s_->mu);
-    s_->http->set_cancelled([cancel] { return cancel && cancel->load(); });
-    struct Reset {
-        remote::HttpClient& h;
-        ~Reset() { h.set_cancelled({}); }
-    } reset{*s_->http};
+    const State::CancelScope scope(*s_->http, cancel);
     State::File* f = s_->find_local(local_path);
     if (!f) throw Error(ErrorCode::Io, "not a file of this remote model's mirror", local_path);
     if (offset >= f->size) return 0;
@@ -371,18 +377,7 @@ std::uint64_t RemoteModel::fetch(const std::string& local_path, std::uint64_t of
         if (auto next = ranges.upper_bound(*gap); next != ranges.end()) gap_end = std::min(gap_end, next->first);
         // In pieces of at most 16 MiB: the cancel flag is polled between them too.
         gap_end = std::min<std::uint64_t>(gap_end, *gap + (16ull << 20));
-        auto body = s_->http->get_range(f->url, *gap, gap_end - *gap);
-        if (body.whole) {
-            s_->store(*f, 0, body.bytes);
-        } else {
-            if (body.bytes.size() != gap_end - *gap)
-                throw Error(ErrorCode::Network,
-                            "the server sent " + std::to_string(body.bytes.size()) + " of the " + std::to_string(gap_end - *gap) +
-                                " bytes asked for",
-                            remote::HttpClient::shown(f->url));
-            s_->store(*f, *gap, body.bytes);
-        }
-        s_->report();
+        s_->fetch_range(*f, *gap, gap_end, false);
         at = gap_end;
     }
     return s_->http->bytes_fetched() - before;
@@ -392,11 +387,7 @@ std::string RemoteModel::download(const std::string& dir, const std::vector<std:
                                   const std::function<void(std::uint64_t, std::uint64_t)>& progress,
                                   const std::atomic<bool>* cancel) const {
     std::lock_guard lock(s_->mu);
-    s_->http->set_cancelled([cancel] { return cancel && cancel->load(); });
-    struct Reset {
-        remote::HttpClient& h;
-        ~Reset() { h.set_cancelled({}); }
-    } reset{*s_->http};
+    const State::CancelScope scope(*s_->http, cancel);
     std::vector<State::File*> want;
     for (auto& f : s_->files) {
         bool named = f.fetched > 0;
