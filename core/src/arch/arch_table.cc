@@ -267,9 +267,12 @@ constexpr std::string_view kGlm4Classes[] = {"Glm4ForCausalLM"};         // glm.
 constexpr std::string_view kGlm4MoeClasses[] = {"Glm4MoeForCausalLM"};   // glm.py Glm4MoeModel (not Glm4vMoe)
 constexpr std::string_view kFalconClasses[] = {"FalconForCausalLM", "RWForCausalLM"};  // falcon.py FalconModel
 constexpr std::string_view kErnie4_5MoeClasses[] = {"Ernie4_5_MoeForCausalLM"};  // ernie.py Ernie4_5MoeModel
+// llama.py Llama4Model: the text model (vision_model / multi_modal_projector dropped; the mmproj is not written).
+constexpr std::string_view kLlama4Classes[] = {"Llama4ForConditionalGeneration", "Llama4ForCausalLM"};
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
+constexpr std::string_view kQwen3VlMoeClasses[] = {"Qwen3VLMoeForConditionalGeneration"};  // qwen3vl.py Qwen3VLMoeTextModel
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -351,6 +354,9 @@ constexpr ArchRow kRows[] = {
         "FalconForCausalLM", "falcon", "gelu", false, false, kFalconHfNames},
     {kErnie4_5MoeClasses, "ernie4_5-moe", VocabStyle::Ernie4_5, HR::Ernie4_5Moe, kKinds_ernie4_5_moe, false, false, ER::Ernie4_5Moe, GR::None,
         "Ernie4_5_MoeForCausalLM", "ernie4_5_moe", "silu", false, false, kErnieMoeHfNames},
+    // HF → GGUF only for now: the way back would fuse gate and up into gate_up_proj, transposed back.
+    {kLlama4Classes,   "llama4",   VocabStyle::Gpt2,  HR::Llama4,   kKinds_llama4,   false, false, ER::Mixtral,  GR::Llama3RopeFreqs,
+        "Llama4ForConditionalGeneration", "llama4", "silu", false, false, {}},
     // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
         "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, {}},
@@ -359,6 +365,8 @@ constexpr ArchRow kRows[] = {
         "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},
     {kQwen3VlClasses,  "qwen3vl",  VocabStyle::Qwen2, HR::Qwen3VL,  kKinds_qwen3vl,  false, false, ER::None,     GR::None,
         "Qwen3VLForConditionalGeneration", "qwen3_vl", "silu", false, false, {}},
+    {kQwen3VlMoeClasses, "qwen3vlmoe", VocabStyle::Gpt2, HR::Qwen3VLMoe, kKinds_qwen3vlmoe, false, false, ER::Qwen2Moe, GR::None,
+        "Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "silu", false, false, {}},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
