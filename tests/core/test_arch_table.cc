@@ -240,6 +240,7 @@ private slots:
     void llama3_rope_freqs();
     void declared_block_count_is_not_allocated();
     void fused_experts();
+    void lfm2_short_convolutions();
 };
 
 void TestArchTable::shared_manifest() {
@@ -532,7 +533,36 @@ void TestArchTable::fused_experts() {
         QCOMPARE(e.code(), ErrorCode::Malformed);
         QVERIFY(e.message().find("'intermediate_size_mlp'") != std::string::npos);
     }
+}
 
+// LFM2Model: conv.conv squeezed, audio tensors dropped, its key list's required block_* keys.
+void TestArchTable::lfm2_short_convolutions() {
+    const ArchRow& lfm2 = *find_gguf_arch("lfm2");
+    TensorMapper lm(lfm2, cfg_of(R"({"num_hidden_layers":1})"));
+    const std::uint64_t conv[] = {32, 1, 3};
+    auto cv = lm.add("model.layers.0.conv.conv.weight", conv);
+    QCOMPARE(cv.at(0).name, std::string("blk.0.shortconv.conv.weight"));
+    QCOMPARE(cv.at(0).shape, (std::vector<std::uint64_t>{32, 3}));
+    QCOMPARE(filter_tensor_name(lfm2, "lfm.layers.0.ffn_norm.weight"), std::optional<std::string>("model.layers.0.ffn_norm.weight"));
+    QCOMPARE(filter_tensor_name(lfm2, "audio_tower.layers.0.weight"), std::nullopt);
+    // Without block_auto_adjust_ff_dim the length is block_ff_dim as is; head_count_kv per layer_types.
+    const auto kvs = hparam_kvs(lfm2, cfg_of(R"({"num_hidden_layers":3,"hidden_size":32,"num_attention_heads":4,
+        "num_key_value_heads":2,"layer_types":["conv","full_attention","conv"],"vocab_size":10,"conv_L_cache":3,
+        "norm_eps":1e-5,"block_ff_dim":100,"block_auto_adjust_ff_dim":false,"block_ffn_dim_multiplier":null,"block_multiple_of":16})"));
+    bool saw_ff = false, saw_kv = false;
+    for (const auto& kv : kvs.after_file_type)
+        if (kv.key == "lfm2.feed_forward_length") saw_ff = kv.value.type == GgufType::U32 && kv.value.as_uint() == 100;
+    for (const auto& kv : kvs.before_file_type)
+        if (kv.key == "lfm2.attention.head_count_kv") saw_kv = kv.value.is_array() && kv.value.elem_type == GgufType::I32 && kv.value.size() == 3;
+    QVERIFY(saw_ff);
+    QVERIFY(saw_kv);
+    try {  // hparams["block_multiple_of"] is read whatever block_auto_adjust_ff_dim says
+        hparam_kvs(lfm2, cfg_of(R"({"num_hidden_layers":1,"num_key_value_heads":2,"layer_types":["conv"],"vocab_size":10,
+            "conv_L_cache":3,"norm_eps":1e-5,"block_ff_dim":100,"block_auto_adjust_ff_dim":false,"block_ffn_dim_multiplier":null})"));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Malformed);
+    }
 }
 
 // fuzz_hf_config: TensorMapper sized its per-block expert buffers by the

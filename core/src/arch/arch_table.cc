@@ -267,6 +267,7 @@ constexpr std::string_view kGlm4Classes[] = {"Glm4ForCausalLM"};         // glm.
 constexpr std::string_view kGlm4MoeClasses[] = {"Glm4MoeForCausalLM"};   // glm.py Glm4MoeModel (not Glm4vMoe)
 constexpr std::string_view kFalconClasses[] = {"FalconForCausalLM", "RWForCausalLM"};  // falcon.py FalconModel
 constexpr std::string_view kErnie4_5MoeClasses[] = {"Ernie4_5_MoeForCausalLM"};  // ernie.py Ernie4_5MoeModel
+constexpr std::string_view kLfm2Classes[] = {"Lfm2ForCausalLM", "LFM2ForCausalLM"};  // lfm2.py LFM2Model
 // llama.py Llama4Model: the text model (vision_model / multi_modal_projector dropped; the mmproj is not written).
 constexpr std::string_view kLlama4Classes[] = {"Llama4ForConditionalGeneration", "Llama4ForCausalLM"};
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
@@ -357,6 +358,8 @@ constexpr ArchRow kRows[] = {
     // HF → GGUF only for now: the way back would fuse gate and up into gate_up_proj, transposed back.
     {kLlama4Classes,   "llama4",   VocabStyle::Gpt2,  HR::Llama4,   kKinds_llama4,   false, false, ER::Mixtral,  GR::Llama3RopeFreqs,
         "Llama4ForConditionalGeneration", "llama4", "silu", false, false, {}},
+    {kLfm2Classes,     "lfm2",     VocabStyle::Gpt2,  HR::Lfm2,     kKinds_lfm2,     false, false, ER::None,     GR::None,
+        "Lfm2ForCausalLM", "lfm2", "silu", false, false, {}},
     // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
         "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, {}},

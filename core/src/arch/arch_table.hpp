@@ -17,7 +17,7 @@
 // (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
 // (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
 // falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel), llama.py (Llama4Model),
-// qwen3vl.py (Qwen3VLMoeTextModel),
+// qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -132,6 +132,9 @@ enum class HparamsRule : std::uint8_t {
     /// Qwen3VLMoeTextModel: Qwen2MoeModel's, then n_deepstack_layers; fused 3-D experts stored [E, in, out]
     /// transposed (TensorTransform::ExpertTransposeRows).
     Qwen3VLMoe,
+    /// LFM2Model: TextModel's with a per-layer head_count_kv array, then vocab_size, shortconv.l_cache, norm_eps,
+    /// the adjusted feed-forward length; short-convolution weights [C, 1, K] squeezed to [C, K].
+    Lfm2,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.

@@ -119,6 +119,11 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
             if (match) return std::nullopt;
         }
     }
+    if (row.hparams == HparamsRule::Lfm2) {  // LFM2Model.filter_tensors: ConformerAudioModel.is_audio_tensor, then lfm. → model.
+        for (std::string_view p : {"audio", "codebook", "conformer", "depth_embedding", "depthformer", "depth_linear"})
+            if (hf_name.find(p) != std::string_view::npos) return std::nullopt;
+        replace_all("lfm.", "model.");
+    }
     if (row.hparams == HparamsRule::Ernie4_5 || row.hparams == HparamsRule::Ernie4_5Moe)
         replace_all("ernie.", "model.");  // Ernie4_5Model.filter_tensors
     if (row.gguf == "qwen2vl" || row.gguf == "qwen3vl" || row.gguf == "qwen3vlmoe") {  // Qwen2VLModel / Qwen3VL*TextModel.filter_tensors
@@ -326,6 +331,8 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
         if (!has_experts_ && name.ends_with("shared_mlp.output_linear.weight"))
             return one("blk." + b + ".ffn_down.weight", hf_name, std::move(shape), tr);
     }
+    if (row_.hparams == HparamsRule::Lfm2 && name.find("conv.conv") != std::string::npos && shape.size() > 1 && shape[1] == 1)
+        shape.erase(shape.begin() + 1);  // LFM2Model.modify_tensors: squeeze(1), the bytes unchanged
     // Llama4Model.modify_tensors / Qwen3VLMoeTextModel.modify_tensors: fused experts [E, in, out] transposed.
     const bool qwen3vlmoe = row_.hparams == HparamsRule::Qwen3VLMoe;
     if (row_.hparams == HparamsRule::Llama4 || qwen3vlmoe) {
