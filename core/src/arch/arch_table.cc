@@ -227,6 +227,28 @@ constexpr HfTensorName kGlm4MoeNames[] = {
 };
 constexpr auto kGlm4MoeHfNames = joined(kCommonHfNames, kGlm4MoeNames);
 
+/// LFM2: operator_norm / ffn_norm, feed_forward.w1/w2/w3, self_attn.out_proj and q/k_layernorm, the short
+/// convolution's conv / in_proj / out_proj, the embedding norm (no final norm); tied embeddings have no lm_head.
+constexpr HfTensorName kLfm2HfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::TOKEN_EMBD_NORM, "model.embedding_norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.operator_norm"},
+    {K::FFN_NORM, "model.layers.{bid}.ffn_norm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.out_proj"},
+    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.q_layernorm"},
+    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.k_layernorm"},
+    {K::FFN_GATE, "model.layers.{bid}.feed_forward.w1"},
+    {K::FFN_DOWN, "model.layers.{bid}.feed_forward.w2"},
+    {K::FFN_UP, "model.layers.{bid}.feed_forward.w3"},
+    {K::SHORTCONV_CONV, "model.layers.{bid}.conv.conv"},
+    {K::SHORTCONV_INPROJ, "model.layers.{bid}.conv.in_proj"},
+    {K::SHORTCONV_OUTPROJ, "model.layers.{bid}.conv.out_proj"},
+};
+
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
 constexpr std::string_view kLlamaClasses[] = {"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
@@ -359,7 +381,7 @@ constexpr ArchRow kRows[] = {
     {kLlama4Classes,   "llama4",   VocabStyle::Gpt2,  HR::Llama4,   kKinds_llama4,   false, false, ER::Mixtral,  GR::Llama3RopeFreqs,
         "Llama4ForConditionalGeneration", "llama4", "silu", false, false, {}},
     {kLfm2Classes,     "lfm2",     VocabStyle::Gpt2,  HR::Lfm2,     kKinds_lfm2,     false, false, ER::None,     GR::None,
-        "Lfm2ForCausalLM", "lfm2", "silu", false, false, {}},
+        "Lfm2ForCausalLM", "lfm2", "silu", false, false, kLfm2HfNames},
     // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
         "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, {}},
