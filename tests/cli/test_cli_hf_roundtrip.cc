@@ -14,7 +14,7 @@
 //   tests/cli/hf_folder_values.py, numpy; the converter's arithmetic aside:
 //   Gemma's norm + 1, in F16 for an F16 input, and Gemma 3's embedding cut
 //   to the tokenizer).
-// Rows with no way back yet (deepseek2, mistral3, gpt-oss, qwen2vl, qwen3vl, granitemoe):
+// Rows with no way back yet (deepseek2, mistral3, gpt-oss, qwen2vl, qwen3vl, granitemoe, llama4, qwen3vlmoe):
 // exit 1 naming the architecture, nothing written.
 #include "test_support.hpp"
 
@@ -60,10 +60,11 @@ QJsonObject read_json(const QString& path) {
 
 // The GGUF architectures without a way back (HF → GGUF only): MLA's kv_b join (deepseek2), the
 // multimodal classes whose vision tower the GGUF does not hold (mistral3, qwen2vl, qwen3vl), MXFP4
-// experts back to gpt-oss's layout, gate and up joined back into JetMoE's input_linear (granitemoe).
+// experts back to gpt-oss's layout, gate and up joined back into JetMoE's input_linear (granitemoe),
+// Llama 4's and Qwen3-VL-MoE's vision towers (llama4, qwen3vlmoe).
 bool no_way_back(const QString& arch) {
     return arch == "deepseek2" || arch == "mistral3" || arch == "gpt-oss" || arch == "qwen2vl" || arch == "qwen3vl" ||
-           arch == "granitemoe";
+           arch == "granitemoe" || arch == "llama4" || arch == "qwen3vlmoe";
 }
 
 }  // namespace

@@ -594,3 +594,33 @@ def falcon40b(case):
            "parallel_attn": True, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
            "transformers_version": "4.27.4", "use_cache": True, "vocab_size": 151936}
     return cfg, falcon_tensors((NH + 2 * 2) * 8, ("ln_attn", "ln_mlp"), True), "qwen3", "BF16"
+
+
+def lfm2(case):
+    # LiquidAI/LFM2-350M's config.json: layer_types mixing short-convolution and attention blocks (the per-layer
+    # head_count_kv array, 0 for "conv"), conv_L_cache 3 (conv.conv [H, 1, 3], squeezed to [H, 3]), per-head
+    # q/k layernorms, the embedding norm, tied embeddings; the feed-forward length as _add_feed_forward_length
+    # computes it (block_ff_dim 100 → int(2 · 100 / 3) = 66 → × 1.0 → up to a multiple of 16 = 80; the
+    # intermediate_size TextModel writes first is replaced in place).
+    cfg = {"architectures": ["Lfm2ForCausalLM"], "block_auto_adjust_ff_dim": True, "block_dim": H, "block_ff_dim": 100,
+           "block_ffn_dim_multiplier": 1.0, "block_mlp_init_scale": 1.0, "block_multiple_of": 16, "block_norm_eps": 1e-05,
+           "block_out_init_scale": 1.0, "block_use_swiglu": True, "block_use_xavier_init": True, "bos_token_id": 1,
+           "conv_L_cache": 3, "conv_bias": False, "conv_dim": H, "conv_dim_out": H, "conv_use_xavier_init": True,
+           "eos_token_id": 7, "hidden_size": H, "initializer_range": 0.02, "intermediate_size": 100,
+           "layer_types": ["conv", "full_attention"], "max_position_embeddings": 128000, "model_type": "lfm2",
+           "norm_eps": 1e-05, "num_attention_heads": NH, "num_heads": NH, "num_hidden_layers": L,
+           "num_key_value_heads": 2, "pad_token_id": 0, "rope_theta": 1000000.0, "theta": 1000000.0,
+           "tie_embedding": True, "torch_dtype": "bfloat16", "use_cache": True, "use_pos_enc": True, "vocab_size": 151936}
+    t = {"model.embed_tokens.weight": (151936, H), "model.embedding_norm.weight": (H,)}
+    for i, kind in enumerate(cfg["layer_types"]):
+        p = f"model.layers.{i}."
+        t.update({p + "operator_norm.weight": (H,), p + "ffn_norm.weight": (H,), p + "feed_forward.w1.weight": (80, H),
+                  p + "feed_forward.w3.weight": (80, H), p + "feed_forward.w2.weight": (H, 80)})
+        if kind == "conv":
+            t.update({p + "conv.conv.weight": (H, 1, 3), p + "conv.in_proj.weight": (3 * H, H),
+                      p + "conv.out_proj.weight": (H, H)})
+        else:
+            t.update({p + "self_attn.q_proj.weight": (H, H), p + "self_attn.k_proj.weight": (16, H),
+                      p + "self_attn.v_proj.weight": (16, H), p + "self_attn.out_proj.weight": (H, H),
+                      p + "self_attn.q_layernorm.weight": (8,), p + "self_attn.k_layernorm.weight": (8,)})
+    return cfg, t, "qwen3", "BF16"

@@ -55,10 +55,10 @@ import sys
 import numpy as np
 
 from hf_arch_dense import (GLM_SPECIALS, arcee, cohere2, command_r, ernie4_5, exaone, exaone4, falcon40b, falcon7b,
-    gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, internlm3, ministral3,
+    gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
-    minimax_m2, olmoe, qwen2moe, qwen3moe)
+    llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
 
 
 def rand(case, name, shape, norm=False):
@@ -145,7 +145,10 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "Qwen2.5-VL-3B-Instruct": qwen2_5_vl, "Qwen3-VL-4B-Instruct": qwen3_vl, "phi-2": phi2,
          "internlm3-8b-instruct": internlm3, "MiniMax-M2": minimax_m2, "ERNIE-4.5-0.3B": ernie4_5,
          "granite-3.1-3b-a800m-instruct": granitemoe, "GLM-4-9B-0414": glm4, "GLM-4.5-Air": glm4moe,
-         "falcon-7b": falcon7b, "falcon-40b": falcon40b, "ERNIE-4.5-21B-A3B": ernie4_5_moe}
+         "falcon-7b": falcon7b, "falcon-40b": falcon40b, "ERNIE-4.5-21B-A3B": ernie4_5_moe,
+         "Llama-4-Maverick-17B-128E-Instruct": llama4,
+         "Qwen3-VL-30B-A3B-Instruct": qwen3_vl_moe,
+         "LFM2-350M": lfm2}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

@@ -318,3 +318,84 @@ def glm4moe(case):
             t.update({p + "eh_proj.weight": (H, 2 * H), p + "embed_tokens.weight": (151936, H), p + "enorm.weight": (H,),
                       p + "hnorm.weight": (H,), p + "shared_head.head.weight": (151936, H), p + "shared_head.norm.weight": (H,)})
     return cfg, t, "qwen3-glm", "BF16"
+
+
+def llama4(case):
+    # meta-llama/Llama-4-Maverick-17B-128E-Instruct's config.json (Llama4ForConditionalGeneration: text_config,
+    # vision_config) shrunk to 4 layers (llama.cpp makes every 4th a NoPE layer with attention temperature: with fewer
+    # it does not run): interleave_moe_layer_step 2 (layers 0, 2 a dense MLP of intermediate_size_mlp, 1, 3 4
+    # experts of intermediate_size, 128 there, one per token, and a shared expert), the fused experts stored
+    # [E, in, out] (gate_up_proj [E, H, 2F], down_proj [E, F, H]) that the converter transposes and halves,
+    # llama3 rope with low_freq_factor == high_freq_factor, chunked attention and NoPE layers (keys llama.cpp
+    # derives itself); vision_model / multi_modal_projector tensors the converter drops. Llama 3's tokenizer
+    # (Llama 4's is a tiktoken-style BPE of 202048 tokens).
+    text = {"attention_bias": False, "attention_chunk_size": 8192, "attention_dropout": 0.0, "attn_scale": 0.1,
+            "attn_temperature_tuning": True, "bos_token_id": 128000, "eos_token_id": [128001, 128009],
+            "floor_scale": 8192, "for_llm_compressor": False, "head_dim": 8, "hidden_act": "silu", "hidden_size": H,
+            "initializer_range": 0.02, "interleave_moe_layer_step": 2, "intermediate_size": 16,
+            "intermediate_size_mlp": FF, "max_position_embeddings": 1048576, "model_type": "llama4_text",
+            "moe_layers": [1, 3], "no_rope_layers": [1, 1, 1, 0], "num_attention_heads": NH, "num_experts_per_tok": 1,
+            "num_hidden_layers": 4, "num_key_value_heads": 2, "num_local_experts": 4, "output_router_logits": False,
+            "pad_token_id": 128004, "rms_norm_eps": 1e-05,
+            "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
+                             "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+            "rope_theta": 500000.0, "router_aux_loss_coef": 0.001, "router_jitter_noise": 0.0,
+            "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_cache": True, "use_qk_norm": False,
+            "vocab_size": 128256}
+    cfg = {"architectures": ["Llama4ForConditionalGeneration"], "boi_token_index": 200080, "eoi_token_index": 200081,
+           "image_token_index": 200092, "model_type": "llama4", "text_config": text, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "transformers_version": "4.51.0.dev0",
+           "vision_config": {"hidden_size": 16, "image_size": 336, "model_type": "llama4_vision_model",
+                             "num_hidden_layers": 1, "patch_size": 14, "vision_output_dim": 32}}
+    p0 = "language_model."
+    t = {p0 + "model.embed_tokens.weight": (128256, H), p0 + "model.norm.weight": (H,), p0 + "lm_head.weight": (128256, H),
+         "vision_model.patch_embedding.linear.weight": (16, 588), "vision_model.model.layers.0.mlp.fc1.weight": (32, 16),
+         "multi_modal_projector.linear_1.weight": (H, 32)}
+    for i in range(4):
+        p = p0 + f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (NH * 8, H), p + "self_attn.k_proj.weight": (16, H),
+                  p + "self_attn.v_proj.weight": (16, H), p + "self_attn.o_proj.weight": (H, NH * 8)})
+        if i % 2 == 0:
+            t.update({p + "feed_forward.gate_proj.weight": (FF, H), p + "feed_forward.up_proj.weight": (FF, H),
+                      p + "feed_forward.down_proj.weight": (H, FF)})
+            continue
+        t.update({p + "feed_forward.router.weight": (4, H), p + "feed_forward.experts.gate_up_proj": (4, H, 32),
+                  p + "feed_forward.experts.down_proj": (4, 16, H),
+                  p + "feed_forward.shared_expert.gate_proj.weight": (16, H),
+                  p + "feed_forward.shared_expert.up_proj.weight": (16, H),
+                  p + "feed_forward.shared_expert.down_proj.weight": (H, 16)})
+    return cfg, t, "llama3", "BF16"
+
+
+def qwen3_vl_moe(case):
+    # Qwen/Qwen3-VL-30B-A3B-Instruct's config.json: text_config nested (interleaved M-RoPE [24, 20, 20] → [2, 1, 1]),
+    # q/k norms, 4 experts (128 there, 8 per token there, 2 here) stored fused as transformers ≥ 4.57 saves them
+    # (mlp.experts.gate_up_proj [E, H, 2F], mlp.experts.down_proj [E, F, H]) that the converter transposes and
+    # halves, an lm_head, 3 deepstack layers in vision_config; vision tensors under model.visual.* dropped.
+    text = {"attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 151643, "decoder_sparse_step": 1,
+            "dtype": "bfloat16", "eos_token_id": 151645, "head_dim": 8, "hidden_act": "silu", "hidden_size": H,
+            "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 262144, "mlp_only_layers": [],
+            "model_type": "qwen3_vl_moe_text", "moe_intermediate_size": 16, "norm_topk_prob": True,
+            "num_attention_heads": NH, "num_experts": 4, "num_experts_per_tok": 2, "num_hidden_layers": L,
+            "num_key_value_heads": 2, "rms_norm_eps": 1e-06,
+            "rope_scaling": {"mrope_interleaved": True, "mrope_section": [2, 1, 1], "rope_type": "default"},
+            "rope_theta": 5000000, "router_aux_loss_coef": 0.001, "tie_word_embeddings": False, "use_cache": True,
+            "vocab_size": 151936}
+    cfg = {"architectures": ["Qwen3VLMoeForConditionalGeneration"], "image_token_id": 151655, "model_type": "qwen3_vl_moe",
+           "text_config": text, "tie_word_embeddings": False, "video_token_id": 151656,
+           "vision_config": {"deepstack_visual_indexes": [8, 16, 24], "depth": 1, "hidden_size": 16,
+                             "model_type": "qwen3_vl_moe", "out_hidden_size": H},
+           "vision_end_token_id": 151653, "vision_start_token_id": 151652}
+    p0 = "model.language_model."
+    t = {p0 + "embed_tokens.weight": (151936, H), p0 + "norm.weight": (H,), "lm_head.weight": (151936, H),
+         "model.visual.patch_embed.proj.weight": (16, 3, 2, 2, 2), "model.visual.blocks.0.norm1.weight": (16,)}
+    for i in range(L):
+        p = p0 + f"layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (NH * 8, H), p + "self_attn.k_proj.weight": (16, H),
+                  p + "self_attn.v_proj.weight": (16, H), p + "self_attn.o_proj.weight": (H, NH * 8),
+                  p + "self_attn.q_norm.weight": (8,), p + "self_attn.k_norm.weight": (8,),
+                  p + "mlp.gate.weight": (4, H), p + "mlp.experts.gate_up_proj": (4, H, 32),
+                  p + "mlp.experts.down_proj": (4, 16, H)})
+    return cfg, t, "qwen3", "BF16"

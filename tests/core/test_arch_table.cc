@@ -239,6 +239,8 @@ private slots:
     void types();
     void llama3_rope_freqs();
     void declared_block_count_is_not_allocated();
+    void fused_experts();
+    void lfm2_short_convolutions();
 };
 
 void TestArchTable::shared_manifest() {
@@ -490,6 +492,77 @@ void TestArchTable::types() {
     QCOMPARE(converter_type(llama, "blk.0.ffn_gate_inp.weight", inp, DType::BF16), DType::F32);
     QCOMPARE(converter_type(*find_gguf_arch("gpt2"), "position_embd.weight", w, DType::F16), DType::F32);
     QCOMPARE(converter_type(llama, "token_embd.weight", w, DType::TQ1_0), DType::F16);
+}
+
+// Llama4Model / Qwen3VLMoeTextModel: fused experts stored [E, in, out], transposed (gate_up_proj halved by
+// rows after the transpose).
+void TestArchTable::fused_experts() {
+    TensorMapper l4(*find_gguf_arch("llama4"), cfg_of(R"({"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2})"));
+    const std::uint64_t gate_up[] = {4, 32, 32}, down[] = {4, 16, 32}, odd[] = {4, 32, 31};
+    auto gu = l4.add("model.layers.1.feed_forward.experts.gate_up_proj", gate_up);
+    QCOMPARE(gu.size(), std::size_t(2));
+    QCOMPARE(gu[0].name, std::string("blk.1.ffn_gate_exps.weight"));
+    QCOMPARE(gu[1].name, std::string("blk.1.ffn_up_exps.weight"));
+    QCOMPARE(gu[0].shape, (std::vector<std::uint64_t>{4, 16, 32}));
+    QCOMPARE(gu[0].transform.kind, TensorTransform::Kind::ExpertTransposeRows);
+    QCOMPARE(gu[0].transform.row_end, std::uint64_t(16));
+    QCOMPARE(gu[1].transform.row_begin, std::uint64_t(16));
+    QCOMPARE(gu[1].transform.row_end, std::uint64_t(32));
+    auto dn = l4.add("model.layers.1.feed_forward.experts.down_proj", down);
+    QCOMPARE(dn.at(0).name, std::string("blk.1.ffn_down_exps.weight"));
+    QCOMPARE(dn.at(0).shape, (std::vector<std::uint64_t>{4, 32, 16}));
+    const std::uint64_t q[] = {32, 32};
+    QCOMPARE(l4.add("model.layers.0.self_attn.q_proj.weight", q).at(0).transform.kind, TensorTransform::Kind::None);  // no permute
+    try {
+        l4.add("model.layers.1.feed_forward.experts.gate_up_proj", odd);
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Malformed);
+    }
+    TensorMapper qv(*find_gguf_arch("qwen3vlmoe"), cfg_of(R"({"num_hidden_layers":1,"num_experts":4})"));
+    auto qgu = qv.add("model.layers.0.mlp.experts.gate_up_proj", gate_up);
+    QCOMPARE(qgu.at(1).name, std::string("blk.0.ffn_up_exps.weight"));
+    QCOMPARE(qgu.at(1).transform.kind, TensorTransform::Kind::ExpertTransposeRows);
+    QCOMPARE(filter_tensor_name(*find_gguf_arch("qwen3vlmoe"), "model.visual.blocks.0.norm1.weight"), std::nullopt);
+    QCOMPARE(filter_tensor_name(*find_gguf_arch("llama4"), "multi_modal_projector.linear_1.weight"), std::nullopt);
+    try {  // Llama4Model.__init__ reads intermediate_size_mlp
+        hparam_kvs(*find_gguf_arch("llama4"), cfg_of(R"({"num_hidden_layers":2,"hidden_size":32,"num_attention_heads":4,
+            "vocab_size":10,"intermediate_size":16,"interleave_moe_layer_step":1})"));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Malformed);
+        QVERIFY(e.message().find("'intermediate_size_mlp'") != std::string::npos);
+    }
+}
+
+// LFM2Model: conv.conv squeezed, audio tensors dropped, its key list's required block_* keys.
+void TestArchTable::lfm2_short_convolutions() {
+    const ArchRow& lfm2 = *find_gguf_arch("lfm2");
+    TensorMapper lm(lfm2, cfg_of(R"({"num_hidden_layers":1})"));
+    const std::uint64_t conv[] = {32, 1, 3};
+    auto cv = lm.add("model.layers.0.conv.conv.weight", conv);
+    QCOMPARE(cv.at(0).name, std::string("blk.0.shortconv.conv.weight"));
+    QCOMPARE(cv.at(0).shape, (std::vector<std::uint64_t>{32, 3}));
+    QCOMPARE(filter_tensor_name(lfm2, "lfm.layers.0.ffn_norm.weight"), std::optional<std::string>("model.layers.0.ffn_norm.weight"));
+    QCOMPARE(filter_tensor_name(lfm2, "audio_tower.layers.0.weight"), std::nullopt);
+    // Without block_auto_adjust_ff_dim the length is block_ff_dim as is; head_count_kv per layer_types.
+    const auto kvs = hparam_kvs(lfm2, cfg_of(R"({"num_hidden_layers":3,"hidden_size":32,"num_attention_heads":4,
+        "num_key_value_heads":2,"layer_types":["conv","full_attention","conv"],"vocab_size":10,"conv_L_cache":3,
+        "norm_eps":1e-5,"block_ff_dim":100,"block_auto_adjust_ff_dim":false,"block_ffn_dim_multiplier":null,"block_multiple_of":16})"));
+    bool saw_ff = false, saw_kv = false;
+    for (const auto& kv : kvs.after_file_type)
+        if (kv.key == "lfm2.feed_forward_length") saw_ff = kv.value.type == GgufType::U32 && kv.value.as_uint() == 100;
+    for (const auto& kv : kvs.before_file_type)
+        if (kv.key == "lfm2.attention.head_count_kv") saw_kv = kv.value.is_array() && kv.value.elem_type == GgufType::I32 && kv.value.size() == 3;
+    QVERIFY(saw_ff);
+    QVERIFY(saw_kv);
+    try {  // hparams["block_multiple_of"] is read whatever block_auto_adjust_ff_dim says
+        hparam_kvs(lfm2, cfg_of(R"({"num_hidden_layers":1,"num_key_value_heads":2,"layer_types":["conv"],"vocab_size":10,
+            "conv_L_cache":3,"norm_eps":1e-5,"block_ff_dim":100,"block_auto_adjust_ff_dim":false,"block_ffn_dim_multiplier":null})"));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Malformed);
+    }
 }
 
 // fuzz_hf_config: TensorMapper sized its per-block expert buffers by the

@@ -422,6 +422,45 @@ void ernie4_5_moe_params(const HfConfig& cfg, KvOut& kv) {
     }
 }
 
+/// Qwen3VLTextModel / Qwen3VLMoeTextModel: n_deepstack_layers = len(vision_config.deepstack_visual_indexes)
+/// (0 without them); `thinker_first`: Qwen3VLTextModel reads thinker_config's vision_config when there is one.
+void deepstack_layers(const HfConfig& cfg, KvOut& kv, bool thinker_first) {
+    std::uint32_t n = 0;
+    std::optional<element> vc;
+    if (auto t = cfg.get("thinker_config"); thinker_first && t && t->is_object()) vc = amn::detail::json_get(*t, "vision_config");
+    else vc = cfg.get("vision_config");
+    if (vc && vc->is_object())
+        if (auto ix = amn::detail::json_get(*vc, "deepstack_visual_indexes"); ix && ix->is_array())
+            n = static_cast<std::uint32_t>(simdjson::dom::array(*ix).size());
+    kv.put("n_deepstack_layers", MetaValue::u32(n));
+}
+
+/// Llama4Model.set_gguf_parameters: its __init__ moves intermediate_size to intermediate_size_moe and
+/// intermediate_size_mlp to intermediate_size (both required), so TextModel's feed_forward_length is the dense
+/// MLP's; then LlamaModel's keys, interleave_moe_layer_step, the experts' length, and sliding_window 0 when
+/// every layer_types entry is "full_attention".
+void llama4_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
+    const std::string& f = cfg.file();
+    const element moe_ff = exact(cfg, "intermediate_size");
+    const auto mlp_ff = cfg.get("intermediate_size_mlp");
+    if (!mlp_ff) missing("intermediate_size_mlp", f);
+    llama_params(cfg, kv, res, true);
+    // TextModel's find(prefix_dense_intermediate_size, dense_intermediate_size, intermediate_size, …) reaches
+    // the renamed intermediate_size unless one of the first two keys is present; a null value writes nothing.
+    if (!cfg.get("prefix_dense_intermediate_size") && !cfg.get("dense_intermediate_size")) {
+        if (mlp_ff->is_null()) throw Error(ErrorCode::Malformed, "config.json key 'intermediate_size_mlp' is null", f);
+        kv.put("feed_forward_length", u32(*mlp_ff, "intermediate_size_mlp", f));
+    }
+    kv.put("interleave_moe_layer_step", u32(exact(cfg, "interleave_moe_layer_step"), "interleave_moe_layer_step", f));
+    kv.put("expert_feed_forward_length", u32(moe_ff, "intermediate_size", f));
+    if (auto lt = cfg.get("layer_types")) {
+        if (!lt->is_array()) throw Error(ErrorCode::BadJson, "config.json key 'layer_types': expected a list", f);
+        bool all_full = true;
+        for (element e : simdjson::dom::array(*lt)) all_full &= e.is_string() && std::string_view(e) == "full_attention";
+        if (all_full) kv.put("attention.sliding_window", MetaValue::u32(0));
+    }
+}
+
 }  // namespace
 
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir) {
@@ -475,6 +514,12 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);
             ernie4_5_moe_params(cfg, kv);
+            break;
+        case HparamsRule::Llama4:
+            llama4_params(cfg, kv, res);
+            break;
+        case HparamsRule::Lfm2:
+            lfm2_params(cfg, kv, res);
             break;
         case HparamsRule::Falcon:
             falcon_params(cfg, kv);
@@ -577,25 +622,17 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);
             pooling(model_dir, kv);
-            if (row.hparams == HparamsRule::Qwen3VL) {
-                // Qwen3VLTextModel: len(vision_config.deepstack_visual_indexes) (thinker_config's first)
-                std::uint32_t n = 0;
-                std::optional<element> vc;
-                if (auto t = cfg.get("thinker_config"); t && t->is_object()) vc = amn::detail::json_get(*t, "vision_config");
-                else vc = cfg.get("vision_config");
-                if (vc && vc->is_object())
-                    if (auto ix = amn::detail::json_get(*vc, "deepstack_visual_indexes"); ix && ix->is_array())
-                        n = static_cast<std::uint32_t>(simdjson::dom::array(*ix).size());
-                kv.put("n_deepstack_layers", MetaValue::u32(n));
-            }
+            if (row.hparams == HparamsRule::Qwen3VL) deepstack_layers(cfg, kv, true);
             break;
         case HparamsRule::Qwen2Moe:
+        case HparamsRule::Qwen3VLMoe:
             text_model_params(cfg, kv);
             kv.to(res.after_file_type);
             if (auto v = optional_hp(cfg, {"moe_intermediate_size"}))
                 kv.put("expert_feed_forward_length", u32(*v, "moe_intermediate_size", f));
             if (auto v = optional_hp(cfg, {"shared_expert_intermediate_size"}))
                 kv.put("expert_shared_feed_forward_length", u32(*v, "shared_expert_intermediate_size", f));
+            if (row.hparams == HparamsRule::Qwen3VLMoe) deepstack_layers(cfg, kv, false);
             break;
         case HparamsRule::Phi3: {
             const element n_embd = required(cfg, {"hidden_size", "n_embd"});

@@ -227,6 +227,28 @@ constexpr HfTensorName kGlm4MoeNames[] = {
 };
 constexpr auto kGlm4MoeHfNames = joined(kCommonHfNames, kGlm4MoeNames);
 
+/// LFM2: operator_norm / ffn_norm, feed_forward.w1/w2/w3, self_attn.out_proj and q/k_layernorm, the short
+/// convolution's conv / in_proj / out_proj, the embedding norm (no final norm); tied embeddings have no lm_head.
+constexpr HfTensorName kLfm2HfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::TOKEN_EMBD_NORM, "model.embedding_norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.operator_norm"},
+    {K::FFN_NORM, "model.layers.{bid}.ffn_norm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.out_proj"},
+    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.q_layernorm"},
+    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.k_layernorm"},
+    {K::FFN_GATE, "model.layers.{bid}.feed_forward.w1"},
+    {K::FFN_DOWN, "model.layers.{bid}.feed_forward.w2"},
+    {K::FFN_UP, "model.layers.{bid}.feed_forward.w3"},
+    {K::SHORTCONV_CONV, "model.layers.{bid}.conv.conv"},
+    {K::SHORTCONV_INPROJ, "model.layers.{bid}.conv.in_proj"},
+    {K::SHORTCONV_OUTPROJ, "model.layers.{bid}.conv.out_proj"},
+};
+
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
 constexpr std::string_view kLlamaClasses[] = {"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
@@ -267,9 +289,13 @@ constexpr std::string_view kGlm4Classes[] = {"Glm4ForCausalLM"};         // glm.
 constexpr std::string_view kGlm4MoeClasses[] = {"Glm4MoeForCausalLM"};   // glm.py Glm4MoeModel (not Glm4vMoe)
 constexpr std::string_view kFalconClasses[] = {"FalconForCausalLM", "RWForCausalLM"};  // falcon.py FalconModel
 constexpr std::string_view kErnie4_5MoeClasses[] = {"Ernie4_5_MoeForCausalLM"};  // ernie.py Ernie4_5MoeModel
+constexpr std::string_view kLfm2Classes[] = {"Lfm2ForCausalLM", "LFM2ForCausalLM"};  // lfm2.py LFM2Model
+// llama.py Llama4Model: the text model (vision_model / multi_modal_projector dropped; the mmproj is not written).
+constexpr std::string_view kLlama4Classes[] = {"Llama4ForConditionalGeneration", "Llama4ForCausalLM"};
 // qwenvl.py Qwen2VLModel / qwen3vl.py Qwen3VLTextModel: the text model (vision tower dropped; the mmproj is not written).
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
+constexpr std::string_view kQwen3VlMoeClasses[] = {"Qwen3VLMoeForConditionalGeneration"};  // qwen3vl.py Qwen3VLMoeTextModel
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -351,6 +377,11 @@ constexpr ArchRow kRows[] = {
         "FalconForCausalLM", "falcon", "gelu", false, false, kFalconHfNames},
     {kErnie4_5MoeClasses, "ernie4_5-moe", VocabStyle::Ernie4_5, HR::Ernie4_5Moe, kKinds_ernie4_5_moe, false, false, ER::Ernie4_5Moe, GR::None,
         "Ernie4_5_MoeForCausalLM", "ernie4_5_moe", "silu", false, false, kErnieMoeHfNames},
+    // HF → GGUF only for now: the way back would fuse gate and up into gate_up_proj, transposed back.
+    {kLlama4Classes,   "llama4",   VocabStyle::Gpt2,  HR::Llama4,   kKinds_llama4,   false, false, ER::Mixtral,  GR::Llama3RopeFreqs,
+        "Llama4ForConditionalGeneration", "llama4", "silu", false, false, {}},
+    {kLfm2Classes,     "lfm2",     VocabStyle::Gpt2,  HR::Lfm2,     kKinds_lfm2,     false, false, ER::None,     GR::None,
+        "Lfm2ForCausalLM", "lfm2", "silu", false, false, kLfm2HfNames},
     // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
         "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, {}},
@@ -359,6 +390,8 @@ constexpr ArchRow kRows[] = {
         "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},
     {kQwen3VlClasses,  "qwen3vl",  VocabStyle::Qwen2, HR::Qwen3VL,  kKinds_qwen3vl,  false, false, ER::None,     GR::None,
         "Qwen3VLForConditionalGeneration", "qwen3_vl", "silu", false, false, {}},
+    {kQwen3VlMoeClasses, "qwen3vlmoe", VocabStyle::Gpt2, HR::Qwen3VLMoe, kKinds_qwen3vlmoe, false, false, ER::Qwen2Moe, GR::None,
+        "Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "silu", false, false, {}},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

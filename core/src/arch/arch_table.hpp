@@ -16,7 +16,8 @@
 // gemma.py (Gemma2Model, Gemma3Model), granite.py (GraniteModel), olmo.py
 // (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
 // (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
-// falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel),
+// falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel), llama.py (Llama4Model),
+// qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -124,6 +125,16 @@ enum class HparamsRule : std::uint8_t {
     Glm4Moe,   ///< Glm4MoeModel: TextModel's with the NextN layers in block_count, then partial rotary, MoE keys, sigmoid gating
     Falcon,    ///< FalconModel: its own list (context 2048, tensor_data_layout "jploski"; fused query_key_value regrouped)
     Ernie4_5Moe, ///< Ernie4_5MoeModel: TextModel's, then the moe_* keys and the shared experts' length (intermediate_size // num_key_value_heads)
+    /// Llama4Model: LlamaModel's with feed_forward_length from intermediate_size_mlp, then
+    /// interleave_moe_layer_step, the experts' length (intermediate_size) and sliding_window 0 when every
+    /// layer_types entry is "full_attention"; fused 3-D experts transposed (TensorTransform::ExpertTransposeRows), no Q/K permutation.
+    Llama4,
+    /// Qwen3VLMoeTextModel: Qwen2MoeModel's, then n_deepstack_layers; fused 3-D experts stored [E, in, out]
+    /// transposed (TensorTransform::ExpertTransposeRows).
+    Qwen3VLMoe,
+    /// LFM2Model: TextModel's with a per-layer head_count_kv array, then vocab_size, shortconv.l_cache, norm_eps,
+    /// the adjusted feed-forward length; short-convolution weights [C, 1, K] squeezed to [C, K].
+    Lfm2,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -335,10 +346,13 @@ struct TensorTransform {
         /// written as every q head, then every k head, then every v head (the "jploski" layout; rows
         /// falcon_qkv_source_rows(n_head, n_kv_head, head_dim)). Falcon-7B's one group is the identity.
         RegroupQkv,
+        /// Llama4Model fused experts [E, A, B]: transpose(-1, -2) → [E, B, A], then keep rows [row_begin, row_end)
+        /// of dim 1 (gate_up_proj: the first or second half; down_proj: all rows).
+        ExpertTransposeRows,
     };
     Kind kind = Kind::None;
     std::uint64_t n_head = 0;                   ///< PermuteQK, RegroupQkv
-    std::uint64_t row_begin = 0, row_end = 0;   ///< SliceDim1
+    std::uint64_t row_begin = 0, row_end = 0;   ///< SliceDim1, ExpertTransposeRows
     std::uint64_t n_kv_head = 0, head_dim = 0;  ///< RegroupQkv
 };
 

@@ -119,13 +119,18 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
             if (match) return std::nullopt;
         }
     }
+    if (row.hparams == HparamsRule::Lfm2) {  // LFM2Model.filter_tensors: ConformerAudioModel.is_audio_tensor, then lfm. → model.
+        for (std::string_view p : {"audio", "codebook", "conformer", "depth_embedding", "depthformer", "depth_linear"})
+            if (hf_name.find(p) != std::string_view::npos) return std::nullopt;
+        replace_all("lfm.", "model.");
+    }
     if (row.hparams == HparamsRule::Ernie4_5 || row.hparams == HparamsRule::Ernie4_5Moe)
         replace_all("ernie.", "model.");  // Ernie4_5Model.filter_tensors
-    if (row.gguf == "qwen2vl" || row.gguf == "qwen3vl") {  // Qwen2VLModel / Qwen3VLTextModel.filter_tensors (Omni thinkers)
-        if (row.gguf == "qwen3vl" || name.starts_with("thinker.")) replace_all("thinker.", "");
+    if (row.gguf == "qwen2vl" || row.gguf == "qwen3vl" || row.gguf == "qwen3vlmoe") {  // Qwen2VLModel / Qwen3VL*TextModel.filter_tensors
+        if (row.gguf != "qwen2vl" || name.starts_with("thinker.")) replace_all("thinker.", "");
     }
     if (row.hparams == HparamsRule::Llama || row.hparams == HparamsRule::Granite || row.hparams == HparamsRule::Mistral3 ||
-        row.hparams == HparamsRule::Arcee || row.hparams == HparamsRule::GraniteMoe)
+        row.hparams == HparamsRule::Arcee || row.hparams == HparamsRule::GraniteMoe || row.hparams == HparamsRule::Llama4)
         replace_all("text_model.", "");  // LlamaModel.filter_tensors (SmolVLM); its subclasses too
     // TextModel.filter_tensors: multimodal parts are dropped.
     const std::string_view n = name;
@@ -325,6 +330,39 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
                                 : halves(shared_ff_, "shared_intermediate_size", "ffn_gate", "ffn_up");
         if (!has_experts_ && name.ends_with("shared_mlp.output_linear.weight"))
             return one("blk." + b + ".ffn_down.weight", hf_name, std::move(shape), tr);
+    }
+    if (row_.hparams == HparamsRule::Lfm2 && name.find("conv.conv") != std::string::npos && shape.size() > 1 && shape[1] == 1)
+        shape.erase(shape.begin() + 1);  // LFM2Model.modify_tensors: squeeze(1), the bytes unchanged
+    // Llama4Model.modify_tensors / Qwen3VLMoeTextModel.modify_tensors: fused experts [E, in, out] transposed.
+    const bool qwen3vlmoe = row_.hparams == HparamsRule::Qwen3VLMoe;
+    if (row_.hparams == HparamsRule::Llama4 || qwen3vlmoe) {
+        auto replace = [](std::string s, std::string_view from, std::string_view to) {
+            if (auto p = s.find(from); p != std::string::npos) s.replace(p, from.size(), to);
+            return s;
+        };
+        // Qwen3-VL-MoE: names ending "mlp.experts.gate_up_proj" (or ".weight"); Llama 4: any containing "gate_up_proj".
+        if (qwen3vlmoe ? name.ends_with("mlp.experts.gate_up_proj") || name.ends_with("mlp.experts.gate_up_proj.weight")
+                       : name.find("gate_up_proj") != std::string::npos) {  // [E, H, 2F] → [E, 2F, H] → gate rows [0, F), up [F, 2F)
+            if (shape.size() != 3 || shape[2] % 2)
+                throw Error(ErrorCode::Malformed, "gate_up_proj is not [experts, hidden, 2 × intermediate]", file_, name);
+            const std::uint64_t ff = shape[2] / 2;
+            const std::vector<std::uint64_t> half{shape[0], ff, shape[1]};
+            const std::string base = qwen3vlmoe ? name.substr(0, name.rfind("gate_up_proj")) : std::string();
+            auto out = one(qwen3vlmoe ? base + "gate_proj.weight" : replace(name, "gate_up_proj", "gate_proj.weight"), hf_name, half,
+                           {TensorTransform::Kind::ExpertTransposeRows, 0, 0, ff});
+            auto up = one(qwen3vlmoe ? base + "up_proj.weight" : replace(name, "gate_up_proj", "up_proj.weight"), hf_name, half,
+                          {TensorTransform::Kind::ExpertTransposeRows, 0, ff, 2 * ff});
+            out.push_back(std::move(up.front()));
+            return out;
+        }
+        const bool down = qwen3vlmoe ? name.ends_with("mlp.experts.down_proj") || name.ends_with("mlp.experts.down_proj.weight")
+                                     : name.ends_with("down_proj");
+        if (down) {  // [E, F, H] → [E, H, F]
+            if (shape.size() != 3)
+                throw Error(ErrorCode::Malformed, "experts.down_proj is not [experts, intermediate, hidden]", file_, name);
+            return one(name.ends_with(".weight") ? name : name + ".weight", hf_name, {shape[0], shape[2], shape[1]},
+                       {TensorTransform::Kind::ExpertTransposeRows, 0, 0, shape[2]});
+        }
     }
     if (row_.hparams == HparamsRule::Falcon && name.find("query_key_value") != std::string::npos) {
         const std::uint64_t hd = falcon_head_dim_;

@@ -67,4 +67,11 @@ MetaValue partial_rope_dim(const HfConfig& cfg, const PyNum& factor);
 /// (Glm4Model, Glm4MoeModel), as U32. \throws as exact() / floordiv(); Error{BadJson} for a mistyped head_dim.
 MetaValue head_rope_dim(const HfConfig& cfg, const PyNum& factor);
 
+/// LFM2Model.set_gguf_parameters (arch_hybrid_params.cc): TextModel's list with attention.head_count_kv an
+/// INT32 array (num_key_value_heads per layer_types entry, 0 for "conv" layers), then vocab_size,
+/// shortconv.l_cache, the rms eps from norm_eps and feed_forward_length as _add_feed_forward_length computes
+/// it (both in place when TextModel's list wrote them). \throws as hparam_kvs() (layer_types, conv_L_cache,
+/// norm_eps and the block_* keys required).
+void lfm2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
+
 }  // namespace amn::arch::detail

@@ -276,6 +276,18 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                         }
                         break;
                     }
+                    case arch::TensorTransform::Kind::ExpertTransposeRows: {  // Llama 4's fused experts
+                        const auto& tr = mt.transform;
+                        try {
+                            if (s.shape.size() != 3) throw Error(ErrorCode::Malformed, "fused experts must be 3-D, got " + shape_to_string(s.shape));
+                            r = make_expert_transpose_recipe(r, s.shape, 1, 0);  // [E, A, B] → [E, B, A]
+                            if (tr.row_begin != 0 || tr.row_end != s.shape[2])
+                                r = make_expert_rows_recipe(r, s.shape[0], s.shape[2], tr.row_begin, tr.row_end);
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
                     case arch::TensorTransform::Kind::LeadingRows:
                         r = make_leading_rows_recipe(r, mt.transform.row_end);
                         rows_in_file = s.shape.empty() ? 0 : s.shape[0];

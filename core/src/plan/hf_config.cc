@@ -361,6 +361,34 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
         c.number("moe_num_shared_experts", "expert_shared_count");
         w.key("moe_layer_end_index").value(layers - 1);
     }
+    if (row.gguf == "lfm2") {  // LFM2Model's keys: layer_types from the per-layer head_count_kv, the block_* keys
+        const std::string key = c.prefix() + "attention.head_count_kv";
+        const MetaValue* hk = kv.catalog().meta(key);
+        if (!hk || !hk->is_array() || hk->size() != layers)
+            throw Error(ErrorCode::Malformed, "--layout hf needs " + key + " as one value per block", kv.catalog().path);
+        std::uint64_t n_kv = 0;
+        w.key("layer_types").begin_array();
+        for (std::size_t i = 0; i < hk->size(); ++i) {
+            const auto v = meta_number(*hk, i);
+            if (!v || *v < 0 || *v != std::floor(*v) || (*v != 0 && n_kv != 0 && *v != double(n_kv)))
+                throw Error(ErrorCode::Unsupported,
+                            "--layout hf: " + key + " must be 0 (a convolution block) or one head count for every attention block",
+                            kv.catalog().path);
+            if (*v != 0) n_kv = static_cast<std::uint64_t>(*v);
+            w.value(*v == 0 ? std::string_view("conv") : std::string_view("full_attention"));
+        }
+        w.end_array();
+        c.mark("attention.head_count_kv");
+        w.key("num_key_value_heads").value(n_kv ? n_kv : heads);
+        c.number("norm_eps", "attention.layer_norm_rms_epsilon");
+        c.number("conv_L_cache", "shortconv.l_cache");
+        // The converter's feed-forward length as is: no adjustment (block_multiple_of is read all the same).
+        w.key("block_ff_dim").value(ff);
+        w.key("block_auto_adjust_ff_dim").value(false);
+        w.key("block_ffn_dim_multiplier").null();
+        w.key("block_multiple_of").value(std::uint64_t{256});
+        w.key("tie_embedding").value(f.tied);
+    }
     if (row.gguf == "minimax-m2") {
         c.number("rotary_dim", "rope.dimension_count");
         c.mark("expert_feed_forward_length");  // = intermediate_size, as the converter writes it

@@ -380,6 +380,9 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
             out.recipe = detail::make_transpose_recipe(out.recipe, out.shape[0], out.shape[1]);
             std::swap(out.shape[0], out.shape[1]);
         }
+        // LFM2: the converter squeezed conv.conv [C, 1, K] to [C, K] (shape only).
+        if (a == "lfm2" && b && b->part == "shortconv.conv" && b->suffix == "weight" && out.shape.size() == 2)
+            out.shape.insert(out.shape.begin() + 1, 1);
         if (out.recipe && A->norm_plus_one && out.name.ends_with("norm.weight"))
             out.recipe = std::make_shared<NormMinusOne>(out.recipe);
         res.plan.tensors.push_back(std::move(out));
