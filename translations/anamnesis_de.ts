@@ -1121,6 +1121,18 @@ Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translatio
             <source>%1 is a remote model: only its headers were downloaded. Download it to convert it.</source>
             <translation>%1 ist ein entferntes Modell: nur seine Kopfdaten wurden geladen. Laden Sie es herunter, um es umzuwandeln.</translation>
         </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Abbrechen</translation>
+        </message>
+        <message>
+            <source>Stop opening (a remote model's download stops at once)</source>
+            <translation>Öffnen abbrechen (das Laden eines entfernten Modells endet sofort)</translation>
+        </message>
+        <message>
+            <source>Opening cancelled</source>
+            <translation>Öffnen abgebrochen</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::MetadataValueDialog</name>

@@ -1119,6 +1119,18 @@ Only its headers are downloaded; it opens read-only.</source>
             <source>%1 is a remote model: only its headers were downloaded. Download it to convert it.</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Stop opening (a remote model's download stops at once)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Opening cancelled</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::MetadataValueDialog</name>

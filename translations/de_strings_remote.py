@@ -27,4 +27,7 @@ REMOTE = {
     (P, "Downloading the rows shown…"): "Die gezeigten Zeilen werden geladen…",
     (S, "A remote model: download it to convert it"): "Ein entferntes Modell: laden Sie es herunter, um es umzuwandeln",
     (S, "%1 (remote: headers only, %2 downloaded)"): "%1 (entfernt: nur Kopfdaten, %2 geladen)",
+    (M, "Cancel"): "Abbrechen",
+    (M, "Stop opening (a remote model's download stops at once)"): "Öffnen abbrechen (das Laden eines entfernten Modells endet sofort)",
+    (M, "Opening cancelled"): "Öffnen abgebrochen",
 }

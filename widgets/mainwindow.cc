@@ -33,6 +33,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -116,6 +117,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     busy_->setVisible(false);
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(busy_);
+    cancelLoads_ = new QToolButton(this);
+    cancelLoads_->setObjectName(QStringLiteral("cancelLoads"));
+    cancelLoads_->setIcon(QIcon::fromTheme(QStringLiteral("process-stop")));
+    cancelLoads_->setText(tr("Cancel"));
+    cancelLoads_->setToolTip(tr("Stop opening (a remote model's download stops at once)"));
+    cancelLoads_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    cancelLoads_->setVisible(false);
+    connect(cancelLoads_, &QToolButton::clicked, this, &MainWindow::cancelLoads);
+    statusBar()->addPermanentWidget(cancelLoads_);
 
     confirmClose_ = [this] {
         QMessageBox box(QMessageBox::Question, tr("Conversion running"),
@@ -351,6 +361,7 @@ void MainWindow::openPaths(const QStringList& paths) {
         const quint64 order = nextOrder_++;
         setStatus(tr("Opening %1…").arg(QFileInfo(path).fileName()));
         busy_->setVisible(true);
+        cancelLoads_->setVisible(true);
         loads_.startIndependent<LoadResult>(
             this,
             [path](const std::atomic<bool>& cancel) {
@@ -366,8 +377,20 @@ void MainWindow::openPaths(const QStringList& paths) {
     }
 }
 
+void MainWindow::cancelLoads() {
+    if (pending_ == 0) return;
+    loads_.cancel();  // the workers see their flags; their results are dropped
+    pending_ = 0;
+    loading_.clear();
+    busy_->setVisible(false);
+    cancelLoads_->setVisible(false);
+    setStatus(tr("Opening cancelled"));
+    if (!failures_.isEmpty()) reportFailures();  // what failed before the cancel
+}
+
 void MainWindow::onLoaded(const LoadResult& r, quint64 order) {
     busy_->setVisible(pending_ > 0);
+    cancelLoads_->setVisible(pending_ > 0);
     if (!r.model) {
         setStatus(tr("Could not open %1").arg(QFileInfo(r.path).fileName()), true);
         failures_ << r;

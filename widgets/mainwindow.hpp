@@ -17,6 +17,7 @@
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QToolButton;
 class QStackedWidget;
 class QTabWidget;
 
@@ -43,6 +44,10 @@ public:
     /// Wait for every model still loading, and every Hugging Face folder
     /// still being described (closing does this).
     void waitForLoads();
+    /// Stop every model still opening (the status bar's Cancel): a remote
+    /// model's transfers stop at once, a local parse's result is dropped;
+    /// nothing is reported as failed.
+    void cancelLoads();
 
     /// Open the conversion wizard for the current model (nullptr if none).
     ConvertWizard* convertCurrent();
@@ -110,6 +115,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QLabel* status_ = nullptr;
     QProgressBar* busy_ = nullptr;
+    QToolButton* cancelLoads_ = nullptr;  ///< beside busy_ while models open
     QList<QAction*> modelActions_;
     QList<QPointer<ConvertWizard>> wizards_;
     int pending_ = 0;

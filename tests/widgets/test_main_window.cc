@@ -31,7 +31,13 @@
 
 #include "test_support.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <QApplication>
+#include <QToolButton>
 #include <QDir>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -67,7 +73,7 @@ QString hfInputs() { return QString::fromStdString(amn::test::shared_fixtures_di
 void drop(QWidget* target, const QStringList& files) {
     QMimeData mime;
     QList<QUrl> urls;
-    for (const auto& f : files) urls << QUrl::fromLocalFile(f);
+    for (const auto& f : files) urls << (f.startsWith("http") ? QUrl(f) : QUrl::fromLocalFile(f));  // a link, as from a browser
     mime.setUrls(urls);
     const QPoint pos = target->rect().center();
     QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
@@ -109,6 +115,43 @@ private slots:
         drop(&w, more);
         QTRY_COMPARE(opened.count(), 1 + more.size());
         QCOMPARE(w.modelCount(), 1 + more.size());
+    }
+
+    // A link dropped from a browser opens as a remote model on a worker; the
+    // status bar's Cancel stops it at any time: here a server that accepts
+    // the connection and never answers (its timeout set to 10 minutes, so
+    // only the cancel can end the transfer); nothing is reported as failed.
+    void cancelStopsARemoteOpen() {
+        const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+        QVERIFY(s >= 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        QVERIFY(::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::listen(s, 4) == 0 &&
+                ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+        qputenv("HF_HUB_DOWNLOAD_TIMEOUT", "600");
+        {
+            MainWindow w;
+            w.setErrorDialogs(false);
+            w.show();
+            QSignalSpy failed(&w, &MainWindow::openFailed);
+            QSignalSpy opened(&w, &MainWindow::modelOpened);
+            drop(&w, {QString("http://127.0.0.1:%1/model.gguf").arg(ntohs(a.sin_port))});
+            QCOMPARE(w.pendingLoads(), 1);
+            auto* cancel = w.findChild<QToolButton*>("cancelLoads");
+            QVERIFY(cancel && cancel->isVisible());
+            QTest::qWait(300);  // the request is out, its answer pending
+            cancel->click();
+            QCOMPARE(w.pendingLoads(), 0);
+            QVERIFY(!cancel->isVisible());
+            w.waitForLoads();  // returns: the transfer saw the flag (else: 10 minutes per try)
+            QTest::qWait(50);
+            QCOMPARE(failed.count(), 0);
+            QCOMPARE(opened.count(), 0);
+        }
+        qunsetenv("HF_HUB_DOWNLOAD_TIMEOUT");
+        ::close(s);
     }
 
     // Tabs name the model: GGUF general.name, HF org/name from a cache path,
