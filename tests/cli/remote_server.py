@@ -186,7 +186,8 @@ def start(state, root):
     with open(conf, "w") as f:
         f.write(nginx_conf(state, root, ports, key, crt))
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    r = subprocess.run([nginx, "-p", state, "-c", conf], capture_output=True, text=True)
+    # -e: the error log before the configuration is read (not /var/log/nginx: no root needed)
+    r = subprocess.run([nginx, "-p", state, "-e", os.path.join(state, "error.log"), "-c", conf], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("nginx did not start: " + r.stderr)
     pid = os.fork()
