@@ -33,7 +33,7 @@ ModelPtr loadModel(const QString& path, const std::atomic<bool>* cancel) {
         m->catalog = amn::open_model(local);
     } catch (const amn::Error& e) {
         if (!m->remote) throw;
-        throw amn::Error(e.code(), m->remote->relabel(e.message()), m->remote->relabel(e.file()), e.tensor());
+        throw m->remote->relabel(e);
     }
     m->plan = amn::make_plan(m->catalog);
     m->inspection = amn::inspect(m->catalog, m->plan);

@@ -19,7 +19,7 @@ void ModelArg::relabel(Catalog& cat) const {
 
 amn::Error ModelArg::relabel(const amn::Error& e) const {
     if (!remote_) return e;
-    return amn::Error(e.code(), relabel(e.message()), relabel(e.file()), e.tensor());
+    return remote_->relabel(e);
 }
 
 void ModelArg::write_json(amn::JsonWriter& w) const {

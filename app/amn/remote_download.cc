@@ -30,7 +30,7 @@ std::string download_remote_model(const std::string& spec, const std::vector<std
     try {
         for (const auto& s : open_model(remote.local_path()).shards) shards.push_back(s.path);
     } catch (const Error& e) {
-        throw Error(e.code(), remote.relabel(e.message()), remote.relabel(e.file()), e.tensor());
+        throw remote.relabel(e);
     }
     const std::string dir = remote.default_download_dir();
     if (!quiet) std::fprintf(stderr, "amn: downloading %s to %s\n", printable(spec).c_str(), printable(dir).c_str());

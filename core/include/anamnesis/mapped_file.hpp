@@ -98,7 +98,9 @@ public:
     /// range is clamped to the file size (a range past the end is the
     /// parser's own truncation error to report). Parsers call it before
     /// every header read whose bytes a remote reader may not have fetched.
-    void require(std::uint64_t offset, std::uint64_t length, bool at_least = false) const;
+    void require(std::uint64_t offset, std::uint64_t length, bool at_least = false) const {
+        if (present_) require_partial(offset, length, at_least);  // inline: parsers call it per value read
+    }
 
     /// Mark the file at `path` partial: open() of that path (compared after
     /// std::filesystem::absolute + lexically_normal) gives a MappedFile whose
@@ -123,6 +125,7 @@ private:
     struct Released;  // the page ranges release() dropped, coalesced
     std::unique_ptr<Released> released_;
     std::shared_ptr<const ByteRanges> present_;  // set for a partial file: the real bytes
+    void require_partial(std::uint64_t offset, std::uint64_t length, bool at_least) const;
 };
 
 using MappedFilePtr = std::shared_ptr<const MappedFile>;

@@ -26,6 +26,7 @@
 /// is `{HF_ENDPOINT}/api/models/{repo}/revision/{rev}?blobs=true`
 /// (`siblings[].rfilename`, `.size`), a file `{HF_ENDPOINT}/{repo}/resolve/{rev}/{path}`.
 #include "anamnesis/catalog.hpp"
+#include "anamnesis/error.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -143,6 +144,9 @@ public:
     /// stands for (messages, notes, paths of a catalog opened from
     /// local_path()).
     std::string relabel(std::string text) const;
+    /// `e` with its file and message relabelled (an error raised while
+    /// reading local_path()).
+    Error relabel(const Error& e) const;
     /// relabel() applied to every path and message of a catalog opened from
     /// local_path() (call after everything that reads files is done).
     void relabel(Catalog& cat) const;

@@ -99,8 +99,8 @@ void MappedFile::unmark_partial(const std::string& path) noexcept {
     }
 }
 
-void MappedFile::require(std::uint64_t offset, std::uint64_t length, bool at_least) const {
-    if (!present_ || offset >= size_) return;
+void MappedFile::require_partial(std::uint64_t offset, std::uint64_t length, bool at_least) const {
+    if (offset >= size_) return;
     if (length > size_ - offset) length = size_ - offset;
     if (const auto gap = present_->first_missing(offset, length))
         throw MissingBytes{path_, *gap, offset + length - *gap, at_least};

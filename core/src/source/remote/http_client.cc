@@ -75,6 +75,16 @@ bool transient(CURLcode rc) {
     }
 }
 
+// "bytes FIRST-LAST/TOTAL" of a Content-Range header; false for anything else.
+bool parse_content_range(const std::string* header, std::uint64_t& first, std::uint64_t& last, std::uint64_t& total) {
+    unsigned long long f = 0, l = 0, t = 0;
+    if (!header || std::sscanf(header->c_str(), "bytes %llu-%llu/%llu", &f, &l, &t) != 3 || l < f) return false;
+    first = f;
+    last = l;
+    total = t;
+    return true;
+}
+
 }  // namespace
 
 std::string url_origin(const std::string& url) {
@@ -336,7 +346,7 @@ HttpBody HttpClient::get_range(const std::string& url, std::uint64_t offset, std
     }
     const std::string* cr = a.header("content-range");
     std::uint64_t first = 0, last = 0, total = 0;
-    if (!cr || std::sscanf(cr->c_str(), "bytes %lu-%lu/%lu", &first, &last, &total) != 3 || last < first)
+    if (!parse_content_range(cr, first, last, total))
         throw Error(ErrorCode::Network, "HTTP 206 without a usable Content-Range (" + (cr ? *cr : std::string("none")) + ")", where);
     if (first != offset || last - first + 1 != a.body.size() || last >= total)
         throw Error(ErrorCode::Network,
@@ -364,7 +374,7 @@ void HttpClient::download(const std::string& url, int fd, std::uint64_t offset, 
             if (a.status == 206) {
                 const std::string* cr = a.header("content-range");
                 std::uint64_t first = 0, last = 0, all = 0;
-                if (!cr || std::sscanf(cr->c_str(), "bytes %lu-%lu/%lu", &first, &last, &all) != 3 || first != offset)
+                if (!parse_content_range(cr, first, last, all) || first != offset)
                     throw Error(ErrorCode::Network, "HTTP 206 for bytes " + (cr ? *cr : std::string("?")) + " to a request from byte " +
                                                         std::to_string(offset), where);
                 if (all != total)

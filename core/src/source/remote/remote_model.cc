@@ -33,14 +33,25 @@ constexpr std::uint64_t kSlackExact = 1024;             // read on past an exact
 constexpr std::uint64_t kSlackAtLeast = 32 * 1024;      // … and past a lower bound
 constexpr int kMaxRounds = 200000;
 
-// The files a local inspection reads beside a model, fetched whole.
+// The files a local inspection reads beside a model, fetched whole; `probe`:
+// also looked for beside a single-file URL (whose folder is not listed: one
+// request each, so only what inspection needs most).
+struct Companion {
+    std::string_view name;
+    bool probe;
+};
+constexpr std::array<Companion, 20> kCompanions = {{
+    {"config.json", true}, {"generation_config.json", true}, {"hf_quant_config.json", true}, {"quantize_config.json", true},
+    {"quant_config.json", false}, {"tokenizer.json", true}, {"tokenizer_config.json", true}, {"tokenizer.model", true},
+    {"special_tokens_map.json", true}, {"added_tokens.json", false}, {"vocab.json", false}, {"vocab.txt", false},
+    {"merges.txt", false}, {"chat_template.jinja", false}, {"chat_template.json", false}, {"params.json", false},
+    {"preprocessor_config.json", false}, {"processor_config.json", false}, {"sentencepiece.bpe.model", false},
+    {"spiece.model", false},
+}};
+
 bool is_companion(std::string_view name) {
-    static const std::array<std::string_view, 20> names = {
-        "config.json", "generation_config.json", "hf_quant_config.json", "quantize_config.json", "quant_config.json",
-        "tokenizer.json", "tokenizer_config.json", "tokenizer.model", "special_tokens_map.json", "added_tokens.json",
-        "vocab.json", "vocab.txt", "merges.txt", "chat_template.jinja", "chat_template.json", "params.json",
-        "preprocessor_config.json", "processor_config.json", "sentencepiece.bpe.model", "spiece.model"};
-    return std::find(names.begin(), names.end(), name) != names.end() || name.ends_with(".index.json");
+    return std::any_of(kCompanions.begin(), kCompanions.end(), [&](const Companion& c) { return c.name == name; }) ||
+           name.ends_with(".index.json");
 }
 
 std::string last_segment(const std::string& url) {
@@ -296,9 +307,9 @@ void RemoteModel::State::open_url(const std::string& url) {
     // A GGUF carries its own configuration; any other file is inspected with
     // the companions of its folder, as locally.
     if (!name.ends_with(".gguf"))
-        for (const char* companion : {"config.json", "hf_quant_config.json", "quantize_config.json", "generation_config.json",
-                                      "tokenizer.json", "tokenizer_config.json", "tokenizer.model", "special_tokens_map.json"}) {
-            if (!names.insert(companion).second) continue;
+        for (const auto& c : kCompanions) {
+            const std::string companion(c.name);
+            if (!c.probe || !names.insert(companion).second) continue;
             add(base + companion + query, companion, 0, false);
             if (!fetch_whole(files.back(), true)) files.pop_back();
         }
@@ -335,7 +346,7 @@ RemoteModel RemoteModel::open(const std::string& spec, const RemoteOptions& opti
         }
     } catch (const Error& e) {
         RemoteModel failed(std::move(s));
-        throw Error(e.code(), failed.relabel(e.message()), failed.relabel(e.file()), e.tensor());
+        throw failed.relabel(e);
     }
     // Done: the mirror is complete for parsing; later opens need no checks.
     // The caller's callbacks are not kept (they may not outlive this call).
@@ -484,6 +495,10 @@ std::string RemoteModel::relabel(std::string text) const {
         at += s_->label.size();
     }
     return text;
+}
+
+Error RemoteModel::relabel(const Error& e) const {
+    return Error(e.code(), relabel(e.message()), relabel(e.file()), e.tensor());
 }
 
 void RemoteModel::relabel(Catalog& cat) const {
