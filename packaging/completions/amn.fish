@@ -5,7 +5,7 @@
 
 set -l amn_commands parse inspect info remember dequantize convert forget quantize help
 set -l amn_ftypes F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q2_K Q2_K_S Q3_K Q3_K_S Q3_K_M Q3_K_L Q4_K Q4_K_S Q4_K_M Q5_K Q5_K_S Q5_K_M Q6_K IQ4_NL IQ4_XS IQ3_S IQ3_M IQ3_XS IQ3_XXS IQ2_M IQ2_S IQ2_XS IQ2_XXS IQ1_S IQ1_M TQ1_0 TQ2_0 MXFP4_MOE Q1_0 Q2_0
-set -l amn_schemes bnb-nf4 bnb-fp4 bnb-int8 fp8 fp8-block-deepseek w4a16 w4a16-asym w8a16 w8a16-asym mlx mlx:2 mlx:3 mlx:4 mlx:5 mlx:6 mlx:8
+set -l amn_schemes bnb-nf4 bnb-fp4 bnb-int8 fp8 fp8-block-deepseek w4a16 w4a16-asym w8a16 w8a16-asym mlx mlx:2 mlx:3 mlx:4 mlx:5 mlx:6 mlx:8 mlx:mxfp4 mlx:nvfp4 mlx:mxfp8
 set -l amn_targets $amn_schemes gguf:$amn_ftypes
 set -l amn_types F32 F16 BF16 Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 Q2_K Q3_K Q4_K Q5_K Q6_K IQ4_NL IQ4_XS IQ3_S IQ3_XXS IQ2_S IQ2_XS IQ2_XXS IQ1_S IQ1_M TQ1_0 TQ2_0 MXFP4 NVFP4
 

@@ -104,19 +104,25 @@ void reference_rows(const char* file, int expected) {
     if (cases.size() != expected) qFatal("%s: %d cases, expected %d", file, int(cases.size()), expected);
     for (const auto& cv : cases) {
         const QJsonObject c = cv.toObject();
-        const QString row = c["model"].toString() + " " + QString::number(c["bits"].toInt()) + "-bit g" +
-                            QString::number(c["group_size"].toInt());
+        const QString row = c["model"].toString() + " " +
+                            (c.contains("mode") ? c["mode"].toString()
+                                                : QString::number(c["bits"].toInt()) + "-bit g" +
+                                                      QString::number(c["group_size"].toInt()));
         QTest::newRow(qPrintable(row)) << c;
     }
 }
 
-// amn forget ../shared/fixtures/hf-gguf/inputs/MODEL --to mlx:B --group-size G into `tmp`;
-// the output folder, or empty (with a QTest warning) when amn failed.
+// amn forget ../shared/fixtures/hf-gguf/inputs/MODEL --to mlx:B --group-size G (a case with a
+// "mode": --to mlx:MODE, its default group) into `tmp`; the output folder, or empty (with a
+// QTest warning) when amn failed.
 QString forget_mlx(const QTemporaryDir& tmp, const QString& mlx_dir, const QJsonObject& c) {
     const QString out = tmp.filePath("out");
-    const auto r = run_amn({"forget", mlx_dir + "/../hf-gguf/inputs/" + c["model"].toString(), "--to",
-                            "mlx:" + QString::number(c["bits"].toInt()), "--group-size", QString::number(c["group_size"].toInt()),
-                            "-o", out});
+    QStringList args{"forget", mlx_dir + "/../hf-gguf/inputs/" + c["model"].toString(), "--to"};
+    if (c.contains("mode"))
+        args << "mlx:" + c["mode"].toString();
+    else
+        args << "mlx:" + QString::number(c["bits"].toInt()) << "--group-size" << QString::number(c["group_size"].toInt());
+    const auto r = run_amn(args << "-o" << out);
     if (r.exit_code != 0) {
         qWarning().noquote() << r.err;
         return {};
@@ -320,7 +326,7 @@ private slots:
     }
 
     // The files the real mlx_lm.convert -q writes, byte for byte.
-    void forgetToMlxAsMlxLmConvert_data() { reference_rows("mlx_convert_reference.json", 5); }
+    void forgetToMlxAsMlxLmConvert_data() { reference_rows("mlx_convert_reference.json", 10); }
     void forgetToMlxAsMlxLmConvert() {
         SKIP_WITHOUT_MLX(dir);
         QFETCH(QJsonObject, c);
@@ -342,6 +348,8 @@ private slots:
         QTest::newRow("7 bits") << QStringList{"--to", "mlx:7"} << "unknown scheme 'mlx:7'";
         QTest::newRow("group 48") << QStringList{"--to", "mlx:4", "--group-size", "48"} << "32, 64 or 128";
         QTest::newRow("--blocksize") << QStringList{"--to", "mlx", "--blocksize", "64"} << "--blocksize does not apply";
+        QTest::newRow("mxfp4 group 64") << QStringList{"--to", "mlx:mxfp4", "--group-size", "64"} << "group size of 32";
+        QTest::newRow("nvfp4 group 32") << QStringList{"--to", "mlx:nvfp4", "--group-size", "32"} << "group size of 16";
     }
     void forgetToMlxRefuses() {
         SKIP_WITHOUT_MLX(dir);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to MLX (mlx-lm's quantized folders, `mlx_lm.convert -q`): the
-// scheme row and its quantizer. Affine mode, as mx.quantize computes it on
-// the CPU (kernels/mlx: per group of G along the row, float32 min/max,
-// the edge value exact, scales and biases rounded to the weight dtype after
-// the codes are chosen); the codes packed into uint32 words as one LSB-first
-// bit stream per row. A module P gets P.weight (U32 [out, in·bits/32]),
-// P.scales and P.biases ([out, in/G], the weight's dtype).
+// scheme row and its quantizer, as mx.quantize computes it on the CPU
+// (kernels/mlx). Affine mode: per group of G along the row, float32
+// min/max, the edge value exact, scales and biases rounded to the weight
+// dtype after the codes are chosen; the codes packed into uint32 words as
+// one LSB-first bit stream per row; a module P gets P.weight (U32
+// [out, in·bits/32]), P.scales and P.biases ([out, in/G], the weight's
+// dtype). The fp modes (`mlx_lm.convert -q --q-mode mxfp4|nvfp4|mxfp8`):
+// E2M1 or E4M3 codes with one U8 scale per 32 (E8M0) or 16 (E4M3) values,
+// P.weight and P.scales only.
 // Which modules are quantized (mlx-lm's predicate: Linear and Embedding
 // weights whose rows G divides), the config.json keys and the file layout
 // are the row's flags (forget_st_rows.hpp), read by forget_st.cc.
@@ -16,6 +19,8 @@
 #include "kernels/mlx/mlx_kernels.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
 
 namespace amn::forget_st_internal {
 namespace {
@@ -28,6 +33,7 @@ public:
     MlxQuantizer(const MlxParams& p, const QuantWeight& w) : SchemeQuantizer(w), p_(p) {}
 
     void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+        if (p_.mode != MlxMode::Affine) return encode_fp(x, row0, nrows, s, put, loss);
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C, G = C / p_.group_size, row_bytes = C * p_.bits / 8;
         s.a.resize(C);
@@ -46,26 +52,60 @@ public:
     }
 
 private:
+    // mxfp4 / nvfp4 / mxfp8: the packed codes and one scale byte per group.
+    void encode_fp(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) {
+        RoundTrip rt(w_, s, x, nrows, loss);
+        const u64 C = w_.C, g = mk::fp_group_size(p_.mode), G = C / g, row_bytes = C * p_.bits / 8, group_bytes = g * p_.bits / 8;
+        s.b.resize(nrows * row_bytes);
+        s.a.resize(nrows * G);
+        for (u64 r = 0; r < nrows; ++r) {
+            float* y = rt.y();
+            for (u64 j = 0; j < G; ++j)
+                mk::fp_quantize_group(p_.mode, w_.wdtype, x + r * C + j * g, s.b.data() + r * row_bytes + j * group_bytes,
+                                      s.a.data() + r * G + j, y ? y + j * g : nullptr);
+            rt.row(r);
+        }
+        put(0, row0 * row_bytes, s.b);
+        put(1, row0 * G, s.a);
+    }
+
     MlxParams p_;
 };
 
-bool writes(const QuantParams& s) {
-    const auto* p = std::get_if<MlxParams>(&s);
-    return p && p->mode == MlxMode::Affine;
-}
+bool writes(const QuantParams& s) { return std::holds_alternative<MlxParams>(s); }
 
-// "mlx" (4-bit), "mlx:2" … "mlx:8".
+// The fp modes by name, as mlx_lm.convert's --q-mode.
+constexpr std::pair<std::string_view, MlxMode> kFpModes[] = {
+    {"mlx:mxfp4", MlxMode::Mxfp4}, {"mlx:nvfp4", MlxMode::Nvfp4}, {"mlx:mxfp8", MlxMode::Mxfp8}};
+
+// "mlx" (affine 4-bit), "mlx:2" … "mlx:8" (affine), "mlx:mxfp4", "mlx:nvfp4",
+// "mlx:mxfp8" (mlx-lm's mode defaults: group 32, 16, 32; 4, 4, 8 bits).
 QuantParams parse(std::string_view name, const StSchemeOptions& o) {
     MlxParams p;
+    p.scale_dtype = DType::BF16;  // the weight's, per weight (affine)
+    for (const auto& [n, mode] : kFpModes)
+        if (name == n) {
+            p.mode = mode;
+            p.bits = mode == MlxMode::Mxfp8 ? 8u : 4u;
+            p.group_size = o.group_size.value_or(mk::fp_group_size(mode));
+            p.scale_dtype = DType::U8;
+            return p;
+        }
     p.mode = MlxMode::Affine;
     p.bits = name.size() > 4 ? static_cast<unsigned>(name[4] - '0') : 4u;
     p.group_size = o.group_size.value_or(64);
-    p.scale_dtype = DType::BF16;  // the weight's, per weight
     return p;
 }
 
 std::string refuse(const QuantParams& s) {
     const auto& p = std::get<MlxParams>(s);
+    if (p.mode != MlxMode::Affine) {
+        const auto g = mk::fp_group_size(p.mode);
+        if (p.group_size != g)
+            return "MLX " + std::string(mlx_mode_name(p.mode)) + " quantization has a group size of " + std::to_string(g) +
+                   " (mx.quantize), not " + std::to_string(p.group_size);
+        return {};
+    }
     if (p.bits < 2 || p.bits > 8 || p.bits == 7)
         return "MLX affine quantization takes 2, 3, 4, 5, 6 or 8 bits, not " + std::to_string(p.bits);
     if (p.group_size != 32 && p.group_size != 64 && p.group_size != 128)
@@ -75,16 +115,21 @@ std::string refuse(const QuantParams& s) {
 
 QuantParams weight_params(const QuantParams& s, u64, u64, DType wdtype) {
     MlxParams p = std::get<MlxParams>(s);
-    p.scale_dtype = wdtype;
+    if (p.mode == MlxMode::Affine) p.scale_dtype = wdtype;
     return p;
 }
 
 std::string label(const QuantParams& s) {
     const auto& p = std::get<MlxParams>(s);
+    if (p.mode != MlxMode::Affine)
+        return "mlx:" + std::string(mlx_mode_name(p.mode)) + " (group " + std::to_string(p.group_size) + ")";
     return "mlx:" + std::to_string(p.bits) + " (affine, group " + std::to_string(p.group_size) + ")";
 }
 
-std::string output_tag(const QuantParams& s) { return std::to_string(std::get<MlxParams>(s).bits) + "bit"; }
+std::string output_tag(const QuantParams& s) {
+    const auto& p = std::get<MlxParams>(s);
+    return p.mode == MlxMode::Affine ? std::to_string(p.bits) + "bit" : std::string(mlx_mode_name(p.mode));
+}
 
 // mlx-lm `quantize_model`: {"group_size", "bits", "mode"}.
 void config(const QuantParams& s, JsonWriter& w) {
@@ -95,6 +140,8 @@ void config(const QuantParams& s, JsonWriter& w) {
 std::vector<OutSpec> outputs(const QuantParams& s, const std::string& prefix, u64 R, u64 C, DType wdtype) {
     const auto& p = std::get<MlxParams>(s);
     const u64 G = C / p.group_size;
+    if (p.mode != MlxMode::Affine)
+        return {{prefix + "weight", DType::U32, {R, C * p.bits / 32}}, {prefix + "scales", DType::U8, {R, G}}};
     return {{prefix + "weight", DType::U32, {R, C * p.bits / 32}},
             {prefix + "scales", wdtype, {R, G}},
             {prefix + "biases", wdtype, {R, G}}};
@@ -152,7 +199,7 @@ std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams& s, const QuantWeig
 const StSchemeRow& mlx_row() {
     static const StSchemeRow r = [] {
         StSchemeRow r;
-        r.names = {"mlx", "mlx:2", "mlx:3", "mlx:4", "mlx:5", "mlx:6", "mlx:8"};
+        r.names = {"mlx", "mlx:2", "mlx:3", "mlx:4", "mlx:5", "mlx:6", "mlx:8", "mlx:mxfp4", "mlx:nvfp4", "mlx:mxfp8"};
         r.facts_family = "mlx";
         r.takes_group_size = true;
         r.selection = Selection::MlxLm;

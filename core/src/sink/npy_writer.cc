@@ -105,7 +105,8 @@ std::vector<Recipe::InputRange> preview_inputs(const LogicalTensor& t, std::uint
         auto& p = in[0];
         const std::uint64_t rows = t.recipe->rows();
         // Rows' share, rounded out (a share may end inside a byte of packed codes).
-        const unsigned __int128 end = (static_cast<unsigned __int128>(p.len) * decode_rows + rows - 1) / rows;
+        __extension__ typedef unsigned __int128 u128;  // len × rows can pass 2^64
+        const u128 end = (static_cast<u128>(p.len) * decode_rows + rows - 1) / rows;
         p.len = static_cast<std::uint64_t>(end);
     }
     return in;

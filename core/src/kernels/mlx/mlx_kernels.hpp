@@ -13,6 +13,7 @@
 // mlx/backend/cpu/unary_ops.h `FromFP8` (l.154-173).
 
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/quant_params.hpp"
 
 #include <bit>
 #include <cstddef>
@@ -105,5 +106,34 @@ void pack_codes(unsigned bits, const std::uint8_t* q, std::uint8_t* bytes, std::
 /// (n floats). `q` is scratch of n bytes.
 void affine_quantize_row(unsigned bits, std::size_t group, DType dtype, const float* x, std::size_t n, std::uint8_t* q,
                          std::uint8_t* packed, float* scales, float* biases, float* y);
+
+}  // namespace amn::kernels::mlx
+
+namespace amn::kernels::mlx {
+
+/// Elements per scale of an fp mode: 16 (nvfp4), 32 (mxfp4, mxfp8).
+constexpr std::size_t fp_group_size(MlxMode mode) noexcept { return mode == MlxMode::Nvfp4 ? 16 : 32; }
+
+/// MLX's f32 → E4M3 (`detail::ToFP8`, mlx/backend/cpu/unary_ops.h l.120-152):
+/// round to nearest even; |f| ≥ 464, ±inf and NaN saturate to ±448 (0x7E /
+/// 0xFE) — 0x7F / 0xFF are never produced; the sign bit kept (−0 → 0x80).
+std::uint8_t e4m3_from_float(float f) noexcept;
+
+/// One group of an fp mode quantized as mx.quantize does on the CPU
+/// (mlx/ops.cpp `fp_quantize`, l.5101-5206, the graph the CPU runs; every
+/// elementwise step rounded to `dtype`, the weight's: BF16, F16 or F32).
+/// `x`: fp_group_size(mode) values of that dtype, widened to f32.
+/// - mxfp4 / mxfp8: s = rnd(max|x| / maxval) (maxval 6 / 448), e = 0 for
+///   s = 0 else rint(rnd(log2 s)), scale byte e + 127 (E8M0: an all-zero
+///   group gets 127), wq = rnd(x / rnd(2^e)); mxfp4 codes argmin_k
+///   rnd(|rnd(wq − LUT[k])|) over the E2M1 table (+0 … 6, −0 … −6; the first
+///   minimum), two per byte low nibble first (16 bytes); mxfp8 codes
+///   e4m3_from_float(wq), one byte each (32 bytes).
+/// - nvfp4: s = rnd(max|x| / 6), scale byte e4m3_from_float(s), wq =
+///   rnd(x / e4m3_value(byte)) then the E2M1 argmin in f32 (8 bytes); an
+///   all-zero group gives scale 0 and codes 0 (0/0 is NaN: no code wins).
+/// `codes` receives the packed codes, `scale` the scale byte; when `y` is
+/// not null it receives what mx.dequantize gives back (BF16 values).
+void fp_quantize_group(MlxMode mode, DType dtype, const float* x, std::uint8_t* codes, std::uint8_t* scale, float* y);
 
 }  // namespace amn::kernels::mlx
