@@ -162,10 +162,24 @@ enum class GeneratedRule : std::uint8_t {
     Phi3RopeFactors,  ///< Phi3MiniModel: `rope_factors_long/short.weight` + rope.scaling.attn_factor
 };
 
+/// GGUF → HF: how a GGUF tensor goes back when it is not one HF tensor of its
+/// own shape (hf_layout.cc; the recipe is layout_recipes.hpp make_group_join_recipe).
+/// The default (parts 0) is a plain rename.
+struct HfJoin {
+    std::uint8_t part = 0;       ///< this tensor's place among the joined parts (concatenated in this order)
+    std::uint8_t parts = 0;      ///< 0: renamed alone; 1: alone but transposed; ≥ 2: joined along rows per group
+    bool interleave = false;     ///< parts alternate row by row (gpt-oss's gate/up = [..., ::2] / [..., 1::2])
+    bool transpose = false;      ///< this part transposed per group first (DeepSeek's k_b = kv_b's nope rows, transposed)
+    bool transpose_out = false;  ///< the joined tensor transposed per group (Llama 4, gpt-oss: experts stored [E, in, out])
+    bool flatten = false;        ///< 3-D parts joined into a 2-D [groups · rows, cols] (DeepSeek's kv_b_proj)
+    bool bare = false;           ///< no ".weight" suffix, and a bias is "<name>_bias" (gpt-oss, Llama 4's fused experts)
+};
+
 /// The canonical HF tensor name (template, no suffix) of a GGUF kind, for GGUF → HF.
 struct HfTensorName {
     TensorKind kind;
     std::string_view hf;  ///< "model.layers.{bid}.self_attn.q_proj"
+    HfJoin join{};
 };
 
 /// One architecture.
