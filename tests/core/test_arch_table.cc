@@ -429,9 +429,11 @@ void TestArchTable::names_two_way() {
     QVERIFY(!filter_tensor_name(llama, "vision_tower.x.weight"));
     QCOMPARE(*filter_tensor_name(llama, "language_model.model.norm.weight"), std::string("model.norm.weight"));
     // The GGUF → HF rows: every kind's canonical HF name maps back to that kind (experts: the stacked name).
+    // A joined name (HfJoin parts ≥ 2: GraniteMoe's input_linear, DeepSeek's kv_b_proj, fused gate_up_proj) is
+    // the converter's input before its split: test_cli_hf_roundtrip converts it back.
     for (const auto& row : arch_rows())
         for (const auto& h : row.hf_names) {
-            if (std::find(row.kinds.begin(), row.kinds.end(), h.kind) == row.kinds.end()) continue;
+            if (std::find(row.kinds.begin(), row.kinds.end(), h.kind) == row.kinds.end() || h.join.parts >= 2) continue;
             std::string hf(h.hf), gg(tensor_kind_name(h.kind));
             if (auto p = hf.find("{bid}"); p != std::string::npos) hf.replace(p, 5, "1");
             if (auto p = gg.find("{bid}"); p != std::string::npos) gg.replace(p, 5, "1");
