@@ -329,6 +329,24 @@ constexpr HfTensorName kDeepseek2Names[] = {
 };
 constexpr auto kDeepseek2HfNames = joined(kPlainHfNames, kDeepseek2Names);
 
+/// HunYuan dense: Llama's names with per-head query/key layernorms.
+constexpr HfTensorName kHunYuanHfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.query_layernorm"},
+    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.key_layernorm"},
+    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_GATE, "model.layers.{bid}.mlp.gate_proj"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.up_proj"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+};
+
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
 constexpr std::string_view kLlamaClasses[] = {"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
@@ -376,6 +394,7 @@ constexpr std::string_view kLlama4Classes[] = {"Llama4ForConditionalGeneration",
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlMoeClasses[] = {"Qwen3VLMoeForConditionalGeneration"};  // qwen3vl.py Qwen3VLMoeTextModel
+constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"};  // hunyuan.py HunYuanModel
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -471,6 +490,8 @@ constexpr ArchRow kRows[] = {
         "Qwen3VLForConditionalGeneration", "qwen3_vl", "silu", false, false, {}},
     {kQwen3VlMoeClasses, "qwen3vlmoe", VocabStyle::Gpt2, HR::Qwen3VLMoe, kKinds_qwen3vlmoe, false, false, ER::Qwen2Moe, GR::None,
         "Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "silu", false, false, {}},
+    {kHunYuanDenseClasses, "hunyuan-dense", VocabStyle::HunYuan, HR::HunYuanDense, kKinds_hunyuan_dense, false, false, ER::None, GR::None,
+        "HunYuanDenseV1ForCausalLM", "hunyuan_v1_dense", "silu", false, false, kHunYuanHfNames},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

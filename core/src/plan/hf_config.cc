@@ -164,17 +164,58 @@ std::string falcon_config(const arch::ArchRow& row, const GgufKeys& kv, const Hf
     return w.take();
 }
 
-/// The shortest decimal x (as JSON text) with f32(scale · x) == v: what config.json must hold for a
-/// converter that writes `scale * value` as F32 (DeepseekV2Model: yarn_log_multiplier = 0.1 · mscale_all_dim).
-std::string scaled_f32_preimage(float v, double scale) {
-    const double want = static_cast<double>(v) / scale;
+/// The shortest decimal x (as JSON text) near `guess` with f32(forward(x)) == v: what config.json must hold
+/// for a converter that writes forward(value) as F32; nullopt when none of 1…17 significant digits gives v.
+template <class F>
+std::optional<std::string> f32_preimage(float v, double guess, F forward) {
     char buf[40];
     for (int digits = 1; digits <= 17; ++digits) {
-        std::snprintf(buf, sizeof buf, "%.*g", digits, want);
+        std::snprintf(buf, sizeof buf, "%.*g", digits, guess);
         const double x = std::strtod(buf, nullptr);
-        if (static_cast<float>(scale * x) == v) return meta_json(MetaValue::f64(x));
+        if (static_cast<float>(forward(x)) == v) return meta_json(MetaValue::f64(x));
     }
-    return meta_json(MetaValue::f64(want));
+    return std::nullopt;
+}
+
+/// DeepseekV2Model writes yarn_log_multiplier = 0.1 · mscale_all_dim.
+std::string scaled_f32_preimage(float v, double scale) {
+    const double want = static_cast<double>(v) / scale;
+    return f32_preimage(v, want, [&](double x) { return scale * x; }).value_or(meta_json(MetaValue::f64(want)));
+}
+
+/// HunYuanModel's NTK-alpha RoPE back (hunyuan.py: rope.freq_base = rope_theta · alpha^(d / (d − 2)), d = head_dim,
+/// with rope_theta 10000 and rope.scaling.original_context_length 262144 for "dynamic"): rope_theta 10000 and the
+/// alpha that gives the stored base. \throws Error{Unsupported} for another layout (xdrope: base and alpha unknown).
+void hunyuan_rope(ConfigWriter& c, const GgufKeys& kv, std::uint64_t head_dim) {
+    JsonWriter& w = c.w;
+    const auto type = kv.str(c.prefix() + "rope.scaling.type");
+    const auto base = c.get("rope.freq_base");
+    if (!type) {
+        if (base) c.number("rope_theta", "rope.freq_base");
+        return;
+    }
+    const auto orig = c.get("rope.scaling.original_context_length");
+    const MetaValue* fb = kv.catalog().meta(c.prefix() + "rope.freq_base");
+    if (*type != "none" || c.get("rope.scaling.factor").value_or(0) != 1 || !orig || *orig != 262144 || !fb ||
+        fb->type != GgufType::F32 || head_dim <= 2)
+        throw Error(ErrorCode::Unsupported,
+                    "--layout hf: HunYuan RoPE other than the converter's 'dynamic' NTK-alpha form has no config.json "
+                    "equivalent here",
+                    kv.catalog().path);
+    const float v = static_cast<float>(*base);
+    const double e = static_cast<double>(head_dim) / static_cast<double>(head_dim - 2);
+    const auto alpha = f32_preimage(v, std::pow(static_cast<double>(v) / 10000.0, 1.0 / e),
+                                    [&](double a) { return 10000.0 * std::pow(a, e); });
+    if (!alpha)
+        throw Error(ErrorCode::Unsupported, "--layout hf: no NTK alpha gives this HunYuan rope.freq_base", kv.catalog().path);
+    for (const char* k : {"rope.freq_base", "rope.scaling.type", "rope.scaling.factor", "rope.scaling.original_context_length"})
+        c.mark(k);
+    w.key("rope_theta").value(10000.0);
+    w.key("rope_scaling").begin_object();
+    w.key("alpha").raw(*alpha);
+    w.key("factor").value(1.0);
+    w.key("type").value("dynamic");
+    w.end_object();
 }
 
 /// DeepseekV2Model's MLA keys back: the LoRA ranks, the nope / rope / v head sizes (key_length and
@@ -352,7 +393,8 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     c.number("rms_norm_eps", "attention.layer_norm_rms_epsilon");
     c.number(row.gguf == "starcoder2" ? "norm_epsilon" : row.gguf == "exaone" ? "layer_norm_epsilon" : "layer_norm_eps",
              "attention.layer_norm_epsilon");
-    c.number("rope_theta", "rope.freq_base");
+    if (row.gguf == "hunyuan-dense") hunyuan_rope(c, kv, head_dim);
+    else c.number("rope_theta", "rope.freq_base");
     c.number("max_position_embeddings", "context_length");
     w.key("vocab_size").value(vocab_size(kv, c.prefix()));
     w.key("tie_word_embeddings").value(f.tied);
@@ -388,7 +430,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     // Biases.
     if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
                       "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4", "glm4moe", "granitemoe",
-                      "gpt-oss", "llama4", "deepseek2", "mistral3"}))
+                      "gpt-oss", "llama4", "deepseek2", "mistral3", "hunyuan-dense"}))
         w.key("attention_bias").value(f.attention_bias);
     if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss", "mistral3"})) w.key("mlp_bias").value(false);
     if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);
@@ -513,6 +555,11 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
         w.key("block_multiple_of").value(std::uint64_t{256});
         w.key("tie_embedding").value(f.tied);
     }
+    if (row.gguf == "hunyuan-dense") {  // HunYuanModel: eos is config.json's eod_token_id
+        c.any_number("eod_token_id", "tokenizer.ggml.eos_token_id");
+        w.key("use_qk_norm").value(f.qk_norm);
+        w.key("mlp_bias").value(false);
+    }
     if (row.gguf == "minimax-m2") {
         c.number("rotary_dim", "rope.dimension_count");
         c.mark("expert_feed_forward_length");  // = intermediate_size, as the converter writes it
@@ -548,7 +595,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             }
             w.end_object();
         }
-    } else {
+    } else if (row.gguf != "hunyuan-dense") {
         rope_scaling(c, kv, f);
     }
     w.key("torch_dtype").value(torch_dtype(f));
