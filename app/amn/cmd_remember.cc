@@ -57,6 +57,7 @@ int cmd_remember(Args& args, bool convert) {
         opt.config_json = std::move(hf.config_json);
         opt.side_files = std::move(hf.side_files);
         for (const auto& wmsg : hf.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
+        for (const auto& n : hf.notes) std::fprintf(stderr, "amn: note: %s\n", printable(n).c_str());
         if (opt.output.empty()) opt.output = default_hf_layout_output_path(cat, opt.to);
     }
 

@@ -13,7 +13,18 @@ checkpoint fuses projections the converter splits — ERNIE 4.5's qkv_proj —
 comes back from the Hugging Face layout unfused, so its tensors are read in
 another order).
 
-usage: gguf_same_model.py A.gguf B.gguf [--any-order]
+With --rename-arch B may be of another architecture whose key/values are
+A's under its own prefix (Mistral Small 3.1's text model comes back as
+MistralForCausalLM, which the converter writes as `llama`, the same keys
+and tensors as A's `mistral3`).
+
+With --mxfp4-values a tensor A stores as MXFP4 (type 39) may be F32 or BF16
+in B with A's values (gpt-oss's experts come back dequantized, as
+transformers holds them: ggml's dequantize_row_mxfp4 — E2M1 codes of
+kvalues {0, ±1, ±2, ±3, ±4, ±6, ±8, ±12} × 2^(e − 128), the low nibbles
+first — decoded here).
+
+usage: gguf_same_model.py A.gguf B.gguf [--any-order] [--rename-arch] [--mxfp4-values]
 """
 import sys
 
@@ -48,6 +59,25 @@ def read(path):
     return kv, tensors, blobs
 
 
+def mxfp4_values(raw):
+    """ggml's MXFP4 blocks (1 byte E8M0 exponent + 16 bytes of 4-bit codes per 32 values) as float32."""
+    import numpy as np
+    kvalues = np.array([0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12], dtype=np.float32)
+    b = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 17)
+    d = np.ldexp(np.float32(1), b[:, 0].astype(np.int32) - 128).astype(np.float32)
+    qs = b[:, 1:]
+    return np.concatenate([kvalues[qs & 0x0F], kvalues[qs >> 4]], axis=1) * d[:, None]
+
+
+def plain_values(raw, t):
+    import numpy as np
+    if t == 0:
+        return np.frombuffer(raw, dtype="<f4")
+    if t == 30:
+        return (np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16).view(np.float32)
+    return None
+
+
 def struct_peek(r):
     import struct
     return struct.unpack_from("<I", r.b, r.p)[0]
@@ -57,6 +87,10 @@ def main():
     a, b = sys.argv[1], sys.argv[2]
     kva, ta, da = read(a)
     kvb, tb, db = read(b)
+    if "--rename-arch" in sys.argv[3:]:
+        arch = lambda kv: next(v for k, _, _, v in kv if k == "general.architecture") + "."
+        pa, pb = arch(kva), arch(kvb)
+        kvb = [((pa + x[0][len(pb):]) if x[0].startswith(pb) else x[0],) + x[1:] for x in kvb]
     keep = lambda kv: [x for x in kv if not x[0].startswith(("general.", "tokenizer."))]
     kva, kvb = keep(kva), keep(kvb)
     for x, y in zip(kva, kvb):
@@ -71,7 +105,20 @@ def main():
         order_b = sorted(range(len(tb)), key=lambda i: tb[i][0])
         ta, da = [ta[i] for i in order_a], [da[i] for i in order_a]
         tb, db = [tb[i] for i in order_b], [db[i] for i in order_b]
-    for x, y in zip(ta, tb):
+    mxfp4 = "--mxfp4-values" in sys.argv[3:]
+    for i, (x, y) in enumerate(zip(ta, tb)):
+        if mxfp4 and x[2] == 39 and x[:2] == y[:2] and y[2] in (0, 30):
+            n = 1
+            for d in x[1]:
+                n *= d
+            va = mxfp4_values(da[i][:n // 32 * 17])
+            vb = plain_values(db[i][:n * (4 if y[2] == 0 else 2)], y[2])
+            if va.size != vb.size or not (va.ravel() == vb).all():
+                print(f"tensor {x[0]}: B's values are not A's MXFP4 values")
+                return 1
+            da[i] = db[i]  # compared
+            ta[i] = y
+            continue
         if x[:3] != y[:3]:
             print(f"tensor {x[0]} {x[1]} type {x[2]} vs {y[0]} {y[1]} type {y[2]}")
             return 1

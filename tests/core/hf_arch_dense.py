@@ -624,3 +624,31 @@ def lfm2(case):
                       p + "self_attn.v_proj.weight": (16, H), p + "self_attn.out_proj.weight": (H, H),
                       p + "self_attn.q_layernorm.weight": (8,), p + "self_attn.k_layernorm.weight": (8,)})
     return cfg, t, "qwen3", "BF16"
+
+
+def hunyuan_dense(case):
+    # tencent/Hunyuan-7B-Instruct's config.json (HunYuanDenseV1ForCausalLM) shrunk: NTK-alpha "dynamic" RoPE (alpha
+    # 1000: rope.freq_base = 10000 · 1000^(16/14) for head_dim 16, context 262144), num_experts 1 (popped by the
+    # converter: no expert_count), per-head query/key layernorms, tied embeddings with an lm_head the converter drops,
+    # eod_token_id (written as eos) and generation_config.json's eos list (its first id written as eot:
+    # HUNYUAN_GENERATION). Llama 3's tokenizer.json (HunYuan's own is a tiktoken-style BPE of 128167 tokens).
+    cfg = {"architectures": ["HunYuanDenseV1ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "bos_token_id": 128000, "eod_token_id": 128009, "eos_token_id": 128001, "head_dim": 16, "hidden_act": "silu",
+           "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 32768,
+           "mlp_bias": False, "model_type": "hunyuan_v1_dense", "num_attention_heads": NH, "num_experts": 1,
+           "num_hidden_layers": L, "num_key_value_heads": 2, "pad_token_id": 128004, "rms_norm_eps": 1e-05,
+           "rope_scaling": {"alpha": 1000.0, "beta_fast": 32, "beta_slow": 1, "factor": 1.0, "mscale": 1.0,
+                            "mscale_all_dim": 1.0, "type": "dynamic"},
+           "rope_theta": 10000.0, "tie_word_embeddings": True, "torch_dtype": "bfloat16", "use_cache": True,
+           "use_qk_norm": True, "vocab_size": 128256}
+    t = {"model.embed_tokens.weight": (128256, H), "model.norm.weight": (H,), "lm_head.weight": (128256, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update(layer_tensors(p, NH * 16, 2 * 16, ("input_layernorm", "post_attention_layernorm")))
+        t.update({p + "self_attn.query_layernorm.weight": (16,), p + "self_attn.key_layernorm.weight": (16,)})
+    return cfg, t, "llama3", "BF16"
+
+
+# generation_config.json of the cases that have one (the converter reads it).
+GENERATION_CONFIGS = {"Hunyuan-7B-Instruct": {"bos_token_id": 128000, "eos_token_id": [128009, 128001],
+                                              "pad_token_id": 128004, "do_sample": True, "temperature": 0.7}}

@@ -23,8 +23,9 @@ DeepSeek-V3 (MLA with q_lora_rank, dense + MoE layer, shared expert, sigmoid
 router with its correction bias, an MTP layer the converter skips) and
 DeepSeek-V2-Lite (27 layers as the real one: llama.cpp tells the Lite model by
 that count), gpt-oss-20b (MXFP4 experts: seeded U8 blocks and E8M0 scales
-2^-6 … 2^2) and its BF16 form (experts [E, in, out]) — BF16 weights,
-config.json the real model's with dimensions shrunk.
+2^-6 … 2^2) and its BF16 form (experts [E, in, out]), Hunyuan-7B-Instruct (NTK-alpha
+"dynamic" RoPE, eod_token_id, a generation_config.json whose eos list gives eot;
+GENERATION_CONFIGS) — BF16 weights, config.json the real model's with dimensions shrunk.
 
 Tokenizers are copied from the shared fixtures at generation time and never
 committed (none of the real ones of these models is at hand; the nearest kind
@@ -54,8 +55,8 @@ import sys
 
 import numpy as np
 
-from hf_arch_dense import (GLM_SPECIALS, arcee, cohere2, command_r, ernie4_5, exaone, exaone4, falcon40b, falcon7b,
-    gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, internlm3, lfm2, ministral3,
+from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, command_r, ernie4_5, exaone, exaone4, falcon40b, falcon7b,
+    gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, hunyuan_dense, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
@@ -148,7 +149,7 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "falcon-7b": falcon7b, "falcon-40b": falcon40b, "ERNIE-4.5-21B-A3B": ernie4_5_moe,
          "Llama-4-Maverick-17B-128E-Instruct": llama4,
          "Qwen3-VL-30B-A3B-Instruct": qwen3_vl_moe,
-         "LFM2-350M": lfm2}
+         "LFM2-350M": lfm2, "Hunyuan-7B-Instruct": hunyuan_dense}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
@@ -176,6 +177,9 @@ def make_inputs(out, shared):
                           {n: rand_u8(case, n, s) if n.endswith(("_blocks", "_scales")) else
                            rand(case, n, s, norm=("norm" in n or "ln_" in n) and n.endswith("weight")) for n, s in shapes.items()},
                           dtype[0] if dtype else "F32")
+        if case in GENERATION_CONFIGS:
+            with open(os.path.join(d, "generation_config.json"), "w") as f:
+                json.dump(GENERATION_CONFIGS[case], f, indent=2)
         if shared:
             src_case, files = TOKENIZERS[tok]
             for fn_ in files:

@@ -88,6 +88,10 @@ struct HfLayout {
     /// Why no tokenizer was written (another tokenizer model or pre-tokenizer:
     /// never a guess); empty when it was.
     std::vector<std::string> warnings;
+    /// What the folder is when it is not the converter's input class: the
+    /// text class of a multimodal model (the GGUF holds no vision tower),
+    /// experts written dequantized. One sentence each, for the user.
+    std::vector<std::string> notes;
 };
 
 /// Transform the plan of a GGUF catalog into the Hugging Face layout:
@@ -110,7 +114,17 @@ struct HfLayout {
 /// - phi3 `rope_factors_long/short.weight` are consumed into config.json
 ///   `rope_scaling` {type longrope, long_factor, short_factor};
 /// - gpt2 `attn_qkv`, `attn_output`, `ffn_up`, `ffn_down` weights transposed
-///   back to Conv1D's [in, out] (a stored plain dtype stays as stored).
+///   back to Conv1D's [in, out] (a stored plain dtype stays as stored);
+/// - tensors the converter split, joined back (arch::HfJoin, one expert or
+///   head per work unit): GraniteMoe's `input_linear` (gate ‖ up, experts
+///   and shared expert), DeepSeek's `kv_b_proj` (k_bᵀ ‖ v_b per head),
+///   Llama 4's fused experts ([E, H, 2F] = (gate ‖ up)ᵀ, down [E, F, H]) and
+///   gpt-oss's (gate and up in alternate columns, biases too); MXFP4 experts
+///   come back dequantized;
+/// - multimodal rows come back as the text class transformers has
+///   (Llama4ForCausalLM, Ministral3ForCausalLM or, for Mistral Small 3.x,
+///   MistralForCausalLM), said in `notes`; qwen2vl / qwen3vl / qwen3vlmoe,
+///   for which it has none, are refused with Error{Unsupported} saying so.
 /// config.json (core/src/plan/hf_config.hpp): architectures, model_type and
 /// each `{arch}.*` key under the config.json key transformers reads and the
 /// converter turns back into the same key/value — dimensions, norm epsilons,

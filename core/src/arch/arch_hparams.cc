@@ -521,6 +521,9 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
         case HparamsRule::Lfm2:
             lfm2_params(cfg, kv, res);
             break;
+        case HparamsRule::HunYuanDense:
+            hunyuan_dense_params(cfg, kv, res);
+            break;
         case HparamsRule::Falcon:
             falcon_params(cfg, kv);
             kv.to(res.after_file_type);

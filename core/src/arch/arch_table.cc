@@ -249,6 +249,104 @@ constexpr HfTensorName kLfm2HfNames[] = {
     {K::SHORTCONV_OUTPROJ, "model.layers.{bid}.conv.out_proj"},
 };
 
+/// GraniteMoe(Shared): JetMoE's fused experts — gate and up joined back into `input_linear` [E, 2F, H] (the
+/// converter halves it), `output_linear` kept stacked —, the router, the shared expert's fused input_linear.
+constexpr HfTensorName kGraniteMoeNames[] = {
+    {K::FFN_GATE_INP, "model.layers.{bid}.block_sparse_moe.router.layer"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.block_sparse_moe.input_linear", {.part = 0, .parts = 2}},
+    {K::FFN_UP_EXP, "model.layers.{bid}.block_sparse_moe.input_linear", {.part = 1, .parts = 2}},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.block_sparse_moe.output_linear"},
+    {K::FFN_GATE_SHEXP, "model.layers.{bid}.shared_mlp.input_linear", {.part = 0, .parts = 2}},
+    {K::FFN_UP_SHEXP, "model.layers.{bid}.shared_mlp.input_linear", {.part = 1, .parts = 2}},
+    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.shared_mlp.output_linear"},
+};
+constexpr auto kGraniteMoeHfNames = joined(kPlainHfNames, kGraniteMoeNames);
+
+/// Llama 4 (Llama4ForCausalLM, the text model): `feed_forward.*`, fused experts stored [E, in, out] with no
+/// ".weight" — gate_up_proj = (gate ‖ up)ᵀ per expert, down_proj = downᵀ —, the router, the shared expert.
+constexpr HfTensorName kLlama4HfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_GATE, "model.layers.{bid}.feed_forward.gate_proj"},
+    {K::FFN_UP, "model.layers.{bid}.feed_forward.up_proj"},
+    {K::FFN_DOWN, "model.layers.{bid}.feed_forward.down_proj"},
+    {K::FFN_GATE_INP, "model.layers.{bid}.feed_forward.router"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.feed_forward.experts.gate_up_proj", {.part = 0, .parts = 2, .transpose_out = true, .bare = true}},
+    {K::FFN_UP_EXP, "model.layers.{bid}.feed_forward.experts.gate_up_proj", {.part = 1, .parts = 2, .transpose_out = true, .bare = true}},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.feed_forward.experts.down_proj", {.part = 0, .parts = 1, .transpose_out = true, .bare = true}},
+    {K::FFN_GATE_SHEXP, "model.layers.{bid}.feed_forward.shared_expert.gate_proj"},
+    {K::FFN_UP_SHEXP, "model.layers.{bid}.feed_forward.shared_expert.up_proj"},
+    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.feed_forward.shared_expert.down_proj"},
+};
+
+/// gpt-oss: the attention sinks, the router (weight and bias), experts as transformers' GptOssExperts holds them
+/// dequantized: gate_up_proj [E, H, 2F] with gate and up in alternate columns, down_proj [E, F, H], their biases
+/// `gate_up_proj_bias` [E, 2F] (alternating too) and `down_proj_bias`.
+constexpr HfTensorName kGptOssHfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::ATTN_SINKS, "model.layers.{bid}.self_attn.sinks", {.bare = true}},
+    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.router"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.gate_up_proj",
+     {.part = 0, .parts = 2, .interleave = true, .transpose_out = true, .bare = true}},
+    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.gate_up_proj",
+     {.part = 1, .parts = 2, .interleave = true, .transpose_out = true, .bare = true}},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.down_proj", {.part = 0, .parts = 1, .transpose_out = true, .bare = true}},
+};
+
+/// DeepSeek V2/V3 (MLA): q (V2-Lite) or q_a/q_b (LoRA), kv_a with its norm, kv_b_proj joined back from the
+/// converter's k_b (its nope rows per head, transposed) and v_b, DeepSeek's experts and shared experts.
+constexpr HfTensorName kDeepseek2Names[] = {
+    {K::ATTN_Q_A, "model.layers.{bid}.self_attn.q_a_proj"},
+    {K::ATTN_Q_A_NORM, "model.layers.{bid}.self_attn.q_a_layernorm"},
+    {K::ATTN_Q_B, "model.layers.{bid}.self_attn.q_b_proj"},
+    {K::ATTN_KV_A_MQA, "model.layers.{bid}.self_attn.kv_a_proj_with_mqa"},
+    {K::ATTN_KV_A_NORM, "model.layers.{bid}.self_attn.kv_a_layernorm"},
+    {K::ATTN_K_B, "model.layers.{bid}.self_attn.kv_b_proj", {.part = 0, .parts = 2, .transpose = true, .flatten = true}},
+    {K::ATTN_V_B, "model.layers.{bid}.self_attn.kv_b_proj", {.part = 1, .parts = 2, .flatten = true}},
+    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
+    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
+    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
+    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
+    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_experts.gate_proj"},
+    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_experts.down_proj"},
+    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_experts.up_proj"},
+    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.mlp.gate.e_score_correction"},
+};
+constexpr auto kDeepseek2HfNames = joined(kPlainHfNames, kDeepseek2Names);
+
+/// HunYuan dense: Llama's names with per-head query/key layernorms.
+constexpr HfTensorName kHunYuanHfNames[] = {
+    {K::TOKEN_EMBD, "model.embed_tokens"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
+    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
+    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
+    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
+    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
+    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.query_layernorm"},
+    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.key_layernorm"},
+    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_GATE, "model.layers.{bid}.mlp.gate_proj"},
+    {K::FFN_UP, "model.layers.{bid}.mlp.up_proj"},
+    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
+};
+
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
 constexpr std::string_view kLlamaClasses[] = {"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
@@ -296,6 +394,7 @@ constexpr std::string_view kLlama4Classes[] = {"Llama4ForConditionalGeneration",
 constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlMoeClasses[] = {"Qwen3VLMoeForConditionalGeneration"};  // qwen3vl.py Qwen3VLMoeTextModel
+constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"};  // hunyuan.py HunYuanModel
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -334,11 +433,11 @@ constexpr ArchRow kRows[] = {
     {kOlmo2Classes,    "olmo2",    VocabStyle::Gpt2,  HR::Olmo2,    kKinds_olmo2,    false, false, ER::None,     GR::None,
         "Olmo2ForCausalLM", "olmo2", "silu", false, false, kSandwichHfNames},
     {kMistral3Classes, "mistral3", VocabStyle::Llama, HR::Mistral3, kKinds_mistral3, true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "Ministral3ForCausalLM", "ministral3", "silu", false, false, {}},
+        "Ministral3ForCausalLM", "ministral3", "silu", false, false, kPlainHfNames},
     {kDeepseek2Classes, "deepseek2", VocabStyle::Gpt2, HR::Deepseek2, kKinds_deepseek2, false, false, ER::Deepseek2, GR::None,
-        "DeepseekV3ForCausalLM", "deepseek_v3", "silu", false, false, {}},
+        "DeepseekV3ForCausalLM", "deepseek_v3", "silu", false, false, kDeepseek2HfNames},
     {kGptOssClasses,   "gpt-oss",  VocabStyle::Gpt2,  HR::GptOss,   kKinds_gpt_oss,  false, false, ER::None,     GR::None,
-        "GptOssForCausalLM", "gpt_oss", "silu", false, false, {}},
+        "GptOssForCausalLM", "gpt_oss", "silu", false, false, kGptOssHfNames},
     {kSmolLM3Classes,  "smollm3",  VocabStyle::Llama, HR::Llama,    kKinds_smollm3,  true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
         "SmolLM3ForCausalLM", "smollm3", "silu", false, false, kPlainHfNames},
     {kArceeClasses,    "arcee",    VocabStyle::Llama, HR::Arcee,    kKinds_arcee,    true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
@@ -377,14 +476,13 @@ constexpr ArchRow kRows[] = {
         "FalconForCausalLM", "falcon", "gelu", false, false, kFalconHfNames},
     {kErnie4_5MoeClasses, "ernie4_5-moe", VocabStyle::Ernie4_5, HR::Ernie4_5Moe, kKinds_ernie4_5_moe, false, false, ER::Ernie4_5Moe, GR::None,
         "Ernie4_5_MoeForCausalLM", "ernie4_5_moe", "silu", false, false, kErnieMoeHfNames},
-    // HF → GGUF only for now: the way back would fuse gate and up into gate_up_proj, transposed back.
+    // The way back is the text class, Llama4ForCausalLM (the GGUF holds no vision tower).
     {kLlama4Classes,   "llama4",   VocabStyle::Gpt2,  HR::Llama4,   kKinds_llama4,   false, false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "Llama4ForConditionalGeneration", "llama4", "silu", false, false, {}},
+        "Llama4ForCausalLM", "llama4_text", "silu", false, false, kLlama4HfNames},
     {kLfm2Classes,     "lfm2",     VocabStyle::Gpt2,  HR::Lfm2,     kKinds_lfm2,     false, false, ER::None,     GR::None,
         "Lfm2ForCausalLM", "lfm2", "silu", false, false, kLfm2HfNames},
-    // HF → GGUF only: the way back would join gate and up into JetMoE's input_linear.
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
-        "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, {}},
+        "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, kGraniteMoeHfNames},
     // HF → GGUF only: the way back would need the vision tower the GGUF does not hold.
     {kQwen2VlClasses,  "qwen2vl",  VocabStyle::Qwen2, HR::Text,     kKinds_qwen2vl,  false, false, ER::None,     GR::None,
         "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},
@@ -392,6 +490,8 @@ constexpr ArchRow kRows[] = {
         "Qwen3VLForConditionalGeneration", "qwen3_vl", "silu", false, false, {}},
     {kQwen3VlMoeClasses, "qwen3vlmoe", VocabStyle::Gpt2, HR::Qwen3VLMoe, kKinds_qwen3vlmoe, false, false, ER::Qwen2Moe, GR::None,
         "Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "silu", false, false, {}},
+    {kHunYuanDenseClasses, "hunyuan-dense", VocabStyle::HunYuan, HR::HunYuanDense, kKinds_hunyuan_dense, false, false, ER::None, GR::None,
+        "HunYuanDenseV1ForCausalLM", "hunyuan_v1_dense", "silu", false, false, kHunYuanHfNames},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

@@ -17,7 +17,7 @@
 // (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
 // (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
 // falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel), llama.py (Llama4Model),
-// qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model),
+// qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model), hunyuan.py (HunYuanModel, dense),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -135,6 +135,10 @@ enum class HparamsRule : std::uint8_t {
     /// LFM2Model: TextModel's with a per-layer head_count_kv array, then vocab_size, shortconv.l_cache, norm_eps,
     /// the adjusted feed-forward length; short-convolution weights [C, 1, K] squeezed to [C, K].
     Lfm2,
+    /// HunYuanModel (dense): TextModel's without num_experts, then for "dynamic" / "xdrope" rope the NTK-alpha
+    /// base (rope_theta · alpha^(head_dim / (head_dim − 2)), in place), rope.scaling.type none and factor 1, and for
+    /// "dynamic" a context of 262144 (in place; the converter's asserts as named errors); a tied lm_head dropped.
+    HunYuanDense,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -162,10 +166,24 @@ enum class GeneratedRule : std::uint8_t {
     Phi3RopeFactors,  ///< Phi3MiniModel: `rope_factors_long/short.weight` + rope.scaling.attn_factor
 };
 
+/// GGUF → HF: how a GGUF tensor goes back when it is not one HF tensor of its
+/// own shape (hf_layout.cc; the recipe is layout_recipes.hpp make_group_join_recipe).
+/// The default (parts 0) is a plain rename.
+struct HfJoin {
+    std::uint8_t part = 0;       ///< this tensor's place among the joined parts (concatenated in this order)
+    std::uint8_t parts = 0;      ///< 0: renamed alone; 1: alone but transposed; ≥ 2: joined along rows per group
+    bool interleave = false;     ///< parts alternate row by row (gpt-oss's gate/up = [..., ::2] / [..., 1::2])
+    bool transpose = false;      ///< this part transposed per group first (DeepSeek's k_b = kv_b's nope rows, transposed)
+    bool transpose_out = false;  ///< the joined tensor transposed per group (Llama 4, gpt-oss: experts stored [E, in, out])
+    bool flatten = false;        ///< 3-D parts joined into a 2-D [groups · rows, cols] (DeepSeek's kv_b_proj)
+    bool bare = false;           ///< no ".weight" suffix, and a bias is "<name>_bias" (gpt-oss, Llama 4's fused experts)
+};
+
 /// The canonical HF tensor name (template, no suffix) of a GGUF kind, for GGUF → HF.
 struct HfTensorName {
     TensorKind kind;
     std::string_view hf;  ///< "model.layers.{bid}.self_attn.q_proj"
+    HfJoin join{};
 };
 
 /// One architecture.
@@ -271,7 +289,9 @@ struct ArchKvs {
 ///         Error{Unsupported} for rope features the class cannot write here
 ///         (mrope_section), Qwen3 rerankers, an unknown expert gating function;
 ///         Error{Malformed} where the converter's assertions stop (Gemma 3 with
-///         attn_logit_softcapping, ministral3 without yarn rope_parameters).
+///         attn_logit_softcapping, ministral3 without yarn rope_parameters,
+///         HunYuan's dynamic rope with a rope_theta other than 10000 or a
+///         max_position_embeddings other than 32768 / 262144).
 ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir = {});
 
 // ---- generated tensors ----------------------------------------------------------------

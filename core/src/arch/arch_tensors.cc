@@ -254,9 +254,11 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
         n_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"n_heads", "num_attention_heads"}), "num_attention_heads", file_));
         n_kv_head_ = static_cast<std::uint64_t>(integer(required(cfg, {"n_kv_heads", "num_key_value_heads"}), "num_key_value_heads", file_));
     }
-    if (row.hparams == HparamsRule::Deepseek2) {
+    if (row.hparams == HparamsRule::Deepseek2 || row.hparams == HparamsRule::HunYuanDense) {
         auto t = cfg.get("tie_word_embeddings");
         tied_ = t && ((t->is_bool() && bool(*t)) || (t->is_number() && double(*t) != 0));
+    }
+    if (row.hparams == HparamsRule::Deepseek2) {
         mla_kv_heads_ = opt_u("num_key_value_heads");
         mla_v_ = opt_u("v_head_dim");
         mla_nope_ = opt_u("qk_nope_head_dim");
@@ -401,6 +403,7 @@ std::vector<MappedTensor> TensorMapper::add(std::string_view hf_name, std::span<
             return split("up_gate_proj", {{"gate_proj", shape[0] / 2}, {"up_proj", shape[0] / 2}});  // gate first
         }
     }
+    if (row_.hparams == HparamsRule::HunYuanDense && tied_ && name == "lm_head.weight") return {};  // HunYuanModel.modify_tensors
     if (row_.hparams == HparamsRule::Deepseek2) {  // DeepseekV2Model.modify_tensors
         if (tied_ && (name == "lm_head.weight" || name == "model.lm_head.weight")) return {};
         if (name.starts_with("model.layers.")) {  // Multi-Token Prediction layers past num_hidden_layers

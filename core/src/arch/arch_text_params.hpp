@@ -74,4 +74,13 @@ MetaValue head_rope_dim(const HfConfig& cfg, const PyNum& factor);
 /// norm_eps and the block_* keys required).
 void lfm2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
 
+/// HunYuanModel.set_gguf_parameters (arch_hunyuan_params.cc): TextModel's list without num_experts (an
+/// expert_count from it removed), then for rope_scaling type "dynamic" / "xdrope" rope.freq_base = rope_theta ·
+/// alpha^(head_dim / (head_dim − 2)) (alpha 50 and rope_theta 10000 by default; computed in double, written F32,
+/// in place), rope.scaling.type "none", rope.scaling.factor 1, and for "dynamic" original_context_length and
+/// context_length 262144 (the latter in place). \throws as hparam_kvs(); Error{Malformed} where the converter
+/// asserts (dynamic with rope_theta ≠ 10000 or max_position_embeddings ∉ {32768, 262144}) or divides by zero
+/// (head_dim 2); Error{Malformed} without head_dim.
+void hunyuan_dense_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
+
 }  // namespace amn::arch::detail

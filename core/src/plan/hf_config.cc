@@ -11,6 +11,8 @@
 #include "anamnesis/metadata.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace amn::detail {
 
@@ -162,12 +164,140 @@ std::string falcon_config(const arch::ArchRow& row, const GgufKeys& kv, const Hf
     return w.take();
 }
 
+/// The shortest decimal x (as JSON text) near `guess` with f32(forward(x)) == v: what config.json must hold
+/// for a converter that writes forward(value) as F32; nullopt when none of 1…17 significant digits gives v.
+template <class F>
+std::optional<std::string> f32_preimage(float v, double guess, F forward) {
+    char buf[40];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, guess);
+        const double x = std::strtod(buf, nullptr);
+        if (static_cast<float>(forward(x)) == v) return meta_json(MetaValue::f64(x));
+    }
+    return std::nullopt;
+}
+
+/// DeepseekV2Model writes yarn_log_multiplier = 0.1 · mscale_all_dim.
+std::string scaled_f32_preimage(float v, double scale) {
+    const double want = static_cast<double>(v) / scale;
+    return f32_preimage(v, want, [&](double x) { return scale * x; }).value_or(meta_json(MetaValue::f64(want)));
+}
+
+/// HunYuanModel's NTK-alpha RoPE back (hunyuan.py: rope.freq_base = rope_theta · alpha^(d / (d − 2)), d = head_dim,
+/// with rope_theta 10000 and rope.scaling.original_context_length 262144 for "dynamic"): rope_theta 10000 and the
+/// alpha that gives the stored base. \throws Error{Unsupported} for another layout (xdrope: base and alpha unknown).
+void hunyuan_rope(ConfigWriter& c, const GgufKeys& kv, std::uint64_t head_dim) {
+    JsonWriter& w = c.w;
+    const auto type = kv.str(c.prefix() + "rope.scaling.type");
+    const auto base = c.get("rope.freq_base");
+    if (!type) {
+        if (base) c.number("rope_theta", "rope.freq_base");
+        return;
+    }
+    const auto orig = c.get("rope.scaling.original_context_length");
+    const MetaValue* fb = kv.catalog().meta(c.prefix() + "rope.freq_base");
+    if (*type != "none" || c.get("rope.scaling.factor").value_or(0) != 1 || !orig || *orig != 262144 || !fb ||
+        fb->type != GgufType::F32 || head_dim <= 2)
+        throw Error(ErrorCode::Unsupported,
+                    "--layout hf: HunYuan RoPE other than the converter's 'dynamic' NTK-alpha form has no config.json "
+                    "equivalent here",
+                    kv.catalog().path);
+    const float v = static_cast<float>(*base);
+    const double e = static_cast<double>(head_dim) / static_cast<double>(head_dim - 2);
+    const auto alpha = f32_preimage(v, std::pow(static_cast<double>(v) / 10000.0, 1.0 / e),
+                                    [&](double a) { return 10000.0 * std::pow(a, e); });
+    if (!alpha)
+        throw Error(ErrorCode::Unsupported, "--layout hf: no NTK alpha gives this HunYuan rope.freq_base", kv.catalog().path);
+    for (const char* k : {"rope.freq_base", "rope.scaling.type", "rope.scaling.factor", "rope.scaling.original_context_length"})
+        c.mark(k);
+    w.key("rope_theta").value(10000.0);
+    w.key("rope_scaling").begin_object();
+    w.key("alpha").raw(*alpha);
+    w.key("factor").value(1.0);
+    w.key("type").value("dynamic");
+    w.end_object();
+}
+
+/// DeepseekV2Model's MLA keys back: the LoRA ranks, the nope / rope / v head sizes (key_length and
+/// value_length are kv_lora_rank + rope and kv_lora_rank, derived by the converter); head_count_kv is 1.
+void mla_config(ConfigWriter& c, const GgufKeys& kv, std::uint64_t heads) {
+    JsonWriter& w = c.w;
+    if (c.get("attention.head_count_kv").value_or(1) != 1)
+        throw Error(ErrorCode::Malformed, "--layout hf: a deepseek2 GGUF with attention.head_count_kv other than 1", kv.catalog().path);
+    c.mark("attention.head_count_kv");
+    if (c.get("attention.q_lora_rank")) c.number("q_lora_rank", "attention.q_lora_rank");
+    else w.key("q_lora_rank").null();  // V2-Lite's plain q_proj (DeepseekV3Config defaults to a rank)
+    const std::uint64_t kv_lora = c.required("attention.kv_lora_rank");
+    const std::uint64_t rope = c.required("rope.dimension_count");
+    const std::uint64_t k_mla = c.required("attention.key_length_mla");
+    if (k_mla <= rope || c.required("attention.key_length") != kv_lora + rope || c.required("attention.value_length") != kv_lora)
+        throw Error(ErrorCode::Malformed, "--layout hf: deepseek2 key lengths that are not the converter's (kv_lora_rank + rope)",
+                    kv.catalog().path);
+    w.key("kv_lora_rank").value(kv_lora);
+    w.key("qk_rope_head_dim").value(rope);
+    w.key("qk_nope_head_dim").value(k_mla - rope);
+    c.number("v_head_dim", "attention.value_length_mla");
+    const bool sigmoid = c.get("expert_gating_func").value_or(1) == 2;
+    w.key("topk_method").value(sigmoid ? "noaux_tc" : "greedy");
+    (void)heads;
+}
+
+/// DeepseekV2Model: yarn_log_multiplier = 0.1 · mscale_all_dim (mscale as the checkpoints have it: the same).
+void yarn_deepseek2(ConfigWriter& c, const GgufKeys& kv) {
+    const std::string key = c.prefix() + "rope.scaling.yarn_log_multiplier";
+    if (const MetaValue* m = kv.catalog().meta(key); m && m->is_float()) {
+        kv.mark(key);
+        const std::string t = scaled_f32_preimage(static_cast<float>(*meta_number(*m)), 0.1);
+        c.w.key("mscale").raw(t);
+        c.w.key("mscale_all_dim").raw(t);
+    }
+}
+
+/// Ministral3Model: mscale_all_dim as yarn_log_multiplier, llama_4_scaling_beta as temperature_scale.
+void yarn_ministral3(ConfigWriter& c, const GgufKeys& kv) {
+    c.number("mscale", "rope.scaling.yarn_log_multiplier");
+    c.number("mscale_all_dim", "rope.scaling.yarn_log_multiplier");
+    c.number("llama_4_scaling_beta", "attention.temperature_scale");
+    c.number("rope_theta", "rope.freq_base");
+    (void)kv;
+}
+
+/// Llama4Model's keys back, and what llama.cpp derives for Llama 4 (llama4.cpp load_arch_hparams): chunked
+/// attention of 8192 with a NoPE layer every 4th (none with sliding_window 0), attention temperature
+/// tuning (floor 8192, scale 0.1), QK norm except for the 128-expert model.
+void llama4_config(ConfigWriter& c, const GgufKeys& kv, std::uint64_t layers) {
+    JsonWriter& w = c.w;
+    c.number("interleave_moe_layer_step", "interleave_moe_layer_step");
+    const auto swa = c.get("attention.sliding_window");
+    c.mark("attention.sliding_window");
+    const bool chunked = !(swa && *swa == 0);
+    w.key("no_rope_layers").begin_array();
+    for (std::uint64_t i = 0; i < layers; ++i) w.value(std::uint64_t{!chunked || (i + 1) % 4 != 0 ? 1u : 0u});
+    w.end_array();
+    if (chunked) w.key("attention_chunk_size").value(std::uint64_t{8192});
+    else w.key("attention_chunk_size").null();
+    w.key("attn_temperature_tuning").value(chunked);
+    w.key("floor_scale").value(std::uint64_t{8192});
+    w.key("attn_scale").value(0.1);
+    w.key("use_qk_norm").value(c.get("expert_count").value_or(0) != 128);
+    (void)kv;
+}
+
+std::string_view model_type_for(const arch::ArchRow& row, std::string_view cls) {
+    if (cls == "MixtralForCausalLM") return "mixtral";
+    if (cls == "Olmo3ForCausalLM") return "olmo3";
+    if (cls == "MistralForCausalLM") return "mistral";
+    if (cls == "DeepseekV2ForCausalLM") return "deepseek_v2";
+    if (cls == "GraniteMoeForCausalLM") return "granitemoe";
+    return row.model_type;
+}
+
 void rope_scaling(ConfigWriter& c, const GgufKeys& kv, const HfConfigFacts& f) {
     JsonWriter& w = c.w;
     if (f.llama3_factor) {
         w.key("rope_scaling").begin_object();
         w.key("factor").value(*f.llama3_factor);
-        w.key("high_freq_factor").value(4.0);
+        w.key("high_freq_factor").value(f.llama3_high);
         w.key("low_freq_factor").value(1.0);
         w.key("original_max_position_embeddings").value(std::uint64_t{8192});
         w.key("rope_type").value("llama3");
@@ -178,7 +308,11 @@ void rope_scaling(ConfigWriter& c, const GgufKeys& kv, const HfConfigFacts& f) {
     if (!type || *type == "none") return;
     const auto factor = c.get("rope.scaling.factor");
     if ((*type == "linear" || *type == "yarn") && factor) {
-        w.key("rope_scaling").begin_object();
+        // Ministral 3: rope_parameters (transformers 5's name; the converter reads either), with its theta.
+        const bool ministral3 = c.prefix() == "mistral3.";
+        w.key(ministral3 ? "rope_parameters" : "rope_scaling").begin_object();
+        if (ministral3) yarn_ministral3(c, kv);
+        if (c.prefix() == "deepseek2.") yarn_deepseek2(c, kv);
         c.number("factor", "rope.scaling.factor");
         if (*type == "yarn") {
             c.number("original_max_position_embeddings", "rope.scaling.original_context_length");
@@ -199,10 +333,17 @@ void rope_scaling(ConfigWriter& c, const GgufKeys& kv, const HfConfigFacts& f) {
 /// JSON text of an f32 as the shortest decimal that reads back to it.
 std::string f32_text(float v) { return meta_json(MetaValue::f32(v)); }
 
+
 }  // namespace
 
 std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool experts) {
     if (is_gguf(row, {"llama", "mistral"}) && experts) return "MixtralForCausalLM";
+    // Mistral Small 3.x's text model is plain Mistral; Ministral 3 has the yarn / temperature keys its class reads.
+    if (row.gguf == "mistral3" && !kv.num("mistral3.rope.scaling.yarn_log_multiplier")) return "MistralForCausalLM";
+    // DeepSeek-V3's router is a sigmoid (noaux_tc); V2's a softmax.
+    if (row.gguf == "deepseek2" && kv.num("deepseek2.expert_gating_func").value_or(1) != 2) return "DeepseekV2ForCausalLM";
+    // GraniteMoe without a shared expert.
+    if (row.gguf == "granitemoe" && !kv.catalog().find("blk.0.ffn_up_shexp.weight")) return "GraniteMoeForCausalLM";
     if (row.gguf == "olmo2" && kv.num("olmo2.attention.sliding_window")) return "Olmo3ForCausalLM";
     return row.hf_class;
 }
@@ -214,6 +355,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     JsonWriter& w = c.w;
     const std::string_view cls = hf_class_for(row, kv, f.experts);
     const bool mixtral = cls == "MixtralForCausalLM", olmo3 = cls == "Olmo3ForCausalLM";
+    const bool mla = row.gguf == "deepseek2", llama4 = row.gguf == "llama4";
     const std::uint64_t hidden = c.required("embedding_length");
     const std::uint64_t layers = c.required("block_count");
     const std::uint64_t heads = c.required("attention.head_count");
@@ -223,18 +365,26 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
 
     w.begin_object();
     w.key("architectures").begin_array().value(cls).end_array();
-    w.key("model_type").value(mixtral ? std::string_view("mixtral") : olmo3 ? std::string_view("olmo3") : row.model_type);
+    w.key("model_type").value(model_type_for(row, cls));
     w.key("hidden_size").value(hidden);
-    w.key("intermediate_size").value(ff);
+    // Llama 4: intermediate_size is the experts', the dense layers' intermediate_size_mlp.
+    if (llama4) {
+        c.number("intermediate_size", "expert_feed_forward_length");
+        w.key("intermediate_size_mlp").value(ff);
+    } else {
+        w.key("intermediate_size").value(ff);
+    }
     // GLM-4.5: block_count counts the NextN layers after the main ones.
     const std::uint64_t nextn = row.gguf == "glm4moe" ? static_cast<std::uint64_t>(c.get("nextn_predict_layers").value_or(0)) : 0;
     if (nextn >= layers) throw Error(ErrorCode::Malformed, "--layout hf: nextn_predict_layers is not below block_count", kv.catalog().path);
     w.key(row.gguf == "exaone" ? "num_layers" : "num_hidden_layers").value(layers - nextn);  // EXAONE 3.x's config names it so
     w.key("num_attention_heads").value(heads);
     // llama.cpp reads an absent head_count_kv as head_count; transformers' defaults differ per class.
-    if (c.get("attention.head_count_kv")) c.number("num_key_value_heads", "attention.head_count_kv");
+    // DeepSeek's MLA is written as MQA (head_count_kv 1): its checkpoints have one KV head per head.
+    if (c.get("attention.head_count_kv") && !mla) c.number("num_key_value_heads", "attention.head_count_kv");
     else w.key("num_key_value_heads").value(heads);
-    if (key_len) {
+    if (mla) mla_config(c, kv, heads);  // key_length is kv_lora_rank + the rope dimension: no head_dim
+    else if (key_len) {
         w.key("head_dim").value(head_dim);
         c.mark("attention.value_length");  // the converter writes both from head_dim
     }
@@ -243,7 +393,8 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     c.number("rms_norm_eps", "attention.layer_norm_rms_epsilon");
     c.number(row.gguf == "starcoder2" ? "norm_epsilon" : row.gguf == "exaone" ? "layer_norm_epsilon" : "layer_norm_eps",
              "attention.layer_norm_epsilon");
-    c.number("rope_theta", "rope.freq_base");
+    if (row.gguf == "hunyuan-dense") hunyuan_rope(c, kv, head_dim);
+    else c.number("rope_theta", "rope.freq_base");
     c.number("max_position_embeddings", "context_length");
     w.key("vocab_size").value(vocab_size(kv, c.prefix()));
     w.key("tie_word_embeddings").value(f.tied);
@@ -278,19 +429,20 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
 
     // Biases.
     if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
-                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4", "glm4moe"}))
+                      "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4", "glm4moe", "granitemoe",
+                      "gpt-oss", "llama4", "deepseek2", "mistral3", "hunyuan-dense"}))
         w.key("attention_bias").value(f.attention_bias);
-    if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss"})) w.key("mlp_bias").value(false);
+    if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss", "mistral3"})) w.key("mlp_bias").value(false);
     if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);
     if (row.gguf == "starcoder2") w.key("use_bias").value(f.attention_bias);
 
     // Experts.
     const bool ernie_moe = row.gguf == "ernie4_5-moe", glm4moe = row.gguf == "glm4moe";
     if (f.experts || c.get("expert_count")) {
-        c.number(mixtral || row.gguf == "minimax-m2" ? "num_local_experts"
-                 : ernie_moe                           ? "moe_num_experts"
-                 : glm4moe                             ? "n_routed_experts"
-                                                       : "num_experts",
+        c.number(mixtral || is_gguf(row, {"minimax-m2", "granitemoe", "gpt-oss", "llama4"}) ? "num_local_experts"
+                 : ernie_moe                                                               ? "moe_num_experts"
+                 : glm4moe || mla                                                          ? "n_routed_experts"
+                                                                                           : "num_experts",
                  "expert_count");
         // TextModel's expert_gating_func: sigmoid 2, softmax 1, sqrtsoftplus 4 (another value stays unread: a warning).
         if (glm4moe) c.mark("expert_gating_func");  // sigmoid, always (Glm4MoeModel writes it whatever config.json says)
@@ -303,9 +455,11 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             }
         }
         c.number(ernie_moe ? "moe_k" : "num_experts_per_tok", "expert_used_count");
-        if (row.gguf != "minimax-m2") c.number("moe_intermediate_size", "expert_feed_forward_length");
+        if (row.gguf == "gpt-oss") c.mark("expert_feed_forward_length");  // = intermediate_size, as the converter writes it
+        else if (!is_gguf(row, {"minimax-m2", "llama4"})) c.number("moe_intermediate_size", "expert_feed_forward_length");
         if (ernie_moe) c.mark("expert_shared_feed_forward_length");  // = intermediate_size // num_key_value_heads, as written
-        else c.number("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
+        else c.number(row.gguf == "granitemoe" ? "shared_intermediate_size" : "shared_expert_intermediate_size",
+                      "expert_shared_feed_forward_length");
         if (is_gguf(row, {"qwen2moe", "qwen3moe"})) {
             w.key("decoder_sparse_step").value(std::uint64_t{1});
             w.key("mlp_only_layers").begin_array().end_array();
@@ -330,7 +484,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             else w.key("rope_local_base_freq").value(10000.0);
         }
     }
-    if (row.gguf == "granite") {
+    if (is_gguf(row, {"granite", "granitemoe"})) {
         c.number("attention_multiplier", "attention.scale");
         c.number("embedding_multiplier", "embedding_scale");
         c.number("residual_multiplier", "residual_scale");
@@ -345,15 +499,27 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             w.key("sliding_window_pattern").value(std::uint64_t{4});  // llama.cpp: every 4th layer global (hard-coded)
         }
     }
-    if (glm4moe) {  // Glm4MoeModel's keys
+    if (glm4moe || mla) {  // Glm4MoeModel's and DeepseekV2Model's keys
         c.number("n_shared_experts", "expert_shared_count");
         c.number("first_k_dense_replace", "leading_dense_block_count");
         c.number("routed_scaling_factor", "expert_weights_scale");
         c.number("n_group", "expert_group_count");
         c.number("topk_group", "expert_group_used_count");
-        if (const auto n = c.get("expert_weights_norm")) w.key("norm_topk_prob").value(*n != 0);
-        c.number("num_nextn_predict_layers", "nextn_predict_layers");
-        w.key("use_qk_norm").value(f.qk_norm);
+        // DeepSeek: absent means not normalised (transformers' DeepseekV3Config would default to true).
+        if (const auto n = c.get("expert_weights_norm"); n || mla) w.key("norm_topk_prob").value(n && *n != 0);
+        if (glm4moe) {
+            c.number("num_nextn_predict_layers", "nextn_predict_layers");
+            w.key("use_qk_norm").value(f.qk_norm);
+        }
+    }
+    if (llama4) llama4_config(c, kv, layers);
+    if (row.gguf == "gpt-oss") {  // GptOssModel's sliding window; llama.cpp alternates sliding and full layers
+        c.number("sliding_window", "attention.sliding_window");
+        w.key("layer_types").begin_array();
+        for (std::uint64_t i = 0; i < layers; ++i) w.value(i % 2 == 0 ? "sliding_attention" : "full_attention");
+        w.end_array();
+        c.number("experts_per_token", "expert_used_count");
+        w.key("swiglu_limit").value(7.0);  // llama.cpp's constant for gpt-oss
     }
     if (ernie_moe) {  // Ernie4_5MoeModel's keys
         c.number("moe_layer_interval", "interleave_moe_layer_step");
@@ -388,6 +554,11 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
         w.key("block_ffn_dim_multiplier").null();
         w.key("block_multiple_of").value(std::uint64_t{256});
         w.key("tie_embedding").value(f.tied);
+    }
+    if (row.gguf == "hunyuan-dense") {  // HunYuanModel: eos is config.json's eod_token_id
+        c.any_number("eod_token_id", "tokenizer.ggml.eos_token_id");
+        w.key("use_qk_norm").value(f.qk_norm);
+        w.key("mlp_bias").value(false);
     }
     if (row.gguf == "minimax-m2") {
         c.number("rotary_dim", "rope.dimension_count");
@@ -424,7 +595,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             }
             w.end_object();
         }
-    } else {
+    } else if (row.gguf != "hunyuan-dense") {
         rope_scaling(c, kv, f);
     }
     w.key("torch_dtype").value(torch_dtype(f));

@@ -55,6 +55,7 @@ struct HfConfigFacts {
     bool qk_norm = false;                      ///< `attn_q_norm` present
     bool two_norms = false;                    ///< Falcon: `attn_norm_2` present (the 40B "new decoder architecture")
     std::optional<double> llama3_factor;       ///< from `rope_freqs.weight` (the Llama 3 rule)
+    double llama3_high = 4.0;                  ///< its high_freq_factor (Llama 4: 1, equal to the low one)
     std::vector<float> long_factor, short_factor;  ///< Phi-3 `rope_factors_long/short.weight`
     std::optional<DType> out_dtype;            ///< torch_dtype (default bfloat16)
 };

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <numbers>
 
 namespace amn {
@@ -31,6 +32,22 @@ using ArchInfo = arch::ArchRow;
 const ArchInfo* find_arch(std::string_view a) noexcept {
     const arch::ArchRow* r = arch::find_gguf_arch(a);
     return r && !r->hf_names.empty() ? r : nullptr;
+}
+
+/// The rows whose way back is refused on purpose, and why: transformers has no text-only causal-LM class for
+/// them (only the ForConditionalGeneration class, which would fill the vision tower this text GGUF lacks with
+/// random weights), and the nearest text class would silently drop what the GGUF holds.
+std::optional<std::string_view> no_text_class(std::string_view arch) {
+    if (arch == "qwen2vl")
+        return "transformers has no text-only class for Qwen2-VL / Qwen2.5-VL (Qwen2_5_VLForConditionalGeneration needs the "
+               "vision tower this GGUF does not hold; Qwen2ForCausalLM would drop its M-RoPE sections)";
+    if (arch == "qwen3vl")
+        return "transformers has no text-only class for Qwen3-VL (Qwen3VLForConditionalGeneration needs the vision tower "
+               "this GGUF does not hold; Qwen3ForCausalLM would drop its M-RoPE sections and deepstack layers)";
+    if (arch == "qwen3vlmoe")
+        return "transformers has no text-only class for Qwen3-VL-MoE (Qwen3VLMoeForConditionalGeneration needs the vision "
+               "tower this GGUF does not hold; Qwen3MoeForCausalLM would drop its M-RoPE sections and deepstack layers)";
+    return std::nullopt;
 }
 
 std::string supported_list() {
@@ -157,11 +174,12 @@ private:
 /// transformers' "llama3" rope_scaling rule (as convert_hf_to_gguf writes
 /// rope_freqs): factor 1 for short wavelengths, `factor` for long ones,
 /// smooth in between. Returns the factor when `stored` matches it for
-/// low_freq_factor 1, high_freq_factor 4, original context 8192.
-std::optional<double> match_llama3_rope(const std::vector<float>& stored, double base, std::uint64_t dim) {
+/// low_freq_factor 1, high_freq_factor `hi` (Llama 3: 4; Llama 4: 1, no
+/// smooth band), original context 8192.
+std::optional<double> match_llama3_rope(const std::vector<float>& stored, double base, std::uint64_t dim, double hi) {
     if (stored.empty() || dim < 2 || stored.size() != dim / 2) return std::nullopt;
     const double factor = *std::max_element(stored.begin(), stored.end());
-    const double lo = 1.0, hi = 4.0, old_ctx = 8192.0;
+    const double lo = 1.0, old_ctx = 8192.0;
     const double lo_wl = old_ctx / lo, hi_wl = old_ctx / hi;
     for (std::size_t i = 0; i < stored.size(); ++i) {
         const float freq = static_cast<float>(1.0 / std::pow(base, static_cast<double>(static_cast<float>(2 * i) / static_cast<float>(dim))));
@@ -192,30 +210,52 @@ const std::vector<std::string_view>& hf_layout_architectures() noexcept {
 
 bool hf_layout_supported(std::string_view a) noexcept { return find_arch(a) != nullptr; }
 
-std::optional<std::string> hf_tensor_name(std::string_view arch, std::string_view n) {
-    const ArchInfo* A = find_arch(arch);
-    if (!A) return std::nullopt;
+namespace {
+
+/// The HF name of GGUF tensor `n` and the table entry it comes from.
+struct HfEntry {
+    std::string name;
+    const arch::HfTensorName* entry = nullptr;
+};
+
+/// "name.weight" / "name.bias" (or, for `bare` entries, "name" / "name_bias").
+std::string with_suffix(std::string hf, std::string_view suffix, const arch::HfTensorName& h) {
+    if (h.join.bare) return suffix == "weight" ? hf : hf + "_bias";
+    // The router's correction bias is `…e_score_correction_bias` in HF (the converter's filter_tensors renames it).
+    if (hf.ends_with(".e_score_correction") && suffix == "bias") return hf + "_bias";
+    return hf + "." + std::string(suffix);
+}
+
+std::optional<HfEntry> hf_entry(const ArchInfo& A, std::string_view n) {
     // "name.weight" / "name.bias" (LayerNorms and projections with biases: GPT-2, StarCoder 2, Qwen2).
-    for (const auto& h : A->hf_names) {
+    for (const auto& h : A.hf_names) {
         const std::string_view tpl = arch::tensor_kind_name(h.kind);
         if (tpl.find("{bid}") != std::string_view::npos || !n.starts_with(tpl) || n.size() <= tpl.size() ||
             n[tpl.size()] != '.')
             continue;
         const std::string_view suffix = n.substr(tpl.size() + 1);
-        if (suffix == "weight" || suffix == "bias") return std::string(h.hf) + "." + std::string(suffix);
+        if (suffix == "weight" || suffix == "bias") return HfEntry{with_suffix(std::string(h.hf), suffix, h), &h};
     }
     const auto b = split_block_name(n);
     if (!b || (b->suffix != "weight" && b->suffix != "bias")) return std::nullopt;
-    for (const auto& h : A->hf_names) {
+    for (const auto& h : A.hf_names) {
         const std::string_view tpl = arch::tensor_kind_name(h.kind);
         if (!tpl.starts_with("blk.{bid}.") || tpl.substr(10) != b->part) continue;
         std::string hf(h.hf);
         if (auto p = hf.find("{bid}"); p != std::string::npos) hf.replace(p, 5, std::to_string(b->layer));
-        // The router's correction bias is `…e_score_correction_bias` in HF (the converter's filter_tensors renames it).
-        if (hf.ends_with(".e_score_correction") && b->suffix == "bias") return hf + "_bias";
-        return hf + "." + std::string(b->suffix);
+        return HfEntry{with_suffix(std::move(hf), b->suffix, h), &h};
     }
     return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> hf_tensor_name(std::string_view arch, std::string_view n) {
+    const ArchInfo* A = find_arch(arch);
+    if (!A) return std::nullopt;
+    auto e = hf_entry(*A, n);
+    if (!e) return std::nullopt;
+    return std::move(e->name);
 }
 
 std::uint64_t llama_unpermute_source_row(std::uint64_t hf_row, std::uint64_t rows, std::uint64_t n_head) {
@@ -272,6 +312,56 @@ void unstack_experts(const LogicalTensor& lt, const std::string& hf, const Catal
     }
 }
 
+/// The GGUF tensors an HF tensor is joined from, as they arrive.
+struct PendingJoin {
+    std::vector<std::optional<LogicalTensor>> parts;
+    std::vector<const arch::HfTensorName*> entries;
+};
+
+/// One HF tensor from its complete parts (arch::HfJoin): 3-D parts join per expert/head ([E, R, C] each),
+/// 2-D weights as one block, 2-D biases ([E, F]: gpt-oss's experts) per expert along their columns.
+LogicalTensor join_parts(const std::string& name, const PendingJoin& p, bool bias, const Catalog& cat) {
+    const arch::HfJoin& j = p.entries[0]->join;
+    const LogicalTensor& first = *p.parts[0];
+    const std::size_t rank = first.shape.size();
+    LogicalTensor out = first;
+    out.name = name;
+    out.sources.clear();
+    out.stored_bytes = 0;
+    std::vector<detail::JoinPart> parts;
+    std::uint64_t groups = 0;
+    const bool columns = rank == 2 && bias;
+    for (std::size_t k = 0; k < p.parts.size(); ++k) {
+        const LogicalTensor& lt = *p.parts[k];
+        if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        if (lt.shape.size() != rank || rank < 2 || rank > 3)
+            throw Error(ErrorCode::Malformed, "--layout hf: the parts of " + name + " must all be 2-D or all 3-D", cat.path, lt.name);
+        const std::uint64_t g = rank == 3 || columns ? lt.shape[0] : 1;
+        const std::uint64_t r = rank == 3 ? lt.shape[1] : columns ? 1 : lt.shape[0];
+        const std::uint64_t c = lt.shape[rank - 1];
+        if (k && g != groups)
+            throw Error(ErrorCode::Malformed, "--layout hf: the parts of " + name + " differ in their first dimension", cat.path, lt.name);
+        groups = g;
+        parts.push_back({lt.recipe, r, c, columns || p.entries[k]->join.transpose});
+        out.sources.insert(out.sources.end(), lt.sources.begin(), lt.sources.end());
+        out.stored_bytes += lt.stored_bytes;
+        out.quantized = out.quantized || lt.quantized;
+    }
+    std::string what = p.parts.size() > 1 ? "joined from" : "from";
+    for (const auto& x : p.parts) what += " " + x->name;
+    try {
+        out.recipe = detail::make_group_join_recipe(std::move(parts), groups, j.interleave, columns || j.transpose_out,
+                                                    first.recipe->describe() + ", " + what + " (the converter's split undone)");
+    } catch (const Error& e) {
+        throw e.with_tensor(first.name).with_file(cat.path);
+    }
+    const std::uint64_t r = out.recipe->rows() / groups, c = out.recipe->row_elems();
+    out.shape = rank == 3 && !j.flatten ? std::vector<std::uint64_t>{groups, r, c}
+                : columns              ? std::vector<std::uint64_t>{groups, r * c}
+                                       : std::vector<std::uint64_t>{groups * r, c};
+    return out;
+}
+
 }  // namespace
 
 HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype) {
@@ -279,6 +369,9 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     const detail::GgufKeys kv(cat);
     const std::string arch = kv.str("general.architecture").value_or("");
     const ArchInfo* A = find_arch(arch);
+    if (const auto why = no_text_class(arch); !A && why)
+        throw Error(ErrorCode::Unsupported, "--layout hf does not support the GGUF architecture '" + arch + "': " + std::string(*why),
+                    cat.path);
     if (!A)
         throw Error(ErrorCode::Unsupported,
                     "--layout hf does not support the GGUF architecture '" + (arch.empty() ? std::string("(none)") : arch) +
@@ -313,6 +406,7 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         for (std::uint64_t g = 0; g < fwd.size(); ++g) falcon_qkv_rows[fwd[g]] = g;
     }
 
+    std::map<std::string, PendingJoin> joins;  // HF name → the parts seen so far
     for (const auto& lt : plan.tensors) {
         if (lt.name == "rope_freqs.weight" && (A->generated == arch::GeneratedRule::Llama3RopeFreqs || a == "mistral")) {
             // Llama 3 RoPE factors: no HF tensor; recovered as config rope_scaling.
@@ -321,10 +415,14 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
             const auto dim = kv.num(a + ".rope.dimension_count");
             std::uint64_t rope_dim = dim ? static_cast<std::uint64_t>(*dim) : 0;
             if (!rope_dim) rope_dim = kv.required_u64(a + ".embedding_length") / kv.required_u64(a + ".attention.head_count");
-            facts.llama3_factor = match_llama3_rope(f, base, rope_dim);
+            for (const double hi : {4.0, 1.0}) {
+                facts.llama3_factor = match_llama3_rope(f, base, rope_dim, hi);
+                facts.llama3_high = hi;
+                if (facts.llama3_factor) break;
+            }
             if (!facts.llama3_factor)
                 throw Error(ErrorCode::Unsupported,
-                            "RoPE factors that do not follow the Llama 3 rule (low 1, high 4, context 8192) have no "
+                            "RoPE factors that do not follow the Llama 3 rule (low 1, high 4 or 1, context 8192) have no "
                             "config.json equivalent",
                             cat.path, lt.name);
             for (auto s : lt.sources) res.plan.roles[s] = Role::Companion;
@@ -337,15 +435,31 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
             for (auto s : lt.sources) res.plan.roles[s] = Role::Companion;
             continue;
         }
-        auto hf = hf_tensor_name(a, lt.name);
-        if (!hf)
+        auto entry = hf_entry(*A, lt.name);
+        if (!entry)
             throw Error(ErrorCode::Unsupported,
                         "no Hugging Face name for this tensor in architecture '" + arch + "' (--layout hf)", cat.path, lt.name);
+        const std::string* hf = &entry->name;
         if (lt.name == "output.weight") facts.tied = false;
         const auto b = split_block_name(lt.name);
         if (b && b->suffix == "bias" && (b->part == "attn_q" || b->part == "attn_k" || b->part == "attn_v"))
             facts.attention_bias = true;
         if (b && b->part == "attn_q_norm") facts.qk_norm = true;
+        if (entry->entry->join.parts) {  // joined with others (or transposed alone): emitted when complete
+            PendingJoin& p = joins[*hf];
+            const auto& j = entry->entry->join;
+            if (p.parts.empty()) p.parts.resize(j.parts), p.entries.resize(j.parts);
+            if (j.part >= p.parts.size() || p.parts[j.part])
+                throw Error(ErrorCode::Malformed, "--layout hf: a second tensor for part " + std::to_string(j.part) + " of " + *hf,
+                            cat.path, lt.name);
+            p.parts[j.part] = lt;
+            p.entries[j.part] = entry->entry;
+            if (std::all_of(p.parts.begin(), p.parts.end(), [](const auto& x) { return x.has_value(); })) {
+                res.plan.tensors.push_back(join_parts(*hf, p, b && b->suffix == "bias", cat));
+                joins.erase(*hf);
+            }
+            continue;
+        }
         if (hf->find("{xid}") != std::string::npos) {
             facts.experts = true;
             unstack_experts(lt, *hf, cat, res.plan.tensors);
@@ -387,9 +501,20 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
             out.recipe = std::make_shared<NormMinusOne>(out.recipe);
         res.plan.tensors.push_back(std::move(out));
     }
+    if (!joins.empty())
+        throw Error(ErrorCode::Malformed,
+                    "--layout hf: " + joins.begin()->first + " is joined from " +
+                        std::to_string(joins.begin()->second.parts.size()) + " GGUF tensors and not all of them are present",
+                    cat.path);
     if (facts.long_factor.size() != facts.short_factor.size())
         throw Error(ErrorCode::Malformed, "rope_factors_long.weight and rope_factors_short.weight differ in length", cat.path);
     res.hf_class = std::string(detail::hf_class_for(*A, kv, facts.experts));
+    if (a == "llama4" || a == "mistral3")
+        res.notes.push_back("written as " + res.hf_class + ", the text model: the GGUF holds no vision tower (" +
+                            (a == "llama4" ? "Llama4" : "Mistral3") + "ForConditionalGeneration needs one)");
+    if (a == "gpt-oss" && std::any_of(res.plan.tensors.begin(), res.plan.tensors.end(),
+                                      [](const LogicalTensor& t) { return t.quantized && t.name.find(".experts.") != std::string::npos; }))
+        res.notes.push_back("the MXFP4 experts are written dequantized (transformers' gate_up_proj / down_proj layout)");
     res.config_json = detail::hf_config_json(*A, kv, facts);
     auto side = tok::hf_side_files(cat);
     res.side_files = std::move(side.files);

@@ -125,6 +125,32 @@ std::shared_ptr<const Recipe> make_expert_transpose_recipe(std::shared_ptr<const
 std::shared_ptr<const Recipe> make_strided_cols_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t stride,
                                                        std::uint64_t parity);
 
+/// One input of make_group_join_recipe(): `recipe` holds `groups` blocks of
+/// `rows` × `cols` values (row-major, each block whole inner rows), each
+/// block transposed to `cols` × `rows` first when `transpose`.
+struct JoinPart {
+    std::shared_ptr<const Recipe> recipe;
+    std::uint64_t rows = 0, cols = 0;
+    bool transpose = false;
+};
+
+/// GGUF → Hugging Face, the inverse of a converter split (join_recipe.cc):
+/// per group g (an expert, a head, or the one block of a 2-D tensor) the
+/// parts' blocks g (after their own transpose) joined along rows —
+/// concatenated in part order, or with `interleave` row i of part k at row
+/// i·parts + k (gpt-oss's gate/up columns) —, then the joined block
+/// transposed when `transpose_out`. Output: groups × R rows of C values
+/// (R × C the joined block, or C × R when transposed); one group per work
+/// unit. Lossless (stored bytes) when every part keeps the same plain dtype.
+/// Examples: GraniteMoe input_linear [E, 2F, H] = gate [E, F, H] ‖ up;
+/// DeepSeek kv_b_proj [n_head·(nope + v), kv_lora] = k_bᵀ [n_head, nope, kv_lora] ‖ v_b;
+/// Llama 4 gate_up_proj [E, H, 2F] = (gate ‖ up)ᵀ.
+/// \throws Error{Malformed} when a part does not hold `groups` such blocks,
+///         the joined rows differ in length, or interleaved parts in count;
+///         Error{Usage} when there is no part or no group.
+std::shared_ptr<const Recipe> make_group_join_recipe(std::vector<JoinPart> parts, std::uint64_t groups, bool interleave,
+                                                     bool transpose_out, std::string describe);
+
 /// A tensor made by the converter (e.g. `rope_freqs.weight`): `values`
 /// (row-major) as one row of values.size() elements.
 std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe);

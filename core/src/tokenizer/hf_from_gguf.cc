@@ -179,6 +179,15 @@ std::optional<std::string> generation_config(const Catalog& cat) {
                                     std::pair{"tokenizer.ggml.padding_token_id", "pad_token_id"}}) {
         const MetaValue* v = cat.meta(key);
         if (!v || !v->is_integer()) continue;
+        // HunYuan (hunyuan.py _get_eot_token_id): the eot id is the first of a list of eos ids.
+        const MetaValue* arch = cat.meta("general.architecture");
+        const MetaValue* eot = cat.meta("tokenizer.ggml.eot_token_id");
+        if (std::string_view(name) == "eos_token_id" && arch && arch->is_string() && arch->str == "hunyuan-dense" && eot &&
+            eot->is_integer()) {
+            w.key(name).begin_array().value(eot->as_int()).value(v->as_int()).end_array();
+            any = true;
+            continue;
+        }
         w.key(name).value(v->as_int());
         any = true;
     }

@@ -259,6 +259,41 @@ void gemma_set_vocab(GgufVocab& out, const VocabRequest& req) {
     kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(false));
 }
 
+/// `e` as a token id gguf-py's add_*_token_id packs (uint32). \throws Error{BadJson} naming `what` otherwise.
+MetaValue token_id(simdjson::dom::element e, const std::string& file, std::string_view what) {
+    const auto v = py::as_int(e);
+    if (!v || *v < 0 || *v > 0xFFFFFFFFll) throw Error(ErrorCode::BadJson, std::string(what) + ": expected a token id", file);
+    return MetaValue::u32(static_cast<std::uint32_t>(*v));
+}
+
+/// HunYuanModel.set_vocab (conversion/hunyuan.py) with a tokenizer.json: get_vocab_base and SpecialVocab as
+/// `_set_vocab_gpt2`, then _fix_special_tokens: eos := config.json eod_token_id, eot := generation_config.json
+/// eos_token_id[0] when that is a list of two or more (each written in place when already there).
+void hunyuan_set_vocab(GgufVocab& out, const VocabRequest& req) {
+    if (!py::is_file(req.dir + "/tokenizer.json"))
+        throw Error(ErrorCode::Unsupported,
+                    "HunYuan without tokenizer.json: its tiktoken tokenizer needs the model's remote code (not supported here)",
+                    req.dir + "/tokenizer.json");
+    const std::string cfg_path = req.dir + "/config.json";
+    std::optional<detail::JsonDoc> cfg;
+    if (!req.config_json.empty()) cfg = py::parse_json(req.config_json, cfg_path);
+    if (cfg)
+        if (const auto pad = detail::json_get(cfg->root(), "pad_token_id"); py::truthy(pad) && py::as_int(*pad).value_or(0) < 0)
+            throw Error(ErrorCode::Unsupported, "HunYuan with pad_token_id < 0 (HunYuanVL's OCR configs) is not supported here", cfg_path);
+    write_gpt2_vocab(out, req);
+    if (cfg)
+        if (const auto eod = detail::json_get(cfg->root(), "eod_token_id"); eod && !eod->is_null())
+            kv_put(out.kvs, "tokenizer.ggml.eos_token_id", token_id(*eod, cfg_path, "eod_token_id"));
+    const std::string gen_path = req.dir + "/generation_config.json";
+    if (py::is_file(gen_path)) {
+        const auto gen = py::load_json(gen_path);
+        if (const auto eos = detail::json_get(gen.root(), "eos_token_id"); eos && eos->is_array()) {
+            const simdjson::dom::array a = *eos;
+            if (a.size() >= 2) kv_put(out.kvs, "tokenizer.ggml.eot_token_id", token_id(a.at(0), gen_path, "eos_token_id[0]"));
+        }
+    }
+}
+
 }  // namespace
 
 GgufVocab gguf_vocab(const VocabRequest& req) {
@@ -279,6 +314,7 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
             write_gpt2_vocab(out, req, {{"bos", "[gMASK]"}, {"eot", "<|user|>"}, {"unk", "<|endoftext|>"}, {"eom", "<|observation|>"}});
             break;
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
+        case VocabStyle::HunYuan: hunyuan_set_vocab(out, req); break;
         case VocabStyle::InternLM3: internlm3_set_vocab(out, req); break;
         case VocabStyle::Ernie4_5: {  // Ernie4_5Model.set_vocab
             auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));

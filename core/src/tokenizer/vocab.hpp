@@ -27,6 +27,10 @@ enum class VocabStyle : std::uint8_t {
     Ernie4_5,  ///< Ernie4_5Model.set_vocab: `_set_vocab_sentencepiece`, then add_space_prefix from tokenizer_config
     Glm4,      ///< Glm4Model.set_vocab: gpt2 BPE, eos/unk/bos `<|endoftext|>` and eot `<|user|>` (added-token ids) where unset
     Glm,       ///< `_set_vocab_glm` (Glm4MoeModel): gpt2 BPE, bos `[gMASK]`, eot `<|user|>`, unk `<|endoftext|>`, eom `<|observation|>` where unset
+    /// HunYuanModel.set_vocab, its tokenizer.json path: gpt2 BPE, then eos := config.json `eod_token_id` and
+    /// eot := generation_config.json `eos_token_id[0]` when that is a list of two or more (the tiktoken path,
+    /// which needs the model's remote code, and pad_token_id < 0 are refused by name)
+    HunYuan,
 };
 
 /// What gguf_vocab() needs.
