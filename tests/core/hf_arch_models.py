@@ -9,7 +9,8 @@ per --outtype f32 / bf16 / q8_0).
 
   hf_arch_models.py OUT --shared SHARED_FIXTURES [--inputs-only]
       [--llama-cpp /work/ref/llama.cpp --shim /work/ref/hf_shim] [--write-reference FILE]
-      [--cases A,B]   (convert only these; the reference keeps the other cases)
+      [--cases A,B]   (convert only these; the reference keeps the other cases;
+                       with --inputs-only: write only these folders)
 
 --inputs-only writes the folders only (test_arch_table and test_cli_hf_gguf do
 this at test time: the JSON holds the converter's answer). Cases and configs:
@@ -169,8 +170,10 @@ TOKENIZERS = {
 }
 
 
-def make_inputs(out, shared):
+def make_inputs(out, shared, only=None):
     for case, fn in CASES.items():
+        if only and case not in only:
+            continue
         cfg, shapes, tok, *dtype = fn(case)
         d = os.path.join(out, case)
         os.makedirs(d, exist_ok=True)
@@ -228,9 +231,10 @@ def main():
     ap.add_argument("--write-reference")
     ap.add_argument("--cases", help="comma-separated case names to (re)convert; the reference keeps the others")
     a = ap.parse_args()
-    make_inputs(a.out, a.shared)
-    if a.inputs_only:
+    if a.inputs_only:  # --cases: only these folders
+        make_inputs(a.out, a.shared, a.cases.split(",") if a.cases else None)
         return
+    make_inputs(a.out, a.shared)
     ref = {"generator": "tests/core/hf_arch_models.py", "llama_cpp_commit": "34af94cd9ab2", "outtype": "f32",
            "notes": "gpt2 uses Qwen3's tokenizer.json (pre 'qwen2'): no GPT-2 tokenizer file was at hand; "
                     "the architecture KVs and tensors do not depend on it. Cases with 'sha256': the whole file "
