@@ -560,6 +560,38 @@ private slots:
             QCOMPARE(y.mid(at, 4), QByteArray("\xC1\x7F\xC1\xFF", 4));
         }
     }
+
+    // Issue 32, BERT's bad input: no tokenizer.json (the vocabulary is the WordPiece tokenizer.json's),
+    // a WordPiece tokenizer whose check-text hash llama.cpp does not know (uncased vocabulary, no
+    // lowercasing): one named error each, no file written.
+    void bertRefusals() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const auto g = run(QString::fromStdString(amn::test::python()),
+                           {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", tmp.path(),
+                            "--inputs-only", "--cases", "bge-small-en-v1.5"});
+        QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        const QString in = tmp.path() + "/bge-small-en-v1.5", out = tmp.path() + "/o.gguf";
+        QVERIFY(QFile::rename(in + "/tokenizer.json", tmp.path() + "/tokenizer.json"));
+        auto r = run_amn({"convert", in, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("tokenizer.json: no tokenizer.json: BERT vocabularies are read from a WordPiece tokenizer.json"),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+
+        QFile src(tmp.path() + "/tokenizer.json");
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        QByteArray text = src.readAll();
+        QVERIFY(text.contains("\"lowercase\": true"));
+        text.replace("\"lowercase\": true", "\"lowercase\": false");
+        QFile dst(in + "/tokenizer.json");
+        QVERIFY(dst.open(QIODevice::WriteOnly) && dst.write(text) == text.size());
+        dst.close();
+        r = run_amn({"convert", in, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("WordPiece pre-tokenizer not recognized") && r.err.contains("--vocab-pre"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHfGguf)

@@ -27,6 +27,12 @@ convert_hf_to_gguf_update.py writes; the same for every vocabulary).
         ../shared/fixtures/hf-gguf /work/ref/llama.cpp/models/ggml-vocab-llama-bpe.gguf.inp \\
         tests/cli/data/tokback_reference.json
     (here: LLAMA_SRC=/work/ref/llama-src LLAMA_BUILD_BIN=/work/ref/llama-build/bin)
+
+    ... tests/cli/data/tokback_reference.json --arch CASE OUTTYPE
+        adds (or replaces) one case of tests/core/hf_arch_models.py (BERT's WordPiece:
+        bge-small-en-v1.5 f32) to the existing file, on its texts: the folder written with
+        --inputs-only --cases CASE, its GGUF made with `amn convert --to gguf:OUTTYPE` and
+        checked against tests/core/hf_arch_reference.json's sha256 of the converter's file.
 """
 import ast
 import hashlib
@@ -39,6 +45,7 @@ import tempfile
 import unicodedata
 
 llama_src, llama_bin, amn, fixtures, inp_path, out_path = sys.argv[1:7]
+arch_case = sys.argv[8:10] if len(sys.argv) >= 10 and sys.argv[7] == "--arch" else None
 here = os.path.dirname(os.path.abspath(__file__))
 
 # (case, name of the manifest output whose GGUF is used)
@@ -74,6 +81,10 @@ texts = []
 for t in bpe_texts() + SPM_TEXTS + inp_texts():
     if t not in texts:
         texts.append(t)
+previous = None
+if arch_case:
+    previous = json.load(open(out_path, encoding="utf-8"))
+    texts = previous["texts"]
 
 manifest = json.load(open(os.path.join(fixtures, "manifest.json"), encoding="utf-8"))
 nfc = [unicodedata.normalize("NFC", t) for t in texts]
@@ -92,6 +103,34 @@ with tempfile.TemporaryDirectory() as tmp:
         for t in texts + nfc_only:
             b = t.encode("utf-8")
             f.write(struct.pack("<I", len(b)) + b)
+    def llama_ids(gguf):
+        r = subprocess.run([tool, gguf, blob], check=True, capture_output=True)
+        ids = [json.loads(line) for line in r.stdout.decode("ascii").splitlines()]
+        assert len(ids) == len(texts) + len(nfc_only), (gguf, len(ids), len(texts))
+        extra = iter(ids[len(texts):])
+        return ids[: len(texts)], [next(extra) if n != t else None for t, n in zip(texts, nfc)]
+
+    if arch_case:
+        case, outtype = arch_case
+        models = os.path.join(tmp, "models")
+        subprocess.run([sys.executable, os.path.join(here, "..", "core", "hf_arch_models.py"), models, "--inputs-only",
+                        "--cases", case], check=True)
+        gguf = os.path.join(tmp, case + ".gguf")
+        subprocess.run([amn, "convert", os.path.join(models, case), "--to", "gguf:" + outtype.upper(), "-o", gguf, "--quiet"],
+                       check=True)
+        digest = hashlib.sha256(open(gguf, "rb").read()).hexdigest()
+        ref = json.load(open(os.path.join(here, "..", "core", "hf_arch_reference.json"), encoding="utf-8"))
+        if digest != ref["cases"][case]["sha256"][outtype]:
+            raise SystemExit(f"{case}: amn's GGUF is not convert_hf_to_gguf.py's ({digest})")
+        ids, ids_nfc = llama_ids(gguf)
+        previous["cases"] = [c for c in previous["cases"] if c["case"] != case]
+        previous["cases"].append({"case": case, "gguf": f"tests/core/hf_arch_models.py {case} --outtype {outtype}",
+                                  "gguf_sha256": digest, "ids": ids, "ids_nfc": ids_nfc})
+        with open(out_path, "w", encoding="utf-8") as f:
+            json.dump(previous, f, ensure_ascii=False, indent=0)
+            f.write("\n")
+        sys.exit(0)
+
     for case, outtype in CASES:
         (m,) = [c for c in manifest["cases"] if c["name"] == case]
         (o,) = [o for o in m["outputs"] if o["outtype"] == outtype]

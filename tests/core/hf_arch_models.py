@@ -9,7 +9,8 @@ per --outtype f32 / bf16 / q8_0).
 
   hf_arch_models.py OUT --shared SHARED_FIXTURES [--inputs-only]
       [--llama-cpp /work/ref/llama.cpp --shim /work/ref/hf_shim] [--write-reference FILE]
-      [--cases A,B]   (convert only these; the reference keeps the other cases)
+      [--cases A,B]   (convert only these; the reference keeps the other cases;
+                       with --inputs-only: write only these folders)
 
 --inputs-only writes the folders only (test_arch_table and test_cli_hf_gguf do
 this at test time: the JSON holds the converter's answer). Cases and configs:
@@ -40,8 +41,12 @@ fixtures: hidden 32, 2 layers, 4 heads, intermediate 64, weights 0.02·N(0,1)
 (norms 1 + …), numpy RandomState seeded from sha256("<case>/<tensor>"),
 BF16 by round-to-nearest-even.
 
+BAAI/bge-small-en-v1.5 (BertModel, sentence-transformers CLS pooling) gets a real
+WordPiece tokenizer: the committed bert-base-uncased vocab.txt (tests/core/data,
+Apache-2.0) as tokenizer.json (hf_arch_embed.py), F32 weights.
+
 The cases (config.json, tensor shapes, tokenizer, dtype per model) are in
-hf_arch_dense.py and hf_arch_moe.py; this script writes their folders and
+hf_arch_dense.py, hf_arch_moe.py and hf_arch_embed.py; this script writes their folders and
 records the converter's answer.
 """
 import argparse
@@ -58,6 +63,7 @@ import numpy as np
 from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, command_r, ernie4_5, exaone, exaone4, falcon40b, falcon7b,
     gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, hunyuan_dense, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
+from hf_arch_embed import bge_small, write_side_files
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
 
@@ -149,7 +155,7 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "falcon-7b": falcon7b, "falcon-40b": falcon40b, "ERNIE-4.5-21B-A3B": ernie4_5_moe,
          "Llama-4-Maverick-17B-128E-Instruct": llama4,
          "Qwen3-VL-30B-A3B-Instruct": qwen3_vl_moe,
-         "LFM2-350M": lfm2, "Hunyuan-7B-Instruct": hunyuan_dense}
+         "LFM2-350M": lfm2, "Hunyuan-7B-Instruct": hunyuan_dense, "bge-small-en-v1.5": bge_small}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
@@ -165,8 +171,10 @@ TOKENIZERS = {
 }
 
 
-def make_inputs(out, shared):
+def make_inputs(out, shared, only=None):
     for case, fn in CASES.items():
+        if only and case not in only:
+            continue
         cfg, shapes, tok, *dtype = fn(case)
         d = os.path.join(out, case)
         os.makedirs(d, exist_ok=True)
@@ -175,12 +183,15 @@ def make_inputs(out, shared):
             f.write("\n")
         write_safetensors(os.path.join(d, "model.safetensors"),
                           {n: rand_u8(case, n, s) if n.endswith(("_blocks", "_scales")) else
-                           rand(case, n, s, norm=("norm" in n or "ln_" in n) and n.endswith("weight")) for n, s in shapes.items()},
+                           rand(case, n, s, norm=("norm" in n or "ln_" in n or "LayerNorm" in n) and n.endswith("weight"))
+                           for n, s in shapes.items()},
                           dtype[0] if dtype else "F32")
         if case in GENERATION_CONFIGS:
             with open(os.path.join(d, "generation_config.json"), "w") as f:
                 json.dump(GENERATION_CONFIGS[case], f, indent=2)
-        if shared:
+        if tok.startswith("bert-"):
+            write_side_files(d, tok)
+        elif shared:
             src_case, files = TOKENIZERS[tok]
             for fn_ in files:
                 shutil.copy(os.path.join(shared, "hf-gguf", "inputs", src_case, fn_), d)
@@ -224,9 +235,10 @@ def main():
     ap.add_argument("--write-reference")
     ap.add_argument("--cases", help="comma-separated case names to (re)convert; the reference keeps the others")
     a = ap.parse_args()
-    make_inputs(a.out, a.shared)
-    if a.inputs_only:
+    if a.inputs_only:  # --cases: only these folders
+        make_inputs(a.out, a.shared, a.cases.split(",") if a.cases else None)
         return
+    make_inputs(a.out, a.shared)
     ref = {"generator": "tests/core/hf_arch_models.py", "llama_cpp_commit": "34af94cd9ab2", "outtype": "f32",
            "notes": "gpt2 uses Qwen3's tokenizer.json (pre 'qwen2'): no GPT-2 tokenizer file was at hand; "
                     "the architecture KVs and tensors do not depend on it. Cases with 'sha256': the whole file "

@@ -57,6 +57,9 @@ std::string kv_line(const MetaKv& kv) {
     else if (kv.value.is_array() && kv.value.elem_type == GgufType::Bool) {  // as the reference's JSON list
         for (std::size_t i = 0; i < kv.value.size(); ++i) v += std::string(i ? ", " : "[") + (kv.value.bits_at(i) ? "true" : "false");
         v += "]";
+    } else if (kv.value.is_array() && kv.value.elem_type == GgufType::String) {  // classifier.output_labels
+        for (std::size_t i = 0; i < kv.value.size(); ++i) v += std::string(i ? ", " : "[") + "\"" + std::string(kv.value.string_at(i)) + "\"";
+        v += "]";
     } else if (kv.value.is_array() && kv.value.elem_type == GgufType::I32) {  // rope.dimension_sections
         for (std::size_t i = 0; i < kv.value.size(); ++i)
             v += std::string(i ? ", " : "[") + std::to_string(static_cast<std::int32_t>(kv.value.bits_at(i)));
@@ -75,11 +78,14 @@ std::string manifest_kv_line(element kv) {
     const std::string type = str(kv["type"]);
     std::string v;
     if (type == "STRING") v = std::string(std::string_view(kv["value"]));
-    else if (type == "ARRAY") {  // bool lists (sliding_window_pattern), int lists (rope.dimension_sections)
+    else if (type == "ARRAY") {  // bool lists (sliding_window_pattern), int lists (rope.dimension_sections), strings (labels)
         std::size_t i = 0;
         for (element e : simdjson::dom::array(kv["value"]))
             v += std::string(i++ ? ", " : "[") +
-                 (e.is_bool() ? (bool(e) ? "true" : "false") : e.is_int64() ? std::to_string(std::int64_t(e)) : "?");
+                 (e.is_bool()     ? (bool(e) ? "true" : "false")
+                  : e.is_int64()  ? std::to_string(std::int64_t(e))
+                  : e.is_string() ? "\"" + std::string(std::string_view(e)) + "\""
+                                  : "?");
         v += "]";
     } else v = std::string(std::string_view(kv["raw"]));
     return key + " " + type + " " + v;

@@ -355,8 +355,9 @@ private slots:
         const std::string bad_regex =
             tiny_tokenizer("{\"type\": \"Split\", \"pattern\": {\"Regex\": \"((\"}, \"behavior\": \"Isolated\"}");
         QVERIFY_THROWS_EXCEPTION(Error, HfTokenizer::parse(bad_regex, "bad.json"));
-        const std::string word_piece = "{\"model\": {\"type\": \"WordPiece\", \"vocab\": {}}}";
-        QVERIFY_THROWS_EXCEPTION(Error, HfTokenizer::parse(word_piece, "wp.json"));
+        // A model type neither BPE nor WordPiece (issue 32 added WordPiece) is refused by name.
+        const std::string unigram = "{\"model\": {\"type\": \"Unigram\", \"vocab\": []}}";
+        QVERIFY_THROWS_EXCEPTION(Error, HfTokenizer::parse(unigram, "unigram.json"));
     }
 
     // Long runs (one pre-tokenizer piece of 10⁵–10⁶ bytes) encode and decode back.

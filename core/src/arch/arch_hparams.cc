@@ -20,47 +20,6 @@ namespace {
 using namespace detail;
 using simdjson::dom::element;
 
-/// Base._try_set_pooling_type (Qwen2Model/Qwen3Model): sentence-transformers pooling.
-void pooling(const std::string& dir, KvOut& kv) {
-    namespace fs = std::filesystem;
-    if (dir.empty()) return;
-    const fs::path modules = fs::path(dir) / "modules.json";
-    if (!fs::is_regular_file(modules)) return;
-    const amn::detail::JsonDoc m = amn::detail::JsonDoc::load(modules.string(), "modules.json");
-    std::optional<std::string> path;
-    simdjson::dom::array arr;
-    if (!m.root().get(arr)) {
-        for (element mod : arr) {
-            auto t = amn::detail::json_string(mod, "type", m.file());
-            if (t && t->ends_with("Pooling")) {
-                path = amn::detail::json_string(mod, "path", m.file());
-                break;
-            }
-        }
-    }
-    if (!path) return;
-    const std::string pc = (fs::path(dir) / *path / "config.json").string();
-    const amn::detail::JsonDoc p = amn::detail::JsonDoc::load(pc, "pooling config.json");
-    auto truthy = [&](std::string_view k) {
-        auto v = amn::detail::json_get(p.root(), k);
-        if (!v || v->is_null()) return false;
-        if (v->is_bool()) return bool(*v);
-        if (v->is_number()) return double(*v) != 0;
-        if (v->is_string()) return !std::string_view(*v).empty();
-        return true;
-    };
-    std::uint32_t type = 0;
-    if (truthy("pooling_mode_mean_tokens")) type = 1;
-    else if (truthy("pooling_mode_cls_token")) type = 2;
-    else if (truthy("pooling_mode_lasttoken")) type = 3;
-    else if (auto mode = amn::detail::json_get(p.root(), "pooling_mode"); mode && mode->is_string()) {
-        const std::string_view s(*mode);
-        type = s == "mean" ? 1 : s == "cls" ? 2 : s == "lasttoken" ? 3 : 0;
-    }
-    if (!type) throw Error(ErrorCode::Unsupported, "only MEAN, CLS and LAST pooling types are supported", pc);
-    kv.put("pooling_type", MetaValue::u32(type));
-}
-
 /// Qwen3Model._is_qwen3_reranker: refused (it needs the tokenizer's yes/no ids and a cls_out tensor).
 void refuse_qwen3_reranker(const HfConfig& cfg, const std::string& dir) {
     auto lower = [](std::string s) {
@@ -672,6 +631,9 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
                    sw && !sw->is_null() ? u32(*sw, "sliding_window", f) : MetaValue::u32(0));
             break;
         }
+        case HparamsRule::Bert:
+            bert_params(cfg, kv, res, model_dir);
+            break;
         case HparamsRule::Gpt2: {
             const element blocks = required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"});
             auto exact = [&](std::string_view k) {

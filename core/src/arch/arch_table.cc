@@ -184,6 +184,22 @@ constexpr HfTensorName kFalconHfNames[] = {
     {K::FFN_DOWN, "transformer.h.{bid}.mlp.dense_4h_to_h"},
 };
 
+/// BERT (transformers BertModel): `embeddings.*`, `encoder.layer.{bid}.*`, LayerNorms with biases, no output head.
+constexpr HfTensorName kBertHfNames[] = {
+    {K::TOKEN_EMBD, "embeddings.word_embeddings"},
+    {K::POS_EMBD, "embeddings.position_embeddings"},
+    {K::TOKEN_TYPES, "embeddings.token_type_embeddings"},
+    {K::TOKEN_EMBD_NORM, "embeddings.LayerNorm"},
+    {K::ATTN_Q, "encoder.layer.{bid}.attention.self.query"},
+    {K::ATTN_K, "encoder.layer.{bid}.attention.self.key"},
+    {K::ATTN_V, "encoder.layer.{bid}.attention.self.value"},
+    {K::ATTN_OUT, "encoder.layer.{bid}.attention.output.dense"},
+    {K::ATTN_OUT_NORM, "encoder.layer.{bid}.attention.output.LayerNorm"},
+    {K::FFN_UP, "encoder.layer.{bid}.intermediate.dense"},
+    {K::FFN_DOWN, "encoder.layer.{bid}.output.dense"},
+    {K::LAYER_OUT_NORM, "encoder.layer.{bid}.output.LayerNorm"},
+};
+
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
@@ -395,6 +411,8 @@ constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlMoeClasses[] = {"Qwen3VLMoeForConditionalGeneration"};  // qwen3vl.py Qwen3VLMoeTextModel
 constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"};  // hunyuan.py HunYuanModel
+// bert.py BertModel (not BertForSequenceClassification's classifier head, CamembertModel's Unigram tokenizer).
+constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM"};
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -492,6 +510,8 @@ constexpr ArchRow kRows[] = {
         "Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "silu", false, false, {}},
     {kHunYuanDenseClasses, "hunyuan-dense", VocabStyle::HunYuan, HR::HunYuanDense, kKinds_hunyuan_dense, false, false, ER::None, GR::None,
         "HunYuanDenseV1ForCausalLM", "hunyuan_v1_dense", "silu", false, false, kHunYuanHfNames},
+    {kBertClasses,     "bert",     VocabStyle::Bert,  HR::Bert,     kKinds_bert,     false, false, ER::None,     GR::None,
+        "BertModel", "bert", "gelu", false, false, kBertHfNames},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

@@ -18,6 +18,7 @@
 // (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
 // falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel), llama.py (Llama4Model),
 // qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model), hunyuan.py (HunYuanModel, dense),
+// bert.py (BertModel),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -139,6 +140,10 @@ enum class HparamsRule : std::uint8_t {
     /// base (rope_theta · alpha^(head_dim / (head_dim − 2)), in place), rope.scaling.type none and factor 1, and for
     /// "dynamic" a context of 262144 (in place; the converter's asserts as named errors); a tied lm_head dropped.
     HunYuanDense,
+    /// BertModel: TextModel's, then attention.causal false, the sentence-transformers pooling type and
+    /// classifier.output_labels (config.json id2label); `bert.` prefixes, `.gamma`/`.beta` renamed,
+    /// position_ids, pooler and the `cls.*` heads dropped (filter_tensor_name).
+    Bert,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -389,7 +394,9 @@ struct MappedTensor {
 
 /// TextModel/LlamaModel.filter_tensors: the HF name as the converter indexes
 /// it ("language_model." and, for llama/granite/mistral3, "text_model." removed;
-/// Gemma2Model drops "lm_head.weight", GraniteModel "encoder.*", "image_" and projector tensors,
+/// Gemma2Model drops "lm_head.weight", BertModel "embeddings.position_ids", "pooler.dense.*"
+/// and "cls.predictions*" / "cls.seq_relationship*" (after removing "bert." and renaming
+/// ".gamma"/".beta" to ".weight"/".bias"), GraniteModel "encoder.*", "image_" and projector tensors,
 /// GptOssModel appends ".weight" to names containing "sinks";
 /// "e_score_correction_bias" → "e_score_correction.bias"), or nullopt when
 /// the converter drops it (multimodal prefixes: "mlp…", "vision…", "visual.",

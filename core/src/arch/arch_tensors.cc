@@ -103,6 +103,14 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
     if ((row.hparams == HparamsRule::Gemma || row.hparams == HparamsRule::Gemma2) && hf_name == "lm_head.weight")
         return std::nullopt;  // GemmaModel / Gemma2Model.filter_tensors
     if (row.hparams == HparamsRule::GptOss && hf_name.find("sinks") != std::string_view::npos) name += ".weight";
+    if (row.hparams == HparamsRule::Bert) {  // BertModel.filter_tensors
+        if (name.starts_with("bert.")) name.erase(0, 5);
+        if (name.ends_with(".gamma")) name.replace(name.size() - 6, 6, ".weight");
+        if (name.ends_with(".beta")) name.replace(name.size() - 5, 5, ".bias");
+        if (name == "embeddings.position_ids" || name == "pooler.dense.weight" || name == "pooler.dense.bias" ||
+            name.starts_with("cls.predictions") || name.starts_with("cls.seq_relationship"))
+            return std::nullopt;
+    }
     if (row.hparams == HparamsRule::Deepseek2 &&  // DeepseekV2Model.filter_tensors: the OCR vision encoders
         (hf_name.find("sam_model") != std::string_view::npos || hf_name.find("qwen2_model") != std::string_view::npos))
         return std::nullopt;

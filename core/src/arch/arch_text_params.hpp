@@ -82,5 +82,16 @@ void lfm2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
 /// asserts (dynamic with rope_theta ≠ 10000 or max_position_embeddings ∉ {32768, 262144}) or divides by zero
 /// (head_dim 2); Error{Malformed} without head_dim.
 void hunyuan_dense_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
+/// TextModel._try_set_pooling_type (arch_embed_params.cc): `{arch}.pooling_type` from the sentence-transformers
+/// modules.json of `dir` (its first module whose type ends in "Pooling") and that module's config.json:
+/// pooling_mode_mean_tokens → 1 (MEAN), pooling_mode_cls_token → 2 (CLS), pooling_mode_lasttoken → 3 (LAST),
+/// else pooling_mode "mean"/"cls"/"lasttoken". Nothing without modules.json or a pooling module.
+/// \throws Error{Io}/{BadJson} naming the file when one is unreadable, Error{Unsupported} for another mode.
+void pooling(const std::string& dir, KvOut& kv);
+
+/// BertModel.set_gguf_parameters (arch_embed_params.cc): TextModel's list, then attention.causal false,
+/// the pooling type and, when config.json has id2label (other than transformers' two default LABEL_0/LABEL_1),
+/// classifier.output_labels (the labels in key order). \throws as hparam_kvs().
+void bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
 
 }  // namespace amn::arch::detail

@@ -351,6 +351,7 @@ std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool
 std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
     if (row.gguf == "gpt2") return gpt2_config(row, kv, f);
     if (row.gguf == "falcon") return falcon_config(row, kv, f);
+    if (row.gguf == "bert") return bert_config(row, kv, f);
     ConfigWriter c(row, kv);
     JsonWriter& w = c.w;
     const std::string_view cls = hf_class_for(row, kv, f.experts);

@@ -38,6 +38,8 @@ public:
     std::uint64_t required_u64(std::string_view key) const;
     /// Marks `key` as carried (e.g. a value derived from tensors).
     void mark(std::string_view key) const { read_.insert(std::string(key)); }
+    /// Marks `key` as not carried (a value read but with no equivalent), so unread() names it.
+    void unmark(std::string_view key) const { read_.erase(std::string(key)); }
     /// Every `prefix`* key of the file not asked for, in file order.
     std::vector<std::string> unread(std::string_view prefix) const;
     const Catalog& catalog() const noexcept { return cat_; }
@@ -72,5 +74,20 @@ std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool
 ///         nor {arch}.vocab_size; Error{Unsupported} for a RoPE scaling type
 ///         config.json cannot express.
 std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
+
+/// config.json of a `bert` GGUF (hf_config_bert.cc; hf_config_json() calls it): BertConfig's names
+/// (hidden_size, intermediate_size, num_hidden_layers, num_attention_heads, layer_norm_eps,
+/// max_position_embeddings from context_length, type_vocab_size from token_types.weight's rows,
+/// vocab_size from token_embd.weight's, pad_token_id) and id2label / label2id from
+/// classifier.output_labels. attention.causal true stays unread (BERT attends both ways).
+/// \throws as hf_config_json(); Error{Malformed} without token_embd.weight or for labels that are not strings.
+std::string bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
+
+/// The sentence-transformers files that carry `{arch}.pooling_type` back (hf_config_bert.cc):
+/// modules.json (Transformer, then Pooling at "1_Pooling") and 1_Pooling/config.json with the one
+/// pooling_mode_* flag of the type (1 mean_tokens, 2 cls_token, 3 lasttoken), as _try_set_pooling_type
+/// reads them. None without the key; none for another type (the key then stays unread).
+/// \throws Error{Malformed} when embedding_length is missing.
+std::vector<std::pair<std::string, std::string>> embedding_side_files(const arch::ArchRow& row, const GgufKeys& kv);
 
 }  // namespace amn::detail

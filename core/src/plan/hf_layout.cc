@@ -518,6 +518,7 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     res.config_json = detail::hf_config_json(*A, kv, facts);
     auto side = tok::hf_side_files(cat);
     res.side_files = std::move(side.files);
+    for (auto& file : detail::embedding_side_files(*A, kv)) res.side_files.push_back(std::move(file));
     res.warnings = std::move(side.warnings);
     std::string unread;
     for (const auto& k : kv.unread(a + ".")) unread += (unread.empty() ? "" : ", ") + k;

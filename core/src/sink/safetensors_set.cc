@@ -199,6 +199,11 @@ void SafetensorsSet::commit() {
             extras.back().write_all(*d.config);
         }
         for (const auto& [dst, bytes] : d.extra) {
+            // A side file in a subfolder of the output (sentence-transformers' 1_Pooling/config.json).
+            const fs::path parent = fs::path(d.staged(dst)).parent_path();
+            std::error_code ec;
+            if (!parent.empty() && !fs::is_directory(parent) && !fs::create_directories(parent, ec) && ec)
+                throw Error(ErrorCode::Io, "cannot create folder: " + ec.message(), parent.string());
             extras.push_back(TempFile::create(d.staged(dst), d.force));
             extras.back().write_all(bytes);
         }

@@ -14,8 +14,9 @@ BpeModel BpeModel::parse(simdjson::dom::element model, const std::string& file) 
     BpeModel m;
     m.file_ = file;
     auto type = detail::json_string(model, "type", file);
-    if (type && *type != "BPE")
-        throw Error(ErrorCode::Unsupported, "tokenizer model type \"" + *type + "\" is not BPE", file);
+    if (type && *type != "BPE" && *type != "WordPiece")
+        throw Error(ErrorCode::Unsupported, "tokenizer model type \"" + *type + "\" is not BPE or WordPiece", file);
+    m.wordpiece = type && *type == "WordPiece";
     if (auto d = detail::json_number(model, "dropout", file); d && *d > 0.0)
         throw Error(ErrorCode::Unsupported, "BPE dropout " + std::to_string(*d) + " is random: not supported", file);
     m.ignore_merges = detail::json_bool(model, "ignore_merges", file).value_or(false);
@@ -24,6 +25,14 @@ BpeModel BpeModel::parse(simdjson::dom::element model, const std::string& file) 
     m.unk_token = detail::json_string(model, "unk_token", file);
     m.continuing_subword_prefix = detail::json_string(model, "continuing_subword_prefix", file);
     m.end_of_word_suffix = detail::json_string(model, "end_of_word_suffix", file);
+    if (m.wordpiece) {
+        if (!m.unk_token) m.unk_token = "[UNK]";
+        if (!m.continuing_subword_prefix) m.continuing_subword_prefix = "##";
+        if (auto n = detail::json_int(model, "max_input_chars_per_word", file)) {
+            if (*n < 0) throw Error(ErrorCode::BadJson, "model.max_input_chars_per_word must not be negative", file);
+            m.max_input_chars_per_word = static_cast<std::size_t>(*n);
+        }
+    }
 
     auto vocab = detail::json_get(model, "vocab");
     simdjson::dom::object vo;
@@ -95,8 +104,40 @@ const std::string* BpeModel::id_to_token(std::uint32_t id) const {
     return it == vocab_r_.end() ? nullptr : &it->second;
 }
 
+void BpeModel::tokenize_wordpiece(std::string_view w, std::vector<std::uint32_t>& out) const {
+    auto unk = [&] {
+        auto id = token_to_id(*unk_token);
+        if (!id) throw Error(ErrorCode::BadJson, "model.unk_token \"" + *unk_token + "\" is not in the vocabulary", file_);
+        out.push_back(*id);
+    };
+    std::size_t chars = 0;
+    for (unsigned char c : w) chars += (c & 0xC0) != 0x80;
+    if (chars > max_input_chars_per_word) return unk();
+    const std::size_t first = out.size();
+    std::string probe;
+    for (std::size_t start = 0; start < w.size();) {
+        std::size_t end = w.size();
+        std::optional<std::uint32_t> found;
+        while (start < end) {
+            probe.assign(start > 0 ? *continuing_subword_prefix : std::string());
+            probe.append(w.substr(start, end - start));
+            if ((found = token_to_id(probe))) break;
+            // Drop the last character of w[start, end).
+            do --end;
+            while (end > start && (static_cast<unsigned char>(w[end]) & 0xC0) == 0x80);
+        }
+        if (!found) {
+            out.resize(first);
+            return unk();
+        }
+        out.push_back(*found);
+        start = end;
+    }
+}
+
 void BpeModel::tokenize(std::string_view w, std::vector<std::uint32_t>& out) const {
     if (w.empty()) return;
+    if (wordpiece) return tokenize_wordpiece(w, out);
     if (ignore_merges)
         if (auto id = token_to_id(w)) {
             out.push_back(*id);

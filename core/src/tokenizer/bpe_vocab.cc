@@ -75,6 +75,7 @@ Gpt2Vocab gpt2_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_
                     path);
 
     Gpt2Vocab out;
+    out.wordpiece = tok.model().wordpiece;
     out.chkhsh = pre_check_hash(tok);
     if (pre_override) {
         out.pre = *pre_override;
@@ -87,7 +88,7 @@ Gpt2Vocab gpt2_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_
                                "\" chosen because its pre_tokenizer definition equals that one's");
     } else {
         throw Error(ErrorCode::Unsupported,
-                    "BPE pre-tokenizer not recognized (check-text hash " + out.chkhsh +
+                    std::string(out.wordpiece ? "WordPiece" : "BPE") + " pre-tokenizer not recognized (check-text hash " + out.chkhsh +
                         " is not in llama.cpp's table and the pre_tokenizer matches no known one); name it with --vocab-pre",
                     path);
     }

@@ -18,6 +18,7 @@ struct Gpt2Vocab {
     std::vector<std::int32_t> types;    ///< gguf TokenType per token (1 normal, 3 control, 4 user-defined, 5 unused …)
     std::string pre;                    ///< llama.cpp's pre-tokenizer name ("llama-bpe", "qwen2", "gpt-2" …)
     std::string chkhsh;                 ///< sha256 (hex) of the token ids of llama.cpp's check text
+    bool wordpiece = false;             ///< the tokenizer.json model is WordPiece (BERT), not BPE
     /// `tokenizer.get_added_vocab()`: tokenizer.json's added tokens, content → id (in id order,
     /// so a content listed twice keeps its highest id, as the dict comprehension does).
     std::map<std::string, std::uint32_t> added_vocab;
@@ -26,8 +27,8 @@ struct Gpt2Vocab {
 
 /// Read `dir`/tokenizer.json (+ tokenizer_config.json) and build the vocabulary
 /// with `vocab_size` entries (config.json's, or the tokenizer's size when nullopt).
-/// \throws Error naming the file: missing or malformed tokenizer.json, not a BPE
-///         model, more tokens than `vocab_size`, a pre-tokenizer llama.cpp does
+/// \throws Error naming the file: missing or malformed tokenizer.json, neither a BPE
+///         nor a WordPiece model, more tokens than `vocab_size`, a pre-tokenizer llama.cpp does
 ///         not know and no `pre_override`.
 Gpt2Vocab gpt2_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size,
                      const std::optional<std::string>& pre_override);

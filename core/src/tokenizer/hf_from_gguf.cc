@@ -270,6 +270,12 @@ std::optional<GgufTokenizerKvs> read_gguf_tokenizer(const Catalog& cat) {
         if (v->type != GgufType::Bool) bad(cat, "tokenizer.ggml.add_space_prefix", "expected a boolean");
         kv.add_space_prefix = v->as_bool();
     }
+    for (auto [key, field] : {std::pair{"tokenizer.ggml.normalizer.lowercase", &kv.lowercase},
+                              std::pair{"tokenizer.ggml.normalizer.strip_accents", &kv.strip_accents}})
+        if (const MetaValue* v = cat.meta(key)) {
+            if (v->type != GgufType::Bool) bad(cat, key, "expected a boolean");
+            *field = v->as_bool();
+        }
     kv.chat_template = string_kv(cat, "tokenizer.chat_template");
     for (std::string_view name : string_array(cat, "tokenizer.chat_templates", true)) {
         if (name == "default") continue;
@@ -288,6 +294,11 @@ HfSideFiles hf_side_files(const Catalog& cat) {
         std::string why;
         if (auto tj = hf_tokenizer_json(*kv, why)) {
             out.files.emplace_back("tokenizer.json", std::move(*tj));
+            if (kv->model == "bert") {
+                std::string txt;
+                for (const auto& t : bert_vocab_texts(*kv)) txt += t + "\n";
+                out.files.emplace_back("vocab.txt", std::move(txt));
+            }
             if (kv->model == "llama") {
                 if (auto model = spm_model_proto(*kv, why)) out.files.emplace_back("tokenizer.model", std::move(*model));
                 else out.warnings.push_back("no tokenizer.model written (tokenizer.json is): " + why);

@@ -29,6 +29,8 @@ struct GgufTokenizerKvs {
     /// add_bos_token / add_eos_token / add_sep_token, as present ("bos" → value …), in that order.
     std::vector<std::pair<std::string, bool>> add_flags;
     std::optional<bool> add_space_prefix;   ///< tokenizer.ggml.add_space_prefix
+    std::optional<bool> lowercase;          ///< tokenizer.ggml.normalizer.lowercase
+    std::optional<bool> strip_accents;      ///< tokenizer.ggml.normalizer.strip_accents
     std::optional<std::string> chat_template;                              ///< tokenizer.chat_template
     std::vector<std::pair<std::string, std::string>> named_chat_templates; ///< tokenizer.chat_template.<name>, in tokenizer.chat_templates order
     std::optional<std::uint64_t> context_length;                           ///< {arch}.context_length
@@ -76,6 +78,9 @@ struct HfSideFiles {
 ///   for "llama" also tokenizer.model (spm_model_proto(); left out with a
 ///   warning when SentencePiece could not load it) and `add_prefix_space`
 ///   from `tokenizer.ggml.add_space_prefix`;
+/// - for "bert" (WordPiece, any pre: llama.cpp's WPM tokenizer is one): tokenizer.json,
+///   vocab.txt (bert_vocab_texts() in id order, one per line), tokenizer_config.json and
+///   special_tokens_map.json as above;
 /// - any other model or pre-tokenizer: no tokenizer files, and a warning
 ///   that says which value is not known (never a guess); the same when
 ///   hf_tokenizer_json() finds the vocabulary cannot be written.
@@ -95,6 +100,12 @@ HfSideFiles hf_side_files(const Catalog& cat);
 ///   vocabulary, merges from the pieces and scores (spm_merges()), normalizer Prepend("▁") + Replace(" " → "▁")
 ///   (Prepend left out when add_space_prefix is false), decoder Replace,
 ///   ByteFallback, Fuse, Strip; control/unknown/user-defined pieces are added tokens.
+/// - bert: what transformers' BertTokenizerFast saves: WordPiece ("##", unk, 100 characters per word)
+///   over bert_vocab_texts() (every token but the converter's "[PAD<id>]" padding), the CONTROL tokens
+///   also added tokens, BertNormalizer (lowercase / strip_accents as tokenizer.ggml.normalizer.* say;
+///   lowercase when absent, as llama.cpp's WPM tokenizer does), BertPreTokenizer, a TemplateProcessing
+///   "[CLS] $A [SEP]" / "[CLS] $A [SEP] $B:1 [SEP]:1" from bos/eos when add_bos/add_eos are set, and the
+///   WordPiece decoder.
 /// \returns nullopt with `why` set when the model or pre-tokenizer is not one
 ///          of those, a gpt2 vocabulary has no merges or a llama one no
 ///          scores, or two tokens of the BPE vocabulary have the same text
@@ -111,5 +122,9 @@ std::optional<std::string> hf_tokenizer_json(const GgufTokenizerKvs& kv, std::st
 /// (left, right) pairs, views into `kv.tokens`; written in tokenizer.json's
 /// array-of-pairs form (a user-defined piece may hold a space).
 std::vector<std::pair<std::string_view, std::string_view>> spm_merges(const GgufTokenizerKvs& kv);
+
+/// The WordPiece texts of a "bert" GGUF's tokens, undoing BertModel.set_vocab's phantom space: CONTROL
+/// tokens as they are, "▁word" → "word", any other token → "##" + token (a continuation).
+std::vector<std::string> bert_vocab_texts(const GgufTokenizerKvs& kv);
 
 }  // namespace amn::tok

@@ -204,7 +204,94 @@ std::optional<std::string> llama_json(const GgufTokenizerKvs& kv, std::string& w
     return w.take() + "\n";
 }
 
+/// BERT's TemplateProcessing (transformers' BertConverter): "[CLS] $A [SEP]", pair "[CLS] $A [SEP] $B:1 [SEP]:1",
+/// with CLS = bos and SEP = eos (SpecialVocab's reading of it), or "null" unless both are added.
+std::string bert_post_processor(const GgufTokenizerKvs& kv) {
+    if (!kv.add("bos").value_or(false) || !kv.add("eos").value_or(false) || !kv.special("bos") || !kv.special("eos"))
+        return "null";
+    const std::uint32_t cls = kv.special("bos").value_or(0), sep = kv.special("eos").value_or(0);
+    JsonWriter w;
+    auto special = [&](std::uint32_t id, int type_id) {
+        w.begin_object().key("SpecialToken").begin_object().key("id").value(kv.tokens[id]).key("type_id").value(type_id);
+        w.end_object().end_object();
+    };
+    auto seq = [&](const char* id, int type_id) {
+        w.begin_object().key("Sequence").begin_object().key("id").value(id).key("type_id").value(type_id);
+        w.end_object().end_object();
+    };
+    w.begin_object().key("type").value("TemplateProcessing");
+    w.key("single").begin_array();
+    special(cls, 0);
+    seq("A", 0);
+    special(sep, 0);
+    w.end_array().key("pair").begin_array();
+    special(cls, 0);
+    seq("A", 0);
+    special(sep, 0);
+    seq("B", 1);
+    special(sep, 1);
+    w.end_array().key("special_tokens").begin_object();
+    std::vector<std::uint32_t> specials{cls};
+    if (sep != cls) specials.push_back(sep);
+    for (auto id : specials) {
+        w.key(kv.tokens[id]).begin_object().key("id").value(kv.tokens[id]);
+        w.key("ids").begin_array().value(static_cast<std::uint64_t>(id)).end_array();
+        w.key("tokens").begin_array().value(kv.tokens[id]).end_array().end_object();
+    }
+    w.end_object().end_object();
+    return w.take();
+}
+
+std::optional<std::string> bert_json(const GgufTokenizerKvs& in, std::string& why) {
+    const std::vector<std::string> texts = bert_vocab_texts(in);
+    GgufTokenizerKvs kv = in;  // the same, with the WordPiece texts
+    for (std::size_t i = 0; i < texts.size(); ++i) kv.tokens[i] = texts[i];
+    std::vector<std::uint32_t> ids;
+    for (std::size_t i = 0; i < kv.tokens.size(); ++i)
+        if (!is_padding(kv, i)) ids.push_back(static_cast<std::uint32_t>(i));
+    const auto unk = kv.special("unk");
+    if (!unk) {
+        why = "a bert (WordPiece) tokenizer without tokenizer.ggml.unknown_token_id";
+        return std::nullopt;
+    }
+    JsonWriter w(2);
+    w.begin_object();
+    w.key("version").value("1.0");
+    w.key("truncation").null();
+    w.key("padding").null();
+    added_tokens(w, kv);
+    w.key("normalizer").begin_object().key("type").value("BertNormalizer").key("clean_text").value(true);
+    w.key("handle_chinese_chars").value(true).key("strip_accents");
+    if (kv.strip_accents) w.value(*kv.strip_accents);
+    else w.null();
+    w.key("lowercase").value(kv.lowercase.value_or(true)).end_object();
+    w.key("pre_tokenizer").begin_object().key("type").value("BertPreTokenizer").end_object();
+    w.key("post_processor").raw(bert_post_processor(kv));
+    w.key("decoder").begin_object().key("type").value("WordPiece").key("prefix").value("##").key("cleanup").value(true).end_object();
+    w.key("model").begin_object();
+    w.key("type").value("WordPiece");
+    w.key("unk_token").value(kv.tokens[*unk]);
+    w.key("continuing_subword_prefix").value("##");
+    w.key("max_input_chars_per_word").value(std::uint64_t{100});
+    if (!vocab(w, kv, ids, why)) return std::nullopt;
+    w.end_object();
+    w.end_object();
+    return w.take() + "\n";
+}
+
 }  // namespace
+
+std::vector<std::string> bert_vocab_texts(const GgufTokenizerKvs& kv) {
+    std::vector<std::string> out;
+    out.reserve(kv.tokens.size());
+    for (std::size_t i = 0; i < kv.tokens.size(); ++i) {
+        const std::string_view t = kv.tokens[i];
+        if (kv.types[i] == kControl) out.emplace_back(t);
+        else if (t.starts_with(kSpace)) out.emplace_back(t.substr(3));
+        else out.push_back("##" + std::string(t));
+    }
+    return out;
+}
 
 std::vector<std::pair<std::string_view, std::string_view>> spm_merges(const GgufTokenizerKvs& kv) {
     // transformers integrations/ggml.py GGUFTokenizerSkeleton ("Merges were not in checkpoint, building merges
@@ -247,7 +334,8 @@ std::vector<std::pair<std::string_view, std::string_view>> spm_merges(const Gguf
 std::optional<std::string> hf_tokenizer_json(const GgufTokenizerKvs& kv, std::string& why) {
     if (kv.model == "gpt2") return gpt2_json(kv, why);
     if (kv.model == "llama") return llama_json(kv, why);
-    why = "tokenizer.ggml.model '" + kv.model + "' is not one written here (gpt2, llama)";
+    if (kv.model == "bert") return bert_json(kv, why);
+    why = "tokenizer.ggml.model '" + kv.model + "' is not one written here (gpt2, llama, bert)";
     return std::nullopt;
 }
 

@@ -98,6 +98,19 @@ PreTokenizer parse_pre_tokenizer(simdjson::dom::element e, const std::string& fi
         p.kind = K::Punctuation;
         p.pattern = builtin(kPunctuationChar, file);
         p.behavior = parse_behavior(e, file, SplitBehavior::Isolated);
+    } else if (t == "BertPreTokenizer") {
+        // pre_tokenizers/bert.rs: split on char::is_whitespace (removed), then on is_bert_punc (isolated).
+        p.kind = K::Sequence;
+        PreTokenizer ws, punct;
+        ws.kind = K::WhitespaceSplit;
+        ws.type = "WhitespaceSplit";
+        ws.pattern = builtin(kWhitespaceChar, file);
+        ws.behavior = SplitBehavior::Removed;
+        punct.kind = K::Punctuation;
+        punct.type = "Punctuation";
+        punct.pattern = builtin(kPunctuationChar, file);
+        punct.behavior = SplitBehavior::Isolated;
+        p.children = {std::move(ws), std::move(punct)};
     } else if (t == "CharDelimiterSplit") {
         p.kind = K::CharDelimiterSplit;
         const std::string d = required_string(e, "delimiter", "pre_tokenizer CharDelimiterSplit", file);

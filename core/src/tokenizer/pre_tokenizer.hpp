@@ -56,8 +56,9 @@ struct PreTokenizer {
     void apply(std::vector<Piece>& pieces) const;
 };
 
-/// Parse a tokenizer.json pre_tokenizer object. \throws Error{Unsupported}
-/// for types not implemented here (BertPreTokenizer, UnicodeScripts, …),
+/// Parse a tokenizer.json pre_tokenizer object (BertPreTokenizer: a Sequence
+/// of WhitespaceSplit and Punctuation, `type` kept). \throws Error{Unsupported}
+/// for types not implemented here (UnicodeScripts, …),
 /// Error{BadJson} for malformed ones.
 PreTokenizer parse_pre_tokenizer(simdjson::dom::element e, const std::string& file);
 

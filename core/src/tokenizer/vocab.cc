@@ -294,6 +294,47 @@ void hunyuan_set_vocab(GgufVocab& out, const VocabRequest& req) {
     }
 }
 
+/// BertModel.set_vocab (conversion/bert.py).
+void bert_set_vocab(GgufVocab& out, const VocabRequest& req) {
+    const std::string tj = req.dir + "/tokenizer.json";
+    if (!py::is_file(tj))
+        throw Error(ErrorCode::Unsupported,
+                    "no tokenizer.json: BERT vocabularies are read from a WordPiece tokenizer.json (the converter's AutoTokenizer)",
+                    tj);
+    Gpt2Vocab v = gpt2_vocab(req.dir, req.vocab_size, req.pre_override);
+    if (!v.wordpiece)
+        throw Error(ErrorCode::Unsupported, "a BERT vocabulary needs a WordPiece tokenizer.json model (this one is BPE)", tj);
+    // add_token_type_count(hparams.get("type_vocab_size", 1)) comes before the tokenizer keys.
+    std::uint64_t type_count = 1;
+    if (!req.config_json.empty()) {
+        auto doc = py::parse_json(req.config_json, req.dir + "/config.json");
+        if (const auto t = detail::json_get(doc.root(), "type_vocab_size")) {
+            const auto n = py::as_int(*t);
+            if (!n || *n < 0 || *n > std::int64_t(UINT32_MAX))
+                throw Error(ErrorCode::BadJson, "config.json key 'type_vocab_size': expected a count", req.dir + "/config.json");
+            type_count = static_cast<std::uint64_t>(*n);
+        }
+    }
+    kv_put(out.kvs, "tokenizer.ggml.token_type_count", MetaValue::u32(static_cast<std::uint32_t>(type_count)));
+    constexpr std::int32_t kControl = 3;
+    for (std::size_t i = 0; i < v.tokens.size(); ++i) {  // phantom space: "▁word", "##piece" → "piece", CONTROL kept
+        std::string& t = v.tokens[i];
+        if (v.types[i] == kControl) continue;
+        t = t.starts_with("##") ? t.substr(2) : "\xE2\x96\x81" + t;
+    }
+    out.model = "bert";
+    out.pre = v.pre;
+    out.n_tokens = v.tokens.size();
+    kv_put(out.kvs, "tokenizer.ggml.model", MetaValue::string("bert"));
+    kv_put(out.kvs, "tokenizer.ggml.pre", MetaValue::string(v.pre));
+    if (!v.tokens.empty()) {
+        kv_put(out.kvs, "tokenizer.ggml.tokens", string_array(v.tokens));
+        kv_put(out.kvs, "tokenizer.ggml.token_type", packed_array(GgufType::I32, v.types));
+    }
+    append(out.warnings, v.warnings);
+    special_vocab(out, req, false, v.tokens.size());
+}
+
 }  // namespace
 
 GgufVocab gguf_vocab(const VocabRequest& req) {
@@ -315,6 +356,7 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
             break;
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
         case VocabStyle::HunYuan: hunyuan_set_vocab(out, req); break;
+        case VocabStyle::Bert: bert_set_vocab(out, req); break;
         case VocabStyle::InternLM3: internlm3_set_vocab(out, req); break;
         case VocabStyle::Ernie4_5: {  // Ernie4_5Model.set_vocab
             auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));

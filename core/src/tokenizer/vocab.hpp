@@ -31,6 +31,10 @@ enum class VocabStyle : std::uint8_t {
     /// eot := generation_config.json `eos_token_id[0]` when that is a list of two or more (the tiktoken path,
     /// which needs the model's remote code, and pad_token_id < 0 are refused by name)
     HunYuan,
+    /// BertModel.set_vocab (conversion/bert.py): get_vocab_base's WordPiece tokens in llama.cpp's phantom-space
+    /// form (CONTROL tokens kept, a "##" continuation without it, any other token after "▁"), `tokenizer.ggml.token_type_count`
+    /// (config.json type_vocab_size, 1 by default) first, model "bert", SpecialVocab without merges.
+    Bert,
 };
 
 /// What gguf_vocab() needs.
@@ -51,7 +55,7 @@ struct VocabRequest {
 /// flags, chat template(s), normalizer flags).
 struct GgufVocab {
     std::vector<MetaKv> kvs;
-    std::string model;                  ///< "llama" (SentencePiece) or "gpt2" (BPE)
+    std::string model;                  ///< "llama" (SentencePiece), "gpt2" (BPE) or "bert" (WordPiece)
     std::string pre;                    ///< tokenizer.ggml.pre
     std::uint64_t n_tokens = 0;         ///< tokens written
     std::vector<std::string> warnings;  ///< e.g. a pre-tokenizer chosen by its definition, not by its hash
@@ -66,7 +70,8 @@ struct GgufVocab {
 /// gpt2 for tokenizer_class GPT2Tokenizer, else its SentencePiece variant;
 /// conversion/gemma.py Gemma2Model / Gemma3Model.set_vocab: SentencePiece
 /// followed by `tokenizer.ggml.add_space_prefix` false, Gemma 3 without a
-/// tokenizer.model falling back to gpt2 BPE).
+/// tokenizer.model falling back to gpt2 BPE; conversion/bert.py
+/// BertModel.set_vocab: WordPiece tokenizer.json, phantom-space tokens).
 /// Where the converter writes a file despite an oddity, so does this, with
 /// the converter's warning in `warnings` (SentencePiece pieces or added
 /// tokens past vocab_size are dropped, special ids out of range skipped).
@@ -82,7 +87,9 @@ struct GgufVocab {
 ///         `vocab_size` where the converter fails on it (SizeMismatch naming
 ///         both numbers: Phi-3, and the BPE path), vocab_size over
 ///         kMaxVocabTokens (LimitExceeded), a special id beyond UINT32
-///         (OutOfRange), an unknown pre-tokenizer without --vocab-pre (Unsupported).
+///         (OutOfRange), an unknown pre-tokenizer without --vocab-pre (Unsupported),
+///         a BERT folder without tokenizer.json (Unsupported, naming it) or with a
+///         tokenizer.json whose model is not WordPiece (Unsupported).
 GgufVocab gguf_vocab(const VocabRequest& req);
 
 }  // namespace amn::tok
