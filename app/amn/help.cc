@@ -208,7 +208,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                            and Embedding weight (lm_head, embeddings, routers too) whose\n"
             "                            rows the group divides; config.json quantization, format: mlx\n"
             "      --group-size 32|64|128    elements per scale and bias (default 64)\n"
-            "  mlx:mxfp4, mlx:nvfp4,     MLX fp modes (mlx_lm.convert -q --q-mode): E2M1 codes with an\n"
+            "  mlx:mxfp4, mlx:nvfp4,     MLX's fp modes (mlx_lm.convert's q-mode): E2M1 codes with an\n"
             "  mlx:mxfp8                 E8M0 scale per 32 / an E4M3 scale per 16, E4M3 codes with an\n"
             "                            E8M0 scale per 32: weight U32, scales U8 (no biases)\n\n"
             "Which tensors: the 2-D Linear weights of the transformer blocks (q/k/v/o_proj,\n"
