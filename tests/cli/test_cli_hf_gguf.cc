@@ -592,6 +592,67 @@ private slots:
         QVERIFY2(r.err.contains("WordPiece pre-tokenizer not recognized") && r.err.contains("--vocab-pre"), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(out));
     }
+
+    // Issue 32, nomic-bert's and modern-bert's bad input: what the converter refuses or asserts against, and the
+    // forms not built here (nomic-embed-text-v2-moe's nomic-bert-moe, an XLM-RoBERTa Unigram tokenizer, ModernBERT's
+    // masked-LM head): exit 1, one line naming the cause, no file written.
+    void embeddingRefusals_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("key");    // config.json key set to `value` ("-" removes it; "tokenizer" edits tokenizer.json's model type)
+        QTest::addColumn<QString>("value");  // JSON text
+        QTest::addColumn<QString>("error");
+        const QString nomic = "nomic-embed-text-v1.5", modern = "modernbert-embed-base";
+        QTest::newRow("nomic moe") << nomic << "moe_every_n_layers" << "2"
+                                   << "converts to nomic-bert-moe, which is not supported";
+        QTest::newRow("nomic unigram") << nomic << "tokenizer" << "\"Unigram\""
+                                       << "nomic-bert with an XLM-RoBERTa (Unigram) tokenizer is not supported";
+        QTest::newRow("nomic positions") << nomic << "n_positions" << "4096"
+                                         << "nomic-bert: unrecognized n_positions / max_trained_positions";
+        QTest::newRow("nomic prenorm") << nomic << "prenorm" << "true"
+                                       << "nomic-bert needs config.json key 'prenorm' false (the converter asserts it)";
+        QTest::newRow("nomic qkv bias") << nomic << "qkv_proj_bias" << "true"
+                                        << "nomic-bert needs config.json key 'qkv_proj_bias' false";
+        QTest::newRow("nomic scale base") << nomic << "rotary_emb_scale_base" << "512"
+                                          << "nomic-bert needs config.json key 'rotary_emb_scale_base' null";
+        QTest::newRow("nomic causal missing") << nomic << "causal" << "-" << "config.json has no key 'causal'";
+        QTest::newRow("modern window missing") << modern << "local_attention" << "-" << "config.json has no key 'local_attention'";
+        QTest::newRow("modern masked lm") << modern << "architectures" << "[\"ModernBertForMaskedLM\"]"
+                                          << "unknown architecture ModernBertForMaskedLM";
+    }
+    void embeddingRefusals() {
+        QFETCH(QString, model);
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, error);
+        SKIP_WITHOUT_HF_GGUF(dir);
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString in = tmp.path() + "/" + model, out = tmp.path() + "/o.gguf";
+        QVERIFY(copy_dir(models + "/" + model, in) && copy_dir(models + "/" + model + "/1_Pooling", in + "/1_Pooling"));
+        const QString file = in + (key == "tokenizer" ? "/tokenizer.json" : "/config.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        const QJsonValue v = QJsonDocument::fromJson("[" + value.toUtf8() + "]").array().at(0);
+        if (key == "tokenizer") {
+            QJsonObject m = o.value("model").toObject();
+            m["type"] = v;
+            o["model"] = m;
+        } else if (value == "-") {
+            o.remove(key);
+        } else {
+            o[key] = v;
+        }
+        write_bytes(file, QJsonDocument(o).toJson());
+        const auto r = run_amn({"convert", in, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains(error), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        QVERIFY(!QFileInfo::exists(out));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHfGguf)

@@ -176,6 +176,13 @@ private slots:
             r = run(py, args);
             QVERIFY2(r.exit_code == 0 && r.out.startsWith("ok "), qPrintable(r.out + r.err));
         }
+        // WordPiece (bert, nomic-bert): vocab.txt back byte for byte, without the converter's [PAD<id>] rows
+        // (nomic-embed-text's vocab_size is 30528 over 30522 tokens).
+        if (QFileInfo::exists(in + "/vocab.txt")) {
+            QFile x(folder + "/vocab.txt"), y(in + "/vocab.txt");
+            QVERIFY(x.open(QIODevice::ReadOnly) && y.open(QIODevice::ReadOnly));
+            QVERIFY(x.readAll() == y.readAll());
+        }
         // Experts come back one tensor per expert, under the class transformers loads.
         const QJsonObject cfg = read_json(folder + "/config.json");
         if (arch == "mixtral") {

@@ -43,8 +43,87 @@ def bge_small(case):
     return cfg, t, "bert-cls"
 
 
+def nomic_embed(case):
+    """nomic-ai/nomic-embed-text-v1.5 (NomicBertModel, remote code: fused Wqkv, rotary, SwiGLU fc11/fc12/fc2, no
+    biases, post-norm; n_positions 8192 trained for 2048; vocab_size padded to 30528, a multiple of 64, over
+    bert-base-uncased's 30522 tokens; sentence-transformers mean pooling), shrunk."""
+    cfg = {"_name_or_path": "nomic-ai/nomic-bert-2048", "activation_function": "swiglu", "architectures": ["NomicBertModel"],
+           "attn_pdrop": 0.0,
+           "auto_map": {"AutoConfig": "nomic-ai/nomic-bert-2048--configuration_hf_nomic_bert.NomicBertConfig",
+                        "AutoModel": "nomic-ai/nomic-bert-2048--modeling_hf_nomic_bert.NomicBertModel",
+                        "AutoModelForMaskedLM": "nomic-ai/nomic-bert-2048--modeling_hf_nomic_bert.NomicBertForPreTraining"},
+           "bos_token_id": None, "causal": False, "dense_seq_output": True, "embd_pdrop": 0.0, "eos_token_id": None,
+           "fused_bias_fc": True, "fused_dropout_add_ln": True, "initializer_range": 0.02, "layer_norm_epsilon": 1e-12,
+           "max_trained_positions": 2048, "mlp_fc1_bias": False, "mlp_fc2_bias": False, "model_type": "nomic_bert",
+           "n_embd": H, "n_head": NH, "n_inner": FF, "n_layer": L, "n_positions": 8192, "pad_vocab_size_multiple": 64,
+           "parallel_block": False, "parallel_block_tied_norm": False, "prenorm": False, "qkv_proj_bias": False,
+           "reorder_and_upcast_attn": False, "resid_pdrop": 0.0, "rotary_emb_base": 1000, "rotary_emb_fraction": 1.0,
+           "rotary_emb_interleaved": False, "rotary_emb_scale_base": None, "rotary_scaling_factor": None,
+           "scale_attn_by_inverse_layer_idx": False, "scale_attn_weights": True, "summary_activation": None,
+           "summary_first_dropout": 0.0, "summary_proj_to_labels": True, "summary_type": "cls_index",
+           "summary_use_proj": True, "torch_dtype": "float32", "transformers_version": "4.34.0", "type_vocab_size": 2,
+           "use_cache": True, "use_flash_attn": True, "use_rms_norm": False, "use_xentropy": True, "vocab_size": 30528}
+    t = {"embeddings.word_embeddings.weight": (30528, H), "embeddings.token_type_embeddings.weight": (2, H),
+         "emb_ln.weight": (H,), "emb_ln.bias": (H,)}
+    for i in range(L):
+        p = f"encoder.layers.{i}."
+        t[p + "attn.Wqkv.weight"] = (3 * H, H)
+        t[p + "attn.out_proj.weight"] = (H, H)
+        t[p + "mlp.fc11.weight"] = (FF, H)
+        t[p + "mlp.fc12.weight"] = (FF, H)
+        t[p + "mlp.fc2.weight"] = (H, FF)
+        for n in ("norm1", "norm2"):
+            t[p + n + ".weight"] = (H,)
+            t[p + n + ".bias"] = (H,)
+    return cfg, t, "bert-mean"
+
+
+def modernbert_embed(case):
+    """nomic-ai/modernbert-embed-base (ModernBertModel over answerdotai/ModernBERT-base: fused Wqkv, GeGLU Wi, no
+    biases, no norm biases, layer 0 without attn_norm, global attention every 3rd layer and a 128-token window
+    between, sentence-transformers mean pooling), shrunk to 3 layers. Its BPE tokenizer (the "modern-bert" hash) is
+    not at hand: Qwen3's tokenizer.json stands in (the converter knows its hash), vocab_size following it."""
+    cfg = {"_name_or_path": "answerdotai/ModernBERT-base", "architectures": ["ModernBertModel"], "attention_bias": False,
+           "attention_dropout": 0.0, "bos_token_id": 50281, "classifier_activation": "gelu", "classifier_bias": False,
+           "classifier_dropout": 0.0, "classifier_pooling": "mean", "cls_token_id": 50281, "decoder_bias": True,
+           "deterministic_flash_attn": False, "embedding_dropout": 0.0, "eos_token_id": 50282,
+           "global_attn_every_n_layers": 3, "global_rope_theta": 160000.0, "gradient_checkpointing": False,
+           "hidden_activation": "gelu", "hidden_size": H, "initializer_cutoff_factor": 2.0, "initializer_range": 0.02,
+           "intermediate_size": FF, "layer_norm_eps": 1e-05, "local_attention": 128, "local_rope_theta": 10000.0,
+           "max_position_embeddings": 8192, "mlp_bias": False, "mlp_dropout": 0.0, "model_type": "modernbert",
+           "norm_bias": False, "norm_eps": 1e-05, "num_attention_heads": NH, "num_hidden_layers": 3, "pad_token_id": 50283,
+           "position_embedding_type": "absolute", "reference_compile": False, "sep_token_id": 50282,
+           "sparse_pred_ignore_index": -100, "sparse_prediction": False, "torch_dtype": "float32",
+           "transformers_version": "4.48.0", "vocab_size": 151936}
+    t = {"embeddings.tok_embeddings.weight": (151936, H), "embeddings.norm.weight": (H,), "final_norm.weight": (H,)}
+    for i in range(3):
+        p = f"layers.{i}."
+        if i:
+            t[p + "attn_norm.weight"] = (H,)
+        t[p + "attn.Wqkv.weight"] = (3 * H, H)
+        t[p + "attn.Wo.weight"] = (H, H)
+        t[p + "mlp_norm.weight"] = (H,)
+        t[p + "mlp.Wi.weight"] = (2 * FF, H)
+        t[p + "mlp.Wo.weight"] = (H, FF)
+    return cfg, t, "qwen3-mean"
+
+
+def write_pooling(d, cls):
+    """sentence-transformers' modules.json (Transformer, Pooling, Normalize) and 1_Pooling/config.json in `d`."""
+    modules = [{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+               {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+               {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"}]
+    with open(os.path.join(d, "modules.json"), "w") as f:
+        json.dump(modules, f, indent=2)
+    os.makedirs(os.path.join(d, "1_Pooling"), exist_ok=True)
+    with open(os.path.join(d, "1_Pooling", "config.json"), "w") as f:
+        json.dump({"word_embedding_dimension": H, "pooling_mode_cls_token": cls, "pooling_mode_mean_tokens": not cls,
+                   "pooling_mode_max_tokens": False, "pooling_mode_mean_sqrt_len_tokens": False}, f, indent=2)
+
+
 def write_side_files(d, tok):
-    """The tokenizer files of `tok` ("bert-cls": bge-small's, CLS pooling; "bert-mean": mean pooling) in `d`."""
+    """The tokenizer files of `tok` ("bert-cls": bge-small's, CLS pooling; "bert-mean": nomic-embed-text's, mean
+    pooling, model_max_length 8192) in `d`."""
     with open(VOCAB, encoding="utf-8") as f:
         vocab = f.read().split("\n")[:-1]  # one token per line, each line ended by \n (transformers' load_vocab)
     shutil.copy(VOCAB, os.path.join(d, "vocab.txt"))
@@ -70,20 +149,11 @@ def write_side_files(d, tok):
     with open(os.path.join(d, "tokenizer.json"), "w", encoding="utf-8") as f:
         json.dump(tj, f, indent=2, ensure_ascii=False)
     tc = {"clean_up_tokenization_spaces": True, "cls_token": "[CLS]", "do_basic_tokenize": True, "do_lower_case": True,
-          "mask_token": "[MASK]", "model_max_length": 512, "never_split": None, "pad_token": "[PAD]", "sep_token": "[SEP]",
+          "mask_token": "[MASK]", "model_max_length": 512 if tok == "bert-cls" else 8192, "never_split": None, "pad_token": "[PAD]", "sep_token": "[SEP]",
           "strip_accents": None, "tokenize_chinese_chars": True, "tokenizer_class": "BertTokenizer", "unk_token": "[UNK]"}
     with open(os.path.join(d, "tokenizer_config.json"), "w") as f:
         json.dump(tc, f, indent=2)
     with open(os.path.join(d, "special_tokens_map.json"), "w") as f:
         json.dump({"cls_token": "[CLS]", "mask_token": "[MASK]", "pad_token": "[PAD]", "sep_token": "[SEP]",
                    "unk_token": "[UNK]"}, f, indent=2)
-    modules = [{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-               {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-               {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"}]
-    with open(os.path.join(d, "modules.json"), "w") as f:
-        json.dump(modules, f, indent=2)
-    os.makedirs(os.path.join(d, "1_Pooling"), exist_ok=True)
-    cls = tok == "bert-cls"
-    with open(os.path.join(d, "1_Pooling", "config.json"), "w") as f:
-        json.dump({"word_embedding_dimension": H, "pooling_mode_cls_token": cls, "pooling_mode_mean_tokens": not cls,
-                   "pooling_mode_max_tokens": False, "pooling_mode_mean_sqrt_len_tokens": False}, f, indent=2)
+    write_pooling(d, tok == "bert-cls")

@@ -43,7 +43,10 @@ BF16 by round-to-nearest-even.
 
 BAAI/bge-small-en-v1.5 (BertModel, sentence-transformers CLS pooling) gets a real
 WordPiece tokenizer: the committed bert-base-uncased vocab.txt (tests/core/data,
-Apache-2.0) as tokenizer.json (hf_arch_embed.py), F32 weights.
+Apache-2.0) as tokenizer.json (hf_arch_embed.py), F32 weights; so does nomic-embed-text-v1.5
+(NomicBertModel: fused Wqkv, SwiGLU, rotary; vocab_size 30528 over the 30522 tokens, mean pooling).
+nomic-ai/modernbert-embed-base (ModernBertModel, 3 layers: one global, two sliding-window) has Qwen3's
+tokenizer.json in place of ModernBERT's BPE one (not at hand), vocab_size following it, mean pooling.
 
 The cases (config.json, tensor shapes, tokenizer, dtype per model) are in
 hf_arch_dense.py, hf_arch_moe.py and hf_arch_embed.py; this script writes their folders and
@@ -63,7 +66,7 @@ import numpy as np
 from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, command_r, ernie4_5, exaone, exaone4, falcon40b, falcon7b,
     gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, hunyuan_dense, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
-from hf_arch_embed import bge_small, write_side_files
+from hf_arch_embed import bge_small, modernbert_embed, nomic_embed, write_pooling, write_side_files
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
 
@@ -155,13 +158,15 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "falcon-7b": falcon7b, "falcon-40b": falcon40b, "ERNIE-4.5-21B-A3B": ernie4_5_moe,
          "Llama-4-Maverick-17B-128E-Instruct": llama4,
          "Qwen3-VL-30B-A3B-Instruct": qwen3_vl_moe,
-         "LFM2-350M": lfm2, "Hunyuan-7B-Instruct": hunyuan_dense, "bge-small-en-v1.5": bge_small}
+         "LFM2-350M": lfm2, "Hunyuan-7B-Instruct": hunyuan_dense, "bge-small-en-v1.5": bge_small,
+         "nomic-embed-text-v1.5": nomic_embed, "modernbert-embed-base": modernbert_embed}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
 TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "qwen3-glm": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
+    "qwen3-mean": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "llama2": ("Llama-2-7b-hf", ["tokenizer.model"]),
     "llama2-spm": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"]),
     "llama2-internlm3": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json"]),
@@ -183,7 +188,7 @@ def make_inputs(out, shared, only=None):
             f.write("\n")
         write_safetensors(os.path.join(d, "model.safetensors"),
                           {n: rand_u8(case, n, s) if n.endswith(("_blocks", "_scales")) else
-                           rand(case, n, s, norm=("norm" in n or "ln_" in n or "LayerNorm" in n) and n.endswith("weight"))
+                           rand(case, n, s, norm=("norm" in n or "ln_" in n or "emb_ln" in n or "LayerNorm" in n) and n.endswith("weight"))
                            for n, s in shapes.items()},
                           dtype[0] if dtype else "F32")
         if case in GENERATION_CONFIGS:
@@ -199,6 +204,8 @@ def make_inputs(out, shared, only=None):
                 patch_tokenizer_config(d, tok)
             if tok == "qwen3-glm":
                 patch_glm_tokenizer(d)
+            if tok == "qwen3-mean":  # an embedding model's sentence-transformers mean pooling
+                write_pooling(d, False)
 
 
 TYPE_NAMES = {4: "UINT32", 5: "INT32", 6: "FLOAT32", 7: "BOOL", 8: "STRING", 9: "ARRAY"}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// set_gguf_parameters of the converter's embedding models (conversion/bert.py BertModel)
+// set_gguf_parameters of the converter's embedding models (conversion/bert.py BertModel, NomicBertModel,
+// ModernBertModel)
 // and the sentence-transformers pooling type they write (base.py TextModel._try_set_pooling_type).
 #include "anamnesis/error.hpp"
 #include "arch/arch_text_params.hpp"
@@ -81,6 +82,101 @@ void bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string
     MetaValue out = MetaValue::strings({});
     for (const auto& [id, label] : sorted) out.push_string(label);
     kv.put("classifier.output_labels", std::move(out));
+}
+
+void nomic_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir) {
+    namespace fs = std::filesystem;
+    const std::string& f = cfg.file();
+    if (truthy_number(cfg, "moe_every_n_layers"))
+        throw Error(ErrorCode::Unsupported,
+                    "NomicBertModel with moe_every_n_layers (nomic-embed-text-v2-moe) converts to nomic-bert-moe, which is "
+                    "not supported (supported: the dense nomic-bert of nomic-embed-text v1/v1.5)",
+                    f);
+    // _is_tokenizer_xlmroberta: tokenizer.json's model type, WordPiece (BertModel.set_vocab) or Unigram (XLM-RoBERTa).
+    const std::string tj = (fs::path(dir) / "tokenizer.json").string();
+    if (!dir.empty() && fs::is_regular_file(tj)) {
+        const amn::detail::JsonDoc doc = amn::detail::JsonDoc::load(tj, "tokenizer.json");
+        std::string_view type;
+        if (auto m = amn::detail::json_get(doc.root(), "model"); m && m->is_object())
+            if (auto t = amn::detail::json_get(*m, "type"); t && t->is_string()) type = std::string_view(*t);
+        if (type == "Unigram")
+            throw Error(ErrorCode::Unsupported,
+                        "nomic-bert with an XLM-RoBERTa (Unigram) tokenizer is not supported (supported: WordPiece)", tj);
+        if (type != "WordPiece")
+            throw Error(ErrorCode::Malformed,
+                        "nomic-bert needs a WordPiece tokenizer.json (the converter: \"unknown tokenizer: " + std::string(type) + "\")",
+                        tj);
+    }
+    // n_positions as the model was trained: 8192 (2048 trained) → 2048 for v1/v1.5, 2048 (2048) → 512.
+    const PyNum npos = num(exact(cfg, "n_positions"), "n_positions", f);
+    PyNum mtp{true, 2048, 2048.0};
+    if (auto v = cfg.get("max_trained_positions")) {
+        if (v->is_null()) throw Error(ErrorCode::Malformed, "config.json key 'max_trained_positions' is null", f);
+        mtp = num(*v, "max_trained_positions", f);
+    }
+    std::int64_t ctx = 0;
+    if (npos.d == 8192 && mtp.d == 2048) ctx = 2048;
+    else if (npos.d == 2048 && mtp.d == 2048) ctx = 512;
+    else
+        throw Error(ErrorCode::Malformed,
+                    "nomic-bert: unrecognized n_positions / max_trained_positions (the converter knows 8192 / 2048 and "
+                    "2048 / 2048)",
+                    f);
+    // The converter's asserts: no bias tensors, post-norm, plain RoPE (activation_function is not checked:
+    // its assert reads `(… == "gelu") if is_moe else "swiglu"`).
+    auto check = [&](std::string_view key, bool ok, std::string_view want) {
+        if (!ok)
+            throw Error(ErrorCode::Malformed,
+                        "nomic-bert needs config.json key '" + std::string(key) + "' " + std::string(want) + " (the converter asserts it)", f);
+    };
+    auto is_false = [&](std::string_view key) {
+        const element v = [&] {
+            auto e = cfg.get(key);
+            if (!e) missing(key, f);
+            return *e;
+        }();
+        return v.is_bool() && !bool(v);
+    };
+    auto equals = [&](std::string_view key, double want) {
+        auto e = cfg.get(key);
+        if (!e) missing(key, f);
+        return (e->is_number() || e->is_bool()) && num(*e, key, f).d == want;
+    };
+    check("causal", is_false("causal"), "false");
+    for (std::string_view k : {"qkv_proj_bias", "mlp_fc1_bias", "mlp_fc2_bias"}) check(k, equals(k, 0), "false");
+    check("prenorm", is_false("prenorm"), "false");
+    check("rotary_emb_fraction", equals("rotary_emb_fraction", 1.0), "1.0");
+    check("rotary_emb_interleaved", is_false("rotary_emb_interleaved"), "false");
+    {
+        auto e = cfg.get("rotary_emb_scale_base");
+        if (!e) missing("rotary_emb_scale_base", f);
+        check("rotary_emb_scale_base", e->is_null(), "null");
+    }
+    bert_params(cfg, kv, res, dir);
+    // TextModel read the context from the first present key of its list; n_positions was replaced before.
+    for (std::string_view k : {"max_position_embeddings", "n_ctx", "n_positions"}) {
+        if (!cfg.get(k)) continue;
+        if (k == "n_positions") kv.put("context_length", MetaValue::u32(static_cast<std::uint32_t>(ctx)));  // in place
+        break;
+    }
+}
+
+void modern_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir) {
+    const std::string& f = cfg.file();
+    bert_params(cfg, kv, res, dir);
+    kv.put("attention.sliding_window", u32(exact(cfg, "local_attention"), "local_attention", f));
+    if (auto p = cfg.get("global_attn_every_n_layers"); p && !p->is_null())
+        kv.put("attention.sliding_window_pattern", u32(*p, "global_attn_every_n_layers", f));
+    kv.put("rope.scaling.type", MetaValue::string("none"));
+    kv.put("vocab_size", u32(exact(cfg, "vocab_size"), "vocab_size", f));
+    // `if hidden_act := hparams.get("hidden_activation")`: written when truthy (add_string).
+    if (auto h = cfg.get("hidden_activation"); h && !h->is_null()) {
+        if (!h->is_string()) {
+            if ((h->is_bool() && !bool(*h)) || (h->is_number() && double(*h) == 0)) return;
+            throw Error(ErrorCode::BadJson, "config.json key 'hidden_activation': expected a string", f);
+        }
+        if (const std::string_view s(*h); !s.empty()) kv.put("hidden_activation", MetaValue::string(std::string(s)));
+    }
 }
 
 }  // namespace amn::arch::detail

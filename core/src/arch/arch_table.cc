@@ -200,6 +200,33 @@ constexpr HfTensorName kBertHfNames[] = {
     {K::LAYER_OUT_NORM, "encoder.layer.{bid}.output.LayerNorm"},
 };
 
+/// nomic-embed-text (remote code NomicBertModel): fused Wqkv, rotary (no position table), SwiGLU fc11 (up) / fc12 (gate).
+constexpr HfTensorName kNomicBertHfNames[] = {
+    {K::TOKEN_EMBD, "embeddings.word_embeddings"},
+    {K::TOKEN_TYPES, "embeddings.token_type_embeddings"},
+    {K::TOKEN_EMBD_NORM, "emb_ln"},
+    {K::ATTN_QKV, "encoder.layers.{bid}.attn.Wqkv"},
+    {K::ATTN_OUT, "encoder.layers.{bid}.attn.out_proj"},
+    {K::FFN_UP, "encoder.layers.{bid}.mlp.fc11"},
+    {K::FFN_GATE, "encoder.layers.{bid}.mlp.fc12"},
+    {K::FFN_DOWN, "encoder.layers.{bid}.mlp.fc2"},
+    {K::ATTN_OUT_NORM, "encoder.layers.{bid}.norm1"},
+    {K::LAYER_OUT_NORM, "encoder.layers.{bid}.norm2"},
+};
+
+/// ModernBERT (transformers ModernBertModel): fused Wqkv, GLU Wi (up and gate in one), no biases, layer 0 without attn_norm.
+constexpr HfTensorName kModernBertHfNames[] = {
+    {K::TOKEN_EMBD, "embeddings.tok_embeddings"},
+    {K::TOKEN_EMBD_NORM, "embeddings.norm"},
+    {K::OUTPUT_NORM, "final_norm"},
+    {K::ATTN_NORM, "layers.{bid}.attn_norm"},
+    {K::ATTN_QKV, "layers.{bid}.attn.Wqkv"},
+    {K::ATTN_OUT, "layers.{bid}.attn.Wo"},
+    {K::FFN_NORM, "layers.{bid}.mlp_norm"},
+    {K::FFN_UP, "layers.{bid}.mlp.Wi"},
+    {K::FFN_DOWN, "layers.{bid}.mlp.Wo"},
+};
+
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
@@ -413,6 +440,8 @@ constexpr std::string_view kQwen3VlMoeClasses[] = {"Qwen3VLMoeForConditionalGene
 constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"};  // hunyuan.py HunYuanModel
 // bert.py BertModel (not BertForSequenceClassification's classifier head, CamembertModel's Unigram tokenizer).
 constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM"};
+constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py NomicBertModel (not its MoE form)
+constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -512,6 +541,10 @@ constexpr ArchRow kRows[] = {
         "HunYuanDenseV1ForCausalLM", "hunyuan_v1_dense", "silu", false, false, kHunYuanHfNames},
     {kBertClasses,     "bert",     VocabStyle::Bert,  HR::Bert,     kKinds_bert,     false, false, ER::None,     GR::None,
         "BertModel", "bert", "gelu", false, false, kBertHfNames},
+    {kNomicBertClasses, "nomic-bert", VocabStyle::Bert, HR::NomicBert, kKinds_nomic_bert, false, false, ER::None, GR::None,
+        "NomicBertModel", "nomic_bert", "swiglu", false, false, kNomicBertHfNames},
+    {kModernBertClasses, "modern-bert", VocabStyle::ModernBert, HR::ModernBert, kKinds_modern_bert, false, false, ER::None, GR::None,
+        "ModernBertModel", "modernbert", "gelu", false, false, kModernBertHfNames},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

@@ -18,7 +18,7 @@
 // (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
 // falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel), llama.py (Llama4Model),
 // qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model), hunyuan.py (HunYuanModel, dense),
-// bert.py (BertModel),
+// bert.py (BertModel, NomicBertModel, ModernBertModel),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -144,6 +144,13 @@ enum class HparamsRule : std::uint8_t {
     /// classifier.output_labels (config.json id2label); `bert.` prefixes, `.gamma`/`.beta` renamed,
     /// position_ids, pooler and the `cls.*` heads dropped (filter_tensor_name).
     Bert,
+    /// NomicBertModel (nomic-embed-text v1/v1.5): BertModel's with context_length 2048 for n_positions 8192 trained
+    /// on 2048 (in place); the converter's asserts (causal, biases, post-norm, plain RoPE) as named errors, the
+    /// MoE form (moe_every_n_layers: nomic-bert-moe) and an XLM-RoBERTa (Unigram) tokenizer refused by name.
+    NomicBert,
+    /// ModernBertModel: BertModel's, then attention.sliding_window (local_attention), its pattern
+    /// (global_attn_every_n_layers), rope.scaling.type none, vocab_size, hidden_activation; `model.` prefixes removed.
+    ModernBert,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.

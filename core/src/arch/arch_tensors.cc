@@ -103,7 +103,10 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
     if ((row.hparams == HparamsRule::Gemma || row.hparams == HparamsRule::Gemma2) && hf_name == "lm_head.weight")
         return std::nullopt;  // GemmaModel / Gemma2Model.filter_tensors
     if (row.hparams == HparamsRule::GptOss && hf_name.find("sinks") != std::string_view::npos) name += ".weight";
-    if (row.hparams == HparamsRule::Bert) {  // BertModel.filter_tensors
+    if (row.hparams == HparamsRule::NomicBert && name.find("mlp.experts.bias") != std::string::npos)
+        return std::nullopt;  // NomicBertModel.filter_tensors, then BertModel's
+    if (row.hparams == HparamsRule::ModernBert && name.starts_with("model.")) name.erase(0, 6);  // ModernBertModel's, then BertModel's
+    if (row.hparams == HparamsRule::Bert || row.hparams == HparamsRule::NomicBert || row.hparams == HparamsRule::ModernBert) {
         if (name.starts_with("bert.")) name.erase(0, 5);
         if (name.ends_with(".gamma")) name.replace(name.size() - 6, 6, ".weight");
         if (name.ends_with(".beta")) name.replace(name.size() - 5, 5, ".bias");

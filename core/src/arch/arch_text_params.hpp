@@ -94,4 +94,19 @@ void pooling(const std::string& dir, KvOut& kv);
 /// classifier.output_labels (the labels in key order). \throws as hparam_kvs().
 void bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
 
+/// NomicBertModel (arch_embed_params.cc): its __init__'s checks, then bert_params() with context_length 2048 for
+/// n_positions 8192 (512 for 2048; max_trained_positions 2048, its default) when n_positions is the key TextModel
+/// reads it from. \throws Error{Unsupported} for moe_every_n_layers (nomic-bert-moe) and a Unigram (XLM-RoBERTa)
+/// tokenizer.json; Error{Malformed} where the converter asserts or raises (other n_positions / max_trained_positions,
+/// causal, qkv_proj_bias / mlp_fc1_bias / mlp_fc2_bias, prenorm, rotary_emb_fraction ≠ 1, interleaved or scaled RoPE,
+/// a tokenizer.json model other than WordPiece); as hparam_kvs().
+void nomic_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
+
+/// ModernBertModel.set_gguf_parameters (arch_embed_params.cc): bert_params(), then attention.sliding_window
+/// (local_attention), attention.sliding_window_pattern (global_attn_every_n_layers, when present and not null),
+/// rope.scaling.type "none", vocab_size and, when truthy, hidden_activation (a string).
+/// \throws as hparam_kvs() (local_attention and vocab_size required); Error{BadJson} for a hidden_activation
+///         that is not a string.
+void modern_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
+
 }  // namespace amn::arch::detail

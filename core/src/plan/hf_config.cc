@@ -352,6 +352,8 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     if (row.gguf == "gpt2") return gpt2_config(row, kv, f);
     if (row.gguf == "falcon") return falcon_config(row, kv, f);
     if (row.gguf == "bert") return bert_config(row, kv, f);
+    if (row.gguf == "nomic-bert") return nomic_bert_config(row, kv, f);
+    if (row.gguf == "modern-bert") return modern_bert_config(row, kv, f);
     ConfigWriter c(row, kv);
     JsonWriter& w = c.w;
     const std::string_view cls = hf_class_for(row, kv, f.experts);

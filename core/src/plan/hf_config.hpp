@@ -83,6 +83,22 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
 /// \throws as hf_config_json(); Error{Malformed} without token_embd.weight or for labels that are not strings.
 std::string bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
 
+/// config.json of a `nomic-bert` GGUF (hf_config_bert.cc): nomic-embed-text-v1.5's (NomicBertConfig's GPT-2 names
+/// n_embd / n_head / n_inner / n_layer, layer_norm_epsilon, rotary_emb_base from rope.freq_base, n_positions 8192 for
+/// the context 2048 and 2048 for 512 with max_trained_positions 2048, type_vocab_size, vocab_size from
+/// token_embd.weight's rows, the auto_map of its remote code, the flags NomicBertModel's converter asserts).
+/// \throws Error{Unsupported} for another context_length; Error{Malformed} without token_embd.weight or
+///         rope.freq_base, as hf_config_json().
+std::string nomic_bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
+
+/// config.json of a `modern-bert` GGUF (hf_config_bert.cc): ModernBertConfig's names (hidden_size, intermediate_size,
+/// num_hidden_layers, num_attention_heads, hidden_activation, max_position_embeddings, norm_eps and layer_norm_eps,
+/// global_rope_theta / local_rope_theta, local_attention / global_attn_every_n_layers from the sliding window and its
+/// pattern, no biases, the special ids of the tokenizer keys, vocab_size from token_embd.weight's rows).
+/// \throws as hf_config_json(); Error{Malformed} without token_embd.weight or attention.sliding_window, or when
+///         {arch}.vocab_size differs from token_embd.weight's rows.
+std::string modern_bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
+
 /// The sentence-transformers files that carry `{arch}.pooling_type` back (hf_config_bert.cc):
 /// modules.json (Transformer, then Pooling at "1_Pooling") and 1_Pooling/config.json with the one
 /// pooling_mode_* flag of the type (1 mean_tokens, 2 cls_token, 3 lasttoken), as _try_set_pooling_type

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// The way back for BERT (GGUF `bert` → transformers BertModel): config.json and the
-// sentence-transformers pooling files, the inverse of core/src/arch/arch_embed_params.cc
-// (conversion/bert.py BertModel.set_gguf_parameters, base.py _try_set_pooling_type).
+// The way back for BERT (GGUF `bert` → transformers BertModel; `nomic-bert` → nomic's remote-code
+// NomicBertModel): config.json and the sentence-transformers pooling files, the inverse of
+// core/src/arch/arch_embed_params.cc (conversion/bert.py BertModel / NomicBertModel
+// .set_gguf_parameters, base.py _try_set_pooling_type).
 #include "plan/hf_config.hpp"
 
 #include "anamnesis/error.hpp"
@@ -9,6 +10,121 @@
 #include "anamnesis/metadata.hpp"
 
 namespace amn::detail {
+
+namespace {
+
+/// token_types.weight rows (what token_type_embeddings holds), else the tokenizer's count; 0 when neither.
+std::uint64_t token_types(const GgufKeys& kv) {
+    const Catalog& cat = kv.catalog();
+    if (auto e = cat.find("token_types.weight"); e && !cat.tensors[*e].shape.empty()) return cat.tensors[*e].shape[0];
+    if (auto n = kv.num("tokenizer.ggml.token_type_count")) return static_cast<std::uint64_t>(*n);
+    return 0;
+}
+
+/// token_embd.weight rows. \throws Error{Malformed} without it.
+std::uint64_t embedding_rows(const GgufKeys& kv, std::string_view arch) {
+    const Catalog& cat = kv.catalog();
+    if (auto e = cat.find("token_embd.weight"); e && !cat.tensors[*e].shape.empty() && cat.tensors[*e].shape[0])
+        return cat.tensors[*e].shape[0];
+    throw Error(ErrorCode::Malformed, "--layout hf: a " + std::string(arch) + " GGUF without token_embd.weight", cat.path);
+}
+
+}  // namespace
+
+std::string nomic_bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
+    const std::string a = std::string(row.gguf) + ".";
+    const Catalog& cat = kv.catalog();
+    // NomicBertModel.__init__ maps n_positions 8192 (trained 2048) to the context 2048, and 2048 to 512.
+    const std::uint64_t ctx = kv.required_u64(a + "context_length");
+    if (ctx != 2048 && ctx != 512)
+        throw Error(ErrorCode::Unsupported,
+                    "--layout hf: nomic-bert with context_length " + std::to_string(ctx) +
+                        " (NomicBertModel's n_positions / max_trained_positions give 2048 or 512)",
+                    cat.path);
+    if (!kv.number_text(a + "rope.freq_base"))
+        throw Error(ErrorCode::Malformed, "--layout hf: a nomic-bert GGUF without " + a + "rope.freq_base", cat.path);
+    if (auto c = kv.num(a + "attention.causal"); c && *c != 0) kv.unmark(a + "attention.causal");
+    JsonWriter w(2);
+    w.begin_object();
+    w.key("activation_function").value("swiglu");
+    w.key("architectures").begin_array().value(row.hf_class).end_array();
+    w.key("attn_pdrop").raw("0.0");
+    // The remote code nomic-embed-text ships (transformers' trust_remote_code).
+    w.key("auto_map").begin_object();
+    w.key("AutoConfig").value("nomic-ai/nomic-bert-2048--configuration_hf_nomic_bert.NomicBertConfig");
+    w.key("AutoModel").value("nomic-ai/nomic-bert-2048--modeling_hf_nomic_bert.NomicBertModel");
+    w.key("AutoModelForMaskedLM").value("nomic-ai/nomic-bert-2048--modeling_hf_nomic_bert.NomicBertForPreTraining");
+    w.end_object();
+    w.key("bos_token_id").null();
+    w.key("causal").value(false);
+    w.key("embd_pdrop").raw("0.0");
+    w.key("eos_token_id").null();
+    w.key("initializer_range").raw("0.02");
+    if (auto t = kv.number_text(a + "attention.layer_norm_epsilon")) w.key("layer_norm_epsilon").raw(*t);
+    w.key("max_trained_positions").value(std::uint64_t{2048});
+    w.key("mlp_fc1_bias").value(false);
+    w.key("mlp_fc2_bias").value(false);
+    w.key("model_type").value(row.model_type);
+    w.key("n_embd").value(kv.required_u64(a + "embedding_length"));
+    w.key("n_head").value(kv.required_u64(a + "attention.head_count"));
+    w.key("n_inner").value(kv.required_u64(a + "feed_forward_length"));
+    w.key("n_layer").value(kv.required_u64(a + "block_count"));
+    w.key("n_positions").value(std::uint64_t{ctx == 2048 ? 8192u : 2048u});
+    w.key("pad_vocab_size_multiple").value(std::uint64_t{1});  // vocab_size is token_embd's rows already
+    w.key("prenorm").value(false);
+    w.key("qkv_proj_bias").value(false);
+    w.key("resid_pdrop").raw("0.0");
+    w.key("rotary_emb_base").raw(*kv.number_text(a + "rope.freq_base"));
+    w.key("rotary_emb_fraction").raw("1.0");
+    w.key("rotary_emb_interleaved").value(false);
+    w.key("rotary_emb_scale_base").null();
+    w.key("rotary_scaling_factor").null();
+    w.key("torch_dtype").value(f.out_dtype == DType::F32 ? "float32" : f.out_dtype == DType::F16 ? "float16" : "bfloat16");
+    if (const std::uint64_t types = token_types(kv)) w.key("type_vocab_size").value(types);
+    w.key("use_rms_norm").value(false);
+    w.key("vocab_size").value(embedding_rows(kv, row.gguf));
+    w.end_object();
+    return w.take();
+}
+
+std::string modern_bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
+    const std::string a = std::string(row.gguf) + ".";
+    const Catalog& cat = kv.catalog();
+    if (auto c = kv.num(a + "attention.causal"); c && *c != 0) kv.unmark(a + "attention.causal");
+    // ModernBertModel writes rope.scaling.type "none" whatever the config says: nothing to carry.
+    if (kv.str(a + "rope.scaling.type").value_or("none") != "none") kv.unmark(a + "rope.scaling.type");
+    JsonWriter w(2);
+    w.begin_object();
+    w.key("architectures").begin_array().value(row.hf_class).end_array();
+    w.key("model_type").value(row.model_type);
+    w.key("hidden_size").value(kv.required_u64(a + "embedding_length"));
+    w.key("intermediate_size").value(kv.required_u64(a + "feed_forward_length"));
+    w.key("num_hidden_layers").value(kv.required_u64(a + "block_count"));
+    w.key("num_attention_heads").value(kv.required_u64(a + "attention.head_count"));
+    w.key("hidden_activation").value(kv.str(a + "hidden_activation").value_or(std::string(row.hidden_act)));
+    w.key("max_position_embeddings").value(kv.required_u64(a + "context_length"));
+    // TextModel reads the RMS epsilon from norm_eps and the LayerNorm one from layer_norm_eps.
+    if (auto t = kv.number_text(a + "attention.layer_norm_rms_epsilon")) w.key("norm_eps").raw(*t);
+    if (auto t = kv.number_text(a + "attention.layer_norm_epsilon")) w.key("layer_norm_eps").raw(*t);
+    if (auto t = kv.number_text(a + "rope.freq_base")) w.key("global_rope_theta").raw(*t);
+    if (auto t = kv.number_text(a + "rope.freq_base_swa")) w.key("local_rope_theta").raw(*t);
+    w.key("local_attention").value(kv.required_u64(a + "attention.sliding_window"));
+    if (auto t = kv.number_text(a + "attention.sliding_window_pattern")) w.key("global_attn_every_n_layers").raw(*t);
+    for (const char* k : {"attention_bias", "mlp_bias", "norm_bias"}) w.key(k).value(false);
+    // The special ids the tokenizer keys hold (ModernBERT's CLS is its BOS).
+    for (auto [name, key] : {std::pair{"bos_token_id", "bos_token_id"}, std::pair{"cls_token_id", "bos_token_id"},
+                             std::pair{"eos_token_id", "eos_token_id"}, std::pair{"sep_token_id", "seperator_token_id"},
+                             std::pair{"pad_token_id", "padding_token_id"}})
+        if (auto t = kv.number_text(std::string("tokenizer.ggml.") + key)) w.key(name).raw(*t);
+    std::uint64_t vocab = embedding_rows(kv, row.gguf);
+    if (auto v = kv.num(a + "vocab_size"); v && *v != double(vocab))
+        throw Error(ErrorCode::Malformed, "--layout hf: " + a + "vocab_size differs from token_embd.weight's rows", cat.path);
+    kv.mark(a + "vocab_size");
+    w.key("vocab_size").value(vocab);
+    w.key("torch_dtype").value(f.out_dtype == DType::F32 ? "float32" : f.out_dtype == DType::F16 ? "float16" : "bfloat16");
+    w.end_object();
+    return w.take();
+}
 
 std::string bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
     const std::string a = std::string(row.gguf) + ".";
@@ -25,15 +141,8 @@ std::string bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfCo
     if (auto t = kv.number_text(a + "attention.layer_norm_epsilon")) w.key("layer_norm_eps").raw(*t);
     w.key("max_position_embeddings").value(kv.required_u64(a + "context_length"));
     w.key("position_embedding_type").value("absolute");
-    // token_types.weight rows (what BertModel's token_type_embeddings holds), else the tokenizer's count.
-    std::uint64_t types = 0;
-    if (auto e = cat.find("token_types.weight"); e && !cat.tensors[*e].shape.empty()) types = cat.tensors[*e].shape[0];
-    else if (auto n = kv.num("tokenizer.ggml.token_type_count")) types = static_cast<std::uint64_t>(*n);
-    if (types) w.key("type_vocab_size").value(types);
-    std::uint64_t vocab = 0;
-    if (auto e = cat.find("token_embd.weight"); e && !cat.tensors[*e].shape.empty()) vocab = cat.tensors[*e].shape[0];
-    if (!vocab) throw Error(ErrorCode::Malformed, "--layout hf: a bert GGUF without token_embd.weight", cat.path);
-    w.key("vocab_size").value(vocab);
+    if (const std::uint64_t types = token_types(kv)) w.key("type_vocab_size").value(types);
+    w.key("vocab_size").value(embedding_rows(kv, row.gguf));
     if (auto t = kv.number_text("tokenizer.ggml.padding_token_id")) w.key("pad_token_id").raw(*t);
     // BertModel.set_gguf_parameters writes attention.causal false: BERT's own attention.
     if (auto c = kv.num(a + "attention.causal"); c && *c != 0) kv.unmark(a + "attention.causal");

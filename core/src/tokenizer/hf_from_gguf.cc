@@ -295,8 +295,15 @@ HfSideFiles hf_side_files(const Catalog& cat) {
         if (auto tj = hf_tokenizer_json(*kv, why)) {
             out.files.emplace_back("tokenizer.json", std::move(*tj));
             if (kv->model == "bert") {
+                // The converter's trailing "[PAD<id>]" padding up to config.json's vocab_size is not vocab.txt's
+                // (nomic-embed-text: 30528 rows over bert-base-uncased's 30522 tokens).
+                std::vector<std::string> texts = bert_vocab_texts(*kv);
+                constexpr std::int32_t kUnused = 5;
+                while (!texts.empty() && kv->types[texts.size() - 1] == kUnused &&
+                       texts.back() == "[PAD" + std::to_string(texts.size() - 1) + "]")
+                    texts.pop_back();
                 std::string txt;
-                for (const auto& t : bert_vocab_texts(*kv)) txt += t + "\n";
+                for (const auto& t : texts) txt += t + "\n";
                 out.files.emplace_back("vocab.txt", std::move(txt));
             }
             if (kv->model == "llama") {

@@ -79,7 +79,7 @@ struct HfSideFiles {
 ///   warning when SentencePiece could not load it) and `add_prefix_space`
 ///   from `tokenizer.ggml.add_space_prefix`;
 /// - for "bert" (WordPiece, any pre: llama.cpp's WPM tokenizer is one): tokenizer.json,
-///   vocab.txt (bert_vocab_texts() in id order, one per line), tokenizer_config.json and
+///   vocab.txt (bert_vocab_texts() in id order, one per line, without the converter's trailing "[PAD<id>]" padding), tokenizer_config.json and
 ///   special_tokens_map.json as above;
 /// - any other model or pre-tokenizer: no tokenizer files, and a warning
 ///   that says which value is not known (never a guess); the same when

@@ -357,6 +357,11 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
         case VocabStyle::HunYuan: hunyuan_set_vocab(out, req); break;
         case VocabStyle::Bert: bert_set_vocab(out, req); break;
+        case VocabStyle::ModernBert:  // ModernBertModel.set_vocab
+            for (const char* k : {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token", "tokenizer.ggml.add_sep_token"})
+                kv_put(out.kvs, k, MetaValue::boolean(true));
+            write_gpt2_vocab(out, req);
+            break;
         case VocabStyle::InternLM3: internlm3_set_vocab(out, req); break;
         case VocabStyle::Ernie4_5: {  // Ernie4_5Model.set_vocab
             auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));

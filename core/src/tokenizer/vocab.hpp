@@ -35,6 +35,9 @@ enum class VocabStyle : std::uint8_t {
     /// form (CONTROL tokens kept, a "##" continuation without it, any other token after "▁"), `tokenizer.ggml.token_type_count`
     /// (config.json type_vocab_size, 1 by default) first, model "bert", SpecialVocab without merges.
     Bert,
+    /// ModernBertModel.set_vocab: `tokenizer.ggml.add_bos_token`, `add_eos_token`, `add_sep_token` true (SpecialVocab
+    /// may overwrite them in place), then `_set_vocab_gpt2`.
+    ModernBert,
 };
 
 /// What gguf_vocab() needs.
