@@ -41,6 +41,12 @@ void added_tokens(JsonWriter& w, const GgufTokenizerKvs& kv) {
     w.end_array();
 }
 
+/// One piece of a TemplateProcessing template: {"SpecialToken"|"Sequence": {"id": id, "type_id": t}}.
+void template_piece(JsonWriter& w, const char* kind, std::string_view id, int type_id) {
+    w.begin_object().key(kind).begin_object().key("id").value(id).key("type_id").value(type_id);
+    w.end_object().end_object();
+}
+
 /// TemplateProcessing with BOS / EOS as add_bos_token / add_eos_token say
 /// (transformers' `update_post_processor`: single "bos $A eos", pair
 /// "bos $A eos bos $B eos" with type id 1 for the second), or nullopt.
@@ -49,14 +55,8 @@ std::optional<std::string> template_processing(const GgufTokenizerKvs& kv) {
     const auto eos = kv.add("eos").value_or(false) ? kv.special("eos") : std::nullopt;
     if (!bos && !eos) return std::nullopt;
     JsonWriter w;
-    auto special = [&](std::uint32_t id, int type_id) {
-        w.begin_object().key("SpecialToken").begin_object().key("id").value(kv.tokens[id]).key("type_id").value(type_id);
-        w.end_object().end_object();
-    };
-    auto seq = [&](const char* id, int type_id) {
-        w.begin_object().key("Sequence").begin_object().key("id").value(id).key("type_id").value(type_id);
-        w.end_object().end_object();
-    };
+    auto special = [&](std::uint32_t id, int type_id) { template_piece(w, "SpecialToken", kv.tokens[id], type_id); };
+    auto seq = [&](const char* id, int type_id) { template_piece(w, "Sequence", id, type_id); };
     w.begin_object();
     w.key("type").value("TemplateProcessing");
     w.key("single").begin_array();
@@ -211,14 +211,8 @@ std::string bert_post_processor(const GgufTokenizerKvs& kv) {
         return "null";
     const std::uint32_t cls = kv.special("bos").value_or(0), sep = kv.special("eos").value_or(0);
     JsonWriter w;
-    auto special = [&](std::uint32_t id, int type_id) {
-        w.begin_object().key("SpecialToken").begin_object().key("id").value(kv.tokens[id]).key("type_id").value(type_id);
-        w.end_object().end_object();
-    };
-    auto seq = [&](const char* id, int type_id) {
-        w.begin_object().key("Sequence").begin_object().key("id").value(id).key("type_id").value(type_id);
-        w.end_object().end_object();
-    };
+    auto special = [&](std::uint32_t id, int type_id) { template_piece(w, "SpecialToken", kv.tokens[id], type_id); };
+    auto seq = [&](const char* id, int type_id) { template_piece(w, "Sequence", id, type_id); };
     w.begin_object().key("type").value("TemplateProcessing");
     w.key("single").begin_array();
     special(cls, 0);
