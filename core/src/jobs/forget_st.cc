@@ -287,7 +287,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         : forget_st_internal::config_with(in.config_json(), res.quantization_config) + "\n";
     const auto side_files = in.side_files();
     detail::OutputFilesOptions files{opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output, opt.force,
-                                     true, {}};
+                                     true, {}, std::nullopt};
     for (const auto& f : side_files) files.side_files.push_back(f.first);
     for (auto& w : in.warnings()) res.warnings.push_back(std::move(w));
     // mlx-lm's layout: every output tensor in its module-tree order, cut

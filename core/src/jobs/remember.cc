@@ -141,7 +141,7 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     // Output: the safetensors sink of the whole set (shards, index.json,
     // config.json, tokenizer files), committed as one.
     detail::OutputFilesOptions files{opt.output.empty() ? default_output_path(cat, named_dtype(cat, plan, opt)) : opt.output, opt.force,
-                                     opt.config_json.has_value(), {}};
+                                     opt.config_json.has_value(), {}, std::nullopt};
     for (const auto& f : opt.side_files) files.side_files.push_back(f.first);
     const auto paths = detail::plan_output_files(cat, files);
     detail::SafetensorsSet sink(paths, opt.force, output_metadata(cat, plan), SafetensorsWriter::DataOrder::AsAdded);

@@ -14,7 +14,8 @@
 namespace amn::tok {
 namespace {
 
-constexpr std::int32_t kNormal = 1, kUnknown = 2, kControl = 3, kUserDefined = 4, kUnused = 5;
+// gguf-py TokenType: 1 NORMAL (the default, never tested here), 2 UNKNOWN, 3 CONTROL, 4 USER_DEFINED, 5 UNUSED.
+constexpr std::int32_t kUnknown = 2, kControl = 3, kUserDefined = 4, kUnused = 5;
 constexpr const char* kSpace = "\xE2\x96\x81";  // "▁"
 
 bool is_added(std::int32_t t) { return t == kUnknown || t == kControl || t == kUserDefined; }
