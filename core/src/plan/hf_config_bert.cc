@@ -29,6 +29,18 @@ std::uint64_t embedding_rows(const GgufKeys& kv, std::string_view arch) {
     throw Error(ErrorCode::Malformed, "--layout hf: a " + std::string(arch) + " GGUF without token_embd.weight", cat.path);
 }
 
+/// The keys BertConfig and ModernBertConfig begin with: architectures, model_type and the sizes
+/// (hidden, intermediate, layers, heads) from the row's GGUF keys. \throws Error{Malformed} without one.
+void encoder_sizes(JsonWriter& w, const arch::ArchRow& row, const GgufKeys& kv) {
+    const std::string a = std::string(row.gguf) + ".";
+    w.key("architectures").begin_array().value(row.hf_class).end_array();
+    w.key("model_type").value(row.model_type);
+    w.key("hidden_size").value(kv.required_u64(a + "embedding_length"));
+    w.key("intermediate_size").value(kv.required_u64(a + "feed_forward_length"));
+    w.key("num_hidden_layers").value(kv.required_u64(a + "block_count"));
+    w.key("num_attention_heads").value(kv.required_u64(a + "attention.head_count"));
+}
+
 }  // namespace
 
 std::string nomic_bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
@@ -95,12 +107,7 @@ std::string modern_bert_config(const arch::ArchRow& row, const GgufKeys& kv, con
     if (kv.str(a + "rope.scaling.type").value_or("none") != "none") kv.unmark(a + "rope.scaling.type");
     JsonWriter w(2);
     w.begin_object();
-    w.key("architectures").begin_array().value(row.hf_class).end_array();
-    w.key("model_type").value(row.model_type);
-    w.key("hidden_size").value(kv.required_u64(a + "embedding_length"));
-    w.key("intermediate_size").value(kv.required_u64(a + "feed_forward_length"));
-    w.key("num_hidden_layers").value(kv.required_u64(a + "block_count"));
-    w.key("num_attention_heads").value(kv.required_u64(a + "attention.head_count"));
+    encoder_sizes(w, row, kv);
     w.key("hidden_activation").value(kv.str(a + "hidden_activation").value_or(std::string(row.hidden_act)));
     w.key("max_position_embeddings").value(kv.required_u64(a + "context_length"));
     // TextModel reads the RMS epsilon from norm_eps and the LayerNorm one from layer_norm_eps.
@@ -131,12 +138,7 @@ std::string bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfCo
     const Catalog& cat = kv.catalog();
     JsonWriter w(2);
     w.begin_object();
-    w.key("architectures").begin_array().value(row.hf_class).end_array();
-    w.key("model_type").value(row.model_type);
-    w.key("hidden_size").value(kv.required_u64(a + "embedding_length"));
-    w.key("intermediate_size").value(kv.required_u64(a + "feed_forward_length"));
-    w.key("num_hidden_layers").value(kv.required_u64(a + "block_count"));
-    w.key("num_attention_heads").value(kv.required_u64(a + "attention.head_count"));
+    encoder_sizes(w, row, kv);
     w.key("hidden_act").value(row.hidden_act);
     if (auto t = kv.number_text(a + "attention.layer_norm_epsilon")) w.key("layer_norm_eps").raw(*t);
     w.key("max_position_embeddings").value(kv.required_u64(a + "context_length"));
