@@ -42,6 +42,16 @@ void added_tokens(JsonWriter& w, const GgufTokenizerKvs& kv) {
     w.end_array();
 }
 
+/// tokenizer.json's opening: `{"version": "1.0", "truncation": null, "padding": null, "added_tokens": […]`
+/// (the object left open for the normalizer and what follows).
+void begin_tokenizer_json(JsonWriter& w, const GgufTokenizerKvs& kv) {
+    w.begin_object();
+    w.key("version").value("1.0");
+    w.key("truncation").null();
+    w.key("padding").null();
+    added_tokens(w, kv);
+}
+
 /// One piece of a TemplateProcessing template: {"SpecialToken"|"Sequence": {"id": id, "type_id": t}}.
 void template_piece(JsonWriter& w, const char* kind, std::string_view id, int type_id) {
     w.begin_object().key(kind).begin_object().key("id").value(id).key("type_id").value(type_id);
@@ -126,11 +136,7 @@ std::optional<std::string> gpt2_json(const GgufTokenizerKvs& kv, std::string& wh
     for (std::size_t i = 0; i < kv.tokens.size(); ++i)
         if (!is_added(kv.types[i]) && !is_padding(kv, i)) ids.push_back(static_cast<std::uint32_t>(i));
     JsonWriter w(2);
-    w.begin_object();
-    w.key("version").value("1.0");
-    w.key("truncation").null();
-    w.key("padding").null();
-    added_tokens(w, kv);
+    begin_tokenizer_json(w, kv);
     w.key("normalizer").raw(def->normalizer);
     w.key("pre_tokenizer").raw(def->pre_tokenizer);
     w.key("post_processor").raw(post_processor(kv, def->post_processor));
@@ -162,11 +168,7 @@ std::optional<std::string> llama_json(const GgufTokenizerKvs& kv, std::string& w
     for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>(i);
     const auto unk = kv.special("unk");
     JsonWriter w(2);
-    w.begin_object();
-    w.key("version").value("1.0");
-    w.key("truncation").null();
-    w.key("padding").null();
-    added_tokens(w, kv);
+    begin_tokenizer_json(w, kv);
     // LlamaConverter (legacy): normalizer Prepend("▁") + Replace(" " → "▁"), no pre-tokenizer — llama.cpp's
     // SentencePiece path (a space before the text and after each special token, spaces escaped).
     const bool prepend = kv.add_space_prefix.value_or(true);
@@ -250,11 +252,7 @@ std::optional<std::string> bert_json(const GgufTokenizerKvs& in, std::string& wh
         return std::nullopt;
     }
     JsonWriter w(2);
-    w.begin_object();
-    w.key("version").value("1.0");
-    w.key("truncation").null();
-    w.key("padding").null();
-    added_tokens(w, kv);
+    begin_tokenizer_json(w, kv);
     w.key("normalizer").begin_object().key("type").value("BertNormalizer").key("clean_text").value(true);
     w.key("handle_chinese_chars").value(true).key("strip_accents");
     if (kv.strip_accents) w.value(*kv.strip_accents);
