@@ -64,8 +64,9 @@ const char* kept_text(StRule r) {
 // safetensors scheme "quantized: <label>" or "kept: <why>" (+ " (decoded to
 // BF16)" for an already-quantized tensor decoded under --requantize).
 std::string reason_text(const ForgetTensor& t, const std::string& label) {
-    if (!t.st_rule) return gguf_reason_text(t);
-    if (*t.st_rule == StRule::Quantized) return "quantized: " + label;
+    const std::string repack = repack_text(t);
+    if (!t.st_rule) return gguf_reason_text(t) + (repack.empty() ? "" : "; " + repack);
+    if (*t.st_rule == StRule::Quantized) return "quantized: " + label + (repack.empty() ? "" : "; " + repack);
     return std::string("kept: ") + kept_text(*t.st_rule) + (t.copied ? "" : " (decoded to BF16)");
 }
 
@@ -86,6 +87,7 @@ void tensor_json_sizes(JsonWriter& w, const ForgetTensor& t, const std::string& 
     w.key("bytes").value(t.bytes);
     w.key("bits_per_weight").value(t.bits_per_weight());
     w.key("copied").value(t.copied);
+    if (t.repack != Repack::None) w.key("repack").value(repack_id(t.repack));
 }
 // Writes the loss keys and adds the tensor's sums (and finite pairs) to the totals.
 void tensor_json_loss(JsonWriter& w, const ForgetTensor& t, double& sse, double& sx2, std::uint64_t& pairs) {
@@ -157,7 +159,7 @@ void print_table(const std::vector<ForgetTensor>& tensors, bool measured, const 
                         t.rmse, t.max_abs, db_text(t.sqnr_db).c_str());
         else if (measured)
             std::printf("%-*s  %-7s %6.2f  %10s  %10s  %9s\n", int(wn), t.name.c_str(), type.c_str(), t.bits_per_weight(), "-",
-                        "-", "copied");
+                        "-", t.repack == Repack::Lossless ? "repacked" : "copied");
         else
             std::printf("%-*s  %-7s %6.2f  %s\n", int(wn), t.name.c_str(), type.c_str(), t.bits_per_weight(),
                         reason_text(t, label).c_str());
@@ -264,7 +266,7 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
             print_table(tensors, false, label);
             std::uint64_t bytes = 0, numel = 0;
             std::size_t q = 0;
-            for (const auto& t : tensors) bytes += t.bytes, numel += t.numel, q += !t.copied;
+            for (const auto& t : tensors) bytes += t.bytes, numel += t.numel, q += !t.copied || t.repack == Repack::Lossless;
             std::printf("%s: %zu tensor(s), %zu quantized, about %s of tensor data (nothing written)\n", label.c_str(),
                         tensors.size(), q, human_bytes(bytes).c_str());
         }
@@ -284,10 +286,14 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
     if (!quiet) {
         std::size_t quantized = 0;
         std::uint64_t qbytes = 0, qnumel = 0;
-        for (const auto& t : res.tensors)
-            if (!t.copied && is_quantized(t)) ++quantized, qbytes += t.bytes, qnumel += t.numel;
-        std::printf("forgot %zu of %zu tensor(s) to %s: %.2f bits per quantized weight, %s in %.2f s\n", quantized,
-                    res.tensors.size(), label.c_str(),
+        std::size_t repacked = 0;
+        for (const auto& t : res.tensors) {
+            if ((!t.copied || t.repack == Repack::Lossless) && is_quantized(t)) ++quantized, qbytes += t.bytes, qnumel += t.numel;
+            repacked += t.repack == Repack::Lossless;
+        }
+        const std::string lossless = repacked ? " (" + std::to_string(repacked) + " repacked losslessly)" : "";
+        std::printf("forgot %zu of %zu tensor(s) to %s%s: %.2f bits per quantized weight, %s in %.2f s\n", quantized,
+                    res.tensors.size(), label.c_str(), lossless.c_str(),
                     qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0,
                     human_bytes(res.file_bytes).c_str(), secs);
         if (!res.kept.empty()) {
@@ -367,10 +373,11 @@ int cmd_forget(Args& args) {
     if (report) print_table(res.tensors, true, opt.ftype);
     if (!quiet) {
         std::uint64_t bytes = 0;
-        std::size_t quantized = 0;
-        for (const auto& t : res.tensors) bytes += t.bytes, quantized += !t.copied;
-        std::printf("forgot %zu tensor(s) (%zu encoded) to %s: %.2f bits per weight, %s in %.2f s\n",
-                    res.tensors.size(), quantized, opt.ftype.c_str(),
+        std::size_t quantized = 0, repacked = 0;
+        for (const auto& t : res.tensors) bytes += t.bytes, quantized += !t.copied, repacked += t.repack == Repack::Lossless;
+        const std::string lossless = repacked ? ", " + std::to_string(repacked) + " repacked losslessly" : "";
+        std::printf("forgot %zu tensor(s) (%zu encoded%s) to %s: %.2f bits per weight, %s in %.2f s\n",
+                    res.tensors.size(), quantized, lossless.c_str(), opt.ftype.c_str(),
                     res.input_numel ? static_cast<double>(bytes) * 8.0 / static_cast<double>(res.input_numel) : 0.0,
                     human_bytes(res.file_bytes).c_str(), secs);
         print_gguf_files(res.files, false);

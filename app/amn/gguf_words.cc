@@ -89,6 +89,33 @@ std::string gguf_reason_text(const ForgetTensor& t) {
     return s;
 }
 
+std::string repack_text(const ForgetTensor& t) {
+    switch (t.repack) {
+        case Repack::None: return "";
+        case Repack::Lossless: return "lossless: the input's codes and scales repacked";
+        case Repack::OtherCodes:
+            return "re-quantized: the input's codes are not " + (t.gguf_reason ? dtype_name(t.target) + "'s" : std::string("the scheme's")) +
+                   " (kind, width or group size)";
+        case Repack::ScaleNotExact: return "re-quantized: a scale or bias of the input is not exact in F16";
+        case Repack::BiasNotSymmetric:
+            return "re-quantized: the input's biases are not −2^(bits−1)·scale, as " + dtype_name(t.target) + " has them";
+        case Repack::NegativeScale: return "re-quantized: a negative E4M3 scale (GGUF's are unsigned)";
+    }
+    return "";
+}
+
+std::string_view repack_id(Repack r) noexcept {
+    switch (r) {
+        case Repack::None: return "";
+        case Repack::Lossless: return "lossless";
+        case Repack::OtherCodes: return "other-codes";
+        case Repack::ScaleNotExact: return "scale-not-exact";
+        case Repack::BiasNotSymmetric: return "bias-not-symmetric";
+        case Repack::NegativeScale: return "negative-scale";
+    }
+    return "";
+}
+
 std::string gguf_warning_text(const GgufWarning& w) {
     switch (w.kind) {
         case GgufWarningKind::ConverterLog: return w.text;

@@ -7,6 +7,7 @@
 #include "anamnesis/forget_gguf.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace amn::cli {
 
@@ -15,6 +16,13 @@ namespace amn::cli {
 /// of 256 (q4_K) → q5_0", "convert_hf_to_gguf --outtype BF16" … for a GGUF
 /// target (`t.gguf_reason`); "" when `t` has none.
 std::string gguf_reason_text(const ForgetTensor& t);
+
+/// "lossless: the input's codes and scales repacked", "re-quantized: a scale
+/// or bias is not exact in F16" … (`t.repack`); "" for Repack::None.
+std::string repack_text(const ForgetTensor& t);
+/// The --json word of `r`: "lossless", "other-codes", "scale-not-exact",
+/// "bias-not-symmetric", "negative-scale"; "" for None.
+std::string_view repack_id(Repack r) noexcept;
 
 /// "3 tensor(s) are already quantized in the input: …", "blk.0.ffn_up.weight:
 /// 2 value(s) are not finite (NaN/±inf)", or the converter's own message.

@@ -8,6 +8,7 @@ rounding to the dtype after each one).
 
 usage: mlx_folders.py OUT_DIR
        mlx_folders.py --from-hf HF_DIR OUT_DIR --bits B --group-size G
+       mlx_folders.py --exact-values MLX_DIR F32_DIR   (see exact_values())
 
 The second form writes an MLX folder of a Hugging Face folder (safetensors,
 F16/BF16/F32): every 2-D `.weight` whose last dim G divides, norms aside,
@@ -289,7 +290,57 @@ def from_hf(src: Path, dst: Path, bits: int, G: int):
             shutil.copy(f, dst / f.name)
 
 
+def exact_values(mlx: Path, ref: Path) -> int:
+    """Every quantized module of the MLX folder `mlx`, its codes and scales
+    taken as exact numbers (affine q·s + b, E2M1 × E8M0 / E4M3 in float32:
+    q·s is exact for F16 scales, so one rounding at most), equals the float32
+    tensor of the same name in the folder `ref` (`amn remember X.gguf
+    --layout hf --to f32` of the GGUF the MLX folder was repacked from: ggml's
+    dequantization), as numbers (−0 = +0). Prints each mismatch; the exit
+    code counts them."""
+    tensors, refs = {}, {}
+    for f in sorted(mlx.glob("*.safetensors")):
+        tensors.update(read_st(f))
+    for f in sorted(ref.glob("*.safetensors")):
+        refs.update(read_st(f))
+    cfg = json.loads((mlx / "config.json").read_text())["quantization"]
+    bad = checked = 0
+    for name, t in tensors.items():
+        if not name.endswith(".weight") or name[: -len(".weight")] + ".scales" not in tensors:
+            continue
+        path = name[: -len(".weight")]
+        q = cfg.get(path) if isinstance(cfg.get(path), dict) else cfg
+        mode, bits, G = q.get("mode", "affine"), q["bits"], q["group_size"]
+        words = np.frombuffer(t.raw, np.uint32).reshape(t.shape)
+        n = t.shape[-1] * 32 // bits
+        codes = unpack_codes(words, bits, n)
+        sc = tensors[path + ".scales"]
+        if mode == "affine":
+            s = np.repeat(as_f32(sc), G, axis=-1)
+            b = np.repeat(as_f32(tensors[path + ".biases"]), G, axis=-1)
+            w = (codes.astype(np.float32) * s + b).astype(np.float32)
+        else:
+            raw = np.frombuffer(sc.raw, np.uint8).reshape(sc.shape)
+            scale = e8m0_scale(raw) if mode == "mxfp4" else e4m3_mlx(raw)
+            w = (E2M1[codes] * np.repeat(scale, G, axis=-1)).astype(np.float32)
+        r = refs.get(name)
+        checked += 1
+        if r is None or r.dtype != "F32" or list(r.shape) != list(w.shape):
+            print(f"{name}: no F32 {list(w.shape)} tensor in {ref}")
+            bad += 1
+            continue
+        want = np.frombuffer(r.raw, np.float32).reshape(w.shape)
+        # Equal as numbers: ggml's (q − 8)·d is −0 where q = 8 and d < 0, q·s + b is +0 there.
+        if not np.array_equal(w, want):
+            print(f"{name}: {int((w != want).sum())} values differ")
+            bad += 1
+    print(f"{checked} quantized modules checked, {bad} differ")
+    return min(bad, 100) if checked else 101
+
+
 def main():
+    if sys.argv[1] == "--exact-values":
+        sys.exit(exact_values(Path(sys.argv[2]), Path(sys.argv[3])))
     if sys.argv[1] == "--from-hf":
         a = sys.argv[2:]
         from_hf(Path(a[0]), Path(a[1]), int(a[a.index("--bits") + 1]), int(a[a.index("--group-size") + 1]))

@@ -85,6 +85,19 @@ enum class StRule : std::uint8_t {
 };
 
 /// One output tensor of a forget run.
+/// Whether a tensor's bytes were repacked from the input's own codes and
+/// scales — no decode, no rounding — or why not (forget an MLX folder to
+/// GGUF, a GGUF to MLX: MLX affine ↔ Q4_0/Q4_1/Q5_0/Q5_1/Q8_0 with groups
+/// of 32, mxfp4 ↔ MXFP4, nvfp4 ↔ NVFP4; plan/quant_groups.hpp).
+enum class Repack : std::uint8_t {
+    None,              ///< no codes to repack (plain values, a kept or copied tensor)
+    Lossless,          ///< repacked: the same codes and scales in the target's layout
+    OtherCodes,        ///< the input's codes are of another kind, width or group size than the target's
+    ScaleNotExact,     ///< a scale or bias is not exact in the target's parameter dtype (GGUF: F16)
+    BiasNotSymmetric,  ///< a bias is not −2^(bits−1)·scale, which Q4_0/Q5_0/Q8_0 assume
+    NegativeScale,     ///< a negative E4M3 scale (GGUF NVFP4's scales are unsigned)
+};
+
 struct ForgetTensor {
     std::string name;
     std::vector<std::uint64_t> shape;   ///< row-major
@@ -105,7 +118,12 @@ struct ForgetTensor {
     /// GGUF targets.
     std::optional<StRule> st_rule;
     std::uint64_t bytes = 0;            ///< bytes written for it
-    bool copied = false;                ///< stored bytes copied unchanged (no decode/encode)
+    /// Stored bytes copied unchanged, or (repack Lossless) the input's codes
+    /// and scales repacked: no decode, no encode, no loss measured.
+    bool copied = false;
+    /// Repack::Lossless when the bytes were made from the input's codes as
+    /// they are; a reason when the input had codes but they were re-quantized.
+    Repack repack = Repack::None;
     // Measured round trip (f32 input x → target → f32 y), f64 sums over the
     // elements where x and y are both finite (the others are left out and
     // named in the result's warnings).

@@ -19,6 +19,10 @@
 
 namespace amn {
 
+namespace detail {
+class QuantGroups;  // core/src/plan/quant_groups.hpp (internal)
+}
+
 /// What a stored tensor is, as far as the plan is concerned.
 enum class Role {
     Quantized,    ///< the payload of a quantized logical tensor (FP8 weight, GPTQ qweight …)
@@ -113,6 +117,13 @@ public:
     /// them. A range may be handed out again or overlap another chunk's:
     /// releasing pages still in use costs a re-read, never a wrong value.
     virtual std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const;
+
+    /// The quantized codes and group scales the values are made of, for a
+    /// repack into another format that holds the same numbers (MLX affine ↔
+    /// GGUF Q4_0/Q4_1/Q5_0/Q5_1/Q8_0, MLX mxfp4/nvfp4 ↔ GGUF MXFP4/NVFP4):
+    /// internal (core/src/plan/quant_groups.hpp). nullptr (the default) when
+    /// the recipe has none or changes values beyond reordering whole rows.
+    virtual std::shared_ptr<const detail::QuantGroups> quant_groups() const { return nullptr; }
 };
 
 /// One output tensor.

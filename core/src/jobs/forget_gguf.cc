@@ -14,6 +14,7 @@
 #include "kernels/gguf/gguf_quantize.hpp"
 #include "sink/output_files.hpp"
 #include "plan/gguf_parts.hpp"
+#include "plan/gguf_groups.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,7 @@ struct Prepared {
     std::vector<const std::vector<float>*> weights;  // per output tensor: its imatrix entry or nullptr
     std::vector<ForgetTensor> tensors;     // in output (llama-quantize) order
     std::vector<std::size_t> logical;      // source tensor index per output tensor
+    std::vector<std::shared_ptr<const detail::RawRows>> repacked;  // per output tensor: its lossless repack or null
 };
 
 bool is_plain_float(DType t) { return t == DType::F32 || t == DType::F16 || t == DType::BF16; }
@@ -136,6 +138,15 @@ Prepared prepare(const Catalog& cat, const detail::GgufSource& src, const GgufFo
         for (auto d : lt.shape) t.numel *= d;
         // Same type as stored: llama-quantize copies the bytes unchanged.
         t.copied = t.target == t.source;
+        // Not a GGUF (llama-quantize would decode it): a folder whose codes the
+        // target type holds as they are (MLX affine 4-bit, group 32 → Q4_1 …)
+        // is repacked, nothing rounded.
+        std::shared_ptr<const detail::RawRows> repack;
+        if (!t.copied && cat.format != Format::Gguf && lt.recipe && !is_plain_float(t.target))
+            if (auto g = lt.recipe->quant_groups()) {
+                repack = detail::make_gguf_group_repack(std::move(g), t.target, t.repack);
+                if (repack) t.copied = true, t.repack = Repack::Lossless;
+            }
         const DTypeInfo* info = dtype_info(t.target);
         if (!info) throw Error(ErrorCode::UnknownDtype, "no registry row for the chosen type", cat.path, lt.name);
         if (!t.copied && !is_plain_float(t.target) && !kernels::gguf::imatrix_encoder(info->ggml_id))
@@ -158,6 +169,7 @@ Prepared prepare(const Catalog& cat, const detail::GgufSource& src, const GgufFo
         t.bytes = *bytes;
         p.tensors.push_back(std::move(t));
         p.logical.push_back(i);
+        p.repacked.push_back(std::move(repack));
     }
     return p;
 }
@@ -280,8 +292,8 @@ std::string output_plan(const Catalog& cat, const Plan& plan, const GgufForgetOp
         detail::GgufOutputTensor t;
         t.info = std::move(p.tensors[k]);
         t.recipe = lt.recipe;
-        t.stored = lt.stored;
-        t.raw = lt.raw;
+        t.stored = p.repacked[k] ? nullptr : lt.stored;
+        t.raw = p.repacked[k] ? p.repacked[k] : lt.raw;
         t.imatrix = p.weights[k];
         out.tensors.push_back(std::move(t));
     }

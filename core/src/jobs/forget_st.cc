@@ -70,6 +70,8 @@ struct Entry {
     std::vector<OutSpec> outs;    // quantized: stored tensors; kept: one
     std::uint32_t shard = 0;
     std::vector<std::size_t> sink_index;  // per out, index in its writer
+    // Quantized by repacking the input's own codes (the row's repack_encoder), or null.
+    std::shared_ptr<const detail::QuantGroups> repack;
 };
 
 struct Prepared {
@@ -178,17 +180,6 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                     cat.path);
     for (const auto& lt : plan.tensors)
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
-    bool quantized_input = false;
-    for (const auto& lt : plan.tensors) quantized_input = quantized_input || lt.quantized;
-    if (quantized_input && !opt.requantize) {
-        std::string schemes;
-        for (const auto& s : plan.schemes) schemes += (schemes.empty() ? "" : ", ") + s.id;
-        throw Error(ErrorCode::Unsupported,
-                    "the input is already quantized (" + (schemes.empty() ? std::string("quantized tensors") : schemes) +
-                        "): pass --requantize to decode it and quantize again (the errors compound), or start from "
-                        "the BF16/F16/F32 model",
-                    cat.path);
-    }
     const auto only = compile(opt.only, "--only");
     const auto keep = compile(opt.keep, "--keep");
 
@@ -219,6 +210,16 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
             if (row.refuse_row)
                 if (std::string why = row.refuse_row(opt.scheme, C); !why.empty())
                     throw Error(ErrorCode::Usage, why, cat.path, lt.name);
+            // Codes the scheme stores as they are (a GGUF Q4_0 weight to MLX
+            // affine 4-bit, group 32): repacked, nothing rounded.
+            if (auto g = row.repack_fits && lt.recipe ? lt.recipe->quant_groups() : nullptr) {
+                if (auto sd = row.repack_fits(opt.scheme, *g, t.repack)) {
+                    if (*sd != DType::U8) e.wdtype = *sd;
+                    e.repack = std::move(g);
+                    t.repack = Repack::Lossless;
+                    t.copied = true;
+                }
+            }
             e.outs = out_specs(opt.scheme, lt.name, R, C, e.wdtype);
             t.target = e.outs[0].dtype;
             t.st_rule = StRule::Quantized;
@@ -235,6 +236,29 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         }
         p.entries.push_back(std::move(e));
     }
+    // A quantized input is decoded only under --requantize (codes repacked as they are need none).
+    if (!opt.requantize)
+        for (const auto& e : p.entries)
+            if (plan.tensors[e.lt].quantized && !e.repack) {
+                std::string schemes;
+                for (const auto& s : plan.schemes) schemes += (schemes.empty() ? "" : ", ") + s.id;
+                // Where the scheme could repack the tensor's codes with other options: say which.
+                std::string hint;
+                const auto g = row.repack_fits ? plan.tensors[e.lt].recipe->quant_groups() : nullptr;
+                if (g) {
+                    using Kind = detail::QuantGroups::Kind;
+                    const auto& tr = g->traits();
+                    const std::string to = tr.kind == Kind::Affine  ? "mlx:" + std::to_string(tr.bits) + " --group-size " + std::to_string(tr.group)
+                                           : tr.kind == Kind::Mxfp4 ? std::string("mlx:mxfp4")
+                                                                    : std::string("mlx:nvfp4");
+                    hint = "; its codes (" + tr.what + ") are repacked losslessly by --to " + to;
+                }
+                throw Error(ErrorCode::Unsupported,
+                            "the input is already quantized (" + (schemes.empty() ? std::string("quantized tensors") : schemes) +
+                                "): pass --requantize to decode it and quantize again (the errors compound), or start from "
+                                "the BF16/F16/F32 model" + hint,
+                            cat.path, e.info.name);
+            }
     if (std::none_of(p.entries.begin(), p.entries.end(), [](const Entry& e) { return e.quantize; }))
         throw Error(ErrorCode::Usage,
                     "no tensor to quantize: no 2-D float Linear weight of the transformer blocks" +
@@ -274,7 +298,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         if (!e.quantize && e.linear_kept) res.kept.push_back(e.info.name);
     if (opt.requantize)
         for (const auto& e : p.entries)
-            if (e.quantize && plan.tensors[e.lt].quantized) {
+            if (e.quantize && plan.tensors[e.lt].quantized && !e.repack) {
                 res.warnings.push_back("re-quantizing tensors that were already quantized compounds their error "
                                        "(start from F32/F16/BF16 when you can)");
                 break;
@@ -344,7 +368,11 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         o.bytes = e.info.bytes;
         o.numel = e.info.numel;
         const bool run = r.rows() != 0 && e.info.numel != 0;
-        if (e.quantize) {
+        if (e.repack) {
+            o.cols = e.info.shape[1];
+            if (run) o.rows = e.info.shape[0], o.row_weight = o.cols * 4, o.granularity = 1;
+            o.encoding = st_scheme_row(opt.scheme).repack_encoder(opt.scheme, e.repack, e.wdtype);
+        } else if (e.quantize) {
             const u64 R = e.info.shape[0], C = e.info.shape[1];
             auto enc = std::make_unique<forget_st_internal::WeightEncoder>(opt.scheme, R, C, e.wdtype, opt.measure_loss);
             o.cols = C;
@@ -392,7 +420,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             t.bytes += ran.tail_bytes[k];
             const auto& l = ran.loss[k];
             res.nonfinite += l.nonfinite;
-            if (opt.measure_loss) detail::store_loss(t, l);
+            if (opt.measure_loss && !e.repack) detail::store_loss(t, l);
             if (l.nonfinite)
                 res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
                                        " value(s) dequantize to a non-finite number (left out of the loss)");

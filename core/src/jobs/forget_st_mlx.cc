@@ -16,6 +16,7 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/st_quantize.hpp"
+#include "exec/chunk_rows.hpp"
 #include "kernels/mlx/mlx_kernels.hpp"
 
 #include <algorithm>
@@ -71,6 +72,73 @@ private:
 
     MlxParams p_;
 };
+
+// A weight whose input codes MLX stores as they are (GGUF Q4_0 … Q8_0,
+// MXFP4, NVFP4, or MLX itself): each row's codes packed, its scales (and
+// biases) written in the dtype they are exact in; nothing decoded, nothing
+// rounded, no loss measured.
+class MlxRepack final : public exec::SchemeEncoder {
+public:
+    MlxRepack(const MlxParams& p, std::shared_ptr<const detail::QuantGroups> g, DType scale_dtype)
+        : p_(p), g_(std::move(g)), sd_(scale_dtype) {}
+    bool needs_prepass() const noexcept override { return false; }
+    bool needs_after_pass() const noexcept override { return false; }
+    void start() override {}
+    void prepass(exec::ChunkRows&) override {}
+    void finish_prepass() override {}
+    void encode(exec::ChunkRows& rows, std::unique_ptr<exec::EncoderScratch>&, const exec::SlotWriteFn& write,
+                detail::LossSums&) override {
+        const u64 row0 = rows.row0(), n = rows.nrows(), C = g_->row_elems(), G = g_->groups_per_row();
+        const u64 row_bytes = C * p_.bits / 8;
+        std::vector<std::uint8_t> codes(static_cast<std::size_t>(n * C)), packed(static_cast<std::size_t>(n * row_bytes));
+        if (p_.mode != MlxMode::Affine) {
+            std::vector<std::uint8_t> sb(static_cast<std::size_t>(n * G));
+            g_->read(row0, n, codes.data(), nullptr, nullptr, sb.data());
+            for (u64 i = 0; i < n * C / 2; ++i) packed[i] = static_cast<std::uint8_t>(codes[2 * i] | (codes[2 * i + 1] << 4));
+            write(0, row0 * row_bytes, packed);
+            write(1, row0 * G, sb);
+        } else {
+            std::vector<float> scale(static_cast<std::size_t>(n * G)), bias(static_cast<std::size_t>(n * G));
+            g_->read(row0, n, codes.data(), scale.data(), bias.data(), nullptr);
+            for (u64 r = 0; r < n; ++r) mk::pack_codes(p_.bits, codes.data() + r * C, packed.data() + r * row_bytes, C);
+            for (u64 i = 0; i < n * G; ++i)
+                if (!detail::exact_in(sd_, scale[i]) || !detail::exact_in(sd_, bias[i]))
+                    throw Error(ErrorCode::Unsupported,
+                                "group " + std::to_string(i % G) + " of row " + std::to_string(row0 + i / G) + ": scale " +
+                                    std::to_string(scale[i]) + " or bias " + std::to_string(bias[i]) + " is not exact in " +
+                                    dtype_name(sd_) + " (repacking " + g_->traits().what + "); use --requantize --only/--keep to leave it out");
+            const u64 es = sd_ == DType::F32 ? 4 : 2;
+            write(0, row0 * row_bytes, packed);
+            write(1, row0 * G * es, st::encode_floats(scale, sd_));
+            write(2, row0 * G * es, st::encode_floats(bias, sd_));
+        }
+        rows.release();
+    }
+    void after_pass(const exec::SlotWriteFn&) override {}
+    std::uint64_t finish(const exec::SlotWriteFn&, const exec::TailSetFn&) override { return 0; }
+
+private:
+    MlxParams p_;
+    std::shared_ptr<const detail::QuantGroups> g_;
+    DType sd_;
+};
+
+std::optional<DType> repack_fits(const QuantParams& s, const detail::QuantGroups& g, Repack& why) {
+    using Kind = detail::QuantGroups::Kind;
+    const auto& p = std::get<MlxParams>(s);
+    const auto& t = g.traits();
+    const Kind want = p.mode == MlxMode::Affine ? Kind::Affine : p.mode == MlxMode::Mxfp4 ? Kind::Mxfp4 : Kind::Nvfp4;
+    if (p.mode == MlxMode::Mxfp8 || t.kind != want || t.bits != p.bits || t.group != p.group_size) {
+        why = Repack::OtherCodes;
+        return std::nullopt;
+    }
+    return p.mode == MlxMode::Affine ? t.param_dtype : DType::U8;
+}
+
+std::unique_ptr<exec::SchemeEncoder> repack_encoder(const QuantParams& s, std::shared_ptr<const detail::QuantGroups> g,
+                                                    DType scale_dtype) {
+    return std::make_unique<MlxRepack>(std::get<MlxParams>(s), std::move(g), scale_dtype);
+}
 
 bool writes(const QuantParams& s) { return std::holds_alternative<MlxParams>(s); }
 
@@ -207,6 +275,7 @@ const StSchemeRow& mlx_row() {
         r.writes = writes, r.parse = parse, r.refuse = refuse, r.weight_params = weight_params;
         r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
         r.quantizer = quantizer;
+        r.repack_fits = repack_fits, r.repack_encoder = repack_encoder;
         r.tree_order_key = tree_order_key;
         return r;
     }();

@@ -21,9 +21,11 @@
 #include "anamnesis/json_writer.hpp"
 #include "jobs/forget_st_internal.hpp"
 #include "jobs/forget_st_quant.hpp"
+#include "plan/quant_groups.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,6 +100,17 @@ struct StSchemeRow {
     std::string (*tree_order_key)(const std::string& tensor_name) = nullptr;
     /// The encoder steps of one weight.
     std::unique_ptr<SchemeQuantizer> (*quantizer)(const QuantParams& scheme, const QuantWeight& weight) = nullptr;
+    /// A weight whose input codes and group scales (Recipe::quant_groups())
+    /// the scheme stores as they are, with nothing rounded (MLX: MLX or GGUF
+    /// Q4_0 … codes of the same kind, width and group size): the dtype its
+    /// scales are written in; nullopt with `why` set when they do not fit.
+    /// Null: the scheme repacks nothing.
+    std::optional<DType> (*repack_fits)(const QuantParams& scheme, const detail::QuantGroups& groups, Repack& why) = nullptr;
+    /// The encoder of such a weight: its rows read from `groups` (no decode),
+    /// its scales written in `scale_dtype`.
+    std::unique_ptr<exec::SchemeEncoder> (*repack_encoder)(const QuantParams& scheme,
+                                                           std::shared_ptr<const detail::QuantGroups> groups,
+                                                           DType scale_dtype) = nullptr;
 };
 
 /// Every row, in help order.

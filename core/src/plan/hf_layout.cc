@@ -10,6 +10,7 @@
 #include "arch/arch_table.hpp"
 #include "plan/hf_config.hpp"
 #include "plan/layout_recipes.hpp"
+#include "plan/quant_groups.hpp"
 #include "tokenizer/hf_from_gguf.hpp"
 
 #include <algorithm>
@@ -131,6 +132,10 @@ public:
     }
     bool payload_is_row_major() const override { return false; }
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::shared_ptr<const detail::QuantGroups> quant_groups() const override {
+        auto g = per_ == 1 ? inner_->quant_groups() : nullptr;
+        return g && g->rows() == rows_ ? detail::make_row_gather_groups(std::move(g), src_) : nullptr;
+    }
 
 private:
     void check(std::uint64_t row0, std::uint64_t nrows) const {

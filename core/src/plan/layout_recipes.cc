@@ -3,6 +3,7 @@
 
 #include "anamnesis/error.hpp"
 #include "kernels/fp4/fp4_kernels.hpp"
+#include "plan/quant_groups.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -18,6 +19,8 @@ public:
 
 private:
     void apply(float* values, std::size_t n) const override { kernels::fp4::round_through_simd(d_, values, n); }
+    // A repack skips the values: the codes are the inner ones.
+    std::shared_ptr<const QuantGroups> quant_groups() const override { return inner().quant_groups(); }
     DType d_;
 };
 
@@ -75,6 +78,7 @@ public:
         }
         return out;
     }
+    std::shared_ptr<const QuantGroups> quant_groups() const override { return make_stacked_groups(parts_); }
 
 private:
     std::vector<std::shared_ptr<const Recipe>> parts_;
@@ -169,6 +173,10 @@ public:
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
     std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
         return inner_->consumed_inputs(b_ + row0, nrows);
+    }
+    std::shared_ptr<const QuantGroups> quant_groups() const override {
+        auto g = inner_->quant_groups();
+        return g && g->rows() == inner_->rows() ? make_row_range_groups(std::move(g), b_, n_) : nullptr;
     }
 
 private:

@@ -5,6 +5,7 @@
 // passthrough; plain types of a big-endian file get a byte-swapping
 // passthrough here.
 #include "anamnesis/error.hpp"
+#include "plan/gguf_groups.hpp"
 #include "scheme.hpp"
 
 #include <algorithm>
@@ -33,7 +34,7 @@ struct RowSplit {
 class GgufBlocks final : public QuantRecipe {
 public:
     GgufBlocks(const Catalog& cat, std::size_t i)
-        : QuantRecipe(GgmlParams{cat.tensors[i].dtype}), t_(cat.tensors[i]), data_(cat.data(cat.tensors[i])), info_(dtype_info(t_.dtype)), split_(t_) {
+        : QuantRecipe(GgmlParams{cat.tensors[i].dtype}), cat_(cat), t_(cat.tensors[i]), data_(cat.data(cat.tensors[i])), info_(dtype_info(t_.dtype)), split_(t_) {
         row_bytes_ = split_.row_elems / info_->block_elems * info_->block_bytes;
     }
     std::uint64_t rows() const override { return split_.rows; }
@@ -44,8 +45,11 @@ public:
         info_->to_f32(data_ + row0 * row_bytes_, out, nrows * (split_.row_elems / info_->block_elems));
     }
     std::vector<InputRange> inputs() const override { return {{t_.shard, t_.offset, t_.nbytes}}; }
+    // Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, MXFP4, NVFP4: their codes and scales.
+    std::shared_ptr<const QuantGroups> quant_groups() const override { return gguf_quant_groups(cat_, t_); }
 
 private:
+    const Catalog& cat_;
     const TensorInfo& t_;
     const std::uint8_t* data_;
     const DTypeInfo* info_;

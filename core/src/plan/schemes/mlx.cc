@@ -22,6 +22,7 @@
 // "P.bits", "P.group_size", "P.mode" and `false` as "P" = "false".
 #include "anamnesis/error.hpp"
 #include "kernels/mlx/mlx_kernels.hpp"
+#include "plan/quant_groups.hpp"
 #include "quant_common.hpp"
 #include "scheme.hpp"
 
@@ -68,6 +69,66 @@ using namespace quant;
 namespace mk = amn::kernels::mlx;
 using u64 = std::uint64_t;
 
+// The codes and group scales of an MLX module (affine, mxfp4, nvfp4) for
+// the lossless repacks (quant_groups.hpp); mxfp8 has no counterpart.
+class MlxGroups final : public QuantGroups {
+public:
+    MlxGroups(const MlxParams& p, const TensorInfo& w, const TensorInfo& s, const TensorInfo* b, const std::uint8_t* wd,
+              const std::uint8_t* sd, const std::uint8_t* bd, u64 rows, u64 in)
+        : p_(p), w_(w), s_(s), b_(b), wd_(wd), sd_(sd), bd_(bd), sinfo_(dtype_info(s.dtype)), rows_(rows), in_(in),
+          row_bytes_(w.nbytes / std::max<u64>(rows, 1)), groups_(in / p.group_size) {
+        tr_.kind = p.mode == MlxMode::Affine ? Kind::Affine : p.mode == MlxMode::Mxfp4 ? Kind::Mxfp4 : Kind::Nvfp4;
+        tr_.bits = p.bits;
+        tr_.group = p.group_size;
+        tr_.param_dtype = p.mode == MlxMode::Affine ? s.dtype : DType::U8;
+        tr_.what = "MLX " + (p.mode == MlxMode::Affine ? "affine " + std::to_string(p.bits) + "-bit, group " + std::to_string(p.group_size)
+                                                        : std::string(mlx_mode_name(p.mode)));
+    }
+    const Traits& traits() const noexcept override { return tr_; }
+    u64 rows() const override { return rows_; }
+    u64 row_elems() const override { return in_; }
+    void read(u64 row0, u64 n, std::uint8_t* codes, float* scale, float* bias, std::uint8_t* sb) const override {
+        if (row0 > rows_ || n > rows_ - row0) throw Error(ErrorCode::OutOfRange, "rows out of range", {}, w_.name);
+        for (u64 r = row0; r < row0 + n; ++r) {
+            const u64 k = r - row0, s0 = r * groups_;
+            const std::uint8_t* packed = wd_ + r * row_bytes_;
+            if (codes) {
+                std::uint8_t* c = codes + k * in_;
+                if (p_.mode == MlxMode::Affine) {
+                    mk::unpack_codes(p_.bits, packed, c, in_);
+                } else {
+                    for (u64 i = 0; i < in_ / 2; ++i) c[2 * i] = packed[i] & 15, c[2 * i + 1] = packed[i] >> 4;
+                }
+            }
+            if (p_.mode != MlxMode::Affine) {
+                if (sb) std::copy(sd_ + s0, sd_ + s0 + groups_, sb + k * groups_);
+                continue;
+            }
+            for (u64 g = 0; g < groups_; ++g) {
+                if (scale) scale[k * groups_ + g] = load_float(sinfo_, sd_, s0 + g);
+                if (bias) bias[k * groups_ + g] = load_float(sinfo_, bd_, s0 + g);
+            }
+        }
+    }
+    std::vector<Recipe::InputRange> consumed_inputs(u64 row0, u64 n) const override {
+        const u64 sb = s_.nbytes / std::max<u64>(rows_, 1);
+        std::vector<Recipe::InputRange> r{{w_.shard, w_.offset + row0 * row_bytes_, n * row_bytes_},
+                                          {s_.shard, s_.offset + row0 * sb, n * sb}};
+        if (b_) r.push_back({b_->shard, b_->offset + row0 * sb, n * sb});
+        return r;
+    }
+
+private:
+    MlxParams p_;
+    const TensorInfo& w_;
+    const TensorInfo& s_;
+    const TensorInfo* b_;
+    const std::uint8_t *wd_, *sd_, *bd_;
+    const DTypeInfo* sinfo_;
+    u64 rows_, in_, row_bytes_, groups_;
+    Traits tr_;
+};
+
 class MlxRecipe final : public QuantRecipe {
 public:
     // biases = npos in the fp modes.
@@ -85,6 +146,11 @@ public:
         std::vector<InputRange> r{{w_.shard, w_.offset, w_.nbytes}, {s_.shard, s_.offset, s_.nbytes}};
         if (b_) r.push_back({b_->shard, b_->offset, b_->nbytes});
         return r;
+    }
+
+    std::shared_ptr<const QuantGroups> quant_groups() const override {
+        if (p_.mode == MlxMode::Mxfp8) return nullptr;
+        return std::make_shared<MlxGroups>(p_, w_, s_, b_, wd_, sd_, bd_, rows_, in_);
     }
 
     void dequantize_rows(u64 row0, u64 nrows, float* out) const override {
