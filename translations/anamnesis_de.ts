@@ -1809,6 +1809,30 @@ Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translatio
             <source>ONNX %1, %2 %3-bit, %4, %5 scales</source>
             <translation>ONNX %1, %2 %3 Bit, %4, %5-Skalen</translation>
         </message>
+        <message>
+            <source>lossless: the input's codes and scales repacked</source>
+            <translation>verlustfrei: Codes und Skalen der Eingabe umgepackt</translation>
+        </message>
+        <message>
+            <source>re-quantized: the input's codes are of another kind, width or group size</source>
+            <translation>neu quantisiert: die Codes der Eingabe sind von anderer Art, Breite oder Gruppengröße</translation>
+        </message>
+        <message>
+            <source>re-quantized: a scale or bias of the input is not exact in F16</source>
+            <translation>neu quantisiert: eine Skala oder ein Bias der Eingabe ist in F16 nicht exakt darstellbar</translation>
+        </message>
+        <message>
+            <source>re-quantized: the input's biases are not −2^(bits−1)·scale, as %1 has them</source>
+            <translation>neu quantisiert: die Biases der Eingabe sind nicht −2^(Bits−1)·Skala, wie %1 sie hat</translation>
+        </message>
+        <message>
+            <source>re-quantized: a negative E4M3 scale (GGUF's are unsigned)</source>
+            <translation>neu quantisiert: eine negative E4M3-Skala (die von GGUF sind vorzeichenlos)</translation>
+        </message>
+        <message>
+            <source>lossless repack</source>
+            <translation>verlustfrei umgepackt</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

@@ -1807,6 +1807,30 @@ Only its headers are downloaded; it opens read-only.</source>
             <source>ONNX %1, %2 %3-bit, %4, %5 scales</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>lossless: the input's codes and scales repacked</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>re-quantized: the input's codes are of another kind, width or group size</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>re-quantized: a scale or bias of the input is not exact in F16</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>re-quantized: the input's biases are not −2^(bits−1)·scale, as %1 has them</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>re-quantized: a negative E4M3 scale (GGUF's are unsigned)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>lossless repack</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

@@ -9,6 +9,16 @@ REASONS = {}
 # Forget to safetensors: why a tensor is quantized or kept, worded from the
 # core's typed rule (amn::StRule) for the plan table's tooltip.
 REASONS.update({
+    (X, "lossless repack"): "verlustfrei umgepackt",
+    (X, "lossless: the input's codes and scales repacked"): "verlustfrei: Codes und Skalen der Eingabe umgepackt",
+    (X, "re-quantized: the input's codes are of another kind, width or group size"):
+        "neu quantisiert: die Codes der Eingabe sind von anderer Art, Breite oder Gruppengröße",
+    (X, "re-quantized: a scale or bias of the input is not exact in F16"):
+        "neu quantisiert: eine Skala oder ein Bias der Eingabe ist in F16 nicht exakt darstellbar",
+    (X, "re-quantized: the input's biases are not −2^(bits−1)·scale, as %1 has them"):
+        "neu quantisiert: die Biases der Eingabe sind nicht −2^(Bits−1)·Skala, wie %1 sie hat",
+    (X, "re-quantized: a negative E4M3 scale (GGUF's are unsigned)"):
+        "neu quantisiert: eine negative E4M3-Skala (die von GGUF sind vorzeichenlos)",
     (X, "quantized: %1"): "quantisiert: %1",
     (X, "kept: 1-D"): "beibehalten: 1-D",
     (X, "kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor llm-compressor quantizes them)"):

@@ -188,8 +188,33 @@ QString schemeUseText(const amn::Plan& plan, const amn::SchemeUse& use) {
     return QString::fromStdString(use.description);
 }
 
+namespace {
+
+// Whether the input's own codes were repacked (MLX ↔ GGUF), or why not; empty for Repack::None.
+QString repackText(const amn::ForgetTensor& t) {
+    switch (t.repack) {
+        case amn::Repack::None: return {};
+        case amn::Repack::Lossless: return SchemeText::tr("lossless: the input's codes and scales repacked");
+        case amn::Repack::OtherCodes:
+            return SchemeText::tr("re-quantized: the input's codes are of another kind, width or group size");
+        case amn::Repack::ScaleNotExact: return SchemeText::tr("re-quantized: a scale or bias of the input is not exact in F16");
+        case amn::Repack::BiasNotSymmetric:
+            return SchemeText::tr("re-quantized: the input's biases are not −2^(bits−1)·scale, as %1 has them").arg(dtypeName(t.target));
+        case amn::Repack::NegativeScale: return SchemeText::tr("re-quantized: a negative E4M3 scale (GGUF's are unsigned)");
+    }
+    return {};
+}
+
+QString withRepack(QString s, const amn::ForgetTensor& t) {
+    const QString r = repackText(t);
+    return r.isEmpty() ? s : s + "; " + r;
+}
+
+}  // namespace
+
 QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType) {
     const QString target = dtypeName(t.target);
+    if (t.repack == amn::Repack::Lossless) return SchemeText::tr("lossless repack");
     if (!t.gguf_reason) return t.copied || t.target == t.source ? SchemeText::tr("kept") : SchemeText::tr("quantized");
     QString s;
     switch (t.gguf_reason->rule) {
@@ -211,10 +236,10 @@ QString forgetReasonText(const amn::ForgetTensor& t, const QString& fileType) {
 
 QString forgetReasonDetail(const amn::ForgetTensor& t, const QString& schemeLabel) {
     using amn::StRule;
-    if (!t.st_rule) return ggufReasonDetail(t);
+    if (!t.st_rule) return withRepack(ggufReasonDetail(t), t);
     QString s;
     switch (*t.st_rule) {
-        case StRule::Quantized: return SchemeText::tr("quantized: %1").arg(schemeLabel);
+        case StRule::Quantized: return withRepack(SchemeText::tr("quantized: %1").arg(schemeLabel), t);
         case StRule::KeptOneD: s = SchemeText::tr("kept: 1-D"); break;
         case StRule::KeptFusedExperts:
             s = SchemeText::tr("kept: fused 3-D experts (not nn.Linear weights: neither transformers' bitsandbytes nor "

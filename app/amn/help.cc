@@ -149,7 +149,11 @@ void print_help(std::FILE* out, std::string_view verb) {
             "temporary file and renamed when complete; Ctrl-C leaves nothing behind.\n"
             "MODEL may also be a Hugging Face folder: then the output is what\n"
             "convert_hf_to_gguf.py (outtype bf16 for BF16 weights, f16 for F16, else f32)\n"
-            "followed by llama-quantize writes, in one pass without the intermediate file.\n\n",
+            "followed by llama-quantize writes, in one pass without the intermediate file.\n"
+            "An MLX folder's codes that the chosen type holds as they are — affine 4/5/8-bit\n"
+            "with groups of 32 and F16-exact scales and biases as Q4_1/Q5_1 (Q4_0/Q5_0/Q8_0\n"
+            "when every bias is -2^(bits-1)*scale), mxfp4 as MXFP4, nvfp4 as NVFP4 — are\n"
+            "repacked losslessly instead; --dry-run says per tensor which, and why not.\n\n",
             out);
         std::fputs(ftype_help().c_str(), out);
         std::fputs(
@@ -210,7 +214,11 @@ void print_help(std::FILE* out, std::string_view verb) {
             "      --group-size 32|64|128    elements per scale and bias (default 64)\n"
             "  mlx:mxfp4, mlx:nvfp4,     MLX's fp modes (mlx_lm.convert's q-mode): E2M1 codes with an\n"
             "  mlx:mxfp8                 E8M0 scale per 32 / an E4M3 scale per 16, E4M3 codes with an\n"
-            "                            E8M0 scale per 32: weight U32, scales U8 (no biases)\n\n"
+            "                            E8M0 scale per 32: weight U32, scales U8 (no biases)\n"
+            "      Lossless from a GGUF: Q4_0/Q4_1 with mlx:4, Q5_0/Q5_1 with mlx:5, Q8_0 with mlx:8\n"
+            "      (--group-size 32), MXFP4 with mlx:mxfp4, NVFP4 with mlx:nvfp4: the codes and\n"
+            "      scales repacked as they are (F16 scales), nothing rounded, no --requantize;\n"
+            "      --dry-run says per tensor \"lossless\" or why it is re-quantized\n\n"
             "Which tensors: the 2-D Linear weights of the transformer blocks (q/k/v/o_proj,\n"
             "gate/up/down_proj, MoE experts …). Embeddings, lm_head, norms, biases, MoE\n"
             "routers and anything 1-D are kept unchanged (as the libraries' default ignore\n"

@@ -171,6 +171,32 @@ const TensorInfo* stored_bf16_tensor(const Catalog& cat, const LogicalTensor& lt
     return &ti;
 }
 
+// Error{Unsupported} for an input whose tensor `e` is quantized and would be
+// decoded (no --requantize); names the options that repack its codes when
+// the scheme has any.
+[[noreturn]] void refuse_quantized_input(const Catalog& cat, const Plan& plan, const StForgetOptions& opt, const Entry& e) {
+    const StSchemeRow& row = st_scheme_row(opt.scheme);
+    std::string schemes;
+    for (const auto& s : plan.schemes) schemes += (schemes.empty() ? "" : ", ") + s.id;
+    // Where the scheme could repack the tensor's codes with other options: say which.
+    std::string hint;
+    const auto g = row.repack_fits && e.lt < plan.tensors.size() ? plan.tensors[e.lt].recipe->quant_groups() : nullptr;
+    if (g) {
+        using Kind = detail::QuantGroups::Kind;
+        const auto& tr = g->traits();
+        const std::string to = tr.kind == Kind::Affine  ? "mlx:" + std::to_string(tr.bits) + " --group-size " + std::to_string(tr.group)
+                               : tr.kind == Kind::Mxfp4 ? std::string("mlx:mxfp4")
+                                                        : std::string("mlx:nvfp4");
+        hint = "; " + e.info.name + ": its codes (" + tr.what + ") are repacked losslessly by --to " + to;
+    }
+    // No tensor in the error itself: the input as a whole is refused (front ends word that case).
+    throw Error(ErrorCode::Unsupported,
+                "the input is already quantized (" + (schemes.empty() ? std::string("quantized tensors") : schemes) +
+                    "): pass --requantize to decode it and quantize again (the errors compound), or start from "
+                    "the BF16/F16/F32 model" + hint,
+                cat.path);
+}
+
 Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::string>& config_json,
                  const StForgetOptions& opt) {
     if (ascii_lower(opt.output).ends_with(".gguf"))
@@ -180,6 +206,14 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                     cat.path);
     for (const auto& lt : plan.tensors)
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    // A scheme that repacks nothing refuses a quantized input before anything else.
+    if (!opt.requantize && !st_scheme_row(opt.scheme).repack_fits)
+        for (std::size_t i = 0; i < plan.tensors.size(); ++i)
+            if (plan.tensors[i].quantized) {
+                Entry e;
+                e.lt = plan.tensors.size();  // no tensor to name
+                refuse_quantized_input(cat, plan, opt, e);
+            }
     const auto only = compile(opt.only, "--only");
     const auto keep = compile(opt.keep, "--keep");
 
@@ -239,26 +273,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
     // A quantized input is decoded only under --requantize (codes repacked as they are need none).
     if (!opt.requantize)
         for (const auto& e : p.entries)
-            if (plan.tensors[e.lt].quantized && !e.repack) {
-                std::string schemes;
-                for (const auto& s : plan.schemes) schemes += (schemes.empty() ? "" : ", ") + s.id;
-                // Where the scheme could repack the tensor's codes with other options: say which.
-                std::string hint;
-                const auto g = row.repack_fits ? plan.tensors[e.lt].recipe->quant_groups() : nullptr;
-                if (g) {
-                    using Kind = detail::QuantGroups::Kind;
-                    const auto& tr = g->traits();
-                    const std::string to = tr.kind == Kind::Affine  ? "mlx:" + std::to_string(tr.bits) + " --group-size " + std::to_string(tr.group)
-                                           : tr.kind == Kind::Mxfp4 ? std::string("mlx:mxfp4")
-                                                                    : std::string("mlx:nvfp4");
-                    hint = "; its codes (" + tr.what + ") are repacked losslessly by --to " + to;
-                }
-                throw Error(ErrorCode::Unsupported,
-                            "the input is already quantized (" + (schemes.empty() ? std::string("quantized tensors") : schemes) +
-                                "): pass --requantize to decode it and quantize again (the errors compound), or start from "
-                                "the BF16/F16/F32 model" + hint,
-                            cat.path, e.info.name);
-            }
+            if (plan.tensors[e.lt].quantized && !e.repack) refuse_quantized_input(cat, plan, opt, e);
     if (std::none_of(p.entries.begin(), p.entries.end(), [](const Entry& e) { return e.quantize; }))
         throw Error(ErrorCode::Usage,
                     "no tensor to quantize: no 2-D float Linear weight of the transformer blocks" +
