@@ -95,29 +95,41 @@ public:
     std::uint64_t row_granularity() const override { return std::min(l_.block, l_.K); }
     bool payload_is_row_major() const override { return false; }  // B is stored [N, K]: every chunk reads all of it
 
+    // B's blocks of kT columns n at a time decoded into a tile, then written
+    // transposed a row segment of kT floats at a time (not one float per
+    // output row: the rows are N floats apart).
     void dequantize_rows(std::uint64_t k0, std::uint64_t nk, float* out) const override {
+        constexpr std::uint64_t kT = 16;
         const std::uint64_t bs = l_.block, N = l_.N, kend = std::min(l_.K, k0 + nk);
         std::vector<std::uint8_t> q(bs);
-        std::vector<float> y(bs);
+        std::vector<float> tile(kT * bs);
         const std::uint64_t kb0 = k0 / bs, kb1 = (kend + bs - 1) / bs;
         const float default_zero = static_cast<float>(1u << (l_.bits - 1));
-        for (std::uint64_t n = 0; n < N; ++n) {
+        for (std::uint64_t n0 = 0; n0 < N; n0 += kT) {
+            const std::uint64_t nt = std::min(kT, N - n0);
             for (std::uint64_t kb = kb0; kb < kb1; ++kb) {
-                const std::uint64_t g = n * l_.k_blocks + kb;
-                ok::unpack_fields(b_ + g * l_.blob, 0, static_cast<unsigned>(l_.bits), q.data(), bs);
-                const float s = load_float(sinfo_, s_, g);
-                switch (l_.zp) {
-                    case OnnxZeroPoint::Default: qk::affine_const(q.data(), default_zero, s, y.data(), bs); break;
-                    case OnnxZeroPoint::Integer: {
-                        std::uint8_t z;
-                        ok::unpack_fields(z_ + n * l_.zp_row_bytes, kb, static_cast<unsigned>(l_.bits), &z, 1);
-                        qk::affine_const(q.data(), static_cast<float>(z), s, y.data(), bs);
-                        break;
+                for (std::uint64_t t = 0; t < nt; ++t) {
+                    const std::uint64_t n = n0 + t, g = n * l_.k_blocks + kb;
+                    float* y = tile.data() + t * bs;
+                    ok::unpack_fields(b_ + g * l_.blob, 0, static_cast<unsigned>(l_.bits), q.data(), bs);
+                    const float s = load_float(sinfo_, s_, g);
+                    switch (l_.zp) {
+                        case OnnxZeroPoint::Default: qk::affine_const(q.data(), default_zero, s, y, bs); break;
+                        case OnnxZeroPoint::Integer: {
+                            std::uint8_t z;
+                            ok::unpack_fields(z_ + n * l_.zp_row_bytes, kb, static_cast<unsigned>(l_.bits), &z, 1);
+                            qk::affine_const(q.data(), static_cast<float>(z), s, y, bs);
+                            break;
+                        }
+                        case OnnxZeroPoint::Float: ok::affine_float_zero(q.data(), s, load_float(zinfo_, z_, g), y, bs); break;
                     }
-                    case OnnxZeroPoint::Float: ok::affine_float_zero(q.data(), s, load_float(zinfo_, z_, g), y.data(), bs); break;
                 }
                 const std::uint64_t first = std::max(kb * bs, k0), last = std::min((kb + 1) * bs, kend);
-                for (std::uint64_t k = first; k < last; ++k) out[(k - k0) * N + n] = y[k - kb * bs];
+                for (std::uint64_t k = first; k < last; ++k) {
+                    float* o = out + (k - k0) * N + n0;
+                    const float* y = tile.data() + (k - kb * bs);
+                    for (std::uint64_t t = 0; t < nt; ++t) o[t] = y[t * bs];
+                }
             }
         }
     }

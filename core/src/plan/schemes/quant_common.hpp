@@ -7,6 +7,7 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "kernels/gguf/gguf_kernels.hpp"
 #include "util/ascii_lower.hpp"
 
 #include <algorithm>
@@ -35,10 +36,33 @@ inline std::uint32_t load_u32(const std::uint8_t* p) noexcept {
 
 /// Element `i` of a float tensor (F16, BF16, F32, F64) as f32, exactly as
 /// PyTorch's `.to(torch.float32)` (F64 rounds to nearest).
+/// F16, BF16 and F32 inline (a scale per group is read one at a time: the
+/// registry's SIMD decoder costs a dispatch per call).
 inline float load_float(const DTypeInfo* info, const std::uint8_t* data, std::uint64_t i) noexcept {
     float f;
-    info->to_f32(data + i * info->block_bytes, &f, 1);
-    return f;
+    switch (info->dtype) {
+        case DType::F32: std::memcpy(&f, data + 4 * i, 4); return f;
+        case DType::BF16: {
+            std::uint16_t h;
+            std::memcpy(&h, data + 2 * i, 2);
+            const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+            std::memcpy(&f, &bits, 4);
+            return f;
+        }
+        case DType::F16: {
+            std::uint16_t h;
+            std::memcpy(&h, data + 2 * i, 2);
+            f = kernels::gguf::fp16_to_f32(h);
+            if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu)) {  // NaN made quiet, as PyTorch and F16C do
+                std::uint32_t bits;
+                std::memcpy(&bits, &f, 4);
+                bits |= 0x00400000u;
+                std::memcpy(&f, &bits, 4);
+            }
+            return f;
+        }
+        default: info->to_f32(data + i * info->block_bytes, &f, 1); return f;
+    }
 }
 
 inline bool is_float_scale(DType d) {
