@@ -9,7 +9,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/hf_to_gguf.hpp"
-#include "anamnesis/stats.hpp"
+#include "anamnesis/remember_size.hpp"
 
 #include <QButtonGroup>
 #include <QCheckBox>

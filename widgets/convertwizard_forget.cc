@@ -11,7 +11,7 @@
 #include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
-#include "anamnesis/stats.hpp"
+#include "anamnesis/remember_size.hpp"
 
 #include <QButtonGroup>
 #include <QCheckBox>
