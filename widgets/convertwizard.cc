@@ -47,7 +47,8 @@ void showRowsInFileOrder(QTableView* view) {
 
 }  // namespace convert_detail
 
-ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent), model_(std::move(model)), hfInput_(amn::is_hf_gguf_input(model_->catalog)) {
+ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent)
+    : QWizard(parent), model_(std::move(model)), hfInput_(amn::is_hf_gguf_input(model_->catalog)) {
     setWindowTitle(tr("Convert %1").arg(modelDisplayName(*model_)));
     setWizardStyle(QWizard::ModernStyle);
     setOption(QWizard::NoBackButtonOnLastPage, true);
@@ -69,7 +70,7 @@ ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent),
     };
     // One page per step, in the order the user meets them; Options after
     // Target: its output name follows the mode.
-    setPage(SourcePage, source_ = new WizardSourcePage(this));
+    setPage(SourcePage, new WizardSourcePage(this));
     setPage(TargetPage, target_ = new WizardTargetPage(this));
     setPage(OptionsPage, options_ = new WizardOptionsPage(this));
     setPage(SummaryPage, summary_ = new WizardSummaryPage(this));

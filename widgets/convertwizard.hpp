@@ -44,7 +44,6 @@ class QTableView;
 namespace amn::ui {
 
 class LossChart;
-class WizardSourcePage;
 class WizardTargetPage;
 class WizardOptionsPage;
 class WizardSummaryPage;
@@ -177,7 +176,8 @@ protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
-    // The pages reach what they share through the wizard (wizard()).
+    // Each page is handed the wizard when it is made and reaches what the
+    // pages share here.
     friend class WizardTargetPage;
     friend class WizardOptionsPage;
     friend class WizardSummaryPage;
@@ -211,7 +211,6 @@ private:
     quint64 chunkBytes_ = 0;
     bool errorDialogs_ = true;
     std::function<bool()> confirmCancel_;
-    WizardSourcePage* source_ = nullptr;
     WizardTargetPage* target_ = nullptr;
     WizardOptionsPage* options_ = nullptr;
     WizardSummaryPage* summary_ = nullptr;

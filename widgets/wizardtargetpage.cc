@@ -25,9 +25,9 @@ using namespace convert_detail;
 WizardTargetPage::WizardTargetPage(ConvertWizard* wizard) : QWizardPage(wizard), wiz_(wizard) {
     const auto& m = *wiz_->model();
     setTitle(tr("Target"));
-    setSubTitle(amn::is_hf_gguf_input(m.catalog)
-                            ? tr("Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme.")
-                            : tr("Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."));
+    setSubTitle(wiz_->hfInput()
+                    ? tr("Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme.")
+                    : tr("Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."));
     auto* l = new QVBoxLayout(this);
     auto* group = new QButtonGroup(this);
     auto* remember = new QGroupBox(tr("Remember"), this);
