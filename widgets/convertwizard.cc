@@ -2,54 +2,28 @@
 #include "convertwizard.hpp"
 #include "convertwizard_p.hpp"
 
-#include "charts.hpp"
-#include "schemetext.hpp"
+#include "wizarddonepage.hpp"
+#include "wizardoptionspage.hpp"
+#include "wizardrunpage.hpp"
+#include "wizardsourcepage.hpp"
+#include "wizardsummarypage.hpp"
+#include "wizardtargetpage.hpp"
 
-#include "anamnesis/remember.hpp"
-#include "anamnesis/error.hpp"
-#include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/hf_layout.hpp"
 #include "anamnesis/hf_to_gguf.hpp"
-#include "anamnesis/stats.hpp"
+#include "anamnesis/remember.hpp"
 
-#include <QButtonGroup>
-#include <QCheckBox>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QFormLayout>
-#include <QGridLayout>
-#include <QGroupBox>
 #include <QHeaderView>
-#include <QSplitter>
-#include <QStackedWidget>
-#include <QStandardItemModel>
-#include <QStandardPaths>
-#include <QTableView>
-#include <QDesktopServices>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QFutureWatcher>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QLineEdit>
-#include <QLocale>
 #include <QMessageBox>
-#include <QProgressBar>
-#include <QPromise>
 #include <QPushButton>
-#include <QRadioButton>
-#include <QStorageInfo>
-#include <QUrl>
-#include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QTableView>
 
-#include <cmath>
+#include <algorithm>
 
 namespace amn::ui {
 
-using namespace convert_detail;
-
-namespace {
+namespace convert_detail {
 
 QTableView* makeTable(QStandardItemModel* model, QWidget* parent) {
     auto* v = new QTableView(parent);
@@ -64,9 +38,17 @@ QTableView* makeTable(QStandardItemModel* model, QWidget* parent) {
     return v;
 }
 
-}  // namespace
+void showRowsInFileOrder(QTableView* view) {
+    view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    view->setSortingEnabled(true);
+    view->resizeColumnsToContents();
+    view->setColumnWidth(0, std::min(view->columnWidth(0), 320));
+}
 
-ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent), model_(std::move(model)) {
+}  // namespace convert_detail
+
+ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent)
+    : QWizard(parent), model_(std::move(model)), hfInput_(amn::is_hf_gguf_input(model_->catalog)) {
     setWindowTitle(tr("Convert %1").arg(modelDisplayName(*model_)));
     setWizardStyle(QWizard::ModernStyle);
     setOption(QWizard::NoBackButtonOnLastPage, true);
@@ -86,7 +68,15 @@ ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent),
         box.exec();
         return box.clickedButton() == stop;
     };
-    buildPages();
+    // One page per step, in the order the user meets them; Options after
+    // Target: its output name follows the mode.
+    setPage(SourcePage, new WizardSourcePage(this));
+    setPage(TargetPage, target_ = new WizardTargetPage(this));
+    setPage(OptionsPage, options_ = new WizardOptionsPage(this));
+    setPage(SummaryPage, summary_ = new WizardSummaryPage(this));
+    setPage(RunPage, run_ = new WizardRunPage(this));
+    setPage(DonePage, done_ = new WizardDonePage(this));
+    setStartId(SourcePage);
     updateModeWidgets();
     connect(this, &QWizard::currentIdChanged, this, [this](int id) {
         if (id == SummaryPage) summaryCommit(true);
@@ -95,138 +85,142 @@ ConvertWizard::ConvertWizard(ModelPtr model, QWidget* parent) : QWizard(parent),
 
 ConvertWizard::~ConvertWizard() { cancelAndWait(); }
 
-void ConvertWizard::buildPages() {
-    // One function per page, in the order the user meets them.
-    setPage(SourcePage, buildSourcePage());
-    setPage(TargetPage, buildTargetPage());   // convertwizard_target.cc
-    setPage(OptionsPage, buildOptionsPage()); // convertwizard_options.cc (after Target: its output name follows the mode)
-    setPage(SummaryPage, buildSummaryPage());
-    setPage(RunPage, buildRunPage());
-    setPage(DonePage, buildDonePage());
-    setStartId(SourcePage);
+// ---- the pages' state, read and set ----------------------------------------
+
+void ConvertWizard::setTarget(std::optional<amn::DType> to) { target_->setTarget(to); }
+std::optional<amn::DType> ConvertWizard::target() const { return target_->target(); }
+void ConvertWizard::setMode(Mode m) { target_->setMode(m); }
+ConvertWizard::Mode ConvertWizard::mode() const { return target_->mode(); }
+void ConvertWizard::setHfLayout(bool on) { target_->setHfLayout(on); }
+bool ConvertWizard::hfLayout() const { return target_->hfLayout(); }
+void ConvertWizard::setGgufFileType(const QString& name) { target_->setGgufFileType(name); }
+QString ConvertWizard::ggufFileType() const { return target_->ggufFileType(); }
+void ConvertWizard::setHfOutType(const QString& outtype) { target_->setHfOutType(outtype); }
+QString ConvertWizard::hfOutType() const { return target_->hfOutType(); }
+void ConvertWizard::setHfGgufInfo(const amn::HfGgufInfo& info) { target_->setHfGgufInfo(info); }
+void ConvertWizard::setStScheme(const QString& name) { target_->setStScheme(name); }
+QString ConvertWizard::stScheme() const { return target_->stScheme(); }
+void ConvertWizard::setImatrixPath(const QString& path) { options_->setImatrixPath(path); }
+void ConvertWizard::setGgufPure(bool on) { options_->setPure(on); }
+void ConvertWizard::setRequantize(bool on) { options_->setRequantize(on); }
+void ConvertWizard::setOutputPath(const QString& path) { options_->setOutputPath(path); }
+QString ConvertWizard::outputPath() const { return options_->outputPath(); }
+void ConvertWizard::setOverwrite(bool on) { options_->setOverwrite(on); }
+bool ConvertWizard::overwrite() const { return options_->overwrite(); }
+
+bool ConvertWizard::isPlanning() const { return summary_->isPlanning(); }
+bool ConvertWizard::planReady() const { return summary_->planReady(); }
+QTableView* ConvertWizard::planTable() const { return summary_->planTable(); }
+QTableView* ConvertWizard::lossTable() const { return done_->lossTable(); }
+LossChart* ConvertWizard::lossChart() const { return done_->lossChart(); }
+
+bool ConvertWizard::isRunning() const { return run_->isRunning(); }
+int ConvertWizard::progressPermille() const { return run_->progressPermille(); }
+void ConvertWizard::startConversion() { run_->start(); }
+void ConvertWizard::cancelConversion() { run_->cancel(); }
+void ConvertWizard::cancelAndWait() { run_->cancelAndWait(); }
+QStringList ConvertWizard::writtenFiles() const { return run_->writtenFiles(); }
+QString ConvertWizard::lastError() const { return run_->lastError(); }
+
+// ---- what the pages share --------------------------------------------------
+
+void ConvertWizard::modeChanged() {
+    updateModeWidgets();
+    if (options_) options_->followDefaultOutput();
 }
 
-QWizardPage* ConvertWizard::buildSourcePage() {
-    const auto& m = *model_;
-    const auto& in = m.inspection;
-    auto* source = new Page(this);
-    source->setTitle(tr("Source"));
-    source->setSubTitle(tr("The model to convert."));
-    auto* l = new QVBoxLayout(source);
-    QStringList schemes;
-    for (const auto& s : in.schemes) schemes << schemeUseText(model_->plan, s);
-    l->addWidget(wrapLabel(QStringLiteral("<b>%1</b>").arg(QFileInfo(m.path).absoluteFilePath().toHtmlEscaped()), source));
-    l->addWidget(wrapLabel(tr("%1, %Ln file(s), %2 — %3, %4 parameters", nullptr, static_cast<int>(in.shards))
-                               .arg(QString::fromStdString(in.format), humanBytes(in.file_bytes),
-                                    tr("%Ln output tensor(s)", nullptr, static_cast<int>(in.logical_tensors)),
-                                    humanCount(in.parameters)),
-                           source));
-    l->addWidget(wrapLabel(schemes.isEmpty() ? tr("Scheme: none (unquantized tensors are cast or copied).")
-                                             : tr("Scheme: %1").arg(schemes.join(QStringLiteral("; "))),
-                           source));
-    if (!in.errors.empty()) {
-        auto* err = wrapLabel(tr("%Ln tensor(s) cannot be converted, for example:\n%1", nullptr, static_cast<int>(in.errors.size()))
-                                  .arg(QString::fromStdString(in.errors.front())),
-                              source);
-        err->setStyleSheet(QStringLiteral("color: #d03030"));
-        l->addWidget(err);
+void ConvertWizard::updateModeWidgets() {
+    const Mode md = mode();
+    const auto info = amn::st_scheme_info(stScheme().toStdString()).value_or(amn::StSchemeInfo{});
+    if (options_) options_->showMode(md, info);
+    if (done_) done_->showMode(md);
+}
+
+void ConvertWizard::summaryCommit(bool on) {
+    summary_->setCommitPage(on);
+    emit run_->completeChanged();
+}
+
+QString ConvertWizard::defaultOutput() const {
+    std::string core;
+    try {
+        switch (mode()) {
+        case Mode::Remember:
+            core = hfLayout() ? amn::default_hf_layout_output_path(model_->catalog, target())  // a folder, as amn remember --layout hf
+                              : amn::default_output_path(model_->catalog, target());
+            break;
+        case Mode::ForgetGguf:
+            core = hfInput_ ? amn::default_hf_gguf_output_path(model_->catalog, ggufFileType().toStdString())
+                            : amn::default_gguf_output_path(model_->catalog, ggufFileType().toStdString());
+            break;
+        case Mode::ConvertGguf: core = amn::default_hf_gguf_output_path(model_->catalog, hfOutType().toStdString()); break;
+        case Mode::ForgetSafetensors: core = amn::default_st_output_path(model_->catalog, stOptions().scheme); break;
+        }
+    } catch (const std::exception&) {
+        return {};
     }
-    l->addStretch(1);
-    const bool ok = in.errors.empty();
-    source->complete = [ok] { return ok; };
-    return source;
+    return safeOutputPath(*model_, QString::fromStdString(core));
 }
 
-QWizardPage* ConvertWizard::buildSummaryPage() {
-    auto* summary = new Page(this);
-    summary->setTitle(tr("Summary"));
-    summary->setSubTitle(tr("Check, then convert."));
-    summary->setCommitPage(true);
-    auto* l = new QVBoxLayout(summary);
-    summary_ = wrapLabel(QString(), summary);
-    summary_->setTextFormat(Qt::RichText);
-    summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // at the top when the plan table is hidden (remember)
-    l->addWidget(summary_);
-    planModel_ = new QStandardItemModel(0, 6, summary);
-    planModel_->setSortRole(Qt::UserRole);
-    planModel_->setHorizontalHeaderLabels(
-        {tr("Tensor"), tr("Shape"), tr("Stored"), tr("Written as"), tr("Bits/weight"), tr("Size"), tr("Why")});
-    planTable_ = makeTable(planModel_, summary);
-    l->addWidget(planTable_, 1);
-    summary->complete = [this] { return mode() == Mode::Remember ? !hfLayout() || hfError_.isEmpty() : planOk_; };
-    summary->enter = [this] {
-        // The per-tensor table (forget, GGUF): room for its "Why" column.
-        if (mode() != Mode::Remember) resize(std::max(width(), 900), std::max(height(), 600));
-        updateSummary();
-        if (mode() != Mode::Remember) startPlan();
-    };
-    return summary;
+QString ConvertWizard::resolvedOutType() const {
+    try {
+        return QString::fromStdString(amn::resolve_hf_outtype(model_->catalog, hfOutType().toStdString()));
+    } catch (const std::exception&) {
+        return hfOutType();
+    }
 }
 
-QWizardPage* ConvertWizard::buildRunPage() {
-    auto* run = new Page(this);
-    run->setTitle(tr("Converting"));
-    run->setSubTitle(tr("Runs in the background on all cores. Cancel stops within a second and leaves no partial file."));
-    auto* l = new QVBoxLayout(run);
-    progress_ = new QProgressBar(run);
-    progress_->setRange(0, 1000);
-    progress_->setFormat(QStringLiteral("%p%"));
-    l->addWidget(progress_);
-    progressText_ = wrapLabel(QString(), run);
-    l->addWidget(progressText_);
-    // While running, the wizard's own Cancel button cancels the run (one
-    // cancel button); this one offers "Try again" after a failure or cancel.
-    auto* row = new QHBoxLayout;
-    cancelButton_ = new QPushButton(tr("&Try again"), run);
-    cancelButton_->hide();
-    row->addStretch(1);
-    row->addWidget(cancelButton_);
-    l->addLayout(row);
-    l->addStretch(1);
-    connect(cancelButton_, &QPushButton::clicked, this, [this] {
-        if (!isRunning() && !finishedOk_) startConversion();
-    });
-    run->complete = [this] { return finishedOk_; };
-    run->enter = [this] { startConversion(); };
-    return run;
+amn::GgufForgetOptions ConvertWizard::ggufOptions() const {
+    amn::GgufForgetOptions o;
+    o.ftype = ggufFileType().toStdString();
+    options_->applyGguf(o);
+    setRunOptions(o);
+    return o;
 }
 
-QWizardPage* ConvertWizard::buildDonePage() {
-    auto* done = new Page(this);
-    done->setTitle(tr("Done"));
-    done->setFinalPage(true);
-    auto* l = new QVBoxLayout(done);
-    doneText_ = wrapLabel(QString(), done);
-    l->addWidget(doneText_);
-    auto* row = new QHBoxLayout;
-    auto* openFolder = new QPushButton(tr("Open output fo&lder"), done);
-    auto* openResult = new QPushButton(tr("&Open the result in anamnesis"), done);
-    row->addWidget(openFolder);
-    row->addWidget(openResult);
-    row->addStretch(1);
-    l->addLayout(row);
-    // Forget: what was lost, measured — a chart over a sortable table.
-    auto* split = new QSplitter(Qt::Vertical, done);
-    lossChart_ = new LossChart(split);
-    lossModel_ = new QStandardItemModel(0, 7, done);
-    lossModel_->setSortRole(Qt::UserRole);
-    lossModel_->setHorizontalHeaderLabels(
-        {tr("Tensor"), tr("Written as"), tr("Bits/weight"), tr("RMSE"), tr("Max abs error"), tr("SQNR (dB)"), tr("Size")});
-    lossTable_ = makeTable(lossModel_, split);
-    split->addWidget(lossChart_);
-    split->addWidget(lossTable_);
-    split->setStretchFactor(1, 1);
-    lossBox_ = split;
-    lossBox_->hide();
-    l->addWidget(lossBox_, 1);
-    l->addStretch(0);
-    connect(openFolder, &QPushButton::clicked, this, [this] {
-        QFileInfo fi(finalOutput_);
-        const QString dir = fi.isDir() ? fi.absoluteFilePath() : fi.absolutePath();
-        QDesktopServices::openUrl(QUrl::fromLocalFile(dir));
-    });
-    connect(openResult, &QPushButton::clicked, this, [this] { emit openRequested(finalOutput_); });
-    return done;
+amn::HfGgufOptions ConvertWizard::hfGgufOptions() const {
+    amn::HfGgufOptions o;
+    o.outtype = hfOutType().toStdString();
+    setRunOptions(o);
+    return o;
+}
+
+amn::StForgetOptions ConvertWizard::stOptions() const {
+    const QString name = stScheme();
+    // The options the scheme's row takes (the core's table, as --help lists them).
+    const auto info = amn::st_scheme_info(name.toStdString()).value_or(amn::StSchemeInfo{});
+    amn::StForgetOptions o;
+    o.scheme = amn::parse_st_scheme(name.toStdString(), options_->schemeOptions(info));
+    options_->applySt(o);
+    setRunOptions(o);
+    return o;
+}
+
+bool ConvertWizard::confirmAndStop() {
+    if (!isRunning()) return true;
+    if (confirmCancel_ && !confirmCancel_()) return false;
+    cancelConversion();
+    cancelAndWait();
+    return true;
+}
+
+void ConvertWizard::reject() {
+    // Cancel while running asks, then stops the run and stays (Back, Try
+    // again); closing the window asks, cancels, waits and closes (closeEvent).
+    if (isRunning()) {
+        if (confirmCancel_ && !confirmCancel_()) return;  // Esc must not end an hour's run unasked
+        cancelConversion();
+        return;
+    }
+    QWizard::reject();
+}
+
+void ConvertWizard::closeEvent(QCloseEvent* e) {
+    if (!confirmAndStop()) {
+        e->ignore();
+        return;
+    }
+    QWizard::closeEvent(e);
 }
 
 }  // namespace amn::ui

@@ -19,6 +19,12 @@
 // Cancel sets the core's cancel flag: the executor stops within a chunk and
 // removes its temporary files, so no partial output remains. Closing the
 // wizard (or the main window) during a run asks, then cancels and waits.
+//
+// One QWizardPage subclass per page, each owning its widgets
+// (wizardsourcepage, wizardtargetpage, wizardoptionspage,
+// wizardsummarypage, wizardrunpage, wizarddonepage); the wizard holds what
+// they share (the model, threads, chunk size, how to ask and report) and
+// its public API reads and sets the pages.
 
 #include "loadedmodel.hpp"
 
@@ -26,34 +32,23 @@
 #include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/hf_to_gguf.hpp"
-#include "jobtracker.hpp"
 
-#include <QElapsedTimer>
-#include <QFuture>
 #include <QStringList>
 #include <QWizard>
 
-#include <atomic>
-#include <exception>
 #include <functional>
-#include <memory>
 #include <optional>
 
-class QCheckBox;
-class QComboBox;
-class QStackedWidget;
-class QStandardItemModel;
 class QTableView;
-class QLabel;
-class QWizardPage;
-class QLineEdit;
-class QProgressBar;
-class QPushButton;
-class QRadioButton;
 
 namespace amn::ui {
 
 class LossChart;
+class WizardTargetPage;
+class WizardOptionsPage;
+class WizardSummaryPage;
+class WizardRunPage;
+class WizardDonePage;
 
 class ConvertWizard : public QWizard {
     Q_OBJECT
@@ -107,12 +102,12 @@ public:
     amn::HfGgufOptions hfGgufOptions() const;
 
     /// Summary dry run (forget): running, and whether it succeeded.
-    bool isPlanning() const { return planJobs_.busy(); }
-    bool planReady() const { return planOk_; }
+    bool isPlanning() const;
+    bool planReady() const;
     /// Per-tensor plan on the summary page; measured loss on the done page.
-    QTableView* planTable() const { return planTable_; }
-    QTableView* lossTable() const { return lossTable_; }
-    LossChart* lossChart() const { return lossChart_; }
+    QTableView* planTable() const;
+    QTableView* lossTable() const;
+    LossChart* lossChart() const;
 
     void setOutputPath(const QString& path);
     QString outputPath() const;
@@ -136,9 +131,9 @@ public:
     /// Ask (when running) and cancel; false when the user wants to continue.
     bool confirmAndStop();
 
-    QStringList writtenFiles() const { return files_; }
+    QStringList writtenFiles() const;
     /// The core's message of the last failed run (technical detail), else empty.
-    QString lastError() const { return error_; }
+    QString lastError() const;
     /// The last failed run as shown on the run page: a first line in plain
     /// words from the error's code (plainRunError), the core's message below
     /// it ("\n"-separated). Empty when the last run did not fail.
@@ -181,132 +176,46 @@ protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
-    friend class WizardPages;
-    struct JobState {
-        std::atomic<bool> cancel{false};
-        std::atomic<quint64> done{0}, total{0};
-    };
-    /// A failure as the widgets word it: the amn::ErrorCode (−1 when not an
-    /// amn::Error), the tensor it names and the core's full message.
-    struct Failure {
-        int code = -1;
-        QString tensor;
-        QString detail;
-        static Failure of(const std::exception& e);
-    };
-    struct Outcome {
-        bool ok = false, cancelled = false;
-        QString error;
-        Failure failure;
-        QStringList files;
-        quint64 bytes = 0;
-        int tensors = 0;
-        std::vector<amn::ForgetTensor> loss;  ///< forget: per tensor, measured
-        bool lossMeasured = true;             ///< false for ConvertGguf (the converter measures nothing)
-        QStringList warnings;                    ///< the core's English (remember, forget to safetensors)
-        std::vector<amn::GgufWarning> ggufWarnings;  ///< GGUF runs: typed, worded by ggufWarningText()
-    };
-    struct PlanOutcome {
-        bool ok = false;
-        QString error;
-        Failure failure;
-        std::vector<amn::ForgetTensor> tensors;
-        QString schemeLabel;  ///< forget to safetensors: the scheme's label (amn::st_scheme_label), for the tooltips
-    };
-    void buildPages();
-    // One builder per page; each creates the page and the widgets it owns.
-    QWizardPage* buildSourcePage();
-    QWizardPage* buildTargetPage();   ///< convertwizard_target.cc
-    QWizardPage* buildOptionsPage();  ///< convertwizard_options.cc
-    QWizardPage* buildSummaryPage();
-    QWizardPage* buildRunPage();
-    QWizardPage* buildDonePage();
-    void updateOptionsState();
-    void updateSummary();
-    void startPlan();
-    void showPlan(const PlanOutcome& p);
-    /// Wider, up to the screen's width, until the plan table's columns fit.
-    void widenForPlan();
-    void showLoss(const std::vector<amn::ForgetTensor>& loss);
+    // Each page is handed the wizard when it is made and reaches what the
+    // pages share here.
+    friend class WizardTargetPage;
+    friend class WizardOptionsPage;
+    friend class WizardSummaryPage;
+    friend class WizardRunPage;
+    friend class WizardDonePage;
+    /// The mode or its type changed: the options the mode takes, the done
+    /// page's subtitle, and the output name unless the user typed one.
+    void modeChanged();
+    /// The options page's stack and the done page's subtitle for mode().
     void updateModeWidgets();
+    /// The summary is a commit page while a run is possible or running (no
+    /// Back into a running job); after a failure or cancel Back is offered.
     void summaryCommit(bool on);
-    void onProgress(int permille);
-    void onFinished();
     QString defaultOutput() const;
+    /// What every run's options take from the wizard: the output path,
+    /// overwrite, threads and chunk size (RememberOptions, GgufForgetOptions, …).
+    template <class Options>
+    void setRunOptions(Options& o) const {
+        o.output = outputPath().toStdString();
+        o.force = overwrite();
+        o.threads = threads_;
+        if (chunkBytes_) o.chunk_bytes = chunkBytes_;
+    }
+    bool overwrite() const;
     /// hfOutType() as the type it writes ("auto" resolved: "BF16").
     QString resolvedOutType() const;
-    /// Summary rows (HTML) for the Hugging Face folder: target names; sets hfError_.
-    QString hfSummaryRows();
 
     ModelPtr model_;
+    bool hfInput_ = false;  ///< a Hugging Face folder (GGUF conversion offered)
     unsigned threads_ = 0;
     quint64 chunkBytes_ = 0;
     bool errorDialogs_ = true;
     std::function<bool()> confirmCancel_;
-    // pages' widgets
-    QRadioButton* autoTarget_ = nullptr;
-    QRadioButton* bf16_ = nullptr;
-    QRadioButton* f16_ = nullptr;
-    QRadioButton* f32_ = nullptr;
-    QRadioButton* singleFile_ = nullptr;  ///< GGUF input: one safetensors file (GGUF names)
-    QRadioButton* hfFolder_ = nullptr;    ///< GGUF input: Hugging Face folder (--layout hf)
-    QString hfError_;                     ///< why the Hugging Face layout cannot be made (summary)
-    Failure hfFailure_;                   ///< the same, with its code for the plain first line
-    bool hfInput_ = false;                ///< a Hugging Face folder (GGUF conversion offered)
-    QRadioButton* convertRadio_ = nullptr;  ///< Hugging Face folder: GGUF as convert_hf_to_gguf.py
-    QComboBox* outtype_ = nullptr;          ///< its --outtype
-    QLabel* hfInfo_ = nullptr;              ///< what the folder maps to in GGUF (setHfGgufInfo)
-    QString hfInfoText_;                    ///< its text, also on the summary
-    QRadioButton* ggufRadio_ = nullptr;
-    QRadioButton* stRadio_ = nullptr;
-    QComboBox* ftype_ = nullptr;
-    QComboBox* scheme_ = nullptr;
-    QStackedWidget* modeOptions_ = nullptr;
-    QCheckBox* pure_ = nullptr;
-    QComboBox* outputType_ = nullptr;
-    QComboBox* embeddingType_ = nullptr;
-    QLineEdit* tensorTypes_ = nullptr;
-    QLineEdit* imatrix_ = nullptr;
-    QComboBox* blocksize_ = nullptr;
-    QCheckBox* doubleQuant_ = nullptr;
-    QComboBox* granularity_ = nullptr;
-    QCheckBox* ue8m0_ = nullptr;
-    QComboBox* groupSize_ = nullptr;
-    QCheckBox* requantize_ = nullptr;
-    QLineEdit* keep_ = nullptr;
-    QLineEdit* only_ = nullptr;
-    QTableView* planTable_ = nullptr;
-    QStandardItemModel* planModel_ = nullptr;
-    QTableView* lossTable_ = nullptr;
-    QStandardItemModel* lossModel_ = nullptr;
-    LossChart* lossChart_ = nullptr;
-    QWidget* lossBox_ = nullptr;
-    QLineEdit* output_ = nullptr;
-    QCheckBox* overwrite_ = nullptr;
-    QLabel* optionsWarning_ = nullptr;
-    QLabel* summary_ = nullptr;
-    QProgressBar* progress_ = nullptr;
-    QLabel* progressText_ = nullptr;
-    QPushButton* cancelButton_ = nullptr;
-    QLabel* doneText_ = nullptr;
-    bool outputEdited_ = false;
-    // summary dry run
-    JobTracker planJobs_;
-    bool planOk_ = false;
-    QString planError_;
-    Failure planFailure_;
-    bool createdOutputDir_ = false;
-    QString outputDir_;
-    std::vector<amn::ForgetTensor> planned_;
-    // job
-    std::shared_ptr<JobState> state_;
-    QFuture<Outcome> future_;
-    QElapsedTimer clock_;
-    bool finishedOk_ = false;
-    QStringList files_;
-    QString error_;
-    Failure runFailure_;  ///< the last failed run (errorReport)
-    QString finalOutput_;
+    WizardTargetPage* target_ = nullptr;
+    WizardOptionsPage* options_ = nullptr;
+    WizardSummaryPage* summary_ = nullptr;
+    WizardRunPage* run_ = nullptr;
+    WizardDonePage* done_ = nullptr;
 };
 
 }  // namespace amn::ui

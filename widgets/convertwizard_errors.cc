@@ -3,14 +3,17 @@
 // a plain first line from the amn::ErrorCode, the core's message below it
 // (as MainWindow::plainOpenError does for opening).
 #include "convertwizard.hpp"
+#include "convertwizard_p.hpp"
+
+#include "wizardoptionspage.hpp"
+#include "wizardrunpage.hpp"
+#include "wizardsummarypage.hpp"
 
 #include "anamnesis/error.hpp"
 
-#include <QCheckBox>
-
 namespace amn::ui {
 
-ConvertWizard::Failure ConvertWizard::Failure::of(const std::exception& e) {
+convert_detail::Failure convert_detail::Failure::of(const std::exception& e) {
     Failure f;
     f.detail = QString::fromStdString(e.what());
     if (const auto* err = dynamic_cast<const amn::Error*>(&e)) {
@@ -31,7 +34,7 @@ QString ConvertWizard::plainPlanError(int code, const QString& tensor) const {
             if (!tensor.isEmpty()) return tr("Tensor %1 cannot be converted this way.").arg(tensor);
             // The one refusal of a whole quantized input: forget to a
             // safetensors scheme without “Re-quantize”.
-            if (mode() == Mode::ForgetSafetensors && model_->inspection.quantized > 0 && requantize_ && !requantize_->isChecked())
+            if (mode() == Mode::ForgetSafetensors && model_->inspection.quantized > 0 && options_ && !options_->requantize())
                 return tr("The model is already quantized: tick “Re-quantize an already quantized input”, or start from the "
                           "BF16/F16/F32 model.");
             return tr("anamnesis cannot make this conversion of this model yet.");
@@ -83,12 +86,13 @@ QString ConvertWizard::plainRunError(int code, const QString& tensor) {
 }
 
 QString ConvertWizard::errorReport() const {
-    if (runFailure_.detail.isEmpty()) return {};
-    return plainRunError(runFailure_.code, runFailure_.tensor) + QLatin1Char('\n') + runFailure_.detail;
+    const convert_detail::Failure& f = run_->failure();
+    if (f.detail.isEmpty()) return {};
+    return plainRunError(f.code, f.tensor) + QLatin1Char('\n') + f.detail;
 }
 
 QString ConvertWizard::planErrorReport() const {
-    const Failure& f = !hfFailure_.detail.isEmpty() ? hfFailure_ : planFailure_;
+    const convert_detail::Failure& f = summary_->failure();
     if (f.detail.isEmpty()) return {};
     return plainPlanError(f.code, f.tensor) + QLatin1Char('\n') + f.detail;
 }

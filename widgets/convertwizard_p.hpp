@@ -1,32 +1,47 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Private helpers shared by the ConvertWizard files (convertwizard*.cc).
+// Private helpers shared by the ConvertWizard's files (convertwizard*.cc and
+// its pages, wizard*page.cc): what a failure and a finished run carry, and
+// the widgets several pages build alike.
 #pragma once
 
-#include "anamnesis/remember.hpp"
-#include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/dtype.hpp"
+#include "anamnesis/forget_gguf.hpp"
 
 #include <QLabel>
 #include <QStandardItem>
 #include <QString>
-#include <QWizardPage>
+#include <QStringList>
 
-#include <functional>
+#include <exception>
+#include <vector>
+
+class QStandardItemModel;
+class QTableView;
 
 namespace amn::ui::convert_detail {
 
-/// Seconds as "m:ss" or "h:mm:ss"; "—" when unknown (negative, NaN) or ≥ 100 h.
-inline QString clockText(double secs) {
-    if (!(secs >= 0) || secs > 359999) return QStringLiteral("—");
-    const auto t = static_cast<qint64>(secs + 0.5);
-    return t >= 3600 ? QStringLiteral("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QLatin1Char('0')).arg(t % 60, 2, 10, QLatin1Char('0'))
-                     : QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
-}
+/// A failure as the widgets word it: the amn::ErrorCode (−1 when not an
+/// amn::Error), the tensor it names and the core's full message.
+struct Failure {
+    int code = -1;
+    QString tensor;
+    QString detail;
+    static Failure of(const std::exception& e);  ///< convertwizard_errors.cc
+};
 
-/// A failure in the summary's table (HTML): the plain first line in red,
-/// the core's message (technical detail) below it.
-inline QString failureHtml(const QString& plain, const QString& detail) {
-    return QStringLiteral("<span style='color:#d03030'>%1</span><br><small>%2</small>").arg(plain.toHtmlEscaped(), detail.toHtmlEscaped());
-}
+/// What a conversion run hands from the worker to the run and done pages.
+struct RunOutcome {
+    bool ok = false, cancelled = false;
+    QString error;
+    Failure failure;
+    QStringList files;
+    quint64 bytes = 0;
+    int tensors = 0;
+    std::vector<amn::ForgetTensor> loss;  ///< forget: per tensor, measured
+    bool lossMeasured = true;             ///< false for ConvertGguf (the converter measures nothing)
+    QStringList warnings;                    ///< the core's English (remember, forget to safetensors)
+    std::vector<amn::GgufWarning> ggufWarnings;  ///< GGUF runs: typed, worded by ggufWarningText()
+};
 
 /// A label that wraps and whose text can be selected (pages' prose).
 inline QLabel* wrapLabel(const QString& text, QWidget* parent) {
@@ -36,18 +51,14 @@ inline QLabel* wrapLabel(const QString& text, QWidget* parent) {
     return l;
 }
 
-/// A wizard page whose completeness and entry action are closures.
-class Page : public QWizardPage {
-public:
-    using QWizardPage::QWizardPage;
-    std::function<bool()> complete;
-    std::function<void()> enter;
-    bool isComplete() const override { return complete ? complete() : true; }
-    void initializePage() override {
-        if (enter) enter();
-    }
-    void changed() { emit completeChanged(); }
-};
+/// A sortable per-tensor table over `model` (the summary's plan, the done
+/// page's loss): whole rows selected, no row numbers, the last column stretched.
+QTableView* makeTable(QStandardItemModel* model, QWidget* parent);  ///< convertwizard.cc
+
+/// After filling `view`'s model: file order first — enabling sorting sorts by
+/// the header's indicator, which starts at column 0 (descending in Qt 6), not
+/// what was planned — then columns fit to their text, the tensor names capped.
+void showRowsInFileOrder(QTableView* view);  ///< convertwizard.cc
 
 /// A table item that sorts by a number (Qt::UserRole) and shows `text`.
 inline QStandardItem* numberItem(const QString& text, double sortKey) {

@@ -9,7 +9,7 @@
 #include "anamnesis/plan.hpp"
 #include "anamnesis/pth.hpp"
 #include "anamnesis/remote.hpp"
-#include "anamnesis/stats.hpp"
+#include "anamnesis/lethe_layers.hpp"
 
 #include <QString>
 

@@ -8,7 +8,7 @@
 #include "tensordetail.hpp"
 #include "tensortreemodel.hpp"
 
-#include "anamnesis/stats.hpp"
+#include "anamnesis/lethe_layers.hpp"
 
 #include <QAction>
 #include <QApplication>

@@ -11,7 +11,7 @@
 #include "loadedmodel.hpp"
 
 #include "anamnesis/round_trip_estimate.hpp"
-#include "anamnesis/stats.hpp"
+#include "anamnesis/value_stats.hpp"
 
 #include <QFuture>
 #include <QWidget>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// anamnesis/stats.hpp:
+// anamnesis/value_stats.hpp, lethe_layers.hpp, remember_size.hpp:
 //   * compute_value_stats matches numpy (min, max, mean, std, zero/NaN/Inf
 //     counts, numpy.histogram) on an F32 tensor with special values, in one
 //     chunk and in many small chunks; cancel raises Cancelled;
@@ -10,7 +10,9 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/plan.hpp"
-#include "anamnesis/stats.hpp"
+#include "anamnesis/lethe_layers.hpp"
+#include "anamnesis/remember_size.hpp"
+#include "anamnesis/value_stats.hpp"
 
 #include "test_support.hpp"
 

@@ -48,7 +48,8 @@ PUBLIC = {
     "executor": "exec",
     "npy_writer": "sink", "output_paths": "sink",
     "remember": "jobs", "forget_gguf": "jobs", "forget_st": "jobs", "gguf_split": "jobs", "hf_to_gguf": "jobs",
-    "inspect": "jobs", "round_trip_estimate": "jobs", "stats": "jobs",
+    "inspect": "jobs", "round_trip_estimate": "jobs", "value_stats": "jobs",
+    "lethe_layers": "jobs", "remember_size": "jobs",
 }
 
 # Edges allowed from .cc files only.

@@ -27,7 +27,7 @@
 #include "anamnesis/hf_to_gguf.hpp"
 #include "anamnesis/round_trip_estimate.hpp"
 #include "anamnesis/pth.hpp"
-#include "anamnesis/stats.hpp"
+#include "anamnesis/value_stats.hpp"
 
 #include "test_support.hpp"
 

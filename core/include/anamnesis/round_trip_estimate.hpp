@@ -14,7 +14,6 @@
 #include "anamnesis/plan.hpp"
 #include "anamnesis/quant_params.hpp"
 #include "anamnesis/executor.hpp"
-#include "anamnesis/stats.hpp"
 
 #include <atomic>
 #include <cstdint>

@@ -2,7 +2,7 @@
 #pragma once
 /// \file row_pass.hpp
 /// One pass over the dequantized rows of a tensor on the Executor
-/// (executor.hpp), shared by the statistics (stats.cc) and the
+/// (executor.hpp), shared by the statistics (value_stats.cc) and the
 /// re-quantization estimate (round_trip_estimate.cc).
 ///
 /// The pass runs on one worker, units in row order, so every accumulation

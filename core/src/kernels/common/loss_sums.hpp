@@ -4,7 +4,7 @@
 // forget to GGUF (forget_gguf.cc), forget to safetensors schemes (forget_st.cc and
 // its kernels, st_kernels.hpp), the re-quantization estimates
 // (round_trip_estimate.cc, round_trip_estimate_gguf.cc) and the cast errors of the statistics
-// (stats.cc, the SQNR rule only). x is the original value, y its round trip
+// (value_stats.cc, the SQNR rule only). x is the original value, y its round trip
 // (quantized, then dequantized).
 //
 // Sums are f64: the difference of two f32 values is exact in f64, so each

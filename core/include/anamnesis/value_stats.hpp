@@ -1,22 +1,18 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #pragma once
-/// \file stats.hpp
+/// \file value_stats.hpp
 /// Value statistics of a logical tensor (min, max, mean, standard deviation,
-/// zeros, NaN/Inf and a histogram of the dequantized values), per-layer
-/// "what Lethe took" figures and the predicted size of a conversion — the
-/// numbers the GUI's tensor detail, Lethe chart and conversion wizard show,
-/// computed here so that no UI code ever touches tensor bytes.
+/// zeros, NaN/Inf, a histogram of the dequantized values and what a cast to
+/// BF16/F16 loses) — the numbers the GUI's tensor detail shows, computed
+/// here so that no UI code ever touches tensor bytes.
 
-#include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/executor.hpp"
 #include "anamnesis/plan.hpp"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <optional>
-#include <string>
 #include <vector>
 
 namespace amn {
@@ -72,36 +68,5 @@ ValueStats compute_value_stats(const LogicalTensor& tensor, std::size_t bins = 6
                                const ProgressFn& progress = {},
                                const std::atomic<bool>* cancel = nullptr,
                                std::uint64_t chunk_elems = 1u << 20);
-
-/// The layer a tensor name belongs to: the name up to and including its
-/// first all-digit dotted component ("model.layers.12.mlp.up_proj.weight" →
-/// "model.layers.12", "blk.3.attn_q.weight" → "blk.3"); "" when the name has
-/// no numeric component (embeddings, final norm, head).
-std::string layer_of(const std::string& tensor_name);
-
-/// "What Lethe took" for one layer: logical tensors grouped by `layer_of`.
-struct LayerLethe {
-    std::string layer;                 ///< layer_of() key; "" = outside the numbered layers
-    std::size_t tensors = 0;           ///< logical tensors in the layer
-    std::size_t quantized_tensors = 0;
-    std::uint64_t parameters = 0;      ///< elements of its logical tensors
-    std::uint64_t stored_bytes = 0;    ///< bytes of all their sources in the input
-    std::uint64_t bf16_bytes = 0;      ///< 2 × parameters
-    /// Stored bits per weight = stored_bytes × 8 / parameters (0 if none).
-    double bits_per_weight() const noexcept;
-    /// bf16_bytes − stored_bytes when positive, else 0: bytes quantization saved.
-    std::uint64_t saved_bytes() const noexcept;
-};
-
-/// Per-layer figures: numbered layers sorted by prefix, then numerically by
-/// their number ("layers.2" before "layers.10"); the un-numbered group ("") last.
-std::vector<LayerLethe> lethe_by_layer(const Plan& plan);
-
-/// Bytes of tensor data `remember_to_safetensors` writes for `plan` with
-/// `RememberOptions::to` = `to` (same dtype rule: dequantized tensors become
-/// `to` or BF16; passthrough floats become `to` or keep their dtype; integer
-/// and bool tensors keep theirs). Headers are not counted. Logical tensors
-/// with an error are skipped.
-std::uint64_t predicted_output_bytes(const Plan& plan, std::optional<DType> to);
 
 }  // namespace amn

@@ -1,25 +1,23 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// ConvertWizard (convertwizard.hpp): the run — the core call on a worker
-// with progress and cancel — and the done page's report.
-#include "convertwizard.hpp"
-#include "convertwizard_p.hpp"
-#include "schemetext.hpp"
+#include "wizardrunpage.hpp"
+
+#include "wizarddonepage.hpp"
 
 #include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/hf_layout.hpp"
 
-#include <QCheckBox>
-#include <QCloseEvent>
 #include <QDir>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPromise>
 #include <QPushButton>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -28,38 +26,71 @@ namespace amn::ui {
 
 using namespace convert_detail;
 
-bool ConvertWizard::isRunning() const { return future_.isValid() && !future_.isFinished(); }
+namespace {
 
-int ConvertWizard::progressPermille() const { return progress_->value(); }
+/// Seconds as "m:ss" or "h:mm:ss"; "—" when unknown (negative, NaN) or ≥ 100 h.
+QString clockText(double secs) {
+    if (!(secs >= 0) || secs > 359999) return QStringLiteral("—");
+    const auto t = static_cast<qint64>(secs + 0.5);
+    return t >= 3600 ? QStringLiteral("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QLatin1Char('0')).arg(t % 60, 2, 10, QLatin1Char('0'))
+                     : QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
+}
 
-void ConvertWizard::startConversion() {
+}  // namespace
+
+WizardRunPage::WizardRunPage(ConvertWizard* wizard) : QWizardPage(wizard), wiz_(wizard) {
+    setTitle(tr("Converting"));
+    setSubTitle(tr("Runs in the background on all cores. Cancel stops within a second and leaves no partial file."));
+    auto* l = new QVBoxLayout(this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setFormat(QStringLiteral("%p%"));
+    l->addWidget(progress_);
+    progressText_ = wrapLabel(QString(), this);
+    l->addWidget(progressText_);
+    // While running, the wizard's own Cancel button cancels the run (one
+    // cancel button); this one offers "Try again" after a failure or cancel.
+    auto* row = new QHBoxLayout;
+    retryButton_ = new QPushButton(tr("&Try again"), this);
+    retryButton_->hide();
+    row->addStretch(1);
+    row->addWidget(retryButton_);
+    l->addLayout(row);
+    l->addStretch(1);
+    connect(retryButton_, &QPushButton::clicked, this, [this] {
+        if (!isRunning() && !finishedOk_) start();
+    });
+}
+
+bool WizardRunPage::isRunning() const { return future_.isValid() && !future_.isFinished(); }
+
+int WizardRunPage::progressPermille() const { return progress_->value(); }
+
+void WizardRunPage::start() {
     if (isRunning()) return;
     finishedOk_ = false;
     files_.clear();
     error_.clear();
     runFailure_ = {};
-    const Mode md = mode();
+    const Mode md = wiz_->mode();
     amn::RememberOptions opt;
     amn::GgufForgetOptions gopt;
     amn::StForgetOptions sopt;
     amn::HfGgufOptions hopt;
     try {
-        if (md == Mode::ConvertGguf) hopt = hfGgufOptions();
-        else if (md == Mode::ForgetGguf) gopt = ggufOptions();
-        else if (md == Mode::ForgetSafetensors) sopt = stOptions();
+        if (md == Mode::ConvertGguf) hopt = wiz_->hfGgufOptions();
+        else if (md == Mode::ForgetGguf) gopt = wiz_->ggufOptions();
+        else if (md == Mode::ForgetSafetensors) sopt = wiz_->stOptions();
     } catch (const std::exception& e) {
         runFailure_ = Failure::of(e);
         error_ = runFailure_.detail;
-        progressText_->setText(errorReport());
-        emit conversionFinished(false, false, error_);
+        progressText_->setText(wiz_->errorReport());
+        emit wiz_->conversionFinished(false, false, error_);
         return;
     }
-    opt.to = target();
-    opt.output = outputPath().toStdString();
-    opt.force = overwrite_->isChecked();
-    opt.threads = threads_;
-    if (chunkBytes_) opt.chunk_bytes = chunkBytes_;
-    finalOutput_ = QFileInfo(outputPath()).absoluteFilePath();
+    opt.to = wiz_->target();
+    wiz_->setRunOptions(opt);
+    finalOutput_ = QFileInfo(wiz_->outputPath()).absoluteFilePath();
     // A proposed folder under Documents may not exist yet: create it, and
     // remove it again when the run leaves nothing in it.
     outputDir_ = QFileInfo(finalOutput_).absolutePath();
@@ -67,16 +98,16 @@ void ConvertWizard::startConversion() {
     state_ = std::make_shared<JobState>();
     progress_->setValue(0);
     progressText_->setText(tr("Starting…"));
-    cancelButton_->hide();
-    summaryCommit(true);
+    retryButton_->hide();
+    wiz_->summaryCommit(true);
     clock_.start();
 
-    ModelPtr model = model_;
+    ModelPtr model = wiz_->model();
     auto state = state_;
-    const bool hf = hfLayout();
-    future_ = QtConcurrent::run([model, md, opt, gopt, sopt, hopt, state, hf](QPromise<Outcome>& promise) {
+    const bool hf = wiz_->hfLayout();
+    future_ = QtConcurrent::run([model, md, opt, gopt, sopt, hopt, state, hf](QPromise<RunOutcome>& promise) {
         promise.setProgressRange(0, 1000);
-        Outcome o;
+        RunOutcome o;
         const auto progress = [&](const amn::Progress& p) {
             state->done.store(p.done, std::memory_order_relaxed);
             state->total.store(p.total, std::memory_order_relaxed);
@@ -127,24 +158,17 @@ void ConvertWizard::startConversion() {
         }
         promise.addResult(std::move(o));
     });
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::progressValueChanged, this, &ConvertWizard::onProgress);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher] {
+    auto* watcher = new QFutureWatcher<RunOutcome>(this);
+    connect(watcher, &QFutureWatcher<RunOutcome>::progressValueChanged, this, &WizardRunPage::onProgress);
+    connect(watcher, &QFutureWatcher<RunOutcome>::finished, this, [this, watcher] {
         watcher->deleteLater();
         onFinished();
     });
     watcher->setFuture(future_);
-    emit conversionStarted();
+    emit wiz_->conversionStarted();
 }
 
-void ConvertWizard::summaryCommit(bool on) {
-    // The summary is a commit page while a run is possible or running (no
-    // Back into a running job); after a failure or cancel Back is offered.
-    if (auto* s = page(SummaryPage)) s->setCommitPage(on);
-    if (auto* r = static_cast<Page*>(page(RunPage))) r->changed();
-}
-
-void ConvertWizard::onProgress(int permille) {
+void WizardRunPage::onProgress(int permille) {
     if (!state_) return;
     progress_->setValue(permille);
     if (state_->cancel.load()) return;
@@ -156,8 +180,8 @@ void ConvertWizard::onProgress(int permille) {
                                .arg(humanBytes(done), humanBytes(total), humanBytes(static_cast<quint64>(rate)), clockText(left)));
 }
 
-void ConvertWizard::onFinished() {
-    const Outcome o = future_.resultCount() ? future_.result() : Outcome{};
+void WizardRunPage::onFinished() {
+    const RunOutcome o = future_.resultCount() ? future_.result() : RunOutcome{};
     const double secs = static_cast<double>(clock_.nsecsElapsed()) / 1e9;
     const QString secsText = QLocale().toString(secs, 'f', 2);
     if (o.ok) {
@@ -165,100 +189,45 @@ void ConvertWizard::onFinished() {
         for (const auto& f : o.files) files_ << QFileInfo(f).absoluteFilePath();
         progress_->setValue(1000);
         progressText_->setText(tr("Wrote %1 in %2 s.").arg(humanBytes(o.bytes), secsText));
-        const QString written = tr("Written:\n%1").arg(files_.join(QLatin1Char('\n')));
-        QStringList warnings = o.warnings;
-        for (const auto& w : o.ggufWarnings) warnings << ggufWarningText(w);
-        const Mode md = mode();
-        if (md == Mode::Remember) {
-            QString text = tr("Remembered %Ln tensor(s), %1 of tensor data, in %2 s.", nullptr, o.tensors).arg(humanBytes(o.bytes), secsText);
-            if (hfLayout())
-                text += QStringLiteral("\n") + tr("Hugging Face folder: %1").arg(QDir::toNativeSeparators(finalOutput_));
-            doneText_->setText(text + QStringLiteral("\n\n") + written);
-        } else if (md == Mode::ConvertGguf) {
-            QString text = tr("Converted %Ln tensor(s) to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.", nullptr, o.tensors)
-                               .arg(resolvedOutType(), humanBytes(o.bytes), secsText);
-            for (const auto& w : warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
-            doneText_->setText(text + QStringLiteral("\n\n") + written);
-        } else {
-            quint64 qbytes = 0, qnumel = 0;
-            for (const auto& t : o.loss)
-                if (!t.copied) qbytes += t.bytes, qnumel += t.numel;
-            const QString to = md == Mode::ForgetGguf ? ggufFileType() : stScheme();
-            QString text = tr("Forgot %Ln tensor(s) to %1: %2 bits per weight, %3 written in %4 s.", nullptr, o.tensors)
-                               .arg(to, QLocale().toString(qnumel ? static_cast<double>(qbytes) * 8.0 / static_cast<double>(qnumel) : 0.0, 'f', 2),
-                                    humanBytes(o.bytes), secsText);
-            for (const auto& w : warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
-            doneText_->setText(text + QStringLiteral("\n\n") + written);
-            showLoss(o.loss);
-        }
-        const bool loss = (md == Mode::ForgetGguf || md == Mode::ForgetSafetensors) && o.lossMeasured;
-        lossBox_->setVisible(loss);
-        if (loss) resize(std::max(width(), 900), std::max(height(), 680));
-        static_cast<Page*>(page(RunPage))->changed();
-        emit conversionFinished(true, false, {});
-        if (currentId() == RunPage) next();
+        wiz_->done_->showResult(o, files_, secsText, finalOutput_);
+        emit completeChanged();
+        emit wiz_->conversionFinished(true, false, {});
+        if (wiz_->currentId() == ConvertWizard::RunPage) wiz_->next();
         return;
     }
     error_ = o.error;
     if (createdOutputDir_) QDir().rmdir(outputDir_);  // only when empty
     createdOutputDir_ = false;
-    cancelButton_->show();
-    summaryCommit(false);
+    retryButton_->show();
+    wiz_->summaryCommit(false);
     if (o.cancelled) {
         progressText_->setText(tr("Cancelled. No output file was written."));
     } else {
         // A plain first line from the error's code, the core's message below it.
         runFailure_ = o.failure;
-        progressText_->setText(errorReport());
-        if (errorDialogs_) {
-            auto* box = new QMessageBox(QMessageBox::Critical, tr("Conversion failed"), plainRunError(o.failure.code, o.failure.tensor),
-                                        QMessageBox::NoButton, this);
+        progressText_->setText(wiz_->errorReport());
+        if (wiz_->errorDialogs_) {
+            auto* box = new QMessageBox(QMessageBox::Critical, tr("Conversion failed"), ConvertWizard::plainRunError(o.failure.code, o.failure.tensor),
+                                        QMessageBox::NoButton, wiz_);
             box->addButton(tr("Close"), QMessageBox::AcceptRole);
             box->setInformativeText(tr("No output file was written.") + QStringLiteral("\n\n") + o.error);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
         }
     }
-    emit conversionFinished(false, o.cancelled, o.error);
+    emit wiz_->conversionFinished(false, o.cancelled, o.error);
 }
 
-void ConvertWizard::cancelConversion() {
+void WizardRunPage::cancel() {
     if (!isRunning() || !state_) return;
     state_->cancel.store(true);
     progressText_->setText(tr("Cancelling…"));
 }
 
-void ConvertWizard::cancelAndWait() {
+void WizardRunPage::cancelAndWait() {
     if (!future_.isValid()) return;
     if (state_) state_->cancel.store(true);
     future_.waitForFinished();
-}
-
-bool ConvertWizard::confirmAndStop() {
-    if (!isRunning()) return true;
-    if (confirmCancel_ && !confirmCancel_()) return false;
-    cancelConversion();
-    cancelAndWait();
-    return true;
-}
-
-void ConvertWizard::reject() {
-    // Cancel while running asks, then stops the run and stays (Back, Try
-    // again); closing the window asks, cancels, waits and closes (closeEvent).
-    if (isRunning()) {
-        if (confirmCancel_ && !confirmCancel_()) return;  // Esc must not end an hour's run unasked
-        cancelConversion();
-        return;
-    }
-    QWizard::reject();
-}
-
-void ConvertWizard::closeEvent(QCloseEvent* e) {
-    if (!confirmAndStop()) {
-        e->ignore();
-        return;
-    }
-    QWizard::closeEvent(e);
 }
 
 }  // namespace amn::ui

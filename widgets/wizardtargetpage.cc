@@ -1,8 +1,10 @@
-// ConvertWizard: the Target page (remember, GGUF for llama.cpp, forget).
 // SPDX-License-Identifier: MIT OR Apache-2.0
-#include "convertwizard.hpp"
-#include "convertwizard_p.hpp"
+#include "wizardtargetpage.hpp"
 
+#include "convertwizard_p.hpp"
+#include "schemetext.hpp"
+
+#include "anamnesis/forget_st.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/hf_to_gguf.hpp"
 
@@ -11,7 +13,6 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
-#include <QLineEdit>
 #include <QRadioButton>
 #include <QVBoxLayout>
 
@@ -21,16 +22,15 @@ namespace amn::ui {
 
 using namespace convert_detail;
 
-QWizardPage* ConvertWizard::buildTargetPage() {
-    const auto& m = *model_;
-    auto* target = new Page(this);
-    target->setTitle(tr("Target"));
-    target->setSubTitle(amn::is_hf_gguf_input(m.catalog)
-                            ? tr("Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme.")
-                            : tr("Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."));
-    auto* l = new QVBoxLayout(target);
-    auto* group = new QButtonGroup(target);
-    auto* remember = new QGroupBox(tr("Remember"), target);
+WizardTargetPage::WizardTargetPage(ConvertWizard* wizard) : QWizardPage(wizard), wiz_(wizard) {
+    const auto& m = *wiz_->model();
+    setTitle(tr("Target"));
+    setSubTitle(wiz_->hfInput()
+                    ? tr("Remember (dequantize) to safetensors, convert to GGUF for llama.cpp, or forget (quantize) to a safetensors scheme.")
+                    : tr("Remember (dequantize) to safetensors, or forget (quantize) to GGUF or a safetensors scheme."));
+    auto* l = new QVBoxLayout(this);
+    auto* group = new QButtonGroup(this);
+    auto* remember = new QGroupBox(tr("Remember"), this);
     auto* rl = new QVBoxLayout(remember);
     autoTarget_ = new QRadioButton(tr("&Automatic: dequantized tensors as BF16, the others keep their dtype (lossless)"), remember);
     bf16_ = new QRadioButton(tr("Every float tensor as &BF16 safetensors"), remember);
@@ -61,10 +61,10 @@ QWizardPage* ConvertWizard::buildTargetPage() {
     l->addWidget(remember);
 
     const bool isGguf = m.catalog.format == amn::Format::Gguf;
-    hfInput_ = amn::is_hf_gguf_input(m.catalog);
-    ggufRadio_ = new QRadioButton(hfInput_ ? tr("&GGUF file type (as llama-quantize, in one pass):") : tr("&GGUF file type (as llama-quantize):"),
-                                  target);
-    ftype_ = new QComboBox(target);
+    const bool hfInput = wiz_->hfInput();
+    ggufRadio_ = new QRadioButton(hfInput ? tr("&GGUF file type (as llama-quantize, in one pass):") : tr("&GGUF file type (as llama-quantize):"),
+                                  this);
+    ftype_ = new QComboBox(this);
     for (const auto& ft : amn::llama_file_types()) {
         if (!ft.offered) continue;
         const QString name = QString::fromLatin1(ft.name.data(), static_cast<int>(ft.name.size()));
@@ -72,10 +72,10 @@ QWizardPage* ConvertWizard::buildTargetPage() {
     }
     ftype_->setCurrentIndex(std::max(0, ftype_->findData(QStringLiteral("Q4_K_M"))));
     group->addButton(ggufRadio_);
-    if (hfInput_) {
+    if (hfInput) {
         // A Hugging Face folder: GGUF as llama.cpp's converter writes it,
         // or on in one pass to a llama-quantize file type.
-        auto* gg = new QGroupBox(tr("GGUF for llama.cpp"), target);
+        auto* gg = new QGroupBox(tr("GGUF for llama.cpp"), this);
         auto* gl = new QGridLayout(gg);
         convertRadio_ = new QRadioButton(tr("As convert_hf_to_gguf.py &writes it:"), gg);
         convertRadio_->setToolTip(tr("As amn convert --to gguf:TYPE: the bytes llama.cpp's converter writes."));
@@ -109,7 +109,7 @@ QWizardPage* ConvertWizard::buildTargetPage() {
         gl->addWidget(hfInfo_, 2, 0, 1, 3);
         l->addWidget(gg);
     }
-    auto* forget = new QGroupBox(tr("Forget"), target);
+    auto* forget = new QGroupBox(tr("Forget"), this);
     auto* fl = new QGridLayout(forget);
     stRadio_ = new QRadioButton(tr("&Safetensors scheme (transformers, vLLM):"), forget);
     scheme_ = new QComboBox(forget);
@@ -119,14 +119,14 @@ QWizardPage* ConvertWizard::buildTargetPage() {
     }
     group->addButton(stRadio_);
     int row = 0;
-    if (!hfInput_) {
+    if (!hfInput) {
         fl->addWidget(ggufRadio_, row, 0);
         fl->addWidget(ftype_, row++, 1);
     }
     fl->addWidget(stRadio_, row, 0);
     fl->addWidget(scheme_, row++, 1);
     fl->setColumnStretch(2, 1);
-    if (!isGguf && !hfInput_) {
+    if (!isGguf && !hfInput) {
         ggufRadio_->setEnabled(false);
         ftype_->setEnabled(false);
         ggufRadio_->setToolTip(tr("GGUF output needs a GGUF input or a Hugging Face folder (config.json beside the safetensors)."));
@@ -136,10 +136,7 @@ QWizardPage* ConvertWizard::buildTargetPage() {
     l->addWidget(forget);
     l->addStretch(1);
     autoTarget_->setChecked(true);
-    auto refresh = [this] {
-        updateModeWidgets();
-        if (!outputEdited_ && output_) output_->setText(defaultOutput());
-    };
+    auto refresh = [this] { wiz_->modeChanged(); };
     connect(group, &QButtonGroup::buttonToggled, this, [refresh](QAbstractButton*, bool on) {
         if (on) refresh();
     });
@@ -162,7 +159,82 @@ QWizardPage* ConvertWizard::buildTargetPage() {
             if (convertRadio_->isEnabled()) convertRadio_->setChecked(true);
             refresh();
         });
-    return target;
+}
+
+void WizardTargetPage::setMode(Mode m) {
+    switch (m) {
+    case Mode::Remember: autoTarget_->setChecked(true); break;
+    case Mode::ForgetGguf: ggufRadio_->setChecked(true); break;
+    case Mode::ForgetSafetensors: stRadio_->setChecked(true); break;
+    case Mode::ConvertGguf:
+        if (convertRadio_) convertRadio_->setChecked(true);
+        break;
+    }
+}
+
+WizardTargetPage::Mode WizardTargetPage::mode() const {
+    if (ggufRadio_ && ggufRadio_->isChecked()) return Mode::ForgetGguf;
+    if (stRadio_ && stRadio_->isChecked()) return Mode::ForgetSafetensors;
+    if (convertRadio_ && convertRadio_->isChecked()) return Mode::ConvertGguf;
+    return Mode::Remember;
+}
+
+void WizardTargetPage::setGgufFileType(const QString& name) {
+    const int i = ftype_->findData(name.toUpper());
+    if (i >= 0) ftype_->setCurrentIndex(i);
+    ggufRadio_->setChecked(true);
+}
+
+QString WizardTargetPage::ggufFileType() const { return ftype_->currentData().toString(); }
+
+void WizardTargetPage::setHfOutType(const QString& outtype) {
+    if (!outtype_) return;
+    const int i = outtype_->findData(outtype.compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0 ? QStringLiteral("auto") : outtype.toUpper());
+    if (i >= 0) outtype_->setCurrentIndex(i);
+    convertRadio_->setChecked(true);
+}
+
+QString WizardTargetPage::hfOutType() const { return outtype_ ? outtype_->currentData().toString() : QString(); }
+
+void WizardTargetPage::setHfGgufInfo(const amn::HfGgufInfo& info) {
+    if (!hfInfo_) return;
+    const bool ok = info.error.empty();
+    hfInfoText_ = hfGgufInfoText(info);
+    hfInfo_->setTextFormat(Qt::PlainText);  // the core's words may hold "<s>"
+    hfInfo_->setText(hfInfoText_);
+    hfInfo_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d03030"));
+    hfInfo_->show();
+    for (QWidget* w : std::initializer_list<QWidget*>{convertRadio_, outtype_, ggufRadio_, ftype_}) w->setEnabled(ok);
+    if (!ok && (mode() == Mode::ConvertGguf || mode() == Mode::ForgetGguf)) autoTarget_->setChecked(true);
+}
+
+void WizardTargetPage::setStScheme(const QString& name) {
+    const int i = scheme_->findData(name);
+    if (i >= 0) scheme_->setCurrentIndex(i);
+    stRadio_->setChecked(true);
+}
+
+QString WizardTargetPage::stScheme() const { return scheme_->currentData().toString(); }
+
+void WizardTargetPage::setHfLayout(bool on) {
+    if (!hfFolder_) return;
+    (on ? hfFolder_ : singleFile_)->setChecked(true);
+}
+
+bool WizardTargetPage::hfLayout() const { return hfFolder_ && hfFolder_->isChecked() && mode() == Mode::Remember; }
+
+void WizardTargetPage::setTarget(std::optional<amn::DType> to) {
+    if (!to) autoTarget_->setChecked(true);
+    else if (*to == amn::DType::BF16) bf16_->setChecked(true);
+    else if (*to == amn::DType::F16) f16_->setChecked(true);
+    else if (*to == amn::DType::F32) f32_->setChecked(true);
+}
+
+std::optional<amn::DType> WizardTargetPage::target() const {
+    if (bf16_ && bf16_->isChecked()) return amn::DType::BF16;
+    if (f16_ && f16_->isChecked()) return amn::DType::F16;
+    if (f32_ && f32_->isChecked()) return amn::DType::F32;
+    return std::nullopt;
 }
 
 }  // namespace amn::ui
