@@ -101,7 +101,7 @@ void WizardSummaryPage::updateSummary() {
     quint64 predicted = 0, numel = 0;
     int quantized = 0;
     if (md == Mode::Remember) {
-        predicted = amn::predicted_output_bytes(m.plan, to);
+        predicted = amn::predicted_output_bytes(m.catalog, m.plan, to);
     } else {
         for (const auto& t : planned_) {
             predicted += t.bytes;

@@ -11,6 +11,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/lethe_layers.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/remember_size.hpp"
 #include "anamnesis/value_stats.hpp"
 
@@ -222,7 +223,38 @@ private slots:
         for (const auto& [name, t] : raw->tensors) bytes += t.bytes.size();
         const Catalog cat = open_model(dir + "tiny-llama-fp8");
         const Plan plan = make_plan(cat);
-        QCOMPARE(predicted_output_bytes(plan, static_cast<DType>(dtype)), bytes);
+        QCOMPARE(predicted_output_bytes(cat, plan, static_cast<DType>(dtype)), bytes);
+    }
+
+    // What remember writes, written and summed: the default (dequantized → BF16), and an ONNX DOUBLE
+    // initializer that stays F64 under --to bf16.
+    void predictedOutputBytesWritten_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("to");  // −1: none
+        QTest::newRow("fp8, default") << QString::fromStdString(test::source_dir() + "/fixtures/sample/tiny-llama-fp8") << -1;
+        const auto shared = test::shared_fixtures_dir();
+        QTest::newRow("ONNX F64 kept, --to bf16")
+            << (shared.empty() ? QString() : QString::fromStdString(shared + "/onnx/onnx-f32-storage/model.onnx")) << int(DType::BF16);
+    }
+    void predictedOutputBytesWritten() {
+        QFETCH(QString, model);
+        QFETCH(int, to);
+        if (model.isEmpty() || !QFileInfo::exists(model)) {
+            if (test::reference_required()) QFAIL("fixture missing");
+            QSKIP("fixture missing");
+        }
+        const Catalog cat = open_model(model.toStdString());
+        const Plan plan = make_plan(cat);
+        QTemporaryDir tmp;
+        RememberOptions o;
+        if (to >= 0) o.to = static_cast<DType>(to);
+        o.output = tmp.filePath("out.safetensors").toStdString();
+        remember_to_safetensors(cat, plan, o);
+        const auto raw = test::read_safetensors_raw(o.output);
+        QVERIFY(raw);
+        std::uint64_t bytes = 0;
+        for (const auto& [name, t] : raw->tensors) bytes += t.bytes.size();
+        QCOMPARE(predicted_output_bytes(cat, plan, o.to), bytes);
     }
 };
 

@@ -44,7 +44,7 @@ PUBLIC = {
     "human_bytes": "util", "json_writer": "util",
     "mapped_file": "source", "metadata": "source", "remote": "source", "catalog": "source", "model_name": "source",
     "gguf": "source", "safetensors": "source", "npy": "source", "pth": "source", "zip": "source", "onnx": "source",
-    "plan": "plan", "gguf_ftype": "plan", "gguf_split_options": "plan", "hf_layout": "plan",
+    "plan": "plan", "gguf_ftype": "plan", "repack": "plan", "gguf_split_options": "plan", "hf_layout": "plan",
     "executor": "exec",
     "npy_writer": "sink", "output_paths": "sink",
     "remember": "jobs", "forget_gguf": "jobs", "forget_st": "jobs", "gguf_split": "jobs", "hf_to_gguf": "jobs",

@@ -16,6 +16,7 @@
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/gguf_split_options.hpp"
 #include "anamnesis/plan.hpp"
+#include "anamnesis/repack.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -85,19 +86,6 @@ enum class StRule : std::uint8_t {
 };
 
 /// One output tensor of a forget run.
-/// Whether a tensor's bytes were repacked from the input's own codes and
-/// scales — no decode, no rounding — or why not (forget an MLX folder to
-/// GGUF, a GGUF to MLX: MLX affine ↔ Q4_0/Q4_1/Q5_0/Q5_1/Q8_0 with groups
-/// of 32, mxfp4 ↔ MXFP4, nvfp4 ↔ NVFP4; plan/quant_groups.hpp).
-enum class Repack : std::uint8_t {
-    None,              ///< no codes to repack (plain values, a kept or copied tensor)
-    Lossless,          ///< repacked: the same codes and scales in the target's layout
-    OtherCodes,        ///< the input's codes are of another kind, width or group size than the target's
-    ScaleNotExact,     ///< a scale or bias is not exact in the target's parameter dtype (GGUF: F16)
-    BiasNotSymmetric,  ///< a bias is not −2^(bits−1)·scale, which Q4_0/Q5_0/Q8_0 assume
-    NegativeScale,     ///< a negative E4M3 scale (GGUF NVFP4's scales are unsigned)
-};
-
 struct ForgetTensor {
     std::string name;
     std::vector<std::uint64_t> shape;   ///< row-major

@@ -3,6 +3,7 @@
 // (exec/run_output_plan.hpp), into the safetensors sink of the output set (safetensors_set.hpp: shards,
 // index.json, config.json, tokenizer files, committed together).
 #include "anamnesis/remember.hpp"
+#include "anamnesis/remember_size.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
@@ -33,14 +34,7 @@ namespace {
 // ---- output dtype ---------------------------------------------------------
 
 DType output_dtype(const Catalog& cat, const LogicalTensor& lt, const RememberOptions& o) {
-    if (lt.quantized) return o.to.value_or(lt.recipe->result_dtype().value_or(DType::BF16));
-    const auto stored = lt.recipe->lossless_dtype();
-    if (!stored) return o.to.value_or(DType::BF16);
-    // An ONNX DOUBLE initializer is a constant of the graph's arithmetic, not
-    // a weight: kept as stored (the ONNX reference's contract).
-    if (cat.format == Format::Onnx && *stored == DType::F64) return *stored;
-    if (o.to && dtype_is_float(*stored)) return *o.to;
-    return *stored;
+    return remember_output_dtype(cat, lt, o.to);  // one rule with the wizard's size prediction
 }
 
 // config.json's torch_dtype: `to`, else the one dtype every dequantized

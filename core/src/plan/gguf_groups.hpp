@@ -9,7 +9,7 @@
 // order; NVFP4 per 64 elements {four UE4M3 scale bytes, then per 16 elements
 // 8 bytes: element j low nibble of byte j % 8 for j < 8, high for j ≥ 8}.
 #include "anamnesis/catalog.hpp"
-#include "anamnesis/forget_gguf.hpp"
+#include "anamnesis/repack.hpp"
 #include "plan/quant_groups.hpp"
 #include "plan/raw_rows.hpp"
 

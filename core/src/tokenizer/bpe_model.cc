@@ -37,18 +37,22 @@ BpeModel BpeModel::parse(simdjson::dom::element model, const std::string& file) 
     auto vocab = detail::json_get(model, "vocab");
     simdjson::dom::object vo;
     if (!vocab || vocab->get(vo)) throw Error(ErrorCode::BadJson, "model.vocab must be an object", file);
-    std::unordered_map<std::string, std::size_t> pos;
+    // vocab_ maps a token to its index in vocab_list_ while reading (a repeated
+    // key: the last id wins, in the first key's place, as a Python dict), then to its id.
+    const std::size_t n = vo.size();
+    m.vocab_list_.reserve(n);
+    m.vocab_.reserve(n);
+    m.vocab_r_.reserve(n);
     for (auto field : vo) {
         std::int64_t id;
         if (field.value.get(id) || id < 0 || id > INT32_MAX)
             throw Error(ErrorCode::BadJson, "model.vocab[\"" + std::string(field.key) + "\"]: expected an id", file);
-        std::string tok(field.key);
-        auto [it, fresh] = pos.emplace(tok, m.vocab_list_.size());
-        if (fresh) m.vocab_list_.emplace_back(tok, std::uint32_t(id));
-        else m.vocab_list_[it->second].second = std::uint32_t(id);  // last duplicate wins (Python dict)
+        auto [it, fresh] = m.vocab_.try_emplace(std::string(field.key), static_cast<std::uint32_t>(m.vocab_list_.size()));
+        if (fresh) m.vocab_list_.emplace_back(it->first, std::uint32_t(id));
+        else m.vocab_list_[it->second].second = std::uint32_t(id);
     }
     for (const auto& [tok, id] : m.vocab_list_) {
-        m.vocab_[tok] = id;
+        m.vocab_.find(tok)->second = id;
         m.vocab_r_[id] = tok;
     }
 
@@ -59,8 +63,9 @@ BpeModel BpeModel::parse(simdjson::dom::element model, const std::string& file) 
     const std::size_t prefix_len = m.continuing_subword_prefix ? m.continuing_subword_prefix->size() : 0;
     std::uint32_t rank = 0;
     m.merges_.reserve(ma.size());
+    std::string merged;
     for (auto item : ma) {
-        std::string a, b;
+        std::string_view a, b;
         std::string_view s;
         simdjson::dom::array pair;
         if (!item.get(s)) {
@@ -80,10 +85,12 @@ BpeModel BpeModel::parse(simdjson::dom::element model, const std::string& file) 
         auto ia = m.vocab_.find(a), ib = m.vocab_.find(b);
         if (ia == m.vocab_.end() || ib == m.vocab_.end())
             throw Error(ErrorCode::BadJson,
-                        "model.merges[" + std::to_string(rank) + "]: \"" + (ia == m.vocab_.end() ? a : b) + "\" is not in the vocabulary",
+                        "model.merges[" + std::to_string(rank) + "]: \"" + std::string(ia == m.vocab_.end() ? a : b) +
+                            "\" is not in the vocabulary",
                         file);
-        const std::string merged = a + b.substr(std::min(prefix_len, b.size()));
-        auto in = m.vocab_.find(merged);
+        merged.assign(a);
+        merged.append(b.substr(std::min(prefix_len, b.size())));
+        auto in = m.vocab_.find(std::string_view(merged));
         if (in == m.vocab_.end())
             throw Error(ErrorCode::BadJson,
                         "model.merges[" + std::to_string(rank) + "]: the merged token \"" + merged + "\" is not in the vocabulary", file);
@@ -94,7 +101,7 @@ BpeModel BpeModel::parse(simdjson::dom::element model, const std::string& file) 
 }
 
 std::optional<std::uint32_t> BpeModel::token_to_id(std::string_view token) const {
-    auto it = vocab_.find(std::string(token));
+    auto it = vocab_.find(token);
     if (it == vocab_.end()) return std::nullopt;
     return it->second;
 }

@@ -8,6 +8,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,7 +61,12 @@ private:
     void tokenize_wordpiece(std::string_view word, std::vector<std::uint32_t>& out) const;
     static std::uint64_t key(std::uint32_t a, std::uint32_t b) { return (std::uint64_t(a) << 32) | b; }
 
-    std::unordered_map<std::string, std::uint32_t> vocab_;
+    // Heterogeneous lookup: a token is looked up as a string_view (no copy per merge or piece).
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> vocab_;
     std::vector<std::pair<std::string, std::uint32_t>> vocab_list_;
     std::unordered_map<std::uint32_t, std::string> vocab_r_;
     std::unordered_map<std::uint64_t, Merge> merges_;

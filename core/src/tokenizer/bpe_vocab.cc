@@ -64,15 +64,20 @@ Gpt2Vocab gpt2_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_
     // tokenizer.vocab: model vocabulary with the added tokens on top.
     const auto vocab = tok.vocab();
     const std::uint64_t n = vocab_size.value_or(vocab.size());
-    std::map<std::uint32_t, std::string> reverse;  // id → token
+    // id → token (nullptr: no token has that id); a token whose id an added token took is not there.
+    std::vector<std::pair<std::uint32_t, const std::string*>> kept;
+    kept.reserve(vocab.size());
     for (const auto& [t, id] : tok.model().vocab())
-        if (vocab.at(t) == id) reverse[id] = t;
+        if (vocab.at(t) == id) kept.emplace_back(id, &t);
     for (const AddedToken& a : tok.added_tokens())
-        if (vocab.at(a.content) == a.id) reverse[a.id] = a.content;  // an added token wins an id it shares
-    if (!reverse.empty() && reverse.rbegin()->first >= n)
-        throw Error(ErrorCode::SizeMismatch,
-                    "token id " + std::to_string(reverse.rbegin()->first) + " is beyond the vocabulary size " + std::to_string(n),
+        if (vocab.at(a.content) == a.id) kept.emplace_back(a.id, &a.content);  // an added token wins an id it shares
+    std::uint32_t max_id = 0;
+    for (const auto& k : kept) max_id = std::max(max_id, k.first);
+    if (!kept.empty() && max_id >= n)
+        throw Error(ErrorCode::SizeMismatch, "token id " + std::to_string(max_id) + " is beyond the vocabulary size " + std::to_string(n),
                     path);
+    std::vector<const std::string*> reverse(kept.empty() ? 0 : static_cast<std::size_t>(max_id) + 1, nullptr);
+    for (const auto& [id, t] : kept) reverse[id] = t;
 
     Gpt2Vocab out;
     out.wordpiece = tok.model().wordpiece;
@@ -104,13 +109,12 @@ Gpt2Vocab gpt2_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_
     out.tokens.reserve(n);
     out.types.reserve(n);
     for (std::uint64_t i = 0; i < n; ++i) {
-        auto it = reverse.find(static_cast<std::uint32_t>(i));
-        if (it == reverse.end()) {
+        if (i >= reverse.size() || !reverse[i]) {
             out.tokens.push_back("[PAD" + std::to_string(i) + "]");
             out.types.push_back(kTypeUnused);
             continue;
         }
-        std::string token = it->second;
+        std::string token = *reverse[i];
         if (added_vocab.count(token)) {
             const AddedToken* a = tok.added_token(static_cast<std::uint32_t>(i));
             if (!a) throw Error(ErrorCode::BadJson, "added token \"" + token + "\" has no entry for id " + std::to_string(i), path);
