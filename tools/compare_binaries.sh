@@ -89,7 +89,8 @@ done
 SCHEMES=("bnb-nf4" "bnb-fp4" "bnb-nf4 --blocksize 128" "bnb-nf4 --double-quant" "bnb-fp4 --double-quant --blocksize 128"
          "bnb-int8" "fp8 --granularity tensor" "fp8 --granularity channel" "fp8 --granularity block"
          "fp8-block-deepseek" "fp8-block-deepseek --ue8m0" "w4a16" "w4a16-asym" "w8a16" "w8a16-asym"
-         "w4a16 --group-size channel" "w8a16-asym --group-size channel" "w4a16 --group-size 32")
+         "w4a16 --group-size channel" "w8a16-asym --group-size channel" "w4a16 --group-size 32"
+         "mlx" "mlx:8" "mlx:mxfp4" "mlx:nvfp4" "mlx:mxfp8")
 ST_IN=("${FLOAT_GGUF[@]}")
 for s in "${SCHEMES[@]}"; do
     read -r -a sa <<< "$s"

@@ -73,7 +73,7 @@ private:
         bool cancelled = false;
         QString error;
         amn::ValueStats stats;
-        amn::RoundTripError round_trip;  ///< "what Lethe took", RTN re-quantization estimate
+        amn::RoundTripError round_trip;  ///< "what Lethe took", re-quantization estimate (round_trip_estimate.hpp)
     };
     void onFinished(const Outcome& o);
     void clearStats(const QString& message);

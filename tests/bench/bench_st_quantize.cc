@@ -12,7 +12,7 @@
 //
 //   amn_bench_st_quantize [--benchmark_filter=nf4] [--benchmark_min_time=0.5]
 #include "anamnesis/forget_st.hpp"
-#include "jobs/forget_st_quant.hpp"
+#include "jobs/forget_st_encoder.hpp"
 #include "kernels/st/st_common.hpp"
 #include "kernels/st/st_kernels.hpp"
 
@@ -44,22 +44,22 @@ void run(benchmark::State& state, const QuantParams& scheme, bool simd) {
     const auto& w = weight();
     const auto* k = simd ? &kernels::st::st_kernels() : &kernels::st::scalar_kernels();
     std::vector<std::uint8_t> sink(kR * kC * 4);
-    const forget_st_internal::PutFn put = [&](std::size_t, std::uint64_t off, std::span<const std::uint8_t> b) {
+    const exec::SlotWriteFn put = [&](std::size_t, std::uint64_t off, std::span<const std::uint8_t> b) {
         std::memcpy(sink.data() + (off % (sink.size() - b.size() + 1)), b.data(), b.size());
     };
-    const forget_st_internal::TailFn tail = [](std::size_t, std::span<const std::uint8_t>) {};
+    const exec::TailSetFn tail = [](std::size_t, std::span<const std::uint8_t>) {};
     forget_st_internal::QuantScratch scratch;
     double sqnr = 0;
     for (auto _ : state) {
-        forget_st_internal::WeightQuantizer q(scheme, kR, kC, DType::BF16, k);
-        q.start();
-        if (q.needs_prepass()) {
-            for (std::uint64_t r = 0; r < kR; r += kChunkRows) q.prepass(w.data() + r * kC, r, kChunkRows);
-            q.finish_prepass();
+        const auto q = forget_st_internal::weight_encoder(scheme, kR, kC, DType::BF16, k);
+        q->start();
+        if (q->needs_prepass()) {
+            for (std::uint64_t r = 0; r < kR; r += kChunkRows) q->prepass_f32(w.data() + r * kC, r, kChunkRows);
+            q->finish_prepass();
         }
         kernels::st::LossSums loss;
-        for (std::uint64_t r = 0; r < kR; r += kChunkRows) q.encode(w.data() + r * kC, r, kChunkRows, scratch, put, loss);
-        q.finish(put, tail);
+        for (std::uint64_t r = 0; r < kR; r += kChunkRows) q->encode_f32(w.data() + r * kC, r, kChunkRows, scratch, put, loss);
+        q->finish(put, tail);
         sqnr = loss.sqnr_db();
         benchmark::DoNotOptimize(sink.data());
     }
@@ -81,38 +81,38 @@ void run_bf16(benchmark::State& state, const QuantParams& scheme) {
         return b;
     }();
     std::vector<std::uint8_t> sink(kR * kC * 4);
-    const forget_st_internal::PutFn put = [&](std::size_t, std::uint64_t off, std::span<const std::uint8_t> b) {
+    const exec::SlotWriteFn put = [&](std::size_t, std::uint64_t off, std::span<const std::uint8_t> b) {
         std::memcpy(sink.data() + (off % (sink.size() - b.size() + 1)), b.data(), b.size());
     };
-    const forget_st_internal::TailFn tail = [](std::size_t, std::span<const std::uint8_t>) {};
+    const exec::TailSetFn tail = [](std::size_t, std::span<const std::uint8_t>) {};
     forget_st_internal::QuantScratch scratch;
     std::vector<float> x(kChunkRows * kC);
     const auto& k = kernels::st::st_kernels();
     for (auto _ : state) {
-        forget_st_internal::WeightQuantizer q(scheme, kR, kC, DType::BF16, &k, false);
-        q.start();
-        if (q.needs_prepass()) {
+        const auto q = forget_st_internal::weight_encoder(scheme, kR, kC, DType::BF16, &k, false);
+        q->start();
+        if (q->needs_prepass()) {
             for (std::uint64_t r = 0; r < kR; r += kChunkRows) {
-                if (q.has_bf16_prepass()) {
-                    q.prepass_bf16(bits.data() + r * kC, r, kChunkRows);
+                if (q->has_bf16_prepass()) {
+                    q->prepass_bf16(bits.data() + r * kC, r, kChunkRows);
                 } else {
                     k.bf16_decode_checked(bits.data() + r * kC, kChunkRows * kC, x.data());
-                    q.prepass(x.data(), r, kChunkRows);
+                    q->prepass_f32(x.data(), r, kChunkRows);
                 }
             }
-            q.finish_prepass();
+            q->finish_prepass();
         }
         kernels::st::LossSums loss;
         for (std::uint64_t r = 0; r < kR; r += kChunkRows) {
-            if (q.has_bf16_encode()) {
-                q.encode_bf16(bits.data() + r * kC, r, kChunkRows, scratch, put, loss);
+            if (q->has_bf16_encode()) {
+                q->encode_bf16(bits.data() + r * kC, r, kChunkRows, scratch, put, loss);
             } else {
                 k.bf16_decode_checked(bits.data() + r * kC, kChunkRows * kC, x.data());
-                q.encode(x.data(), r, kChunkRows, scratch, put, loss);
+                q->encode_f32(x.data(), r, kChunkRows, scratch, put, loss);
             }
         }
-        if (q.needs_after_pass()) q.after_pass(put);
-        q.finish(put, tail);
+        if (q->needs_after_pass()) q->after_pass(put);
+        q->finish(put, tail);
         benchmark::DoNotOptimize(sink.data());
     }
     state.SetItemsProcessed(std::int64_t(state.iterations() * kR * kC));

@@ -3,9 +3,11 @@
 /// \file round_trip_estimate.hpp
 /// "What Lethe took", measured where it can be: the precision a quantized
 /// tensor's scheme loses, estimated by re-quantizing its dequantized values
-/// with the same scheme family and parameters by round-to-nearest (RTN) —
-/// for GGUF types with ggml's own no-imatrix quantizer of the type (its
-/// scale search included) — dequantizing again and comparing. The original full-precision weights are
+/// with the same scheme family and parameters — with `amn forget`'s own
+/// encoder where forget writes the scheme (the bytes forget writes), for
+/// GGUF types with ggml's own no-imatrix quantizer of the type (its scale
+/// search included), else by round-to-nearest (RTN) — dequantizing again
+/// and comparing. The original full-precision weights are
 /// gone, so this is an estimate of the scheme's error on values of this
 /// distribution, not the error the original quantizer made (GPTQ/AWQ's
 /// error-compensating search, importance matrices … are not repeated).
@@ -29,9 +31,21 @@ namespace amn {
 /// tensor viewed as `Recipe::rows() × Recipe::row_elems()` (row-major, i.e.
 /// [out_features, in_features] for linear weights).
 ///
-/// What each alternative of `params` re-quantizes with (the fields not named
-/// here — scale dtypes, producer, packing layout, double quant — do not
-/// change the estimate):
+/// A 2-D weight whose parameters are those `amn forget --to` writes for some
+/// scheme, options and weight dtype (BF16, F16, F32: st_weight_params() ==
+/// `params`) is re-quantized with forget's encoder of that scheme, exactly
+/// as `amn forget --requantize` does: values rounded to the weight dtype,
+/// scales in it, every field of `params` honoured (bitsandbytes 4-bit of
+/// blocksize 64 … 4096 with or without double quant, LLM.int8,
+/// compressed-tensors / transformers FP8 per tensor, channel or 128×128
+/// block, DeepSeek block FP8, compressed-tensors pack-quantized 4/8-bit, MLX
+/// affine, mxfp4, nvfp4 and mxfp8); the error is that of the round trip
+/// against the dequantized values. A tensor with a NaN/±inf value (which
+/// forget refuses) falls back to the RTN re-quantizer below.
+///
+/// What each alternative of `params` re-quantizes with otherwise, by RTN
+/// (the fields not named here — scale dtypes, producer, packing layout,
+/// double quant — do not change the estimate):
 /// - `Fp8Params`: FP8 values × f32 scale, scale = absmax / max-finite of
 ///   `format` (F8_E4M3, F8_E5M2, F8_E4M3FNUZ or F8_E5M2FNUZ) per group of
 ///   `granularity`: Tensor; Channel (one per row); Expert (one per leading
@@ -68,7 +82,10 @@ struct RoundTripScheme {
     /// One line naming the estimator ("RTN re-quantization, FP8 E4M3, 128×128
     /// blocks, scale = absmax/448"; an FP8 group of 32 is "1×32 blocks";
     /// "re-quantization with ggml's Q4_K quantizer (no importance matrix),
-    /// row by row, decoded again").
+    /// row by row, decoded again"). measure_round_trip's result names
+    /// forget's encoder instead where it used it ("re-quantization with amn
+    /// forget's encoder (fp8-block-deepseek, BF16 weight), FP8 E4M3, 128×128
+    /// blocks, scale = absmax/448").
     /// \throws Error{Usage} for an Fp8Params `format` that is not FP8 and for
     ///         Fp4Params ("not measurable yet for ct-nvfp4").
     std::string description() const;
@@ -101,7 +118,9 @@ bool round_trip_symmetric(const AffineParams& p) noexcept;
 /// (its group size, range [min, max]) and every GGUF type that ggml can
 /// quantize without an importance matrix (GgmlParams: K-quants,
 /// IQ4_NL/XS, IQ3_XXS/S, IQ2_S, IQ1_M, Q8_0, Q4_0, Q4_1, Q5_0/1, Q1_0, Q2_0, TQ1_0/2_0, MXFP4,
-/// NVFP4). nullopt (with the reason in `why`) for passthrough tensors,
+/// NVFP4); and every 2-D weight whose parameters forget writes (see
+/// RoundTripScheme: its `params` as they are, MLX mxfp4/nvfp4/mxfp8
+/// included). nullopt (with the reason in `why`) for passthrough tensors,
 /// tensors without a recipe or parameters and every other scheme ("not
 /// measurable yet" rather than a guess): FP4 safetensors (NVFP4, MXFP4),
 /// per-tensor integer scales, GGUF types without an encoder; and IQ2_XXS,
@@ -146,6 +165,11 @@ struct RoundTripError {
 /// each chunk of whole rows is encoded and decoded as ggml would, and the
 /// elements where both the value and its round trip are finite are
 /// compared (memory: the chunk, its encoded bytes and its round trip).
+/// A scheme forget writes (see RoundTripScheme) runs forget's encoder over
+/// chunks of whole multiples of its row granularity: a first pass only when
+/// the scheme needs one (FP8 per tensor, bitsandbytes double quant; progress
+/// total = 2 × rows, else rows); memory: the chunk twice (dequantized and
+/// rounded), the encoder's per-chunk buffers and what it holds whole.
 /// Runs on the calling thread.
 /// \param cancel checked before every chunk; true → throws Error{Cancelled}.
 /// \throws Error{Unsupported} when the tensor has no recipe; Error{Usage}

@@ -389,7 +389,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             o.encoding = st_scheme_row(opt.scheme).repack_encoder(opt.scheme, e.repack, e.wdtype);
         } else if (e.quantize) {
             const u64 R = e.info.shape[0], C = e.info.shape[1];
-            auto enc = std::make_unique<forget_st_internal::WeightEncoder>(opt.scheme, R, C, e.wdtype, opt.measure_loss);
+            auto enc = forget_st_internal::weight_encoder(opt.scheme, R, C, e.wdtype, nullptr, opt.measure_loss);
             o.cols = C;
             o.stored = stored_bf16_tensor(cat, lt, e.wdtype, e.info.numel);
             // A decoded (--requantize) weight is quantized as the BF16 model

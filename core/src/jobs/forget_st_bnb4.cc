@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to bitsandbytes 4-bit (`bnb-nf4`, `bnb-fp4`, transformers'
-// `Linear4bit`): the scheme row and its quantizer. Blocks run over the
+// `Linear4bit`): the scheme row and its encoder. Blocks run over the
 // flattened weight, across rows; with double quantization the absmax of every
 // block is quantized again, from a first pass (measure_loss: the round trip
 // needs the absmax a loader dequantizes) or after the chunks (after_pass()).
@@ -20,9 +20,9 @@ using u64 = std::uint64_t;
 
 const char* type_name(Bnb4Type t) { return t == Bnb4Type::Nf4 ? "nf4" : "fp4"; }
 
-class Bnb4Quantizer final : public SchemeQuantizer {
+class Bnb4Encoder final : public WeightEncoder {
 public:
-    Bnb4Quantizer(const Bnb4Params& b, const QuantWeight& w) : SchemeQuantizer(w), b_(b) {
+    Bnb4Encoder(const Bnb4Params& b, const QuantWeight& w) : WeightEncoder(w), b_(b) {
         bnb_.quant_map = kernels::st::bnb4_quant_map(b.type);
         cb_ = kernels::st::make_codebook4(bnb_.quant_map.data());
     }
@@ -38,7 +38,7 @@ public:
     bool needs_prepass() const noexcept override { return b_.double_quant && w_.measure_loss; }
     bool loss_flags_nonfinite() const noexcept override { return w_.measure_loss; }
 
-    void prepass(const float* x, u64 row0, u64 nrows) override {
+    void prepass_f32(const float* x, u64 row0, u64 nrows) override {
         // The absmax the encoder stores: full blocks as they are, the last partial block clamped.
         const u64 n = nrows * w_.C, bs = b_.blocksize, block0 = row0 * w_.C / bs;
         float* am = bnb_.absmax.data() + block0;
@@ -61,7 +61,7 @@ public:
     }
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
-    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put,
                      kernels::st::LossSums&) override {
         const u64 n = nrows * w_.C, bs = b_.blocksize, e0 = row0 * w_.C, block0 = e0 / bs;
         s.a.resize((n + 1) / 2);
@@ -74,7 +74,7 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+    void encode_f32(const float* x, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put, kernels::st::LossSums& loss) override {
         RoundTrip rt(w_, s, x, nrows, loss);
         const bool ml = rt.on();
         const u64 n = nrows * w_.C, bs = b_.blocksize, e0 = row0 * w_.C, block0 = e0 / bs, nb = (n + bs - 1) / bs;
@@ -93,7 +93,7 @@ public:
     }
 
     bool needs_after_pass() const noexcept override { return b_.double_quant && !w_.measure_loss; }
-    void after_pass(const PutFn& put) override {
+    void after_pass(const exec::SlotWriteFn& put) override {
         const u64 blocks = (w_.R * w_.C + b_.blocksize - 1) / b_.blocksize;
         kernels::st::bnb4_double_quant(bnb_, {absmax_raw_.get(), blocks});  // centered in place
         absmax_raw_.reset();  // the codes, nested absmax and offset are what is stored
@@ -101,7 +101,7 @@ public:
         std::vector<std::uint8_t>().swap(bnb_.absmax_q);
     }
 
-    u64 finish(const PutFn& put, const TailFn& tail) override {
+    u64 finish(const exec::SlotWriteFn& put, const exec::TailSetFn& tail) override {
         std::size_t j = 1;
         if (b_.double_quant && !needs_after_pass()) put(j, 0, bnb_.absmax_q);  // else after_pass() did
         ++j;
@@ -187,8 +187,8 @@ std::vector<OutSpec> outputs(const QuantParams& s, const std::string& p, u64 R, 
     return o;
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams& s, const QuantWeight& w) {
-    return std::make_unique<Bnb4Quantizer>(std::get<Bnb4Params>(s), w);
+std::unique_ptr<WeightEncoder> encoder(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<Bnb4Encoder>(std::get<Bnb4Params>(s), w);
 }
 
 }  // namespace
@@ -202,7 +202,7 @@ const StSchemeRow& bnb4_row() {
         r.bitsandbytes = true;
         r.writes = writes, r.parse = parse, r.refuse = refuse, r.weight_params = weight_params;
         r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
-        r.quantizer = quantizer;
+        r.encoder = encoder;
         return r;
     }();
     return r;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to bitsandbytes LLM.int8 (`bnb-int8`, transformers' `Linear8bitLt`):
-// the scheme row and its quantizer, row by row (one absmax per row).
+// the scheme row and its encoder, row by row (one absmax per row).
 #include "jobs/forget_st_rows.hpp"
 
 #include <cmath>
@@ -10,12 +10,12 @@ namespace {
 
 using u64 = std::uint64_t;
 
-class Int8Quantizer final : public SchemeQuantizer {
+class Int8Encoder final : public WeightEncoder {
 public:
-    using SchemeQuantizer::SchemeQuantizer;
+    using WeightEncoder::WeightEncoder;
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
-    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put,
                      kernels::st::LossSums& loss) override {
         const u64 C = w_.C, n = nrows * C;
         s.q.resize(n);
@@ -30,7 +30,7 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+    void encode_f32(const float* x, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put, kernels::st::LossSums& loss) override {
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C, n = nrows * C;
         s.q.resize(n);
@@ -45,7 +45,7 @@ public:
         put(1, row0 * 4, bytes_of(s.f));
     }
 
-    u64 finish(const PutFn& put, const TailFn&) override {
+    u64 finish(const exec::SlotWriteFn& put, const exec::TailSetFn&) override {
         const std::uint8_t zero = 0;  // weight_format: row-major
         put(2, 0, {&zero, 1});
         return 0;
@@ -70,8 +70,8 @@ std::vector<OutSpec> outputs(const QuantParams&, const std::string& p, u64 R, u6
     return {{p + "weight", DType::I8, {R, C}}, {p + "SCB", DType::F32, {R}}, {p + "weight_format", DType::U8, {}}};
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams&, const QuantWeight& w) {
-    return std::make_unique<Int8Quantizer>(w);
+std::unique_ptr<WeightEncoder> encoder(const QuantParams&, const QuantWeight& w) {
+    return std::make_unique<Int8Encoder>(w);
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ const StSchemeRow& bnb_int8_row() {
         r.bitsandbytes = true;
         r.writes = writes, r.parse = parse, r.weight_params = weight_params;
         r.label = label, r.output_tag = label, r.config = config, r.outputs = outputs;
-        r.quantizer = quantizer;
+        r.encoder = encoder;
         return r;
     }();
     return r;

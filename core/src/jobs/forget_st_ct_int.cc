@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to compressed-tensors integer weights, `pack-quantized` (`w4a16`,
 // `w4a16-asym`, `w8a16`, `w8a16-asym`; group 128 or channel): the scheme row
-// and its quantizer. Asymmetric zero points are kept for the whole weight
+// and its encoder. Asymmetric zero points are kept for the whole weight
 // and packed down dim 0 at the end.
 #include "jobs/forget_st_rows.hpp"
 
@@ -20,17 +20,17 @@ using u64 = std::uint64_t;
 bool symmetric(const AffineParams& q) { return q.symmetric.value_or(true); }
 u64 group_cols(const AffineParams& q) { return q.channelwise ? 0 : q.group_size; }
 
-class CtIntQuantizer final : public SchemeQuantizer {
+class CtIntEncoder final : public WeightEncoder {
 public:
-    CtIntQuantizer(const AffineParams& p, const QuantWeight& w)
-        : SchemeQuantizer(w), p_{p.bits, symmetric(p), group_cols(p)} {}
+    CtIntEncoder(const AffineParams& p, const QuantWeight& w)
+        : WeightEncoder(w), p_{p.bits, symmetric(p), group_cols(p)} {}
 
     void start() override {
         if (!p_.symmetric) zp_.resize(w_.R * groups());
     }
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
-    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put,
                      kernels::st::LossSums&) override {
         // As encode(): the packed rows, the scales, the zero points kept for finish().
         const u64 C = w_.C, gs = p_.group_size ? p_.group_size : C, G = C / gs;
@@ -47,7 +47,7 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+    void encode_f32(const float* x, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put, kernels::st::LossSums& loss) override {
         const kernels::st::StKernels& k = *w_.k;
         RoundTrip rt(w_, s, x, nrows, loss);
         float* const y = rt.y();
@@ -80,7 +80,7 @@ public:
         put(1, row0 * G * w_.esize(), st::encode_floats(s.f, w_.wdtype));
     }
 
-    u64 finish(const PutFn& put, const TailFn&) override {
+    u64 finish(const exec::SlotWriteFn& put, const exec::TailSetFn&) override {
         std::size_t j = 2;
         if (!p_.symmetric) {
             // weight_zero_point: int8 [R, G] packed down dim 0 → [⌈R·bits/32⌉, G].
@@ -190,8 +190,8 @@ std::string refuse_row(const QuantParams& s, u64 C) {
            " columns (compressed-tensors refuses it): use --group-size channel, or --keep this tensor";
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams& s, const QuantWeight& w) {
-    return std::make_unique<CtIntQuantizer>(std::get<AffineParams>(s), w);
+std::unique_ptr<WeightEncoder> encoder(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<CtIntEncoder>(std::get<AffineParams>(s), w);
 }
 
 }  // namespace
@@ -206,7 +206,7 @@ const StSchemeRow& ct_int_row() {
         r.writes = writes, r.parse = parse, r.refuse = refuse, r.weight_params = weight_params;
         r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
         r.refuse_row = refuse_row;
-        r.quantizer = quantizer;
+        r.encoder = encoder;
         return r;
     }();
     return r;

@@ -2,7 +2,7 @@
 // Forget to FP8 E4M3: compressed-tensors `float-quantized` (`fp8`: presets
 // FP8 per tensor, FP8_DYNAMIC per channel, FP8_BLOCK per 128×128 tile) and
 // DeepSeek-V3 block FP8 (`fp8-block-deepseek`): their scheme rows and
-// quantizers. A per-tensor scale needs a first pass (max |x| per row).
+// encoders. A per-tensor scale needs a first pass (max |x| per row).
 #include "jobs/forget_st_rows.hpp"
 
 #include "anamnesis/error.hpp"
@@ -64,16 +64,16 @@ void encode_tiles_bf16(const kernels::st::StKernels& k, const std::uint16_t* in,
 
 // ---- compressed-tensors FP8 ------------------------------------------------------------
 
-class Fp8CtQuantizer final : public SchemeQuantizer {
+class Fp8CtEncoder final : public WeightEncoder {
 public:
-    Fp8CtQuantizer(const Fp8Params& f, const QuantWeight& w) : SchemeQuantizer(w), g_(f.granularity) {}
+    Fp8CtEncoder(const Fp8Params& f, const QuantWeight& w) : WeightEncoder(w), g_(f.granularity) {}
 
     void start() override {
         if (g_ == Fp8Granularity::Tensor) row_amax_.resize(w_.R);
     }
     u64 row_granularity() const noexcept override { return g_ == Fp8Granularity::Block ? 128 : 1; }
     bool needs_prepass() const noexcept override { return g_ == Fp8Granularity::Tensor; }
-    void prepass(const float* x, u64 row0, u64 nrows) override {
+    void prepass_f32(const float* x, u64 row0, u64 nrows) override {
         for (u64 r = 0; r < nrows; ++r) row_amax_[row0 + r] = w_.k->absmax(x + r * w_.C, w_.C);
     }
     bool has_bf16_prepass() const noexcept override {
@@ -94,7 +94,7 @@ public:
     }
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
-    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put,
                      kernels::st::LossSums&) override {
         // Everything is computed before the first put(): false leaves nothing written.
         const kernels::st::StKernels& k = *w_.k;
@@ -122,7 +122,7 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+    void encode_f32(const float* x, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put, kernels::st::LossSums& loss) override {
         const kernels::st::StKernels& k = *w_.k;
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C, n = nrows * C;
@@ -151,7 +151,7 @@ public:
         put(0, row0 * C, s.a);
     }
 
-    u64 finish(const PutFn& put, const TailFn&) override {
+    u64 finish(const exec::SlotWriteFn& put, const exec::TailSetFn&) override {
         if (g_ == Fp8Granularity::Tensor) {
             const float sc[1] = {tensor_scale_};
             put(1, 0, st::encode_floats(sc, w_.wdtype));
@@ -274,20 +274,20 @@ std::vector<OutSpec> outputs_ct(const QuantParams& s, const std::string& p, u64 
     return {{p + "weight", DType::F8_E4M3, {R, C}}, {p + "weight_scale", wdtype, ss}};
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer_ct(const QuantParams& s, const QuantWeight& w) {
-    return std::make_unique<Fp8CtQuantizer>(std::get<Fp8Params>(s), w);
+std::unique_ptr<WeightEncoder> encoder_ct(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<Fp8CtEncoder>(std::get<Fp8Params>(s), w);
 }
 
 // ---- DeepSeek-V3 block FP8 ----------------------------------------------------------------
 
-class Fp8DeepseekQuantizer final : public SchemeQuantizer {
+class Fp8DeepseekEncoder final : public WeightEncoder {
 public:
-    Fp8DeepseekQuantizer(const Fp8Params& d, const QuantWeight& w) : SchemeQuantizer(w), ue8m0_(d.ue8m0) {}
+    Fp8DeepseekEncoder(const Fp8Params& d, const QuantWeight& w) : WeightEncoder(w), ue8m0_(d.ue8m0) {}
 
     u64 row_granularity() const noexcept override { return 128; }
 
     bool has_bf16_encode() const noexcept override { return bf16_direct(); }
-    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put,
+    bool encode_bf16(const std::uint16_t* in, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put,
                      kernels::st::LossSums&) override {
         const u64 C = w_.C;
         s.a.resize(nrows * C);
@@ -299,7 +299,7 @@ public:
         return true;
     }
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+    void encode_f32(const float* x, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put, kernels::st::LossSums& loss) override {
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C;
         s.a.resize(nrows * C);
@@ -360,8 +360,8 @@ std::vector<OutSpec> outputs_ds(const QuantParams&, const std::string& p, u64 R,
             {p + "weight_scale_inv", DType::F32, {(R + 127) / 128, (C + 127) / 128}}};
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer_ds(const QuantParams& s, const QuantWeight& w) {
-    return std::make_unique<Fp8DeepseekQuantizer>(std::get<Fp8Params>(s), w);
+std::unique_ptr<WeightEncoder> encoder_ds(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<Fp8DeepseekEncoder>(std::get<Fp8Params>(s), w);
 }
 
 }  // namespace
@@ -375,7 +375,7 @@ const StSchemeRow& fp8_ct_row() {
         r.lists_ignore = true;
         r.writes = writes_ct, r.parse = parse_ct, r.refuse = refuse_ct, r.weight_params = weight_params_ct;
         r.label = label_ct, r.output_tag = tag_ct, r.config = config_ct, r.outputs = outputs_ct;
-        r.quantizer = quantizer_ct;
+        r.encoder = encoder_ct;
         return r;
     }();
     return r;
@@ -389,7 +389,7 @@ const StSchemeRow& fp8_deepseek_row() {
         r.takes_ue8m0 = true;
         r.writes = writes_ds, r.parse = parse_ds, r.refuse = refuse_ds, r.weight_params = weight_params_ds;
         r.label = label_ds, r.output_tag = tag_ds, r.config = config_ds, r.outputs = outputs_ds;
-        r.quantizer = quantizer_ds;
+        r.encoder = encoder_ds;
         return r;
     }();
     return r;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Forget to MLX (mlx-lm's quantized folders, `mlx_lm.convert -q`): the
-// scheme row and its quantizer, as mx.quantize computes it on the CPU
+// scheme row and its encoder, as mx.quantize computes it on the CPU
 // (kernels/mlx). Affine mode: per group of G along the row, float32
 // min/max, the edge value exact, scales and biases rounded to the weight
 // dtype after the codes are chosen; the codes packed into uint32 words as
@@ -29,11 +29,11 @@ namespace {
 using u64 = std::uint64_t;
 namespace mk = kernels::mlx;
 
-class MlxQuantizer final : public SchemeQuantizer {
+class MlxEncoder final : public WeightEncoder {
 public:
-    MlxQuantizer(const MlxParams& p, const QuantWeight& w) : SchemeQuantizer(w), p_(p) {}
+    MlxEncoder(const MlxParams& p, const QuantWeight& w) : WeightEncoder(w), p_(p) {}
 
-    void encode(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) override {
+    void encode_f32(const float* x, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put, kernels::st::LossSums& loss) override {
         if (p_.mode != MlxMode::Affine) return encode_fp(x, row0, nrows, s, put, loss);
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C, G = C / p_.group_size, row_bytes = C * p_.bits / 8;
@@ -54,7 +54,7 @@ public:
 
 private:
     // mxfp4 / nvfp4 / mxfp8: the packed codes and one scale byte per group.
-    void encode_fp(const float* x, u64 row0, u64 nrows, QuantScratch& s, const PutFn& put, kernels::st::LossSums& loss) {
+    void encode_fp(const float* x, u64 row0, u64 nrows, QuantScratch& s, const exec::SlotWriteFn& put, kernels::st::LossSums& loss) {
         RoundTrip rt(w_, s, x, nrows, loss);
         const u64 C = w_.C, g = mk::fp_group_size(p_.mode), G = C / g, row_bytes = C * p_.bits / 8, group_bytes = g * p_.bits / 8;
         s.b.resize(nrows * row_bytes);
@@ -258,8 +258,8 @@ std::string tree_order_key(const std::string& name) {
     return m + '\x01' + p;
 }
 
-std::unique_ptr<SchemeQuantizer> quantizer(const QuantParams& s, const QuantWeight& w) {
-    return std::make_unique<MlxQuantizer>(std::get<MlxParams>(s), w);
+std::unique_ptr<WeightEncoder> encoder(const QuantParams& s, const QuantWeight& w) {
+    return std::make_unique<MlxEncoder>(std::get<MlxParams>(s), w);
 }
 
 }  // namespace
@@ -274,7 +274,7 @@ const StSchemeRow& mlx_row() {
         r.layout = OutputLayout::MlxLm;
         r.writes = writes, r.parse = parse, r.refuse = refuse, r.weight_params = weight_params;
         r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
-        r.quantizer = quantizer;
+        r.encoder = encoder;
         r.repack_fits = repack_fits, r.repack_encoder = repack_encoder;
         r.tree_order_key = tree_order_key;
         return r;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // The table of forget's safetensors schemes (forget_st_rows.hpp) and what
 // every scheme answers through its row: names, parsing, labels,
-// quantization_config, stored tensors, the quantizer of a weight.
+// quantization_config, stored tensors, the encoder of a weight.
 #include "jobs/forget_st_rows.hpp"
 
 #include "anamnesis/remember.hpp"
@@ -51,11 +51,10 @@ std::vector<OutSpec> out_specs(const QuantParams& s, const std::string& weight_n
     return st_scheme_row(s).outputs(s, prefix, R, C, wdtype);
 }
 
-WeightQuantizer::WeightQuantizer(const QuantParams& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
-                                 const kernels::st::StKernels* kernels, bool measure_loss)
-    : q_(st_scheme_row(scheme).quantizer(scheme, {R, C, wdtype, kernels ? kernels : &kernels::st::st_kernels(), measure_loss})) {}
-
-WeightQuantizer::~WeightQuantizer() = default;
+std::unique_ptr<WeightEncoder> weight_encoder(const QuantParams& scheme, std::uint64_t R, std::uint64_t C, DType wdtype,
+                                              const kernels::st::StKernels* kernels, bool measure_loss) {
+    return st_scheme_row(scheme).encoder(scheme, {R, C, wdtype, kernels ? kernels : &kernels::st::st_kernels(), measure_loss});
+}
 
 }  // namespace forget_st_internal
 

@@ -5,7 +5,7 @@
 // it takes, the scheme facts row (schemes/facts.cc) whose detector reads its
 // output back, and its functions — the typed scheme from the options, its
 // label and output-name tag, its quantization_config, the stored tensors of
-// one weight and its encoder object (a SchemeQuantizer, forget_st_quant.hpp).
+// one weight and its encoder object (a WeightEncoder, forget_st_encoder.hpp).
 // Everything that differs between schemes goes through the row: nothing
 // outside a scheme's own file switches on the scheme type.
 //
@@ -13,14 +13,14 @@
 // values it writes (`writes`).
 //
 // Adding a scheme = one row in forget_st_rows.cc, one file
-// forget_st_<scheme>.cc with the row's functions and its SchemeQuantizer
+// forget_st_<scheme>.cc with the row's functions and its WeightEncoder
 // (+ its parameters in quant_params.hpp when the read side has no
 // alternative for it yet).
 
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "jobs/forget_st_internal.hpp"
-#include "jobs/forget_st_quant.hpp"
+#include "jobs/forget_st_encoder.hpp"
 #include "plan/quant_groups.hpp"
 
 #include <cstdint>
@@ -98,8 +98,8 @@ struct StSchemeRow {
     /// tensor in mlx-lm's module tree (`tree_flatten(model.parameters())`),
     /// which decides the shards and MLX's data order.
     std::string (*tree_order_key)(const std::string& tensor_name) = nullptr;
-    /// The encoder steps of one weight.
-    std::unique_ptr<SchemeQuantizer> (*quantizer)(const QuantParams& scheme, const QuantWeight& weight) = nullptr;
+    /// The encoder of one weight (see weight_encoder()).
+    std::unique_ptr<WeightEncoder> (*encoder)(const QuantParams& scheme, const QuantWeight& weight) = nullptr;
     /// A weight whose input codes and group scales (Recipe::quant_groups())
     /// the scheme stores as they are, with nothing rounded (MLX: MLX or GGUF
     /// Q4_0 … codes of the same kind, width and group size): the dtype its

@@ -462,6 +462,14 @@ RoundTripUnavailable unavailable_reason(const LogicalTensor& t, std::string& sch
     return RoundTripUnavailable::NotYet;
 }
 
+/// The scheme forget writes a 2-D weight `t` read back as `p` with (see
+/// detail::st_scheme_writing); nullopt for any other tensor.
+std::optional<detail::StWrite> st_write_of(const LogicalTensor& t, const QuantParams& p) {
+    const Recipe& r = *t.recipe;
+    if (t.shape.size() != 2 || t.shape[0] != r.rows() || t.shape[1] != r.row_elems()) return std::nullopt;
+    return detail::st_scheme_writing(p, r.rows(), r.row_elems());
+}
+
 }  // namespace
 
 std::optional<RoundTripScheme> round_trip_scheme_for(const LogicalTensor& t, std::string* why) {
@@ -475,6 +483,8 @@ std::optional<RoundTripScheme> round_trip_scheme_for(const LogicalTensor& t, std
         if (!t.quantized || t.recipe->scheme_id() == "passthrough") return fail("not quantized: nothing to measure");
         return fail("not measurable yet for " + t.recipe->scheme_id());
     }
+    // What forget writes is measured with forget's encoder, as it is.
+    if (st_write_of(t, *t.params)) return RoundTripScheme{*t.params};
     auto s = std::visit(RoundTripFor{t, *t.recipe, w}, *t.params);
     if (!s) return fail(std::move(w));
     return s;
@@ -483,6 +493,15 @@ std::optional<RoundTripScheme> round_trip_scheme_for(const LogicalTensor& t, std
 RoundTripError measure_round_trip(const LogicalTensor& t, const RoundTripScheme& s, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    if (const auto w = st_write_of(t, s.params)) {
+        std::string rtn;
+        try {
+            rtn = s.description();
+        } catch (const Error&) {
+        }
+        if (auto e = detail::measure_st_encoder(t, *w, detail::st_estimator(*w, rtn), progress, cancel, chunk_elems))
+            return *e;
+    }
     return std::visit(Measure{t, s, progress, cancel, chunk_elems}, s.params);
 }
 
