@@ -48,8 +48,10 @@ Apache-2.0) as tokenizer.json (hf_arch_embed.py), F32 weights; so does nomic-emb
 nomic-ai/modernbert-embed-base (ModernBertModel, 3 layers: one global, two sliding-window) has Qwen3's
 tokenizer.json in place of ModernBERT's BPE one (not at hand), vocab_size following it, mean pooling.
 
+EleutherAI/pythia-70m (GPTNeoXForCausalLM) has Qwen3's tokenizer.json (GPT-NeoX's BPE is not at hand).
+
 The cases (config.json, tensor shapes, tokenizer, dtype per model) are in
-hf_arch_dense.py, hf_arch_moe.py and hf_arch_embed.py; this script writes their folders and
+hf_arch_dense.py, hf_arch_moe.py, hf_arch_embed.py and hf_arch_classic.py; this script writes their folders and
 records the converter's answer.
 """
 import argparse
