@@ -16,3 +16,26 @@ def linear(t, p, rows, cols, bias=True):
 
 def layer_norm(t, p):
     t.update({p + ".weight": (H,), p + ".bias": (H,)})
+
+
+def gptneox(case):
+    # EleutherAI/pythia-70m's config.json (F16): fused query_key_value stored per head [q, k, v] (the converter
+    # regroups it, weight and bias, into all q, all k, all v), partial rotary (rotary_pct 0.25), parallel
+    # residual, biases everywhere, an untied embed_out; no general.file_type in the converter's file.
+    cfg = {"architectures": ["GPTNeoXForCausalLM"], "bos_token_id": 0, "classifier_dropout": 0.1, "eos_token_id": 0,
+           "hidden_act": "gelu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": FF,
+           "layer_norm_eps": 1e-05, "max_position_embeddings": 2048, "model_type": "gpt_neox", "num_attention_heads": NH,
+           "num_hidden_layers": L, "rotary_emb_base": 10000, "rotary_pct": 0.25, "tie_word_embeddings": False,
+           "torch_dtype": "float16", "transformers_version": "4.24.0", "use_cache": True, "use_parallel_residual": True,
+           "vocab_size": V}
+    t = {"gpt_neox.embed_in.weight": (V, H), "embed_out.weight": (V, H)}
+    layer_norm(t, "gpt_neox.final_layer_norm")
+    for i in range(L):
+        p = f"gpt_neox.layers.{i}."
+        layer_norm(t, p + "input_layernorm")
+        layer_norm(t, p + "post_attention_layernorm")
+        linear(t, p + "attention.query_key_value", 3 * H, H)
+        linear(t, p + "attention.dense", H, H)
+        linear(t, p + "mlp.dense_h_to_4h", FF, H)
+        linear(t, p + "mlp.dense_4h_to_h", H, FF)
+    return cfg, t, "qwen3", "F16"

@@ -176,6 +176,20 @@ constexpr HfTensorName kFalconHfNames[] = {
     {K::FFN_DOWN, "transformer.h.{bid}.mlp.dense_4h_to_h"},
 };
 
+/// GPT-NeoX (Pythia, Dolly v2): `gpt_neox.*`, the fused query_key_value (regrouped back per head by hf_layout.cc),
+/// biases everywhere, an untied `embed_out`.
+constexpr HfTensorName kGptNeoXHfNames[] = {
+    {K::TOKEN_EMBD, "gpt_neox.embed_in"},
+    {K::OUTPUT_NORM, "gpt_neox.final_layer_norm"},
+    {K::OUTPUT, "embed_out"},
+    {K::ATTN_NORM, "gpt_neox.layers.{bid}.input_layernorm"},
+    {K::ATTN_QKV, "gpt_neox.layers.{bid}.attention.query_key_value"},
+    {K::ATTN_OUT, "gpt_neox.layers.{bid}.attention.dense"},
+    {K::FFN_NORM, "gpt_neox.layers.{bid}.post_attention_layernorm"},
+    {K::FFN_UP, "gpt_neox.layers.{bid}.mlp.dense_h_to_4h"},
+    {K::FFN_DOWN, "gpt_neox.layers.{bid}.mlp.dense_4h_to_h"},
+};
+
 /// BERT (transformers BertModel): `embeddings.*`, `encoder.layer.{bid}.*`, LayerNorms with biases, no output head.
 constexpr HfTensorName kBertHfNames[] = {
     {K::TOKEN_EMBD, "embeddings.word_embeddings"},

@@ -75,6 +75,7 @@ constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"
 constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM"};
 constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py NomicBertModel (not its MoE form)
 constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
+constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptneox.py GPTNeoXModel
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -178,6 +179,8 @@ constexpr ArchRow kRows[] = {
         "NomicBertModel", "nomic_bert", "swiglu", false, false, kNomicBertHfNames, &classes::kNomicBert},
     {kModernBertClasses, "modern-bert", VocabStyle::ModernBert, HR::ModernBert, kKinds_modern_bert, false, false, ER::None, GR::None,
         "ModernBertModel", "modernbert", "gelu", false, false, kModernBertHfNames, &classes::kModernBert},
+    {kGptNeoXClasses,  "gptneox",  VocabStyle::Gpt2,  HR::GptNeoX,  kKinds_gptneox,  false, false, ER::None,     GR::None,
+        "GPTNeoXForCausalLM", "gpt_neox", "gelu", false, false, kGptNeoXHfNames, &classes::kGptNeoX},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
