@@ -39,3 +39,27 @@ def gptneox(case):
         linear(t, p + "mlp.dense_h_to_4h", FF, H)
         linear(t, p + "mlp.dense_4h_to_h", H, FF)
     return cfg, t, "qwen3", "F16"
+
+
+def starcoder(case):
+    # bigcode/gpt_bigcode-santacoder's config.json: multi-query c_attn [H + 2 · head_dim, H] (kept fused: the
+    # converter writes one KV head), learned positions (wpe), GELU MLP c_fc/c_proj as nn.Linear, biases, tied
+    # embeddings (no lm_head stored).
+    cfg = {"activation_function": "gelu_pytorch_tanh", "architectures": ["GPTBigCodeForCausalLM"], "attention_softmax_in_fp32": True,
+           "attn_pdrop": 0.1, "bos_token_id": 49152, "embd_pdrop": 0.1, "eos_token_id": 49152, "initializer_range": 0.02,
+           "layer_norm_epsilon": 1e-05, "model_type": "gpt_bigcode", "multi_query": True, "n_embd": H, "n_head": NH,
+           "n_inner": 4 * H, "n_layer": L, "n_positions": 2048, "resid_pdrop": 0.1, "scale_attention_softmax_in_fp32": True,
+           "scale_attn_weights": True, "torch_dtype": "float32", "transformers_version": "4.28.1", "use_cache": True,
+           "vocab_size": V}
+    hd = H // NH
+    t = {"transformer.wte.weight": (V, H), "transformer.wpe.weight": (2048, H)}
+    layer_norm(t, "transformer.ln_f")
+    for i in range(L):
+        p = f"transformer.h.{i}."
+        layer_norm(t, p + "ln_1")
+        layer_norm(t, p + "ln_2")
+        linear(t, p + "attn.c_attn", H + 2 * hd, H)
+        linear(t, p + "attn.c_proj", H, H)
+        linear(t, p + "mlp.c_fc", 4 * H, H)
+        linear(t, p + "mlp.c_proj", H, 4 * H)
+    return cfg, t, "qwen3"

@@ -76,6 +76,7 @@ constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM"};
 constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py NomicBertModel (not its MoE form)
 constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
 constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptneox.py GPTNeoXModel
+constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // starcoder.py StarCoderModel
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -181,6 +182,8 @@ constexpr ArchRow kRows[] = {
         "ModernBertModel", "modernbert", "gelu", false, false, kModernBertHfNames, &classes::kModernBert},
     {kGptNeoXClasses,  "gptneox",  VocabStyle::Gpt2,  HR::GptNeoX,  kKinds_gptneox,  false, false, ER::None,     GR::None,
         "GPTNeoXForCausalLM", "gpt_neox", "gelu", false, false, kGptNeoXHfNames, &classes::kGptNeoX},
+    {kStarCoderClasses, "starcoder", VocabStyle::Gpt2, HR::StarCoder, kKinds_starcoder, false, false, ER::None,   GR::None,
+        "GPTBigCodeForCausalLM", "gpt_bigcode", "gelu_pytorch_tanh", false, false, kGpt2HfNames},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
