@@ -63,3 +63,23 @@ def starcoder(case):
         linear(t, p + "mlp.c_fc", 4 * H, H)
         linear(t, p + "mlp.c_proj", H, 4 * H)
     return cfg, t, "qwen3"
+
+
+def olmo(case):
+    # allenai/OLMo-1.7-7B-hf's config.json: non-parametric LayerNorms (no norm tensors at all), clip_qkv 8 (the
+    # converter's clamp_kqv), SwiGLU, no biases, an untied lm_head; q_proj/k_proj permuted as LlamaModel's.
+    cfg = {"architectures": ["OlmoForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": None,
+           "clip_qkv": 8.0, "eos_token_id": 50279, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "max_position_embeddings": 4096, "model_type": "olmo", "num_attention_heads": NH,
+           "num_hidden_layers": L, "num_key_value_heads": NH, "pad_token_id": 1, "pretraining_tp": 1, "rope_scaling": None,
+           "rope_theta": 10000.0, "tie_word_embeddings": False, "torch_dtype": "float32",
+           "transformers_version": "4.40.0.dev0", "use_cache": True, "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        for n in ("q_proj", "k_proj", "v_proj", "o_proj"):
+            linear(t, p + "self_attn." + n, H, H, bias=False)
+        linear(t, p + "mlp.gate_proj", FF, H, bias=False)
+        linear(t, p + "mlp.up_proj", FF, H, bias=False)
+        linear(t, p + "mlp.down_proj", H, FF, bias=False)
+    return cfg, t, "qwen3", "BF16"

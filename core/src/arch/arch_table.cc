@@ -77,6 +77,7 @@ constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py
 constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
 constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptneox.py GPTNeoXModel
 constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // starcoder.py StarCoderModel
+constexpr std::string_view kOlmoClasses[] = {"OlmoForCausalLM"};  // olmo.py OlmoModel (not hf_olmo's OLMoForCausalLM layout)
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -184,6 +185,9 @@ constexpr ArchRow kRows[] = {
         "GPTNeoXForCausalLM", "gpt_neox", "gelu", false, false, kGptNeoXHfNames, &classes::kGptNeoX},
     {kStarCoderClasses, "starcoder", VocabStyle::Gpt2, HR::StarCoder, kKinds_starcoder, false, false, ER::None,   GR::None,
         "GPTBigCodeForCausalLM", "gpt_bigcode", "gelu_pytorch_tanh", false, false, kGpt2HfNames},
+    // OLMo 1's LayerNorms have no weights: the common names without their norms.
+    {kOlmoClasses,     "olmo",     VocabStyle::Gpt2,  HR::Olmo,     kKinds_olmo,     true,  false, ER::None,     GR::None,
+        "OlmoForCausalLM", "olmo", "silu", false, false, kCommonHfNames, &classes::kOlmo},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
