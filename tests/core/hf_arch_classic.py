@@ -83,3 +83,28 @@ def olmo(case):
         linear(t, p + "mlp.up_proj", FF, H, bias=False)
         linear(t, p + "mlp.down_proj", H, FF, bias=False)
     return cfg, t, "qwen3", "BF16"
+
+
+def bloom(case):
+    # bigscience/bloom-560m's config.json (F16; no seq_length: the converter writes the width as the context):
+    # ALiBi (no positions), the embedding LayerNorm, fused query_key_value stored per head [q, k, v] (regrouped,
+    # weight and bias), biases everywhere, tied embeddings; names as BloomForCausalLM saves them (transformer.*).
+    cfg = {"apply_residual_connection_post_layernorm": False, "architectures": ["BloomForCausalLM"], "attention_dropout": 0.0,
+           "attention_softmax_in_fp32": True, "bias_dropout_fusion": True, "bos_token_id": 1, "eos_token_id": 2,
+           "hidden_dropout": 0.0, "hidden_size": H, "initializer_range": 0.02, "layer_norm_epsilon": 1e-05,
+           "masked_softmax_fusion": True, "model_type": "bloom", "n_head": NH, "n_inner": None, "n_layer": L,
+           "offset_alibi": 100, "pad_token_id": 3, "pretraining_tp": 1, "skip_bias_add": True, "skip_bias_add_qkv": False,
+           "slow_but_exact": False, "torch_dtype": "float16", "transformers_version": "4.21.0", "unk_token_id": 0,
+           "use_cache": True, "vocab_size": V}
+    t = {"transformer.word_embeddings.weight": (V, H)}
+    layer_norm(t, "transformer.word_embeddings_layernorm")
+    layer_norm(t, "transformer.ln_f")
+    for i in range(L):
+        p = f"transformer.h.{i}."
+        layer_norm(t, p + "input_layernorm")
+        layer_norm(t, p + "post_attention_layernorm")
+        linear(t, p + "self_attention.query_key_value", 3 * H, H)
+        linear(t, p + "self_attention.dense", H, H)
+        linear(t, p + "mlp.dense_h_to_4h", 4 * H, H)
+        linear(t, p + "mlp.dense_4h_to_h", H, 4 * H)
+    return cfg, t, "qwen3", "F16"

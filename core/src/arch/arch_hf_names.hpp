@@ -190,6 +190,21 @@ constexpr HfTensorName kGptNeoXHfNames[] = {
     {K::FFN_DOWN, "gpt_neox.layers.{bid}.mlp.dense_4h_to_h"},
 };
 
+/// BLOOM: `transformer.*` (the converter removes the prefix), the embedding LayerNorm, the fused
+/// query_key_value (regrouped back per head by hf_layout.cc), biases everywhere, tied embeddings.
+constexpr HfTensorName kBloomHfNames[] = {
+    {K::TOKEN_EMBD, "transformer.word_embeddings"},
+    {K::TOKEN_EMBD_NORM, "transformer.word_embeddings_layernorm"},
+    {K::OUTPUT_NORM, "transformer.ln_f"},
+    {K::OUTPUT, "lm_head"},
+    {K::ATTN_NORM, "transformer.h.{bid}.input_layernorm"},
+    {K::ATTN_QKV, "transformer.h.{bid}.self_attention.query_key_value"},
+    {K::ATTN_OUT, "transformer.h.{bid}.self_attention.dense"},
+    {K::FFN_NORM, "transformer.h.{bid}.post_attention_layernorm"},
+    {K::FFN_UP, "transformer.h.{bid}.mlp.dense_h_to_4h"},
+    {K::FFN_DOWN, "transformer.h.{bid}.mlp.dense_4h_to_h"},
+};
+
 /// BERT (transformers BertModel): `embeddings.*`, `encoder.layer.{bid}.*`, LayerNorms with biases, no output head.
 constexpr HfTensorName kBertHfNames[] = {
     {K::TOKEN_EMBD, "embeddings.word_embeddings"},

@@ -78,6 +78,7 @@ constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.
 constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptneox.py GPTNeoXModel
 constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // starcoder.py StarCoderModel
 constexpr std::string_view kOlmoClasses[] = {"OlmoForCausalLM"};  // olmo.py OlmoModel (not hf_olmo's OLMoForCausalLM layout)
+constexpr std::string_view kBloomClasses[] = {"BloomForCausalLM", "BloomModel"};  // bloom.py BloomModel
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -188,6 +189,8 @@ constexpr ArchRow kRows[] = {
     // OLMo 1's LayerNorms have no weights: the common names without their norms.
     {kOlmoClasses,     "olmo",     VocabStyle::Gpt2,  HR::Olmo,     kKinds_olmo,     true,  false, ER::None,     GR::None,
         "OlmoForCausalLM", "olmo", "silu", false, false, kCommonHfNames, &classes::kOlmo},
+    {kBloomClasses,    "bloom",    VocabStyle::Gpt2,  HR::Bloom,    kKinds_bloom,    false, false, ER::None,     GR::None,
+        "BloomForCausalLM", "bloom", "gelu", false, false, kBloomHfNames, &classes::kBloom},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
