@@ -108,3 +108,27 @@ def bloom(case):
         linear(t, p + "mlp.dense_h_to_4h", 4 * H, H)
         linear(t, p + "mlp.dense_4h_to_h", H, 4 * H)
     return cfg, t, "qwen3", "F16"
+
+
+def minicpm(case):
+    # openbmb/MiniCPM-2B-sft-bf16's config.json (remote code): scale_emb 12, dim_model_base 256 (H · 8 here: the
+    # logit scale 1/8), scale_depth 1.4 (the converter's residual scale 1.4 / √layers), tied embeddings (no lm_head
+    # stored), q_proj/k_proj permuted; its SentencePiece tokenizer (Llama 2's here, vocab_size following it).
+    cfg = {"architectures": ["MiniCPMForCausalLM"],
+           "auto_map": {"AutoConfig": "configuration_minicpm.MiniCPMConfig", "AutoModel": "modeling_minicpm.MiniCPMModel",
+                        "AutoModelForCausalLM": "modeling_minicpm.MiniCPMForCausalLM"},
+           "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.1,
+           "intermediate_size": FF, "max_position_embeddings": 4096, "num_attention_heads": NH, "num_hidden_layers": L,
+           "num_key_value_heads": NH, "rms_norm_eps": 1e-05, "rope_scaling": None, "torch_dtype": "bfloat16",
+           "transformers_version": "4.36.0", "use_cache": True, "vocab_size": 32000, "scale_emb": 12,
+           "dim_model_base": 8 * H, "scale_depth": 1.4}
+    t = {"model.embed_tokens.weight": (32000, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,)})
+        for n in ("q_proj", "k_proj", "v_proj", "o_proj"):
+            linear(t, p + "self_attn." + n, H, H, bias=False)
+        linear(t, p + "mlp.gate_proj", FF, H, bias=False)
+        linear(t, p + "mlp.up_proj", FF, H, bias=False)
+        linear(t, p + "mlp.down_proj", H, FF, bias=False)
+    return cfg, t, "llama2-spm", "BF16"

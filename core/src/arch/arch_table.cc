@@ -79,6 +79,7 @@ constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptne
 constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // starcoder.py StarCoderModel
 constexpr std::string_view kOlmoClasses[] = {"OlmoForCausalLM"};  // olmo.py OlmoModel (not hf_olmo's OLMoForCausalLM layout)
 constexpr std::string_view kBloomClasses[] = {"BloomForCausalLM", "BloomModel"};  // bloom.py BloomModel
+constexpr std::string_view kMiniCPMClasses[] = {"MiniCPMForCausalLM"};  // minicpm.py MiniCPMModel
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -191,6 +192,8 @@ constexpr ArchRow kRows[] = {
         "OlmoForCausalLM", "olmo", "silu", false, false, kCommonHfNames, &classes::kOlmo},
     {kBloomClasses,    "bloom",    VocabStyle::Gpt2,  HR::Bloom,    kKinds_bloom,    false, false, ER::None,     GR::None,
         "BloomForCausalLM", "bloom", "gelu", false, false, kBloomHfNames, &classes::kBloom},
+    {kMiniCPMClasses,  "minicpm",  VocabStyle::SentencePiece, HR::MiniCPM, kKinds_minicpm, true, false, ER::None, GR::None,
+        "MiniCPMForCausalLM", "minicpm", "silu", false, false, kPlainHfNames, &classes::kMiniCPM},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
