@@ -132,3 +132,31 @@ def minicpm(case):
         linear(t, p + "mlp.up_proj", FF, H, bias=False)
         linear(t, p + "mlp.down_proj", H, FF, bias=False)
     return cfg, t, "llama2-spm", "BF16"
+
+
+def internlm2(case):
+    # internlm/internlm2-chat-1_8b's config.json (remote code): wqkv stored per KV group [q, q, k, v] × head_dim
+    # rows (2 KV heads here; the converter splits it into q, k, v with q and k permuted), "dynamic" rope scaling
+    # (no key), an untied `output`; Llama 2's tokenizer.model with InternLM3's tokenizer_config (a special
+    # <|im_end|>, which the converter makes eos).
+    nkv = 2
+    cfg = {"architectures": ["InternLM2ForCausalLM"], "attn_implementation": "eager",
+           "auto_map": {"AutoConfig": "configuration_internlm2.InternLM2Config",
+                        "AutoModelForCausalLM": "modeling_internlm2.InternLM2ForCausalLM"},
+           "bias": False, "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu", "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF, "max_position_embeddings": 32768, "model_type": "internlm2",
+           "num_attention_heads": NH, "num_hidden_layers": L, "num_key_value_heads": nkv, "pad_token_id": 2,
+           "rms_norm_eps": 1e-05, "rope_scaling": {"type": "dynamic", "factor": 2.0}, "rope_theta": 1000000,
+           "tie_word_embeddings": False, "torch_dtype": "bfloat16", "transformers_version": "4.33.2", "use_cache": True,
+           "vocab_size": 32000}
+    hd = H // NH
+    t = {"model.tok_embeddings.weight": (32000, H), "output.weight": (32000, H), "model.norm.weight": (H,)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "attention_norm.weight": (H,), p + "ffn_norm.weight": (H,)})
+        linear(t, p + "attention.wqkv", (NH + 2 * nkv) * hd, H, bias=False)
+        linear(t, p + "attention.wo", H, H, bias=False)
+        linear(t, p + "feed_forward.w1", FF, H, bias=False)
+        linear(t, p + "feed_forward.w3", FF, H, bias=False)
+        linear(t, p + "feed_forward.w2", H, FF, bias=False)
+    return cfg, t, "llama2-internlm3", "BF16"

@@ -68,7 +68,7 @@ import numpy as np
 from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, command_r, ernie4_5, exaone, exaone4, falcon40b, falcon7b,
     gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, hunyuan_dense, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
-from hf_arch_classic import bloom, gptneox, minicpm, olmo, starcoder
+from hf_arch_classic import bloom, gptneox, internlm2, minicpm, olmo, starcoder
 from hf_arch_embed import bge_small, modernbert_embed, nomic_embed, write_pooling, write_side_files
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
@@ -164,7 +164,8 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "LFM2-350M": lfm2, "Hunyuan-7B-Instruct": hunyuan_dense, "bge-small-en-v1.5": bge_small,
          "nomic-embed-text-v1.5": nomic_embed, "modernbert-embed-base": modernbert_embed, "pythia-70m": gptneox,
          "gpt_bigcode-santacoder": starcoder, "OLMo-1.7-7B-hf": olmo,
-         "bloom-560m": bloom, "MiniCPM-2B-sft-bf16": minicpm}
+         "bloom-560m": bloom, "MiniCPM-2B-sft-bf16": minicpm,
+         "internlm2-chat-1_8b": internlm2}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

@@ -205,6 +205,23 @@ constexpr HfTensorName kBloomHfNames[] = {
     {K::FFN_DOWN, "transformer.h.{bid}.mlp.dense_4h_to_h"},
 };
 
+/// InternLM2 (remote code): `model.tok_embeddings`, `output`, the fused `attention.wqkv` joined back from q, k, v
+/// (and regrouped per KV group by hf_layout.cc), `feed_forward.w1/w2/w3`.
+constexpr HfTensorName kInternLM2HfNames[] = {
+    {K::TOKEN_EMBD, "model.tok_embeddings"},
+    {K::OUTPUT_NORM, "model.norm"},
+    {K::OUTPUT, "output"},
+    {K::ATTN_NORM, "model.layers.{bid}.attention_norm"},
+    {K::ATTN_Q, "model.layers.{bid}.attention.wqkv", {.part = 0, .parts = 3}},
+    {K::ATTN_K, "model.layers.{bid}.attention.wqkv", {.part = 1, .parts = 3}},
+    {K::ATTN_V, "model.layers.{bid}.attention.wqkv", {.part = 2, .parts = 3}},
+    {K::ATTN_OUT, "model.layers.{bid}.attention.wo"},
+    {K::FFN_NORM, "model.layers.{bid}.ffn_norm"},
+    {K::FFN_GATE, "model.layers.{bid}.feed_forward.w1"},
+    {K::FFN_UP, "model.layers.{bid}.feed_forward.w3"},
+    {K::FFN_DOWN, "model.layers.{bid}.feed_forward.w2"},
+};
+
 /// BERT (transformers BertModel): `embeddings.*`, `encoder.layer.{bid}.*`, LayerNorms with biases, no output head.
 constexpr HfTensorName kBertHfNames[] = {
     {K::TOKEN_EMBD, "embeddings.word_embeddings"},

@@ -80,6 +80,7 @@ constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // 
 constexpr std::string_view kOlmoClasses[] = {"OlmoForCausalLM"};  // olmo.py OlmoModel (not hf_olmo's OLMoForCausalLM layout)
 constexpr std::string_view kBloomClasses[] = {"BloomForCausalLM", "BloomModel"};  // bloom.py BloomModel
 constexpr std::string_view kMiniCPMClasses[] = {"MiniCPMForCausalLM"};  // minicpm.py MiniCPMModel
+constexpr std::string_view kInternLM2Classes[] = {"InternLM2ForCausalLM"};  // internlm.py InternLM2Model
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -194,6 +195,8 @@ constexpr ArchRow kRows[] = {
         "BloomForCausalLM", "bloom", "gelu", false, false, kBloomHfNames, &classes::kBloom},
     {kMiniCPMClasses,  "minicpm",  VocabStyle::SentencePiece, HR::MiniCPM, kKinds_minicpm, true, false, ER::None, GR::None,
         "MiniCPMForCausalLM", "minicpm", "silu", false, false, kPlainHfNames, &classes::kMiniCPM},
+    {kInternLM2Classes, "internlm2", VocabStyle::InternLM2, HR::Text, kKinds_internlm2, false, false, ER::None,  GR::None,
+        "InternLM2ForCausalLM", "internlm2", "silu", false, false, kInternLM2HfNames, &classes::kInternLM2},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on
