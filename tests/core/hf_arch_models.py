@@ -48,7 +48,13 @@ Apache-2.0) as tokenizer.json (hf_arch_embed.py), F32 weights; so does nomic-emb
 nomic-ai/modernbert-embed-base (ModernBertModel, 3 layers: one global, two sliding-window) has Qwen3's
 tokenizer.json in place of ModernBERT's BPE one (not at hand), vocab_size following it, mean pooling.
 
-EleutherAI/pythia-70m (GPTNeoXForCausalLM) has Qwen3's tokenizer.json (GPT-NeoX's BPE is not at hand).
+EleutherAI/pythia-70m (GPTNeoXForCausalLM, F16), gpt_bigcode-santacoder (GPTBigCodeForCausalLM, F32),
+OLMo-1.7-7B-hf (OlmoForCausalLM) and bloom-560m (BloomForCausalLM, F16) have Qwen3's tokenizer.json (their
+own BPE tokenizers are not at hand); MiniCPM-2B-sft-bf16 (MiniCPMForCausalLM) Llama 2's SentencePiece files and
+internlm2-chat-1_8b (InternLM2ForCausalLM) Llama 2's tokenizer.model with InternLM3's tokenizer_config.json
+(a special <|im_end|>), vocab_size 32000 following them. Baichuan (BaichuanForCausalLM) has no case: the
+converter at 34af94c recurses without end on it (BaichuanModel.modify_tensors calls itself for every tensor
+but W_pack: RecursionError), so there is no file to be identical to.
 
 The cases (config.json, tensor shapes, tokenizer, dtype per model) are in
 hf_arch_dense.py, hf_arch_moe.py, hf_arch_embed.py and hf_arch_classic.py; this script writes their folders and
