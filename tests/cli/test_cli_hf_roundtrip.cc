@@ -12,7 +12,8 @@
 //   them (experts unstacked to `experts.N.*`, Phi-3's fused qkv/gate_up kept,
 //   GPT-2's Conv1D orientation; joined back where the converter split:
 //   GraniteMoe's input_linear, DeepSeek's kv_b_proj, Llama 4's and gpt-oss's
-//   fused [E, in, out] experts), same shapes, same values (F32 outputs;
+//   fused [E, in, out] experts, InternLM2's wqkv; regrouped back per head: Falcon's, GPT-NeoX's and
+//   BLOOM's query_key_value), same shapes, same values (F32 outputs;
 //   tests/cli/hf_folder_values.py, numpy; the converter's arithmetic aside:
 //   Gemma's norm + 1, in F16 for an F16 input, and Gemma 3's embedding cut
 //   to the tokenizer).
@@ -92,10 +93,12 @@ private slots:
         // back does arithmetic or byte surgery on them: the sample above, joins per expert or head
         // (DeepSeek-V2's kv_b, Granite-MoE's input_linear, gpt-oss's interleaved gate_up, Llama 4's
         // transposed experts), a row regroup (Falcon 40B), a squeeze (LFM2), an embedding row (BERT),
-        // the NTK-alpha RoPE (HunYuan) — the rest repeat what F32 proves, each ~2 s of CI.
+        // the NTK-alpha RoPE (HunYuan), a per-head regroup of weight and bias (GPT-NeoX), three parts joined and
+        // regrouped per KV group (InternLM2's wqkv) — the rest repeat what F32 proves, each ~2 s of CI.
         static const QStringList kBf16Sample = kSanitizedSample + QStringList{
             "DeepSeek-V2-Lite", "granite-3.1-3b-a800m-instruct", "gpt-oss-20b-BF16", "Llama-4-Maverick-17B-128E-Instruct",
-            "falcon-40b", "LFM2-350M", "bge-small-en-v1.5", "nomic-embed-text-v1.5", "Hunyuan-7B-Instruct"};
+            "falcon-40b", "LFM2-350M", "bge-small-en-v1.5", "nomic-embed-text-v1.5", "Hunyuan-7B-Instruct", "pythia-70m",
+            "internlm2-chat-1_8b"};
         const QJsonObject cases = read_json(src("tests/core/hf_arch_reference.json")).value("cases").toObject();
         for (auto c = cases.begin(); c != cases.end(); ++c) {
             if (amn::test::kSanitized && !kSanitizedSample.contains(c.key())) continue;

@@ -48,8 +48,16 @@ Apache-2.0) as tokenizer.json (hf_arch_embed.py), F32 weights; so does nomic-emb
 nomic-ai/modernbert-embed-base (ModernBertModel, 3 layers: one global, two sliding-window) has Qwen3's
 tokenizer.json in place of ModernBERT's BPE one (not at hand), vocab_size following it, mean pooling.
 
+EleutherAI/pythia-70m (GPTNeoXForCausalLM, F16), gpt_bigcode-santacoder (GPTBigCodeForCausalLM, F32),
+OLMo-1.7-7B-hf (OlmoForCausalLM) and bloom-560m (BloomForCausalLM, F16) have Qwen3's tokenizer.json (their
+own BPE tokenizers are not at hand); MiniCPM-2B-sft-bf16 (MiniCPMForCausalLM) Llama 2's SentencePiece files and
+internlm2-chat-1_8b (InternLM2ForCausalLM) Llama 2's tokenizer.model with InternLM3's tokenizer_config.json
+(a special <|im_end|>), vocab_size 32000 following them. Baichuan (BaichuanForCausalLM) has no case: the
+converter at 34af94c recurses without end on it (BaichuanModel.modify_tensors calls itself for every tensor
+but W_pack: RecursionError), so there is no file to be identical to.
+
 The cases (config.json, tensor shapes, tokenizer, dtype per model) are in
-hf_arch_dense.py, hf_arch_moe.py and hf_arch_embed.py; this script writes their folders and
+hf_arch_dense.py, hf_arch_moe.py, hf_arch_embed.py and hf_arch_classic.py; this script writes their folders and
 records the converter's answer.
 """
 import argparse
@@ -66,6 +74,7 @@ import numpy as np
 from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, command_r, ernie4_5, exaone, exaone4, falcon40b, falcon7b,
     gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, hunyuan_dense, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
+from hf_arch_classic import bloom, gptneox, internlm2, minicpm, olmo, starcoder
 from hf_arch_embed import bge_small, modernbert_embed, nomic_embed, write_pooling, write_side_files
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
@@ -159,7 +168,10 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "Llama-4-Maverick-17B-128E-Instruct": llama4,
          "Qwen3-VL-30B-A3B-Instruct": qwen3_vl_moe,
          "LFM2-350M": lfm2, "Hunyuan-7B-Instruct": hunyuan_dense, "bge-small-en-v1.5": bge_small,
-         "nomic-embed-text-v1.5": nomic_embed, "modernbert-embed-base": modernbert_embed}
+         "nomic-embed-text-v1.5": nomic_embed, "modernbert-embed-base": modernbert_embed, "pythia-70m": gptneox,
+         "gpt_bigcode-santacoder": starcoder, "OLMo-1.7-7B-hf": olmo,
+         "bloom-560m": bloom, "MiniCPM-2B-sft-bf16": minicpm,
+         "internlm2-chat-1_8b": internlm2}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

@@ -483,6 +483,23 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
         case HparamsRule::HunYuanDense:
             hunyuan_dense_params(cfg, kv, res);
             break;
+        case HparamsRule::StarCoder:
+            starcoder_params(cfg, kv);
+            kv.to(res.after_file_type);
+            break;
+        case HparamsRule::MiniCPM:
+            minicpm_params(cfg, kv, res);
+            break;
+        case HparamsRule::Bloom:
+            bloom_params(cfg, kv);
+            kv.to(res.after_file_type);
+            break;
+        case HparamsRule::Olmo:
+            olmo_params(cfg, kv, res);
+            break;
+        case HparamsRule::GptNeoX:
+            gptneox_params(cfg, kv, res);
+            break;
         case HparamsRule::Falcon:
             falcon_params(cfg, kv);
             kv.to(res.after_file_type);

@@ -2,6 +2,8 @@
 // The architecture rows (data), gguf-py's tensor-name data, config.json
 // access and architecture detection.
 #include "arch/arch_table.hpp"
+#include "arch/arch_hf_names.hpp"
+#include "arch/class_tensors.hpp"
 
 #include "anamnesis/error.hpp"
 
@@ -19,376 +21,7 @@ namespace {
 
 using K = TensorKind;
 
-// ---- GGUF → HF canonical names (hf_layout.cc) ------------------------------------------
-
-/// The names every row with GGUF → HF names shares, in the order of both lists below.
-constexpr HfTensorName kCommonHfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
-    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.q_norm"},
-    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.k_norm"},
-    {K::FFN_GATE, "model.layers.{bid}.mlp.gate_proj"},
-    {K::FFN_UP, "model.layers.{bid}.mlp.up_proj"},
-    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
-};
-/// One norm after attention.
-constexpr HfTensorName kPlainNormNames[] = {
-    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
-};
-/// Gemma 2/3: four norms per block; `ffn_norm` is the pre-feed-forward one.
-constexpr HfTensorName kSandwichNormNames[] = {
-    {K::FFN_NORM, "model.layers.{bid}.pre_feedforward_layernorm"},
-    {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
-    {K::FFN_POST_NORM, "model.layers.{bid}.post_feedforward_layernorm"},
-};
-
-template <std::size_t N, std::size_t M>
-constexpr std::array<HfTensorName, N + M> joined(const HfTensorName (&a)[N], const HfTensorName (&b)[M]) {
-    std::array<HfTensorName, N + M> r{};
-    for (std::size_t i = 0; i < N; ++i) r[i] = a[i];
-    for (std::size_t i = 0; i < M; ++i) r[N + i] = b[i];
-    return r;
-}
-
-/// Mixtral (the llama row with experts): a router and each expert's w1/w2/w3,
-/// `{xid}` the expert (GGUF stacks them into one [E, …] tensor).
-constexpr HfTensorName kMixtralNames[] = {
-    {K::FFN_GATE_INP, "model.layers.{bid}.block_sparse_moe.gate"},
-    {K::FFN_GATE_EXP, "model.layers.{bid}.block_sparse_moe.experts.{xid}.w1"},
-    {K::FFN_DOWN_EXP, "model.layers.{bid}.block_sparse_moe.experts.{xid}.w2"},
-    {K::FFN_UP_EXP, "model.layers.{bid}.block_sparse_moe.experts.{xid}.w3"},
-};
-/// Qwen2-MoE, Qwen3-MoE, OLMoE: `mlp.gate`, `mlp.experts.{xid}.*_proj`, Qwen2-MoE's shared expert and its gate.
-constexpr HfTensorName kQwenMoeNames[] = {
-    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
-    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
-    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
-    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
-    {K::FFN_GATE_INP_SHEXP, "model.layers.{bid}.mlp.shared_expert_gate"},
-    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_expert.gate_proj"},
-    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_expert.down_proj"},
-    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_expert.up_proj"},
-};
-/// Phi-3: Q/K/V and gate/up stay fused, as transformers keeps them.
-constexpr HfTensorName kPhi3HfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_QKV, "model.layers.{bid}.self_attn.qkv_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
-    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
-    {K::FFN_UP, "model.layers.{bid}.mlp.gate_up_proj"},
-    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
-};
-/// GPT-2: `transformer.*`, Conv1D weights (row transpose_conv1d), LayerNorms with biases.
-constexpr HfTensorName kGpt2HfNames[] = {
-    {K::TOKEN_EMBD, "transformer.wte"},
-    {K::POS_EMBD, "transformer.wpe"},
-    {K::OUTPUT_NORM, "transformer.ln_f"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "transformer.h.{bid}.ln_1"},
-    {K::ATTN_QKV, "transformer.h.{bid}.attn.c_attn"},
-    {K::ATTN_OUT, "transformer.h.{bid}.attn.c_proj"},
-    {K::FFN_NORM, "transformer.h.{bid}.ln_2"},
-    {K::FFN_UP, "transformer.h.{bid}.mlp.c_fc"},
-    {K::FFN_DOWN, "transformer.h.{bid}.mlp.c_proj"},
-};
-/// StarCoder 2: LayerNorms with biases, a GELU MLP of c_fc/c_proj.
-constexpr HfTensorName kStarcoder2HfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
-    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
-    {K::FFN_UP, "model.layers.{bid}.mlp.c_fc"},
-    {K::FFN_DOWN, "model.layers.{bid}.mlp.c_proj"},
-};
-
-template <std::size_t N, std::size_t M>
-constexpr std::array<HfTensorName, N + M> joined(const std::array<HfTensorName, N>& a, const HfTensorName (&b)[M]) {
-    std::array<HfTensorName, N + M> r{};
-    for (std::size_t i = 0; i < N; ++i) r[i] = a[i];
-    for (std::size_t i = 0; i < M; ++i) r[N + i] = b[i];
-    return r;
-}
-
-/// EXAONE 3.x: GPT-2-style `transformer.*` names, gate/up as c_fc_0/c_fc_1.
-constexpr HfTensorName kExaoneHfNames[] = {
-    {K::TOKEN_EMBD, "transformer.wte"},
-    {K::OUTPUT_NORM, "transformer.ln_f"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "transformer.h.{bid}.ln_1"},
-    {K::ATTN_Q, "transformer.h.{bid}.attn.attention.q_proj"},
-    {K::ATTN_K, "transformer.h.{bid}.attn.attention.k_proj"},
-    {K::ATTN_V, "transformer.h.{bid}.attn.attention.v_proj"},
-    {K::ATTN_OUT, "transformer.h.{bid}.attn.attention.out_proj"},
-    {K::FFN_NORM, "transformer.h.{bid}.ln_2"},
-    {K::FFN_GATE, "transformer.h.{bid}.mlp.c_fc_0"},
-    {K::FFN_UP, "transformer.h.{bid}.mlp.c_fc_1"},
-    {K::FFN_DOWN, "transformer.h.{bid}.mlp.c_proj"},
-};
-
-/// Phi-2: biases everywhere, `self_attn.dense`, `mlp.fc1/fc2`, `final_layernorm`.
-constexpr HfTensorName kPhi2HfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.final_layernorm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.dense"},
-    {K::FFN_UP, "model.layers.{bid}.mlp.fc1"},
-    {K::FFN_DOWN, "model.layers.{bid}.mlp.fc2"},
-};
-
-/// GLM-4: gate and up fused in `mlp.gate_up_proj` (GGUF ffn_up, kept fused as transformers keeps it), four norms.
-constexpr HfTensorName kGlm4HfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
-    {K::ATTN_POST_NORM, "model.layers.{bid}.post_self_attn_layernorm"},
-    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
-    {K::FFN_UP, "model.layers.{bid}.mlp.gate_up_proj"},
-    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
-    {K::FFN_POST_NORM, "model.layers.{bid}.post_mlp_layernorm"},
-};
-
-/// Falcon: `transformer.*`, the fused query_key_value (regrouped back per KV group by hf_layout.cc), one
-/// input_layernorm (7B) or, where the GGUF has attn_norm_2, ln_attn and ln_mlp (40B: hf_layout.cc renames).
-constexpr HfTensorName kFalconHfNames[] = {
-    {K::TOKEN_EMBD, "transformer.word_embeddings"},
-    {K::OUTPUT_NORM, "transformer.ln_f"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "transformer.h.{bid}.input_layernorm"},
-    {K::ATTN_NORM_2, "transformer.h.{bid}.ln_attn"},
-    {K::ATTN_QKV, "transformer.h.{bid}.self_attention.query_key_value"},
-    {K::ATTN_OUT, "transformer.h.{bid}.self_attention.dense"},
-    {K::FFN_UP, "transformer.h.{bid}.mlp.dense_h_to_4h"},
-    {K::FFN_DOWN, "transformer.h.{bid}.mlp.dense_4h_to_h"},
-};
-
-/// BERT (transformers BertModel): `embeddings.*`, `encoder.layer.{bid}.*`, LayerNorms with biases, no output head.
-constexpr HfTensorName kBertHfNames[] = {
-    {K::TOKEN_EMBD, "embeddings.word_embeddings"},
-    {K::POS_EMBD, "embeddings.position_embeddings"},
-    {K::TOKEN_TYPES, "embeddings.token_type_embeddings"},
-    {K::TOKEN_EMBD_NORM, "embeddings.LayerNorm"},
-    {K::ATTN_Q, "encoder.layer.{bid}.attention.self.query"},
-    {K::ATTN_K, "encoder.layer.{bid}.attention.self.key"},
-    {K::ATTN_V, "encoder.layer.{bid}.attention.self.value"},
-    {K::ATTN_OUT, "encoder.layer.{bid}.attention.output.dense"},
-    {K::ATTN_OUT_NORM, "encoder.layer.{bid}.attention.output.LayerNorm"},
-    {K::FFN_UP, "encoder.layer.{bid}.intermediate.dense"},
-    {K::FFN_DOWN, "encoder.layer.{bid}.output.dense"},
-    {K::LAYER_OUT_NORM, "encoder.layer.{bid}.output.LayerNorm"},
-};
-
-/// nomic-embed-text (remote code NomicBertModel): fused Wqkv, rotary (no position table), SwiGLU fc11 (up) / fc12 (gate).
-constexpr HfTensorName kNomicBertHfNames[] = {
-    {K::TOKEN_EMBD, "embeddings.word_embeddings"},
-    {K::TOKEN_TYPES, "embeddings.token_type_embeddings"},
-    {K::TOKEN_EMBD_NORM, "emb_ln"},
-    {K::ATTN_QKV, "encoder.layers.{bid}.attn.Wqkv"},
-    {K::ATTN_OUT, "encoder.layers.{bid}.attn.out_proj"},
-    {K::FFN_UP, "encoder.layers.{bid}.mlp.fc11"},
-    {K::FFN_GATE, "encoder.layers.{bid}.mlp.fc12"},
-    {K::FFN_DOWN, "encoder.layers.{bid}.mlp.fc2"},
-    {K::ATTN_OUT_NORM, "encoder.layers.{bid}.norm1"},
-    {K::LAYER_OUT_NORM, "encoder.layers.{bid}.norm2"},
-};
-
-/// ModernBERT (transformers ModernBertModel): fused Wqkv, GLU Wi (up and gate in one), no biases, layer 0 without attn_norm.
-constexpr HfTensorName kModernBertHfNames[] = {
-    {K::TOKEN_EMBD, "embeddings.tok_embeddings"},
-    {K::TOKEN_EMBD_NORM, "embeddings.norm"},
-    {K::OUTPUT_NORM, "final_norm"},
-    {K::ATTN_NORM, "layers.{bid}.attn_norm"},
-    {K::ATTN_QKV, "layers.{bid}.attn.Wqkv"},
-    {K::ATTN_OUT, "layers.{bid}.attn.Wo"},
-    {K::FFN_NORM, "layers.{bid}.mlp_norm"},
-    {K::FFN_UP, "layers.{bid}.mlp.Wi"},
-    {K::FFN_DOWN, "layers.{bid}.mlp.Wo"},
-};
-
-constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
-constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
-constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
-constexpr auto kQwenMoeHfNames = joined(kPlainHfNames, kQwenMoeNames);
-/// MiniMax-M2: Mixtral's expert names plus the router's correction bias (HF `e_score_correction_bias`).
-constexpr HfTensorName kMiniMaxM2Names[] = {
-    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.block_sparse_moe.e_score_correction"},
-};
-constexpr auto kMiniMaxM2HfNames = joined(kLlamaHfNames, kMiniMaxM2Names);
-/// ERNIE 4.5 MoE: `mlp.gate`, `mlp.experts.{xid}.*_proj`, the shared experts, the router's correction bias
-/// (HF `mlp.moe_statics.e_score_correction_bias`, [1, E]).
-constexpr HfTensorName kErnieMoeNames[] = {
-    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
-    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
-    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
-    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
-    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_experts.gate_proj"},
-    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_experts.down_proj"},
-    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_experts.up_proj"},
-    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.mlp.moe_statics.e_score_correction"},
-};
-constexpr auto kErnieMoeHfNames = joined(kPlainHfNames, kErnieMoeNames);
-/// GLM-4.5: DeepSeek-style experts (`mlp.experts.{xid}`, `mlp.shared_experts`), one norm after attention, and
-/// the NextN (MTP) layer's own tensors, which the checkpoints keep as a last `model.layers.{bid}` block.
-constexpr HfTensorName kGlm4MoeNames[] = {
-    {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
-    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
-    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
-    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
-    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
-    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_experts.gate_proj"},
-    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_experts.down_proj"},
-    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_experts.up_proj"},
-    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.mlp.gate.e_score_correction"},
-    {K::NEXTN_EH_PROJ, "model.layers.{bid}.eh_proj"},
-    {K::NEXTN_EMBED_TOKENS, "model.layers.{bid}.embed_tokens"},
-    {K::NEXTN_ENORM, "model.layers.{bid}.enorm"},
-    {K::NEXTN_HNORM, "model.layers.{bid}.hnorm"},
-    {K::NEXTN_SHARED_HEAD_HEAD, "model.layers.{bid}.shared_head.head"},
-    {K::NEXTN_SHARED_HEAD_NORM, "model.layers.{bid}.shared_head.norm"},
-};
-constexpr auto kGlm4MoeHfNames = joined(kCommonHfNames, kGlm4MoeNames);
-
-/// LFM2: operator_norm / ffn_norm, feed_forward.w1/w2/w3, self_attn.out_proj and q/k_layernorm, the short
-/// convolution's conv / in_proj / out_proj, the embedding norm (no final norm); tied embeddings have no lm_head.
-constexpr HfTensorName kLfm2HfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::TOKEN_EMBD_NORM, "model.embedding_norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.operator_norm"},
-    {K::FFN_NORM, "model.layers.{bid}.ffn_norm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.out_proj"},
-    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.q_layernorm"},
-    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.k_layernorm"},
-    {K::FFN_GATE, "model.layers.{bid}.feed_forward.w1"},
-    {K::FFN_DOWN, "model.layers.{bid}.feed_forward.w2"},
-    {K::FFN_UP, "model.layers.{bid}.feed_forward.w3"},
-    {K::SHORTCONV_CONV, "model.layers.{bid}.conv.conv"},
-    {K::SHORTCONV_INPROJ, "model.layers.{bid}.conv.in_proj"},
-    {K::SHORTCONV_OUTPROJ, "model.layers.{bid}.conv.out_proj"},
-};
-
-/// GraniteMoe(Shared): JetMoE's fused experts — gate and up joined back into `input_linear` [E, 2F, H] (the
-/// converter halves it), `output_linear` kept stacked —, the router, the shared expert's fused input_linear.
-constexpr HfTensorName kGraniteMoeNames[] = {
-    {K::FFN_GATE_INP, "model.layers.{bid}.block_sparse_moe.router.layer"},
-    {K::FFN_GATE_EXP, "model.layers.{bid}.block_sparse_moe.input_linear", {.part = 0, .parts = 2}},
-    {K::FFN_UP_EXP, "model.layers.{bid}.block_sparse_moe.input_linear", {.part = 1, .parts = 2}},
-    {K::FFN_DOWN_EXP, "model.layers.{bid}.block_sparse_moe.output_linear"},
-    {K::FFN_GATE_SHEXP, "model.layers.{bid}.shared_mlp.input_linear", {.part = 0, .parts = 2}},
-    {K::FFN_UP_SHEXP, "model.layers.{bid}.shared_mlp.input_linear", {.part = 1, .parts = 2}},
-    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.shared_mlp.output_linear"},
-};
-constexpr auto kGraniteMoeHfNames = joined(kPlainHfNames, kGraniteMoeNames);
-
-/// Llama 4 (Llama4ForCausalLM, the text model): `feed_forward.*`, fused experts stored [E, in, out] with no
-/// ".weight" — gate_up_proj = (gate ‖ up)ᵀ per expert, down_proj = downᵀ —, the router, the shared expert.
-constexpr HfTensorName kLlama4HfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
-    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
-    {K::FFN_GATE, "model.layers.{bid}.feed_forward.gate_proj"},
-    {K::FFN_UP, "model.layers.{bid}.feed_forward.up_proj"},
-    {K::FFN_DOWN, "model.layers.{bid}.feed_forward.down_proj"},
-    {K::FFN_GATE_INP, "model.layers.{bid}.feed_forward.router"},
-    {K::FFN_GATE_EXP, "model.layers.{bid}.feed_forward.experts.gate_up_proj", {.part = 0, .parts = 2, .transpose_out = true, .bare = true}},
-    {K::FFN_UP_EXP, "model.layers.{bid}.feed_forward.experts.gate_up_proj", {.part = 1, .parts = 2, .transpose_out = true, .bare = true}},
-    {K::FFN_DOWN_EXP, "model.layers.{bid}.feed_forward.experts.down_proj", {.part = 0, .parts = 1, .transpose_out = true, .bare = true}},
-    {K::FFN_GATE_SHEXP, "model.layers.{bid}.feed_forward.shared_expert.gate_proj"},
-    {K::FFN_UP_SHEXP, "model.layers.{bid}.feed_forward.shared_expert.up_proj"},
-    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.feed_forward.shared_expert.down_proj"},
-};
-
-/// gpt-oss: the attention sinks, the router (weight and bias), experts as transformers' GptOssExperts holds them
-/// dequantized: gate_up_proj [E, H, 2F] with gate and up in alternate columns, down_proj [E, F, H], their biases
-/// `gate_up_proj_bias` [E, 2F] (alternating too) and `down_proj_bias`.
-constexpr HfTensorName kGptOssHfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
-    {K::ATTN_SINKS, "model.layers.{bid}.self_attn.sinks", {.bare = true}},
-    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.router"},
-    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.gate_up_proj",
-     {.part = 0, .parts = 2, .interleave = true, .transpose_out = true, .bare = true}},
-    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.gate_up_proj",
-     {.part = 1, .parts = 2, .interleave = true, .transpose_out = true, .bare = true}},
-    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.down_proj", {.part = 0, .parts = 1, .transpose_out = true, .bare = true}},
-};
-
-/// DeepSeek V2/V3 (MLA): q (V2-Lite) or q_a/q_b (LoRA), kv_a with its norm, kv_b_proj joined back from the
-/// converter's k_b (its nope rows per head, transposed) and v_b, DeepSeek's experts and shared experts.
-constexpr HfTensorName kDeepseek2Names[] = {
-    {K::ATTN_Q_A, "model.layers.{bid}.self_attn.q_a_proj"},
-    {K::ATTN_Q_A_NORM, "model.layers.{bid}.self_attn.q_a_layernorm"},
-    {K::ATTN_Q_B, "model.layers.{bid}.self_attn.q_b_proj"},
-    {K::ATTN_KV_A_MQA, "model.layers.{bid}.self_attn.kv_a_proj_with_mqa"},
-    {K::ATTN_KV_A_NORM, "model.layers.{bid}.self_attn.kv_a_layernorm"},
-    {K::ATTN_K_B, "model.layers.{bid}.self_attn.kv_b_proj", {.part = 0, .parts = 2, .transpose = true, .flatten = true}},
-    {K::ATTN_V_B, "model.layers.{bid}.self_attn.kv_b_proj", {.part = 1, .parts = 2, .flatten = true}},
-    {K::FFN_GATE_INP, "model.layers.{bid}.mlp.gate"},
-    {K::FFN_GATE_EXP, "model.layers.{bid}.mlp.experts.{xid}.gate_proj"},
-    {K::FFN_DOWN_EXP, "model.layers.{bid}.mlp.experts.{xid}.down_proj"},
-    {K::FFN_UP_EXP, "model.layers.{bid}.mlp.experts.{xid}.up_proj"},
-    {K::FFN_GATE_SHEXP, "model.layers.{bid}.mlp.shared_experts.gate_proj"},
-    {K::FFN_DOWN_SHEXP, "model.layers.{bid}.mlp.shared_experts.down_proj"},
-    {K::FFN_UP_SHEXP, "model.layers.{bid}.mlp.shared_experts.up_proj"},
-    {K::FFN_EXP_PROBS_B, "model.layers.{bid}.mlp.gate.e_score_correction"},
-};
-constexpr auto kDeepseek2HfNames = joined(kPlainHfNames, kDeepseek2Names);
-
-/// HunYuan dense: Llama's names with per-head query/key layernorms.
-constexpr HfTensorName kHunYuanHfNames[] = {
-    {K::TOKEN_EMBD, "model.embed_tokens"},
-    {K::OUTPUT_NORM, "model.norm"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "model.layers.{bid}.input_layernorm"},
-    {K::ATTN_Q, "model.layers.{bid}.self_attn.q_proj"},
-    {K::ATTN_K, "model.layers.{bid}.self_attn.k_proj"},
-    {K::ATTN_V, "model.layers.{bid}.self_attn.v_proj"},
-    {K::ATTN_OUT, "model.layers.{bid}.self_attn.o_proj"},
-    {K::ATTN_Q_NORM, "model.layers.{bid}.self_attn.query_layernorm"},
-    {K::ATTN_K_NORM, "model.layers.{bid}.self_attn.key_layernorm"},
-    {K::FFN_NORM, "model.layers.{bid}.post_attention_layernorm"},
-    {K::FFN_GATE, "model.layers.{bid}.mlp.gate_proj"},
-    {K::FFN_UP, "model.layers.{bid}.mlp.up_proj"},
-    {K::FFN_DOWN, "model.layers.{bid}.mlp.down_proj"},
-};
+using namespace hf_names;
 
 // ---- HF classes (conversion/*.py @ModelBase.register names handled as the row) --------
 
@@ -442,6 +75,12 @@ constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"
 constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM"};
 constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py NomicBertModel (not its MoE form)
 constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
+constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptneox.py GPTNeoXModel
+constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // starcoder.py StarCoderModel
+constexpr std::string_view kOlmoClasses[] = {"OlmoForCausalLM"};  // olmo.py OlmoModel (not hf_olmo's OLMoForCausalLM layout)
+constexpr std::string_view kBloomClasses[] = {"BloomForCausalLM", "BloomModel"};  // bloom.py BloomModel
+constexpr std::string_view kMiniCPMClasses[] = {"MiniCPMForCausalLM"};  // minicpm.py MiniCPMModel
+constexpr std::string_view kInternLM2Classes[] = {"InternLM2ForCausalLM"};  // internlm.py InternLM2Model
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
@@ -453,9 +92,9 @@ using GR = GeneratedRule;
 // clang-format off
 constexpr ArchRow kRows[] = {
     // hf_classes        gguf        vocab              hparams       kinds            permute transpose experts       generated
-    //   GGUF → HF: hf_class, model_type, hidden_act, norm+1, sandwich, names
+    //   GGUF → HF: hf_class, model_type, hidden_act, norm+1, sandwich, names; the class's own filter/modify_tensors
     {kLlamaClasses,    "llama",    VocabStyle::Llama, HR::Llama,    kKinds_llama,    true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "LlamaForCausalLM", "llama", "silu", false, false, kLlamaHfNames},
+        "LlamaForCausalLM", "llama", "silu", false, false, kLlamaHfNames, &classes::kLlama},
     // GGUF → HF only: an older llama.cpp architecture name.
     {{},               "mistral",  VocabStyle::Llama, HR::None,     kKinds_llama,    true,  false, ER::None,     GR::None,
         "MistralForCausalLM", "mistral", "silu", false, false, kLlamaHfNames},
@@ -470,25 +109,25 @@ constexpr ArchRow kRows[] = {
     {kGpt2Classes,     "gpt2",     VocabStyle::Gpt2,  HR::Gpt2,     kKinds_gpt2,     false, true,  ER::None,     GR::None,
         "GPT2LMHeadModel", "gpt2", "gelu_new", false, false, kGpt2HfNames},
     {kGemmaClasses,    "gemma",    VocabStyle::Gemma, HR::Gemma,    kKinds_gemma,    false, false, ER::None,     GR::None,
-        "GemmaForCausalLM", "gemma", "gelu_pytorch_tanh", true, false, kPlainHfNames},
+        "GemmaForCausalLM", "gemma", "gelu_pytorch_tanh", true, false, kPlainHfNames, &classes::kGemma},
     {kGemma2Classes,   "gemma2",   VocabStyle::Gemma2, HR::Gemma2,  kKinds_gemma2,   false, false, ER::None,     GR::None,
-        "Gemma2ForCausalLM", "gemma2", "gelu_pytorch_tanh", true, true, kSandwichHfNames},
+        "Gemma2ForCausalLM", "gemma2", "gelu_pytorch_tanh", true, true, kSandwichHfNames, &classes::kGemma},
     {kGemma3Classes,   "gemma3",   VocabStyle::Gemma3, HR::Gemma3,  kKinds_gemma3,   false, false, ER::None,     GR::None,
-        "Gemma3ForCausalLM", "gemma3_text", "gelu_pytorch_tanh", true, true, kSandwichHfNames, true},
+        "Gemma3ForCausalLM", "gemma3_text", "gelu_pytorch_tanh", true, true, kSandwichHfNames, nullptr, true},
     {kGraniteClasses,  "granite",  VocabStyle::Llama, HR::Granite,  kKinds_granite,  true,  false, ER::Mixtral,  GR::None,
-        "GraniteForCausalLM", "granite", "silu", false, false, kPlainHfNames},
+        "GraniteForCausalLM", "granite", "silu", false, false, kPlainHfNames, &classes::kGranite},
     {kOlmo2Classes,    "olmo2",    VocabStyle::Gpt2,  HR::Olmo2,    kKinds_olmo2,    false, false, ER::None,     GR::None,
         "Olmo2ForCausalLM", "olmo2", "silu", false, false, kSandwichHfNames},
     {kMistral3Classes, "mistral3", VocabStyle::Llama, HR::Mistral3, kKinds_mistral3, true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "Ministral3ForCausalLM", "ministral3", "silu", false, false, kPlainHfNames},
+        "Ministral3ForCausalLM", "ministral3", "silu", false, false, kPlainHfNames, &classes::kLlama},
     {kDeepseek2Classes, "deepseek2", VocabStyle::Gpt2, HR::Deepseek2, kKinds_deepseek2, false, false, ER::Deepseek2, GR::None,
-        "DeepseekV3ForCausalLM", "deepseek_v3", "silu", false, false, kDeepseek2HfNames},
+        "DeepseekV3ForCausalLM", "deepseek_v3", "silu", false, false, kDeepseek2HfNames, &classes::kDeepseek2},
     {kGptOssClasses,   "gpt-oss",  VocabStyle::Gpt2,  HR::GptOss,   kKinds_gpt_oss,  false, false, ER::None,     GR::None,
-        "GptOssForCausalLM", "gpt_oss", "silu", false, false, kGptOssHfNames},
+        "GptOssForCausalLM", "gpt_oss", "silu", false, false, kGptOssHfNames, &classes::kGptOss},
     {kSmolLM3Classes,  "smollm3",  VocabStyle::Llama, HR::Llama,    kKinds_smollm3,  true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "SmolLM3ForCausalLM", "smollm3", "silu", false, false, kPlainHfNames},
+        "SmolLM3ForCausalLM", "smollm3", "silu", false, false, kPlainHfNames, &classes::kLlama},
     {kArceeClasses,    "arcee",    VocabStyle::Llama, HR::Arcee,    kKinds_arcee,    true,  false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "ArceeForCausalLM", "arcee", "relu2", false, false, kPlainHfNames},
+        "ArceeForCausalLM", "arcee", "relu2", false, false, kPlainHfNames, &classes::kLlama},
     {kSeedOssClasses,  "seed_oss", VocabStyle::Gpt2,  HR::Text,     kKinds_seed_oss, false, false, ER::None,     GR::None,
         "SeedOssForCausalLM", "seed_oss", "silu", false, false, kSandwichHfNames},
     {kStarcoder2Classes, "starcoder2", VocabStyle::Gpt2, HR::Text,  kKinds_starcoder2, false, false, ER::None,   GR::None,
@@ -510,41 +149,54 @@ constexpr ArchRow kRows[] = {
     {kPhi2Classes,     "phi2",     VocabStyle::Gpt2,  HR::Phi2,     kKinds_phi2,     false, false, ER::None,     GR::None,
         "PhiForCausalLM", "phi", "gelu_new", false, false, kPhi2HfNames},
     {kInternLM3Classes, "llama",   VocabStyle::InternLM3, HR::Llama, kKinds_llama,   true,  false, ER::None,     GR::None,
-        "LlamaForCausalLM", "llama", "silu", false, false, {}},
+        "LlamaForCausalLM", "llama", "silu", false, false, {}, &classes::kLlama},
     {kMiniMaxM2Classes, "minimax-m2", VocabStyle::Gpt2, HR::MiniMaxM2, kKinds_minimax_m2, false, false, ER::Mixtral, GR::None,
         "MiniMaxM2ForCausalLM", "minimax_m2", "silu", false, false, kMiniMaxM2HfNames},
     {kErnie4_5Classes, "ernie4_5", VocabStyle::Ernie4_5, HR::Ernie4_5, kKinds_ernie4_5, false, false, ER::None, GR::None,
-        "Ernie4_5ForCausalLM", "ernie4_5", "silu", false, false, kPlainHfNames},
+        "Ernie4_5ForCausalLM", "ernie4_5", "silu", false, false, kPlainHfNames, &classes::kErnie4_5},
     {kGlm4Classes,     "glm4",     VocabStyle::Glm4,  HR::Glm4,     kKinds_glm4,     false, false, ER::None,     GR::None,
         "Glm4ForCausalLM", "glm4", "silu", false, false, kGlm4HfNames},
     {kGlm4MoeClasses,  "glm4moe",  VocabStyle::Glm,   HR::Glm4Moe,  kKinds_glm4moe,  false, false, ER::Deepseek2, GR::None,
-        "Glm4MoeForCausalLM", "glm4_moe", "silu", false, false, kGlm4MoeHfNames},
+        "Glm4MoeForCausalLM", "glm4_moe", "silu", false, false, kGlm4MoeHfNames, &classes::kGlm4Moe},
     {kFalconClasses,   "falcon",   VocabStyle::Gpt2,  HR::Falcon,   kKinds_falcon,   false, false, ER::None,     GR::None,
-        "FalconForCausalLM", "falcon", "gelu", false, false, kFalconHfNames},
+        "FalconForCausalLM", "falcon", "gelu", false, false, kFalconHfNames, &classes::kFalcon},
     {kErnie4_5MoeClasses, "ernie4_5-moe", VocabStyle::Ernie4_5, HR::Ernie4_5Moe, kKinds_ernie4_5_moe, false, false, ER::Ernie4_5Moe, GR::None,
-        "Ernie4_5_MoeForCausalLM", "ernie4_5_moe", "silu", false, false, kErnieMoeHfNames},
+        "Ernie4_5_MoeForCausalLM", "ernie4_5_moe", "silu", false, false, kErnieMoeHfNames, &classes::kErnie4_5Moe},
     // The way back is the text class, Llama4ForCausalLM (the GGUF holds no vision tower).
     {kLlama4Classes,   "llama4",   VocabStyle::Gpt2,  HR::Llama4,   kKinds_llama4,   false, false, ER::Mixtral,  GR::Llama3RopeFreqs,
-        "Llama4ForCausalLM", "llama4_text", "silu", false, false, kLlama4HfNames},
+        "Llama4ForCausalLM", "llama4_text", "silu", false, false, kLlama4HfNames, &classes::kLlama4},
     {kLfm2Classes,     "lfm2",     VocabStyle::Gpt2,  HR::Lfm2,     kKinds_lfm2,     false, false, ER::None,     GR::None,
-        "Lfm2ForCausalLM", "lfm2", "silu", false, false, kLfm2HfNames},
+        "Lfm2ForCausalLM", "lfm2", "silu", false, false, kLfm2HfNames, &classes::kLfm2},
     {kGraniteMoeClasses, "granitemoe", VocabStyle::Llama, HR::GraniteMoe, kKinds_granitemoe, true, false, ER::None, GR::None,
-        "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, kGraniteMoeHfNames},
+        "GraniteMoeSharedForCausalLM", "granitemoeshared", "silu", false, false, kGraniteMoeHfNames, &classes::kGraniteMoe},
     // HF → GGUF only: the way back would need the vision tower the GGUF does not hold.
     {kQwen2VlClasses,  "qwen2vl",  VocabStyle::Qwen2, HR::Text,     kKinds_qwen2vl,  false, false, ER::None,     GR::None,
-        "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}},
+        "Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "silu", false, false, {}, &classes::kQwen2VL},
     {kQwen3VlClasses,  "qwen3vl",  VocabStyle::Qwen2, HR::Qwen3VL,  kKinds_qwen3vl,  false, false, ER::None,     GR::None,
-        "Qwen3VLForConditionalGeneration", "qwen3_vl", "silu", false, false, {}},
+        "Qwen3VLForConditionalGeneration", "qwen3_vl", "silu", false, false, {}, &classes::kQwen3VL},
     {kQwen3VlMoeClasses, "qwen3vlmoe", VocabStyle::Gpt2, HR::Qwen3VLMoe, kKinds_qwen3vlmoe, false, false, ER::Qwen2Moe, GR::None,
-        "Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "silu", false, false, {}},
+        "Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "silu", false, false, {}, &classes::kQwen3VLMoe},
     {kHunYuanDenseClasses, "hunyuan-dense", VocabStyle::HunYuan, HR::HunYuanDense, kKinds_hunyuan_dense, false, false, ER::None, GR::None,
-        "HunYuanDenseV1ForCausalLM", "hunyuan_v1_dense", "silu", false, false, kHunYuanHfNames},
+        "HunYuanDenseV1ForCausalLM", "hunyuan_v1_dense", "silu", false, false, kHunYuanHfNames, &classes::kHunYuanDense},
     {kBertClasses,     "bert",     VocabStyle::Bert,  HR::Bert,     kKinds_bert,     false, false, ER::None,     GR::None,
-        "BertModel", "bert", "gelu", false, false, kBertHfNames},
+        "BertModel", "bert", "gelu", false, false, kBertHfNames, &classes::kBert},
     {kNomicBertClasses, "nomic-bert", VocabStyle::Bert, HR::NomicBert, kKinds_nomic_bert, false, false, ER::None, GR::None,
-        "NomicBertModel", "nomic_bert", "swiglu", false, false, kNomicBertHfNames},
+        "NomicBertModel", "nomic_bert", "swiglu", false, false, kNomicBertHfNames, &classes::kNomicBert},
     {kModernBertClasses, "modern-bert", VocabStyle::ModernBert, HR::ModernBert, kKinds_modern_bert, false, false, ER::None, GR::None,
-        "ModernBertModel", "modernbert", "gelu", false, false, kModernBertHfNames},
+        "ModernBertModel", "modernbert", "gelu", false, false, kModernBertHfNames, &classes::kModernBert},
+    {kGptNeoXClasses,  "gptneox",  VocabStyle::Gpt2,  HR::GptNeoX,  kKinds_gptneox,  false, false, ER::None,     GR::None,
+        "GPTNeoXForCausalLM", "gpt_neox", "gelu", false, false, kGptNeoXHfNames, &classes::kGptNeoX},
+    {kStarCoderClasses, "starcoder", VocabStyle::Gpt2, HR::StarCoder, kKinds_starcoder, false, false, ER::None,   GR::None,
+        "GPTBigCodeForCausalLM", "gpt_bigcode", "gelu_pytorch_tanh", false, false, kGpt2HfNames},
+    // OLMo 1's LayerNorms have no weights: the common names without their norms.
+    {kOlmoClasses,     "olmo",     VocabStyle::Gpt2,  HR::Olmo,     kKinds_olmo,     true,  false, ER::None,     GR::None,
+        "OlmoForCausalLM", "olmo", "silu", false, false, kCommonHfNames, &classes::kOlmo},
+    {kBloomClasses,    "bloom",    VocabStyle::Gpt2,  HR::Bloom,    kKinds_bloom,    false, false, ER::None,     GR::None,
+        "BloomForCausalLM", "bloom", "gelu", false, false, kBloomHfNames, &classes::kBloom},
+    {kMiniCPMClasses,  "minicpm",  VocabStyle::SentencePiece, HR::MiniCPM, kKinds_minicpm, true, false, ER::None, GR::None,
+        "MiniCPMForCausalLM", "minicpm", "silu", false, false, kPlainHfNames, &classes::kMiniCPM},
+    {kInternLM2Classes, "internlm2", VocabStyle::InternLM2, HR::Text, kKinds_internlm2, false, false, ER::None,  GR::None,
+        "InternLM2ForCausalLM", "internlm2", "silu", false, false, kInternLM2HfNames, &classes::kInternLM2},
 };
 // Rows with hf_names, in table order, are hf_layout_architectures(): keep that list's order.
 // clang-format on

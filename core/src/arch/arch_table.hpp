@@ -18,15 +18,19 @@
 // (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
 // falcon.py (FalconModel), ernie.py (Ernie4_5Model, Ernie4_5MoeModel), llama.py (Llama4Model),
 // qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model), hunyuan.py (HunYuanModel, dense),
-// bert.py (BertModel, NomicBertModel, ModernBertModel),
+// bert.py (BertModel, NomicBertModel, ModernBertModel), gptneox.py (GPTNeoXModel), starcoder.py
+// (StarCoderModel), bloom.py (BloomModel), olmo.py (OlmoModel), minicpm.py (MiniCPMModel), internlm.py
+// (InternLM2Model),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
 // (tools/gen_arch_tensor_names.py).
 //
 // Adding an architecture = one ArchRow in arch_table.cc (+ its kind list from
-// the generator); a new *kind* of behaviour = one enumerator of HparamsRule /
-// ExpertRule / GeneratedRule / TensorTransform::Kind and its code.
+// the generator, its HF names in arch_hf_names.hpp); a new *kind* of behaviour =
+// one enumerator of HparamsRule / ExpertRule / GeneratedRule / TensorTransform::Kind
+// and its code, or the class's own filter/modify_tensors as a ClassTensors
+// (class_tensors.hpp) the row names.
 //
 // Typical HF → GGUF use (the plan transform):
 //   HfConfig cfg = HfConfig::load(dir + "/config.json");
@@ -151,6 +155,20 @@ enum class HparamsRule : std::uint8_t {
     /// ModernBertModel: BertModel's, then attention.sliding_window (local_attention), its pattern
     /// (global_attn_every_n_layers), rope.scaling.type none, vocab_size, hidden_activation; `model.` prefixes removed.
     ModernBert,
+    /// GPTNeoXModel (Pythia, Dolly v2): its own list (partial rotary from rotary_pct, use_parallel_residual), no
+    /// general.file_type; the fused query_key_value regrouped from per-head [q, k, v] (TensorTransform::RegroupQkv).
+    GptNeoX,
+    /// StarCoderModel (GPTBigCode: StarCoder 1, SantaCoder): its own list (feed-forward 4 · n_embd, one KV head).
+    StarCoder,
+    /// OlmoModel (OLMo 1, the transformers form): TextModel's, then the LayerNorm epsilon 1e-5 and clamp_kqv
+    /// (clip_qkv); no norm weights; q_proj/k_proj weights permuted as LlamaModel's (not biases).
+    Olmo,
+    /// BloomModel: its own list (context from seq_length, else the width); `transformer.` removed and the fused
+    /// query_key_value regrouped from per-head [q, k, v] (TensorTransform::RegroupQkv), weight and bias.
+    Bloom,
+    /// MiniCPMModel (MiniCPM 1 / 2): TextModel's, then the embedding, residual and logit scales (scale_emb,
+    /// scale_depth, dim_model_base); q_proj/k_proj weights permuted as LlamaModel's; SentencePiece vocabulary.
+    MiniCPM,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -198,6 +216,8 @@ struct HfTensorName {
     HfJoin join{};
 };
 
+struct ClassTensors;
+
 /// One architecture.
 struct ArchRow {
     /// HF → GGUF: config.json `architectures[0]` values converted with this row
@@ -222,6 +242,8 @@ struct ArchRow {
     /// GGUF → HF tensor names: the canonical HF template for each GGUF kind
     /// this row converts back (suffix ".weight"/".bias" carried over).
     std::span<const HfTensorName> hf_names;
+    /// HF → GGUF: the class's own filter_tensors / modify_tensors (class_tensors.hpp), or none.
+    const ClassTensors* tensors = nullptr;
     /// HF → GGUF, Gemma3Model.modify_tensors: `embed_tokens` keeps only the
     /// first n_vocab rows (the tokenizer's size, hf_to_gguf.cc); with
     /// `norm_plus_one`, tensors named "…norm.weight" get + 1 (TensorTransform::AddOne).
@@ -289,6 +311,7 @@ const ArchRow& hf_arch_for_config(const HfConfig& cfg);
 struct ArchKvs {
     std::vector<MetaKv> before_file_type;
     std::vector<MetaKv> after_file_type;
+    bool file_type = true;  ///< false: the class writes no general.file_type (GPTNeoXModel)
 };
 
 /// set_gguf_parameters() of the row's class (`HparamsRule`). `model_dir` (may
@@ -374,13 +397,18 @@ struct TensorTransform {
         ExpertTransposeStrided,
         /// GptOssModel, gate_up_proj_bias [E, 2F]: `[..., parity::stride]` (n_head = stride, row_begin = parity).
         StridedCols,
-        /// FalconModel: the fused query_key_value rows, stored per KV group as [q × n_head/n_kv, k, v] heads,
+        /// FalconModel (GPTNeoXModel, BloomModel: one group per head, weight and bias): the fused query_key_value
+        /// rows, stored per KV group as [q × n_head/n_kv, k, v] heads,
         /// written as every q head, then every k head, then every v head (the "jploski" layout; rows
-        /// falcon_qkv_source_rows(n_head, n_kv_head, head_dim)). Falcon-7B's one group is the identity.
+        /// qkv_regroup_source_rows(n_head, n_kv_head, head_dim)). Falcon-7B's one group is the identity.
         RegroupQkv,
         /// Llama4Model fused experts [E, A, B]: transpose(-1, -2) → [E, B, A], then keep rows [row_begin, row_end)
         /// of dim 1 (gate_up_proj: the first or second half; down_proj: all rows).
         ExpertTransposeRows,
+        /// InternLM2Model's wqkv, stored per KV group as [q × n_head/n_kv, k, v] heads: every q head (permuted as
+        /// LlamaModel's with n_head), every k head (with n_kv_head), every v head (internlm2_qkv_source_rows),
+        /// then rows [row_begin, row_end) of those: the part written (q, k or v).
+        GroupedQkvPart,
     };
     Kind kind = Kind::None;
     std::uint64_t n_head = 0;                   ///< PermuteQK, RegroupQkv
@@ -421,11 +449,52 @@ std::optional<std::string> map_tensor_name(const ArchRow& row, std::uint64_t blo
 /// \throws Error{Malformed} when rows is not n_head × an even head size.
 std::uint64_t llama_permute_source_row(std::uint64_t gguf_row, std::uint64_t rows, std::uint64_t n_head);
 
-/// FalconModel.modify_tensors' regrouping of query_key_value: the stored row that becomes each
-/// written row, for `n_head` query heads in `n_kv_head` groups of head_dim rows each (stored
-/// (n_head + 2·n_kv_head)·head_dim rows: per group its n_head/n_kv_head q heads, one k, one v).
+/// The regrouping of a fused query_key_value (FalconModel, and with n_kv_head = n_head GPTNeoXModel and
+/// BloomModel): the stored row that becomes each written row, for `n_head` query heads in `n_kv_head` groups
+/// of head_dim rows each (stored (n_head + 2·n_kv_head)·head_dim rows: per group its n_head/n_kv_head q
+/// heads, one k, one v; written every q, then every k, then every v).
 /// \throws Error{Malformed} when n_kv_head is 0 or does not divide n_head.
-std::vector<std::uint64_t> falcon_qkv_source_rows(std::uint64_t n_head, std::uint64_t n_kv_head, std::uint64_t head_dim);
+std::vector<std::uint64_t> qkv_regroup_source_rows(std::uint64_t n_head, std::uint64_t n_kv_head, std::uint64_t head_dim);
+
+/// InternLM2Model.modify_tensors' view of wqkv: the stored row of each row of [q; k; v] as it writes them (the q
+/// and k heads regrouped from the KV groups and permuted as LlamaModel.permute does, v regrouped).
+/// \throws Error{Malformed} when n_kv_head is 0 or does not divide n_head, or a head size is odd.
+std::vector<std::uint64_t> internlm2_qkv_source_rows(std::uint64_t n_head, std::uint64_t n_kv_head, std::uint64_t head_dim);
+
+/// The config values a class's modify_tensors reads (TensorMapper's constructor; 0 when unset).
+struct ClassHparams {
+    std::uint64_t block_count = 0, n_head = 0, n_kv_head = 0, n_experts = 0;
+    std::uint64_t head_dim = 0;                 ///< Ernie 4.5's fused qkv split, Falcon's / GPT-NeoX's query_key_value regrouping
+    std::uint64_t embd = 0;                     ///< GPT-NeoX, BLOOM: hidden_size (n_embed)
+    std::uint64_t moe_ff = 0, shared_ff = 0;    ///< GraniteMoe: intermediate_size, shared_intermediate_size
+    bool has_experts = false;                   ///< GraniteMoe: num_local_experts truthy
+    bool tied = false;                          ///< DeepSeek, HunYuan: tie_word_embeddings (lm_head skipped)
+    std::uint64_t mla_kv_heads = 0, mla_v = 0, mla_nope = 0;  ///< DeepSeek kv_b_proj split (from config.json)
+};
+
+/// What a class's modify_tensors sees besides the tensor: the row, config.json's path, its values.
+struct ClassTensorCtx {
+    const ArchRow& row;
+    const std::string& file;
+    const ClassHparams& hp;
+    /// One tensor under the GGUF name map_tensor_name() gives `name`.
+    /// \throws Error{Unsupported} "cannot map tensor" naming `hf_source` when it has none.
+    std::vector<MappedTensor> one(std::string name, std::string_view hf_source, std::vector<std::uint64_t> shape,
+                                  TensorTransform tr) const;
+};
+
+/// A converter class's own filter_tensors / modify_tensors, as one row of the table names them.
+struct ClassTensors {
+    /// filter_tensors, before TextModel's: renames `name` in place; false drops the tensor.
+    bool (*filter)(std::string& name) = nullptr;
+    /// The config values its modify_tensors reads (after the row's generic ones).
+    void (*read)(ClassHparams& hp, const HfConfig& cfg) = nullptr;
+    /// modify_tensors, before the generic part (norm + 1, the embedding cut, Conv1D transposes, experts):
+    /// what the converter writes for this tensor, or nullopt to go on with `name`, `shape` and `tr` as changed.
+    std::optional<std::vector<MappedTensor>> (*modify)(const ClassTensorCtx& c, std::string& name, std::string_view hf_name,
+                                                       std::vector<std::uint64_t>& shape, TensorTransform& tr,
+                                                       std::optional<std::uint64_t> bid) = nullptr;
+};
 
 /// The converter's modify_tensors for one architecture, fed HF tensors in the
 /// converter's order (converter_order(), names as filter_tensor_name() gives).
@@ -460,14 +529,8 @@ private:
                                   TensorTransform tr) const;
     const ArchRow& row_;
     std::string file_;
-    std::uint64_t block_count_ = 0, n_head_ = 0, n_kv_head_ = 0, n_experts_ = 0;
-    std::uint64_t head_dim_ = 0;  ///< Ernie 4.5: head_dim (or hidden_size // heads) for the fused qkv split
-    std::uint64_t moe_ff_ = 0, shared_ff_ = 0;  ///< GraniteMoe: intermediate_size, shared_intermediate_size
-    std::uint64_t falcon_head_dim_ = 0;         ///< Falcon: hidden_size // n_head (query_key_value regrouping)
-    bool has_experts_ = false;                  ///< GraniteMoe: num_local_experts truthy
+    ClassHparams hp_;
     std::optional<std::uint64_t> vocab_rows_;  ///< Gemma 3: embedding rows kept
-    bool tied_ = false;                        ///< DeepSeek: tie_word_embeddings (lm_head skipped)
-    std::uint64_t mla_kv_heads_ = 0, mla_v_ = 0, mla_nope_ = 0;  ///< DeepSeek kv_b_proj split (from config.json)
     /// Buffered experts per block id, only for blocks that have some: never
     /// sized by the config's block count (a config.json may declare 10^11 layers).
     std::map<std::uint64_t, std::vector<Buffered>> experts_;

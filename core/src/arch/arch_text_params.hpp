@@ -67,6 +67,29 @@ MetaValue partial_rope_dim(const HfConfig& cfg, const PyNum& factor);
 /// (Glm4Model, Glm4MoeModel), as U32. \throws as exact() / floordiv(); Error{BadJson} for a mistyped head_dim.
 MetaValue head_rope_dim(const HfConfig& cfg, const PyNum& factor);
 
+/// GPTNeoXModel.set_gguf_parameters (arch_classic_params.cc): its own list — context, embedding, blocks,
+/// feed-forward, int(rotary_pct · head size), heads, use_parallel_residual (true by default), the LayerNorm
+/// epsilon — and no general.file_type (res.file_type false). \throws as hparam_kvs() (rotary_pct required).
+void gptneox_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
+
+/// StarCoderModel.set_gguf_parameters (GPTBigCodeForCausalLM, arch_classic_params.cc): n_positions, n_embd,
+/// feed-forward 4 · n_embd, blocks, n_head, one KV head, layer_norm_epsilon. \throws as hparam_kvs();
+/// Error{Unsupported} for multi_query false (the converter still writes one KV head).
+void starcoder_params(const HfConfig& cfg, KvOut& kv);
+
+/// OlmoModel.set_gguf_parameters (OLMo 1, arch_classic_params.cc): TextModel's, then the LayerNorm epsilon 1e-5
+/// (in place when TextModel's list wrote one) and attention.clamp_kqv from clip_qkv when not null.
+void olmo_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
+
+/// BloomModel.set_gguf_parameters (arch_classic_params.cc): context seq_length (else the width, as the converter
+/// does), hidden_size / n_embed, feed-forward 4 × width, blocks, n_head for both head counts, layer_norm_epsilon.
+void bloom_params(const HfConfig& cfg, KvOut& kv);
+
+/// MiniCPMModel.set_gguf_parameters (arch_classic_params.cc): TextModel's, then embedding_scale (scale_emb),
+/// residual_scale (scale_depth / √num_hidden_layers), logit_scale (hidden_size / dim_model_base). \throws as
+/// hparam_kvs(); Error{Unsupported} for LongRoPE factors (its generated rope_factors tensors are not written here).
+void minicpm_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
+
 /// LFM2Model.set_gguf_parameters (arch_hybrid_params.cc): TextModel's list with attention.head_count_kv an
 /// INT32 array (num_key_value_heads per layer_types entry, 0 for "conv" layers), then vocab_size,
 /// shortconv.l_cache, the rms eps from norm_eps and feed_forward_length as _add_feed_forward_length computes

@@ -235,7 +235,17 @@ HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
                     case arch::TensorTransform::Kind::RegroupQkv: {  // Falcon's query_key_value
                         const auto& tr = mt.transform;
                         try {
-                            r = make_row_gather_recipe(r, s.shape, arch::falcon_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
+                            r = make_row_gather_recipe(r, s.shape, arch::qkv_regroup_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
+                    case arch::TensorTransform::Kind::GroupedQkvPart: {  // InternLM2's wqkv: q, k or v
+                        const auto& tr = mt.transform;
+                        try {
+                            r = make_row_gather_recipe(r, s.shape, arch::internlm2_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
+                            r = detail::make_row_range_recipe(r, tr.row_begin, tr.row_end - tr.row_begin);
                         } catch (const Error& e) {
                             throw e.with_tensor(s.name).with_file(cat.path);
                         }
@@ -364,7 +374,7 @@ std::vector<MetaKv> build_kvs(const Catalog& cat, const HfModel& m, std::uint32_
 
     const auto hp = arch::hparam_kvs(*m.row, *m.cfg, m.dir);
     kvs.insert(kvs.end(), hp.before_file_type.begin(), hp.before_file_type.end());
-    kvs.push_back({"general.file_type", MetaValue::u32(ftype)});
+    if (hp.file_type) kvs.push_back({"general.file_type", MetaValue::u32(ftype)});
     kvs.insert(kvs.end(), hp.after_file_type.begin(), hp.after_file_type.end());
     kvs.push_back({"general.quantization_version", MetaValue::u32(2)});
 

@@ -283,6 +283,30 @@ void llama4_config(ConfigWriter& c, const GgufKeys& kv, std::uint64_t layers) {
     (void)kv;
 }
 
+/// MiniCPMModel's scales back: scale_emb (embedding_scale), dim_model_base (hidden / logit_scale) and scale_depth
+/// (residual_scale · √layers), each the shortest decimal the converter turns into the stored F32; the remote code's
+/// auto_map (transformers has no MiniCPM class of its own).
+void minicpm_scales(ConfigWriter& c, const GgufKeys& kv, std::uint64_t hidden, std::uint64_t layers) {
+    JsonWriter& w = c.w;
+    c.number("scale_emb", "embedding_scale");
+    const std::string a = c.prefix();
+    for (const char* k : {"logit_scale", "residual_scale"}) {
+        const MetaValue* m = kv.catalog().meta(a + k);
+        if (!m || !m->is_float()) continue;
+        kv.mark(a + k);
+        const float v = static_cast<float>(*meta_number(*m));
+        const double h = static_cast<double>(hidden), root = std::pow(static_cast<double>(layers), 0.5);
+        if (std::string_view(k) == "logit_scale")
+            w.key("dim_model_base").raw(f32_preimage(v, h / v, [&](double x) { return h / x; }).value_or(meta_json(MetaValue::f64(h / v))));
+        else
+            w.key("scale_depth").raw(f32_preimage(v, v * root, [&](double x) { return x / root; }).value_or(meta_json(MetaValue::f64(v * root))));
+    }
+    w.key("auto_map").begin_object();
+    w.key("AutoConfig").value("openbmb/MiniCPM-2B-sft-bf16--configuration_minicpm.MiniCPMConfig");
+    w.key("AutoModelForCausalLM").value("openbmb/MiniCPM-2B-sft-bf16--modeling_minicpm.MiniCPMForCausalLM");
+    w.end_object();
+}
+
 std::string_view model_type_for(const arch::ArchRow& row, std::string_view cls) {
     if (cls == "MixtralForCausalLM") return "mixtral";
     if (cls == "Olmo3ForCausalLM") return "olmo3";
@@ -352,6 +376,9 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     if (row.gguf == "gpt2") return gpt2_config(row, kv, f);
     if (row.gguf == "falcon") return falcon_config(row, kv, f);
     if (row.gguf == "bert") return bert_config(row, kv, f);
+    if (row.gguf == "gptneox") return gptneox_config(row, kv, f);
+    if (row.gguf == "starcoder") return starcoder_config(row, kv, f);
+    if (row.gguf == "bloom") return bloom_config(row, kv, f);
     if (row.gguf == "nomic-bert") return nomic_bert_config(row, kv, f);
     if (row.gguf == "modern-bert") return modern_bert_config(row, kv, f);
     ConfigWriter c(row, kv);
@@ -394,8 +421,21 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     w.key(row.gguf == "exaone" ? "activation_function" : "hidden_act").value(row.hidden_act);
     if (row.norm_plus_one) w.key("hidden_activation").value(row.hidden_act);
     c.number("rms_norm_eps", "attention.layer_norm_rms_epsilon");
-    c.number(row.gguf == "starcoder2" ? "norm_epsilon" : row.gguf == "exaone" ? "layer_norm_epsilon" : "layer_norm_eps",
-             "attention.layer_norm_epsilon");
+    if (row.gguf == "olmo") {  // OlmoModel writes 1e-5 whatever config.json says; clip_qkv as clamp_kqv
+        c.mark("attention.layer_norm_epsilon");
+        c.number("clip_qkv", "attention.clamp_kqv");
+    } else {
+        c.number(row.gguf == "starcoder2" ? "norm_epsilon" : row.gguf == "exaone" ? "layer_norm_epsilon" : "layer_norm_eps",
+                 "attention.layer_norm_epsilon");
+    }
+    if (row.gguf == "minicpm") minicpm_scales(c, kv, hidden, layers);
+    if (row.gguf == "internlm2") {  // remote code: InternLM2's own config and model classes
+        w.key("bias").value(false);
+        w.key("auto_map").begin_object();
+        w.key("AutoConfig").value("internlm/internlm2-chat-7b--configuration_internlm2.InternLM2Config");
+        w.key("AutoModelForCausalLM").value("internlm/internlm2-chat-7b--modeling_internlm2.InternLM2ForCausalLM");
+        w.end_object();
+    }
     if (row.gguf == "hunyuan-dense") hunyuan_rope(c, kv, head_dim);
     else c.number("rope_theta", "rope.freq_base");
     c.number("max_position_embeddings", "context_length");
@@ -433,7 +473,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     // Biases.
     if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
                       "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4", "glm4moe", "granitemoe",
-                      "gpt-oss", "llama4", "deepseek2", "mistral3", "hunyuan-dense"}))
+                      "gpt-oss", "llama4", "deepseek2", "mistral3", "hunyuan-dense", "olmo"}))
         w.key("attention_bias").value(f.attention_bias);
     if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss", "mistral3"})) w.key("mlp_bias").value(false);
     if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);

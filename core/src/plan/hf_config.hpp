@@ -99,6 +99,22 @@ std::string nomic_bert_config(const arch::ArchRow& row, const GgufKeys& kv, cons
 ///         {arch}.vocab_size differs from token_embd.weight's rows.
 std::string modern_bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
 
+/// config.json of a `gptneox` GGUF (hf_config_classic.cc): GPTNeoXConfig's names (hidden_size, intermediate_size,
+/// num_hidden_layers, num_attention_heads, max_position_embeddings, rotary_pct = rope.dimension_count / head size,
+/// use_parallel_residual, layer_norm_eps, attention_bias from attn_qkv.bias) with the base 10000 llama.cpp assumes.
+/// \throws as hf_config_json(); Error{Malformed} when the rotary count exceeds the head size.
+std::string gptneox_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
+
+/// config.json of a `starcoder` GGUF (hf_config_classic.cc): GPTBigCodeConfig's names (n_embd, n_inner, n_layer, n_head,
+/// n_positions, layer_norm_epsilon, multi_query). \throws as hf_config_json(); Error{Unsupported} for more than one
+/// KV head or a feed-forward length other than 4 × n_embd (the converter's).
+std::string starcoder_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
+
+/// config.json of a `bloom` GGUF (hf_config_classic.cc): BloomConfig's names (hidden_size, n_layer, n_head,
+/// layer_norm_epsilon) and seq_length for the context the converter wrote. \throws as hf_config_json();
+/// Error{Unsupported} for a feed-forward length other than 4 × hidden or fewer KV heads than heads.
+std::string bloom_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
+
 /// The sentence-transformers files that carry `{arch}.pooling_type` back (hf_config_bert.cc):
 /// modules.json (Transformer, then Pooling at "1_Pooling") and 1_Pooling/config.json with the one
 /// pooling_mode_* flag of the type (1 mean_tokens, 2 cls_token, 3 lasttoken), as _try_set_pooling_type

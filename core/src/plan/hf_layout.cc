@@ -399,16 +399,27 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     detail::HfConfigFacts facts;
     facts.out_dtype = out_dtype;
     // Falcon: the 40B layout (ln_attn → attn_norm_2, ln_mlp → attn_norm) or 7B's input_layernorm; the fused
-    // query_key_value back from all q, all k, all v to transformers' per-KV-group [q…, k, v].
-    std::vector<std::uint64_t> falcon_qkv_rows;
-    if (a == "falcon") {
+    // query_key_value back from all q, all k, all v to transformers' per-KV-group [q…, k, v] (GPT-NeoX, BLOOM: a
+    // group per head, [q, k, v] per head, bias too).
+    std::vector<std::uint64_t> qkv_rows;
+    if (a == "falcon" || a == "gptneox" || a == "bloom") {
         for (const auto& lt : plan.tensors) facts.two_norms = facts.two_norms || lt.name.ends_with(".attn_norm_2.weight");
         const std::uint64_t nh = kv.required_u64(a + ".attention.head_count");
-        const std::uint64_t nkv = kv.num(a + ".attention.head_count_kv") ? kv.required_u64(a + ".attention.head_count_kv") : 1;
+        const std::uint64_t nkv = a != "falcon" ? nh : kv.num(a + ".attention.head_count_kv") ? kv.required_u64(a + ".attention.head_count_kv") : 1;
         const std::uint64_t hidden = kv.required_u64(a + ".embedding_length");
-        const auto fwd = arch::falcon_qkv_source_rows(nh, nkv, hidden / nh);  // GGUF row g = HF row fwd[g]
-        falcon_qkv_rows.assign(fwd.size(), 0);
-        for (std::uint64_t g = 0; g < fwd.size(); ++g) falcon_qkv_rows[fwd[g]] = g;
+        const auto fwd = arch::qkv_regroup_source_rows(nh, nkv, hidden / nh);  // GGUF row g = HF row fwd[g]
+        qkv_rows.assign(fwd.size(), 0);
+        for (std::uint64_t g = 0; g < fwd.size(); ++g) qkv_rows[fwd[g]] = g;
+    }
+
+    // InternLM2: q, k, v joined back into wqkv, then regrouped per KV group with the Q/K permutation undone.
+    std::vector<std::uint64_t> wqkv_rows;
+    if (a == "internlm2") {
+        const std::uint64_t nh = kv.required_u64(a + ".attention.head_count");
+        const std::uint64_t nkv = kv.num(a + ".attention.head_count_kv") ? kv.required_u64(a + ".attention.head_count_kv") : nh;
+        const auto fwd = arch::internlm2_qkv_source_rows(nh, nkv, kv.required_u64(a + ".embedding_length") / nh);
+        wqkv_rows.assign(fwd.size(), 0);
+        for (std::uint64_t g = 0; g < fwd.size(); ++g) wqkv_rows[fwd[g]] = g;
     }
 
     std::map<std::string, PendingJoin> joins;  // HF name → the parts seen so far
@@ -460,7 +471,16 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
             p.parts[j.part] = lt;
             p.entries[j.part] = entry->entry;
             if (std::all_of(p.parts.begin(), p.parts.end(), [](const auto& x) { return x.has_value(); })) {
-                res.plan.tensors.push_back(join_parts(*hf, p, b && b->suffix == "bias", cat));
+                LogicalTensor joined = join_parts(*hf, p, b && b->suffix == "bias", cat);
+                if (!wqkv_rows.empty() && b && b->suffix == "weight" && (b->part == "attn_q" || b->part == "attn_k" || b->part == "attn_v")) {
+                    if (joined.shape.size() != 2 || joined.shape[0] != wqkv_rows.size())
+                        throw Error(ErrorCode::Malformed,
+                                    "--layout hf: attn_q, attn_k and attn_v of " + std::to_string(wqkv_rows.size()) +
+                                        " rows in all ((head_count + 2 × head_count_kv) × head size) were expected",
+                                    cat.path, lt.name);
+                    joined.recipe = make_row_gather_recipe(joined.recipe, joined.shape, wqkv_rows);
+                }
+                res.plan.tensors.push_back(std::move(joined));
                 joins.erase(*hf);
             }
             continue;
@@ -474,13 +494,14 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         out.name = *hf;
         if (facts.two_norms && b && b->part == "attn_norm")  // Falcon-40B: attn_norm is ln_mlp
             out.name = "transformer.h." + std::to_string(b->layer) + ".ln_mlp." + std::string(b->suffix);
-        if (out.recipe && !falcon_qkv_rows.empty() && b && b->part == "attn_qkv") {
-            if (b->suffix != "weight" || out.shape.size() != 2 || out.shape[0] != falcon_qkv_rows.size())
+        if (out.recipe && !qkv_rows.empty() && b && b->part == "attn_qkv") {
+            const bool bias = b->suffix == "bias" && a != "falcon";
+            if (!(b->suffix == "weight" || bias) || out.shape.size() != (bias ? 1u : 2u) || out.shape[0] != qkv_rows.size())
                 throw Error(ErrorCode::Malformed,
-                            "a Falcon query_key_value weight of " + std::to_string(falcon_qkv_rows.size()) +
+                            "a query_key_value " + std::string(b->suffix) + " of " + std::to_string(qkv_rows.size()) +
                                 " rows ((head_count + 2 × head_count_kv) × head size) was expected",
                             cat.path, lt.name);
-            out.recipe = make_row_gather_recipe(out.recipe, out.shape, falcon_qkv_rows);
+            out.recipe = make_row_gather_recipe(out.recipe, out.shape, qkv_rows);
         }
         if (out.recipe && A->permute_qk && b && (b->part == "attn_q" || b->part == "attn_k")) {
             const std::uint64_t nh = b->part == "attn_q" ? heads : kv_heads;

@@ -7,6 +7,7 @@
 #include "anamnesis/error.hpp"
 #include "tokenizer/py_compat.hpp"
 
+#include <functional>
 #include <sentencepiece_processor.h>
 
 #include <exception>
@@ -251,6 +252,87 @@ std::optional<SpmVocab> sentencepiece_vocab(const std::string& dir, std::optiona
     return v;
 }
 
+/// Phi3MiniModel / InternLM2Model.set_vocab: tokenizer_config.json `added_tokens_decoder`, then tokenizer.json
+/// `added_tokens`, each token placed at its id (`place`) as user-defined (control when `special`), score −1000;
+/// `seen(content, index)` for each (InternLM2 looks for <|im_end|>).
+template <class Place>
+void override_added_tokens(SpmVocab& v, const std::string& dir, Place&& place,
+                           const std::function<void(std::string_view, std::size_t)>& seen) {
+    auto set_added = [&](std::size_t i, std::int64_t id, const std::string& content, bool special) {
+        if (seen) seen(content, i);
+        if (v.types[i] != t(SpmTokenType::Unused) && v.tokens[i] != content)
+            v.warnings.push_back("replacing token " + std::to_string(id) + ": '" + v.tokens[i] + "' -> '" + content + "'");
+        v.tokens[i] = content;
+        v.scores[i] = -1000.0f;
+        v.types[i] = t(special ? SpmTokenType::Control : SpmTokenType::UserDefined);
+    };
+
+    const std::string config_path = dir + "/tokenizer_config.json";
+    if (py::is_file(config_path))
+        for (auto& e : added_tokens_decoder(config_path)) set_added(place(e.id, config_path), e.id, e.content, e.special);
+
+    const std::string tj_path = dir + "/tokenizer.json";
+    if (py::is_file(tj_path)) {
+        auto doc = py::load_json(tj_path);
+        const auto added = py::get(doc.root(), "added_tokens", tj_path, "tokenizer.json");
+        if (added) {
+            if (added->type() != simdjson::dom::element_type::ARRAY)
+                throw Error(ErrorCode::BadJson, "added_tokens: expected an array, got " +
+                                                    std::string(detail::json_type_name(*added)),
+                            tj_path);
+            std::size_t k = 0;
+            for (py::Elem a : simdjson::dom::array(*added)) {
+                const std::string what = "added_tokens[" + std::to_string(k++) + "]";
+                const std::int64_t id = py::to_int(py::at(a, "id", tj_path, what), tj_path, what + ".id");
+                const auto content = py::str(py::at(a, "content", tj_path, what));
+                if (!content) throw Error(ErrorCode::BadJson, what + ".content: expected a string", tj_path);
+                set_added(place(id, tj_path), id, std::string(*content), py::truthy(py::get(a, "special", tj_path, what)));
+            }
+        }
+    }
+}
+
+/// normalizer_spec.add_dummy_prefix of serialized ModelProto bytes (field 3, its field 3; true when absent).
+bool add_dummy_prefix(std::string_view proto) {
+    std::size_t i = 0;
+    auto varint = [&](std::string_view b, std::size_t& at) {
+        std::uint64_t v = 0;
+        for (int shift = 0; at < b.size() && shift < 64; shift += 7) {
+            const auto c = static_cast<unsigned char>(b[at++]);
+            v |= std::uint64_t(c & 0x7f) << shift;
+            if (!(c & 0x80)) return v;
+        }
+        return v;
+    };
+    bool result = true;
+    while (i < proto.size()) {
+        const std::uint64_t key = varint(proto, i);
+        const auto field = key >> 3, wire = key & 7;
+        if (wire == 0) varint(proto, i);
+        else if (wire == 1) i += 8;
+        else if (wire == 5) i += 4;
+        else if (wire == 2) {
+            const std::uint64_t len = varint(proto, i);
+            if (len > proto.size() - std::min(i, proto.size())) break;
+            if (field == 3) {  // NormalizerSpec: its last add_dummy_prefix wins
+                const std::string_view n = proto.substr(i, len);
+                for (std::size_t j = 0; j < n.size();) {
+                    const std::uint64_t k2 = varint(n, j);
+                    if ((k2 & 7) == 0) {
+                        const std::uint64_t v = varint(n, j);
+                        if ((k2 >> 3) == 3) result = v != 0;
+                    } else if ((k2 & 7) == 2) j += varint(n, j);
+                    else if ((k2 & 7) == 1) j += 8;
+                    else if ((k2 & 7) == 5) j += 4;
+                    else break;
+                }
+            }
+            i += len;
+        } else break;
+    }
+    return result;
+}
+
 SpmVocab phi3_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size_hp) {
     const std::string model_path = dir + "/tokenizer.model";
     if (!py::is_file(model_path)) throw Error(ErrorCode::Unsupported, "Missing tokenizer.model", model_path);
@@ -287,38 +369,53 @@ SpmVocab phi3_sentencepiece_vocab(const std::string& dir, std::optional<std::uin
         }
     }
 
-    auto set_added = [&](std::size_t i, std::int64_t id, const std::string& content, bool special) {
-        if (v.types[i] != t(SpmTokenType::Unused) && v.tokens[i] != content)
-            v.warnings.push_back("replacing token " + std::to_string(id) + ": '" + v.tokens[i] + "' -> '" + content + "'");
-        v.tokens[i] = content;
-        v.scores[i] = -1000.0f;
-        v.types[i] = t(special ? SpmTokenType::Control : SpmTokenType::UserDefined);
-    };
-
-    const std::string config_path = dir + "/tokenizer_config.json";
-    if (py::is_file(config_path))
-        for (auto& e : added_tokens_decoder(config_path)) set_added(place(e.id, config_path), e.id, e.content, e.special);
-
-    const std::string tj_path = dir + "/tokenizer.json";
-    if (py::is_file(tj_path)) {
-        auto doc = py::load_json(tj_path);
-        const auto added = py::get(doc.root(), "added_tokens", tj_path, "tokenizer.json");
-        if (added) {
-            if (added->type() != simdjson::dom::element_type::ARRAY)
-                throw Error(ErrorCode::BadJson, "added_tokens: expected an array, got " +
-                                                    std::string(detail::json_type_name(*added)),
-                            tj_path);
-            std::size_t k = 0;
-            for (py::Elem a : simdjson::dom::array(*added)) {
-                const std::string what = "added_tokens[" + std::to_string(k++) + "]";
-                const std::int64_t id = py::to_int(py::at(a, "id", tj_path, what), tj_path, what + ".id");
-                const auto content = py::str(py::at(a, "content", tj_path, what));
-                if (!content) throw Error(ErrorCode::BadJson, what + ".content: expected a string", tj_path);
-                set_added(place(id, tj_path), id, std::string(*content), py::truthy(py::get(a, "special", tj_path, what)));
-            }
-        }
-    }
+    override_added_tokens(v, dir, place, nullptr);
     return v;
+}
+
+InternLM2Vocab internlm2_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size_hp) {
+    const std::string model_path = dir + "/tokenizer.model";
+    if (!py::is_file(model_path)) throw Error(ErrorCode::Unsupported, "Missing tokenizer.model (InternLM2 needs it)", model_path);
+    Model m;
+    load_model(m, model_path);
+    InternLM2Vocab r;
+    r.add_space_prefix = add_dummy_prefix(m.sp.serialized_model_proto());
+    const std::size_t n_pieces = m.size();
+    const std::uint64_t vocab_size = vocab_size_hp ? *vocab_size_hp : n_pieces;
+    if (vocab_size > n_pieces)  // tokenizer.IdToPiece(token_id) past the model's pieces
+        throw Error(ErrorCode::SizeMismatch, "vocab_size " + std::to_string(vocab_size) + " is more than the " +
+                                                 std::to_string(n_pieces) + " pieces of tokenizer.model",
+                    model_path);
+    SpmVocab& v = r.vocab;
+    v = padded(vocab_size, dir + "/config.json");
+    for (std::size_t id = 0; id < vocab_size; ++id) {
+        read_piece(m, static_cast<int>(id), v.tokens[id], v.scores[id], v.types[id]);
+        if (v.tokens[id] == std::string_view("\0", 1)) {  // the converter's replacement, so C++ does not read it as empty
+            v.warnings.push_back("InternLM2 convert token '\\x00' to '\xF0\x9F\x90\x89'!");
+            v.tokens[id] = "\xF0\x9F\x90\x89";  // U+1F409 DRAGON
+        }
+        if (v.tokens[id].starts_with("[UNUSED")) v.types[id] = t(SpmTokenType::Unused);
+    }
+    const std::string added_path = dir + "/added_tokens.json";
+    if (py::is_file(added_path))
+        for (auto& [text, id] : added_tokens_json(added_path)) {  // appended whatever their ids
+            (void)id;
+            v.tokens.push_back(text);
+            v.scores.push_back(-1000.0f);
+            v.types.push_back(t(SpmTokenType::UserDefined));
+        }
+    auto place = [&](std::int64_t id, const std::string& file) {
+        const auto i = py_index(id, v.tokens.size());
+        if (!i)
+            throw Error(ErrorCode::SizeMismatch, "added token id " + std::to_string(id) + " is outside the vocabulary of " +
+                                                     std::to_string(v.tokens.size()) + " tokens",
+                        file);
+        return *i;
+    };
+    override_added_tokens(v, dir, place, [&](std::string_view content, std::size_t i) {
+        if (content == "<|im_end|>") r.chat_eos = i;
+    });
+    return r;
 }
 
 }  // namespace amn::tok

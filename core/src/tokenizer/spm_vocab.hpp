@@ -80,4 +80,17 @@ SpmVocab sentencepiece_model_vocab(std::string_view model, std::optional<std::ui
 ///         (the converter's IndexError); otherwise as sentencepiece_vocab().
 SpmVocab phi3_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size);
 
+/// InternLM2Model.set_vocab's vocabulary (conversion/internlm.py): the model's first `vocab_size` pieces
+/// (config.json's, else all) with a "\x00" piece written as U+1F409 and "[UNUSED…" pieces unused, then every
+/// added_tokens.json entry appended (user-defined, −1000), then tokenizer_config.json `added_tokens_decoder`
+/// and tokenizer.json `added_tokens` placed at their ids as phi3_sentencepiece_vocab() does.
+struct InternLM2Vocab {
+    SpmVocab vocab;
+    bool add_space_prefix = true;       ///< the model's normalizer_spec.add_dummy_prefix
+    std::optional<std::size_t> chat_eos;  ///< the id of an added `<|im_end|>` (the converter's eos)
+};
+/// \throws Error{Unsupported} "Missing tokenizer.model"; Error{SizeMismatch} when vocab_size exceeds the
+///         model's pieces or an added token id lies outside the vocabulary; otherwise as sentencepiece_vocab().
+InternLM2Vocab internlm2_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size);
+
 }  // namespace amn::tok

@@ -191,6 +191,25 @@ void internlm3_set_vocab(GgufVocab& out, const VocabRequest& req) {
     append(out.warnings, sv.warnings);
 }
 
+/// InternLM2Model.set_vocab (conversion/internlm.py): internlm2_sentencepiece_vocab(), add_space_prefix from the
+/// model's add_dummy_prefix after the types, then SpecialVocab with eos replaced by an added <|im_end|>'s id.
+void internlm2_set_vocab(GgufVocab& out, const VocabRequest& req) {
+    auto r = internlm2_sentencepiece_vocab(req.dir, req.vocab_size);
+    write_llama_tokens(out, r.vocab);
+    kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(r.add_space_prefix));
+    SpecialVocabOptions opt;
+    opt.n_vocab = r.vocab.tokens.size();
+    if (!req.config_json.empty()) opt.config_json = req.config_json;
+    SpecialVocab sv = load_special_vocab(req.dir, opt);
+    // old_eos = special_token_ids["eos"]: the converter stops without one.
+    if (std::none_of(sv.special_token_ids.begin(), sv.special_token_ids.end(), [](const auto& p) { return p.first == "eos"; }))
+        throw Error(ErrorCode::Malformed, "InternLM2 without an eos token (the converter's KeyError: 'eos')", req.dir);
+    for (auto& [typ, tid] : sv.special_token_ids)
+        if (typ == "eos" && r.chat_eos) tid = *r.chat_eos;
+    add_special_vocab_kvs(sv, out.kvs, req.dir);
+    append(out.warnings, sv.warnings);
+}
+
 /// LlamaModel.set_vocab (conversion/llama.py).
 void llama_set_vocab(GgufVocab& out, const VocabRequest& req) {
     const std::string& dir = req.dir;
@@ -363,6 +382,14 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
             write_gpt2_vocab(out, req);
             break;
         case VocabStyle::InternLM3: internlm3_set_vocab(out, req); break;
+        case VocabStyle::InternLM2: internlm2_set_vocab(out, req); break;
+        case VocabStyle::SentencePiece: {  // `_set_vocab_sentencepiece` (MiniCPMModel)
+            auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));
+            if (!spm) throw Error(ErrorCode::Unsupported, "this architecture needs its SentencePiece tokenizer.model (the converter: File not found)",
+                                  req.dir + "/tokenizer.model");
+            write_llama_vocab(out, req, std::move(*spm));
+            break;
+        }
         case VocabStyle::Ernie4_5: {  // Ernie4_5Model.set_vocab
             auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req));
             if (!spm) throw Error(ErrorCode::Unsupported, "ERNIE 4.5 needs its SentencePiece tokenizer.model (the converter: File not found)",

@@ -38,6 +38,11 @@ enum class VocabStyle : std::uint8_t {
     /// ModernBertModel.set_vocab: `tokenizer.ggml.add_bos_token`, `add_eos_token`, `add_sep_token` true (SpecialVocab
     /// may overwrite them in place), then `_set_vocab_gpt2`.
     ModernBert,
+    /// `_set_vocab_sentencepiece` alone (MiniCPMModel): tokenizer.model required.
+    SentencePiece,
+    /// InternLM2Model.set_vocab: its own SentencePiece reading (internlm2_sentencepiece_vocab), add_space_prefix
+    /// from the model, eos := an added <|im_end|>'s id.
+    InternLM2,
 };
 
 /// What gguf_vocab() needs.
