@@ -40,13 +40,13 @@ hf_inputs="$shared_fixtures/hf-gguf/inputs"
 # test_cli_forget (llama-quantize references on 56 real GGUF models: more
 # than 7 minutes under ASan here), test_gguf_imatrix as a whole (8 minutes:
 # it runs below on a part of its data instead), the Hugging Face ↔ GGUF
-# conversion matrices test_cli_hf_gguf (over 10 minutes), test_cli_hf_roundtrip
+# conversion matrices test_cli_hf_gguf and test_cli_hf_arch (over 10 minutes), test_cli_hf_roundtrip
 # (2 minutes) and test_cli_tokback (1 minute) — the same readers, tokenizers
 # and arch rows run here through test_arch_table, test_gguf_vocab,
 # test_bpe_tokenizer, test_hf_layout and the hf_* fuzzers —, the packaging.*
 # checks (install, .deb) and the core.* checks (scripts, not instrumented
 # binaries).
-default_exclude='^(test_gguf_imatrix|test_cli_forget|test_cli_hf_gguf|test_cli_hf_roundtrip|test_cli_tokback|packaging\..*|core\..*)$'
+default_exclude='^(test_gguf_imatrix|test_cli_forget|test_cli_hf_gguf|test_cli_hf_arch|test_cli_hf_roundtrip|test_cli_tokback|packaging\..*|core\..*)$'
 # test_gguf_imatrix under the sanitizers: every test function, and the
 # llama-quantize comparison on one real model per importance-matrix
 # quantizer (IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS: pure-* files,

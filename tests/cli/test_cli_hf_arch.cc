@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// amn convert DIR --to gguf[:T] for every architecture row of the table
+// (tests/core/hf_arch_models.py's seeded tiny folders), judged by llama.cpp's
+// convert_hf_to_gguf.py (34af94c): the sha256 of the file it wrote for each
+// output type (tests/core/hf_arch_reference.json; the four older cases
+// below), and the embedding rows' bad input (one named line, nothing
+// written). Split from test_cli_hf_gguf (the rest of HF → GGUF) so the two
+// run side by side.
+#include "hf_gguf_support.hpp"
+#include "test_support.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using amn::test::copy_dir;
+using amn::test::hf_gguf_dir;
+using amn::test::run;
+using amn::test::run_amn;
+using amn::test::sha256_of;
+using amn::test::write_bytes;
+
+namespace {
+
+// The folders of tests/core/hf_arch_models.py --inputs-only (~340 MB, mostly
+// tokenizers and vocab-sized embeddings), made once for every test that uses
+// them; empty when the script failed.
+QString arch_models() {
+    static QTemporaryDir dir;
+    static const bool made = run(QString::fromStdString(amn::test::python()),
+                                 {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", dir.path(),
+                                  "--shared", QString::fromStdString(amn::test::shared_fixtures_dir()), "--inputs-only"})
+                                 .exit_code == 0;
+    return made ? dir.path() : QString();
+}
+
+}  // namespace
+
+class TestCliHfArch : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The architectures the shared fixtures lack — qwen2 (q/k/v biases), qwen3moe (experts
+    // stacked), phi3 (longrope: rope_factors_long/short, attn_factor), gpt2 (Conv1D transposed,
+    // position_embd) — as whole files: folders made by tests/core/hf_arch_models.py --inputs-only
+    // (seeded; tokenizers copied from the shared fixtures), converted by convert_hf_to_gguf.py
+    // (34af94c, the shared hf_shim) with --outtype f32; the sha256 of its files recorded here.
+    void ownArchitectures_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QByteArray>("sha");
+        QTest::newRow("qwen2") << "Qwen2.5-0.5B" << QByteArray("057e321bacd34f053ab8884d4e9e3ffc5786d36e0cd3290685afa0bee2f4b5df");
+        QTest::newRow("qwen3moe") << "Qwen3-30B-A3B" << QByteArray("05691a772ff5fb9e7355c07f3985c603c2aa44714510729f319ebf60490aff88");
+        QTest::newRow("phi3") << "Phi-3-mini-128k-instruct" << QByteArray("e0236cc96e34c7bba0a88a5d92572e1801decf4f3732da54d4f30f928456dd1e");
+        QTest::newRow("gpt2") << "gpt2" << QByteArray("08bb2192e1e0b6898f7f9f857206c44fca1d980475a5e79c2f912ab274d2b499");
+    }
+    void ownArchitectures() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, input);
+        QFETCH(QByteArray, sha);
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        QTemporaryDir tmp;
+        const QString out = tmp.path() + "/o.gguf";
+        const auto r = run_amn({"convert", models + "/" + input, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out), sha);
+    }
+
+    // The architectures added in issue 24 (gemma2, gemma3 with SentencePiece and with BPE —
+    // embedding trimmed to the tokenizer —, granite, olmo2 (OLMo 2 and OLMo 3 with its sliding
+    // window pattern), mistral3 (Ministral3ForCausalLM and Mistral-Small-3.1's
+    // Mistral3ForConditionalGeneration, vision tensors dropped), deepseek2 (V3 with q_lora_rank,
+    // shared expert, MTP layer skipped; V2-Lite), gpt-oss (MXFP4 experts repacked, and the BF16
+    // form)): folders from
+    // tests/core/hf_arch_models.py --inputs-only (BF16, seeded), each output type against the
+    // sha256 of the file convert_hf_to_gguf.py (34af94c) wrote, as recorded in
+    // tests/core/hf_arch_reference.json ("sha256" per --outtype); `amn inspect` names the
+    // architecture the converter wrote.
+    void moreArchitectures_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("outtype");
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QByteArray>("sha");
+        QFile f(QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_reference.json");
+        if (!f.open(QIODevice::ReadOnly)) return;
+        const QJsonObject cases = QJsonDocument::fromJson(f.readAll()).object().value("cases").toObject();
+        for (auto c = cases.begin(); c != cases.end(); ++c) {
+            const QJsonObject o = c.value().toObject();
+            const QJsonObject shas = o.value("sha256").toObject();
+            const QString arch = o.value("kv").toArray().at(0).toObject().value("value").toString();
+            for (auto t = shas.begin(); t != shas.end(); ++t)
+                // Under ASan (~5 min for all rows) the F32 outputs only: they carry every
+                // layout transform; the BF16/Q8_0 encoders have their own suites there.
+                if (!amn::test::kSanitized || t.key() == "f32")
+                    QTest::newRow(qPrintable(c.key() + " " + t.key()))
+                        << c.key() << t.key() << arch << t.value().toString().toLatin1();
+        }
+    }
+    void moreArchitectures() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, input);
+        QFETCH(QString, outtype);
+        QFETCH(QString, arch);
+        QFETCH(QByteArray, sha);
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        const QString in = models + "/" + input;
+        if (outtype == "f32") {
+            const auto i = run_amn({"inspect", in, "--json"});
+            QVERIFY2(i.exit_code == 0, qPrintable(i.err));
+            const QJsonObject hf = QJsonDocument::fromJson(i.out.toUtf8()).object().value("hf_gguf").toObject();
+            QCOMPARE(hf.value("gguf_architecture").toString(), arch);
+        }
+        QTemporaryDir tmp;
+        const QString out = tmp.path() + "/o.gguf";
+        const auto r = run_amn({"convert", in, "--to", "gguf:" + outtype.toUpper(), "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out), sha);
+    }
+
+    // Issue 32, BERT's bad input: no tokenizer.json (the vocabulary is the WordPiece tokenizer.json's),
+    // a WordPiece tokenizer whose check-text hash llama.cpp does not know (uncased vocabulary, no
+    // lowercasing): one named error each, no file written.
+    void bertRefusals() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const auto g = run(QString::fromStdString(amn::test::python()),
+                           {QString::fromStdString(amn::test::source_dir()) + "/tests/core/hf_arch_models.py", tmp.path(),
+                            "--inputs-only", "--cases", "bge-small-en-v1.5"});
+        QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        const QString in = tmp.path() + "/bge-small-en-v1.5", out = tmp.path() + "/o.gguf";
+        QVERIFY(QFile::rename(in + "/tokenizer.json", tmp.path() + "/tokenizer.json"));
+        auto r = run_amn({"convert", in, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("tokenizer.json: no tokenizer.json: BERT vocabularies are read from a WordPiece tokenizer.json"),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+
+        QFile src(tmp.path() + "/tokenizer.json");
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        QByteArray text = src.readAll();
+        QVERIFY(text.contains("\"lowercase\": true"));
+        text.replace("\"lowercase\": true", "\"lowercase\": false");
+        QFile dst(in + "/tokenizer.json");
+        QVERIFY(dst.open(QIODevice::WriteOnly) && dst.write(text) == text.size());
+        dst.close();
+        r = run_amn({"convert", in, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("WordPiece pre-tokenizer not recognized") && r.err.contains("--vocab-pre"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
+    // Issue 32, nomic-bert's and modern-bert's bad input: what the converter refuses or asserts against, and the
+    // forms not built here (nomic-embed-text-v2-moe's nomic-bert-moe, an XLM-RoBERTa Unigram tokenizer, ModernBERT's
+    // masked-LM head): exit 1, one line naming the cause, no file written.
+    void embeddingRefusals_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("key");    // config.json key set to `value` ("-" removes it; "tokenizer" edits tokenizer.json's model type)
+        QTest::addColumn<QString>("value");  // JSON text
+        QTest::addColumn<QString>("error");
+        const QString nomic = "nomic-embed-text-v1.5", modern = "modernbert-embed-base";
+        QTest::newRow("nomic moe") << nomic << "moe_every_n_layers" << "2"
+                                   << "converts to nomic-bert-moe, which is not supported";
+        QTest::newRow("nomic unigram") << nomic << "tokenizer" << "\"Unigram\""
+                                       << "nomic-bert with an XLM-RoBERTa (Unigram) tokenizer is not supported";
+        QTest::newRow("nomic positions") << nomic << "n_positions" << "4096"
+                                         << "nomic-bert: unrecognized n_positions / max_trained_positions";
+        QTest::newRow("nomic prenorm") << nomic << "prenorm" << "true"
+                                       << "nomic-bert needs config.json key 'prenorm' false (the converter asserts it)";
+        QTest::newRow("nomic qkv bias") << nomic << "qkv_proj_bias" << "true"
+                                        << "nomic-bert needs config.json key 'qkv_proj_bias' false";
+        QTest::newRow("nomic scale base") << nomic << "rotary_emb_scale_base" << "512"
+                                          << "nomic-bert needs config.json key 'rotary_emb_scale_base' null";
+        QTest::newRow("nomic causal missing") << nomic << "causal" << "-" << "config.json has no key 'causal'";
+        QTest::newRow("modern window missing") << modern << "local_attention" << "-" << "config.json has no key 'local_attention'";
+        QTest::newRow("modern masked lm") << modern << "architectures" << "[\"ModernBertForMaskedLM\"]"
+                                          << "unknown architecture ModernBertForMaskedLM";
+    }
+    void embeddingRefusals() {
+        QFETCH(QString, model);
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, error);
+        SKIP_WITHOUT_HF_GGUF(dir);
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString in = tmp.path() + "/" + model, out = tmp.path() + "/o.gguf";
+        QVERIFY(copy_dir(models + "/" + model, in) && copy_dir(models + "/" + model + "/1_Pooling", in + "/1_Pooling"));
+        const QString file = in + (key == "tokenizer" ? "/tokenizer.json" : "/config.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        const QJsonValue v = QJsonDocument::fromJson("[" + value.toUtf8() + "]").array().at(0);
+        if (key == "tokenizer") {
+            QJsonObject m = o.value("model").toObject();
+            m["type"] = v;
+            o["model"] = m;
+        } else if (value == "-") {
+            o.remove(key);
+        } else {
+            o[key] = v;
+        }
+        write_bytes(file, QJsonDocument(o).toJson());
+        const auto r = run_amn({"convert", in, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains(error), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        QVERIFY(!QFileInfo::exists(out));
+    }};
+
+QTEST_GUILESS_MAIN(TestCliHfArch)
+#include "test_cli_hf_arch.moc"
