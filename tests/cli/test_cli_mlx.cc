@@ -61,16 +61,6 @@ QString own_folders() {
     return made ? dir.path() : QString();
 }
 
-// Every tensor of every *.safetensors under `dir`, by name.
-std::map<std::string, amn::test::RawTensor> tensors_under(const QString& dir) {
-    std::map<std::string, amn::test::RawTensor> all;
-    for (const QString& f : QDir(dir).entryList({"*.safetensors"}, QDir::Files)) {
-        auto st = amn::test::read_safetensors_raw((dir + "/" + f).toStdString());
-        if (!st) return {};
-        for (auto& [k, v] : st->tensors) all.emplace(k, std::move(v));
-    }
-    return all;
-}
 
 QJsonObject json_file(const QString& path) {
     QFile f(path);
@@ -172,7 +162,7 @@ private slots:
         const QString o = out.filePath("out");
         const auto r = run_amn({"remember", root + "/" + name, "-o", o});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
-        const auto got = tensors_under(o);
+        const auto got = amn::test::read_safetensors_dir(o);
         const auto want = amn::test::read_safetensors_raw((root + "/" + name + ".expected.safetensors").toStdString());
         QVERIFY(want);
         QCOMPARE(got.size(), want->tensors.size());
@@ -250,7 +240,7 @@ private slots:
         QVERIFY2(g.exit_code == 0, qPrintable(g.err));
         const auto r = run_amn({"forget", hf, "--to", "mlx:" + QString::number(bits), "--group-size", QString::number(group), "-o", got});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
-        const auto a = tensors_under(got), b = tensors_under(want);
+        const auto a = amn::test::read_safetensors_dir(got), b = amn::test::read_safetensors_dir(want);
         QVERIFY(!b.empty());
         QCOMPARE(a.size(), b.size());
         for (const auto& [k, t] : b) {
@@ -311,7 +301,7 @@ private slots:
         QTemporaryDir tmp;
         const QString out = forget_mlx(tmp, dir, c);
         QVERIFY(!out.isEmpty());
-        const auto got = tensors_under(out);
+        const auto got = amn::test::read_safetensors_dir(out);
         const QJsonObject want = c["tensors"].toObject();
         QCOMPARE(got.size(), std::size_t(want.size()));
         for (auto it = want.begin(); it != want.end(); ++it) {

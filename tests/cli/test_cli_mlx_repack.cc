@@ -69,16 +69,6 @@ QString compare_gguf_tensors(const QString& got_path, const QString& want_path, 
     return compared ? QString() : "nothing compared";
 }
 
-// Every tensor of every *.safetensors under `dir`, by name.
-std::map<std::string, amn::test::RawTensor> tensors_under(const QString& dir) {
-    std::map<std::string, amn::test::RawTensor> all;
-    for (const QString& f : QDir(dir).entryList({"*.safetensors"}, QDir::Files)) {
-        auto st = amn::test::read_safetensors_raw((dir + "/" + f).toStdString());
-        if (!st) return {};
-        for (auto& [k, v] : st->tensors) all.emplace(k, std::move(v));
-    }
-    return all;
-}
 
 // `amn forget … --dry-run --json`: tensor name → its "repack" word ("" when absent).
 QMap<QString, QString> repack_words(const QStringList& args) {
@@ -146,7 +136,7 @@ private slots:
         QVERIFY2(fr.out.contains("(0 encoded, 16 repacked losslessly)"), qPrintable(fr.out));
         QCOMPARE(compare_gguf_tensors(r, g), QString());
         QCOMPARE(ok(run_amn(QStringList{"forget", r, "--to"} + mlx + QStringList{"-o", m2, "--quiet"})), QString());
-        const auto a = tensors_under(m), b = tensors_under(m2);
+        const auto a = amn::test::read_safetensors_dir(m), b = amn::test::read_safetensors_dir(m2);
         QVERIFY(!a.empty());
         QCOMPARE(a.size(), b.size());
         for (const auto& [k, t] : a) {

@@ -48,6 +48,16 @@ void write_file(const std::string& path, const std::vector<std::uint8_t>& bytes)
 }
 
 // Deliberately independent of the core's parser: QJsonDocument is fine in tests.
+std::map<std::string, RawTensor> read_safetensors_dir(const QString& dir) {
+    std::map<std::string, RawTensor> all;
+    for (const QString& f : QDir(dir).entryList({"*.safetensors"}, QDir::Files)) {
+        auto st = read_safetensors_raw((dir + "/" + f).toStdString());
+        if (!st) return {};
+        for (auto& [k, v] : st->tensors) all.emplace(k, std::move(v));
+    }
+    return all;
+}
+
 std::optional<RawSafetensors> read_safetensors_raw(const std::string& path) {
     auto bytes = read_file(path);
     if (bytes.size() < 8) return std::nullopt;

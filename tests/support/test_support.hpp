@@ -70,6 +70,9 @@ struct RawSafetensors {
 };
 /// \returns nullopt (and records a QTest failure message) on unreadable files.
 std::optional<RawSafetensors> read_safetensors_raw(const std::string& path);
+/// Every tensor of every *.safetensors file in folder `dir` (not its
+/// subfolders), by name; empty when one of them is unreadable.
+std::map<std::string, RawTensor> read_safetensors_dir(const QString& dir);
 
 /// Write `tensors` as a safetensors file (in name order, header unpadded):
 /// expected outputs assembled in tests, edited copies of fixtures.
