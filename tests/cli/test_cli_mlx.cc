@@ -23,6 +23,12 @@
 //   byte what the real `mlx_lm.convert -q` writes (sha256 recorded from it:
 //   tests/cli/data/mlx_convert_reference.json; Llama 2 F16, Llama 3, Qwen3
 //   BF16 tied, 3/4/6/8 bits, groups 32/64);
+//   MoE models (qwen3_moe, qwen2_moe with its shared expert, mixtral) with
+//   their experts stacked into switch_mlp and qwen3_moe's 8-bit routers, and
+//   the cast of every float tensor to torch_dtype or --dtype (F32 and F16
+//   tensors under bfloat16): byte for byte the real mlx_lm.convert's files
+//   (tests/cli/data/mlx_convert_moe_reference.json, folders of
+//   tests/cli/mlx_folders.py --hf and the shared Mixtral);
 //   config.json with quantization + quantization_config, sorted keys, what the
 //   read side detects again; bad bits / group sizes are usage errors;
 // - inspect names the scheme of every module, overrides included;
@@ -61,6 +67,16 @@ QString own_folders() {
     return made ? dir.path() : QString();
 }
 
+
+// tests/cli/mlx_folders.py --hf's Hugging Face folders, made once; empty when the script failed.
+QString hf_folders() {
+    static QTemporaryDir dir;
+    static const bool made =
+        run(QString::fromStdString(amn::test::python()),
+            {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py", "--hf", dir.path()})
+            .exit_code == 0;
+    return made ? dir.path() : QString();
+}
 
 QJsonObject json_file(const QString& path) {
     QFile f(path);
@@ -332,6 +348,50 @@ private slots:
         }
     }
 
+    // MoE experts stacked into switch_mlp, qwen3_moe routers 8-bit g64, the
+    // dtype cast to torch_dtype / --dtype: the files the real mlx_lm.convert
+    // writes (tests/cli/data/mlx_convert_moe_reference.json), byte for byte.
+    void forgetToMlxMoeAndCast_data() {
+        QTest::addColumn<QJsonObject>("c");
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_moe_reference.json");
+        if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_convert_moe_reference.json");
+        const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
+        if (cases.size() != 11) qFatal("mlx_convert_moe_reference.json: %d cases, expected 11", int(cases.size()));
+        for (const auto& cv : cases) {
+            const QJsonObject c = cv.toObject();
+            QStringList amn;
+            for (const auto& a : c["amn"].toArray()) amn << a.toString();
+            QTest::newRow(qPrintable(c["input"].toString() + " " + amn.join(' '))) << c;
+        }
+    }
+    void forgetToMlxMoeAndCast() {
+        QFETCH(QJsonObject, c);
+        const QString input = c["input"].toString();
+        QString in;
+        if (input.startsWith("fixture:")) {
+            SKIP_WITHOUT_MLX(dir);
+            in = dir + "/../hf-gguf/inputs/" + input.mid(8);
+        } else {
+            const QString root = hf_folders();
+            QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
+            in = root + "/" + input.mid(3);
+        }
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("out");
+        QStringList args{"forget", in};
+        for (const auto& a : c["amn"].toArray()) args << a.toString();
+        const auto r = run_amn(args << "-o" << out);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QJsonObject files = c["files"].toObject();
+        QCOMPARE(files.size(), 3);
+        for (auto it = files.begin(); it != files.end(); ++it) {
+            QFile f(out + "/" + it.key());
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(it.key()));
+            QVERIFY2(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
+                     qPrintable(it.key() + " differs from mlx_lm.convert's"));
+        }
+    }
+
     void forgetToMlxRefuses_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("says");
@@ -340,6 +400,8 @@ private slots:
         QTest::newRow("--blocksize") << QStringList{"--to", "mlx", "--blocksize", "64"} << "--blocksize does not apply";
         QTest::newRow("mxfp4 group 64") << QStringList{"--to", "mlx:mxfp4", "--group-size", "64"} << "group size of 32";
         QTest::newRow("nvfp4 group 32") << QStringList{"--to", "mlx:nvfp4", "--group-size", "32"} << "group size of 16";
+        QTest::newRow("--dtype int8") << QStringList{"--to", "mlx", "--dtype", "int8"} << "float16, bfloat16 or float32";
+        QTest::newRow("--dtype for bnb-nf4") << QStringList{"--to", "bnb-nf4", "--dtype", "float16"} << "--dtype applies to --to mlx only";
     }
     void forgetToMlxRefuses() {
         SKIP_WITHOUT_MLX(dir);

@@ -179,6 +179,13 @@ struct StForgetOptions {
     /// NaN/±inf in a weight is found by a separate check then) and the
     /// LLM.int8 warning for rows whose F16 cast overflows.
     bool measure_loss = true;
+    /// MLX only (`mlx_lm.convert --dtype`): every float tensor of the input
+    /// cast to this dtype (F16, BF16 or F32) before quantizing — the kept
+    /// ones written in it, the quantized ones' scales and biases in it.
+    /// nullopt: config.json's `torch_dtype` (else `text_config.dtype`) when it
+    /// names one of the three, as mlx_lm.convert does (not for a GGUF input,
+    /// whose config.json is made here); config.json is not changed either way.
+    std::optional<DType> dtype;
 };
 
 struct StForgetResult {
