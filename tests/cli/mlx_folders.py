@@ -8,6 +8,7 @@ rounding to the dtype after each one).
 
 usage: mlx_folders.py OUT_DIR
        mlx_folders.py --hf OUT_DIR   (Hugging Face folders for mlx_lm.convert: see HF_CASES)
+       mlx_folders.py --unstack REMEMBERED_MLX_DIR OUT_DIR   (see unstack())
        mlx_folders.py --from-hf HF_DIR OUT_DIR --bits B --group-size G
        mlx_folders.py --exact-values MLX_DIR F32_DIR   (see exact_values())
 
@@ -423,7 +424,39 @@ def make_hf_case(root: Path, name: str):
     (folder / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
 
 
+def unstack(src: Path, dst: Path):
+    """A dequantized MLX MoE folder (`amn remember`: switch_mlp [E, out, in]) as the
+    Hugging Face folder mlx-lm's sanitize stacked: one tensor per expert under
+    its Hugging Face name (mixtral w1/w2/w3), everything else and the side files as they are."""
+    import shutil
+    dst.mkdir(parents=True, exist_ok=True)
+    cfg = json.loads((src / "config.json").read_text())
+    mixtral = cfg.get("model_type") == "mixtral"
+    names = {"gate_proj": "w1", "down_proj": "w2", "up_proj": "w3"} if mixtral else None
+    tensors = {}
+    for f in sorted(src.glob("*.safetensors")):
+        tensors.update(read_st(f))
+    out = {}
+    for k, t in tensors.items():
+        if ".switch_mlp." not in k or len(t.shape) != 3:
+            out[k] = t
+            continue
+        pre, proj = k.split(".switch_mlp.")
+        proj = proj[: -len(".weight")]
+        E, per = t.shape[0], len(t.raw) // t.shape[0]
+        base = pre + ".experts."
+        for e in range(E):
+            out[f"{base}{e}.{names[proj] if names else proj}.weight"] = Tensor(t.dtype, t.shape[1:], t.raw[e * per:(e + 1) * per])
+    write_st(dst / "model.safetensors", dict(sorted(out.items())), {"format": "pt"})
+    for f in src.iterdir():
+        if not f.name.endswith(".safetensors") and f.name != "model.safetensors.index.json" and f.is_file():
+            shutil.copy(f, dst / f.name)
+
+
 def main():
+    if sys.argv[1] == "--unstack":
+        unstack(Path(sys.argv[2]), Path(sys.argv[3]))
+        return
     if sys.argv[1] == "--hf":
         root = Path(sys.argv[2])
         for name in HF_CASES:

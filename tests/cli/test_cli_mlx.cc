@@ -13,6 +13,8 @@
 // - MLX → GGUF in one pass: an MLX folder made of the shared Llama-2 folder
 //   converts to the bytes llama.cpp's convert_hf_to_gguf.py writes for its
 //   dequantized twin (sha256 recorded in tests/cli/data/mlx_gguf_reference.json;
+//   an MLX Mixtral with switch_mlp stacks: mlx_moe_gguf_reference.json, its
+//   twin's experts split back by tests/cli/mlx_folders.py --unstack;
 //   the converter itself refuses MLX folders), and forget to llama-quantize's
 //   file types equals forget of that twin;
 // - forget to MLX (--to mlx:BITS --group-size G) writes every tensor as MLX's
@@ -228,6 +230,44 @@ private slots:
         QVERIFY(QDir().mkpath(tmp.filePath("twin")));
         QCOMPARE(run_amn({"remember", mlx, "-o", twin}).exit_code, 0);
         for (const QString ftype : {"Q4_K_M", "Q5_0"}) {
+            const QString a = tmp.filePath("a-" + ftype + ".gguf"), b = tmp.filePath("b-" + ftype + ".gguf");
+            QCOMPARE(run_amn({"forget", mlx, "--to", "gguf:" + ftype, "-o", a}).exit_code, 0);
+            QCOMPARE(run_amn({"forget", twin, "--to", "gguf:" + ftype, "-o", b}).exit_code, 0);
+            QVERIFY2(amn::test::read_file(a.toStdString()) == amn::test::read_file(b.toStdString()), qPrintable(ftype));
+        }
+    }
+
+    // An MLX MoE folder (experts stacked in switch_mlp) to GGUF: llama.cpp's
+    // converter on its Hugging Face twin (tests/cli/data/mlx_moe_gguf_reference.json),
+    // and forget to a file type = forget of that twin.
+    void toGgufMoe() {
+        SKIP_WITHOUT_MLX(dir);
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_moe_gguf_reference.json");
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        const QJsonObject ref = QJsonDocument::fromJson(rf.readAll()).object();
+        QTemporaryDir tmp;
+        const QString mlx = tmp.filePath("a/" + ref["folder"].toString());
+        QVERIFY(QDir().mkpath(tmp.filePath("a")));
+        const auto f = run_amn({"forget", dir + "/../hf-gguf/inputs/Mixtral-8x7B-v0.1", "--to", "mlx", "--group-size", "32", "-o", mlx});
+        QVERIFY2(f.exit_code == 0, qPrintable(f.err));
+        const auto outtypes = ref["outtypes"].toObject();
+        QCOMPARE(outtypes.size(), 3);
+        for (auto it = outtypes.begin(); it != outtypes.end(); ++it) {
+            const QString out = tmp.filePath("direct-" + it.key() + ".gguf");
+            const auto r = run_amn({"convert", mlx, "--to", "gguf:" + it.key(), "-o", out});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            QFile g(out);
+            QVERIFY(g.open(QIODevice::ReadOnly));
+            QVERIFY2(QCryptographicHash::hash(g.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
+                     qPrintable(it.key() + " differs from convert_hf_to_gguf's"));
+        }
+        const QString twin = tmp.filePath("b/" + ref["folder"].toString());
+        QCOMPARE(run_amn({"remember", mlx, "-o", tmp.filePath("rem")}).exit_code, 0);
+        const auto u = run(QString::fromStdString(amn::test::python()),
+                           {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py", "--unstack",
+                            tmp.filePath("rem"), twin});
+        QVERIFY2(u.exit_code == 0, qPrintable(u.err));
+        for (const QString ftype : {"Q4_K_M", "Q8_0"}) {
             const QString a = tmp.filePath("a-" + ftype + ".gguf"), b = tmp.filePath("b-" + ftype + ".gguf");
             QCOMPARE(run_amn({"forget", mlx, "--to", "gguf:" + ftype, "-o", a}).exit_code, 0);
             QCOMPARE(run_amn({"forget", twin, "--to", "gguf:" + ftype, "-o", b}).exit_code, 0);
