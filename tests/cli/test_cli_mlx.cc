@@ -432,6 +432,38 @@ private slots:
         }
     }
 
+    // A model mlx-lm has no model file for, or whose experts amn does not
+    // know how mlx-lm stacks: a named error, nothing written.
+    void forgetToMlxRefusesModel_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("model_type");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("falcon") << "llama-f32-f16-as-bf16" << "falcon" << "has no model for model_type \"falcon\"";
+        QTest::newRow("olmoe experts") << "qwen2_moe-f16" << "olmoe" << "stacks them for mixtral, qwen2_moe and qwen3_moe only";
+    }
+    void forgetToMlxRefusesModel() {
+        QFETCH(QString, folder);
+        QFETCH(QString, model_type);
+        QFETCH(QString, says);
+        const QString root = hf_folders();
+        QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
+        QTemporaryDir tmp;
+        const QString in = tmp.filePath("in");
+        QVERIFY(QDir().mkpath(in));
+        QVERIFY(QFile::copy(root + "/" + folder + "/model.safetensors", in + "/model.safetensors"));
+        QJsonObject cfg = json_file(root + "/" + folder + "/config.json");
+        QVERIFY(cfg.contains("model_type"));
+        cfg["model_type"] = model_type;
+        QFile out(in + "/config.json");
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(cfg).toJson());
+        out.close();
+        const auto r = run_amn({"forget", in, "--to", "mlx", "-o", tmp.filePath("o")});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains(says), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(tmp.filePath("o")));
+    }
+
     void forgetToMlxRefuses_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("says");

@@ -105,6 +105,8 @@ MlxView mlx_view(const Catalog& cat, const forget_st_internal::StInput& in, cons
     // mlx_lm.convert reads torch_dtype from the model's own config.json; a
     // GGUF's is made here (its torch_dtype a guess), so only --dtype casts it.
     v.cast = opt.dtype ? opt.dtype : cat.format == Format::Gguf ? std::nullopt : facts.cast_dtype;
+    if (std::string why = forget_st_internal::mlx_refuse_model(v.model_type, in.plan()); !why.empty())
+        throw Error(ErrorCode::Unsupported, why, cat.path);
     v.plan = forget_st_internal::mlx_lm_sanitize(in.plan(), v.model_type);
     return v;
 }

@@ -75,6 +75,38 @@ MlxModelFacts mlx_model_facts(const std::optional<std::string>& config_json) {
     return f;
 }
 
+std::string mlx_refuse_model(const std::string& model_type, const Plan& plan) {
+    if (model_type.empty()) return {};
+    // mlx_lm/models/*.py with a Model class at d78bf58e, and MODEL_REMAPPING's keys.
+    static constexpr std::string_view kTypes[] = {
+        "Klear", "afm7", "afmoe", "apertus", "baichuan_m1", "bailing_moe", "bailing_moe_linear", "bitnet", "cohere",
+        "cohere2", "dbrx", "deepseek", "deepseek_v2", "deepseek_v3", "deepseek_v32", "dots1", "ernie4_5", "ernie4_5_moe",
+        "exaone", "exaone4", "exaone_moe", "falcon_h1", "gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma4",
+        "gemma4_text", "glm", "glm4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa", "gpt2", "gpt_bigcode", "gpt_neox",
+        "gpt_oss", "granite", "granitemoe", "granitemoehybrid", "helium", "hunyuan", "hunyuan_v1_dense", "internlm2",
+        "internlm3", "iquestloopcoder", "jamba", "kimi_k25", "kimi_linear", "kimi_vl", "laguna", "lfm2-vl", "lfm2",
+        "lfm2_moe", "lille-130m", "llama", "llama4", "llama4_text", "longcat_flash", "longcat_flash_ngram", "mamba",
+        "mamba2", "mellum", "mimo", "mimo_v2_flash", "minicpm", "minicpm3", "minimax", "ministral3", "mistral3", "mixtral",
+        "nanochat", "nemotron-nas", "nemotron", "nemotron_h", "olmo", "olmo2", "olmo3", "olmoe", "openelm", "phi", "phi3",
+        "phi3small", "phimoe", "phixtral", "pixtral", "plamo", "plamo2", "qwen", "qwen2", "qwen2_moe", "qwen2_vl", "qwen3",
+        "qwen3_5", "qwen3_5_moe", "qwen3_moe", "qwen3_next", "qwen3_vl", "qwen3_vl_moe", "recurrent_gemma", "rwkv7",
+        "seed_oss", "smollm3", "stablelm", "starcoder2", "step3p5", "telechat3", "youtu_llm",
+        // MODEL_REMAPPING
+        "mistral", "llava", "phi-msft", "falcon_mamba", "joyai_llm_flash", "kimi_k2", "qwen2_5_vl", "minimax_m2",
+        "iquestcoder", "gemma4_unified"};
+    if (std::find(std::begin(kTypes), std::end(kTypes), model_type) == std::end(kTypes))
+        return "mlx-lm (d78bf58e) has no model for model_type \"" + model_type + "\" (mlx_lm.convert: Model type " +
+               model_type + " not supported)";
+    if (stack_rule(model_type)) return {};
+    for (const auto& lt : plan.tensors) {
+        const auto at = lt.name.find(".experts.");
+        if (at != std::string::npos && at + 9 < lt.name.size() && lt.name[at + 9] >= '0' && lt.name[at + 9] <= '9')
+            return "mlx-lm's " + model_type + " model stacks its experts (" + lt.name +
+                   ") in its own way; amn stacks them for mixtral, qwen2_moe and qwen3_moe only";
+    }
+    return {};
+}
+
 Plan mlx_lm_sanitize(const Plan& plan, const std::string& model_type) {
     const StackRule* rule = stack_rule(model_type);
     if (!rule) return plan;

@@ -27,6 +27,14 @@ struct MlxModelFacts {
 /// \throws Error{BadJson} when it is not a JSON object.
 MlxModelFacts mlx_model_facts(const std::optional<std::string>& config_json);
 
+/// Empty when mlx-lm can hold a model of `model_type` as amn writes it; else
+/// why not (an Error{Unsupported} text): mlx-lm has no model file for the
+/// type (utils.py `_get_classes`: mlx_lm/models/<type>.py after
+/// MODEL_REMAPPING; "" = no model_type, taken as it is), or the plan holds
+/// per-expert tensors (`….experts.N.…`) of a type whose stacking amn does not
+/// know (mlx-lm's strict load_weights would refuse them unstacked).
+std::string mlx_refuse_model(const std::string& model_type, const Plan& plan);
+
 /// mlx-lm's `sanitize` expert stacking: for mixtral
 /// (`model.layers.L.block_sparse_moe.experts.E.{w1,w2,w3}.weight` →
 /// `model.layers.L.block_sparse_moe.switch_mlp.{gate,down,up}_proj.weight`) and
