@@ -293,7 +293,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                 }
             // Codes the scheme stores as they are (a GGUF Q4_0 weight to MLX
             // affine 4-bit, group 32): repacked, nothing rounded.
-            if (auto g = row.repack_fits && lt.recipe && lt.shape.size() == 2 ? lt.recipe->quant_groups() : nullptr) {
+            if (auto g = row.repack_fits && lt.recipe ? lt.recipe->quant_groups() : nullptr) {
                 if (auto sd = row.repack_fits(e.scheme, *g, t.repack)) {
                     if (*sd != DType::U8) e.wdtype = *sd;
                     e.repack = std::move(g);
@@ -457,8 +457,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         o.numel = e.info.numel;
         const bool run = r.rows() != 0 && e.info.numel != 0;
         if (e.repack) {
-            o.cols = e.info.shape[1];
-            if (run) o.rows = e.info.shape[0], o.row_weight = o.cols * 4, o.granularity = 1;
+            o.cols = e.info.shape.back();
+            if (run) o.rows = e.info.numel / o.cols, o.row_weight = o.cols * 4, o.granularity = 1;
             o.encoding = st_scheme_row(opt.scheme).repack_encoder(e.scheme, e.repack, e.wdtype);
         } else if (e.quantize) {
             const u64 C = e.info.shape.back(), R = C ? e.info.numel / C : 0;
