@@ -1,0 +1,319 @@
+#!/usr/bin/python3
+"""Tiny PEFT LoRA adapter folders for `amn convert ADAPTER --to gguf[:T] --base BASE`, and what
+llama.cpp's convert_lora_to_gguf.py (34af94c) writes for them: tests/core/hf_lora_reference.json
+(per case: the sha256 of the whole file per --outtype f32 / f16 / bf16 / q8_0).
+
+  hf_lora_models.py OUT --shared SHARED_FIXTURES [--inputs-only] [--cases A,B] [--bad]
+      [--llama-cpp /work/llama/src --shim /tmp/hf_shim] [--write-reference FILE]
+
+--bad also writes OUT/bad/<name>/: the first case's adapter broken one way each (BAD below) and
+OUT/bases/FooBase (an architecture no converter knows), for the refusals.
+
+Writes OUT/bases/<base>/config.json (the converter reads only the base's config.json) and
+OUT/<case>/ laid out as PEFT's save_pretrained leaves an adapter:
+- adapter_config.json: LoraConfig.to_dict() as PEFT 0.1x serializes it (json.dump, indent 2,
+  sorted keys), with peft_type "LORA", task_type "CAUSAL_LM", r, lora_alpha, target_modules;
+- adapter_model.safetensors: `base_model.model.<module path>.lora_A.weight` [r, in] and
+  `.lora_B.weight` [out, r] for every target module of every layer, in the training dtype,
+  `__metadata__` {"format": "pt"}, tensors in name order (safetensors' serialization order);
+- README.md: PEFT's model card front matter (base_model, library_name: peft) for one case.
+Values: 0.02·N(0,1) (lora_B 0.01·N), numpy RandomState seeded from sha256("<case>/<tensor>").
+
+Bases: Llama-2-7b-hf (llama, 4 heads: Q and K permuted), Meta-Llama-3-8B-Instruct (llama, GQA:
+K permuted with 2 KV heads), Qwen3-0.6B (qwen3, head_dim 16) — config.json of the shared
+hf-gguf fixtures — and Qwen2.5-0.5B (qwen2; tests/core/hf_arch_dense.py's config).
+
+--write-reference runs convert_lora_to_gguf.py from --llama-cpp through the transformers
+stand-in of --shim (sys.path first, as its run_convert.py does). Debian has no `safetensors`
+Python package: a stand-in `safetensors.torch.load_file` (numpy reader; keys in name order
+like safetensors' own) is put on sys.path for that run only.
+"""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hf_arch_dense import qwen2  # noqa: E402
+from hf_arch_models import to_bf16_bytes  # noqa: E402
+
+OUTTYPES = ["f32", "f16", "bf16", "q8_0"]
+ATTN = ["q_proj", "k_proj", "v_proj", "o_proj"]
+MLP = ["gate_proj", "up_proj", "down_proj"]
+
+# case: (base, dtype, r, lora_alpha, target_modules, readme)
+CASES = {
+    "Llama-2-7b-sql-lora": ("Llama-2-7b-hf", "F32", 8, 16, ["q_proj", "k_proj", "v_proj", "o_proj"], False),
+    "Llama-3-8B-Instruct-chat-LoRA": ("Meta-Llama-3-8B-Instruct", "BF16", 4, 8, ATTN + MLP, True),
+    "Qwen2.5-0.5B-lora": ("Qwen2.5-0.5B", "F16", 16, 32, ["q_proj", "v_proj"], False),
+    "Qwen3-0.6B-math-lora": ("Qwen3-0.6B", "F32", 32, 64, ATTN + MLP, False),
+}
+
+
+def base_config(base, shared):
+    if base == "Qwen2.5-0.5B":
+        return qwen2(base)[0]
+    with open(os.path.join(shared, "hf-gguf", "inputs", base, "config.json")) as f:
+        return json.load(f)
+
+
+def module_shapes(cfg, module):
+    """(out, in) of a linear of one decoder layer."""
+    h, nh = cfg["hidden_size"], cfg["num_attention_heads"]
+    nkv = cfg.get("num_key_value_heads") or nh
+    hd = cfg.get("head_dim") or h // nh
+    ff = cfg["intermediate_size"]
+    return {"q_proj": (nh * hd, h), "k_proj": (nkv * hd, h), "v_proj": (nkv * hd, h), "o_proj": (h, nh * hd),
+            "gate_proj": (ff, h), "up_proj": (ff, h), "down_proj": (h, ff)}[module]
+
+
+def rand(case, name, shape, scale):
+    seed = int.from_bytes(hashlib.sha256(f"{case}/{name}".encode()).digest()[:4], "little")
+    return (np.random.RandomState(seed).standard_normal(shape) * scale).astype(np.float32)
+
+
+def write_safetensors(path, tensors, dtype):
+    header, off, blobs = {}, 0, []
+    for name in sorted(tensors):
+        a = np.ascontiguousarray(tensors[name], dtype=np.float32)
+        b = to_bf16_bytes(a) if dtype == "BF16" else a.astype(np.float16).tobytes() if dtype == "F16" else a.tobytes()
+        header[name] = {"dtype": dtype, "shape": list(a.shape), "data_offsets": [off, off + len(b)]}
+        blobs.append(b)
+        off += len(b)
+    header["__metadata__"] = {"format": "pt"}
+    h = json.dumps(header, separators=(",", ":")).encode()
+    h += b" " * (-len(h) % 8)  # safetensors pads the header to 8 bytes
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(h)) + h)
+        for b in blobs:
+            f.write(b)
+
+
+def adapter_config(base, r, alpha, targets):
+    # LoraConfig fields as PEFT writes them (save_pretrained → to_dict → json, sorted keys).
+    return {
+        "alpha_pattern": {}, "auto_mapping": None, "base_model_name_or_path": base, "bias": "none",
+        "fan_in_fan_out": False, "inference_mode": True, "init_lora_weights": True, "layer_replication": None,
+        "layers_pattern": None, "layers_to_transform": None, "loftq_config": {}, "lora_alpha": alpha,
+        "lora_dropout": 0.05, "megatron_config": None, "megatron_core": "megatron.core", "modules_to_save": None,
+        "peft_type": "LORA", "r": r, "rank_pattern": {}, "revision": None, "target_modules": sorted(targets),
+        "task_type": "CAUSAL_LM", "use_dora": False, "use_rslora": False,
+    }
+
+
+def make_case(out, shared, case):
+    base, dtype, r, alpha, targets, readme = CASES[case]
+    cfg = base_config(base, shared)
+    bd = os.path.join(out, "bases", base)
+    os.makedirs(bd, exist_ok=True)
+    with open(os.path.join(bd, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+        f.write("\n")
+    d = os.path.join(out, case)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "adapter_config.json"), "w") as f:
+        json.dump(adapter_config(base, r, alpha, targets), f, indent=2, sort_keys=True)
+    tensors = {}
+    for i in range(cfg["num_hidden_layers"]):
+        for m in targets:
+            part = "self_attn" if m in ATTN else "mlp"
+            p = f"base_model.model.model.layers.{i}.{part}.{m}"
+            o, n = module_shapes(cfg, m)
+            tensors[p + ".lora_A.weight"] = rand(case, p + ".lora_A.weight", (r, n), 0.02)
+            tensors[p + ".lora_B.weight"] = rand(case, p + ".lora_B.weight", (o, r), 0.01)
+    write_safetensors(os.path.join(d, "adapter_model.safetensors"), tensors, dtype)
+    if readme:
+        with open(os.path.join(d, "README.md"), "w") as f:
+            f.write(f"---\nbase_model: meta-llama/{base}\nlibrary_name: peft\n---\n\n# Model Card for Model ID\n")
+    return d, bd
+
+
+def read_safetensors(path):
+    with open(path, "rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        h = json.loads(f.read(n))
+        data = f.read()
+    out = {}
+    for k, t in h.items():
+        if k == "__metadata__":
+            continue
+        a, b = t["data_offsets"]
+        assert t["dtype"] == "F32"
+        out[k] = np.frombuffer(data[a:b], dtype=np.float32).reshape(t["shape"])
+    return out
+
+
+# name: (adapter_config.json changes, tensor edit)
+def _drop_b(t):
+    del t["base_model.model.model.layers.1.self_attn.v_proj.lora_B.weight"]
+
+
+def _rank(t):
+    k = "base_model.model.model.layers.0.self_attn.k_proj.lora_B.weight"
+    t[k] = np.zeros((t[k].shape[0], t[k].shape[1] + 1), np.float32)
+
+
+def _lm_head(t):
+    t["base_model.model.lm_head.weight"] = np.zeros((32000, 32), np.float32)
+
+
+def _foo(t):
+    t["base_model.model.model.layers.0.self_attn.foo_proj.lora_A.weight"] = np.zeros((8, 32), np.float32)
+    t["base_model.model.model.layers.0.self_attn.foo_proj.lora_B.weight"] = np.zeros((32, 8), np.float32)
+
+
+def _magnitude(t):
+    t["base_model.model.model.layers.0.self_attn.q_proj.lora_magnitude_vector"] = np.ones((32,), np.float32)
+
+
+BAD = {
+    "dora": ({"use_dora": True}, _magnitude),
+    "prefix-tuning": ({"peft_type": "PREFIX_TUNING"}, None),
+    "alpha-pattern": ({"alpha_pattern": {"q_proj": 32}}, None),
+    "no-alpha": ({"lora_alpha": None}, None),
+    "lonely-lora-a": ({}, _drop_b),
+    "rank-mismatch": ({}, _rank),
+    "modules-to-save": ({"modules_to_save": ["lm_head"]}, _lm_head),
+    "unknown-module": ({}, _foo),
+}
+
+
+def make_bad(out, shared):
+    first = next(iter(CASES))
+    good, _ = make_case(out, shared, first)
+    for name, (cfg_changes, edit) in BAD.items():
+        d = os.path.join(out, "bad", name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(good, "adapter_config.json")) as f:
+            cfg = json.load(f)
+        for k, v in cfg_changes.items():
+            if v is None:
+                del cfg[k]
+            else:
+                cfg[k] = v
+        with open(os.path.join(d, "adapter_config.json"), "w") as f:
+            json.dump(cfg, f, indent=2, sort_keys=True)
+        t = read_safetensors(os.path.join(good, "adapter_model.safetensors"))
+        if edit:
+            edit(t)
+        write_safetensors(os.path.join(d, "adapter_model.safetensors"), t, "F32")
+    foo = os.path.join(out, "bases", "FooBase")
+    os.makedirs(foo, exist_ok=True)
+    cfg = base_config("Llama-2-7b-hf", shared)
+    cfg["architectures"] = ["FooForCausalLM"]
+    with open(os.path.join(foo, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+
+
+# The stand-in safetensors.torch for the reference run (Debian has no safetensors package).
+STANDIN = '''
+import json, struct
+import numpy as np
+import torch
+_DT = {"F32": np.float32, "F16": np.float16, "BF16": np.uint16}
+def load_file(path, device="cpu"):
+    with open(path, "rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        h = json.loads(f.read(n))
+        data = f.read()
+    out = {}
+    for k in sorted(x for x in h if x != "__metadata__"):
+        t = h[k]
+        a, b = t["data_offsets"]
+        v = np.frombuffer(data[a:b], dtype=_DT[t["dtype"]]).reshape(t["shape"]).copy()
+        x = torch.from_numpy(v.astype(np.int16)).view(torch.bfloat16) if t["dtype"] == "BF16" else torch.from_numpy(v)
+        out[k] = x
+    return out
+'''
+
+RUNNER = '''
+import runpy, sys
+sys.path.insert(0, sys.argv[1])          # stand-in safetensors
+sys.path.insert(0, sys.argv[2])          # hf_shim: transformers stand-in and run_convert's helpers
+import run_convert as rc
+import torch
+llama = sys.argv[3]
+sys.path.insert(0, llama)
+if not hasattr(torch, "float8_e4m3fn"):
+    torch.float8_e4m3fn = torch.uint8
+if not hasattr(torch, "float8_e5m2"):
+    torch.float8_e5m2 = torch.uint8
+rc._add_dtype_itemsize()
+sys.argv = [llama + "/convert_lora_to_gguf.py", *sys.argv[4:]]
+runpy.run_path(llama + "/convert_lora_to_gguf.py", run_name="__main__")
+'''
+
+
+def convert(adapter, base, outtype, out_file, llama_cpp, shim):
+    """Runs the converter; out_file None: its default output (in the adapter folder), whose name is returned."""
+    tmp = tempfile.mkdtemp(prefix="lora-ref-")
+    try:
+        os.makedirs(os.path.join(tmp, "safetensors"))
+        with open(os.path.join(tmp, "safetensors", "__init__.py"), "w") as f:
+            f.write("")
+        with open(os.path.join(tmp, "safetensors", "torch.py"), "w") as f:
+            f.write(STANDIN)
+        with open(os.path.join(tmp, "runner.py"), "w") as f:
+            f.write(RUNNER)
+        before = set(os.listdir(adapter))
+        subprocess.run(["/usr/bin/python3", os.path.join(tmp, "runner.py"), tmp, shim, llama_cpp, os.path.basename(adapter),
+                        "--base", base, "--outtype", outtype] + (["--outfile", out_file] if out_file else []),
+                       cwd=os.path.dirname(adapter), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if out_file is None:
+            made = sorted(set(os.listdir(adapter)) - before)
+            for m in made:
+                os.remove(os.path.join(adapter, m))
+            return made[0]
+    finally:
+        shutil.rmtree(tmp)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--inputs-only", action="store_true")
+    ap.add_argument("--llama-cpp", default="/work/llama/src")
+    ap.add_argument("--shim", default="/tmp/hf_shim")
+    ap.add_argument("--write-reference")
+    ap.add_argument("--cases")
+    ap.add_argument("--bad", action="store_true")
+    a = ap.parse_args()
+    todo = a.cases.split(",") if a.cases else list(CASES)
+    ref = {"converter": "llama.cpp convert_lora_to_gguf.py 34af94c", "cases": {}}
+    if a.write_reference and os.path.exists(a.write_reference):
+        with open(a.write_reference) as f:
+            ref = json.load(f)
+    for case in todo:
+        d, bd = make_case(a.out, a.shared, case)
+        if a.inputs_only:
+            continue
+        shas = {}
+        for t in OUTTYPES:
+            o = os.path.join(a.out, f"{case}.{t}.gguf")
+            convert(d, bd, t, o, a.llama_cpp, a.shim)
+            with open(o, "rb") as f:
+                shas[t] = hashlib.sha256(f.read()).hexdigest()
+            print(case, t, shas[t])
+        default_name = convert(d, bd, "f16", None, a.llama_cpp, a.shim)
+        base, dtype, r, alpha, targets, readme = CASES[case]
+        ref["cases"][case] = {"base": base, "dtype": dtype, "r": r, "lora_alpha": alpha, "sha256": shas,
+                              "default_name_f16": default_name}
+    if a.bad:
+        make_bad(a.out, a.shared)
+    if a.write_reference:
+        ref["cases"] = {c: ref["cases"][c] for c in CASES if c in ref["cases"]}
+        with open(a.write_reference, "w") as f:
+            json.dump(ref, f, indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
