@@ -175,7 +175,13 @@ void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pa
         const auto& la = plan.tensors[*p.a];
         const auto& lb = plan.tensors[*p.b];
         const std::vector<std::uint64_t> shape{lb.shape[0], la.shape[1]};  // LoraTorchTensor.shape: (out, in)
-        auto mts = mapper.add(p.base, shape);
+        std::vector<arch::MappedTensor> mts;
+        try {
+            mts = mapper.add(p.base, shape);
+        } catch (const Error& e) {  // name the adapter's tensor, and the base tensor it adapts
+            throw Error(e.code(), "adapts " + p.base + ": " + e.message() + " (base architecture " + std::string(m.row->gguf) + ")",
+                        cat.path, lb.name);
+        }
         if (mts.empty() && p.base == "lm_head.weight")
             throw Error(ErrorCode::Unsupported, "lm_head is present in adapter, but is ignored in base model (tied embeddings)",
                         cat.path, lb.name);
