@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // amn convert ADAPTER_DIR --to gguf[:T] --base BASE_DIR (issue 32's LoRA
 // adapters): seeded PEFT adapters of tests/core/hf_lora_models.py over llama
-// (Llama 2: Q and K permuted; Llama 3: GQA), qwen2 and qwen3 bases, judged by
+// (Llama 2: Q and K permuted; Llama 3: GQA), qwen2 (one as adapter_model.bin),
+// qwen3 and qwen3moe (experts stacked) bases, judged by
 // llama.cpp's convert_lora_to_gguf.py (34af94c): the sha256 of the file it
 // wrote per output type and the name of its default output
 // (tests/core/hf_lora_reference.json); llama-export-lora merging the result

@@ -16,12 +16,15 @@ OUT/<case>/ laid out as PEFT's save_pretrained leaves an adapter:
 - adapter_model.safetensors: `base_model.model.<module path>.lora_A.weight` [r, in] and
   `.lora_B.weight` [out, r] for every target module of every layer, in the training dtype,
   `__metadata__` {"format": "pt"}, tensors in name order (safetensors' serialization order);
-- README.md: PEFT's model card front matter (base_model, library_name: peft) for one case.
+- README.md: PEFT's model card front matter (base_model, library_name: peft) for one case;
+- one case saved as adapter_model.bin (torch.save, save_pretrained(safe_serialization=False)).
 Values: 0.02·N(0,1) (lora_B 0.01·N), numpy RandomState seeded from sha256("<case>/<tensor>").
 
 Bases: Llama-2-7b-hf (llama, 4 heads: Q and K permuted), Meta-Llama-3-8B-Instruct (llama, GQA:
 K permuted with 2 KV heads), Qwen3-0.6B (qwen3, head_dim 16) — config.json of the shared
-hf-gguf fixtures — and Qwen2.5-0.5B (qwen2; tests/core/hf_arch_dense.py's config).
+hf-gguf fixtures —, Qwen2.5-0.5B (qwen2; tests/core/hf_arch_dense.py's config) and Qwen3-30B-A3B
+(qwen3moe, 4 experts: every expert's gate/up/down adapted, stacked into 3-D lora_a/lora_b;
+tests/core/hf_arch_moe.py's config).
 
 --write-reference runs convert_lora_to_gguf.py from --llama-cpp through the transformers
 stand-in of --shim (sys.path first, as its run_convert.py does). Debian has no `safetensors`
@@ -42,24 +45,31 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hf_arch_dense import qwen2  # noqa: E402
+from hf_arch_moe import qwen3moe  # noqa: E402
 from hf_arch_models import to_bf16_bytes  # noqa: E402
 
 OUTTYPES = ["f32", "f16", "bf16", "q8_0"]
 ATTN = ["q_proj", "k_proj", "v_proj", "o_proj"]
 MLP = ["gate_proj", "up_proj", "down_proj"]
 
-# case: (base, dtype, r, lora_alpha, target_modules, readme)
+# case: (base, dtype, r, lora_alpha, target_modules, extra): extra "readme" = PEFT's README.md model card,
+# "bin" = adapter_model.bin (torch.save of the state dict in reverse name order: the converter keeps
+# the dict's order) instead of adapter_model.safetensors.
 CASES = {
-    "Llama-2-7b-sql-lora": ("Llama-2-7b-hf", "F32", 8, 16, ["q_proj", "k_proj", "v_proj", "o_proj"], False),
-    "Llama-3-8B-Instruct-chat-LoRA": ("Meta-Llama-3-8B-Instruct", "BF16", 4, 8, ATTN + MLP, True),
-    "Qwen2.5-0.5B-lora": ("Qwen2.5-0.5B", "F16", 16, 32, ["q_proj", "v_proj"], False),
-    "Qwen3-0.6B-math-lora": ("Qwen3-0.6B", "F32", 32, 64, ATTN + MLP, False),
+    "Llama-2-7b-sql-lora": ("Llama-2-7b-hf", "F32", 8, 16, ["q_proj", "k_proj", "v_proj", "o_proj"], ""),
+    "Llama-3-8B-Instruct-chat-LoRA": ("Meta-Llama-3-8B-Instruct", "BF16", 4, 8, ATTN + MLP, "readme"),
+    "Qwen2.5-0.5B-lora": ("Qwen2.5-0.5B", "F16", 16, 32, ["q_proj", "v_proj"], ""),
+    "Qwen2.5-0.5B-pt-lora": ("Qwen2.5-0.5B", "F16", 8, 8, ["k_proj", "o_proj"], "bin"),
+    "Qwen3-0.6B-math-lora": ("Qwen3-0.6B", "F32", 32, 64, ATTN + MLP, ""),
+    "Qwen3-30B-A3B-experts-lora": ("Qwen3-30B-A3B", "BF16", 8, 16, ["q_proj", "k_proj"] + MLP, ""),
 }
 
 
 def base_config(base, shared):
     if base == "Qwen2.5-0.5B":
         return qwen2(base)[0]
+    if base == "Qwen3-30B-A3B":
+        return qwen3moe(base)[0]
     with open(os.path.join(shared, "hf-gguf", "inputs", base, "config.json")) as f:
         return json.load(f)
 
@@ -69,7 +79,7 @@ def module_shapes(cfg, module):
     h, nh = cfg["hidden_size"], cfg["num_attention_heads"]
     nkv = cfg.get("num_key_value_heads") or nh
     hd = cfg.get("head_dim") or h // nh
-    ff = cfg["intermediate_size"]
+    ff = cfg.get("moe_intermediate_size") or cfg["intermediate_size"]
     return {"q_proj": (nh * hd, h), "k_proj": (nkv * hd, h), "v_proj": (nkv * hd, h), "o_proj": (h, nh * hd),
             "gate_proj": (ff, h), "up_proj": (ff, h), "down_proj": (h, ff)}[module]
 
@@ -109,7 +119,7 @@ def adapter_config(base, r, alpha, targets):
 
 
 def make_case(out, shared, case):
-    base, dtype, r, alpha, targets, readme = CASES[case]
+    base, dtype, r, alpha, targets, extra = CASES[case]
     cfg = base_config(base, shared)
     bd = os.path.join(out, "bases", base)
     os.makedirs(bd, exist_ok=True)
@@ -124,12 +134,20 @@ def make_case(out, shared, case):
     for i in range(cfg["num_hidden_layers"]):
         for m in targets:
             part = "self_attn" if m in ATTN else "mlp"
-            p = f"base_model.model.model.layers.{i}.{part}.{m}"
-            o, n = module_shapes(cfg, m)
-            tensors[p + ".lora_A.weight"] = rand(case, p + ".lora_A.weight", (r, n), 0.02)
-            tensors[p + ".lora_B.weight"] = rand(case, p + ".lora_B.weight", (o, r), 0.01)
-    write_safetensors(os.path.join(d, "adapter_model.safetensors"), tensors, dtype)
-    if readme:
+            experts = [f".experts.{x}" for x in range(cfg["num_experts"])] if part == "mlp" and cfg.get("num_experts") else [""]
+            for e in experts:
+                p = f"base_model.model.model.layers.{i}.{part}{e}.{m}"
+                o, n = module_shapes(cfg, m)
+                tensors[p + ".lora_A.weight"] = rand(case, p + ".lora_A.weight", (r, n), 0.02)
+                tensors[p + ".lora_B.weight"] = rand(case, p + ".lora_B.weight", (o, r), 0.01)
+    if extra == "bin":
+        import torch
+        tt = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16}[dtype]
+        torch.save({k: torch.from_numpy(tensors[k]).to(tt) for k in sorted(tensors, reverse=True)},
+                   os.path.join(d, "adapter_model.bin"))
+    else:
+        write_safetensors(os.path.join(d, "adapter_model.safetensors"), tensors, dtype)
+    if extra == "readme":
         with open(os.path.join(d, "README.md"), "w") as f:
             f.write(f"---\nbase_model: meta-llama/{base}\nlibrary_name: peft\n---\n\n# Model Card for Model ID\n")
     return d, bd
@@ -303,7 +321,7 @@ def main():
                 shas[t] = hashlib.sha256(f.read()).hexdigest()
             print(case, t, shas[t])
         default_name = convert(d, bd, "f16", None, a.llama_cpp, a.shim)
-        base, dtype, r, alpha, targets, readme = CASES[case]
+        base, dtype, r, alpha, targets, extra = CASES[case]
         ref["cases"][case] = {"base": base, "dtype": dtype, "r": r, "lora_alpha": alpha, "sha256": shas,
                               "default_name_f16": default_name}
     if a.bad:
