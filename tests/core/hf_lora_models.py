@@ -54,11 +54,14 @@ MLP = ["gate_proj", "up_proj", "down_proj"]
 
 # case: (base, dtype, r, lora_alpha, target_modules, extra): extra "readme" = PEFT's README.md model card,
 # "bin" = adapter_model.bin (torch.save of the state dict in reverse name order: the converter keeps
-# the dict's order) instead of adapter_model.safetensors.
+# the dict's order) instead of adapter_model.safetensors, "mergekit" = also what mergekit-extract-lora
+# adds: token embeddings as lora_embedding_A [r, vocab] / lora_embedding_B [hidden, r] (→ token_embd,
+# lora_a transposed), norms saved whole (written as they are), a `.base_layer.weight` (skipped).
 CASES = {
     "Llama-2-7b-sql-lora": ("Llama-2-7b-hf", "F32", 8, 16, ["q_proj", "k_proj", "v_proj", "o_proj"], ""),
     "Llama-3-8B-Instruct-chat-LoRA": ("Meta-Llama-3-8B-Instruct", "BF16", 4, 8, ATTN + MLP, "readme"),
     "Qwen2.5-0.5B-lora": ("Qwen2.5-0.5B", "F16", 16, 32, ["q_proj", "v_proj"], ""),
+    "Llama-2-7b-mergekit-lora": ("Llama-2-7b-hf", "F32", 8, 8, ["v_proj", "down_proj"], "mergekit"),
     "Qwen2.5-0.5B-pt-lora": ("Qwen2.5-0.5B", "F16", 8, 8, ["k_proj", "o_proj"], "bin"),
     "Qwen3-0.6B-math-lora": ("Qwen3-0.6B", "F32", 32, 64, ATTN + MLP, ""),
     "Qwen3-30B-A3B-experts-lora": ("Qwen3-30B-A3B", "BF16", 8, 16, ["q_proj", "k_proj"] + MLP, ""),
@@ -140,6 +143,13 @@ def make_case(out, shared, case):
                 o, n = module_shapes(cfg, m)
                 tensors[p + ".lora_A.weight"] = rand(case, p + ".lora_A.weight", (r, n), 0.02)
                 tensors[p + ".lora_B.weight"] = rand(case, p + ".lora_B.weight", (o, r), 0.01)
+    if extra == "mergekit":
+        p = "base_model.model.model."
+        for name, shape in ((p + "embed_tokens.lora_embedding_A", (r, cfg["vocab_size"])),
+                            (p + "embed_tokens.lora_embedding_B", (cfg["hidden_size"], r)),
+                            (p + "layers.0.input_layernorm.weight", (cfg["hidden_size"],)), (p + "norm.weight", (cfg["hidden_size"],)),
+                            (p + "layers.1.mlp.down_proj.base_layer.weight", (cfg["hidden_size"], cfg["intermediate_size"]))):
+            tensors[name] = rand(case, name, shape, 0.02)
     if extra == "bin":
         import torch
         tt = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16}[dtype]
