@@ -13,6 +13,10 @@
 /// permutes them, as the converter's model class does through LoraTorchTensor:
 /// - `<module>.weight` → its GGUF name + `.lora_a` (A as stored) and `.lora_b` (B);
 /// - llama's Q/K row permutation reorders the rows of B (A is unchanged);
+/// - a fused 2-D tensor the class splits by rows (ERNIE 4.5's qkv_proj /
+///   up_gate_proj): B's rows cut, A shared by the parts;
+/// - GPT-2's transposed Conv1D weights: lora_a = B^T, lora_b = A^T (the
+///   converter's LoraTorchTensor.transpose);
 /// - MoE experts: the A's and the B's stacked along a new dim 0 (3-D);
 /// - `token_embd` (mergekit's `lora_embedding_A/B`): A transposed;
 /// - mergekit's `*_layernorm` / `*.norm*` tensors are written as they are (F32);
@@ -80,7 +84,9 @@ std::vector<ForgetTensor> plan_lora_gguf(const std::string& adapter_dir, const L
 ///    (embeddings or lm_head saved whole: modules_to_save / new tokens), a
 ///    module with no GGUF name, an lm_head adapter the base drops (tied
 ///    embeddings), a module whose mapping the converter's LoraTorchTensor
-///    cannot follow (fused or split tensors);
+///    cannot follow (row regroupings, per-head slices, 3-D expert slices),
+///    an embedding LoRA of a row whose embedding the converter cuts to the
+///    tokenizer (Gemma 3);
 ///  - Malformed: a lora_A without its lora_B or the reverse, not 2-D;
 ///    SizeMismatch: A's rank (rows) differs from B's (columns);
 ///  - OutputExists, Io, Cancelled from the writer.

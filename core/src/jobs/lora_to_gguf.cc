@@ -170,7 +170,9 @@ struct LoraModel {
 void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pairs, LoraModel& m, const std::string& base_dir) {
     std::unordered_map<std::string, const Pair*> by_base;
     for (const auto& p : pairs) by_base[p.base] = &p;
-    arch::TensorMapper mapper(*m.row, *m.base_cfg, base_dir);
+    // No tokenizer: the only use of the folder is Gemma 3's embedding cut, refused for adapters below.
+    (void)base_dir;
+    arch::TensorMapper mapper(*m.row, *m.base_cfg, std::string());
     for (const auto& p : pairs) {
         const auto& la = plan.tensors[*p.a];
         const auto& lb = plan.tensors[*p.b];
@@ -188,6 +190,7 @@ void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pa
         for (const auto& mt : mts) {
             std::vector<std::shared_ptr<const Recipe>> as, bs;
             std::uint64_t a_rows = 0, b_rows = 0;
+            std::vector<std::uint64_t> shape_a, shape_b;  // of one source after the transform
             for (const auto& src : mt.sources) {
                 const auto it = by_base.find(src);
                 if (it == by_base.end())
@@ -195,8 +198,33 @@ void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pa
                 const auto& sa = plan.tensors[*it->second->a];
                 const auto& sb = plan.tensors[*it->second->b];
                 auto ra = sa.recipe, rb = sb.recipe;
+                a_rows = sa.shape[0];
+                b_rows = sb.shape[0];
+                std::uint64_t a_cols = sa.shape[1], b_cols = sb.shape[1];
                 switch (mt.transform.kind) {
                     case arch::TensorTransform::Kind::None: break;
+                    case arch::TensorTransform::Kind::Transpose:  // LoraTorchTensor.transpose(1, 0): (B^T, A^T)
+                        std::swap(ra, rb);
+                        ra = make_transpose_recipe(ra, sb.shape[0], sb.shape[1]);
+                        rb = make_transpose_recipe(rb, sa.shape[0], sa.shape[1]);
+                        a_rows = sb.shape[1];
+                        a_cols = sb.shape[0];
+                        b_rows = sa.shape[1];
+                        b_cols = sa.shape[0];
+                        break;
+                    case arch::TensorTransform::Kind::SliceDim1: {  // a fused 2-D tensor's rows: split(dim=0) keeps A, cuts B
+                        const auto& tr = mt.transform;
+                        try {
+                            if (tr.row_end > sb.shape[0] || tr.row_begin >= tr.row_end)
+                                throw Error(ErrorCode::Malformed, "rows " + std::to_string(tr.row_begin) + " … " + std::to_string(tr.row_end) +
+                                                                      " of lora_B " + shape_to_string(sb.shape));
+                            rb = make_row_range_recipe(rb, tr.row_begin, tr.row_end - tr.row_begin);
+                        } catch (const Error& e) {
+                            throw e.with_tensor(sb.name).with_file(cat.path);
+                        }
+                        b_rows = tr.row_end - tr.row_begin;
+                        break;
+                    }
                     case arch::TensorTransform::Kind::PermuteQK:  // LlamaModel.permute on LoraTorchTensor: B's rows
                         try {
                             rb = make_row_gather_recipe(rb, sb.shape, llama_permute_source_rows(sb.shape[0], mt.transform.n_head));
@@ -211,20 +239,19 @@ void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pa
                                     cat.path, sb.name);
                 }
                 if (mt.name.starts_with("token_embd.")) {  // llm_build_inp_embd: lora_a transposed
-                    ra = make_transpose_recipe(ra, sa.shape[0], sa.shape[1]);
-                    a_rows = sa.shape[1];
-                } else {
-                    a_rows = sa.shape[0];
+                    if (m.row->trim_embd_to_vocab)
+                        throw Error(ErrorCode::Unsupported,
+                                    "an embedding LoRA of an architecture whose embedding the converter cuts to the tokenizer's size",
+                                    cat.path, sa.name);
+                    ra = make_transpose_recipe(ra, a_rows, a_cols);
+                    std::swap(a_rows, a_cols);
                 }
-                b_rows = sb.shape[0];
+                shape_a = {a_rows, a_cols};
+                shape_b = {b_rows, b_cols};
                 as.push_back(std::move(ra));
                 bs.push_back(std::move(rb));
             }
-            const auto& sa0 = plan.tensors[*by_base.at(mt.sources.at(0))->a];
-            const auto& sb0 = plan.tensors[*by_base.at(mt.sources.at(0))->b];
-            const bool emb = mt.name.starts_with("token_embd.");
-            std::vector<std::uint64_t> sha{a_rows, emb ? sa0.shape[0] : sa0.shape[1]};
-            std::vector<std::uint64_t> shb{b_rows, sb0.shape[1]};
+            std::vector<std::uint64_t> sha = shape_a, shb = shape_b;
             OutTensor a, b;
             a.name = mt.name + ".lora_a";
             b.name = mt.name + ".lora_b";
@@ -283,7 +310,7 @@ LoraModel build_model(const Catalog& cat, const Plan& plan, const std::string& a
             if (lt.name.find(".base_layer.weight") != std::string::npos) continue;
             if (lt.name.find("_layernorm") != std::string::npos || lt.name.find(".norm") != std::string::npos) {
                 // mergekit-extract-lora's norms: written as they are.
-                arch::TensorMapper mapper(*m.row, *m.base_cfg, opt.base);
+                arch::TensorMapper mapper(*m.row, *m.base_cfg, std::string());
                 for (const auto& mt : mapper.add(*base, lt.shape)) {
                     if (mt.transform.kind != arch::TensorTransform::Kind::None || mt.stacked || lt.shape.size() != 1)
                         throw Error(ErrorCode::Unsupported, "a norm the base architecture transforms: not supported for adapters",
