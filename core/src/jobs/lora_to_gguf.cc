@@ -212,6 +212,23 @@ void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pa
                         b_rows = sa.shape[1];
                         b_cols = sa.shape[0];
                         break;
+                    case arch::TensorTransform::Kind::RegroupQkv:  // Falcon's query_key_value: view/index/cat keep A, regroup B's rows
+                    case arch::TensorTransform::Kind::GroupedQkvPart: {  // InternLM2's wqkv: B's rows regrouped, then q, k or v
+                        const auto& tr = mt.transform;
+                        try {
+                            const bool part = tr.kind == arch::TensorTransform::Kind::GroupedQkvPart;
+                            rb = make_row_gather_recipe(rb, sb.shape,
+                                                        part ? arch::internlm2_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim)
+                                                             : arch::qkv_regroup_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
+                            if (part) {
+                                rb = make_row_range_recipe(rb, tr.row_begin, tr.row_end - tr.row_begin);
+                                b_rows = tr.row_end - tr.row_begin;
+                            }
+                        } catch (const Error& e) {
+                            throw e.with_tensor(sb.name).with_file(cat.path);
+                        }
+                        break;
+                    }
                     case arch::TensorTransform::Kind::SliceDim1: {  // a fused 2-D tensor's rows: split(dim=0) keeps A, cuts B
                         const auto& tr = mt.transform;
                         try {
@@ -413,7 +430,7 @@ Converted convert_plan(const Catalog& cat, const std::string& adapter_dir, const
     std::vector<std::string> log = general.warnings;
     log.insert(log.end(), c.model.config.warnings.begin(), c.model.config.warnings.end());
     c.warnings = converter_log(std::move(log));
-    c.plan.pad_without_tensors = false;
+    c.plan.pad_without_tensors = true;  // write_tensors_to_file pads even when no tensor is left
     c.plan.dims_as_given = true;  // gguf-py: n_dims = len(shape)
     return c;
 }
