@@ -2,7 +2,9 @@
 // amn convert ADAPTER_DIR --to gguf[:T] --base BASE_DIR (issue 32's LoRA
 // adapters): seeded PEFT adapters of tests/core/hf_lora_models.py over llama
 // (Llama 2: Q and K permuted; Llama 3: GQA), qwen2 (one as adapter_model.bin),
-// qwen3 and qwen3moe (experts stacked) bases, judged by
+// qwen3 and qwen3moe (experts stacked) bases, mergekit's layout, and every
+// linear of gpt2 / ERNIE 4.5 / falcon-40b / internlm2 (transposed, cut,
+// regrouped tensors), judged by
 // llama.cpp's convert_lora_to_gguf.py (34af94c): the sha256 of the file it
 // wrote per output type and the name of its default output
 // (tests/core/hf_lora_reference.json); llama-export-lora merging the result

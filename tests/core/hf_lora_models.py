@@ -56,25 +56,52 @@ MLP = ["gate_proj", "up_proj", "down_proj"]
 # "bin" = adapter_model.bin (torch.save of the state dict in reverse name order: the converter keeps
 # the dict's order) instead of adapter_model.safetensors, "mergekit" = also what mergekit-extract-lora
 # adds: token embeddings as lora_embedding_A [r, vocab] / lora_embedding_B [hidden, r] (→ token_embd,
-# lora_a transposed), norms saved whole (written as they are), a `.base_layer.weight` (skipped).
+# lora_a transposed), norms saved whole (written as they are), a `.base_layer.weight` (skipped);
+# "all-linears": every 2-D linear of the decoder layers of tests/core/hf_arch_models.py's case `base`
+# adapted (target_modules as PEFT's "all-linear"), for the rows whose class reshapes them.
 CASES = {
     "Llama-2-7b-sql-lora": ("Llama-2-7b-hf", "F32", 8, 16, ["q_proj", "k_proj", "v_proj", "o_proj"], ""),
     "Llama-3-8B-Instruct-chat-LoRA": ("Meta-Llama-3-8B-Instruct", "BF16", 4, 8, ATTN + MLP, "readme"),
     "Qwen2.5-0.5B-lora": ("Qwen2.5-0.5B", "F16", 16, 32, ["q_proj", "v_proj"], ""),
     "Llama-2-7b-mergekit-lora": ("Llama-2-7b-hf", "F32", 8, 8, ["v_proj", "down_proj"], "mergekit"),
+    "gpt2-lora": ("gpt2", "F32", 8, 16, [], "all-linears"),                         # Conv1D: transposed
+    "ERNIE-4.5-0.3B-lora": ("ERNIE-4.5-0.3B", "F32", 8, 16, [], "all-linears"),     # fused qkv / up_gate cut
+    "falcon-40b-lora": ("falcon-40b", "F32", 8, 16, [], "all-linears"),             # query_key_value regrouped
+    "internlm2-chat-1_8b-lora": ("internlm2-chat-1_8b", "F32", 8, 16, [], "all-linears"),  # wqkv regrouped, split
     "Qwen2.5-0.5B-pt-lora": ("Qwen2.5-0.5B", "F16", 8, 8, ["k_proj", "o_proj"], "bin"),
     "Qwen3-0.6B-math-lora": ("Qwen3-0.6B", "F32", 32, 64, ATTN + MLP, ""),
     "Qwen3-30B-A3B-experts-lora": ("Qwen3-30B-A3B", "BF16", 8, 16, ["q_proj", "k_proj"] + MLP, ""),
 }
 
 
+def arch_case(base):
+    import hf_arch_models
+    return hf_arch_models.CASES[base](base)
+
+
 def base_config(base, shared):
+    if CASES_BY_BASE.get(base) == "all-linears":
+        return arch_case(base)[0]
     if base == "Qwen2.5-0.5B":
         return qwen2(base)[0]
     if base == "Qwen3-30B-A3B":
         return qwen3moe(base)[0]
     with open(os.path.join(shared, "hf-gguf", "inputs", base, "config.json")) as f:
         return json.load(f)
+
+
+CASES_BY_BASE = {v[0]: v[5] for v in CASES.values()}
+
+
+def all_linears(base):
+    """{HF module path: (out, in)} of every 2-D weight of the decoder layers (no norms, embeddings, routers)."""
+    out = {}
+    for n, s in arch_case(base)[1].items():
+        if len(s) != 2 or not n.endswith(".weight") or "norm" in n or "embed" in n or n.endswith("mlp.gate.weight"):
+            continue
+        if any(k in n for k in ("layers.", "h.", "layer.")):
+            out[n[:-len(".weight")]] = tuple(s)
+    return out
 
 
 def module_shapes(cfg, module):
@@ -131,10 +158,17 @@ def make_case(out, shared, case):
         f.write("\n")
     d = os.path.join(out, case)
     os.makedirs(d, exist_ok=True)
+    if extra == "all-linears":
+        targets = sorted({m.rsplit(".", 1)[1] for m in all_linears(base)})
     with open(os.path.join(d, "adapter_config.json"), "w") as f:
         json.dump(adapter_config(base, r, alpha, targets), f, indent=2, sort_keys=True)
     tensors = {}
-    for i in range(cfg["num_hidden_layers"]):
+    if extra == "all-linears":
+        for mod, (o, n) in all_linears(base).items():
+            p = "base_model.model." + mod
+            tensors[p + ".lora_A.weight"] = rand(case, p + ".lora_A.weight", (r, n), 0.02)
+            tensors[p + ".lora_B.weight"] = rand(case, p + ".lora_B.weight", (o, r), 0.01)
+    for i in range(0 if extra == "all-linears" else cfg["num_hidden_layers"]):
         for m in targets:
             part = "self_attn" if m in ATTN else "mlp"
             experts = [f".experts.{x}" for x in range(cfg["num_experts"])] if part == "mlp" and cfg.get("num_experts") else [""]
