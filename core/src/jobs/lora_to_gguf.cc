@@ -166,12 +166,65 @@ struct LoraModel {
     std::vector<OutTensor> tensors;
 };
 
-// The pair's tensors after the class's modify_tensors: `.lora_a`, `.lora_b` per GGUF name.
-void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pairs, LoraModel& m, const std::string& base_dir) {
+// One adapted module after the class's modify_tensors (a LoraTorchTensor op): A and B with their shapes.
+struct PairPart {
+    std::shared_ptr<const Recipe> a, b;
+    std::vector<std::uint64_t> shape_a, shape_b;
+};
+
+PairPart transform_pair(const Catalog& cat, const LogicalTensor& sa, const LogicalTensor& sb, const arch::MappedTensor& mt,
+                        const arch::ArchRow& row) {
+    PairPart p{sa.recipe, sb.recipe, sa.shape, sb.shape};
+    const auto& tr = mt.transform;
+    try {
+        switch (tr.kind) {
+            case arch::TensorTransform::Kind::None: break;
+            case arch::TensorTransform::Kind::PermuteQK:  // LlamaModel.permute: reshape/swapaxes move B's rows only
+                p.b = make_row_gather_recipe(p.b, sb.shape, llama_permute_source_rows(sb.shape[0], tr.n_head));
+                break;
+            case arch::TensorTransform::Kind::Transpose:  // GPT-2's Conv1D: LoraTorchTensor.transpose(1, 0) = (B^T, A^T)
+                p.a = make_transpose_recipe(sb.recipe, sb.shape[0], sb.shape[1]);
+                p.b = make_transpose_recipe(sa.recipe, sa.shape[0], sa.shape[1]);
+                p.shape_a = {sb.shape[1], sb.shape[0]};
+                p.shape_b = {sa.shape[1], sa.shape[0]};
+                break;
+            case arch::TensorTransform::Kind::RegroupQkv:  // Falcon/NeoX/Bloom query_key_value: view/index/cat regroup B's rows
+                p.b = make_row_gather_recipe(p.b, sb.shape, arch::qkv_regroup_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
+                break;
+            case arch::TensorTransform::Kind::GroupedQkvPart:  // InternLM2's wqkv: B's rows regrouped, then q, k or v
+                p.b = make_row_gather_recipe(p.b, sb.shape, arch::internlm2_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
+                [[fallthrough]];
+            case arch::TensorTransform::Kind::SliceDim1:  // a fused 2-D tensor split by rows: split(dim=0) cuts B, keeps A
+                if (tr.row_end > sb.shape[0] || tr.row_begin >= tr.row_end)
+                    throw Error(ErrorCode::Malformed, "rows " + std::to_string(tr.row_begin) + " … " + std::to_string(tr.row_end) +
+                                                          " of lora_B " + shape_to_string(sb.shape));
+                p.b = make_row_range_recipe(p.b, tr.row_begin, tr.row_end - tr.row_begin);
+                p.shape_b[0] = tr.row_end - tr.row_begin;
+                break;
+            default:
+                throw Error(ErrorCode::Unsupported,
+                            "the base architecture reshapes this tensor in a way convert_lora_to_gguf's LoraTorchTensor does not "
+                            "follow (per-head slices, 3-D expert slices, norm shifts): not supported for adapters");
+        }
+    } catch (const Error& e) {
+        throw e.with_tensor(sb.name).with_file(cat.path);
+    }
+    if (mt.name.starts_with("token_embd.")) {  // llm_build_inp_embd wants lora_a transposed
+        if (row.trim_embd_to_vocab)
+            throw Error(ErrorCode::Unsupported,
+                        "an embedding LoRA of an architecture whose embedding the converter cuts to the tokenizer's size", cat.path,
+                        sa.name);
+        p.a = make_transpose_recipe(p.a, p.shape_a[0], p.shape_a[1]);
+        std::swap(p.shape_a[0], p.shape_a[1]);
+    }
+    return p;
+}
+
+// Every pair through the base's TensorMapper (the class's modify_tensors): `.lora_a`, `.lora_b` per GGUF name.
+void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pairs, LoraModel& m) {
     std::unordered_map<std::string, const Pair*> by_base;
     for (const auto& p : pairs) by_base[p.base] = &p;
-    // No tokenizer: the only use of the folder is Gemma 3's embedding cut, refused for adapters below.
-    (void)base_dir;
+    // No tokenizer (its one use, Gemma 3's embedding cut, is refused for adapters in transform_pair).
     arch::TensorMapper mapper(*m.row, *m.base_cfg, std::string());
     for (const auto& p : pairs) {
         const auto& la = plan.tensors[*p.a];
@@ -189,100 +242,26 @@ void map_pairs(const Catalog& cat, const Plan& plan, const std::vector<Pair>& pa
                         cat.path, lb.name);
         for (const auto& mt : mts) {
             std::vector<std::shared_ptr<const Recipe>> as, bs;
-            std::uint64_t a_rows = 0, b_rows = 0;
-            std::vector<std::uint64_t> shape_a, shape_b;  // of one source after the transform
+            PairPart part;
             for (const auto& src : mt.sources) {
                 const auto it = by_base.find(src);
                 if (it == by_base.end())
                     throw Error(ErrorCode::Malformed, "the architecture table names a tensor the adapter lacks", cat.path, src);
-                const auto& sa = plan.tensors[*it->second->a];
-                const auto& sb = plan.tensors[*it->second->b];
-                auto ra = sa.recipe, rb = sb.recipe;
-                a_rows = sa.shape[0];
-                b_rows = sb.shape[0];
-                std::uint64_t a_cols = sa.shape[1], b_cols = sb.shape[1];
-                switch (mt.transform.kind) {
-                    case arch::TensorTransform::Kind::None: break;
-                    case arch::TensorTransform::Kind::Transpose:  // LoraTorchTensor.transpose(1, 0): (B^T, A^T)
-                        std::swap(ra, rb);
-                        ra = make_transpose_recipe(ra, sb.shape[0], sb.shape[1]);
-                        rb = make_transpose_recipe(rb, sa.shape[0], sa.shape[1]);
-                        a_rows = sb.shape[1];
-                        a_cols = sb.shape[0];
-                        b_rows = sa.shape[1];
-                        b_cols = sa.shape[0];
-                        break;
-                    case arch::TensorTransform::Kind::RegroupQkv:  // Falcon's query_key_value: view/index/cat keep A, regroup B's rows
-                    case arch::TensorTransform::Kind::GroupedQkvPart: {  // InternLM2's wqkv: B's rows regrouped, then q, k or v
-                        const auto& tr = mt.transform;
-                        try {
-                            const bool part = tr.kind == arch::TensorTransform::Kind::GroupedQkvPart;
-                            rb = make_row_gather_recipe(rb, sb.shape,
-                                                        part ? arch::internlm2_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim)
-                                                             : arch::qkv_regroup_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
-                            if (part) {
-                                rb = make_row_range_recipe(rb, tr.row_begin, tr.row_end - tr.row_begin);
-                                b_rows = tr.row_end - tr.row_begin;
-                            }
-                        } catch (const Error& e) {
-                            throw e.with_tensor(sb.name).with_file(cat.path);
-                        }
-                        break;
-                    }
-                    case arch::TensorTransform::Kind::SliceDim1: {  // a fused 2-D tensor's rows: split(dim=0) keeps A, cuts B
-                        const auto& tr = mt.transform;
-                        try {
-                            if (tr.row_end > sb.shape[0] || tr.row_begin >= tr.row_end)
-                                throw Error(ErrorCode::Malformed, "rows " + std::to_string(tr.row_begin) + " … " + std::to_string(tr.row_end) +
-                                                                      " of lora_B " + shape_to_string(sb.shape));
-                            rb = make_row_range_recipe(rb, tr.row_begin, tr.row_end - tr.row_begin);
-                        } catch (const Error& e) {
-                            throw e.with_tensor(sb.name).with_file(cat.path);
-                        }
-                        b_rows = tr.row_end - tr.row_begin;
-                        break;
-                    }
-                    case arch::TensorTransform::Kind::PermuteQK:  // LlamaModel.permute on LoraTorchTensor: B's rows
-                        try {
-                            rb = make_row_gather_recipe(rb, sb.shape, llama_permute_source_rows(sb.shape[0], mt.transform.n_head));
-                        } catch (const Error& e) {
-                            throw e.with_tensor(sb.name).with_file(cat.path);
-                        }
-                        break;
-                    default:
-                        throw Error(ErrorCode::Unsupported,
-                                    "the base architecture reshapes this tensor in a way convert_lora_to_gguf's LoraTorchTensor "
-                                    "does not follow (fused or split tensors): not supported for adapters",
-                                    cat.path, sb.name);
-                }
-                if (mt.name.starts_with("token_embd.")) {  // llm_build_inp_embd: lora_a transposed
-                    if (m.row->trim_embd_to_vocab)
-                        throw Error(ErrorCode::Unsupported,
-                                    "an embedding LoRA of an architecture whose embedding the converter cuts to the tokenizer's size",
-                                    cat.path, sa.name);
-                    ra = make_transpose_recipe(ra, a_rows, a_cols);
-                    std::swap(a_rows, a_cols);
-                }
-                shape_a = {a_rows, a_cols};
-                shape_b = {b_rows, b_cols};
-                as.push_back(std::move(ra));
-                bs.push_back(std::move(rb));
+                part = transform_pair(cat, plan.tensors[*it->second->a], plan.tensors[*it->second->b], mt, *m.row);
+                as.push_back(part.a);
+                bs.push_back(part.b);
             }
-            std::vector<std::uint64_t> sha = shape_a, shb = shape_b;
-            OutTensor a, b;
-            a.name = mt.name + ".lora_a";
-            b.name = mt.name + ".lora_b";
-            if (mt.stacked) {
-                sha.insert(sha.begin(), mt.sources.size());
-                shb.insert(shb.begin(), mt.sources.size());
+            OutTensor a{mt.name + ".lora_a", part.shape_a, nullptr, DType::F32};
+            OutTensor b{mt.name + ".lora_b", part.shape_b, nullptr, DType::F32};
+            if (mt.stacked) {  // torch.stack of LoraTorchTensors: the A's and the B's, each along a new dim 0
+                a.shape.insert(a.shape.begin(), mt.sources.size());
+                b.shape.insert(b.shape.begin(), mt.sources.size());
                 a.recipe = make_stack_recipe(std::move(as), "experts stacked");
                 b.recipe = make_stack_recipe(std::move(bs), "experts stacked");
             } else {
                 a.recipe = as.at(0);
                 b.recipe = bs.at(0);
             }
-            a.shape = std::move(sha);
-            b.shape = std::move(shb);
             m.tensors.push_back(std::move(a));
             m.tensors.push_back(std::move(b));
         }
@@ -361,7 +340,7 @@ LoraModel build_model(const Catalog& cat, const Plan& plan, const std::string& a
                             shape_to_string(b.shape) + " (rank " + std::to_string(b.shape[1]) + ")",
                         cat.path, b.name);
     }
-    map_pairs(cat, plan, pairs, m, opt.base);
+    map_pairs(cat, plan, pairs, m);
     return m;
 }
 
