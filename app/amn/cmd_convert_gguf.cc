@@ -16,6 +16,7 @@
 #include "progress_bar.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace amn::cli {
 
@@ -121,6 +122,11 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
     const auto pos = args.positionals();
     if (pos.size() != 1) throw UsageError{pos.empty() ? "missing MODEL" : "expected one MODEL"};
     if (is_lora_adapter_dir(pos[0])) return convert_lora(pos[0], to, base, opt, dry_run, quiet);
+    // The adapter's weights named instead of its folder.
+    if (const auto parent = std::filesystem::path(pos[0]).parent_path();
+        std::filesystem::path(pos[0]).filename().string().starts_with("adapter_model.") &&
+        is_lora_adapter_dir(parent.empty() ? std::string(".") : parent.string()))
+        return convert_lora(parent.empty() ? std::string(".") : parent.string(), to, base, opt, dry_run, quiet);
     if (base) throw UsageError{"--base is for a PEFT adapter folder (adapter_config.json): " + pos[0] + " is not one"};
 
     const Catalog cat = open_model(pos[0]);

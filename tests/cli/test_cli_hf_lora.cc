@@ -112,6 +112,13 @@ private slots:
         r = run_amn({"convert", tmp.path() + "/" + name, "--to", "gguf", "--base", base, "-o", out, "--quiet"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QCOMPARE(sha256_of(out), o.value("sha256").toObject().value("f32").toString().toLatin1());
+
+        // The weights file named instead of the folder: the same adapter (named after its folder).
+        const QString out2 = tmp.path() + "/e.gguf";
+        r = run_amn({"convert", tmp.path() + "/" + name + "/adapter_model.safetensors", "--to", "gguf:BF16", "--base", base, "-o",
+                     out2, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(out2), o.value("sha256").toObject().value("bf16").toString().toLatin1());
     }
 
     // A real client: llama.cpp's llama-export-lora (AMN_LLAMA_BIN, default /work/llama/build/bin;
@@ -175,6 +182,8 @@ private slots:
         QTest::newRow("rank mismatch") << "bad/rank-mismatch" << llama << "gguf" << "rank mismatch";
         QTest::newRow("modules_to_save") << "bad/modules-to-save" << llama << "gguf" << "embeddings saved whole";
         QTest::newRow("no GGUF name") << "bad/unknown-module" << llama << "gguf" << "foo_proj";
+        QTest::newRow("--base-model-id") << ok << llama << "gguf --base-model-id meta-llama/Llama-2-7b-hf"
+                                         << "--base-model-id reads the base's config from the Hugging Face Hub";
         QTest::newRow("no adapter_config.json") << "bases/" + llama << llama << "gguf" << "--base is for a PEFT adapter folder";
     }
     void refusals() {
@@ -186,7 +195,8 @@ private slots:
         QVERIFY2(!m.isEmpty(), "tests/core/hf_lora_models.py --inputs-only failed");
         QTemporaryDir tmp;
         const QString out = tmp.path() + "/o.gguf";
-        QStringList args{"convert", m + "/" + adapter, "--to", to, "-o", out, "--quiet"};
+        QStringList args{"convert", m + "/" + adapter, "--to"};
+        args << to.split(' ') << "-o" << out << "--quiet";
         if (!base.isEmpty()) args << "--base" << m + "/bases/" + base;
         const QStringList before = files_in(m + "/" + adapter);
         const auto r = run_amn(args);
