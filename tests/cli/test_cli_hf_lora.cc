@@ -187,6 +187,7 @@ private slots:
         QTest::newRow("no adapter_config.json") << "bases/" + llama << llama << "gguf" << "--base is for a PEFT adapter folder";
     }
     void refusals() {
+        SKIP_WITHOUT_HF_GGUF(dir);  // the adapters' bases are the shared fixtures' config.json
         QFETCH(QString, adapter);
         QFETCH(QString, base);
         QFETCH(QString, to);
