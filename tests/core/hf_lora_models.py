@@ -58,7 +58,8 @@ MLP = ["gate_proj", "up_proj", "down_proj"]
 # adds: token embeddings as lora_embedding_A [r, vocab] / lora_embedding_B [hidden, r] (→ token_embd,
 # lora_a transposed), norms saved whole (written as they are), a `.base_layer.weight` (skipped);
 # "all-linears": every 2-D linear of the decoder layers of tests/core/hf_arch_models.py's case `base`
-# adapted (target_modules as PEFT's "all-linear"), for the rows whose class reshapes them.
+# adapted (target_modules as PEFT's "all-linear"), for the rows whose class reshapes them; "alora" = an
+# activated LoRA (adapter_config.json's alora_invocation_tokens → adapter.alora.invocation_tokens).
 CASES = {
     "Llama-2-7b-sql-lora": ("Llama-2-7b-hf", "F32", 8, 16, ["q_proj", "k_proj", "v_proj", "o_proj"], ""),
     "Llama-3-8B-Instruct-chat-LoRA": ("Meta-Llama-3-8B-Instruct", "BF16", 4, 8, ATTN + MLP, "readme"),
@@ -68,6 +69,7 @@ CASES = {
     "ERNIE-4.5-0.3B-lora": ("ERNIE-4.5-0.3B", "F32", 8, 16, [], "all-linears"),     # fused qkv / up_gate cut
     "falcon-40b-lora": ("falcon-40b", "F32", 8, 16, [], "all-linears"),             # query_key_value regrouped
     "internlm2-chat-1_8b-lora": ("internlm2-chat-1_8b", "F32", 8, 16, [], "all-linears"),  # wqkv regrouped, split
+    "Qwen3-0.6B-alora": ("Qwen3-0.6B", "F16", 8, 16, ["q_proj", "v_proj"], "alora"),
     "Qwen2.5-0.5B-pt-lora": ("Qwen2.5-0.5B", "F16", 8, 8, ["k_proj", "o_proj"], "bin"),
     "Qwen3-0.6B-math-lora": ("Qwen3-0.6B", "F32", 32, 64, ATTN + MLP, ""),
     "Qwen3-30B-A3B-experts-lora": ("Qwen3-30B-A3B", "BF16", 8, 16, ["q_proj", "k_proj"] + MLP, ""),
@@ -160,8 +162,11 @@ def make_case(out, shared, case):
     os.makedirs(d, exist_ok=True)
     if extra == "all-linears":
         targets = sorted({m.rsplit(".", 1)[1] for m in all_linears(base)})
+    ac = adapter_config(base, r, alpha, targets)
+    if extra == "alora":
+        ac["alora_invocation_tokens"] = [151644, 872, 198]
     with open(os.path.join(d, "adapter_config.json"), "w") as f:
-        json.dump(adapter_config(base, r, alpha, targets), f, indent=2, sort_keys=True)
+        json.dump(ac, f, indent=2, sort_keys=True)
     tensors = {}
     if extra == "all-linears":
         for mod, (o, n) in all_linears(base).items():
