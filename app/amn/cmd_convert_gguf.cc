@@ -54,13 +54,17 @@ int split_merge(const Catalog& cat, const std::string& to, const std::string& ou
     return kOk;
 }
 
-void print_dry_run(const std::vector<ForgetTensor>& tensors) {
+// Every tensor with its type and why; `lora`: the rules are convert_lora_to_gguf.py's (the same as
+// convert_hf_to_gguf's, named after the script that applies them).
+void print_dry_run(const std::vector<ForgetTensor>& tensors, bool lora = false) {
     std::size_t wn = 6;
     for (const auto& t : tensors) wn = std::max(wn, t.name.size());
     std::uint64_t bytes = 0;
     for (const auto& t : tensors) {
+        std::string why = gguf_reason_text(t);
+        if (lora && why.starts_with("convert_hf_to_gguf")) why.replace(0, 18, "convert_lora_to_gguf");
         std::printf("%-*s  %-5s %-18s %s\n", int(wn), t.name.c_str(), dtype_name(t.target).c_str(),
-                    shape_to_string(t.shape).c_str(), printable(gguf_reason_text(t)).c_str());
+                    shape_to_string(t.shape).c_str(), printable(why).c_str());
         bytes += t.bytes;
     }
     std::printf("%zu tensor(s), %s of tensor data (nothing written)\n", tensors.size(), human_bytes(bytes).c_str());
@@ -88,7 +92,7 @@ int convert_lora(const std::string& adapter, const std::string& to, const std::o
     opt.threads = hf.threads;
     if (dry_run) {
         std::vector<GgufOutputFile> files;
-        print_dry_run(plan_lora_gguf(adapter, opt, &files));
+        print_dry_run(plan_lora_gguf(adapter, opt, &files), true);
         print_gguf_files(files, true);
         return kOk;
     }

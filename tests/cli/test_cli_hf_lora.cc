@@ -99,7 +99,9 @@ private slots:
 
         auto r = run_amn({"convert", tmp.path() + "/" + name, "--to", "gguf:F16", "--base", base, "--dry-run"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains(".lora_a") && r.out.contains(".lora_b") && r.out.contains("(nothing written)"), qPrintable(r.out));
+        QVERIFY2(r.out.contains(".lora_a") && r.out.contains(".lora_b") && r.out.contains("convert_lora_to_gguf --outtype F16") &&
+                     r.out.contains("(nothing written)") && r.out.contains(o.value("default_name_f16").toString()),
+                 qPrintable(r.out));
         QCOMPARE(files_in(tmp.path()).size(), 0);
 
         r = run_amn({"convert", tmp.path() + "/" + name, "--to", "gguf:F16", "--base", base, "--quiet"});
