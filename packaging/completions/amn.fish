@@ -44,6 +44,7 @@ complete -c amn -n "__fish_seen_subcommand_from remember dequantize" -s q -l qui
 complete -c amn -n "__fish_seen_subcommand_from convert" -l to -x -a 'safetensors bf16 f16 f32 gguf gguf:F32 gguf:F16 gguf:BF16 gguf:Q8_0 gguf:auto' -d 'Output dtype, or GGUF for a Hugging Face folder'
 complete -c amn -n "__fish_seen_subcommand_from convert" -s o -l output -r -F -d 'Output file or folder'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l outfile -r -F -d 'Output GGUF (convert_hf_to_gguf name)'
+complete -c amn -n "__fish_seen_subcommand_from convert" -l base -x -a "(__fish_complete_directories)" -d 'GGUF: base model folder of a PEFT LoRA adapter'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l vocab-only -d 'GGUF: key/values and tokenizer only'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l vocab-pre -x -d 'GGUF: the tokenizer.ggml.pre to write'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l split-max-size -x -d 'GGUF: parts of at most N bytes (K, M, G)'
