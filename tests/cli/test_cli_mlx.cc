@@ -145,6 +145,18 @@ QString forget_mlx(const QTemporaryDir& tmp, const QString& mlx_dir, const QJson
         QSKIP("mlx fixtures missing");                                           \
     }
 
+// Empty when every file of `files` ({name: sha256 hex}) under `out` has the
+// recorded sha256 of mlx_lm.convert's output; else which one differs.
+QString differs_from_recorded(const QString& out, const QJsonObject& files) {
+    for (auto it = files.begin(); it != files.end(); ++it) {
+        QFile f(out + "/" + it.key());
+        if (!f.open(QIODevice::ReadOnly)) return it.key() + ": not written";
+        if (QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() != it.value().toString().toLatin1())
+            return it.key() + " differs from mlx_lm.convert's";
+    }
+    return {};
+}
+
 }  // namespace
 
 class TestCliMlx : public QObject {
@@ -379,13 +391,8 @@ private slots:
         QTemporaryDir tmp;
         const QString out = forget_mlx(tmp, dir, c);
         QVERIFY(!out.isEmpty());
-        const QJsonObject files = c["files"].toObject();
-        for (auto it = files.begin(); it != files.end(); ++it) {
-            QFile f(out + "/" + it.key());
-            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(it.key()));
-            QVERIFY2(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
-                     qPrintable(it.key() + " differs from mlx_lm.convert's"));
-        }
+        const QString diff = differs_from_recorded(out, c["files"].toObject());
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
     }
 
     // MoE experts stacked into switch_mlp, qwen3_moe routers 8-bit g64, the
@@ -422,14 +429,9 @@ private slots:
         for (const auto& a : c["amn"].toArray()) args << a.toString();
         const auto r = run_amn(args << "-o" << out);
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
-        const QJsonObject files = c["files"].toObject();
-        QCOMPARE(files.size(), 3);
-        for (auto it = files.begin(); it != files.end(); ++it) {
-            QFile f(out + "/" + it.key());
-            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(it.key()));
-            QVERIFY2(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
-                     qPrintable(it.key() + " differs from mlx_lm.convert's"));
-        }
+        QCOMPARE(c["files"].toObject().size(), 3);
+        const QString diff = differs_from_recorded(out, c["files"].toObject());
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
     }
 
     // A model mlx-lm has no model file for, or whose experts amn does not
