@@ -175,4 +175,13 @@ GgufWriteResult write_gguf_plan(const Catalog& cat, GgufOutputPlan p, const Gguf
     return res;
 }
 
+GgufWriteResult write_converter_plan(const Catalog& cat, GgufOutputPlan plan, std::vector<GgufWarning> warnings,
+                                     GgufRunOptions opt, const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    opt.measure_loss = false;
+    auto res = write_gguf_plan(cat, std::move(plan), opt, progress, cancel);
+    warnings.insert(warnings.end(), std::make_move_iterator(res.warnings.begin()), std::make_move_iterator(res.warnings.end()));
+    res.warnings = std::move(warnings);
+    return res;
+}
+
 }  // namespace amn::detail

@@ -149,4 +149,12 @@ struct GgufRunOptions {
 GgufWriteResult write_gguf_plan(const Catalog& cat, GgufOutputPlan plan, const GgufRunOptions& opt,
                                  const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
+/// A converter's plan (convert_hf_to_gguf.py's, convert_lora_to_gguf.py's)
+/// written to `opt.path` as write_gguf_plan() writes it, without measuring
+/// the loss (the converters do not); the result's warnings are `warnings`
+/// (the plan's own: the converter's log) followed by the run's.
+/// 	hrows as write_gguf_plan().
+GgufWriteResult write_converter_plan(const Catalog& cat, GgufOutputPlan plan, std::vector<GgufWarning> warnings,
+                                     GgufRunOptions opt, const ProgressFn& progress, const std::atomic<bool>* cancel);
+
 }  // namespace amn::detail

@@ -623,12 +623,7 @@ GgufWriteResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt,
     run.force = opt.force;
     run.threads = opt.threads;
     run.chunk_bytes = opt.chunk_bytes;
-    run.measure_loss = false;
-    std::vector<GgufWarning> warnings = c.warnings;
-    auto res = detail::write_gguf_plan(cat, std::move(c.plan), run, progress, cancel);
-    warnings.insert(warnings.end(), res.warnings.begin(), res.warnings.end());
-    res.warnings = std::move(warnings);
-    return res;
+    return detail::write_converter_plan(cat, std::move(c.plan), std::move(c.warnings), std::move(run), progress, cancel);
 }
 
 }  // namespace amn
