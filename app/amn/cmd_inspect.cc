@@ -10,6 +10,7 @@
 #include "anamnesis/plan.hpp"
 #include "anamnesis/pth.hpp"
 #include "cli.hpp"
+#include "notice_words.hpp"
 
 #include <cstdio>
 
@@ -109,7 +110,9 @@ int inspect_model(const ModelArg& model, bool json) {
     }
     // A remote model: its URLs where the mirror's paths are (everything read by now).
     model.relabel(cat);
-    for (auto* list : {&r.errors, &r.notes, &r.warnings})
+    std::vector<std::string> warnings;  // r.warnings in amn's words
+    for (const auto& n : r.warnings) warnings.push_back(notice_text(n));
+    for (auto* list : {&r.errors, &r.notes, &warnings})
         for (auto& s : *list) s = model.relabel(s);
     if (hf) {
         hf->error = model.relabel(hf->error);
@@ -173,7 +176,7 @@ int inspect_model(const ModelArg& model, bool json) {
         for (const auto& n : r.notes) w.value(n);
         w.end_array();
         w.key("warnings").begin_array();
-        for (const auto& n : r.warnings) w.value(n);
+        for (const auto& n : warnings) w.value(n);
         w.end_array();
         model.write_json(w);
         w.end_object();
@@ -218,7 +221,7 @@ int inspect_model(const ModelArg& model, bool json) {
     }
     for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
     for (const auto& n : r.notes) std::printf("  note          %s\n", printable(n).c_str());
-    for (const auto& n : r.warnings) std::printf("  warning       %s\n", printable(n).c_str());
+    for (const auto& n : warnings) std::printf("  warning       %s\n", printable(n).c_str());
     return kOk;
 }
 
