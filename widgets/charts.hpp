@@ -32,7 +32,7 @@ public:
         /// per weight": the stored bits per weight of the segment), and its
         /// short form for narrow legends ("4.50 bpw"); empty: none. Carried
         /// as data: the legend does not look for figures in the label.
-        QString figure, figureShort;
+        QString figure{}, figureShort{};
     };
     struct Row {
         QString title;
