@@ -114,9 +114,10 @@ int inspect_model(const ModelArg& model, bool json) {
     for (const auto& n : r.warnings) warnings.push_back(notice_text(n));
     for (auto* list : {&r.errors, &r.notes, &warnings})
         for (auto& s : *list) s = model.relabel(s);
+    std::vector<std::string> hf_notes;  // hf->warnings in amn's words
     if (hf) {
         hf->error = model.relabel(hf->error);
-        for (auto& s : hf->warnings) s = model.relabel(s);
+        for (const auto& n : hf->warnings) hf_notes.push_back(model.relabel(notice_text(n)));
     }
 
     if (json) {
@@ -163,7 +164,7 @@ int inspect_model(const ModelArg& model, bool json) {
                 .key("default_outtype").value(hf->default_outtype)
                 .key("error").value(hf->error)
                 .key("warnings").begin_array();
-            for (const auto& s : hf->warnings) w.value(s);
+            for (const auto& s : hf_notes) w.value(s);
             w.end_array().end_object();
         }
         w.key("quantization_config").begin_object();
@@ -213,7 +214,7 @@ int inspect_model(const ModelArg& model, bool json) {
         std::printf("  GGUF          %s (%s), tokenizer %s/%s, --to gguf = %s\n", printable(hf->gguf_architecture).c_str(),
                     printable(hf->hf_architecture).c_str(), printable(hf->tokenizer_model).c_str(),
                     printable(hf->tokenizer_pre).c_str(), printable(hf->default_outtype).c_str());
-        for (const auto& s : hf->warnings) std::printf("  GGUF note     %s\n", printable(s).c_str());
+        for (const auto& s : hf_notes) std::printf("  GGUF note     %s\n", printable(s).c_str());
         if (r.quantized)
             std::printf("  GGUF note     the weights are quantized already: a GGUF file type quantizes them twice\n");
     } else if (hf) {

@@ -527,7 +527,7 @@ HfGgufInfo describe_hf_gguf(const Catalog& cat) {
         const auto vocab = tok::gguf_vocab(vr);
         info.tokenizer_model = vocab.model;
         info.tokenizer_pre = vocab.pre;
-        info.warnings = vocab.warnings;
+        info.warnings = detail::converter_log(vocab.warnings);
     } catch (const Error& e) {
         info.error = e.what();
     }
