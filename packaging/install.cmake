@@ -286,4 +286,6 @@ if(AMN_BUILD_TESTS)
                        LABELS packaging TIMEOUT 300)
   # Both run the project's install scripts (install_manifest.txt in the build tree).
   set_tests_properties(packaging.install packaging.deb PROPERTIES RESOURCE_LOCK amn_install)
+  # Started early by ctest -j (tests/CMakeLists.txt says why): ~50 s in CI.
+  set_tests_properties(packaging.deb PROPERTIES COST 50)
 endif()

@@ -245,6 +245,13 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
     while (auto v = args.option("--keep")) opt.keep.push_back(*v);
     while (auto v = args.option("--only")) opt.only.push_back(*v);
     opt.requantize = args.flag("--requantize");
+    if (auto v = args.option("--dtype")) {
+        // mlx_lm.convert's --dtype choices.
+        if (*v == "float16") opt.dtype = DType::F16;
+        else if (*v == "bfloat16") opt.dtype = DType::BF16;
+        else if (*v == "float32") opt.dtype = DType::F32;
+        else throw UsageError{"--dtype must be float16, bfloat16 or float32, not '" + *v + "'"};
+    }
     opt.threads = parse_threads(args);
     opt.force = args.flag("--force", "-f");
     const bool json = args.flag("--json");

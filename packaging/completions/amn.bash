@@ -38,9 +38,9 @@ _amn() {
         remember|dequantize)
             opts="--to -o --output --layout --force -f --threads --quiet -q --help" ;;
         convert)
-            opts="--to -o --output --outfile --layout --vocab-only --vocab-pre --split-max-size --split-max-tensors --no-tensor-first-split --dry-run -n --force -f --threads --quiet -q --help" ;;
+            opts="--to -o --output --outfile --base --layout --vocab-only --vocab-pre --split-max-size --split-max-tensors --no-tensor-first-split --dry-run -n --force -f --threads --quiet -q --help" ;;
         forget|quantize)
-            opts="--to -o --output --vocab-pre --keep-split --split-max-size --split-max-tensors --no-tensor-first-split --pure --tensor-type --output-tensor-type --token-embedding-type --imatrix --blocksize --double-quant --granularity --ue8m0 --group-size --keep --only --requantize --dry-run -n --report --json --force -f --threads --quiet -q --help" ;;
+            opts="--to -o --output --vocab-pre --keep-split --split-max-size --split-max-tensors --no-tensor-first-split --pure --tensor-type --output-tensor-type --token-embedding-type --imatrix --blocksize --double-quant --granularity --ue8m0 --group-size --dtype --keep --only --requantize --dry-run -n --report --json --force -f --threads --quiet -q --help" ;;
         help)
             COMPREPLY=($(compgen -W "$commands" -- "$cur"))
             return ;;
@@ -71,6 +71,8 @@ _amn() {
             COMPREPLY=($(compgen -W "64 128" -- "$cur")); return ;;
         --group-size)
             COMPREPLY=($(compgen -W "128 channel" -- "$cur")); return ;;
+        --dtype)
+            COMPREPLY=($(compgen -W "float16 bfloat16 float32" -- "$cur")); return ;;
         -o|--output|--outfile|--imatrix)
             _filedir; return ;;
         --threads|--tensor-type|--keep|--only)

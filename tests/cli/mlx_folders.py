@@ -7,6 +7,8 @@ numpy's bit unpacking of the whole row, vectorised float32 operations with
 rounding to the dtype after each one).
 
 usage: mlx_folders.py OUT_DIR
+       mlx_folders.py --hf OUT_DIR   (Hugging Face folders for mlx_lm.convert: see HF_CASES)
+       mlx_folders.py --unstack REMEMBERED_MLX_DIR OUT_DIR   (see unstack())
        mlx_folders.py --from-hf HF_DIR OUT_DIR --bits B --group-size G
        mlx_folders.py --exact-values MLX_DIR F32_DIR   (see exact_values())
 
@@ -338,7 +340,129 @@ def exact_values(mlx: Path, ref: Path) -> int:
     return min(bad, 100) if checked else 101
 
 
+# Hugging Face folders for `mlx_lm.convert -q` (references recorded from the
+# real tool: tests/cli/data/mlx_convert_moe_reference.json): MoE models whose
+# experts mlx-lm's sanitize stacks into switch_mlp, and dense ones whose
+# stored dtypes differ from config.json's torch_dtype (convert.py's cast).
+# name: (config.json, tensors: name → (shape, stored dtype)); weights
+# N(0, 0.02) (norms N(1, 0.1)), seeded by name.
+def hf_case_qwen3_moe(H=64, L=2, E=4, F=64, V=256):
+    cfg = {"architectures": ["Qwen3MoeForCausalLM"], "decoder_sparse_step": 1, "head_dim": 16, "hidden_size": H,
+           "intermediate_size": 128, "max_position_embeddings": 4096, "mlp_only_layers": [], "model_type": "qwen3_moe",
+           "moe_intermediate_size": F, "norm_topk_prob": True, "num_attention_heads": 4, "num_experts": E,
+           "num_experts_per_tok": 2, "num_hidden_layers": L, "num_key_value_heads": 2, "rms_norm_eps": 1e-06,
+           "rope_theta": 1000000.0, "tie_word_embeddings": False, "torch_dtype": "bfloat16", "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (64, H), p + "self_attn.k_proj.weight": (32, H),
+                  p + "self_attn.v_proj.weight": (32, H), p + "self_attn.o_proj.weight": (H, 64),
+                  p + "self_attn.q_norm.weight": (16,), p + "self_attn.k_norm.weight": (16,),
+                  p + "mlp.gate.weight": (E, H)})
+        for x in range(E):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (F, H), q + "up_proj.weight": (F, H), q + "down_proj.weight": (H, F)})
+    return cfg, {k: (v, "F32") for k, v in t.items()}
+
+
+def hf_case_qwen2_moe(H=64, L=2, E=4, F=64, S=128, V=256):
+    cfg = {"architectures": ["Qwen2MoeForCausalLM"], "decoder_sparse_step": 1, "hidden_size": H, "intermediate_size": 128,
+           "max_position_embeddings": 8192, "model_type": "qwen2_moe", "moe_intermediate_size": F, "norm_topk_prob": False,
+           "num_attention_heads": 4, "num_experts": E, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": 4, "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "shared_expert_intermediate_size": S,
+           "tie_word_embeddings": False, "torch_dtype": "bfloat16", "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.q_proj.bias": (H,),
+                  p + "self_attn.k_proj.weight": (H, H), p + "self_attn.k_proj.bias": (H,),
+                  p + "self_attn.v_proj.weight": (H, H), p + "self_attn.v_proj.bias": (H,),
+                  p + "self_attn.o_proj.weight": (H, H), p + "mlp.gate.weight": (E, H),
+                  p + "mlp.shared_expert.gate_proj.weight": (S, H), p + "mlp.shared_expert.up_proj.weight": (S, H),
+                  p + "mlp.shared_expert.down_proj.weight": (H, S), p + "mlp.shared_expert_gate.weight": (1, H)})
+        for x in range(E):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (F, H), q + "up_proj.weight": (F, H), q + "down_proj.weight": (H, F)})
+    return cfg, {k: (v, "F16") for k, v in t.items()}
+
+
+def hf_case_llama_mixed(H=64, L=1, FF=128, V=256):
+    """Dense llama, config torch_dtype bfloat16, tensors F32 and F16 (kept norms of both, quantized weights of both)."""
+    cfg = {"architectures": ["LlamaForCausalLM"], "hidden_size": H, "intermediate_size": FF, "model_type": "llama",
+           "num_attention_heads": 4, "num_hidden_layers": L, "num_key_value_heads": 4, "rms_norm_eps": 1e-05,
+           "rope_theta": 10000.0, "tie_word_embeddings": False, "torch_dtype": "bfloat16", "vocab_size": V}
+    t = {"model.embed_tokens.weight": ((V, H), "F16"), "model.norm.weight": ((H,), "F32"), "lm_head.weight": ((V, H), "F32")}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": ((H,), "F32"), p + "post_attention_layernorm.weight": ((H,), "F16"),
+                  p + "self_attn.q_proj.weight": ((H, H), "F32"), p + "self_attn.k_proj.weight": ((H, H), "F16"),
+                  p + "self_attn.v_proj.weight": ((H, H), "F32"), p + "self_attn.o_proj.weight": ((H, H), "F32"),
+                  p + "mlp.gate_proj.weight": ((FF, H), "F32"), p + "mlp.up_proj.weight": ((FF, H), "F16"),
+                  p + "mlp.down_proj.weight": ((H, FF), "F32")})
+    return cfg, t
+
+
+HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed}
+
+
+def make_hf_case(root: Path, name: str):
+    import zlib
+    cfg, tensors = HF_CASES[name]()
+    folder = root / name
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for k, (shape, dt) in sorted(tensors.items()):
+        rng = np.random.default_rng(zlib.crc32(f"{name}/{k}".encode()))
+        norm = k.endswith("norm.weight")
+        a = (rng.normal(1.0, 0.1, size=shape) if norm else rng.normal(0.0, 0.02, size=shape)).astype(np.float32)
+        if k.endswith("down_proj.weight") and len(shape) == 2:
+            a[0, :8] *= 50.0  # an outlier group
+        out[k] = of_array(a) if dt == "F32" else of_array(a.astype(np.float16)) if dt == "F16" else of_array(bf16_round(a), bf16=True)
+    write_st(folder / "model.safetensors", out, {"format": "pt"})
+    (folder / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
+
+
+def unstack(src: Path, dst: Path):
+    """A dequantized MLX MoE folder (`amn remember`: switch_mlp [E, out, in]) as the
+    Hugging Face folder mlx-lm's sanitize stacked: one tensor per expert under
+    its Hugging Face name (mixtral w1/w2/w3), everything else and the side files as they are."""
+    import shutil
+    dst.mkdir(parents=True, exist_ok=True)
+    cfg = json.loads((src / "config.json").read_text())
+    mixtral = cfg.get("model_type") == "mixtral"
+    names = {"gate_proj": "w1", "down_proj": "w2", "up_proj": "w3"} if mixtral else None
+    tensors = {}
+    for f in sorted(src.glob("*.safetensors")):
+        tensors.update(read_st(f))
+    out = {}
+    for k, t in tensors.items():
+        if ".switch_mlp." not in k or len(t.shape) != 3:
+            out[k] = t
+            continue
+        pre, proj = k.split(".switch_mlp.")
+        proj = proj[: -len(".weight")]
+        E, per = t.shape[0], len(t.raw) // t.shape[0]
+        base = pre + ".experts."
+        for e in range(E):
+            out[f"{base}{e}.{names[proj] if names else proj}.weight"] = Tensor(t.dtype, t.shape[1:], t.raw[e * per:(e + 1) * per])
+    write_st(dst / "model.safetensors", dict(sorted(out.items())), {"format": "pt"})
+    for f in src.iterdir():
+        if not f.name.endswith(".safetensors") and f.name != "model.safetensors.index.json" and f.is_file():
+            shutil.copy(f, dst / f.name)
+
+
 def main():
+    if sys.argv[1] == "--unstack":
+        unstack(Path(sys.argv[2]), Path(sys.argv[3]))
+        return
+    if sys.argv[1] == "--hf":
+        root = Path(sys.argv[2])
+        for name in HF_CASES:
+            make_hf_case(root, name)
+        print("\n".join(HF_CASES))
+        return
     if sys.argv[1] == "--exact-values":
         sys.exit(exact_values(Path(sys.argv[2]), Path(sys.argv[3])))
     if sys.argv[1] == "--from-hf":

@@ -100,6 +100,19 @@ S = numpy_helper.from_array(rng.random(N * 2 - 1).astype(np.float32), "fc.weight
 save("nbits-scales", model([B, S], [node], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, K])]),
      "scales 'fc.weight_scales' holds 15 values, 16 expected")
 
+# MatMulNBits act order: a g_idx entry past the blocks of a row, a g_idx of the wrong type, an 8-bit g_idx
+# (onnxruntime runs act order for 4 bits only).
+S = numpy_helper.from_array(rng.random(N * 2).astype(np.float32), "fc.weight_scales")
+for case, g, bits, expect in (
+        ("nbits-gidx-range", np.where(np.arange(K) == 40, 2, np.arange(K) // bs).astype(np.int32), 4, "g_idx[40] = 2 is out of range (2 blocks per row)"),
+        ("nbits-gidx-dtype", (np.arange(K) // bs).astype(np.int64), 4, "g_idx 'fc.weight_g_idx' is I64 [64], I32 [64] expected"),
+        ("nbits-gidx-8bit", (np.arange(K) // bs).astype(np.int32), 8, "g_idx with 8-bit weights (onnxruntime runs act order for 4 bits only)")):
+    B = numpy_helper.from_array(rng.integers(0, 256, (N, 2, bs * bits // 8), dtype=np.uint8), "fc.weight_Q4")
+    node = helper.make_node("MatMulNBits", ["x", "fc.weight_Q4", "fc.weight_scales", "", "fc.weight_g_idx"], ["y"], domain="com.microsoft",
+                            K=K, N=N, bits=bits, block_size=bs)
+    save(case, model([B, S, numpy_helper.from_array(g, "fc.weight_g_idx")], [node], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, K])]),
+         expect)
+
 # Typed fields that disagree with the shape or the data type.
 t = helper.make_tensor("f", TensorProto.FLOAT, [2, 3], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
 del t.float_data[5:]

@@ -71,7 +71,7 @@ def add(name, initializers, nodes, inputs, feeds, output, weight_name, opset=21,
     cases.append({"name": name, "dir": d, "feeds": feed_files, "output": output, "weight": weight_name, "f16": f16_out})
 
 
-def matmul_nbits(name, K, N, bits, bs, zp, scale_dtype=np.float32):
+def matmul_nbits(name, K, N, bits, bs, zp, scale_dtype=np.float32, g_idx=False):
     kb = (K + bs - 1) // bs
     q = rng.integers(0, 1 << bits, (N, kb * bs), dtype=np.uint8)
     B = np.stack([pack_low_first(q[n], bits).reshape(kb, bs * bits // 8) for n in range(N)])
@@ -86,6 +86,12 @@ def matmul_nbits(name, K, N, bits, bs, zp, scale_dtype=np.float32):
         z = (rng.random(N * kb) * ((1 << bits) - 1)).astype(scale_dtype)
         inits.append(numpy_helper.from_array(z, f"{name}.weight_zero_points"))
         ins.append(f"{name}.weight_zero_points")
+    if g_idx:  # act order: row k of W is in group g_idx[k] (every group used; the rows shuffled)
+        g = rng.permutation(np.arange(K) // bs).astype(np.int32)
+        if zp is None:
+            ins.append("")
+        inits.append(numpy_helper.from_array(g, f"{name}.weight_g_idx"))
+        ins.append(f"{name}.weight_g_idx")
     node = helper.make_node("MatMulNBits", ins, ["Y"], domain="com.microsoft", K=K, N=N, bits=bits, block_size=bs)
     et = TensorProto.FLOAT16 if scale_dtype == np.float16 else TensorProto.FLOAT
     add(name, inits, [node], [helper.make_tensor_value_info("A", et, [K, K])], {"A": (np.eye(K), scale_dtype)}, "Y",
@@ -102,6 +108,13 @@ def write_models(work):
     matmul_nbits("nbits-q8-b32-zp", 64, 12, 8, 32, "uint8")
     matmul_nbits("nbits-q2-b32-zp", 96, 8, 2, 32, "uint8")
     matmul_nbits("nbits-q4-b32-f16", 64, 16, 4, 32, None, np.float16)
+    # g_idx (act order, 4 bits only): packed, float and no zero points, ragged K, float16.
+    matmul_nbits("nbits-q4-b16-zp-gidx", 64, 12, 4, 16, "uint8", g_idx=True)
+    matmul_nbits("nbits-q4-b32-fzp-gidx", 96, 8, 4, 32, "float", g_idx=True)
+    matmul_nbits("nbits-q4-b32-gidx", 64, 8, 4, 32, None, g_idx=True)
+    matmul_nbits("nbits-q4-b16-zp-gidx-k-ragged", 72, 8, 4, 16, "uint8", g_idx=True)
+    matmul_nbits("nbits-q4-b32-zp-gidx-f16", 64, 8, 4, 32, "uint8", np.float16, g_idx=True)
+    matmul_nbits("nbits-q4-b32-fzp-gidx-f16", 64, 8, 4, 32, "float", np.float16, g_idx=True)
 
     # MatMulBnb4: NF4 and FP4 codes of the [N, K] weight flattened, first element in the high nibble.
     for qt, tag in ((1, "nf4"), (0, "fp4")):

@@ -13,6 +13,8 @@
 // - MLX → GGUF in one pass: an MLX folder made of the shared Llama-2 folder
 //   converts to the bytes llama.cpp's convert_hf_to_gguf.py writes for its
 //   dequantized twin (sha256 recorded in tests/cli/data/mlx_gguf_reference.json;
+//   an MLX Mixtral with switch_mlp stacks: mlx_moe_gguf_reference.json, its
+//   twin's experts split back by tests/cli/mlx_folders.py --unstack;
 //   the converter itself refuses MLX folders), and forget to llama-quantize's
 //   file types equals forget of that twin;
 // - forget to MLX (--to mlx:BITS --group-size G) writes every tensor as MLX's
@@ -23,6 +25,12 @@
 //   byte what the real `mlx_lm.convert -q` writes (sha256 recorded from it:
 //   tests/cli/data/mlx_convert_reference.json; Llama 2 F16, Llama 3, Qwen3
 //   BF16 tied, 3/4/6/8 bits, groups 32/64);
+//   MoE models (qwen3_moe, qwen2_moe with its shared expert, mixtral) with
+//   their experts stacked into switch_mlp and qwen3_moe's 8-bit routers, and
+//   the cast of every float tensor to torch_dtype or --dtype (F32 and F16
+//   tensors under bfloat16): byte for byte the real mlx_lm.convert's files
+//   (tests/cli/data/mlx_convert_moe_reference.json, folders of
+//   tests/cli/mlx_folders.py --hf and the shared Mixtral);
 //   config.json with quantization + quantization_config, sorted keys, what the
 //   read side detects again; bad bits / group sizes are usage errors;
 // - inspect names the scheme of every module, overrides included;
@@ -61,6 +69,16 @@ QString own_folders() {
     return made ? dir.path() : QString();
 }
 
+
+// tests/cli/mlx_folders.py --hf's Hugging Face folders, made once; empty when the script failed.
+QString hf_folders() {
+    static QTemporaryDir dir;
+    static const bool made =
+        run(QString::fromStdString(amn::test::python()),
+            {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py", "--hf", dir.path()})
+            .exit_code == 0;
+    return made ? dir.path() : QString();
+}
 
 QJsonObject json_file(const QString& path) {
     QFile f(path);
@@ -219,6 +237,44 @@ private slots:
         }
     }
 
+    // An MLX MoE folder (experts stacked in switch_mlp) to GGUF: llama.cpp's
+    // converter on its Hugging Face twin (tests/cli/data/mlx_moe_gguf_reference.json),
+    // and forget to a file type = forget of that twin.
+    void toGgufMoe() {
+        SKIP_WITHOUT_MLX(dir);
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_moe_gguf_reference.json");
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        const QJsonObject ref = QJsonDocument::fromJson(rf.readAll()).object();
+        QTemporaryDir tmp;
+        const QString mlx = tmp.filePath("a/" + ref["folder"].toString());
+        QVERIFY(QDir().mkpath(tmp.filePath("a")));
+        const auto f = run_amn({"forget", dir + "/../hf-gguf/inputs/Mixtral-8x7B-v0.1", "--to", "mlx", "--group-size", "32", "-o", mlx});
+        QVERIFY2(f.exit_code == 0, qPrintable(f.err));
+        const auto outtypes = ref["outtypes"].toObject();
+        QCOMPARE(outtypes.size(), 3);
+        for (auto it = outtypes.begin(); it != outtypes.end(); ++it) {
+            const QString out = tmp.filePath("direct-" + it.key() + ".gguf");
+            const auto r = run_amn({"convert", mlx, "--to", "gguf:" + it.key(), "-o", out});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            QFile g(out);
+            QVERIFY(g.open(QIODevice::ReadOnly));
+            QVERIFY2(QCryptographicHash::hash(g.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
+                     qPrintable(it.key() + " differs from convert_hf_to_gguf's"));
+        }
+        const QString twin = tmp.filePath("b/" + ref["folder"].toString());
+        QCOMPARE(run_amn({"remember", mlx, "-o", tmp.filePath("rem")}).exit_code, 0);
+        const auto u = run(QString::fromStdString(amn::test::python()),
+                           {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py", "--unstack",
+                            tmp.filePath("rem"), twin});
+        QVERIFY2(u.exit_code == 0, qPrintable(u.err));
+        for (const QString ftype : {"Q4_K_M", "Q8_0"}) {
+            const QString a = tmp.filePath("a-" + ftype + ".gguf"), b = tmp.filePath("b-" + ftype + ".gguf");
+            QCOMPARE(run_amn({"forget", mlx, "--to", "gguf:" + ftype, "-o", a}).exit_code, 0);
+            QCOMPARE(run_amn({"forget", twin, "--to", "gguf:" + ftype, "-o", b}).exit_code, 0);
+            QVERIFY2(amn::test::read_file(a.toStdString()) == amn::test::read_file(b.toStdString()), qPrintable(ftype));
+        }
+    }
+
     void forgetToMlx_data() {
         QTest::addColumn<int>("bits");
         QTest::addColumn<int>("group");
@@ -332,6 +388,82 @@ private slots:
         }
     }
 
+    // MoE experts stacked into switch_mlp, qwen3_moe routers 8-bit g64, the
+    // dtype cast to torch_dtype / --dtype: the files the real mlx_lm.convert
+    // writes (tests/cli/data/mlx_convert_moe_reference.json), byte for byte.
+    void forgetToMlxMoeAndCast_data() {
+        QTest::addColumn<QJsonObject>("c");
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_moe_reference.json");
+        if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_convert_moe_reference.json");
+        const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
+        if (cases.size() != 11) qFatal("mlx_convert_moe_reference.json: %d cases, expected 11", int(cases.size()));
+        for (const auto& cv : cases) {
+            const QJsonObject c = cv.toObject();
+            QStringList amn;
+            for (const auto& a : c["amn"].toArray()) amn << a.toString();
+            QTest::newRow(qPrintable(c["input"].toString() + " " + amn.join(' '))) << c;
+        }
+    }
+    void forgetToMlxMoeAndCast() {
+        QFETCH(QJsonObject, c);
+        const QString input = c["input"].toString();
+        QString in;
+        if (input.startsWith("fixture:")) {
+            SKIP_WITHOUT_MLX(dir);
+            in = dir + "/../hf-gguf/inputs/" + input.mid(8);
+        } else {
+            const QString root = hf_folders();
+            QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
+            in = root + "/" + input.mid(3);
+        }
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("out");
+        QStringList args{"forget", in};
+        for (const auto& a : c["amn"].toArray()) args << a.toString();
+        const auto r = run_amn(args << "-o" << out);
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QJsonObject files = c["files"].toObject();
+        QCOMPARE(files.size(), 3);
+        for (auto it = files.begin(); it != files.end(); ++it) {
+            QFile f(out + "/" + it.key());
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(it.key()));
+            QVERIFY2(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() == it.value().toString().toLatin1(),
+                     qPrintable(it.key() + " differs from mlx_lm.convert's"));
+        }
+    }
+
+    // A model mlx-lm has no model file for, or whose experts amn does not
+    // know how mlx-lm stacks: a named error, nothing written.
+    void forgetToMlxRefusesModel_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("model_type");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("falcon") << "llama-f32-f16-as-bf16" << "falcon" << "has no model for model_type \"falcon\"";
+        QTest::newRow("olmoe experts") << "qwen2_moe-f16" << "olmoe" << "stacks them for mixtral, qwen2_moe and qwen3_moe only";
+    }
+    void forgetToMlxRefusesModel() {
+        QFETCH(QString, folder);
+        QFETCH(QString, model_type);
+        QFETCH(QString, says);
+        const QString root = hf_folders();
+        QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
+        QTemporaryDir tmp;
+        const QString in = tmp.filePath("in");
+        QVERIFY(QDir().mkpath(in));
+        QVERIFY(QFile::copy(root + "/" + folder + "/model.safetensors", in + "/model.safetensors"));
+        QJsonObject cfg = json_file(root + "/" + folder + "/config.json");
+        QVERIFY(cfg.contains("model_type"));
+        cfg["model_type"] = model_type;
+        QFile out(in + "/config.json");
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(cfg).toJson());
+        out.close();
+        const auto r = run_amn({"forget", in, "--to", "mlx", "-o", tmp.filePath("o")});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains(says), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(tmp.filePath("o")));
+    }
+
     void forgetToMlxRefuses_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("says");
@@ -340,6 +472,8 @@ private slots:
         QTest::newRow("--blocksize") << QStringList{"--to", "mlx", "--blocksize", "64"} << "--blocksize does not apply";
         QTest::newRow("mxfp4 group 64") << QStringList{"--to", "mlx:mxfp4", "--group-size", "64"} << "group size of 32";
         QTest::newRow("nvfp4 group 32") << QStringList{"--to", "mlx:nvfp4", "--group-size", "32"} << "group size of 16";
+        QTest::newRow("--dtype int8") << QStringList{"--to", "mlx", "--dtype", "int8"} << "float16, bfloat16 or float32";
+        QTest::newRow("--dtype for bnb-nf4") << QStringList{"--to", "bnb-nf4", "--dtype", "float16"} << "--dtype applies to --to mlx only";
     }
     void forgetToMlxRefuses() {
         SKIP_WITHOUT_MLX(dir);

@@ -11,6 +11,8 @@
 //   dequantizes them (amn remember --layout hf --to f32), every one;
 // - forgets back to the same file type: the GGUF's tensors byte for byte, and
 //   to MLX again: the MLX folder byte for byte.
+// A MoE GGUF (Mixtral Q4_0): its expert stacks to mlx-lm's switch_mlp and
+// back, byte for byte.
 // A GGUF with other types too (Q8_0 and NVFP4) repacks what fits, names the
 // first tensor that does not (exit 1 without --requantize, the options that
 // would repack it), and re-quantizes the rest under --requantize, saying why
@@ -144,6 +146,35 @@ private slots:
             QVERIFY2(it != b.end() && it->second.dtype == t.dtype && it->second.shape == t.shape && it->second.bytes == t.bytes,
                      k.c_str());
         }
+    }
+
+    // A MoE GGUF (Mixtral, Q4_0): its ffn_*_exps stacks become mlx-lm's
+    // switch_mlp stacks with their codes as they are, and come back byte for
+    // byte (the routers are F32 in the GGUF; mlx-lm quantizes them, so they
+    // are re-quantized and left out).
+    void moeLosslessBothWays() {
+        SKIP_WITHOUT_LLAMA2(hf);
+        const QString mixtral = hf + "/../Mixtral-8x7B-v0.1";
+        QTemporaryDir tmp;
+        const QString g = tmp.filePath("g.gguf"), m = tmp.filePath("m"), r = tmp.filePath("r.gguf");
+        QCOMPARE(run_amn({"forget", mixtral, "--to", "gguf:Q4_0", "--pure", "-o", g, "--quiet"}).exit_code, 0);
+        const auto words = repack_words({g, "--to", "mlx:4", "--group-size", "32"});
+        int lossless = 0;
+        for (auto it = words.begin(); it != words.end(); ++it) lossless += it.value() == "lossless";
+        QCOMPARE(lossless, 16);  // 2 blocks × (4 attention weights + 3 expert stacks), embeddings, lm_head
+        for (const char* k : {"model.layers.1.block_sparse_moe.switch_mlp.gate_proj.weight",
+                              "model.layers.1.block_sparse_moe.switch_mlp.down_proj.weight"})
+            QCOMPARE(words.value(k), QString("lossless"));
+        const auto fm = run_amn({"forget", g, "--to", "mlx:4", "--group-size", "32", "-o", m});
+        QVERIFY2(fm.exit_code == 0, qPrintable(fm.err));
+        const auto st = amn::test::read_safetensors_dir(m);
+        const auto sw = st.find("model.layers.0.block_sparse_moe.switch_mlp.up_proj.weight");
+        QVERIFY(sw != st.end());
+        QVERIFY((sw->second.shape == std::vector<std::uint64_t>{4, 64, 4}));
+        const auto fr = run_amn({"forget", m, "--to", "gguf:Q4_0", "--pure", "-o", r});
+        QVERIFY2(fr.exit_code == 0, qPrintable(fr.err));
+        QCOMPARE(compare_gguf_tensors(r, g, "_exps"), QString());
+        QCOMPARE(compare_gguf_tensors(r, g, "attn_"), QString());
     }
 
     // Q8_0 with the ffn_down weights NVFP4: those repack to mlx:nvfp4, the rest only under --requantize.

@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -37,6 +38,11 @@ class TestCliNpzPth : public QObject {
             if (v.toObject()["input"].toString() == input) return v.toObject();
         return {};
     }
+
+    QTemporaryDir casts_;
+    bool casts_made_ = false;
+    QString casts_error_;
+    QString cast_reference(const QString& input, const QString& to);
 
 private slots:
     void initTestCase() { AMN_GENERATE_NPZ_PTH_FIXTURES(fx); }
@@ -276,12 +282,34 @@ void TestCliNpzPth::rememberRefusedInputWritesNothing() {
     QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
 }
 
+namespace {
+const char* const kCastTo[] = {"f16", "bf16"};
+const char* const kCastInputs[] = {"dtypes.npz", "dtypes.pth", "legacy_dtypes.pth", "bigendian.npz", "fortran.npz", "views.pth", "bf16_model.pth"};
+}  // namespace
+
 void TestCliNpzPth::toHalfConvertsFloatsKeepsInts_data() {
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("to");
-    for (const char* to : {"f16", "bf16"})
-        for (const char* f : {"dtypes.npz", "dtypes.pth", "legacy_dtypes.pth", "bigendian.npz", "fortran.npz", "views.pth", "bf16_model.pth"})
-            QTest::newRow(qPrintable(QString(to) + " " + f)) << QString(f) << QString(to);
+    for (const char* to : kCastTo)
+        for (const char* f : kCastInputs) QTest::newRow(qPrintable(QString(to) + " " + f)) << QString(f) << QString(to);
+}
+
+// torch's casts of every row's expected tensors, made by one python run (torch imported once) on first use.
+QString TestCliNpzPth::cast_reference(const QString& input, const QString& to) {
+    auto path = [&](const QString& f, const QString& t) { return casts_.filePath(t + "-" + f + ".safetensors"); };
+    if (!casts_made_) {
+        casts_made_ = true;
+        QStringList args{QString::fromStdString(amn::test::source_dir()) + "/fixtures/npz_pth/cast_safetensors.py"};
+        for (const char* t : kCastTo)
+            for (const char* f : kCastInputs) {
+                const QJsonObject c = manifest_case("convert", f);
+                if (c.isEmpty()) continue;
+                args << QString::fromStdString(fx.path(c["expected"].toString())) << path(f, t) << t;
+            }
+        const auto py = amn::test::run(QString::fromStdString(amn::test::python()), args);
+        casts_error_ = py.exit_code == 0 ? QString() : py.err;
+    }
+    return casts_error_.isEmpty() ? path(input, to) : QString();
 }
 
 // --to f16 / bf16: F32/F64/F16/BF16 tensors cast by torch's own `.to()`
@@ -294,11 +322,9 @@ void TestCliNpzPth::toHalfConvertsFloatsKeepsInts() {
     const QJsonObject c = manifest_case("convert", input);
     QVERIFY(!c.isEmpty());
     QTemporaryDir tmp;
-    const QString want = tmp.filePath("want.safetensors");
-    const auto py = amn::test::run(QString::fromStdString(amn::test::python()),
-                                   {QString::fromStdString(amn::test::source_dir()) + "/fixtures/npz_pth/cast_safetensors.py",
-                                    QString::fromStdString(fx.path(c["expected"].toString())), want, to});
-    QVERIFY2(py.exit_code == 0, qPrintable(py.err));
+    const QString want = cast_reference(input, to);
+    QVERIFY2(!want.isEmpty(), qPrintable(casts_error_));
+    QVERIFY(QFileInfo::exists(want));
     const auto r = run_amn({"convert", "--to", to, "--quiet", in(input), "-o", tmp.filePath("got.safetensors")});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     const auto diff = amn::test::compare_safetensors(tmp.filePath("got.safetensors").toStdString(), want.toStdString());

@@ -179,6 +179,13 @@ struct StForgetOptions {
     /// NaN/±inf in a weight is found by a separate check then) and the
     /// LLM.int8 warning for rows whose F16 cast overflows.
     bool measure_loss = true;
+    /// MLX only (`mlx_lm.convert --dtype`): every float tensor of the input
+    /// cast to this dtype (F16, BF16 or F32) before quantizing — the kept
+    /// ones written in it, the quantized ones' scales and biases in it.
+    /// nullopt: config.json's `torch_dtype` (else `text_config.dtype`) when it
+    /// names one of the three, as mlx_lm.convert does (not for a GGUF input,
+    /// whose config.json is made here); config.json is not changed either way.
+    std::optional<DType> dtype;
 };
 
 struct StForgetResult {
@@ -221,7 +228,12 @@ struct StForgetResult {
 ///         not support, or when the input is already quantized and !requantize
 ///         ("already quantized (<scheme>): pass --requantize …");
 ///         Error{Usage} for an output named *.gguf, a bad regex, a group size that does not divide a
-///         chosen weight's row (naming it), or when no tensor is chosen.
+///         chosen weight's row (naming it), or when no tensor is chosen; MLX: Error{Usage} for
+///         options.dtype with another scheme or not F16/BF16/F32, or a model's own group size
+///         (qwen3_moe routers: 64) that does not divide the router's rows; Error{Unsupported} for a
+///         config.json model_type mlx-lm has no model for, or per-expert tensors of a model type
+///         whose expert stacking is not known (mixtral, qwen2_moe, qwen3_moe are); Error{Malformed}
+///         when a layer's experts are not 0 … E−1 of one shape.
 std::vector<ForgetTensor> plan_st_forget(const Catalog& catalog, const Plan& plan, const StForgetOptions& options);
 
 /// Quantize the model as the scheme's library would and write it.

@@ -415,9 +415,16 @@ struct OnnxQuantParams {
     OnnxZeroPoint zero_point = OnnxZeroPoint::Default;
     DType scale_dtype = DType::F32;  ///< stored dtype of the scales (absmax for MatMulBnb4)
     bool nf4 = true;                 ///< MatMulBnb4 only: NF4 (quant_type 1) or FP4 (0) codebook
+    /// MatMulNBits only: a g_idx input (act order, 4-bit only) gives each
+    /// row k of W its group: W[k, n] = q·s[n, g_idx[k]] + (−s·zp), where zp
+    /// is the float zero point of that group, or 8 — also when the model
+    /// has packed uint8 zero points: onnxruntime's act-order kernel
+    /// (matmul_nbits_impl.cc Dequantize4BitsKernelReOrder, 1.30) reads them
+    /// into a value it never uses, and the model runs that way.
+    bool act_order = false;
 
     bool operator==(const OnnxQuantParams&) const = default;
-    /// "onnx-matmulnbits-4bit-b32", "onnx-gbq-i4-b32", "onnx-dq-i8-axis",
+    /// "onnx-matmulnbits-4bit-b32" (+ "-zp"/"-fzp", "-gidx"), "onnx-gbq-i4-b32", "onnx-dq-i8-axis",
     /// "onnx-dq-u8-tensor", "onnx-matmulinteger-u8-tensor", "onnx-bnb4-nf4-b64"
     std::string id() const;
     /// "ONNX MatMulNBits, U8 4-bit, block 32 along axis 0, no zero points (8), F32 scales, dequantized to [K, N]"

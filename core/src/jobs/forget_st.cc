@@ -23,6 +23,7 @@
 #include "jobs/forget_st_internal.hpp"
 #include "jobs/forget_st_encoder.hpp"
 #include "jobs/forget_st_rows.hpp"
+#include "jobs/forget_st_mlx_tree.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -70,6 +71,8 @@ struct Entry {
     std::vector<OutSpec> outs;    // quantized: stored tensors; kept: one
     std::uint32_t shard = 0;
     std::vector<std::size_t> sink_index;  // per out, index in its writer
+    QuantParams scheme;           // the options' scheme, or the model's own for this weight (MLX)
+    std::string override_json;    // MLX: what `quantization` records for this module, or empty
     // Quantized by repacking the input's own codes (the row's repack_encoder), or null.
     std::shared_ptr<const detail::QuantGroups> repack;
 };
@@ -78,6 +81,35 @@ struct Prepared {
     std::vector<Entry> entries;
     std::vector<std::string> ignore;
 };
+
+// MLX (OutputLayout::MlxLm): the input as mlx-lm's model holds it — experts
+// stacked (sanitize), the model type, the dtype every float tensor is cast to.
+struct MlxView {
+    bool on = false;
+    std::string model_type;
+    std::optional<DType> cast;
+    std::optional<Plan> plan;
+};
+
+MlxView mlx_view(const Catalog& cat, const forget_st_internal::StInput& in, const StForgetOptions& opt) {
+    MlxView v;
+    v.on = st_scheme_row(opt.scheme).layout == forget_st_internal::OutputLayout::MlxLm;
+    if (!v.on) {
+        if (opt.dtype) throw Error(ErrorCode::Usage, "--dtype applies to --to mlx only (mlx_lm.convert's --dtype)");
+        return v;
+    }
+    if (opt.dtype && *opt.dtype != DType::F16 && *opt.dtype != DType::BF16 && *opt.dtype != DType::F32)
+        throw Error(ErrorCode::Usage, "--dtype must be float16, bfloat16 or float32 (mlx_lm.convert)");
+    const auto facts = forget_st_internal::mlx_model_facts(in.config_json());
+    v.model_type = facts.model_type;
+    // mlx_lm.convert reads torch_dtype from the model's own config.json; a
+    // GGUF's is made here (its torch_dtype a guess), so only --dtype casts it.
+    v.cast = opt.dtype ? opt.dtype : cat.format == Format::Gguf ? std::nullopt : facts.cast_dtype;
+    if (std::string why = forget_st_internal::mlx_refuse_model(v.model_type, in.plan()); !why.empty())
+        throw Error(ErrorCode::Unsupported, why, cat.path);
+    v.plan = forget_st_internal::mlx_lm_sanitize(in.plan(), v.model_type);
+    return v;
+}
 
 // generation_config.json of the input: beside its config.json, or (GGUF) the
 // one its Hugging Face layout writes.
@@ -103,7 +135,8 @@ struct MlxSlot {
 // module-tree order, a new shard when the next tensor would pass 5 GiB of
 // data (strictly greater; a first tensor over the limit leaves shard 1
 // empty, as mlx-lm does).
-std::vector<MlxSlot> mlx_shards(const std::vector<Entry>& entries, std::string (*key)(const std::string&)) {
+std::vector<MlxSlot> mlx_shards(const std::vector<Entry>& entries, std::string (*key)(const std::string&, const std::string&),
+                                const std::string& model_type) {
     struct Item {
         std::string key;
         MlxSlot slot;
@@ -115,7 +148,7 @@ std::vector<MlxSlot> mlx_shards(const std::vector<Entry>& entries, std::string (
             const auto& o = entries[k].outs[j];
             u64 n = 1;
             for (auto d : o.shape) n *= d;
-            items.push_back({key(o.name), {k, j, 0}, dtype_bytes(o.dtype, n).value_or(0)});
+            items.push_back({key(model_type, o.name), {k, j, 0}, dtype_bytes(o.dtype, n).value_or(0)});
         }
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
     constexpr u64 kLimit = u64{5} << 30;
@@ -203,7 +236,7 @@ const TensorInfo* stored_bf16_tensor(const Catalog& cat, const LogicalTensor& lt
 }
 
 Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::string>& config_json,
-                 const StForgetOptions& opt) {
+                 const StForgetOptions& opt, const MlxView& mlx) {
     if (ascii_lower(opt.output).ends_with(".gguf"))
         throw Error(ErrorCode::Usage,
                     "output " + opt.output + ": " + st_scheme_label(opt.scheme) +
@@ -238,36 +271,59 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                        : classify(lt, is_float, only, keep, row.bitsandbytes, conv1d_model);
         e.quantize = c.quantize;
         e.linear_kept = c.linear;
+        e.scheme = opt.scheme;
         auto& t = e.info;
         t.name = lt.name;
         t.shape = lt.shape;
         t.numel = lt.numel();
         t.source = lt.quantized ? cat.tensors.at(lt.sources.at(0)).dtype : sd;
         if (e.quantize) {
-            const u64 R = lt.shape[0], C = lt.shape[1];
-            e.wdtype = lt.quantized ? DType::BF16 : sd == DType::F64 ? DType::F32 : sd;
+            // Rows of the last axis (a stacked [E, out, in] expert weight: E·out rows, as mx.quantize).
+            const u64 C = lt.shape.back(), R = C ? lt.numel() / C : 0;
+            e.wdtype = lt.quantized ? DType::BF16 : mlx.cast ? *mlx.cast : sd == DType::F64 ? DType::F32 : sd;
             if (row.refuse_row)
                 if (std::string why = row.refuse_row(opt.scheme, C); !why.empty())
                     throw Error(ErrorCode::Usage, why, cat.path, lt.name);
+            // The model's own quant predicate (qwen3_moe routers: affine 8-bit, group 64).
+            if (mlx.on)
+                if (auto ov = forget_st_internal::mlx_quant_override(mlx.model_type, module_of(lt.name))) {
+                    if (C % ov->params.group_size)
+                        throw Error(ErrorCode::Usage,
+                                    "mlx-lm's " + mlx.model_type + " model quantizes " + module_of(lt.name) + " with group size " +
+                                        std::to_string(ov->params.group_size) + ", which does not divide its rows of " +
+                                        std::to_string(C) + " (mx.quantize refuses it)",
+                                    cat.path, lt.name);
+                    e.scheme = ov->params;
+                    e.override_json = ov->json;
+                }
             // Codes the scheme stores as they are (a GGUF Q4_0 weight to MLX
             // affine 4-bit, group 32): repacked, nothing rounded.
             if (auto g = row.repack_fits && lt.recipe ? lt.recipe->quant_groups() : nullptr) {
-                if (auto sd = row.repack_fits(opt.scheme, *g, t.repack)) {
+                if (auto sd = row.repack_fits(e.scheme, *g, t.repack)) {
                     if (*sd != DType::U8) e.wdtype = *sd;
                     e.repack = std::move(g);
                     t.repack = Repack::Lossless;
                     t.copied = true;
                 }
             }
-            e.outs = out_specs(opt.scheme, lt.name, R, C, e.wdtype);
+            e.outs = out_specs(e.scheme, lt.name, R, C, e.wdtype);
+            // A stacked weight's outputs keep its leading axes: [E, out, …].
+            if (lt.shape.size() > 2)
+                for (auto& o : e.outs)
+                    if (!o.shape.empty() && o.shape[0] == R && o.shape.size() == 2) {
+                        std::vector<u64> sh(lt.shape.begin(), lt.shape.end() - 1);
+                        sh.push_back(o.shape[1]);
+                        o.shape = std::move(sh);
+                    }
             t.target = e.outs[0].dtype;
             t.st_rule = StRule::Quantized;
             for (const auto& o : e.outs)
                 if (!o.tail) t.bytes += *dtype_bytes(o.dtype, [&] { u64 n = 1; for (auto d : o.shape) n *= d; return n; }());
         } else {
             t.st_rule = c.rule;
-            e.out_dtype = lt.quantized ? DType::BF16 : sd;
-            t.copied = !lt.quantized;
+            const bool plain_float = sd == DType::F32 || sd == DType::F16 || sd == DType::BF16;
+            e.out_dtype = lt.quantized ? DType::BF16 : mlx.cast && plain_float ? *mlx.cast : sd;
+            t.copied = !lt.quantized && e.out_dtype == sd;
             t.target = e.out_dtype;
             t.bytes = dtype_bytes(e.out_dtype, t.numel).value_or(0);
             e.outs.push_back({lt.name, e.out_dtype, lt.shape});
@@ -300,7 +356,8 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
 
 std::vector<ForgetTensor> plan_st_forget(const Catalog& cat, const Plan& input_plan, const StForgetOptions& opt) {
     const forget_st_internal::StInput in(cat, input_plan);
-    auto p = prepare(cat, in.plan(), in.config_json(), opt);
+    const MlxView mlx = mlx_view(cat, in, opt);
+    auto p = prepare(cat, mlx.plan ? *mlx.plan : in.plan(), in.config_json(), opt, mlx);
     std::vector<ForgetTensor> out;
     for (auto& e : p.entries) out.push_back(std::move(e.info));
     return out;
@@ -309,11 +366,27 @@ std::vector<ForgetTensor> plan_st_forget(const Catalog& cat, const Plan& input_p
 StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan, const StForgetOptions& opt,
                                      const ProgressFn& progress, const std::atomic<bool>* cancel) {
     const forget_st_internal::StInput in(cat, input_plan);  // a GGUF input: its Hugging Face layout
-    const Plan& plan = in.plan();
-    Prepared p = prepare(cat, plan, in.config_json(), opt);
+    const MlxView mlx = mlx_view(cat, in, opt);
+    const Plan& plan = mlx.plan ? *mlx.plan : in.plan();
+    Prepared p = prepare(cat, plan, in.config_json(), opt, mlx);
     StForgetResult res;
     res.loss_measured = opt.measure_loss;
     res.quantization_config = st_quantization_config(opt.scheme, p.ignore);
+    // mlx-lm appends the model predicate's per-module parameters to
+    // `quantization`, in module-tree order (quantize_model l.875-879).
+    if (mlx.on) {
+        std::vector<std::pair<std::string, std::string>> ov;
+        for (const auto& e : p.entries)
+            if (e.quantize && !e.override_json.empty()) {
+                std::string member;
+                JsonWriter::escape_to(member, module_of(e.info.name));
+                ov.emplace_back(st_scheme_row(opt.scheme).tree_order_key(mlx.model_type, e.info.name),
+                                member + ":" + e.override_json);
+            }
+        std::sort(ov.begin(), ov.end());
+        auto& qc = res.quantization_config;
+        for (const auto& [k, member] : ov) qc.insert(qc.size() - 1, "," + member);
+    }
     for (const auto& e : p.entries)
         if (!e.quantize && e.linear_kept) res.kept.push_back(e.info.name);
     if (opt.requantize)
@@ -337,7 +410,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     // into shards of at most 5 GiB of data (save_model / make_shards).
     std::vector<MlxSlot> mlx_slots;
     if (mlx_layout) {
-        mlx_slots = mlx_shards(p.entries, *st_scheme_row(opt.scheme).tree_order_key);
+        mlx_slots = mlx_shards(p.entries, *st_scheme_row(opt.scheme).tree_order_key, mlx.model_type);
         files.shards = mlx_slots.empty() ? 1 : mlx_slots.back().shard + 1;
         files.index_always = true;
     }
@@ -388,21 +461,24 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         o.numel = e.info.numel;
         const bool run = r.rows() != 0 && e.info.numel != 0;
         if (e.repack) {
-            o.cols = e.info.shape[1];
-            if (run) o.rows = e.info.shape[0], o.row_weight = o.cols * 4, o.granularity = 1;
-            o.encoding = st_scheme_row(opt.scheme).repack_encoder(opt.scheme, e.repack, e.wdtype);
+            o.cols = e.info.shape.back();
+            if (run) o.rows = e.info.numel / o.cols, o.row_weight = o.cols * 4, o.granularity = 1;
+            o.encoding = st_scheme_row(opt.scheme).repack_encoder(e.scheme, e.repack, e.wdtype);
         } else if (e.quantize) {
-            const u64 R = e.info.shape[0], C = e.info.shape[1];
-            auto enc = forget_st_internal::weight_encoder(opt.scheme, R, C, e.wdtype, nullptr, opt.measure_loss);
+            const u64 C = e.info.shape.back(), R = C ? e.info.numel / C : 0;
+            auto enc = forget_st_internal::weight_encoder(e.scheme, R, C, e.wdtype, nullptr, opt.measure_loss);
             o.cols = C;
             o.stored = stored_bf16_tensor(cat, lt, e.wdtype, e.info.numel);
             // A decoded (--requantize) weight is quantized as the BF16 model
             // `remember` writes: values rounded to BF16 first.
             if (lt.quantized) o.round_to = e.wdtype;
+            // mlx_lm.convert's cast (astype) before quantizing.
+            else if (mlx.cast && stored_float(lt) != e.wdtype) o.round_to = e.wdtype;
             if (run) o.rows = R, o.row_weight = C * 4, o.granularity = std::lcm(enc->row_granularity(), std::max<u64>(1, r.row_granularity()));
             o.encoding = std::move(enc);
         } else {
             if (lt.quantized) o.encoding = exec::EncodeType{DType::BF16, std::max<u64>(1, r.row_elems())};
+            else if (e.out_dtype != stored_float(lt)) o.encoding = exec::EncodeType{e.out_dtype, std::max<u64>(1, r.row_elems())};
             else o.encoding = exec::CopyRows{};
             if (run) o.rows = r.rows(), o.row_weight = r.row_elems() * 4, o.granularity = std::max<u64>(1, r.row_granularity());
         }

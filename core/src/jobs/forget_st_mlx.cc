@@ -13,6 +13,7 @@
 // weights whose rows G divides), the config.json keys and the file layout
 // are the row's flags (forget_st_rows.hpp), read by forget_st.cc.
 #include "jobs/forget_st_rows.hpp"
+#include "jobs/forget_st_mlx_tree.hpp"
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/st_quantize.hpp"
@@ -215,49 +216,6 @@ std::vector<OutSpec> outputs(const QuantParams& s, const std::string& prefix, u6
             {prefix + "biases", wdtype, {R, G}}};
 }
 
-// mlx-lm's module tree of llama, mistral, qwen2 and qwen3 (mlx_lm/models/
-// llama.py, qwen2.py, qwen3.py at d78bf58e: Model → model (embed_tokens,
-// layers[i] (self_attn (q_proj, k_proj, v_proj, o_proj[, q_norm, k_norm]),
-// mlp (gate_proj, down_proj, up_proj), input_layernorm,
-// post_attention_layernorm), norm), lm_head; a quantized module's
-// parameters weight, scales, biases, then a Linear's own bias). Names it
-// does not know sort after the known ones of their level, by name.
-std::string tree_order_key(const std::string& name) {
-    const auto dot = name.rfind('.');
-    const std::string module = dot == std::string::npos ? std::string() : name.substr(0, dot);
-    const std::string param = dot == std::string::npos ? name : name.substr(dot + 1);
-    static constexpr std::pair<std::string_view, std::string_view> kParams[] = {
-        {"weight", "0"}, {"scales", "1"}, {"biases", "2"}, {"bias", "3"}};
-    std::string p = "9" + param;
-    for (const auto& [n, r] : kParams)
-        if (param == n) p = std::string(r);
-    static constexpr std::pair<std::string_view, std::string_view> kBlock[] = {
-        {"self_attn.q_proj", "00"}, {"self_attn.k_proj", "01"}, {"self_attn.v_proj", "02"}, {"self_attn.o_proj", "03"},
-        {"self_attn.q_norm", "04"}, {"self_attn.k_norm", "05"}, {"mlp.gate_proj", "10"},   {"mlp.down_proj", "11"},
-        {"mlp.up_proj", "12"},      {"input_layernorm", "20"},  {"post_attention_layernorm", "21"}};
-    constexpr std::string_view kLayers = "model.layers.";
-    std::string m;
-    if (module == "model.embed_tokens") {
-        m = "0";
-    } else if (module.starts_with(kLayers)) {
-        const std::string rest = module.substr(kLayers.size());
-        const auto d = rest.find('.');
-        const std::string index = rest.substr(0, d);
-        const std::string sub = d == std::string::npos ? std::string() : rest.substr(d + 1);
-        std::string r = "99" + sub;
-        for (const auto& [n, k] : kBlock)
-            if (sub == n) r = std::string(k);
-        m = "1" + std::string(index.size() < 10 ? 10 - index.size() : 0, '0') + index + "." + r;
-    } else if (module == "model.norm") {
-        m = "2";
-    } else if (module == "lm_head") {
-        m = "3";
-    } else {
-        m = "4" + module;
-    }
-    return m + '\x01' + p;
-}
-
 std::unique_ptr<WeightEncoder> encoder(const QuantParams& s, const QuantWeight& w) {
     return std::make_unique<MlxEncoder>(std::get<MlxParams>(s), w);
 }
@@ -276,7 +234,7 @@ const StSchemeRow& mlx_row() {
         r.label = label, r.output_tag = output_tag, r.config = config, r.outputs = outputs;
         r.encoder = encoder;
         r.repack_fits = repack_fits, r.repack_encoder = repack_encoder;
-        r.tree_order_key = tree_order_key;
+        r.tree_order_key = mlx_tree_order_key;
         return r;
     }();
     return r;

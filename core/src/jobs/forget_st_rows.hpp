@@ -96,8 +96,9 @@ struct StSchemeRow {
     std::string (*refuse_row)(const QuantParams& scheme, std::uint64_t C) = nullptr;
     /// OutputLayout::MlxLm: a key whose byte order is the order of the
     /// tensor in mlx-lm's module tree (`tree_flatten(model.parameters())`),
-    /// which decides the shards and MLX's data order.
-    std::string (*tree_order_key)(const std::string& tensor_name) = nullptr;
+    /// which decides the shards and MLX's data order; it depends on config.json's
+    /// model_type (forget_st_mlx_tree.hpp).
+    std::string (*tree_order_key)(const std::string& model_type, const std::string& tensor_name) = nullptr;
     /// The encoder of one weight (see weight_encoder()).
     std::unique_ptr<WeightEncoder> (*encoder)(const QuantParams& scheme, const QuantWeight& weight) = nullptr;
     /// A weight whose input codes and group scales (Recipe::quant_groups())

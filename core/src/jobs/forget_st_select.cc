@@ -117,7 +117,9 @@ Choice classify_mlx(const LogicalTensor& lt, bool is_float, const std::vector<st
                     const std::vector<std::regex>& keep, std::uint64_t group_size) {
     const std::string& n = lt.name;
     if (lt.shape.size() < 2) return {false, false, StRule::KeptOneD};
-    if (lt.shape.size() != 2) return {false, false, StRule::KeptNot2D};
+    // SwitchLinear (mlx-lm switch_layers.py): the stacked experts [E, out, in].
+    const bool switch_linear = lt.shape.size() == 3 && n.find(".switch_mlp.") != std::string::npos;
+    if (lt.shape.size() != 2 && !switch_linear) return {false, false, StRule::KeptNot2D};
     if (!n.ends_with(".weight")) return {false, false, StRule::KeptNotWeight};
     if (lt.numel() == 0) return {false, false, StRule::KeptEmpty};
     if (!is_float) return {false, false, StRule::KeptNotFloat};
@@ -126,7 +128,7 @@ Choice classify_mlx(const LogicalTensor& lt, bool is_float, const std::vector<st
     };
     if (matches(keep)) return {false, false, StRule::KeptByKeep};
     if (!only.empty() && !matches(only)) return {false, false, StRule::KeptNotMatchedByOnly};
-    if (group_size == 0 || lt.shape[1] % group_size != 0) return {false, false, StRule::KeptGroupSize};
+    if (group_size == 0 || lt.shape.back() % group_size != 0) return {false, false, StRule::KeptGroupSize};
     return {true, false, StRule::Quantized};
 }
 

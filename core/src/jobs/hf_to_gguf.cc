@@ -27,6 +27,7 @@
 #include "jobs/gguf_output.hpp"
 #include "plan/layout_recipes.hpp"
 #include "jobs/hf_to_gguf_model.hpp"
+#include "jobs/forget_st_mlx_tree.hpp"
 #include "sink/output_files.hpp"
 #include "tokenizer/vocab.hpp"
 
@@ -139,7 +140,15 @@ void check_config_against_weights(const HfModel& m) {
     }
 }
 
-HfModel build_model(const Catalog& cat, const Plan& plan, bool vocab_only) {
+HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only) {
+    // An MLX folder's stacked experts (mlx-lm's switch_mlp) under the Hugging
+    // Face names the tables map, one expert per tensor (stacked again below).
+    std::optional<Plan> unstacked;
+    if (std::any_of(input_plan.tensors.begin(), input_plan.tensors.end(), [](const LogicalTensor& lt) {
+            return lt.params && std::holds_alternative<MlxParams>(*lt.params) && lt.name.find(".switch_mlp.") != std::string::npos;
+        }))
+        unstacked = forget_st_internal::mlx_lm_unsanitize(input_plan, forget_st_internal::mlx_model_facts(cat.config_json).model_type);
+    const Plan& plan = unstacked ? *unstacked : input_plan;
     HfModel m;
     m.dir = model_dir(cat);
     m.cfg = std::make_unique<arch::HfConfig>(*cat.config_json, cat.config_path);

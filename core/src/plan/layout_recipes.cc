@@ -79,6 +79,25 @@ public:
         return out;
     }
     std::shared_ptr<const QuantGroups> quant_groups() const override { return make_stacked_groups(parts_); }
+    // Parts stored in one plain dtype: their bytes, part by part.
+    std::optional<DType> lossless_dtype() const override {
+        const auto d = parts_[0]->lossless_dtype();
+        const auto* info = d ? dtype_info(*d) : nullptr;
+        if (!info || info->block_elems != 1) return std::nullopt;
+        for (const auto& p : parts_)
+            if (p->lossless_dtype() != d) return std::nullopt;
+        return d;
+    }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        const std::size_t row_bytes = static_cast<std::size_t>(elems_ * dtype_info(*lossless_dtype())->block_bytes);
+        while (nrows) {
+            const std::uint64_t p = row0 / rows_, r = row0 % rows_, n = std::min(nrows, rows_ - r);
+            parts_.at(static_cast<std::size_t>(p))->copy_rows(r, n, out);
+            out += n * row_bytes;
+            row0 += n;
+            nrows -= n;
+        }
+    }
 
 private:
     std::vector<std::shared_ptr<const Recipe>> parts_;

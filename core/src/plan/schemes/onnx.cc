@@ -9,6 +9,10 @@
 //   MatMulNBits(A, B, scales, zero_points?)   B uint8 [N, k_blocks, blob]
 //       → W [K, N]: W[k, n] = (q − zp) × s   (integer or default zero point)
 //                   W[k, n] = q·s + (−s·zp)   (float zero point, as onnxruntime)
+//   MatMulNBits(A, B, scales, zero_points?, g_idx)   (act order, 4-bit only)
+//       → W[k, n] = q·s + (−s·zp), s and zp of group g_idx[k] of row n; zp
+//         the float zero point or 8 (packed uint8 zero points are read but
+//         unused by onnxruntime's kernel for it, Dequantize4BitsKernelReOrder)
 //   GatherBlockQuantized(data, indices, scales, zero_points?)
 //       → data's logical shape: (q − zp) × s, rounded to the scales' dtype
 //   DequantizeLinear(x, scale, zero_point?)   (x an initializer, or a Gather of one)
@@ -30,6 +34,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,7 +71,8 @@ std::string OnnxQuantParams::id() const {
     switch (op) {
         case OnnxQuantOp::MatMulNBits:
             return "onnx-matmulnbits-" + std::to_string(bits) + "bit-b" + std::to_string(block_size) +
-                   (zero_point == OnnxZeroPoint::Float ? "-fzp" : zero_point == OnnxZeroPoint::Integer ? "-zp" : "");
+                   (zero_point == OnnxZeroPoint::Float ? "-fzp" : zero_point == OnnxZeroPoint::Integer ? "-zp" : "") +
+                   (act_order ? "-gidx" : "");
         case OnnxQuantOp::MatMulBnb4: return std::string("onnx-bnb4-") + (nf4 ? "nf4" : "fp4") + "-b" + std::to_string(block_size);
         case OnnxQuantOp::GatherBlockQuantized: return "onnx-gbq-" + lower(element) + "-" + std::to_string(bits) + "bit-" + grid_id(*this);
         case OnnxQuantOp::DequantizeLinear: return "onnx-dq-" + lower(element) + "-" + grid_id(*this);
@@ -93,10 +99,11 @@ std::string OnnxQuantParams::describe() const {
             s += ", no zero points (" + std::to_string(mid ? (1u << (bits - 1)) : 0u) + ")";
             break;
         }
-        case OnnxZeroPoint::Integer: s += ", zero points"; break;
+        case OnnxZeroPoint::Integer: s += act_order ? ", zero points (unused with g_idx, as onnxruntime: 8)" : ", zero points"; break;
         case OnnxZeroPoint::Float: s += ", float zero points (q·s − s·zp)"; break;
     }
     s += ", " + dtype_name(scale_dtype) + " scales";
+    if (act_order) s += ", act order (g_idx)";
     if (op == OnnxQuantOp::MatMulNBits) s += ", dequantized to [K, N]";
     return s;
 }
@@ -254,7 +261,26 @@ private:
         } else if (n.inputs.size() > 3 && !n.inputs[3].empty()) {
             fail(ErrorCode::MissingCompanion, "zero points '" + n.inputs[3] + "' are not an initializer");
         }
-        if (n.inputs.size() > 4 && !n.inputs[4].empty()) fail(ErrorCode::Unsupported, "g_idx (act-order MatMulNBits) is not supported yet");
+        if (n.inputs.size() > 4 && !n.inputs[4].empty()) {
+            const std::size_t g = companion(n, 4, "g_idx");
+            const auto& G = t(g);
+            // onnxruntime runs act order only in its 4-bit unpacked kernel (ORT_ENFORCE nbits_ == 4).
+            if (l.bits != 4) fail(ErrorCode::Unsupported, "g_idx with " + std::to_string(l.bits) + "-bit weights (onnxruntime runs act order for 4 bits only)");
+            if (G.dtype != DType::I32 || numel(G) != l.K)
+                fail(ErrorCode::BadCompanion, "g_idx '" + G.name + "' is " + G.dtype_name + " " + shape_to_string(G.shape) + ", I32 [" +
+                                                  std::to_string(l.K) + "] expected");
+            const std::uint8_t* d = cat_.data(G);
+            l.g_idx.resize(l.K);
+            for (std::uint64_t k = 0; k < l.K; ++k) {
+                std::int32_t v;
+                std::memcpy(&v, d + 4 * k, 4);
+                if (v < 0 || static_cast<std::uint64_t>(v) >= l.k_blocks)
+                    fail(ErrorCode::BadCompanion, "g_idx[" + std::to_string(k) + "] = " + std::to_string(v) + " is out of range (" +
+                                                      std::to_string(l.k_blocks) + " blocks per row)");
+                l.g_idx[k] = v;
+            }
+            comps.push_back(g);
+        }
         OnnxQuantParams p;
         p.op = OnnxQuantOp::MatMulNBits;
         p.element = "U8";
@@ -264,6 +290,7 @@ private:
         p.axis = 0;
         p.zero_point = l.zp;
         p.scale_dtype = t(s).dtype;
+        p.act_order = !l.g_idx.empty();
         std::vector<std::size_t> in{payload_};
         in.insert(in.end(), comps.begin(), comps.end());
         add(payload_, comps, {l.K, l.N}, onnx_recipes::make_nbits_recipe(cat_, p, in, l));

@@ -82,7 +82,7 @@ public:
     NBitsRecipe(const Catalog& cat, OnnxQuantParams p, std::vector<std::size_t> in, NBitsLayout l)
         : OnnxRecipe(cat, std::move(p), in), l_(l), b_(cat.data(cat.tensors[in[0]])), s_(cat.data(cat.tensors[in[1]])),
           sinfo_(dtype_info(cat.tensors[in[1]].dtype)) {
-        if (in.size() > 2) {
+        if (l_.zp != OnnxZeroPoint::Default) {
             z_ = cat.data(cat.tensors[in[2]]);
             zinfo_ = dtype_info(cat.tensors[in[2]].dtype);
         }
@@ -99,6 +99,7 @@ public:
     // transposed a row segment of kT floats at a time (not one float per
     // output row: the rows are N floats apart).
     void dequantize_rows(std::uint64_t k0, std::uint64_t nk, float* out) const override {
+        if (!l_.g_idx.empty()) return dequantize_act_order(k0, nk, out);
         constexpr std::uint64_t kT = 16;
         const std::uint64_t bs = l_.block, N = l_.N, kend = std::min(l_.K, k0 + nk);
         std::vector<std::uint8_t> q(bs);
@@ -135,6 +136,23 @@ public:
     }
 
 private:
+    // Act order (4-bit): row k of W takes scale and zero point of group
+    // g_idx[k] of its column n, as onnxruntime's Dequantize4BitsKernelReOrder:
+    // q·s + (−s·zp), zp the float zero point or 8 (packed ones unused there).
+    void dequantize_act_order(std::uint64_t k0, std::uint64_t nk, float* out) const {
+        const std::uint64_t N = l_.N, kend = std::min(l_.K, k0 + nk), row_bytes = l_.k_blocks * l_.blob;
+        std::vector<std::uint8_t> q(kend - k0);
+        for (std::uint64_t n = 0; n < N; ++n) {
+            ok::unpack_fields(b_ + n * row_bytes, k0, static_cast<unsigned>(l_.bits), q.data(), q.size());
+            for (std::uint64_t k = k0; k < kend; ++k) {
+                const std::uint64_t g = n * l_.k_blocks + static_cast<std::uint64_t>(l_.g_idx[k]);
+                const float s = load_float(sinfo_, s_, g);
+                const float z = l_.zp == OnnxZeroPoint::Float ? load_float(zinfo_, z_, g) : 8.0f;
+                ok::affine_float_zero(&q[k - k0], s, z, out + (k - k0) * N + n, 1);
+            }
+        }
+    }
+
     NBitsLayout l_;
     const std::uint8_t* b_;
     const std::uint8_t* s_;

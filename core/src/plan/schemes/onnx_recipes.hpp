@@ -29,6 +29,7 @@ struct NBitsLayout {
     std::uint64_t K = 0, N = 0, bits = 4, block = 32, k_blocks = 0, blob = 0;
     OnnxZeroPoint zp = OnnxZeroPoint::Default;
     std::uint64_t zp_row_bytes = 0;  // packed uint8 zero points per row of B
+    std::vector<std::int32_t> g_idx;  // act order: the group of every row k of W (checked < k_blocks); empty: k / block
 };
 
 /// DequantizeLinear, MatMulInteger, GatherBlockQuantized: y = (q − zp) × s
@@ -50,7 +51,7 @@ struct GridLayout {
     std::int64_t default_zero = 0;
 };
 
-/// The recipe of a MatMulNBits weight; `in` = B, scales[, zero points].
+/// The recipe of a MatMulNBits weight; `in` = B, scales[, zero points][, g_idx].
 std::shared_ptr<const QuantRecipe> make_nbits_recipe(const Catalog& cat, OnnxQuantParams p, std::vector<std::size_t> in,
                                                 NBitsLayout l);
 /// The recipe of a MatMulBnb4 weight [K, N]; `in` = B, absmax.

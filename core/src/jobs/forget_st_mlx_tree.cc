@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// mlx-lm's model side of `mlx_lm.convert -q` (mlx-lm d78bf58e,
+// mlx_lm/models/{llama,qwen2,qwen3,mixtral,qwen2_moe,qwen3_moe}.py,
+// switch_layers.py, convert.py): expert stacking, module-tree order, the
+// model's quant predicate, the dtype cast. See forget_st_mlx_tree.hpp.
+#include "jobs/forget_st_mlx_tree.hpp"
+
+#include "anamnesis/error.hpp"
+#include "plan/layout_recipes.hpp"
+#include "util/json_dom.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace amn::forget_st_internal {
+namespace {
+
+using u64 = std::uint64_t;
+
+// A layer index "12" of "model.layers.12.<rest>", and rest; false otherwise.
+bool split_layer(std::string_view name, std::string& index, std::string& rest) {
+    constexpr std::string_view kLayers = "model.layers.";
+    if (!name.starts_with(kLayers)) return false;
+    name.remove_prefix(kLayers.size());
+    const auto d = name.find('.');
+    if (d == 0 || d == std::string_view::npos) return false;
+    index = std::string(name.substr(0, d));
+    if (!std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+    rest = std::string(name.substr(d + 1));
+    return true;
+}
+
+struct StackRule {
+    std::string_view experts;  // "mlp.experts." (after the layer prefix)
+    std::string_view stacked;  // "mlp.switch_mlp."
+    std::pair<std::string_view, std::string_view> proj[3];  // HF projection → SwitchGLU member
+};
+
+const StackRule* stack_rule(const std::string& model_type) {
+    // mixtral.py sanitize: w1 → gate_proj, w2 → down_proj, w3 → up_proj.
+    static const StackRule kMixtral{"block_sparse_moe.experts.", "block_sparse_moe.switch_mlp.",
+                                    {{"w1", "gate_proj"}, {"w2", "down_proj"}, {"w3", "up_proj"}}};
+    // qwen2_moe.py / qwen3_moe.py sanitize: names kept.
+    static const StackRule kQwen{"mlp.experts.", "mlp.switch_mlp.",
+                                 {{"gate_proj", "gate_proj"}, {"up_proj", "up_proj"}, {"down_proj", "down_proj"}}};
+    if (model_type == "mixtral") return &kMixtral;
+    if (model_type == "qwen2_moe" || model_type == "qwen3_moe") return &kQwen;
+    return nullptr;
+}
+
+}  // namespace
+
+MlxModelFacts mlx_model_facts(const std::optional<std::string>& config_json) {
+    MlxModelFacts f;
+    if (!config_json) return f;
+    const detail::JsonDoc doc(*config_json, "config.json", "config.json");
+    if (!doc.root().is_object()) throw Error(ErrorCode::BadJson, "config.json is not a JSON object", "config.json");
+    auto str = [](simdjson::dom::element o, std::string_view k) -> std::optional<std::string> {
+        const auto v = detail::json_get(o, k);
+        if (!v || !v->is_string()) return std::nullopt;
+        return std::string(std::string_view(*v));
+    };
+    f.model_type = str(doc.root(), "model_type").value_or("");
+    // convert.py: dtype = config.get("torch_dtype"); if None, text_config.get("dtype").
+    std::optional<std::string> d;
+    const auto td = detail::json_get(doc.root(), "torch_dtype");
+    if (td && !td->is_null()) d = str(doc.root(), "torch_dtype").value_or("?");
+    else if (const auto tc = detail::json_get(doc.root(), "text_config"); tc && tc->is_object()) d = str(*tc, "dtype");
+    if (d == "float16") f.cast_dtype = DType::F16;
+    if (d == "bfloat16") f.cast_dtype = DType::BF16;
+    if (d == "float32") f.cast_dtype = DType::F32;
+    return f;
+}
+
+std::string mlx_refuse_model(const std::string& model_type, const Plan& plan) {
+    if (model_type.empty()) return {};
+    // mlx_lm/models/*.py with a Model class at d78bf58e, and MODEL_REMAPPING's keys.
+    static constexpr std::string_view kTypes[] = {
+        "Klear", "afm7", "afmoe", "apertus", "baichuan_m1", "bailing_moe", "bailing_moe_linear", "bitnet", "cohere",
+        "cohere2", "dbrx", "deepseek", "deepseek_v2", "deepseek_v3", "deepseek_v32", "dots1", "ernie4_5", "ernie4_5_moe",
+        "exaone", "exaone4", "exaone_moe", "falcon_h1", "gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma4",
+        "gemma4_text", "glm", "glm4", "glm4_moe", "glm4_moe_lite", "glm_moe_dsa", "gpt2", "gpt_bigcode", "gpt_neox",
+        "gpt_oss", "granite", "granitemoe", "granitemoehybrid", "helium", "hunyuan", "hunyuan_v1_dense", "internlm2",
+        "internlm3", "iquestloopcoder", "jamba", "kimi_k25", "kimi_linear", "kimi_vl", "laguna", "lfm2-vl", "lfm2",
+        "lfm2_moe", "lille-130m", "llama", "llama4", "llama4_text", "longcat_flash", "longcat_flash_ngram", "mamba",
+        "mamba2", "mellum", "mimo", "mimo_v2_flash", "minicpm", "minicpm3", "minimax", "ministral3", "mistral3", "mixtral",
+        "nanochat", "nemotron-nas", "nemotron", "nemotron_h", "olmo", "olmo2", "olmo3", "olmoe", "openelm", "phi", "phi3",
+        "phi3small", "phimoe", "phixtral", "pixtral", "plamo", "plamo2", "qwen", "qwen2", "qwen2_moe", "qwen2_vl", "qwen3",
+        "qwen3_5", "qwen3_5_moe", "qwen3_moe", "qwen3_next", "qwen3_vl", "qwen3_vl_moe", "recurrent_gemma", "rwkv7",
+        "seed_oss", "smollm3", "stablelm", "starcoder2", "step3p5", "telechat3", "youtu_llm",
+        // MODEL_REMAPPING
+        "mistral", "llava", "phi-msft", "falcon_mamba", "joyai_llm_flash", "kimi_k2", "qwen2_5_vl", "minimax_m2",
+        "iquestcoder", "gemma4_unified"};
+    if (std::find(std::begin(kTypes), std::end(kTypes), model_type) == std::end(kTypes))
+        return "mlx-lm (d78bf58e) has no model for model_type \"" + model_type + "\" (mlx_lm.convert: Model type " +
+               model_type + " not supported)";
+    if (stack_rule(model_type)) return {};
+    for (const auto& lt : plan.tensors) {
+        const auto at = lt.name.find(".experts.");
+        if (at != std::string::npos && at + 9 < lt.name.size() && lt.name[at + 9] >= '0' && lt.name[at + 9] <= '9')
+            return "mlx-lm's " + model_type + " model stacks its experts (" + lt.name +
+                   ") in its own way; amn stacks them for mixtral, qwen2_moe and qwen3_moe only";
+    }
+    return {};
+}
+
+Plan mlx_lm_sanitize(const Plan& plan, const std::string& model_type) {
+    const StackRule* rule = stack_rule(model_type);
+    if (!rule) return plan;
+    Plan out = plan;
+    out.tensors.clear();
+    // (stacked name) → expert index → plan tensor index; first position in plan order.
+    std::map<std::string, std::map<u64, std::size_t>> groups;
+    std::map<std::string, std::size_t> first;
+    std::vector<std::string> order;  // output: a plain tensor's index as "#i", or a stacked name
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        const auto& lt = plan.tensors[i];
+        std::string index, rest;
+        std::string stacked;
+        if (split_layer(lt.name, index, rest) && rest.starts_with(rule->experts) && rest.ends_with(".weight")) {
+            const std::string tail = rest.substr(rule->experts.size());  // "E.w1.weight"
+            const auto d = tail.find('.');
+            const std::string e = tail.substr(0, d);
+            const std::string proj = d == std::string::npos ? std::string() : tail.substr(d + 1, tail.size() - d - 1 - 7);
+            const bool digits = !e.empty() && std::all_of(e.begin(), e.end(), [](char c) { return c >= '0' && c <= '9'; });
+            for (const auto& [hf, mlx] : rule->proj)
+                if (digits && proj == hf)
+                    stacked = "model.layers." + index + "." + std::string(rule->stacked) + std::string(mlx) + ".weight";
+            if (!stacked.empty()) {
+                auto& g = groups[stacked];
+                if (!g.emplace(std::stoull(e), i).second)
+                    throw Error(ErrorCode::Malformed, "expert " + e + " occurs twice", "", lt.name);
+                if (first.emplace(stacked, i).second) order.push_back(stacked);
+                continue;
+            }
+        }
+        order.push_back("#" + std::to_string(i));
+    }
+    for (const auto& o : order) {
+        if (o[0] == '#') {
+            out.tensors.push_back(plan.tensors[std::stoull(o.substr(1))]);
+            continue;
+        }
+        const auto& g = groups.at(o);
+        const LogicalTensor& t0 = plan.tensors[g.begin()->second];
+        LogicalTensor s;
+        s.name = o;
+        s.shard = t0.shard;
+        s.params = t0.params;
+        std::vector<std::shared_ptr<const Recipe>> parts;
+        u64 want = 0;
+        for (const auto& [e, i] : g) {
+            const LogicalTensor& t = plan.tensors[i];
+            if (e != want++ || t.shape != t0.shape || t.shape.size() != 2)
+                throw Error(ErrorCode::Malformed,
+                            "mlx-lm stacks experts 0 … " + std::to_string(g.size() - 1) + " of one 2-D shape into " + o +
+                                "; this one does not fit (expert " + std::to_string(e) + ")",
+                            "", t.name);
+            if (!t.error.empty()) {
+                s.error = t.error;
+                break;
+            }
+            s.sources.insert(s.sources.end(), t.sources.begin(), t.sources.end());
+            s.quantized = s.quantized || t.quantized;
+            s.stored_bytes += t.stored_bytes;
+            parts.push_back(t.recipe);
+        }
+        s.shape = {g.size(), t0.shape[0], t0.shape[1]};
+        if (s.error.empty()) s.recipe = detail::make_stack_recipe(std::move(parts), "experts stacked (mlx-lm switch_mlp)");
+        out.tensors.push_back(std::move(s));
+    }
+    return out;
+}
+
+Plan mlx_lm_unsanitize(const Plan& plan, const std::string& model_type) {
+    const StackRule* rule = stack_rule(model_type);
+    if (!rule) return plan;
+    Plan out = plan;
+    out.tensors.clear();
+    for (const auto& lt : plan.tensors) {
+        std::string index, rest, hf;
+        if (lt.shape.size() == 3 && lt.recipe && split_layer(lt.name, index, rest) && rest.starts_with(rule->stacked) &&
+            rest.ends_with(".weight")) {
+            const std::string mlx = rest.substr(rule->stacked.size(), rest.size() - rule->stacked.size() - 7);
+            for (const auto& [h, m] : rule->proj)
+                if (mlx == m) hf = std::string(h);
+        }
+        if (hf.empty()) {
+            out.tensors.push_back(lt);
+            continue;
+        }
+        const u64 E = lt.shape[0], rows = lt.shape[1];
+        for (u64 e = 0; e < E; ++e) {
+            LogicalTensor t = lt;
+            t.name = "model.layers." + index + "." + std::string(rule->experts) + std::to_string(e) + "." + hf + ".weight";
+            t.shape = {rows, lt.shape[2]};
+            t.stored_bytes = lt.stored_bytes / E;
+            const u64 per = lt.recipe->rows() / E;  // recipe rows of one expert
+            t.recipe = detail::make_row_range_recipe(lt.recipe, e * per, per);
+            out.tensors.push_back(std::move(t));
+        }
+    }
+    return out;
+}
+
+std::string mlx_tree_order_key(const std::string& model_type, const std::string& name) {
+    const auto dot = name.rfind('.');
+    const std::string module = dot == std::string::npos ? std::string() : name.substr(0, dot);
+    const std::string param = dot == std::string::npos ? name : name.substr(dot + 1);
+    static constexpr std::pair<std::string_view, std::string_view> kParams[] = {
+        {"weight", "0"}, {"scales", "1"}, {"biases", "2"}, {"bias", "3"}};
+    std::string p = "9" + param;
+    for (const auto& [n, r] : kParams)
+        if (param == n) p = std::string(r);
+    // One decoder layer's modules in attribute-assignment order (llama.py,
+    // qwen2.py, qwen3.py: self_attn, mlp, the two norms; qwen3_moe.py: the
+    // norms before mlp; mixtral.py: block_sparse_moe (gate, switch_mlp);
+    // qwen2_moe.py: mlp (gate, switch_mlp, shared_expert, shared_expert_gate);
+    // SwitchGLU: gate_proj, up_proj, down_proj; MLP: gate_proj, down_proj, up_proj).
+    const bool norms_first = model_type == "qwen3_moe";
+    const std::string_view mlp_rank = norms_first ? "3" : "1", norm_rank = norms_first ? "1" : "2";
+    static constexpr std::pair<std::string_view, std::string_view> kBlock[] = {
+        {"self_attn.q_proj", "00"},
+        {"self_attn.k_proj", "01"},
+        {"self_attn.v_proj", "02"},
+        {"self_attn.o_proj", "03"},
+        {"self_attn.q_norm", "04"},
+        {"self_attn.k_norm", "05"},
+        {"mlp.gate_proj", "M0"},
+        {"mlp.down_proj", "M1"},
+        {"mlp.up_proj", "M2"},
+        {"mlp.gate", "M3"},
+        {"mlp.switch_mlp.gate_proj", "M4"},
+        {"mlp.switch_mlp.up_proj", "M5"},
+        {"mlp.switch_mlp.down_proj", "M6"},
+        {"mlp.shared_expert.gate_proj", "M7"},
+        {"mlp.shared_expert.down_proj", "M8"},
+        {"mlp.shared_expert.up_proj", "M9"},
+        {"mlp.shared_expert_gate", "MA"},
+        {"block_sparse_moe.gate", "M3"},
+        {"block_sparse_moe.switch_mlp.gate_proj", "M4"},
+        {"block_sparse_moe.switch_mlp.up_proj", "M5"},
+        {"block_sparse_moe.switch_mlp.down_proj", "M6"},
+        {"input_layernorm", "N0"},
+        {"post_attention_layernorm", "N1"}};
+    std::string m, index, sub;
+    if (module == "model.embed_tokens") {
+        m = "0";
+    } else if (split_layer(module + ".", index, sub)) {
+        if (!sub.empty()) sub.pop_back();
+        std::string r = "99" + sub;
+        for (const auto& [n, k] : kBlock)
+            if (sub == n) {
+                r = std::string(k);
+                if (r[0] == 'M') r = std::string(mlp_rank) + r.substr(1);
+                else if (r[0] == 'N') r = std::string(norm_rank) + r.substr(1);
+                else r = "0" + r.substr(1);
+            }
+        m = "1" + std::string(index.size() < 10 ? 10 - index.size() : 0, '0') + index + "." + r;
+    } else if (module == "model.norm") {
+        m = "2";
+    } else if (module == "lm_head") {
+        m = "3";
+    } else {
+        m = "4" + module;
+    }
+    return m + '\x01' + p;
+}
+
+std::optional<MlxOverride> mlx_quant_override(const std::string& model_type, const std::string& module_path) {
+    // qwen3_moe.py quant_predicate: path.endswith("mlp.gate") → {"group_size": 64, "bits": 8}.
+    if (model_type == "qwen3_moe" && module_path.ends_with("mlp.gate")) {
+        MlxParams p;
+        p.mode = MlxMode::Affine;
+        p.bits = 8;
+        p.group_size = 64;
+        return MlxOverride{p, R"({"group_size":64,"bits":8})"};
+    }
+    return std::nullopt;
+}
+
+}  // namespace amn::forget_st_internal

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+#pragma once
+// Internal: what mlx-lm (d78bf58e) does to a Hugging Face model before and
+// around `quantize_model`, per model type (mlx_lm/models/<model_type>.py):
+// `sanitize`'s expert stacking (SwitchGLU), the module-tree order
+// (`tree_flatten(model.parameters())`), the model's own `quant_predicate`
+// overrides, and convert.py's dtype cast. Used by forget_st.cc for
+// OutputLayout::MlxLm.
+
+#include "anamnesis/plan.hpp"
+#include "anamnesis/quant_params.hpp"
+
+#include <optional>
+#include <string>
+
+namespace amn::forget_st_internal {
+
+/// The facts of config.json mlx-lm's conversion reads.
+struct MlxModelFacts {
+    std::string model_type;  ///< config["model_type"] ("" when absent)
+    /// convert.py l.130-145: config["torch_dtype"], else text_config["dtype"],
+    /// when one of float16 / bfloat16 / float32 (the top-level "dtype" is not read).
+    std::optional<DType> cast_dtype;
+};
+
+/// Reads model_type and the cast dtype of `config_json` (none: empty facts).
+/// \throws Error{BadJson} when it is not a JSON object.
+MlxModelFacts mlx_model_facts(const std::optional<std::string>& config_json);
+
+/// Empty when mlx-lm can hold a model of `model_type` as amn writes it; else
+/// why not (an Error{Unsupported} text): mlx-lm has no model file for the
+/// type (utils.py `_get_classes`: mlx_lm/models/<type>.py after
+/// MODEL_REMAPPING; "" = no model_type, taken as it is), or the plan holds
+/// per-expert tensors (`….experts.N.…`) of a type whose stacking amn does not
+/// know (mlx-lm's strict load_weights would refuse them unstacked).
+std::string mlx_refuse_model(const std::string& model_type, const Plan& plan);
+
+/// mlx-lm's `sanitize` expert stacking: for mixtral
+/// (`model.layers.L.block_sparse_moe.experts.E.{w1,w2,w3}.weight` →
+/// `model.layers.L.block_sparse_moe.switch_mlp.{gate,down,up}_proj.weight`) and
+/// qwen2_moe / qwen3_moe / olmoe (`model.layers.L.mlp.experts.E.{gate,up,down}_proj.weight` →
+/// `model.layers.L.mlp.switch_mlp.*.weight`) the experts 0 … E−1 of one
+/// projection become one logical tensor [E, out, in] (mx.stack; a Stack
+/// recipe: read expert by expert, nothing held whole). Every other tensor and
+/// every other model type as in `plan`.
+/// \throws Error{Malformed} naming the tensor when a layer's experts are not
+///         0 … E−1 with one shape.
+Plan mlx_lm_sanitize(const Plan& plan, const std::string& model_type);
+
+/// The inverse, for reading an MLX folder as the Hugging Face model it came
+/// from (MLX → GGUF: the converter's tables know the per-expert names): every
+/// 3-D `…switch_mlp.<proj>.weight` [E, out, in] of a model type above split
+/// into E tensors [out, in] under their Hugging Face names (row ranges of the
+/// stacked recipe: one expert read at a time). Anything else as in `plan`.
+Plan mlx_lm_unsanitize(const Plan& plan, const std::string& model_type);
+
+/// The byte order of `name` in mlx-lm's module tree of `model_type`
+/// (llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe …): Model →
+/// model (embed_tokens, layers[i] (…), norm), lm_head; a quantized module's
+/// parameters weight, scales, biases, then a Linear's own bias. Names it
+/// does not know sort after the known ones of their level, by name.
+std::string mlx_tree_order_key(const std::string& model_type, const std::string& name);
+
+/// The model's own `quant_predicate` for the module `module_path` (qwen3_moe:
+/// `*.mlp.gate` → affine 8-bit group 64), as the MLX parameters used and the
+/// JSON mlx-lm records under the module's path in `quantization`
+/// (`{"group_size": 64, "bits": 8}`, verbatim, no mode); nullopt: the
+/// top-level scheme.
+struct MlxOverride {
+    MlxParams params;
+    std::string json;
+};
+std::optional<MlxOverride> mlx_quant_override(const std::string& model_type, const std::string& module_path);
+
+}  // namespace amn::forget_st_internal

@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""Records tests/cli/data/mlx_convert_moe_reference.json: the sha256 of the
+files the real `python3 -m mlx_lm convert --hf-path IN --mlx-path OUT -q ...`
+writes for the folders of `mlx_folders.py --hf` and the shared Mixtral
+fixture (MoE experts stacked into switch_mlp by mlx-lm's sanitize, the dtype
+cast of convert.py).
+
+usage: PYTHONPATH=/work/mlx/pyenv/site:/work/mlx/pyenv/stubs:/work/mlx/mlx-lm \\
+       mlx_convert_record.py SHARED_FIXTURES WORK_DIR > tests/cli/data/mlx_convert_moe_reference.json
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+# (input: "hf:<mlx_folders.py --hf case>" or "fixture:<hf-gguf/inputs folder>", amn forget options)
+CASES = [
+    ("hf:qwen3_moe-f32", ["--to", "mlx"]),
+    ("hf:qwen3_moe-f32", ["--to", "mlx:8", "--group-size", "32"]),
+    ("hf:qwen3_moe-f32", ["--to", "mlx:mxfp4"]),
+    ("hf:qwen3_moe-f32", ["--to", "mlx", "--dtype", "float16"]),
+    ("hf:qwen2_moe-f16", ["--to", "mlx"]),
+    ("hf:qwen2_moe-f16", ["--to", "mlx:3", "--group-size", "32"]),
+    ("hf:llama-f32-f16-as-bf16", ["--to", "mlx"]),
+    ("hf:llama-f32-f16-as-bf16", ["--to", "mlx:6", "--group-size", "32", "--dtype", "float32"]),
+    ("hf:llama-f32-f16-as-bf16", ["--to", "mlx:nvfp4", "--dtype", "float16"]),
+    ("fixture:Mixtral-8x7B-v0.1", ["--to", "mlx", "--group-size", "32"]),
+    ("fixture:Mixtral-8x7B-v0.1", ["--to", "mlx"]),
+]
+
+
+def mlx_lm_args(amn):
+    """amn forget's options → mlx_lm.convert's."""
+    out, a = ["-q"], list(amn)
+    scheme = a[a.index("--to") + 1]
+    mode = scheme.split(":")[1] if ":" in scheme else "4"
+    if mode in ("mxfp4", "nvfp4", "mxfp8"):
+        out += ["--q-mode", mode]
+    else:
+        out += ["--q-bits", mode]
+    if "--group-size" in a:
+        out += ["--q-group-size", a[a.index("--group-size") + 1]]
+    if "--dtype" in a:
+        out += ["--dtype", a[a.index("--dtype") + 1]]
+    return out
+
+
+def main():
+    shared, work = Path(sys.argv[1]), Path(sys.argv[2])
+    hf = work / "hf"
+    subprocess.run([sys.executable, str(HERE / "mlx_folders.py"), "--hf", str(hf)], check=True, stdout=subprocess.DEVNULL)
+    cases = []
+    for i, (inp, amn) in enumerate(CASES):
+        kind, name = inp.split(":", 1)
+        src = hf / name if kind == "hf" else shared / "hf-gguf" / "inputs" / name
+        out = work / f"out{i}"
+        subprocess.run([sys.executable, "-m", "mlx_lm", "convert", "--hf-path", str(src), "--mlx-path", str(out)] +
+                       mlx_lm_args(amn), check=True, stdout=subprocess.DEVNULL, env=os.environ)
+        files = {f: hashlib.sha256((out / f).read_bytes()).hexdigest()
+                 for f in ("model.safetensors", "model.safetensors.index.json", "config.json")}
+        cases.append({"input": inp, "amn": amn, "mlx_lm_convert": mlx_lm_args(amn), "files": files})
+    doc = {"about": "sha256 of the files the real `python3 -m mlx_lm convert --hf-path IN --mlx-path OUT <mlx_lm_convert>` "
+                    "writes (mlx-lm d78bf58e on MLX 846d17622 built from source for the CPU, Linux x86-64, libstdc++; "
+                    "transformers and huggingface_hub stubbed, so tokenizer files and README.md are not compared) for "
+                    "IN = tests/cli/mlx_folders.py --hf's folder (hf:NAME) or ../shared/fixtures/hf-gguf/inputs/NAME "
+                    "(fixture:NAME): MoE experts stacked into switch_mlp (sanitize), qwen3_moe routers 8-bit g64 "
+                    "(its quant_predicate), every float tensor cast to torch_dtype or --dtype. "
+                    "`amn forget IN <amn>` must write these bytes. Recorded by tests/cli/mlx_convert_record.py.",
+           "cases": cases}
+    print(json.dumps(doc, indent=1))
+
+
+if __name__ == "__main__":
+    main()
