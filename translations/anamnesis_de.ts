@@ -36,6 +36,10 @@
 %2 von %3 (%4), %Ln Tensoren</numerusform>
             </translation>
         </message>
+        <message>
+            <source> — %1, %2 (%3)</source>
+            <translation> — %1, %2 (%3)</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::ConvertWizard</name>
@@ -1833,6 +1837,111 @@ Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translatio
             <source>lossless repack</source>
             <translation>verlustfrei umgepackt</translation>
         </message>
+        <message>
+            <source>the quantization config</source>
+            <translation>die Quantisierungskonfiguration</translation>
+        </message>
+        <message>
+            <source>re-quantizing tensors that were already quantized compounds their error (start from F32/F16/BF16 when you can)</source>
+            <translation>erneutes Quantisieren bereits quantisierter Tensoren häuft ihre Fehler an (beginnen Sie nach Möglichkeit mit F32/F16/BF16)</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %Ln value(s) dequantize to a non-finite number (left out of the loss)</source>
+            <translation>
+                <numerusform>%1: %Ln Wert wird zu einer nicht endlichen Zahl dequantisiert (beim Verlust ausgelassen)</numerusform>
+                <numerusform>%1: %Ln Werte werden zu einer nicht endlichen Zahl dequantisiert (beim Verlust ausgelassen)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: key “%2” occurs %Ln times; the last one is used, as Python's json (and so transformers) reads it</source>
+            <translation>
+                <numerusform>%1: Schlüssel „%2“ kommt %Ln-mal vor; der letzte gilt, wie Pythons json (und damit transformers) ihn liest</numerusform>
+                <numerusform>%1: Schlüssel „%2“ kommt %Ln-mal vor; der letzte gilt, wie Pythons json (und damit transformers) ihn liest</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1: key “%2” occurs more than once; the last one is used, as Python's json (and so transformers) reads it</source>
+            <translation>%1: Schlüssel „%2“ kommt mehrfach vor; der letzte gilt, wie Pythons json (und damit transformers) ihn liest</translation>
+        </message>
+        <message>
+            <source>%1: quantization_config.quant_method is “%2”, but no tensor is quantized that way (nor any other): the tensors are believed and copied as stored</source>
+            <translation>%1: quantization_config.quant_method ist „%2“, aber kein Tensor ist so (oder anders) quantisiert: den Tensoren wird geglaubt, sie werden wie gespeichert kopiert</translation>
+        </message>
+        <message>
+            <source>%1: quantization_config.quant_method is “%2”, but the tensors are %3%4: the tensors are believed, dequantized as %3</source>
+            <translation>%1: quantization_config.quant_method ist „%2“, aber die Tensoren sind %3%4: den Tensoren wird geglaubt, dequantisiert als %3</translation>
+        </message>
+        <message>
+            <source>%1: quantization_config.fmt is “%2”, but the FP8 weights are stored as %3: the tensors' dtype is believed, it decides the decoding</source>
+            <translation>%1: quantization_config.fmt ist „%2“, aber die FP8-Gewichte sind als %3 gespeichert: dem Datentyp der Tensoren wird geglaubt, er entscheidet die Dekodierung</translation>
+        </message>
+        <message>
+            <source>%1: %2; ignored: no FP8 weight here has block scales (the scale shapes are believed)</source>
+            <translation>%1: %2; ignoriert: kein FP8-Gewicht hier hat Blockskalen (den Formen der Skalen wird geglaubt)</translation>
+        </message>
+        <message>
+            <source>not carried into config.json (no equivalent for %1 here): %2</source>
+            <translation>nicht in config.json übernommen (keine Entsprechung für %1 hier): %2</translation>
+        </message>
+        <message>
+            <source>no tokenizer written: the GGUF has no tokenizer.ggml.model</source>
+            <translation>kein Tokenizer geschrieben: das GGUF hat kein tokenizer.ggml.model</translation>
+        </message>
+        <message>
+            <source>no tokenizer written: %1</source>
+            <translation>kein Tokenizer geschrieben: %1</translation>
+        </message>
+        <message>
+            <source>no tokenizer.model written (tokenizer.json is): %1</source>
+            <translation>kein tokenizer.model geschrieben (tokenizer.json schon): %1</translation>
+        </message>
+        <message>
+            <source>The model is already quantized (%1): tick “Re-quantize an already quantized input”, or start from the BF16/F16/F32 model.</source>
+            <translation>Das Modell ist bereits quantisiert (%1): Aktivieren Sie „Bereits quantisierte Eingabe neu quantisieren“ oder gehen Sie vom BF16/F16/F32-Modell aus.</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln quantized tensor(s)</source>
+            <translation>
+                <numerusform>%Ln quantisierter Tensor</numerusform>
+                <numerusform>%Ln quantisierte Tensoren</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>a data type anamnesis does not know</source>
+            <translation>ein Datentyp, den anamnesis nicht kennt</translation>
+        </message>
+        <message>
+            <source>stored in a layout anamnesis cannot decode</source>
+            <translation>in einem Layout gespeichert, das anamnesis nicht dekodieren kann</translation>
+        </message>
+        <message>
+            <source>a tensor it needs (scales, zero points …) is missing</source>
+            <translation>ein Tensor, den es braucht (Skalen, Nullpunkte …), fehlt</translation>
+        </message>
+        <message>
+            <source>its tensors do not fit together (type, shape or values)</source>
+            <translation>seine Tensoren passen nicht zusammen (Typ, Form oder Werte)</translation>
+        </message>
+        <message>
+            <source>a variant of its scheme anamnesis does not support yet</source>
+            <translation>eine Variante seines Schemas, die anamnesis noch nicht unterstützt</translation>
+        </message>
+        <message>
+            <source>the quantization config is malformed or contradicts the tensors</source>
+            <translation>die Quantisierungskonfiguration ist fehlerhaft oder widerspricht den Tensoren</translation>
+        </message>
+        <message>
+            <source>a quantization scheme anamnesis cannot dequantize</source>
+            <translation>ein Quantisierungsschema, das anamnesis nicht dequantisieren kann</translation>
+        </message>
+        <message>
+            <source>Cannot be converted: %1 — %2</source>
+            <translation>Nicht konvertierbar: %1 — %2</translation>
+        </message>
+        <message>
+            <source>Cannot be converted: %1 — %2: %3</source>
+            <translation>Nicht konvertierbar: %1 — %2: %3</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>
@@ -2046,6 +2155,18 @@ Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translatio
         <message>
             <source>%1 (remote: headers only, %2 downloaded)</source>
             <translation>%1 (entfernt: nur Kopfdaten, %2 geladen)</translation>
+        </message>
+        <message>
+            <source>%1 bits per weight</source>
+            <translation>%1 Bit pro Gewicht</translation>
+        </message>
+        <message>
+            <source>%1 bpw</source>
+            <translation>%1 Bit/Gew.</translation>
+        </message>
+        <message>
+            <source>Warnings</source>
+            <translation>Warnungen</translation>
         </message>
     </context>
     <context>

@@ -36,6 +36,10 @@
 %2 of %3 (%4), %Ln tensors</numerusform>
             </translation>
         </message>
+        <message>
+            <source> — %1, %2 (%3)</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::ConvertWizard</name>
@@ -1831,6 +1835,111 @@ Only its headers are downloaded; it opens read-only.</source>
             <source>lossless repack</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>the quantization config</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>re-quantizing tensors that were already quantized compounds their error (start from F32/F16/BF16 when you can)</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%1: %Ln value(s) dequantize to a non-finite number (left out of the loss)</source>
+            <translation>
+                <numerusform>%1: %Ln value dequantizes to a non-finite number (left out of the loss)</numerusform>
+                <numerusform>%1: %Ln values dequantize to a non-finite number (left out of the loss)</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: key “%2” occurs %Ln times; the last one is used, as Python's json (and so transformers) reads it</source>
+            <translation>
+                <numerusform>%1: key “%2” occurs %Ln times; the last one is used, as Python's json (and so transformers) reads it</numerusform>
+                <numerusform>%1: key “%2” occurs %Ln times; the last one is used, as Python's json (and so transformers) reads it</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1: key “%2” occurs more than once; the last one is used, as Python's json (and so transformers) reads it</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: quantization_config.quant_method is “%2”, but no tensor is quantized that way (nor any other): the tensors are believed and copied as stored</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: quantization_config.quant_method is “%2”, but the tensors are %3%4: the tensors are believed, dequantized as %3</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: quantization_config.fmt is “%2”, but the FP8 weights are stored as %3: the tensors' dtype is believed, it decides the decoding</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1: %2; ignored: no FP8 weight here has block scales (the scale shapes are believed)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>not carried into config.json (no equivalent for %1 here): %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no tokenizer written: the GGUF has no tokenizer.ggml.model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no tokenizer written: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no tokenizer.model written (tokenizer.json is): %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The model is already quantized (%1): tick “Re-quantize an already quantized input”, or start from the BF16/F16/F32 model.</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%Ln quantized tensor(s)</source>
+            <translation>
+                <numerusform>%Ln quantized tensor</numerusform>
+                <numerusform>%Ln quantized tensors</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>a data type anamnesis does not know</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>stored in a layout anamnesis cannot decode</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>a tensor it needs (scales, zero points …) is missing</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>its tensors do not fit together (type, shape or values)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>a variant of its scheme anamnesis does not support yet</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>the quantization config is malformed or contradicts the tensors</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>a quantization scheme anamnesis cannot dequantize</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot be converted: %1 — %2</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot be converted: %1 — %2: %3</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>
@@ -2043,6 +2152,18 @@ Only its headers are downloaded; it opens read-only.</source>
         </message>
         <message>
             <source>%1 (remote: headers only, %2 downloaded)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 bits per weight</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 bpw</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Warnings</source>
             <translation type="unfinished" />
         </message>
     </context>

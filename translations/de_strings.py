@@ -624,3 +624,5 @@ from de_strings_reasons import REASONS  # noqa: E402  (why a tensor got its type
 DE.update(REASONS)
 from de_strings_remote import REMOTE  # noqa: E402  (issue 34: the remote-model strings)
 DE.update(REMOTE)
+from de_strings_notices import NOTICES  # noqa: E402  (issue 31: the core's notices and tensor errors)
+DE.update(NOTICES)

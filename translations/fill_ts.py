@@ -23,7 +23,8 @@ path = sys.argv[2] if english else sys.argv[1]
 
 def english_forms(src):
     """Singular and plural of an English "(s)" source text."""
-    one = (src.replace("value(s) overflow", "value overflows").replace("tensor(s) cannot be", "tensor cannot be")
+    one = (src.replace("value(s) overflow", "value overflows")
+           .replace("value(s) dequantize to", "value dequantizes to").replace("tensor(s) cannot be", "tensor cannot be")
            .replace("tensor(s) are already quantized in the input: re-quantizing compounds their",
                     "tensor is already quantized in the input: re-quantizing compounds its")
            .replace("value(s) or their round trip are", "value or its round trip is")

@@ -107,9 +107,15 @@ int BreakdownChart::layout(int width, std::vector<Hit>* hits, QPainter* p) const
         for (std::size_t i = 0; i < row.segments.size(); ++i) {
             const auto& s = row.segments[i];
             const double f = total ? static_cast<double>(s.bytes) / static_cast<double>(total) : 0;
-            QString text = tr("%1 — %2 (%3)").arg(s.label, humanBytes(s.bytes), percent(f));
             const int room = x1 - x0 - swatch - 6 - 16;
-            text = elideKeepingBits(fm, text, room);  // the bits-per-weight figure is never cut
+            QString text;
+            if (s.figure.isEmpty()) {
+                text = fm.elidedText(tr("%1 — %2 (%3)").arg(s.label, humanBytes(s.bytes), percent(f)), Qt::ElideMiddle, room);
+            } else {  // the segment's figure (data, never cut) after the label: "LABEL — 4.50 bits per weight, 2 MiB (40 %)"
+                const QString tail = tr(" — %1, %2 (%3)").arg(s.figure, humanBytes(s.bytes), percent(f));
+                const QString tailShort = tr(" — %1, %2 (%3)").arg(s.figureShort, humanBytes(s.bytes), percent(f));
+                text = elideKeepingTail(fm, s.label, tail, tailShort, room);
+            }
             const int w = swatch + 6 + fm.horizontalAdvance(text) + 16;
             if (lx > x0 && lx + w > x1) {
                 lx = x0;

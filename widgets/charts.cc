@@ -69,16 +69,23 @@ QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room) 
     const QRegularExpression bits(QStringLiteral("\\d+(?:[.,]\\d+)?\\s*(?:") + words.join(QChar('|')) + QStringLiteral(")\\b"));
     const auto m = bits.match(text);
     if (!m.hasMatch()) return fm.elidedText(text, Qt::ElideMiddle, room);
-    QString kept = text.mid(m.capturedStart());
-    const QString before = text.left(m.capturedStart());
-    // Too narrow for some of the name as well: the figure in its short form ("4.5 bpw").
-    if (room - fm.horizontalAdvance(kept) < fm.horizontalAdvance(before.left(8)) + fm.horizontalAdvance(QChar(0x2026))) {
-        kept.replace(perWeight, shortForm);
-        kept.replace(QStringLiteral("bits per weight"), QStringLiteral("bpw"));
-    }
+    const QString kept = text.mid(m.capturedStart());
+    QString keptShort = kept;
+    keptShort.replace(perWeight, shortForm);
+    keptShort.replace(QStringLiteral("bits per weight"), QStringLiteral("bpw"));
+    return elideKeepingTail(fm, text.left(m.capturedStart()), kept, keptShort, room);
+}
+
+QString elideKeepingTail(const QFontMetrics& fm, const QString& head, const QString& tail, const QString& tailShort, int room) {
+    if (fm.horizontalAdvance(head + tail) <= room) return head + tail;
+    QString kept = tail;
+    // Too narrow for some of the head as well: the tail in its short form.
+    if (!tailShort.isEmpty() &&
+        room - fm.horizontalAdvance(kept) < fm.horizontalAdvance(head.left(8)) + fm.horizontalAdvance(QChar(0x2026)))
+        kept = tailShort;
     const int left = room - fm.horizontalAdvance(kept);
-    if (left <= fm.horizontalAdvance(QChar(0x2026))) return QString(QChar(0x2026)) + kept;  // never cut the figure
-    return fm.elidedText(before, Qt::ElideMiddle, left) + kept;
+    if (left <= fm.horizontalAdvance(QChar(0x2026))) return QString(QChar(0x2026)) + kept;  // never cut the tail
+    return fm.elidedText(head, Qt::ElideMiddle, left) + kept;
 }
 
 void drawYTick(QPainter& p, const QWidget* w, const QRectF& pr, double frac, const QString& label, double labelWidth) {

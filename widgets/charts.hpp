@@ -28,6 +28,11 @@ public:
         QString label;
         quint64 bytes = 0;
         quint64 tensors = 0;
+        /// A figure the legend never cuts, shown after the label ("4.50 bits
+        /// per weight": the stored bits per weight of the segment), and its
+        /// short form for narrow legends ("4.50 bpw"); empty: none. Carried
+        /// as data: the legend does not look for figures in the label.
+        QString figure{}, figureShort{};
     };
     struct Row {
         QString title;

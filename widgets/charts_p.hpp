@@ -33,6 +33,12 @@ bool showTip(QWidget* w, QEvent* e, const std::function<QString(const QPoint&)>&
 /// name, "bits per weight" is shortened to "bpw" (the number is kept).
 /// Text without such a figure: Qt::ElideMiddle.
 QString elideKeepingBits(const QFontMetrics& fm, const QString& text, int room);
+/// `head` + `tail` fitted into `room` pixels, `tail` never cut: `head` is
+/// elided in the middle; when that leaves no room for the first characters
+/// of `head`, `tailShort` replaces `tail` (when given). A `tail` wider than
+/// `room` is shown whole after "…". The legend of a segment with a figure
+/// (BreakdownChart::Segment::figure) and elideKeepingBits() use it.
+QString elideKeepingTail(const QFontMetrics& fm, const QString& head, const QString& tail, const QString& tailShort, int room);
 
 /// One y-axis grid line across `pr` at height fraction `frac` (0: the
 /// bottom, 1: the top), in gridColor(), and its `label` right-aligned in

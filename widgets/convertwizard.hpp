@@ -148,7 +148,10 @@ public:
     /// do not fit the model, the input is already quantized (when the
     /// model is and “Re-quantize” is off), a tensor's size does not fit the
     /// type's blocks, … `tensor`: the tensor the error names, or empty.
-    QString plainPlanError(int code, const QString& tensor) const;
+    /// `notice`: the refusal as the core types it (amn::Error::notice(): an
+    /// already quantized input is told by NoticeKind::AlreadyQuantized, not
+    /// guessed from the wizard's state).
+    QString plainPlanError(int code, const QString& tensor, const std::optional<amn::Notice>& notice = std::nullopt) const;
     /// The same for an error raised by the run: the output could not be
     /// written, the model's data changed since it was opened, a tensor holds
     /// what the conversion refuses (NaN), … Never the core's text itself.

@@ -19,11 +19,12 @@ convert_detail::Failure convert_detail::Failure::of(const std::exception& e) {
     if (const auto* err = dynamic_cast<const amn::Error*>(&e)) {
         f.code = static_cast<int>(err->code());
         f.tensor = QString::fromStdString(err->tensor());
+        f.notice = err->notice();
     }
     return f;
 }
 
-QString ConvertWizard::plainPlanError(int code, const QString& tensor) const {
+QString ConvertWizard::plainPlanError(int code, const QString& tensor, const std::optional<amn::Notice>& notice) const {
     using amn::ErrorCode;
     if (code < 0) return tr("The plan could not be made.");
     switch (static_cast<ErrorCode>(code)) {
@@ -33,8 +34,8 @@ QString ConvertWizard::plainPlanError(int code, const QString& tensor) const {
         case ErrorCode::Unsupported:
             if (!tensor.isEmpty()) return tr("Tensor %1 cannot be converted this way.").arg(tensor);
             // The one refusal of a whole quantized input: forget to a
-            // safetensors scheme without “Re-quantize”.
-            if (mode() == Mode::ForgetSafetensors && model_->inspection.quantized > 0 && options_ && !options_->requantize())
+            // safetensors scheme without “Re-quantize” (the core says so).
+            if (notice && notice->kind == amn::NoticeKind::AlreadyQuantized)
                 return tr("The model is already quantized: tick “Re-quantize an already quantized input”, or start from the "
                           "BF16/F16/F32 model.");
             return tr("anamnesis cannot make this conversion of this model yet.");
@@ -94,7 +95,7 @@ QString ConvertWizard::errorReport() const {
 QString ConvertWizard::planErrorReport() const {
     const convert_detail::Failure& f = summary_->failure();
     if (f.detail.isEmpty()) return {};
-    return plainPlanError(f.code, f.tensor) + QLatin1Char('\n') + f.detail;
+    return plainPlanError(f.code, f.tensor, f.notice) + QLatin1Char('\n') + f.detail;
 }
 
 }  // namespace amn::ui

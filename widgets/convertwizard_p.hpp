@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <exception>
+#include <optional>
 #include <vector>
 
 class QStandardItemModel;
@@ -21,11 +22,13 @@ class QTableView;
 namespace amn::ui::convert_detail {
 
 /// A failure as the widgets word it: the amn::ErrorCode (−1 when not an
-/// amn::Error), the tensor it names and the core's full message.
+/// amn::Error), the tensor it names and the core's full message, and the
+/// refusal typed where the core types it (amn::Error::notice()).
 struct Failure {
     int code = -1;
     QString tensor;
     QString detail;
+    std::optional<amn::Notice> notice;
     static Failure of(const std::exception& e);  ///< convertwizard_errors.cc
 };
 
@@ -39,8 +42,7 @@ struct RunOutcome {
     int tensors = 0;
     std::vector<amn::ForgetTensor> loss;  ///< forget: per tensor, measured
     bool lossMeasured = true;             ///< false for ConvertGguf (the converter measures nothing)
-    QStringList warnings;                    ///< the core's English (remember, forget to safetensors)
-    std::vector<amn::GgufWarning> ggufWarnings;  ///< GGUF runs: typed, worded by ggufWarningText()
+    std::vector<amn::Notice> warnings;    ///< the core's, typed (every mode), worded by noticeText()
 };
 
 /// A label that wraps and whose text can be selected (pages' prose).

@@ -100,21 +100,6 @@ QString ggufReasonDetail(const amn::ForgetTensor& t) {
     return s;
 }
 
-QString ggufWarningText(const amn::GgufWarning& w) {
-    const int n = static_cast<int>(std::min<std::uint64_t>(w.count, std::numeric_limits<int>::max()));
-    switch (w.kind) {
-        case amn::GgufWarningKind::ConverterLog: return QString::fromStdString(w.text);
-        case amn::GgufWarningKind::Requantized:
-            return SchemeText::tr("%Ln tensor(s) are already quantized in the input: re-quantizing compounds their error "
-                                  "(start from F32/F16/BF16 when you can)",
-                                  nullptr, n);
-        case amn::GgufWarningKind::NonFinite:
-            return (w.loss_measured ? SchemeText::tr("%1: %Ln value(s) or their round trip are not finite (left out of the loss)",
-                                                     nullptr, n)
-                                    : SchemeText::tr("%1: %Ln value(s) are not finite (NaN/±inf)", nullptr, n))
-                .arg(QString::fromStdString(w.tensor));
-    }
-    return {};
-}
+QString ggufWarningText(const amn::GgufWarning& w) { return noticeText(w); }
 
 }  // namespace amn::ui

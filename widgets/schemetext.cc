@@ -275,7 +275,7 @@ QString hfGgufInfoText(const amn::HfGgufInfo& info) {
                     .arg(QString::fromStdString(info.gguf_architecture), QString::fromStdString(info.hf_architecture),
                          QString::fromStdString(info.tokenizer_model), QString::fromStdString(info.tokenizer_pre),
                          QString::fromStdString(info.default_outtype));
-    for (const auto& w : info.warnings) s += QLatin1Char('\n') + SchemeText::tr("Note: %1").arg(QString::fromStdString(w));
+    for (const auto& w : info.warnings) s += QLatin1Char('\n') + SchemeText::tr("Note: %1").arg(noticeText(w));
     return s;
 }
 

@@ -68,8 +68,26 @@ QString ggufReasonDetail(const amn::ForgetTensor& t);
 /// A warning of a GGUF run, translated: "14 tensor(s) are already quantized
 /// in the input: …", "blk.0.ffn_up.weight: 2 value(s) are not finite
 /// (NaN/±inf)"; the converter's own messages (GgufWarningKind::ConverterLog:
-/// model card, tokenizer) as it logs them, in English.
+/// model card, tokenizer) as it logs them, in English. noticeText(), a
+/// GgufWarning being a Notice.
 QString ggufWarningText(const amn::GgufWarning& w);
+
+/// Any notice of the core (amn::Notice), translated (noticetext.cc): the
+/// plan's and catalog's contradictions ("config.json: key “bits” occurs 2
+/// times; …"), a layout's ("no tokenizer written: …"), a forget run's
+/// ("3 value(s) dequantize to a non-finite number …"), a GGUF run's, the
+/// refusal of an already quantized input. Every NoticeKind has words; the
+/// technical fragments (Notice::detail, ::found) stay as the core names them.
+QString noticeText(const amn::Notice& n);
+
+/// The kind of a tensor error in words, translated, to follow "cannot be
+/// converted:": "a tensor it needs (scales, zero points …) is missing" …;
+/// empty for TensorErrorKind::None.
+QString tensorErrorKindText(amn::TensorErrorKind k);
+/// Why `e`'s tensor cannot be converted, translated: "Cannot be converted:
+/// <tensorErrorKindText> — <scheme>: <detail>" (the detail technical, as the
+/// core names it); empty when `e` is empty.
+QString tensorErrorText(const amn::TensorError& e);
 
 /// Why convert_hf_to_gguf.py writes `t` as it does: "--outtype BF16" when
 /// it takes the asked type (`outtype`, resolved: "BF16", never "auto"),

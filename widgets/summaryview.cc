@@ -42,6 +42,7 @@ std::vector<BreakdownChart::Row> summaryBreakdownRows(const LoadedModel& m) {
     // By scheme: each logical tensor's stored bytes under its scheme; stored
     // tensors nobody consumes under their own heading.
     std::map<std::string, BreakdownChart::Segment> byScheme;
+    std::map<std::string, quint64> quantizedElements;  // per quantized scheme: its segment's bits-per-weight figure
     const std::string notConvertible = SummaryView::tr("not convertible").toStdString();
     const std::string unquantized = SummaryView::tr("unquantized").toStdString();
     for (const auto& lt : m.plan.tensors) {
@@ -54,6 +55,14 @@ std::vector<BreakdownChart::Row> summaryBreakdownRows(const LoadedModel& m) {
         if (s.label.isEmpty()) s.label = quantized ? schemeText(*lt.params) : QString::fromStdString(key);
         s.bytes += lt.stored_bytes;
         s.tensors += 1;
+        if (quantized) quantizedElements[key] += lt.numel();
+    }
+    for (const auto& [key, n] : quantizedElements) {
+        auto& s = byScheme[key];
+        if (!n) continue;
+        const QString bits = QLocale().toString(static_cast<double>(s.bytes) * 8.0 / static_cast<double>(n), 'f', 2);
+        s.figure = SummaryView::tr("%1 bits per weight").arg(bits);
+        s.figureShort = SummaryView::tr("%1 bpw").arg(bits);
     }
     for (std::size_t i = 0; i < m.catalog.tensors.size(); ++i) {
         if (m.owner[i] >= 0) continue;
@@ -173,10 +182,22 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vec
                 .arg(QString::fromStdString(m.pickle->summary)));
     add(QStringLiteral("opened"), tr("Opened in"), tr("%1 ms (headers only)").arg(QLocale().toString(m.load_seconds * 1000, 'f', 1)));
     if (!in.errors.empty()) {
+        // The plan's typed errors, worded here (Inspection::errors is the core's English).
         QStringList errs;
-        for (std::size_t i = 0; i < std::min<std::size_t>(in.errors.size(), 8); ++i) errs << QString::fromStdString(in.errors[i]);
-        if (in.errors.size() > 8) errs << tr("… and %Ln more", nullptr, static_cast<int>(in.errors.size() - 8));
+        for (const auto& lt : m.plan.tensors) {
+            if (lt.error.empty()) continue;
+            if (errs.size() == 8) {
+                errs << tr("… and %Ln more", nullptr, static_cast<int>(in.errors.size() - 8));
+                break;
+            }
+            errs << QString::fromStdString(lt.name) + QStringLiteral(": ") + tensorErrorText(lt.error);
+        }
         add(QStringLiteral("errors"), tr("Not convertible"), errs.join(QLatin1Char('\n')));
+    }
+    if (!in.warnings.empty()) {
+        QStringList warns;
+        for (const auto& w : in.warnings) warns << noticeText(w);
+        add(QStringLiteral("warnings"), tr("Warnings"), warns.join(QLatin1Char('\n')));
     }
     if (!in.notes.empty()) {
         QStringList notes;

@@ -226,7 +226,7 @@ void TensorDetail::showNode(int node) {
         if (lt.numel())
             html += row(tr("Bits per weight"), tr("%1 stored, 16 as BF16")
                                                    .arg(QLocale().toString(8.0 * static_cast<double>(lt.stored_bytes) / static_cast<double>(lt.numel()), 'f', 2)));
-        if (!lt.error.empty()) html += row(tr("Error"), QString::fromStdString(lt.error));
+        if (!lt.error.empty()) html += row(tr("Error"), tensorErrorText(lt.error));
         for (auto s : lt.sources) addSource(s);
         sources_->setVisible(true);
     } else {

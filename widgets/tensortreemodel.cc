@@ -362,7 +362,7 @@ QVariant TensorTreeModel::data(const QModelIndex& index, int role) const {
             QString tip = tree_->fullName(m, id);
             if (lt && lt->recipe)
                 tip += QLatin1Char('\n') + schemeText(*lt);
-            if (lt && !lt->error.empty()) tip += QLatin1Char('\n') + QString::fromStdString(lt->error);
+            if (lt && !lt->error.empty()) tip += QLatin1Char('\n') + tensorErrorText(lt->error);
             if (st && !n.consumed) tip += QLatin1Char('\n') + tr("Consumed by no output tensor: conversion drops it.");
             return tip;
         }

@@ -69,13 +69,14 @@ void WizardDonePage::showMode(Mode md) {
 void WizardDonePage::showResult(const RunOutcome& o, const QStringList& files, const QString& secsText, const QString& output) {
     output_ = output;
     const QString written = tr("Written:\n%1").arg(files.join(QLatin1Char('\n')));
-    QStringList warnings = o.warnings;
-    for (const auto& w : o.ggufWarnings) warnings << ggufWarningText(w);
+    QStringList warnings;
+    for (const auto& w : o.warnings) warnings << noticeText(w);
     const Mode md = wiz_->mode();
     if (md == Mode::Remember) {
         QString text = tr("Remembered %Ln tensor(s), %1 of tensor data, in %2 s.", nullptr, o.tensors).arg(humanBytes(o.bytes), secsText);
         if (wiz_->hfLayout())
             text += QStringLiteral("\n") + tr("Hugging Face folder: %1").arg(QDir::toNativeSeparators(output_));
+        for (const auto& w : warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
         doneText_->setText(text + QStringLiteral("\n\n") + written);
     } else if (md == Mode::ConvertGguf) {
         QString text = tr("Converted %Ln tensor(s) to GGUF %1 as convert_hf_to_gguf.py writes it: %2 written in %3 s.", nullptr, o.tensors)

@@ -121,7 +121,7 @@ void WizardRunPage::start() {
                     layout = amn::to_hf_layout(model->catalog, model->plan, opt.to);
                     o2.config_json = layout->config_json;
                     o2.side_files = layout->side_files;
-                    for (const auto& w : layout->warnings) o.warnings << QString::fromStdString(w);
+                    o.warnings = layout->warnings;
                 }
                 const auto res = amn::remember_to_safetensors(model->catalog, layout ? layout->plan : model->plan, o2, progress, &state->cancel);
                 for (const auto& f : res.files) o.files << QString::fromStdString(f);
@@ -133,19 +133,19 @@ void WizardRunPage::start() {
                 o.bytes = res.file_bytes;
                 o.lossMeasured = res.loss_measured;
                 o.loss = std::move(res.tensors);
-                o.ggufWarnings = std::move(res.warnings);
+                o.warnings = std::move(res.warnings);
             } else if (md == Mode::ForgetGguf) {
                 auto res = amn::forget_to_gguf(model->catalog, model->plan, gopt, progress, &state->cancel);
                 o.files << QString::fromStdString(res.file);
                 o.bytes = res.file_bytes;
                 o.loss = std::move(res.tensors);
-                o.ggufWarnings = std::move(res.warnings);
+                o.warnings = std::move(res.warnings);
             } else {
                 auto res = amn::forget_to_safetensors(model->catalog, model->plan, sopt, progress, &state->cancel);
                 for (const auto& f : res.files) o.files << QString::fromStdString(f);
                 o.bytes = res.file_bytes;
                 o.loss = std::move(res.tensors);
-                for (const auto& w : res.warnings) o.warnings << QString::fromStdString(w);
+                o.warnings = std::move(res.warnings);
             }
             if (md == Mode::ConvertGguf) o.tensors = static_cast<int>(o.loss.size());
             else

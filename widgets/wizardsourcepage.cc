@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace amn::ui {
 
 using namespace convert_detail;
@@ -30,8 +32,13 @@ WizardSourcePage::WizardSourcePage(ConvertWizard* wizard) : QWizardPage(wizard) 
                                              : tr("Scheme: %1").arg(schemes.join(QStringLiteral("; "))),
                            this));
     if (!in.errors.empty()) {
+        const auto first = std::find_if(m.plan.tensors.begin(), m.plan.tensors.end(),
+                                        [](const amn::LogicalTensor& lt) { return !lt.error.empty(); });
+        const QString example = first == m.plan.tensors.end()
+                                    ? QString::fromStdString(in.errors.front())
+                                    : QString::fromStdString(first->name) + QStringLiteral(": ") + tensorErrorText(first->error);
         auto* err = wrapLabel(tr("%Ln tensor(s) cannot be converted, for example:\n%1", nullptr, static_cast<int>(in.errors.size()))
-                                  .arg(QString::fromStdString(in.errors.front())),
+                                  .arg(example),
                               this);
         err->setStyleSheet(QStringLiteral("color: #d03030"));
         l->addWidget(err);

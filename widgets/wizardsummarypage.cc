@@ -90,7 +90,7 @@ QString WizardSummaryPage::hfSummaryRows() {
     } catch (const std::exception& e) {
         hfFailure_ = Failure::of(e);
         hfError_ = hfFailure_.detail;
-        return row(tr("Cannot convert"), failureHtml(wiz_->plainPlanError(hfFailure_.code, hfFailure_.tensor), hfError_));
+        return row(tr("Cannot convert"), failureHtml(wiz_->plainPlanError(hfFailure_.code, hfFailure_.tensor, hfFailure_.notice), hfError_));
     }
 }
 
@@ -158,7 +158,7 @@ void WizardSummaryPage::updateSummary() {
                         .arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes),
                              QLocale().toString(numel ? static_cast<double>(predicted) * 8.0 / static_cast<double>(numel) : 0.0, 'f', 2)));
     } else if (!planError_.isEmpty()) {
-        html += row(tr("Cannot forget"), failureHtml(wiz_->plainPlanError(planFailure_.code, planFailure_.tensor), planError_));
+        html += row(tr("Cannot forget"), failureHtml(wiz_->plainPlanError(planFailure_.code, planFailure_.tensor, planFailure_.notice), planError_));
     } else {
         html += row(tr("Tensors"), tr("planning every tensor's type…"));
     }

@@ -11,6 +11,7 @@
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"
 #include "gguf_words.hpp"
+#include "notice_words.hpp"
 #include "progress_bar.hpp"
 
 #include <chrono>
@@ -223,7 +224,7 @@ void write_st_json(const StForgetResult* res, const std::vector<ForgetTensor>& t
         w.end_array();
         w.key("quantization_config").raw(res->quantization_config);
         w.key("warnings").begin_array();
-        for (const auto& s : res->warnings) w.value(s);
+        for (const auto& s : res->warnings) w.value(notice_text(s));
         w.end_array();
     }
     w.end_object();
@@ -284,7 +285,7 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
     const double secs = run_with_progress(!quiet && !json, res, [&](const ProgressFn& progress, const std::atomic<bool>* cancel) {
         return forget_to_safetensors(cat, plan, opt, progress, cancel);
     });
-    for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", wmsg.c_str());
+    for (const auto& wmsg : res.warnings) std::fprintf(stderr, "amn: warning: %s\n", notice_text(wmsg).c_str());
     if (json) {
         write_st_json(&res, res.tensors, pos[0], label);
         return kOk;

@@ -10,6 +10,7 @@
 #include "anamnesis/plan.hpp"
 #include "anamnesis/pth.hpp"
 #include "cli.hpp"
+#include "notice_words.hpp"
 
 #include <cstdio>
 
@@ -109,11 +110,14 @@ int inspect_model(const ModelArg& model, bool json) {
     }
     // A remote model: its URLs where the mirror's paths are (everything read by now).
     model.relabel(cat);
-    for (auto* list : {&r.errors, &r.notes, &r.warnings})
+    std::vector<std::string> warnings;  // r.warnings in amn's words
+    for (const auto& n : r.warnings) warnings.push_back(notice_text(n));
+    for (auto* list : {&r.errors, &r.notes, &warnings})
         for (auto& s : *list) s = model.relabel(s);
+    std::vector<std::string> hf_notes;  // hf->warnings in amn's words
     if (hf) {
         hf->error = model.relabel(hf->error);
-        for (auto& s : hf->warnings) s = model.relabel(s);
+        for (const auto& n : hf->warnings) hf_notes.push_back(model.relabel(notice_text(n)));
     }
 
     if (json) {
@@ -160,7 +164,7 @@ int inspect_model(const ModelArg& model, bool json) {
                 .key("default_outtype").value(hf->default_outtype)
                 .key("error").value(hf->error)
                 .key("warnings").begin_array();
-            for (const auto& s : hf->warnings) w.value(s);
+            for (const auto& s : hf_notes) w.value(s);
             w.end_array().end_object();
         }
         w.key("quantization_config").begin_object();
@@ -173,7 +177,7 @@ int inspect_model(const ModelArg& model, bool json) {
         for (const auto& n : r.notes) w.value(n);
         w.end_array();
         w.key("warnings").begin_array();
-        for (const auto& n : r.warnings) w.value(n);
+        for (const auto& n : warnings) w.value(n);
         w.end_array();
         model.write_json(w);
         w.end_object();
@@ -210,7 +214,7 @@ int inspect_model(const ModelArg& model, bool json) {
         std::printf("  GGUF          %s (%s), tokenizer %s/%s, --to gguf = %s\n", printable(hf->gguf_architecture).c_str(),
                     printable(hf->hf_architecture).c_str(), printable(hf->tokenizer_model).c_str(),
                     printable(hf->tokenizer_pre).c_str(), printable(hf->default_outtype).c_str());
-        for (const auto& s : hf->warnings) std::printf("  GGUF note     %s\n", printable(s).c_str());
+        for (const auto& s : hf_notes) std::printf("  GGUF note     %s\n", printable(s).c_str());
         if (r.quantized)
             std::printf("  GGUF note     the weights are quantized already: a GGUF file type quantizes them twice\n");
     } else if (hf) {
@@ -218,7 +222,7 @@ int inspect_model(const ModelArg& model, bool json) {
     }
     for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
     for (const auto& n : r.notes) std::printf("  note          %s\n", printable(n).c_str());
-    for (const auto& n : r.warnings) std::printf("  warning       %s\n", printable(n).c_str());
+    for (const auto& n : warnings) std::printf("  warning       %s\n", printable(n).c_str());
     return kOk;
 }
 

@@ -6,6 +6,7 @@
 #include "anamnesis/human_bytes.hpp"
 #include "anamnesis/plan.hpp"
 #include "cli.hpp"
+#include "notice_words.hpp"
 #include "progress_bar.hpp"
 
 #include <atomic>
@@ -47,8 +48,8 @@ int cmd_remember(Args& args, bool convert) {
     const Catalog cat = open_model(pos[0]);
     Plan plan = make_plan(cat);
     // Contradictions between the model's files, and which side was believed.
-    for (const auto& wmsg : cat.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
-    for (const auto& wmsg : plan.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
+    for (const auto& wmsg : cat.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(notice_text(wmsg)).c_str());
+    for (const auto& wmsg : plan.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(notice_text(wmsg)).c_str());
     if (hf_layout) {
         // Hugging Face names, Q/K permutation undone, config.json, tokenizer
         // and generation files beside the output; by default a folder "<stem>-bf16/" transformers can load.
@@ -56,7 +57,7 @@ int cmd_remember(Args& args, bool convert) {
         plan = std::move(hf.plan);
         opt.config_json = std::move(hf.config_json);
         opt.side_files = std::move(hf.side_files);
-        for (const auto& wmsg : hf.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(wmsg).c_str());
+        for (const auto& wmsg : hf.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(notice_text(wmsg)).c_str());
         for (const auto& n : hf.notes) std::fprintf(stderr, "amn: note: %s\n", printable(n).c_str());
         if (opt.output.empty()) opt.output = default_hf_layout_output_path(cat, opt.to);
     }

@@ -3,6 +3,7 @@
 #include "gguf_words.hpp"
 
 #include "anamnesis/gguf_ftype.hpp"
+#include "notice_words.hpp"
 
 namespace amn::cli {
 
@@ -116,19 +117,6 @@ std::string_view repack_id(Repack r) noexcept {
     return "";
 }
 
-std::string gguf_warning_text(const GgufWarning& w) {
-    switch (w.kind) {
-        case GgufWarningKind::ConverterLog: return w.text;
-        case GgufWarningKind::Requantized:
-            return std::to_string(w.count) +
-                   " tensor(s) are already quantized in the input: re-quantizing compounds their error "
-                   "(start from F32/F16/BF16 when you can)";
-        case GgufWarningKind::NonFinite:
-            return w.tensor + ": " + std::to_string(w.count) +
-                   (w.loss_measured ? " value(s) or their round trip are not finite (left out of the loss)"
-                                    : " value(s) are not finite (NaN/±inf)");
-    }
-    return "";
-}
+std::string gguf_warning_text(const GgufWarning& w) { return notice_text(w); }
 
 }  // namespace amn::cli

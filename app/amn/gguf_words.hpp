@@ -25,7 +25,8 @@ std::string repack_text(const ForgetTensor& t);
 std::string_view repack_id(Repack r) noexcept;
 
 /// "3 tensor(s) are already quantized in the input: …", "blk.0.ffn_up.weight:
-/// 2 value(s) are not finite (NaN/±inf)", or the converter's own message.
+/// 2 value(s) are not finite (NaN/±inf)", or the converter's own message:
+/// notice_text() (notice_words.hpp), a GgufWarning being a Notice.
 std::string gguf_warning_text(const GgufWarning& w);
 
 }  // namespace amn::cli

@@ -319,13 +319,13 @@ private slots:
             const auto h = amn::to_hf_layout(c, amn::make_plan(c));
             QCOMPARE(names(h), QStringList{"generation_config.json"});
             QCOMPARE(h.warnings.size(), std::size_t{1});
-            QVERIFY2(h.warnings[0].find("tokenizer.ggml.pre 'dbrx'") != std::string::npos, h.warnings[0].c_str());
+            QVERIFY2(h.warnings[0].detail.find("tokenizer.ggml.pre 'dbrx'") != std::string::npos, h.warnings[0].detail.c_str());
         }
         {
             const amn::Catalog c = with("tokenizer.ggml.model", amn::MetaValue::string("t5"));
             const auto h = amn::to_hf_layout(c, amn::make_plan(c));
             QCOMPARE(names(h), QStringList{"generation_config.json"});
-            QVERIFY2(h.warnings.at(0).find("tokenizer.ggml.model 't5'") != std::string::npos, h.warnings[0].c_str());
+            QVERIFY2(h.warnings.at(0).detail.find("tokenizer.ggml.model 't5'") != std::string::npos, h.warnings[0].detail.c_str());
         }
         {
             // SentencePiece: a vocabulary SentencePiece cannot load (an empty piece) keeps tokenizer.json
@@ -343,7 +343,7 @@ private slots:
             const auto h = amn::to_hf_layout(c, amn::make_plan(c));
             QCOMPARE(names(h), (QStringList{"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "generation_config.json"}));
             QCOMPARE(h.warnings.size(), std::size_t{1});
-            QVERIFY2(h.warnings[0].find("token 500 is empty") != std::string::npos, h.warnings[0].c_str());
+            QVERIFY2(h.warnings[0].detail.find("token 500 is empty") != std::string::npos, h.warnings[0].detail.c_str());
         }
         {
             const amn::Catalog c = with("tokenizer.ggml.token_type", amn::MetaValue::array(amn::GgufType::I32, {amn::MetaValue::i32(1)}));

@@ -176,7 +176,7 @@ inline std::map<std::string, RawTensor> remember(const std::string& in, const st
         const Plan plan = make_plan(cat);
         for (const auto& lt : plan.tensors)
             if (!lt.error.empty()) {
-                *err = lt.name + ": " + lt.error;
+                *err = lt.name + ": " + lt.error.message();
                 return {};
             }
         RememberOptions co;

@@ -192,7 +192,7 @@ void TestFp8::orphanWeightIsAnError() {
     const auto cat = open_model(path);
     const auto plan = make_plan(cat);
     QCOMPARE(plan.error_count(), std::size_t(1));
-    QVERIFY(plan.tensors[0].error.find("without a scale") != std::string::npos);
+    QVERIFY(plan.tensors[0].error.message().find("without a scale") != std::string::npos);
     RememberOptions o;
     o.output = tmp.filePath("out.safetensors").toStdString();
     try {
@@ -212,13 +212,13 @@ void TestFp8::badScaleCompanion() {
         const auto path = write_model(tmp, {{"l.weight", "F8_E4M3", {4, 4}, 16}, {"l.weight_scale", "I32", {1}, 4}});
         const auto plan = make_plan(open_model(path));
         QCOMPARE(plan.error_count(), std::size_t(1));
-        QVERIFY(plan.tensors[0].error.find("I32") != std::string::npos);
+        QVERIFY(plan.tensors[0].error.message().find("I32") != std::string::npos);
     }
     {   // shape that fits nothing
         const auto path = write_model(tmp, {{"l.weight", "F8_E4M3", {4, 4}, 16}, {"l.weight_scale", "F32", {3}, 12}});
         const auto plan = make_plan(open_model(path));
         QCOMPARE(plan.error_count(), std::size_t(1));
-        QVERIFY2(plan.tensors[0].error.find("does not fit") != std::string::npos, plan.tensors[0].error.c_str());
+        QVERIFY2(plan.tensors[0].error.message().find("does not fit") != std::string::npos, plan.tensors[0].error.message().c_str());
     }
 }
 

@@ -259,7 +259,7 @@ void TestGgufParser::big_endian() {
     std::memcpy(&first, le.data(), 4);
     QCOMPARE(first, -2.5f);
     // Block types with big-endian scales: a named per-tensor error.
-    QVERIFY(plan.tensors[1].error.find("big-endian") != std::string::npos);
+    QVERIFY(plan.tensors[1].error.message().find("big-endian") != std::string::npos);
     QCOMPARE(plan.error_count(), std::size_t(1));
 }
 
@@ -278,7 +278,7 @@ void TestGgufParser::unknown_type_listed() {
     QVERIFY(!cat.notes.empty());
     const Plan plan = make_plan(cat);
     QCOMPARE(plan.error_count(), std::size_t(1));
-    QVERIFY(plan.tensors[0].error.find("ggml type 99") != std::string::npos);
+    QVERIFY(plan.tensors[0].error.message().find("ggml type 99") != std::string::npos);
     QVERIFY(plan.tensors[1].error.empty());
     QCOMPARE(dequantize_all(plan.tensors[1])[7], 1.0f);
 }

@@ -285,7 +285,7 @@ void TestRememberCtMxfp4Modelopt::mixedGroupsShardedRegex() {
     for (const auto& t : plan2.tensors)
         if (!t.error.empty()) {
             QCOMPARE(t.name, std::string("model.layers.0.mlp.down_proj.weight"));
-            QVERIFY2(t.error.find("packed length does not match") != std::string::npos, t.error.c_str());
+            QVERIFY2(t.error.message().find("packed length does not match") != std::string::npos, t.error.message().c_str());
         }
 }
 
@@ -431,7 +431,7 @@ void TestRememberCtMxfp4Modelopt::badInput() {
     for (const auto& t : plan.tensors)
         if (!t.error.empty()) {
             QCOMPARE(QString::fromStdString(t.name), tensor);
-            err = t.error;
+            err = t.error.message();
         }
     QVERIFY2(err.find(message.toStdString()) != std::string::npos, err.c_str());
     // Packed data never passes through as if it were a weight.

@@ -100,7 +100,7 @@ std::string plan_error(const std::string& input) {
     const auto cat = open_model(input);
     const auto plan = make_plan(cat);
     for (const auto& t : plan.tensors)
-        if (!t.error.empty()) return t.name + ": " + t.error;
+        if (!t.error.empty()) return t.name + ": " + t.error.message();
     return {};
 }
 

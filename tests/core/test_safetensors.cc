@@ -181,7 +181,7 @@ void TestSafetensors::unknownDtypeIsListedButNotConvertible() {
     const auto plan = make_plan(cat);
     QCOMPARE(plan.error_count(), std::size_t(1));
     QCOMPARE(plan.roles[0], Role::Unsupported);
-    QVERIFY(plan.tensors[0].error.find("F3_E1M1") != std::string::npos);
+    QVERIFY(plan.tensors[0].error.message().find("F3_E1M1") != std::string::npos);
 }
 
 void TestSafetensors::emptyTensorsAndScalars() {

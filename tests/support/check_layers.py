@@ -39,7 +39,7 @@ ALLOWED = {
 
 # The folder each public header belongs to (where it is implemented).
 PUBLIC = {
-    "dtype": "types", "error": "types", "ggml_type_list": "types", "quant_params": "types",
+    "dtype": "types", "error": "types", "ggml_type_list": "types", "notice": "types", "quant_params": "types",
     "kernels": "kernels", "st_quantize": "kernels",
     "human_bytes": "util", "json_writer": "util",
     "mapped_file": "source", "metadata": "source", "remote": "source", "catalog": "source", "model_name": "source",

@@ -243,6 +243,48 @@ private slots:
         QLocale::setDefault(before);
     }
 
+    void everyNoticeKindInGerman() {
+        // issue 31 item 5: every kind of the core's notices and tensor errors
+        // is worded and translated (a new kind without German fails here);
+        // only the converter's own log lines stay as it wrote them.
+        auto sample = [](int k) {
+            amn::Notice n;
+            n.kind = static_cast<amn::NoticeKind>(k);
+            n.file = "config.json";
+            n.tensor = "w";
+            n.key = "bits";
+            n.count = 2;
+            n.detail = "x";
+            n.found = "fp8";
+            return n;
+        };
+        QTranslator t;
+        QVERIFY(t.load(QLocale(QLocale::German, QLocale::Germany), "anamnesis", "_", ":/i18n"));
+        QStringList german, germanKinds;
+        QCoreApplication::installTranslator(&t);
+        for (int k = 0; k < amn::kNoticeKinds; ++k) german << amn::ui::noticeText(sample(k));
+        for (int k = 1; k <= static_cast<int>(amn::TensorErrorKind::UnknownScheme); ++k)
+            germanKinds << amn::ui::tensorErrorKindText(static_cast<amn::TensorErrorKind>(k));
+        amn::TensorError e{amn::TensorErrorKind::MissingCompanion, "GPTQ", "missing model.layers.0.mlp.up_proj.scales"};
+        QCOMPARE(amn::ui::tensorErrorText(e), QString("Nicht konvertierbar: ein Tensor, den es braucht (Skalen, Nullpunkte …), "
+                                                      "fehlt — GPTQ: missing model.layers.0.mlp.up_proj.scales"));
+        amn::Notice dup = sample(static_cast<int>(amn::NoticeKind::DuplicateKey));
+        QCOMPARE(amn::ui::noticeText(dup), QString("config.json: Schlüssel „bits“ kommt 2-mal vor; der letzte gilt, wie Pythons "
+                                                   "json (und damit transformers) ihn liest"));
+        QCoreApplication::removeTranslator(&t);
+        for (int k = 0; k < amn::kNoticeKinds; ++k) {
+            const QString english = amn::ui::noticeText(sample(k));
+            QVERIFY2(!english.isEmpty(), qPrintable(QString("NoticeKind %1 has no words").arg(k)));
+            if (static_cast<amn::NoticeKind>(k) == amn::NoticeKind::ConverterLog) continue;
+            QVERIFY2(german[k] != english, qPrintable(QString("NoticeKind %1 has no German: %2").arg(k).arg(english)));
+        }
+        for (int k = 1; k <= static_cast<int>(amn::TensorErrorKind::UnknownScheme); ++k) {
+            const QString english = amn::ui::tensorErrorKindText(static_cast<amn::TensorErrorKind>(k));
+            QVERIFY2(!english.isEmpty(), qPrintable(QString("TensorErrorKind %1 has no words").arg(k)));
+            QVERIFY2(germanKinds[k - 1] != english, qPrintable(QString("TensorErrorKind %1 has no German").arg(k)));
+        }
+    }
+
     void germanLegendKeepsBitsPerWeight() {
         // The legend's elision keeps the bits-per-weight figure whole in the
         // interface's language too ("4,5 Bit pro Gewicht", short "4,5 Bit/Gew.").

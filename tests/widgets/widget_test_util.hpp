@@ -128,7 +128,7 @@ inline QList<ReferenceCase> reference_cases_with_expected() {
 /// is caught by the caller; this reports logical tensors with errors.
 inline QString unsupported_reason(const amn::ui::LoadedModel& m) {
     for (const auto& lt : m.plan.tensors)
-        if (!lt.error.empty()) return QString::fromStdString(lt.name + ": " + lt.error);
+        if (!lt.error.empty()) return QString::fromStdString(lt.name + ": " + lt.error.message());
     return {};
 }
 

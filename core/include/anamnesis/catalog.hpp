@@ -9,6 +9,7 @@
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/mapped_file.hpp"
 #include "anamnesis/metadata.hpp"
+#include "anamnesis/notice.hpp"
 
 #include <cstdint>
 #include <map>
@@ -124,8 +125,9 @@ struct Catalog {
     /// Warnings about the companion files, each naming its file, what is
     /// ambiguous and what was believed: a key that occurs twice in
     /// config.json (the last one is used, as Python's `json` and so
-    /// transformers read it). Shown by `amn inspect` with the plan's.
-    std::vector<std::string> warnings;
+    /// transformers read it): NoticeKind::DuplicateKey. Shown by `amn
+    /// inspect` with the plan's.
+    std::vector<Notice> warnings;
     /// Deferred integrity checks over mapped data (see IntegrityCheck).
     std::vector<IntegrityCheck> integrity_checks;
     /// ONNX only (null otherwise): the top-level graph's nodes, which say

@@ -5,6 +5,9 @@
 /// `amn::Error` carrying a machine-readable code, the file and (when there is
 /// one) the tensor it concerns, and a human sentence naming the cause.
 
+#include "anamnesis/notice.hpp"
+
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -59,9 +62,17 @@ public:
     /// A copy with the tensor set (when not set yet).
     Error with_tensor(std::string tensor) const;
 
+    /// The refusal typed, for front ends that word it themselves, where the
+    /// core has a kind for it (NoticeKind::AlreadyQuantized); nullopt for
+    /// every other error. what() stays the core's English sentence.
+    const std::optional<Notice>& notice() const noexcept { return notice_; }
+    /// A copy carrying `notice` (notice()).
+    Error with_notice(Notice notice) const;
+
 private:
     ErrorCode code_;
     std::string message_, file_, tensor_;
+    std::optional<Notice> notice_;
 };
 
 }  // namespace amn

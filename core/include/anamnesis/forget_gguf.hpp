@@ -15,6 +15,7 @@
 #include "anamnesis/executor.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/gguf_split_options.hpp"
+#include "anamnesis/notice.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/repack.hpp"
 
@@ -139,29 +140,11 @@ struct GgufOutputFile {
     std::size_t tensors = 0;   ///< tensors in it
 };
 
-/// What a GGUF warning is about (GgufWarning::kind).
-enum class GgufWarningKind : std::uint8_t {
-    /// The converter's (or its tokenizer's, or model card reader's) own
-    /// message, as convert_hf_to_gguf.py / gguf-py log it: GgufWarning::text.
-    ConverterLog,
-    /// `count` tensors are already quantized in the input and are quantized
-    /// again (their error compounds; F32/F16/BF16 inputs avoid it).
-    Requantized,
-    /// `count` values of `tensor` are not finite (NaN/±inf), or, when
-    /// `loss_measured`, they or their round trip are not (left out of the loss).
-    NonFinite,
-};
-
-/// One warning of a GGUF run (forget to GGUF, Hugging Face folder → GGUF),
-/// typed; front ends word it.
-struct GgufWarning {
-    GgufWarningKind kind = GgufWarningKind::ConverterLog;
-    std::uint64_t count = 0;     ///< Requantized: tensors; NonFinite: values
-    std::string tensor;          ///< NonFinite: the tensor's name
-    bool loss_measured = false;  ///< NonFinite: the run measured the loss (round trips checked too)
-    std::string text;            ///< ConverterLog: the message
-    bool operator==(const GgufWarning&) const = default;
-};
+/// A warning of a GGUF run (forget to GGUF, Hugging Face folder → GGUF) is
+/// a Notice (notice.hpp) of kind ConverterLog, Requantized or NonFinite:
+/// the names stay for the GGUF paths' users.
+using GgufWarningKind = NoticeKind;
+using GgufWarning = Notice;
 
 struct GgufWriteResult {
     std::string file;                   ///< the GGUF written (the first part of a split set)

@@ -209,7 +209,10 @@ struct StForgetResult {
     /// cast overflows), skipped by the loss sums, summed over tensors.
     std::uint64_t nonfinite = 0;
     bool loss_measured = true;          ///< StForgetOptions::measure_loss of the run
-    std::vector<std::string> warnings;
+    /// In order: re-quantized tensors (NoticeKind::Requantized, count 0),
+    /// a GGUF input's layout warnings (HfLayout::warnings), then values that
+    /// dequantize to non-finite numbers per tensor (NonFiniteDequantized).
+    std::vector<Notice> warnings;
 };
 
 /// Choose every tensor's fate without writing anything (dry run). Fills

@@ -86,8 +86,9 @@ struct HfLayout {
     /// whenever the GGUF has any of those. Pass to RememberOptions::side_files.
     std::vector<std::pair<std::string, std::string>> side_files;
     /// Why no tokenizer was written (another tokenizer model or pre-tokenizer:
-    /// never a guess); empty when it was.
-    std::vector<std::string> warnings;
+    /// never a guess; NoticeKind::NoTokenizer, NoTokenizerModel), and the
+    /// metadata keys config.json cannot carry (NoticeKind::KeysNotCarried).
+    std::vector<Notice> warnings;
     /// What the folder is when it is not the converter's input class: the
     /// text class of a multimodal model (the GGUF holds no vision tower),
     /// experts written dequantized. One sentence each, for the user.

@@ -66,7 +66,10 @@ struct HfGgufInfo {
     std::string tokenizer_model;      ///< tokenizer.ggml.model: "llama" (SentencePiece) or "gpt2" (BPE)
     std::string tokenizer_pre;        ///< tokenizer.ggml.pre ("llama-bpe", "qwen2", "default" …)
     std::string default_outtype;      ///< what --outtype auto picks ("BF16", "F16")
-    std::vector<std::string> warnings;
+    /// What the converter's tokenizer code logs for this folder (a
+    /// pre-tokenizer chosen by its definition, not by its hash …): Notices
+    /// of kind ConverterLog, its English as it logs it.
+    std::vector<Notice> warnings;
     std::string error;                ///< non-empty: why the folder cannot become a GGUF
 };
 HfGgufInfo describe_hf_gguf(const Catalog& catalog);

@@ -42,7 +42,7 @@ struct Inspection {
     std::vector<std::string> notes;
     /// Catalog::warnings then Plan::warnings: contradictions between the
     /// model's files, each naming what was believed.
-    std::vector<std::string> warnings;
+    std::vector<Notice> warnings;
 
     /// Bytes saved by quantization relative to BF16 (may be 0).
     std::uint64_t lethe_took() const noexcept;

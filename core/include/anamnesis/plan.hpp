@@ -9,12 +9,14 @@
 
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
+#include "anamnesis/notice.hpp"
 #include "anamnesis/quant_params.hpp"
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace amn {
@@ -126,6 +128,45 @@ public:
     virtual std::shared_ptr<const detail::QuantGroups> quant_groups() const { return nullptr; }
 };
 
+/// Why a logical tensor cannot be converted (TensorError::kind): a small
+/// set front ends word (the desktop app's first line, translated); the
+/// technical fragment is TensorError::detail.
+enum class TensorErrorKind : std::uint8_t {
+    None,               ///< no error
+    UnknownDtype,       ///< a stored dtype (or GGUF type) this version does not know
+    UnsupportedLayout,  ///< a stored layout or type with no decoder: big-endian blocks, strided block dtypes, an ONNX node
+    MissingCompanion,   ///< a companion the scheme needs (scale, zero point, packed weight, quant_state …) is missing
+    BadCompanion,       ///< the payload or a companion has a dtype, shape or value the scheme does not allow
+    UnsupportedVariant, ///< a variant of a known scheme not supported (version, bit width, format, zero point …)
+    ConfigConflict,     ///< the quantization config is malformed or contradicts the tensors where the bytes depend on it
+    UnknownScheme,      ///< a tensor of a quantization scheme this build cannot dequantize
+};
+/// The words of a kind for JSON and tests: "unknown-dtype", "unsupported-layout",
+/// "missing-companion", "bad-companion", "unsupported-variant", "config-conflict",
+/// "unknown-scheme"; "" for None.
+std::string_view tensor_error_kind_name(TensorErrorKind k) noexcept;
+
+/// LogicalTensor::error: typed; empty (kind None) when the tensor converts.
+struct TensorError {
+    TensorErrorKind kind = TensorErrorKind::None;
+    /// The scheme as the core's messages name it ("GPTQ", "MLX",
+    /// "bitsandbytes LLM.int8", "compressed-tensors pack-quantized", "ModelOpt
+    /// NVFP4", an ONNX op type); "" when the error belongs to no scheme.
+    std::string scheme;
+    /// The technical fragment: tensor names, dtypes, shapes and values with
+    /// the few English words that tie them ("qweight [4, 32] and scales
+    /// [2, 64] disagree on output features"). Never empty when kind ≠ None.
+    std::string detail;
+
+    bool empty() const noexcept { return kind == TensorErrorKind::None; }
+    explicit operator bool() const noexcept { return !empty(); }
+    /// English, one line: "SCHEME: DETAIL" (DETAIL alone without a scheme),
+    /// "" when empty. The message of the amn::Error that refuses the tensor
+    /// (remember, forget, convert) and amn's listing ("cannot convert").
+    std::string message() const;
+    bool operator==(const TensorError&) const = default;
+};
+
 /// One output tensor.
 struct LogicalTensor {
     std::string name;                    ///< output name ("…down_proj.weight")
@@ -139,7 +180,7 @@ struct LogicalTensor {
     std::optional<QuantParams> params;
     std::uint64_t stored_bytes = 0;      ///< bytes of all sources in the input
     std::shared_ptr<const Recipe> recipe;  ///< null when `error` is set
-    std::string error;                   ///< non-empty: cannot be converted, and why
+    TensorError error;                   ///< set (not empty()): cannot be converted, and why
 
     std::uint64_t numel() const noexcept;
 };
@@ -162,9 +203,10 @@ struct Plan {
     /// Where the model's files contradict one another and detection had to
     /// choose (config.json's quant_method or fmt against the tensors, a
     /// malformed block size that no tensor needed): each names the conflict
-    /// and which side was believed. Contradictions the output bytes depend
-    /// on are LogicalTensor::error instead.
-    std::vector<std::string> warnings;
+    /// and which side was believed (NoticeKind::QuantMethodMismatch,
+    /// FormatMismatch, BlockSizeIgnored). Contradictions the output bytes
+    /// depend on are LogicalTensor::error instead.
+    std::vector<Notice> warnings;
 
     /// Logical tensors that carry an error.
     std::size_t error_count() const noexcept;

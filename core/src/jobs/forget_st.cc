@@ -222,12 +222,17 @@ const TensorInfo* stored_bf16_tensor(const Catalog& cat, const LogicalTensor& lt
                                                         : std::string("mlx:nvfp4");
         hint = "; " + e.info.name + ": its codes (" + tr.what + ") are repacked losslessly by --to " + to;
     }
-    // No tensor in the error itself: the input as a whole is refused (front ends word that case).
+    // No tensor in the error itself: the input as a whole is refused, typed
+    // for the front ends that word that case (Error::notice()).
+    Notice n{.kind = NoticeKind::AlreadyQuantized, .file = cat.path, .detail = schemes};
+    n.count = static_cast<std::uint64_t>(
+        std::count_if(plan.tensors.begin(), plan.tensors.end(), [](const LogicalTensor& lt) { return lt.quantized; }));
     throw Error(ErrorCode::Unsupported,
                 "the input is already quantized (" + (schemes.empty() ? std::string("quantized tensors") : schemes) +
                     "): pass --requantize to decode it and quantize again (the errors compound), or start from "
                     "the BF16/F16/F32 model" + hint,
-                cat.path);
+                cat.path)
+        .with_notice(std::move(n));
 }
 
 Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::string>& config_json,
@@ -238,7 +243,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                         " writes safetensors (a folder or a .safetensors file); for GGUF use --to gguf:FTYPE",
                     cat.path);
     for (const auto& lt : plan.tensors)
-        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
     // A scheme that repacks nothing refuses a quantized input before anything else.
     if (!opt.requantize && !st_scheme_row(opt.scheme).repack_fits)
         for (std::size_t i = 0; i < plan.tensors.size(); ++i)
@@ -387,8 +392,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     if (opt.requantize)
         for (const auto& e : p.entries)
             if (e.quantize && plan.tensors[e.lt].quantized && !e.repack) {
-                res.warnings.push_back("re-quantizing tensors that were already quantized compounds their error "
-                                       "(start from F32/F16/BF16 when you can)");
+                res.warnings.push_back(Notice{.kind = NoticeKind::Requantized});  // count 0: not counted
                 break;
             }
 
@@ -513,8 +517,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             res.nonfinite += l.nonfinite;
             if (opt.measure_loss && !e.repack) detail::store_loss(t, l);
             if (l.nonfinite)
-                res.warnings.push_back(t.name + ": " + std::to_string(l.nonfinite) +
-                                       " value(s) dequantize to a non-finite number (left out of the loss)");
+                res.warnings.push_back(Notice{.kind = NoticeKind::NonFiniteDequantized, .tensor = t.name, .count = l.nonfinite});
         }
         res.tensors.push_back(std::move(t));
     }

@@ -38,7 +38,7 @@ public:
     /// GGUF input: the tokenizer and generation files of the HF layout (HfLayout::side_files); else none.
     std::vector<std::pair<std::string, std::string>> side_files() const { return hf_ ? hf_->side_files : decltype(hf_->side_files){}; }
     /// GGUF input: why no tokenizer was written (HfLayout::warnings); else none.
-    std::vector<std::string> warnings() const { return hf_ ? hf_->warnings : std::vector<std::string>{}; }
+    std::vector<Notice> warnings() const { return hf_ ? hf_->warnings : std::vector<Notice>{}; }
 
 private:
     const Catalog& cat_;

@@ -18,7 +18,7 @@ namespace amn::detail {
 GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan) {
     GgufSource src;
     for (const auto& lt : plan.tensors)
-        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
     src.kvs = gguf_read_kvs(cat);
     src.tensors.reserve(plan.tensors.size());
     for (const auto& lt : plan.tensors) {
@@ -30,7 +30,7 @@ GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan) {
 
 std::vector<GgufWarning> converter_log(std::vector<std::string> messages) {
     std::vector<GgufWarning> out(messages.size());
-    for (std::size_t i = 0; i < messages.size(); ++i) out[i].text = std::move(messages[i]);  // kind ConverterLog
+    for (std::size_t i = 0; i < messages.size(); ++i) out[i].detail = std::move(messages[i]);  // kind ConverterLog
     return out;
 }
 

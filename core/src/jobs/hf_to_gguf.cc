@@ -180,7 +180,7 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
         if (done[i]) continue;
-        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
         const auto& payload = cat.tensors.at(lt.sources.at(0));
         const std::string file = fs::path(cat.shards.at(payload.shard).path).filename().string();
         if (created_by_converter(lt, cat)) {
@@ -203,7 +203,7 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
         if (!name) continue;  // the converter drops it (multimodal parts)
         if (m.row->hparams == arch::HparamsRule::Cohere2 && name->ends_with(".bias")) {
             // Cohere2Model.modify_tensors: llama.cpp has no Cohere2 biases; all-zero ones are dropped, others refused.
-            if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+            if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
             std::vector<float> v(static_cast<std::size_t>(lt.recipe->rows() * lt.recipe->row_elems()));
             lt.recipe->dequantize_rows(0, lt.recipe->rows(), v.data());
             for (float x : v)
@@ -526,7 +526,7 @@ HfGgufInfo describe_hf_gguf(const Catalog& cat) {
         const auto half = detail::first_half_float(cat);
         info.default_outtype = dtype_name(half.value_or(DType::F16));
         for (const auto& lt : make_plan(cat).tensors)
-            if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+            if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
         tok::VocabRequest vr;
         vr.dir = detail::model_dir(cat);
         vr.style = row.vocab;
@@ -536,7 +536,7 @@ HfGgufInfo describe_hf_gguf(const Catalog& cat) {
         const auto vocab = tok::gguf_vocab(vr);
         info.tokenizer_model = vocab.model;
         info.tokenizer_pre = vocab.pre;
-        info.warnings = vocab.warnings;
+        info.warnings = detail::converter_log(vocab.warnings);
     } catch (const Error& e) {
         info.error = e.what();
     }

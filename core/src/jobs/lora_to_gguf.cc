@@ -297,7 +297,7 @@ LoraModel build_model(const Catalog& cat, const Plan& plan, const std::string& a
     std::unordered_map<std::string, std::size_t> pair_of;
     for (const std::size_t i : order) {
         const auto& lt = plan.tensors[i];
-        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
         const auto base = arch::filter_tensor_name(*m.row, base_tensor_name(lt.name));
         if (!base) continue;
         const bool is_a = lt.name.find(".lora_A.weight") != std::string::npos || lt.name.find(".lora_embedding_A") != std::string::npos;

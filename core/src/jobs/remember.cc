@@ -122,7 +122,7 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     if (opt.to && *opt.to != DType::BF16 && *opt.to != DType::F16 && *opt.to != DType::F32)
         throw Error(ErrorCode::Usage, "output dtype must be BF16, F16 or F32, not " + dtype_name(*opt.to));
     for (const auto& lt : plan.tensors)
-        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
     verify_integrity(cat, cancel);
 
     // Everything that goes into the output is read and validated before the

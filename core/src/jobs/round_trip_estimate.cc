@@ -478,7 +478,7 @@ std::optional<RoundTripScheme> round_trip_scheme_for(const LogicalTensor& t, std
         if (why) *why = std::move(m);
         return std::nullopt;
     };
-    if (!t.recipe) return fail(t.error.empty() ? "tensor has no recipe" : t.error);
+    if (!t.recipe) return fail(t.error.empty() ? std::string("tensor has no recipe") : t.error.message());
     if (!t.quantized || !t.params) {
         if (!t.quantized || t.recipe->scheme_id() == "passthrough") return fail("not quantized: nothing to measure");
         return fail("not measurable yet for " + t.recipe->scheme_id());
@@ -492,7 +492,7 @@ std::optional<RoundTripScheme> round_trip_scheme_for(const LogicalTensor& t, std
 
 RoundTripError measure_round_trip(const LogicalTensor& t, const RoundTripScheme& s, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
-    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? std::string("tensor has no recipe") : t.error.message(), {}, t.name);
     if (const auto w = st_write_of(t, s.params)) {
         std::string rtn;
         try {
@@ -507,7 +507,7 @@ RoundTripError measure_round_trip(const LogicalTensor& t, const RoundTripScheme&
 
 RoundTripError measure_round_trip(const LogicalTensor& t, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
-    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? std::string("tensor has no recipe") : t.error.message(), {}, t.name);
     std::string why;
     const auto s = round_trip_scheme_for(t, &why);
     if (!s) {

@@ -20,7 +20,7 @@ using detail::for_each_row_chunk;
 
 ValueStats compute_value_stats(const LogicalTensor& t, std::size_t bins, const ProgressFn& progress,
                                const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
-    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? std::string("tensor has no recipe") : t.error.message(), {}, t.name);
     if (bins < 1 || bins > 4096) throw Error(ErrorCode::Usage, "histogram bins must be 1..4096", {}, t.name);
     const Recipe& r = *t.recipe;
     const std::uint64_t total = 2 * r.rows();

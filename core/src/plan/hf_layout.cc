@@ -283,7 +283,7 @@ namespace {
 
 /// Phi-3's rope_factors_long/short.weight values (1-D, F32 as the converter writes them).
 std::vector<float> read_values(const LogicalTensor& lt, const Catalog& cat) {
-    if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+    if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
     const std::uint64_t n = lt.numel();
     if (n == 0 || n > (1u << 20)) throw Error(ErrorCode::Malformed, "unexpected size", cat.path, lt.name);
     std::vector<float> f(static_cast<std::size_t>(n));
@@ -338,7 +338,7 @@ LogicalTensor join_parts(const std::string& name, const PendingJoin& p, bool bia
     const bool columns = rank == 2 && bias;
     for (std::size_t k = 0; k < p.parts.size(); ++k) {
         const LogicalTensor& lt = *p.parts[k];
-        if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error, cat.path, lt.name);
+        if (!lt.recipe) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
         if (lt.shape.size() != rank || rank < 2 || rank > 3)
             throw Error(ErrorCode::Malformed, "--layout hf: the parts of " + name + " must all be 2-D or all 3-D", cat.path, lt.name);
         const std::uint64_t g = rank == 3 || columns ? lt.shape[0] : 1;
@@ -548,7 +548,7 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     res.warnings = std::move(side.warnings);
     std::string unread;
     for (const auto& k : kv.unread(a + ".")) unread += (unread.empty() ? "" : ", ") + k;
-    if (!unread.empty()) res.warnings.push_back("not carried into config.json (no equivalent for " + arch + " here): " + unread);
+    if (!unread.empty()) res.warnings.push_back(Notice{.kind = NoticeKind::KeysNotCarried, .key = arch, .detail = unread});
     return res;
 }
 

@@ -64,6 +64,25 @@ std::uint64_t LogicalTensor::numel() const noexcept {
     return n;
 }
 
+std::string_view tensor_error_kind_name(TensorErrorKind k) noexcept {
+    switch (k) {
+        case TensorErrorKind::None: return "";
+        case TensorErrorKind::UnknownDtype: return "unknown-dtype";
+        case TensorErrorKind::UnsupportedLayout: return "unsupported-layout";
+        case TensorErrorKind::MissingCompanion: return "missing-companion";
+        case TensorErrorKind::BadCompanion: return "bad-companion";
+        case TensorErrorKind::UnsupportedVariant: return "unsupported-variant";
+        case TensorErrorKind::ConfigConflict: return "config-conflict";
+        case TensorErrorKind::UnknownScheme: return "unknown-scheme";
+    }
+    return "";
+}
+
+std::string TensorError::message() const {
+    if (empty()) return "";
+    return scheme.empty() ? detail : scheme + ": " + detail;
+}
+
 std::size_t Plan::error_count() const noexcept {
     return static_cast<std::size_t>(std::count_if(tensors.begin(), tensors.end(), [](const auto& t) { return !t.error.empty(); }));
 }
@@ -106,7 +125,7 @@ void PlanBuilder::consume(std::size_t i) {
     plan_.roles[i] = Role::Companion;
 }
 
-void PlanBuilder::add_error(std::size_t payload, std::string name, std::string error, const std::vector<std::size_t>& companions) {
+void PlanBuilder::add_error(std::size_t payload, std::string name, TensorError error, const std::vector<std::size_t>& companions) {
     LogicalTensor lt;
     lt.name = std::move(name);
     lt.shape = cat_.tensors[payload].shape;
@@ -139,8 +158,9 @@ void PlanBuilder::add_passthrough(std::size_t i, std::shared_ptr<const Recipe> r
 }
 
 void PlanBuilder::note(std::string text) { plan_.notes.push_back(std::move(text)); }
-void PlanBuilder::warn(std::string text) {
-    if (std::find(plan_.warnings.begin(), plan_.warnings.end(), text) == plan_.warnings.end()) plan_.warnings.push_back(std::move(text));
+void PlanBuilder::warn(Notice notice) {
+    if (std::find(plan_.warnings.begin(), plan_.warnings.end(), notice) == plan_.warnings.end())
+        plan_.warnings.push_back(std::move(notice));
 }
 
 void PlanBuilder::finish() {
@@ -148,8 +168,7 @@ void PlanBuilder::finish() {
         if (claimed_[i]) continue;
         const auto& t = cat_.tensors[i];
         if (t.dtype == DType::Unknown || !dtype_info(t.dtype)) {
-            add_error(i, t.name, "unknown dtype '" + t.dtype_name + "'");
-            plan_.tensors.back().error = "unknown dtype '" + t.dtype_name + "': cannot convert";
+            add_error(i, t.name, {TensorErrorKind::UnknownDtype, "", "unknown dtype '" + t.dtype_name + "': cannot convert"});
             continue;
         }
         add_passthrough(i, make_passthrough(cat_, i));
@@ -196,19 +215,14 @@ void check_quant_method(const Catalog& cat, const std::vector<std::string_view>&
     if (!known) return;
     for (auto f : claimed)
         if (method_names(lower, f)) return;
-    const std::string where = (cat.config_path.empty() ? std::string("the quantization config") : cat.config_path) +
-                              ": quantization_config.quant_method is \"" + *m + "\"";
-    if (claimed.empty()) {
-        plan.warnings.push_back(where + ", but no tensor is quantized that way (nor any other): believed the tensors, "
-                                        "which are copied as stored");
-        return;
-    }
-    std::string found;
-    for (auto f : claimed) found += (found.empty() ? "" : ", ") + std::string(f);
-    std::string how;
-    for (const auto& s : plan.schemes) how += (how.empty() ? "" : "; ") + s.description;
-    plan.warnings.push_back(where + ", but the tensors are " + found + (how.empty() ? "" : " (" + how + ")") +
-                            ": believed the tensors, dequantized as " + found);
+    Notice n;
+    n.kind = NoticeKind::QuantMethodMismatch;
+    n.file = cat.config_path;
+    n.detail = *m;
+    for (auto f : claimed) n.found += (n.found.empty() ? "" : ", ") + std::string(f);
+    if (!claimed.empty())
+        for (const auto& s : plan.schemes) n.found_words += (n.found_words.empty() ? "" : "; ") + s.description;
+    plan.warnings.push_back(std::move(n));
 }
 
 }  // namespace

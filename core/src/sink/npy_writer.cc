@@ -40,7 +40,7 @@ std::string npy_header(const std::vector<std::uint64_t>& shape, DType dtype) {
 NpyWriteResult write_npy(const Catalog& cat, const LogicalTensor& t, const std::string& path, DType dtype, bool force,
                          const ProgressFn& progress, const std::atomic<bool>* cancel, std::uint64_t chunk_elems) {
     const std::string header = npy_header(t.shape, dtype);  // dtype checked first
-    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? std::string("tensor has no recipe") : t.error.message(), {}, t.name);
     for (const auto& sh : cat.shards)
         if (detail::same_file(path, sh.path))
             throw Error(ErrorCode::Usage, "the output is an input file; refusing to overwrite it", path);
@@ -73,7 +73,7 @@ namespace {
 
 // The preview's shape (rows, cols, totals) and the recipe rows it decodes.
 ValuePreview preview_shape(const LogicalTensor& t, std::uint64_t max_rows, std::uint64_t max_cols, std::uint64_t& decode_rows) {
-    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? "tensor has no recipe" : t.error, {}, t.name);
+    if (!t.recipe) throw Error(ErrorCode::Unsupported, t.error.empty() ? std::string("tensor has no recipe") : t.error.message(), {}, t.name);
     const Recipe& r = *t.recipe;
     ValuePreview p;
     decode_rows = 0;

@@ -100,9 +100,13 @@ static std::optional<std::string> slurp(const fs::path& p) {
 
 // Catalog::warnings for the keys a companion file repeats (dotted, under `where`).
 static void warn_duplicates(Catalog& cat, const std::string& path, const std::string& where, const std::vector<std::string>& dups) {
-    for (const auto& k : dups)
-        cat.warnings.push_back(path + ": key \"" + (where.empty() ? k : where + "." + k) +
-                               "\" occurs more than once; the last one is used, as Python's json (and so transformers) reads it");
+    for (const auto& k : dups) {
+        Notice n;
+        n.kind = NoticeKind::DuplicateKey;
+        n.file = path;
+        n.key = where.empty() ? k : where + "." + k;
+        cat.warnings.push_back(std::move(n));  // count 0: "more than once"
+    }
 }
 
 static void read_quant_object(const std::string& text, const std::string& path, bool nested, Catalog& cat) {
@@ -145,9 +149,14 @@ static void read_quant_object(const std::string& text, const std::string& path, 
         if (v.get_object().get(o) != simdjson::SUCCESS) continue;  // null / other: no quantization
         detail::flatten_object(o, "", q, path, 0, &dups);
     }
-    for (const auto& k : order)
-        cat.warnings.push_back(path + ": key \"" + k + "\" occurs " + std::to_string(seen[k]) +
-                               " times; the last one is used, as Python's json (and so transformers) reads it");
+    for (const auto& k : order) {
+        Notice n;
+        n.kind = NoticeKind::DuplicateKey;
+        n.file = path;
+        n.key = k;
+        n.count = seen[k];
+        cat.warnings.push_back(std::move(n));
+    }
     if (chosen.empty() && !mlx.empty()) {
         chosen = "quantization";
         q = std::move(mlx);

@@ -308,15 +308,15 @@ HfSideFiles hf_side_files(const Catalog& cat) {
             }
             if (kv->model == "llama") {
                 if (auto model = spm_model_proto(*kv, why)) out.files.emplace_back("tokenizer.model", std::move(*model));
-                else out.warnings.push_back("no tokenizer.model written (tokenizer.json is): " + why);
+                else out.warnings.push_back(Notice{.kind = NoticeKind::NoTokenizerModel, .detail = why});
             }
             out.files.emplace_back("tokenizer_config.json", tokenizer_config(*kv));
             out.files.emplace_back("special_tokens_map.json", special_tokens_map(*kv));
         } else {
-            out.warnings.push_back("no tokenizer written: " + why);
+            out.warnings.push_back(Notice{.kind = NoticeKind::NoTokenizer, .detail = why});
         }
     } else {
-        out.warnings.push_back("no tokenizer written: the GGUF has no tokenizer.ggml.model");
+        out.warnings.push_back(Notice{.kind = NoticeKind::NoTokenizer});  // no tokenizer.ggml.model
     }
     if (auto g = generation_config(cat)) out.files.emplace_back("generation_config.json", std::move(*g));
     return out;

@@ -55,7 +55,7 @@ using SideFile = std::pair<std::string, std::string>;
 /// What hf_side_files() produces.
 struct HfSideFiles {
     std::vector<SideFile> files;        ///< tokenizer.json, tokenizer.model (llama), tokenizer_config.json, special_tokens_map.json, generation_config.json
-    std::vector<std::string> warnings;  ///< why a tokenizer was not written (unknown model / pre-tokenizer), nothing else
+    std::vector<Notice> warnings;  ///< why a tokenizer was not written (NoticeKind::NoTokenizer, NoTokenizerModel), nothing else
 };
 
 /// The side files of the Hugging Face folder made from the GGUF `cat`:

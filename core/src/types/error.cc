@@ -45,11 +45,23 @@ Error::Error(ErrorCode code, std::string message, std::string file, std::string 
       code_(code), message_(std::move(message)), file_(std::move(file)), tensor_(std::move(tensor)) {}
 
 Error Error::with_file(std::string file) const {
-    return file_.empty() ? Error(code_, message_, std::move(file), tensor_) : *this;
+    if (!file_.empty()) return *this;
+    Error e(code_, message_, std::move(file), tensor_);
+    e.notice_ = notice_;
+    return e;
 }
 
 Error Error::with_tensor(std::string tensor) const {
-    return tensor_.empty() ? Error(code_, message_, file_, std::move(tensor)) : *this;
+    if (!tensor_.empty()) return *this;
+    Error e(code_, message_, file_, std::move(tensor));
+    e.notice_ = notice_;
+    return e;
+}
+
+Error Error::with_notice(Notice notice) const {
+    Error e = *this;
+    e.notice_ = std::move(notice);
+    return e;
 }
 
 }  // namespace amn

@@ -131,10 +131,12 @@ void detect_awq(PlanBuilder& b) {
         const PackedLayer layer = find_packed_layer(b, i, std::move(stem), false);
         const std::size_t qz = layer.qzeros, sc = layer.scales;
         const auto& comps = layer.companions;
-        auto fail = [&](const std::string& why) { b.add_error(i, layer.out_name, "AWQ: " + why, comps); };
+        auto fail = [&](const std::string& why, TensorErrorKind k = TensorErrorKind::BadCompanion) {
+            b.add_error(i, layer.out_name, {k, "AWQ", why}, comps);
+        };
 
         if (version && ascii_lower(*version) != "gemm") {
-            fail("version \"" + *version + "\" is not supported (only the GEMM layout)");
+            fail("version \"" + *version + "\" is not supported (only the GEMM layout)", TensorErrorKind::UnsupportedVariant);
             continue;
         }
         if (auto why = check_packed_layer(cat, layer)) {
@@ -155,11 +157,11 @@ void detect_awq(PlanBuilder& b) {
         const std::uint64_t bits = l.words_per_row * 32 / l.out;
         if (bits != 4 || l.out % 8 != 0) {
             fail("qweight " + shape_to_string(qwt.shape) + " packs " + std::to_string(l.out) + " outputs at " +
-                 std::to_string(bits) + " bits; only 4-bit GEMM is supported");
+                 std::to_string(bits) + " bits; only 4-bit GEMM is supported", TensorErrorKind::UnsupportedVariant);
             continue;
         }
         if (cfg_bits && parse_int(*cfg_bits) != std::optional<std::int64_t>(4)) {
-            fail("the configuration says " + *cfg_bits + "-bit; only 4-bit GEMM is supported");
+            fail("the configuration says " + *cfg_bits + "-bit; only 4-bit GEMM is supported", TensorErrorKind::UnsupportedVariant);
             continue;
         }
         if (qzt.shape[0] != l.groups || qzt.shape[1] != l.words_per_row) {
@@ -170,7 +172,7 @@ void detect_awq(PlanBuilder& b) {
         if (cfg_group) {
             const auto gs = config_group_size(*cfg_group, l.in);
             if (!gs) {
-                fail(group_size_error(*cfg_group));
+                fail(group_size_error(*cfg_group), TensorErrorKind::ConfigConflict);
                 continue;
             }
             l.group_size = *gs;
@@ -178,7 +180,7 @@ void detect_awq(PlanBuilder& b) {
             l.group_size = l.in / l.groups;
         } else {
             fail("no group_size and " + std::to_string(l.in) + " input rows do not split into " +
-                 std::to_string(l.groups) + " equal groups");
+                 std::to_string(l.groups) + " equal groups", TensorErrorKind::ConfigConflict);
             continue;
         }
         if (auto why = check_group_count(l.in, l.group_size, l.groups)) {

@@ -194,15 +194,17 @@ void detect_bnb4(PlanBuilder& b) {
         const std::size_t nq = b.find_unclaimed(stem + ".nested_quant_map");
         std::vector<std::size_t> comps{qs};
         for (auto c : {am, qm, na, nq}) if (c != PlanBuilder::npos) comps.push_back(c);
-        const char* kind = fp4 ? "bitsandbytes FP4: " : "bitsandbytes NF4: ";
+        const std::string kind = fp4 ? "bitsandbytes FP4" : "bitsandbytes NF4";
         if (w == PlanBuilder::npos) {
             // No payload: keep the blob visible with the error.
             comps.erase(comps.begin());
-            b.add_error(qs, stem, std::string(kind) + "missing the packed weight " + stem, comps);
+            b.add_error(qs, stem, {TensorErrorKind::MissingCompanion, kind, "missing the packed weight " + stem}, comps);
             continue;
         }
         const auto& wt = cat.tensors[w];
-        auto fail = [&](const std::string& why) { b.add_error(w, stem, kind + why, comps); };
+        auto fail = [&](const std::string& why, TensorErrorKind k = TensorErrorKind::BadCompanion) {
+            b.add_error(w, stem, {k, kind, why}, comps);
+        };
 
         std::map<std::string, std::string> blob;
         try {
@@ -220,12 +222,12 @@ void detect_bnb4(PlanBuilder& b) {
         l.fp4 = fp4;
         if (auto t = get("quant_type"); !t || ascii_lower(*t) != (fp4 ? "fp4" : "nf4")) {
             fail("quant_state quant_type is \"" + get("quant_type").value_or("") + "\", the tensor name says " +
-                 (fp4 ? "fp4" : "nf4"));
+                 (fp4 ? "fp4" : "nf4"), TensorErrorKind::ConfigConflict);
             continue;
         }
         const auto bs = get("blocksize") ? parse_int(*get("blocksize")) : std::nullopt;
         if (!bs || *bs <= 0 || *bs % 2 != 0) {
-            fail("quant_state blocksize \"" + get("blocksize").value_or("") + "\" is not a positive even integer");
+            fail("quant_state blocksize \"" + get("blocksize").value_or("") + "\" is not a positive even integer", TensorErrorKind::ConfigConflict);
             continue;
         }
         l.blocksize = static_cast<std::uint64_t>(*bs);
@@ -239,7 +241,7 @@ void detect_bnb4(PlanBuilder& b) {
             shape.push_back(static_cast<std::uint64_t>(*x));
         }
         if (!shape_ok || shape.empty()) {
-            fail("quant_state shape is missing or not a list of sizes");
+            fail("quant_state shape is missing or not a list of sizes", TensorErrorKind::ConfigConflict);
             continue;
         }
         l.numel = 1;
@@ -248,7 +250,7 @@ void detect_bnb4(PlanBuilder& b) {
             l.numel *= d;
         }
         if (!shape_ok || l.numel == 0) {
-            fail("quant_state shape " + shape_to_string(shape) + " is empty or too large");
+            fail("quant_state shape " + shape_to_string(shape) + " is empty or too large", TensorErrorKind::ConfigConflict);
             continue;
         }
         l.cols = shape.back();
@@ -257,7 +259,7 @@ void detect_bnb4(PlanBuilder& b) {
         l.dtype = get("dtype").value_or("");
         if (wt.nbytes != (l.numel + 1) / 2) {
             fail("packed weight holds " + std::to_string(wt.nbytes) + " bytes, quant_state shape " + shape_to_string(shape) +
-                 " needs " + std::to_string((l.numel + 1) / 2));
+                 " needs " + std::to_string((l.numel + 1) / 2), TensorErrorKind::ConfigConflict);
             continue;
         }
         // Codebook.
@@ -268,12 +270,12 @@ void detect_bnb4(PlanBuilder& b) {
         const auto nbs_text = get("nested_blocksize");
         const auto nbs = nbs_text ? parse_int(*nbs_text) : std::optional<std::int64_t>(0);
         if (!nbs || *nbs < 0) {
-            fail("quant_state nested_blocksize \"" + *nbs_text + "\" is not valid");
+            fail("quant_state nested_blocksize \"" + *nbs_text + "\" is not valid", TensorErrorKind::ConfigConflict);
             continue;
         }
         l.nested = *nbs > 0 || na != PlanBuilder::npos || nq != PlanBuilder::npos;
         if (am == PlanBuilder::npos) {
-            fail("missing companion " + stem + ".absmax");
+            fail("missing companion " + stem + ".absmax", TensorErrorKind::MissingCompanion);
             continue;
         }
         const auto& amt = cat.tensors[am];
@@ -284,17 +286,17 @@ void detect_bnb4(PlanBuilder& b) {
         }
         if (l.nested) {
             if (*nbs <= 0) {
-                fail("nested tensors present but quant_state has no nested_blocksize");
+                fail("nested tensors present but quant_state has no nested_blocksize", TensorErrorKind::ConfigConflict);
                 continue;
             }
             if (na == PlanBuilder::npos || nq == PlanBuilder::npos) {
-                fail("double quant needs " + stem + (na == PlanBuilder::npos ? ".nested_absmax" : ".nested_quant_map"));
+                fail("double quant needs " + stem + (na == PlanBuilder::npos ? ".nested_absmax" : ".nested_quant_map"), TensorErrorKind::MissingCompanion);
                 continue;
             }
             l.nested_blocksize = static_cast<std::uint64_t>(*nbs);
             const auto off = get("nested_offset") ? parse_double(*get("nested_offset")) : std::nullopt;
             if (!off) {
-                fail("quant_state nested_offset is missing or not a number");
+                fail("quant_state nested_offset is missing or not a number", TensorErrorKind::ConfigConflict);
                 continue;
             }
             l.nested_offset = static_cast<float>(*off);

@@ -86,11 +86,13 @@ void detect_bnb_int8(PlanBuilder& b) {
         if (wf != PlanBuilder::npos) comps.push_back(wf);
         if (w == PlanBuilder::npos) {
             comps.erase(comps.begin());
-            b.add_error(s, wname, "bitsandbytes LLM.int8: SCB without its weight " + wname, comps);
+            b.add_error(s, wname, {TensorErrorKind::MissingCompanion, "bitsandbytes LLM.int8", "SCB without its weight " + wname}, comps);
             continue;
         }
         const auto& wt = cat.tensors[w];
-        auto fail = [&](const std::string& why) { b.add_error(w, wname, "bitsandbytes LLM.int8: " + why, comps); };
+        auto fail = [&](const std::string& why, TensorErrorKind k = TensorErrorKind::BadCompanion) {
+            b.add_error(w, wname, {k, "bitsandbytes LLM.int8", why}, comps);
+        };
         if (wt.dtype != DType::I8 || wt.shape.size() != 2) {
             fail("weight must be a 2-D I8 tensor, got " + wt.dtype_name + " " + shape_to_string(wt.shape));
             continue;
@@ -111,7 +113,7 @@ void detect_bnb_int8(PlanBuilder& b) {
                 static const char* names[] = {"row", "col32", "col_turing", "col_ampere"};
                 fail("weight_format " + std::to_string(*v) +
                      (*v > 0 && *v < 4 ? std::string(" (") + names[*v] + ")" : std::string()) +
-                     " is a GPU tile layout; only the row layout (0) is supported");
+                     " is a GPU tile layout; only the row layout (0) is supported", TensorErrorKind::UnsupportedVariant);
                 continue;
             }
         }
@@ -129,7 +131,7 @@ void detect_bnb_int8(PlanBuilder& b) {
     for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
         const auto& t = cat.tensors[i];
         if (b.claimed(i) || t.dtype != DType::I8 || t.shape.size() != 2 || !t.name.ends_with(".weight")) continue;
-        b.add_error(i, t.name, "bitsandbytes LLM.int8: I8 weight without its row scales " + stem_of(t.name, ".weight") + ".SCB");
+        b.add_error(i, t.name, {TensorErrorKind::MissingCompanion, "bitsandbytes LLM.int8", "I8 weight without its row scales " + stem_of(t.name, ".weight") + ".SCB"});
     }
 }
 

@@ -254,8 +254,8 @@ public:
     explicit Detector(PlanBuilder& b) : b_(b), cat_(b.catalog()) {}
 
     void layer(Layer& L) {
-        auto fail = [&](const std::string& why) {
-            b_.add_error(L.payload, L.out_name, "compressed-tensors " + L.format + ": " + why, L.comps);
+        auto fail = [&](const std::string& why, TensorErrorKind k = TensorErrorKind::BadCompanion) {
+            b_.add_error(L.payload, L.out_name, {k, "compressed-tensors " + L.format, why}, L.comps);
         };
         const std::string& f = L.format;
         if (f == "pack-quantized") return int_layer(L, true, fail);
@@ -285,7 +285,8 @@ public:
             if (std::find(L.comps.begin(), L.comps.end(), i) == L.comps.end()) L.comps.push_back(i);
         }
         b_.add_error(L.payload, L.out_name,
-                     "compressed-tensors format \"" + f + "\" is not yet supported (" + cat_.tensors[L.payload].name + ")",
+                     {TensorErrorKind::UnsupportedVariant, "",
+                      "compressed-tensors format \"" + f + "\" is not yet supported (" + cat_.tensors[L.payload].name + ")"},
                      L.comps);
     }
 
@@ -293,7 +294,7 @@ private:
     template <class Fail>
     void int_layer(Layer& L, bool packed, Fail&& fail) {
         const auto& wt = cat_.tensors[L.payload];
-        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale");
+        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale", TensorErrorKind::MissingCompanion);
         const auto& st = cat_.tensors[L.scale];
         if (!is_float_scale(st.dtype)) return fail("weight_scale must be F16, BF16 or F32, got " + st.dtype_name);
         IntLayout l;
@@ -301,7 +302,7 @@ private:
         if (packed) {
             if (!is_int32_word(wt.dtype) || wt.shape.size() != 2)
                 return fail("weight_packed must be a 2-D I32 tensor, got " + wt.dtype_name + " " + shape_to_string(wt.shape));
-            if (L.shape == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_shape (the unpacked [out, in])");
+            if (L.shape == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_shape (the unpacked [out, in])", TensorErrorKind::MissingCompanion);
             const auto& sht = cat_.tensors[L.shape];
             const std::uint8_t* sp = cat_.data(sht);
             std::optional<std::int64_t> o, i;
@@ -322,7 +323,7 @@ private:
             unsigned bits = 0;
             if (cfg_bits) {
                 if (*cfg_bits != 2 && *cfg_bits != 3 && *cfg_bits != 4 && *cfg_bits != 8)
-                    return fail("num_bits " + std::to_string(*cfg_bits) + " is not yet supported (2, 3, 4 and 8 are)");
+                    return fail("num_bits " + std::to_string(*cfg_bits) + " is not yet supported (2, 3, 4 and 8 are)", TensorErrorKind::UnsupportedVariant);
                 bits = static_cast<unsigned>(*cfg_bits);
             } else {
                 for (unsigned c : {2u, 3u, 4u, 8u})
@@ -359,7 +360,7 @@ private:
                             ", " + std::to_string(l.grid.groups) + "] I32 layout");
             }
         } else if (L.group && L.group->w.symmetric == false) {
-            return fail("asymmetric quantization without " + L.stem + ".weight_zero_point");
+            return fail("asymmetric quantization without " + L.stem + ".weight_zero_point", TensorErrorKind::MissingCompanion);
         }
         std::vector<std::int32_t> g_idx;
         if (L.g_idx != PlanBuilder::npos) {
@@ -407,8 +408,8 @@ private:
         if (wt.dtype != DType::F8_E4M3 && wt.dtype != DType::F8_E5M2)
             return fail("weight must be F8_E4M3 or F8_E5M2, got " + wt.dtype_name);
         if (wt.shape.size() != 2) return fail("weight must be 2-D, got " + shape_to_string(wt.shape));
-        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale");
-        if (L.zero != PlanBuilder::npos) return fail("FP8 with a zero point (" + cat_.tensors[L.zero].name + ") is not supported");
+        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale", TensorErrorKind::MissingCompanion);
+        if (L.zero != PlanBuilder::npos) return fail("FP8 with a zero point (" + cat_.tensors[L.zero].name + ") is not supported", TensorErrorKind::UnsupportedVariant);
         const auto& st = cat_.tensors[L.scale];
         if (!is_float_scale(st.dtype)) return fail("weight_scale must be F16, BF16 or F32, got " + st.dtype_name);
         std::string why;
@@ -454,12 +455,12 @@ private:
         }
         if (in % 16 != 0)
             return fail("rows of " + std::to_string(in) + " values are not a multiple of 16 (NVFP4 groups of 16)");
-        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale");
+        if (L.scale == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_scale", TensorErrorKind::MissingCompanion);
         const auto& st = cat_.tensors[L.scale];
         if (st.dtype != DType::F8_E4M3 || st.shape.size() != 2 || st.shape[0] != out || st.shape[1] != in / 16)
             return fail("weight_scale must be F8_E4M3 [" + std::to_string(out) + ", " + std::to_string(in / 16) + "], got " +
                         st.dtype_name + " " + shape_to_string(st.shape));
-        if (L.global == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_global_scale");
+        if (L.global == PlanBuilder::npos) return fail("missing " + L.stem + ".weight_global_scale", TensorErrorKind::MissingCompanion);
         const auto& gt = cat_.tensors[L.global];
         if (!is_float_scale(gt.dtype) || gt.numel() != 1)
             return fail("weight_global_scale must be one F32 value, got " + gt.dtype_name + " " + shape_to_string(gt.shape));
@@ -532,8 +533,10 @@ void detect_compressed_tensors(PlanBuilder& b) {
         if (L.payload == PlanBuilder::npos) {
             if (L.scale == PlanBuilder::npos) continue;  // claimed already
             std::vector<std::size_t> rest(L.comps.begin() + 1, L.comps.end());
-            b.add_error(L.scale, L.out_name, "compressed-tensors: " + cat.tensors[L.scale].name +
-                                                 " has no weight_packed or weight to scale", rest);
+            b.add_error(L.scale, L.out_name,
+                        {TensorErrorKind::MissingCompanion, "compressed-tensors",
+                         cat.tensors[L.scale].name + " has no weight_packed or weight to scale"},
+                        rest);
         } else {
             L.group = group_for(cfg, stem);
             L.format = L.group && !L.group->format.empty() ? L.group->format : cfg.format;
@@ -560,8 +563,9 @@ void detect_compressed_tensors(PlanBuilder& b) {
             const auto& n = cat.tensors[i].name;
             for (const char* suf : {".bitmask", ".compressed", ".row_offsets", ".shape", ".meta", ".scale_packed"})
                 if (n.ends_with(suf)) {
-                    b.add_error(i, n, "compressed-tensors sparsity format \"" + cfg.sparsity_format +
-                                          "\" is not yet supported (" + n + ")");
+                    b.add_error(i, n, {TensorErrorKind::UnsupportedVariant, "",
+                                       "compressed-tensors sparsity format \"" + cfg.sparsity_format +
+                                           "\" is not yet supported (" + n + ")"});
                     break;
                 }
         }

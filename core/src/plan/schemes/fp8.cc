@@ -296,17 +296,18 @@ void detect_fp8(PlanBuilder& b) {
             if (auto j = cat.find(cand); j && !b.claimed(*j)) { s = *j; naming = how; break; }
         }
         if (s == PlanBuilder::npos) {
-            b.add_error(i, name, "FP8 weight without a scale (looked for " + name + "_scale_inv, " + name + "_scale, " +
-                                 stem + ".scale_weight): refusing to guess a scale of 1.0");
+            b.add_error(i, name, {TensorErrorKind::MissingCompanion, "",
+                                  "FP8 weight without a scale (looked for " + name + "_scale_inv, " + name + "_scale, " + stem +
+                                      ".scale_weight): refusing to guess a scale of 1.0"});
             continue;
         }
         const auto& st = cat.tensors[s];
         if (!is_scale_dtype(st.dtype)) {
-            b.add_error(i, name, "scale " + st.name + " has dtype " + st.dtype_name + " (expected F32, BF16, F16 or F8_E8M0)", {s});
+            b.add_error(i, name, {TensorErrorKind::BadCompanion, "", "scale " + st.name + " has dtype " + st.dtype_name + " (expected F32, BF16, F16 or F8_E8M0)"}, {s});
             continue;
         }
         if (auto zp = cat.find(stem + ".weight_zero_point"); zp && !b.claimed(*zp)) {
-            b.add_error(i, name, "FP8 with a zero point (" + cat.tensors[*zp].name + ") is not supported", {s, *zp});
+            b.add_error(i, name, {TensorErrorKind::UnsupportedVariant, "", "FP8 with a zero point (" + cat.tensors[*zp].name + ") is not supported"}, {s, *zp});
             continue;
         }
         std::string why;
@@ -314,17 +315,16 @@ void detect_fp8(PlanBuilder& b) {
         if (!configured.problem.empty() && (!layout || layout->g == Granularity::Block)) {
             // The block size decides which scale each weight uses: a malformed
             // one is not replaced by a guess.
-            b.add_error(i, name, cfg + ": " + configured.problem + "; the block size decides the output, refusing to guess it", {s});
+            b.add_error(i, name, {TensorErrorKind::ConfigConflict, "", cfg + ": " + configured.problem + "; the block size decides the output, refusing to guess it"}, {s});
             block_problem_used = true;
             continue;
         }
         if (!layout) {
-            b.add_error(i, name, why, {s});
+            b.add_error(i, name, {TensorErrorKind::BadCompanion, "", why}, {s});
             continue;
         }
         if (fmt && *fmt != "null" && !fmt_matches(*fmt, w.dtype))
-            b.warn(cfg + ": quantization_config.fmt is \"" + *fmt + "\", but the FP8 weights are stored as " + dtype_name(w.dtype) +
-                   ": believed the tensors' dtype, which decides the decoding");
+            b.warn(Notice{.kind = NoticeKind::FormatMismatch, .file = cat.config_path, .detail = *fmt, .found = dtype_name(w.dtype)});
         Fp8Params p;
         p.format = w.dtype;
         p.granularity = layout->g;
@@ -343,7 +343,7 @@ void detect_fp8(PlanBuilder& b) {
             if (auto j = b.find_unclaimed(stem + suf); j != PlanBuilder::npos) b.consume(j);
     }
     if (!configured.problem.empty() && !block_problem_used && any)
-        b.warn(cfg + ": " + configured.problem + "; ignored: no FP8 weight here has block scales (believed the scale shapes)");
+        b.warn(Notice{.kind = NoticeKind::BlockSizeIgnored, .file = cat.config_path, .detail = configured.problem});
     if (!any) return;
     // KV-cache / attention scales of an FP8 model (`self_attn.k_scale`, …):
     // scalars that only mean something to an FP8 runtime.

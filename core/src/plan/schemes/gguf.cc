@@ -118,7 +118,7 @@ void detect_gguf(PlanBuilder& b) {
         const auto& t = cat.tensors[i];
         const DTypeInfo* info = dtype_info(t.dtype);
         if (!info) {
-            b.add_error(i, t.name, t.dtype_name + " is not a type this version knows: cannot convert");
+            b.add_error(i, t.name, {TensorErrorKind::UnknownDtype, "", t.dtype_name + " is not a type this version knows: cannot convert"});
             continue;
         }
         if (!info->is_quantized_block) {
@@ -126,11 +126,11 @@ void detect_gguf(PlanBuilder& b) {
             continue;  // little-endian plain types: the generic passthrough
         }
         if (t.big_endian) {
-            b.add_error(i, t.name, "big-endian GGUF: " + t.dtype_name + " blocks with big-endian scales cannot be converted");
+            b.add_error(i, t.name, {TensorErrorKind::UnsupportedLayout, "", "big-endian GGUF: " + t.dtype_name + " blocks with big-endian scales cannot be converted"});
             continue;
         }
         if (!info->to_f32) {
-            b.add_error(i, t.name, "no decoder for " + t.dtype_name);
+            b.add_error(i, t.name, {TensorErrorKind::UnsupportedLayout, "", "no decoder for " + t.dtype_name});
             continue;
         }
         LogicalTensor lt;

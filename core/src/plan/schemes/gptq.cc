@@ -270,12 +270,14 @@ void detect_gptq(PlanBuilder& b) {
         const PackedLayer layer = find_packed_layer(b, i, std::move(stem), true);
         const std::size_t qz = layer.qzeros, sc = layer.scales, gi = layer.g_idx;
         const auto& comps = layer.companions;
-        auto fail = [&](const std::string& why) { b.add_error(i, layer.out_name, "GPTQ: " + why, comps); };
+        auto fail = [&](const std::string& why, TensorErrorKind k = TensorErrorKind::BadCompanion) {
+            b.add_error(i, layer.out_name, {k, "GPTQ", why}, comps);
+        };
 
         if (cfg_format) {
             const std::string f = ascii_lower(*cfg_format);
             if (f != "gptq" && f != "gptq_v2") {
-                fail("checkpoint_format \"" + *cfg_format + "\" is not supported (only \"gptq\" and \"gptq_v2\")");
+                fail("checkpoint_format \"" + *cfg_format + "\" is not supported (only \"gptq\" and \"gptq_v2\")", TensorErrorKind::UnsupportedVariant);
                 continue;
             }
         }
@@ -317,12 +319,12 @@ void detect_gptq(PlanBuilder& b) {
         if (cfg_bits) {
             const auto cb = parse_int(*cfg_bits);
             if (!cb) {
-                fail("bits \"" + *cfg_bits + "\" in the configuration is not a number");
+                fail("bits \"" + *cfg_bits + "\" in the configuration is not a number", TensorErrorKind::ConfigConflict);
                 continue;
             }
             if (*cb != static_cast<std::int64_t>(bits) && !dynamic) {
                 fail("the configuration says " + *cfg_bits + "-bit but the tensor shapes say " + std::to_string(bits) +
-                     "-bit (qweight " + shape_to_string(qwt.shape) + ", qzeros " + shape_to_string(qzt.shape) + ")");
+                     "-bit (qweight " + shape_to_string(qwt.shape) + ", qzeros " + shape_to_string(qzt.shape) + ")", TensorErrorKind::ConfigConflict);
                 continue;
             }
         }
@@ -331,7 +333,7 @@ void detect_gptq(PlanBuilder& b) {
         if (cfg_group) {
             gs_cfg = config_group_size(*cfg_group, l.in);
             if (!gs_cfg) {
-                fail(group_size_error(*cfg_group));
+                fail(group_size_error(*cfg_group), TensorErrorKind::ConfigConflict);
                 continue;
             }
         }
@@ -383,7 +385,7 @@ void detect_gptq(PlanBuilder& b) {
         } else {
             if (l.group_size == 0) {
                 fail("no g_idx and no group_size: cannot map " + std::to_string(l.in) + " input rows onto " +
-                     std::to_string(l.groups) + " groups");
+                     std::to_string(l.groups) + " groups", TensorErrorKind::MissingCompanion);
                 continue;
             }
             l.act_order = false;

@@ -280,10 +280,12 @@ void detect_mlx(PlanBuilder& b) {
         const std::size_t bi = b.find_unclaimed(path + ".biases");
         std::vector<std::size_t> comps{sc};
         if (bi != PlanBuilder::npos) comps.push_back(bi);
-        auto fail = [&](const std::string& why) { b.add_error(i, wt.name, "MLX: " + why, comps); };
+        auto fail = [&](const std::string& why, TensorErrorKind k = TensorErrorKind::BadCompanion) {
+            b.add_error(i, wt.name, {k, "MLX", why}, comps);
+        };
         if (!configured) {
             fail(path + " is stored quantized (U32 weight with scales) but config.json has no MLX \"quantization\" "
-                 "object with its bits: the code width and group size are unknown");
+                 "object with its bits: the code width and group size are unknown", TensorErrorKind::ConfigConflict);
             continue;
         }
         std::string why;
@@ -291,7 +293,7 @@ void detect_mlx(PlanBuilder& b) {
         if (!p) {
             fail(why.empty() ? "config.json quantization." + path + " is false (not quantized), but " + path +
                                    ".scales is stored"
-                             : "config.json " + why);
+                             : "config.json " + why, TensorErrorKind::ConfigConflict);
             continue;
         }
         const auto& st = cat.tensors[sc];
@@ -299,14 +301,14 @@ void detect_mlx(PlanBuilder& b) {
         const auto& ss = st.shape;
         if (ws.size() < 2 || ss.size() != ws.size() || !std::equal(ws.begin(), ws.end() - 1, ss.begin())) {
             fail("weight " + shape_to_string(ws) + " and scales " + shape_to_string(ss) +
-                 " are not [..., out, in·bits/32] and [..., out, in/group_size]");
+                 " are not [..., out, in·bits/32] and [..., out, in/group_size]", TensorErrorKind::ConfigConflict);
             continue;
         }
         const u64 words = ws.back(), groups = ss.back();
         const u64 in = groups * p->group_size;
         if (words == 0 || groups == 0 || words * 32 != in * p->bits) {
             fail("weight " + shape_to_string(ws) + " does not hold " + std::to_string(in) + " " + std::to_string(p->bits) +
-                 "-bit codes per row (scales " + shape_to_string(ss) + " at group_size " + std::to_string(p->group_size) + ")");
+                 "-bit codes per row (scales " + shape_to_string(ss) + " at group_size " + std::to_string(p->group_size) + ")", TensorErrorKind::ConfigConflict);
             continue;
         }
         if (p->mode == MlxMode::Affine) {
@@ -315,7 +317,7 @@ void detect_mlx(PlanBuilder& b) {
                 continue;
             }
             if (bi == PlanBuilder::npos) {
-                fail("affine mode needs " + path + ".biases beside " + st.name);
+                fail("affine mode needs " + path + ".biases beside " + st.name, TensorErrorKind::MissingCompanion);
                 continue;
             }
             const auto& bt = cat.tensors[bi];

@@ -111,8 +111,8 @@ void detect_modelopt(PlanBuilder& b) {
         std::vector<std::size_t> comps{sc};
         if (sc2 != PlanBuilder::npos) comps.push_back(sc2);
         any = true;
-        auto fail = [&](const std::string& why) {
-            b.add_error(i, wt.name, "ModelOpt " + (layer_algo.empty() ? std::string("(no quant_algo)") : layer_algo) + ": " + why,
+        auto fail = [&](const std::string& why, TensorErrorKind k = TensorErrorKind::BadCompanion) {
+            b.add_error(i, wt.name, {k, "ModelOpt " + (layer_algo.empty() ? std::string("(no quant_algo)") : layer_algo), why},
                         comps);
         };
         if (layer_algo == "NVFP4") {
@@ -125,7 +125,7 @@ void detect_modelopt(PlanBuilder& b) {
                 fail("weight_scale must be F8_E4M3 [" + std::to_string(wt.shape[0]) + ", " +
                      std::to_string(wt.shape[1] * 2 / 16) + "], got " + st.dtype_name + " " + shape_to_string(st.shape));
             } else if (sc2 == PlanBuilder::npos) {
-                fail("missing " + stem + ".weight_scale_2");
+                fail("missing " + stem + ".weight_scale_2", TensorErrorKind::MissingCompanion);
             } else if (!is_float_scale(cat.tensors[sc2].dtype) || cat.tensors[sc2].numel() != 1) {
                 fail("weight_scale_2 must be one F32 value, got " + cat.tensors[sc2].dtype_name + " " +
                      shape_to_string(cat.tensors[sc2].shape));
@@ -149,7 +149,7 @@ void detect_modelopt(PlanBuilder& b) {
                 b.add_quantized(std::move(lt), std::make_shared<Fp8Recipe>(cat, i, sc, per_channel), i, comps);
             }
         } else {
-            fail("quant_algo \"" + layer_algo + "\" is not yet supported (" + wt.name + ")");
+            fail("quant_algo \"" + layer_algo + "\" is not yet supported (" + wt.name + ")", TensorErrorKind::UnsupportedVariant);
         }
         for (const char* suf : {".input_scale", ".output_scale"})
             if (auto j = b.find_unclaimed(stem + suf); j != PlanBuilder::npos) b.consume(j);

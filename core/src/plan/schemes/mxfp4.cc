@@ -144,11 +144,13 @@ void detect_mxfp4(PlanBuilder& b) {
         const std::string stem = stem_of(bt.name, "_blocks");
         const std::size_t sc = b.find_unclaimed(stem + "_scales");
         if (sc == PlanBuilder::npos) {
-            if (method) b.add_error(i, stem, "MXFP4: " + bt.name + " without " + stem + "_scales");
+            if (method) b.add_error(i, stem, {TensorErrorKind::MissingCompanion, "MXFP4", bt.name + " without " + stem + "_scales"});
             continue;
         }
         const auto& st = cat.tensors[sc];
-        auto fail = [&](const std::string& why) { b.add_error(i, stem, "MXFP4: " + why, {sc}); };
+        auto fail = [&](const std::string& why, TensorErrorKind k = TensorErrorKind::BadCompanion) {
+            b.add_error(i, stem, {k, "MXFP4", why}, {sc});
+        };
         if (bt.dtype != DType::U8 || st.dtype != DType::U8) {
             if (method) fail(bt.name + " and " + st.name + " must be U8, got " + bt.dtype_name + " and " + st.dtype_name);
             continue;

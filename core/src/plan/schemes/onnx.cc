@@ -159,7 +159,7 @@ public:
                 else if (n.is("", "MatMulInteger")) matmul_integer(n, nodes);
             } catch (const Error& e) {
                 if (payload_ != PlanBuilder::npos && !b_.claimed(payload_))
-                    b_.add_error(payload_, cat_.tensors[payload_].name, std::string(n.op_type) + ": " + e.message());
+                    b_.add_error(payload_, cat_.tensors[payload_].name, {TensorErrorKind::UnsupportedLayout, std::string(n.op_type), e.message()});
             }
             payload_ = PlanBuilder::npos;
         }

@@ -58,14 +58,14 @@ public:
     void consume(std::size_t i);
     /// Claim `payload` with an error (Role::Unsupported), keeping the
     /// tensor visible in the plan under `name`.
-    void add_error(std::size_t payload, std::string name, std::string error,
+    void add_error(std::size_t payload, std::string name, TensorError error,
                    const std::vector<std::size_t>& companions = {});
     /// Claim tensor `i` as passthrough with the given recipe (formats whose
     /// stored layout needs work: strided/big-endian NPY, PyTorch views).
     void add_passthrough(std::size_t i, std::shared_ptr<const Recipe> recipe);
     void note(std::string text);
-    /// A Plan::warnings entry (once: repeated texts are dropped).
-    void warn(std::string text);
+    /// A Plan::warnings entry (once: repeated notices are dropped).
+    void warn(Notice notice);
 
     /// After all detectors: plain passthrough for the rest, companion roles, scheme counts.
     void finish();

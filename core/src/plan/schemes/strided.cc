@@ -181,17 +181,17 @@ void detect_strided_storage(PlanBuilder& b) {
         if (b.claimed(i) || (t.strides.empty() && !t.big_endian && t.storage_offset_elems == 0)) continue;
         const DTypeInfo* info = dtype_info(t.dtype);
         if (!info) {
-            b.add_error(i, t.name, "unknown dtype " + t.dtype_name);
+            b.add_error(i, t.name, {TensorErrorKind::UnknownDtype, "", "unknown dtype " + t.dtype_name});
             continue;
         }
         if (info->block_elems != 1) {
-            b.add_error(i, t.name, "strided or big-endian layout of block dtype " + std::string(info->name) + " is not supported");
+            b.add_error(i, t.name, {TensorErrorKind::UnsupportedLayout, "", "strided or big-endian layout of block dtype " + std::string(info->name) + " is not supported"});
             continue;
         }
         const bool complex = t.dtype == DType::C64 || t.dtype == DType::C128;
         const std::uint32_t swap_unit = complex ? info->block_bytes / 2 : info->block_bytes;
         if (const std::string why = check_bounds(t, info->block_bytes); !why.empty()) {
-            b.add_error(i, t.name, why);
+            b.add_error(i, t.name, {TensorErrorKind::UnsupportedLayout, "", why});
             continue;
         }
         b.add_passthrough(i, std::make_shared<StridedRecipe>(cat, t, info->block_bytes, swap_unit));

@@ -18,7 +18,7 @@ void detect_known_unsupported(PlanBuilder& b) {
         if (!scheme) continue;
         std::string why = "belongs to a quantization scheme this build cannot dequantize (" + std::string(*scheme);
         if (method) why += ", quant_method \"" + *method + "\"";
-        b.add_error(i, name, why + ")");
+        b.add_error(i, name, {TensorErrorKind::UnknownScheme, "", why + ")"});
     }
 }
 

@@ -498,7 +498,8 @@ std::string RemoteModel::relabel(std::string text) const {
 }
 
 Error RemoteModel::relabel(const Error& e) const {
-    return Error(e.code(), relabel(e.message()), relabel(e.file()), e.tensor());
+    Error out(e.code(), relabel(e.message()), relabel(e.file()), e.tensor());
+    return e.notice() ? out.with_notice(*e.notice()) : out;
 }
 
 void RemoteModel::relabel(Catalog& cat) const {
@@ -506,7 +507,7 @@ void RemoteModel::relabel(Catalog& cat) const {
     cat.config_path = relabel(cat.config_path);
     for (auto& sh : cat.shards) sh.path = relabel(sh.path);
     for (auto& n : cat.notes) n = relabel(n);
-    for (auto& w : cat.warnings) w = relabel(w);
+    for (auto& w : cat.warnings) w.file = relabel(w.file);
 }
 
 }  // namespace amn
