@@ -17,7 +17,7 @@ int main(int argc, char** argv) try {
     const amn::Plan plan = amn::make_plan(catalog);          // scheme detection
     for (const amn::LogicalTensor& t : plan.tensors) {
         if (t.name != argv[2]) continue;
-        if (!t.recipe) return std::fprintf(stderr, "%s: %s\n", argv[2], t.error.c_str()), 1;
+        if (!t.recipe) return std::fprintf(stderr, "%s: %s\n", argv[2], t.error.message().c_str()), 1;
         std::vector<float> f32(t.recipe->rows() * t.recipe->row_elems());
         t.recipe->dequantize_rows(0, t.recipe->rows(), f32.data());
         std::vector<std::uint16_t> bf16(f32.size());

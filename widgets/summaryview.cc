@@ -196,7 +196,9 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vec
     }
     if (!in.warnings.empty()) {
         QStringList warns;
-        for (const auto& w : in.warnings) warns << noticeText(w);
+        // More than one: a bullet each, so that wrapped lines still read as separate warnings.
+        const QString bullet = in.warnings.size() > 1 ? QStringLiteral("• ") : QString();
+        for (const auto& w : in.warnings) warns << bullet + noticeText(w);
         add(QStringLiteral("warnings"), tr("Warnings"), warns.join(QLatin1Char('\n')));
     }
     if (!in.notes.empty()) {
