@@ -1942,6 +1942,10 @@ Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translatio
             <source>Cannot be converted: %1 — %2: %3</source>
             <translation>Nicht konvertierbar: %1 — %2: %3</translation>
         </message>
+        <message>
+            <source>, act order (g_idx)</source>
+            <translation>, Act-Order (g_idx)</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

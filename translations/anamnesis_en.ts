@@ -1940,6 +1940,10 @@ Only its headers are downloaded; it opens read-only.</source>
             <source>Cannot be converted: %1 — %2: %3</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>, act order (g_idx)</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::Shape</name>

@@ -569,6 +569,7 @@ DE.update({
     (X, "ONNX %1, %2, block %3, %4 absmax"): "ONNX %1, %2, Block %3, %4-Absolutmaximum",
     (X, "per axis %1"): "je Index der Achse %1",
     (X, "block %1"): "Block %1",
+    (X, ", act order (g_idx)"): ", Act-Order (g_idx)",
     (X, "ONNX %1, %2 %3-bit, %4, %5 scales"): "ONNX %1, %2 %3 Bit, %4, %5-Skalen",
     (X, "quantized"): "quantisiert",
     (X, "kept"): "beibehalten",

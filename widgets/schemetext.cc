@@ -115,8 +115,10 @@ QString onnxText(const amn::OnnxQuantParams& p) {
         case amn::OnnxScaleGrid::Axis: grid = SchemeText::tr("per axis %1").arg(p.axis); break;
         case amn::OnnxScaleGrid::Block: grid = SchemeText::tr("block %1").arg(num(p.block_size)); break;
     }
-    return SchemeText::tr("ONNX %1, %2 %3-bit, %4, %5 scales")
-        .arg(op, QString::fromStdString(p.element), QString::number(p.bits), grid, dtypeName(p.scale_dtype));
+    const QString text = SchemeText::tr("ONNX %1, %2 %3-bit, %4, %5 scales")
+                             .arg(op, QString::fromStdString(p.element), QString::number(p.bits), grid, dtypeName(p.scale_dtype));
+    // g_idx: rows take their group from it (and onnxruntime leaves packed zero points unused).
+    return p.act_order ? text + SchemeText::tr(", act order (g_idx)") : text;
 }
 
 QString fp4Text(const amn::Fp4Params& p) {
