@@ -70,6 +70,15 @@ struct ParamCounts {
 class ParamCounter {
 public:
     void add(std::string_view gguf_name, std::span<const std::uint64_t> ne);
+    /// Every tensor of `tensors` (members `name`, the GGUF name, and `shape`,
+    /// row-major: read reversed as ne), in order, as add() counts them.
+    template <class Tensors>
+    void add_all(const Tensors& tensors) {
+        for (const auto& t : tensors) {
+            const std::vector<std::uint64_t> ne(t.shape.rbegin(), t.shape.rend());
+            add(t.name, ne);
+        }
+    }
     ParamCounts counts() const noexcept;
 
 private:

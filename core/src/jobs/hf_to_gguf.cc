@@ -350,10 +350,7 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
 // converter writes, by GGUF name and element shape (ne order).
 arch::ParamCounts param_counts(const HfModel& m) {
     arch::ParamCounter counter;
-    for (const auto& t : m.tensors) {
-        std::vector<std::uint64_t> ne(t.shape.rbegin(), t.shape.rend());
-        counter.add(t.name, ne);
-    }
+    counter.add_all(m.tensors);
     return counter.counts();
 }
 

@@ -346,10 +346,7 @@ LoraModel build_model(const Catalog& cat, const Plan& plan, const std::string& a
 
 arch::ParamCounts param_counts(const LoraModel& m) {
     arch::ParamCounter counter;
-    for (const auto& t : m.tensors) {
-        std::vector<std::uint64_t> ne(t.shape.rbegin(), t.shape.rend());
-        counter.add(t.name, ne);
-    }
+    counter.add_all(m.tensors);
     return counter.counts();
 }
 
