@@ -15,11 +15,8 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/json_writer.hpp"
-#include "sink/safetensors_writer.hpp"
-#include "exec/run_output_plan.hpp"
 #include "util/json_util.hpp"
-#include "sink/output_files.hpp"
-#include "sink/safetensors_set.hpp"
+#include "jobs/safetensors_output.hpp"
 #include "jobs/forget_st_internal.hpp"
 #include "jobs/forget_st_encoder.hpp"
 #include "jobs/forget_st_rows.hpp"
@@ -396,33 +393,26 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
                 break;
             }
 
-    // Output files (checks: never an input, OutputExists, folder created).
     const bool mlx_layout = st_scheme_row(opt.scheme).layout == forget_st_internal::OutputLayout::MlxLm;
     const std::string config_json = mlx_layout
         ? forget_st_internal::mlx_config_with(in.config_json(), res.quantization_config, generation_config(cat, in))
         : forget_st_internal::config_with(in.config_json(), res.quantization_config) + "\n";
-    const auto side_files = in.side_files();
-    detail::OutputFilesOptions files{opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output, opt.force,
-                                     true, {}, std::nullopt};
-    for (const auto& f : side_files) files.side_files.push_back(f.first);
+    // The output set: one shard per input shard (MLX: mlx-lm's), index.json,
+    // config.json, tokenizer files, committed together (safetensors_output.hpp).
+    detail::SafetensorsOutputPlan out;
+    out.files = {opt.output.empty() ? default_st_output_path(cat, opt.scheme) : opt.output, opt.force, true, {}, std::nullopt};
+    out.metadata = {{"format", mlx_layout ? "mlx" : "pt"}};
+    out.order = mlx_layout ? SafetensorsWriter::DataOrder::MlxSaveSafetensors : SafetensorsWriter::DataOrder::Upstream;
+    out.config_json = config_json;
+    out.side_files = in.side_files();
     for (auto& w : in.warnings()) res.warnings.push_back(std::move(w));
-    // mlx-lm's layout: every output tensor in its module-tree order, cut
-    // into shards of at most 5 GiB of data (save_model / make_shards).
-    std::vector<MlxSlot> mlx_slots;
     if (mlx_layout) {
-        mlx_slots = mlx_shards(p.entries, *st_scheme_row(opt.scheme).tree_order_key, mlx.model_type);
-        files.shards = mlx_slots.empty() ? 1 : mlx_slots.back().shard + 1;
-        files.index_always = true;
-    }
-    const auto paths = detail::plan_output_files(cat, files);
-
-    // The output set: one shard per input shard, index.json, config.json,
-    // tokenizer files, committed together (safetensors_set.hpp).
-    detail::SafetensorsSet sink(paths, opt.force, {{"format", mlx_layout ? "mlx" : "pt"}},
-                                mlx_layout ? SafetensorsWriter::DataOrder::MlxSaveSafetensors : SafetensorsWriter::DataOrder::Upstream);
-    const std::size_t nshards = sink.shard_count();
-    if (mlx_layout) {
-        // Added in module-tree order: the order MLX's writer emplaces them.
+        // mlx-lm's layout: every output tensor in its module-tree order, cut
+        // into shards of at most 5 GiB of data (save_model / make_shards),
+        // added in that order: the order MLX's writer emplaces them.
+        const auto mlx_slots = mlx_shards(p.entries, *st_scheme_row(opt.scheme).tree_order_key, mlx.model_type);
+        out.files.shards = mlx_slots.empty() ? 1 : mlx_slots.back().shard + 1;
+        out.files.index_always = true;
         u64 parameters = 0;
         for (auto& e : p.entries) {
             e.sink_index.assign(e.outs.size(), 0);
@@ -431,16 +421,16 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         for (const auto& s : mlx_slots) {
             auto& e = p.entries[s.entry];
             const auto& o = e.outs[s.out];
-            e.sink_index[s.out] = sink.add_tensor(s.shard, o.name, o.dtype, o.shape);
+            e.sink_index[s.out] = out.tensors.size();
+            out.tensors.push_back({s.shard, o.name, o.dtype, o.shape});
         }
-        sink.set_mlx_index(parameters);
+        out.mlx_index_parameters = parameters;
     } else {
-        for (auto& e : p.entries) {
-            if (nshards == 1) e.shard = 0;
-            for (const auto& o : e.outs)
-                e.sink_index.push_back(o.tail ? sink.add_tail_tensor(e.shard, o.name, o.dtype, 1, 20)
-                                              : sink.add_tensor(e.shard, o.name, o.dtype, o.shape));
-        }
+        for (auto& e : p.entries)
+            for (const auto& o : e.outs) {
+                e.sink_index.push_back(out.tensors.size());
+                out.tensors.push_back({e.shard, o.name, o.dtype, o.shape, o.tail});
+            }
     }
 
     // The runner's plan, one tensor per entry. Every tensor streams in row
@@ -448,8 +438,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     // granularity; a weight that needs a tensor-wide value first — FP8 per
     // tensor, double quant — gets a first pass over its chunks). Unit weight =
     // input f32 bytes.
-    exec::OutputPlan out;
-    out.tensors.reserve(p.entries.size());
+    out.run.tensors.reserve(p.entries.size());
     for (const auto& e : p.entries) {
         const LogicalTensor& lt = plan.tensors[e.lt];
         const Recipe& r = *lt.recipe;
@@ -482,7 +471,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             else o.encoding = exec::CopyRows{};
             if (run) o.rows = r.rows(), o.row_weight = r.row_elems() * 4, o.granularity = std::max<u64>(1, r.row_granularity());
         }
-        out.tensors.push_back(std::move(o));
+        out.run.tensors.push_back(std::move(o));
     }
     // The tensors run in batches of about 64 · chunk_bytes elements (2^29 by
     // default), in order, so that what a quantizer holds whole (double-quant
@@ -490,19 +479,12 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     // A batch with a first pass is smaller (8 · chunk_bytes elements): its input
     // pages stay mapped from the first pass to the second (not released and
     // faulted in again), which bounds what they add to the resident set.
-    exec::RunOptions run;
-    run.threads = opt.threads;
-    run.chunk_bytes = opt.chunk_bytes;
-    run.batch_elems = 64 * std::max<u64>(1, opt.chunk_bytes);
-    run.prepass_batch_elems = 8 * std::max<u64>(1, opt.chunk_bytes);
-    // Commit the whole set: all in place, or (on any failure) none.
-    run.before_commit = [&] {
-        sink.set_config_json(config_json);
-        for (auto& [dst, text] : detail::read_ancillary_files(cat, paths, opt.force, side_files)) sink.add_file(dst, std::move(text));
-    };
-    const auto ran = exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
-    res.files = sink.files();
-    for (std::size_t s = 0; s < nshards; ++s) res.file_bytes += sink.file_size(s);
+    out.batch_elems = 64 * std::max<u64>(1, opt.chunk_bytes);
+    out.prepass_batch_elems = 8 * std::max<u64>(1, opt.chunk_bytes);
+    const auto written = detail::write_safetensors_plan(cat, std::move(out), {opt.threads, opt.chunk_bytes}, progress, cancel);
+    const auto& ran = written.run;
+    res.files = written.files;
+    res.file_bytes = written.file_bytes;
 
     for (std::size_t k = 0; k < p.entries.size(); ++k) {
         auto& e = p.entries[k];

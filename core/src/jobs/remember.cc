@@ -10,9 +10,7 @@
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/zip.hpp"
 #include "util/json_util.hpp"
-#include "exec/run_output_plan.hpp"
-#include "sink/output_files.hpp"
-#include "sink/safetensors_set.hpp"
+#include "jobs/safetensors_output.hpp"
 #include "plan/schemes/facts.hpp"
 
 #include <algorithm>
@@ -132,29 +130,30 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     std::optional<std::string> config_text;
     if (cfg_in) config_text = rewrite_config_json(*cfg_in, config_dtype(cat, plan, opt)) + "\n";
 
-    // Output: the safetensors sink of the whole set (shards, index.json,
-    // config.json, tokenizer files), committed as one.
-    detail::OutputFilesOptions files{opt.output.empty() ? default_output_path(cat, named_dtype(cat, plan, opt)) : opt.output, opt.force,
-                                     opt.config_json.has_value(), {}, std::nullopt};
-    for (const auto& f : opt.side_files) files.side_files.push_back(f.first);
-    const auto paths = detail::plan_output_files(cat, files);
-    detail::SafetensorsSet sink(paths, opt.force, output_metadata(cat, plan), SafetensorsWriter::DataOrder::AsAdded);
-    std::vector<std::vector<OutTensor>> per_shard(sink.shard_count());
+    // Output: the safetensors set (shards, index.json, config.json,
+    // tokenizer files, committed as one), one output shard per input shard.
+    detail::SafetensorsOutputPlan out;
+    out.files = {opt.output.empty() ? default_output_path(cat, named_dtype(cat, plan, opt)) : opt.output, opt.force,
+                 opt.config_json.has_value(), {}, std::nullopt};
+    out.metadata = output_metadata(cat, plan);
+    out.order = SafetensorsWriter::DataOrder::AsAdded;
+    out.config_json = std::move(config_text);
+    out.side_files = opt.side_files;
+    const std::size_t nshards = detail::output_shard_count(cat, out.files);
+    std::vector<std::vector<OutTensor>> per_shard(nshards);
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& lt = plan.tensors[i];
-        const std::size_t s = per_shard.size() == 1 ? 0 : lt.shard;
         OutTensor t{i, output_dtype(cat, lt, opt)};
         const auto lossless = lt.recipe->lossless_dtype();
         // Output bytes come from shape × dtype: a strided view's stored byte
         // range (stored_bytes) can be larger than its contiguous output.
         if (lossless && *lossless == t.dtype) t.bytes = dtype_bytes(t.dtype, lt.numel()).value_or(lt.stored_bytes);
         else t.bytes = lt.numel() * elem_bytes(t.dtype);
-        per_shard.at(s).push_back(t);
+        per_shard.at(nshards == 1 ? 0 : lt.shard).push_back(t);
     }
-    // The runner's plan, in the sink's order: bytes the recipe holds
+    // The runner's plan, in the set's order: bytes the recipe holds
     // losslessly copied, the others decoded and encoded to the output dtype;
     // row chunks of about opt.chunk_bytes output bytes.
-    exec::OutputPlan out;
     std::uint64_t total = 0;
     for (std::size_t s = 0; s < per_shard.size(); ++s) {
         auto& ts = per_shard[s];
@@ -169,7 +168,8 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
             exec::OutputTensor o;
             o.name = lt.name;
             o.recipe = lt.recipe;
-            o.sink_tensors = {sink.add_tensor(s, lt.name, t.dtype, lt.shape)};
+            o.sink_tensors = {out.tensors.size()};
+            out.tensors.push_back({s, lt.name, t.dtype, lt.shape});
             o.bytes = t.bytes;
             o.numel = lt.numel();
             const auto lossless = r.lossless_dtype();
@@ -181,22 +181,14 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
                 o.row_weight = std::max<std::uint64_t>(1, t.bytes / rows);
                 o.granularity = r.row_granularity();
             }
-            out.tensors.push_back(std::move(o));
+            out.run.tensors.push_back(std::move(o));
         }
     }
     // Free space for the whole set, then the temporary files (this is where
-    // an unwritable folder fails; on any error the runner removes them).
-    // Companion files go in the same set: all in place, or (on any failure) none.
-    exec::RunOptions run;
-    run.threads = opt.threads;
-    run.chunk_bytes = opt.chunk_bytes;
-    run.before_commit = [&] {
-        if (config_text) sink.set_config_json(*config_text);
-        for (auto& [dst, text] : detail::read_ancillary_files(cat, paths, opt.force, opt.side_files)) sink.add_file(dst, std::move(text));
-    };
-    exec::run_output_plan(cat, std::move(out), sink, run, progress, cancel);
+    // an unwritable folder fails; on any error nothing is left).
+    const auto written = detail::write_safetensors_plan(cat, std::move(out), {opt.threads, opt.chunk_bytes}, progress, cancel);
     RememberResult res;
-    res.files = sink.files();
+    res.files = written.files;
     res.tensors = plan.tensors.size();
     res.tensor_bytes = total;
     return res;

@@ -71,11 +71,15 @@ void refuse_input_as_output(const Catalog& cat, const std::string& path) {
             throw Error(ErrorCode::Usage, "output would overwrite the input file; choose another -o", path);
 }
 
+std::size_t output_shard_count(const Catalog& cat, const OutputFilesOptions& opt) {
+    return opt.shards ? std::max<std::size_t>(1, *opt.shards)
+                      : cat.format == Format::Safetensors ? std::max<std::size_t>(1, cat.shards.size()) : 1;
+}
+
 OutputPaths plan_output_files(const Catalog& cat, const OutputFilesOptions& opt) {
     OutputPaths L;
     const std::string& out = opt.output;
-    const std::size_t nshards = opt.shards ? std::max<std::size_t>(1, *opt.shards)
-                              : cat.format == Format::Safetensors ? std::max<std::size_t>(1, cat.shards.size()) : 1;
+    const std::size_t nshards = output_shard_count(cat, opt);
     if (out.ends_with(".safetensors")) {
         const fs::path p(out);
         L.dir = p.has_parent_path() ? p.parent_path().string() : ".";

@@ -54,6 +54,10 @@ struct OutputFilesOptions {
     bool index_always = false;
 };
 
+/// How many shards plan_output_files() gives: `opt.shards` (at least 1),
+/// else one per input shard of a safetensors input, else 1.
+std::size_t output_shard_count(const Catalog& cat, const OutputFilesOptions& opt);
+
 /// Decide every output path for `cat` and `opt`.
 /// Nothing is created (a missing output folder is reported in missing_dir).
 /// \throws Error{Usage} when an output path is an input file (never
