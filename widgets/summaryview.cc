@@ -182,15 +182,14 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vec
                 .arg(QString::fromStdString(m.pickle->summary)));
     add(QStringLiteral("opened"), tr("Opened in"), tr("%1 ms (headers only)").arg(QLocale().toString(m.load_seconds * 1000, 'f', 1)));
     if (!in.errors.empty()) {
-        // The plan's typed errors, worded here (Inspection::errors is the core's English).
+        // The typed errors, worded here.
         QStringList errs;
-        for (const auto& lt : m.plan.tensors) {
-            if (lt.error.empty()) continue;
+        for (const auto& e : in.errors) {
             if (errs.size() == 8) {
                 errs << tr("… and %Ln more", nullptr, static_cast<int>(in.errors.size() - 8));
                 break;
             }
-            errs << QString::fromStdString(lt.name) + QStringLiteral(": ") + tensorErrorText(lt.error);
+            errs << QString::fromStdString(e.tensor) + QStringLiteral(": ") + tensorErrorText(e.error);
         }
         add(QStringLiteral("errors"), tr("Not convertible"), errs.join(QLatin1Char('\n')));
     }

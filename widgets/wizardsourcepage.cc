@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include <algorithm>
 
 namespace amn::ui {
 
@@ -32,11 +31,8 @@ WizardSourcePage::WizardSourcePage(ConvertWizard* wizard) : QWizardPage(wizard) 
                                              : tr("Scheme: %1").arg(schemes.join(QStringLiteral("; "))),
                            this));
     if (!in.errors.empty()) {
-        const auto first = std::find_if(m.plan.tensors.begin(), m.plan.tensors.end(),
-                                        [](const amn::LogicalTensor& lt) { return !lt.error.empty(); });
-        const QString example = first == m.plan.tensors.end()
-                                    ? QString::fromStdString(in.errors.front())
-                                    : QString::fromStdString(first->name) + QStringLiteral(": ") + tensorErrorText(first->error);
+        const auto& first = in.errors.front();
+        const QString example = QString::fromStdString(first.tensor) + QStringLiteral(": ") + tensorErrorText(first.error);
         auto* err = wrapLabel(tr("%Ln tensor(s) cannot be converted, for example:\n%1", nullptr, static_cast<int>(in.errors.size()))
                                   .arg(example),
                               this);

@@ -112,7 +112,9 @@ int inspect_model(const ModelArg& model, bool json) {
     model.relabel(cat);
     std::vector<std::string> warnings;  // r.warnings in amn's words
     for (const auto& n : r.warnings) warnings.push_back(notice_text(n));
-    for (auto* list : {&r.errors, &r.notes, &warnings})
+    std::vector<std::string> errors;  // r.errors in amn's words: "tensor: why"
+    for (const auto& e : r.errors) errors.push_back(e.tensor + ": " + e.error.message());
+    for (auto* list : {&errors, &r.notes, &warnings})
         for (auto& s : *list) s = model.relabel(s);
     std::vector<std::string> hf_notes;  // hf->warnings in amn's words
     if (hf) {
@@ -171,7 +173,7 @@ int inspect_model(const ModelArg& model, bool json) {
         for (const auto& [k, v] : cat.quantization_config) w.key(k).value(v);
         w.end_object();
         w.key("errors").begin_array();
-        for (const auto& e : r.errors) w.value(e);
+        for (const auto& e : errors) w.value(e);
         w.end_array();
         w.key("notes").begin_array();
         for (const auto& n : r.notes) w.value(n);
@@ -220,7 +222,7 @@ int inspect_model(const ModelArg& model, bool json) {
     } else if (hf) {
         std::printf("  GGUF          not possible: %s\n", printable(hf->error).c_str());
     }
-    for (const auto& e : r.errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
+    for (const auto& e : errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
     for (const auto& n : r.notes) std::printf("  note          %s\n", printable(n).c_str());
     for (const auto& n : warnings) std::printf("  warning       %s\n", printable(n).c_str());
     return kOk;

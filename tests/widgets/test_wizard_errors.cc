@@ -12,6 +12,9 @@
 // planFinished deliver it, and must name what the core found.
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
+#include "modelview.hpp"
+#include "schemetext.hpp"
+#include "summaryview.hpp"
 #include "widget_test_util.hpp"
 
 #include "anamnesis/error.hpp"
@@ -92,6 +95,30 @@ private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         amnInitWidgetResources();
+    }
+
+    // A tensor that cannot be converted: the core's typed error (Inspection::errors),
+    // worded by the app in the Overview and on the wizard's first page.
+    void unconvertibleTensorWorded() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("m.safetensors");
+        amn::test::RawTensor w{"F8_E4M3", {2, 2}, {0x38, 0x38, 0x38, 0x38}};  // FP8 without its scale
+        amn::test::write_safetensors_raw(path.toStdString(), {{"layer.weight", w}});
+        const auto model = loadModel(path);
+        const auto& in = model->inspection;
+        QCOMPARE(in.errors.size(), std::size_t(1));
+        QCOMPARE(in.errors[0].tensor, std::string("layer.weight"));
+        QVERIFY(!in.errors[0].error.empty());
+        const QString worded = QStringLiteral("layer.weight: ") + tensorErrorText(in.errors[0].error);
+        ModelView view(model);
+        view.resize(900, 600);
+        view.show();
+        QTRY_VERIFY(view.summary());
+        QCOMPARE(view.summary()->field("errors"), worded);
+        ConvertWizard wiz(model);
+        QString source;
+        for (auto* l : wiz.page(ConvertWizard::SourcePage)->findChildren<QLabel*>()) source += l->text();
+        QVERIFY2(source.contains(worded), qPrintable(source));
     }
 
     void planErrorAlreadyQuantized() {

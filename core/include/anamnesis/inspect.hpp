@@ -21,6 +21,13 @@ struct DTypeUse {
     std::uint64_t bytes = 0;    ///< stored bytes
 };
 
+/// A logical tensor that cannot be converted, and why (typed: each front
+/// end words it; TensorError::message() is the core's English).
+struct UnconvertibleTensor {
+    std::string tensor;  ///< the logical tensor's output name
+    TensorError error;   ///< never empty
+};
+
 struct Inspection {
     std::string format;                 ///< format_name()
     std::size_t shards = 0;
@@ -38,7 +45,7 @@ struct Inspection {
     double bits_per_weight = 0;         ///< quantized_stored_bytes × 8 / quantized_parameters (0 if none)
     std::vector<SchemeUse> schemes;
     std::vector<DTypeUse> dtypes;       ///< by stored dtype, largest first
-    std::vector<std::string> errors;    ///< "tensor: why" for unconvertible logical tensors
+    std::vector<UnconvertibleTensor> errors;  ///< in plan order
     std::vector<std::string> notes;
     /// Catalog::warnings then Plan::warnings: contradictions between the
     /// model's files, each naming what was believed.

@@ -44,7 +44,7 @@ Inspection inspect(const Catalog& cat, const Plan& plan) {
             r.quantized_stored_bytes += lt.stored_bytes;
             r.quantized_bf16_bytes += 2 * n;
         }
-        if (!lt.error.empty()) r.errors.push_back(lt.name + ": " + lt.error.message());
+        if (!lt.error.empty()) r.errors.push_back({lt.name, lt.error});
     }
     // Companions consumed without a logical tensor of their own (activation
     // scales) still count as quantization overhead.
