@@ -2172,6 +2172,61 @@ Nur die Kopfdaten werden geladen; es öffnet sich schreibgeschützt.</translatio
             <source>Warnings</source>
             <translation>Warnungen</translation>
         </message>
+        <message>
+            <source>PEFT adapter</source>
+            <translation>PEFT-Adapter</translation>
+        </message>
+        <message>
+            <source>PEFT %1</source>
+            <translation>PEFT %1</translation>
+        </message>
+        <message>
+            <source>, rank %1</source>
+            <translation>, Rang %1</translation>
+        </message>
+        <message>
+            <source>, alpha %1</source>
+            <translation>, Alpha %1</translation>
+        </message>
+        <message>
+            <source>, scale %1 (alpha/√r: rsLoRA)</source>
+            <translation>, Skalierung %1 (Alpha/√r: rsLoRA)</translation>
+        </message>
+        <message>
+            <source>, scale %1 (alpha/r)</source>
+            <translation>, Skalierung %1 (Alpha/r)</translation>
+        </message>
+        <message>
+            <source>, DoRA</source>
+            <translation>, DoRA</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln adapted module(s): %1</source>
+            <translation>
+                <numerusform>%Ln angepasstes Modul: %1</numerusform>
+                <numerusform>%Ln angepasste Module: %1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>no target modules named</source>
+            <translation>keine Zielmodule genannt</translation>
+        </message>
+        <message>
+            <source>base model %1</source>
+            <translation>Basismodell %1</translation>
+        </message>
+        <message>
+            <source>becomes a GGUF LoRA adapter with its base model's folder (amn convert … --to gguf --base BASE_DIR)</source>
+            <translation>wird mit dem Ordner seines Basismodells ein GGUF-LoRA-Adapter (amn convert … --to gguf --base BASE_DIR)</translation>
+        </message>
+        <message>
+            <source>no GGUF form: %1</source>
+            <translation>keine GGUF-Form: %1</translation>
+        </message>
+        <message>
+            <source>Adapter</source>
+            <translation>Adapter</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorDetail</name>

@@ -2170,6 +2170,61 @@ Only its headers are downloaded; it opens read-only.</source>
             <source>Warnings</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>PEFT adapter</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>PEFT %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, rank %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, alpha %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, scale %1 (alpha/√r: rsLoRA)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, scale %1 (alpha/r)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>, DoRA</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%Ln adapted module(s): %1</source>
+            <translation>
+                <numerusform>%Ln adapted module: %1</numerusform>
+                <numerusform>%Ln adapted modules: %1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>no target modules named</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>base model %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>becomes a GGUF LoRA adapter with its base model's folder (amn convert … --to gguf --base BASE_DIR)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no GGUF form: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Adapter</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::TensorDetail</name>

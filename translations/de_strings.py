@@ -619,6 +619,21 @@ DE.update({
     (X, "Note: %1"): "Hinweis: %1",
     (S, "GGUF"): "GGUF",
     (S, "reading the tokenizer…"): "Tokenizer wird gelesen …",
+    # A PEFT adapter folder (widgets/summaryview.cc adapterText).
+    (S, "Adapter"): "Adapter",
+    (S, "PEFT adapter"): "PEFT-Adapter",
+    (S, "PEFT %1"): "PEFT %1",
+    (S, ", rank %1"): ", Rang %1",
+    (S, ", alpha %1"): ", Alpha %1",
+    (S, ", scale %1 (alpha/√r: rsLoRA)"): ", Skalierung %1 (Alpha/√r: rsLoRA)",
+    (S, ", scale %1 (alpha/r)"): ", Skalierung %1 (Alpha/r)",
+    (S, ", DoRA"): ", DoRA",
+    (S, "%Ln adapted module(s): %1"): ["%Ln angepasstes Modul: %1", "%Ln angepasste Module: %1"],
+    (S, "no target modules named"): "keine Zielmodule genannt",
+    (S, "base model %1"): "Basismodell %1",
+    (S, "becomes a GGUF LoRA adapter with its base model's folder (amn convert … --to gguf --base BASE_DIR)"):
+        "wird mit dem Ordner seines Basismodells ein GGUF-LoRA-Adapter (amn convert … --to gguf --base BASE_DIR)",
+    (S, "no GGUF form: %1"): "keine GGUF-Form: %1",
 })
 
 from de_strings_reasons import REASONS  # noqa: E402  (why a tensor got its type: the plan tooltips)

@@ -43,6 +43,7 @@ ModelPtr loadModel(const QString& path, const std::atomic<bool>* cancel) {
         for (auto s : m->plan.tensors[i].sources)
             if (s < m->owner.size() && m->owner[s] < 0) m->owner[s] = static_cast<int>(i);
     m->tree = TensorTree::build(*m);
+    if (!m->remote) m->adapter = amn::describe_lora_adapter(m->catalog);  // reads adapter_config.json
     if (!m->remote && (m->catalog.format == amn::Format::Pth || m->catalog.format == amn::Format::Npy || m->catalog.format == amn::Format::Npz)) {
         try {
             m->pickle = amn::scan_pickles(m->catalog.path);

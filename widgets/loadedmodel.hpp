@@ -4,6 +4,7 @@
 // per-layer Lethe figures, built once on a worker thread and then shared
 // read-only (std::shared_ptr<const LoadedModel>) by every view and job.
 
+#include "anamnesis/lora_adapter.hpp"
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/inspect.hpp"
 #include "anamnesis/plan.hpp"
@@ -33,6 +34,8 @@ struct LoadedModel {
     /// Pickle scan verdict (PyTorch .pth, NPY/NPZ): every global the pickles
     /// reference, judged without running anything. Empty for other formats.
     std::optional<amn::PickleScan> pickle;
+    /// A PEFT adapter folder's facts (rank, alpha, targets, GGUF form); empty otherwise.
+    std::optional<amn::LoraAdapterInfo> adapter;
     std::shared_ptr<const TensorTree> tree;  ///< grouped-name index for the tree model
     double load_seconds = 0;
     QString display_name;         ///< modelDisplayName(), computed by loadModel() on the worker

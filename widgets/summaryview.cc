@@ -29,6 +29,29 @@ QString percentText(quint64 part, quint64 whole) {
                  : QString();
 }
 
+
+// A PEFT adapter folder: what it adapts, how strongly, what it becomes (amn inspect's facts).
+QString adapterText(const amn::LoraAdapterInfo& a) {
+    const QLocale loc;
+    QStringList lines;
+    QString head = a.peft_type.empty() ? SummaryView::tr("PEFT adapter") : SummaryView::tr("PEFT %1").arg(QString::fromStdString(a.peft_type));
+    if (a.r) head += SummaryView::tr(", rank %1").arg(loc.toString(static_cast<qulonglong>(*a.r)));
+    if (a.lora_alpha) head += SummaryView::tr(", alpha %1").arg(loc.toString(*a.lora_alpha, 'g', 6));
+    if (const auto sc = a.scale())
+        head += (a.use_rslora ? SummaryView::tr(", scale %1 (alpha/√r: rsLoRA)") : SummaryView::tr(", scale %1 (alpha/r)")).arg(loc.toString(*sc, 'g', 6));
+    if (a.use_dora) head += SummaryView::tr(", DoRA");
+    lines << head;
+    QStringList targets;
+    for (const auto& t : a.target_modules) targets << QString::fromStdString(t);
+    lines << SummaryView::tr("%Ln adapted module(s): %1", nullptr, static_cast<int>(a.adapted_modules))
+                 .arg(targets.isEmpty() ? SummaryView::tr("no target modules named") : targets.join(QStringLiteral(", ")));
+    if (!a.base_model.empty()) lines << SummaryView::tr("base model %1").arg(QString::fromStdString(a.base_model));
+    lines << (a.gguf_refusal.empty()
+                  ? SummaryView::tr("becomes a GGUF LoRA adapter with its base model's folder (amn convert … --to gguf --base BASE_DIR)")
+                  : SummaryView::tr("no GGUF form: %1").arg(QString::fromStdString(a.gguf_refusal)));
+    return lines.join(QLatin1Char('\n'));
+}
+
 }  // namespace
 
 std::vector<BreakdownChart::Row> summaryBreakdownRows(const LoadedModel& m) {
@@ -176,6 +199,7 @@ SummaryView::SummaryView(ModelPtr model, QWidget* parent, std::optional<std::vec
                      percentText(in.lethe_took(), in.quantized_bf16_bytes), QLocale().toString(in.bits_per_weight, 'f', 2)));
     else
         add(QStringLiteral("lethe"), tr("Lethe took"), tr("nothing: no tensor is quantized"));
+    if (m.adapter) add(QStringLiteral("adapter"), tr("Adapter"), adapterText(*m.adapter));
     if (m.pickle)
         add(QStringLiteral("pickle"), tr("Pickle scan"),
             tr("%1 (%Ln global(s) referenced, nothing executed)", nullptr, static_cast<int>(m.pickle->globals.size()))

@@ -4,6 +4,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/forget_gguf.hpp"
+#include "anamnesis/lora_adapter.hpp"
 #include "anamnesis/plan.hpp"
 #include "anamnesis/remote.hpp"
 
@@ -130,6 +131,14 @@ void print_onnx_facts(const Catalog& cat, const Plan& plan);
 /// The same as `"onnx"` (the container facts, values as text) and
 /// `"onnx_weights"` ([{name, shape, from, scheme}]) members of a JSON object.
 void write_onnx_json(amn::JsonWriter& w, const Catalog& cat, const Plan& plan);
+
+/// PEFT adapter facts for `amn inspect` (adapter_facts.cc, lora_adapter.hpp):
+/// the adapter type, rank, alpha and PEFT's scale, the targets, the base
+/// model, and the GGUF adapter it becomes (`amn convert MODEL --to gguf
+/// --base BASE_DIR`) or why not; two-space indented.
+void print_adapter_facts(const LoraAdapterInfo& a);
+/// The same as an `"adapter"` member of a JSON object.
+void write_adapter_json(amn::JsonWriter& w, const LoraAdapterInfo& a);
 
 /// Role of stored tensor `i` in words ("quantized", "scale", "companion", "passthrough", "unsupported").
 std::string role_text(const Plan& plan, std::size_t i);

@@ -108,6 +108,8 @@ int inspect_model(const ModelArg& model, bool json) {
         hf = describe_hf_gguf(cat);
         if (hf->hf_architecture.empty()) hf.reset();  // config.json of a slice or adapter, not a model
     }
+    // A PEFT adapter folder: rank, alpha, targets, and whether it becomes a GGUF adapter.
+    const std::optional<LoraAdapterInfo> adapter = describe_lora_adapter(cat);
     // A remote model: its URLs where the mirror's paths are (everything read by now).
     model.relabel(cat);
     std::vector<std::string> warnings;  // r.warnings in amn's words
@@ -169,6 +171,7 @@ int inspect_model(const ModelArg& model, bool json) {
             for (const auto& s : hf_notes) w.value(s);
             w.end_array().end_object();
         }
+        if (adapter) write_adapter_json(w, *adapter);
         w.key("quantization_config").begin_object();
         for (const auto& [k, v] : cat.quantization_config) w.key(k).value(v);
         w.end_object();
@@ -222,6 +225,7 @@ int inspect_model(const ModelArg& model, bool json) {
     } else if (hf) {
         std::printf("  GGUF          not possible: %s\n", printable(hf->error).c_str());
     }
+    if (adapter) print_adapter_facts(*adapter);
     for (const auto& e : errors) std::printf("  cannot convert  %s\n", printable(e).c_str());
     for (const auto& n : r.notes) std::printf("  note          %s\n", printable(n).c_str());
     for (const auto& n : warnings) std::printf("  warning       %s\n", printable(n).c_str());

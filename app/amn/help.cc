@@ -79,7 +79,9 @@ void print_help(std::FILE* out, std::string_view verb) {
         std::fputs(
             "usage: amn inspect MODEL [--json] [--scan]      (alias: info)\n\n"
             "Summarise a model: format, quantization scheme(s) in words, tensor counts by\n"
-            "role, size now and as BF16, and what Lethe took (bytes quantization saved).\n\n"
+            "role, size now and as BF16, and what Lethe took (bytes quantization saved).\n"
+            "A PEFT adapter folder (adapter_config.json): rank, alpha and scale, the target\n"
+            "modules, the base model, and the GGUF adapter it becomes (or why not).\n\n"
             "MODEL  as for amn parse: a local file or folder, an https:// URL, or\n"
             "       hf://ORG/REPO[@REVISION][/PATH] (headers only travel: HTTP range\n"
             "       requests; HF_ENDPOINT, HF_TOKEN or the token file, HF_HUB_DOWNLOAD_TIMEOUT,\n"

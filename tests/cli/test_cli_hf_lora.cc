@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -45,6 +46,30 @@ QJsonObject reference_cases() {
 
 // The files of `dir` (names), for "nothing written".
 QStringList files_in(const QString& dir) { return QDir(dir).entryList(QDir::Files | QDir::NoDotAndDotDot); }
+
+// The tensors (name → shape) of an adapter folder: the safetensors header
+// read here, or (adapter_model.bin) the names `amn parse --json` lists.
+QMap<QString, QList<qint64>> adapter_tensors(const QString& dir) {
+    QMap<QString, QList<qint64>> out;
+    QJsonArray list;
+    QFile st(dir + "/adapter_model.safetensors");
+    if (st.open(QIODevice::ReadOnly)) {
+        const QByteArray len = st.read(8);
+        quint64 n = 0;
+        for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(len[i]);
+        const QJsonObject h = QJsonDocument::fromJson(st.read(static_cast<qint64>(n))).object();
+        for (auto it = h.begin(); it != h.end(); ++it)
+            if (it.key() != "__metadata__") list.append(QJsonObject{{"name", it.key()}, {"shape", it.value().toObject().value("shape")}});
+    } else {
+        list = QJsonDocument::fromJson(run_amn({"parse", "--json", dir}).out.toUtf8()).object().value("tensors").toArray();
+    }
+    for (const auto& v : list) {
+        QList<qint64> shape;
+        for (const auto& d : v.toObject().value("shape").toArray()) shape << d.toInteger();
+        out.insert(v.toObject().value("name").toString(), shape);
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -164,6 +189,81 @@ private slots:
                            {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/lora_merge_check.py", src, b, merged,
                             m + "/" + adapter, hv.at(0), hv.at(1)});
         QVERIFY2(c.exit_code == 0 && c.out.contains("ok "), qPrintable(c.out + c.err));
+    }
+
+    // amn inspect of an adapter folder: the config's rank, alpha, scale, targets and base, the
+    // pairs of the weights, and whether it becomes a GGUF adapter — against adapter_config.json
+    // and the tensor names read here.
+    void inspectAdapter_data() {
+        QTest::addColumn<QString>("adapter");
+        QTest::addColumn<QString>("refusal");  // "" = converts
+        const QJsonObject cases = reference_cases();
+        for (auto c = cases.begin(); c != cases.end(); ++c) QTest::newRow(qPrintable(c.key())) << c.key() << "";
+        QTest::newRow("DoRA") << "bad/dora" << "use_dora is true";
+        QTest::newRow("prefix tuning") << "bad/prefix-tuning" << "peft_type is \"PREFIX_TUNING\"";
+        QTest::newRow("alpha_pattern") << "bad/alpha-pattern" << "alpha_pattern is not empty";
+        QTest::newRow("no lora_alpha") << "bad/no-alpha" << "no key 'lora_alpha'";
+        QTest::newRow("lora_A alone") << "bad/lonely-lora-a" << "";  // refused by the weights, at convert
+    }
+    void inspectAdapter() {
+        QFETCH(QString, adapter);
+        QFETCH(QString, refusal);
+        const QString m = adapters();
+        QVERIFY2(!m.isEmpty(), "tests/core/hf_lora_models.py --inputs-only failed");
+        const QString dir = m + "/" + adapter;
+        QFile cf(dir + "/adapter_config.json");
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        const QJsonObject cfg = QJsonDocument::fromJson(cf.readAll()).object();
+        const auto r = run_amn({"inspect", "--json", dir});
+        QCOMPARE(r.exit_code, 0);
+        const QJsonObject a = QJsonDocument::fromJson(r.out.toUtf8()).object().value("adapter").toObject();
+        QVERIFY2(!a.isEmpty(), qPrintable(r.out));
+        QCOMPARE(a.value("peft_type").toString(), cfg.value("peft_type").toString());
+        QCOMPARE(a.value("base_model").toString(), cfg.value("base_model_name_or_path").toString());
+        QCOMPARE(a.value("r").toInteger(), cfg.value("r").toInteger());
+        QCOMPARE(a.value("lora_alpha").isNull(), !cfg.contains("lora_alpha"));
+        if (cfg.contains("lora_alpha")) {
+            QCOMPARE(a.value("lora_alpha").toDouble(), cfg.value("lora_alpha").toDouble());
+            QCOMPARE(a.value("scale").toDouble(), cfg.value("lora_alpha").toDouble() / cfg.value("r").toDouble());
+        }
+        QCOMPARE(a.value("use_dora").toBool(), cfg.value("use_dora").toBool());
+        QCOMPARE(a.value("alpha_pattern").toInteger(), qint64(cfg.value("alpha_pattern").toObject().size()));
+        QCOMPARE(a.value("target_modules").toArray(), cfg.value("target_modules").isString()
+                                                          ? QJsonArray{cfg.value("target_modules")}
+                                                          : cfg.value("target_modules").toArray());
+        // The weights: a module is adapted when both its A and its B are there; A's rows are its rank.
+        QMap<QString, int> halves;
+        QMap<QString, qint64> rank;
+        int members = 0;
+        const auto tensors = adapter_tensors(dir);
+        for (auto t = tensors.begin(); t != tensors.end(); ++t) {
+            static const QRegularExpression pair(R"(^(.*)\.lora_(embedding_)?([AB])(\.|$))");
+            const auto mt = pair.match(t.key());
+            if (!mt.hasMatch()) continue;
+            ++members;
+            ++halves[mt.captured(1)];
+            if (mt.captured(3) == "A") rank[mt.captured(1)] = t.value().value(0);
+        }
+        qint64 pairs = 0, lo = 0, hi = 0;
+        for (auto h = halves.begin(); h != halves.end(); ++h) {
+            if (h.value() != 2) continue;
+            const qint64 k = rank.value(h.key());
+            lo = pairs ? std::min(lo, k) : k;
+            hi = std::max(hi, k);
+            ++pairs;
+        }
+        QVERIFY(pairs > 0);
+        QCOMPARE(a.value("adapted_modules").toInteger(), pairs);
+        QCOMPARE(a.value("whole_tensors").toInteger(), qint64(tensors.size() - members));
+        QCOMPARE(a.value("min_rank").toInteger(), lo);
+        QCOMPARE(a.value("max_rank").toInteger(), hi);
+        if (refusal.isEmpty()) QCOMPARE(a.value("gguf_refusal").toString(), QString());
+        else QVERIFY2(a.value("gguf_refusal").toString().contains(refusal), qPrintable(a.value("gguf_refusal").toString()));
+        // The human form says the same.
+        const auto h = run_amn({"inspect", dir});
+        QVERIFY2(h.out.contains(QString("  adapter       PEFT %1, rank %2").arg(cfg.value("peft_type").toString()).arg(cfg.value("r").toInteger())),
+                 qPrintable(h.out));
+        QVERIFY2(h.out.contains(refusal.isEmpty() ? QString("--to gguf --base BASE_DIR") : "GGUF          not possible: "), qPrintable(h.out));
     }
 
     // Bad input: exit 1, one line naming the cause, nothing written.

@@ -47,7 +47,7 @@ PUBLIC = {
     "plan": "plan", "gguf_ftype": "plan", "repack": "plan", "gguf_split_options": "plan", "hf_layout": "plan",
     "executor": "exec",
     "npy_writer": "sink", "output_paths": "sink",
-    "remember": "jobs", "forget_gguf": "jobs", "forget_st": "jobs", "gguf_split": "jobs", "hf_to_gguf": "jobs", "lora_to_gguf": "jobs",
+    "remember": "jobs", "forget_gguf": "jobs", "forget_st": "jobs", "gguf_split": "jobs", "hf_to_gguf": "jobs", "lora_to_gguf": "jobs", "lora_adapter": "jobs",
     "inspect": "jobs", "round_trip_estimate": "jobs", "value_stats": "jobs",
     "lethe_layers": "jobs", "remember_size": "jobs",
 }

@@ -231,9 +231,11 @@ std::string resolve_directory(const std::string& dir) {
         const std::string name = e.path().filename().string();
         if (name.ends_with(".safetensors.index.json")) index.push_back(e.path().string());
         else if (name.ends_with(".safetensors")) st.push_back(e.path().string());
-        // transformers' PyTorch weights (save_pretrained without safetensors).
+        // transformers' PyTorch weights (save_pretrained without safetensors),
+        // and PEFT's (an adapter saved with safe_serialization=False).
         else if (name == "pytorch_model.bin.index.json") bin_index.push_back(e.path().string());
-        else if (name.starts_with("pytorch_model") && name.ends_with(".bin")) bins.push_back(e.path().string());
+        else if ((name.starts_with("pytorch_model") && name.ends_with(".bin")) || name == "adapter_model.bin")
+            bins.push_back(e.path().string());
         else if (name.ends_with(".gguf") || name.ends_with(".npz") || name.ends_with(".npy") ||
                  name.ends_with(".pth") || name.ends_with(".pt") || name.ends_with(".onnx"))
             other.push_back(e.path().string());
@@ -247,7 +249,7 @@ std::string resolve_directory(const std::string& dir) {
     if (other.empty() && bin_index.size() == 1) return bin_index[0];
     if (other.empty() && bins.size() == 1) return bins[0];
     if (other.empty() && bins.size() > 1)
-        throw Error(ErrorCode::Malformed, "several pytorch_model*.bin files and no pytorch_model.bin.index.json", dir);
+        throw Error(ErrorCode::Malformed, "several .bin weight files and no pytorch_model.bin.index.json (" + names_of(bins) + ")", dir);
     if (other.size() == 1) return other[0];
     // Every part of one split GGUF (NAME-%05d-of-%05d.gguf, one prefix and
     // count, nothing else): the set, opened from its first part.
@@ -263,7 +265,7 @@ std::string resolve_directory(const std::string& dir) {
         if (one_set) return other[0];
     }
     if (other.size() > 1) throw Error(ErrorCode::Malformed, "several model files: open one of them (" + names_of(other) + ")", dir);
-    throw Error(ErrorCode::Malformed, "no model file (.safetensors, index.json, .gguf, .npz, .npy, .pth, .onnx) in this folder", dir);
+    throw Error(ErrorCode::Malformed, "no model file (.safetensors, index.json, .gguf, .npz, .npy, .pth, .bin, .onnx) in this folder", dir);
 }
 
 }  // namespace
