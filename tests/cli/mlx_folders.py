@@ -404,7 +404,23 @@ def hf_case_llama_mixed(H=64, L=1, FF=128, V=256):
     return cfg, t
 
 
-HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed}
+def hf_case_llama_layers(H=64, L=10, FF=128, V=256):
+    """Dense llama of 10 layers, F16 (mlx_lm.convert's mixed recipes: layers 0, 3, 6, 8, 9 get the high bits)."""
+    cfg = {"architectures": ["LlamaForCausalLM"], "hidden_size": H, "intermediate_size": FF, "model_type": "llama",
+           "num_attention_heads": 4, "num_hidden_layers": L, "num_key_value_heads": 2, "rms_norm_eps": 1e-05,
+           "rope_theta": 10000.0, "tie_word_embeddings": False, "torch_dtype": "float16", "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.k_proj.weight": (32, H),
+                  p + "self_attn.v_proj.weight": (32, H), p + "self_attn.o_proj.weight": (H, H),
+                  p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+    return cfg, {k: (v, "F16") for k, v in t.items()}
+
+
+HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed,
+            "llama-10-layers-f16": hf_case_llama_layers}
 
 
 def make_hf_case(root: Path, name: str):

@@ -396,14 +396,15 @@ private slots:
     }
 
     // MoE experts stacked into switch_mlp, qwen3_moe routers 8-bit g64, the
-    // dtype cast to torch_dtype / --dtype: the files the real mlx_lm.convert
+    // dtype cast to torch_dtype / --dtype, --quant-predicate's mixed recipes
+    // (each on a 10-layer llama and qwen3_moe): the files the real mlx_lm.convert
     // writes (tests/cli/data/mlx_convert_moe_reference.json), byte for byte.
     void forgetToMlxMoeAndCast_data() {
         QTest::addColumn<QJsonObject>("c");
         QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_moe_reference.json");
         if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_convert_moe_reference.json");
         const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        if (cases.size() != 11) qFatal("mlx_convert_moe_reference.json: %d cases, expected 11", int(cases.size()));
+        if (cases.size() != 19) qFatal("mlx_convert_moe_reference.json: %d cases, expected 19", int(cases.size()));
         for (const auto& cv : cases) {
             const QJsonObject c = cv.toObject();
             QStringList amn;
@@ -476,6 +477,9 @@ private slots:
         QTest::newRow("nvfp4 group 32") << QStringList{"--to", "mlx:nvfp4", "--group-size", "32"} << "group size of 16";
         QTest::newRow("--dtype int8") << QStringList{"--to", "mlx", "--dtype", "int8"} << "float16, bfloat16 or float32";
         QTest::newRow("--dtype for bnb-nf4") << QStringList{"--to", "bnb-nf4", "--dtype", "float16"} << "--dtype applies to --to mlx only";
+        QTest::newRow("recipe unknown") << QStringList{"--to", "mlx", "--quant-predicate", "mixed_2_4"} << "mixed_2_6, mixed_3_4, mixed_3_6 or mixed_4_6";
+        QTest::newRow("recipe mxfp4") << QStringList{"--to", "mlx:mxfp4", "--quant-predicate", "mixed_3_6"} << "affine quantization only";
+        QTest::newRow("recipe for bnb-nf4") << QStringList{"--to", "bnb-nf4", "--quant-predicate", "mixed_3_6"} << "--quant-predicate applies to --to mlx only";
     }
     void forgetToMlxRefuses() {
         SKIP_WITHOUT_MLX(dir);
