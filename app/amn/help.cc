@@ -280,6 +280,9 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                Conv1D orientation, config.json from the GGUF key/values;\n"
             "                default output: a folder <stem>-bf16/ that transformers can load\n"
             "                (--layout gguf, the default, keeps the GGUF names and values)\n"
+            "                MLX (mlx-lm) input: MoE switch_mlp stacks split back into the\n"
+            "                Hugging Face experts mlx-lm stacked (mixtral experts.N.w1/w2/w3,\n"
+            "                qwen2_moe/qwen3_moe experts.N.*_proj); the rest as remember writes it\n"
             "  --force       replace existing output files\n"
             "  --threads N   worker threads (default: all cores)\n"
             "  --quiet       no progress or summary\n",

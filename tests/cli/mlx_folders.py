@@ -469,7 +469,48 @@ def unstack(src: Path, dst: Path):
             shutil.copy(f, dst / f.name)
 
 
+def stack(src: Path, dst: Path):
+    """The folder `mlx_lm.convert` without -q writes for a qwen2_moe / qwen3_moe
+    folder whose tensors are already in its torch_dtype (or --dtype): the
+    experts `mlp.experts.E.<proj>.weight` stacked into `mlp.switch_mlp.<proj>.weight`
+    [E, out, in] (sanitize's mx.stack), the rest as stored, metadata format mlx,
+    config.json as it was. Its tensors, not its bytes (MLX's data order), are mlx-lm's."""
+    import re
+    import shutil
+    dst.mkdir(parents=True, exist_ok=True)
+    tensors = {}
+    for f in sorted(src.glob("*.safetensors")):
+        tensors.update(read_st(f))
+    out, groups = {}, {}
+    for k, t in tensors.items():
+        m = re.fullmatch(r"(model\.layers\.\d+\.mlp)\.experts\.(\d+)\.(\w+)\.weight", k)
+        if m:
+            groups.setdefault(f"{m[1]}.switch_mlp.{m[3]}.weight", {})[int(m[2])] = t
+        else:
+            out[k] = t
+    for k, g in groups.items():
+        parts = [g[e] for e in range(len(g))]
+        out[k] = Tensor(parts[0].dtype, [len(parts)] + list(parts[0].shape), b"".join(p.raw for p in parts))
+    write_st(dst / "model.safetensors", dict(sorted(out.items())), {"format": "mlx"})
+    shutil.copy(src / "config.json", dst / "config.json")
+
+
+def digest(folder: Path) -> dict:
+    """name → [dtype, shape, sha256 of the bytes] of every tensor of the folder's *.safetensors."""
+    import hashlib
+    tensors = {}
+    for f in sorted(folder.glob("*.safetensors")):
+        tensors.update(read_st(f))
+    return {k: [t.dtype, list(t.shape), hashlib.sha256(t.raw).hexdigest()] for k, t in sorted(tensors.items())}
+
+
 def main():
+    if sys.argv[1] == "--stack":
+        stack(Path(sys.argv[2]), Path(sys.argv[3]))
+        return
+    if sys.argv[1] == "--digest":
+        print(json.dumps(digest(Path(sys.argv[2])), indent=1))
+        return
     if sys.argv[1] == "--unstack":
         unstack(Path(sys.argv[2]), Path(sys.argv[3]))
         return

@@ -157,6 +157,27 @@ QString differs_from_recorded(const QString& out, const QJsonObject& files) {
     return {};
 }
 
+// tests/cli/mlx_folders.py `args` (a helper mode); its stdout as JSON, or an empty object when it failed.
+QJsonObject mlx_folders_json(const QStringList& args) {
+    const auto r = run(QString::fromStdString(amn::test::python()),
+                       QStringList{QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py"} + args);
+    if (r.exit_code != 0) {
+        qWarning().noquote() << r.err;
+        return {};
+    }
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
+// Names of `a` and `b` that differ ([dtype, shape, sha256] or present in one only), at most 5.
+QString digest_diff(const QJsonObject& a, const QJsonObject& b) {
+    QStringList bad;
+    QStringList keys = a.keys() + b.keys();
+    keys.removeDuplicates();
+    for (const auto& k : keys)
+        if (a.value(k) != b.value(k)) bad << k;
+    return bad.isEmpty() ? QString() : QString::number(bad.size()) + " tensor(s) differ: " + bad.mid(0, 5).join(", ");
+}
+
 }  // namespace
 
 class TestCliMlx : public QObject {
@@ -433,6 +454,64 @@ private slots:
         QCOMPARE(c["files"].toObject().size(), 3);
         const QString diff = differs_from_recorded(out, c["files"].toObject());
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    // remember MLX_DIR --layout hf: the switch_mlp stacks of a folder the real
+    // mlx_lm.convert made from a tiny MoE folder back under the Hugging Face
+    // expert names (tests/cli/data/mlx_remember_hf_reference.json). Quantized:
+    // the folder amn forget writes (its model.safetensors = mlx_lm's, sha256),
+    // every tensor as mx.dequantize gives it, cut per expert. Unquantized: the
+    // stacked folder (its tensors = mlx_lm's), back to the original folder's
+    // tensors byte for byte.
+    void rememberHfLayout_data() {
+        QTest::addColumn<QJsonObject>("c");
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_remember_hf_reference.json");
+        if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_remember_hf_reference.json");
+        const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
+        if (cases.size() != 5) qFatal("mlx_remember_hf_reference.json: %d cases, expected 5", int(cases.size()));
+        for (const auto& cv : cases) {
+            const QJsonObject c = cv.toObject();
+            QStringList conv;
+            for (const auto& a : c["mlx_lm_convert"].toArray()) conv << a.toString();
+            QTest::newRow(qPrintable(c["input"].toString() + " " + conv.join(' '))) << c;
+        }
+    }
+    void rememberHfLayout() {
+        QFETCH(QJsonObject, c);
+        const QString input = c["input"].toString();
+        QString in;
+        if (input.startsWith("fixture:")) {
+            SKIP_WITHOUT_MLX(dir);
+            in = dir + "/../hf-gguf/inputs/" + input.mid(8);
+        } else {
+            const QString root = hf_folders();
+            QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
+            in = root + "/" + input.mid(3);
+        }
+        QTemporaryDir tmp;
+        const QString mlx = tmp.filePath("mlx"), hf = tmp.filePath("hf");
+        if (c.contains("amn")) {
+            QStringList args{"forget", in};
+            for (const auto& a : c["amn"].toArray()) args << a.toString();
+            const auto r = run_amn(args << "-o" << mlx << "-q");
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            const QString diff = differs_from_recorded(mlx, QJsonObject{{"model.safetensors", c["model_sha256"]}});
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        } else {
+            QVERIFY(!mlx_folders_json({"--stack", in, mlx}).isEmpty() || QFileInfo::exists(mlx + "/model.safetensors"));
+            const QString diff = digest_diff(mlx_folders_json({"--digest", mlx}), c["mlx_tensors"].toObject());
+            QVERIFY2(diff.isEmpty(), qPrintable("the stacked folder is not mlx_lm.convert's: " + diff));
+        }
+        const auto r = run_amn({"remember", mlx, "--layout", "hf", "-o", hf, "-q"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QJsonObject got = mlx_folders_json({"--digest", hf}), original = mlx_folders_json({"--digest", in});
+        QVERIFY(!got.isEmpty() && !original.isEmpty());
+        // The Hugging Face names of the original folder, no more, no fewer.
+        QCOMPARE(got.keys(), original.keys());
+        const QString diff = digest_diff(got, c.contains("amn") ? c["hf_tensors"].toObject() : original);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        const QJsonObject cfg = json_file(hf + "/config.json");
+        QVERIFY(!cfg.contains("quantization") && !cfg.contains("quantization_config"));
     }
 
     // A model mlx-lm has no model file for, or whose experts amn does not
