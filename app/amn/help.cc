@@ -235,7 +235,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                            last eighth of the layers and every third between, 6 bits (4 for\n"
             "                            mixed_3_4), the rest 2, 3 or 4; a quantization entry per module\n"
             "      MoE experts stacked into switch_mlp [experts, out, in] (mixtral, qwen2_moe,\n"
-            "      qwen3_moe: mlx-lm's sanitize); qwen3_moe routers 8-bit group 64 (its predicate);\n"
+            "      qwen3_moe, olmoe: mlx-lm's sanitize); qwen3_moe routers 8-bit group 64 (its predicate);\n"
             "      a model_type mlx-lm has no model for, or other MoE experts, is an error\n"
             "  mlx:mxfp4, mlx:nvfp4,     MLX's fp modes (mlx_lm.convert's q-mode): E2M1 codes with an\n"
             "  mlx:mxfp8                 E8M0 scale per 32 / an E4M3 scale per 16, E4M3 codes with an\n"
@@ -282,7 +282,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                (--layout gguf, the default, keeps the GGUF names and values)\n"
             "                MLX (mlx-lm) input: MoE switch_mlp stacks split back into the\n"
             "                Hugging Face experts mlx-lm stacked (mixtral experts.N.w1/w2/w3,\n"
-            "                qwen2_moe/qwen3_moe experts.N.*_proj); the rest as remember writes it\n"
+            "                qwen2_moe/qwen3_moe/olmoe experts.N.*_proj); the rest as remember writes it\n"
             "  --force       replace existing output files\n"
             "  --threads N   worker threads (default: all cores)\n"
             "  --quiet       no progress or summary\n",

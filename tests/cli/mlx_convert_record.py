@@ -40,6 +40,9 @@ CASES = [
     ("hf:qwen3_moe-f32", ["--to", "mlx", "--quant-predicate", "mixed_3_4"]),
     ("hf:qwen3_moe-f32", ["--to", "mlx", "--quant-predicate", "mixed_3_6"]),
     ("hf:qwen3_moe-f32", ["--to", "mlx:8", "--quant-predicate", "mixed_4_6", "--dtype", "float16"]),
+    # olmoe: experts stacked as qwen's (olmoe.py sanitize), q/k norms in its attention.
+    ("hf:olmoe-bf16", ["--to", "mlx"]),
+    ("hf:olmoe-bf16", ["--to", "mlx:6", "--group-size", "32", "--dtype", "float32"]),
 ]
 
 

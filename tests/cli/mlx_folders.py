@@ -419,8 +419,28 @@ def hf_case_llama_layers(H=64, L=10, FF=128, V=256):
     return cfg, {k: (v, "F16") for k, v in t.items()}
 
 
+def hf_case_olmoe(H=64, L=2, E=4, F=64, V=256):
+    """OLMoE (OlmoeForCausalLM): q/k norms over all heads, experts mlp.experts.E.*_proj, untied, stored BF16."""
+    cfg = {"architectures": ["OlmoeForCausalLM"], "attention_bias": False, "clip_qkv": None, "hidden_size": H,
+           "intermediate_size": F, "max_position_embeddings": 4096, "model_type": "olmoe", "norm_topk_prob": False,
+           "num_attention_heads": 4, "num_experts": E, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": 4, "rms_norm_eps": 1e-05, "rope_theta": 10000.0, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.k_proj.weight": (H, H),
+                  p + "self_attn.v_proj.weight": (H, H), p + "self_attn.o_proj.weight": (H, H),
+                  p + "self_attn.q_norm.weight": (H,), p + "self_attn.k_norm.weight": (H,), p + "mlp.gate.weight": (E, H)})
+        for x in range(E):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (F, H), q + "up_proj.weight": (F, H), q + "down_proj.weight": (H, F)})
+    return cfg, {k: (v, "BF16") for k, v in t.items()}
+
+
 HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed,
-            "llama-10-layers-f16": hf_case_llama_layers}
+            "llama-10-layers-f16": hf_case_llama_layers, "olmoe-bf16": hf_case_olmoe}
 
 
 def make_hf_case(root: Path, name: str):

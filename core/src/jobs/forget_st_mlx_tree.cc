@@ -43,11 +43,11 @@ const StackRule* stack_rule(const std::string& model_type) {
     // mixtral.py sanitize: w1 → gate_proj, w2 → down_proj, w3 → up_proj.
     static const StackRule kMixtral{"block_sparse_moe.experts.", "block_sparse_moe.switch_mlp.",
                                     {{"w1", "gate_proj"}, {"w2", "down_proj"}, {"w3", "up_proj"}}};
-    // qwen2_moe.py / qwen3_moe.py sanitize: names kept.
+    // qwen2_moe.py / qwen3_moe.py / olmoe.py sanitize: names kept.
     static const StackRule kQwen{"mlp.experts.", "mlp.switch_mlp.",
                                  {{"gate_proj", "gate_proj"}, {"up_proj", "up_proj"}, {"down_proj", "down_proj"}}};
     if (model_type == "mixtral") return &kMixtral;
-    if (model_type == "qwen2_moe" || model_type == "qwen3_moe") return &kQwen;
+    if (model_type == "qwen2_moe" || model_type == "qwen3_moe" || model_type == "olmoe") return &kQwen;
     return nullptr;
 }
 
@@ -102,7 +102,7 @@ std::string mlx_refuse_model(const std::string& model_type, const Plan& plan) {
         const auto at = lt.name.find(".experts.");
         if (at != std::string::npos && at + 9 < lt.name.size() && lt.name[at + 9] >= '0' && lt.name[at + 9] <= '9')
             return "mlx-lm's " + model_type + " model stacks its experts (" + lt.name +
-                   ") in its own way; amn stacks them for mixtral, qwen2_moe and qwen3_moe only";
+                   ") in its own way; amn stacks them for mixtral, qwen2_moe, qwen3_moe and olmoe only";
     }
     return {};
 }
@@ -219,6 +219,7 @@ std::string mlx_tree_order_key(const std::string& model_type, const std::string&
     // qwen2.py, qwen3.py: self_attn, mlp, the two norms; qwen3_moe.py: the
     // norms before mlp; mixtral.py: block_sparse_moe (gate, switch_mlp);
     // qwen2_moe.py: mlp (gate, switch_mlp, shared_expert, shared_expert_gate);
+    // olmoe.py: self_attn (q, k, v, o, q_norm, k_norm), mlp (gate, switch_mlp), the norms;
     // SwitchGLU: gate_proj, up_proj, down_proj; MLP: gate_proj, down_proj, up_proj).
     const bool norms_first = model_type == "qwen3_moe";
     const std::string_view mlp_rank = norms_first ? "3" : "1", norm_rank = norms_first ? "1" : "2";

@@ -55,7 +55,7 @@ Plan mlx_lm_sanitize(const Plan& plan, const std::string& model_type);
 Plan mlx_lm_unsanitize(const Plan& plan, const std::string& model_type);
 
 /// The byte order of `name` in mlx-lm's module tree of `model_type`
-/// (llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe …): Model →
+/// (llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe, olmoe …): Model →
 /// model (embed_tokens, layers[i] (…), norm), lm_head; a quantized module's
 /// parameters weight, scales, biases, then a Linear's own bias. Names it
 /// does not know sort after the known ones of their level, by name.
