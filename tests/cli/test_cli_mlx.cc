@@ -40,6 +40,7 @@
 #include "test_support.hpp"
 
 #include <QCryptographicHash>
+#include <cstring>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -512,6 +513,38 @@ private slots:
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
         const QJsonObject cfg = json_file(hf + "/config.json");
         QVERIFY(!cfg.contains("quantization") && !cfg.contains("quantization_config"));
+    }
+
+    // --quant-predicate on a model with no down_proj module (its MLP named
+    // fc1/fc2 here): mlx-lm's recipes place the layer index by one, so a named
+    // error, nothing written.
+    void quantPredicateNeedsDownProj() {
+        const QString root = hf_folders();
+        QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
+        QTemporaryDir tmp;
+        const QString in = tmp.filePath("in");
+        QVERIFY(QDir().mkpath(in));
+        QVERIFY(QFile::copy(root + "/llama-f32-f16-as-bf16/config.json", in + "/config.json"));
+        QFile src(root + "/llama-f32-f16-as-bf16/model.safetensors");
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        const QByteArray bytes = src.readAll();
+        quint64 n = 0;
+        std::memcpy(&n, bytes.constData(), 8);
+        // The header with mlp.down_proj.weight → mlp.fc2.weight, padded with JSON whitespace after the key (same length).
+        QByteArray header = bytes.mid(8, static_cast<qsizetype>(n));
+        QVERIFY(header.contains("down_proj"));
+        header.replace("mlp.down_proj.weight\"", "mlp.fc2.weight\"      ");
+        QVERIFY(!header.contains("down_proj") && header.size() == static_cast<qsizetype>(n));
+        QFile dst(in + "/model.safetensors");
+        QVERIFY(dst.open(QIODevice::WriteOnly));
+        dst.write(bytes.left(8) + header + bytes.mid(8 + static_cast<qsizetype>(n)));
+        dst.close();
+        const auto r = run_amn({"forget", in, "--to", "mlx", "--quant-predicate", "mixed_3_6", "-o", tmp.filePath("o")});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("no down_proj module"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(tmp.filePath("o")));
+        // Without the recipe the same folder converts (the error is the recipe's).
+        QCOMPARE(run_amn({"forget", in, "--to", "mlx", "-q", "-o", tmp.filePath("p")}).exit_code, 0);
     }
 
     // A model mlx-lm has no model file for, or whose experts amn does not
