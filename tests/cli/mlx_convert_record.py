@@ -43,6 +43,9 @@ CASES = [
     # olmoe: experts stacked as qwen's (olmoe.py sanitize), q/k norms in its attention.
     ("hf:olmoe-bf16", ["--to", "mlx"]),
     ("hf:olmoe-bf16", ["--to", "mlx:6", "--group-size", "32", "--dtype", "float32"]),
+    # deepseek_v2: experts stacked (deepseek_v2.py sanitize), MoEGate routers float, MLA's modules in its order.
+    ("hf:deepseek_v2-f32", ["--to", "mlx"]),
+    ("hf:deepseek_v2-f32", ["--to", "mlx:8", "--group-size", "32", "--quant-predicate", "mixed_3_6"]),
 ]
 
 

@@ -38,6 +38,7 @@ CASES = [
     ("hf:qwen2_moe-f16", ["-q", "--q-bits", "3", "--q-group-size", "32"], ["--to", "mlx:3", "--group-size", "32"]),
     ("fixture:Mixtral-8x7B-v0.1", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
     ("hf:olmoe-bf16", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:deepseek_v2-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
     ("hf:qwen3_moe-f32", ["--dtype", "float32"], None),
     ("hf:qwen2_moe-f16", ["--dtype", "float16"], None),
 ]

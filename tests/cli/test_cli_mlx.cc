@@ -419,14 +419,15 @@ private slots:
 
     // MoE experts stacked into switch_mlp, qwen3_moe routers 8-bit g64, the
     // dtype cast to torch_dtype / --dtype, --quant-predicate's mixed recipes
-    // (each on a 10-layer llama and qwen3_moe), olmoe's experts stacked too: the files the real mlx_lm.convert
+    // (each on a 10-layer llama and qwen3_moe), olmoe's and deepseek_v2's experts stacked too
+    // (deepseek_v2's MoEGate routers float): the files the real mlx_lm.convert
     // writes (tests/cli/data/mlx_convert_moe_reference.json), byte for byte.
     void forgetToMlxMoeAndCast_data() {
         QTest::addColumn<QJsonObject>("c");
         QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_moe_reference.json");
         if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_convert_moe_reference.json");
         const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        if (cases.size() != 21) qFatal("mlx_convert_moe_reference.json: %d cases, expected 21", int(cases.size()));
+        if (cases.size() != 23) qFatal("mlx_convert_moe_reference.json: %d cases, expected 23", int(cases.size()));
         for (const auto& cv : cases) {
             const QJsonObject c = cv.toObject();
             QStringList amn;
@@ -469,7 +470,7 @@ private slots:
         QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_remember_hf_reference.json");
         if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_remember_hf_reference.json");
         const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        if (cases.size() != 6) qFatal("mlx_remember_hf_reference.json: %d cases, expected 6", int(cases.size()));
+        if (cases.size() != 7) qFatal("mlx_remember_hf_reference.json: %d cases, expected 7", int(cases.size()));
         for (const auto& cv : cases) {
             const QJsonObject c = cv.toObject();
             QStringList conv;
@@ -554,8 +555,8 @@ private slots:
         QTest::addColumn<QString>("model_type");
         QTest::addColumn<QString>("says");
         QTest::newRow("falcon") << "llama-f32-f16-as-bf16" << "falcon" << "has no model for model_type \"falcon\"";
-        QTest::newRow("deepseek_v2 experts") << "qwen2_moe-f16" << "deepseek_v2"
-                                             << "stacks them for mixtral, qwen2_moe, qwen3_moe and olmoe only";
+        QTest::newRow("deepseek_v3 experts") << "qwen2_moe-f16" << "deepseek_v3"
+                                             << "stacks them for mixtral, qwen2_moe, qwen3_moe, olmoe and deepseek_v2 only";
     }
     void forgetToMlxRefusesModel() {
         QFETCH(QString, folder);

@@ -244,7 +244,7 @@ struct StForgetResult {
 ///         options.dtype with another scheme or not F16/BF16/F32, or a model's own group size
 ///         (qwen3_moe routers: 64) that does not divide the router's rows; Error{Unsupported} for a
 ///         config.json model_type mlx-lm has no model for, or per-expert tensors of a model type
-///         whose expert stacking is not known (mixtral, qwen2_moe, qwen3_moe, olmoe are); Error{Malformed}
+///         whose expert stacking is not known (mixtral, qwen2_moe, qwen3_moe, olmoe, deepseek_v2 are); Error{Malformed}
 ///         when a layer's experts are not 0 … E−1 of one shape. quant_predicate: Error{Usage}
 ///         for another scheme than MLX affine, an unknown recipe, or a
 ///         quant_predicate_group_size other than the scheme's; Error{Unsupported} when no

@@ -285,6 +285,9 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         Choice c = row.selection == forget_st_internal::Selection::MlxLm
                        ? forget_st_internal::classify_mlx(lt, is_float, only, keep, mlx_group_size(opt.scheme))
                        : classify(lt, is_float, only, keep, row.bitsandbytes, conv1d_model);
+        // A module mlx-lm cannot quantize (deepseek_v2's MoEGate: no to_quantized).
+        if (mlx.on && c.quantize && !forget_st_internal::mlx_module_quantizable(mlx.model_type, module_of(lt.name)))
+            c = Choice{false, false, StRule::KeptRouter};
         e.quantize = c.quantize;
         e.linear_kept = c.linear;
         e.scheme = opt.scheme;
