@@ -252,6 +252,13 @@ int cmd_forget_st(Args& args, const std::string& scheme_name) {
         else if (*v == "float32") opt.dtype = DType::F32;
         else throw UsageError{"--dtype must be float16, bfloat16 or float32, not '" + *v + "'"};
     }
+    if (auto v = args.option("--quant-predicate")) {
+        // mlx_lm.convert's recipes (QUANT_RECIPES); it passes --q-group-size unresolved.
+        if (*v != "mixed_2_6" && *v != "mixed_3_4" && *v != "mixed_3_6" && *v != "mixed_4_6")
+            throw UsageError{"--quant-predicate must be mixed_2_6, mixed_3_4, mixed_3_6 or mixed_4_6, not '" + *v + "'"};
+        opt.quant_predicate = *v;
+        if (so.group_size) opt.quant_predicate_group_size = *so.group_size;
+    }
     opt.threads = parse_threads(args);
     opt.force = args.flag("--force", "-f");
     const bool json = args.flag("--json");

@@ -50,7 +50,10 @@ int cmd_remember(Args& args, bool convert) {
     // Contradictions between the model's files, and which side was believed.
     for (const auto& wmsg : cat.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(notice_text(wmsg)).c_str());
     for (const auto& wmsg : plan.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(notice_text(wmsg)).c_str());
-    if (hf_layout) {
+    if (hf_layout && cat.format != Format::Gguf && is_mlx_folder(cat, plan)) {
+        // An MLX folder: mlx-lm's switch_mlp stacks back under the Hugging Face expert names.
+        plan = mlx_hf_layout(cat, plan);
+    } else if (hf_layout) {
         // Hugging Face names, Q/K permutation undone, config.json, tokenizer
         // and generation files beside the output; by default a folder "<stem>-bf16/" transformers can load.
         HfLayout hf = to_hf_layout(cat, plan, opt.to);

@@ -40,7 +40,7 @@ _amn() {
         convert)
             opts="--to -o --output --outfile --base --layout --vocab-only --vocab-pre --split-max-size --split-max-tensors --no-tensor-first-split --dry-run -n --force -f --threads --quiet -q --help" ;;
         forget|quantize)
-            opts="--to -o --output --vocab-pre --keep-split --split-max-size --split-max-tensors --no-tensor-first-split --pure --tensor-type --output-tensor-type --token-embedding-type --imatrix --blocksize --double-quant --granularity --ue8m0 --group-size --dtype --keep --only --requantize --dry-run -n --report --json --force -f --threads --quiet -q --help" ;;
+            opts="--to -o --output --vocab-pre --keep-split --split-max-size --split-max-tensors --no-tensor-first-split --pure --tensor-type --output-tensor-type --token-embedding-type --imatrix --blocksize --double-quant --granularity --ue8m0 --group-size --dtype --quant-predicate --keep --only --requantize --dry-run -n --report --json --force -f --threads --quiet -q --help" ;;
         help)
             COMPREPLY=($(compgen -W "$commands" -- "$cur"))
             return ;;
@@ -73,6 +73,8 @@ _amn() {
             COMPREPLY=($(compgen -W "128 channel" -- "$cur")); return ;;
         --dtype)
             COMPREPLY=($(compgen -W "float16 bfloat16 float32" -- "$cur")); return ;;
+        --quant-predicate)
+            COMPREPLY=($(compgen -W "mixed_2_6 mixed_3_4 mixed_3_6 mixed_4_6" -- "$cur")); return ;;
         -o|--output|--outfile|--imatrix)
             _filedir; return ;;
         --threads|--tensor-type|--keep|--only)

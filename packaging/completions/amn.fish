@@ -75,6 +75,7 @@ complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l granularity 
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l ue8m0 -d 'fp8-block-deepseek: power-of-two scales'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l group-size -x -a '128 channel' -d 'Columns per scale'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l dtype -x -a 'float16 bfloat16 float32' -d 'mlx: cast float tensors first'
+complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l quant-predicate -x -a 'mixed_2_6 mixed_3_4 mixed_3_6 mixed_4_6' -d 'mlx: mlx_lm.convert mixed recipe'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l keep -x -d 'Never quantize tensors matching REGEX'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l only -x -d 'Quantize exactly the 2-D weights matching REGEX'
 complete -c amn -n "__fish_seen_subcommand_from forget quantize" -l requantize -d 'Accept an already-quantized input'

@@ -30,6 +30,22 @@ CASES = [
     ("hf:llama-f32-f16-as-bf16", ["--to", "mlx:nvfp4", "--dtype", "float16"]),
     ("fixture:Mixtral-8x7B-v0.1", ["--to", "mlx", "--group-size", "32"]),
     ("fixture:Mixtral-8x7B-v0.1", ["--to", "mlx"]),
+    # mlx_lm.convert --quant-predicate: every recipe on a dense llama and on qwen3_moe (switch_mlp, its router's own
+    # predicate replaced); "group_size": null per module unless --q-group-size is given.
+    ("hf:llama-10-layers-f16", ["--to", "mlx", "--quant-predicate", "mixed_2_6"]),
+    ("hf:llama-10-layers-f16", ["--to", "mlx", "--quant-predicate", "mixed_3_4"]),
+    ("hf:llama-10-layers-f16", ["--to", "mlx", "--quant-predicate", "mixed_3_6", "--group-size", "32"]),
+    ("hf:llama-10-layers-f16", ["--to", "mlx", "--quant-predicate", "mixed_4_6"]),
+    ("hf:qwen3_moe-f32", ["--to", "mlx", "--quant-predicate", "mixed_2_6", "--group-size", "32"]),
+    ("hf:qwen3_moe-f32", ["--to", "mlx", "--quant-predicate", "mixed_3_4"]),
+    ("hf:qwen3_moe-f32", ["--to", "mlx", "--quant-predicate", "mixed_3_6"]),
+    ("hf:qwen3_moe-f32", ["--to", "mlx:8", "--quant-predicate", "mixed_4_6", "--dtype", "float16"]),
+    # olmoe: experts stacked as qwen's (olmoe.py sanitize), q/k norms in its attention.
+    ("hf:olmoe-bf16", ["--to", "mlx"]),
+    ("hf:olmoe-bf16", ["--to", "mlx:6", "--group-size", "32", "--dtype", "float32"]),
+    # deepseek_v2: experts stacked (deepseek_v2.py sanitize), MoEGate routers float, MLA's modules in its order.
+    ("hf:deepseek_v2-f32", ["--to", "mlx"]),
+    ("hf:deepseek_v2-f32", ["--to", "mlx:8", "--group-size", "32", "--quant-predicate", "mixed_3_6"]),
 ]
 
 
@@ -46,6 +62,8 @@ def mlx_lm_args(amn):
         out += ["--q-group-size", a[a.index("--group-size") + 1]]
     if "--dtype" in a:
         out += ["--dtype", a[a.index("--dtype") + 1]]
+    if "--quant-predicate" in a:
+        out += ["--quant-predicate", a[a.index("--quant-predicate") + 1]]
     return out
 
 
@@ -68,7 +86,8 @@ def main():
                     "transformers and huggingface_hub stubbed, so tokenizer files and README.md are not compared) for "
                     "IN = tests/cli/mlx_folders.py --hf's folder (hf:NAME) or ../shared/fixtures/hf-gguf/inputs/NAME "
                     "(fixture:NAME): MoE experts stacked into switch_mlp (sanitize), qwen3_moe routers 8-bit g64 "
-                    "(its quant_predicate), every float tensor cast to torch_dtype or --dtype. "
+                    "(its quant_predicate) unless --quant-predicate's mixed recipe replaces it, every float tensor cast to "
+                    "torch_dtype or --dtype. "
                     "`amn forget IN <amn>` must write these bytes. Recorded by tests/cli/mlx_convert_record.py.",
            "cases": cases}
     print(json.dumps(doc, indent=1))

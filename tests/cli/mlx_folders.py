@@ -404,7 +404,74 @@ def hf_case_llama_mixed(H=64, L=1, FF=128, V=256):
     return cfg, t
 
 
-HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed}
+def hf_case_llama_layers(H=64, L=10, FF=128, V=256):
+    """Dense llama of 10 layers, F16 (mlx_lm.convert's mixed recipes: layers 0, 3, 6, 8, 9 get the high bits)."""
+    cfg = {"architectures": ["LlamaForCausalLM"], "hidden_size": H, "intermediate_size": FF, "model_type": "llama",
+           "num_attention_heads": 4, "num_hidden_layers": L, "num_key_value_heads": 2, "rms_norm_eps": 1e-05,
+           "rope_theta": 10000.0, "tie_word_embeddings": False, "torch_dtype": "float16", "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.k_proj.weight": (32, H),
+                  p + "self_attn.v_proj.weight": (32, H), p + "self_attn.o_proj.weight": (H, H),
+                  p + "mlp.gate_proj.weight": (FF, H), p + "mlp.up_proj.weight": (FF, H), p + "mlp.down_proj.weight": (H, FF)})
+    return cfg, {k: (v, "F16") for k, v in t.items()}
+
+
+def hf_case_olmoe(H=64, L=2, E=4, F=64, V=256):
+    """OLMoE (OlmoeForCausalLM): q/k norms over all heads, experts mlp.experts.E.*_proj, untied, stored BF16."""
+    cfg = {"architectures": ["OlmoeForCausalLM"], "attention_bias": False, "clip_qkv": None, "hidden_size": H,
+           "intermediate_size": F, "max_position_embeddings": 4096, "model_type": "olmoe", "norm_topk_prob": False,
+           "num_attention_heads": 4, "num_experts": E, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": 4, "rms_norm_eps": 1e-05, "rope_theta": 10000.0, "tie_word_embeddings": False,
+           "torch_dtype": "bfloat16", "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_proj.weight": (H, H), p + "self_attn.k_proj.weight": (H, H),
+                  p + "self_attn.v_proj.weight": (H, H), p + "self_attn.o_proj.weight": (H, H),
+                  p + "self_attn.q_norm.weight": (H,), p + "self_attn.k_norm.weight": (H,), p + "mlp.gate.weight": (E, H)})
+        for x in range(E):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (F, H), q + "up_proj.weight": (F, H), q + "down_proj.weight": (H, F)})
+    return cfg, {k: (v, "BF16") for k, v in t.items()}
+
+
+def hf_case_deepseek_v2(H=64, L=3, E=4, F=64, V=256):
+    """DeepSeek-V2 (MLA with a q LoRA, layer 0 dense, then MoE with a shared expert and MoEGate routers), stored F32."""
+    cfg = {"architectures": ["DeepseekV2ForCausalLM"], "first_k_dense_replace": 1, "hidden_size": H,
+           "intermediate_size": 128, "kv_lora_rank": 64, "max_position_embeddings": 4096, "model_type": "deepseek_v2",
+           "moe_intermediate_size": F, "moe_layer_freq": 1, "n_routed_experts": E, "n_shared_experts": 1,
+           "norm_topk_prob": False, "num_attention_heads": 4, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": 4, "q_lora_rank": 64, "qk_nope_head_dim": 32, "qk_rope_head_dim": 16,
+           "rms_norm_eps": 1e-06, "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707,
+           "mscale_all_dim": 0.707, "original_max_position_embeddings": 4096, "type": "yarn"}, "rope_theta": 10000,
+           "routed_scaling_factor": 1.0, "tie_word_embeddings": False, "topk_method": "greedy", "torch_dtype": "bfloat16",
+           "v_head_dim": 32, "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.q_a_proj.weight": (64, H), p + "self_attn.q_a_layernorm.weight": (64,),
+                  p + "self_attn.q_b_proj.weight": (4 * 48, 64), p + "self_attn.kv_a_proj_with_mqa.weight": (64 + 16, H),
+                  p + "self_attn.kv_a_layernorm.weight": (64,), p + "self_attn.kv_b_proj.weight": (4 * (32 + 32), 64),
+                  p + "self_attn.o_proj.weight": (H, 4 * 32)})
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (128, H), p + "mlp.up_proj.weight": (128, H), p + "mlp.down_proj.weight": (H, 128)})
+            continue
+        t.update({p + "mlp.gate.weight": (E, H), p + "mlp.shared_experts.gate_proj.weight": (F, H),
+                  p + "mlp.shared_experts.up_proj.weight": (F, H), p + "mlp.shared_experts.down_proj.weight": (H, F)})
+        for x in range(E):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (F, H), q + "up_proj.weight": (F, H), q + "down_proj.weight": (H, F)})
+    return cfg, {k: (v, "F32") for k, v in t.items()}
+
+
+HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed,
+            "llama-10-layers-f16": hf_case_llama_layers, "olmoe-bf16": hf_case_olmoe,
+            "deepseek_v2-f32": hf_case_deepseek_v2}
 
 
 def make_hf_case(root: Path, name: str):
@@ -453,7 +520,48 @@ def unstack(src: Path, dst: Path):
             shutil.copy(f, dst / f.name)
 
 
+def stack(src: Path, dst: Path):
+    """The folder `mlx_lm.convert` without -q writes for a qwen2_moe / qwen3_moe
+    folder whose tensors are already in its torch_dtype (or --dtype): the
+    experts `mlp.experts.E.<proj>.weight` stacked into `mlp.switch_mlp.<proj>.weight`
+    [E, out, in] (sanitize's mx.stack), the rest as stored, metadata format mlx,
+    config.json as it was. Its tensors, not its bytes (MLX's data order), are mlx-lm's."""
+    import re
+    import shutil
+    dst.mkdir(parents=True, exist_ok=True)
+    tensors = {}
+    for f in sorted(src.glob("*.safetensors")):
+        tensors.update(read_st(f))
+    out, groups = {}, {}
+    for k, t in tensors.items():
+        m = re.fullmatch(r"(model\.layers\.\d+\.mlp)\.experts\.(\d+)\.(\w+)\.weight", k)
+        if m:
+            groups.setdefault(f"{m[1]}.switch_mlp.{m[3]}.weight", {})[int(m[2])] = t
+        else:
+            out[k] = t
+    for k, g in groups.items():
+        parts = [g[e] for e in range(len(g))]
+        out[k] = Tensor(parts[0].dtype, [len(parts)] + list(parts[0].shape), b"".join(p.raw for p in parts))
+    write_st(dst / "model.safetensors", dict(sorted(out.items())), {"format": "mlx"})
+    shutil.copy(src / "config.json", dst / "config.json")
+
+
+def digest(folder: Path) -> dict:
+    """name → [dtype, shape, sha256 of the bytes] of every tensor of the folder's *.safetensors."""
+    import hashlib
+    tensors = {}
+    for f in sorted(folder.glob("*.safetensors")):
+        tensors.update(read_st(f))
+    return {k: [t.dtype, list(t.shape), hashlib.sha256(t.raw).hexdigest()] for k, t in sorted(tensors.items())}
+
+
 def main():
+    if sys.argv[1] == "--stack":
+        stack(Path(sys.argv[2]), Path(sys.argv[3]))
+        return
+    if sys.argv[1] == "--digest":
+        print(json.dumps(digest(Path(sys.argv[2])), indent=1))
+        return
     if sys.argv[1] == "--unstack":
         unstack(Path(sys.argv[2]), Path(sys.argv[3]))
         return

@@ -40,6 +40,7 @@
 #include "test_support.hpp"
 
 #include <QCryptographicHash>
+#include <cstring>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -155,6 +156,27 @@ QString differs_from_recorded(const QString& out, const QJsonObject& files) {
             return it.key() + " differs from mlx_lm.convert's";
     }
     return {};
+}
+
+// tests/cli/mlx_folders.py `args` (a helper mode); its stdout as JSON, or an empty object when it failed.
+QJsonObject mlx_folders_json(const QStringList& args) {
+    const auto r = run(QString::fromStdString(amn::test::python()),
+                       QStringList{QString::fromStdString(amn::test::source_dir()) + "/tests/cli/mlx_folders.py"} + args);
+    if (r.exit_code != 0) {
+        qWarning().noquote() << r.err;
+        return {};
+    }
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
+// Names of `a` and `b` that differ ([dtype, shape, sha256] or present in one only), at most 5.
+QString digest_diff(const QJsonObject& a, const QJsonObject& b) {
+    QStringList bad;
+    QStringList keys = a.keys() + b.keys();
+    keys.removeDuplicates();
+    for (const auto& k : keys)
+        if (a.value(k) != b.value(k)) bad << k;
+    return bad.isEmpty() ? QString() : QString::number(bad.size()) + " tensor(s) differ: " + bad.mid(0, 5).join(", ");
 }
 
 }  // namespace
@@ -396,14 +418,16 @@ private slots:
     }
 
     // MoE experts stacked into switch_mlp, qwen3_moe routers 8-bit g64, the
-    // dtype cast to torch_dtype / --dtype: the files the real mlx_lm.convert
+    // dtype cast to torch_dtype / --dtype, --quant-predicate's mixed recipes
+    // (each on a 10-layer llama and qwen3_moe), olmoe's and deepseek_v2's experts stacked too
+    // (deepseek_v2's MoEGate routers float): the files the real mlx_lm.convert
     // writes (tests/cli/data/mlx_convert_moe_reference.json), byte for byte.
     void forgetToMlxMoeAndCast_data() {
         QTest::addColumn<QJsonObject>("c");
         QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_moe_reference.json");
         if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_convert_moe_reference.json");
         const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        if (cases.size() != 11) qFatal("mlx_convert_moe_reference.json: %d cases, expected 11", int(cases.size()));
+        if (cases.size() != 23) qFatal("mlx_convert_moe_reference.json: %d cases, expected 23", int(cases.size()));
         for (const auto& cv : cases) {
             const QJsonObject c = cv.toObject();
             QStringList amn;
@@ -434,6 +458,96 @@ private slots:
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
     }
 
+    // remember MLX_DIR --layout hf: the switch_mlp stacks of a folder the real
+    // mlx_lm.convert made from a tiny MoE folder back under the Hugging Face
+    // expert names (tests/cli/data/mlx_remember_hf_reference.json). Quantized:
+    // the folder amn forget writes (its model.safetensors = mlx_lm's, sha256),
+    // every tensor as mx.dequantize gives it, cut per expert. Unquantized: the
+    // stacked folder (its tensors = mlx_lm's), back to the original folder's
+    // tensors byte for byte.
+    void rememberHfLayout_data() {
+        QTest::addColumn<QJsonObject>("c");
+        QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_remember_hf_reference.json");
+        if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_remember_hf_reference.json");
+        const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
+        if (cases.size() != 7) qFatal("mlx_remember_hf_reference.json: %d cases, expected 7", int(cases.size()));
+        for (const auto& cv : cases) {
+            const QJsonObject c = cv.toObject();
+            QStringList conv;
+            for (const auto& a : c["mlx_lm_convert"].toArray()) conv << a.toString();
+            QTest::newRow(qPrintable(c["input"].toString() + " " + conv.join(' '))) << c;
+        }
+    }
+    void rememberHfLayout() {
+        QFETCH(QJsonObject, c);
+        const QString input = c["input"].toString();
+        QString in;
+        if (input.startsWith("fixture:")) {
+            SKIP_WITHOUT_MLX(dir);
+            in = dir + "/../hf-gguf/inputs/" + input.mid(8);
+        } else {
+            const QString root = hf_folders();
+            QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
+            in = root + "/" + input.mid(3);
+        }
+        QTemporaryDir tmp;
+        const QString mlx = tmp.filePath("mlx"), hf = tmp.filePath("hf");
+        if (c.contains("amn")) {
+            QStringList args{"forget", in};
+            for (const auto& a : c["amn"].toArray()) args << a.toString();
+            const auto r = run_amn(args << "-o" << mlx << "-q");
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            const QString diff = differs_from_recorded(mlx, QJsonObject{{"model.safetensors", c["model_sha256"]}});
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        } else {
+            QVERIFY(!mlx_folders_json({"--stack", in, mlx}).isEmpty() || QFileInfo::exists(mlx + "/model.safetensors"));
+            const QString diff = digest_diff(mlx_folders_json({"--digest", mlx}), c["mlx_tensors"].toObject());
+            QVERIFY2(diff.isEmpty(), qPrintable("the stacked folder is not mlx_lm.convert's: " + diff));
+        }
+        const auto r = run_amn({"remember", mlx, "--layout", "hf", "-o", hf, "-q"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QJsonObject got = mlx_folders_json({"--digest", hf}), original = mlx_folders_json({"--digest", in});
+        QVERIFY(!got.isEmpty() && !original.isEmpty());
+        // The Hugging Face names of the original folder, no more, no fewer.
+        QCOMPARE(got.keys(), original.keys());
+        const QString diff = digest_diff(got, c.contains("amn") ? c["hf_tensors"].toObject() : original);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        const QJsonObject cfg = json_file(hf + "/config.json");
+        QVERIFY(!cfg.contains("quantization") && !cfg.contains("quantization_config"));
+    }
+
+    // --quant-predicate on a model with no down_proj module (its MLP named
+    // fc1/fc2 here): mlx-lm's recipes place the layer index by one, so a named
+    // error, nothing written.
+    void quantPredicateNeedsDownProj() {
+        const QString root = hf_folders();
+        QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
+        QTemporaryDir tmp;
+        const QString in = tmp.filePath("in");
+        QVERIFY(QDir().mkpath(in));
+        QVERIFY(QFile::copy(root + "/llama-f32-f16-as-bf16/config.json", in + "/config.json"));
+        QFile src(root + "/llama-f32-f16-as-bf16/model.safetensors");
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        const QByteArray bytes = src.readAll();
+        quint64 n = 0;
+        std::memcpy(&n, bytes.constData(), 8);
+        // The header with mlp.down_proj.weight → mlp.fc2.weight, padded with JSON whitespace after the key (same length).
+        QByteArray header = bytes.mid(8, static_cast<qsizetype>(n));
+        QVERIFY(header.contains("down_proj"));
+        header.replace("mlp.down_proj.weight\"", "mlp.fc2.weight\"      ");
+        QVERIFY(!header.contains("down_proj") && header.size() == static_cast<qsizetype>(n));
+        QFile dst(in + "/model.safetensors");
+        QVERIFY(dst.open(QIODevice::WriteOnly));
+        dst.write(bytes.left(8) + header + bytes.mid(8 + static_cast<qsizetype>(n)));
+        dst.close();
+        const auto r = run_amn({"forget", in, "--to", "mlx", "--quant-predicate", "mixed_3_6", "-o", tmp.filePath("o")});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("no down_proj module"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(tmp.filePath("o")));
+        // Without the recipe the same folder converts (the error is the recipe's).
+        QCOMPARE(run_amn({"forget", in, "--to", "mlx", "-q", "-o", tmp.filePath("p")}).exit_code, 0);
+    }
+
     // A model mlx-lm has no model file for, or whose experts amn does not
     // know how mlx-lm stacks: a named error, nothing written.
     void forgetToMlxRefusesModel_data() {
@@ -441,7 +555,8 @@ private slots:
         QTest::addColumn<QString>("model_type");
         QTest::addColumn<QString>("says");
         QTest::newRow("falcon") << "llama-f32-f16-as-bf16" << "falcon" << "has no model for model_type \"falcon\"";
-        QTest::newRow("olmoe experts") << "qwen2_moe-f16" << "olmoe" << "stacks them for mixtral, qwen2_moe and qwen3_moe only";
+        QTest::newRow("deepseek_v3 experts") << "qwen2_moe-f16" << "deepseek_v3"
+                                             << "stacks them for mixtral, qwen2_moe, qwen3_moe, olmoe and deepseek_v2 only";
     }
     void forgetToMlxRefusesModel() {
         QFETCH(QString, folder);
@@ -476,6 +591,9 @@ private slots:
         QTest::newRow("nvfp4 group 32") << QStringList{"--to", "mlx:nvfp4", "--group-size", "32"} << "group size of 16";
         QTest::newRow("--dtype int8") << QStringList{"--to", "mlx", "--dtype", "int8"} << "float16, bfloat16 or float32";
         QTest::newRow("--dtype for bnb-nf4") << QStringList{"--to", "bnb-nf4", "--dtype", "float16"} << "--dtype applies to --to mlx only";
+        QTest::newRow("recipe unknown") << QStringList{"--to", "mlx", "--quant-predicate", "mixed_2_4"} << "mixed_2_6, mixed_3_4, mixed_3_6 or mixed_4_6";
+        QTest::newRow("recipe mxfp4") << QStringList{"--to", "mlx:mxfp4", "--quant-predicate", "mixed_3_6"} << "affine quantization only";
+        QTest::newRow("recipe for bnb-nf4") << QStringList{"--to", "bnb-nf4", "--quant-predicate", "mixed_3_6"} << "--quant-predicate applies to --to mlx only";
     }
     void forgetToMlxRefuses() {
         SKIP_WITHOUT_MLX(dir);

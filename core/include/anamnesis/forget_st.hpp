@@ -186,6 +186,18 @@ struct StForgetOptions {
     /// names one of the three, as mlx_lm.convert does (not for a GGUF input,
     /// whose config.json is made here); config.json is not changed either way.
     std::optional<DType> dtype;
+    /// MLX only (`mlx_lm.convert --quant-predicate`): "mixed_2_6",
+    /// "mixed_3_4", "mixed_3_6" or "mixed_4_6" ("": none). Every module that
+    /// is quantized gets its own `quantization` entry, low or high bits by its
+    /// path (forget_st_mlx_recipe.hpp: lm_head, and v_proj / down_proj of the
+    /// first and last eighth of the layers and every third between, high; 6
+    /// bits, 4 for mixed_3_4), the model's own predicate replaced. Affine only.
+    std::string quant_predicate;
+    /// With quant_predicate: the group size each entry records, which the
+    /// scheme's group size must equal (mlx_lm.convert passes --q-group-size
+    /// unresolved): nullopt records `"group_size": null` (the layers are still
+    /// quantized with the scheme's group size, mlx-lm's default 64).
+    std::optional<std::uint64_t> quant_predicate_group_size;
 };
 
 struct StForgetResult {
@@ -232,8 +244,11 @@ struct StForgetResult {
 ///         options.dtype with another scheme or not F16/BF16/F32, or a model's own group size
 ///         (qwen3_moe routers: 64) that does not divide the router's rows; Error{Unsupported} for a
 ///         config.json model_type mlx-lm has no model for, or per-expert tensors of a model type
-///         whose expert stacking is not known (mixtral, qwen2_moe, qwen3_moe are); Error{Malformed}
-///         when a layer's experts are not 0 … E−1 of one shape.
+///         whose expert stacking is not known (mixtral, qwen2_moe, qwen3_moe, olmoe, deepseek_v2 are); Error{Malformed}
+///         when a layer's experts are not 0 … E−1 of one shape. quant_predicate: Error{Usage}
+///         for another scheme than MLX affine, an unknown recipe, or a
+///         quant_predicate_group_size other than the scheme's; Error{Unsupported} when no
+///         module path contains down_proj, or a module's layer-index part is not a number.
 std::vector<ForgetTensor> plan_st_forget(const Catalog& catalog, const Plan& plan, const StForgetOptions& options);
 
 /// Quantize the model as the scheme's library would and write it.

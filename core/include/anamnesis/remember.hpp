@@ -80,6 +80,26 @@ RememberResult remember_to_safetensors(const Catalog& catalog, const Plan& plan,
                                      const ProgressFn& progress = {},
                                      const std::atomic<bool>* cancel = nullptr);
 
+/// True when `catalog` is an MLX (mlx-lm) folder: safetensors whose
+/// `__metadata__` says `"format": "mlx"` (what mlx-lm's save_model writes,
+/// quantized or not), or whose plan holds MLX-quantized tensors.
+bool is_mlx_folder(const Catalog& catalog, const Plan& plan);
+
+/// `amn remember MLX_DIR --layout hf`: `plan` of an MLX folder in the
+/// Hugging Face layout mlx-lm's `sanitize` came from (mlx-lm d78bf58e): every
+/// stacked expert weight `model.layers.L.<moe>.switch_mlp.<proj>.weight`
+/// [E, out, in] (quantized or not) split into E tensors [out, in] named as the
+/// model type's transformers class names them — mixtral
+/// `block_sparse_moe.experts.N.{w1,w2,w3}.weight` (gate, down, up),
+/// qwen2_moe / qwen3_moe `mlp.experts.N.{gate,up,down}_proj.weight` — each a
+/// row range of the stack (one expert read at a time: a plain stored dtype
+/// stays as stored, a quantized one dequantizes as mx.dequantize does).
+/// Every other tensor, and every tensor of another model_type, as in `plan`.
+/// Write it with remember_to_safetensors (config.json without quantization).
+/// 	hrows Error{Usage} when !is_mlx_folder(catalog, plan);
+///         Error{BadJson} when its config.json is not a JSON object.
+Plan mlx_hf_layout(const Catalog& catalog, const Plan& plan);
+
 /// `config.json` text for the output: `quantization_config` (and
 /// `compression_config`) removed, `torch_dtype` (and `dtype`) set to the
 /// output dtype name ("bfloat16", "float16", "float32"); other keys kept in

@@ -21,6 +21,7 @@
 #include "jobs/forget_st_encoder.hpp"
 #include "jobs/forget_st_rows.hpp"
 #include "jobs/forget_st_mlx_tree.hpp"
+#include "jobs/forget_st_mlx_recipe.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -86,6 +87,7 @@ struct MlxView {
     std::string model_type;
     std::optional<DType> cast;
     std::optional<Plan> plan;
+    std::optional<forget_st_internal::MlxRecipe> recipe;  // --quant-predicate
 };
 
 MlxView mlx_view(const Catalog& cat, const forget_st_internal::StInput& in, const StForgetOptions& opt) {
@@ -93,6 +95,8 @@ MlxView mlx_view(const Catalog& cat, const forget_st_internal::StInput& in, cons
     v.on = st_scheme_row(opt.scheme).layout == forget_st_internal::OutputLayout::MlxLm;
     if (!v.on) {
         if (opt.dtype) throw Error(ErrorCode::Usage, "--dtype applies to --to mlx only (mlx_lm.convert's --dtype)");
+        if (!opt.quant_predicate.empty())
+            throw Error(ErrorCode::Usage, "--quant-predicate applies to --to mlx only (mlx_lm.convert's --quant-predicate)");
         return v;
     }
     if (opt.dtype && *opt.dtype != DType::F16 && *opt.dtype != DType::BF16 && *opt.dtype != DType::F32)
@@ -105,6 +109,18 @@ MlxView mlx_view(const Catalog& cat, const forget_st_internal::StInput& in, cons
     if (std::string why = forget_st_internal::mlx_refuse_model(v.model_type, in.plan()); !why.empty())
         throw Error(ErrorCode::Unsupported, why, cat.path);
     v.plan = forget_st_internal::mlx_lm_sanitize(in.plan(), v.model_type);
+    if (!opt.quant_predicate.empty()) {
+        const auto& p = std::get<MlxParams>(opt.scheme);
+        if (p.mode != MlxMode::Affine)
+            throw Error(ErrorCode::Usage, "--quant-predicate takes MLX affine quantization only (mlx_lm.convert: \"Quant "
+                                          "predicates only support 'affine' quantization.\"), not " + std::string(mlx_mode_name(p.mode)));
+        if (opt.quant_predicate_group_size && *opt.quant_predicate_group_size != p.group_size)
+            throw Error(ErrorCode::Usage, "--quant-predicate: the recorded group size " +
+                                              std::to_string(*opt.quant_predicate_group_size) + " is not the scheme's " +
+                                              std::to_string(p.group_size));
+        v.recipe = forget_st_internal::mlx_recipe(opt.quant_predicate, *v.plan, v.model_type, p.group_size,
+                                                  opt.quant_predicate_group_size);
+    }
     return v;
 }
 
@@ -266,6 +282,9 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         Choice c = row.selection == forget_st_internal::Selection::MlxLm
                        ? forget_st_internal::classify_mlx(lt, is_float, only, keep, mlx_group_size(opt.scheme))
                        : classify(lt, is_float, only, keep, row.bitsandbytes, conv1d_model);
+        // A module mlx-lm cannot quantize (deepseek_v2's MoEGate: no to_quantized).
+        if (mlx.on && c.quantize && !forget_st_internal::mlx_module_quantizable(mlx.model_type, module_of(lt.name)))
+            c = Choice{false, false, StRule::KeptRouter};
         e.quantize = c.quantize;
         e.linear_kept = c.linear;
         e.scheme = opt.scheme;
@@ -282,8 +301,10 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                 if (std::string why = row.refuse_row(opt.scheme, C); !why.empty())
                     throw Error(ErrorCode::Usage, why, cat.path, lt.name);
             // The model's own quant predicate (qwen3_moe routers: affine 8-bit, group 64).
+            // --quant-predicate's recipe replaces it (quantize_model l.856).
             if (mlx.on)
-                if (auto ov = forget_st_internal::mlx_quant_override(mlx.model_type, module_of(lt.name))) {
+                if (auto ov = mlx.recipe ? std::optional(forget_st_internal::mlx_recipe_override(*mlx.recipe, module_of(lt.name)))
+                                         : forget_st_internal::mlx_quant_override(mlx.model_type, module_of(lt.name))) {
                     if (C % ov->params.group_size)
                         throw Error(ErrorCode::Usage,
                                     "mlx-lm's " + mlx.model_type + " model quantizes " + module_of(lt.name) + " with group size " +

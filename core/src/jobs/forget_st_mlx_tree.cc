@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -43,11 +44,13 @@ const StackRule* stack_rule(const std::string& model_type) {
     // mixtral.py sanitize: w1 → gate_proj, w2 → down_proj, w3 → up_proj.
     static const StackRule kMixtral{"block_sparse_moe.experts.", "block_sparse_moe.switch_mlp.",
                                     {{"w1", "gate_proj"}, {"w2", "down_proj"}, {"w3", "up_proj"}}};
-    // qwen2_moe.py / qwen3_moe.py sanitize: names kept.
+    // qwen2_moe.py / qwen3_moe.py / olmoe.py sanitize: names kept.
     static const StackRule kQwen{"mlp.experts.", "mlp.switch_mlp.",
                                  {{"gate_proj", "gate_proj"}, {"up_proj", "up_proj"}, {"down_proj", "down_proj"}}};
     if (model_type == "mixtral") return &kMixtral;
-    if (model_type == "qwen2_moe" || model_type == "qwen3_moe") return &kQwen;
+    // deepseek_v2.py sanitize: experts.E.{gate,down,up}_proj → switch_mlp, names kept.
+    if (model_type == "qwen2_moe" || model_type == "qwen3_moe" || model_type == "olmoe" || model_type == "deepseek_v2")
+        return &kQwen;
     return nullptr;
 }
 
@@ -102,7 +105,7 @@ std::string mlx_refuse_model(const std::string& model_type, const Plan& plan) {
         const auto at = lt.name.find(".experts.");
         if (at != std::string::npos && at + 9 < lt.name.size() && lt.name[at + 9] >= '0' && lt.name[at + 9] <= '9')
             return "mlx-lm's " + model_type + " model stacks its experts (" + lt.name +
-                   ") in its own way; amn stacks them for mixtral, qwen2_moe and qwen3_moe only";
+                   ") in its own way; amn stacks them for mixtral, qwen2_moe, qwen3_moe, olmoe and deepseek_v2 only";
     }
     return {};
 }
@@ -219,6 +222,7 @@ std::string mlx_tree_order_key(const std::string& model_type, const std::string&
     // qwen2.py, qwen3.py: self_attn, mlp, the two norms; qwen3_moe.py: the
     // norms before mlp; mixtral.py: block_sparse_moe (gate, switch_mlp);
     // qwen2_moe.py: mlp (gate, switch_mlp, shared_expert, shared_expert_gate);
+    // olmoe.py: self_attn (q, k, v, o, q_norm, k_norm), mlp (gate, switch_mlp), the norms;
     // SwitchGLU: gate_proj, up_proj, down_proj; MLP: gate_proj, down_proj, up_proj).
     const bool norms_first = model_type == "qwen3_moe";
     const std::string_view mlp_rank = norms_first ? "3" : "1", norm_rank = norms_first ? "1" : "2";
@@ -246,13 +250,40 @@ std::string mlx_tree_order_key(const std::string& model_type, const std::string&
         {"block_sparse_moe.switch_mlp.down_proj", "M6"},
         {"input_layernorm", "N0"},
         {"post_attention_layernorm", "N1"}};
+    // deepseek_v2.py: self_attn (q_proj, or q_a_proj, q_a_layernorm, q_b_proj;
+    // kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj), mlp (DeepseekV2MLP:
+    // gate_proj, up_proj, down_proj; DeepseekV2MoE: switch_mlp, gate, shared_experts), the norms.
+    static constexpr std::pair<std::string_view, std::string_view> kDeepseekV2[] = {
+        {"self_attn.q_proj", "00"},
+        {"self_attn.q_a_proj", "01"},
+        {"self_attn.q_a_layernorm", "02"},
+        {"self_attn.q_b_proj", "03"},
+        {"self_attn.kv_a_proj_with_mqa", "04"},
+        {"self_attn.kv_a_layernorm", "05"},
+        {"self_attn.kv_b_proj", "06"},
+        {"self_attn.o_proj", "07"},
+        {"mlp.gate_proj", "M0"},
+        {"mlp.up_proj", "M1"},
+        {"mlp.down_proj", "M2"},
+        {"mlp.switch_mlp.gate_proj", "M3"},
+        {"mlp.switch_mlp.up_proj", "M4"},
+        {"mlp.switch_mlp.down_proj", "M5"},
+        {"mlp.gate", "M6"},
+        {"mlp.shared_experts.gate_proj", "M7"},
+        {"mlp.shared_experts.up_proj", "M8"},
+        {"mlp.shared_experts.down_proj", "M9"},
+        {"input_layernorm", "N0"},
+        {"post_attention_layernorm", "N1"}};
+    using Row = std::pair<std::string_view, std::string_view>;
+    const std::span<const Row> table =
+        model_type == "deepseek_v2" ? std::span<const Row>(kDeepseekV2) : std::span<const Row>(kBlock);
     std::string m, index, sub;
     if (module == "model.embed_tokens") {
         m = "0";
     } else if (split_layer(module + ".", index, sub)) {
         if (!sub.empty()) sub.pop_back();
         std::string r = "99" + sub;
-        for (const auto& [n, k] : kBlock)
+        for (const auto& [n, k] : table)
             if (sub == n) {
                 r = std::string(k);
                 if (r[0] == 'M') r = std::string(mlp_rank) + r.substr(1);
@@ -268,6 +299,10 @@ std::string mlx_tree_order_key(const std::string& model_type, const std::string&
         m = "4" + module;
     }
     return m + '\x01' + p;
+}
+
+bool mlx_module_quantizable(const std::string& model_type, const std::string& module_path) {
+    return !(model_type == "deepseek_v2" && module_path.ends_with(".mlp.gate"));
 }
 
 std::optional<MlxOverride> mlx_quant_override(const std::string& model_type, const std::string& module_path) {

@@ -38,7 +38,7 @@ std::string mlx_refuse_model(const std::string& model_type, const Plan& plan);
 /// mlx-lm's `sanitize` expert stacking: for mixtral
 /// (`model.layers.L.block_sparse_moe.experts.E.{w1,w2,w3}.weight` →
 /// `model.layers.L.block_sparse_moe.switch_mlp.{gate,down,up}_proj.weight`) and
-/// qwen2_moe / qwen3_moe / olmoe (`model.layers.L.mlp.experts.E.{gate,up,down}_proj.weight` →
+/// qwen2_moe / qwen3_moe / olmoe / deepseek_v2 (`model.layers.L.mlp.experts.E.{gate,up,down}_proj.weight` →
 /// `model.layers.L.mlp.switch_mlp.*.weight`) the experts 0 … E−1 of one
 /// projection become one logical tensor [E, out, in] (mx.stack; a Stack
 /// recipe: read expert by expert, nothing held whole). Every other tensor and
@@ -55,7 +55,7 @@ Plan mlx_lm_sanitize(const Plan& plan, const std::string& model_type);
 Plan mlx_lm_unsanitize(const Plan& plan, const std::string& model_type);
 
 /// The byte order of `name` in mlx-lm's module tree of `model_type`
-/// (llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe …): Model →
+/// (llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe, olmoe, deepseek_v2 …): Model →
 /// model (embed_tokens, layers[i] (…), norm), lm_head; a quantized module's
 /// parameters weight, scales, biases, then a Linear's own bias. Names it
 /// does not know sort after the known ones of their level, by name.
@@ -66,6 +66,11 @@ std::string mlx_tree_order_key(const std::string& model_type, const std::string&
 /// JSON mlx-lm records under the module's path in `quantization`
 /// (`{"group_size": 64, "bits": 8}`, verbatim, no mode); nullopt: the
 /// top-level scheme.
+/// False when mlx-lm's module `module_path` of `model_type` has no
+/// `to_quantized` although its weight is 2-D: deepseek_v2's MoEGate
+/// (`model.layers.L.mlp.gate`, a bare weight array, deepseek_v2.py) stays float.
+bool mlx_module_quantizable(const std::string& model_type, const std::string& module_path);
+
 struct MlxOverride {
     MlxParams params;
     std::string json;

@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""Records tests/cli/data/mlx_remember_hf_reference.json: what `amn remember
+MLX_DIR --layout hf` must write for MLX MoE folders the real
+`python3 -m mlx_lm convert` made from tiny Hugging Face MoE folders
+(`mlx_folders.py --hf`, the shared Mixtral fixture): every tensor of the
+Hugging Face layout (name, dtype, shape, sha256 of its bytes).
+
+* quantized (`-q ...`): each quantized module dequantized with MLX's own
+  `mx.dequantize` (its per-module parameters from config.json's
+  `quantization`), each switch_mlp stack [E, out, in] cut into its E experts
+  under the model type's transformers names; the other tensors as stored.
+  `model_sha256` = sha256 of mlx_lm's model.safetensors (amn forget writes
+  the same bytes: mlx_convert_moe_reference.json).
+* unquantized (no `-q`, `--dtype` = the stored dtype): `mlx_tensors` = every
+  tensor mlx_lm wrote (the stacks), so a test can rebuild that folder
+  (`mlx_folders.py --stack`) and prove it holds the same tensors; the Hugging
+  Face layout must then be the original folder's tensors byte for byte
+  (checked against the folder itself, not recorded).
+
+usage: PYTHONPATH=/work/mlx/pyenv/site:/work/mlx/pyenv/stubs:/work/mlx/mlx-lm \\
+       mlx_remember_hf_record.py SHARED_FIXTURES WORK_DIR > tests/cli/data/mlx_remember_hf_reference.json
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import mlx.core as mx
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+# (input, mlx_lm.convert options, amn forget options that write the same folder or None)
+CASES = [
+    ("hf:qwen3_moe-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:qwen2_moe-f16", ["-q", "--q-bits", "3", "--q-group-size", "32"], ["--to", "mlx:3", "--group-size", "32"]),
+    ("fixture:Mixtral-8x7B-v0.1", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:olmoe-bf16", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:deepseek_v2-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:qwen3_moe-f32", ["--dtype", "float32"], None),
+    ("hf:qwen2_moe-f16", ["--dtype", "float16"], None),
+]
+MIXTRAL = {"gate_proj": "w1", "down_proj": "w2", "up_proj": "w3"}
+DTYPES = {mx.bfloat16: ("BF16", mx.uint16), mx.float16: ("F16", None), mx.float32: ("F32", None), mx.uint32: ("U32", None)}
+
+
+def digest(a):
+    name, view = DTYPES[a.dtype]
+    raw = np.array(a.view(view) if view is not None else a).tobytes()
+    return [name, list(a.shape), hashlib.sha256(raw).hexdigest()]
+
+
+def hf_layout(folder: Path):
+    cfg = json.loads((folder / "config.json").read_text())
+    q = cfg.get("quantization")
+    tensors = {}
+    for f in sorted(folder.glob("*.safetensors")):
+        tensors.update(mx.load(str(f)))
+    out = {}
+    for k, a in tensors.items():
+        path = k[: -len(".weight")] if k.endswith(".weight") else None
+        if k.endswith((".scales", ".biases")) and k.rsplit(".", 1)[0] + ".weight" in tensors and \
+                k.rsplit(".", 1)[0] + ".scales" in tensors:
+            continue
+        if path and path + ".scales" in tensors:
+            p = q.get(path) if isinstance(q.get(path), dict) else q
+            a = mx.dequantize(a, tensors[path + ".scales"], tensors.get(path + ".biases"), group_size=p["group_size"],
+                              bits=p["bits"], mode=p.get("mode", "affine"))
+        if ".switch_mlp." in k and a.ndim == 3:
+            pre, proj = k.split(".switch_mlp.")
+            proj = proj[: -len(".weight")]
+            hf = MIXTRAL[proj] if cfg["model_type"] == "mixtral" else proj
+            for e in range(a.shape[0]):
+                out[f"{pre}.experts.{e}.{hf}.weight"] = digest(a[e])
+        else:
+            out[k] = digest(a)
+    return dict(sorted(out.items()))
+
+
+def main():
+    shared, work = Path(sys.argv[1]), Path(sys.argv[2])
+    hf = work / "hf"
+    subprocess.run([sys.executable, str(HERE / "mlx_folders.py"), "--hf", str(hf)], check=True, stdout=subprocess.DEVNULL)
+    cases = []
+    for i, (inp, conv, amn) in enumerate(CASES):
+        kind, name = inp.split(":", 1)
+        src = hf / name if kind == "hf" else shared / "hf-gguf" / "inputs" / name
+        out = work / f"out{i}"
+        subprocess.run([sys.executable, "-m", "mlx_lm", "convert", "--hf-path", str(src), "--mlx-path", str(out)] + conv,
+                       check=True, stdout=subprocess.DEVNULL, env=os.environ)
+        c = {"input": inp, "mlx_lm_convert": conv}
+        if amn:
+            c["amn"] = amn
+            c["model_sha256"] = hashlib.sha256((out / "model.safetensors").read_bytes()).hexdigest()
+            c["hf_tensors"] = hf_layout(out)
+        else:
+            t = mx.load(str(out / "model.safetensors"))
+            c["mlx_tensors"] = {k: digest(t[k]) for k in sorted(t)}
+        cases.append(c)
+    doc = {"about": "`amn remember MLX_DIR --layout hf` of MLX MoE folders the real `python3 -m mlx_lm convert --hf-path IN "
+                    "<mlx_lm_convert>` writes (mlx-lm d78bf58e on MLX 846d17622 built from source for the CPU) from "
+                    "IN = tests/cli/mlx_folders.py --hf's folder (hf:NAME) or ../shared/fixtures/hf-gguf/inputs/NAME: "
+                    "hf_tensors = [dtype, shape, sha256] of every tensor of the Hugging Face layout, quantized modules "
+                    "through mx.dequantize and switch_mlp stacks cut per expert under the transformers names "
+                    "(the folder: `amn forget IN <amn>`, whose model.safetensors must have model_sha256); "
+                    "mlx_tensors = every tensor of an unquantized conversion (its Hugging Face layout must equal IN's "
+                    "tensors). Recorded by tests/cli/mlx_remember_hf_record.py.",
+           "cases": cases}
+    print(json.dumps(doc, indent=1))
+
+
+if __name__ == "__main__":
+    main()
