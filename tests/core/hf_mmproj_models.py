@@ -36,7 +36,7 @@ import sys
 import tempfile
 
 from hf_arch_dense import H, gemma3_mm, qwen2_5_vl
-from hf_arch_models import make_inputs_for, CASES as _TEXT_CASES  # noqa: F401  (shared writers)
+from hf_arch_models import make_inputs_for
 
 VH, VFF, VNH = 16, 32, 2          # vision width, MLP width, heads
 CLIP_MEAN, CLIP_STD = [0.48145466, 0.4578275, 0.40821073], [0.26862954, 0.26130258, 0.27577711]

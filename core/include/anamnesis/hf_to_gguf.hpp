@@ -82,12 +82,15 @@ struct HfGgufInfo {
     /// of kind ConverterLog, its English as it logs it.
     std::vector<Notice> warnings;
     std::string error;                ///< non-empty: why the folder cannot become a GGUF
-    /// A multimodal folder (config.json has a `vision_config` object): what
-    /// `convert --mmproj` writes — its default path at the default outtype
-    /// (default_hf_mmproj_output_path(catalog, "auto")) — or, in
-    /// mmproj_error, why it cannot (a class without a projector row, a key
-    /// the converter requires, named). Both empty when has_vision is false.
+    /// A multimodal folder (config.json has a `vision_config` object): the
+    /// files `convert` writes at the default outtype — text_output, the text
+    /// GGUF (default_hf_gguf_output_path(catalog, "auto"); empty when `error`),
+    /// and with --mmproj mmproj_output (default_hf_mmproj_output_path(catalog,
+    /// "auto")) — or, in mmproj_error, why --mmproj cannot (a class without a
+    /// projector row, a key the converter requires, named). All empty when
+    /// has_vision is false.
     bool has_vision = false;
+    std::string text_output;
     std::string mmproj_output;
     std::string mmproj_error;
 };

@@ -114,7 +114,7 @@ std::optional<amn::detail::JsonDoc> read_json(const std::string& dir, const char
 class Preprocessor {
 public:
     explicit Preprocessor(const std::string& dir)
-        : pre_(read_json(dir, "preprocessor_config.json")), proc_(read_json(dir, "processor_config.json")) {}
+        : dir_(dir), pre_(read_json(dir, "preprocessor_config.json")), proc_(read_json(dir, "processor_config.json")) {}
     std::optional<std::pair<element, std::string>> get(std::string_view key) const {
         for (const auto* doc : {&proc_, &pre_}) {
             if (!*doc) continue;
@@ -125,9 +125,12 @@ public:
         }
         return std::nullopt;
     }
-    std::string file() const { return pre_ ? pre_->file() : proc_ ? proc_->file() : std::string("preprocessor_config.json"); }
+    std::string file() const {
+        return pre_ ? pre_->file() : proc_ ? proc_->file() : (fs::path(dir_) / "preprocessor_config.json").string();
+    }
 
 private:
+    std::string dir_;
     std::optional<amn::detail::JsonDoc> pre_, proc_;
 };
 

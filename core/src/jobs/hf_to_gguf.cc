@@ -543,6 +543,7 @@ HfGgufInfo describe_hf_gguf(const Catalog& cat) {
         const arch::HfConfig cfg(*cat.config_json, cat.config_path);
         if (const auto vc = cfg.top("vision_config"); vc && vc->is_object()) {
             info.has_vision = true;
+            if (info.error.empty()) info.text_output = default_hf_gguf_output_path(cat, "auto");
             info.mmproj_output = default_hf_mmproj_output_path(cat, "auto");
         }
     } catch (const Error& e) {
