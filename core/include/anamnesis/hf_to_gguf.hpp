@@ -58,8 +58,9 @@ struct HfGgufOptions {
     /// Qwen2VLForConditionalGeneration / Qwen2_5_VLForConditionalGeneration
     /// (Qwen2VLVisionModel: fused qkv split in thirds, the Conv3D patch
     /// embedding split into `v.patch_embd.weight` and `.weight.1`). The
-    /// default output is default_hf_mmproj_output_path(). Not with vocab_only
-    /// or vocab_pre.
+    /// default output is default_hf_mmproj_output_path(). `outtype` "auto"
+    /// is decided over the kept (vision) tensors only, as the converter's
+    /// index does. Not with vocab_only or vocab_pre.
     bool mmproj = false;
     /// --split-max-size / --split-max-tensors / --no-tensor-first-split:
     /// the parts the converter writes (gguf_split.hpp; keep_split is not
@@ -144,8 +145,9 @@ std::string default_hf_gguf_output_path(const Catalog& catalog, const std::strin
 /// Default --mmproj output: beside the model folder, named as the converter
 /// names it (MmprojModel.prepare_metadata): `mmproj-` + gguf-py
 /// naming_convention(name, basename, finetune, version, no size label, TYPE)
-/// + ".gguf" ("mmproj-gemma-3-4b-it-F16.gguf"), TYPE the resolved outtype
-/// ("auto" resolved as resolve_hf_outtype() does).
+/// + ".gguf" ("mmproj-gemma-3-4b-it-F16.gguf"), TYPE the resolved outtype:
+/// F32, F16, BF16, Q8_0 (case-insensitive), or "auto": BF16 / F16 as the
+/// first kept vision tensor of ≥ 2 dimensions is stored, else F16.
 /// \throws as convert_hf_to_gguf() with HfGgufOptions::mmproj: Error{Unsupported}
 ///         naming config.json for a class without a vision projector row or
 ///         a folder without vision_config; Error{Malformed} naming the key the

@@ -43,11 +43,16 @@ std::string model_dir_of(const Catalog& cat) {
     return fs::path(cat.shards.at(0).path).parent_path().string();
 }
 
-DType outtype_of(const Catalog& cat, const std::string& outtype) {
-    const std::string name = resolve_hf_outtype(cat, outtype);
+// --outtype; "auto" as ModelBase.__init__ guesses it over the tensors the
+// class keeps (filter_tensors runs while indexing): the first of ≥ 2
+// dimensions in index order that is BF16 or F16 (a dequantized one is f32), else F16.
+DType outtype_of(const std::string& outtype, std::optional<DType> first_half) {
+    std::string up = outtype;
+    std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (up == "AUTO" || up.empty()) return first_half.value_or(DType::F16);
     for (const auto& o : converter_outtypes())
-        if (o.name == name) return o.type;
-    throw Error(ErrorCode::Usage, "unknown GGUF output type '" + outtype + "'");
+        if (o.name == up) return o.type;
+    throw Error(ErrorCode::Usage, "unknown GGUF output type '" + outtype + "' for --mmproj (F32, F16, BF16, Q8_0, auto)");
 }
 
 struct Setup {
@@ -68,7 +73,7 @@ Setup setup(const Catalog& cat) {
     return s;
 }
 
-std::vector<Out> build_tensors(const Catalog& cat, const Setup& s) {
+std::vector<Out> build_tensors(const Catalog& cat, const Setup& s, std::optional<DType>& first_half) {
     PlanOptions po;
     po.f32_products = true;
     const Plan plan = make_plan(cat, po);
@@ -93,6 +98,8 @@ std::vector<Out> build_tensors(const Catalog& cat, const Setup& s) {
             throw e.with_tensor(lt.name).with_file(cat.path);
         }
         const TensorInfo& st = cat.tensors.at(lt.sources.at(0));
+        if (!first_half && !lt.quantized && lt.shape.size() >= 2 && (st.dtype == DType::BF16 || st.dtype == DType::F16))
+            first_half = st.dtype;
         for (auto& mt : mts) {
             Out o;
             o.name = mt.name;
@@ -136,10 +143,11 @@ std::string default_path_for(const std::string& dir, const arch::GeneralNaming& 
 
 MmprojPlan mmproj_converter_plan(const Catalog& cat, const std::string& outtype_text) {
     const Setup s = setup(cat);
-    const DType outtype = outtype_of(cat, outtype_text);
+    std::optional<DType> first_half;
+    std::vector<Out> ts = build_tensors(cat, s, first_half);
+    const DType outtype = outtype_of(outtype_text, first_half);
     const auto* ot = converter_outtype_of(outtype);
     if (!ot) throw Error(ErrorCode::Usage, "no converter file type for " + dtype_name(outtype));
-    std::vector<Out> ts = build_tensors(cat, s);
 
     MmprojPlan r;
     auto& kvs = r.plan.kvs;
