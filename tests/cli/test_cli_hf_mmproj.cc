@@ -126,6 +126,42 @@ private slots:
         QCOMPARE(outs.value("mmproj_error").toString(), QString());
     }
 
+    // A real client: llama.cpp's llama-mtmd-cli (AMN_LLAMA_BIN, default /work/llama/build/bin; skipped
+    // without it — build its llama-mtmd-cli target) loads amn's text GGUF with amn's mmproj, encodes
+    // a 56×56 image and decodes its tokens into the text model (random weights: the words are
+    // noise). Gemma 3's projector pools the 4×4 patches by the scale factor 2 written: 4 tokens.
+    void mtmdLoads_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("tokens");  // n_tokens_batch of the image, "" = any
+        QTest::newRow("gemma3") << "gemma-3-4b-pt" << "4";
+        QTest::newRow("qwen2.5-vl") << "Qwen2.5-VL-7B-Instruct" << "";
+        QTest::newRow("qwen2-vl") << "Qwen2-VL-2B-Instruct" << "";
+    }
+    void mtmdLoads() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QFETCH(QString, input);
+        QFETCH(QString, tokens);
+        const QString bin = qEnvironmentVariableIsSet("AMN_LLAMA_BIN") ? qEnvironmentVariable("AMN_LLAMA_BIN")
+                                                                        : QStringLiteral("/work/llama/build/bin");
+        const QString tool = bin + "/llama-mtmd-cli";
+        if (!QFileInfo::exists(tool)) QSKIP("llama-mtmd-cli missing (AMN_LLAMA_BIN: llama.cpp's build/bin)");
+        QVERIFY2(!mm_models().isEmpty(), "tests/core/hf_mmproj_models.py --inputs-only failed");
+        QTemporaryDir tmp;
+        const QString text = tmp.path() + "/t.gguf", mm = tmp.path() + "/mm.gguf";
+        auto r = run_amn({"convert", mm_models() + "/" + input, "--to", "gguf:F32", "-o", text, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        r = run_amn({"convert", mm_models() + "/" + input, "--to", "gguf:F16", "--mmproj", "-o", mm, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QStringList args{"-m", text, "--mmproj", mm, "--image", mm_models() + "/image.png", "-p", "Describe", "-n", "2",
+                         "--temp", "0", "-t", "2", "-c", "512", "--no-warmup", "-lv", "4"};
+        if (input.startsWith("gemma")) args << "--chat-template" << "gemma";  // the borrowed Llama 2 tokenizer has none
+        const auto e = run(tool, args);
+        const QString log = e.err + e.out;
+        QVERIFY2(e.exit_code == 0, qPrintable(log.right(2000)));
+        QVERIFY2(log.contains("image decoded"), qPrintable(log.right(2000)));
+        if (!tokens.isEmpty()) QVERIFY2(log.contains("n_tokens_batch = " + tokens + "\n"), qPrintable(log.right(2000)));
+    }
+
     // Bad input: --mmproj on a folder without a vision tower (the text-only Qwen3 fixture; the
     // Gemma 3 folder with vision_config removed), a vision config or preprocessor missing a key
     // the converter requires: exit 1, one line naming it, nothing written; the input untouched.

@@ -134,6 +134,21 @@ def make_inputs(out, shared):
             f.write("\n")
 
 
+def write_png(path, w=56, h=56):
+    """A seeded RGB PNG for llama-mtmd-cli (test_cli_hf_mmproj's mtmd row): zlib + crc32 only."""
+    import struct
+    import zlib
+    import numpy as np
+    px = np.random.RandomState(0).randint(0, 256, (h, w, 3)).astype(np.uint8)
+    raw = b"".join(b"\x00" + px[y].tobytes() for y in range(h))
+
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
 def sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -149,6 +164,7 @@ def main():
     ap.add_argument("--write-reference")
     a = ap.parse_args()
     make_inputs(a.out, a.shared)
+    write_png(os.path.join(a.out, "image.png"))
     if a.inputs_only:
         return
     ref = {"generator": "tests/core/hf_mmproj_models.py", "llama_cpp_commit": "34af94cd9ab2",
