@@ -81,6 +81,7 @@ void print_result(const GgufWriteResult& res, double secs) {
 // convert ADAPTER_DIR --to gguf[:TYPE] --base BASE_DIR (convert_lora_to_gguf.py).
 int convert_lora(const std::string& adapter, const std::string& to, const std::optional<std::string>& base, const HfGgufOptions& hf,
                  bool dry_run, bool quiet) {
+    if (hf.mmproj) throw UsageError{"--mmproj is for a multimodal model folder: an adapter has no vision tower"};
     if (hf.vocab_only || hf.vocab_pre || hf.split.any())
         throw UsageError{"--vocab-only, --vocab-pre and --split-* are convert_hf_to_gguf's: an adapter has no tokenizer and is one file"};
     LoraGgufOptions opt;
@@ -115,6 +116,7 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
     if (auto o = args.option("--outfile")) opt.output = *o;  // convert_hf_to_gguf.py's name
     if (auto v = args.option("--vocab-pre")) opt.vocab_pre = *v;
     opt.vocab_only = args.flag("--vocab-only");
+    opt.mmproj = args.flag("--mmproj");
     if (const unsigned n = parse_threads(args)) opt.threads = n;
     opt.force = args.flag("--force", "-f");
     const bool dry_run = args.flag("--dry-run", "-n");
@@ -134,6 +136,8 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
     if (base) throw UsageError{"--base is for a PEFT adapter folder (adapter_config.json): " + pos[0] + " is not one"};
 
     const Catalog cat = open_model(pos[0]);
+    if (cat.format == Format::Gguf && opt.mmproj)
+        throw UsageError{"--mmproj converts a Hugging Face folder's vision tower: " + pos[0] + " is a GGUF"};
     if (cat.format == Format::Gguf) return split_merge(cat, to, opt.output, opt.force, opt.threads, dry_run, quiet, opt.split);
     if (dry_run) {
         std::vector<GgufOutputFile> files;

@@ -169,7 +169,14 @@ int inspect_model(const ModelArg& model, bool json) {
                 .key("error").value(hf->error)
                 .key("warnings").begin_array();
             for (const auto& s : hf_notes) w.value(s);
-            w.end_array().end_object();
+            w.end_array();
+            if (hf->has_vision)  // a multimodal folder: the files convert writes (--mmproj: the vision projector)
+                w.key("outputs").begin_object()
+                    .key("text").value(hf->text_output)
+                    .key("mmproj").value(hf->mmproj_output)
+                    .key("mmproj_error").value(hf->mmproj_error)
+                    .end_object();
+            w.end_object();
         }
         if (adapter) write_adapter_json(w, *adapter);
         w.key("quantization_config").begin_object();
@@ -224,6 +231,14 @@ int inspect_model(const ModelArg& model, bool json) {
             std::printf("  GGUF note     the weights are quantized already: a GGUF file type quantizes them twice\n");
     } else if (hf) {
         std::printf("  GGUF          not possible: %s\n", printable(hf->error).c_str());
+    }
+    if (hf && hf->has_vision) {  // a multimodal folder: which files convert writes
+        if (!hf->text_output.empty())
+            std::printf("  GGUF file     convert --to gguf → %s\n", printable(hf->text_output).c_str());
+        if (hf->mmproj_error.empty())
+            std::printf("  GGUF file     convert --to gguf --mmproj → %s (vision projector)\n", printable(hf->mmproj_output).c_str());
+        else
+            std::printf("  GGUF file     no --mmproj: %s\n", printable(hf->mmproj_error).c_str());
     }
     if (adapter) print_adapter_facts(*adapter);
     for (const auto& e : errors) std::printf("  cannot convert  %s\n", printable(e).c_str());

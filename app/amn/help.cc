@@ -95,7 +95,7 @@ void print_help(std::FILE* out, std::string_view verb) {
     } else if (verb == "convert") {
         std::fputs(
             "usage: amn convert MODEL --to safetensors|bf16|f16|f32 [-o OUT] [--layout hf] [--force] [--threads N] [--quiet]\n"
-            "       amn convert DIR --to gguf[:TYPE] [-o OUT.gguf] [--vocab-only] [--vocab-pre NAME]\n"
+            "       amn convert DIR --to gguf[:TYPE] [-o OUT.gguf] [--mmproj] [--vocab-only] [--vocab-pre NAME]\n"
             "                   [--split-max-size N[K|M|G]] [--split-max-tensors N] [--no-tensor-first-split]\n"
             "                   [--dry-run] [--force] [--threads N] [--quiet]\n"
             "       amn convert ADAPTER_DIR --to gguf[:TYPE] --base BASE_DIR [-o OUT.gguf]\n"
@@ -119,6 +119,9 @@ void print_help(std::FILE* out, std::string_view verb) {
         std::fputs(
             "  -o, --outfile OUT.gguf    output file (default: beside DIR, named as the converter\n"
             "                            names it, e.g. Meta-Llama-3-8B-Instruct-BF16.gguf)\n"
+            "  --mmproj                  write the vision projector instead (mmproj-NAME-TYPE.gguf, as\n"
+            "                            convert_hf_to_gguf.py --mmproj) for llama.cpp's mtmd tools:\n"
+            "                            Gemma 3 (SigLIP) and Qwen2-VL / Qwen2.5-VL folders\n"
             "  --vocab-only              write the key/values and tokenizer only, no tensors\n"
             "  --vocab-pre NAME          the tokenizer.ggml.pre to write (llama-bpe, qwen2, gpt-2 …)\n"
             "                            instead of the one detected\n"

@@ -45,6 +45,7 @@ complete -c amn -n "__fish_seen_subcommand_from convert" -l to -x -a 'safetensor
 complete -c amn -n "__fish_seen_subcommand_from convert" -s o -l output -r -F -d 'Output file or folder'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l outfile -r -F -d 'Output GGUF (convert_hf_to_gguf name)'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l base -x -a "(__fish_complete_directories)" -d 'GGUF: base model folder of a PEFT LoRA adapter'
+complete -c amn -n "__fish_seen_subcommand_from convert" -l mmproj -d 'GGUF: the vision projector (mmproj) instead'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l vocab-only -d 'GGUF: key/values and tokenizer only'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l vocab-pre -x -d 'GGUF: the tokenizer.ggml.pre to write'
 complete -c amn -n "__fish_seen_subcommand_from convert" -l split-max-size -x -d 'GGUF: parts of at most N bytes (K, M, G)'

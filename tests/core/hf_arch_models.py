@@ -188,36 +188,41 @@ TOKENIZERS = {
 }
 
 
+def make_inputs_for(out, shared, case, cfg, shapes, tok, dtype="F32"):
+    """One case's folder: config.json, model.safetensors (seeded), generation_config.json, the tokenizer."""
+    d = os.path.join(out, case)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+        f.write("\n")
+    write_safetensors(os.path.join(d, "model.safetensors"),
+                      {n: rand_u8(case, n, s) if n.endswith(("_blocks", "_scales")) else
+                       rand(case, n, s, norm=("norm" in n or "ln_" in n or "emb_ln" in n or "LayerNorm" in n) and n.endswith("weight"))
+                       for n, s in shapes.items()},
+                      dtype)
+    if case in GENERATION_CONFIGS:
+        with open(os.path.join(d, "generation_config.json"), "w") as f:
+            json.dump(GENERATION_CONFIGS[case], f, indent=2)
+    if tok.startswith("bert-"):
+        write_side_files(d, tok)
+    elif shared:
+        src_case, files = TOKENIZERS[tok]
+        for fn_ in files:
+            shutil.copy(os.path.join(shared, "hf-gguf", "inputs", src_case, fn_), d)
+        if tok in ("llama2-internlm3", "llama2-ernie"):
+            patch_tokenizer_config(d, tok)
+        if tok == "qwen3-glm":
+            patch_glm_tokenizer(d)
+        if tok == "qwen3-mean":  # an embedding model's sentence-transformers mean pooling
+            write_pooling(d, False)
+
+
 def make_inputs(out, shared, only=None):
     for case, fn in CASES.items():
         if only and case not in only:
             continue
         cfg, shapes, tok, *dtype = fn(case)
-        d = os.path.join(out, case)
-        os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, "config.json"), "w") as f:
-            json.dump(cfg, f, indent=2)
-            f.write("\n")
-        write_safetensors(os.path.join(d, "model.safetensors"),
-                          {n: rand_u8(case, n, s) if n.endswith(("_blocks", "_scales")) else
-                           rand(case, n, s, norm=("norm" in n or "ln_" in n or "emb_ln" in n or "LayerNorm" in n) and n.endswith("weight"))
-                           for n, s in shapes.items()},
-                          dtype[0] if dtype else "F32")
-        if case in GENERATION_CONFIGS:
-            with open(os.path.join(d, "generation_config.json"), "w") as f:
-                json.dump(GENERATION_CONFIGS[case], f, indent=2)
-        if tok.startswith("bert-"):
-            write_side_files(d, tok)
-        elif shared:
-            src_case, files = TOKENIZERS[tok]
-            for fn_ in files:
-                shutil.copy(os.path.join(shared, "hf-gguf", "inputs", src_case, fn_), d)
-            if tok in ("llama2-internlm3", "llama2-ernie"):
-                patch_tokenizer_config(d, tok)
-            if tok == "qwen3-glm":
-                patch_glm_tokenizer(d)
-            if tok == "qwen3-mean":  # an embedding model's sentence-transformers mean pooling
-                write_pooling(d, False)
+        make_inputs_for(out, shared, case, cfg, shapes, tok, dtype[0] if dtype else "F32")
 
 
 TYPE_NAMES = {4: "UINT32", 5: "INT32", 6: "FLOAT32", 7: "BOOL", 8: "STRING", 9: "ARRAY"}

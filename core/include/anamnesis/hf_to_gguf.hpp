@@ -50,6 +50,18 @@ struct HfGgufOptions {
     bool force = false;                     ///< replace an existing output
     unsigned threads = 0;                   ///< 0 = all cores
     std::uint64_t chunk_bytes = 4u << 20;   ///< f32 bytes decoded per work unit (about)
+    /// --mmproj: write the vision projector GGUF instead of the text model,
+    /// as `convert_hf_to_gguf.py --mmproj` does (general.architecture "clip",
+    /// general.type "mmproj", the clip.* key/values, the vision tower and
+    /// projector tensors; no tokenizer). Classes: Gemma3ForConditionalGeneration
+    /// (Gemma3VisionModel: SigLIP + the Gemma 3 projector),
+    /// Qwen2VLForConditionalGeneration / Qwen2_5_VLForConditionalGeneration
+    /// (Qwen2VLVisionModel: fused qkv split in thirds, the Conv3D patch
+    /// embedding split into `v.patch_embd.weight` and `.weight.1`). The
+    /// default output is default_hf_mmproj_output_path(). `outtype` "auto"
+    /// is decided over the kept (vision) tensors only, as the converter's
+    /// index does. Not with vocab_only or vocab_pre.
+    bool mmproj = false;
     /// --split-max-size / --split-max-tensors / --no-tensor-first-split:
     /// the parts the converter writes (gguf_split.hpp; keep_split is not
     /// one of its options), named after `output` less its extension.
@@ -71,6 +83,17 @@ struct HfGgufInfo {
     /// of kind ConverterLog, its English as it logs it.
     std::vector<Notice> warnings;
     std::string error;                ///< non-empty: why the folder cannot become a GGUF
+    /// A multimodal folder (config.json has a `vision_config` object): the
+    /// files `convert` writes at the default outtype — text_output, the text
+    /// GGUF (default_hf_gguf_output_path(catalog, "auto"); empty when `error`),
+    /// and with --mmproj mmproj_output (default_hf_mmproj_output_path(catalog,
+    /// "auto")) — or, in mmproj_error, why --mmproj cannot (a class without a
+    /// projector row, a key the converter requires, named). All empty when
+    /// has_vision is false.
+    bool has_vision = false;
+    std::string text_output;
+    std::string mmproj_output;
+    std::string mmproj_error;
 };
 HfGgufInfo describe_hf_gguf(const Catalog& catalog);
 
@@ -102,6 +125,11 @@ std::vector<ForgetTensor> plan_hf_gguf(const Catalog& catalog, const HfGgufOptio
 ///         architecture cannot map; Error{Malformed}/BadJson/SizeMismatch
 ///         naming the file for a config that disagrees with the weights,
 ///         malformed tokenizer files, a vocabulary larger than vocab_size;
+///         with `mmproj`: Error{Unsupported} naming config.json for a class
+///         without a vision projector row (the message lists those) or a
+///         folder without vision_config, Error{Malformed} naming the key
+///         when a vision or preprocessor key the converter requires is
+///         missing, Error{Usage} with vocab_only / vocab_pre;
 ///         Error{OutputExists}, Error{Io}, Error{Cancelled}. Nothing is left
 ///         at the output path on any error; the input is never modified.
 GgufWriteResult convert_hf_to_gguf(const Catalog& catalog, const HfGgufOptions& options,
@@ -113,5 +141,17 @@ GgufWriteResult convert_hf_to_gguf(const Catalog& catalog, const HfGgufOptions& 
 /// llama-quantize file type ("Q4_K_M"); "auto" is resolved first
 /// (resolve_hf_outtype), as the converter names an `--outtype auto` output.
 std::string default_hf_gguf_output_path(const Catalog& catalog, const std::string& type);
+
+/// Default --mmproj output: beside the model folder, named as the converter
+/// names it (MmprojModel.prepare_metadata): `mmproj-` + gguf-py
+/// naming_convention(name, basename, finetune, version, no size label, TYPE)
+/// + ".gguf" ("mmproj-gemma-3-4b-it-F16.gguf"), TYPE the resolved outtype:
+/// F32, F16, BF16, Q8_0 (case-insensitive), or "auto": BF16 / F16 as the
+/// first kept vision tensor of ≥ 2 dimensions is stored, else F16.
+/// \throws as convert_hf_to_gguf() with HfGgufOptions::mmproj: Error{Unsupported}
+///         naming config.json for a class without a vision projector row or
+///         a folder without vision_config; Error{Malformed} naming the key the
+///         converter requires when it is missing; Error{Usage} for an unknown type.
+std::string default_hf_mmproj_output_path(const Catalog& catalog, const std::string& type);
 
 }  // namespace amn

@@ -27,6 +27,7 @@
 #include "jobs/gguf_output.hpp"
 #include "plan/layout_recipes.hpp"
 #include "jobs/hf_to_gguf_model.hpp"
+#include "jobs/hf_to_mmproj.hpp"
 #include "jobs/forget_st_mlx_tree.hpp"
 #include "sink/output_files.hpp"
 #include "tokenizer/vocab.hpp"
@@ -537,14 +538,40 @@ HfGgufInfo describe_hf_gguf(const Catalog& cat) {
     } catch (const Error& e) {
         info.error = e.what();
     }
+    // The vision projector convert --mmproj writes, for a folder with a vision_config.
+    try {
+        const arch::HfConfig cfg(*cat.config_json, cat.config_path);
+        if (const auto vc = cfg.top("vision_config"); vc && vc->is_object()) {
+            info.has_vision = true;
+            if (info.error.empty()) info.text_output = default_hf_gguf_output_path(cat, "auto");
+            info.mmproj_output = default_hf_mmproj_output_path(cat, "auto");
+        }
+    } catch (const Error& e) {
+        info.mmproj_error = e.what();
+    }
     return info;
 }
 
 namespace {
 std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detail::Converted& c);
+std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detail::GgufOutputPlan& plan,
+                             std::vector<GgufWarning>& warnings, const std::string& default_path);
+
+// --mmproj: the vision projector (hf_to_mmproj.hpp); the converter writes no vocabulary into it.
+detail::MmprojPlan mmproj_plan(const Catalog& cat, const HfGgufOptions& opt) {
+    if (opt.vocab_only || opt.vocab_pre)
+        throw Error(ErrorCode::Usage, "--mmproj writes the vision projector, which has no vocabulary: no --vocab-only / --vocab-pre");
+    return detail::mmproj_converter_plan(cat, opt.outtype);
 }
+}  // namespace
 
 std::vector<ForgetTensor> plan_hf_gguf(const Catalog& cat, const HfGgufOptions& opt, std::vector<GgufOutputFile>* files) {
+    if (opt.mmproj) {
+        auto m = mmproj_plan(cat, opt);
+        const std::string path = converter_output(cat, opt, m.plan, m.warnings, m.default_path);
+        if (files) *files = detail::gguf_plan_files(m.plan, path);
+        return detail::take_planned_tensors(m.plan);
+    }
     auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
     const std::string path = converter_output(cat, opt, c);
     if (files) *files = detail::gguf_plan_files(c.plan, path);
@@ -580,46 +607,61 @@ std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& t
     }
 }
 
+std::string default_hf_mmproj_output_path(const Catalog& cat, const std::string& type) {
+    return detail::default_mmproj_path(cat, type);
+}
+
 namespace {
 
 // The converter's output plan, cut into its parts when asked
 // (--split-max-size / --split-max-tensors / --no-tensor-first-split);
-// returns the output path.
-std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detail::Converted& c) {
+// returns the output path (`default_path` unless -o).
+std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detail::GgufOutputPlan& plan,
+                             std::vector<GgufWarning>& warnings, const std::string& default_path) {
     if (opt.split.keep_split) throw Error(ErrorCode::Usage, "--keep-split is llama-quantize's (forget of a split GGUF), not the converter's");
     if (opt.split.any() && opt.vocab_only)
         throw Error(ErrorCode::Usage, "--vocab-only writes no tensors: there is nothing to split");
-    const std::string path = !opt.output.empty() ? opt.output
-                                                 : detail::default_path(c.model, c.naming,
-                                                                        opt.vocab_only ? std::string() : converter_output_type(c.ftype),
-                                                                        opt.vocab_only);
+    const std::string path = !opt.output.empty() ? opt.output : default_path;
     if (opt.split.any()) {
         std::vector<detail::GgufPartTensor> ts;
-        for (const auto& t : c.plan.tensors) ts.push_back({t.info.name, t.info.bytes, 0});
+        for (const auto& t : plan.tensors) ts.push_back({t.info.name, t.info.bytes, 0});
         bool one_part = false;
-        c.plan.parts = detail::cut_gguf_parts(detail::GgufPartRule::Converter, opt.split, c.plan.kvs, ts, path, 0, &one_part);
-        if (one_part) c.warnings.push_back(detail::converter_log({"Model fails split requirements, not splitting"}).at(0));
+        plan.parts = detail::cut_gguf_parts(detail::GgufPartRule::Converter, opt.split, plan.kvs, ts, path, 0, &one_part);
+        if (one_part) warnings.push_back(detail::converter_log({"Model fails split requirements, not splitting"}).at(0));
         // write_tensors_to_file pads every part after its tensor infos, an
         // empty first part (--no-tensor-first-split) too.
-        c.plan.pad_without_tensors = true;
-        for (const auto& p : c.plan.parts) detail::refuse_input_as_output(cat, p.path);
-        if (c.plan.parts.size() == 1) c.plan.parts.clear();  // one file after all: the plain file
+        plan.pad_without_tensors = true;
+        for (const auto& p : plan.parts) detail::refuse_input_as_output(cat, p.path);
+        if (plan.parts.size() == 1) plan.parts.clear();  // one file after all: the plain file
     } else {
         detail::refuse_input_as_output(cat, path);
     }
     return path;
 }
 
+std::string converter_output(const Catalog& cat, const HfGgufOptions& opt, detail::Converted& c) {
+    const std::string def = !opt.output.empty() ? std::string()
+                                                : detail::default_path(c.model, c.naming,
+                                                                       opt.vocab_only ? std::string() : converter_output_type(c.ftype),
+                                                                       opt.vocab_only);
+    return converter_output(cat, opt, c.plan, c.warnings, def);
+}
+
 }  // namespace
 
 GgufWriteResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel) {
-    auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
     detail::GgufRunOptions run;
-    run.path = converter_output(cat, opt, c);
     run.force = opt.force;
     run.threads = opt.threads;
     run.chunk_bytes = opt.chunk_bytes;
+    if (opt.mmproj) {
+        auto m = mmproj_plan(cat, opt);
+        run.path = converter_output(cat, opt, m.plan, m.warnings, m.default_path);
+        return detail::write_converter_plan(cat, std::move(m.plan), std::move(m.warnings), std::move(run), progress, cancel);
+    }
+    auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
+    run.path = converter_output(cat, opt, c);
     return detail::write_converter_plan(cat, std::move(c.plan), std::move(c.warnings), std::move(run), progress, cancel);
 }
 

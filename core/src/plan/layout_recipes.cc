@@ -4,6 +4,7 @@
 #include "anamnesis/error.hpp"
 #include "kernels/fp4/fp4_kernels.hpp"
 #include "plan/quant_groups.hpp"
+#include "plan/shape_rows.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -505,6 +506,55 @@ std::vector<std::uint64_t> llama_permute_source_rows(std::uint64_t rows, std::ui
         for (std::uint64_t j = 0; j < half; ++j)
             for (std::uint64_t s = 0; s < 2; ++s) src[h * d + 2 * j + s] = h * d + s * half + j;
     return src;
+}
+
+namespace {
+
+// make_dim_slice_recipe(): the tensor viewed as [outer, D, inner]; output row
+// (o, k) is source shape row o·D + begin + k of `inner_elems` values.
+class DimSlice final : public Recipe {
+public:
+    DimSlice(std::shared_ptr<const Recipe> inner, std::uint64_t outer, std::uint64_t d, std::uint64_t inner_elems,
+             std::uint64_t begin, std::uint64_t end)
+        : inner_(std::move(inner)), outer_(outer), d_(d), n_(inner_elems), b_(begin), k_(end - begin) {}
+    std::string describe() const override {
+        return inner_->describe() + ", indices " + std::to_string(b_) + ".." + std::to_string(b_ + k_) + " of " + std::to_string(d_);
+    }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return outer_ * k_; }
+    std::uint64_t row_elems() const override { return n_; }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        for (std::uint64_t r = row0; r < row0 + nrows;) {
+            const std::uint64_t o = r / k_, k = r % k_;
+            const std::uint64_t run = std::min(k_ - k, row0 + nrows - r);  // contiguous source rows
+            dequantize_shape_rows(*inner_, n_, o * d_ + b_ + k, run, out + (r - row0) * n_);
+            r += run;
+        }
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        return row0 + nrows >= rows() ? inner_->inputs() : std::vector<InputRange>{};
+    }
+
+private:
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t outer_, d_, n_, b_, k_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Recipe> make_dim_slice_recipe(std::shared_ptr<const Recipe> inner, std::span<const std::uint64_t> shape,
+                                                    std::size_t dim, std::uint64_t begin, std::uint64_t end) {
+    if (dim >= shape.size() || begin >= end || end > shape[dim])
+        throw Error(ErrorCode::Malformed, "cannot take indices " + std::to_string(begin) + ".." + std::to_string(end) + " of dimension " +
+                                              std::to_string(dim) + " of " + shape_to_string(shape));
+    std::uint64_t outer = 1, n = 1;
+    for (std::size_t i = 0; i < dim; ++i) outer *= shape[i];
+    for (std::size_t i = dim + 1; i < shape.size(); ++i) n *= shape[i];
+    if (outer * shape[dim] * n != inner->rows() * inner->row_elems())
+        throw Error(ErrorCode::Malformed, "the shape " + shape_to_string(shape) + " does not hold the tensor's values");
+    return std::make_shared<DimSlice>(std::move(inner), outer, shape[dim], n, begin, end);
 }
 
 }  // namespace amn::detail

@@ -151,6 +151,17 @@ struct JoinPart {
 std::shared_ptr<const Recipe> make_group_join_recipe(std::vector<JoinPart> parts, std::uint64_t groups, bool interleave,
                                                      bool transpose_out, std::string describe);
 
+/// Indices [begin, end) of dimension `dim` of the tensor `inner` holds with
+/// `shape` (row-major, however its rows split it): `x[:, …, begin:end, …]`.
+/// Output rows: one per (outer index, kept index), of prod(shape[dim+1:])
+/// values. Convert_hf_to_gguf's Qwen2-VL splits: the fused qkv weight/bias
+/// in thirds along dim 0, the Conv3D patch embedding [C, 3, 2, kh, kw] at
+/// temporal index 0 or 1 of dim 2 (then written [C, 3, kh, kw]).
+/// \throws Error{Malformed} when dim ≥ rank, the range is empty or exceeds
+///         shape[dim], or `shape` does not hold inner's values.
+std::shared_ptr<const Recipe> make_dim_slice_recipe(std::shared_ptr<const Recipe> inner, std::span<const std::uint64_t> shape,
+                                                    std::size_t dim, std::uint64_t begin, std::uint64_t end);
+
 /// A tensor made by the converter (e.g. `rope_freqs.weight`): `values`
 /// (row-major) as one row of values.size() elements.
 std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe);
