@@ -34,6 +34,25 @@ std::vector<GgufWarning> converter_log(std::vector<std::string> messages) {
     return out;
 }
 
+GgufOutputTensor converter_output_tensor(const Catalog& cat, std::string name, std::vector<std::uint64_t> shape, DType target,
+                                         DType source, DType outtype) {
+    GgufOutputTensor o;
+    o.info.numel = 1;
+    for (auto d : shape) o.info.numel *= d;
+    const auto bytes = dtype_bytes(target, o.info.numel);
+    if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + dtype_name(target) + " blocks", cat.path, name);
+    o.info.name = std::move(name);
+    o.info.shape = std::move(shape);
+    o.info.target = target;
+    o.info.source = source;
+    o.info.bytes = *bytes;
+    GgufTypeReason& why = o.info.gguf_reason.emplace();
+    why.rule = target == outtype ? TypeRule::ConverterOuttype : TypeRule::ConverterKept;
+    why.chosen = target;
+    o.info.copied = false;
+    return o;
+}
+
 std::vector<GgufOutputFile> gguf_plan_files(const GgufOutputPlan& p, const std::string& path) {
     std::vector<GgufOutputFile> out;
     auto size_of = [&](const std::string& file, const std::vector<MetaKv>& kvs, std::size_t first, std::size_t n) {

@@ -120,6 +120,16 @@ std::vector<GgufOutputFile> gguf_plan_files(const GgufOutputPlan& plan, const st
 /// The tensors of `plan` (moved out), each with the part it goes to (ForgetTensor::part).
 std::vector<ForgetTensor> take_planned_tensors(GgufOutputPlan& plan);
 
+/// A converter's output tensor (convert_hf_to_gguf.py's, its --mmproj's,
+/// convert_lora_to_gguf.py's): name, shape (row-major), target and source
+/// types, numel, bytes of the target, and the reason — ConverterOuttype when
+/// `target` is the outtype, else ConverterKept (the caller may refine it);
+/// not copied, no recipe yet.
+/// \throws Error{SizeMismatch} naming `cat.path` and the tensor when numel
+///         is not a whole number of the target's blocks.
+GgufOutputTensor converter_output_tensor(const Catalog& cat, std::string name, std::vector<std::uint64_t> shape, DType target,
+                                         DType source, DType outtype);
+
 struct HfConverterPlan {
     GgufOutputPlan plan;
     std::vector<GgufWarning> warnings;

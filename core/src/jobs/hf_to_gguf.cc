@@ -439,21 +439,10 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
     Converted c{build_model(cat, plan, vocab_only), DType::Unknown, 0, {}, {}, {}};
     c.outtype = outtype_or_unknown != DType::Unknown ? outtype_or_unknown : parse_outtype(outtype_text, c.model);
     for (auto& t : c.model.tensors) {
-        GgufOutputTensor o;
-        o.info.name = t.name;
-        o.info.shape = t.shape;
-        o.info.target = t.raw ? t.raw_type : arch::converter_type(*c.model.row, t.name, t.shape, c.outtype);
-        o.info.source = t.raw ? t.raw_type : t.stored ? t.stored->dtype : DType::F32;
-        o.info.numel = 1;
-        for (auto d : t.shape) o.info.numel *= d;
-        const auto bytes = dtype_bytes(o.info.target, o.info.numel);
-        if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + dtype_name(o.info.target) + " blocks", cat.path, t.name);
-        o.info.bytes = *bytes;
-        GgufTypeReason& why = o.info.gguf_reason.emplace();
-        why.rule = t.raw                         ? TypeRule::ConverterRepacked
-                   : o.info.target == c.outtype ? TypeRule::ConverterOuttype
-                                                : TypeRule::ConverterKept;
-        why.chosen = o.info.target;
+        GgufOutputTensor o = converter_output_tensor(cat, t.name, t.shape,
+                                                     t.raw ? t.raw_type : arch::converter_type(*c.model.row, t.name, t.shape, c.outtype),
+                                                     t.raw ? t.raw_type : t.stored ? t.stored->dtype : DType::F32, c.outtype);
+        if (t.raw) o.info.gguf_reason->rule = TypeRule::ConverterRepacked;
         // Bytes as stored, except BF16: gguf-py's BF16 writer sets the quiet bit
         // of a signaling NaN (0x7F81 → 0x7FC1), so BF16 → BF16 is not a bit copy;
         // those go through f32_to_bf16, which does the same.

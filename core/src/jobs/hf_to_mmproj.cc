@@ -162,19 +162,8 @@ MmprojPlan mmproj_converter_plan(const Catalog& cat, const std::string& outtype_
     r.default_path = default_path_for(s.dir, general.naming, converter_output_type(ot->ftype));
 
     for (auto& t : ts) {
-        GgufOutputTensor o;
-        o.info.name = t.name;
-        o.info.shape = t.shape;
-        o.info.target = arch::mmproj_type(*s.row, t.hf, t.name, t.shape, outtype);
-        o.info.source = t.stored ? t.stored->dtype : DType::F32;
-        o.info.numel = 1;
-        for (auto d : t.shape) o.info.numel *= d;
-        const auto bytes = dtype_bytes(o.info.target, o.info.numel);
-        if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + dtype_name(o.info.target) + " blocks", cat.path, t.name);
-        o.info.bytes = *bytes;
-        GgufTypeReason& why = o.info.gguf_reason.emplace();
-        why.rule = o.info.target == outtype ? TypeRule::ConverterOuttype : TypeRule::ConverterKept;
-        why.chosen = o.info.target;
+        GgufOutputTensor o = converter_output_tensor(cat, t.name, t.shape, arch::mmproj_type(*s.row, t.hf, t.name, t.shape, outtype),
+                                                     t.stored ? t.stored->dtype : DType::F32, outtype);
         // As the text GGUF: stored bytes kept, except BF16 (gguf-py quiets signaling NaNs).
         o.info.copied = t.stored && t.stored->dtype == o.info.target && o.info.target != DType::BF16;
         o.stored = o.info.copied ? t.stored : nullptr;

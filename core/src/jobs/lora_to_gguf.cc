@@ -298,20 +298,9 @@ Converted convert_plan(const Catalog& cat, const std::string& adapter_dir, const
     const Plan plan = make_plan(cat, po);
     Converted c{build_model(cat, plan, adapter_dir, opt), outtype, {}, {}, {}, {}};
     for (auto& t : c.model.tensors) {
-        GgufOutputTensor o;
-        o.info.name = t.name;
-        o.info.shape = t.shape;
-        o.info.target = arch::converter_type(*c.model.row, t.name, t.shape, outtype);
-        o.info.source = t.source;
-        o.info.numel = 1;
-        for (auto d : t.shape) o.info.numel *= d;
-        const auto bytes = dtype_bytes(o.info.target, o.info.numel);
-        if (!bytes) throw Error(ErrorCode::SizeMismatch, "not a whole number of " + dtype_name(o.info.target) + " blocks", cat.path, t.name);
-        o.info.bytes = *bytes;
-        GgufTypeReason& why = o.info.gguf_reason.emplace();
-        why.rule = o.info.target == outtype ? TypeRule::ConverterOuttype : TypeRule::ConverterKept;
-        why.chosen = o.info.target;
-        o.info.copied = false;  // every value through the encoder (BF16 quiets NaNs as gguf-py does)
+        GgufOutputTensor o = converter_output_tensor(cat, t.name, t.shape, arch::converter_type(*c.model.row, t.name, t.shape, outtype),
+                                                     t.source, outtype);
+        // Not copied: every value through the encoder (BF16 quiets NaNs as gguf-py does).
         o.recipe = t.recipe;
         c.plan.tensors.push_back(std::move(o));
     }
