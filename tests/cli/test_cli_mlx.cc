@@ -146,6 +146,19 @@ QString forget_mlx(const QTemporaryDir& tmp, const QString& mlx_dir, const QJson
         QSKIP("mlx fixtures missing");                                           \
     }
 
+// A recorded case's "input": "fixture:NAME" (a shared hf-gguf input; skipped
+// without the shared fixtures) or "hf:NAME" (a folder mlx_folders.py --hf wrote).
+#define INPUT_FOLDER(var, input)                                                 \
+    QString var;                                                                 \
+    if ((input).startsWith("fixture:")) {                                        \
+        SKIP_WITHOUT_MLX(fixtures_);                                             \
+        var = fixtures_ + "/../hf-gguf/inputs/" + (input).mid(8);                \
+    } else {                                                                     \
+        const QString root_ = hf_folders();                                      \
+        QVERIFY2(!root_.isEmpty(), "tests/cli/mlx_folders.py --hf failed");     \
+        var = root_ + "/" + (input).mid(3);                                      \
+    }
+
 // Empty when every file of `files` ({name: sha256 hex}) under `out` has the
 // recorded sha256 of mlx_lm.convert's output; else which one differs.
 QString differs_from_recorded(const QString& out, const QJsonObject& files) {
@@ -438,15 +451,7 @@ private slots:
     void forgetToMlxMoeAndCast() {
         QFETCH(QJsonObject, c);
         const QString input = c["input"].toString();
-        QString in;
-        if (input.startsWith("fixture:")) {
-            SKIP_WITHOUT_MLX(dir);
-            in = dir + "/../hf-gguf/inputs/" + input.mid(8);
-        } else {
-            const QString root = hf_folders();
-            QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
-            in = root + "/" + input.mid(3);
-        }
+        INPUT_FOLDER(in, input);
         QTemporaryDir tmp;
         const QString out = tmp.filePath("out");
         QStringList args{"forget", in};
@@ -481,15 +486,7 @@ private slots:
     void rememberHfLayout() {
         QFETCH(QJsonObject, c);
         const QString input = c["input"].toString();
-        QString in;
-        if (input.startsWith("fixture:")) {
-            SKIP_WITHOUT_MLX(dir);
-            in = dir + "/../hf-gguf/inputs/" + input.mid(8);
-        } else {
-            const QString root = hf_folders();
-            QVERIFY2(!root.isEmpty(), "tests/cli/mlx_folders.py --hf failed");
-            in = root + "/" + input.mid(3);
-        }
+        INPUT_FOLDER(in, input);
         QTemporaryDir tmp;
         const QString mlx = tmp.filePath("mlx"), hf = tmp.filePath("hf");
         if (c.contains("amn")) {
