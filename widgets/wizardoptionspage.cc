@@ -121,7 +121,9 @@ WizardOptionsPage::WizardOptionsPage(ConvertWizard* wizard) : QWizardPage(wizard
         auto* baseBrowse = new QPushButton(tr("Choose…"), g);
         baseRow->addWidget(loraBase_, 1);
         baseRow->addWidget(baseBrowse);
-        f->addRow(tr("&Base model:"), baseRow);
+        auto* baseLabel = new QLabel(tr("&Base model:"), g);
+        baseLabel->setBuddy(loraBase_);
+        f->addRow(baseLabel, baseRow);
         f->addRow(wrapLabel(tr("Only the base model's config.json is read: its architecture names the adapter's tensors in GGUF "
                                "(as convert_lora_to_gguf.py --base). The base's weights are not needed."),
                             g));

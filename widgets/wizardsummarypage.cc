@@ -149,7 +149,8 @@ void WizardSummaryPage::updateSummary() {
     html += row(tr("Output"), QFileInfo(wiz_->outputPath()).absoluteFilePath().toHtmlEscaped() + (wiz_->overwrite() ? tr(" (overwrite)") : QString()));
     if (md == Mode::ConvertLora)
         html += row(tr("Base model"), tr("%1 (its config.json)").arg(QFileInfo(wiz_->loraBase()).absoluteFilePath().toHtmlEscaped()));
-    if ((md == Mode::ForgetGguf || md == Mode::ConvertGguf) && wiz_->hfInput() && !wiz_->target_->hfInfoText().isEmpty())
+    // The folder's text model in GGUF (not for its vision projector: the Target row says what that is).
+    if ((md == Mode::ForgetGguf || (md == Mode::ConvertGguf && !wiz_->hfMmproj())) && wiz_->hfInput() && !wiz_->target_->hfInfoText().isEmpty())
         html += row(tr("GGUF"), wiz_->target_->hfInfoText().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     if (wiz_->hfLayout()) html += hfSummaryRows();
     else {

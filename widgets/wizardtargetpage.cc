@@ -13,12 +13,15 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QRadioButton>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace amn::ui {
 
@@ -108,8 +111,14 @@ WizardTargetPage::WizardTargetPage(ConvertWizard* wizard) : QWizardPage(wizard),
         mmproj_->hide();  // until setHfGgufInfo()
         mmproj_->setEnabled(false);
         mmprojNote_->hide();
-        gl->addWidget(mmproj_, 1, 0, 1, 3);
-        gl->addWidget(mmprojNote_, 2, 0, 1, 3);
+        // Indented under the converter's row: an option of that row.
+        const int indent = style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth) + style()->pixelMetric(QStyle::PM_RadioButtonLabelSpacing);
+        for (auto [w, r] : {std::pair<QWidget*, int>{mmproj_, 1}, {mmprojNote_, 2}}) {
+            auto* row = new QHBoxLayout;
+            row->addSpacing(indent);
+            row->addWidget(w, 1);
+            gl->addLayout(row, r, 0, 1, 3);
+        }
         gl->addWidget(ggufRadio_, 3, 0);
         gl->addWidget(ftype_, 3, 1);
         gl->setColumnStretch(2, 1);
