@@ -6,7 +6,9 @@
 # (target, summary, measured loss) for $AMN_SCREENSHOT_FORGET (a GGUF → Q4_K_M);
 # with AMN_SCREENSHOT_FORGET set but empty, for MODEL itself through the main
 # window's Convert… (a Hugging Face folder, e.g. AWQ or bitsandbytes → GGUF
-# Q4_K_M; another model → fp8):
+# Q4_K_M; another model → fp8); then for a multimodal folder its vision
+# projector (wizard-mmproj-*.png), for a PEFT adapter folder with
+# AMN_SCREENSHOT_LORA_BASE (the base's folder) its GGUF adapter (wizard-lora-*.png):
 #   tools/screenshots.sh [BUILD_DIR] [OUT_DIR] [MODEL]
 #   AMN_SCREENSHOT_FORGET= tools/screenshots.sh build/dev /tmp/shots ../shared/fixtures/hf-gguf/inputs/Mistral-7B-v0.1-bnb-4bit
 # Needs xvfb-run (package xvfb). Extra args after MODEL go to the app

@@ -728,6 +728,131 @@
             <source>Group size (w4a16, w8a16, mlx):</source>
             <translation>Gruppengröße (w4a16, w8a16, mlx):</translation>
         </message>
+        <message>
+            <source>The vision projector is a GGUF for llama.cpp now (mmproj).</source>
+            <translation>Der Vision-Projektor ist jetzt ein GGUF für llama.cpp (mmproj).</translation>
+        </message>
+        <message>
+            <source>The adapter is a GGUF LoRA adapter for llama.cpp now.</source>
+            <translation>Der Adapter ist jetzt ein GGUF-LoRA-Adapter für llama.cpp.</translation>
+        </message>
+        <message numerus="yes">
+            <source>Converted %Ln tensor(s) to a GGUF vision projector (mmproj) %1 as convert_hf_to_gguf.py --mmproj writes it: %2 written in %3 s.</source>
+            <translation>
+                <numerusform>%Ln Tensor zu einem GGUF-Vision-Projektor (mmproj) %1 konvertiert, wie convert_hf_to_gguf.py --mmproj ihn schreibt: %2 geschrieben in %3 s.</numerusform>
+                <numerusform>%Ln Tensoren zu einem GGUF-Vision-Projektor (mmproj) %1 konvertiert, wie convert_hf_to_gguf.py --mmproj ihn schreibt: %2 geschrieben in %3 s.</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>llama.cpp loads it beside the text model: llama-mtmd-cli -m MODEL.gguf --mmproj %1</source>
+            <translation>llama.cpp lädt ihn neben dem Textmodell: llama-mtmd-cli -m MODELL.gguf --mmproj %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>Converted %Ln tensor(s) to a GGUF LoRA adapter %1 as convert_lora_to_gguf.py writes it: %2 written in %3 s.</source>
+            <translation>
+                <numerusform>%Ln Tensor zu einem GGUF-LoRA-Adapter %1 konvertiert, wie convert_lora_to_gguf.py ihn schreibt: %2 geschrieben in %3 s.</numerusform>
+                <numerusform>%Ln Tensoren zu einem GGUF-LoRA-Adapter %1 konvertiert, wie convert_lora_to_gguf.py ihn schreibt: %2 geschrieben in %3 s.</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>llama.cpp applies it to the base model: llama-cli -m BASE.gguf --lora %1</source>
+            <translation>llama.cpp wendet ihn auf das Basismodell an: llama-cli -m BASIS.gguf --lora %1</translation>
+        </message>
+        <message>
+            <source>LoRA adapter options</source>
+            <translation>Optionen des LoRA-Adapters</translation>
+        </message>
+        <message>
+            <source>the base model's folder</source>
+            <translation>der Ordner des Basismodells</translation>
+        </message>
+        <message>
+            <source>&amp;Base model:</source>
+            <translation>&amp;Basismodell:</translation>
+        </message>
+        <message>
+            <source>Only the base model's config.json is read: its architecture names the adapter's tensors in GGUF (as convert_lora_to_gguf.py --base). The base's weights are not needed.</source>
+            <translation>Nur die config.json des Basismodells wird gelesen: Seine Architektur benennt die Tensoren des Adapters im GGUF (wie convert_lora_to_gguf.py --base). Die Gewichte des Basismodells werden nicht gebraucht.</translation>
+        </message>
+        <message>
+            <source>Base model folder</source>
+            <translation>Ordner des Basismodells</translation>
+        </message>
+        <message>
+            <source>Choose the base model's folder (the one holding its config.json).</source>
+            <translation>Wählen Sie den Ordner des Basismodells (den mit seiner config.json).</translation>
+        </message>
+        <message>
+            <source>%1 holds no config.json: choose the base model's folder.</source>
+            <translation>%1 enthält keine config.json: Wählen Sie den Ordner des Basismodells.</translation>
+        </message>
+        <message>
+            <source>GGUF vision projector (mmproj) %1 (as convert_hf_to_gguf.py --mmproj --outtype %2)</source>
+            <translation>GGUF-Vision-Projektor (mmproj) %1 (wie convert_hf_to_gguf.py --mmproj --outtype %2)</translation>
+        </message>
+        <message>
+            <source>GGUF LoRA adapter %1 (as convert_lora_to_gguf.py --outtype %2)</source>
+            <translation>GGUF-LoRA-Adapter %1 (wie convert_lora_to_gguf.py --outtype %2)</translation>
+        </message>
+        <message>
+            <source>Base model</source>
+            <translation>Basismodell</translation>
+        </message>
+        <message>
+            <source>%1 (its config.json)</source>
+            <translation>%1 (seine config.json)</translation>
+        </message>
+        <message>
+            <source>&amp;Vision projector (mmproj) instead of the text model, as --mmproj writes it</source>
+            <translation>&amp;Vision-Projektor (mmproj) statt des Textmodells, wie --mmproj ihn schreibt</translation>
+        </message>
+        <message>
+            <source>As amn convert --to gguf:TYPE --mmproj: the vision tower and projector llama-mtmd-cli loads beside the text GGUF (--mmproj FILE).</source>
+            <translation>Wie amn convert --to gguf:TYP --mmproj: Vision-Encoder und Projektor, die llama-mtmd-cli neben dem Text-GGUF lädt (--mmproj DATEI).</translation>
+        </message>
+        <message>
+            <source>GGUF LoRA adapter for llama.cpp</source>
+            <translation>GGUF-LoRA-Adapter für llama.cpp</translation>
+        </message>
+        <message>
+            <source>GGUF &amp;LoRA adapter, as convert_lora_to_gguf.py writes it:</source>
+            <translation>GGUF-&amp;LoRA-Adapter, wie convert_lora_to_gguf.py ihn schreibt:</translation>
+        </message>
+        <message>
+            <source>As amn convert ADAPTER --to gguf:TYPE --base BASE: the adapter llama.cpp loads with --lora. The base model's folder is chosen on the next page.</source>
+            <translation>Wie amn convert ADAPTER --to gguf:TYP --base BASIS: der Adapter, den llama.cpp mit --lora lädt. Den Ordner des Basismodells wählen Sie auf der nächsten Seite.</translation>
+        </message>
+        <message>
+            <source>Rank %1</source>
+            <translation>Rang %1</translation>
+        </message>
+        <message>
+            <source>Rank not given</source>
+            <translation>Rang nicht angegeben</translation>
+        </message>
+        <message>
+            <source>alpha %1</source>
+            <translation>Alpha %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>%Ln adapted module(s)</source>
+            <translation>
+                <numerusform>%Ln angepasstes Modul</numerusform>
+                <numerusform>%Ln angepasste Module</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>trained on %1</source>
+            <translation>trainiert auf %1</translation>
+        </message>
+        <message>
+            <source>Cannot become a GGUF adapter: %1</source>
+            <translation>Kann kein GGUF-Adapter werden: %1</translation>
+        </message>
+        <message>
+            <source>No vision projector: %1</source>
+            <translation>Kein Vision-Projektor: %1</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>

@@ -727,6 +727,131 @@
             <source>Group size (w4a16, w8a16, mlx):</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>The vision projector is a GGUF for llama.cpp now (mmproj).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The adapter is a GGUF LoRA adapter for llama.cpp now.</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Converted %Ln tensor(s) to a GGUF vision projector (mmproj) %1 as convert_hf_to_gguf.py --mmproj writes it: %2 written in %3 s.</source>
+            <translation>
+                <numerusform>Converted %Ln tensor to a GGUF vision projector (mmproj) %1 as convert_hf_to_gguf.py --mmproj writes it: %2 written in %3 s.</numerusform>
+                <numerusform>Converted %Ln tensors to a GGUF vision projector (mmproj) %1 as convert_hf_to_gguf.py --mmproj writes it: %2 written in %3 s.</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>llama.cpp loads it beside the text model: llama-mtmd-cli -m MODEL.gguf --mmproj %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>Converted %Ln tensor(s) to a GGUF LoRA adapter %1 as convert_lora_to_gguf.py writes it: %2 written in %3 s.</source>
+            <translation>
+                <numerusform>Converted %Ln tensor to a GGUF LoRA adapter %1 as convert_lora_to_gguf.py writes it: %2 written in %3 s.</numerusform>
+                <numerusform>Converted %Ln tensors to a GGUF LoRA adapter %1 as convert_lora_to_gguf.py writes it: %2 written in %3 s.</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>llama.cpp applies it to the base model: llama-cli -m BASE.gguf --lora %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>LoRA adapter options</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>the base model's folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Base model:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Only the base model's config.json is read: its architecture names the adapter's tensors in GGUF (as convert_lora_to_gguf.py --base). The base's weights are not needed.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Base model folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Choose the base model's folder (the one holding its config.json).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 holds no config.json: choose the base model's folder.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF vision projector (mmproj) %1 (as convert_hf_to_gguf.py --mmproj --outtype %2)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF LoRA adapter %1 (as convert_lora_to_gguf.py --outtype %2)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Base model</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>%1 (its config.json)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>&amp;Vision projector (mmproj) instead of the text model, as --mmproj writes it</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>As amn convert --to gguf:TYPE --mmproj: the vision tower and projector llama-mtmd-cli loads beside the text GGUF (--mmproj FILE).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF LoRA adapter for llama.cpp</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>GGUF &amp;LoRA adapter, as convert_lora_to_gguf.py writes it:</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>As amn convert ADAPTER --to gguf:TYPE --base BASE: the adapter llama.cpp loads with --lora. The base model's folder is chosen on the next page.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Rank %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Rank not given</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>alpha %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message numerus="yes">
+            <source>%Ln adapted module(s)</source>
+            <translation>
+                <numerusform>%Ln adapted module</numerusform>
+                <numerusform>%Ln adapted modules</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>trained on %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot become a GGUF adapter: %1</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>No vision projector: %1</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>

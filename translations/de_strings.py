@@ -642,3 +642,5 @@ from de_strings_remote import REMOTE  # noqa: E402  (issue 34: the remote-model 
 DE.update(REMOTE)
 from de_strings_notices import NOTICES  # noqa: E402  (issue 31: the core's notices and tensor errors)
 DE.update(NOTICES)
+from de_strings_wizard_adapters import WIZARD_ADAPTERS  # noqa: E402  (the wizard's mmproj and LoRA adapter targets)
+DE.update(WIZARD_ADAPTERS)

@@ -98,6 +98,12 @@ QString ConvertWizard::ggufFileType() const { return target_->ggufFileType(); }
 void ConvertWizard::setHfOutType(const QString& outtype) { target_->setHfOutType(outtype); }
 QString ConvertWizard::hfOutType() const { return target_->hfOutType(); }
 void ConvertWizard::setHfGgufInfo(const amn::HfGgufInfo& info) { target_->setHfGgufInfo(info); }
+void ConvertWizard::setHfMmproj(bool on) { target_->setHfMmproj(on); }
+bool ConvertWizard::hfMmproj() const { return target_->hfMmproj(); }
+void ConvertWizard::setLoraOutType(const QString& outtype) { target_->setLoraOutType(outtype); }
+QString ConvertWizard::loraOutType() const { return target_->loraOutType(); }
+void ConvertWizard::setLoraBase(const QString& dir) { options_->setLoraBase(dir); }
+QString ConvertWizard::loraBase() const { return options_ ? options_->loraBase() : QString(); }
 void ConvertWizard::setStScheme(const QString& name) { target_->setStScheme(name); }
 QString ConvertWizard::stScheme() const { return target_->stScheme(); }
 void ConvertWizard::setImatrixPath(const QString& path) { options_->setImatrixPath(path); }
@@ -153,7 +159,15 @@ QString ConvertWizard::defaultOutput() const {
             core = hfInput_ ? amn::default_hf_gguf_output_path(model_->catalog, ggufFileType().toStdString())
                             : amn::default_gguf_output_path(model_->catalog, ggufFileType().toStdString());
             break;
-        case Mode::ConvertGguf: core = amn::default_hf_gguf_output_path(model_->catalog, hfOutType().toStdString()); break;
+        case Mode::ConvertGguf:
+            core = hfMmproj() ? amn::default_hf_mmproj_output_path(model_->catalog, hfOutType().toStdString())
+                              : amn::default_hf_gguf_output_path(model_->catalog, hfOutType().toStdString());
+            break;
+        case Mode::ConvertLora:
+            // Named after the adapter and the base's architecture: nothing until a base is chosen.
+            if (!model_->adapter || loraBase().isEmpty()) return {};
+            core = amn::default_lora_gguf_output_path(model_->adapter->folder, loraOptions());
+            break;
         case Mode::ForgetSafetensors: core = amn::default_st_output_path(model_->catalog, stOptions().scheme); break;
         }
     } catch (const std::exception&) {
@@ -163,6 +177,7 @@ QString ConvertWizard::defaultOutput() const {
 }
 
 QString ConvertWizard::resolvedOutType() const {
+    if (mode() == Mode::ConvertLora) return loraOutType();
     try {
         return QString::fromStdString(amn::resolve_hf_outtype(model_->catalog, hfOutType().toStdString()));
     } catch (const std::exception&) {
@@ -181,6 +196,15 @@ amn::GgufForgetOptions ConvertWizard::ggufOptions() const {
 amn::HfGgufOptions ConvertWizard::hfGgufOptions() const {
     amn::HfGgufOptions o;
     o.outtype = hfOutType().toStdString();
+    o.mmproj = hfMmproj();
+    setRunOptions(o);
+    return o;
+}
+
+amn::LoraGgufOptions ConvertWizard::loraOptions() const {
+    amn::LoraGgufOptions o;
+    o.base = loraBase().toStdString();
+    o.outtype = loraOutType().toStdString();
     setRunOptions(o);
     return o;
 }

@@ -7,8 +7,11 @@
 // Hugging Face folder) and forget to a safetensors scheme (bitsandbytes,
 // compressed-tensors, DeepSeek FP8; amn::forget_to_safetensors); and for a
 // Hugging Face folder, GGUF as llama.cpp's convert_hf_to_gguf.py writes it
-// (F32, F16, BF16, Q8_0, auto; amn::convert_hf_to_gguf). For forget and the
-// GGUF conversion, the summary page runs the core's dry run
+// (F32, F16, BF16, Q8_0, auto; amn::convert_hf_to_gguf), for a multimodal
+// folder its vision projector instead (--mmproj, HfGgufOptions::mmproj); for a
+// PEFT LoRA adapter folder, the GGUF adapter convert_lora_to_gguf.py writes
+// over a base model's config.json (amn::convert_lora_to_gguf). For forget and
+// the GGUF conversions, the summary page runs the core's dry run
 // (plan_gguf_forget / plan_st_forget / plan_hf_gguf) on a worker and lists
 // every tensor's target (GGUF names for a GGUF output); after a forget the
 // done page shows the measured loss per tensor as a sortable table and a
@@ -32,6 +35,7 @@
 #include "anamnesis/forget_gguf.hpp"
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/hf_to_gguf.hpp"
+#include "anamnesis/lora_to_gguf.hpp"
 
 #include <QStringList>
 #include <QWizard>
@@ -56,7 +60,9 @@ public:
     enum PageId { SourcePage, TargetPage, OptionsPage, SummaryPage, RunPage, DonePage };
     /// What the wizard writes. ConvertGguf: a Hugging Face folder as
     /// convert_hf_to_gguf.py writes it (offered for such a folder only).
-    enum class Mode { Remember, ForgetGguf, ForgetSafetensors, ConvertGguf };
+    /// ConvertLora: a PEFT LoRA adapter folder as convert_lora_to_gguf.py
+    /// writes it (offered for an adapter folder only, LoadedModel::adapter).
+    enum class Mode { Remember, ForgetGguf, ForgetSafetensors, ConvertGguf, ConvertLora };
 
     explicit ConvertWizard(ModelPtr model, QWidget* parent = nullptr);
     ~ConvertWizard() override;
@@ -89,6 +95,25 @@ public:
     /// by the main window): shown on the Target page; when it says the folder
     /// cannot become a GGUF, the GGUF targets are disabled with the reason.
     void setHfGgufInfo(const amn::HfGgufInfo& info);
+    /// ConvertGguf writes the folder's vision projector (`amn convert
+    /// --mmproj`) instead of the text model; selects ConvertGguf. Offered
+    /// once setHfGgufInfo() says the folder has a vision tower
+    /// (HfGgufInfo::has_vision), disabled with the reason when
+    /// HfGgufInfo::mmproj_error is set; false (and ignored) otherwise.
+    void setHfMmproj(bool on);
+    bool hfMmproj() const;
+    /// The input is a PEFT LoRA adapter folder (LoadedModel::adapter): the
+    /// GGUF adapter (ConvertLora) is offered, or, when the adapter's
+    /// gguf_refusal is set, the reason is shown instead.
+    bool adapterInput() const { return model_->adapter.has_value(); }
+    /// convert_lora_to_gguf's --outtype ("F32", "F16", "BF16", "Q8_0");
+    /// selects ConvertLora. Only for an adapter folder.
+    void setLoraOutType(const QString& outtype);
+    QString loraOutType() const;
+    /// convert_lora_to_gguf's --base: the base model's folder (only its
+    /// config.json is read). The default output follows it.
+    void setLoraBase(const QString& dir);
+    QString loraBase() const;
     void setImatrixPath(const QString& path);
     void setGgufPure(bool on);
     /// Safetensors scheme for ForgetSafetensors ("bnb-nf4", "w4a16" …); selects the mode.
@@ -100,6 +125,7 @@ public:
     amn::GgufForgetOptions ggufOptions() const;
     amn::StForgetOptions stOptions() const;
     amn::HfGgufOptions hfGgufOptions() const;
+    amn::LoraGgufOptions loraOptions() const;
 
     /// Summary dry run (forget): running, and whether it succeeded.
     bool isPlanning() const;
@@ -205,7 +231,8 @@ private:
         if (chunkBytes_) o.chunk_bytes = chunkBytes_;
     }
     bool overwrite() const;
-    /// hfOutType() as the type it writes ("auto" resolved: "BF16").
+    /// The type the converter writes: hfOutType() ("auto" resolved: "BF16"),
+    /// loraOutType() for ConvertLora.
     QString resolvedOutType() const;
 
     ModelPtr model_;

@@ -61,9 +61,11 @@ WizardDonePage::WizardDonePage(ConvertWizard* wizard) : QWizardPage(wizard), wiz
 }
 
 void WizardDonePage::showMode(Mode md) {
-    setSubTitle(md == Mode::Remember      ? tr("The model is remembered.")
-                : md == Mode::ConvertGguf ? tr("The model is a GGUF for llama.cpp now.")
-                                          : tr("The model has forgotten; here is what it lost."));
+    setSubTitle(md == Mode::Remember                          ? tr("The model is remembered.")
+                : md == Mode::ConvertGguf && wiz_->hfMmproj() ? tr("The vision projector is a GGUF for llama.cpp now (mmproj).")
+                : md == Mode::ConvertGguf                     ? tr("The model is a GGUF for llama.cpp now.")
+                : md == Mode::ConvertLora                     ? tr("The adapter is a GGUF LoRA adapter for llama.cpp now.")
+                                                              : tr("The model has forgotten; here is what it lost."));
 }
 
 void WizardDonePage::showResult(const RunOutcome& o, const QStringList& files, const QString& secsText, const QString& output) {
@@ -76,6 +78,22 @@ void WizardDonePage::showResult(const RunOutcome& o, const QStringList& files, c
         QString text = tr("Remembered %Ln tensor(s), %1 of tensor data, in %2 s.", nullptr, o.tensors).arg(humanBytes(o.bytes), secsText);
         if (wiz_->hfLayout())
             text += QStringLiteral("\n") + tr("Hugging Face folder: %1").arg(QDir::toNativeSeparators(output_));
+        for (const auto& w : warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
+        doneText_->setText(text + QStringLiteral("\n\n") + written);
+    } else if (md == Mode::ConvertGguf && wiz_->hfMmproj()) {
+        QString text = tr("Converted %Ln tensor(s) to a GGUF vision projector (mmproj) %1 as convert_hf_to_gguf.py --mmproj writes it: "
+                          "%2 written in %3 s.", nullptr, o.tensors)
+                           .arg(wiz_->resolvedOutType(), humanBytes(o.bytes), secsText);
+        text += QStringLiteral("\n") + tr("llama.cpp loads it beside the text model: llama-mtmd-cli -m MODEL.gguf --mmproj %1")
+                                             .arg(QFileInfo(files.value(0)).fileName());
+        for (const auto& w : warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
+        doneText_->setText(text + QStringLiteral("\n\n") + written);
+    } else if (md == Mode::ConvertLora) {
+        QString text = tr("Converted %Ln tensor(s) to a GGUF LoRA adapter %1 as convert_lora_to_gguf.py writes it: %2 written in %3 s.",
+                          nullptr, o.tensors)
+                           .arg(wiz_->loraOutType(), humanBytes(o.bytes), secsText);
+        text += QStringLiteral("\n") + tr("llama.cpp applies it to the base model: llama-cli -m BASE.gguf --lora %1")
+                                             .arg(QFileInfo(files.value(0)).fileName());
         for (const auto& w : warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
         doneText_->setText(text + QStringLiteral("\n\n") + written);
     } else if (md == Mode::ConvertGguf) {

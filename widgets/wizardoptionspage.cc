@@ -4,10 +4,12 @@
 #include "convertwizard_p.hpp"
 
 #include "anamnesis/gguf_ftype.hpp"
+#include "anamnesis/lora_to_gguf.hpp"
 #include "anamnesis/quant_params.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -109,6 +111,28 @@ WizardOptionsPage::WizardOptionsPage(ConvertWizard* wizard) : QWizardPage(wizard
         f->addRow(requantize_);
         modeOptions_->addWidget(g);
     }
+    {
+        // A LoRA adapter: the base model's folder (convert_lora_to_gguf's --base).
+        auto* g = new QGroupBox(tr("LoRA adapter options"), modeOptions_);
+        auto* f = new QFormLayout(g);
+        auto* baseRow = new QHBoxLayout;
+        loraBase_ = new QLineEdit(g);
+        loraBase_->setPlaceholderText(tr("the base model's folder"));
+        auto* baseBrowse = new QPushButton(tr("Choose…"), g);
+        baseRow->addWidget(loraBase_, 1);
+        baseRow->addWidget(baseBrowse);
+        auto* baseLabel = new QLabel(tr("&Base model:"), g);
+        baseLabel->setBuddy(loraBase_);
+        f->addRow(baseLabel, baseRow);
+        f->addRow(wrapLabel(tr("Only the base model's config.json is read: its architecture names the adapter's tensors in GGUF "
+                               "(as convert_lora_to_gguf.py --base). The base's weights are not needed."),
+                            g));
+        connect(baseBrowse, &QPushButton::clicked, this, [this] {
+            const QString d = QFileDialog::getExistingDirectory(wiz_, tr("Base model folder"), loraBase_->text());
+            if (!d.isEmpty()) loraBase_->setText(d);
+        });
+        modeOptions_->addWidget(g);
+    }
     l->addWidget(modeOptions_);
     optionsWarning_ = wrapLabel(QString(), this);
     optionsWarning_->setStyleSheet(QStringLiteral("color: #d03030"));
@@ -125,6 +149,10 @@ WizardOptionsPage::WizardOptionsPage(ConvertWizard* wizard) : QWizardPage(wizard
     connect(imatrix_, &QLineEdit::textChanged, this, changed);
     connect(keep_, &QLineEdit::textChanged, this, changed);
     connect(only_, &QLineEdit::textChanged, this, changed);
+    connect(loraBase_, &QLineEdit::textChanged, this, [this, changed] {
+        followDefaultOutput();  // named after the base's architecture
+        changed();
+    });
     for (auto* c : {blocksize_, granularity_, groupSize_})
         connect(c, &QComboBox::currentIndexChanged, this, [this, changed] {
             followDefaultOutput();
@@ -136,7 +164,7 @@ WizardOptionsPage::WizardOptionsPage(ConvertWizard* wizard) : QWizardPage(wizard
             changed();
         });
     connect(browse, &QPushButton::clicked, this, [this] {
-        const bool gguf = wiz_->mode() == Mode::ForgetGguf || wiz_->mode() == Mode::ConvertGguf;
+        const bool gguf = wiz_->mode() != Mode::Remember && wiz_->mode() != Mode::ForgetSafetensors;
         const QString f = QFileDialog::getSaveFileName(
             wiz_, tr("Output file"), output_->text(), gguf ? tr("GGUF (*.gguf)") : tr("safetensors (*.safetensors);;All files (*)"),
             nullptr, QFileDialog::DontConfirmOverwrite);
@@ -170,14 +198,16 @@ void WizardOptionsPage::setImatrixPath(const QString& path) { imatrix_->setText(
 void WizardOptionsPage::setPure(bool on) { pure_->setChecked(on); }
 void WizardOptionsPage::setRequantize(bool on) { requantize_->setChecked(on); }
 bool WizardOptionsPage::requantize() const { return requantize_->isChecked(); }
+QString WizardOptionsPage::loraBase() const { return loraBase_ ? loraBase_->text().trimmed() : QString(); }
+void WizardOptionsPage::setLoraBase(const QString& dir) { loraBase_->setText(dir); }
 
 void WizardOptionsPage::followDefaultOutput() {
     if (!outputEdited_) output_->setText(wiz_->defaultOutput());
 }
 
 void WizardOptionsPage::showMode(Mode md, const amn::StSchemeInfo& info) {
-    // The stack: nothing (remember, the GGUF conversion), GGUF options, scheme options.
-    modeOptions_->setCurrentIndex(md == Mode::ConvertGguf ? 0 : static_cast<int>(md));
+    // The stack: nothing (remember, the GGUF conversion), GGUF options, scheme options, the LoRA base.
+    modeOptions_->setCurrentIndex(md == Mode::ConvertGguf ? 0 : md == Mode::ConvertLora ? 3 : static_cast<int>(md));
     blocksize_->setEnabled(info.takes_blocksize);
     doubleQuant_->setEnabled(info.takes_double_quant);
     granularity_->setEnabled(info.takes_granularity);
@@ -216,7 +246,12 @@ void WizardOptionsPage::applySt(amn::StForgetOptions& o) const {
 void WizardOptionsPage::updateState() {
     const QString out = outputPath();
     QString warning;
-    if (out.isEmpty()) warning = tr("Choose an output path.");
+    const bool lora = wiz_->mode() == Mode::ConvertLora;
+    const bool baseOk = !loraBase().isEmpty() && QFileInfo::exists(QDir(loraBase()).filePath(QStringLiteral("config.json")));
+    if (lora && loraBase().isEmpty()) warning = tr("Choose the base model's folder (the one holding its config.json).");
+    else if (lora && !baseOk)
+        warning = tr("%1 holds no config.json: choose the base model's folder.").arg(loraBase());
+    else if (out.isEmpty()) warning = tr("Choose an output path.");
     else if (QFileInfo::exists(out) && !overwrite_->isChecked())
         warning = tr("%1 exists. Tick “Overwrite existing files” or choose another path.").arg(out);
     try {
@@ -229,6 +264,9 @@ void WizardOptionsPage::updateState() {
                 warning = tr("The importance matrix %1 does not exist.").arg(QString::fromStdString(o.imatrix));
         } else if (wiz_->mode() == Mode::ForgetSafetensors) {
             (void)wiz_->stOptions();
+        } else if (lora && baseOk && out.isEmpty() && wiz_->model()->adapter) {
+            // No default name: the core's reason (the base's architecture, the adapter's tensors).
+            (void)amn::default_lora_gguf_output_path(wiz_->model()->adapter->folder, wiz_->loraOptions());
         }
     } catch (const std::exception& e) {
         warning = QString::fromStdString(e.what());

@@ -3,7 +3,7 @@
 // ConvertWizard's Options page: where to write (a file or a folder,
 // overwrite) and the mode's options as `amn forget` names them —
 // llama-quantize's for GGUF, the scheme's for safetensors (the options the
-// scheme's row takes enabled). A red line says what keeps Next disabled.
+// scheme's row takes enabled), the base model's folder for a LoRA adapter. A red line says what keeps Next disabled.
 #include "convertwizard.hpp"
 
 #include "anamnesis/forget_st.hpp"
@@ -38,9 +38,12 @@ public:
     void setPure(bool on);
     void setRequantize(bool on);
     bool requantize() const;
+    /// A LoRA adapter's base model folder (convert_lora_to_gguf's --base).
+    QString loraBase() const;
+    void setLoraBase(const QString& dir);
     /// The output follows the mode's default name unless one was typed or set.
     void followDefaultOutput();
-    /// The options `mode` takes: the stack (none, GGUF, scheme) and, for
+    /// The options `mode` takes: the stack (none, GGUF, scheme, LoRA base) and, for
     /// the scheme `info` describes, its options enabled.
     void showMode(Mode mode, const amn::StSchemeInfo& info);
 
@@ -76,6 +79,7 @@ private:
     QCheckBox* requantize_ = nullptr;
     QLineEdit* keep_ = nullptr;
     QLineEdit* only_ = nullptr;
+    QLineEdit* loraBase_ = nullptr;
     QLabel* optionsWarning_ = nullptr;
 };
 

@@ -6,6 +6,7 @@
 #include "anamnesis/remember.hpp"
 #include "anamnesis/error.hpp"
 #include "anamnesis/hf_layout.hpp"
+#include "anamnesis/lora_to_gguf.hpp"
 
 #include <QDir>
 #include <QFileInfo>
@@ -77,8 +78,11 @@ void WizardRunPage::start() {
     amn::GgufForgetOptions gopt;
     amn::StForgetOptions sopt;
     amn::HfGgufOptions hopt;
+    amn::LoraGgufOptions lopt;
+    const std::string adapterDir = wiz_->model()->adapter ? wiz_->model()->adapter->folder : std::string();
     try {
         if (md == Mode::ConvertGguf) hopt = wiz_->hfGgufOptions();
+        else if (md == Mode::ConvertLora) lopt = wiz_->loraOptions();
         else if (md == Mode::ForgetGguf) gopt = wiz_->ggufOptions();
         else if (md == Mode::ForgetSafetensors) sopt = wiz_->stOptions();
     } catch (const std::exception& e) {
@@ -105,7 +109,7 @@ void WizardRunPage::start() {
     ModelPtr model = wiz_->model();
     auto state = state_;
     const bool hf = wiz_->hfLayout();
-    future_ = QtConcurrent::run([model, md, opt, gopt, sopt, hopt, state, hf](QPromise<RunOutcome>& promise) {
+    future_ = QtConcurrent::run([model, md, opt, gopt, sopt, hopt, lopt, adapterDir, state, hf](QPromise<RunOutcome>& promise) {
         promise.setProgressRange(0, 1000);
         RunOutcome o;
         const auto progress = [&](const amn::Progress& p) {
@@ -134,6 +138,13 @@ void WizardRunPage::start() {
                 o.lossMeasured = res.loss_measured;
                 o.loss = std::move(res.tensors);
                 o.warnings = std::move(res.warnings);
+            } else if (md == Mode::ConvertLora) {
+                auto res = amn::convert_lora_to_gguf(adapterDir, lopt, progress, &state->cancel);
+                o.files << QString::fromStdString(res.file);
+                o.bytes = res.file_bytes;
+                o.lossMeasured = false;  // the converter measures nothing
+                o.loss = std::move(res.tensors);
+                o.warnings = std::move(res.warnings);
             } else if (md == Mode::ForgetGguf) {
                 auto res = amn::forget_to_gguf(model->catalog, model->plan, gopt, progress, &state->cancel);
                 o.files << QString::fromStdString(res.file);
@@ -147,7 +158,7 @@ void WizardRunPage::start() {
                 o.loss = std::move(res.tensors);
                 o.warnings = std::move(res.warnings);
             }
-            if (md == Mode::ConvertGguf) o.tensors = static_cast<int>(o.loss.size());
+            if (md == Mode::ConvertGguf || md == Mode::ConvertLora) o.tensors = static_cast<int>(o.loss.size());
             else
                 for (const auto& t : o.loss) o.tensors += t.copied ? 0 : 1;
             o.ok = true;

@@ -6,6 +6,7 @@
 
 #include "anamnesis/forget_st.hpp"
 #include "anamnesis/hf_layout.hpp"
+#include "anamnesis/lora_to_gguf.hpp"
 #include "anamnesis/remember_size.hpp"
 
 #include <QDir>
@@ -131,8 +132,13 @@ void WizardSummaryPage::updateSummary() {
     } else if (md == Mode::ForgetGguf) {
         targetText = wiz_->hfInput() ? tr("GGUF %1 (as convert_hf_to_gguf.py + llama-quantize, in one pass)").arg(wiz_->ggufFileType())
                               : tr("GGUF %1 (llama-quantize file type)").arg(wiz_->ggufFileType());
+    } else if (md == Mode::ConvertGguf && wiz_->hfMmproj()) {
+        targetText = tr("GGUF vision projector (mmproj) %1 (as convert_hf_to_gguf.py --mmproj --outtype %2)")
+                         .arg(wiz_->resolvedOutType(), wiz_->hfOutType().toLower());
     } else if (md == Mode::ConvertGguf) {
         targetText = tr("GGUF %1 (as convert_hf_to_gguf.py --outtype %2)").arg(wiz_->resolvedOutType(), wiz_->hfOutType().toLower());
+    } else if (md == Mode::ConvertLora) {
+        targetText = tr("GGUF LoRA adapter %1 (as convert_lora_to_gguf.py --outtype %2)").arg(wiz_->loraOutType(), wiz_->loraOutType().toLower());
     } else
         try {
             targetText = tr("safetensors, %1").arg(QString::fromStdString(amn::st_scheme_label(wiz_->stOptions().scheme)));
@@ -141,7 +147,10 @@ void WizardSummaryPage::updateSummary() {
         }
     html += row(tr("Target"), targetText.toHtmlEscaped());
     html += row(tr("Output"), QFileInfo(wiz_->outputPath()).absoluteFilePath().toHtmlEscaped() + (wiz_->overwrite() ? tr(" (overwrite)") : QString()));
-    if ((md == Mode::ForgetGguf || md == Mode::ConvertGguf) && wiz_->hfInput() && !wiz_->target_->hfInfoText().isEmpty())
+    if (md == Mode::ConvertLora)
+        html += row(tr("Base model"), tr("%1 (its config.json)").arg(QFileInfo(wiz_->loraBase()).absoluteFilePath().toHtmlEscaped()));
+    // The folder's text model in GGUF (not for its vision projector: the Target row says what that is).
+    if ((md == Mode::ForgetGguf || (md == Mode::ConvertGguf && !wiz_->hfMmproj())) && wiz_->hfInput() && !wiz_->target_->hfInfoText().isEmpty())
         html += row(tr("GGUF"), wiz_->target_->hfInfoText().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     if (wiz_->hfLayout()) html += hfSummaryRows();
     else {
@@ -158,7 +167,7 @@ void WizardSummaryPage::updateSummary() {
                         .arg(humanBytes(predicted), humanBytes(m.inspection.file_bytes),
                              QLocale().toString(numel ? static_cast<double>(predicted) * 8.0 / static_cast<double>(numel) : 0.0, 'f', 2)));
     } else if (!planError_.isEmpty()) {
-        html += row(tr("Cannot forget"), failureHtml(wiz_->plainPlanError(planFailure_.code, planFailure_.tensor, planFailure_.notice), planError_));
+        html += row(md == Mode::ConvertLora ? tr("Cannot convert") : tr("Cannot forget"), failureHtml(wiz_->plainPlanError(planFailure_.code, planFailure_.tensor, planFailure_.notice), planError_));
     } else {
         html += row(tr("Tensors"), tr("planning every tensor's type…"));
     }
@@ -189,6 +198,19 @@ void WizardSummaryPage::startPlan() {
                 PlanOutcome p;
                 try {
                     p.tensors = amn::plan_hf_gguf(model->catalog, o);
+                    p.ok = true;
+                } catch (const std::exception& e) {
+                    p.failure = Failure::of(e);
+                    p.error = p.failure.detail;
+                }
+                return p;
+            };
+        } else if (wiz_->mode() == Mode::ConvertLora) {
+            const std::string folder = model->adapter ? model->adapter->folder : model->path.toStdString();
+            work = [folder, o = wiz_->loraOptions()](const std::atomic<bool>&) {
+                PlanOutcome p;
+                try {
+                    p.tensors = amn::plan_lora_gguf(folder, o);
                     p.ok = true;
                 } catch (const std::exception& e) {
                     p.failure = Failure::of(e);
@@ -237,7 +259,7 @@ void WizardSummaryPage::showPlan(const PlanOutcome& p) {
     planError_ = p.error;
     planFailure_ = p.failure;
     planned_ = p.tensors;
-    const bool converting = wiz_->mode() == Mode::ConvertGguf;
+    const bool converting = wiz_->mode() == Mode::ConvertGguf || wiz_->mode() == Mode::ConvertLora;
     const QString outtype = converting ? wiz_->resolvedOutType() : QString();
     planTable_->setSortingEnabled(false);
     planModel_->removeRows(0, planModel_->rowCount());

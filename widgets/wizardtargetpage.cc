@@ -9,14 +9,19 @@
 #include "anamnesis/hf_to_gguf.hpp"
 
 #include <QButtonGroup>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QRadioButton>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace amn::ui {
 
@@ -95,8 +100,27 @@ WizardTargetPage::WizardTargetPage(ConvertWizard* wizard) : QWizardPage(wizard),
         group->addButton(convertRadio_);
         gl->addWidget(convertRadio_, 0, 0);
         gl->addWidget(outtype_, 0, 1);
-        gl->addWidget(ggufRadio_, 1, 0);
-        gl->addWidget(ftype_, 1, 1);
+        // A multimodal folder: its vision projector, in place of the text
+        // model (as --mmproj); shown once setHfGgufInfo() says there is one.
+        mmproj_ = new QCheckBox(tr("&Vision projector (mmproj) instead of the text model, as --mmproj writes it"), gg);
+        mmproj_->setToolTip(tr("As amn convert --to gguf:TYPE --mmproj: the vision tower and projector llama-mtmd-cli "
+                               "loads beside the text GGUF (--mmproj FILE)."));
+        mmproj_->setObjectName(QStringLiteral("mmproj"));
+        mmprojNote_ = wrapLabel(QString(), gg);
+        mmprojNote_->setStyleSheet(QStringLiteral("color: #d03030"));
+        mmproj_->hide();  // until setHfGgufInfo()
+        mmproj_->setEnabled(false);
+        mmprojNote_->hide();
+        // Indented under the converter's row: an option of that row.
+        const int indent = style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth) + style()->pixelMetric(QStyle::PM_RadioButtonLabelSpacing);
+        for (auto [w, r] : {std::pair<QWidget*, int>{mmproj_, 1}, {mmprojNote_, 2}}) {
+            auto* row = new QHBoxLayout;
+            row->addSpacing(indent);
+            row->addWidget(w, 1);
+            gl->addLayout(row, r, 0, 1, 3);
+        }
+        gl->addWidget(ggufRadio_, 3, 0);
+        gl->addWidget(ftype_, 3, 1);
         gl->setColumnStretch(2, 1);
         // The combos as wide as a type name needs (their lists show the
         // long entries), so that the radio labels keep their full width.
@@ -106,8 +130,48 @@ WizardTargetPage::WizardTargetPage(ConvertWizard* wizard) : QWizardPage(wizard),
         }
         hfInfo_ = wrapLabel(QString(), gg);
         hfInfo_->hide();  // until setHfGgufInfo()
-        gl->addWidget(hfInfo_, 2, 0, 1, 3);
+        gl->addWidget(hfInfo_, 4, 0, 1, 3);
         l->addWidget(gg);
+    }
+    if (wiz_->adapterInput()) {
+        // A PEFT adapter folder: the GGUF adapter llama.cpp loads with --lora,
+        // or why convert_lora_to_gguf.py refuses it.
+        const auto& a = *m.adapter;
+        auto* lg = new QGroupBox(tr("GGUF LoRA adapter for llama.cpp"), this);
+        auto* ll = new QGridLayout(lg);
+        loraRadio_ = new QRadioButton(tr("GGUF &LoRA adapter, as convert_lora_to_gguf.py writes it:"), lg);
+        loraRadio_->setToolTip(tr("As amn convert ADAPTER --to gguf:TYPE --base BASE: the adapter llama.cpp loads with --lora. "
+                                  "The base model's folder is chosen on the next page."));
+        loraRadio_->setObjectName(QStringLiteral("loraRadio"));
+        loraOuttype_ = new QComboBox(lg);
+        for (const auto& o : amn::converter_outtypes()) {
+            const QString name = QString::fromLatin1(o.name.data(), static_cast<int>(o.name.size()));
+            loraOuttype_->addItem(name, name);
+        }
+        loraOuttype_->setCurrentIndex(std::max(0, loraOuttype_->findData(QStringLiteral("F32"))));  // the converter's default
+        loraOuttype_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        loraOuttype_->setMinimumContentsLength(12);
+        group->addButton(loraRadio_);
+        ll->addWidget(loraRadio_, 0, 0);
+        ll->addWidget(loraOuttype_, 0, 1);
+        ll->setColumnStretch(2, 1);
+        QString facts = a.r ? tr("Rank %1").arg(*a.r) : tr("Rank not given");
+        if (a.lora_alpha) facts += QStringLiteral(", ") + tr("alpha %1").arg(QLocale().toString(*a.lora_alpha, 'g', 6));
+        facts += QStringLiteral(", ") + tr("%Ln adapted module(s)", nullptr, static_cast<int>(a.adapted_modules));
+        if (!a.base_model.empty()) facts += QStringLiteral(", ") + tr("trained on %1").arg(QString::fromStdString(a.base_model));
+        auto* info = wrapLabel(facts, lg);
+        info->setTextFormat(Qt::PlainText);
+        ll->addWidget(info, 1, 0, 1, 3);
+        if (!a.gguf_refusal.empty()) {
+            loraRadio_->setEnabled(false);
+            loraOuttype_->setEnabled(false);
+            auto* why = wrapLabel(tr("Cannot become a GGUF adapter: %1").arg(QString::fromStdString(a.gguf_refusal)), lg);
+            why->setTextFormat(Qt::PlainText);
+            why->setStyleSheet(QStringLiteral("color: #d03030"));
+            why->setObjectName(QStringLiteral("loraRefusal"));
+            ll->addWidget(why, 2, 0, 1, 3);
+        }
+        l->addWidget(lg);
     }
     auto* forget = new QGroupBox(tr("Forget"), this);
     auto* fl = new QGridLayout(forget);
@@ -159,6 +223,16 @@ WizardTargetPage::WizardTargetPage(ConvertWizard* wizard) : QWizardPage(wizard),
             if (convertRadio_->isEnabled()) convertRadio_->setChecked(true);
             refresh();
         });
+    if (mmproj_)
+        connect(mmproj_, &QCheckBox::toggled, this, [this, refresh](bool on) {
+            if (on && convertRadio_->isEnabled() && !convertRadio_->isChecked()) convertRadio_->setChecked(true);  // refreshes
+            else refresh();
+        });
+    if (loraOuttype_)
+        connect(loraOuttype_, &QComboBox::currentIndexChanged, this, [this, refresh] {
+            if (loraRadio_->isEnabled()) loraRadio_->setChecked(true);
+            refresh();
+        });
 }
 
 void WizardTargetPage::setMode(Mode m) {
@@ -169,6 +243,9 @@ void WizardTargetPage::setMode(Mode m) {
     case Mode::ConvertGguf:
         if (convertRadio_) convertRadio_->setChecked(true);
         break;
+    case Mode::ConvertLora:
+        if (loraRadio_ && loraRadio_->isEnabled()) loraRadio_->setChecked(true);
+        break;
     }
 }
 
@@ -176,6 +253,7 @@ WizardTargetPage::Mode WizardTargetPage::mode() const {
     if (ggufRadio_ && ggufRadio_->isChecked()) return Mode::ForgetGguf;
     if (stRadio_ && stRadio_->isChecked()) return Mode::ForgetSafetensors;
     if (convertRadio_ && convertRadio_->isChecked()) return Mode::ConvertGguf;
+    if (loraRadio_ && loraRadio_->isChecked()) return Mode::ConvertLora;
     return Mode::Remember;
 }
 
@@ -205,7 +283,37 @@ void WizardTargetPage::setHfGgufInfo(const amn::HfGgufInfo& info) {
     hfInfo_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d03030"));
     hfInfo_->show();
     for (QWidget* w : std::initializer_list<QWidget*>{convertRadio_, outtype_, ggufRadio_, ftype_}) w->setEnabled(ok);
+    // The vision projector: offered for a folder with a vision tower, disabled with the core's reason.
+    const bool mmprojOk = ok && info.has_vision && info.mmproj_error.empty();
+    mmproj_->setVisible(info.has_vision);
+    mmproj_->setEnabled(mmprojOk);
+    if (!mmprojOk) mmproj_->setChecked(false);
+    mmprojNote_->setTextFormat(Qt::PlainText);
+    mmprojNote_->setText(info.has_vision && !info.mmproj_error.empty()
+                             ? tr("No vision projector: %1").arg(QString::fromStdString(info.mmproj_error))
+                             : QString());
+    mmprojNote_->setVisible(!mmprojNote_->text().isEmpty());
     if (!ok && (mode() == Mode::ConvertGguf || mode() == Mode::ForgetGguf)) autoTarget_->setChecked(true);
+    wiz_->modeChanged();  // the output name follows what may be written
+}
+
+bool WizardTargetPage::hfMmproj() const {
+    return mmproj_ && mmproj_->isEnabled() && mmproj_->isChecked() && mode() == Mode::ConvertGguf;
+}
+
+void WizardTargetPage::setHfMmproj(bool on) {
+    if (!mmproj_ || !mmproj_->isEnabled()) return;
+    mmproj_->setChecked(on);
+    if (on) convertRadio_->setChecked(true);
+}
+
+QString WizardTargetPage::loraOutType() const { return loraOuttype_ ? loraOuttype_->currentData().toString() : QString(); }
+
+void WizardTargetPage::setLoraOutType(const QString& outtype) {
+    if (!loraOuttype_) return;
+    const int i = loraOuttype_->findData(outtype.toUpper());
+    if (i >= 0) loraOuttype_->setCurrentIndex(i);
+    if (loraRadio_->isEnabled()) loraRadio_->setChecked(true);
 }
 
 void WizardTargetPage::setStScheme(const QString& name) {

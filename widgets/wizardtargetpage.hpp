@@ -2,7 +2,8 @@
 #pragma once
 // ConvertWizard's Target page: what the wizard writes — remember (a dtype;
 // for a GGUF, one file or a Hugging Face folder), GGUF for llama.cpp (a
-// Hugging Face folder: as convert_hf_to_gguf.py writes it), forget to a
+// Hugging Face folder: as convert_hf_to_gguf.py writes it, or its vision
+// projector; a PEFT adapter folder: the GGUF LoRA adapter), forget to a
 // llama-quantize file type or to a safetensors scheme. Its radio buttons
 // are the wizard's mode; ConvertWizard's setters and getters land here.
 #include "convertwizard.hpp"
@@ -10,6 +11,7 @@
 #include <QCoreApplication>
 #include <QWizardPage>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QRadioButton;
@@ -36,6 +38,10 @@ public:
     QString stScheme() const;
     void setStScheme(const QString& name);
     void setHfGgufInfo(const amn::HfGgufInfo& info);
+    bool hfMmproj() const;
+    void setHfMmproj(bool on);
+    QString loraOutType() const;
+    void setLoraOutType(const QString& outtype);
     /// setHfGgufInfo's text (empty before), also on the summary.
     const QString& hfInfoText() const { return hfInfoText_; }
 
@@ -51,6 +57,10 @@ private:
     QComboBox* outtype_ = nullptr;          ///< its --outtype
     QLabel* hfInfo_ = nullptr;              ///< what the folder maps to in GGUF (setHfGgufInfo)
     QString hfInfoText_;
+    QCheckBox* mmproj_ = nullptr;           ///< the vision projector instead (--mmproj), shown when the folder has one
+    QLabel* mmprojNote_ = nullptr;          ///< why --mmproj cannot (HfGgufInfo::mmproj_error)
+    QRadioButton* loraRadio_ = nullptr;     ///< adapter folder: GGUF LoRA adapter (convert_lora_to_gguf.py)
+    QComboBox* loraOuttype_ = nullptr;      ///< its --outtype
     QRadioButton* ggufRadio_ = nullptr;
     QRadioButton* stRadio_ = nullptr;
     QComboBox* ftype_ = nullptr;

@@ -101,6 +101,55 @@ int runScreenshots(const QString& dir, const QString& model) {
         std::fprintf(stderr, "open failed: %s\n", qPrintable(msg));
         QApplication::exit(1);
     });
+    // The converter targets beside the text GGUF, through Convert… on the
+    // open model: a multimodal folder's vision projector (--mmproj) as
+    // wizard-mmproj-*.png; a PEFT adapter folder's GGUF LoRA adapter, over
+    // the base model folder AMN_SCREENSHOT_LORA_BASE names, as
+    // wizard-lora-*.png. Other models: nothing more.
+    std::function<void(bool)> converterShots = [&, w](bool okSoFar) {
+        ModelView* v = w->currentModelView();
+        const auto info = v ? v->hfGgufInfo() : nullptr;
+        const bool mm = info && info->has_vision && info->mmproj_error.empty();
+        const QString base = qEnvironmentVariable("AMN_SCREENSHOT_LORA_BASE");
+        const bool lora = v && v->model()->adapter && v->model()->adapter->gguf_refusal.empty() && !base.isEmpty();
+        if (!mm && !lora) {
+            rc = okSoFar ? 0 : 1;
+            QApplication::exit(rc);
+            return;
+        }
+        ConvertWizard* cw = w->convertCurrent();
+        cw->setErrorDialogs(false);
+        cw->resize(900, 680);
+        const QString name = mm ? QStringLiteral("wizard-mmproj") : QStringLiteral("wizard-lora");
+        if (mm) {
+            cw->setHfOutType(QStringLiteral("F16"));
+            cw->setHfMmproj(true);
+        } else {
+            cw->setLoraOutType(QStringLiteral("F16"));
+            cw->setLoraBase(base);
+        }
+        cw->setOutputPath(QDir(out.path()).filePath(name + QStringLiteral(".gguf")));
+        cw->next();
+        bool ok = okSoFar && save(cw, dir, name + QStringLiteral("-target.png"));
+        cw->next();
+        ok = save(cw, dir, name + QStringLiteral("-options.png")) && ok;
+        QObject::connect(cw, &ConvertWizard::planFinished, w, [&, cw, ok, name](bool planned, const QString& msg) {
+            if (!planned) std::fprintf(stderr, "%s plan failed: %s\n", qPrintable(name), qPrintable(msg));
+            QTimer::singleShot(50, w, [&, cw, ok, planned, name] {
+                const bool all = ok && planned && save(cw, dir, name + QStringLiteral("-summary.png"));
+                QObject::connect(cw, &ConvertWizard::conversionFinished, w, [&, cw, all, name](bool done, bool, const QString& m2) {
+                    if (!done) std::fprintf(stderr, "%s failed: %s\n", qPrintable(name), qPrintable(m2));
+                    QTimer::singleShot(50, w, [&, cw, all, done, name] {
+                        const bool shot = save(cw, dir, name + QStringLiteral("-done.png"));
+                        rc = all && done && shot ? 0 : 1;
+                        QApplication::exit(rc);
+                    });
+                });
+                cw->next();  // run
+            });
+        });
+        cw->next();  // summary: the dry run starts
+    };
     // The forget wizard: AMN_SCREENSHOT_FORGET names a model to forget
     // (tools/screenshots.sh passes tiny-llama-F32.gguf from the shared
     // fixtures); without it, the open model, through the main window's
@@ -147,8 +196,7 @@ int runScreenshots(const QString& dir, const QString& model) {
                     if (!done) std::fprintf(stderr, "forget failed: %s\n", qPrintable(m2));
                     QTimer::singleShot(50, w, [&, fw, all, done] {
                         const bool shot = save(fw, dir, QStringLiteral("wizard-forget-loss.png"));
-                        rc = all && done && shot ? 0 : 1;
-                        QApplication::exit(rc);
+                        converterShots(all && done && shot);
                     });
                 });
                 fw->next();  // run
