@@ -6,12 +6,14 @@
 # ffn_{gate,up,down}_exps tensor 128 MiB and 256 MiB — through
 #   convert   amn convert DIR --to gguf:BF16
 #   forget    amn forget DIR --to gguf:Q4_K_M
+#   mlx       amn forget DIR --to mlx (4-bit group 64, experts stacked into
+#             switch_mlp as mlx_lm's sanitize does: issue 33)
 # at 1 thread and at every core; peak RSS (/usr/bin/time) and wall time of
 # one run each (after a warm-up read of the input). The goal: no row above
 # LIMIT_MIB (default 96) whatever the experts and threads; exit 1 otherwise.
 # The bytes are checked elsewhere (test_cli_hf_gguf: the Mixtral fixture's
 # stacked experts against convert_hf_to_gguf.py); here the BF16 outputs of
-# both thread counts must be equal (cmp).
+# both thread counts must be equal (cmp), and so must the MLX folders.
 #
 # Usage: tests/bench/moe_memory.sh [WORKDIR]   (default /tmp/amn-bench-moe;
 #   inputs are kept there and reused, about 2.6 GB)
@@ -33,20 +35,23 @@ for e in ${EXPERTS:-128 256}; do
   dir="$work/moe-$e"
   [ -f "$dir/config.json" ] || /usr/bin/python3 "$top/tests/bench/make_big_hf_moe.py" "$dir" "$tokdir" "$e" 2 3 > /dev/null
   bench_warm "$dir"/*.safetensors
-  for job in convert forget; do
+  for job in convert forget mlx; do
     for t in 1 "$nthreads"; do
       out="$work/out-$e-$job-$t.gguf"
-      rm -f "$out"
+      rm -rf "$out" "$work/out-$e-$job-$t"
       if [ "$job" = convert ]; then
         read -r _ wall _ rss < <(bench_measure x "$amn" convert "$dir" --to gguf:BF16 -o "$out" --threads "$t" -q)
-      else
+      elif [ "$job" = forget ]; then
         read -r _ wall _ rss < <(bench_measure x "$amn" forget "$dir" --to gguf:Q4_K_M -o "$out" --threads "$t" -q)
+      else
+        read -r _ wall _ rss < <(bench_measure x "$amn" forget "$dir" --to mlx -o "$work/out-$e-$job-$t" --threads "$t" -q)
       fi
       printf "| %s | %s MiB | %s | %s | %.2f | %s MiB |\n" "$e" "$e" "$job" "$t" "$wall" $((rss / 1024))
       [ $((rss / 1024)) -le "$limit" ] || fail=1
     done
   done
   cmp "$work/out-$e-convert-1.gguf" "$work/out-$e-convert-$nthreads.gguf" || { echo "BF16 outputs differ between thread counts" >&2; fail=1; }
-  rm -f "$work"/out-"$e"-*.gguf
+  diff -r "$work/out-$e-mlx-1" "$work/out-$e-mlx-$nthreads" > /dev/null || { echo "MLX outputs differ between thread counts" >&2; fail=1; }
+  rm -rf "$work"/out-"$e"-*
 done
 [ "$fail" = 0 ] || { echo "a row is above $limit MiB (or the outputs differ)" >&2; exit 1; }
