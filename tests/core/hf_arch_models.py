@@ -177,6 +177,8 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
+# Cases also checked at these outtypes (the issue asked F16 of them).
+EXTRA_OUTTYPES = {"bge-m3": ["f16"]}
 TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "qwen3-glm": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
@@ -266,7 +268,7 @@ def main():
     if a.inputs_only:  # --cases: only these folders
         make_inputs(a.out, a.shared, a.cases.split(",") if a.cases else None)
         return
-    make_inputs(a.out, a.shared)
+    make_inputs(a.out, a.shared, a.cases.split(",") if a.cases else None)
     ref = {"generator": "tests/core/hf_arch_models.py", "llama_cpp_commit": "34af94cd9ab2", "outtype": "f32",
            "notes": "gpt2 uses Qwen3's tokenizer.json (pre 'qwen2'): no GPT-2 tokenizer file was at hand; "
                     "the architecture KVs and tensors do not depend on it. Cases with 'sha256': the whole file "
@@ -278,7 +280,7 @@ def main():
     for case in todo:
         whole = True
         entry = {}
-        for outtype in WHOLE_FILE_OUTTYPES if whole else ["f32"]:
+        for outtype in (WHOLE_FILE_OUTTYPES + EXTRA_OUTTYPES.get(case, [])) if whole else ["f32"]:
             outf = os.path.join(a.out, f"{case}.{outtype.upper()}.gguf")
             subprocess.run([sys.executable, os.path.join(a.shim, "run_convert.py"), a.llama_cpp, case, "--outtype", outtype,
                             "--outfile", outf], cwd=a.out, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
