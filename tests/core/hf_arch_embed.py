@@ -130,6 +130,18 @@ def bge_m3(case):
     return cfg, t, "xlmr-cls"
 
 
+def bge_reranker_v2_m3(case):
+    """BAAI/bge-reranker-v2-m3 (XLMRobertaForSequenceClassification: `roberta.` prefixes, no pooler, the
+    classification head classifier.dense + classifier.out_proj with one label) shrunk as bge_m3, no sentence-transformers
+    pooling, the same tokenizer."""
+    cfg, t, tok = bge_m3(case)
+    cfg = dict(cfg, architectures=["XLMRobertaForSequenceClassification"], id2label={"0": "LABEL_0"}, label2id={"LABEL_0": 0})
+    t = {"roberta." + n: s for n, s in t.items() if not n.startswith("pooler.")}
+    t.update({"classifier.dense.weight": (H, H), "classifier.dense.bias": (H,), "classifier.out_proj.weight": (1, H),
+              "classifier.out_proj.bias": (1,)})
+    return cfg, t, "xlmr"
+
+
 def _varint(b, i):
     v = shift = 0
     while True:
@@ -174,11 +186,11 @@ def spm_pieces(path):
     return pieces, charsmap
 
 
-def write_xlmr_side_files(d):
+def write_xlmr_side_files(d, pooling=True):
     """XLM-R's tokenizer files in `d` as transformers' XLMRobertaTokenizerFast saves them: sentencepiece.bpe.model,
     tokenizer.json (the Unigram vocabulary with fairseq's ids: <s> <pad> </s> <unk>, the model's pieces from id 3
     shifted by one, <mask> last; Precompiled + Replace normalizer, Metaspace, TemplateProcessing <s> A </s> [</s> B </s>]),
-    tokenizer_config.json, special_tokens_map.json, and CLS pooling."""
+    tokenizer_config.json, special_tokens_map.json, and (`pooling`) sentence-transformers' CLS pooling."""
     shutil.copy(XLMR_SPM, os.path.join(d, "sentencepiece.bpe.model"))
     pieces, charsmap = spm_pieces(XLMR_SPM)
     vocab = [["<s>", 0.0], ["<pad>", 0.0], ["</s>", 0.0], ["<unk>", 0.0]] + [[p, s] for p, s in pieces[3:]] + [["<mask>", 0.0]]
@@ -216,7 +228,8 @@ def write_xlmr_side_files(d):
         json.dump({"bos_token": "<s>", "cls_token": "<s>", "eos_token": "</s>",
                    "mask_token": {"content": "<mask>", "lstrip": True, "normalized": False, "rstrip": False, "single_word": False},
                    "pad_token": "<pad>", "sep_token": "</s>", "unk_token": "<unk>"}, f, indent=2)
-    write_pooling(d, True)
+    if pooling:
+        write_pooling(d, True)
 
 
 def write_pooling(d, cls):

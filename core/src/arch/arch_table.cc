@@ -74,10 +74,11 @@ constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"
 // bert.py BertModel (not BertForSequenceClassification's classifier head, CamembertModel's Unigram tokenizer).
 constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM"};
 constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py NomicBertModel (not its MoE form)
-constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};
-// bert.py XLMRobertaModel (Unigram sentencepiece.bpe.model as "t5"; HF → GGUF only: the way back would need the
-// dropped position rows and a Unigram model writer).
-constexpr std::string_view kXlmRobertaClasses[] = {"XLMRobertaModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
+constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
+// bert.py XLMRobertaModel and its classifier (bge-reranker-v2-m3: classifier.dense / out_proj as cls / cls.output),
+// the Unigram sentencepiece.bpe.model as "t5"; HF → GGUF only: the way back would need the dropped position rows
+// and a Unigram model writer.
+constexpr std::string_view kXlmRobertaClasses[] = {"XLMRobertaModel", "XLMRobertaForSequenceClassification"};
 constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptneox.py GPTNeoXModel
 constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // starcoder.py StarCoderModel
 constexpr std::string_view kOlmoClasses[] = {"OlmoForCausalLM"};  // olmo.py OlmoModel (not hf_olmo's OLMoForCausalLM layout)
