@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <cmath>
+
 using amn::test::copy_dir;
 using amn::test::hf_gguf_dir;
 using amn::test::run;
@@ -155,6 +157,46 @@ private slots:
         QVERIFY(!QFileInfo::exists(out));
     }
 
+    // XLM-RoBERTa (bge-m3, its real tiny Unigram model): llama.cpp reads amn's GGUF (the sha256 above proves it is
+    // the converter's) as its t5 / UGM tokenizer and embeds with it. llama-tokenize's ids of a text that needs the
+    // model's precompiled_charsmap (U+FB01, U+3000) and remove_extra_whitespaces are libsentencepiece's own ids of
+    // the same text shifted by fairseq's one, between <s> and </s> (python3-sentencepiece; skipped without it);
+    // llama-embedding gives one CLS-pooled embedding of embedding_length values. AMN_LLAMA_BIN: llama.cpp's build/bin.
+    void xlmrLlamaCpp() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        const QString bin = qEnvironmentVariableIsSet("AMN_LLAMA_BIN") ? qEnvironmentVariable("AMN_LLAMA_BIN")
+                                                                        : QStringLiteral("/work/llama/build/bin");
+        if (!QFileInfo::exists(bin + "/llama-tokenize") || !QFileInfo::exists(bin + "/llama-embedding"))
+            QSKIP("llama-tokenize / llama-embedding missing (AMN_LLAMA_BIN: llama.cpp's build/bin)");
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        const QString in = models + "/bge-m3";
+        const QString text = QString::fromUtf8("\xef\xac\x81 hello\xe3\x80\x80world  Fuchs");
+        const auto sp = run(QString::fromStdString(amn::test::python()),
+                            {"-c", "import sys, sentencepiece as s; p = s.SentencePieceProcessor(model_file=sys.argv[1]); "
+                                   "print([0] + [i + 1 for i in p.encode(sys.argv[2])] + [2])",
+                             in + "/sentencepiece.bpe.model", text});
+        if (sp.exit_code != 0) QSKIP("python3-sentencepiece missing");
+        QTemporaryDir tmp;
+        const QString out = tmp.path() + "/o.gguf";
+        auto r = run_amn({"convert", in, "--to", "gguf:F32", "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        r = run(bin + "/llama-tokenize", {"-m", out, "-p", text, "--ids", "--log-disable"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.last().trimmed(), sp.out.trimmed());
+        r = run(bin + "/llama-embedding", {"-m", out, "-p", "hello", "-t", "1"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const qsizetype at = r.out.indexOf("embedding 0:");
+        QVERIFY2(at >= 0, qPrintable(r.out));
+        const QStringList values = r.out.mid(at + 12).section('\n', 0, 0).split(' ', Qt::SkipEmptyParts);
+        QCOMPARE(values.size(), 32);  // hidden_size of the case
+        for (const QString& v : values) {
+            bool ok = false;
+            QVERIFY(std::isfinite(v.toDouble(&ok)) && ok);
+        }
+    }
+
     // Issue 32, nomic-bert's and modern-bert's bad input: what the converter refuses or asserts against, and the
     // forms not built here (nomic-embed-text-v2-moe's nomic-bert-moe, an XLM-RoBERTa Unigram tokenizer, ModernBERT's
     // masked-LM head): exit 1, one line naming the cause, no file written.
@@ -180,6 +222,14 @@ private slots:
         QTest::newRow("modern window missing") << modern << "local_attention" << "-" << "config.json has no key 'local_attention'";
         QTest::newRow("modern masked lm") << modern << "architectures" << "[\"ModernBertForMaskedLM\"]"
                                           << "unknown architecture ModernBertForMaskedLM";
+        const QString xlmr = "bge-m3";
+        QTest::newRow("xlmr jina lora") << xlmr << "lora_adaptations" << "[\"retrieval.query\"]"
+                                        << "with lora_adaptations (jina-embeddings-v3) converts to jina-bert-v3";
+        QTest::newRow("xlmr no spm") << xlmr << "spm" << "-" << "XLM-RoBERTa without sentencepiece.bpe.model is not supported";
+        QTest::newRow("xlmr bpe spm") << xlmr << "spm" << "llama2"
+                                      << "not a Unigram SentencePiece model (trainer_spec.model_type 2";
+        QTest::newRow("xlmr pad past positions") << xlmr << "pad_token_id" << "600"
+                                                 << "the position embedding must be 2-D with more rows than pad_token_id + 1 (601";
     }
     void embeddingRefusals() {
         QFETCH(QString, model);
@@ -193,13 +243,20 @@ private slots:
         QVERIFY(tmp.isValid());
         const QString in = tmp.path() + "/" + model, out = tmp.path() + "/o.gguf";
         QVERIFY(copy_dir(models + "/" + model, in) && copy_dir(models + "/" + model + "/1_Pooling", in + "/1_Pooling"));
+        if (key == "spm") {  // sentencepiece.bpe.model removed, or replaced by Llama 2's BPE tokenizer.model
+            QVERIFY(QFile::remove(in + "/sentencepiece.bpe.model"));
+            if (value != "-")
+                QVERIFY(QFile::copy(QString::fromStdString(amn::test::shared_fixtures_dir()) + "/hf-gguf/inputs/Llama-2-7b-hf/tokenizer.model",
+                                    in + "/sentencepiece.bpe.model"));
+        }
         const QString file = in + (key == "tokenizer" ? "/tokenizer.json" : "/config.json");
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
         f.close();
         const QJsonValue v = QJsonDocument::fromJson("[" + value.toUtf8() + "]").array().at(0);
-        if (key == "tokenizer") {
+        if (key == "spm") {
+        } else if (key == "tokenizer") {
             QJsonObject m = o.value("model").toObject();
             m["type"] = v;
             o["model"] = m;
@@ -208,7 +265,7 @@ private slots:
         } else {
             o[key] = v;
         }
-        write_bytes(file, QJsonDocument(o).toJson());
+        if (key != "spm") write_bytes(file, QJsonDocument(o).toJson());
         const auto r = run_amn({"convert", in, "--to", "gguf:F32", "-o", out, "--quiet"});
         QCOMPARE(r.exit_code, 1);
         QVERIFY2(r.err.contains(error), qPrintable(r.err));

@@ -5,14 +5,17 @@ stored dtype; and the side files those folders need (write_side_files): a tokeni
 from the committed bert-base-uncased vocab.txt (tests/core/data/bert-base-uncased, Apache-2.0) in the
 form transformers' BertTokenizerFast saves, tokenizer_config.json / special_tokens_map.json as
 BAAI/bge-small-en-v1.5 has them, and sentence-transformers' modules.json + 1_Pooling/config.json."""
+import base64
 import json
 import os
 import shutil
+import struct
 
 H, L, NH, FF = 32, 2, 4, 64
 HERE = os.path.dirname(os.path.abspath(__file__))
 VOCAB = os.path.join(HERE, "data", "bert-base-uncased", "vocab.txt")
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+XLMR_SPM = os.path.join(HERE, "data", "xlmr-unigram", "sentencepiece.bpe.model")
 
 
 def bert_layer_tensors(t, prefix):
@@ -106,6 +109,127 @@ def modernbert_embed(case):
         t[p + "mlp.Wi.weight"] = (2 * FF, H)
         t[p + "mlp.Wo.weight"] = (H, FF)
     return cfg, t, "qwen3-mean"
+
+
+def bge_m3(case):
+    """BAAI/bge-m3 (XLMRobertaModel: BERT's tensors, position rows from pad_token_id + 1, one token type, CLS pooling)
+    shrunk, with max_position_embeddings 514 (xlm-roberta-base's) for its 8194. Its tokenizer is the committed tiny
+    Unigram model (tests/core/data/xlmr-unigram) as XLM-R's sentencepiece.bpe.model: vocab_size its 177 pieces + 2
+    as XLM-R's 250000 + 2 (fairseq's extra <pad> and the <mask> at the end)."""
+    n_vocab = len(spm_pieces(XLMR_SPM)[0]) + 2
+    cfg = {"_name_or_path": "", "architectures": ["XLMRobertaModel"], "attention_probs_dropout_prob": 0.1, "bos_token_id": 0,
+           "classifier_dropout": None, "eos_token_id": 2, "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "hidden_size": H,
+           "initializer_range": 0.02, "intermediate_size": FF, "layer_norm_eps": 1e-05, "max_position_embeddings": 514,
+           "model_type": "xlm-roberta", "num_attention_heads": NH, "num_hidden_layers": L, "output_past": True,
+           "pad_token_id": 1, "position_embedding_type": "absolute", "torch_dtype": "float32",
+           "transformers_version": "4.33.0", "type_vocab_size": 1, "use_cache": True, "vocab_size": n_vocab}
+    t = {"embeddings.word_embeddings.weight": (n_vocab, H), "embeddings.position_embeddings.weight": (514, H),
+         "embeddings.token_type_embeddings.weight": (1, H), "embeddings.LayerNorm.weight": (H,),
+         "embeddings.LayerNorm.bias": (H,), "pooler.dense.weight": (H, H), "pooler.dense.bias": (H,)}
+    bert_layer_tensors(t, "")
+    return cfg, t, "xlmr-cls"
+
+
+def bge_reranker_v2_m3(case):
+    """BAAI/bge-reranker-v2-m3 (XLMRobertaForSequenceClassification: `roberta.` prefixes, no pooler, the
+    classification head classifier.dense + classifier.out_proj with one label) shrunk as bge_m3, no sentence-transformers
+    pooling, the same tokenizer."""
+    cfg, t, tok = bge_m3(case)
+    cfg = dict(cfg, architectures=["XLMRobertaForSequenceClassification"], id2label={"0": "LABEL_0"}, label2id={"LABEL_0": 0})
+    t = {"roberta." + n: s for n, s in t.items() if not n.startswith("pooler.")}
+    t.update({"classifier.dense.weight": (H, H), "classifier.dense.bias": (H,), "classifier.out_proj.weight": (1, H),
+              "classifier.out_proj.bias": (1,)})
+    return cfg, t, "xlmr"
+
+
+def _varint(b, i):
+    v = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7F) << shift
+        shift += 7
+        if not c & 0x80:
+            return v, i
+
+
+def _fields(b):
+    """(field, wire, value) of one protobuf message (value: int, or bytes for length-delimited, 4 bytes for fixed32)."""
+    i = 0
+    while i < len(b):
+        key, i = _varint(b, i)
+        wire = key & 7
+        if wire == 0:
+            v, i = _varint(b, i)
+        elif wire == 2:
+            n, i = _varint(b, i)
+            v, i = b[i:i + n], i + n
+        elif wire == 5:
+            v, i = b[i:i + 4], i + 4
+        else:
+            raise ValueError("unexpected wire type")
+        yield key >> 3, wire, v
+
+
+def spm_pieces(path):
+    """The (piece, score) list and normalizer_spec.precompiled_charsmap of a SentencePiece ModelProto (sentencepiece_model.proto:
+    pieces = 1 {piece 1, score 2}, normalizer_spec = 3 {precompiled_charsmap 2})."""
+    with open(path, "rb") as f:
+        b = f.read()
+    pieces, charsmap = [], b""
+    for field, _, v in _fields(b):
+        if field == 1:
+            d = {k: x for k, _, x in _fields(v)}
+            pieces.append((d[1].decode("utf-8"), struct.unpack("<f", d[2])[0] if 2 in d else 0.0))
+        elif field == 3:
+            charsmap = {k: x for k, _, x in _fields(v)}.get(2, charsmap)
+    return pieces, charsmap
+
+
+def write_xlmr_side_files(d, pooling=True):
+    """XLM-R's tokenizer files in `d` as transformers' XLMRobertaTokenizerFast saves them: sentencepiece.bpe.model,
+    tokenizer.json (the Unigram vocabulary with fairseq's ids: <s> <pad> </s> <unk>, the model's pieces from id 3
+    shifted by one, <mask> last; Precompiled + Replace normalizer, Metaspace, TemplateProcessing <s> A </s> [</s> B </s>]),
+    tokenizer_config.json, special_tokens_map.json, and (`pooling`) sentence-transformers' CLS pooling."""
+    shutil.copy(XLMR_SPM, os.path.join(d, "sentencepiece.bpe.model"))
+    pieces, charsmap = spm_pieces(XLMR_SPM)
+    vocab = [["<s>", 0.0], ["<pad>", 0.0], ["</s>", 0.0], ["<unk>", 0.0]] + [[p, s] for p, s in pieces[3:]] + [["<mask>", 0.0]]
+    specials = [(0, "<s>"), (1, "<pad>"), (2, "</s>"), (3, "<unk>"), (len(vocab) - 1, "<mask>")]
+    added = [{"id": i, "content": c, "single_word": False, "lstrip": c == "<mask>", "rstrip": False, "normalized": False,
+              "special": True} for i, c in specials]
+
+    def special(s, type_id=0):
+        return {"SpecialToken": {"id": s, "type_id": type_id}}
+
+    def seq(a, type_id=0):
+        return {"Sequence": {"id": a, "type_id": type_id}}
+
+    metaspace = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True}
+    tj = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
+          "normalizer": {"type": "Sequence", "normalizers": [
+              {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(charsmap).decode()},
+              {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]},
+          "pre_tokenizer": metaspace,
+          "post_processor": {"type": "TemplateProcessing", "single": [special("<s>"), seq("A"), special("</s>")],
+                             "pair": [special("<s>"), seq("A"), special("</s>"), special("</s>"), seq("B"), special("</s>")],
+                             "special_tokens": {s: {"id": s, "ids": [i], "tokens": [s]} for i, s in ((0, "<s>"), (2, "</s>"))}},
+          "decoder": metaspace,
+          "model": {"type": "Unigram", "unk_id": 3, "vocab": vocab, "byte_fallback": False}}
+    with open(os.path.join(d, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(tj, f, indent=2, ensure_ascii=False)
+    tc = {"bos_token": "<s>", "clean_up_tokenization_spaces": True, "cls_token": "<s>", "eos_token": "</s>",
+          "mask_token": {"__type": "AddedToken", "content": "<mask>", "lstrip": True, "normalized": True, "rstrip": False,
+                         "single_word": False},
+          "model_max_length": 8192, "pad_token": "<pad>", "sep_token": "</s>", "sp_model_kwargs": {},
+          "tokenizer_class": "XLMRobertaTokenizer", "unk_token": "<unk>"}
+    with open(os.path.join(d, "tokenizer_config.json"), "w") as f:
+        json.dump(tc, f, indent=2)
+    with open(os.path.join(d, "special_tokens_map.json"), "w") as f:
+        json.dump({"bos_token": "<s>", "cls_token": "<s>", "eos_token": "</s>",
+                   "mask_token": {"content": "<mask>", "lstrip": True, "normalized": False, "rstrip": False, "single_word": False},
+                   "pad_token": "<pad>", "sep_token": "</s>", "unk_token": "<unk>"}, f, indent=2)
+    if pooling:
+        write_pooling(d, True)
 
 
 def write_pooling(d, cls):

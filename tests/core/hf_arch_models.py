@@ -47,6 +47,10 @@ Apache-2.0) as tokenizer.json (hf_arch_embed.py), F32 weights; so does nomic-emb
 (NomicBertModel: fused Wqkv, SwiGLU, rotary; vocab_size 30528 over the 30522 tokens, mean pooling).
 nomic-ai/modernbert-embed-base (ModernBertModel, 3 layers: one global, two sliding-window) has Qwen3's
 tokenizer.json in place of ModernBERT's BPE one (not at hand), vocab_size following it, mean pooling.
+BAAI/bge-m3 (XLMRobertaModel, CLS pooling) has a real tiny Unigram sentencepiece.bpe.model trained here
+(tests/core/data/xlmr-unigram, with its tokenizer.json built from it), vocab_size its pieces + 2 as XLM-R's;
+BAAI/bge-reranker-v2-m3 (XLMRobertaForSequenceClassification: roberta. prefixes, classifier.dense/out_proj, one
+label, no pooling files) the same.
 
 EleutherAI/pythia-70m (GPTNeoXForCausalLM, F16), gpt_bigcode-santacoder (GPTBigCodeForCausalLM, F32),
 OLMo-1.7-7B-hf (OlmoForCausalLM) and bloom-560m (BloomForCausalLM, F16) have Qwen3's tokenizer.json (their
@@ -75,7 +79,7 @@ from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, com
     gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, hunyuan_dense, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
 from hf_arch_classic import bloom, gptneox, internlm2, minicpm, olmo, starcoder
-from hf_arch_embed import bge_small, modernbert_embed, nomic_embed, write_pooling, write_side_files
+from hf_arch_embed import bge_m3, bge_reranker_v2_m3, bge_small, modernbert_embed, nomic_embed, write_pooling, write_side_files, write_xlmr_side_files
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
 
@@ -171,10 +175,13 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "nomic-embed-text-v1.5": nomic_embed, "modernbert-embed-base": modernbert_embed, "pythia-70m": gptneox,
          "gpt_bigcode-santacoder": starcoder, "OLMo-1.7-7B-hf": olmo,
          "bloom-560m": bloom, "MiniCPM-2B-sft-bf16": minicpm,
-         "internlm2-chat-1_8b": internlm2}
+         "internlm2-chat-1_8b": internlm2, "bge-m3": bge_m3,
+         "bge-reranker-v2-m3": bge_reranker_v2_m3}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
+# Cases also checked at these outtypes (the issue asked F16 of them).
+EXTRA_OUTTYPES = {"bge-m3": ["f16"], "bge-reranker-v2-m3": ["f16"]}
 TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "qwen3-glm": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
@@ -205,6 +212,8 @@ def make_inputs_for(out, shared, case, cfg, shapes, tok, dtype="F32"):
             json.dump(GENERATION_CONFIGS[case], f, indent=2)
     if tok.startswith("bert-"):
         write_side_files(d, tok)
+    elif tok in ("xlmr-cls", "xlmr"):
+        write_xlmr_side_files(d, tok == "xlmr-cls")
     elif shared:
         src_case, files = TOKENIZERS[tok]
         for fn_ in files:
@@ -262,7 +271,7 @@ def main():
     if a.inputs_only:  # --cases: only these folders
         make_inputs(a.out, a.shared, a.cases.split(",") if a.cases else None)
         return
-    make_inputs(a.out, a.shared)
+    make_inputs(a.out, a.shared, a.cases.split(",") if a.cases else None)
     ref = {"generator": "tests/core/hf_arch_models.py", "llama_cpp_commit": "34af94cd9ab2", "outtype": "f32",
            "notes": "gpt2 uses Qwen3's tokenizer.json (pre 'qwen2'): no GPT-2 tokenizer file was at hand; "
                     "the architecture KVs and tensors do not depend on it. Cases with 'sha256': the whole file "
@@ -274,7 +283,7 @@ def main():
     for case in todo:
         whole = True
         entry = {}
-        for outtype in WHOLE_FILE_OUTTYPES if whole else ["f32"]:
+        for outtype in (WHOLE_FILE_OUTTYPES + EXTRA_OUTTYPES.get(case, [])) if whole else ["f32"]:
             outf = os.path.join(a.out, f"{case}.{outtype.upper()}.gguf")
             subprocess.run([sys.executable, os.path.join(a.shim, "run_convert.py"), a.llama_cpp, case, "--outtype", outtype,
                             "--outfile", outf], cwd=a.out, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

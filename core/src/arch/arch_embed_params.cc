@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // set_gguf_parameters of the converter's embedding models (conversion/bert.py BertModel, NomicBertModel,
-// ModernBertModel)
+// ModernBertModel, XLMRobertaModel)
 // and the sentence-transformers pooling type they write (base.py TextModel._try_set_pooling_type).
 #include "anamnesis/error.hpp"
 #include "arch/arch_text_params.hpp"
@@ -159,6 +159,41 @@ void nomic_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::
         if (k == "n_positions") kv.put("context_length", MetaValue::u32(static_cast<std::uint32_t>(ctx)));  // in place
         break;
     }
+}
+
+std::optional<std::int64_t> xlmroberta_position_offset(const HfConfig& cfg) {
+    const std::string& f = cfg.file();
+    const auto pad = cfg.get("pad_token_id");
+    if (!pad || pad->is_null()) return std::nullopt;
+    const std::int64_t offset = 1 + integer(*pad, "pad_token_id", f);
+    if (offset < 0) throw Error(ErrorCode::Malformed, "config.json key 'pad_token_id' is negative", f);
+    return offset;
+}
+
+void xlmroberta_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir) {
+    const std::string& f = cfg.file();
+    auto truthy = [](element e) {  // Python's truth value of a JSON value
+        if (e.is_null()) return false;
+        if (e.is_bool()) return bool(e);
+        if (e.is_number()) return double(e) != 0;
+        if (e.is_string()) return !std::string_view(e).empty();
+        if (e.is_array()) return simdjson::dom::array(e).size() != 0;
+        return simdjson::dom::object(e).size() != 0;
+    };
+    if (auto l = cfg.get("lora_adaptations"); l && truthy(*l))
+        throw Error(ErrorCode::Unsupported,
+                    "XLMRobertaModel with lora_adaptations (jina-embeddings-v3) converts to jina-bert-v3 with one LoRA GGUF "
+                    "per task, which is not supported (supported: XLM-RoBERTa as bert)",
+                    f);
+    bert_params(cfg, kv, res, dir);
+    // _xlmroberta_tokenizer_init: hparams["max_position_embeddings"] -= 1 + pad_token_id (TextModel read it first
+    // when present: context_length in place).
+    const auto offset = xlmroberta_position_offset(cfg);
+    const auto mpe = cfg.get("max_position_embeddings");
+    if (!offset || !mpe) return;
+    if (mpe->is_null()) throw Error(ErrorCode::Malformed, "config.json key 'max_position_embeddings' is null", f);
+    const std::int64_t ctx = integer(*mpe, "max_position_embeddings", f) - *offset;
+    kv.put("context_length", u32(PyNum{true, ctx, double(ctx)}, "max_position_embeddings - (pad_token_id + 1)", f));
 }
 
 void modern_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir) {

@@ -155,6 +155,10 @@ enum class HparamsRule : std::uint8_t {
     /// ModernBertModel: BertModel's, then attention.sliding_window (local_attention), its pattern
     /// (global_attn_every_n_layers), rope.scaling.type none, vocab_size, hidden_activation; `model.` prefixes removed.
     ModernBert,
+    /// XLMRobertaModel: BertModel's with context_length max_position_embeddings − (pad_token_id + 1) (in place); the
+    /// position embedding's first pad_token_id + 1 rows dropped, `roberta.` prefixes removed (class_tensors.cc);
+    /// jina-embeddings-v3 (lora_adaptations) refused by name.
+    XlmRoberta,
     /// GPTNeoXModel (Pythia, Dolly v2): its own list (partial rotary from rotary_pct, use_parallel_residual), no
     /// general.file_type; the fused query_key_value regrouped from per-head [q, k, v] (TensorTransform::RegroupQkv).
     GptNeoX,
@@ -470,6 +474,7 @@ struct ClassHparams {
     bool has_experts = false;                   ///< GraniteMoe: num_local_experts truthy
     bool tied = false;                          ///< DeepSeek, HunYuan: tie_word_embeddings (lm_head skipped)
     std::uint64_t mla_kv_heads = 0, mla_v = 0, mla_nope = 0;  ///< DeepSeek kv_b_proj split (from config.json)
+    std::optional<std::uint64_t> position_offset;  ///< XLM-RoBERTa: 1 + pad_token_id, the position rows dropped
 };
 
 /// What a class's modify_tensors sees besides the tensor: the row, config.json's path, its values.

@@ -125,6 +125,16 @@ void bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string
 /// a tokenizer.json model other than WordPiece); as hparam_kvs().
 void nomic_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
 
+/// XLMRobertaModel (arch_embed_params.cc): bert_params(), then context_length = max_position_embeddings −
+/// (pad_token_id + 1) in place when both are in config.json (the position rows the converter drops).
+/// \throws Error{Unsupported} for lora_adaptations (jina-embeddings-v3: jina-bert-v3 and LoRA GGUFs);
+///         Error{Malformed} for a null max_position_embeddings with a pad_token_id, a negative pad_token_id;
+///         Error{BadJson} for a context below 0; as hparam_kvs().
+void xlmroberta_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
+/// `1 + pad_token_id` (XLMRobertaModel's _position_offset), nullopt when pad_token_id is absent or null.
+/// \throws Error{BadJson} when it is not an int, Error{Malformed} when negative.
+std::optional<std::int64_t> xlmroberta_position_offset(const HfConfig& cfg);
+
 /// ModernBertModel.set_gguf_parameters (arch_embed_params.cc): bert_params(), then attention.sliding_window
 /// (local_attention), attention.sliding_window_pattern (global_attn_every_n_layers, when present and not null),
 /// rope.scaling.type "none", vocab_size and, when truthy, hidden_activation (a string).

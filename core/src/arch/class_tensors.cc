@@ -6,6 +6,7 @@
 #include "arch/class_tensors.hpp"
 
 #include "anamnesis/error.hpp"
+#include "arch/arch_text_params.hpp"
 #include "arch/arch_values.hpp"
 
 namespace amn::arch::classes {
@@ -128,6 +129,15 @@ bool bert_filter(std::string& name) {
 
 bool nomic_bert_filter(std::string& name) { return name.find("mlp.experts.bias") == std::string::npos && bert_filter(name); }
 
+bool xlmroberta_filter(std::string& name) {
+    if (name.starts_with("roberta.")) name.erase(0, 8);
+    if (const auto at = name.find(".parametrizations."); at != std::string::npos) {  // jina-embeddings-v3
+        name.replace(at, 18, ".");  // the first one (str.replace replaces all; a name holds at most one)
+        if (name.ends_with(".original")) name.erase(name.size() - 9);
+    }
+    return bert_filter(name);
+}
+
 bool modern_bert_filter(std::string& name) {
     if (name.starts_with("model.")) name.erase(0, 6);
     return bert_filter(name);
@@ -214,6 +224,10 @@ void internlm2_read(ClassHparams& hp, const HfConfig& cfg) {  // InternLM2Model.
     hp.n_kv_head = static_cast<std::uint64_t>(std::max<std::int64_t>(0, integer(required(cfg, {"num_key_value_heads"}), "num_key_value_heads", f)));
     hp.embd = static_cast<std::uint64_t>(std::max<std::int64_t>(0, integer(required(cfg, {"hidden_size"}), "hidden_size", f)));
     hp.head_dim = hp.n_head ? hp.embd / hp.n_head : 0;
+}
+
+void xlmroberta_read(ClassHparams& hp, const HfConfig& cfg) {
+    if (const auto o = detail::xlmroberta_position_offset(cfg)) hp.position_offset = static_cast<std::uint64_t>(*o);
 }
 
 void tied_read(ClassHparams& hp, const HfConfig& cfg) {
@@ -395,6 +409,21 @@ Tensors bloom_modify(const ClassTensorCtx& c, std::string& name, std::string_vie
                      TensorTransform& tr, std::optional<std::uint64_t>) {
     if (match_layer(name, "h.", ".self_attention.query_key_value.weight")) qkv_per_head(c, name, shape, false, tr);
     else if (match_layer(name, "h.", ".self_attention.query_key_value.bias")) qkv_per_head(c, name, shape, true, tr);
+    return std::nullopt;
+}
+
+// XLMRobertaModel.modify_tensors: position embeddings start at pad_token_id + 1, `data_torch[offset:, :]`.
+Tensors xlmroberta_modify(const ClassTensorCtx& c, std::string& name, std::string_view, std::vector<std::uint64_t>& shape,
+                          TensorTransform& tr, std::optional<std::uint64_t>) {
+    if (name != "embeddings.position_embeddings.weight" || !c.hp.position_offset) return std::nullopt;
+    const std::uint64_t off = *c.hp.position_offset;
+    if (shape.size() != 2 || off >= shape[0])
+        throw Error(ErrorCode::Malformed,
+                    "the position embedding must be 2-D with more rows than pad_token_id + 1 (" + std::to_string(off) +
+                        ", the rows the converter drops)",
+                    c.file, name);
+    tr = {TensorTransform::Kind::SliceDim1, 0, off, shape[0]};
+    shape[0] -= off;
     return std::nullopt;
 }
 

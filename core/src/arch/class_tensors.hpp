@@ -17,6 +17,7 @@ bool gpt_oss_filter(std::string& name);     // GptOssModel: ".weight" after "sin
 bool bert_filter(std::string& name);        // BertModel
 bool nomic_bert_filter(std::string& name);  // NomicBertModel, then BertModel's
 bool modern_bert_filter(std::string& name); // ModernBertModel, then BertModel's
+bool xlmroberta_filter(std::string& name);  // XLMRobertaModel: roberta., .parametrizations., then BertModel's
 bool ernie_filter(std::string& name);       // Ernie4_5Model: ernie. → model.
 bool ernie_moe_filter(std::string& name);   // Ernie4_5MoeModel: the MTP tensors, then Ernie4_5Model's
 bool lfm2_filter(std::string& name);        // LFM2Model: the audio tensors, lfm. → model.
@@ -32,6 +33,7 @@ void ernie_read(ClassHparams& hp, const HfConfig& cfg);
 void deepseek2_read(ClassHparams& hp, const HfConfig& cfg);
 void internlm2_read(ClassHparams& hp, const HfConfig& cfg);
 void tied_read(ClassHparams& hp, const HfConfig& cfg);
+void xlmroberta_read(ClassHparams& hp, const HfConfig& cfg);  // 1 + pad_token_id
 void qkv_per_head_read(ClassHparams& hp, const HfConfig& cfg);  // n_head / hidden_size (GPTNeoXModel, BloomModel)  // tie_word_embeddings (HunYuanModel)
 
 // modify_tensors (before the generic part: Gemma's + 1, GPT-2's transposes, experts).
@@ -48,6 +50,7 @@ Tensors gptneox_modify(const ClassTensorCtx&, std::string&, std::string_view, st
 Tensors qk_weights_permuted_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors bloom_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors internlm2_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
+Tensors xlmroberta_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors gpt_oss_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 
 // The classes, as the rows name them.
@@ -61,6 +64,7 @@ inline constexpr ClassTensors kGptOss{gpt_oss_filter, nullptr, gpt_oss_modify};
 inline constexpr ClassTensors kBert{bert_filter};
 inline constexpr ClassTensors kNomicBert{nomic_bert_filter};
 inline constexpr ClassTensors kModernBert{modern_bert_filter};
+inline constexpr ClassTensors kXlmRoberta{xlmroberta_filter, xlmroberta_read, xlmroberta_modify};
 inline constexpr ClassTensors kErnie4_5{ernie_filter, ernie_read, ernie_modify};
 inline constexpr ClassTensors kErnie4_5Moe{ernie_moe_filter};
 inline constexpr ClassTensors kLfm2{lfm2_filter, nullptr, lfm2_modify};

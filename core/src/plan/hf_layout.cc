@@ -383,6 +383,14 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
                         "' (supported: " + supported_list() + ")",
                     cat.path);
     const std::string a(A->gguf);
+    // XLMRobertaModel's `bert` (tokenizer.ggml.model "t5"): the converter dropped the position rows before
+    // pad_token_id + 1, and transformers reads its Unigram sentencepiece.bpe.model, which is not written back here.
+    if (a == "bert" && kv.str("tokenizer.ggml.model").value_or("") == "t5")
+        throw Error(ErrorCode::Unsupported,
+                    "--layout hf does not support the GGUF architecture 'bert' with a t5 (XLM-RoBERTa Unigram) tokenizer: "
+                    "the position rows the converter dropped and the sentencepiece.bpe.model are not written back "
+                    "(supported: bert with a WordPiece tokenizer)",
+                    cat.path);
 
     HfLayout res;
     res.architecture = arch;

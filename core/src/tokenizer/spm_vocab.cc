@@ -7,6 +7,7 @@
 #include "anamnesis/error.hpp"
 #include "tokenizer/py_compat.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <sentencepiece_processor.h>
 
@@ -292,45 +293,90 @@ void override_added_tokens(SpmVocab& v, const std::string& dir, Place&& place,
     }
 }
 
-/// normalizer_spec.add_dummy_prefix of serialized ModelProto bytes (field 3, its field 3; true when absent).
-bool add_dummy_prefix(std::string_view proto) {
-    std::size_t i = 0;
-    auto varint = [&](std::string_view b, std::size_t& at) {
-        std::uint64_t v = 0;
-        for (int shift = 0; at < b.size() && shift < 64; shift += 7) {
-            const auto c = static_cast<unsigned char>(b[at++]);
-            v |= std::uint64_t(c & 0x7f) << shift;
-            if (!(c & 0x80)) return v;
-        }
-        return v;
-    };
-    bool result = true;
-    while (i < proto.size()) {
-        const std::uint64_t key = varint(proto, i);
+namespace {
+
+std::uint64_t proto_varint(std::string_view b, std::size_t& at) {
+    std::uint64_t v = 0;
+    for (int shift = 0; at < b.size() && shift < 64; shift += 7) {
+        const auto c = static_cast<unsigned char>(b[at++]);
+        v |= std::uint64_t(c & 0x7f) << shift;
+        if (!(c & 0x80)) return v;
+    }
+    return v;
+}
+
+/// Calls `f(field, wire, varint value, length-delimited bytes)` for each field of one message.
+template <class F>
+void proto_fields(std::string_view b, F&& f) {
+    for (std::size_t i = 0; i < b.size();) {
+        const std::uint64_t key = proto_varint(b, i);
         const auto field = key >> 3, wire = key & 7;
-        if (wire == 0) varint(proto, i);
+        if (wire == 0) f(field, wire, proto_varint(b, i), std::string_view());
         else if (wire == 1) i += 8;
         else if (wire == 5) i += 4;
         else if (wire == 2) {
-            const std::uint64_t len = varint(proto, i);
-            if (len > proto.size() - std::min(i, proto.size())) break;
-            if (field == 3) {  // NormalizerSpec: its last add_dummy_prefix wins
-                const std::string_view n = proto.substr(i, len);
-                for (std::size_t j = 0; j < n.size();) {
-                    const std::uint64_t k2 = varint(n, j);
-                    if ((k2 & 7) == 0) {
-                        const std::uint64_t v = varint(n, j);
-                        if ((k2 >> 3) == 3) result = v != 0;
-                    } else if ((k2 & 7) == 2) j += varint(n, j);
-                    else if ((k2 & 7) == 1) j += 8;
-                    else if ((k2 & 7) == 5) j += 4;
-                    else break;
-                }
-            }
+            const std::uint64_t len = proto_varint(b, i);
+            if (i > b.size() || len > b.size() - i) return;
+            f(field, wire, 0, b.substr(i, len));
             i += len;
-        } else break;
+        } else return;
     }
-    return result;
+}
+
+}  // namespace
+
+SpmProtoFacts spm_proto_facts(std::string_view proto) {
+    SpmProtoFacts r;
+    proto_fields(proto, [&](std::uint64_t field, std::uint64_t wire, std::uint64_t, std::string_view bytes) {
+        if (wire != 2) return;
+        if (field == 2)  // TrainerSpec
+            proto_fields(bytes, [&](std::uint64_t f, std::uint64_t w, std::uint64_t v, std::string_view) {
+                if (f == 3 && w == 0) r.model_type = v;
+            });
+        else if (field == 3)  // NormalizerSpec
+            proto_fields(bytes, [&](std::uint64_t f, std::uint64_t w, std::uint64_t v, std::string_view b) {
+                if (f == 2 && w == 2) r.precompiled_charsmap = std::string(b);
+                else if (f == 3 && w == 0) r.add_dummy_prefix = v != 0;
+                else if (f == 4 && w == 0) r.remove_extra_whitespaces = v != 0;
+            });
+    });
+    return r;
+}
+
+/// normalizer_spec.add_dummy_prefix of serialized ModelProto bytes (true when absent).
+bool add_dummy_prefix(std::string_view proto) { return spm_proto_facts(proto).add_dummy_prefix; }
+
+XlmRobertaVocab xlmroberta_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size_hp) {
+    const std::string model_path = dir + "/sentencepiece.bpe.model";
+    if (!py::is_file(model_path))
+        throw Error(ErrorCode::Unsupported,
+                    "XLM-RoBERTa without sentencepiece.bpe.model is not supported (the converter's tokenizer.json path "
+                    "needs transformers' AutoTokenizer)",
+                    dir);
+    Model m;
+    load_model(m, model_path);
+    XlmRobertaVocab r;
+    r.facts = spm_proto_facts(m.sp.serialized_model_proto());
+    if (r.facts.model_type != 1)
+        throw Error(ErrorCode::Unsupported,
+                    "not a Unigram SentencePiece model (trainer_spec.model_type " + std::to_string(r.facts.model_type) +
+                        "; the converter asserts UNIGRAM for XLM-RoBERTa)",
+                    model_path);
+    // vocab_size = max(hparams.get("vocab_size", 0), tokenizer.vocab_size())
+    const std::uint64_t n = std::max<std::uint64_t>(vocab_size_hp.value_or(0), m.size());
+    SpmVocab v = model_pieces(m, n, dir + "/config.json", model_path);
+    // fairseq's ids: [<s>, <pad>, </s>, <unk>] + entries[3:-1]
+    SpmVocab& o = r.vocab;
+    o.tokens = {"<s>", "<pad>", "</s>", "<unk>"};
+    o.scores.assign(4, 0.0f);
+    o.types = {t(SpmTokenType::Control), t(SpmTokenType::Control), t(SpmTokenType::Control), t(SpmTokenType::Unknown)};
+    for (std::size_t i = 3; i + 1 < v.tokens.size(); ++i) {
+        o.tokens.push_back(std::move(v.tokens[i]));
+        o.scores.push_back(v.scores[i]);
+        o.types.push_back(v.types[i]);
+    }
+    o.warnings = std::move(v.warnings);
+    return r;
 }
 
 SpmVocab phi3_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size_hp) {

@@ -93,4 +93,31 @@ struct InternLM2Vocab {
 ///         model's pieces or an added token id lies outside the vocabulary; otherwise as sentencepiece_vocab().
 InternLM2Vocab internlm2_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size);
 
+/// The fields of a serialized SentencePiece ModelProto (sentencepiece_model.proto) the converters read beside the
+/// pieces, with the proto2 defaults when absent; a repeated field: its last value (protobuf's merge).
+struct SpmProtoFacts {
+    std::uint64_t model_type = 1;          ///< trainer_spec.model_type: 1 UNIGRAM (default), 2 BPE, 3 WORD, 4 CHAR
+    bool add_dummy_prefix = true;          ///< normalizer_spec.add_dummy_prefix
+    bool remove_extra_whitespaces = true;  ///< normalizer_spec.remove_extra_whitespaces
+    std::string precompiled_charsmap;      ///< normalizer_spec.precompiled_charsmap (bytes; empty when absent)
+};
+/// Reads SpmProtoFacts from `proto` (bytes libsentencepiece already loaded: a truncated field ends the walk).
+SpmProtoFacts spm_proto_facts(std::string_view proto);
+
+/// conversion/bert.py `_xlmroberta_set_vocab`, its sentencepiece.bpe.model branch (XLMRobertaModel): the
+/// vocabulary the converter writes with `tokenizer.ggml.model` "t5".
+struct XlmRobertaVocab {
+    SpmVocab vocab;
+    SpmProtoFacts facts;  ///< add_space_prefix, remove_extra_whitespaces and precompiled_charsmap come from these
+};
+/// `dir`/sentencepiece.bpe.model read with libsentencepiece into max(`vocab_size`, its piece count) entries
+/// ("[PAD<i>]", −10000, unused past the pieces; piece, score and type as sentencepiece_vocab()), then fairseq's
+/// ids: "<s>", "<pad>", "</s>" (control), "<unk>" (unknown), all with score 0, followed by entries 3 … n−2 (the
+/// last entry dropped: the count stays n). No side files (SpecialVocab is the caller's).
+/// \throws Error{Unsupported} naming the folder when sentencepiece.bpe.model is not a file (the converter's
+///         tokenizer.json path through transformers' AutoTokenizer is not supported here), naming the model
+///         when it is not a Unigram model (the converter asserts model_type == UNIGRAM);
+///         Error{Malformed} / Error{LimitExceeded} as sentencepiece_vocab().
+XlmRobertaVocab xlmroberta_sentencepiece_vocab(const std::string& dir, std::optional<std::uint64_t> vocab_size);
+
 }  // namespace amn::tok

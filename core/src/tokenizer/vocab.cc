@@ -313,6 +313,47 @@ void hunyuan_set_vocab(GgufVocab& out, const VocabRequest& req) {
     }
 }
 
+/// config.json `type_vocab_size` (BertModel's `hparams.get("type_vocab_size", 1)`).
+std::uint64_t type_vocab_size(const VocabRequest& req) {
+    std::uint64_t type_count = 1;
+    if (!req.config_json.empty()) {
+        auto doc = py::parse_json(req.config_json, req.dir + "/config.json");
+        if (const auto t = detail::json_get(doc.root(), "type_vocab_size")) {
+            const auto n = py::as_int(*t);
+            if (!n || *n < 0 || *n > std::int64_t(UINT32_MAX))
+                throw Error(ErrorCode::BadJson, "config.json key 'type_vocab_size': expected a count", req.dir + "/config.json");
+            type_count = static_cast<std::uint64_t>(*n);
+        }
+    }
+    return type_count;
+}
+
+/// XLMRobertaModel.set_vocab: `_xlmroberta_set_vocab` (conversion/bert.py), its sentencepiece.bpe.model branch.
+void xlmroberta_set_vocab(GgufVocab& out, const VocabRequest& req) {
+    XlmRobertaVocab x = xlmroberta_sentencepiece_vocab(req.dir, req.vocab_size);
+    SpmVocab& v = x.vocab;
+    out.model = "t5";
+    out.pre = "default";
+    out.n_tokens = v.tokens.size();
+    kv_put(out.kvs, "tokenizer.ggml.model", MetaValue::string("t5"));
+    kv_put(out.kvs, "tokenizer.ggml.pre", MetaValue::string("default"));
+    if (!v.tokens.empty()) {
+        kv_put(out.kvs, "tokenizer.ggml.tokens", string_array(v.tokens));
+        kv_put(out.kvs, "tokenizer.ggml.scores", packed_array(GgufType::F32, v.scores));
+        kv_put(out.kvs, "tokenizer.ggml.token_type", packed_array(GgufType::I32, v.types));
+    }
+    kv_put(out.kvs, "tokenizer.ggml.add_space_prefix", MetaValue::boolean(x.facts.add_dummy_prefix));
+    kv_put(out.kvs, "tokenizer.ggml.token_type_count", MetaValue::u32(static_cast<std::uint32_t>(type_vocab_size(req))));
+    kv_put(out.kvs, "tokenizer.ggml.remove_extra_whitespaces", MetaValue::boolean(x.facts.remove_extra_whitespaces));
+    if (!x.facts.precompiled_charsmap.empty()) {  // add_array of bytes: UINT8 items
+        const std::size_t n = x.facts.precompiled_charsmap.size();
+        kv_put(out.kvs, "tokenizer.ggml.precompiled_charsmap",
+               MetaValue::packed(GgufType::U8, n, std::move(x.facts.precompiled_charsmap)));
+    }
+    append(out.warnings, v.warnings);
+    special_vocab(out, req, false, v.tokens.size());
+}
+
 /// BertModel.set_vocab (conversion/bert.py).
 void bert_set_vocab(GgufVocab& out, const VocabRequest& req) {
     const std::string tj = req.dir + "/tokenizer.json";
@@ -324,16 +365,7 @@ void bert_set_vocab(GgufVocab& out, const VocabRequest& req) {
     if (!v.wordpiece)
         throw Error(ErrorCode::Unsupported, "a BERT vocabulary needs a WordPiece tokenizer.json model (this one is BPE)", tj);
     // add_token_type_count(hparams.get("type_vocab_size", 1)) comes before the tokenizer keys.
-    std::uint64_t type_count = 1;
-    if (!req.config_json.empty()) {
-        auto doc = py::parse_json(req.config_json, req.dir + "/config.json");
-        if (const auto t = detail::json_get(doc.root(), "type_vocab_size")) {
-            const auto n = py::as_int(*t);
-            if (!n || *n < 0 || *n > std::int64_t(UINT32_MAX))
-                throw Error(ErrorCode::BadJson, "config.json key 'type_vocab_size': expected a count", req.dir + "/config.json");
-            type_count = static_cast<std::uint64_t>(*n);
-        }
-    }
+    const std::uint64_t type_count = type_vocab_size(req);
     kv_put(out.kvs, "tokenizer.ggml.token_type_count", MetaValue::u32(static_cast<std::uint32_t>(type_count)));
     constexpr std::int32_t kControl = 3;
     for (std::size_t i = 0; i < v.tokens.size(); ++i) {  // phantom space: "▁word", "##piece" → "piece", CONTROL kept
@@ -376,6 +408,7 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
         case VocabStyle::Phi3: phi3_set_vocab(out, req); break;
         case VocabStyle::HunYuan: hunyuan_set_vocab(out, req); break;
         case VocabStyle::Bert: bert_set_vocab(out, req); break;
+        case VocabStyle::XlmRoberta: xlmroberta_set_vocab(out, req); break;
         case VocabStyle::ModernBert:  // ModernBertModel.set_vocab
             for (const char* k : {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token", "tokenizer.ggml.add_sep_token"})
                 kv_put(out.kvs, k, MetaValue::boolean(true));

@@ -35,6 +35,11 @@ enum class VocabStyle : std::uint8_t {
     /// form (CONTROL tokens kept, a "##" continuation without it, any other token after "▁"), `tokenizer.ggml.token_type_count`
     /// (config.json type_vocab_size, 1 by default) first, model "bert", SpecialVocab without merges.
     Bert,
+    /// XLMRobertaModel.set_vocab (`_xlmroberta_set_vocab`, conversion/bert.py): sentencepiece.bpe.model's Unigram
+    /// pieces in fairseq's ids (xlmroberta_sentencepiece_vocab), model "t5", pre "default", tokens, scores, token
+    /// types, then add_space_prefix, token_type_count (type_vocab_size, 1 by default), remove_extra_whitespaces,
+    /// precompiled_charsmap (UINT8 array, when not empty), SpecialVocab without merges.
+    XlmRoberta,
     /// ModernBertModel.set_vocab: `tokenizer.ggml.add_bos_token`, `add_eos_token`, `add_sep_token` true (SpecialVocab
     /// may overwrite them in place), then `_set_vocab_gpt2`.
     ModernBert,
@@ -63,7 +68,7 @@ struct VocabRequest {
 /// flags, chat template(s), normalizer flags).
 struct GgufVocab {
     std::vector<MetaKv> kvs;
-    std::string model;                  ///< "llama" (SentencePiece), "gpt2" (BPE) or "bert" (WordPiece)
+    std::string model;                  ///< "llama" (SentencePiece), "gpt2" (BPE), "bert" (WordPiece) or "t5" (XLM-R Unigram)
     std::string pre;                    ///< tokenizer.ggml.pre
     std::uint64_t n_tokens = 0;         ///< tokens written
     std::vector<std::string> warnings;  ///< e.g. a pre-tokenizer chosen by its definition, not by its hash
@@ -97,7 +102,8 @@ struct GgufVocab {
 ///         kMaxVocabTokens (LimitExceeded), a special id beyond UINT32
 ///         (OutOfRange), an unknown pre-tokenizer without --vocab-pre (Unsupported),
 ///         a BERT folder without tokenizer.json (Unsupported, naming it) or with a
-///         tokenizer.json whose model is not WordPiece (Unsupported).
+///         tokenizer.json whose model is not WordPiece (Unsupported), an XLM-RoBERTa folder without
+///         sentencepiece.bpe.model or with a model that is not Unigram (Unsupported).
 GgufVocab gguf_vocab(const VocabRequest& req);
 
 }  // namespace amn::tok
