@@ -7,6 +7,7 @@
 
 #include "anamnesis/error.hpp"
 
+#include <filesystem>
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -244,8 +245,16 @@ std::string supported_hf_architectures() {
 
 // ---- config.json ------------------------------------------------------------------------
 
-HfConfig::HfConfig(std::string_view text, std::string file) : doc_(text, std::move(file), "config.json") {
-    if (!doc_.root().is_object()) throw Error(ErrorCode::BadJson, "config.json is not a JSON object", doc_.file());
+namespace {
+// How errors name the document: its file name (config.json, adapter_config.json, …).
+std::string json_file_name(const std::string& file) {
+    const std::string name = std::filesystem::path(file).filename().string();
+    return name.empty() ? std::string("config.json") : name;
+}
+}  // namespace
+
+HfConfig::HfConfig(std::string_view text, std::string file) : doc_(text, file, json_file_name(file)) {
+    if (!doc_.root().is_object()) throw Error(ErrorCode::BadJson, json_file_name(doc_.file()) + " is not a JSON object", doc_.file());
     if (auto t = detail::json_get(doc_.root(), "text_config"); t && t->is_object()) text_ = *t;
 }
 

@@ -272,7 +272,8 @@ std::string supported_hf_architectures();
 /// `{**hparams, **hparams["text_config"]}` does).
 class HfConfig {
 public:
-    /// Parse `text`; `file` names config.json in errors. \throws Error{BadJson}
+    /// Parse `text`; errors name `file` and call it by its file name
+    /// (config.json, adapter_config.json, …). \throws Error{BadJson}
     /// when not valid JSON or not an object.
     HfConfig(std::string_view text, std::string file);
     /// Read and parse `path`. \throws Error{Io} / Error{BadJson}.
