@@ -368,7 +368,8 @@ struct Builder {
                 throw Error(ErrorCode::SizeMismatch, "raw_data holds " + std::to_string(f.raw.size()) + " bytes, " + t.dtype_name + " " +
                                                          shape_to_string(t.shape) + " needs " + std::to_string(*nbytes));
             t.shard = 0;
-            t.offset = static_cast<std::uint64_t>(f.raw.data() - cat.shards[0].file->bytes().data());
+            // An empty raw_data may have no address (a null span): offset 0, no pointer arithmetic on it.
+            t.offset = f.raw.empty() ? 0 : static_cast<std::uint64_t>(f.raw.data() - cat.shards[0].file->bytes().data());
             t.nbytes = f.raw.size();
         } else if (!f.typed.empty()) {
             if (!ty) throw Error(ErrorCode::UnknownDtype, "typed data of an unknown data_type " + std::to_string(f.data_type));
