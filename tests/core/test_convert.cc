@@ -199,7 +199,7 @@ void TestConvert::existingOutputNeedsForce() {
     remember_to_safetensors(cat, plan, o);
     QVERIFY(amn::test::read_file(o.output + "/model.safetensors") == first);
     QCOMPARE(hidden_and_files(QString::fromStdString(o.output)),
-             QStringList({"config.json", "generation_config.json", "model.safetensors"}));
+             QStringList({"config.json", "generation_config.json", "model.safetensors", "tokenizer.model"}));
 }
 
 void TestConvert::inputIsNeverOverwritten() {
@@ -221,7 +221,8 @@ void TestConvert::inputIsNeverOverwritten() {
         }
     }
     QVERIFY(amn::test::read_file(in) == before);
-    QCOMPARE(hidden_and_files(tmp.filePath("m")), QStringList({"config.json", "generation_config.json", "model.safetensors"}));
+    QCOMPARE(hidden_and_files(tmp.filePath("m")),
+             QStringList({"config.json", "generation_config.json", "model.safetensors", "tokenizer.model"}));
 }
 
 void TestConvert::unwritableFolderIsAnIoError() {
@@ -310,8 +311,8 @@ void TestConvert::directoryOutputCopiesTokenizerFiles() {
     o.output = tmp.filePath("out").toStdString();
     const auto res = remember_to_safetensors(cat, plan, o);
     QCOMPARE(amn::test::list_files(tmp.filePath("out")),
-             QStringList({"config.json", "generation_config.json", "model.safetensors", "tokenizer.json"}));
-    QCOMPARE(res.files.size(), std::size_t(4));
+             QStringList({"config.json", "generation_config.json", "model.safetensors", "tokenizer.json", "tokenizer.model"}));
+    QCOMPARE(res.files.size(), std::size_t(5));
 }
 
 // torch.save of an expanded view stores one element and a stride-0 view of
