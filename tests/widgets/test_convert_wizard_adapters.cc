@@ -12,10 +12,13 @@
 //     writes the file whose sha256 convert_lora_to_gguf.py gave
 //     (tests/core/hf_lora_reference.json), under its name; a refused adapter
 //     (DoRA) says why instead of offering it;
-//   * a cancel leaves nothing.
+//   * a cancel leaves nothing;
+//   * an adapter folder's Overview row (rank, alpha, scale, targets, base, its GGUF form).
 
 #include "convertwizard.hpp"
 #include "mainwindow.hpp"
+#include "summaryview.hpp"
+#include "modelview.hpp"
 #include "widget_test_util.hpp"
 
 #include "anamnesis/hf_to_gguf.hpp"
@@ -27,6 +30,7 @@
 #include <QCheckBox>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -326,6 +330,34 @@ private slots:
             QCOMPARE(w.currentId(), int(ConvertWizard::RunPage));
             QCOMPARE(entries(out.path()), QStringList());
         }
+    }
+
+    // A PEFT adapter folder: the Overview says what it adapts and what it becomes.
+    void adapterFolderOverview() {
+        QTemporaryDir dir;
+        QVERIFY(amn::test::write_safetensors(dir.filePath("adapter_model.safetensors"),
+                                             {{"base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight", "F32", {4, 64}, 4 * 64 * 4},
+                                              {"base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight", "F32", {64, 4}, 64 * 4 * 4},
+                                              {"base_model.model.model.layers.0.input_layernorm.weight", "F32", {64}, 64 * 4}}));
+        QFile cfg(dir.filePath("adapter_config.json"));
+        QVERIFY(cfg.open(QIODevice::WriteOnly));
+        cfg.write(R"({"peft_type": "LORA", "r": 4, "lora_alpha": 8, "use_rslora": true, "target_modules": ["q_proj"],
+                      "base_model_name_or_path": "some/base"})");
+        cfg.close();
+        const ModelPtr model = loadModel(dir.path());
+        QVERIFY(model->adapter);
+        QCOMPARE(model->adapter->adapted_modules, std::size_t(1));
+        QCOMPARE(model->adapter->whole_tensors, std::size_t(1));
+        QCOMPARE(*model->adapter->scale(), 8.0 / 2.0);  // rsLoRA: alpha/√r
+        ModelView view(model);
+        view.resize(1000, 700);
+        view.show();
+        QTRY_VERIFY(view.summary());
+        const QString text = view.summary()->field("adapter");
+        QVERIFY2(text.startsWith("PEFT LORA, rank 4, alpha 8, scale 4 (alpha/√r: rsLoRA)"), qPrintable(text));
+        QVERIFY2(text.contains("q_proj") && text.contains("base model some/base") && text.contains("--base BASE_DIR"), qPrintable(text));
+        // Not an adapter: no row.
+        QVERIFY(!loadModel(sampleDir())->adapter);
     }
 };
 

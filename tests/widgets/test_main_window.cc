@@ -284,34 +284,6 @@ private slots:
         wiz->close();
     }
 
-    // A PEFT adapter folder: the Overview says what it adapts and what it becomes.
-    void adapterFolderOverview() {
-        QTemporaryDir dir;
-        QVERIFY(amn::test::write_safetensors(dir.filePath("adapter_model.safetensors"),
-                                             {{"base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight", "F32", {4, 64}, 4 * 64 * 4},
-                                              {"base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight", "F32", {64, 4}, 64 * 4 * 4},
-                                              {"base_model.model.model.layers.0.input_layernorm.weight", "F32", {64}, 64 * 4}}));
-        QFile cfg(dir.filePath("adapter_config.json"));
-        QVERIFY(cfg.open(QIODevice::WriteOnly));
-        cfg.write(R"({"peft_type": "LORA", "r": 4, "lora_alpha": 8, "use_rslora": true, "target_modules": ["q_proj"],
-                      "base_model_name_or_path": "some/base"})");
-        cfg.close();
-        const ModelPtr model = loadModel(dir.path());
-        QVERIFY(model->adapter);
-        QCOMPARE(model->adapter->adapted_modules, std::size_t(1));
-        QCOMPARE(model->adapter->whole_tensors, std::size_t(1));
-        QCOMPARE(*model->adapter->scale(), 8.0 / 2.0);  // rsLoRA: alpha/√r
-        ModelView view(model);
-        view.resize(1000, 700);
-        view.show();
-        QTRY_VERIFY(view.summary());
-        const QString text = view.summary()->field("adapter");
-        QVERIFY2(text.startsWith("PEFT LORA, rank 4, alpha 8, scale 4 (alpha/√r: rsLoRA)"), qPrintable(text));
-        QVERIFY2(text.contains("q_proj") && text.contains("base model some/base") && text.contains("--base BASE_DIR"), qPrintable(text));
-        // Not an adapter: no row.
-        QVERIFY(!loadModel(sampleFile())->adapter);
-    }
-
     void hfFolderThatCannotBecomeGgufSaysWhy() {
         QTemporaryDir dir;
         QVERIFY(amn::test::write_safetensors(dir.filePath("model.safetensors"),
