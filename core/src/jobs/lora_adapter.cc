@@ -11,7 +11,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <string_view>
 
 namespace fs = std::filesystem;
 
@@ -81,7 +80,7 @@ void read_config(const std::string& folder, LoraAdapterInfo& info) {
     strings("modules_to_save", info.modules_to_save);
 }
 
-// lora_A/lora_B (and lora_embedding_A/B) pairs by module, from the names.
+// lora_A/lora_B (and lora_embedding_A/B) pairs by module, from the names (lora_half).
 void read_weights(const Catalog& cat, LoraAdapterInfo& info) {
     struct Pair {
         bool a = false, b = false;
@@ -90,17 +89,12 @@ void read_weights(const Catalog& cat, LoraAdapterInfo& info) {
     std::map<std::string, Pair> pairs;
     std::size_t members = 0;
     for (const auto& t : cat.tensors) {
-        const std::string& n = t.name;
-        for (const std::string_view tag : {".lora_A.", ".lora_B.", ".lora_embedding_A", ".lora_embedding_B"}) {
-            const auto at = n.find(tag);
-            if (at == std::string::npos) continue;
-            auto& p = pairs[n.substr(0, at)];
-            const bool is_a = tag.find('A') != std::string_view::npos;
-            (is_a ? p.a : p.b) = true;
-            if (is_a && !t.shape.empty()) p.rank = t.shape[0];
-            ++members;
-            break;
-        }
+        const auto half = detail::lora_half(t.name);
+        if (!half) continue;
+        auto& p = pairs[std::string(half->module)];
+        (half->a ? p.a : p.b) = true;
+        if (half->a && !t.shape.empty()) p.rank = t.shape[0];
+        ++members;
     }
     info.whole_tensors = cat.tensors.size() - members;
     for (const auto& [stem, p] : pairs) {

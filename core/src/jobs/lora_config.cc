@@ -7,6 +7,7 @@
 #include "arch/arch_table.hpp"
 
 #include <filesystem>
+#include <utility>
 
 namespace fs = std::filesystem;
 
@@ -73,5 +74,13 @@ LoraConfig read_lora_config(const std::string& adapter_dir) {
     return c;
 }
 
+
+std::optional<LoraHalf> lora_half(std::string_view name) noexcept {
+    static constexpr std::pair<std::string_view, bool> kTags[] = {
+        {".lora_A.weight", true}, {".lora_B.weight", false}, {".lora_embedding_A", true}, {".lora_embedding_B", false}};
+    for (const auto& [tag, a] : kTags)
+        if (const auto at = name.find(tag); at != std::string_view::npos) return LoraHalf{name.substr(0, at), a};
+    return std::nullopt;
+}
 
 }  // namespace amn::detail

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace amn::detail {
@@ -28,5 +29,17 @@ struct LoraConfig {
 ///         invocation_string without alora_invocation_tokens — each one line
 ///         naming the file.
 LoraConfig read_lora_config(const std::string& adapter_dir);
+
+/// A PEFT tensor that is half of a LoRA pair: the module it adapts (the name
+/// before the tag) and which half — A for `.lora_A.weight` /
+/// `.lora_embedding_A`, B for `.lora_B.weight` / `.lora_embedding_B`, as
+/// convert_lora_to_gguf's get_base_tensor_name reads them.
+struct LoraHalf {
+    std::string_view module;  ///< a view into the name passed
+    bool a = false;           ///< lora_A (else lora_B)
+};
+/// The half `name` is, or nullopt for a tensor saved whole (modules_to_save,
+/// norms, DoRA magnitude vectors, `.base_layer.weight`).
+std::optional<LoraHalf> lora_half(std::string_view name) noexcept;
 
 }  // namespace amn::detail

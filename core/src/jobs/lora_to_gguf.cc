@@ -232,9 +232,8 @@ LoraModel build_model(const Catalog& cat, const Plan& plan, const std::string& a
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
         const auto base = arch::filter_tensor_name(*m.row, base_tensor_name(lt.name));
         if (!base) continue;
-        const bool is_a = lt.name.find(".lora_A.weight") != std::string::npos || lt.name.find(".lora_embedding_A") != std::string::npos;
-        const bool is_b = lt.name.find(".lora_B.weight") != std::string::npos || lt.name.find(".lora_embedding_B") != std::string::npos;
-        if (!is_a && !is_b) {
+        const auto half = lora_half(lt.name);
+        if (!half) {
             if (lt.name.find(".base_layer.weight") != std::string::npos) continue;
             if (lt.name.find("_layernorm") != std::string::npos || lt.name.find(".norm") != std::string::npos) {
                 // mergekit-extract-lora's norms: written as they are.
@@ -258,7 +257,7 @@ LoraModel build_model(const Catalog& cat, const Plan& plan, const std::string& a
         if (lt.shape.size() != 2) throw Error(ErrorCode::Malformed, "a LoRA tensor must be 2-D, got " + shape_to_string(lt.shape), cat.path, lt.name);
         auto [it, fresh] = pair_of.try_emplace(*base, pairs.size());
         if (fresh) pairs.push_back({*base, std::nullopt, std::nullopt});
-        (is_a ? pairs[it->second].a : pairs[it->second].b) = i;
+        (half->a ? pairs[it->second].a : pairs[it->second].b) = i;
     }
     for (const auto& p : pairs) {
         if (!p.a || !p.b)
