@@ -10,6 +10,7 @@
 #include "exec/run_output_plan.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <numeric>
 #include <optional>
 
@@ -32,6 +33,14 @@ std::vector<GgufWarning> converter_log(std::vector<std::string> messages) {
     std::vector<GgufWarning> out(messages.size());
     for (std::size_t i = 0; i < messages.size(); ++i) out[i].detail = std::move(messages[i]);  // kind ConverterLog
     return out;
+}
+
+std::string beside_folder(const std::string& dir, const std::string& file_name) {
+    std::filesystem::path folder = std::filesystem::path(dir).lexically_normal();
+    if (!folder.has_filename()) folder = folder.parent_path();
+    std::filesystem::path parent = folder.parent_path();
+    if (parent.empty()) parent = ".";
+    return (parent / file_name).string();
 }
 
 GgufOutputTensor converter_output_tensor(const Catalog& cat, std::string name, std::vector<std::uint64_t> shape, DType target,

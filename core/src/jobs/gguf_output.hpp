@@ -130,6 +130,11 @@ std::vector<ForgetTensor> take_planned_tensors(GgufOutputPlan& plan);
 GgufOutputTensor converter_output_tensor(const Catalog& cat, std::string name, std::vector<std::uint64_t> shape, DType target,
                                          DType source, DType outtype);
 
+/// Where a converter's default output goes: `file_name` beside the input
+/// folder `dir` (never inside it; "./" when the folder has no parent in the
+/// path; a trailing separator or "." ignored).
+std::string beside_folder(const std::string& dir, const std::string& file_name);
+
 struct HfConverterPlan {
     GgufOutputPlan plan;
     std::vector<GgufWarning> warnings;

@@ -362,9 +362,7 @@ std::string default_path(const HfModel& m, const arch::GeneralNaming& naming, co
         vocab_only ? arch::naming_convention(naming.name, naming.basename, naming.finetune, naming.version, std::nullopt,
                                              std::nullopt, std::string("vocab")) + ".gguf"
                    : arch::default_gguf_name(naming, type, param_counts(m));
-    fs::path parent = fs::path(m.dir).parent_path();
-    if (parent.empty()) parent = ".";
-    return (parent / name).string();
+    return beside_folder(m.dir, name);
 }
 
 std::vector<MetaKv> build_kvs(const Catalog& cat, const HfModel& m, std::uint32_t ftype,
@@ -591,8 +589,7 @@ std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& t
         return detail::default_path(m, g.naming, type, false);
     } catch (const Error&) {
         const fs::path dir = detail::model_dir(cat);
-        const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
-        return (parent / (dir.filename().string() + "-" + type + ".gguf")).string();
+        return detail::beside_folder(dir.string(), dir.filename().string() + "-" + type + ".gguf");
     }
 }
 

@@ -134,9 +134,7 @@ std::string default_path_for(const std::string& dir, const arch::GeneralNaming& 
                         (fs::path(dir) / "README.md").string());
     const std::string name =
         "mmproj-" + arch::naming_convention(n.name, n.basename, n.finetune, n.version, std::nullopt, type) + ".gguf";
-    fs::path parent = fs::path(dir).parent_path();
-    if (parent.empty()) parent = ".";
-    return (parent / name).string();
+    return beside_folder(dir, name);
 }
 
 }  // namespace

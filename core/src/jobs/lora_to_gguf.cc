@@ -334,12 +334,8 @@ Converted convert_plan(const Catalog& cat, const std::string& adapter_dir, const
 std::string output_path(const Catalog& cat, const std::string& adapter_dir, const LoraGgufOptions& opt, const Converted& c) {
     std::string path = opt.output;
     if (path.empty()) {
-        const std::string name = arch::default_gguf_name(c.naming, std::string(converter_outtype_of(c.outtype)->name), c.counts);
-        fs::path parent = fs::path(adapter_dir).lexically_normal();
-        if (!parent.has_filename()) parent = parent.parent_path();
-        parent = parent.parent_path();
-        if (parent.empty()) parent = ".";
-        path = (parent / name).string();
+        path = beside_folder(adapter_dir,
+                             arch::default_gguf_name(c.naming, std::string(converter_outtype_of(c.outtype)->name), c.counts));
     }
     refuse_input_as_output(cat, path);
     return path;
