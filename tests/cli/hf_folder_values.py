@@ -9,12 +9,14 @@ weights of the `+1` architectures (--norm-plus-one: the converter stored
 w + 1 — in f32, or in F16 for an F16 original —, the way back subtracts 1:
 within half an ulp of w + 1, 2^-24 · (|w| + 1) · 2 in f32, 2^-11 · (|w| + 1) · 2
 in F16), and Gemma 3's embedding, which the converter cuts to the tokenizer's
-size (--embedding-cut: BACK's rows are ORIG's leading rows). ORIG may
+size (--embedding-cut: BACK's rows are ORIG's leading rows), and XLM-RoBERTa's
+position embeddings, whose first N rows the converter cut (--position-offset N:
+BACK's first N rows are zeros, the rest ORIG's). ORIG may
 hold tensors BACK lacks (what the converter drops: a tied lm_head, vision
 towers, MTP layers). Prints "ok N tensors" or the first difference; exit 1
 on a difference. numpy only; safetensors read from its documented layout.
 
-usage: hf_folder_values.py BACK_DIR ORIG_DIR [--norm-plus-one] [--embedding-cut]
+usage: hf_folder_values.py BACK_DIR ORIG_DIR [--norm-plus-one] [--embedding-cut] [--position-offset N]
 """
 import glob
 import json
@@ -51,6 +53,7 @@ def main():
     back, orig = load(sys.argv[1]), load(sys.argv[2])
     plus_one = "--norm-plus-one" in sys.argv[3:]
     cut = "--embedding-cut" in sys.argv[3:]
+    offset = int(sys.argv[sys.argv.index("--position-offset") + 1]) if "--position-offset" in sys.argv else 0
     orig = {n[len("language_model."):] if n.startswith("language_model.") else n: v for n, v in orig.items()}
     if not back:
         print("no tensors in", sys.argv[1])
@@ -64,6 +67,11 @@ def main():
         w, wdtype = orig[name]
         if cut and name.endswith("embed_tokens.weight") and v.shape[1:] == w.shape[1:] and v.shape[0] <= w.shape[0]:
             w = w[:v.shape[0]]
+        if offset and name.endswith("embeddings.position_embeddings.weight") and v.shape[1:] == w.shape[1:]:
+            if v.shape[0] != w.shape[0] or v[:offset].any():
+                print(f"{name}: the first {offset} rows are not zeros over the original's {w.shape[0]} rows")
+                return 1
+            v, w = v[offset:], w[offset:]
         if v.shape != w.shape:
             print(f"{name}: shape {list(v.shape)} vs the original's {list(w.shape)}")
             return 1

@@ -6,7 +6,8 @@
 // tokenizer.* / general.sampling.* key/values. For every tokenizer of
 // the shared hf-gguf fixtures (BPE: Llama 3, Qwen3; SentencePiece: Llama 2,
 // Mistral v0.1) and BERT's WordPiece (issue 32: bge-small-en-v1.5 of
-// tests/core/hf_arch_models.py, bert-base-uncased's vocabulary), on the GGUF
+// tests/core/hf_arch_models.py, bert-base-uncased's vocabulary) and XLM-RoBERTa's Unigram (bge-m3, its
+// sentencepiece.bpe.model back as libsentencepiece runs the original: tests/cli/spm_same_model.py), on the GGUF
 // `amn convert` makes of the folder (byte-identical to convert_hf_to_gguf.py's,
 // checked by its sha256):
 // - the written tokenizer.json, run by @huggingface/tokenizers under node,
@@ -67,21 +68,26 @@ QJsonDocument read_json(const QString& path) {
     return QJsonDocument::fromJson(f.readAll());
 }
 
+/// The tokenizer model a case's GGUF holds: byte-level BPE ("gpt2"), SentencePiece BPE ("llama"),
+/// WordPiece ("bert"), XLM-RoBERTa's Unigram ("t5").
+enum class Model { Bpe, Spm, Wpm, Ugm };
+
 /// The fixture case, the amn command that makes its GGUF (the output the reference
-/// ids were made on), whether it is SentencePiece, and whether its folder is one of
+/// ids were made on), its tokenizer model, and whether its folder is one of
 /// tests/core/hf_arch_models.py (else the shared hf-gguf inputs).
 struct Case {
     const char* name;
     const char* to;
-    bool spm;
+    Model model;
     bool arch = false;
 };
 constexpr Case kCases[] = {
-    {"Meta-Llama-3-8B-Instruct", "gguf:F16", false},
-    {"Qwen3-0.6B", "gguf:BF16", false},
-    {"Llama-2-7b-hf", "gguf", true},
-    {"Mistral-7B-v0.1-FP8", "gguf", true},
-    {"bge-small-en-v1.5", "gguf:F32", false, true},
+    {"Meta-Llama-3-8B-Instruct", "gguf:F16", Model::Bpe},
+    {"Qwen3-0.6B", "gguf:BF16", Model::Bpe},
+    {"Llama-2-7b-hf", "gguf", Model::Spm},
+    {"Mistral-7B-v0.1-FP8", "gguf", Model::Spm},
+    {"bge-small-en-v1.5", "gguf:F32", Model::Wpm, true},
+    {"bge-m3", "gguf:F32", Model::Ugm, true},
 };
 
 bool is_tokenizer_key(const std::string& k) { return k.starts_with("tokenizer.") || k.starts_with("general.sampling."); }
@@ -178,14 +184,23 @@ private slots:
         QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
         QStringList want = {"config.json", "generation_config.json", "model.safetensors", "special_tokens_map.json",
                             "tokenizer.json", "tokenizer_config.json"};
-        if (c.spm) want << "tokenizer.model";
-        if (c.arch) want << "vocab.txt" << "modules.json" << "1_Pooling/config.json";
+        if (c.model == Model::Spm) want << "tokenizer.model";
+        if (c.model == Model::Wpm) want << "vocab.txt";
+        if (c.model == Model::Ugm) want << "sentencepiece.bpe.model";
+        if (c.arch) want << "modules.json" << "1_Pooling/config.json";
         want.sort();
         QCOMPARE(amn::test::list_files(folder), want);
-        if (c.arch) {  // BERT: the phantom-space vocabulary back to the original vocab.txt, byte for byte
+        if (c.model == Model::Wpm) {  // BERT: the phantom-space vocabulary back to the original vocab.txt, byte for byte
             QFile a(folder + "/vocab.txt"), b(input + "/vocab.txt");
             QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
             QVERIFY(a.readAll() == b.readAll());
+        }
+        if (c.model == Model::Ugm) {  // XLM-R: libsentencepiece runs the written model as the original, on every text
+            const auto m = run(QString::fromStdString(amn::test::python()),
+                               {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/spm_same_model.py",
+                                input + "/sentencepiece.bpe.model", folder + "/sentencepiece.bpe.model",
+                                QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/tokback_reference.json"});
+            QVERIFY2(m.exit_code == 0 && m.out.startsWith("ok "), qPrintable(m.out + m.err));
         }
 
         // (1) ids: @huggingface/tokenizers on the written tokenizer.json vs llama.cpp on the GGUF.
@@ -230,13 +245,13 @@ private slots:
             // (unicode_cpts_normalize_nfd), where BertNormalizer decomposes fully (Hangul syllables into
             // their jamo): the texts whose NFD is longer than themselves differ (the original tokenizer.json
             // gives the written one's ids, checked above).
-            if (c.arch && text.normalized(QString::NormalizationForm_D).toUcs4().size() > text.toUcs4().size()) {
+            if (c.model == Model::Wpm && text.normalized(QString::NormalizationForm_D).toUcs4().size() > text.toUcs4().size()) {
                 ++wpm_nfd;
                 continue;
             }
             // WordPiece's max_input_chars_per_word (100): a longer word is one [UNK] for tokenizers;
             // llama.cpp's WPM tokenizer has no such limit.
-            if (c.arch) {
+            if (c.model == Model::Wpm) {
                 bool long_word = false;
                 for (const QString& word : text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts))
                     long_word = long_word || word.toUcs4().size() > 100;
@@ -256,7 +271,7 @@ private slots:
         if (QByteArray(c.name) == "Qwen3-0.6B") {
             QCOMPARE(nfc, 1);
             QCOMPARE(eog, 1);
-        } else if (c.arch) {
+        } else if (c.model == Model::Wpm) {
             qInfo("%s: %d/%d texts identical ids, %d whose full NFD llama.cpp's one-to-one table cannot give, "
                   "%d with a word over 100 characters",
                   c.name, same, int(texts.size()), wpm_nfd, wpm_long);

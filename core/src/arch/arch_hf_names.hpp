@@ -238,6 +238,26 @@ constexpr HfTensorName kBertHfNames[] = {
     {K::LAYER_OUT_NORM, "encoder.layer.{bid}.output.LayerNorm"},
 };
 
+/// XLM-RoBERTa (transformers XLMRobertaModel / XLMRobertaForSequenceClassification): BERT's names, and the
+/// reranker's head (conversion/bert.py maps classifier.dense / classifier.out_proj to cls / cls.output). The
+/// classifier class keeps its encoder under `roberta.` (hf_layout.cc adds it; the converter cuts it).
+constexpr HfTensorName kXlmRobertaHfNames[] = {
+    {K::TOKEN_EMBD, "embeddings.word_embeddings"},
+    {K::POS_EMBD, "embeddings.position_embeddings"},
+    {K::TOKEN_TYPES, "embeddings.token_type_embeddings"},
+    {K::TOKEN_EMBD_NORM, "embeddings.LayerNorm"},
+    {K::ATTN_Q, "encoder.layer.{bid}.attention.self.query"},
+    {K::ATTN_K, "encoder.layer.{bid}.attention.self.key"},
+    {K::ATTN_V, "encoder.layer.{bid}.attention.self.value"},
+    {K::ATTN_OUT, "encoder.layer.{bid}.attention.output.dense"},
+    {K::ATTN_OUT_NORM, "encoder.layer.{bid}.attention.output.LayerNorm"},
+    {K::FFN_UP, "encoder.layer.{bid}.intermediate.dense"},
+    {K::FFN_DOWN, "encoder.layer.{bid}.output.dense"},
+    {K::LAYER_OUT_NORM, "encoder.layer.{bid}.output.LayerNorm"},
+    {K::CLS, "classifier.dense"},
+    {K::CLS_OUT, "classifier.out_proj"},
+};
+
 /// nomic-embed-text (remote code NomicBertModel): fused Wqkv, rotary (no position table), SwiGLU fc11 (up) / fc12 (gate).
 constexpr HfTensorName kNomicBertHfNames[] = {
     {K::TOKEN_EMBD, "embeddings.word_embeddings"},

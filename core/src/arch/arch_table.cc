@@ -77,8 +77,8 @@ constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM"};
 constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py NomicBertModel (not its MoE form)
 constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
 // bert.py XLMRobertaModel and its classifier (bge-reranker-v2-m3: classifier.dense / out_proj as cls / cls.output),
-// the Unigram sentencepiece.bpe.model as "t5"; HF → GGUF only: the way back would need the dropped position rows
-// and a Unigram model writer.
+// the Unigram sentencepiece.bpe.model as "t5". The way back takes this row for a `bert` GGUF with a "t5" tokenizer
+// (hf_layout.cc): the dropped position rows come back as zeros, the Unigram model as sentencepiece.bpe.model.
 constexpr std::string_view kXlmRobertaClasses[] = {"XLMRobertaModel", "XLMRobertaForSequenceClassification"};
 constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptneox.py GPTNeoXModel
 constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // starcoder.py StarCoderModel
@@ -190,7 +190,7 @@ constexpr ArchRow kRows[] = {
     {kModernBertClasses, "modern-bert", VocabStyle::ModernBert, HR::ModernBert, kKinds_modern_bert, false, false, ER::None, GR::None,
         "ModernBertModel", "modernbert", "gelu", false, false, kModernBertHfNames, &classes::kModernBert},
     {kXlmRobertaClasses, "bert", VocabStyle::XlmRoberta, HR::XlmRoberta, kKinds_bert, false, false, ER::None, GR::None,
-        "XLMRobertaModel", "xlm-roberta", "gelu", false, false, {}, &classes::kXlmRoberta},
+        "XLMRobertaModel", "xlm-roberta", "gelu", false, false, kXlmRobertaHfNames, &classes::kXlmRoberta},
     {kGptNeoXClasses,  "gptneox",  VocabStyle::Gpt2,  HR::GptNeoX,  kKinds_gptneox,  false, false, ER::None,     GR::None,
         "GPTNeoXForCausalLM", "gpt_neox", "gelu", false, false, kGptNeoXHfNames, &classes::kGptNeoX},
     {kStarCoderClasses, "starcoder", VocabStyle::Gpt2, HR::StarCoder, kKinds_starcoder, false, false, ER::None,   GR::None,

@@ -369,6 +369,9 @@ std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool
     // GraniteMoe without a shared expert.
     if (row.gguf == "granitemoe" && !kv.catalog().find("blk.0.ffn_up_shexp.weight")) return "GraniteMoeForCausalLM";
     if (row.gguf == "olmo2" && kv.num("olmo2.attention.sliding_window")) return "Olmo3ForCausalLM";
+    // XLM-RoBERTa with the reranker's classifier (cls / cls.output).
+    if (row.vocab == tok::VocabStyle::XlmRoberta && kv.catalog().find("cls.output.weight"))
+        return "XLMRobertaForSequenceClassification";
     return row.hf_class;
 }
 

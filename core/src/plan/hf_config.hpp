@@ -60,11 +60,13 @@ struct HfConfigFacts {
     double llama3_high = 4.0;                  ///< its high_freq_factor (Llama 4: 1, equal to the low one)
     std::vector<float> long_factor, short_factor;  ///< Phi-3 `rope_factors_long/short.weight`
     std::optional<DType> out_dtype;            ///< torch_dtype (default bfloat16)
+    std::uint64_t position_offset = 0;         ///< XLM-RoBERTa: pad_token_id + 1, the position rows the converter cut
 };
 
 /// The HF class the GGUF becomes: the row's, or MixtralForCausalLM for a
 /// llama/mistral GGUF with experts, Olmo3ForCausalLM for an olmo2 GGUF with
-/// a sliding window.
+/// a sliding window, XLMRobertaForSequenceClassification for XLM-RoBERTa's
+/// row with a classifier (`cls.output.weight`), and the other cases below.
 std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool experts);
 
 /// config.json text (pretty-printed, no trailing newline) for `row`.

@@ -33,7 +33,7 @@ std::uint64_t embedding_rows(const GgufKeys& kv, std::string_view arch) {
 /// (hidden, intermediate, layers, heads) from the row's GGUF keys. \throws Error{Malformed} without one.
 void encoder_sizes(JsonWriter& w, const arch::ArchRow& row, const GgufKeys& kv) {
     const std::string a = std::string(row.gguf) + ".";
-    w.key("architectures").begin_array().value(row.hf_class).end_array();
+    w.key("architectures").begin_array().value(hf_class_for(row, kv, false)).end_array();
     w.key("model_type").value(row.model_type);
     w.key("hidden_size").value(kv.required_u64(a + "embedding_length"));
     w.key("intermediate_size").value(kv.required_u64(a + "feed_forward_length"));
@@ -59,7 +59,7 @@ std::string nomic_bert_config(const arch::ArchRow& row, const GgufKeys& kv, cons
     JsonWriter w(2);
     w.begin_object();
     w.key("activation_function").value("swiglu");
-    w.key("architectures").begin_array().value(row.hf_class).end_array();
+    w.key("architectures").begin_array().value(hf_class_for(row, kv, false)).end_array();
     w.key("attn_pdrop").raw("0.0");
     // The remote code nomic-embed-text ships (transformers' trust_remote_code).
     w.key("auto_map").begin_object();
@@ -141,7 +141,8 @@ std::string bert_config(const arch::ArchRow& row, const GgufKeys& kv, const HfCo
     encoder_sizes(w, row, kv);
     w.key("hidden_act").value(row.hidden_act);
     if (auto t = kv.number_text(a + "attention.layer_norm_epsilon")) w.key("layer_norm_eps").raw(*t);
-    w.key("max_position_embeddings").value(kv.required_u64(a + "context_length"));
+    // XLM-RoBERTa: the converter subtracted the position offset (the rows it cut) from max_position_embeddings.
+    w.key("max_position_embeddings").value(kv.required_u64(a + "context_length") + f.position_offset);
     w.key("position_embedding_type").value("absolute");
     if (const std::uint64_t types = token_types(kv)) w.key("type_vocab_size").value(types);
     w.key("vocab_size").value(embedding_rows(kv, row.gguf));

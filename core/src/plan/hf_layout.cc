@@ -206,8 +206,8 @@ std::optional<double> match_llama3_rope(const std::vector<float>& stored, double
 const std::vector<std::string_view>& hf_layout_architectures() noexcept {
     static const std::vector<std::string_view> v = [] {
         std::vector<std::string_view> r;
-        for (const auto& a : arch::arch_rows())
-            if (!a.hf_names.empty()) r.push_back(a.gguf);
+        for (const auto& a : arch::arch_rows())  // (bert twice: BertModel's and XLM-RoBERTa's rows)
+            if (!a.hf_names.empty() && std::find(r.begin(), r.end(), a.gguf) == r.end()) r.push_back(a.gguf);
         return r;
     }();
     return v;
@@ -383,14 +383,16 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
                         "' (supported: " + supported_list() + ")",
                     cat.path);
     const std::string a(A->gguf);
-    // XLMRobertaModel's `bert` (tokenizer.ggml.model "t5"): the converter dropped the position rows before
-    // pad_token_id + 1, and transformers reads its Unigram sentencepiece.bpe.model, which is not written back here.
-    if (a == "bert" && kv.str("tokenizer.ggml.model").value_or("") == "t5")
-        throw Error(ErrorCode::Unsupported,
-                    "--layout hf does not support the GGUF architecture 'bert' with a t5 (XLM-RoBERTa Unigram) tokenizer: "
-                    "the position rows the converter dropped and the sentencepiece.bpe.model are not written back "
-                    "(supported: bert with a WordPiece tokenizer)",
-                    cat.path);
+    // XLMRobertaModel's `bert` (tokenizer.ggml.model "t5", the Unigram sentencepiece.bpe.model): its own row. The
+    // converter cut the position rows before pad_token_id + 1 (never read by XLM-R: its positions start there);
+    // they come back as zeros.
+    detail::HfConfigFacts facts;
+    if (a == "bert" && kv.str("tokenizer.ggml.model").value_or("") == "t5") {
+        A = arch::find_hf_arch("XLMRobertaModel");
+        if (const auto pad = kv.num("tokenizer.ggml.padding_token_id"); pad && *pad >= 0)
+            facts.position_offset = static_cast<std::uint64_t>(*pad) + 1;
+    }
+    const std::uint64_t position_offset = facts.position_offset;
 
     HfLayout res;
     res.architecture = arch;
@@ -404,7 +406,6 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         heads = kv.required_u64(a + ".attention.head_count");
         kv_heads = kv.num(a + ".attention.head_count_kv") ? kv.required_u64(a + ".attention.head_count_kv") : heads;
     }
-    detail::HfConfigFacts facts;
     facts.out_dtype = out_dtype;
     // Falcon: the 40B layout (ln_attn → attn_norm_2, ln_mlp → attn_norm) or 7B's input_layernorm; the fused
     // query_key_value back from all q, all k, all v to transformers' per-KV-group [q…, k, v] (GPT-NeoX, BLOOM: a
@@ -531,6 +532,10 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         // LFM2: the converter squeezed conv.conv [C, 1, K] to [C, K] (shape only).
         if (a == "lfm2" && b && b->part == "shortconv.conv" && b->suffix == "weight" && out.shape.size() == 2)
             out.shape.insert(out.shape.begin() + 1, 1);
+        if (out.recipe && position_offset && lt.name == "position_embd.weight" && out.shape.size() == 2) {
+            out.recipe = detail::make_zero_rows_before_recipe(out.recipe, position_offset);
+            out.shape[0] += position_offset;
+        }
         if (out.recipe && A->norm_plus_one && out.name.ends_with("norm.weight"))
             out.recipe = std::make_shared<NormMinusOne>(out.recipe);
         res.plan.tensors.push_back(std::move(out));
@@ -543,6 +548,9 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     if (facts.long_factor.size() != facts.short_factor.size())
         throw Error(ErrorCode::Malformed, "rope_factors_long.weight and rope_factors_short.weight differ in length", cat.path);
     res.hf_class = std::string(detail::hf_class_for(*A, kv, facts.experts));
+    if (res.hf_class == "XLMRobertaForSequenceClassification")  // its encoder under `roberta.` (bge-reranker-v2-m3)
+        for (auto& t : res.plan.tensors)
+            if (!t.name.starts_with("classifier.")) t.name = "roberta." + t.name;
     if (a == "llama4" || a == "mistral3")
         res.notes.push_back("written as " + res.hf_class + ", the text model: the GGUF holds no vision tower (" +
                             (a == "llama4" ? "Llama4" : "Mistral3") + "ForConditionalGeneration needs one)");

@@ -207,6 +207,49 @@ private:
     std::uint64_t b_, n_;
 };
 
+// make_zero_rows_before_recipe(): `n` rows of zeros, then inner's rows (stored bytes kept: 0.0 is all-zero
+// bytes in every plain float dtype).
+class ZeroRowsBefore final : public Recipe {
+public:
+    ZeroRowsBefore(std::shared_ptr<const Recipe> inner, std::uint64_t n) : inner_(std::move(inner)), n_(n) {
+        const std::uint64_t g = std::max<std::uint64_t>(1, inner_->row_granularity());
+        if (g != 1) throw Error(ErrorCode::Unsupported, "zero rows before a source whose work units span several rows");
+    }
+    std::string describe() const override { return std::to_string(n_) + " zero rows, then " + inner_->describe(); }
+    std::string scheme_id() const override { return inner_->scheme_id(); }
+    std::uint64_t rows() const override { return n_ + inner_->rows(); }
+    std::uint64_t row_elems() const override { return inner_->row_elems(); }
+    void dequantize_rows(std::uint64_t row0, std::uint64_t nrows, float* out) const override {
+        const std::uint64_t z = zeros(row0, nrows);
+        std::fill(out, out + z * row_elems(), 0.0f);
+        if (nrows > z) inner_->dequantize_rows(row0 + z - n_, nrows - z, out + z * row_elems());
+    }
+    std::optional<DType> lossless_dtype() const override {
+        const auto d = inner_->lossless_dtype();
+        return d && dtype_info(*d) && dtype_info(*d)->block_elems == 1 && dtype_info(*d)->is_float ? d : std::nullopt;
+    }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        const std::uint64_t z = zeros(row0, nrows), row_bytes = row_elems() * dtype_info(*lossless_dtype())->block_bytes;
+        std::fill(out, out + z * row_bytes, std::uint8_t{0});
+        if (nrows > z) inner_->copy_rows(row0 + z - n_, nrows - z, out + z * row_bytes);
+    }
+    bool payload_is_row_major() const override { return false; }
+    std::vector<InputRange> inputs() const override { return inner_->inputs(); }
+    std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
+        const std::uint64_t z = zeros(row0, nrows);
+        return nrows > z ? inner_->consumed_inputs(row0 + z - n_, nrows - z) : std::vector<InputRange>{};
+    }
+
+private:
+    /// How many of rows [row0, row0 + nrows) are leading zero rows. \throws Error{OutOfRange} past the end.
+    std::uint64_t zeros(std::uint64_t row0, std::uint64_t nrows) const {
+        if (row0 > rows() || nrows > rows() - row0) throw Error(ErrorCode::OutOfRange, "zero rows before: rows out of range");
+        return row0 >= n_ ? 0 : std::min(nrows, n_ - row0);
+    }
+    std::shared_ptr<const Recipe> inner_;
+    std::uint64_t n_;
+};
+
 class AddOne final : public ElementwiseRecipe {
 public:
     AddOne(std::shared_ptr<const Recipe> inner, DType round_to)
@@ -490,6 +533,10 @@ std::shared_ptr<const Recipe> make_round_through_recipe(std::shared_ptr<const Re
 
 std::shared_ptr<const Recipe> make_stack_recipe(std::vector<std::shared_ptr<const Recipe>> parts, std::string describe) {
     return std::make_shared<Stack>(std::move(parts), std::move(describe));
+}
+
+std::shared_ptr<const Recipe> make_zero_rows_before_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t n) {
+    return std::make_shared<ZeroRowsBefore>(std::move(inner), n);
 }
 
 std::shared_ptr<const Recipe> make_constant_recipe(std::vector<float> values, std::string describe) {

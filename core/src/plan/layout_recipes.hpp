@@ -77,6 +77,13 @@ std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> 
 /// `embed_tokens[:n_vocab]`). \throws Error{OutOfRange} when keep_rows exceeds inner's rows.
 std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows);
 
+/// `n` rows of zeros, then every row of `inner` (rows n + inner's): XLM-RoBERTa's position embedding back with
+/// the pad_token_id + 1 rows the converter cut (`data_torch[offset:, :]`, conversion/bert.py). Stored plain
+/// float dtypes stay lossless (zero bytes written for the new rows).
+/// \throws Error{Unsupported} when inner's work units span several rows (a quantized row pair); Error{OutOfRange}
+///         when rows past the end are asked for.
+std::shared_ptr<const Recipe> make_zero_rows_before_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t n);
+
 /// Rows [begin, begin + count) of `inner`, e.g. expert e of a stacked
 /// GGUF `ffn_*_exps` tensor [E, F, H] (rows e·F … (e+1)·F − 1): the way back
 /// to one Hugging Face tensor per expert. Stored plain dtypes stay lossless.

@@ -132,7 +132,8 @@ std::string tokenizer_config(const GgufTokenizerKvs& kv) {
     if (kv.context_length) w.key("model_max_length").value(*kv.context_length);
     token("pad");
     if (kv.special("sep")) token("sep");
-    w.key("tokenizer_class").value("PreTrainedTokenizerFast");
+    // XLM-R: its own class, which also loads the sentencepiece.bpe.model written beside tokenizer.json.
+    w.key("tokenizer_class").value(kv.model == "t5" ? "XLMRobertaTokenizer" : "PreTrainedTokenizerFast");
     token("unk");
     w.end_object();
     return w.take() + "\n";
@@ -276,6 +277,15 @@ std::optional<GgufTokenizerKvs> read_gguf_tokenizer(const Catalog& cat) {
             if (v->type != GgufType::Bool) bad(cat, key, "expected a boolean");
             *field = v->as_bool();
         }
+    if (const MetaValue* v = cat.meta("tokenizer.ggml.remove_extra_whitespaces")) {
+        if (v->type != GgufType::Bool) bad(cat, "tokenizer.ggml.remove_extra_whitespaces", "expected a boolean");
+        kv.remove_extra_whitespaces = v->as_bool();
+    }
+    if (const MetaValue* v = cat.meta("tokenizer.ggml.precompiled_charsmap")) {
+        if (!v->is_array() || (v->elem_type != GgufType::U8 && v->elem_type != GgufType::I8))
+            bad(cat, "tokenizer.ggml.precompiled_charsmap", "expected an array of bytes");
+        kv.precompiled_charsmap = v->packed_bytes();
+    }
     kv.chat_template = string_kv(cat, "tokenizer.chat_template");
     for (std::string_view name : string_array(cat, "tokenizer.chat_templates", true)) {
         if (name == "default") continue;
@@ -288,10 +298,51 @@ std::optional<GgufTokenizerKvs> read_gguf_tokenizer(const Catalog& cat) {
     return kv;
 }
 
+std::optional<GgufTokenizerKvs> xlmr_hf_vocab(const GgufTokenizerKvs& kv, std::string& why) {
+    constexpr std::string_view kHead[] = {"<s>", "<pad>", "</s>", "<unk>"};
+    constexpr std::int32_t kHeadTypes[] = {3, 3, 3, 2}, kUnused = 5;
+    const std::size_t n = kv.tokens.size();
+    if (kv.model != "t5" || n < 5 || kv.scores.size() != n) {
+        why = "a t5 (Unigram) tokenizer needs tokens and scores";
+        return std::nullopt;
+    }
+    for (std::size_t i = 0; i < 4; ++i)
+        if (kv.tokens[i] != kHead[i] || kv.types[i] != kHeadTypes[i]) {
+            why = "a t5 (Unigram) vocabulary that does not start with XLM-RoBERTa's <s> <pad> </s> <unk> (token " +
+                  std::to_string(i) + "): only XLM-RoBERTa's is written here";
+            return std::nullopt;
+        }
+    // Token g ≥ 4 is the converter's list entry g − 1; its padding there is "[PAD<g − 1>]", unused.
+    std::size_t keep = n;
+    while (keep > 4 && kv.types[keep - 1] == kUnused && kv.tokens[keep - 1] == "[PAD" + std::to_string(keep - 2) + "]") --keep;
+    for (std::size_t i = 4; i < keep; ++i)
+        if (kv.types[i] == 2) {
+            why = "token " + std::to_string(i) + " is a second unknown token (SentencePiece has one)";
+            return std::nullopt;
+        }
+    GgufTokenizerKvs hf = kv;
+    hf.tokens.resize(keep);
+    hf.types.resize(keep);
+    hf.scores.resize(keep);
+    hf.tokens.push_back("<mask>");
+    hf.types.push_back(3);
+    hf.scores.push_back(0.0f);
+    std::erase_if(hf.special_ids, [&](const auto& s) { return s.first == "mask" ? s.second != keep : s.second >= keep; });
+    return hf;
+}
+
 HfSideFiles hf_side_files(const Catalog& cat) {
     HfSideFiles out;
-    if (const auto kv = read_gguf_tokenizer(cat)) {
-        std::string why;
+    std::optional<GgufTokenizerKvs> kv = read_gguf_tokenizer(cat);
+    std::string why;
+    if (!kv) out.warnings.push_back(Notice{.kind = NoticeKind::NoTokenizer});  // no tokenizer.ggml.model
+    if (kv && kv->model == "t5") {  // XLM-RoBERTa: its Hugging Face ids, and sentencepiece.bpe.model beside tokenizer.json
+        kv = xlmr_hf_vocab(*kv, why);
+        if (!kv) out.warnings.push_back(Notice{.kind = NoticeKind::NoTokenizer, .detail = why});
+        else if (auto model = xlmr_spm_model_proto(*kv, why)) out.files.emplace_back("sentencepiece.bpe.model", std::move(*model));
+        else out.warnings.push_back(Notice{.kind = NoticeKind::NoTokenizerModel, .detail = why});
+    }
+    if (kv) {
         if (auto tj = hf_tokenizer_json(*kv, why)) {
             out.files.emplace_back("tokenizer.json", std::move(*tj));
             if (kv->model == "bert") {
@@ -315,8 +366,6 @@ HfSideFiles hf_side_files(const Catalog& cat) {
         } else {
             out.warnings.push_back(Notice{.kind = NoticeKind::NoTokenizer, .detail = why});
         }
-    } else {
-        out.warnings.push_back(Notice{.kind = NoticeKind::NoTokenizer});  // no tokenizer.ggml.model
     }
     if (auto g = generation_config(cat)) out.files.emplace_back("generation_config.json", std::move(*g));
     return out;

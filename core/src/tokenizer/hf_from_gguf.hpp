@@ -31,6 +31,8 @@ struct GgufTokenizerKvs {
     std::optional<bool> add_space_prefix;   ///< tokenizer.ggml.add_space_prefix
     std::optional<bool> lowercase;          ///< tokenizer.ggml.normalizer.lowercase
     std::optional<bool> strip_accents;      ///< tokenizer.ggml.normalizer.strip_accents
+    std::optional<bool> remove_extra_whitespaces;  ///< tokenizer.ggml.remove_extra_whitespaces (Unigram "t5")
+    std::string_view precompiled_charsmap;  ///< tokenizer.ggml.precompiled_charsmap bytes (UINT8 array; empty when absent)
     std::optional<std::string> chat_template;                              ///< tokenizer.chat_template
     std::vector<std::pair<std::string, std::string>> named_chat_templates; ///< tokenizer.chat_template.<name>, in tokenizer.chat_templates order
     std::optional<std::uint64_t> context_length;                           ///< {arch}.context_length
@@ -78,6 +80,10 @@ struct HfSideFiles {
 ///   for "llama" also tokenizer.model (spm_model_proto(); left out with a
 ///   warning when SentencePiece could not load it) and `add_prefix_space`
 ///   from `tokenizer.ggml.add_space_prefix`;
+/// - for "t5" (XLM-RoBERTa's Unigram, the only one the converter writes for a
+///   row here): the files of xlmr_hf_vocab()'s ids — tokenizer.json,
+///   sentencepiece.bpe.model (xlmr_spm_model_proto()), tokenizer_config.json
+///   (tokenizer_class XLMRobertaTokenizer) and special_tokens_map.json;
 /// - for "bert" (WordPiece, any pre: llama.cpp's WPM tokenizer is one): tokenizer.json,
 ///   vocab.txt (bert_vocab_texts() in id order, one per line, without the converter's trailing "[PAD<id>]" padding), tokenizer_config.json and
 ///   special_tokens_map.json as above;
@@ -106,6 +112,13 @@ HfSideFiles hf_side_files(const Catalog& cat);
 ///   lowercase when absent, as llama.cpp's WPM tokenizer does), BertPreTokenizer, a TemplateProcessing
 ///   "[CLS] $A [SEP]" / "[CLS] $A [SEP] $B:1 [SEP]:1" from bos/eos when add_bos/add_eos are set, and the
 ///   WordPiece decoder.
+/// - t5 (`kv` in xlmr_hf_vocab()'s ids): what transformers' XLMRobertaConverter builds — Unigram (unk_id 3,
+///   every token with its score as [text, score], byte_fallback false), normalizer Precompiled(the GGUF's
+///   precompiled_charsmap, base64) + Replace(" {2,}" → " ") when remove_extra_whitespaces (each left out when
+///   absent/false; null when both are), Metaspace pre-tokenizer and decoder ("▁", prepend_scheme "always" /
+///   "never" as add_space_prefix), TemplateProcessing "<s> $A </s>" / "<s> $A </s> </s> $B </s>" (one "</s>"
+///   between unless add_sep_token) when BOS and EOS are added; the control and unknown tokens are added tokens
+///   ("<mask>" with lstrip, as XLMRobertaTokenizer's).
 /// \returns nullopt with `why` set when the model or pre-tokenizer is not one
 ///          of those, a gpt2 vocabulary has no merges or a llama one no
 ///          scores, or two tokens of the BPE vocabulary have the same text
@@ -122,6 +135,17 @@ std::optional<std::string> hf_tokenizer_json(const GgufTokenizerKvs& kv, std::st
 /// (left, right) pairs, views into `kv.tokens`; written in tokenizer.json's
 /// array-of-pairs form (a user-defined piece may hold a space).
 std::vector<std::pair<std::string_view, std::string_view>> spm_merges(const GgufTokenizerKvs& kv);
+
+/// XLM-RoBERTa's Hugging Face vocabulary from a GGUF "t5" one, undoing conversion/bert.py
+/// `_xlmroberta_set_vocab` (its sentencepiece.bpe.model branch): the GGUF holds <s> <pad> </s> <unk>
+/// (ids 0–3, as XLMRobertaTokenizer's fairseq ids), then the SentencePiece pieces from SentencePiece id 3 at
+/// id + 1, then the converter's "[PAD<id − 1>]" padding (unused) up to config.json's vocab_size, in place of
+/// XLMRobertaTokenizer's `<mask>`. Returns `kv` with the padding cut and "<mask>" (control, score 0) appended
+/// — the tokenizer's ids, every id below the cut the GGUF's — and the special ids kept where they still name
+/// the same token (mask: the appended one).
+/// \returns nullopt with `why` set when the model is not "t5", there are no scores, the first four tokens are
+///          not XLM-RoBERTa's, or a second unknown token follows.
+std::optional<GgufTokenizerKvs> xlmr_hf_vocab(const GgufTokenizerKvs& kv, std::string& why);
 
 /// The WordPiece texts of a "bert" GGUF's tokens, undoing BertModel.set_vocab's phantom space: CONTROL
 /// tokens as they are, "▁word" → "word", any other token → "##" + token (a continuation).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // GGUF tokenizer.* → tokenizer.json: byte-level BPE ("gpt2", by the
-// pre-tokenizer table of pre_table.cc) and SentencePiece BPE ("llama", as
-// transformers' GGUF loader and LlamaConverter build it).
+// pre-tokenizer table of pre_table.cc), SentencePiece BPE ("llama", as
+// transformers' GGUF loader and LlamaConverter build it), WordPiece ("bert")
+// and XLM-RoBERTa's Unigram ("t5", as XLMRobertaConverter builds it).
 #include "anamnesis/json_writer.hpp"
 #include "tokenizer/hf_from_gguf.hpp"
 #include "tokenizer/pre_table.hpp"
@@ -33,7 +34,7 @@ void added_tokens(JsonWriter& w, const GgufTokenizerKvs& kv) {
         w.key("id").value(static_cast<std::uint64_t>(i));
         w.key("content").value(kv.tokens[i]);
         w.key("single_word").value(false);
-        w.key("lstrip").value(false);
+        w.key("lstrip").value(kv.model == "t5" && kv.tokens[i] == "<mask>");  // XLMRobertaTokenizer's mask_token
         w.key("rstrip").value(false);
         w.key("normalized").value(false);
         w.key("special").value(kv.types[i] != kUserDefined);
@@ -272,6 +273,107 @@ std::optional<std::string> bert_json(const GgufTokenizerKvs& in, std::string& wh
     return w.take() + "\n";
 }
 
+/// XLM-RoBERTa's Metaspace pre-tokenizer / decoder ("▁", prepended as add_space_prefix says).
+void metaspace(JsonWriter& w, const GgufTokenizerKvs& kv) {
+    w.begin_object().key("type").value("Metaspace").key("replacement").value(kSpace);
+    w.key("prepend_scheme").value(kv.add_space_prefix.value_or(true) ? "always" : "never").key("split").value(true);
+    w.end_object();
+}
+
+/// XLM-RoBERTa's TemplateProcessing (transformers' XLMRobertaConverter): "<s> $A </s>", pair
+/// "<s> $A </s> </s> $B </s>" (one </s> between when add_sep_token is false), or "null" unless BOS and EOS are added.
+std::string xlmr_post_processor(const GgufTokenizerKvs& kv) {
+    if (!kv.add("bos").value_or(false) || !kv.add("eos").value_or(false) || !kv.special("bos") || !kv.special("eos"))
+        return "null";
+    const std::uint32_t bos = *kv.special("bos"), eos = *kv.special("eos");
+    JsonWriter w;
+    auto special = [&](std::uint32_t id) { template_piece(w, "SpecialToken", kv.tokens[id], 0); };
+    auto seq = [&](const char* id) { template_piece(w, "Sequence", id, 0); };
+    w.begin_object().key("type").value("TemplateProcessing");
+    w.key("single").begin_array();
+    special(bos);
+    seq("A");
+    special(eos);
+    w.end_array().key("pair").begin_array();
+    special(bos);
+    seq("A");
+    special(eos);
+    if (kv.add("sep").value_or(false)) special(eos);
+    seq("B");
+    special(eos);
+    w.end_array().key("special_tokens").begin_object();
+    std::vector<std::uint32_t> specials{bos};
+    if (eos != bos) specials.push_back(eos);
+    for (auto id : specials) {
+        w.key(kv.tokens[id]).begin_object().key("id").value(kv.tokens[id]);
+        w.key("ids").begin_array().value(static_cast<std::uint64_t>(id)).end_array();
+        w.key("tokens").begin_array().value(kv.tokens[id]).end_array().end_object();
+    }
+    w.end_object().end_object();
+    return w.take();
+}
+
+/// RFC 4648 base64 (tokenizer.json's Precompiled charsmap).
+std::string base64(std::string_view bytes) {
+    static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        std::uint32_t v = static_cast<std::uint8_t>(bytes[i]) << 16;
+        if (i + 1 < bytes.size()) v |= static_cast<std::uint8_t>(bytes[i + 1]) << 8;
+        if (i + 2 < bytes.size()) v |= static_cast<std::uint8_t>(bytes[i + 2]);
+        for (std::size_t k = 0; k < 4; ++k) out += i + k <= bytes.size() ? kDigits[(v >> (18 - 6 * k)) & 63] : '=';
+    }
+    return out;
+}
+
+/// XLM-RoBERTa's tokenizer.json over xlmr_hf_vocab()'s ids, as transformers' XLMRobertaConverter builds it.
+std::optional<std::string> xlmr_json(const GgufTokenizerKvs& kv, std::string& why) {
+    if (kv.scores.size() != kv.tokens.size() || kv.tokens.size() < 5 || kv.tokens[3] != "<unk>") {
+        why = "a t5 (Unigram) tokenizer not in XLM-RoBERTa's ids (xlmr_hf_vocab)";
+        return std::nullopt;
+    }
+    std::unordered_set<std::string_view> seen;
+    for (std::size_t i = 0; i < kv.tokens.size(); ++i)
+        if (!seen.insert(kv.tokens[i]).second) {
+            why = "token " + std::to_string(i) + " has the same text as an earlier token of the vocabulary";
+            return std::nullopt;
+        }
+    JsonWriter w(2);
+    begin_tokenizer_json(w, kv);
+    const bool charsmap = !kv.precompiled_charsmap.empty(), squeeze = kv.remove_extra_whitespaces.value_or(true);
+    w.key("normalizer");
+    if (!charsmap && !squeeze) {
+        w.null();
+    } else {
+        w.begin_object().key("type").value("Sequence").key("normalizers").begin_array();
+        if (charsmap)
+            w.begin_object().key("type").value("Precompiled").key("precompiled_charsmap").value(base64(kv.precompiled_charsmap)).end_object();
+        if (squeeze) {
+            w.begin_object().key("type").value("Replace");
+            w.key("pattern").begin_object().key("Regex").value(" {2,}").end_object();
+            w.key("content").value(" ").end_object();
+        }
+        w.end_array().end_object();
+    }
+    w.key("pre_tokenizer");
+    metaspace(w, kv);
+    w.key("post_processor").raw(xlmr_post_processor(kv));
+    w.key("decoder");
+    metaspace(w, kv);
+    w.key("model").begin_object();
+    w.key("type").value("Unigram");
+    w.key("unk_id").value(std::uint64_t{3});
+    w.key("vocab").begin_array();
+    for (std::size_t i = 0; i < kv.tokens.size(); ++i)
+        w.begin_array().value(kv.tokens[i]).value(static_cast<double>(kv.scores[i])).end_array();
+    w.end_array();
+    w.key("byte_fallback").value(false);
+    w.end_object();
+    w.end_object();
+    return w.take() + "\n";
+}
+
 }  // namespace
 
 std::vector<std::string> bert_vocab_texts(const GgufTokenizerKvs& kv) {
@@ -328,7 +430,8 @@ std::optional<std::string> hf_tokenizer_json(const GgufTokenizerKvs& kv, std::st
     if (kv.model == "gpt2") return gpt2_json(kv, why);
     if (kv.model == "llama") return llama_json(kv, why);
     if (kv.model == "bert") return bert_json(kv, why);
-    why = "tokenizer.ggml.model '" + kv.model + "' is not one written here (gpt2, llama, bert)";
+    if (kv.model == "t5") return xlmr_json(kv, why);
+    why = "tokenizer.ggml.model '" + kv.model + "' is not one written here (gpt2, llama, bert, t5)";
     return std::nullopt;
 }
 

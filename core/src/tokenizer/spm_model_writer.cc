@@ -99,4 +99,50 @@ std::optional<std::string> spm_model_proto(const GgufTokenizerKvs& kv, std::stri
     return out;
 }
 
+std::optional<std::string> xlmr_spm_model_proto(const GgufTokenizerKvs& hf, std::string& why) {
+    const std::size_t n = hf.tokens.size();
+    std::unordered_set<std::string_view> seen{"<unk>", "<s>", "</s>"};
+    std::size_t bytes = 0;
+    std::string pieces;
+    auto piece = [&](std::string_view text, float score, std::int32_t type) {
+        std::string p;
+        field_bytes(p, 1, text);
+        field_float(p, 2, score);
+        if (type != 1) field_varint(p, 3, type);  // NORMAL is the default
+        field_bytes(pieces, 1, p);
+    };
+    piece("<unk>", 0.0f, kUnknown);
+    piece("<s>", 0.0f, kControl);
+    piece("</s>", 0.0f, kControl);
+    for (std::size_t i = 4; i + 1 < n; ++i) {
+        const std::string_view t = hf.tokens[i];
+        if (t.empty() || !seen.insert(t).second) {
+            why = "token " + std::to_string(i) + (t.empty() ? " is empty" : " repeats an earlier token's text");
+            return std::nullopt;
+        }
+        std::int32_t type = hf.types[i];
+        if (type < 1 || type > kByte || type == kUnknown) type = 1;
+        if (type == kByte && is_byte_piece(t)) ++bytes;
+        piece(t, hf.scores[i], type);
+    }
+    std::string trainer;
+    field_varint(trainer, 3, 1);  // model_type: UNIGRAM
+    field_varint(trainer, 4, static_cast<std::int64_t>(n - 2));
+    if (bytes == 256) field_varint(trainer, 35, 1);  // byte_fallback
+    field_varint(trainer, 40, 0);                    // unk_id
+    field_varint(trainer, 41, 1);                    // bos_id
+    field_varint(trainer, 42, 2);                    // eos_id
+    field_varint(trainer, 43, -1);                   // pad_id
+    std::string normalizer;
+    field_bytes(normalizer, 1, hf.precompiled_charsmap.empty() ? "identity" : "nmt_nfkc");
+    if (!hf.precompiled_charsmap.empty()) field_bytes(normalizer, 2, hf.precompiled_charsmap);
+    field_varint(normalizer, 3, hf.add_space_prefix.value_or(true) ? 1 : 0);          // add_dummy_prefix
+    field_varint(normalizer, 4, hf.remove_extra_whitespaces.value_or(true) ? 1 : 0);  // remove_extra_whitespaces
+    field_varint(normalizer, 5, 1);                                                   // escape_whitespaces
+    std::string out = std::move(pieces);
+    field_bytes(out, 2, trainer);
+    field_bytes(out, 3, normalizer);
+    return out;
+}
+
 }  // namespace amn::tok

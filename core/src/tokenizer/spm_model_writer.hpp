@@ -29,4 +29,16 @@ namespace amn::tok {
 ///          scores, no unknown token, an empty piece, or two pieces with the same text.
 std::optional<std::string> spm_model_proto(const GgufTokenizerKvs& kv, std::string& why);
 
+/// Serialize XLM-RoBERTa's vocabulary (`hf`: xlmr_hf_vocab()'s ids — <s> <pad> </s> <unk>, the pieces, <mask>
+/// last) as the Unigram `sentencepiece.bpe.model` conversion/bert.py `_xlmroberta_set_vocab` reads, in
+/// SentencePiece's own ids: <unk> 0 (unknown), <s> 1, </s> 2 (control), all score 0, then hf's tokens 4 … size−2
+/// as pieces 3 … with their scores and types (normal, control, unused, byte; user-defined and normal are both
+/// read back as normal by the converter); `<pad>` and `<mask>` are XLMRobertaTokenizer's own (fairseq) tokens,
+/// not pieces. `trainer_spec`: model_type UNIGRAM, vocab_size, unk/bos/eos 0/1/2, pad −1 (XLM-R's), byte_fallback
+/// when all 256 "<0xXX>" byte pieces are there; `normalizer_spec`: name "nmt_nfkc" with the GGUF's
+/// precompiled_charsmap (else "identity" without), add_dummy_prefix = add_space_prefix (default true),
+/// remove_extra_whitespaces (default true), escape_whitespaces true.
+/// \returns nullopt with `why` set when a piece is empty or repeats another's text (SentencePiece refuses both).
+std::optional<std::string> xlmr_spm_model_proto(const GgufTokenizerKvs& hf, std::string& why);
+
 }  // namespace amn::tok
