@@ -340,7 +340,21 @@ private slots:
             const amn::Catalog c = with("tokenizer.ggml.model", amn::MetaValue::string("t5"));
             const auto h = amn::to_hf_layout(c, amn::make_plan(c));
             QCOMPARE(names(h), QStringList{"generation_config.json"});
-            QVERIFY2(h.warnings.at(0).detail.find("tokenizer.ggml.model 't5'") != std::string::npos, h.warnings[0].detail.c_str());
+            QVERIFY2(h.warnings.at(0).detail.find("t5 (Unigram) tokenizer without tokenizer.ggml.scores") != std::string::npos,
+                     h.warnings[0].detail.c_str());
+        }
+        {
+            // A Unigram vocabulary that is not XLM-RoBERTa's (<s> <pad> </s> <unk> first): not guessed.
+            const QString spm = tmp.filePath("t5.gguf");
+            r = run_amn({"convert", hf_gguf_dir() + "/inputs/Llama-2-7b-hf", "--to", "gguf", "-o", spm, "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            amn::Catalog c = amn::open_gguf(spm.toStdString());
+            for (auto& kv : c.metadata)
+                if (kv.key == "tokenizer.ggml.model") kv.value = amn::MetaValue::string("t5");
+            const auto h = amn::to_hf_layout(c, amn::make_plan(c));
+            QCOMPARE(names(h), QStringList{"generation_config.json"});
+            QVERIFY2(h.warnings.at(0).detail.find("does not start with XLM-RoBERTa's <s> <pad> </s> <unk> (token 0)") != std::string::npos,
+                     h.warnings[0].detail.c_str());
         }
         {
             // SentencePiece: a vocabulary SentencePiece cannot load (an empty piece) keeps tokenizer.json

@@ -329,6 +329,16 @@ void TestArchTable::detection() {
             QVERIFY(e.message().find("(supported: LlamaForCausalLM, ") != std::string::npos);
         }
     }
+    // Registered by the converter, refused by name with the reason: HunYuan MoE's tokenizer is remote code.
+    try {
+        hf_arch_for_config(cfg_of(R"({"architectures":["HunYuanMoEV1ForCausalLM"]})"));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::Unsupported);
+        QVERIFY2(e.message().starts_with("HunYuanMoEV1ForCausalLM is not supported: its tokenizer exists only as the model's "
+                                         "remote code"),
+                 e.message().c_str());
+    }
     try {
         hf_arch_for_config(cfg_of(R"({"model_type":"llama"})"));  // no model_type fallback in the converter
         QFAIL("no error");

@@ -316,8 +316,24 @@ std::string detect_hf_architecture(const HfConfig& cfg) {
     return *arch;
 }
 
+namespace {
+
+/// Classes convert_hf_to_gguf.py registers that are refused on purpose: the reason, not "unknown".
+constexpr std::pair<std::string_view, std::string_view> kRefusedClasses[] = {
+    {"HunYuanMoEV1ForCausalLM",
+     "its tokenizer exists only as the model's remote code (tokenization_hy.py over hy.tiktoken, its special tokens "
+     "defined in Python), which the converter runs with trust_remote_code and anamnesis never runs"},
+};
+
+}  // namespace
+
 const ArchRow& hf_arch_for_config(const HfConfig& cfg) {
     const std::string a = detect_hf_architecture(cfg);
+    for (const auto& [cls, why] : kRefusedClasses)
+        if (a == cls)
+            throw Error(ErrorCode::Unsupported,
+                        a + " is not supported: " + std::string(why) + " (supported: " + supported_hf_architectures() + ")",
+                        cfg.file());
     if (const ArchRow* r = find_hf_arch(a)) {
         if (r->hparams == HparamsRule::Mistral3)
             if (auto mt = cfg.get("model_type"); mt && mt->is_string() && std::string_view(*mt) == "mistral4")

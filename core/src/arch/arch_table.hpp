@@ -304,7 +304,9 @@ std::string detect_hf_architecture(const HfConfig& cfg);
 /// The row for detect_hf_architecture(cfg).
 /// \throws Error{Unsupported} "unknown architecture X (supported: …)" naming config.json;
 ///         Error{Unsupported} for Mistral3ForConditionalGeneration with model_type
-///         "mistral4" (the converter's DeepSeek-V2-style Mistral4Model, not in this table).
+///         "mistral4" (the converter's DeepSeek-V2-style Mistral4Model, not in this table);
+///         Error{Unsupported} "X is not supported: <why> (supported: …)" for a class the converter
+///         registers that is refused on purpose (HunYuanMoEV1ForCausalLM: its tokenizer is remote code).
 const ArchRow& hf_arch_for_config(const HfConfig& cfg);
 
 // ---- hparams → key/values -----------------------------------------------------------

@@ -303,7 +303,7 @@ std::optional<GgufTokenizerKvs> xlmr_hf_vocab(const GgufTokenizerKvs& kv, std::s
     constexpr std::int32_t kHeadTypes[] = {3, 3, 3, 2}, kUnused = 5;
     const std::size_t n = kv.tokens.size();
     if (kv.model != "t5" || n < 5 || kv.scores.size() != n) {
-        why = "a t5 (Unigram) tokenizer needs tokens and scores";
+        why = "a t5 (Unigram) tokenizer without tokenizer.ggml.scores (or with fewer than five tokens)";
         return std::nullopt;
     }
     for (std::size_t i = 0; i < 4; ++i)
