@@ -158,6 +158,22 @@ void PlanBuilder::add_passthrough(std::size_t i, std::shared_ptr<const Recipe> r
 }
 
 void PlanBuilder::note(std::string text) { plan_.notes.push_back(std::move(text)); }
+
+void PlanBuilder::consume_runtime_scales(std::initializer_list<std::string_view> suffixes, bool scalars_only) {
+    std::size_t n = 0;
+    std::string first;
+    for (std::size_t i = 0; i < cat_.tensors.size(); ++i) {
+        if (claimed_[i] || (scalars_only && cat_.tensors[i].numel() != 1)) continue;
+        const auto& name = cat_.tensors[i].name;
+        if (std::none_of(suffixes.begin(), suffixes.end(), [&](std::string_view s) { return name.ends_with(s); })) continue;
+        consume(i);
+        if (n++ == 0) first = name;
+    }
+    if (n)
+        note(std::to_string(n) + " KV-cache scale tensor(s) (" + first + (n > 1 ? ", …" : "") +
+             ") dropped: they serve the quantized runtime's KV cache, which a dequantized model and llama.cpp do not "
+             "have (convert_hf_to_gguf.py stops on them)");
+}
 void PlanBuilder::warn(Notice notice) {
     if (std::find(plan_.warnings.begin(), plan_.warnings.end(), notice) == plan_.warnings.end())
         plan_.warnings.push_back(std::move(notice));

@@ -550,12 +550,7 @@ void detect_compressed_tensors(PlanBuilder& b) {
             if (auto j = b.find_unclaimed(stem + suf); j != PlanBuilder::npos) b.consume(j);
     }
     // KV-cache scales (kv_cache_scheme) belong to the runtime.
-    for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
-        if (b.claimed(i)) continue;
-        const auto& n = cat.tensors[i].name;
-        for (const char* suf : {".k_scale", ".v_scale", ".q_scale", ".k_zero_point", ".v_zero_point", ".kv_scale"})
-            if (n.ends_with(suf)) { b.consume(i); break; }
-    }
+    b.consume_runtime_scales({".k_scale", ".v_scale", ".q_scale", ".k_zero_point", ".v_zero_point", ".kv_scale"}, false);
     // Sparse compressors store other companions: never pass them through.
     if (!cfg.sparsity_format.empty() && ascii_lower(cfg.sparsity_format) != "dense") {
         for (std::size_t i = 0; i < cat.tensors.size(); ++i) {

@@ -347,12 +347,7 @@ void detect_fp8(PlanBuilder& b) {
     if (!any) return;
     // KV-cache / attention scales of an FP8 model (`self_attn.k_scale`, …):
     // scalars that only mean something to an FP8 runtime.
-    for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
-        if (b.claimed(i) || cat.tensors[i].numel() != 1) continue;
-        const auto& n = cat.tensors[i].name;
-        for (const char* suf : {".k_scale", ".v_scale", ".q_scale", ".kv_scale", ".prob_scale"})
-            if (n.ends_with(suf)) { b.consume(i); break; }
-    }
+    b.consume_runtime_scales({".k_scale", ".v_scale", ".q_scale", ".kv_scale", ".prob_scale"}, true);
 }
 
 }  // namespace amn::detail

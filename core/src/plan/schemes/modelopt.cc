@@ -155,12 +155,9 @@ void detect_modelopt(PlanBuilder& b) {
             if (auto j = b.find_unclaimed(stem + suf); j != PlanBuilder::npos) b.consume(j);
     }
     if (!any && !configured) return;
-    for (std::size_t i = 0; i < cat.tensors.size(); ++i) {
-        if (b.claimed(i)) continue;
-        const auto& n = cat.tensors[i].name;
-        for (const char* suf : {".k_scale", ".v_scale", ".input_scale"})
-            if (n.ends_with(suf)) { b.consume(i); break; }
-    }
+    b.consume_runtime_scales({".k_scale", ".v_scale"}, false);
+    for (std::size_t i = 0; i < cat.tensors.size(); ++i)  // activation scales of layers left unquantized
+        if (!b.claimed(i) && cat.tensors[i].name.ends_with(".input_scale")) b.consume(i);
 }
 
 }  // namespace amn::detail

@@ -64,6 +64,12 @@ public:
     /// stored layout needs work: strided/big-endian NPY, PyTorch views).
     void add_passthrough(std::size_t i, std::shared_ptr<const Recipe> recipe);
     void note(std::string text);
+    /// Consume every unclaimed tensor whose name ends with one of `suffixes` (with `scalars_only`, only
+    /// one-element ones): the KV-cache / attention scales a quantized checkpoint carries for its runtime
+    /// (vLLM's FP8 KV cache: `self_attn.k_scale`, `v_scale`, …). A dequantized folder and llama.cpp have no
+    /// use for them (convert_hf_to_gguf.py stops on them, "Can not map tensor"), so they are dropped — and
+    /// said: one note naming how many and the first.
+    void consume_runtime_scales(std::initializer_list<std::string_view> suffixes, bool scalars_only);
     /// A Plan::warnings entry (once: repeated notices are dropped).
     void warn(Notice notice);
 
