@@ -7,7 +7,13 @@ byte), and the ids of every text of TEXTS_JSON's "texts" (encode with the
 models' own normalizer: precompiled charsmap, dummy prefix, whitespace rules).
 Prints "ok N pieces, M texts" or the first difference; exit 1 on a difference.
 
-usage: spm_same_model.py MODEL_A MODEL_B TEXTS_JSON
+With --llama-ids CASE (XLM-RoBERTa's fairseq ids): also MODEL_B's ids of every text, as
+XLMRobertaTokenizer numbers them (<s> 0, </s> 2, <unk> 3, piece p ≥ 3 at p + 1) between <s> and
+</s>, must be the llama.cpp ids TEXTS_JSON records for CASE (llama_tokenize on the GGUF) — but for
+texts holding a special token's text, which llama.cpp parses as that token and SentencePiece as
+text.
+
+usage: spm_same_model.py MODEL_A MODEL_B TEXTS_JSON [--llama-ids CASE]
 """
 import json
 import os
@@ -45,7 +51,24 @@ def main():
         if ia != ib:
             print(f"text {t!r}: {ia} vs {ib}")
             return 1
-    print(f"ok {a.GetPieceSize()} pieces, {len(texts)} texts")
+    extra = ""
+    if "--llama-ids" in sys.argv:
+        case = sys.argv[sys.argv.index("--llama-ids") + 1]
+        with open(texts_path, encoding="utf-8") as f:
+            ref = [c for c in json.load(f)["cases"] if c["case"] == case][0]["ids"]
+        fairseq = {0: 3, 1: 0, 2: 2}
+        same = special = 0
+        for t, want in zip(texts, ref):
+            got = [0] + [fairseq.get(i, i + 1) for i in b.EncodeAsIds(t)] + [2]
+            if got == want:
+                same += 1
+            elif any(s in t for s in ("<s>", "</s>", "<unk>", "<pad>", "<mask>")):
+                special += 1
+            else:
+                print(f"text {t!r}: SentencePiece {got} vs llama.cpp {want}")
+                return 1
+        extra = f"; llama.cpp's ids for {same}, {special} with special-token text"
+    print(f"ok {a.GetPieceSize()} pieces, {len(texts)} texts{extra}")
     return 0
 
 

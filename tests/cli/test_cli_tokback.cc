@@ -6,8 +6,10 @@
 // tokenizer.* / general.sampling.* key/values. For every tokenizer of
 // the shared hf-gguf fixtures (BPE: Llama 3, Qwen3; SentencePiece: Llama 2,
 // Mistral v0.1) and BERT's WordPiece (issue 32: bge-small-en-v1.5 of
-// tests/core/hf_arch_models.py, bert-base-uncased's vocabulary) and XLM-RoBERTa's Unigram (bge-m3, its
-// sentencepiece.bpe.model back as libsentencepiece runs the original: tests/cli/spm_same_model.py), on the GGUF
+// tests/core/hf_arch_models.py, bert-base-uncased's vocabulary) and XLM-RoBERTa's Unigram (bge-m3: its
+// sentencepiece.bpe.model back as libsentencepiece runs the original, every piece and text, and giving
+// llama.cpp's ids of the GGUF (tests/cli/spm_same_model.py); its tokenizer.json giving the original
+// tokenizer.json's ids — transformers' XLM-R fast tokenizer is not SentencePiece on whitespace), on the GGUF
 // `amn convert` makes of the folder (byte-identical to convert_hf_to_gguf.py's,
 // checked by its sha256):
 // - the written tokenizer.json, run by @huggingface/tokenizers under node,
@@ -199,8 +201,10 @@ private slots:
             const auto m = run(QString::fromStdString(amn::test::python()),
                                {QString::fromStdString(amn::test::source_dir()) + "/tests/cli/spm_same_model.py",
                                 input + "/sentencepiece.bpe.model", folder + "/sentencepiece.bpe.model",
-                                QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/tokback_reference.json"});
+                                QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/tokback_reference.json",
+                                "--llama-ids", c.name});
             QVERIFY2(m.exit_code == 0 && m.out.startsWith("ok "), qPrintable(m.out + m.err));
+            qInfo("%s: %s", c.name, qPrintable(m.out.trimmed()));
         }
 
         // (1) ids: @huggingface/tokenizers on the written tokenizer.json vs llama.cpp on the GGUF.
@@ -222,7 +226,11 @@ private slots:
             QVERIFY(hf_original == hf);
         }
         int same = 0, nfc = 0, eog = 0, wpm_nfd = 0, wpm_long = 0;
-        for (int i = 0; i < texts.size(); ++i) {
+        // XLM-R: transformers' own fast tokenizer (the original tokenizer.json, equal to the written one above)
+        // is not SentencePiece on whitespace (Replace " {2,}" + Metaspace keep what SentencePiece's
+        // remove_extra_whitespaces strips, the tiny charsmap's tabs and newlines …); llama.cpp's UGM tokenizer
+        // follows SentencePiece, whose ids on the written sentencepiece.bpe.model were compared with llama.cpp's above.
+        for (int i = 0; c.model != Model::Ugm && i < texts.size(); ++i) {
             if (hf[i] == cpp[i]) {
                 ++same;
                 continue;
@@ -266,8 +274,9 @@ private slots:
                                  .arg(QString(QJsonDocument(hf[i].toArray()).toJson(QJsonDocument::Compact)))
                                  .arg(QString(QJsonDocument(cpp[i].toArray()).toJson(QJsonDocument::Compact)))));
         }
-        qInfo("%s: %d/%d texts identical ids, %d identical after NFC, %d with llama.cpp's '</s>' override", c.name, same,
-              int(texts.size()), nfc, eog);
+        if (c.model != Model::Ugm)
+            qInfo("%s: %d/%d texts identical ids, %d identical after NFC, %d with llama.cpp's '</s>' override", c.name, same,
+                  int(texts.size()), nfc, eog);
         if (QByteArray(c.name) == "Qwen3-0.6B") {
             QCOMPARE(nfc, 1);
             QCOMPARE(eog, 1);
@@ -277,7 +286,7 @@ private slots:
                   c.name, same, int(texts.size()), wpm_nfd, wpm_long);
             QCOMPARE(same + wpm_nfd + wpm_long, texts.size());
             QVERIFY(same >= texts.size() - 4);
-        } else {
+        } else if (c.model != Model::Ugm) {
             QCOMPARE(same, texts.size());
         }
 
