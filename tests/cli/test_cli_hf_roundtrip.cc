@@ -213,7 +213,8 @@ private slots:
                                                        {"DeepSeek-V2-Lite", "DeepseekV2ForCausalLM"},
                                                        {"DeepSeek-V3", "DeepseekV3ForCausalLM"},
                                                        {"bge-m3", "XLMRobertaModel"},
-                                                       {"bge-reranker-v2-m3", "XLMRobertaForSequenceClassification"}};
+                                                       {"bge-reranker-v2-m3", "XLMRobertaForSequenceClassification"},
+                                                       {"ms-marco-MiniLM-L-6-v2", "BertForSequenceClassification"}};
         if (const QString name = QFileInfo(in).fileName(); kTextClass.contains(name))
             QCOMPARE(cfg.value("architectures").toArray().at(0).toString(), kTextClass.value(name));
     }

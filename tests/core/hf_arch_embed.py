@@ -46,6 +46,26 @@ def bge_small(case):
     return cfg, t, "bert-cls"
 
 
+def ms_marco_minilm(case):
+    """cross-encoder/ms-marco-MiniLM-L-6-v2 (BertForSequenceClassification, a reranker: `bert.` prefixes, the pooler,
+    one label — its classifier becomes cls.output —, no sentence-transformers pooling files), shrunk."""
+    labels = {"0": "LABEL_0"}
+    cfg = {"_name_or_path": "nreimers/MiniLM-L6-H384-uncased", "architectures": ["BertForSequenceClassification"],
+           "attention_probs_dropout_prob": 0.1, "classifier_dropout": None, "gradient_checkpointing": False,
+           "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "hidden_size": H, "id2label": labels,
+           "initializer_range": 0.02, "intermediate_size": FF, "label2id": {v: int(k) for k, v in labels.items()},
+           "layer_norm_eps": 1e-12, "max_position_embeddings": 512, "model_type": "bert", "num_attention_heads": NH,
+           "num_hidden_layers": L, "pad_token_id": 0, "position_embedding_type": "absolute",
+           "sbert_ce_default_activation_function": "torch.nn.modules.linear.Identity", "torch_dtype": "float32",
+           "transformers_version": "4.39.3", "type_vocab_size": 2, "use_cache": True, "vocab_size": 30522}
+    t = {"bert.embeddings.word_embeddings.weight": (30522, H), "bert.embeddings.position_embeddings.weight": (512, H),
+         "bert.embeddings.token_type_embeddings.weight": (2, H), "bert.embeddings.LayerNorm.weight": (H,),
+         "bert.embeddings.LayerNorm.bias": (H,), "bert.pooler.dense.weight": (H, H), "bert.pooler.dense.bias": (H,),
+         "classifier.weight": (len(labels), H), "classifier.bias": (len(labels),)}
+    bert_layer_tensors(t, "bert.")
+    return cfg, t, "bert-rank"
+
+
 def nomic_embed(case):
     """nomic-ai/nomic-embed-text-v1.5 (NomicBertModel, remote code: fused Wqkv, rotary, SwiGLU fc11/fc12/fc2, no
     biases, post-norm; n_positions 8192 trained for 2048; vocab_size padded to 30528, a multiple of 64, over
@@ -273,11 +293,12 @@ def write_side_files(d, tok):
     with open(os.path.join(d, "tokenizer.json"), "w", encoding="utf-8") as f:
         json.dump(tj, f, indent=2, ensure_ascii=False)
     tc = {"clean_up_tokenization_spaces": True, "cls_token": "[CLS]", "do_basic_tokenize": True, "do_lower_case": True,
-          "mask_token": "[MASK]", "model_max_length": 512 if tok == "bert-cls" else 8192, "never_split": None, "pad_token": "[PAD]", "sep_token": "[SEP]",
+          "mask_token": "[MASK]", "model_max_length": 512 if tok in ("bert-cls", "bert-rank") else 8192, "never_split": None, "pad_token": "[PAD]", "sep_token": "[SEP]",
           "strip_accents": None, "tokenize_chinese_chars": True, "tokenizer_class": "BertTokenizer", "unk_token": "[UNK]"}
     with open(os.path.join(d, "tokenizer_config.json"), "w") as f:
         json.dump(tc, f, indent=2)
     with open(os.path.join(d, "special_tokens_map.json"), "w") as f:
         json.dump({"cls_token": "[CLS]", "mask_token": "[MASK]", "pad_token": "[PAD]", "sep_token": "[SEP]",
                    "unk_token": "[UNK]"}, f, indent=2)
-    write_pooling(d, tok == "bert-cls")
+    if tok != "bert-rank":  # a cross-encoder has no sentence-transformers pooling
+        write_pooling(d, tok == "bert-cls")

@@ -50,7 +50,10 @@ tokenizer.json in place of ModernBERT's BPE one (not at hand), vocab_size follow
 BAAI/bge-m3 (XLMRobertaModel, CLS pooling) has a real tiny Unigram sentencepiece.bpe.model trained here
 (tests/core/data/xlmr-unigram, with its tokenizer.json built from it), vocab_size its pieces + 2 as XLM-R's;
 BAAI/bge-reranker-v2-m3 (XLMRobertaForSequenceClassification: roberta. prefixes, classifier.dense/out_proj, one
-label, no pooling files) the same.
+label, no pooling files) the same. cross-encoder/ms-marco-MiniLM-L-6-v2 (BertForSequenceClassification: bert.
+prefixes, one label, no pooling files) has bert-base-uncased's vocabulary as bge-small's. (A classifier with
+AutoConfig's default LABEL_0/LABEL_1 pair has no case: the shim's converter reads config.json's string keys, and
+BertModel.__init__'s `cls_out_labels[0]` raises KeyError there, where transformers' AutoConfig gives int keys.)
 
 EleutherAI/pythia-70m (GPTNeoXForCausalLM, F16), gpt_bigcode-santacoder (GPTBigCodeForCausalLM, F32),
 OLMo-1.7-7B-hf (OlmoForCausalLM) and bloom-560m (BloomForCausalLM, F16) have Qwen3's tokenizer.json (their
@@ -79,7 +82,7 @@ from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, com
     gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, hunyuan_dense, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
 from hf_arch_classic import bloom, gptneox, internlm2, minicpm, olmo, starcoder
-from hf_arch_embed import bge_m3, bge_reranker_v2_m3, bge_small, modernbert_embed, nomic_embed, write_pooling, write_side_files, write_xlmr_side_files
+from hf_arch_embed import bge_m3, bge_reranker_v2_m3, bge_small, ms_marco_minilm, modernbert_embed, nomic_embed, write_pooling, write_side_files, write_xlmr_side_files
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
 
@@ -176,7 +179,7 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "gpt_bigcode-santacoder": starcoder, "OLMo-1.7-7B-hf": olmo,
          "bloom-560m": bloom, "MiniCPM-2B-sft-bf16": minicpm,
          "internlm2-chat-1_8b": internlm2, "bge-m3": bge_m3,
-         "bge-reranker-v2-m3": bge_reranker_v2_m3}
+         "bge-reranker-v2-m3": bge_reranker_v2_m3, "ms-marco-MiniLM-L-6-v2": ms_marco_minilm}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]

@@ -55,15 +55,23 @@ void pooling(const std::string& dir, KvOut& kv) {
 }
 
 void bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir) {
-    const std::string& f = cfg.file();
     text_model_params(cfg, kv);
     kv.to(res.after_file_type);
     kv.put("attention.causal", MetaValue::boolean(false));
     pooling(dir, kv);
+    const std::vector<std::string> labels = bert_output_labels(cfg);
+    if (labels.empty()) return;
+    MetaValue out = MetaValue::strings({});
+    for (const auto& label : labels) out.push_string(label);
+    kv.put("classifier.output_labels", std::move(out));
+}
+
+std::vector<std::string> bert_output_labels(const HfConfig& cfg) {
     // BertModel.__init__: id2label, dropped when it is AutoConfig's default pair (LABEL_0, LABEL_1);
     // the labels sorted by their (integer, as AutoConfig makes them) keys.
+    const std::string& f = cfg.file();
     auto labels = cfg.get("id2label");
-    if (!labels || labels->is_null()) return;
+    if (!labels || labels->is_null()) return {};
     simdjson::dom::object obj;
     if (labels->get(obj)) throw Error(ErrorCode::BadJson, "config.json key 'id2label': expected an object", f);
     std::vector<std::pair<std::int64_t, std::string>> sorted;
@@ -76,12 +84,11 @@ void bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string
         if (!v.is_string()) throw Error(ErrorCode::BadJson, "config.json key 'id2label': a label is not a string", f);
         sorted.emplace_back(id, std::string(std::string_view(v)));
     }
-    if (sorted.empty()) return;
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    if (sorted.size() == 2 && sorted[0].first == 0 && sorted[0].second == "LABEL_0") return;
-    MetaValue out = MetaValue::strings({});
-    for (const auto& [id, label] : sorted) out.push_string(label);
-    kv.put("classifier.output_labels", std::move(out));
+    if (sorted.size() == 2 && sorted[0].first == 0 && sorted[0].second == "LABEL_0") return {};
+    std::vector<std::string> out;
+    for (auto& [id, label] : sorted) out.push_back(std::move(label));
+    return out;
 }
 
 void nomic_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir) {

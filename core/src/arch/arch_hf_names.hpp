@@ -236,6 +236,7 @@ constexpr HfTensorName kBertHfNames[] = {
     {K::FFN_UP, "encoder.layer.{bid}.intermediate.dense"},
     {K::FFN_DOWN, "encoder.layer.{bid}.output.dense"},
     {K::LAYER_OUT_NORM, "encoder.layer.{bid}.output.LayerNorm"},
+    {K::CLS_OUT, "classifier"},  // BertForSequenceClassification's projection (its encoder under `bert.`)
 };
 
 /// XLM-RoBERTa (transformers XLMRobertaModel / XLMRobertaForSequenceClassification): BERT's names, and the

@@ -72,8 +72,9 @@ constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlMoeClasses[] = {"Qwen3VLMoeForConditionalGeneration"};  // qwen3vl.py Qwen3VLMoeTextModel
 constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"};  // hunyuan.py HunYuanModel
-// bert.py BertModel (not BertForSequenceClassification's classifier head, CamembertModel's Unigram tokenizer).
-constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM"};
+// bert.py BertModel and its classifier (cross-encoder rerankers: classifier as cls.output with its labels; not
+// CamembertModel's Unigram tokenizer).
+constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM", "BertForSequenceClassification"};
 constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py NomicBertModel (not its MoE form)
 constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
 // bert.py XLMRobertaModel and its classifier (bge-reranker-v2-m3: classifier.dense / out_proj as cls / cls.output),

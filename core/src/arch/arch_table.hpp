@@ -478,6 +478,7 @@ struct ClassHparams {
     bool tied = false;                          ///< DeepSeek, HunYuan: tie_word_embeddings (lm_head skipped)
     std::uint64_t mla_kv_heads = 0, mla_v = 0, mla_nope = 0;  ///< DeepSeek kv_b_proj split (from config.json)
     std::optional<std::uint64_t> position_offset;  ///< XLM-RoBERTa: 1 + pad_token_id, the position rows dropped
+    bool cls_out_labels = false;                ///< BERT: id2label kept (bert_output_labels), classifier → cls.output
 };
 
 /// What a class's modify_tensors sees besides the tensor: the row, config.json's path, its values.

@@ -116,6 +116,10 @@ void pooling(const std::string& dir, KvOut& kv);
 /// the pooling type and, when config.json has id2label (other than transformers' two default LABEL_0/LABEL_1),
 /// classifier.output_labels (the labels in key order). \throws as hparam_kvs().
 void bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
+/// BertModel.__init__'s `cls_out_labels`: config.json id2label's labels in key order, empty when absent, null or
+/// transformers' default pair (LABEL_0 first of two). \throws Error{BadJson} naming the file when id2label is not
+/// an object of label ids to strings.
+std::vector<std::string> bert_output_labels(const HfConfig& cfg);
 
 /// NomicBertModel (arch_embed_params.cc): its __init__'s checks, then bert_params() with context_length 2048 for
 /// n_positions 8192 (512 for 2048; max_trained_positions 2048, its default) when n_positions is the key TextModel

@@ -230,6 +230,8 @@ void xlmroberta_read(ClassHparams& hp, const HfConfig& cfg) {
     if (const auto o = detail::xlmroberta_position_offset(cfg)) hp.position_offset = static_cast<std::uint64_t>(*o);
 }
 
+void bert_read(ClassHparams& hp, const HfConfig& cfg) { hp.cls_out_labels = !detail::bert_output_labels(cfg).empty(); }
+
 void tied_read(ClassHparams& hp, const HfConfig& cfg) {
     auto t = cfg.get("tie_word_embeddings");
     hp.tied = t && ((t->is_bool() && bool(*t)) || (t->is_number() && double(*t) != 0));
@@ -413,6 +415,14 @@ Tensors bloom_modify(const ClassTensorCtx& c, std::string& name, std::string_vie
 }
 
 // XLMRobertaModel.modify_tensors: position embeddings start at pad_token_id + 1, `data_torch[offset:, :]`.
+Tensors bert_modify(const ClassTensorCtx& c, std::string& name, std::string_view, std::vector<std::uint64_t>&, TensorTransform&,
+                    std::optional<std::uint64_t>) {
+    // BertForSequenceClassification's direct projection, as the reranker head llama.cpp reads (with labels kept).
+    if (c.hp.cls_out_labels && (name == "classifier.weight" || name == "classifier.bias"))
+        name.replace(0, 10, "classifier.out_proj");
+    return std::nullopt;
+}
+
 Tensors xlmroberta_modify(const ClassTensorCtx& c, std::string& name, std::string_view, std::vector<std::uint64_t>& shape,
                           TensorTransform& tr, std::optional<std::uint64_t>) {
     if (name != "embeddings.position_embeddings.weight" || !c.hp.position_offset) return std::nullopt;

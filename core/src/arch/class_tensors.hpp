@@ -34,6 +34,7 @@ void deepseek2_read(ClassHparams& hp, const HfConfig& cfg);
 void internlm2_read(ClassHparams& hp, const HfConfig& cfg);
 void tied_read(ClassHparams& hp, const HfConfig& cfg);
 void xlmroberta_read(ClassHparams& hp, const HfConfig& cfg);  // 1 + pad_token_id
+void bert_read(ClassHparams& hp, const HfConfig& cfg);        // labels kept (BertForSequenceClassification)
 void qkv_per_head_read(ClassHparams& hp, const HfConfig& cfg);  // n_head / hidden_size (GPTNeoXModel, BloomModel)  // tie_word_embeddings (HunYuanModel)
 
 // modify_tensors (before the generic part: Gemma's + 1, GPT-2's transposes, experts).
@@ -50,6 +51,7 @@ Tensors gptneox_modify(const ClassTensorCtx&, std::string&, std::string_view, st
 Tensors qk_weights_permuted_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors bloom_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors internlm2_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
+Tensors bert_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors xlmroberta_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors gpt_oss_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 
@@ -61,7 +63,7 @@ inline constexpr ClassTensors kGranite{granite_filter};
 inline constexpr ClassTensors kGraniteMoe{granite_filter, granitemoe_read, granitemoe_modify};
 inline constexpr ClassTensors kDeepseek2{deepseek2_filter, deepseek2_read, deepseek2_modify};
 inline constexpr ClassTensors kGptOss{gpt_oss_filter, nullptr, gpt_oss_modify};
-inline constexpr ClassTensors kBert{bert_filter};
+inline constexpr ClassTensors kBert{bert_filter, bert_read, bert_modify};
 inline constexpr ClassTensors kNomicBert{nomic_bert_filter};
 inline constexpr ClassTensors kModernBert{modern_bert_filter};
 inline constexpr ClassTensors kXlmRoberta{xlmroberta_filter, xlmroberta_read, xlmroberta_modify};

@@ -548,9 +548,11 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     if (facts.long_factor.size() != facts.short_factor.size())
         throw Error(ErrorCode::Malformed, "rope_factors_long.weight and rope_factors_short.weight differ in length", cat.path);
     res.hf_class = std::string(detail::hf_class_for(*A, kv, facts.experts));
-    if (res.hf_class == "XLMRobertaForSequenceClassification")  // its encoder under `roberta.` (bge-reranker-v2-m3)
+    // The classifier classes keep their encoder under `roberta.` (bge-reranker-v2-m3) / `bert.` (cross-encoders).
+    if (const bool roberta = res.hf_class == "XLMRobertaForSequenceClassification";
+        roberta || res.hf_class == "BertForSequenceClassification")
         for (auto& t : res.plan.tensors)
-            if (!t.name.starts_with("classifier.")) t.name = "roberta." + t.name;
+            if (!t.name.starts_with("classifier")) t.name = (roberta ? "roberta." : "bert.") + t.name;
     if (a == "llama4" || a == "mistral3")
         res.notes.push_back("written as " + res.hf_class + ", the text model: the GGUF holds no vision tower (" +
                             (a == "llama4" ? "Llama4" : "Mistral3") + "ForConditionalGeneration needs one)");
