@@ -222,8 +222,8 @@ constexpr HfTensorName kInternLM2HfNames[] = {
     {K::FFN_DOWN, "model.layers.{bid}.feed_forward.w2"},
 };
 
-/// BERT (transformers BertModel): `embeddings.*`, `encoder.layer.{bid}.*`, LayerNorms with biases, no output head.
-constexpr HfTensorName kBertHfNames[] = {
+/// BERT's encoder (transformers BertModel): `embeddings.*`, `encoder.layer.{bid}.*`, LayerNorms with biases.
+constexpr HfTensorName kBertEncoderHfNames[] = {
     {K::TOKEN_EMBD, "embeddings.word_embeddings"},
     {K::POS_EMBD, "embeddings.position_embeddings"},
     {K::TOKEN_TYPES, "embeddings.token_type_embeddings"},
@@ -236,28 +236,12 @@ constexpr HfTensorName kBertHfNames[] = {
     {K::FFN_UP, "encoder.layer.{bid}.intermediate.dense"},
     {K::FFN_DOWN, "encoder.layer.{bid}.output.dense"},
     {K::LAYER_OUT_NORM, "encoder.layer.{bid}.output.LayerNorm"},
-    {K::CLS_OUT, "classifier"},  // BertForSequenceClassification's projection (its encoder under `bert.`)
 };
-
-/// XLM-RoBERTa (transformers XLMRobertaModel / XLMRobertaForSequenceClassification): BERT's names, and the
-/// reranker's head (conversion/bert.py maps classifier.dense / classifier.out_proj to cls / cls.output). The
-/// classifier class keeps its encoder under `roberta.` (hf_layout.cc adds it; the converter cuts it).
-constexpr HfTensorName kXlmRobertaHfNames[] = {
-    {K::TOKEN_EMBD, "embeddings.word_embeddings"},
-    {K::POS_EMBD, "embeddings.position_embeddings"},
-    {K::TOKEN_TYPES, "embeddings.token_type_embeddings"},
-    {K::TOKEN_EMBD_NORM, "embeddings.LayerNorm"},
-    {K::ATTN_Q, "encoder.layer.{bid}.attention.self.query"},
-    {K::ATTN_K, "encoder.layer.{bid}.attention.self.key"},
-    {K::ATTN_V, "encoder.layer.{bid}.attention.self.value"},
-    {K::ATTN_OUT, "encoder.layer.{bid}.attention.output.dense"},
-    {K::ATTN_OUT_NORM, "encoder.layer.{bid}.attention.output.LayerNorm"},
-    {K::FFN_UP, "encoder.layer.{bid}.intermediate.dense"},
-    {K::FFN_DOWN, "encoder.layer.{bid}.output.dense"},
-    {K::LAYER_OUT_NORM, "encoder.layer.{bid}.output.LayerNorm"},
-    {K::CLS, "classifier.dense"},
-    {K::CLS_OUT, "classifier.out_proj"},
-};
+/// BertForSequenceClassification's projection (its encoder under `bert.`: hf_layout.cc adds it, the converter cuts it).
+constexpr HfTensorName kBertHeadNames[] = {{K::CLS_OUT, "classifier"}};
+/// XLM-RoBERTa's reranker head (XLMRobertaForSequenceClassification; conversion/bert.py maps classifier.dense /
+/// classifier.out_proj to cls / cls.output), its encoder under `roberta.`.
+constexpr HfTensorName kXlmRobertaHeadNames[] = {{K::CLS, "classifier.dense"}, {K::CLS_OUT, "classifier.out_proj"}};
 
 /// nomic-embed-text (remote code NomicBertModel): fused Wqkv, rotary (no position table), SwiGLU fc11 (up) / fc12 (gate).
 constexpr HfTensorName kNomicBertHfNames[] = {
@@ -287,6 +271,8 @@ constexpr HfTensorName kModernBertHfNames[] = {
 };
 
 constexpr auto kPlainHfNames = joined(kCommonHfNames, kPlainNormNames);
+constexpr auto kBertHfNames = joined(kBertEncoderHfNames, kBertHeadNames);
+constexpr auto kXlmRobertaHfNames = joined(kBertEncoderHfNames, kXlmRobertaHeadNames);
 constexpr auto kSandwichHfNames = joined(kCommonHfNames, kSandwichNormNames);
 constexpr auto kLlamaHfNames = joined(kPlainHfNames, kMixtralNames);
 constexpr auto kQwenMoeHfNames = joined(kPlainHfNames, kQwenMoeNames);

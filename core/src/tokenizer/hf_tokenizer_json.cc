@@ -208,6 +208,19 @@ std::optional<std::string> llama_json(const GgufTokenizerKvs& kv, std::string& w
     return w.take() + "\n";
 }
 
+/// TemplateProcessing's "special_tokens" member: `first` and `second` (once when the same), each by its text.
+void template_special_tokens(JsonWriter& w, const GgufTokenizerKvs& kv, std::uint32_t first, std::uint32_t second) {
+    w.key("special_tokens").begin_object();
+    std::vector<std::uint32_t> specials{first};
+    if (second != first) specials.push_back(second);
+    for (auto id : specials) {
+        w.key(kv.tokens[id]).begin_object().key("id").value(kv.tokens[id]);
+        w.key("ids").begin_array().value(static_cast<std::uint64_t>(id)).end_array();
+        w.key("tokens").begin_array().value(kv.tokens[id]).end_array().end_object();
+    }
+    w.end_object();
+}
+
 /// BERT's TemplateProcessing (transformers' BertConverter): "[CLS] $A [SEP]", pair "[CLS] $A [SEP] $B:1 [SEP]:1",
 /// with CLS = bos and SEP = eos (SpecialVocab's reading of it), or "null" unless both are added.
 std::string bert_post_processor(const GgufTokenizerKvs& kv) {
@@ -228,15 +241,9 @@ std::string bert_post_processor(const GgufTokenizerKvs& kv) {
     special(sep, 0);
     seq("B", 1);
     special(sep, 1);
-    w.end_array().key("special_tokens").begin_object();
-    std::vector<std::uint32_t> specials{cls};
-    if (sep != cls) specials.push_back(sep);
-    for (auto id : specials) {
-        w.key(kv.tokens[id]).begin_object().key("id").value(kv.tokens[id]);
-        w.key("ids").begin_array().value(static_cast<std::uint64_t>(id)).end_array();
-        w.key("tokens").begin_array().value(kv.tokens[id]).end_array().end_object();
-    }
-    w.end_object().end_object();
+    w.end_array();
+    template_special_tokens(w, kv, cls, sep);
+    w.end_object();
     return w.take();
 }
 
@@ -301,15 +308,9 @@ std::string xlmr_post_processor(const GgufTokenizerKvs& kv) {
     if (kv.add("sep").value_or(false)) special(eos);
     seq("B");
     special(eos);
-    w.end_array().key("special_tokens").begin_object();
-    std::vector<std::uint32_t> specials{bos};
-    if (eos != bos) specials.push_back(eos);
-    for (auto id : specials) {
-        w.key(kv.tokens[id]).begin_object().key("id").value(kv.tokens[id]);
-        w.key("ids").begin_array().value(static_cast<std::uint64_t>(id)).end_array();
-        w.key("tokens").begin_array().value(kv.tokens[id]).end_array().end_object();
-    }
-    w.end_object().end_object();
+    w.end_array();
+    template_special_tokens(w, kv, bos, eos);
+    w.end_object();
     return w.take();
 }
 
