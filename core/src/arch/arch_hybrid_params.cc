@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // set_gguf_parameters of the converter's convolution hybrids (lfm2.py LFM2Model):
-// their keys after TextModel's list (arch_text_params.hpp).
+// their keys after TextModel's list (arch_text_params.hpp); and of the state-space
+// models (mamba.py MambaModel), a list of their own.
 #include "anamnesis/error.hpp"
 #include "arch/arch_text_params.hpp"
 #include "arch/arch_values.hpp"
@@ -78,6 +79,43 @@ void lfm2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
         ff = mo * blocks;
     }
     kv.put("feed_forward_length", u32(PyNum{true, ff, double(ff)}, "block_ff_dim", f));
+}
+
+void mamba_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    // find_hparam(keys, optional=True) or default: an absent, null or zero value takes the default.
+    auto or_default = [&](std::initializer_list<std::string_view> keys, std::int64_t def) -> PyNum {
+        if (auto v = optional_hp(cfg, keys)) {
+            const PyNum n = num(*v, *keys.begin(), f);
+            if (n.is_int ? n.i != 0 : n.d != 0) return n;
+        }
+        return {true, def, double(def)};
+    };
+    const std::int64_t d_model = integer(required(cfg, {"hidden_size", "d_model"}), "hidden_size", f);
+    if (d_model < 0 || d_model > (std::int64_t{1} << 40)) throw Error(ErrorCode::BadJson, "config.json key 'hidden_size': out of range", f);
+    const PyNum d_conv = or_default({"conv_kernel", "d_conv"}, 4);
+    const PyNum d_inner = or_default({"intermediate_size", "d_inner"}, 2 * d_model);
+    const PyNum d_state = or_default({"state_size", "d_state"}, 16);
+    const PyNum dt_rank = or_default({"time_step_rank", "dt_rank"}, floordiv(d_model + 15, 16, "hidden_size", f));
+    double eps = 1e-5;
+    if (auto v = optional_hp(cfg, {"layer_norm_epsilon", "rms_norm_eps"}))
+        if (const PyNum n = num(*v, "layer_norm_epsilon", f); n.d != 0) eps = n.d;
+    bool dt_b_c_rms = false;  // FalconMamba applies RMS norms on B / dt / C
+    if (auto mt = optional_hp(cfg, {"model_type"}); mt && mt->is_string()) dt_b_c_rms = std::string_view(*mt) == "falcon_mamba";
+    if (d_inner.d != 2.0 * double(d_model))  // "Fail early for models which don't have a block expansion factor of 2"
+        throw Error(ErrorCode::Malformed, "intermediate_size is not 2 × hidden_size (the converter asserts a block expansion factor of 2)", f);
+
+    kv.put("context_length", MetaValue::u32(1u << 20));  // "arbitrary value; for those who use the default"
+    kv.put("embedding_length", u32(PyNum{true, d_model, double(d_model)}, "hidden_size", f));
+    kv.put("feed_forward_length", MetaValue::u32(0));
+    kv.put("attention.head_count", MetaValue::u32(0));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("ssm.conv_kernel", u32(d_conv, "conv_kernel", f));
+    kv.put("ssm.inner_size", u32(d_inner, "intermediate_size", f));
+    kv.put("ssm.state_size", u32(d_state, "state_size", f));
+    kv.put("ssm.time_step_rank", u32(dt_rank, "time_step_rank", f));
+    kv.put("attention.layer_norm_rms_epsilon", f32(eps, "layer_norm_epsilon", f));
+    kv.put("ssm.dt_b_c_rms", MetaValue::boolean(dt_b_c_rms));
 }
 
 }  // namespace amn::arch::detail

@@ -89,6 +89,8 @@ constexpr std::string_view kInternLM2Classes[] = {"InternLM2ForCausalLM"};  // i
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
+// mamba.py MambaModel (FalconMamba: model_type falcon_mamba, ssm.dt_b_c_rms).
+constexpr std::string_view kMambaClasses[] = {"MambaForCausalLM", "MambaLMHeadModel", "FalconMambaForCausalLM"};
 using tok::VocabStyle;
 using HR = HparamsRule;
 using ER = ExpertRule;
@@ -195,6 +197,8 @@ constexpr ArchRow kRows[] = {
         "GPTNeoXForCausalLM", "gpt_neox", "gelu", false, false, kGptNeoXHfNames, &classes::kGptNeoX},
     {kStarCoderClasses, "starcoder", VocabStyle::Gpt2, HR::StarCoder, kKinds_starcoder, false, false, ER::None,   GR::None,
         "GPTBigCodeForCausalLM", "gpt_bigcode", "gelu_pytorch_tanh", false, false, kGpt2HfNames},
+    {kMambaClasses,    "mamba",    VocabStyle::Mamba, HR::Mamba,    kKinds_mamba,    false, false, ER::None,     GR::None,
+        "MambaForCausalLM", "mamba", "silu", false, false, kMambaHfNames, &classes::kMamba},
     // OLMo 1's LayerNorms have no weights: the common names without their norms.
     {kOlmoClasses,     "olmo",     VocabStyle::Gpt2,  HR::Olmo,     kKinds_olmo,     true,  false, ER::None,     GR::None,
         "OlmoForCausalLM", "olmo", "silu", false, false, kCommonHfNames, &classes::kOlmo},

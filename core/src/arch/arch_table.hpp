@@ -20,7 +20,7 @@
 // qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model), hunyuan.py (HunYuanModel, dense),
 // bert.py (BertModel, NomicBertModel, ModernBertModel), gptneox.py (GPTNeoXModel), starcoder.py
 // (StarCoderModel), bloom.py (BloomModel), olmo.py (OlmoModel), minicpm.py (MiniCPMModel), internlm.py
-// (InternLM2Model),
+// (InternLM2Model), mamba.py (MambaModel),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -173,6 +173,11 @@ enum class HparamsRule : std::uint8_t {
     /// MiniCPMModel (MiniCPM 1 / 2): TextModel's, then the embedding, residual and logit scales (scale_emb,
     /// scale_depth, dim_model_base); q_proj/k_proj weights permuted as LlamaModel's; SentencePiece vocabulary.
     MiniCPM,
+    /// MambaModel (mamba.py: MambaForCausalLM, MambaLMHeadModel, FalconMambaForCausalLM): its own list — context
+    /// 2^20, width, feed-forward and head counts 0, blocks, ssm.conv_kernel / inner_size / state_size /
+    /// time_step_rank (defaults 4, 2·width, 16, ⌈width/16⌉ for absent or falsy values), the rms eps (1e-5),
+    /// ssm.dt_b_c_rms (model_type falcon_mamba); A = -exp(A_log) (TensorTransform::NegExp), conv1d squeezed.
+    Mamba,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -414,6 +419,9 @@ struct TensorTransform {
         /// LlamaModel's with n_head), every k head (with n_kv_head), every v head (internlm2_qkv_source_rows),
         /// then rows [row_begin, row_end) of those: the part written (q, k or v).
         GroupedQkvPart,
+        /// MambaModel: A = -torch.exp(A_log) in f32, as torch 1.13's AVX2 kernel computes it
+        /// (kernels/common/torch_exp.hpp: SLEEF's FMA expf per element).
+        NegExp,
     };
     Kind kind = Kind::None;
     std::uint64_t n_head = 0;                   ///< PermuteQK, RegroupQkv

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // The converter classes' own filter_tensors / modify_tensors (granite.py,
-// deepseek.py, gpt_oss.py, bert.py, ernie.py, lfm2.py, qwen3vl.py, llama.py
+// deepseek.py, gpt_oss.py, bert.py, ernie.py, lfm2.py, qwen3vl.py, llama.py, mamba.py
 // Llama4Model, falcon.py, hunyuan.py, glm.py), each named by the rows of
 // arch_table.cc through class_tensors.hpp.
 #include "arch/class_tensors.hpp"
@@ -272,6 +272,14 @@ Tensors lfm2_modify(const ClassTensorCtx&, std::string& name, std::string_view, 
                     TensorTransform&, std::optional<std::uint64_t>) {
     if (name.find("conv.conv") != std::string::npos && shape.size() > 1 && shape[1] == 1)
         shape.erase(shape.begin() + 1);  // LFM2Model.modify_tensors: squeeze(1), the bytes unchanged
+    return std::nullopt;
+}
+
+Tensors mamba_modify(const ClassTensorCtx&, std::string& name, std::string_view, std::vector<std::uint64_t>& shape,
+                     TensorTransform& tr, std::optional<std::uint64_t>) {
+    if (name.ends_with(".A_log")) tr = {TensorTransform::Kind::NegExp, 0, 0, 0};  // A = -torch.exp(A_log)
+    if (name.ends_with(".conv1d.weight"))  // MambaModel.modify_tensors: squeeze() (every size-1 dim), the bytes unchanged
+        std::erase(shape, std::uint64_t{1});
     return std::nullopt;
 }
 

@@ -51,6 +51,7 @@ Tensors qk_weights_permuted_modify(const ClassTensorCtx&, std::string&, std::str
 Tensors bloom_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors internlm2_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors xlmroberta_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
+Tensors mamba_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors gpt_oss_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 
 // The classes, as the rows name them.
@@ -78,6 +79,7 @@ inline constexpr ClassTensors kOlmo{nullptr, nullptr, qk_weights_permuted_modify
 inline constexpr ClassTensors kMiniCPM{nullptr, nullptr, qk_weights_permuted_modify};
 inline constexpr ClassTensors kBloom{bloom_filter, qkv_per_head_read, bloom_modify};
 inline constexpr ClassTensors kInternLM2{nullptr, internlm2_read, internlm2_modify};
+inline constexpr ClassTensors kMamba{nullptr, nullptr, mamba_modify};  // the tied output: hf_to_gguf.cc compares the values
 inline constexpr ClassTensors kHunYuanDense{nullptr, tied_read, tied_lm_head_modify};
 
 }  // namespace amn::arch::classes
