@@ -369,6 +369,7 @@ std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool
     // GraniteMoe without a shared expert.
     if (row.gguf == "granitemoe" && !kv.catalog().find("blk.0.ffn_up_shexp.weight")) return "GraniteMoeForCausalLM";
     if (row.gguf == "olmo2" && kv.num("olmo2.attention.sliding_window")) return "Olmo3ForCausalLM";
+    if (row.gguf == "mamba" && kv.num("mamba.ssm.dt_b_c_rms").value_or(0)) return "FalconMambaForCausalLM";
     return row.hf_class;
 }
 
@@ -379,6 +380,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     if (row.gguf == "gptneox") return gptneox_config(row, kv, f);
     if (row.gguf == "starcoder") return starcoder_config(row, kv, f);
     if (row.gguf == "bloom") return bloom_config(row, kv, f);
+    if (row.gguf == "mamba") return mamba_config(row, kv, f);
     if (row.gguf == "nomic-bert") return nomic_bert_config(row, kv, f);
     if (row.gguf == "modern-bert") return modern_bert_config(row, kv, f);
     ConfigWriter c(row, kv);

@@ -78,7 +78,8 @@ std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> 
 /// \throws Error{Unsupported} on a CPU without AVX2 and FMA (torch's exp gives other bytes there).
 std::shared_ptr<const Recipe> make_neg_exp_recipe(std::shared_ptr<const Recipe> inner);
 /// The way back: each value a of `inner` (GGUF's A) → an x with -torch.exp(x) == a bit for bit
-/// (kernels::torch_neg_exp_inverse: log(-a), else the nearest float that gives a), Mamba's A_log.
+/// (kernels::torch_neg_exp_inverse: log(-a), else the nearest float that gives a), Mamba's A_log, as F32
+/// (lossless_dtype F32).
 /// \throws Error{Unsupported} on a CPU without AVX2 and FMA; when decoding, Error{Unsupported} naming the
 ///         value when no float gives it (a positive A: not something -exp writes).
 std::shared_ptr<const Recipe> make_neg_exp_inverse_recipe(std::shared_ptr<const Recipe> inner);

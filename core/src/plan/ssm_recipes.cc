@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 #include <string>
 
@@ -31,6 +32,13 @@ public:
         require_cpu();
     }
     bool payload_is_row_major() const override { return false; }
+    /// A_log is written F32 (unless remember --to asks another dtype): A is F32 in the GGUF, and A_log's bits decide it.
+    std::optional<DType> lossless_dtype() const override { return DType::F32; }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        std::vector<float> f(static_cast<std::size_t>(nrows * inner().row_elems()));
+        dequantize_rows(row0, nrows, f.data());
+        std::memcpy(out, f.data(), f.size() * sizeof(float));
+    }
 
 private:
     void apply(float* values, std::size_t n) const override {
