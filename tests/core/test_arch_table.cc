@@ -247,6 +247,7 @@ private slots:
     void declared_block_count_is_not_allocated();
     void fused_experts();
     void lfm2_short_convolutions();
+    void mamba_state_space();
 };
 
 void TestArchTable::shared_manifest() {
@@ -580,6 +581,43 @@ void TestArchTable::lfm2_short_convolutions() {
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Malformed);
     }
+}
+
+// MambaModel: its own key list with the converter's `or` defaults, the inner-size assert, FalconMamba's
+// dt_b_c_rms; conv1d squeezed, A_log → A by -exp (the values: test_torch_exp, the files: hf_arch_reference.json).
+void TestArchTable::mamba_state_space() {
+    const HfConfig cfg = cfg_of(R"({"architectures":["MambaLMHeadModel"],"n_layer":2,"d_model":40,"conv_kernel":0,
+        "state_size":null,"vocab_size":10})");
+    const ArchRow& row = hf_arch_for_config(cfg);
+    QCOMPARE(row.gguf, std::string_view("mamba"));
+    const auto kvs = hparam_kvs(row, cfg);
+    QVERIFY(kvs.after_file_type.empty());
+    std::map<std::string, std::uint64_t> got;
+    for (const auto& kv : kvs.before_file_type) got[kv.key] = kv.value.bits;
+    QCOMPARE(kvs.before_file_type.front().key, std::string("mamba.context_length"));
+    QCOMPARE(kvs.before_file_type.back().key, std::string("mamba.ssm.dt_b_c_rms"));
+    QVERIFY(kvs.before_file_type.back().value.type == GgufType::Bool);
+    QCOMPARE(got["mamba.context_length"], std::uint64_t{1} << 20);
+    QCOMPARE(got["mamba.ssm.conv_kernel"], std::uint64_t{4});     // 0 or 4
+    QCOMPARE(got["mamba.ssm.inner_size"], std::uint64_t{80});     // 2 · 40
+    QCOMPARE(got["mamba.ssm.state_size"], std::uint64_t{16});     // null or 16
+    QCOMPARE(got["mamba.ssm.time_step_rank"], std::uint64_t{3});  // -(40 // -16)
+    QCOMPARE(got["mamba.ssm.dt_b_c_rms"], std::uint64_t{0});
+    const auto falcon = hparam_kvs(row, cfg_of(R"({"num_hidden_layers":1,"hidden_size":16,"model_type":"falcon_mamba"})"));
+    QCOMPARE(falcon.before_file_type.back().value.bits, std::uint64_t{1});
+    QCOMPARE(error_code_of([&] { hparam_kvs(row, cfg_of(R"({"num_hidden_layers":1,"hidden_size":16,"intermediate_size":48})")); }),
+             std::optional(ErrorCode::Malformed));  // the converter asserts d_inner == 2 · d_model
+
+    TensorMapper m(row, cfg);
+    const std::uint64_t conv[] = {80, 1, 4}, a[] = {80, 16};
+    const auto cv = m.add("backbone.layers.1.mixer.conv1d.weight", conv);
+    QCOMPARE(cv.at(0).name, std::string("blk.1.ssm_conv1d.weight"));
+    QCOMPARE(cv.at(0).shape, (std::vector<std::uint64_t>{80, 4}));
+    const auto al = m.add("backbone.layers.0.mixer.A_log", a);
+    QCOMPARE(al.at(0).name, std::string("blk.0.ssm_a"));
+    QVERIFY(al.at(0).transform.kind == TensorTransform::Kind::NegExp);
+    QCOMPARE(m.add("backbone.layers.0.mixer.D", std::span<const std::uint64_t>(a, 1)).at(0).name, std::string("blk.0.ssm_d"));
+    QCOMPARE(converter_type(row, "blk.0.ssm_a", a, DType::BF16), DType::F32);  // no ".weight": F32
 }
 
 // fuzz_hf_config: TensorMapper sized its per-block expert buffers by the
