@@ -159,7 +159,7 @@ private slots:
 
     // Mamba (issue 32): an F16 A_log is refused by name (torch 1.13's CPU exp has no Half kernel: the converter
     // stops with "exp_vml_cpu not implemented for 'Half'"), and so is a folder without tokenizer files (the converter's
-    // built-in GPT-NeoX vocabulary); nothing written. llama.cpp's llama-simple loads amn's F32 file of each case (the
+    // built-in GPT-NeoX vocabulary); nothing written. llama.cpp's llama-simple loads amn's F32 file of each case (Mamba-2's too; the
     // sha256 above proves it is the converter's) and generates 8 tokens (AMN_LLAMA_BIN: llama.cpp's build/bin).
     void mamba() {
         SKIP_WITHOUT_HF_GGUF(dir);
@@ -188,11 +188,11 @@ private slots:
         if (!QFileInfo::exists(bin + "/llama-simple")) QSKIP("llama-simple missing (AMN_LLAMA_BIN: llama.cpp's build/bin)");
         const QString models = arch_models();
         QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
-        for (const char* c : {"mamba-130m-hf", "falcon-mamba-7b"}) {
+        for (const char* c : {"mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m"}) {
             r = run_amn({"convert", models + "/" + c, "--to", "gguf:F32", "-o", out, "--quiet", "--force"});
             QVERIFY2(r.exit_code == 0, qPrintable(r.err));
             r = run(bin + "/llama-simple", {"-m", out, "-n", "8", "hello"});
-            QVERIFY2(r.exit_code == 0 && r.out.startsWith("hello") && r.err.contains("general.architecture str              = mamba"),
+            QVERIFY2(r.exit_code == 0 && r.out.startsWith("hello") && r.err.contains("general.architecture str              = mamba"),  // mamba, mamba2
                      qPrintable(r.out + r.err.right(2000)));
             QVERIFY2(r.err.contains("decoded 8 tokens"), qPrintable(r.err.right(2000)));
         }

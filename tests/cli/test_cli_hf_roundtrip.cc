@@ -99,7 +99,7 @@ private slots:
         static const QStringList kBf16Sample = kSanitizedSample + QStringList{
             "DeepSeek-V2-Lite", "granite-3.1-3b-a800m-instruct", "gpt-oss-20b-BF16", "Llama-4-Maverick-17B-128E-Instruct",
             "falcon-40b", "LFM2-350M", "bge-small-en-v1.5", "nomic-embed-text-v1.5", "Hunyuan-7B-Instruct", "pythia-70m",
-            "internlm2-chat-1_8b", "mamba-130m-hf", "falcon-mamba-7b"};
+            "internlm2-chat-1_8b", "mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m"};
         const QJsonObject cases = read_json(src("tests/core/hf_arch_reference.json")).value("cases").toObject();
         for (auto c = cases.begin(); c != cases.end(); ++c) {
             if (amn::test::kSanitized && !kSanitizedSample.contains(c.key())) continue;
@@ -192,7 +192,7 @@ private slots:
             QStringList args{src("tests/cli/hf_folder_values.py"), folder, in};
             if (arch.startsWith("gemma")) args << "--norm-plus-one";
             if (arch == "gemma3") args << "--embedding-cut";
-            if (arch == "mamba") args << "--a-log-by-exp";  // A_log comes back as a float giving the same A
+            if (arch.startsWith("mamba")) args << "--a-log-by-exp";  // A_log comes back as a float giving the same A
             r = run(py, args);
             QVERIFY2(r.exit_code == 0 && r.out.startsWith("ok "), qPrintable(r.out + r.err));
         }

@@ -65,3 +65,27 @@ def falcon_mamba(case):
          "lm_head.weight": (151672, d_model)}
     t.update(mamba_layers("backbone", 2, d_model, d_state, 4, 2))
     return cfg, t, "qwen3", "BF16"
+
+
+def mamba2(case):
+    # state-spaces/mamba2-130m's transformers form (Mamba2ForCausalLM) shrunk: width 52 (inner 104), head_dim 4 —
+    # 26 heads, so A_log [26] per layer (the converter: [26, 1], then -exp) —, 2 groups of state 8 (the norm
+    # [104] → [2, 52]), dt_bias (→ ssm_dt.bias), vocab_size 151669 padded to 151680 (16 by default), an lm_head.
+    d_model, d_inner, heads, groups, d_state, k = 52, 104, 26, 2, 8, 4
+    cfg = {"architectures": ["Mamba2ForCausalLM"], "bos_token_id": 0, "chunk_size": 256, "conv_kernel": k,
+           "eos_token_id": 0, "expand": 2, "head_dim": d_inner // heads, "hidden_act": "silu", "hidden_size": d_model,
+           "initializer_range": 0.1, "layer_norm_epsilon": 1e-05, "model_type": "mamba2", "n_groups": groups,
+           "norm_before_gate": False, "num_heads": heads, "num_hidden_layers": 2, "pad_token_id": 0,
+           "rescale_prenorm_residual": False, "residual_in_fp32": True, "rms_norm": True, "state_size": d_state,
+           "tie_word_embeddings": False, "time_step_floor": 0.0001, "time_step_max": 0.1, "time_step_min": 0.001,
+           "time_step_rank": 256, "torch_dtype": "float32", "use_bias": False, "use_cache": True, "use_conv_bias": True,
+           "vocab_size": VOCAB}
+    conv_dim = d_inner + 2 * groups * d_state
+    t = {"backbone.embeddings.weight": (151680, d_model), "backbone.norm_f.weight": (d_model,), "lm_head.weight": (151680, d_model)}
+    for i in range(2):
+        p = f"backbone.layers.{i}."
+        t.update({p + "norm.weight": (d_model,), p + "mixer.in_proj.weight": (2 * d_inner + 2 * groups * d_state + heads, d_model),
+                  p + "mixer.conv1d.weight": (conv_dim, 1, k), p + "mixer.conv1d.bias": (conv_dim,),
+                  p + "mixer.dt_bias": (heads,), p + "mixer.A_log": (heads,), p + "mixer.D": (heads,),
+                  p + "mixer.norm.weight": (d_inner,), p + "mixer.out_proj.weight": (d_model, d_inner)})
+    return cfg, t, "qwen3"

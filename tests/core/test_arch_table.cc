@@ -618,6 +618,33 @@ void TestArchTable::mamba_state_space() {
     QVERIFY(al.at(0).transform.kind == TensorTransform::Kind::NegExp);
     QCOMPARE(m.add("backbone.layers.0.mixer.D", std::span<const std::uint64_t>(a, 1)).at(0).name, std::string("blk.0.ssm_d"));
     QCOMPARE(converter_type(row, "blk.0.ssm_a", a, DType::BF16), DType::F32);  // no ".weight": F32
+
+    // Mamba2Model: time_step_rank = inner // head_dim, group_count; A and D [H] → [H, 1], the norm → [groups, inner /
+    // groups], dt_bias → ssm_dt.bias; Mamba-Codestral's model.backbone prefix.
+    const HfConfig c2 = cfg_of(R"({"architectures":["Mamba2ForCausalLM"],"num_hidden_layers":1,"hidden_size":64,"head_dim":16,
+        "n_groups":4})");
+    const ArchRow& m2 = hf_arch_for_config(c2);
+    QCOMPARE(m2.gguf, std::string_view("mamba2"));
+    std::map<std::string, std::uint64_t> k2;
+    for (const auto& kv : hparam_kvs(m2, c2).before_file_type) k2[kv.key] = kv.value.bits;
+    QCOMPARE(k2["mamba2.ssm.inner_size"], std::uint64_t{128});
+    QCOMPARE(k2["mamba2.ssm.state_size"], std::uint64_t{128});
+    QCOMPARE(k2["mamba2.ssm.time_step_rank"], std::uint64_t{8});
+    QCOMPARE(k2["mamba2.ssm.group_count"], std::uint64_t{4});
+    QVERIFY(!k2.contains("mamba2.ssm.dt_b_c_rms"));
+    QCOMPARE(error_code_of([&] { hparam_kvs(m2, cfg_of(R"({"num_hidden_layers":1,"hidden_size":64,"head_dim":48})")); }),
+             std::optional(ErrorCode::Malformed));  // 128 % 48
+    TensorMapper m2m(m2, c2);
+    const std::uint64_t heads[] = {8}, norm[] = {128};
+    QCOMPARE(filter_tensor_name(m2, "model.backbone.layers.0.mixer.dt_bias"), std::optional<std::string>("backbone.layers.0.mixer.dt_proj.bias"));
+    const auto a2 = m2m.add("backbone.layers.0.mixer.A_log", heads);
+    QCOMPARE(a2.at(0).shape, (std::vector<std::uint64_t>{8, 1}));
+    QVERIFY(a2.at(0).transform.kind == TensorTransform::Kind::NegExp);
+    QCOMPARE(m2m.add("backbone.layers.0.mixer.D", heads).at(0).shape, (std::vector<std::uint64_t>{8, 1}));
+    const auto n2 = m2m.add("backbone.layers.0.mixer.norm.weight", norm);
+    QCOMPARE(n2.at(0).name, std::string("blk.0.ssm_norm.weight"));
+    QCOMPARE(n2.at(0).shape, (std::vector<std::uint64_t>{4, 32}));
+    QCOMPARE(m2m.add("backbone.layers.0.mixer.dt_proj.bias", heads).at(0).name, std::string("blk.0.ssm_dt.bias"));
 }
 
 // fuzz_hf_config: TensorMapper sized its per-block expert buffers by the

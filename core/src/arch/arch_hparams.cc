@@ -483,6 +483,9 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
         case HparamsRule::Mamba:
             mamba_params(cfg, kv);
             break;
+        case HparamsRule::Mamba2:
+            mamba2_params(cfg, kv);
+            break;
         case HparamsRule::HunYuanDense:
             hunyuan_dense_params(cfg, kv, res);
             break;

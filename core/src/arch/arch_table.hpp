@@ -20,7 +20,7 @@
 // qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model), hunyuan.py (HunYuanModel, dense),
 // bert.py (BertModel, NomicBertModel, ModernBertModel), gptneox.py (GPTNeoXModel), starcoder.py
 // (StarCoderModel), bloom.py (BloomModel), olmo.py (OlmoModel), minicpm.py (MiniCPMModel), internlm.py
-// (InternLM2Model), mamba.py (MambaModel),
+// (InternLM2Model), mamba.py (MambaModel, Mamba2Model),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -178,6 +178,10 @@ enum class HparamsRule : std::uint8_t {
     /// time_step_rank (defaults 4, 2·width, 16, ⌈width/16⌉ for absent or falsy values), the rms eps (1e-5),
     /// ssm.dt_b_c_rms (model_type falcon_mamba); A = -exp(A_log) (TensorTransform::NegExp), conv1d squeezed.
     Mamba,
+    /// Mamba2Model (mamba.py: Mamba2ForCausalLM): MambaModel's list with the inner size expand · width (unless
+    /// given), state 128 and time_step_rank inner / head_dim by default, ssm.group_count (n_groups) and no
+    /// dt_b_c_rms; A and D [H] → [H, 1], the norm [inner] → [groups, inner / groups], A = -exp(A_log).
+    Mamba2,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -484,6 +488,7 @@ struct ClassHparams {
     bool tied = false;                          ///< DeepSeek, HunYuan: tie_word_embeddings (lm_head skipped)
     std::uint64_t mla_kv_heads = 0, mla_v = 0, mla_nope = 0;  ///< DeepSeek kv_b_proj split (from config.json)
     std::optional<std::uint64_t> position_offset;  ///< XLM-RoBERTa: 1 + pad_token_id, the position rows dropped
+    std::uint64_t ssm_inner = 0, ssm_groups = 0;   ///< Mamba2Model: d_inner, n_groups (the norm's reshape)
 };
 
 /// What a class's modify_tensors sees besides the tensor: the row, config.json's path, its values.

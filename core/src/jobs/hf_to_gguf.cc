@@ -135,9 +135,9 @@ void check_config_against_weights(const HfModel& m) {
                         file);
         const std::uint64_t rows = embd->rows_in_file ? embd->rows_in_file : embd->shape[0];
         auto v = config_int(cfg, {"vocab_size"});
-        if (v && m.row->vocab == tok::VocabStyle::Mamba) {  // MambaModel.set_vocab pads it up first
+        if (v && (m.row->vocab == tok::VocabStyle::Mamba || m.row->vocab == tok::VocabStyle::Mamba2)) {  // padded first
             const auto p = config_int(cfg, {"pad_vocab_size_multiple"});
-            const std::int64_t k = p && p->second > 0 ? p->second : 8;
+            const std::int64_t k = p && p->second > 0 ? p->second : m.row->vocab == tok::VocabStyle::Mamba ? 8 : 16;
             v->second = (v->second + k - 1) / k * k;
         }
         if (v && v->second != static_cast<std::int64_t>(rows))

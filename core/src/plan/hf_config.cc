@@ -380,7 +380,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     if (row.gguf == "gptneox") return gptneox_config(row, kv, f);
     if (row.gguf == "starcoder") return starcoder_config(row, kv, f);
     if (row.gguf == "bloom") return bloom_config(row, kv, f);
-    if (row.gguf == "mamba") return mamba_config(row, kv, f);
+    if (row.gguf == "mamba" || row.gguf == "mamba2") return mamba_config(row, kv, f);
     if (row.gguf == "nomic-bert") return nomic_bert_config(row, kv, f);
     if (row.gguf == "modern-bert") return modern_bert_config(row, kv, f);
     ConfigWriter c(row, kv);

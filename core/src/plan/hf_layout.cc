@@ -534,10 +534,14 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         // LFM2: the converter squeezed conv.conv [C, 1, K] to [C, K] (shape only).
         if (a == "lfm2" && b && b->part == "shortconv.conv" && b->suffix == "weight" && out.shape.size() == 2)
             out.shape.insert(out.shape.begin() + 1, 1);
-        // Mamba: conv1d [C, K] back to [C, 1, K]; A back to an A_log the converter's -torch.exp turns into it.
-        if (a == "mamba" && b && b->part == "ssm_conv1d" && b->suffix == "weight" && out.shape.size() == 2)
+        // Mamba: conv1d [C, K] back to [C, 1, K]; A back to an A_log the converter's -torch.exp turns into it;
+        // Mamba-2's A and D [H, 1] back to [H], its norm [groups, inner / groups] to [inner] (shapes only).
+        const bool ssm = a == "mamba" || a == "mamba2";
+        if (ssm && b && b->part == "ssm_conv1d" && b->suffix == "weight" && out.shape.size() == 2)
             out.shape.insert(out.shape.begin() + 1, 1);
-        if (out.recipe && a == "mamba" && b && b->part == "ssm_a") out.recipe = detail::make_neg_exp_inverse_recipe(out.recipe);
+        if (out.recipe && ssm && b && b->part == "ssm_a") out.recipe = detail::make_neg_exp_inverse_recipe(out.recipe);
+        if (a == "mamba2" && b && (b->part == "ssm_a" || b->part == "ssm_d" || b->part == "ssm_norm") && out.shape.size() == 2)
+            out.shape = {out.shape[0] * out.shape[1]};
         if (out.recipe && A->norm_plus_one && out.name.ends_with("norm.weight"))
             out.recipe = std::make_shared<NormMinusOne>(out.recipe);
         res.plan.tensors.push_back(std::move(out));

@@ -51,6 +51,8 @@ enum class VocabStyle : std::uint8_t {
     /// MambaModel.set_vocab: vocab_size rounded up to config.json's pad_vocab_size_multiple (8 by default), then
     /// tokenizer.json → gpt2 BPE, else tokenizer.model → SentencePiece (the built-in GPT-NeoX vocabulary refused).
     Mamba,
+    /// Mamba2Model.set_vocab: Mamba's with 16 by default and tokenizer.model before tokenizer.json.
+    Mamba2,
 };
 
 /// What gguf_vocab() needs.
