@@ -590,6 +590,10 @@ void TestArchTable::mamba_state_space() {
         "state_size":null,"vocab_size":10})");
     const ArchRow& row = hf_arch_for_config(cfg);
     QCOMPARE(row.gguf, std::string_view("mamba"));
+    // state-spaces' own checkpoints: no architectures, ssm_cfg's layer (Mamba by default).
+    QCOMPARE(detect_hf_architecture(cfg_of(R"({"d_model":40,"ssm_cfg":{}})")), std::string("MambaForCausalLM"));
+    QCOMPARE(detect_hf_architecture(cfg_of(R"({"d_model":40,"ssm_cfg":{"layer":"Mamba2"}})")), std::string("Mamba2ForCausalLM"));
+    QCOMPARE(error_code_of([&] { detect_hf_architecture(cfg_of(R"({"ssm_cfg":[]})")); }), std::optional(ErrorCode::BadJson));
     const auto kvs = hparam_kvs(row, cfg);
     QVERIFY(kvs.after_file_type.empty());
     std::map<std::string, std::uint64_t> got;

@@ -314,6 +314,12 @@ std::optional<std::string> first_architecture(simdjson::dom::element obj, const 
 
 std::string detect_hf_architecture(const HfConfig& cfg) {
     std::optional<std::string> arch = first_architecture(cfg.root(), cfg.file(), "");
+    if (auto s = cfg.top("ssm_cfg"); !arch && s) {  // non-HF Mamba / Mamba-2: ssm_cfg.get("layer", "Mamba") + "ForCausalLM"
+        if (!s->is_object()) throw Error(ErrorCode::BadJson, "config.json key 'ssm_cfg': expected an object", cfg.file());
+        const auto layer = detail::json_get(*s, "layer");
+        if (layer && !layer->is_string()) throw Error(ErrorCode::BadJson, "config.json key 'ssm_cfg.layer': expected a string", cfg.file());
+        arch = (layer ? std::string(std::string_view(*layer)) : std::string("Mamba")) + "ForCausalLM";
+    }
     if (auto t = cfg.top("text_config"); t && t->is_object())
         if (auto ta = first_architecture(*t, cfg.file(), "text_config."); ta) arch = ta;
     if (!arch)

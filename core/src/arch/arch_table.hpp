@@ -305,10 +305,12 @@ private:
 };
 
 /// get_model_architecture(): `architectures[0]` (further entries are ignored),
-/// replaced by `text_config.architectures[0]` when that exists. The converter
-/// has no `model_type` fallback (only the Mamba `ssm_cfg` one, not supported here).
+/// replaced by `text_config.architectures[0]` when that exists; without architectures, a config with
+/// `ssm_cfg` (state-spaces' own Mamba / Mamba-2 checkpoints) is `ssm_cfg.layer` (else "Mamba") + "ForCausalLM".
+/// The converter has no `model_type` fallback.
 /// \throws Error{Malformed} "config.json: no architectures (Failed to detect model
-///         architecture)" when missing/empty; Error{BadJson} when not a list of strings.
+///         architecture)" when missing/empty (and no ssm_cfg); Error{BadJson} when not a list of strings, or
+///         ssm_cfg not an object / its layer not a string.
 std::string detect_hf_architecture(const HfConfig& cfg);
 /// The row for detect_hf_architecture(cfg).
 /// \throws Error{Unsupported} "unknown architecture X (supported: …)" naming config.json;
