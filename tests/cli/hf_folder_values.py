@@ -9,14 +9,17 @@ weights of the `+1` architectures (--norm-plus-one: the converter stored
 w + 1 — in f32, or in F16 for an F16 original —, the way back subtracts 1:
 within half an ulp of w + 1, 2^-24 · (|w| + 1) · 2 in f32, 2^-11 · (|w| + 1) · 2
 in F16), and Gemma 3's embedding, which the converter cuts to the tokenizer's
-size (--embedding-cut: BACK's rows are ORIG's leading rows), and XLM-RoBERTa's
+size (--embedding-cut: BACK's rows are ORIG's leading rows), XLM-RoBERTa's
 position embeddings, whose first N rows the converter cut (--position-offset N:
-BACK's first N rows are zeros, the rest ORIG's). ORIG may
+BACK's first N rows are zeros, the rest ORIG's), and Mamba's A_log, which the converter turned
+into A = -exp(A_log) (--a-log-by-exp: -torch.exp of BACK's A_log equals -torch.exp of ORIG's bit for bit,
+torch 1.13 being the converter's; the floats themselves may differ where several give one A). ORIG may
 hold tensors BACK lacks (what the converter drops: a tied lm_head, vision
 towers, MTP layers). Prints "ok N tensors" or the first difference; exit 1
 on a difference. numpy only; safetensors read from its documented layout.
 
 usage: hf_folder_values.py BACK_DIR ORIG_DIR [--norm-plus-one] [--embedding-cut] [--position-offset N]
+    [--a-log-by-exp]
 """
 import glob
 import json
@@ -54,6 +57,7 @@ def main():
     plus_one = "--norm-plus-one" in sys.argv[3:]
     cut = "--embedding-cut" in sys.argv[3:]
     offset = int(sys.argv[sys.argv.index("--position-offset") + 1]) if "--position-offset" in sys.argv else 0
+    a_log = "--a-log-by-exp" in sys.argv[3:]
     orig = {n[len("language_model."):] if n.startswith("language_model.") else n: v for n, v in orig.items()}
     if not back:
         print("no tensors in", sys.argv[1])
@@ -75,6 +79,9 @@ def main():
         if v.shape != w.shape:
             print(f"{name}: shape {list(v.shape)} vs the original's {list(w.shape)}")
             return 1
+        if a_log and name.endswith(".A_log"):
+            import torch
+            v, w = (-torch.exp(torch.from_numpy(v.copy()))).numpy(), (-torch.exp(torch.from_numpy(w.copy()))).numpy()
         if plus_one and name.endswith("norm.weight"):
             bad = np.abs(v - w) > (2.0 ** -10 if wdtype == "F16" else 2.0 ** -23) * (np.abs(w) + 1)
         else:

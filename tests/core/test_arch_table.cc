@@ -247,6 +247,7 @@ private slots:
     void declared_block_count_is_not_allocated();
     void fused_experts();
     void lfm2_short_convolutions();
+    void mamba_state_space();
 };
 
 void TestArchTable::shared_manifest() {
@@ -593,6 +594,67 @@ void TestArchTable::lfm2_short_convolutions() {
     } catch (const Error& e) {
         QCOMPARE(e.code(), ErrorCode::Malformed);
     }
+}
+
+// MambaModel: its own key list with the converter's `or` defaults, the inner-size assert, FalconMamba's
+// dt_b_c_rms; conv1d squeezed, A_log → A by -exp (the values: test_torch_exp, the files: hf_arch_reference.json).
+void TestArchTable::mamba_state_space() {
+    const HfConfig cfg = cfg_of(R"({"architectures":["MambaLMHeadModel"],"n_layer":2,"d_model":40,"conv_kernel":0,
+        "state_size":null,"vocab_size":10})");
+    const ArchRow& row = hf_arch_for_config(cfg);
+    QCOMPARE(row.gguf, std::string_view("mamba"));
+    // state-spaces' own checkpoints: no architectures, ssm_cfg's layer (Mamba by default).
+    QCOMPARE(detect_hf_architecture(cfg_of(R"({"d_model":40,"ssm_cfg":{}})")), std::string("MambaForCausalLM"));
+    QCOMPARE(detect_hf_architecture(cfg_of(R"({"d_model":40,"ssm_cfg":{"layer":"Mamba2"}})")), std::string("Mamba2ForCausalLM"));
+    QCOMPARE(error_code_of([&] { detect_hf_architecture(cfg_of(R"({"ssm_cfg":[]})")); }), std::optional(ErrorCode::BadJson));
+    const auto kvs = hparam_kvs(row, cfg);
+    QVERIFY(kvs.after_file_type.empty());
+    std::map<std::string, std::uint64_t> got;
+    for (const auto& kv : kvs.before_file_type) got[kv.key] = kv.value.bits;
+    QVERIFY(kvs.before_file_type.front().key == "mamba.context_length" && kvs.before_file_type.back().key == "mamba.ssm.dt_b_c_rms");
+    QVERIFY(kvs.before_file_type.back().value.type == GgufType::Bool);
+    QCOMPARE(got["mamba.context_length"], std::uint64_t{1} << 20);
+    // conv_kernel 0 or 4, inner 2 · 40, state null or 16, time_step_rank -(40 // -16), no dt_b_c_rms
+    QVERIFY(got["mamba.ssm.conv_kernel"] == 4 && got["mamba.ssm.inner_size"] == 80 && got["mamba.ssm.state_size"] == 16);
+    QVERIFY(got["mamba.ssm.time_step_rank"] == 3 && got["mamba.ssm.dt_b_c_rms"] == 0);
+    const auto falcon = hparam_kvs(row, cfg_of(R"({"num_hidden_layers":1,"hidden_size":16,"model_type":"falcon_mamba"})"));
+    QCOMPARE(falcon.before_file_type.back().value.bits, std::uint64_t{1});
+    QCOMPARE(error_code_of([&] { hparam_kvs(row, cfg_of(R"({"num_hidden_layers":1,"hidden_size":16,"intermediate_size":48})")); }),
+             std::optional(ErrorCode::Malformed));  // the converter asserts d_inner == 2 · d_model
+
+    TensorMapper m(row, cfg);
+    const std::uint64_t conv[] = {80, 1, 4}, a[] = {80, 16};
+    const auto cv = m.add("backbone.layers.1.mixer.conv1d.weight", conv);
+    QVERIFY(cv.at(0).name == "blk.1.ssm_conv1d.weight" && cv.at(0).shape == (std::vector<std::uint64_t>{80, 4}));
+    const auto al = m.add("backbone.layers.0.mixer.A_log", a);
+    QVERIFY(al.at(0).name == "blk.0.ssm_a" && al.at(0).transform.kind == TensorTransform::Kind::NegExp);
+    QCOMPARE(m.add("backbone.layers.0.mixer.D", std::span<const std::uint64_t>(a, 1)).at(0).name, std::string("blk.0.ssm_d"));
+    QCOMPARE(converter_type(row, "blk.0.ssm_a", a, DType::BF16), DType::F32);  // no ".weight": F32
+
+    // Mamba2Model: time_step_rank = inner // head_dim, group_count; A and D [H] → [H, 1], the norm → [groups, inner /
+    // groups], dt_bias → ssm_dt.bias; Mamba-Codestral's model.backbone prefix.
+    const HfConfig c2 = cfg_of(R"({"architectures":["Mamba2ForCausalLM"],"num_hidden_layers":1,"hidden_size":64,"head_dim":16,
+        "n_groups":4})");
+    const ArchRow& m2 = hf_arch_for_config(c2);
+    QCOMPARE(m2.gguf, std::string_view("mamba2"));
+    std::map<std::string, std::uint64_t> k2;
+    for (const auto& kv : hparam_kvs(m2, c2).before_file_type) k2[kv.key] = kv.value.bits;
+    QVERIFY(k2["mamba2.ssm.inner_size"] == 128 && k2["mamba2.ssm.state_size"] == 128);
+    QVERIFY(k2["mamba2.ssm.time_step_rank"] == 8 && k2["mamba2.ssm.group_count"] == 4);
+    QVERIFY(!k2.contains("mamba2.ssm.dt_b_c_rms"));
+    QCOMPARE(error_code_of([&] { hparam_kvs(m2, cfg_of(R"({"num_hidden_layers":1,"hidden_size":64,"head_dim":48})")); }),
+             std::optional(ErrorCode::Malformed));  // 128 % 48
+    TensorMapper m2m(m2, c2);
+    const std::uint64_t heads[] = {8}, norm[] = {128};
+    QCOMPARE(filter_tensor_name(m2, "model.backbone.layers.0.mixer.dt_bias"), std::optional<std::string>("backbone.layers.0.mixer.dt_proj.bias"));
+    const auto a2 = m2m.add("backbone.layers.0.mixer.A_log", heads);
+    QCOMPARE(a2.at(0).shape, (std::vector<std::uint64_t>{8, 1}));
+    QVERIFY(a2.at(0).transform.kind == TensorTransform::Kind::NegExp);
+    QCOMPARE(m2m.add("backbone.layers.0.mixer.D", heads).at(0).shape, (std::vector<std::uint64_t>{8, 1}));
+    const auto n2 = m2m.add("backbone.layers.0.mixer.norm.weight", norm);
+    QCOMPARE(n2.at(0).name, std::string("blk.0.ssm_norm.weight"));
+    QCOMPARE(n2.at(0).shape, (std::vector<std::uint64_t>{4, 32}));
+    QCOMPARE(m2m.add("backbone.layers.0.mixer.dt_proj.bias", heads).at(0).name, std::string("blk.0.ssm_dt.bias"));
 }
 
 // fuzz_hf_config: TensorMapper sized its per-block expert buffers by the

@@ -480,6 +480,12 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
         case HparamsRule::Lfm2:
             lfm2_params(cfg, kv, res);
             break;
+        case HparamsRule::Mamba:
+            mamba_params(cfg, kv);
+            break;
+        case HparamsRule::Mamba2:
+            mamba2_params(cfg, kv);
+            break;
         case HparamsRule::HunYuanDense:
             hunyuan_dense_params(cfg, kv, res);
             break;

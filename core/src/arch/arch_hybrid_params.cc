@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // set_gguf_parameters of the converter's convolution hybrids (lfm2.py LFM2Model):
-// their keys after TextModel's list (arch_text_params.hpp).
+// their keys after TextModel's list (arch_text_params.hpp); and of the state-space
+// models (mamba.py MambaModel), a list of their own.
 #include "anamnesis/error.hpp"
 #include "arch/arch_text_params.hpp"
 #include "arch/arch_values.hpp"
@@ -78,6 +79,89 @@ void lfm2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res) {
         ff = mo * blocks;
     }
     kv.put("feed_forward_length", u32(PyNum{true, ff, double(ff)}, "block_ff_dim", f));
+}
+
+namespace {
+
+/// find_hparam(keys, optional=True) or default: an absent, null or zero value takes the default.
+PyNum or_default(const HfConfig& cfg, std::initializer_list<std::string_view> keys, std::int64_t def) {
+    if (auto v = optional_hp(cfg, keys)) {
+        const PyNum n = num(*v, *keys.begin(), cfg.file());
+        if (n.is_int ? n.i != 0 : n.d != 0) return n;
+    }
+    return {true, def, double(def)};
+}
+
+std::int64_t bounded(const PyNum& n, std::string_view key, const std::string& f) {
+    if (!n.is_int || n.i < 0 || n.i > (std::int64_t{1} << 40))
+        throw Error(ErrorCode::BadJson, "config.json key '" + std::string(key) + "': expected an integer in [0, 2^40]", f);
+    return n.i;
+}
+
+}  // namespace
+
+Mamba2Dims mamba2_dims(const HfConfig& cfg) {
+    const std::string& f = cfg.file();
+    Mamba2Dims d;
+    d.model = bounded(num(required(cfg, {"hidden_size", "d_model", "dim"}), "hidden_size", f), "hidden_size", f);
+    d.expand = bounded(or_default(cfg, {"mamba_expand", "expand"}, 2), "expand", f);
+    d.inner = bounded(or_default(cfg, {"mamba_d_ssm", "intermediate_size", "d_inner"}, d.expand * d.model), "intermediate_size", f);
+    d.groups = bounded(or_default(cfg, {"n_groups"}, 1), "n_groups", f);
+    return d;
+}
+
+void mamba2_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    const Mamba2Dims d = mamba2_dims(cfg);
+    const PyNum d_conv = or_default(cfg, {"conv_kernel", "d_conv"}, 4);
+    const PyNum d_state = or_default(cfg, {"state_size", "d_state"}, 128);
+    const std::int64_t head_dim = bounded(or_default(cfg, {"mamba_d_head", "head_dim"}, 64), "head_dim", f);
+    double eps = 1e-5;
+    if (auto v = optional_hp(cfg, {"layer_norm_epsilon", "rms_norm_eps"}))
+        if (const PyNum n = num(*v, "layer_norm_epsilon", f); n.d != 0) eps = n.d;
+    if (d.inner != d.expand * d.model || d.inner % head_dim != 0)
+        throw Error(ErrorCode::Malformed, "the inner size is not expand × hidden_size or not a multiple of head_dim (the converter asserts both)", f);
+    auto u = [&](std::int64_t v, const char* key) { return u32(PyNum{true, v, double(v)}, key, f); };
+    kv.put("context_length", MetaValue::u32(1u << 20));
+    kv.put("embedding_length", u(d.model, "hidden_size"));
+    kv.put("feed_forward_length", MetaValue::u32(0));
+    kv.put("attention.head_count", MetaValue::u32(0));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("ssm.conv_kernel", u32(d_conv, "conv_kernel", f));
+    kv.put("ssm.inner_size", u(d.inner, "intermediate_size"));
+    kv.put("ssm.state_size", u32(d_state, "state_size", f));
+    kv.put("ssm.time_step_rank", u(d.inner / head_dim, "head_dim"));
+    kv.put("ssm.group_count", u(d.groups, "n_groups"));
+    kv.put("attention.layer_norm_rms_epsilon", f32(eps, "layer_norm_epsilon", f));
+}
+
+void mamba_params(const HfConfig& cfg, KvOut& kv) {
+    const std::string& f = cfg.file();
+    const std::int64_t d_model = integer(required(cfg, {"hidden_size", "d_model"}), "hidden_size", f);
+    if (d_model < 0 || d_model > (std::int64_t{1} << 40)) throw Error(ErrorCode::BadJson, "config.json key 'hidden_size': out of range", f);
+    const PyNum d_conv = or_default(cfg, {"conv_kernel", "d_conv"}, 4);
+    const PyNum d_inner = or_default(cfg, {"intermediate_size", "d_inner"}, 2 * d_model);
+    const PyNum d_state = or_default(cfg, {"state_size", "d_state"}, 16);
+    const PyNum dt_rank = or_default(cfg, {"time_step_rank", "dt_rank"}, floordiv(d_model + 15, 16, "hidden_size", f));
+    double eps = 1e-5;
+    if (auto v = optional_hp(cfg, {"layer_norm_epsilon", "rms_norm_eps"}))
+        if (const PyNum n = num(*v, "layer_norm_epsilon", f); n.d != 0) eps = n.d;
+    bool dt_b_c_rms = false;  // FalconMamba applies RMS norms on B / dt / C
+    if (auto mt = optional_hp(cfg, {"model_type"}); mt && mt->is_string()) dt_b_c_rms = std::string_view(*mt) == "falcon_mamba";
+    if (d_inner.d != 2.0 * double(d_model))  // "Fail early for models which don't have a block expansion factor of 2"
+        throw Error(ErrorCode::Malformed, "intermediate_size is not 2 × hidden_size (the converter asserts a block expansion factor of 2)", f);
+
+    kv.put("context_length", MetaValue::u32(1u << 20));  // "arbitrary value; for those who use the default"
+    kv.put("embedding_length", u32(PyNum{true, d_model, double(d_model)}, "hidden_size", f));
+    kv.put("feed_forward_length", MetaValue::u32(0));
+    kv.put("attention.head_count", MetaValue::u32(0));
+    kv.put("block_count", u32(required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"}), "num_hidden_layers", f));
+    kv.put("ssm.conv_kernel", u32(d_conv, "conv_kernel", f));
+    kv.put("ssm.inner_size", u32(d_inner, "intermediate_size", f));
+    kv.put("ssm.state_size", u32(d_state, "state_size", f));
+    kv.put("ssm.time_step_rank", u32(dt_rank, "time_step_rank", f));
+    kv.put("attention.layer_norm_rms_epsilon", f32(eps, "layer_norm_epsilon", f));
+    kv.put("ssm.dt_b_c_rms", MetaValue::boolean(dt_b_c_rms));
 }
 
 }  // namespace amn::arch::detail

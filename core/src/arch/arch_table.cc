@@ -90,6 +90,9 @@ constexpr std::string_view kInternLM2Classes[] = {"InternLM2ForCausalLM"};  // i
 constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableLMEpochForCausalLM",
                                                  "LlavaStableLMEpochForCausalLM"};  // stablelm.py StableLMModel
 
+// mamba.py MambaModel (FalconMamba: model_type falcon_mamba, ssm.dt_b_c_rms).
+constexpr std::string_view kMambaClasses[] = {"MambaForCausalLM", "MambaLMHeadModel", "FalconMambaForCausalLM"};
+constexpr std::string_view kMamba2Classes[] = {"Mamba2ForCausalLM"};  // mamba.py Mamba2Model
 using tok::VocabStyle;
 using HR = HparamsRule;
 using ER = ExpertRule;
@@ -196,6 +199,10 @@ constexpr ArchRow kRows[] = {
         "GPTNeoXForCausalLM", "gpt_neox", "gelu", false, false, kGptNeoXHfNames, &classes::kGptNeoX},
     {kStarCoderClasses, "starcoder", VocabStyle::Gpt2, HR::StarCoder, kKinds_starcoder, false, false, ER::None,   GR::None,
         "GPTBigCodeForCausalLM", "gpt_bigcode", "gelu_pytorch_tanh", false, false, kGpt2HfNames},
+    {kMambaClasses,    "mamba",    VocabStyle::Mamba, HR::Mamba,    kKinds_mamba,    false, false, ER::None,     GR::None,
+        "MambaForCausalLM", "mamba", "silu", false, false, kMambaHfNames, &classes::kMamba},
+    {kMamba2Classes,   "mamba2",   VocabStyle::Mamba2, HR::Mamba2,  kKinds_mamba2,   false, false, ER::None,     GR::None,
+        "Mamba2ForCausalLM", "mamba2", "silu", false, false, kMamba2HfNames, &classes::kMamba2},
     // OLMo 1's LayerNorms have no weights: the common names without their norms.
     {kOlmoClasses,     "olmo",     VocabStyle::Gpt2,  HR::Olmo,     kKinds_olmo,     true,  false, ER::None,     GR::None,
         "OlmoForCausalLM", "olmo", "silu", false, false, kCommonHfNames, &classes::kOlmo},
@@ -308,6 +315,12 @@ std::optional<std::string> first_architecture(simdjson::dom::element obj, const 
 
 std::string detect_hf_architecture(const HfConfig& cfg) {
     std::optional<std::string> arch = first_architecture(cfg.root(), cfg.file(), "");
+    if (auto s = cfg.top("ssm_cfg"); !arch && s) {  // non-HF Mamba / Mamba-2: ssm_cfg.get("layer", "Mamba") + "ForCausalLM"
+        if (!s->is_object()) throw Error(ErrorCode::BadJson, "config.json key 'ssm_cfg': expected an object", cfg.file());
+        const auto layer = detail::json_get(*s, "layer");
+        if (layer && !layer->is_string()) throw Error(ErrorCode::BadJson, "config.json key 'ssm_cfg.layer': expected a string", cfg.file());
+        arch = (layer ? std::string(std::string_view(*layer)) : std::string("Mamba")) + "ForCausalLM";
+    }
     if (auto t = cfg.top("text_config"); t && t->is_object())
         if (auto ta = first_architecture(*t, cfg.file(), "text_config."); ta) arch = ta;
     if (!arch)

@@ -20,7 +20,7 @@
 // qwen3vl.py (Qwen3VLMoeTextModel), lfm2.py (LFM2Model), hunyuan.py (HunYuanModel, dense),
 // bert.py (BertModel, NomicBertModel, ModernBertModel), gptneox.py (GPTNeoXModel), starcoder.py
 // (StarCoderModel), bloom.py (BloomModel), olmo.py (OlmoModel), minicpm.py (MiniCPMModel), internlm.py
-// (InternLM2Model),
+// (InternLM2Model), mamba.py (MambaModel, Mamba2Model),
 // gguf-py constants.py (MODEL_TENSORS, TENSOR_NAMES, Keys) and
 // tensor_mapping.py (TensorNameMap) — the last two as generated data in
 // arch_tensor_kinds.inc / arch_tensor_names.inc / arch_kind_lists.inc
@@ -173,6 +173,15 @@ enum class HparamsRule : std::uint8_t {
     /// MiniCPMModel (MiniCPM 1 / 2): TextModel's, then the embedding, residual and logit scales (scale_emb,
     /// scale_depth, dim_model_base); q_proj/k_proj weights permuted as LlamaModel's; SentencePiece vocabulary.
     MiniCPM,
+    /// MambaModel (mamba.py: MambaForCausalLM, MambaLMHeadModel, FalconMambaForCausalLM): its own list — context
+    /// 2^20, width, feed-forward and head counts 0, blocks, ssm.conv_kernel / inner_size / state_size /
+    /// time_step_rank (defaults 4, 2·width, 16, ⌈width/16⌉ for absent or falsy values), the rms eps (1e-5),
+    /// ssm.dt_b_c_rms (model_type falcon_mamba); A = -exp(A_log) (TensorTransform::NegExp), conv1d squeezed.
+    Mamba,
+    /// Mamba2Model (mamba.py: Mamba2ForCausalLM): MambaModel's list with the inner size expand · width (unless
+    /// given), state 128 and time_step_rank inner / head_dim by default, ssm.group_count (n_groups) and no
+    /// dt_b_c_rms; A and D [H] → [H, 1], the norm [inner] → [groups, inner / groups], A = -exp(A_log).
+    Mamba2,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -296,10 +305,12 @@ private:
 };
 
 /// get_model_architecture(): `architectures[0]` (further entries are ignored),
-/// replaced by `text_config.architectures[0]` when that exists. The converter
-/// has no `model_type` fallback (only the Mamba `ssm_cfg` one, not supported here).
+/// replaced by `text_config.architectures[0]` when that exists; without architectures, a config with
+/// `ssm_cfg` (state-spaces' own Mamba / Mamba-2 checkpoints) is `ssm_cfg.layer` (else "Mamba") + "ForCausalLM".
+/// The converter has no `model_type` fallback.
 /// \throws Error{Malformed} "config.json: no architectures (Failed to detect model
-///         architecture)" when missing/empty; Error{BadJson} when not a list of strings.
+///         architecture)" when missing/empty (and no ssm_cfg); Error{BadJson} when not a list of strings, or
+///         ssm_cfg not an object / its layer not a string.
 std::string detect_hf_architecture(const HfConfig& cfg);
 /// The row for detect_hf_architecture(cfg).
 /// \throws Error{Unsupported} "unknown architecture X (supported: …)" naming config.json;
@@ -416,6 +427,9 @@ struct TensorTransform {
         /// LlamaModel's with n_head), every k head (with n_kv_head), every v head (internlm2_qkv_source_rows),
         /// then rows [row_begin, row_end) of those: the part written (q, k or v).
         GroupedQkvPart,
+        /// MambaModel: A = -torch.exp(A_log) in f32, as torch 1.13's AVX2 kernel computes it
+        /// (kernels/common/torch_exp.hpp: SLEEF's FMA expf per element).
+        NegExp,
     };
     Kind kind = Kind::None;
     std::uint64_t n_head = 0;                   ///< PermuteQK, RegroupQkv
@@ -479,6 +493,7 @@ struct ClassHparams {
     std::uint64_t mla_kv_heads = 0, mla_v = 0, mla_nope = 0;  ///< DeepSeek kv_b_proj split (from config.json)
     std::optional<std::uint64_t> position_offset;  ///< XLM-RoBERTa: 1 + pad_token_id, the position rows dropped
     bool cls_out_labels = false;                ///< BERT: id2label kept (bert_output_labels), classifier → cls.output
+    std::uint64_t ssm_inner = 0, ssm_groups = 0;   ///< Mamba2Model: d_inner, n_groups (the norm's reshape)
 };
 
 /// What a class's modify_tensors sees besides the tensor: the row, config.json's path, its values.

@@ -97,6 +97,31 @@ void minicpm_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
 /// norm_eps and the block_* keys required).
 void lfm2_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res);
 
+/// MambaModel.set_gguf_parameters (arch_hybrid_params.cc; mamba.py): context_length 2^20, embedding_length
+/// (hidden_size / d_model), feed_forward_length 0, attention.head_count 0, block_count, ssm.conv_kernel
+/// (conv_kernel / d_conv, else 4), ssm.inner_size (intermediate_size / d_inner, else 2 · width), ssm.state_size
+/// (state_size / d_state, else 16), ssm.time_step_rank (time_step_rank / dt_rank, else ⌈width / 16⌉),
+/// attention.layer_norm_rms_epsilon (layer_norm_epsilon / rms_norm_eps, else 1e-5), ssm.dt_b_c_rms (model_type
+/// "falcon_mamba"); the defaults replace absent, null and zero values (Python's `or`). Nothing after file_type.
+/// \throws as hparam_kvs(); Error{Malformed} when the inner size is not 2 × the width (the converter's assert).
+void mamba_params(const HfConfig& cfg, KvOut& kv);
+
+/// Mamba2Model.__init__'s dimensions: the width (hidden_size / d_model / dim), expand (mamba_expand / expand, else
+/// 2), the inner size (mamba_d_ssm / intermediate_size / d_inner, else expand · width), n_groups (else 1); absent,
+/// null and zero values take the defaults. \throws as hparam_kvs() (the width required); Error{BadJson} when a
+/// value is negative or past 2^40.
+struct Mamba2Dims {
+    std::int64_t model = 0, expand = 2, inner = 0, groups = 1;
+};
+Mamba2Dims mamba2_dims(const HfConfig& cfg);
+
+/// Mamba2Model.set_gguf_parameters (arch_hybrid_params.cc): context_length 2^20, embedding_length, feed_forward_length
+/// 0, attention.head_count 0, block_count, ssm.conv_kernel (else 4), ssm.inner_size, ssm.state_size (else 128),
+/// ssm.time_step_rank = inner // head_dim (mamba_d_head / head_dim, else 64), ssm.group_count, the rms eps (else
+/// 1e-5). \throws as hparam_kvs(); Error{Malformed} where the converter asserts (inner ≠ expand · width, inner
+/// not a multiple of head_dim).
+void mamba2_params(const HfConfig& cfg, KvOut& kv);
+
 /// HunYuanModel.set_gguf_parameters (arch_hunyuan_params.cc): TextModel's list without num_experts (an
 /// expert_count from it removed), then for rope_scaling type "dynamic" / "xdrope" rope.freq_base = rope_theta ·
 /// alpha^(head_dim / (head_dim − 2)) (alpha 50 and rope_theta 10000 by default; computed in double, written F32,

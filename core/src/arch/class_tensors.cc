@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // The converter classes' own filter_tensors / modify_tensors (granite.py,
-// deepseek.py, gpt_oss.py, bert.py, ernie.py, lfm2.py, qwen3vl.py, llama.py
+// deepseek.py, gpt_oss.py, bert.py, ernie.py, lfm2.py, qwen3vl.py, llama.py, mamba.py
 // Llama4Model, falcon.py, hunyuan.py, glm.py), each named by the rows of
 // arch_table.cc through class_tensors.hpp.
 #include "arch/class_tensors.hpp"
@@ -166,6 +166,12 @@ bool lfm2_filter(std::string& name) {  // ConformerAudioModel.is_audio_tensor, t
     return true;
 }
 
+bool mamba2_filter(std::string& name) {
+    if (name.starts_with("model.backbone") || name.starts_with("model.lm_head")) name.erase(0, 6);  // Mamba-Codestral
+    if (name.ends_with(".dt_bias")) name.replace(name.size() - 8, 8, ".dt_proj.bias");
+    return true;
+}
+
 bool bloom_filter(std::string& name) {  // BloomModel.modify_tensors' re.sub(r'transformer\.', '', name), the same bytes
     replace_all(name, "transformer.", "");
     return true;
@@ -226,6 +232,12 @@ void internlm2_read(ClassHparams& hp, const HfConfig& cfg) {  // InternLM2Model.
     hp.head_dim = hp.n_head ? hp.embd / hp.n_head : 0;
 }
 
+void mamba2_read(ClassHparams& hp, const HfConfig& cfg) {
+    const auto d = detail::mamba2_dims(cfg);
+    hp.ssm_inner = static_cast<std::uint64_t>(d.inner);
+    hp.ssm_groups = static_cast<std::uint64_t>(d.groups);
+}
+
 void xlmroberta_read(ClassHparams& hp, const HfConfig& cfg) {
     if (const auto o = detail::xlmroberta_position_offset(cfg)) hp.position_offset = static_cast<std::uint64_t>(*o);
 }
@@ -274,6 +286,29 @@ Tensors lfm2_modify(const ClassTensorCtx&, std::string& name, std::string_view, 
                     TensorTransform&, std::optional<std::uint64_t>) {
     if (name.find("conv.conv") != std::string::npos && shape.size() > 1 && shape[1] == 1)
         shape.erase(shape.begin() + 1);  // LFM2Model.modify_tensors: squeeze(1), the bytes unchanged
+    return std::nullopt;
+}
+
+Tensors mamba_modify(const ClassTensorCtx&, std::string& name, std::string_view, std::vector<std::uint64_t>& shape,
+                     TensorTransform& tr, std::optional<std::uint64_t>) {
+    if (name.ends_with(".A_log")) tr = {TensorTransform::Kind::NegExp, 0, 0, 0};  // A = -torch.exp(A_log)
+    if (name.ends_with(".conv1d.weight"))  // MambaModel.modify_tensors: squeeze() (every size-1 dim), the bytes unchanged
+        std::erase(shape, std::uint64_t{1});
+    return std::nullopt;
+}
+
+// Mamba2Model.modify_tensors: conv1d squeezed; A and D unsqueezed to [H, 1]; the norm viewed as
+// [n_groups, d_inner / n_groups]; then A = -exp(A_log) (shapes only, but the last).
+Tensors mamba2_modify(const ClassTensorCtx& c, std::string& name, std::string_view, std::vector<std::uint64_t>& shape,
+                      TensorTransform& tr, std::optional<std::uint64_t>) {
+    if (name.ends_with(".conv1d.weight")) std::erase(shape, std::uint64_t{1});
+    else if (name.ends_with(".A_log") || name.ends_with(".D")) shape.push_back(1);
+    else if (name.ends_with(".mixer.norm.weight")) {
+        if (c.hp.ssm_groups == 0 || c.hp.ssm_inner % c.hp.ssm_groups != 0)
+            throw Error(ErrorCode::Malformed, "the inner size does not split into n_groups", c.file, name);
+        shape = {c.hp.ssm_groups, c.hp.ssm_inner / c.hp.ssm_groups};
+    }
+    if (name.ends_with(".A_log")) tr = {TensorTransform::Kind::NegExp, 0, 0, 0};
     return std::nullopt;
 }
 

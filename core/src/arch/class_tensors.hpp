@@ -24,6 +24,7 @@ bool lfm2_filter(std::string& name);        // LFM2Model: the audio tensors, lfm
 bool bloom_filter(std::string& name);       // BloomModel: transformer. removed (its modify_tensors does it)
 bool qwen2vl_filter(std::string& name);     // Qwen2VLModel: a leading thinker.
 bool qwen3vl_filter(std::string& name);     // Qwen3VL*TextModel: every thinker.
+bool mamba2_filter(std::string& name);      // Mamba2Model: model.backbone / model.lm_head, dt_bias → dt_proj.bias
 
 // config values modify_tensors reads (TensorMapper's constructor).
 void glm4moe_read(ClassHparams& hp, const HfConfig& cfg);
@@ -33,6 +34,7 @@ void ernie_read(ClassHparams& hp, const HfConfig& cfg);
 void deepseek2_read(ClassHparams& hp, const HfConfig& cfg);
 void internlm2_read(ClassHparams& hp, const HfConfig& cfg);
 void tied_read(ClassHparams& hp, const HfConfig& cfg);
+void mamba2_read(ClassHparams& hp, const HfConfig& cfg);  // d_inner, n_groups
 void xlmroberta_read(ClassHparams& hp, const HfConfig& cfg);  // 1 + pad_token_id
 void bert_read(ClassHparams& hp, const HfConfig& cfg);        // labels kept (BertForSequenceClassification)
 void qkv_per_head_read(ClassHparams& hp, const HfConfig& cfg);  // n_head / hidden_size (GPTNeoXModel, BloomModel)  // tie_word_embeddings (HunYuanModel)
@@ -53,6 +55,8 @@ Tensors bloom_modify(const ClassTensorCtx&, std::string&, std::string_view, std:
 Tensors internlm2_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors bert_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors xlmroberta_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
+Tensors mamba_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
+Tensors mamba2_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors gpt_oss_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 
 // The classes, as the rows name them.
@@ -80,6 +84,8 @@ inline constexpr ClassTensors kOlmo{nullptr, nullptr, qk_weights_permuted_modify
 inline constexpr ClassTensors kMiniCPM{nullptr, nullptr, qk_weights_permuted_modify};
 inline constexpr ClassTensors kBloom{bloom_filter, qkv_per_head_read, bloom_modify};
 inline constexpr ClassTensors kInternLM2{nullptr, internlm2_read, internlm2_modify};
+inline constexpr ClassTensors kMamba{nullptr, nullptr, mamba_modify};  // the tied output: hf_to_gguf.cc compares the values
+inline constexpr ClassTensors kMamba2{mamba2_filter, mamba2_read, mamba2_modify};
 inline constexpr ClassTensors kHunYuanDense{nullptr, tied_read, tied_lm_head_modify};
 
 }  // namespace amn::arch::classes

@@ -134,7 +134,13 @@ void check_config_against_weights(const HfModel& m) {
                             " (" + std::to_string(embd->shape[1]) + " wide)",
                         file);
         const std::uint64_t rows = embd->rows_in_file ? embd->rows_in_file : embd->shape[0];
-        if (const auto v = config_int(cfg, {"vocab_size"}); v && v->second != static_cast<std::int64_t>(rows))
+        auto v = config_int(cfg, {"vocab_size"});
+        if (v && (m.row->vocab == tok::VocabStyle::Mamba || m.row->vocab == tok::VocabStyle::Mamba2)) {  // padded first
+            const auto p = config_int(cfg, {"pad_vocab_size_multiple"});
+            const std::int64_t k = p && p->second > 0 ? p->second : m.row->vocab == tok::VocabStyle::Mamba ? 8 : 16;
+            v->second = (v->second + k - 1) / k * k;
+        }
+        if (v && v->second != static_cast<std::int64_t>(rows))
             throw Error(ErrorCode::Malformed,
                         "vocab_size is " + std::to_string(v->second) + " but " + embd->hf + " has " + std::to_string(rows) + " rows",
                         file);
@@ -273,6 +279,18 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
                         r = make_add_one_recipe(r, f16 ? DType::F16 : DType::F32);
                         break;
                     }
+                    case arch::TensorTransform::Kind::NegExp: {  // MambaModel: A = -torch.exp(A_log)
+                        if (!s.quantized && cat.tensors.at(s.sources.at(0)).dtype == DType::F16)
+                            throw Error(ErrorCode::Unsupported,
+                                        "an F16 A_log: torch 1.13 (the converter's torch here) has no CPU exp for Half and fails",
+                                        cat.path, s.name);
+                        try {
+                            r = make_neg_exp_recipe(r);
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
                     case arch::TensorTransform::Kind::HeadRows:
                     case arch::TensorTransform::Kind::HeadRowsTransposed: {
                         const auto& tr = mt.transform;
@@ -336,6 +354,10 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
             t.stored = mt.stacked ? nullptr : stored;
             t.rows_in_file = rows_in_file;
             t.quantized = quantized;
+            if (m.row->hparams == arch::HparamsRule::Mamba && t.name == "output.weight")  // MambaModel: a tied lm_head
+                if (const auto e = std::find_if(m.tensors.begin(), m.tensors.end(), [](const auto& x) { return x.name == "token_embd.weight"; });
+                    e != m.tensors.end() && e->shape == t.shape && recipes_equal(*e->recipe, *t.recipe))
+                    continue;
             m.tensors.push_back(std::move(t));
         }
     }

@@ -374,6 +374,7 @@ std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool
         return "XLMRobertaForSequenceClassification";
     if (row.vocab == tok::VocabStyle::Bert && row.gguf == "bert" && kv.catalog().find("cls.output.weight"))
         return "BertForSequenceClassification";
+    if (row.gguf == "mamba" && kv.num("mamba.ssm.dt_b_c_rms").value_or(0)) return "FalconMambaForCausalLM";
     return row.hf_class;
 }
 
@@ -384,6 +385,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     if (row.gguf == "gptneox") return gptneox_config(row, kv, f);
     if (row.gguf == "starcoder") return starcoder_config(row, kv, f);
     if (row.gguf == "bloom") return bloom_config(row, kv, f);
+    if (row.gguf == "mamba" || row.gguf == "mamba2") return mamba_config(row, kv, f);
     if (row.gguf == "nomic-bert") return nomic_bert_config(row, kv, f);
     if (row.gguf == "modern-bert") return modern_bert_config(row, kv, f);
     ConfigWriter c(row, kv);

@@ -117,6 +117,15 @@ std::string starcoder_config(const arch::ArchRow& row, const GgufKeys& kv, const
 /// Error{Unsupported} for a feed-forward length other than 4 × hidden or fewer KV heads than heads.
 std::string bloom_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
 
+/// config.json of a `mamba` GGUF (hf_config_classic.cc): MambaConfig's names (hidden_size, intermediate_size, expand 2,
+/// num_hidden_layers, state_size, conv_kernel, time_step_rank, layer_norm_epsilon, use_bias / use_conv_bias from the
+/// tensors), FalconMambaForCausalLM (model_type falcon_mamba) when ssm.dt_b_c_rms is true; of a `mamba2` GGUF,
+/// Mamba2Config's (expand = inner / width, num_heads = time_step_rank, head_dim = inner / heads, n_groups); vocab_size from
+/// token_embd.weight's rows with pad_vocab_size_multiple 1 (the converter padded them already). The context 2^20 and
+/// the zero feed-forward length and head count are the converter's constants.
+/// \throws as hf_config_json(); Error{Unsupported} when ssm.inner_size is not 2 × embedding_length (mamba), not a
+///         multiple of it or of the head count (mamba2).
+std::string mamba_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& facts);
 /// The sentence-transformers files that carry `{arch}.pooling_type` back (hf_config_bert.cc):
 /// modules.json (Transformer, then Pooling at "1_Pooling") and 1_Pooling/config.json with the one
 /// pooling_mode_* flag of the type (1 mean_tokens, 2 cls_token, 3 lasttoken), as _try_set_pooling_type

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// The way back for the older architectures with their own key lists (GGUF `gptneox` → transformers
-// GPTNeoXForCausalLM, `starcoder` → GPTBigCodeForCausalLM): config.json, the inverse of
-// core/src/arch/arch_classic_params.cc (conversion/gptneox.py, starcoder.py set_gguf_parameters).
+// The way back for the architectures with their own key lists (GGUF `gptneox` → transformers
+// GPTNeoXForCausalLM, `starcoder` → GPTBigCodeForCausalLM, `mamba` → MambaForCausalLM /
+// FalconMambaForCausalLM): config.json, the inverse of core/src/arch/arch_classic_params.cc and
+// arch_hybrid_params.cc (conversion/gptneox.py, starcoder.py, mamba.py set_gguf_parameters).
 #include "plan/hf_config.hpp"
 
 #include "anamnesis/error.hpp"
@@ -118,6 +119,48 @@ std::string bloom_config(const arch::ArchRow& row, const GgufKeys& kv, const HfC
     w.key("seq_length").value(kv.required_u64(a + "context_length"));  // the converter's context_length
     number(w, kv, "layer_norm_epsilon", a + "attention.layer_norm_epsilon");
     w.key("apply_residual_connection_post_layernorm").value(false);
+    return finish(w, kv, f, a);
+}
+
+std::string mamba_config(const arch::ArchRow& row, const GgufKeys& kv, const HfConfigFacts& f) {
+    const std::string a = std::string(row.gguf) + ".";
+    const bool v2 = row.gguf == "mamba2";
+    const std::uint64_t hidden = kv.required_u64(a + "embedding_length"), inner = kv.required_u64(a + "ssm.inner_size");
+    if (v2 ? inner % hidden != 0 : inner != 2 * hidden)  // MambaModel asserts expand 2; Mamba2Config has an integer expand
+        throw Error(ErrorCode::Unsupported,
+                    std::string("--layout hf: a ") + std::string(row.gguf) + " GGUF whose ssm.inner_size is not " +
+                        (v2 ? "a multiple of" : "2 ×") + " embedding_length",
+                    kv.catalog().path);
+    for (const char* k : {"context_length", "feed_forward_length", "attention.head_count"}) kv.mark(a + k);  // the converter's constants
+    const bool falcon = kv.num(a + "ssm.dt_b_c_rms").value_or(0) != 0;  // model_type falcon_mamba
+    kv.mark(a + "ssm.dt_b_c_rms");
+    JsonWriter w(2);
+    w.begin_object();
+    w.key("architectures").begin_array().value(v2 ? "Mamba2ForCausalLM" : falcon ? "FalconMambaForCausalLM" : "MambaForCausalLM").end_array();
+    w.key("model_type").value(v2 ? "mamba2" : falcon ? "falcon_mamba" : "mamba");
+    w.key("hidden_act").value(row.hidden_act);
+    w.key("hidden_size").value(hidden);
+    if (!v2) w.key("intermediate_size").value(inner);
+    w.key("expand").value(inner / hidden);
+    w.key("num_hidden_layers").value(kv.required_u64(a + "block_count"));
+    w.key("state_size").value(kv.required_u64(a + "ssm.state_size"));
+    w.key("conv_kernel").value(kv.required_u64(a + "ssm.conv_kernel"));
+    const std::uint64_t rank = kv.required_u64(a + "ssm.time_step_rank");
+    if (v2) {  // Mamba2Model writes time_step_rank = inner // head_dim: the head count
+        if (inner % rank != 0)
+            throw Error(ErrorCode::Unsupported, "--layout hf: a mamba2 GGUF whose heads (ssm.time_step_rank) do not divide its inner size",
+                        kv.catalog().path);
+        w.key("num_heads").value(rank);
+        w.key("head_dim").value(inner / rank);
+        w.key("n_groups").value(kv.required_u64(a + "ssm.group_count"));
+    } else {
+        w.key("time_step_rank").value(rank);
+    }
+    number(w, kv, "layer_norm_epsilon", a + "attention.layer_norm_rms_epsilon");
+    w.key("use_bias").value(has_tensor(kv, "blk.0.ssm_in.bias"));
+    w.key("use_conv_bias").value(has_tensor(kv, "blk.0.ssm_conv1d.bias"));
+    w.key("residual_in_fp32").value(true);
+    w.key("pad_vocab_size_multiple").value(1);  // vocab_size is token_embd.weight's rows, already padded
     return finish(w, kv, f, a);
 }
 

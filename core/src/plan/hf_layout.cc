@@ -57,7 +57,8 @@ std::string supported_list() {
     return s;
 }
 
-/// "blk.12.attn_q.weight" → (12, "attn_q", "weight"); nullopt otherwise.
+/// "blk.12.attn_q.weight" → (12, "attn_q", "weight"); "blk.0.ssm_a" → (0, "ssm_a", "") (Mamba's A and D have
+/// no suffix); nullopt otherwise.
 struct BlockName {
     std::uint64_t layer;
     std::string_view part, suffix;
@@ -71,6 +72,7 @@ std::optional<BlockName> split_block_name(std::string_view n) {
     if (i == 0 || i >= n.size() || n[i] != '.') return std::nullopt;
     n.remove_prefix(i + 1);
     const auto dot = n.rfind('.');
+    if (dot == std::string_view::npos && !n.empty()) return BlockName{layer, n, {}};
     if (dot == std::string_view::npos || dot == 0) return std::nullopt;
     return BlockName{layer, n.substr(0, dot), n.substr(dot + 1)};
 }
@@ -226,6 +228,7 @@ struct HfEntry {
 /// "name.weight" / "name.bias" (or, for `bare` entries, "name" / "name_bias").
 std::string with_suffix(std::string hf, std::string_view suffix, const arch::HfTensorName& h) {
     if (h.join.bare) return suffix == "weight" ? hf : hf + "_bias";
+    if (suffix.empty()) return hf;  // a GGUF name without suffix (Mamba's ssm_a / ssm_d: A_log, D)
     // The router's correction bias is `…e_score_correction_bias` in HF (the converter's filter_tensors renames it).
     if (hf.ends_with(".e_score_correction") && suffix == "bias") return hf + "_bias";
     return hf + "." + std::string(suffix);
@@ -242,7 +245,7 @@ std::optional<HfEntry> hf_entry(const ArchInfo& A, std::string_view n) {
         if (suffix == "weight" || suffix == "bias") return HfEntry{with_suffix(std::string(h.hf), suffix, h), &h};
     }
     const auto b = split_block_name(n);
-    if (!b || (b->suffix != "weight" && b->suffix != "bias")) return std::nullopt;
+    if (!b || (b->suffix != "weight" && b->suffix != "bias" && !b->suffix.empty())) return std::nullopt;
     for (const auto& h : A.hf_names) {
         const std::string_view tpl = arch::tensor_kind_name(h.kind);
         if (!tpl.starts_with("blk.{bid}.") || tpl.substr(10) != b->part) continue;
@@ -536,6 +539,14 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
             out.recipe = detail::make_zero_rows_before_recipe(out.recipe, position_offset);
             out.shape[0] += position_offset;
         }
+        // Mamba: conv1d [C, K] back to [C, 1, K]; A back to an A_log the converter's -torch.exp turns into it;
+        // Mamba-2's A and D [H, 1] back to [H], its norm [groups, inner / groups] to [inner] (shapes only).
+        const bool ssm = a == "mamba" || a == "mamba2";
+        if (ssm && b && b->part == "ssm_conv1d" && b->suffix == "weight" && out.shape.size() == 2)
+            out.shape.insert(out.shape.begin() + 1, 1);
+        if (out.recipe && ssm && b && b->part == "ssm_a") out.recipe = detail::make_neg_exp_inverse_recipe(out.recipe);
+        if (a == "mamba2" && b && (b->part == "ssm_a" || b->part == "ssm_d" || b->part == "ssm_norm") && out.shape.size() == 2)
+            out.shape = {out.shape[0] * out.shape[1]};
         if (out.recipe && A->norm_plus_one && out.name.ends_with("norm.weight"))
             out.recipe = std::make_shared<NormMinusOne>(out.recipe);
         res.plan.tensors.push_back(std::move(out));

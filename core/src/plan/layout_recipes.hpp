@@ -73,6 +73,21 @@ std::shared_ptr<const Recipe> make_transpose_recipe(std::shared_ptr<const Recipe
 /// BF16 and the rest are upcast to f32 first, so any other value adds in f32).
 std::shared_ptr<const Recipe> make_add_one_recipe(std::shared_ptr<const Recipe> inner, DType round_to);
 
+/// Mamba's A = -torch.exp(A_log) (conversion/mamba.py): each value of `inner` through
+/// kernels::torch_neg_exp (torch 1.13's AVX2 exp: SLEEF's Sleef_expf8_u10avx2, elementwise). In ssm_recipes.cc.
+/// \throws Error{Unsupported} on a CPU without AVX2 and FMA (torch's exp gives other bytes there).
+std::shared_ptr<const Recipe> make_neg_exp_recipe(std::shared_ptr<const Recipe> inner);
+/// The way back: each value a of `inner` (GGUF's A) → an x with -torch.exp(x) == a bit for bit
+/// (kernels::torch_neg_exp_inverse: log(-a), else the nearest float that gives a), Mamba's A_log, as F32
+/// (lossless_dtype F32).
+/// \throws Error{Unsupported} on a CPU without AVX2 and FMA; when decoding, Error{Unsupported} naming the
+///         value when no float gives it (a positive A: not something -exp writes).
+std::shared_ptr<const Recipe> make_neg_exp_inverse_recipe(std::shared_ptr<const Recipe> inner);
+
+/// torch.equal of two tensors' values: the same rows and row length and every decoded value == (NaN never
+/// equal, ±0 equal), read a work unit at a time (MambaModel's tied lm_head check). In ssm_recipes.cc.
+bool recipes_equal(const Recipe& a, const Recipe& b);
+
 /// The first `keep_rows` rows of `inner` (a row slice, e.g. Gemma 3's
 /// `embed_tokens[:n_vocab]`). \throws Error{OutOfRange} when keep_rows exceeds inner's rows.
 std::shared_ptr<const Recipe> make_leading_rows_recipe(std::shared_ptr<const Recipe> inner, std::uint64_t keep_rows);
