@@ -337,37 +337,33 @@ constexpr HfTensorName kLfm2HfNames[] = {
     {K::SHORTCONV_OUTPROJ, "model.layers.{bid}.conv.out_proj"},
 };
 
-/// Mamba (MambaForCausalLM): backbone.embeddings / norm_f, each layer's norm and mixer (in_proj, conv1d
-/// [C, 1, K] from [C, K], x_proj, dt_proj, A_log from A, D, out_proj); tied embeddings have no lm_head.
-constexpr HfTensorName kMambaHfNames[] = {
+/// The state-space models' shared names (transformers' Mamba / Mamba-2): backbone.embeddings / norm_f, each
+/// layer's norm and mixer (in_proj, conv1d [C, 1, K] from [C, K], A_log from A, D, out_proj); tied embeddings
+/// have no lm_head.
+constexpr HfTensorName kSsmHfNames[] = {
     {K::TOKEN_EMBD, "backbone.embeddings"},
     {K::OUTPUT_NORM, "backbone.norm_f"},
     {K::OUTPUT, "lm_head"},
     {K::ATTN_NORM, "backbone.layers.{bid}.norm"},
     {K::SSM_IN, "backbone.layers.{bid}.mixer.in_proj"},
     {K::SSM_CONV1D, "backbone.layers.{bid}.mixer.conv1d"},
+    {K::SSM_A, "backbone.layers.{bid}.mixer.A_log"},
+    {K::SSM_D, "backbone.layers.{bid}.mixer.D"},
+    {K::SSM_OUT, "backbone.layers.{bid}.mixer.out_proj"},
+};
+/// Mamba (MambaForCausalLM): the shared names and the mixer's x_proj, dt_proj.
+constexpr HfTensorName kMambaNames[] = {
     {K::SSM_X, "backbone.layers.{bid}.mixer.x_proj"},
     {K::SSM_DT, "backbone.layers.{bid}.mixer.dt_proj"},
-    {K::SSM_A, "backbone.layers.{bid}.mixer.A_log"},
-    {K::SSM_D, "backbone.layers.{bid}.mixer.D"},
-    {K::SSM_OUT, "backbone.layers.{bid}.mixer.out_proj"},
 };
-
-/// Mamba-2 (Mamba2ForCausalLM): Mamba's names without x_proj / dt_proj, with the per-head dt_bias (GGUF ssm_dt.bias,
-/// a `bare` name: "_bias" appended), A_log and D from [H, 1], the gated norm from [groups, inner / groups].
-constexpr HfTensorName kMamba2HfNames[] = {
-    {K::TOKEN_EMBD, "backbone.embeddings"},
-    {K::OUTPUT_NORM, "backbone.norm_f"},
-    {K::OUTPUT, "lm_head"},
-    {K::ATTN_NORM, "backbone.layers.{bid}.norm"},
-    {K::SSM_IN, "backbone.layers.{bid}.mixer.in_proj"},
-    {K::SSM_CONV1D, "backbone.layers.{bid}.mixer.conv1d"},
+/// Mamba-2 (Mamba2ForCausalLM): the shared names, the per-head dt_bias (GGUF ssm_dt.bias, a `bare` name: "_bias"
+/// appended), and the gated norm from [groups, inner / groups] (A_log and D come back from [H, 1]).
+constexpr HfTensorName kMamba2Names[] = {
     {K::SSM_DT, "backbone.layers.{bid}.mixer.dt", {.bare = true}},
-    {K::SSM_A, "backbone.layers.{bid}.mixer.A_log"},
-    {K::SSM_D, "backbone.layers.{bid}.mixer.D"},
     {K::SSM_NORM, "backbone.layers.{bid}.mixer.norm"},
-    {K::SSM_OUT, "backbone.layers.{bid}.mixer.out_proj"},
 };
+constexpr auto kMambaHfNames = joined(kSsmHfNames, kMambaNames);
+constexpr auto kMamba2HfNames = joined(kSsmHfNames, kMamba2Names);
 
 /// GraniteMoe(Shared): JetMoE's fused experts — gate and up joined back into `input_linear` [E, 2F, H] (the
 /// converter halves it), `output_linear` kept stacked —, the router, the shared expert's fused input_linear.
