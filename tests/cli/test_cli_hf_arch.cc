@@ -157,6 +157,23 @@ private slots:
         QVERIFY(!QFileInfo::exists(out));
     }
 
+    // A class the converter registers and amn refuses on purpose says why (HunYuan MoE's tokenizer exists only as
+    // remote code), not "unknown architecture"; nothing written.
+    void refusedClass() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString in = tmp.path() + "/Hunyuan-A13B-Instruct", out = tmp.path() + "/o.gguf";
+        QVERIFY(QDir().mkpath(in));
+        write_bytes(in + "/config.json", R"({"architectures": ["HunYuanMoEV1ForCausalLM"], "model_type": "hunyuan_v1_moe"})");
+        write_bytes(in + "/model.safetensors", QByteArray("\x02\0\0\0\0\0\0\0{}", 10));
+        const auto r = run_amn({"convert", in, "--to", "gguf", "-o", out, "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("HunYuanMoEV1ForCausalLM is not supported: its tokenizer exists only as the model's remote code"),
+                 qPrintable(r.err));
+        QVERIFY(!r.err.contains("unknown architecture"));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
     // Mamba (issue 32): an F16 A_log is refused by name (torch 1.13's CPU exp has no Half kernel: the converter
     // stops with "exp_vml_cpu not implemented for 'Half'"), and so is a folder without tokenizer files (the converter's
     // built-in GPT-NeoX vocabulary); nothing written. llama.cpp's llama-simple loads amn's F32 file of each case (Mamba-2's too; the
