@@ -100,6 +100,21 @@ std::int64_t bounded(const PyNum& n, std::string_view key, const std::string& f)
 
 }  // namespace
 
+std::optional<std::uint64_t> ssm_padded_vocab_size(const HfConfig& cfg, bool mamba2) {
+    const std::string& f = cfg.file();
+    const auto v = cfg.get("vocab_size");
+    if (!v || v->is_null()) return std::nullopt;
+    const std::int64_t vocab = integer(*v, "vocab_size", f);
+    std::int64_t pad = mamba2 ? 16 : 8;
+    if (const auto p = cfg.get("pad_vocab_size_multiple")) {
+        pad = integer(*p, "pad_vocab_size_multiple", f);
+        if (pad <= 0 || pad > (std::int64_t{1} << 20))
+            throw Error(ErrorCode::BadJson, "config.json key 'pad_vocab_size_multiple': expected a positive integer", f);
+    }
+    if (vocab < 0) throw Error(ErrorCode::BadJson, "config.json key 'vocab_size' is negative", f);
+    return static_cast<std::uint64_t>((vocab + pad - 1) / pad * pad);  // -(vocab_size // -pad) * pad
+}
+
 Mamba2Dims mamba2_dims(const HfConfig& cfg) {
     const std::string& f = cfg.file();
     Mamba2Dims d;

@@ -114,6 +114,11 @@ struct Mamba2Dims {
     std::int64_t model = 0, expand = 2, inner = 0, groups = 1;
 };
 Mamba2Dims mamba2_dims(const HfConfig& cfg);
+/// MambaModel / Mamba2Model.set_vocab's vocab_size: config.json's, rounded up to pad_vocab_size_multiple (8 for
+/// Mamba, 16 for Mamba-2 when absent) — the rows of the embedding the converter writes. nullopt without vocab_size.
+/// \throws Error{BadJson} naming config.json when either is not an integer, vocab_size is negative or the
+///         multiple is not in 1 … 2^20.
+std::optional<std::uint64_t> ssm_padded_vocab_size(const HfConfig& cfg, bool mamba2);
 
 /// Mamba2Model.set_gguf_parameters (arch_hybrid_params.cc): context_length 2^20, embedding_length, feed_forward_length
 /// 0, attention.head_count 0, block_count, ssm.conv_kernel (else 4), ssm.inner_size, ssm.state_size (else 128),

@@ -22,6 +22,7 @@
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/hf_layout.hpp"
 #include "arch/arch_table.hpp"
+#include "arch/arch_text_params.hpp"
 #include "arch/general_kvs.hpp"
 #include "arch/model_naming.hpp"
 #include "jobs/gguf_output.hpp"
@@ -97,6 +98,12 @@ void require_hf_folder(const Catalog& cat) {
 // loads the file (a wrong embedding width, vocabulary or layer count) is
 // refused here, naming config.json, the key and the tensor.
 
+/// The vocabulary size the converter pads config.json's vocab_size to (Mamba / Mamba-2), else nullopt.
+std::optional<std::uint64_t> vocab_rows(const HfModel& m) {
+    const bool mamba = m.row->vocab == tok::VocabStyle::Mamba, mamba2 = m.row->vocab == tok::VocabStyle::Mamba2;
+    return mamba || mamba2 ? arch::detail::ssm_padded_vocab_size(*m.cfg, mamba2) : std::nullopt;
+}
+
 void check_config_against_weights(const HfModel& m) {
     const auto& cfg = *m.cfg;
     const std::string& file = cfg.file();
@@ -135,11 +142,7 @@ void check_config_against_weights(const HfModel& m) {
                         file);
         const std::uint64_t rows = embd->rows_in_file ? embd->rows_in_file : embd->shape[0];
         auto v = config_int(cfg, {"vocab_size"});
-        if (v && (m.row->vocab == tok::VocabStyle::Mamba || m.row->vocab == tok::VocabStyle::Mamba2)) {  // padded first
-            const auto p = config_int(cfg, {"pad_vocab_size_multiple"});
-            const std::int64_t k = p && p->second > 0 ? p->second : m.row->vocab == tok::VocabStyle::Mamba ? 8 : 16;
-            v->second = (v->second + k - 1) / k * k;
-        }
+        if (const auto padded = vocab_rows(m); v && padded) v->second = static_cast<std::int64_t>(*padded);  // Mamba's
         if (v && v->second != static_cast<std::int64_t>(rows))
             throw Error(ErrorCode::Malformed,
                         "vocab_size is " + std::to_string(v->second) + " but " + embd->hf + " has " + std::to_string(rows) + " rows",
@@ -410,6 +413,7 @@ std::vector<MetaKv> build_kvs(const Catalog& cat, const HfModel& m, std::uint32_
     vr.style = m.row->vocab;
     if (const auto vs = m.cfg->get("vocab_size"); vs && vs->is_uint64()) vr.vocab_size = std::uint64_t(*vs);
     else if (vs && vs->is_int64() && std::int64_t(*vs) >= 0) vr.vocab_size = static_cast<std::uint64_t>(std::int64_t(*vs));
+    if (const auto padded = vocab_rows(m)) vr.vocab_size = padded;
     vr.config_json = *cat.config_json;
     vr.pre_override = vocab_pre;
     auto vocab = tok::gguf_vocab(vr);

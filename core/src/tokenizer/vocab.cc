@@ -386,29 +386,16 @@ void bert_set_vocab(GgufVocab& out, const VocabRequest& req) {
     special_vocab(out, req, false, v.tokens.size());
 }
 
-/// MambaModel.set_vocab (conversion/mamba.py): vocab_size rounded up to pad_vocab_size_multiple (8 by default),
-/// then tokenizer.json → `_set_vocab_gpt2`, else tokenizer.model → `_set_vocab_sentencepiece`; Mamba2Model's
-/// (`mamba2`): 16 by default and tokenizer.model first. The built-in GPT-NeoX vocabulary they take without
-/// tokenizer files (gguf-py's ggml-vocab-gpt-neox.gguf) is refused.
+/// MambaModel.set_vocab (conversion/mamba.py): `req.vocab_size` already rounded up to pad_vocab_size_multiple by
+/// the caller (arch::detail::ssm_padded_vocab_size), then tokenizer.json → `_set_vocab_gpt2`, else tokenizer.model
+/// → `_set_vocab_sentencepiece`; Mamba2Model's (`mamba2`): tokenizer.model first. The built-in GPT-NeoX vocabulary
+/// they take without tokenizer files (gguf-py's ggml-vocab-gpt-neox.gguf) is refused.
 void mamba_set_vocab(GgufVocab& out, const VocabRequest& req, bool mamba2) {
-    const std::string cfg_path = req.dir + "/config.json";
-    if (!req.vocab_size) throw Error(ErrorCode::Malformed, "config.json has no key 'vocab_size' (MambaModel.set_vocab reads it)", cfg_path);
-    std::int64_t pad = mamba2 ? 16 : 8;
-    if (!req.config_json.empty()) {
-        auto doc = py::parse_json(req.config_json, cfg_path);
-        if (const auto v = detail::json_get(doc.root(), "pad_vocab_size_multiple")) {
-            const auto n = py::as_int(*v);
-            if (!n || *n <= 0 || *n > (std::int64_t{1} << 20))
-                throw Error(ErrorCode::BadJson, "config.json key 'pad_vocab_size_multiple': expected a positive integer", cfg_path);
-            pad = *n;
-        }
-    }
-    VocabRequest padded = req;
-    const auto p = static_cast<std::uint64_t>(pad);
-    padded.vocab_size = (*req.vocab_size + p - 1) / p * p;  // -(vocab_size // -pad) * pad
-    if (!mamba2 && py::is_file(req.dir + "/tokenizer.json")) return write_gpt2_vocab(out, padded);
-    if (auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(padded))) return write_llama_vocab(out, padded, std::move(*spm));
-    if (py::is_file(req.dir + "/tokenizer.json")) return write_gpt2_vocab(out, padded);
+    if (!req.vocab_size)
+        throw Error(ErrorCode::Malformed, "config.json has no key 'vocab_size' (MambaModel.set_vocab reads it)", req.dir + "/config.json");
+    if (!mamba2 && py::is_file(req.dir + "/tokenizer.json")) return write_gpt2_vocab(out, req);
+    if (auto spm = sentencepiece_vocab(req.dir, spm_vocab_size(req))) return write_llama_vocab(out, req, std::move(*spm));
+    if (py::is_file(req.dir + "/tokenizer.json")) return write_gpt2_vocab(out, req);
     throw Error(ErrorCode::Unsupported,
                 "no tokenizer.json or tokenizer.model: the converter then writes its built-in GPT-NeoX vocabulary "
                 "(gguf-py's ggml-vocab-gpt-neox.gguf), which is not written here",

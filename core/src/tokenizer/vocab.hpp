@@ -48,8 +48,8 @@ enum class VocabStyle : std::uint8_t {
     /// InternLM2Model.set_vocab: its own SentencePiece reading (internlm2_sentencepiece_vocab), add_space_prefix
     /// from the model, eos := an added <|im_end|>'s id.
     InternLM2,
-    /// MambaModel.set_vocab: vocab_size rounded up to config.json's pad_vocab_size_multiple (8 by default), then
-    /// tokenizer.json → gpt2 BPE, else tokenizer.model → SentencePiece (the built-in GPT-NeoX vocabulary refused).
+    /// MambaModel.set_vocab: vocab_size (the caller gives it rounded up to config.json's pad_vocab_size_multiple,
+    /// 8 by default: arch's ssm_padded_vocab_size), then tokenizer.json → gpt2 BPE, else tokenizer.model → SentencePiece (the built-in GPT-NeoX vocabulary refused).
     Mamba,
     /// Mamba2Model.set_vocab: Mamba's with 16 by default and tokenizer.model before tokenizer.json.
     Mamba2,
