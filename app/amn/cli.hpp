@@ -61,7 +61,7 @@ struct Context {
 /// with this object.
 class ModelArg {
 public:
-    /// 	hrows what RemoteModel::open throws, for a remote model.
+    /// \throws what RemoteModel::open throws, for a remote model.
     explicit ModelArg(const std::string& arg);
     /// What open_model() opens: the argument, or the mirror path.
     const std::string& path() const;

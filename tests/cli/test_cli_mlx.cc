@@ -243,6 +243,20 @@ private slots:
         QVERIFY(!cfg.contains("quantization"));
         QVERIFY(!cfg.contains("quantization_config"));
         QCOMPARE(cfg["torch_dtype"].toString(), torch_dtype);
+        // Byte for byte what mlx_lm.convert --dequantize writes for it (convert.py pops both quantization
+        // keys; save_config: sorted top level, json.dump indent=4, no newline), torch_dtype the output's.
+        const auto py = run(QString::fromStdString(amn::test::python()),
+                            {"-c",
+                             "import json,sys,os\n"
+                             "c=json.load(open(os.path.join(sys.argv[1],'config.json')))\n"
+                             "c.pop('quantization',None); c.pop('quantization_config',None)\n"
+                             "c['torch_dtype']=sys.argv[2]\n"
+                             "sys.stdout.write(json.dumps(dict(sorted(c.items())),indent=4))",
+                             root + "/" + name, torch_dtype});
+        QVERIFY2(py.exit_code == 0, qPrintable(py.err));
+        QFile cf(o + "/config.json");
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(cf.readAll()), py.out);
         for (const QString& f : QDir(o).entryList({"*.safetensors"}, QDir::Files)) {
             auto st = amn::test::read_safetensors_raw((o + "/" + f).toStdString());
             QVERIFY(st);

@@ -294,6 +294,13 @@ void TestConvert::configRewrite() {
     QVERIFY(out.find("500000.0") != std::string::npos);  // numbers kept as written
     QVERIFY(out.find("1e-05") != std::string::npos);
     QCOMPARE(obj.keys().size(), 5);
+    // torch_dtype replaced at its own place (second), not moved.
+    QVERIFY(out.find("\"architectures\"") < out.find("\"torch_dtype\"") &&
+            out.find("\"torch_dtype\"") < out.find("\"rope_theta\""));
+    // A repeated key: one member, at its first place.
+    const std::string rep = rewrite_config_json(R"({"torch_dtype":"float32","a":1,"torch_dtype":"float16"})", DType::BF16);
+    QCOMPARE(QString::fromStdString(rep).count("torch_dtype"), 1);
+    QVERIFY(rep.find("torch_dtype") < rep.find("\"a\""));
     // No torch_dtype: added.
     const auto o2 = QJsonDocument::fromJson(QByteArray::fromStdString(rewrite_config_json("{\"a\":1}", DType::BF16))).object();
     QCOMPARE(o2["torch_dtype"].toString(), QString("bfloat16"));

@@ -118,7 +118,7 @@ std::string gguf_unsplit_path(const Catalog& cat);
 /// without the split keys (Catalog::gguf_split_kvs keeps those), as reading
 /// the merged file gives. A single file with split keys (a merged file has
 /// `split.count` 0) reads the same way, its split keys taken out.
-/// 	hrows what parse_gguf() throws for any part, naming that part; and,
+/// \throws what parse_gguf() throws for any part, naming that part; and,
 ///         naming the part concerned:
 ///         Error{Io} for a missing part ("part 2 of 3 … is missing");
 ///         Error{Malformed} when a split key has another type than

@@ -96,14 +96,25 @@ bool is_mlx_folder(const Catalog& catalog, const Plan& plan);
 /// stays as stored, a quantized one dequantizes as mx.dequantize does).
 /// Every other tensor, and every tensor of another model_type, as in `plan`.
 /// Write it with remember_to_safetensors (config.json without quantization).
-/// 	hrows Error{Usage} when !is_mlx_folder(catalog, plan);
+/// \throws Error{Usage} when !is_mlx_folder(catalog, plan);
 ///         Error{BadJson} when its config.json is not a JSON object.
 Plan mlx_hf_layout(const Catalog& catalog, const Plan& plan);
 
-/// `config.json` text for the output: `quantization_config` (and
-/// `compression_config`) removed, `torch_dtype` (and `dtype`) set to the
-/// output dtype name ("bfloat16", "float16", "float32"); other keys kept in
-/// order. \throws Error{BadJson} when `config_json` is not a JSON object.
-std::string rewrite_config_json(const std::string& config_json, DType out_dtype);
+/// How rewrite_config_json lays its text out.
+enum class ConfigStyle {
+    AsInput,  ///< the input's key order, each value's JSON text as written, 2-space indent
+    MlxLm,    ///< mlx-lm's save_config (an MLX folder's own): keys sorted, Python's json.dump(indent=4)
+};
+
+/// `config.json` text for the output: `quantization_config`,
+/// `compression_config` and an object-valued `quantization` (MLX's) removed,
+/// `torch_dtype` (and `dtype`) set in place to the output dtype name
+/// ("bfloat16", "float16", "float32"), or `torch_dtype` added last when the
+/// input has neither; other keys kept. `style` MlxLm is what
+/// `mlx_lm.convert --dequantize` writes for the same config (mlx-lm d78bf58e
+/// utils.py save_config; it keeps torch_dtype as it was, amn names the dtype
+/// it wrote). \throws Error{BadJson} when `config_json` is not a JSON object.
+std::string rewrite_config_json(const std::string& config_json, DType out_dtype,
+                                ConfigStyle style = ConfigStyle::AsInput);
 
 }  // namespace amn

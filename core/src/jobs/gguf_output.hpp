@@ -168,7 +168,7 @@ GgufWriteResult write_gguf_plan(const Catalog& cat, GgufOutputPlan plan, const G
 /// written to `opt.path` as write_gguf_plan() writes it, without measuring
 /// the loss (the converters do not); the result's warnings are `warnings`
 /// (the plan's own: the converter's log) followed by the run's.
-/// 	hrows as write_gguf_plan().
+/// \throws as write_gguf_plan().
 GgufWriteResult write_converter_plan(const Catalog& cat, GgufOutputPlan plan, std::vector<GgufWarning> warnings,
                                      GgufRunOptions opt, const ProgressFn& progress, const std::atomic<bool>* cancel);
 

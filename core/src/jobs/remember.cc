@@ -9,7 +9,9 @@
 #include "anamnesis/gguf.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/zip.hpp"
+#include "util/json_dom.hpp"
 #include "util/json_util.hpp"
+#include "util/py_json.hpp"
 #include "jobs/safetensors_output.hpp"
 #include "plan/schemes/facts.hpp"
 
@@ -128,7 +130,11 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     // fails here, not after the shards were committed).
     const auto& cfg_in = opt.config_json ? opt.config_json : cat.config_json;
     std::optional<std::string> config_text;
-    if (cfg_in) config_text = rewrite_config_json(*cfg_in, config_dtype(cat, plan, opt)) + "\n";
+    // An MLX folder's config.json is mlx-lm's (sorted, indent 4): kept in that style.
+    const auto style = is_mlx_folder(cat, plan) ? ConfigStyle::MlxLm : ConfigStyle::AsInput;
+    if (cfg_in)  // json.dump writes no newline after the text; amn's own style ends with one
+        config_text = rewrite_config_json(*cfg_in, config_dtype(cat, plan, opt), style) +
+                      (style == ConfigStyle::AsInput ? "\n" : "");
 
     // Output: the safetensors set (shards, index.json, config.json,
     // tokenizer files, committed as one), one output shard per input shard.
@@ -194,20 +200,25 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     return res;
 }
 
-std::string rewrite_config_json(const std::string& config_json, DType out) {
-    const char* dt = out == DType::F32 ? "float32" : out == DType::F16 ? "float16" : "bfloat16";
+std::string rewrite_config_json(const std::string& config_json, DType out, ConfigStyle style) {
+    const std::string dt = out == DType::F32 ? "\"float32\"" : out == DType::F16 ? "\"float16\"" : "\"bfloat16\"";
     JsonWriter w(2);
     w.begin_object();
     bool wrote_dtype = false;
-    detail::write_config_members(config_json, w, [&](const std::string& k) {
-        if (k != "torch_dtype" && k != "dtype") return false;
-        w.key(k).value(dt);
+    detail::write_config_members(config_json, w, [&](const std::string& k) -> std::optional<std::string> {
+        if (k != "torch_dtype" && k != "dtype") return std::nullopt;
         wrote_dtype = true;
-        return true;
+        return dt;
     });
-    if (!wrote_dtype) w.key("torch_dtype").value(dt);
+    if (!wrote_dtype) w.key("torch_dtype").raw(dt);
     w.end_object();
-    return w.take();
+    if (style == ConfigStyle::AsInput) return w.take();
+    // mlx-lm's save_config: json.dump(dict(sorted(config.items())), indent=4).
+    const std::string text = w.take();
+    const detail::JsonDoc doc(text, "config.json", "config.json");
+    std::string py;
+    detail::py_json_dump(py, doc.root(), 4, true);
+    return py;
 }
 
 }  // namespace amn

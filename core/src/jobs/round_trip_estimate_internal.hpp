@@ -67,7 +67,7 @@ std::string st_estimator(const StWrite& w, const std::string& rtn_description);
 /// first pass when the scheme needs one: progress total = 2 × rows, else
 /// rows) and their round trip compared with the dequantized values.
 /// nullopt when a value is not finite (forget refuses such a weight).
-/// 	hrows Error{Cancelled}; recipe errors.
+/// \throws Error{Cancelled}; recipe errors.
 std::optional<RoundTripError> measure_st_encoder(const LogicalTensor& t, const StWrite& w, std::string estimator,
                                                  const ProgressFn& progress, const std::atomic<bool>* cancel,
                                                  std::uint64_t chunk_elems);

@@ -115,15 +115,16 @@ void validate_json_document(std::string_view text, const std::string& file) {
 }
 
 void write_config_members(std::string_view config_json, JsonWriter& w,
-                          const std::function<bool(const std::string& key)>& replace) {
+                          const std::function<std::optional<std::string>(const std::string& key)>& replace) {
     namespace od = simdjson::ondemand;
     OnDemandObject json(config_json, "config.json is not valid JSON", "config.json is not a JSON object");
     od::object& root = json.root();
     // A repeated key: one member, at its first place with its last value, as
     // Python's json.load + json.dump would write it.
+    // (key, the value's JSON text: a view of config_json or of `replaced`).
     std::vector<std::pair<std::string, std::string_view>> members;
     std::map<std::string, std::size_t> at;
-    std::set<std::string> replaced;
+    std::map<std::string, std::string> replaced;  // key → its new value's JSON text
     for (auto field : root) {
         std::string_view key;
         check_json(field.unescaped_key().get(key), "config.json: invalid key");
@@ -136,8 +137,11 @@ void write_config_members(std::string_view config_json, JsonWriter& w,
             if (v.type().get(t) == simdjson::SUCCESS && t == simdjson::ondemand::json_type::object) continue;
         }
         if (replaced.count(k)) continue;
-        if (replace && replace(k)) {
-            replaced.insert(k);
+        if (auto v_new = replace ? replace(k) : std::nullopt) {
+            // Its first place, the new value (a repeated key is not asked again).
+            const auto& text = replaced.emplace(k, std::move(*v_new)).first->second;
+            at.emplace(k, members.size());
+            members.emplace_back(std::move(k), text);
             continue;
         }
         const std::string_view raw = raw_text(v, "config.json");

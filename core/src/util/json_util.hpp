@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,16 +75,17 @@ void validate_json_document(std::string_view text, const std::string& file);
 /// - `quantization_config`, `compression_config` and an object-valued
 ///   `quantization` (MLX's, mlx-lm `save_config`), dropped (the caller
 ///   writes the output's own, or none: remember's output is not quantized);
-/// - the members for which `replace(key)` returns true: `replace` has
-///   written that member into `w` itself (remember's `torch_dtype`/`dtype`).
+/// - the members for which `replace(key)` returns a value: written at their
+///   place with that JSON text as the value (remember's `torch_dtype`/`dtype`).
 /// A repeated key is written once, at its first place with its last value
-/// (Python's json.load + json.dump); `replace` is asked at its first place.
+/// (Python's json.load + json.dump); `replace` is asked at its first place
+/// only, and its answer is the value whatever the later repetitions hold.
 /// Used for the config.json of remember (rewrite_config_json, remember.cc)
 /// and of forget to a safetensors scheme (forget_st_internal::config_with).
 /// \throws Error{BadJson} "config.json is not valid JSON" / "config.json is
 ///         not a JSON object" / "config.json: invalid key|value" (with
 ///         simdjson's message) when the text is not a JSON object.
 void write_config_members(std::string_view config_json, JsonWriter& w,
-                          const std::function<bool(const std::string& key)>& replace = {});
+                          const std::function<std::optional<std::string>(const std::string& key)>& replace = {});
 
 }  // namespace amn::detail
