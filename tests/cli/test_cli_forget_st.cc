@@ -77,6 +77,8 @@ private slots:
     void badRequests_data();
     void badRequests();
     void alreadyQuantized();
+    void requantizeToMlxCasts_data();
+    void requantizeToMlxCasts();
     void ggufInputInHuggingFaceLayout();
 };
 
@@ -334,6 +336,45 @@ void TestCliForgetSt::alreadyQuantized() {
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     QVERIFY(r.err.contains("warning"));
     QVERIFY(QFileInfo::exists(tmp.filePath("nf4/model.safetensors")));
+}
+
+void TestCliForgetSt::requantizeToMlxCasts_data() {
+    QTest::addColumn<QString>("dtype");
+    QTest::newRow("float16") << "float16";
+    QTest::newRow("float32") << "float32";
+    QTest::newRow("torch_dtype") << "";
+}
+
+// forget --requantize to MLX: the decoded weights are the BF16 model remember
+// writes, then cast as mlx_lm.convert casts any float weight (--dtype, else
+// config.json's torch_dtype) — the same bytes as forgetting remember's folder,
+// a path test_cli_mlx proves against mlx_lm.convert's own output.
+void TestCliForgetSt::requantizeToMlxCasts() {
+    QFETCH(QString, dtype);
+    QTemporaryDir tmp;
+    const QString model = tmp.filePath("tiny"), fp8 = tmp.filePath("fp8"), bf16 = tmp.filePath("bf16");
+    make_model(model);
+    auto r = run_amn({"forget", model, "--to", "fp8-block-deepseek", "-o", fp8, "--quiet"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    r = run_amn({"remember", fp8, "-o", bf16, "--quiet"});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QStringList cast = dtype.isEmpty() ? QStringList{} : QStringList{"--dtype", dtype};
+    r = run_amn(QStringList{"forget", bf16, "--to", "mlx:8", "--group-size", "32", "-o", tmp.filePath("a"), "--quiet"} + cast);
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    r = run_amn(QStringList{"forget", fp8, "--to", "mlx:8", "--group-size", "32", "--requantize", "-o", tmp.filePath("b"),
+                            "--quiet"} + cast);
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const auto a = amn::test::read_safetensors_raw(tmp.filePath("a/model.safetensors").toStdString());
+    const auto b = amn::test::read_safetensors_raw(tmp.filePath("b/model.safetensors").toStdString());
+    QVERIFY(a && b);
+    const std::string want = dtype == "float16" ? "F16" : dtype == "float32" ? "F32" : "BF16";
+    QCOMPARE(b->tensors.at("model.layers.0.self_attn.q_proj.scales").dtype, want);
+    QCOMPARE(b->tensors.size(), a->tensors.size());
+    for (const auto& [k, t] : a->tensors) {
+        QVERIFY2(b->tensors.count(k), k.c_str());
+        QCOMPARE(b->tensors.at(k).dtype, t.dtype);
+        QVERIFY2(b->tensors.at(k).bytes == t.bytes, ("bytes differ: " + k).c_str());
+    }
 }
 
 void TestCliForgetSt::ggufInputInHuggingFaceLayout() {

@@ -21,6 +21,7 @@
 #include "jobs/forget_st_encoder.hpp"
 #include "jobs/forget_st_rows.hpp"
 #include "jobs/forget_st_mlx_tree.hpp"
+#include "plan/layout_recipes.hpp"
 #include "jobs/forget_st_mlx_recipe.hpp"
 
 #include <algorithm>
@@ -296,7 +297,9 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         if (e.quantize) {
             // Rows of the last axis (a stacked [E, out, in] expert weight: E·out rows, as mx.quantize).
             const u64 C = lt.shape.back(), R = C ? lt.numel() / C : 0;
-            e.wdtype = lt.quantized ? DType::BF16 : mlx.cast ? *mlx.cast : sd == DType::F64 ? DType::F32 : sd;
+            // A decoded (--requantize) weight is the BF16 model `remember` writes, then cast as any float
+            // tensor (mlx_lm.convert's astype: deepseek_v3.py's FP8 dequant gives BF16, cast to the dtype).
+            e.wdtype = mlx.cast ? *mlx.cast : lt.quantized ? DType::BF16 : sd == DType::F64 ? DType::F32 : sd;
             if (row.refuse_row)
                 if (std::string why = row.refuse_row(opt.scheme, C); !why.empty())
                     throw Error(ErrorCode::Usage, why, cat.path, lt.name);
@@ -340,7 +343,7 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         } else {
             t.st_rule = c.rule;
             const bool plain_float = sd == DType::F32 || sd == DType::F16 || sd == DType::BF16;
-            e.out_dtype = lt.quantized ? DType::BF16 : mlx.cast && plain_float ? *mlx.cast : sd;
+            e.out_dtype = mlx.cast && (plain_float || lt.quantized) ? *mlx.cast : lt.quantized ? DType::BF16 : sd;
             t.copied = !lt.quantized && e.out_dtype == sd;
             t.target = e.out_dtype;
             t.bytes = dtype_bytes(e.out_dtype, t.numel).value_or(0);
@@ -466,6 +469,10 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         exec::OutputTensor o;
         o.name = e.info.name;
         o.recipe = lt.recipe;
+        // A decoded weight cast to another dtype than BF16: its values through BF16 first (see wdtype).
+        const DType cast_to = e.quantize ? e.wdtype : e.out_dtype;
+        if (lt.quantized && !e.repack && cast_to != DType::BF16)
+            o.recipe = detail::make_round_through_recipe(lt.recipe, DType::BF16);
         o.sink_tensors = e.sink_index;
         o.bytes = e.info.bytes;
         o.numel = e.info.numel;
@@ -487,7 +494,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
             if (run) o.rows = R, o.row_weight = C * 4, o.granularity = std::lcm(enc->row_granularity(), std::max<u64>(1, r.row_granularity()));
             o.encoding = std::move(enc);
         } else {
-            if (lt.quantized) o.encoding = exec::EncodeType{DType::BF16, std::max<u64>(1, r.row_elems())};
+            if (lt.quantized) o.encoding = exec::EncodeType{e.out_dtype, std::max<u64>(1, r.row_elems())};
             else if (e.out_dtype != stored_float(lt)) o.encoding = exec::EncodeType{e.out_dtype, std::max<u64>(1, r.row_elems())};
             else o.encoding = exec::CopyRows{};
             if (run) o.rows = r.rows(), o.row_weight = r.row_elems() * 4, o.granularity = std::max<u64>(1, r.row_granularity());
