@@ -159,17 +159,27 @@ private slots:
 
     // A class the converter registers and amn refuses on purpose says why (HunYuan MoE's tokenizer exists only as
     // remote code), not "unknown architecture"; nothing written.
+    void refusedClass_data() {
+        QTest::addColumn<QString>("cls");
+        QTest::addColumn<QString>("model_type");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("hunyuan-moe") << "HunYuanMoEV1ForCausalLM" << "hunyuan_v1_moe"
+                                     << "its tokenizer exists only as the model's remote code";
+        QTest::newRow("camembert") << "CamembertModel" << "camembert" << "BPE pre-tokenizer was not recognized";
+    }
     void refusedClass() {
+        QFETCH(QString, cls);
+        QFETCH(QString, model_type);
+        QFETCH(QString, why);
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
-        const QString in = tmp.path() + "/Hunyuan-A13B-Instruct", out = tmp.path() + "/o.gguf";
+        const QString in = tmp.path() + "/model", out = tmp.path() + "/o.gguf";
         QVERIFY(QDir().mkpath(in));
-        write_bytes(in + "/config.json", R"({"architectures": ["HunYuanMoEV1ForCausalLM"], "model_type": "hunyuan_v1_moe"})");
+        write_bytes(in + "/config.json", QString(R"({"architectures": ["%1"], "model_type": "%2"})").arg(cls, model_type).toUtf8());
         write_bytes(in + "/model.safetensors", QByteArray("\x02\0\0\0\0\0\0\0{}", 10));
         const auto r = run_amn({"convert", in, "--to", "gguf", "-o", out, "--quiet"});
         QCOMPARE(r.exit_code, 1);
-        QVERIFY2(r.err.contains("HunYuanMoEV1ForCausalLM is not supported: its tokenizer exists only as the model's remote code"),
-                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(cls + " is not supported: ") && r.err.contains(why), qPrintable(r.err));
         QVERIFY(!r.err.contains("unknown architecture"));
         QVERIFY(!QFileInfo::exists(out));
     }

@@ -72,8 +72,8 @@ constexpr std::string_view kQwen2VlClasses[] = {"Qwen2VLForConditionalGeneration
 constexpr std::string_view kQwen3VlClasses[] = {"Qwen3VLForConditionalGeneration"};
 constexpr std::string_view kQwen3VlMoeClasses[] = {"Qwen3VLMoeForConditionalGeneration"};  // qwen3vl.py Qwen3VLMoeTextModel
 constexpr std::string_view kHunYuanDenseClasses[] = {"HunYuanDenseV1ForCausalLM"};  // hunyuan.py HunYuanModel
-// bert.py BertModel and its classifier (cross-encoder rerankers: classifier as cls.output with its labels; not
-// CamembertModel's Unigram tokenizer).
+// bert.py BertModel and its classifier (cross-encoder rerankers: classifier as cls.output with its labels;
+// CamembertModel, registered with them, is refused by name: kRefusedClasses).
 constexpr std::string_view kBertClasses[] = {"BertModel", "BertForMaskedLM", "BertForSequenceClassification"};
 constexpr std::string_view kNomicBertClasses[] = {"NomicBertModel"};  // bert.py NomicBertModel (not its MoE form)
 constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.py ModernBertModel (not the MLM/classifier heads)
@@ -337,6 +337,12 @@ constexpr std::pair<std::string_view, std::string_view> kRefusedClasses[] = {
     {"HunYuanMoEV1ForCausalLM",
      "its tokenizer exists only as the model's remote code (tokenization_hy.py over hy.tiktoken, its special tokens "
      "defined in Python), which the converter runs with trust_remote_code and anamnesis never runs"},
+    // bert.py registers it as BertModel, whose get_vocab_base_pre knows no checksum for a SentencePiece (Unigram)
+    // tokenizer: the converter stops (run here through the shim on a Unigram CamembertModel folder).
+    {"CamembertModel",
+     "llama.cpp's converter (34af94c) reads it as BertModel, whose vocabulary step knows no pre-tokenizer checksum "
+     "for CamemBERT's SentencePiece tokenizer and stops (\"BPE pre-tokenizer was not recognized\"): there is no "
+     "GGUF of it to match"},
 };
 
 }  // namespace
