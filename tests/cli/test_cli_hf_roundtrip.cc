@@ -101,7 +101,7 @@ private slots:
         static const QStringList kBf16Sample = kSanitizedSample + QStringList{
             "DeepSeek-V2-Lite", "granite-3.1-3b-a800m-instruct", "gpt-oss-20b-BF16", "Llama-4-Maverick-17B-128E-Instruct",
             "falcon-40b", "LFM2-350M", "bge-small-en-v1.5", "nomic-embed-text-v1.5", "Hunyuan-7B-Instruct", "pythia-70m",
-            "internlm2-chat-1_8b", "bge-m3", "mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m"};
+            "internlm2-chat-1_8b", "bge-m3", "mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m", "all-distilroberta-v1"};
         const QJsonObject cases = read_json(src("tests/core/hf_arch_reference.json")).value("cases").toObject();
         for (auto c = cases.begin(); c != cases.end(); ++c) {
             if (amn::test::kSanitized && !kSanitizedSample.contains(c.key())) continue;
@@ -169,7 +169,8 @@ private slots:
         }
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QVERIFY2(!r.err.contains("not carried"), qPrintable(r.err));
-        const bool xlmr = input == "arch:bge-m3" || input == "arch:bge-reranker-v2-m3";
+        const bool xlmr = input == "arch:bge-m3" || input == "arch:bge-reranker-v2-m3" ||
+                          input == "arch:all-distilroberta-v1" || input == "arch:stsb-roberta-base";
         r = run_amn({"convert", folder, "--to", to, "-o", b, "--quiet"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         const QString py = QString::fromStdString(amn::test::python());
@@ -188,7 +189,7 @@ private slots:
             QStringList args{src("tests/cli/hf_folder_values.py"), folder, in};
             if (arch.startsWith("gemma")) args << "--norm-plus-one";
             if (arch == "gemma3") args << "--embedding-cut";
-            // XLM-RoBERTa: the position rows before pad_token_id + 1 (1) were cut by the converter, back as zeros.
+            // (XLM-)RoBERTa: the position rows before pad_token_id + 1 (1) were cut by the converter, back as zeros.
             if (xlmr) args << "--position-offset" << "2";
             if (arch.startsWith("mamba")) args << "--a-log-by-exp";  // A_log comes back as a float giving the same A
             r = run(py, args);
@@ -215,7 +216,9 @@ private slots:
                                                        {"DeepSeek-V3", "DeepseekV3ForCausalLM"},
                                                        {"bge-m3", "XLMRobertaModel"},
                                                        {"bge-reranker-v2-m3", "XLMRobertaForSequenceClassification"},
-                                                       {"ms-marco-MiniLM-L-6-v2", "BertForSequenceClassification"}};
+                                                       {"ms-marco-MiniLM-L-6-v2", "BertForSequenceClassification"},
+                                                       {"all-distilroberta-v1", "RobertaModel"},
+                                                       {"stsb-roberta-base", "RobertaForSequenceClassification"}};
         if (const QString name = QFileInfo(in).fileName(); kTextClass.contains(name))
             QCOMPARE(cfg.value("architectures").toArray().at(0).toString(), kTextClass.value(name));
     }

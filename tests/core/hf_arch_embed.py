@@ -162,6 +162,39 @@ def bge_reranker_v2_m3(case):
     return cfg, t, "xlmr"
 
 
+def distilroberta(case):
+    """sentence-transformers/all-distilroberta-v1 (RobertaModel: BERT's tensors, position rows from pad_token_id + 1,
+    one token type, mean pooling), shrunk. RoBERTa's BPE tokenizer (the "roberta-bpe" hash) is not at hand: Qwen3's
+    tokenizer.json stands in (the converter knows its hash), vocab_size following it, its tokenizer_config.json
+    without a pad_token (patch_roberta_tokenizer: the padding id is config.json's 1, as RoBERTa's)."""
+    V = 151936
+    cfg = {"_name_or_path": "distilroberta-base", "architectures": ["RobertaModel"], "attention_probs_dropout_prob": 0.1,
+           "bos_token_id": 0, "classifier_dropout": None, "eos_token_id": 2, "gradient_checkpointing": False,
+           "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "hidden_size": H, "initializer_range": 0.02,
+           "intermediate_size": FF, "layer_norm_eps": 1e-05, "max_position_embeddings": 514, "model_type": "roberta",
+           "num_attention_heads": NH, "num_hidden_layers": L, "pad_token_id": 1, "position_embedding_type": "absolute",
+           "torch_dtype": "float32", "transformers_version": "4.8.2", "type_vocab_size": 1, "use_cache": True,
+           "vocab_size": V}
+    t = {"embeddings.word_embeddings.weight": (V, H), "embeddings.position_embeddings.weight": (514, H),
+         "embeddings.token_type_embeddings.weight": (1, H), "embeddings.LayerNorm.weight": (H,),
+         "embeddings.LayerNorm.bias": (H,), "pooler.dense.weight": (H, H), "pooler.dense.bias": (H,)}
+    bert_layer_tensors(t, "")
+    return cfg, t, "qwen3-roberta-mean"
+
+
+def stsb_roberta(case):
+    """cross-encoder/stsb-roberta-base (RobertaForSequenceClassification, a cross-encoder: `roberta.` prefixes, no
+    pooler, classifier.dense + classifier.out_proj with one label, no sentence-transformers pooling files), shrunk as
+    distilroberta, the same stand-in tokenizer."""
+    cfg, t, _ = distilroberta(case)
+    cfg = dict(cfg, _name_or_path="roberta-base", architectures=["RobertaForSequenceClassification"],
+               id2label={"0": "LABEL_0"}, label2id={"LABEL_0": 0})
+    t = {"roberta." + n: s for n, s in t.items() if not n.startswith("pooler.")}
+    t.update({"classifier.dense.weight": (H, H), "classifier.dense.bias": (H,), "classifier.out_proj.weight": (1, H),
+              "classifier.out_proj.bias": (1,)})
+    return cfg, t, "qwen3-roberta"
+
+
 def _varint(b, i):
     v = shift = 0
     while True:

@@ -82,7 +82,8 @@ from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, com
     gemma, gemma2, gemma2_f16, gemma3, gemma3_bpe, gemma3_mm, glm4, gpt2, granite, hunyuan_dense, internlm3, lfm2, ministral3,
     mistral_small3, olmo2, olmo3, phi2, phi3, qwen2, qwen2_5_vl, qwen3_vl, seed_oss, smollm3, stablelm, starcoder2)
 from hf_arch_classic import bloom, gptneox, internlm2, minicpm, olmo, starcoder
-from hf_arch_embed import bge_m3, bge_reranker_v2_m3, bge_small, ms_marco_minilm, modernbert_embed, nomic_embed, write_pooling, write_side_files, write_xlmr_side_files
+from hf_arch_embed import (bge_m3, bge_reranker_v2_m3, bge_small, distilroberta, ms_marco_minilm, modernbert_embed, nomic_embed,
+    stsb_roberta, write_pooling, write_side_files, write_xlmr_side_files)
 from hf_arch_ssm import a_log, falcon_mamba, mamba, mamba2
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
@@ -159,6 +160,18 @@ def patch_tokenizer_config(d, tok):
         json.dump(tc, f, indent=2)
 
 
+def patch_roberta_tokenizer(d):
+    """Qwen3's tokenizer_config.json standing in for RoBERTa's, without its pad_token (<|endoftext|>): the converter's
+    SpecialVocab then takes config.json's pad_token_id, 1 as RoBERTa's <pad> — the id whose position rows
+    (pad_token_id + 1 of them) the converter cuts and the way back restores."""
+    p = os.path.join(d, "tokenizer_config.json")
+    with open(p) as f:
+        tc = json.load(f)
+    del tc["pad_token"]
+    with open(p, "w") as f:
+        json.dump(tc, f, indent=2)
+
+
 CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-instruct": phi3, "gpt2": gpt2,
          "gemma-2-2b-it": gemma2, "gemma-2-2b-it-f16": gemma2_f16, "gemma-3-1b-it": gemma3, "gemma-3-1b-bpe": gemma3_bpe,
          "granite-3.3-2b-instruct": granite, "OLMo-2-1124-7B-Instruct": olmo2, "Olmo-3-7B-Instruct": olmo3,
@@ -181,7 +194,8 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "bloom-560m": bloom, "MiniCPM-2B-sft-bf16": minicpm,
          "internlm2-chat-1_8b": internlm2, "bge-m3": bge_m3,
          "bge-reranker-v2-m3": bge_reranker_v2_m3, "ms-marco-MiniLM-L-6-v2": ms_marco_minilm,
-         "mamba-130m-hf": mamba, "falcon-mamba-7b": falcon_mamba, "mamba2-130m": mamba2}
+         "mamba-130m-hf": mamba, "falcon-mamba-7b": falcon_mamba, "mamba2-130m": mamba2,
+         "all-distilroberta-v1": distilroberta, "stsb-roberta-base": stsb_roberta}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
@@ -191,6 +205,8 @@ TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "qwen3-glm": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "qwen3-mean": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
+    "qwen3-roberta": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
+    "qwen3-roberta-mean": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "llama2": ("Llama-2-7b-hf", ["tokenizer.model"]),
     "llama2-spm": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"]),
     "llama2-internlm3": ("Llama-2-7b-hf", ["tokenizer.model", "tokenizer_config.json"]),
@@ -227,7 +243,9 @@ def make_inputs_for(out, shared, case, cfg, shapes, tok, dtype="F32"):
             patch_tokenizer_config(d, tok)
         if tok == "qwen3-glm":
             patch_glm_tokenizer(d)
-        if tok == "qwen3-mean":  # an embedding model's sentence-transformers mean pooling
+        if tok.startswith("qwen3-roberta"):  # pad from config.json's pad_token_id (1), as RoBERTa's <pad>
+            patch_roberta_tokenizer(d)
+        if tok in ("qwen3-mean", "qwen3-roberta-mean"):  # an embedding model's sentence-transformers mean pooling
             write_pooling(d, False)
 
 

@@ -192,9 +192,14 @@ void xlmroberta_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::
                     "XLMRobertaModel with lora_adaptations (jina-embeddings-v3) converts to jina-bert-v3 with one LoRA GGUF "
                     "per task, which is not supported (supported: XLM-RoBERTa as bert)",
                     f);
+    roberta_params(cfg, kv, res, dir);
+}
+
+void roberta_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir) {
+    const std::string& f = cfg.file();
     bert_params(cfg, kv, res, dir);
-    // _xlmroberta_tokenizer_init: hparams["max_position_embeddings"] -= 1 + pad_token_id (TextModel read it first
-    // when present: context_length in place).
+    // _xlmroberta_tokenizer_init / RobertaModel.__init__: hparams["max_position_embeddings"] -= 1 + pad_token_id
+    // (TextModel read it first when present: context_length in place).
     const auto offset = xlmroberta_position_offset(cfg);
     const auto mpe = cfg.get("max_position_embeddings");
     if (!offset || !mpe) return;

@@ -666,6 +666,9 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
         case HparamsRule::XlmRoberta:
             xlmroberta_params(cfg, kv, res, model_dir);
             break;
+        case HparamsRule::Roberta:
+            roberta_params(cfg, kv, res, model_dir);
+            break;
         case HparamsRule::Gpt2: {
             const element blocks = required(cfg, {"n_layers", "num_hidden_layers", "n_layer", "num_layers"});
             auto exact = [&](std::string_view k) {

@@ -81,6 +81,10 @@ constexpr std::string_view kModernBertClasses[] = {"ModernBertModel"};  // bert.
 // the Unigram sentencepiece.bpe.model as "t5". The way back takes this row for a `bert` GGUF with a "t5" tokenizer
 // (hf_layout.cc): the dropped position rows come back as zeros, the Unigram model as sentencepiece.bpe.model.
 constexpr std::string_view kXlmRobertaClasses[] = {"XLMRobertaModel", "XLMRobertaForSequenceClassification"};
+// bert.py RobertaModel (sentence-transformers' RoBERTa encoders, cross-encoder rerankers): XLM-R's position cut and
+// classifier head, a gpt2 BPE tokenizer.json (+ token_type_count). The way back takes it for a `bert` GGUF with a
+// "gpt2" tokenizer (hf_layout.cc).
+constexpr std::string_view kRobertaClasses[] = {"RobertaModel", "RobertaForSequenceClassification"};
 constexpr std::string_view kGptNeoXClasses[] = {"GPTNeoXForCausalLM"};  // gptneox.py GPTNeoXModel
 constexpr std::string_view kStarCoderClasses[] = {"GPTBigCodeForCausalLM"};  // starcoder.py StarCoderModel
 constexpr std::string_view kOlmoClasses[] = {"OlmoForCausalLM"};  // olmo.py OlmoModel (not hf_olmo's OLMoForCausalLM layout)
@@ -195,6 +199,8 @@ constexpr ArchRow kRows[] = {
         "ModernBertModel", "modernbert", "gelu", false, false, kModernBertHfNames, &classes::kModernBert},
     {kXlmRobertaClasses, "bert", VocabStyle::XlmRoberta, HR::XlmRoberta, kKinds_bert, false, false, ER::None, GR::None,
         "XLMRobertaModel", "xlm-roberta", "gelu", false, false, kXlmRobertaHfNames, &classes::kXlmRoberta},
+    {kRobertaClasses, "bert", VocabStyle::Roberta, HR::Roberta, kKinds_bert, false, false, ER::None, GR::None,
+        "RobertaModel", "roberta", "gelu", false, false, kXlmRobertaHfNames, &classes::kRoberta},
     {kGptNeoXClasses,  "gptneox",  VocabStyle::Gpt2,  HR::GptNeoX,  kKinds_gptneox,  false, false, ER::None,     GR::None,
         "GPTNeoXForCausalLM", "gpt_neox", "gelu", false, false, kGptNeoXHfNames, &classes::kGptNeoX},
     {kStarCoderClasses, "starcoder", VocabStyle::Gpt2, HR::StarCoder, kKinds_starcoder, false, false, ER::None,   GR::None,

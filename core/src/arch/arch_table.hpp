@@ -159,6 +159,8 @@ enum class HparamsRule : std::uint8_t {
     /// position embedding's first pad_token_id + 1 rows dropped, `roberta.` prefixes removed (class_tensors.cc);
     /// jina-embeddings-v3 (lora_adaptations) refused by name.
     XlmRoberta,
+    /// RobertaModel: XlmRoberta's (the same context cut and position rows; no LoRA form).
+    Roberta,
     /// GPTNeoXModel (Pythia, Dolly v2): its own list (partial rotary from rotary_pct, use_parallel_residual), no
     /// general.file_type; the fused query_key_value regrouped from per-head [q, k, v] (TensorTransform::RegroupQkv).
     GptNeoX,

@@ -165,6 +165,9 @@ void nomic_bert_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::
 ///         Error{Malformed} for a null max_position_embeddings with a pad_token_id, a negative pad_token_id;
 ///         Error{BadJson} for a context below 0; as hparam_kvs().
 void xlmroberta_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
+/// RobertaModel (arch_embed_params.cc): XLMRobertaModel's without the LoRA check — bert_params(), then the same
+/// context_length cut. \throws as xlmroberta_params() but the lora_adaptations refusal.
+void roberta_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& dir);
 /// `1 + pad_token_id` (XLMRobertaModel's _position_offset), nullopt when pad_token_id is absent or null.
 /// \throws Error{BadJson} when it is not an int, Error{Malformed} when negative.
 std::optional<std::int64_t> xlmroberta_position_offset(const HfConfig& cfg);

@@ -129,6 +129,11 @@ bool bert_filter(std::string& name) {
 
 bool nomic_bert_filter(std::string& name) { return name.find("mlp.experts.bias") == std::string::npos && bert_filter(name); }
 
+bool roberta_filter(std::string& name) {
+    if (name.starts_with("roberta.")) name.erase(0, 8);
+    return bert_filter(name);
+}
+
 bool xlmroberta_filter(std::string& name) {
     if (name.starts_with("roberta.")) name.erase(0, 8);
     if (const auto at = name.find(".parametrizations."); at != std::string::npos) {  // jina-embeddings-v3

@@ -17,6 +17,7 @@ bool gpt_oss_filter(std::string& name);     // GptOssModel: ".weight" after "sin
 bool bert_filter(std::string& name);        // BertModel
 bool nomic_bert_filter(std::string& name);  // NomicBertModel, then BertModel's
 bool modern_bert_filter(std::string& name); // ModernBertModel, then BertModel's
+bool roberta_filter(std::string& name);  // RobertaModel: roberta., then BertModel's
 bool xlmroberta_filter(std::string& name);  // XLMRobertaModel: roberta., .parametrizations., then BertModel's
 bool ernie_filter(std::string& name);       // Ernie4_5Model: ernie. → model.
 bool ernie_moe_filter(std::string& name);   // Ernie4_5MoeModel: the MTP tensors, then Ernie4_5Model's
@@ -71,6 +72,8 @@ inline constexpr ClassTensors kBert{bert_filter, bert_read, bert_modify};
 inline constexpr ClassTensors kNomicBert{nomic_bert_filter};
 inline constexpr ClassTensors kModernBert{modern_bert_filter};
 inline constexpr ClassTensors kXlmRoberta{xlmroberta_filter, xlmroberta_read, xlmroberta_modify};
+/// RobertaModel: XLMRobertaModel's position offset and cut, without jina's `.parametrizations.`.
+inline constexpr ClassTensors kRoberta{roberta_filter, xlmroberta_read, xlmroberta_modify};
 inline constexpr ClassTensors kErnie4_5{ernie_filter, ernie_read, ernie_modify};
 inline constexpr ClassTensors kErnie4_5Moe{ernie_moe_filter};
 inline constexpr ClassTensors kLfm2{lfm2_filter, nullptr, lfm2_modify};

@@ -372,6 +372,8 @@ std::string_view hf_class_for(const arch::ArchRow& row, const GgufKeys& kv, bool
     // XLM-RoBERTa with the reranker's classifier (cls / cls.output).
     if (row.vocab == tok::VocabStyle::XlmRoberta && kv.catalog().find("cls.output.weight"))
         return "XLMRobertaForSequenceClassification";
+    if (row.vocab == tok::VocabStyle::Roberta && kv.catalog().find("cls.output.weight"))
+        return "RobertaForSequenceClassification";
     if (row.vocab == tok::VocabStyle::Bert && row.gguf == "bert" && kv.catalog().find("cls.output.weight"))
         return "BertForSequenceClassification";
     if (row.gguf == "mamba" && kv.num("mamba.ssm.dt_b_c_rms").value_or(0)) return "FalconMambaForCausalLM";

@@ -389,9 +389,11 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     // XLMRobertaModel's `bert` (tokenizer.ggml.model "t5", the Unigram sentencepiece.bpe.model): its own row. The
     // converter cut the position rows before pad_token_id + 1 (never read by XLM-R: its positions start there);
     // they come back as zeros.
+    // RobertaModel's `bert` (tokenizer.ggml.model "gpt2": its BPE tokenizer.json) likewise.
     detail::HfConfigFacts facts;
-    if (a == "bert" && kv.str("tokenizer.ggml.model").value_or("") == "t5") {
-        A = arch::find_hf_arch("XLMRobertaModel");
+    const std::string tokenizer_model = a == "bert" ? kv.str("tokenizer.ggml.model").value_or("") : "";
+    if (tokenizer_model == "t5" || tokenizer_model == "gpt2") {
+        A = arch::find_hf_arch(tokenizer_model == "t5" ? "XLMRobertaModel" : "RobertaModel");
         if (const auto pad = kv.num("tokenizer.ggml.padding_token_id"); pad && *pad >= 0)
             facts.position_offset = static_cast<std::uint64_t>(*pad) + 1;
     }
@@ -559,8 +561,10 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     if (facts.long_factor.size() != facts.short_factor.size())
         throw Error(ErrorCode::Malformed, "rope_factors_long.weight and rope_factors_short.weight differ in length", cat.path);
     res.hf_class = std::string(detail::hf_class_for(*A, kv, facts.experts));
-    // The classifier classes keep their encoder under `roberta.` (bge-reranker-v2-m3) / `bert.` (cross-encoders).
-    if (const bool roberta = res.hf_class == "XLMRobertaForSequenceClassification";
+    // The classifier classes keep their encoder under `roberta.` (bge-reranker-v2-m3, RoBERTa cross-encoders) /
+    // `bert.` (BERT cross-encoders).
+    if (const bool roberta = res.hf_class == "XLMRobertaForSequenceClassification" ||
+                             res.hf_class == "RobertaForSequenceClassification";
         roberta || res.hf_class == "BertForSequenceClassification")
         for (auto& t : res.plan.tensors)
             if (!t.name.starts_with("classifier")) t.name = (roberta ? "roberta." : "bert.") + t.name;

@@ -427,6 +427,16 @@ GgufVocab gguf_vocab(const VocabRequest& req) {
         case VocabStyle::Mamba: mamba_set_vocab(out, req, false); break;
         case VocabStyle::Mamba2: mamba_set_vocab(out, req, true); break;
         case VocabStyle::XlmRoberta: xlmroberta_set_vocab(out, req); break;
+        case VocabStyle::Roberta:  // RobertaModel.set_vocab
+            if (!py::is_file(req.dir + "/tokenizer.json"))
+                throw Error(ErrorCode::Unsupported,
+                            "RoBERTa without tokenizer.json: the converter then reads its BPE vocabulary as BERT's WordPiece "
+                            "one (BertModel.set_vocab), a vocabulary llama.cpp cannot tokenize with; save the tokenizer "
+                            "with transformers (tokenizer.json) first",
+                            req.dir);
+            write_gpt2_vocab(out, req);
+            kv_put(out.kvs, "tokenizer.ggml.token_type_count", MetaValue::u32(static_cast<std::uint32_t>(type_vocab_size(req))));
+            break;
         case VocabStyle::ModernBert:  // ModernBertModel.set_vocab
             for (const char* k : {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token", "tokenizer.ggml.add_sep_token"})
                 kv_put(out.kvs, k, MetaValue::boolean(true));

@@ -53,6 +53,10 @@ enum class VocabStyle : std::uint8_t {
     Mamba,
     /// Mamba2Model.set_vocab: Mamba's with 16 by default and tokenizer.model before tokenizer.json.
     Mamba2,
+    /// RobertaModel.set_vocab (conversion/bert.py): tokenizer.json → `_set_vocab_gpt2`, then
+    /// `tokenizer.ggml.token_type_count` (type_vocab_size, 1 by default). Without tokenizer.json the converter
+    /// falls back to BertModel.set_vocab, writing the BPE vocabulary as a WordPiece one: refused by name.
+    Roberta,
 };
 
 /// What gguf_vocab() needs.
