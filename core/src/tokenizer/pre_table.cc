@@ -189,7 +189,9 @@ std::optional<PreDefinition> pre_definition(std::string_view pre) {
         return PreDefinition{R"({"type":"NFC"})", split_then_byte_level_json(kQwen2Split, false),
                              R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false})",
                              R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false})", false};
-    if (pre == "gpt-2")  // openai-community/gpt2 tokenizer.json (written before `use_regex`: its default, true, spelled out)
+    // openai-community/gpt2 tokenizer.json (written before `use_regex`: its default, true, spelled out). RoBERTa's
+    // "roberta-bpe" is the same pre-tokenizer: llama.cpp reads both as LLAMA_VOCAB_PRE_TYPE_GPT2 (llama-vocab.cpp).
+    if (pre == "gpt-2" || pre == "roberta-bpe")
         return PreDefinition{"null", R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true})",
                              R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":false,"use_regex":true})",
                              R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":true})", false};
