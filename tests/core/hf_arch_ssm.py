@@ -93,14 +93,15 @@ def mamba2(case):
 
 def qwen3_next(case):
     # Qwen/Qwen3-Next-80B-A3B-Instruct's config.json shrunk (qwen.py Qwen3NextModel): width 64, 4 layers with
-    # full_attention_interval 4 — layers 0-2 gated delta-net (2 key heads of 8, 16 value heads of 4: in_proj_qkvz
-    # [2·16 + 2·64, 64] per key head [q, k, v, z], in_proj_ba [2·16, 64], conv1d [96, 1, 4], A_log and dt_bias [16]),
+    # full_attention_interval 4 — layers 0-2 gated delta-net (8 key heads and 16 value heads of 8, as the real model's
+    # 16 and 32 heads of 128 (llama.cpp takes both head sizes from ssm.state_size): in_proj_qkvz [2·64 + 2·128, 64],
+    # per key head [q, k, v, z], in_proj_ba [2·16, 64], conv1d [192, 1, 4], A_log and dt_bias [16]),
     # layer 3 gated full attention (q_proj 2 × 4 heads of 16, q/k norms) —, every layer MoE (4 experts of 16, a shared
     # expert of 32 and its gate), and the MTP block (mtp.*: fc, the two pre-fc norms, its norm and one full-attention
     # MoE layer) with no mtp_num_hidden_layers, as the real config: the converter counts it from the tensors.
     # A_log: 3 × 16 values (a_log: log(1 … 16) + noise); for 4 of them glibc's expf differs from torch 1.13's (SLEEF)
     # exp, measured when the reference was recorded, so the files' ssm_a bytes tell the two apart.
-    H, nk, nv, hk, hv, K, nh, hd, nkv, E, ff, sff = 64, 2, 16, 8, 4, 4, 4, 16, 2, 4, 16, 32
+    H, nk, nv, hk, hv, K, nh, hd, nkv, E, ff, sff = 64, 8, 16, 8, 8, 4, 4, 16, 2, 4, 16, 32
     cfg = {"architectures": ["Qwen3NextForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
            "bos_token_id": 151643, "decoder_sparse_step": 1, "eos_token_id": 151645, "full_attention_interval": 4,
            "head_dim": hd, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": 96,
