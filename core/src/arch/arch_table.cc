@@ -205,7 +205,7 @@ constexpr ArchRow kRows[] = {
     {kMamba2Classes,   "mamba2",   VocabStyle::Mamba2, HR::Mamba2,  kKinds_mamba2,   false, false, ER::None,     GR::None,
         "Mamba2ForCausalLM", "mamba2", "silu", false, false, kMamba2HfNames, &classes::kMamba2},
     {kQwen3NextClasses, "qwen3next", VocabStyle::Gpt2, HR::Qwen3Next, kKinds_qwen3next, false, false, ER::Qwen2Moe, GR::None,
-        "Qwen3NextForCausalLM", "qwen3_next", "silu", false, false, {}, &classes::kQwen3Next},
+        "Qwen3NextForCausalLM", "qwen3_next", "silu", false, false, kQwen3NextHfNames, &classes::kQwen3Next},
     // OLMo 1's LayerNorms have no weights: the common names without their norms.
     {kOlmoClasses,     "olmo",     VocabStyle::Gpt2,  HR::Olmo,     kKinds_olmo,     true,  false, ER::None,     GR::None,
         "OlmoForCausalLM", "olmo", "silu", false, false, kCommonHfNames, &classes::kOlmo},
