@@ -235,7 +235,8 @@ private slots:
     // Qwen3-Next: a folder without the MTP block (no mtp.* tensors and, as the real config, no mtp_num_hidden_layers)
     // is refused by name, nothing written (the converter stops at _QwenMtpMixin's assert opt_num_mtp_layers != 0;
     // checked with the shim); llama.cpp's llama-simple loads amn's F32 file of the case (the sha256 above proves it
-    // is the converter's: delta-net, gated attention, MoE and the MTP layer's tensors) and generates 8 tokens.
+    // is the converter's: delta-net, gated attention, MoE and the MTP layer's tensors) and generates 8 tokens, and
+    // llama-quantize makes of it what amn forget makes of the folder in one pass.
     void qwen3Next() {
         SKIP_WITHOUT_HF_GGUF(dir);
         QTemporaryDir tmp;
@@ -263,6 +264,17 @@ private slots:
         QVERIFY2(r.exit_code == 0 && r.out.startsWith("hello") && r.err.contains("general.architecture str              = qwen3next"),
                  qPrintable(r.out + r.err.right(2000)));
         QVERIFY2(r.err.contains("decoded 8 tokens"), qPrintable(r.err.right(2000)));
+        // forget in one pass = llama-quantize of the converter's F32 file (its per-kind rules for the delta-net's and
+        // the experts' tensors included).
+        if (!QFileInfo::exists(bin + "/llama-quantize")) QSKIP("llama-quantize missing");
+        for (const char* t : {"Q4_K_M", "IQ4_XS", "Q2_K"}) {
+            const QString want = tmp.path() + "/lq.gguf", got = tmp.path() + "/amn.gguf";
+            r = run(bin + "/llama-quantize", {out, want, t});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err.right(2000)));
+            r = run_amn({"forget", models + "/Qwen3-Next-80B-A3B-Instruct", "--to", QString("gguf:") + t, "-o", got, "--quiet", "--force"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            QVERIFY2(sha256_of(got) == sha256_of(want), t);
+        }
     }
 
     // XLM-RoBERTa (bge-m3, its real tiny Unigram model): llama.cpp reads amn's GGUF (the sha256 above proves it is
