@@ -11,7 +11,7 @@ within half an ulp of w + 1, 2^-24 · (|w| + 1) · 2 in f32, 2^-11 · (|w| + 1) 
 in F16), and Gemma 3's embedding, which the converter cuts to the tokenizer's
 size (--embedding-cut: BACK's rows are ORIG's leading rows), XLM-RoBERTa's
 position embeddings, whose first N rows the converter cut (--position-offset N:
-BACK's first N rows are zeros, the rest ORIG's), and Mamba's A_log, which the converter turned
+BACK's first N rows are zeros, the rest ORIG's), and Mamba's and Qwen3-Next's A_log, which the converter turned
 into A = -exp(A_log) (--a-log-by-exp: -torch.exp of BACK's A_log equals -torch.exp of ORIG's bit for bit,
 torch 1.13 being the converter's; the floats themselves may differ where several give one A). ORIG may
 hold tensors BACK lacks (what the converter drops: a tied lm_head, vision
@@ -82,7 +82,7 @@ def main():
         if a_log and name.endswith(".A_log"):
             import torch
             v, w = (-torch.exp(torch.from_numpy(v.copy()))).numpy(), (-torch.exp(torch.from_numpy(w.copy()))).numpy()
-        if plus_one and name.endswith("norm.weight"):
+        if plus_one and (name.endswith("norm.weight") or name.startswith("mtp.pre_fc_norm_")):  # Qwen3-Next's MTP enorm/hnorm
             bad = np.abs(v - w) > (2.0 ** -10 if wdtype == "F16" else 2.0 ** -23) * (np.abs(w) + 1)
         else:
             bad = v.view(np.uint32) != w.view(np.uint32)

@@ -242,6 +242,51 @@ private slots:
         }
     }
 
+    // Qwen3-Next: a folder without the MTP block (no mtp.* tensors and, as the real config, no mtp_num_hidden_layers)
+    // is refused by name, nothing written (the converter stops at _QwenMtpMixin's assert opt_num_mtp_layers != 0;
+    // checked with the shim); llama.cpp's llama-simple loads amn's F32 file of the case (the sha256 above proves it
+    // is the converter's: delta-net, gated attention, MoE and the MTP layer's tensors) and generates 8 tokens, and
+    // llama-quantize makes of it what amn forget makes of the folder in one pass.
+    void qwen3Next() {
+        SKIP_WITHOUT_HF_GGUF(dir);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString py = QString::fromStdString(amn::test::python()), core = QString::fromStdString(amn::test::source_dir()) + "/tests/core";
+        const auto g = run(py, {"-c", "import sys; sys.path.insert(0, sys.argv[1]); import hf_arch_models as m, hf_arch_ssm as s; "
+                                      "cfg, t, tok = s.qwen3_next('nomtp'); t = {n: v for n, v in t.items() if not n.startswith('mtp.')}; "
+                                      "m.make_inputs_for(sys.argv[2], sys.argv[3], 'nomtp', cfg, t, tok)",
+                                core, tmp.path(), QFileInfo(dir).path()});
+        QVERIFY2(g.exit_code == 0, qPrintable(g.err));
+        const QString out = tmp.path() + "/o.gguf";
+        auto r = run_amn({"convert", tmp.path() + "/nomtp", "--to", "gguf:F32", "-o", out, "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("no mtp_num_hidden_layers and no mtp.layers.N tensors"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+
+        const QString bin = qEnvironmentVariableIsSet("AMN_LLAMA_BIN") ? qEnvironmentVariable("AMN_LLAMA_BIN")
+                                                                        : QStringLiteral("/work/llama/build/bin");
+        if (!QFileInfo::exists(bin + "/llama-simple")) QSKIP("llama-simple missing (AMN_LLAMA_BIN: llama.cpp's build/bin)");
+        const QString models = arch_models();
+        QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
+        r = run_amn({"convert", models + "/Qwen3-Next-80B-A3B-Instruct", "--to", "gguf:F32", "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        r = run(bin + "/llama-simple", {"-m", out, "-n", "8", "hello"});
+        QVERIFY2(r.exit_code == 0 && r.out.startsWith("hello") && r.err.contains("general.architecture str              = qwen3next"),
+                 qPrintable(r.out + r.err.right(2000)));
+        QVERIFY2(r.err.contains("decoded 8 tokens"), qPrintable(r.err.right(2000)));
+        // forget in one pass = llama-quantize of the converter's F32 file (its per-kind rules for the delta-net's and
+        // the experts' tensors included).
+        if (!QFileInfo::exists(bin + "/llama-quantize")) QSKIP("llama-quantize missing");
+        for (const char* t : {"Q4_K_M", "IQ4_XS", "Q2_K"}) {
+            const QString want = tmp.path() + "/lq.gguf", got = tmp.path() + "/amn.gguf";
+            r = run(bin + "/llama-quantize", {out, want, t});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err.right(2000)));
+            r = run_amn({"forget", models + "/Qwen3-Next-80B-A3B-Instruct", "--to", QString("gguf:") + t, "-o", got, "--quiet", "--force"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            QVERIFY2(sha256_of(got) == sha256_of(want), t);
+        }
+    }
+
     // XLM-RoBERTa (bge-m3, its real tiny Unigram model): llama.cpp reads amn's GGUF (the sha256 above proves it is
     // the converter's) as its t5 / UGM tokenizer and embeds with it. llama-tokenize's ids of a text that needs the
     // model's precompiled_charsmap (U+FB01, U+3000) and remove_extra_whitespaces are libsentencepiece's own ids of

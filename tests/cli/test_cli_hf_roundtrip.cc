@@ -12,11 +12,12 @@
 //   them (experts unstacked to `experts.N.*`, Phi-3's fused qkv/gate_up kept,
 //   GPT-2's Conv1D orientation; joined back where the converter split:
 //   GraniteMoe's input_linear, DeepSeek's kv_b_proj, Llama 4's and gpt-oss's
-//   fused [E, in, out] experts, InternLM2's wqkv; regrouped back per head: Falcon's, GPT-NeoX's and
+//   fused [E, in, out] experts, InternLM2's wqkv, Qwen3-Next's in_proj_qkvz; regrouped back per head: Falcon's, GPT-NeoX's and
 //   BLOOM's query_key_value), same shapes, same values (F32 outputs;
 //   tests/cli/hf_folder_values.py, numpy; the converter's arithmetic aside:
 //   Gemma's norm + 1, in F16 for an F16 input, Gemma 3's embedding cut
-//   to the tokenizer, and Mamba's A_log, whose A = -torch.exp(A_log) is compared).
+//   to the tokenizer, and Mamba's and Qwen3-Next's A_log, whose A = -torch.exp(A_log) is compared; Qwen3-Next's
+//   norms + 1 too, its MTP block back under mtp.*).
 // Two ways back give another class than the input's, as transformers has it: Mistral Small 3.1's text model
 // is MistralForCausalLM (the converter writes it as `llama`: the same key/values under that prefix), and
 // gpt-oss's MXFP4 experts come back dequantized (BF16 in B with A's MXFP4 values).
@@ -97,11 +98,16 @@ private slots:
         // transposed experts), a row regroup (Falcon 40B), a squeeze (LFM2), an embedding row (BERT),
         // the NTK-alpha RoPE (HunYuan), a per-head regroup of weight and bias (GPT-NeoX), three parts joined and
         // regrouped per KV group (InternLM2's wqkv), zero rows joined before (XLM-RoBERTa's position
-        // rows), Mamba's A_log kept F32 — the rest repeat what F32 proves, each ~2 s of CI.
+        // rows), Mamba's A_log kept F32, Qwen3-Next's in_proj_qkvz regrouped per key head and MTP block renamed —
+        // the rest repeat what F32 proves, each ~2 s of CI.
         static const QStringList kBf16Sample = kSanitizedSample + QStringList{
             "DeepSeek-V2-Lite", "granite-3.1-3b-a800m-instruct", "gpt-oss-20b-BF16", "Llama-4-Maverick-17B-128E-Instruct",
             "falcon-40b", "LFM2-350M", "bge-small-en-v1.5", "nomic-embed-text-v1.5", "Hunyuan-7B-Instruct", "pythia-70m",
+<<<<<<< HEAD
             "internlm2-chat-1_8b", "bge-m3", "mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m", "all-distilroberta-v1"};
+=======
+            "internlm2-chat-1_8b", "bge-m3", "mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m", "Qwen3-Next-80B-A3B-Instruct"};
+>>>>>>> qwen3next
         const QJsonObject cases = read_json(src("tests/core/hf_arch_reference.json")).value("cases").toObject();
         for (auto c = cases.begin(); c != cases.end(); ++c) {
             if (amn::test::kSanitized && !kSanitizedSample.contains(c.key())) continue;
@@ -187,11 +193,11 @@ private slots:
         // (ERNIE 4.5's original is fused: its q/k/v and gate/up come back as transformers' separate tensors.)
         if ((outtype == "F32" || (outtype.isEmpty() && input.startsWith("shared:"))) && arch != "ernie4_5" && !mxfp4) {
             QStringList args{src("tests/cli/hf_folder_values.py"), folder, in};
-            if (arch.startsWith("gemma")) args << "--norm-plus-one";
+            if (arch.startsWith("gemma") || arch == "qwen3next") args << "--norm-plus-one";
             if (arch == "gemma3") args << "--embedding-cut";
             // (XLM-)RoBERTa: the position rows before pad_token_id + 1 (1) were cut by the converter, back as zeros.
             if (xlmr) args << "--position-offset" << "2";
-            if (arch.startsWith("mamba")) args << "--a-log-by-exp";  // A_log comes back as a float giving the same A
+            if (arch.startsWith("mamba") || arch == "qwen3next") args << "--a-log-by-exp";  // a float giving the same A
             r = run(py, args);
             QVERIFY2(r.exit_code == 0 && r.out.startsWith("ok "), qPrintable(r.out + r.err));
         }

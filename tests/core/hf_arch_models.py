@@ -84,7 +84,7 @@ from hf_arch_dense import (GENERATION_CONFIGS, GLM_SPECIALS, arcee, cohere2, com
 from hf_arch_classic import bloom, gptneox, internlm2, minicpm, olmo, starcoder
 from hf_arch_embed import (bge_m3, bge_reranker_v2_m3, bge_small, distilroberta, ms_marco_minilm, modernbert_embed, nomic_embed,
     stsb_roberta, write_pooling, write_side_files, write_xlmr_side_files)
-from hf_arch_ssm import a_log, falcon_mamba, mamba, mamba2
+from hf_arch_ssm import a_log, falcon_mamba, mamba, mamba2, qwen3_next
 from hf_arch_moe import (deepseek_v2_lite, deepseek_v3, ernie4_5_moe, glm4moe, gpt_oss, gpt_oss_bf16, granitemoe,
     llama4, minimax_m2, olmoe, qwen2moe, qwen3_vl_moe, qwen3moe)
 
@@ -195,12 +195,14 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
          "internlm2-chat-1_8b": internlm2, "bge-m3": bge_m3,
          "bge-reranker-v2-m3": bge_reranker_v2_m3, "ms-marco-MiniLM-L-6-v2": ms_marco_minilm,
          "mamba-130m-hf": mamba, "falcon-mamba-7b": falcon_mamba, "mamba2-130m": mamba2,
+         "Qwen3-Next-80B-A3B-Instruct": qwen3_next,
          "all-distilroberta-v1": distilroberta, "stsb-roberta-base": stsb_roberta}
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
 # Cases also checked at these outtypes (the issue asked F16 of them).
-EXTRA_OUTTYPES = {"bge-m3": ["f16"], "bge-reranker-v2-m3": ["f16"], "mamba-130m-hf": ["f16"], "falcon-mamba-7b": ["f16"], "mamba2-130m": ["f16"]}
+EXTRA_OUTTYPES = {"bge-m3": ["f16"], "bge-reranker-v2-m3": ["f16"], "mamba-130m-hf": ["f16"], "falcon-mamba-7b": ["f16"], "mamba2-130m": ["f16"],
+                  "Qwen3-Next-80B-A3B-Instruct": ["f16"]}
 TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "qwen3-glm": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),

@@ -89,3 +89,60 @@ def mamba2(case):
                   p + "mixer.dt_bias": (heads,), p + "mixer.A_log": (heads,), p + "mixer.D": (heads,),
                   p + "mixer.norm.weight": (d_inner,), p + "mixer.out_proj.weight": (d_model, d_inner)})
     return cfg, t, "qwen3"
+
+
+def qwen3_next(case):
+    # Qwen/Qwen3-Next-80B-A3B-Instruct's config.json shrunk (qwen.py Qwen3NextModel): width 64, 4 layers with
+    # full_attention_interval 4 — layers 0-2 gated delta-net (8 key heads and 16 value heads of 8, as the real model's
+    # 16 and 32 heads of 128 (llama.cpp takes both head sizes from ssm.state_size): in_proj_qkvz [2·64 + 2·128, 64],
+    # per key head [q, k, v, z], in_proj_ba [2·16, 64], conv1d [192, 1, 4], A_log and dt_bias [16]),
+    # layer 3 gated full attention (q_proj 2 × 4 heads of 16, q/k norms) —, every layer MoE (4 experts of 16, a shared
+    # expert of 32 and its gate), and the MTP block (mtp.*: fc, the two pre-fc norms, its norm and one full-attention
+    # MoE layer) with no mtp_num_hidden_layers, as the real config: the converter counts it from the tensors.
+    # A_log: 3 × 16 values (a_log: log(1 … 16) + noise); for 4 of them glibc's expf differs from torch 1.13's (SLEEF)
+    # exp, measured when the reference was recorded, so the files' ssm_a bytes tell the two apart.
+    H, nk, nv, hk, hv, K, nh, hd, nkv, E, ff, sff = 64, 8, 16, 8, 8, 4, 4, 16, 2, 4, 16, 32
+    cfg = {"architectures": ["Qwen3NextForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+           "bos_token_id": 151643, "decoder_sparse_step": 1, "eos_token_id": 151645, "full_attention_interval": 4,
+           "head_dim": hd, "hidden_act": "silu", "hidden_size": H, "initializer_range": 0.02, "intermediate_size": 96,
+           "linear_conv_kernel_dim": K, "linear_key_head_dim": hk, "linear_num_key_heads": nk,
+           "linear_num_value_heads": nv, "linear_value_head_dim": hv, "max_position_embeddings": 262144,
+           "mlp_only_layers": [], "model_type": "qwen3_next", "moe_intermediate_size": ff, "norm_topk_prob": True,
+           "num_attention_heads": nh, "num_experts": E, "num_experts_per_tok": 2, "num_hidden_layers": 4,
+           "num_key_value_heads": nkv, "output_router_logits": False, "partial_rotary_factor": 0.25,
+           "rms_norm_eps": 1e-06, "rope_scaling": None, "rope_theta": 10000000, "router_aux_loss_coef": 0.001,
+           "shared_expert_intermediate_size": sff, "tie_word_embeddings": False, "torch_dtype": "float32",
+           "use_cache": True, "use_sliding_window": False, "vocab_size": 151936}
+
+    def attention(p):
+        return {p + "self_attn.q_proj.weight": (2 * nh * hd, H), p + "self_attn.k_proj.weight": (nkv * hd, H),
+                p + "self_attn.v_proj.weight": (nkv * hd, H), p + "self_attn.o_proj.weight": (H, nh * hd),
+                p + "self_attn.q_norm.weight": (hd,), p + "self_attn.k_norm.weight": (hd,)}
+
+    def moe(p):
+        t = {p + "mlp.gate.weight": (E, H), p + "mlp.shared_expert_gate.weight": (1, H),
+             p + "mlp.shared_expert.gate_proj.weight": (sff, H), p + "mlp.shared_expert.up_proj.weight": (sff, H),
+             p + "mlp.shared_expert.down_proj.weight": (H, sff)}
+        for x in range(E):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (ff, H), q + "up_proj.weight": (ff, H), q + "down_proj.weight": (H, ff)})
+        return t
+
+    t = {"model.embed_tokens.weight": (151936, H), "model.norm.weight": (H,), "lm_head.weight": (151936, H)}
+    for i in range(4):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,)})
+        if i == 3:
+            t.update(attention(p))
+        else:
+            q = p + "linear_attn."
+            t.update({q + "in_proj_qkvz.weight": (2 * nk * hk + 2 * nv * hv, H), q + "in_proj_ba.weight": (2 * nv, H),
+                      q + "conv1d.weight": (2 * nk * hk + nv * hv, 1, K), q + "dt_bias": (nv,), q + "A_log": (nv,),
+                      q + "norm.weight": (hv,), q + "out_proj.weight": (H, nv * hv)})
+        t.update(moe(p))
+    t.update({"mtp.fc.weight": (H, 2 * H), "mtp.pre_fc_norm_embedding.weight": (H,), "mtp.pre_fc_norm_hidden.weight": (H,),
+              "mtp.norm.weight": (H,), "mtp.layers.0.input_layernorm.weight": (H,),
+              "mtp.layers.0.post_attention_layernorm.weight": (H,)})
+    t.update(attention("mtp.layers.0."))
+    t.update(moe("mtp.layers.0."))
+    return cfg, t, "qwen3"

@@ -151,7 +151,7 @@ std::vector<std::string> predicted_tensors(const fs::path& dir, const ArchRow& r
     for (auto& t : st) refs.push_back({t.file, t.name});
     std::vector<StTensor> ordered;
     for (auto i : converter_order(refs))
-        if (auto n = filter_tensor_name(row, st[i].name)) {
+        if (auto n = filter_tensor_name(row, st[i].name, &cfg)) {
             ordered.push_back(st[i]);
             ordered.back().name = *n;
         }

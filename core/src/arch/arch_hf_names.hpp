@@ -362,6 +362,26 @@ constexpr HfTensorName kMamba2Names[] = {
     {K::SSM_DT, "backbone.layers.{bid}.mixer.dt", {.bare = true}},
     {K::SSM_NORM, "backbone.layers.{bid}.mixer.norm"},
 };
+/// Qwen3-Next: Qwen-MoE's experts and shared expert, post_attention_layernorm as ATTN_POST_NORM, the gated
+/// delta-net's `linear_attn.*` (in_proj_qkvz joined back from attn_qkv and attn_gate, then regrouped per key
+/// head in hf_layout.cc; A_log from A; dt_bias as a `bare` name), and the MTP block's fc / norms, which
+/// hf_layout.cc renames from the last blocks to `mtp.*`.
+constexpr HfTensorName kQwen3NextNames[] = {
+    {K::ATTN_POST_NORM, "model.layers.{bid}.post_attention_layernorm"},
+    {K::SSM_A, "model.layers.{bid}.linear_attn.A_log"},
+    {K::SSM_CONV1D, "model.layers.{bid}.linear_attn.conv1d"},
+    {K::SSM_DT, "model.layers.{bid}.linear_attn.dt", {.bare = true}},
+    {K::SSM_BETA_ALPHA, "model.layers.{bid}.linear_attn.in_proj_ba"},
+    {K::SSM_NORM, "model.layers.{bid}.linear_attn.norm"},
+    {K::SSM_OUT, "model.layers.{bid}.linear_attn.out_proj"},
+    {K::ATTN_QKV, "model.layers.{bid}.linear_attn.in_proj_qkvz", {.part = 0, .parts = 2}},
+    {K::ATTN_GATE, "model.layers.{bid}.linear_attn.in_proj_qkvz", {.part = 1, .parts = 2}},
+    {K::NEXTN_EH_PROJ, "model.layers.{bid}.eh_proj"},
+    {K::NEXTN_ENORM, "model.layers.{bid}.enorm"},
+    {K::NEXTN_HNORM, "model.layers.{bid}.hnorm"},
+    {K::NEXTN_SHARED_HEAD_NORM, "model.layers.{bid}.shared_head.norm"},
+};
+constexpr auto kQwen3NextHfNames = joined(joined(kCommonHfNames, kQwenMoeNames), kQwen3NextNames);
 constexpr auto kMambaHfNames = joined(kSsmHfNames, kMambaNames);
 constexpr auto kMamba2HfNames = joined(kSsmHfNames, kMamba2Names);
 

@@ -486,6 +486,9 @@ ArchKvs hparam_kvs(const ArchRow& row, const HfConfig& cfg, const std::string& m
         case HparamsRule::Mamba2:
             mamba2_params(cfg, kv);
             break;
+        case HparamsRule::Qwen3Next:
+            qwen3next_params(cfg, kv, res, model_dir);
+            break;
         case HparamsRule::HunYuanDense:
             hunyuan_dense_params(cfg, kv, res);
             break;

@@ -179,4 +179,28 @@ void mamba_params(const HfConfig& cfg, KvOut& kv) {
     kv.put("ssm.dt_b_c_rms", MetaValue::boolean(dt_b_c_rms));
 }
 
+void qwen3next_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& model_dir) {
+    const std::string& f = cfg.file();
+    const std::uint64_t mtp = qwen_mtp_layers(cfg, model_dir);
+    text_model_params(cfg, kv, true, false, false, static_cast<std::int64_t>(mtp));
+    kv.to(res.after_file_type);
+    if (auto v = optional_hp(cfg, {"moe_intermediate_size"})) kv.put("expert_feed_forward_length", u32(*v, "moe_intermediate_size", f));
+    if (auto v = optional_hp(cfg, {"shared_expert_intermediate_size"}))
+        kv.put("expert_shared_feed_forward_length", u32(*v, "shared_expert_intermediate_size", f));
+    if (mtp > 0) kv.put("nextn_predict_layers", MetaValue::u32(static_cast<std::uint32_t>(mtp)));
+    kv.put("ssm.conv_kernel", u32(exact(cfg, "linear_conv_kernel_dim"), "linear_conv_kernel_dim", f));
+    kv.put("ssm.state_size", u32(exact(cfg, "linear_key_head_dim"), "linear_key_head_dim", f));
+    kv.put("ssm.group_count", u32(exact(cfg, "linear_num_key_heads"), "linear_num_key_heads", f));
+    kv.put("ssm.time_step_rank", u32(exact(cfg, "linear_num_value_heads"), "linear_num_value_heads", f));
+    const std::int64_t hv = integer(exact(cfg, "linear_value_head_dim"), "linear_value_head_dim", f);
+    const std::int64_t nv = integer(exact(cfg, "linear_num_value_heads"), "linear_num_value_heads", f);
+    if (hv < 0 || nv < 0 || (nv != 0 && hv > INT64_MAX / nv))
+        throw Error(ErrorCode::BadJson, "config.json: linear_value_head_dim × linear_num_value_heads is out of range", f);
+    kv.put("ssm.inner_size", u32(PyNum{true, hv * nv, double(hv * nv)}, "linear_value_head_dim * linear_num_value_heads", f));
+    const auto interval = cfg.get("full_attention_interval");
+    kv.put("full_attention_interval", interval ? u32(*interval, "full_attention_interval", f) : MetaValue::u32(4));
+    const auto prf = RopeParams(cfg).outer("partial_rotary_factor");
+    kv.put("rope.dimension_count", head_rope_dim(cfg, prf ? num(*prf, "partial_rotary_factor", f) : PyNum{false, 0, 0.25}));
+}
+
 }  // namespace amn::arch::detail

@@ -97,6 +97,7 @@ constexpr std::string_view kStableLmClasses[] = {"StableLmForCausalLM", "StableL
 // mamba.py MambaModel (FalconMamba: model_type falcon_mamba, ssm.dt_b_c_rms).
 constexpr std::string_view kMambaClasses[] = {"MambaForCausalLM", "MambaLMHeadModel", "FalconMambaForCausalLM"};
 constexpr std::string_view kMamba2Classes[] = {"Mamba2ForCausalLM"};  // mamba.py Mamba2Model
+constexpr std::string_view kQwen3NextClasses[] = {"Qwen3NextForCausalLM"};  // qwen.py Qwen3NextModel
 using tok::VocabStyle;
 using HR = HparamsRule;
 using ER = ExpertRule;
@@ -209,6 +210,8 @@ constexpr ArchRow kRows[] = {
         "MambaForCausalLM", "mamba", "silu", false, false, kMambaHfNames, &classes::kMamba},
     {kMamba2Classes,   "mamba2",   VocabStyle::Mamba2, HR::Mamba2,  kKinds_mamba2,   false, false, ER::None,     GR::None,
         "Mamba2ForCausalLM", "mamba2", "silu", false, false, kMamba2HfNames, &classes::kMamba2},
+    {kQwen3NextClasses, "qwen3next", VocabStyle::Gpt2, HR::Qwen3Next, kKinds_qwen3next, false, false, ER::Qwen2Moe, GR::None,
+        "Qwen3NextForCausalLM", "qwen3_next", "silu", false, false, kQwen3NextHfNames, &classes::kQwen3Next},
     // OLMo 1's LayerNorms have no weights: the common names without their norms.
     {kOlmoClasses,     "olmo",     VocabStyle::Gpt2,  HR::Olmo,     kKinds_olmo,     true,  false, ER::None,     GR::None,
         "OlmoForCausalLM", "olmo", "silu", false, false, kCommonHfNames, &classes::kOlmo},

@@ -184,6 +184,12 @@ enum class HparamsRule : std::uint8_t {
     /// given), state 128 and time_step_rank inner / head_dim by default, ssm.group_count (n_groups) and no
     /// dt_b_c_rms; A and D [H] → [H, 1], the norm [inner] → [groups, inner / groups], A = -exp(A_log).
     Mamba2,
+    /// Qwen3NextModel (qwen.py, with _QwenMtpMixin): Qwen2MoeModel's, then nextn_predict_layers (the MTP layers,
+    /// also in block_count: mtp_num_hidden_layers, else counted from the folder's `mtp.layers.N` tensors), the
+    /// delta-net's ssm.* keys, full_attention_interval (4 by default) and the partial rotary dimension (0.25);
+    /// in_proj_qkvz regrouped into attn_qkv / attn_gate (TensorTransform::QkvzPart), A = -exp(A_log), conv1d
+    /// squeezed, norms + 1 but the delta-net's gated norm.
+    Qwen3Next,
 };
 
 /// How per-expert HF tensors are merged into 3-D `*_exps` tensors.
@@ -432,6 +438,10 @@ struct TensorTransform {
         /// MambaModel: A = -torch.exp(A_log) in f32, as torch 1.13's AVX2 kernel computes it
         /// (kernels/common/torch_exp.hpp: SLEEF's FMA expf per element).
         NegExp,
+        /// Qwen3NextModel's in_proj_qkvz, stored per key head as [q (head_dim rows), k (head_dim), v (n_kv_head
+        /// rows), z (n_kv_head)] for n_head key heads: every q, then every k, every v, every z
+        /// (qwen3next_qkvz_source_rows), then rows [row_begin, row_end) of those (attn_qkv: q, k, v; attn_gate: z).
+        QkvzPart,
     };
     Kind kind = Kind::None;
     std::uint64_t n_head = 0;                   ///< PermuteQK, RegroupQkv
@@ -459,7 +469,9 @@ struct MappedTensor {
 /// "e_score_correction_bias" → "e_score_correction.bias"), or nullopt when
 /// the converter drops it (multimodal prefixes: "mlp…", "vision…", "visual.",
 /// "audio…", "patch_embed…", …).
-std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_view hf_name);
+/// `cfg`: config.json, for the classes whose filter reads it (ClassTensors::filter_cfg: Qwen3-Next's MTP
+/// tensors renamed past num_hidden_layers); such a row without it \throws Error{Usage}.
+std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_view hf_name, const HfConfig* cfg = nullptr);
 
 /// TensorNameMap.get_name(name, try_suffixes=(".weight", ".bias")) for the
 /// row's kinds and `block_count` blocks: the exact name first, then with the
@@ -479,6 +491,11 @@ std::uint64_t llama_permute_source_row(std::uint64_t gguf_row, std::uint64_t row
 /// \throws Error{Malformed} when n_kv_head is 0 or does not divide n_head.
 std::vector<std::uint64_t> qkv_regroup_source_rows(std::uint64_t n_head, std::uint64_t n_kv_head, std::uint64_t head_dim);
 
+/// Qwen3NextModel.modify_tensors' in_proj_qkvz regrouping: the stored row of each written row for `n_k_heads`
+/// key heads, each stored as [q (`head_k_dim` rows), k (`head_k_dim`), v (`v_rows`), z (`v_rows`)], v_rows =
+/// linear_num_value_heads / linear_num_key_heads · linear_value_head_dim; written every q, k, v, then z.
+std::vector<std::uint64_t> qwen3next_qkvz_source_rows(std::uint64_t n_k_heads, std::uint64_t head_k_dim, std::uint64_t v_rows);
+
 /// InternLM2Model.modify_tensors' view of wqkv: the stored row of each row of [q; k; v] as it writes them (the q
 /// and k heads regrouped from the KV groups and permuted as LlamaModel.permute does, v regrouped).
 /// \throws Error{Malformed} when n_kv_head is 0 or does not divide n_head, or a head size is odd.
@@ -496,6 +513,8 @@ struct ClassHparams {
     std::optional<std::uint64_t> position_offset;  ///< XLM-RoBERTa: 1 + pad_token_id, the position rows dropped
     bool cls_out_labels = false;                ///< BERT: id2label kept (bert_output_labels), classifier → cls.output
     std::uint64_t ssm_inner = 0, ssm_groups = 0;   ///< Mamba2Model: d_inner, n_groups (the norm's reshape)
+    /// Qwen3NextModel: linear_num_key_heads, linear_key_head_dim, the v rows per key head (in_proj_qkvz's split)
+    std::uint64_t lin_k_heads = 0, lin_k_dim = 0, lin_v_rows = 0;
 };
 
 /// What a class's modify_tensors sees besides the tensor: the row, config.json's path, its values.
@@ -520,6 +539,11 @@ struct ClassTensors {
     std::optional<std::vector<MappedTensor>> (*modify)(const ClassTensorCtx& c, std::string& name, std::string_view hf_name,
                                                        std::vector<std::uint64_t>& shape, TensorTransform& tr,
                                                        std::optional<std::uint64_t> bid) = nullptr;
+    /// filter_tensors after TextModel's, with config.json (filter_tensor_name's `cfg`): renames `name` in place;
+    /// false drops it. \throws Error naming config.json on a missing / mistyped key it reads.
+    bool (*filter_cfg)(std::string& name, const HfConfig& cfg) = nullptr;
+    /// Config values read with the model folder (TensorMapper's `model_dir`, empty for a LoRA adapter's base).
+    void (*read_dir)(ClassHparams& hp, const HfConfig& cfg, const std::string& model_dir) = nullptr;
 };
 
 /// The converter's modify_tensors for one architecture, fed HF tensors in the

@@ -95,7 +95,7 @@ bool ends_with_any(std::string_view s, std::initializer_list<std::string_view> e
 
 // ---- names -------------------------------------------------------------------------------
 
-std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_view hf_name) {
+std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_view hf_name, const HfConfig* cfg) {
     std::string name(hf_name);
     auto replace_all = [&](std::string_view from, std::string_view to) {
         for (std::size_t p = 0; (p = name.find(from, p)) != std::string::npos; p += to.size()) name.replace(p, from.size(), to);
@@ -117,6 +117,10 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
     if (name.ends_with("e_score_correction_bias"))
         replace_all("e_score_correction_bias", "e_score_correction.bias");
     replace_all("language_model.", "");
+    if (row.tensors && row.tensors->filter_cfg) {  // the class's own, after TextModel's, reading config.json
+        if (!cfg) throw Error(ErrorCode::Usage, "the " + std::string(row.gguf) + " tensor filter needs config.json", std::string(), std::string(hf_name));
+        if (!row.tensors->filter_cfg(name, *cfg)) return std::nullopt;
+    }
     return name;
 }
 
@@ -151,6 +155,18 @@ std::vector<std::uint64_t> qkv_regroup_source_rows(std::uint64_t n_head, std::ui
     for (std::uint64_t part = 0; part < 2; ++part)  // the k heads, then the v heads
         for (std::uint64_t g = 0; g < n_kv_head; ++g)
             for (std::uint64_t r = 0; r < head_dim; ++r) rows.push_back(g * group + (q_per + part) * head_dim + r);
+    return rows;
+}
+
+std::vector<std::uint64_t> qwen3next_qkvz_source_rows(std::uint64_t n_k_heads, std::uint64_t head_k_dim, std::uint64_t v_rows) {
+    const std::uint64_t per_head = 2 * head_k_dim + 2 * v_rows;
+    std::vector<std::uint64_t> rows;
+    rows.reserve(n_k_heads * per_head);
+    const std::uint64_t begin[4] = {0, head_k_dim, 2 * head_k_dim, 2 * head_k_dim + v_rows};
+    const std::uint64_t size[4] = {head_k_dim, head_k_dim, v_rows, v_rows};
+    for (int part = 0; part < 4; ++part)  // q, k, v, z: each head's part in head order
+        for (std::uint64_t h = 0; h < n_k_heads; ++h)
+            for (std::uint64_t j = 0; j < size[part]; ++j) rows.push_back(h * per_head + begin[part] + j);
     return rows;
 }
 
@@ -220,6 +236,7 @@ TensorMapper::TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::s
             hp_.n_experts = static_cast<std::uint64_t>(integer(*v, "num_experts", file_));
     }
     if (row.tensors && row.tensors->read) row.tensors->read(hp_, cfg);  // the class's own
+    if (row.tensors && row.tensors->read_dir) row.tensors->read_dir(hp_, cfg, model_dir);
 }
 
 std::vector<MappedTensor> ClassTensorCtx::one(std::string name, std::string_view hf_source, std::vector<std::uint64_t> shape,

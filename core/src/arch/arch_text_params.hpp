@@ -127,6 +127,19 @@ std::optional<std::uint64_t> ssm_padded_vocab_size(const HfConfig& cfg, bool mam
 /// not a multiple of head_dim).
 void mamba2_params(const HfConfig& cfg, KvOut& kv);
 
+/// _QwenMtpMixin.__init__'s MTP layer count (class_tensors_qwen3next.cc): mtp_num_hidden_layers, else (absent
+/// or 0) the largest `mtp.layers.N` index + 1 among `model_dir`'s tensors (0 when model_dir is empty).
+/// \throws as hparam_kvs(); Error{Malformed} when neither gives a layer (the converter's assert), as open_model().
+std::uint64_t qwen_mtp_layers(const HfConfig& cfg, const std::string& model_dir);
+
+/// Qwen3NextModel.set_gguf_parameters (arch_hybrid_params.cc): TextModel's list with the MTP layers in block_count,
+/// Qwen2MoeModel's expert lengths, nextn_predict_layers, ssm.conv_kernel (linear_conv_kernel_dim), state_size
+/// (linear_key_head_dim), group_count (linear_num_key_heads), time_step_rank (linear_num_value_heads), inner_size
+/// (linear_value_head_dim · linear_num_value_heads), full_attention_interval (else 4), rope.dimension_count
+/// (head_dim, else hidden_size // num_attention_heads, times partial_rotary_factor, else 0.25).
+/// \throws as hparam_kvs() and qwen_mtp_layers().
+void qwen3next_params(const HfConfig& cfg, KvOut& kv, ArchKvs& res, const std::string& model_dir);
+
 /// HunYuanModel.set_gguf_parameters (arch_hunyuan_params.cc): TextModel's list without num_experts (an
 /// expert_count from it removed), then for rope_scaling type "dynamic" / "xdrope" rope.freq_base = rope_theta ·
 /// alpha^(head_dim / (head_dim − 2)) (alpha 50 and rope_theta 10000 by default; computed in double, written F32,

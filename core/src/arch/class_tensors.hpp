@@ -60,6 +60,13 @@ Tensors mamba_modify(const ClassTensorCtx&, std::string&, std::string_view, std:
 Tensors mamba2_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 Tensors gpt_oss_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
 
+// Qwen3NextModel with _QwenMtpMixin (class_tensors_qwen3next.cc): mtp.* renamed past num_hidden_layers, the MTP
+// layers in block_count, the delta-net's dimensions, its modify_tensors.
+bool qwen_mtp_filter(std::string& name, const HfConfig& cfg);
+void qwen_mtp_read(ClassHparams& hp, const HfConfig& cfg, const std::string& model_dir);
+void qwen3next_read(ClassHparams& hp, const HfConfig& cfg);
+Tensors qwen3next_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);
+
 // The classes, as the rows name them.
 inline constexpr ClassTensors kGemma{drop_lm_head};
 inline constexpr ClassTensors kLlama{strip_text_model};
@@ -90,5 +97,6 @@ inline constexpr ClassTensors kInternLM2{nullptr, internlm2_read, internlm2_modi
 inline constexpr ClassTensors kMamba{nullptr, nullptr, mamba_modify};  // the tied output: hf_to_gguf.cc compares the values
 inline constexpr ClassTensors kMamba2{mamba2_filter, mamba2_read, mamba2_modify};
 inline constexpr ClassTensors kHunYuanDense{nullptr, tied_read, tied_lm_head_modify};
+inline constexpr ClassTensors kQwen3Next{nullptr, qwen3next_read, qwen3next_modify, qwen_mtp_filter, qwen_mtp_read};
 
 }  // namespace amn::arch::classes

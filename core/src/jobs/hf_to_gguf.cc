@@ -209,7 +209,7 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
     arch::TensorMapper mapper(*m.row, *m.cfg, m.dir);
     for (const std::size_t i : order) {
         const auto& lt = plan.tensors[i];
-        const auto name = arch::filter_tensor_name(*m.row, lt.name);
+        const auto name = arch::filter_tensor_name(*m.row, lt.name, m.cfg.get());
         if (!name) continue;  // the converter drops it (multimodal parts)
         if (m.row->hparams == arch::HparamsRule::Cohere2 && name->ends_with(".bias")) {
             // Cohere2Model.modify_tensors: llama.cpp has no Cohere2 biases; all-zero ones are dropped, others refused.
@@ -264,6 +264,16 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
                         const auto& tr = mt.transform;
                         try {
                             r = make_row_gather_recipe(r, s.shape, arch::internlm2_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
+                            r = detail::make_row_range_recipe(r, tr.row_begin, tr.row_end - tr.row_begin);
+                        } catch (const Error& e) {
+                            throw e.with_tensor(s.name).with_file(cat.path);
+                        }
+                        break;
+                    }
+                    case arch::TensorTransform::Kind::QkvzPart: {  // Qwen3-Next's in_proj_qkvz: attn_qkv or attn_gate
+                        const auto& tr = mt.transform;
+                        try {
+                            r = make_row_gather_recipe(r, s.shape, arch::qwen3next_qkvz_source_rows(tr.n_head, tr.head_dim, tr.n_kv_head));
                             r = detail::make_row_range_recipe(r, tr.row_begin, tr.row_end - tr.row_begin);
                         } catch (const Error& e) {
                             throw e.with_tensor(s.name).with_file(cat.path);

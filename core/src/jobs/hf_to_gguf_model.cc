@@ -68,7 +68,7 @@ void repack_nvfp4(const Catalog& cat, const Plan& plan, HfModel& m, std::vector<
     for (const std::size_t k : index_order(cat, refs)) {
         const auto& lt = plan.tensors[idx[k]];
         done[idx[k]] = true;
-        const auto name = arch::filter_tensor_name(*m.row, lt.name);
+        const auto name = arch::filter_tensor_name(*m.row, lt.name, m.cfg.get());
         if (!name) continue;
         if (name->find(".experts.") != std::string::npos)
             throw Error(ErrorCode::Unsupported, "NVFP4 MoE experts are not converted to GGUF yet", cat.path, lt.name);

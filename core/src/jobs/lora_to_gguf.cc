@@ -123,6 +123,13 @@ PairPart transform_pair(const Catalog& cat, const LogicalTensor& sa, const Logic
             case arch::TensorTransform::Kind::RegroupQkv:  // Falcon/NeoX/Bloom query_key_value: view/index/cat regroup B's rows
                 p.b = make_row_gather_recipe(p.b, sb.shape, arch::qkv_regroup_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
                 break;
+            case arch::TensorTransform::Kind::QkvzPart:  // Qwen3-Next's in_proj_qkvz: B's rows regrouped, then qkv or z
+                p.b = make_row_gather_recipe(p.b, sb.shape, arch::qwen3next_qkvz_source_rows(tr.n_head, tr.head_dim, tr.n_kv_head));
+                if (tr.row_end > sb.shape[0] || tr.row_begin >= tr.row_end)
+                    throw Error(ErrorCode::Malformed, "in_proj_qkvz's lora_B " + shape_to_string(sb.shape) + " does not split");
+                p.b = make_row_range_recipe(p.b, tr.row_begin, tr.row_end - tr.row_begin);
+                p.shape_b[0] = tr.row_end - tr.row_begin;
+                break;
             case arch::TensorTransform::Kind::GroupedQkvPart:  // InternLM2's wqkv: B's rows regrouped, then q, k or v
                 p.b = make_row_gather_recipe(p.b, sb.shape, arch::internlm2_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
                 [[fallthrough]];
@@ -230,7 +237,7 @@ LoraModel build_model(const Catalog& cat, const Plan& plan, const std::string& a
     for (const std::size_t i : order) {
         const auto& lt = plan.tensors[i];
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
-        const auto base = arch::filter_tensor_name(*m.row, base_tensor_name(lt.name));
+        const auto base = arch::filter_tensor_name(*m.row, base_tensor_name(lt.name), m.base_cfg.get());
         if (!base) continue;
         const auto half = lora_half(lt.name);
         if (!half) {

@@ -414,7 +414,9 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
         w.key("intermediate_size").value(ff);
     }
     // GLM-4.5: block_count counts the NextN layers after the main ones.
-    const std::uint64_t nextn = row.gguf == "glm4moe" ? static_cast<std::uint64_t>(c.get("nextn_predict_layers").value_or(0)) : 0;
+    const bool mtp = is_gguf(row, {"glm4moe", "qwen3next"});  // Qwen3-Next's MTP block: the mixin counts its tensors
+    const std::uint64_t nextn = mtp ? static_cast<std::uint64_t>(c.get("nextn_predict_layers").value_or(0)) : 0;
+    if (row.gguf == "qwen3next") c.mark("nextn_predict_layers");
     if (nextn >= layers) throw Error(ErrorCode::Malformed, "--layout hf: nextn_predict_layers is not below block_count", kv.catalog().path);
     w.key(row.gguf == "exaone" ? "num_layers" : "num_hidden_layers").value(layers - nextn);  // EXAONE 3.x's config names it so
     w.key("num_attention_heads").value(heads);
@@ -457,12 +459,13 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     // written is the smallest double that gives it back. Any other value stays unread (a warning).
     if (const MetaValue* rv = kv.catalog().meta(c.prefix() + "rope.dimension_count")) {
         const auto rd = meta_number(*rv);
-        const bool partial = is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2", "glm4", "glm4moe"});
+        const bool glm = is_gguf(row, {"glm4", "glm4moe", "qwen3next"});  // head_dim · factor, the factor always written
+        const bool partial = glm || is_gguf(row, {"phi3", "phi2", "stablelm", "exaone", "cohere2"});
         const bool per_embd = is_gguf(row, {"phi3", "phi2"});  // int(factor · hidden) // heads
         if (rd && partial) {
             c.mark("rope.dimension_count");
             // GLM-4: int(head_dim · factor), head_dim from attention.key_length.
-            const double per_head = is_gguf(row, {"glm4", "glm4moe"}) ? static_cast<double>(head_dim)
+            const double per_head = glm ? static_cast<double>(head_dim)
                                                        : static_cast<double>(per_embd ? hidden : hidden / heads) /
                                                              static_cast<double>(per_embd ? heads : 1);
             double factor = *rd / per_head;
@@ -473,7 +476,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
             };
             for (int i = 0; i < 4 && gives(factor) < *rd; ++i) factor = std::nextafter(factor, 2.0);
             if (row.gguf == "cohere2") w.key("rotary_pct").value(factor);  // required by the converter
-            else if (*rd != per_head || is_gguf(row, {"glm4", "glm4moe"})) w.key("partial_rotary_factor").value(factor);  // GLM's default is 0.5
+            else if (*rd != per_head || glm) w.key("partial_rotary_factor").value(factor);  // GLM's default 0.5, Qwen3-Next's 0.25
         } else if (rd && static_cast<std::uint64_t>(*rd) == head_dim) {
             c.mark("rope.dimension_count");
         }
@@ -482,7 +485,7 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
     // Biases.
     if (is_gguf(row, {"llama", "mistral", "qwen3", "gemma", "gemma2", "gemma3", "granite", "olmo2", "smollm3", "arcee",
                       "seed_oss", "qwen3moe", "olmoe", "exaone4", "command-r", "cohere2", "glm4", "glm4moe", "granitemoe",
-                      "gpt-oss", "llama4", "deepseek2", "mistral3", "hunyuan-dense", "olmo"}))
+                      "gpt-oss", "llama4", "deepseek2", "mistral3", "hunyuan-dense", "olmo", "qwen3next"}))
         w.key("attention_bias").value(f.attention_bias);
     if (is_gguf(row, {"llama", "mistral", "granite", "smollm3", "arcee", "seed_oss", "mistral3"})) w.key("mlp_bias").value(false);
     if (row.gguf == "seed_oss") w.key("attention_out_bias").value(false);
@@ -512,12 +515,13 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
         if (ernie_moe) c.mark("expert_shared_feed_forward_length");  // = intermediate_size // num_key_value_heads, as written
         else c.number(row.gguf == "granitemoe" ? "shared_intermediate_size" : "shared_expert_intermediate_size",
                       "expert_shared_feed_forward_length");
-        if (is_gguf(row, {"qwen2moe", "qwen3moe"})) {
+        if (is_gguf(row, {"qwen2moe", "qwen3moe", "qwen3next"})) {
             w.key("decoder_sparse_step").value(std::uint64_t{1});
             w.key("mlp_only_layers").begin_array().end_array();
         }
-        // llama.cpp normalises the top-k weights for qwen3moe and never for qwen2moe / olmoe.
-        if (is_gguf(row, {"qwen2moe", "qwen3moe", "olmoe"})) w.key("norm_topk_prob").value(row.gguf == "qwen3moe");
+        // llama.cpp normalises the top-k weights for qwen3moe / qwen3next and never for qwen2moe / olmoe.
+        if (is_gguf(row, {"qwen2moe", "qwen3moe", "olmoe", "qwen3next"}))
+            w.key("norm_topk_prob").value(is_gguf(row, {"qwen3moe", "qwen3next"}));
     }
 
     // Per-architecture extras.
@@ -565,6 +569,17 @@ std::string hf_config_json(const arch::ArchRow& row, const GgufKeys& kv, const H
         }
     }
     if (llama4) llama4_config(c, kv, layers);
+    if (row.gguf == "qwen3next") {  // Qwen3NextModel's delta-net keys: ssm.inner_size = value head size · value heads
+        c.number("linear_conv_kernel_dim", "ssm.conv_kernel");
+        c.number("linear_key_head_dim", "ssm.state_size");
+        c.number("linear_num_key_heads", "ssm.group_count");
+        const std::uint64_t nv = c.required("ssm.time_step_rank"), inner = c.required("ssm.inner_size");
+        if (inner % nv != 0)
+            throw Error(ErrorCode::Malformed, "--layout hf: ssm.inner_size is not a multiple of ssm.time_step_rank", kv.catalog().path);
+        w.key("linear_num_value_heads").value(nv);
+        w.key("linear_value_head_dim").value(inner / nv);
+        c.number("full_attention_interval", "full_attention_interval");
+    }
     if (row.gguf == "gpt-oss") {  // GptOssModel's sliding window; llama.cpp alternates sliding and full layers
         c.number("sliding_window", "attention.sliding_window");
         w.key("layer_types").begin_array();

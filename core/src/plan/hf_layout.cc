@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <charconv>
 #include <map>
 #include <numbers>
 
@@ -328,6 +329,25 @@ struct PendingJoin {
 
 /// One HF tensor from its complete parts (arch::HfJoin): 3-D parts join per expert/head ([E, R, C] each),
 /// 2-D weights as one block, 2-D biases ([E, F]: gpt-oss's experts) per expert along their columns.
+/// _QwenMtpMixin.filter_tensors undone: the blocks from `first` on (the MTP layers) back to `mtp.layers.{i}.…`,
+/// and the MTP block's own fc / norms back to `mtp.fc`, `mtp.pre_fc_norm_embedding` / `_hidden`, `mtp.norm`.
+void mtp_hf_names(std::vector<LogicalTensor>& tensors, std::uint64_t first) {
+    static constexpr std::pair<std::string_view, std::string_view> kOwn[] = {
+        {"eh_proj.", "fc."}, {"enorm.", "pre_fc_norm_embedding."}, {"hnorm.", "pre_fc_norm_hidden."}, {"shared_head.norm.", "norm."}};
+    for (auto& t : tensors) {
+        if (!t.name.starts_with("model.layers.")) continue;
+        const std::size_t dot = t.name.find('.', 13);
+        std::uint64_t layer = 0;
+        const auto [p, ec] = std::from_chars(t.name.data() + 13, t.name.data() + dot, layer);
+        if (ec != std::errc() || p != t.name.data() + dot || layer < first) continue;
+        std::string rest = t.name.substr(dot + 1);
+        std::string to = "mtp.layers." + std::to_string(layer - first) + "." + rest;
+        for (const auto& [from, own] : kOwn)
+            if (layer == first && rest.starts_with(from)) to = "mtp." + std::string(own) + rest.substr(from.size());
+        t.name = std::move(to);
+    }
+}
+
 LogicalTensor join_parts(const std::string& name, const PendingJoin& p, bool bias, const Catalog& cat) {
     const arch::HfJoin& j = p.entries[0]->join;
     const LogicalTensor& first = *p.parts[0];
@@ -436,6 +456,19 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         for (std::uint64_t g = 0; g < fwd.size(); ++g) wqkv_rows[fwd[g]] = g;
     }
 
+    // Qwen3-Next: in_proj_qkvz joined back from attn_qkv (every q, k, v) and attn_gate (every z), then regrouped
+    // per key head as [q, k, v, z]; the MTP block's tensors renamed to mtp.* after the loop.
+    std::vector<std::uint64_t> qkvz_rows;
+    if (a == "qwen3next") {
+        const std::uint64_t nk = kv.required_u64(a + ".ssm.group_count"), nv = kv.required_u64(a + ".ssm.time_step_rank");
+        const std::uint64_t inner = kv.required_u64(a + ".ssm.inner_size");
+        if (nv % nk != 0 || inner % nv != 0)
+            throw Error(ErrorCode::Malformed, "--layout hf: the value heads do not split over the key heads (ssm.*)", cat.path);
+        const auto fwd = arch::qwen3next_qkvz_source_rows(nk, kv.required_u64(a + ".ssm.state_size"), nv / nk * (inner / nv));
+        qkvz_rows.assign(fwd.size(), 0);
+        for (std::uint64_t g = 0; g < fwd.size(); ++g) qkvz_rows[fwd[g]] = g;
+    }
+
     std::map<std::string, PendingJoin> joins;  // HF name → the parts seen so far
     for (const auto& lt : plan.tensors) {
         if (lt.name == "rope_freqs.weight" && (A->generated == arch::GeneratedRule::Llama3RopeFreqs || a == "mistral")) {
@@ -494,6 +527,14 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
                                     cat.path, lt.name);
                     joined.recipe = make_row_gather_recipe(joined.recipe, joined.shape, wqkv_rows);
                 }
+                if (!qkvz_rows.empty() && b && (b->part == "attn_qkv" || b->part == "attn_gate")) {
+                    if (joined.shape.size() != 2 || joined.shape[0] != qkvz_rows.size())
+                        throw Error(ErrorCode::Malformed,
+                                    "--layout hf: attn_qkv and attn_gate of " + std::to_string(qkvz_rows.size()) +
+                                        " rows in all (ssm.group_count × (2 × ssm.state_size) + 2 × ssm.inner_size) were expected",
+                                    cat.path, lt.name);
+                    joined.recipe = make_row_gather_recipe(joined.recipe, joined.shape, qkvz_rows);
+                }
                 res.plan.tensors.push_back(std::move(joined));
                 joins.erase(*hf);
             }
@@ -543,13 +584,14 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
         }
         // Mamba: conv1d [C, K] back to [C, 1, K]; A back to an A_log the converter's -torch.exp turns into it;
         // Mamba-2's A and D [H, 1] back to [H], its norm [groups, inner / groups] to [inner] (shapes only).
-        const bool ssm = a == "mamba" || a == "mamba2";
+        const bool ssm = a == "mamba" || a == "mamba2" || a == "qwen3next";
         if (ssm && b && b->part == "ssm_conv1d" && b->suffix == "weight" && out.shape.size() == 2)
             out.shape.insert(out.shape.begin() + 1, 1);
         if (out.recipe && ssm && b && b->part == "ssm_a") out.recipe = detail::make_neg_exp_inverse_recipe(out.recipe);
         if (a == "mamba2" && b && (b->part == "ssm_a" || b->part == "ssm_d" || b->part == "ssm_norm") && out.shape.size() == 2)
             out.shape = {out.shape[0] * out.shape[1]};
-        if (out.recipe && A->norm_plus_one && out.name.ends_with("norm.weight"))
+        if (out.recipe && (A->norm_plus_one || (a == "qwen3next" && !out.name.ends_with("linear_attn.norm.weight"))) &&
+            out.name.ends_with("norm.weight"))
             out.recipe = std::make_shared<NormMinusOne>(out.recipe);
         res.plan.tensors.push_back(std::move(out));
     }
@@ -558,6 +600,11 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
                     "--layout hf: " + joins.begin()->first + " is joined from " +
                         std::to_string(joins.begin()->second.parts.size()) + " GGUF tensors and not all of them are present",
                     cat.path);
+    if (a == "qwen3next") {
+        const std::uint64_t blocks = kv.required_u64(a + ".block_count");
+        const auto nextn = kv.num(a + ".nextn_predict_layers");
+        mtp_hf_names(res.plan.tensors, blocks - std::min<std::uint64_t>(blocks, nextn ? static_cast<std::uint64_t>(*nextn) : 0));
+    }
     if (facts.long_factor.size() != facts.short_factor.size())
         throw Error(ErrorCode::Malformed, "rope_factors_long.weight and rope_factors_short.weight differ in length", cat.path);
     res.hf_class = std::string(detail::hf_class_for(*A, kv, facts.experts));
