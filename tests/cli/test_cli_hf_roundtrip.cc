@@ -103,11 +103,8 @@ private slots:
         static const QStringList kBf16Sample = kSanitizedSample + QStringList{
             "DeepSeek-V2-Lite", "granite-3.1-3b-a800m-instruct", "gpt-oss-20b-BF16", "Llama-4-Maverick-17B-128E-Instruct",
             "falcon-40b", "LFM2-350M", "bge-small-en-v1.5", "nomic-embed-text-v1.5", "Hunyuan-7B-Instruct", "pythia-70m",
-<<<<<<< HEAD
-            "internlm2-chat-1_8b", "bge-m3", "mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m", "all-distilroberta-v1"};
-=======
-            "internlm2-chat-1_8b", "bge-m3", "mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m", "Qwen3-Next-80B-A3B-Instruct"};
->>>>>>> qwen3next
+            "internlm2-chat-1_8b", "bge-m3", "mamba-130m-hf", "falcon-mamba-7b", "mamba2-130m", "Qwen3-Next-80B-A3B-Instruct",
+            "all-distilroberta-v1"};
         const QJsonObject cases = read_json(src("tests/core/hf_arch_reference.json")).value("cases").toObject();
         for (auto c = cases.begin(); c != cases.end(); ++c) {
             if (amn::test::kSanitized && !kSanitizedSample.contains(c.key())) continue;
