@@ -469,9 +469,53 @@ def hf_case_deepseek_v2(H=64, L=3, E=4, F=64, V=256):
     return cfg, {k: (v, "F32") for k, v in t.items()}
 
 
+def hf_case_deepseek_v3(H=64, L=3, E=4, F=64, V=256, model_type="deepseek_v3", q_lora=64, mtp=False, dt="F32"):
+    """DeepSeek-V3 (MLA: kv_b_proj mlx-lm splits into embed_q / unembed_out; layer 0 dense, then MoE with a shared
+    expert and MoEGate routers with an F32 e_score_correction_bias mlx-lm does not cast). mtp: Kimi-K2-like extras
+    mlx-lm drops (model.layers.61.*, a rotary_emb.inv_freq), q_lora None: a plain q_proj."""
+    cfg = {"architectures": ["DeepseekV3ForCausalLM"], "first_k_dense_replace": 1, "hidden_size": H,
+           "intermediate_size": 128, "kv_lora_rank": 64, "max_position_embeddings": 4096, "model_type": model_type,
+           "moe_intermediate_size": F, "moe_layer_freq": 1, "n_group": 1, "n_routed_experts": E, "n_shared_experts": 1,
+           "norm_topk_prob": True, "num_attention_heads": 4, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": 4, "q_lora_rank": q_lora, "qk_nope_head_dim": 32, "qk_rope_head_dim": 16,
+           "rms_norm_eps": 1e-06, "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+           "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}, "rope_theta": 10000,
+           "routed_scaling_factor": 2.5, "scoring_func": "sigmoid", "tie_word_embeddings": False, "topk_group": 1,
+           "topk_method": "noaux_tc", "torch_dtype": "bfloat16", "v_head_dim": 32, "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.kv_a_proj_with_mqa.weight": (64 + 16, H), p + "self_attn.kv_a_layernorm.weight": (64,),
+                  p + "self_attn.kv_b_proj.weight": (4 * (32 + 32), 64), p + "self_attn.o_proj.weight": (H, 4 * 32)})
+        if q_lora:
+            t.update({p + "self_attn.q_a_proj.weight": (q_lora, H), p + "self_attn.q_a_layernorm.weight": (q_lora,),
+                      p + "self_attn.q_b_proj.weight": (4 * 48, q_lora)})
+        else:
+            t[p + "self_attn.q_proj.weight"] = (4 * 48, H)
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (128, H), p + "mlp.up_proj.weight": (128, H), p + "mlp.down_proj.weight": (H, 128)})
+            continue
+        t.update({p + "mlp.gate.weight": (E, H), p + "mlp.gate.e_score_correction_bias": (E,),
+                  p + "mlp.shared_experts.gate_proj.weight": (F, H), p + "mlp.shared_experts.up_proj.weight": (F, H),
+                  p + "mlp.shared_experts.down_proj.weight": (H, F)})
+        for x in range(E):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (F, H), q + "up_proj.weight": (F, H), q + "down_proj.weight": (H, F)})
+    if mtp:
+        t.update({"model.layers.61.enorm.weight": (H,), "model.layers.61.eh_proj.weight": (H, 2 * H),
+                  "model.layers.61.mlp.experts.0.gate_proj.weight": (F, H),
+                  "model.layers.0.self_attn.rotary_emb.inv_freq": (8,)})
+    return cfg, {k: (v, "F32" if "e_score_correction_bias" in k else dt) for k, v in t.items()}
+
+
+def hf_case_kimi_k2():
+    return hf_case_deepseek_v3(L=2, model_type="kimi_k2", q_lora=None, mtp=True, dt="BF16")
+
+
 HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed,
             "llama-10-layers-f16": hf_case_llama_layers, "olmoe-bf16": hf_case_olmoe,
-            "deepseek_v2-f32": hf_case_deepseek_v2}
+            "deepseek_v2-f32": hf_case_deepseek_v2, "deepseek_v3-f32": hf_case_deepseek_v3, "kimi_k2-bf16": hf_case_kimi_k2}
 
 
 def make_hf_case(root: Path, name: str):

@@ -39,6 +39,8 @@ CASES = [
     ("fixture:Mixtral-8x7B-v0.1", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
     ("hf:olmoe-bf16", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
     ("hf:deepseek_v2-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:deepseek_v3-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:deepseek_v3-f32", ["-q", "--q-bits", "8", "--q-group-size", "32"], ["--to", "mlx:8", "--group-size", "32"]),
     ("hf:qwen3_moe-f32", ["--dtype", "float32"], None),
     ("hf:qwen2_moe-f16", ["--dtype", "float16"], None),
 ]
@@ -58,7 +60,7 @@ def hf_layout(folder: Path):
     tensors = {}
     for f in sorted(folder.glob("*.safetensors")):
         tensors.update(mx.load(str(f)))
-    out = {}
+    out, mats = {}, {}
     for k, a in tensors.items():
         path = k[: -len(".weight")] if k.endswith(".weight") else None
         if k.endswith((".scales", ".biases")) and k.rsplit(".", 1)[0] + ".weight" in tensors and \
@@ -68,7 +70,9 @@ def hf_layout(folder: Path):
             p = q.get(path) if isinstance(q.get(path), dict) else q
             a = mx.dequantize(a, tensors[path + ".scales"], tensors.get(path + ".biases"), group_size=p["group_size"],
                               bits=p["bits"], mode=p.get("mode", "affine"))
-        if ".switch_mlp." in k and a.ndim == 3:
+        if k.endswith((".self_attn.embed_q.weight", ".self_attn.unembed_out.weight")):
+            mats[k] = a
+        elif ".switch_mlp." in k and a.ndim == 3:
             pre, proj = k.split(".switch_mlp.")
             proj = proj[: -len(".weight")]
             hf = MIXTRAL[proj] if cfg["model_type"] == "mixtral" else proj
@@ -76,6 +80,12 @@ def hf_layout(folder: Path):
                 out[f"{pre}.experts.{e}.{hf}.weight"] = digest(a[e])
         else:
             out[k] = digest(a)
+    # deepseek_v3.py sanitize inverted: kv_b_proj [H·(nope + v), kv_lora] = per head embed_qᵀ [nope, kv_lora] then
+    # unembed_out [v, kv_lora], from the (dequantized) MultiLinear weights.
+    for k in [k for k in mats if k.endswith(".self_attn.embed_q.weight")]:
+        wk, wv = mats.pop(k), mats.pop(k.replace("embed_q", "unembed_out"))
+        kv = mx.concatenate([wk.swapaxes(-1, -2), wv], axis=1)
+        out[k.replace("embed_q", "kv_b_proj")] = digest(kv.reshape(-1, kv.shape[-1]))
     return dict(sorted(out.items()))
 
 

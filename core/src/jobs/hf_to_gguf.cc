@@ -155,7 +155,8 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
     // Face names the tables map, one expert per tensor (stacked again below).
     std::optional<Plan> unstacked;
     if (std::any_of(input_plan.tensors.begin(), input_plan.tensors.end(), [](const LogicalTensor& lt) {
-            return lt.params && std::holds_alternative<MlxParams>(*lt.params) && lt.name.find(".switch_mlp.") != std::string::npos;
+            return lt.params && std::holds_alternative<MlxParams>(*lt.params) &&
+                   (lt.name.find(".switch_mlp.") != std::string::npos || lt.name.ends_with(".self_attn.unembed_out.weight"));
         }))
         unstacked = forget_st_internal::mlx_lm_unsanitize(input_plan, forget_st_internal::mlx_model_facts(cat.config_json).model_type);
     const Plan& plan = unstacked ? *unstacked : input_plan;
