@@ -518,6 +518,20 @@ HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_m
             "deepseek_v2-f32": hf_case_deepseek_v2, "deepseek_v3-f32": hf_case_deepseek_v3, "kimi_k2-bf16": hf_case_kimi_k2}
 
 
+def make_mla_gguf_case(root: Path, shared: Path):
+    """DeepSeek-V3-tiny: the deepseek_v3 folder with Qwen3's vocabulary (151936 rows) and its tokenizer files from
+    SHARED/hf-gguf/inputs/Qwen3-0.6B, so that llama.cpp's converter can read its MLX folder's twin."""
+    import shutil
+    def case():
+        cfg, t = hf_case_deepseek_v3(V=151936)
+        cfg.update({"bos_token_id": 151643, "eos_token_id": 151645})
+        return cfg, t
+    HF_CASES["DeepSeek-V3-tiny"] = case
+    make_hf_case(root, "DeepSeek-V3-tiny")
+    for f in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(shared / "hf-gguf" / "inputs" / "Qwen3-0.6B" / f, root / "DeepSeek-V3-tiny" / f)
+
+
 def make_hf_case(root: Path, name: str):
     import zlib
     cfg, tensors = HF_CASES[name]()
@@ -614,6 +628,9 @@ def main():
         for name in HF_CASES:
             make_hf_case(root, name)
         print("\n".join(HF_CASES))
+        return
+    if sys.argv[1] == "--mla-gguf":
+        make_mla_gguf_case(Path(sys.argv[2]), Path(sys.argv[3]))
         return
     if sys.argv[1] == "--exact-values":
         sys.exit(exact_values(Path(sys.argv[2]), Path(sys.argv[3])))

@@ -55,6 +55,13 @@ def digest(a):
 
 
 def hf_layout(folder: Path):
+    """name → [dtype, shape, sha256] of hf_arrays(folder), sorted by name."""
+    return {k: digest(a) for k, a in sorted(hf_arrays(folder).items())}
+
+
+def hf_arrays(folder: Path):
+    """The Hugging Face layout of an MLX folder as MLX arrays: quantized modules through mx.dequantize, switch_mlp
+    stacks cut per expert, deepseek_v3's embed_q / unembed_out joined into kv_b_proj."""
     cfg = json.loads((folder / "config.json").read_text())
     q = cfg.get("quantization")
     tensors = {}
@@ -77,16 +84,16 @@ def hf_layout(folder: Path):
             proj = proj[: -len(".weight")]
             hf = MIXTRAL[proj] if cfg["model_type"] == "mixtral" else proj
             for e in range(a.shape[0]):
-                out[f"{pre}.experts.{e}.{hf}.weight"] = digest(a[e])
+                out[f"{pre}.experts.{e}.{hf}.weight"] = a[e]
         else:
-            out[k] = digest(a)
+            out[k] = a
     # deepseek_v3.py sanitize inverted: kv_b_proj [H·(nope + v), kv_lora] = per head embed_qᵀ [nope, kv_lora] then
     # unembed_out [v, kv_lora], from the (dequantized) MultiLinear weights.
     for k in [k for k in mats if k.endswith(".self_attn.embed_q.weight")]:
         wk, wv = mats.pop(k), mats.pop(k.replace("embed_q", "unembed_out"))
         kv = mx.concatenate([wk.swapaxes(-1, -2), wv], axis=1)
-        out[k.replace("embed_q", "kv_b_proj")] = digest(kv.reshape(-1, kv.shape[-1]))
-    return dict(sorted(out.items()))
+        out[k.replace("embed_q", "kv_b_proj")] = kv.reshape(-1, kv.shape[-1])
+    return out
 
 
 def main():
