@@ -579,10 +579,11 @@ def unstack(src: Path, dst: Path):
 
 
 def stack(src: Path, dst: Path):
-    """The folder `mlx_lm.convert` without -q writes for a qwen2_moe / qwen3_moe
-    folder whose tensors are already in its torch_dtype (or --dtype): the
+    """The folder `mlx_lm.convert` without -q writes for a qwen2_moe / qwen3_moe /
+    deepseek_v3 folder whose tensors are already in its torch_dtype (or --dtype): the
     experts `mlp.experts.E.<proj>.weight` stacked into `mlp.switch_mlp.<proj>.weight`
-    [E, out, in] (sanitize's mx.stack), the rest as stored, metadata format mlx,
+    [E, out, in] (sanitize's mx.stack), deepseek_v3's kv_b_proj split per head into
+    embed_q / unembed_out, the rest as stored, metadata format mlx,
     config.json as it was. Its tensors, not its bytes (MLX's data order), are mlx-lm's."""
     import re
     import shutil
@@ -600,6 +601,17 @@ def stack(src: Path, dst: Path):
     for k, g in groups.items():
         parts = [g[e] for e in range(len(g))]
         out[k] = Tensor(parts[0].dtype, [len(parts)] + list(parts[0].shape), b"".join(p.raw for p in parts))
+    cfg = json.loads((src / "config.json").read_text())
+    if cfg.get("model_type") in ("deepseek_v3", "kimi_k2"):
+        # deepseek_v3.py sanitize: kv_b_proj [H·(nope + v), R] → embed_q [H, R, nope] (transposed), unembed_out [H, v, R].
+        H, nope = cfg["num_attention_heads"], cfg["qk_nope_head_dim"]
+        for k in [k for k in out if k.endswith(".self_attn.kv_b_proj.weight")]:
+            t = out.pop(k)
+            a = np.frombuffer(t.raw, {2: np.uint16, 4: np.uint32}[len(t.raw) // (t.shape[0] * t.shape[1])])
+            a = a.reshape(H, t.shape[0] // H, t.shape[1])
+            for name, part in (("embed_q", a[:, :nope, :].transpose(0, 2, 1)), ("unembed_out", a[:, nope:, :])):
+                part = np.ascontiguousarray(part)
+                out[k.replace("kv_b_proj", name)] = Tensor(t.dtype, list(part.shape), part.tobytes())
     write_st(dst / "model.safetensors", dict(sorted(out.items())), {"format": "mlx"})
     shutil.copy(src / "config.json", dst / "config.json")
 

@@ -10,7 +10,8 @@ per expert, kv_b_proj rebuilt per head from embed_q / unembed_out), saved
 with mx.save_safetensors beside config.json (quantization keys removed) and
 the tokenizer files, under the MLX folder's own name; llama.cpp's
 convert_hf_to_gguf.py (through the hf shim) converts the twin to each
-outtype. `amn convert MLX_FOLDER --to gguf:T` must write those bytes.
+outtype. `amn convert MLX_FOLDER --to gguf:T` must write those bytes. The same
+for the unquantized conversion (--dtype float32), whose tensors are recorded.
 
 usage: PYTHONPATH=/work/mlx/pyenv/site:/work/mlx/pyenv/stubs:/work/mlx/mlx-lm \\
        mlx_mla_gguf_record.py SHARED_FIXTURES LLAMA_CPP_SRC SHIM_RUN_CONVERT WORK_DIR \\
@@ -32,10 +33,21 @@ from mlx_remember_hf_record import hf_arrays  # noqa: E402
 
 FOLDER = "DeepSeek-V3-tiny-mlx"
 OUTTYPES = ["bf16", "q8_0"]
+UNQUANTIZED = ["--dtype", "float32"]
 
 
 def sha(p: Path) -> str:
     return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def convert(shim: Path, llama: Path, parent: Path, outtypes) -> dict:
+    out = {}
+    for t in outtypes:
+        g = parent / f"{t}.gguf"
+        subprocess.run([sys.executable, str(shim), str(llama), FOLDER, "--outtype", t, "--outfile", str(g)],
+                       cwd=parent, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        out[t] = sha(g)
+    return out
 
 
 def main():
@@ -54,19 +66,31 @@ def main():
     (twin / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
     for f in ("tokenizer.json", "tokenizer_config.json"):
         shutil.copy(src / f, twin / f)
-    out = {}
-    for t in OUTTYPES:
-        g = work / f"{t}.gguf"
-        subprocess.run([sys.executable, str(shim), str(llama), FOLDER, "--outtype", t, "--outfile", str(g)],
-                       cwd=work / "b", check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        out[t] = sha(g)
+    out = convert(shim, llama, work / "b", OUTTYPES)
+    # Unquantized (--dtype float32: the stored dtype, so mlx_folders.py --stack can rebuild it): its tensors, and the
+    # converter on its twin.
+    plain = work / "u" / FOLDER
+    subprocess.run([sys.executable, "-m", "mlx_lm", "convert", "--hf-path", str(src), "--mlx-path", str(plain)] +
+                   UNQUANTIZED, check=True, stdout=subprocess.DEVNULL, env=os.environ)
+    tensors = json.loads(subprocess.run([sys.executable, str(HERE / "mlx_folders.py"), "--digest", str(plain)], check=True,
+                                        capture_output=True, text=True).stdout)
+    twin = work / "ub" / FOLDER
+    twin.mkdir(parents=True)
+    mx.save_safetensors(str(twin / "model.safetensors"), hf_arrays(plain), metadata={"format": "pt"})
+    shutil.copy(plain / "config.json", twin / "config.json")
+    for f in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(src / f, twin / f)
+    plain_out = convert(shim, llama, work / "ub", ["bf16"])
     doc = {"about": "An MLX deepseek_v3 folder to GGUF: `mlx_lm.convert -q` (mlx-lm d78bf58e on MLX 846d17622, CPU) of "
                     "tests/cli/mlx_folders.py --mla-gguf's DeepSeek-V3-tiny wrote model_sha256 (`amn forget IN --to mlx "
                     "-o A/" + FOLDER + "` must write it); its Hugging Face twin made by MLX (mx.dequantize, switch_mlp "
                     "per expert, kv_b_proj from embed_q / unembed_out per head) converted by convert_hf_to_gguf.py "
                     "(llama.cpp 34af94c, hf shim) gave outtypes. `amn convert A/" + FOLDER + " --to gguf:T` must write "
-                    "those bytes. Recorded by tests/cli/mlx_mla_gguf_record.py.",
-           "folder": FOLDER, "model_sha256": sha(mlx / "model.safetensors"), "outtypes": out}
+                    "those bytes. unquantized: mlx_lm.convert <mlx_lm_convert> (no -q) wrote mlx_tensors (mlx_folders.py "
+                    "--stack rebuilds them), the converter on its twin gave outtypes. "
+                    "Recorded by tests/cli/mlx_mla_gguf_record.py.",
+           "folder": FOLDER, "model_sha256": sha(mlx / "model.safetensors"), "outtypes": out,
+           "unquantized": {"mlx_lm_convert": UNQUANTIZED, "mlx_tensors": tensors, "outtypes": plain_out}}
     print(json.dumps(doc, indent=1))
 
 

@@ -43,6 +43,7 @@ CASES = [
     ("hf:deepseek_v3-f32", ["-q", "--q-bits", "8", "--q-group-size", "32"], ["--to", "mlx:8", "--group-size", "32"]),
     ("hf:qwen3_moe-f32", ["--dtype", "float32"], None),
     ("hf:qwen2_moe-f16", ["--dtype", "float16"], None),
+    ("hf:deepseek_v3-f32", ["--dtype", "float32"], None),
 ]
 MIXTRAL = {"gate_proj": "w1", "down_proj": "w2", "up_proj": "w3"}
 DTYPES = {mx.bfloat16: ("BF16", mx.uint16), mx.float16: ("F16", None), mx.float32: ("F32", None), mx.uint32: ("U32", None)}

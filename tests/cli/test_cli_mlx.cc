@@ -478,7 +478,7 @@ private slots:
         QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_remember_hf_reference.json");
         if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_remember_hf_reference.json");
         const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        if (cases.size() != 9) qFatal("mlx_remember_hf_reference.json: %d cases, expected 9", int(cases.size()));
+        if (cases.size() != 10) qFatal("mlx_remember_hf_reference.json: %d cases, expected 10", int(cases.size()));
         for (const auto& cv : cases) {
             const QJsonObject c = cv.toObject();
             QStringList conv;

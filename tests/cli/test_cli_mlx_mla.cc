@@ -7,7 +7,8 @@
 // expert, dequantized) writes the GGUF llama.cpp's convert_hf_to_gguf.py
 // writes from the folder's Hugging Face twin as MLX itself makes it
 // (mx.dequantize): tests/cli/data/mlx_mla_gguf_reference.json, recorded by
-// tests/cli/mlx_mla_gguf_record.py.
+// tests/cli/mlx_mla_gguf_record.py. The same for the unquantized folder
+// (mlx_lm.convert --dtype float32, rebuilt by mlx_folders.py --stack).
 #include "test_support.hpp"
 
 #include <QCryptographicHash>
@@ -62,6 +63,24 @@ private slots:
             QVERIFY2(r.exit_code == 0, qPrintable(r.err));
             QVERIFY2(sha256_of(out) == it.value().toString(), qPrintable(it.key() + " differs from convert_hf_to_gguf's"));
         }
+        // Unquantized: the folder mlx_lm.convert --dtype float32 writes (rebuilt by mlx_folders.py --stack, its
+        // tensors checked against mlx_lm's), with the tokenizer files, to GGUF BF16.
+        const QJsonObject u = ref["unquantized"].toObject();
+        const QString plain = tmp.filePath("u/" + ref["folder"].toString());
+        const auto st = run(QString::fromStdString(amn::test::python()),
+                            {src + "/tests/cli/mlx_folders.py", "--stack", tmp.filePath("hf/DeepSeek-V3-tiny"), plain});
+        QVERIFY2(st.exit_code == 0, qPrintable(st.err));
+        const auto dg = run(QString::fromStdString(amn::test::python()), {src + "/tests/cli/mlx_folders.py", "--digest", plain});
+        QVERIFY2(dg.exit_code == 0, qPrintable(dg.err));
+        QVERIFY2(QJsonDocument::fromJson(dg.out.toUtf8()).object() == u["mlx_tensors"].toObject(),
+                 "the stacked folder is not mlx_lm.convert's");
+        for (const char* f : {"tokenizer.json", "tokenizer_config.json"})
+            QVERIFY(QFile::copy(tmp.filePath("hf/DeepSeek-V3-tiny/") + f, plain + "/" + f));
+        QCOMPARE(u["outtypes"].toObject().size(), 1);
+        const QString out = tmp.filePath("u.gguf");
+        const auto r = run_amn({"convert", plain, "--to", "gguf:bf16", "-o", out, "-q"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY2(sha256_of(out) == u["outtypes"].toObject()["bf16"].toString(), "unquantized bf16 differs from convert_hf_to_gguf's");
     }
 };
 
