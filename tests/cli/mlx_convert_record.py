@@ -56,6 +56,10 @@ CASES = [
     ("hf:deepseek_v3-f32", ["--to", "mlx", "--quant-predicate", "mixed_3_6"]),
     ("hf:kimi_k2-bf16", ["--to", "mlx"]),
     ("hf:kimi_k2-bf16", ["--to", "mlx:6", "--group-size", "32", "--dtype", "float16"]),
+    # deepseek_v3 as DeepSeek ships it (E4M3 with 128×128 weight_scale_inv): mlx-lm's sanitize dequantizes to BF16,
+    # amn under --requantize (its FP8 decode rounded to BF16).
+    ("hf:deepseek_v3-fp8", ["--to", "mlx", "--requantize"]),
+    ("hf:deepseek_v3-fp8", ["--to", "mlx:8", "--group-size", "32", "--requantize"]),
 ]
 
 

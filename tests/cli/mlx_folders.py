@@ -509,13 +509,30 @@ def hf_case_deepseek_v3(H=64, L=3, E=4, F=64, V=256, model_type="deepseek_v3", q
     return cfg, {k: (v, "F32" if "e_score_correction_bias" in k else dt) for k, v in t.items()}
 
 
+def hf_case_deepseek_v3_fp8():
+    """deepseek_v3 as DeepSeek ships it: every 2-D Linear weight of the layers (kv_b_proj and the experts too, the
+    MoEGate not) E4M3 with an F32 weight_scale_inv per 128×128 block, the rest BF16 (mlx-lm's sanitize dequantizes)."""
+    cfg, t = hf_case_deepseek_v3(dt="BF16")
+    cfg["quantization_config"] = {"activation_scheme": "dynamic", "fmt": "e4m3", "quant_method": "fp8",
+                                  "weight_block_size": [128, 128]}
+    out = {}
+    for k, (shape, dt) in t.items():
+        if k.startswith("model.layers.") and k.endswith(".weight") and len(shape) == 2 and not k.endswith("mlp.gate.weight"):
+            out[k] = (shape, "F8_E4M3")
+            out[k + "_scale_inv"] = (((shape[0] + 127) // 128, (shape[1] + 127) // 128), "F32")
+        else:
+            out[k] = (shape, dt)
+    return cfg, out
+
+
 def hf_case_kimi_k2():
     return hf_case_deepseek_v3(L=2, model_type="kimi_k2", q_lora=None, mtp=True, dt="BF16")
 
 
 HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed,
             "llama-10-layers-f16": hf_case_llama_layers, "olmoe-bf16": hf_case_olmoe,
-            "deepseek_v2-f32": hf_case_deepseek_v2, "deepseek_v3-f32": hf_case_deepseek_v3, "kimi_k2-bf16": hf_case_kimi_k2}
+            "deepseek_v2-f32": hf_case_deepseek_v2, "deepseek_v3-f32": hf_case_deepseek_v3, "kimi_k2-bf16": hf_case_kimi_k2,
+            "deepseek_v3-fp8": hf_case_deepseek_v3_fp8}
 
 
 def make_mla_gguf_case(root: Path, shared: Path):
@@ -544,7 +561,13 @@ def make_hf_case(root: Path, name: str):
         a = (rng.normal(1.0, 0.1, size=shape) if norm else rng.normal(0.0, 0.02, size=shape)).astype(np.float32)
         if k.endswith("down_proj.weight") and len(shape) == 2:
             a[0, :8] *= 50.0  # an outlier group
-        out[k] = of_array(a) if dt == "F32" else of_array(a.astype(np.float16)) if dt == "F16" else of_array(bf16_round(a), bf16=True)
+        if dt == "F8_E4M3":  # any E4M3FN code but NaN (0x7f, 0xff), either sign
+            codes = rng.integers(0, 0x7f, size=shape, dtype=np.uint8) | (rng.integers(0, 2, size=shape, dtype=np.uint8) << 7)
+            out[k] = Tensor(dt, shape, codes.tobytes())
+        elif k.endswith("weight_scale_inv"):
+            out[k] = of_array(rng.uniform(0.002, 0.02, size=shape).astype(np.float32))
+        else:
+            out[k] = of_array(a) if dt == "F32" else of_array(a.astype(np.float16)) if dt == "F16" else of_array(bf16_round(a), bf16=True)
     write_st(folder / "model.safetensors", out, {"format": "pt"})
     (folder / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
 

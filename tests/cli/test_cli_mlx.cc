@@ -435,14 +435,14 @@ private slots:
     // (each on a 10-layer llama and qwen3_moe), olmoe's, deepseek_v2's and deepseek_v3's experts
     // stacked too (their MoEGate routers float; deepseek_v3's kv_b_proj split into the MultiLinear
     // embed_q / unembed_out, its e_score_correction_bias never cast; kimi_k2 remapped to it, its
-    // layer 61 dropped): the files the real mlx_lm.convert
+    // layer 61 dropped; its FP8 release under --requantize): the files the real mlx_lm.convert
     // writes (tests/cli/data/mlx_convert_moe_reference.json), byte for byte.
     void forgetToMlxMoeAndCast_data() {
         QTest::addColumn<QJsonObject>("c");
         QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_moe_reference.json");
         if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_convert_moe_reference.json");
         const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        if (cases.size() != 29) qFatal("mlx_convert_moe_reference.json: %d cases, expected 29", int(cases.size()));
+        if (cases.size() != 31) qFatal("mlx_convert_moe_reference.json: %d cases, expected 31", int(cases.size()));
         for (const auto& cv : cases) {
             const QJsonObject c = cv.toObject();
             QStringList amn;
