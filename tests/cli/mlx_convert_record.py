@@ -46,6 +46,20 @@ CASES = [
     # deepseek_v2: experts stacked (deepseek_v2.py sanitize), MoEGate routers float, MLA's modules in its order.
     ("hf:deepseek_v2-f32", ["--to", "mlx"]),
     ("hf:deepseek_v2-f32", ["--to", "mlx:8", "--group-size", "32", "--quant-predicate", "mixed_3_6"]),
+    # deepseek_v3: experts stacked, kv_b_proj split per head into embed_q [H, kv_lora, nope] (float at group 64: nope
+    # is 32) and unembed_out [H, v, kv_lora] (mla.py MultiLinear, quantized 3-D), MoEGate float with its
+    # e_score_correction_bias never cast (cast_predicate); kimi_k2 (MODEL_REMAPPING → deepseek_v3): q_proj without
+    # a q LoRA, stored BF16, its model.layers.61.* and rotary_emb.inv_freq dropped.
+    ("hf:deepseek_v3-f32", ["--to", "mlx"]),
+    ("hf:deepseek_v3-f32", ["--to", "mlx:8", "--group-size", "32"]),
+    ("hf:deepseek_v3-f32", ["--to", "mlx:mxfp4"]),
+    ("hf:deepseek_v3-f32", ["--to", "mlx", "--quant-predicate", "mixed_3_6"]),
+    ("hf:kimi_k2-bf16", ["--to", "mlx"]),
+    ("hf:kimi_k2-bf16", ["--to", "mlx:6", "--group-size", "32", "--dtype", "float16"]),
+    # deepseek_v3 as DeepSeek ships it (E4M3 with 128×128 weight_scale_inv): mlx-lm's sanitize dequantizes to BF16,
+    # amn under --requantize (its FP8 decode rounded to BF16).
+    ("hf:deepseek_v3-fp8", ["--to", "mlx", "--requantize"]),
+    ("hf:deepseek_v3-fp8", ["--to", "mlx:8", "--group-size", "32", "--requantize"]),
 ]
 
 
@@ -87,7 +101,8 @@ def main():
                     "IN = tests/cli/mlx_folders.py --hf's folder (hf:NAME) or ../shared/fixtures/hf-gguf/inputs/NAME "
                     "(fixture:NAME): MoE experts stacked into switch_mlp (sanitize), qwen3_moe routers 8-bit g64 "
                     "(its quant_predicate) unless --quant-predicate's mixed recipe replaces it, every float tensor cast to "
-                    "torch_dtype or --dtype. "
+                    "torch_dtype or --dtype (deepseek_v3's e_score_correction_bias kept: its cast_predicate), "
+                    "deepseek_v3's kv_b_proj split into embed_q / unembed_out (MultiLinear). "
                     "`amn forget IN <amn>` must write these bytes. Recorded by tests/cli/mlx_convert_record.py.",
            "cases": cases}
     print(json.dumps(doc, indent=1))

@@ -469,9 +469,84 @@ def hf_case_deepseek_v2(H=64, L=3, E=4, F=64, V=256):
     return cfg, {k: (v, "F32") for k, v in t.items()}
 
 
+def hf_case_deepseek_v3(H=64, L=3, E=4, F=64, V=256, model_type="deepseek_v3", q_lora=64, mtp=False, dt="F32"):
+    """DeepSeek-V3 (MLA: kv_b_proj mlx-lm splits into embed_q / unembed_out; layer 0 dense, then MoE with a shared
+    expert and MoEGate routers with an F32 e_score_correction_bias mlx-lm does not cast). mtp: Kimi-K2-like extras
+    mlx-lm drops (model.layers.61.*, a rotary_emb.inv_freq), q_lora None: a plain q_proj."""
+    cfg = {"architectures": ["DeepseekV3ForCausalLM"], "first_k_dense_replace": 1, "hidden_size": H,
+           "intermediate_size": 128, "kv_lora_rank": 64, "max_position_embeddings": 4096, "model_type": model_type,
+           "moe_intermediate_size": F, "moe_layer_freq": 1, "n_group": 1, "n_routed_experts": E, "n_shared_experts": 1,
+           "norm_topk_prob": True, "num_attention_heads": 4, "num_experts_per_tok": 2, "num_hidden_layers": L,
+           "num_key_value_heads": 4, "q_lora_rank": q_lora, "qk_nope_head_dim": 32, "qk_rope_head_dim": 16,
+           "rms_norm_eps": 1e-06, "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+           "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}, "rope_theta": 10000,
+           "routed_scaling_factor": 2.5, "scoring_func": "sigmoid", "tie_word_embeddings": False, "topk_group": 1,
+           "topk_method": "noaux_tc", "torch_dtype": "bfloat16", "v_head_dim": 32, "vocab_size": V}
+    t = {"model.embed_tokens.weight": (V, H), "model.norm.weight": (H,), "lm_head.weight": (V, H)}
+    for i in range(L):
+        p = f"model.layers.{i}."
+        t.update({p + "input_layernorm.weight": (H,), p + "post_attention_layernorm.weight": (H,),
+                  p + "self_attn.kv_a_proj_with_mqa.weight": (64 + 16, H), p + "self_attn.kv_a_layernorm.weight": (64,),
+                  p + "self_attn.kv_b_proj.weight": (4 * (32 + 32), 64), p + "self_attn.o_proj.weight": (H, 4 * 32)})
+        if q_lora:
+            t.update({p + "self_attn.q_a_proj.weight": (q_lora, H), p + "self_attn.q_a_layernorm.weight": (q_lora,),
+                      p + "self_attn.q_b_proj.weight": (4 * 48, q_lora)})
+        else:
+            t[p + "self_attn.q_proj.weight"] = (4 * 48, H)
+        if i == 0:
+            t.update({p + "mlp.gate_proj.weight": (128, H), p + "mlp.up_proj.weight": (128, H), p + "mlp.down_proj.weight": (H, 128)})
+            continue
+        t.update({p + "mlp.gate.weight": (E, H), p + "mlp.gate.e_score_correction_bias": (E,),
+                  p + "mlp.shared_experts.gate_proj.weight": (F, H), p + "mlp.shared_experts.up_proj.weight": (F, H),
+                  p + "mlp.shared_experts.down_proj.weight": (H, F)})
+        for x in range(E):
+            q = p + f"mlp.experts.{x}."
+            t.update({q + "gate_proj.weight": (F, H), q + "up_proj.weight": (F, H), q + "down_proj.weight": (H, F)})
+    if mtp:
+        t.update({"model.layers.61.enorm.weight": (H,), "model.layers.61.eh_proj.weight": (H, 2 * H),
+                  "model.layers.61.mlp.experts.0.gate_proj.weight": (F, H),
+                  "model.layers.0.self_attn.rotary_emb.inv_freq": (8,)})
+    return cfg, {k: (v, "F32" if "e_score_correction_bias" in k else dt) for k, v in t.items()}
+
+
+def hf_case_deepseek_v3_fp8():
+    """deepseek_v3 as DeepSeek ships it: every 2-D Linear weight of the layers (kv_b_proj and the experts too, the
+    MoEGate not) E4M3 with an F32 weight_scale_inv per 128×128 block, the rest BF16 (mlx-lm's sanitize dequantizes)."""
+    cfg, t = hf_case_deepseek_v3(dt="BF16")
+    cfg["quantization_config"] = {"activation_scheme": "dynamic", "fmt": "e4m3", "quant_method": "fp8",
+                                  "weight_block_size": [128, 128]}
+    out = {}
+    for k, (shape, dt) in t.items():
+        if k.startswith("model.layers.") and k.endswith(".weight") and len(shape) == 2 and not k.endswith("mlp.gate.weight"):
+            out[k] = (shape, "F8_E4M3")
+            out[k + "_scale_inv"] = (((shape[0] + 127) // 128, (shape[1] + 127) // 128), "F32")
+        else:
+            out[k] = (shape, dt)
+    return cfg, out
+
+
+def hf_case_kimi_k2():
+    return hf_case_deepseek_v3(L=2, model_type="kimi_k2", q_lora=None, mtp=True, dt="BF16")
+
+
 HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed,
             "llama-10-layers-f16": hf_case_llama_layers, "olmoe-bf16": hf_case_olmoe,
-            "deepseek_v2-f32": hf_case_deepseek_v2}
+            "deepseek_v2-f32": hf_case_deepseek_v2, "deepseek_v3-f32": hf_case_deepseek_v3, "kimi_k2-bf16": hf_case_kimi_k2,
+            "deepseek_v3-fp8": hf_case_deepseek_v3_fp8}
+
+
+def make_mla_gguf_case(root: Path, shared: Path):
+    """DeepSeek-V3-tiny: the deepseek_v3 folder with Qwen3's vocabulary (151936 rows) and its tokenizer files from
+    SHARED/hf-gguf/inputs/Qwen3-0.6B, so that llama.cpp's converter can read its MLX folder's twin."""
+    import shutil
+    def case():
+        cfg, t = hf_case_deepseek_v3(V=151936)
+        cfg.update({"bos_token_id": 151643, "eos_token_id": 151645})
+        return cfg, t
+    HF_CASES["DeepSeek-V3-tiny"] = case
+    make_hf_case(root, "DeepSeek-V3-tiny")
+    for f in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(shared / "hf-gguf" / "inputs" / "Qwen3-0.6B" / f, root / "DeepSeek-V3-tiny" / f)
 
 
 def make_hf_case(root: Path, name: str):
@@ -486,7 +561,13 @@ def make_hf_case(root: Path, name: str):
         a = (rng.normal(1.0, 0.1, size=shape) if norm else rng.normal(0.0, 0.02, size=shape)).astype(np.float32)
         if k.endswith("down_proj.weight") and len(shape) == 2:
             a[0, :8] *= 50.0  # an outlier group
-        out[k] = of_array(a) if dt == "F32" else of_array(a.astype(np.float16)) if dt == "F16" else of_array(bf16_round(a), bf16=True)
+        if dt == "F8_E4M3":  # any E4M3FN code but NaN (0x7f, 0xff), either sign
+            codes = rng.integers(0, 0x7f, size=shape, dtype=np.uint8) | (rng.integers(0, 2, size=shape, dtype=np.uint8) << 7)
+            out[k] = Tensor(dt, shape, codes.tobytes())
+        elif k.endswith("weight_scale_inv"):
+            out[k] = of_array(rng.uniform(0.002, 0.02, size=shape).astype(np.float32))
+        else:
+            out[k] = of_array(a) if dt == "F32" else of_array(a.astype(np.float16)) if dt == "F16" else of_array(bf16_round(a), bf16=True)
     write_st(folder / "model.safetensors", out, {"format": "pt"})
     (folder / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
 
@@ -521,10 +602,11 @@ def unstack(src: Path, dst: Path):
 
 
 def stack(src: Path, dst: Path):
-    """The folder `mlx_lm.convert` without -q writes for a qwen2_moe / qwen3_moe
-    folder whose tensors are already in its torch_dtype (or --dtype): the
+    """The folder `mlx_lm.convert` without -q writes for a qwen2_moe / qwen3_moe /
+    deepseek_v3 folder whose tensors are already in its torch_dtype (or --dtype): the
     experts `mlp.experts.E.<proj>.weight` stacked into `mlp.switch_mlp.<proj>.weight`
-    [E, out, in] (sanitize's mx.stack), the rest as stored, metadata format mlx,
+    [E, out, in] (sanitize's mx.stack), deepseek_v3's kv_b_proj split per head into
+    embed_q / unembed_out, the rest as stored, metadata format mlx,
     config.json as it was. Its tensors, not its bytes (MLX's data order), are mlx-lm's."""
     import re
     import shutil
@@ -542,6 +624,17 @@ def stack(src: Path, dst: Path):
     for k, g in groups.items():
         parts = [g[e] for e in range(len(g))]
         out[k] = Tensor(parts[0].dtype, [len(parts)] + list(parts[0].shape), b"".join(p.raw for p in parts))
+    cfg = json.loads((src / "config.json").read_text())
+    if cfg.get("model_type") in ("deepseek_v3", "kimi_k2"):
+        # deepseek_v3.py sanitize: kv_b_proj [H·(nope + v), R] → embed_q [H, R, nope] (transposed), unembed_out [H, v, R].
+        H, nope = cfg["num_attention_heads"], cfg["qk_nope_head_dim"]
+        for k in [k for k in out if k.endswith(".self_attn.kv_b_proj.weight")]:
+            t = out.pop(k)
+            a = np.frombuffer(t.raw, {2: np.uint16, 4: np.uint32}[len(t.raw) // (t.shape[0] * t.shape[1])])
+            a = a.reshape(H, t.shape[0] // H, t.shape[1])
+            for name, part in (("embed_q", a[:, :nope, :].transpose(0, 2, 1)), ("unembed_out", a[:, nope:, :])):
+                part = np.ascontiguousarray(part)
+                out[k.replace("kv_b_proj", name)] = Tensor(t.dtype, list(part.shape), part.tobytes())
     write_st(dst / "model.safetensors", dict(sorted(out.items())), {"format": "mlx"})
     shutil.copy(src / "config.json", dst / "config.json")
 
@@ -570,6 +663,9 @@ def main():
         for name in HF_CASES:
             make_hf_case(root, name)
         print("\n".join(HF_CASES))
+        return
+    if sys.argv[1] == "--mla-gguf":
+        make_mla_gguf_case(Path(sys.argv[2]), Path(sys.argv[3]))
         return
     if sys.argv[1] == "--exact-values":
         sys.exit(exact_values(Path(sys.argv[2]), Path(sys.argv[3])))

@@ -39,8 +39,11 @@ CASES = [
     ("fixture:Mixtral-8x7B-v0.1", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
     ("hf:olmoe-bf16", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
     ("hf:deepseek_v2-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:deepseek_v3-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:deepseek_v3-f32", ["-q", "--q-bits", "8", "--q-group-size", "32"], ["--to", "mlx:8", "--group-size", "32"]),
     ("hf:qwen3_moe-f32", ["--dtype", "float32"], None),
     ("hf:qwen2_moe-f16", ["--dtype", "float16"], None),
+    ("hf:deepseek_v3-f32", ["--dtype", "float32"], None),
 ]
 MIXTRAL = {"gate_proj": "w1", "down_proj": "w2", "up_proj": "w3"}
 DTYPES = {mx.bfloat16: ("BF16", mx.uint16), mx.float16: ("F16", None), mx.float32: ("F32", None), mx.uint32: ("U32", None)}
@@ -53,12 +56,19 @@ def digest(a):
 
 
 def hf_layout(folder: Path):
+    """name → [dtype, shape, sha256] of hf_arrays(folder), sorted by name."""
+    return {k: digest(a) for k, a in sorted(hf_arrays(folder).items())}
+
+
+def hf_arrays(folder: Path):
+    """The Hugging Face layout of an MLX folder as MLX arrays: quantized modules through mx.dequantize, switch_mlp
+    stacks cut per expert, deepseek_v3's embed_q / unembed_out joined into kv_b_proj."""
     cfg = json.loads((folder / "config.json").read_text())
     q = cfg.get("quantization")
     tensors = {}
     for f in sorted(folder.glob("*.safetensors")):
         tensors.update(mx.load(str(f)))
-    out = {}
+    out, mats = {}, {}
     for k, a in tensors.items():
         path = k[: -len(".weight")] if k.endswith(".weight") else None
         if k.endswith((".scales", ".biases")) and k.rsplit(".", 1)[0] + ".weight" in tensors and \
@@ -68,15 +78,23 @@ def hf_layout(folder: Path):
             p = q.get(path) if isinstance(q.get(path), dict) else q
             a = mx.dequantize(a, tensors[path + ".scales"], tensors.get(path + ".biases"), group_size=p["group_size"],
                               bits=p["bits"], mode=p.get("mode", "affine"))
-        if ".switch_mlp." in k and a.ndim == 3:
+        if k.endswith((".self_attn.embed_q.weight", ".self_attn.unembed_out.weight")):
+            mats[k] = a
+        elif ".switch_mlp." in k and a.ndim == 3:
             pre, proj = k.split(".switch_mlp.")
             proj = proj[: -len(".weight")]
             hf = MIXTRAL[proj] if cfg["model_type"] == "mixtral" else proj
             for e in range(a.shape[0]):
-                out[f"{pre}.experts.{e}.{hf}.weight"] = digest(a[e])
+                out[f"{pre}.experts.{e}.{hf}.weight"] = a[e]
         else:
-            out[k] = digest(a)
-    return dict(sorted(out.items()))
+            out[k] = a
+    # deepseek_v3.py sanitize inverted: kv_b_proj [H·(nope + v), kv_lora] = per head embed_qᵀ [nope, kv_lora] then
+    # unembed_out [v, kv_lora], from the (dequantized) MultiLinear weights.
+    for k in [k for k in mats if k.endswith(".self_attn.embed_q.weight")]:
+        wk, wv = mats.pop(k), mats.pop(k.replace("embed_q", "unembed_out"))
+        kv = mx.concatenate([wk.swapaxes(-1, -2), wv], axis=1)
+        out[k.replace("embed_q", "kv_b_proj")] = kv.reshape(-1, kv.shape[-1])
+    return out
 
 
 def main():

@@ -446,15 +446,17 @@ private slots:
 
     // MoE experts stacked into switch_mlp, qwen3_moe routers 8-bit g64, the
     // dtype cast to torch_dtype / --dtype, --quant-predicate's mixed recipes
-    // (each on a 10-layer llama and qwen3_moe), olmoe's and deepseek_v2's experts stacked too
-    // (deepseek_v2's MoEGate routers float): the files the real mlx_lm.convert
+    // (each on a 10-layer llama and qwen3_moe), olmoe's, deepseek_v2's and deepseek_v3's experts
+    // stacked too (their MoEGate routers float; deepseek_v3's kv_b_proj split into the MultiLinear
+    // embed_q / unembed_out, its e_score_correction_bias never cast; kimi_k2 remapped to it, its
+    // layer 61 dropped; its FP8 release under --requantize): the files the real mlx_lm.convert
     // writes (tests/cli/data/mlx_convert_moe_reference.json), byte for byte.
     void forgetToMlxMoeAndCast_data() {
         QTest::addColumn<QJsonObject>("c");
         QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_convert_moe_reference.json");
         if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_convert_moe_reference.json");
         const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        if (cases.size() != 23) qFatal("mlx_convert_moe_reference.json: %d cases, expected 23", int(cases.size()));
+        if (cases.size() != 31) qFatal("mlx_convert_moe_reference.json: %d cases, expected 31", int(cases.size()));
         for (const auto& cv : cases) {
             const QJsonObject c = cv.toObject();
             QStringList amn;
@@ -479,7 +481,8 @@ private slots:
 
     // remember MLX_DIR --layout hf: the switch_mlp stacks of a folder the real
     // mlx_lm.convert made from a tiny MoE folder back under the Hugging Face
-    // expert names (tests/cli/data/mlx_remember_hf_reference.json). Quantized:
+    // expert names, deepseek_v3's embed_q / unembed_out joined back into kv_b_proj
+    // (tests/cli/data/mlx_remember_hf_reference.json). Quantized:
     // the folder amn forget writes (its model.safetensors = mlx_lm's, sha256),
     // every tensor as mx.dequantize gives it, cut per expert. Unquantized: the
     // stacked folder (its tensors = mlx_lm's), back to the original folder's
@@ -489,7 +492,7 @@ private slots:
         QFile rf(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/mlx_remember_hf_reference.json");
         if (!rf.open(QIODevice::ReadOnly)) qFatal("cannot read mlx_remember_hf_reference.json");
         const QJsonArray cases = QJsonDocument::fromJson(rf.readAll()).object()["cases"].toArray();
-        if (cases.size() != 7) qFatal("mlx_remember_hf_reference.json: %d cases, expected 7", int(cases.size()));
+        if (cases.size() != 10) qFatal("mlx_remember_hf_reference.json: %d cases, expected 10", int(cases.size()));
         for (const auto& cv : cases) {
             const QJsonObject c = cv.toObject();
             QStringList conv;
@@ -566,8 +569,12 @@ private slots:
         QTest::addColumn<QString>("model_type");
         QTest::addColumn<QString>("says");
         QTest::newRow("falcon") << "llama-f32-f16-as-bf16" << "falcon" << "has no model for model_type \"falcon\"";
-        QTest::newRow("deepseek_v3 experts") << "qwen2_moe-f16" << "deepseek_v3"
-                                             << "stacks them for mixtral, qwen2_moe, qwen3_moe, olmoe and deepseek_v2 only";
+        QTest::newRow("glm4_moe experts") << "qwen2_moe-f16" << "glm4_moe"
+                                          << "stacks them for mixtral, qwen2_moe, qwen3_moe, olmoe, deepseek_v2 and deepseek_v3 only";
+        QTest::newRow("gpt_oss") << "qwen2_moe-f16" << "gpt_oss" << "mlx-lm's gpt_oss conversion is not one amn writes";
+        // deepseek_v3's sanitize drops model.layers.61…: a 62-layer model would lose a real layer.
+        QTest::newRow("deepseek_v3 62 layers") << "deepseek_v3-f32" << "deepseek_v3:62" << "with num_hidden_layers = 62";
+        QTest::newRow("deepseek_v3 layer 2 of 2") << "deepseek_v3-f32" << "deepseek_v3:2" << "would not load";
     }
     void forgetToMlxRefusesModel() {
         QFETCH(QString, folder);
@@ -581,7 +588,8 @@ private slots:
         QVERIFY(QFile::copy(root + "/" + folder + "/model.safetensors", in + "/model.safetensors"));
         QJsonObject cfg = json_file(root + "/" + folder + "/config.json");
         QVERIFY(cfg.contains("model_type"));
-        cfg["model_type"] = model_type;
+        cfg["model_type"] = model_type.section(':', 0, 0);
+        if (model_type.contains(':')) cfg["num_hidden_layers"] = model_type.section(':', 1).toInt();
         QFile out(in + "/config.json");
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write(QJsonDocument(cfg).toJson());

@@ -109,7 +109,7 @@ MlxView mlx_view(const Catalog& cat, const forget_st_internal::StInput& in, cons
     v.cast = opt.dtype ? opt.dtype : cat.format == Format::Gguf ? std::nullopt : facts.cast_dtype;
     if (std::string why = forget_st_internal::mlx_refuse_model(v.model_type, in.plan()); !why.empty())
         throw Error(ErrorCode::Unsupported, why, cat.path);
-    v.plan = forget_st_internal::mlx_lm_sanitize(in.plan(), v.model_type);
+    v.plan = forget_st_internal::mlx_lm_sanitize(in.plan(), facts);
     if (!opt.quant_predicate.empty()) {
         const auto& p = std::get<MlxParams>(opt.scheme);
         if (p.mode != MlxMode::Affine)
@@ -343,7 +343,11 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         } else {
             t.st_rule = c.rule;
             const bool plain_float = sd == DType::F32 || sd == DType::F16 || sd == DType::BF16;
-            e.out_dtype = mlx.cast && (plain_float || lt.quantized) ? *mlx.cast : lt.quantized ? DType::BF16 : sd;
+            // The model's cast_predicate (deepseek_v3's e_score_correction_bias stays as stored); a decoded
+            // (--requantize) tensor is cast as any float one.
+            const bool cast = mlx.cast && (plain_float || lt.quantized) &&
+                              forget_st_internal::mlx_cast_applies(mlx.model_type, lt.name);
+            e.out_dtype = cast ? *mlx.cast : lt.quantized ? DType::BF16 : sd;
             t.copied = !lt.quantized && e.out_dtype == sd;
             t.target = e.out_dtype;
             t.bytes = dtype_bytes(e.out_dtype, t.numel).value_or(0);

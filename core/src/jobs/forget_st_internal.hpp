@@ -91,7 +91,9 @@ Choice classify(const LogicalTensor& lt, bool is_float, const std::vector<std::r
 /// MLX (mlx-lm `quantize_model`'s predicate): quantize every 2-D float
 /// `*.weight` of a Linear or Embedding — lm_head, embeddings and routers
 /// included — whose rows `group_size` divides, and the 3-D stacked experts
-/// of a SwitchLinear (`*.switch_mlp.*.weight`, [E, out, in]: rows of `in`);
+/// of a SwitchLinear (`*.switch_mlp.*.weight`, [E, out, in]: rows of `in`)
+/// and of mla.py's MultiLinear (`*.self_attn.embed_q.weight` /
+/// `*.self_attn.unembed_out.weight`, [heads, out, in]);
 /// norms (1-D), biases and anything else kept. `only` / `keep` as classify().
 Choice classify_mlx(const LogicalTensor& lt, bool is_float, const std::vector<std::regex>& only,
                     const std::vector<std::regex>& keep, std::uint64_t group_size);

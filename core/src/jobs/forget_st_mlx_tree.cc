@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // mlx-lm's model side of `mlx_lm.convert -q` (mlx-lm d78bf58e,
-// mlx_lm/models/{llama,qwen2,qwen3,mixtral,qwen2_moe,qwen3_moe}.py,
-// switch_layers.py, convert.py): expert stacking, module-tree order, the
-// model's quant predicate, the dtype cast. See forget_st_mlx_tree.hpp.
+// mlx_lm/models/{llama,qwen2,qwen3,mixtral,qwen2_moe,qwen3_moe,olmoe,
+// deepseek_v2,deepseek_v3,gpt_oss}.py, mla.py, switch_layers.py, utils.py,
+// convert.py): expert stacking, deepseek_v3's kv_b_proj split, module-tree
+// order, the model's quant and cast predicates, the dtype cast. See forget_st_mlx_tree.hpp.
 #include "jobs/forget_st_mlx_tree.hpp"
 
 #include "anamnesis/error.hpp"
@@ -49,12 +50,131 @@ const StackRule* stack_rule(const std::string& model_type) {
                                  {{"gate_proj", "gate_proj"}, {"up_proj", "up_proj"}, {"down_proj", "down_proj"}}};
     if (model_type == "mixtral") return &kMixtral;
     // deepseek_v2.py sanitize: experts.E.{gate,down,up}_proj → switch_mlp, names kept.
-    if (model_type == "qwen2_moe" || model_type == "qwen3_moe" || model_type == "olmoe" || model_type == "deepseek_v2")
+    // deepseek_v3.py sanitize: the same names (its w1/w2/w3 loop variables unused).
+    if (model_type == "qwen2_moe" || model_type == "qwen3_moe" || model_type == "olmoe" || model_type == "deepseek_v2" ||
+        model_type == "deepseek_v3")
         return &kQwen;
     return nullptr;
 }
 
+constexpr u64 kMtpLayer = 61;  // deepseek_v3.py sanitize: `k.startswith("model.layers.61")`
+
+u64 layer_number(const std::string& index, const std::string& name) {
+    if (index.size() > 18) throw Error(ErrorCode::Malformed, "layer index " + index + " is too large", "", name);
+    return std::stoull(index);
+}
+
+// deepseek_v3.py sanitize, its attention part: kv_b_proj → embed_q / unembed_out
+// (mla.py MultiLinear), the MTP layer and rotary inv_freq dropped.
+Plan deepseek_v3_attention(const Plan& plan, const MlxModelFacts& f) {
+    const u64 L = f.num_hidden_layers.value_or(30), H = f.num_attention_heads.value_or(32);
+    const u64 nope = f.qk_nope_head_dim.value_or(128), vd = f.v_head_dim.value_or(128);
+    if (L > kMtpLayer)
+        throw Error(ErrorCode::Unsupported,
+                    "mlx-lm's deepseek_v3 sanitize drops every tensor whose name starts with model.layers.61 (DeepSeek-V3's "
+                    "MTP layer); with num_hidden_layers = " + std::to_string(L) + " that is a real layer and mlx-lm's load fails");
+    Plan out = plan;
+    out.tensors.clear();
+    for (const auto& lt : plan.tensors) {
+        if (lt.name.starts_with("model.layers.61") || lt.name.find("rotary_emb.inv_freq") != std::string::npos) continue;
+        std::string index, rest;
+        if (!split_layer(lt.name, index, rest)) {
+            out.tensors.push_back(lt);
+            continue;
+        }
+        if (layer_number(index, lt.name) >= L)
+            throw Error(ErrorCode::Unsupported,
+                        "mlx-lm's deepseek_v3 model has num_hidden_layers = " + std::to_string(L) + " layers and its sanitize "
+                        "drops only model.layers.61…; this tensor would not load (mlx-lm's strict load_weights)", "", lt.name);
+        if (rest != "self_attn.kv_b_proj.weight") {
+            out.tensors.push_back(lt);
+            continue;
+        }
+        if (lt.shape.size() != 2 || lt.shape[0] != H * (nope + vd))
+            throw Error(ErrorCode::Malformed,
+                        "mlx-lm's deepseek_v3 reshapes kv_b_proj to [num_attention_heads = " + std::to_string(H) +
+                            ", qk_nope_head_dim + v_head_dim = " + std::to_string(nope + vd) + ", kv_lora_rank]; it is " +
+                            [&] { std::string s; for (auto d : lt.shape) s += (s.empty() ? "[" : ", ") + std::to_string(d); return s + "]"; }(),
+                        "", lt.name);
+        const u64 R = lt.shape[1];
+        const std::string p = "model.layers." + index + ".self_attn.";
+        LogicalTensor k = lt, v = lt;
+        k.name = p + "embed_q.weight";
+        k.shape = {H, R, nope};
+        k.stored_bytes = lt.stored_bytes / (nope + vd) * nope;
+        v.name = p + "unembed_out.weight";
+        v.shape = {H, vd, R};
+        v.stored_bytes = lt.stored_bytes - k.stored_bytes;
+        if (lt.error.empty()) {
+            k.recipe = detail::make_head_rows_recipe(lt.recipe, H, 0, nope, true);
+            v.recipe = detail::make_head_rows_recipe(lt.recipe, H, nope, nope + vd, false);
+        }
+        out.tensors.push_back(std::move(k));
+        out.tensors.push_back(std::move(v));
+    }
+    return out;
+}
+
+// The inverse: embed_q [H, R, nope] and unembed_out [H, v, R] → kv_b_proj [H·(nope + v), R].
+Plan deepseek_v3_join(const Plan& plan) {
+    std::map<std::string, std::size_t> unembed;
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i)
+        if (plan.tensors[i].name.ends_with(".self_attn.unembed_out.weight")) unembed.emplace(plan.tensors[i].name, i);
+    Plan out = plan;
+    out.tensors.clear();
+    std::vector<bool> used(plan.tensors.size(), false);
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        const auto& q = plan.tensors[i];
+        constexpr std::string_view kQ = "embed_q.weight";
+        const auto u = q.name.ends_with(".self_attn.embed_q.weight")
+                           ? unembed.find(q.name.substr(0, q.name.size() - kQ.size()) + "unembed_out.weight")
+                           : unembed.end();
+        if (u == unembed.end() || q.shape.size() != 3 || !q.recipe) continue;
+        const auto& o = plan.tensors[u->second];
+        if (o.shape.size() != 3 || !o.recipe) continue;
+        const u64 H = q.shape[0], R = q.shape[1], nope = q.shape[2], vd = o.shape[1];
+        if (o.shape[0] != H || o.shape[2] != R)
+            throw Error(ErrorCode::Malformed,
+                        "embed_q is [" + std::to_string(H) + ", " + std::to_string(R) + ", " + std::to_string(nope) +
+                            "] but unembed_out is not [" + std::to_string(H) + ", v_head_dim, " + std::to_string(R) +
+                            "] (mlx-lm's deepseek_v3 kv_b_proj split)",
+                        "", o.name);
+        LogicalTensor t = q;
+        t.name = q.name.substr(0, q.name.size() - kQ.size()) + "kv_b_proj.weight";
+        t.shape = {H * (nope + vd), R};
+        t.sources.insert(t.sources.end(), o.sources.begin(), o.sources.end());
+        t.stored_bytes += o.stored_bytes;
+        t.quantized = q.quantized || o.quantized;
+        if (!t.params) t.params = o.params;
+        t.recipe = detail::make_group_join_recipe({{q.recipe, R, nope, true}, {o.recipe, vd, R, false}}, H, false, false,
+                                                  "kv_b_proj from embed_q and unembed_out (mlx-lm deepseek_v3)");
+        used[i] = used[u->second] = true;
+        out.tensors.push_back(std::move(t));
+    }
+    // Every tensor in its place, the joined kv_b_proj where its embed_q was.
+    Plan res = plan;
+    res.tensors.clear();
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        if (!used[i]) res.tensors.push_back(plan.tensors[i]);
+        else if (plan.tensors[i].name.ends_with(".embed_q.weight")) res.tensors.push_back(std::move(out.tensors[j++]));
+    }
+    return res;
+}
+
 }  // namespace
+
+std::string mlx_model_class(const std::string& model_type) {
+    // utils.py MODEL_REMAPPING at d78bf58e.
+    static constexpr std::pair<std::string_view, std::string_view> kRemap[] = {
+        {"mistral", "llama"},          {"llava", "mistral3"},       {"phi-msft", "phixtral"},
+        {"falcon_mamba", "mamba"},     {"joyai_llm_flash", "deepseek_v3"}, {"kimi_k2", "deepseek_v3"},
+        {"qwen2_5_vl", "qwen2_vl"},    {"minimax_m2", "minimax"},   {"iquestcoder", "llama"},
+        {"gemma4_unified", "gemma4"}};
+    for (const auto& [from, to] : kRemap)
+        if (model_type == from) return std::string(to);
+    return model_type;
+}
 
 MlxModelFacts mlx_model_facts(const std::optional<std::string>& config_json) {
     MlxModelFacts f;
@@ -67,6 +187,17 @@ MlxModelFacts mlx_model_facts(const std::optional<std::string>& config_json) {
         return std::string(std::string_view(*v));
     };
     f.model_type = str(doc.root(), "model_type").value_or("");
+    auto num = [&](std::string_view k) -> std::optional<u64> {
+        const auto v = detail::json_get(doc.root(), k);
+        if (!v) return std::nullopt;
+        if (v->is_int64() && std::int64_t(*v) >= 0) return static_cast<u64>(std::int64_t(*v));
+        if (v->is_uint64()) return std::uint64_t(*v);
+        return std::nullopt;
+    };
+    f.num_hidden_layers = num("num_hidden_layers");
+    f.num_attention_heads = num("num_attention_heads");
+    f.qk_nope_head_dim = num("qk_nope_head_dim");
+    f.v_head_dim = num("v_head_dim");
     // convert.py: dtype = config.get("torch_dtype"); if None, text_config.get("dtype").
     std::optional<std::string> d;
     const auto td = detail::json_get(doc.root(), "torch_dtype");
@@ -100,18 +231,27 @@ std::string mlx_refuse_model(const std::string& model_type, const Plan& plan) {
     if (std::find(std::begin(kTypes), std::end(kTypes), model_type) == std::end(kTypes))
         return "mlx-lm (d78bf58e) has no model for model_type \"" + model_type + "\" (mlx_lm.convert: Model type " +
                model_type + " not supported)";
-    if (stack_rule(model_type)) return {};
+    if (mlx_model_class(model_type) == "gpt_oss")
+        // gpt_oss.py sanitize / utils.py load_model at d78bf58e.
+        return "mlx-lm's gpt_oss conversion is not one amn writes: from the original MXFP4 checkpoint "
+               "(gate_up_proj_blocks/_scales) mlx_lm.convert keeps the experts' MXFP4 codes and records every other module "
+               "in a per-module quantization config (not written by amn yet); a BF16 checkpoint (transformers' "
+               "experts.gate_up_proj [E, hidden, 2·intermediate], no .weight) its sanitize slices on the hidden axis "
+               "(v[..., ::2, :]) under names its model does not have, so mlx-lm itself cannot load it";
+    if (stack_rule(mlx_model_class(model_type))) return {};
     for (const auto& lt : plan.tensors) {
         const auto at = lt.name.find(".experts.");
         if (at != std::string::npos && at + 9 < lt.name.size() && lt.name[at + 9] >= '0' && lt.name[at + 9] <= '9')
             return "mlx-lm's " + model_type + " model stacks its experts (" + lt.name +
-                   ") in its own way; amn stacks them for mixtral, qwen2_moe, qwen3_moe, olmoe and deepseek_v2 only";
+                   ") in its own way; amn stacks them for mixtral, qwen2_moe, qwen3_moe, olmoe, deepseek_v2 and deepseek_v3 only";
     }
     return {};
 }
 
-Plan mlx_lm_sanitize(const Plan& plan, const std::string& model_type) {
-    const StackRule* rule = stack_rule(model_type);
+Plan mlx_lm_sanitize(const Plan& input, const MlxModelFacts& facts) {
+    const std::string cls = mlx_model_class(facts.model_type);
+    const Plan plan = cls == "deepseek_v3" ? deepseek_v3_attention(input, facts) : input;
+    const StackRule* rule = stack_rule(cls);
     if (!rule) return plan;
     Plan out = plan;
     out.tensors.clear();
@@ -178,8 +318,10 @@ Plan mlx_lm_sanitize(const Plan& plan, const std::string& model_type) {
     return out;
 }
 
-Plan mlx_lm_unsanitize(const Plan& plan, const std::string& model_type) {
-    const StackRule* rule = stack_rule(model_type);
+Plan mlx_lm_unsanitize(const Plan& input, const std::string& model_type) {
+    const std::string cls = mlx_model_class(model_type);
+    const Plan plan = cls == "deepseek_v3" ? deepseek_v3_join(input) : input;
+    const StackRule* rule = stack_rule(cls);
     if (!rule) return plan;
     Plan out = plan;
     out.tensors.clear();
@@ -209,7 +351,8 @@ Plan mlx_lm_unsanitize(const Plan& plan, const std::string& model_type) {
     return out;
 }
 
-std::string mlx_tree_order_key(const std::string& model_type, const std::string& name) {
+std::string mlx_tree_order_key(const std::string& type, const std::string& name) {
+    const std::string model_type = mlx_model_class(type);
     const auto dot = name.rfind('.');
     const std::string module = dot == std::string::npos ? std::string() : name.substr(0, dot);
     const std::string param = dot == std::string::npos ? name : name.substr(dot + 1);
@@ -274,9 +417,33 @@ std::string mlx_tree_order_key(const std::string& model_type, const std::string&
         {"mlp.shared_experts.down_proj", "M9"},
         {"input_layernorm", "N0"},
         {"post_attention_layernorm", "N1"}};
+    // deepseek_v3.py: as deepseek_v2's, kv_b_proj's place taken by embed_q, unembed_out (MultiLinear).
+    static constexpr std::pair<std::string_view, std::string_view> kDeepseekV3[] = {
+        {"self_attn.q_proj", "00"},
+        {"self_attn.q_a_proj", "01"},
+        {"self_attn.q_a_layernorm", "02"},
+        {"self_attn.q_b_proj", "03"},
+        {"self_attn.kv_a_proj_with_mqa", "04"},
+        {"self_attn.kv_a_layernorm", "05"},
+        {"self_attn.embed_q", "06"},
+        {"self_attn.unembed_out", "07"},
+        {"self_attn.o_proj", "08"},
+        {"mlp.gate_proj", "M0"},
+        {"mlp.up_proj", "M1"},
+        {"mlp.down_proj", "M2"},
+        {"mlp.switch_mlp.gate_proj", "M3"},
+        {"mlp.switch_mlp.up_proj", "M4"},
+        {"mlp.switch_mlp.down_proj", "M5"},
+        {"mlp.gate", "M6"},
+        {"mlp.shared_experts.gate_proj", "M7"},
+        {"mlp.shared_experts.up_proj", "M8"},
+        {"mlp.shared_experts.down_proj", "M9"},
+        {"input_layernorm", "N0"},
+        {"post_attention_layernorm", "N1"}};
     using Row = std::pair<std::string_view, std::string_view>;
-    const std::span<const Row> table =
-        model_type == "deepseek_v2" ? std::span<const Row>(kDeepseekV2) : std::span<const Row>(kBlock);
+    const std::span<const Row> table = model_type == "deepseek_v2"   ? std::span<const Row>(kDeepseekV2)
+                                       : model_type == "deepseek_v3" ? std::span<const Row>(kDeepseekV3)
+                                                                     : std::span<const Row>(kBlock);
     std::string m, index, sub;
     if (module == "model.embed_tokens") {
         m = "0";
@@ -302,10 +469,17 @@ std::string mlx_tree_order_key(const std::string& model_type, const std::string&
 }
 
 bool mlx_module_quantizable(const std::string& model_type, const std::string& module_path) {
-    return !(model_type == "deepseek_v2" && module_path.ends_with(".mlp.gate"));
+    const std::string cls = mlx_model_class(model_type);
+    return !((cls == "deepseek_v2" || cls == "deepseek_v3") && module_path.ends_with(".mlp.gate"));
 }
 
-std::optional<MlxOverride> mlx_quant_override(const std::string& model_type, const std::string& module_path) {
+bool mlx_cast_applies(const std::string& model_type, const std::string& name) {
+    // deepseek_v3.py cast_predicate: "e_score_correction_bias" not in k.
+    return !(mlx_model_class(model_type) == "deepseek_v3" && name.find("e_score_correction_bias") != std::string::npos);
+}
+
+std::optional<MlxOverride> mlx_quant_override(const std::string& type, const std::string& module_path) {
+    const std::string model_type = mlx_model_class(type);
     // qwen3_moe.py quant_predicate: path.endswith("mlp.gate") → {"group_size": 64, "bits": 8}.
     if (model_type == "qwen3_moe" && module_path.ends_with("mlp.gate")) {
         MlxParams p;

@@ -118,7 +118,10 @@ Choice classify_mlx(const LogicalTensor& lt, bool is_float, const std::vector<st
     const std::string& n = lt.name;
     if (lt.shape.size() < 2) return {false, false, StRule::KeptOneD};
     // SwitchLinear (mlx-lm switch_layers.py): the stacked experts [E, out, in].
-    const bool switch_linear = lt.shape.size() == 3 && n.find(".switch_mlp.") != std::string::npos;
+    // mla.py MultiLinear (deepseek_v3's self_attn.embed_q / unembed_out): [heads, out, in].
+    const bool switch_linear = lt.shape.size() == 3 && (n.find(".switch_mlp.") != std::string::npos ||
+                                                        n.ends_with(".self_attn.embed_q.weight") ||
+                                                        n.ends_with(".self_attn.unembed_out.weight"));
     if (lt.shape.size() != 2 && !switch_linear) return {false, false, StRule::KeptNot2D};
     if (!n.ends_with(".weight")) return {false, false, StRule::KeptNotWeight};
     if (lt.numel() == 0) return {false, false, StRule::KeptEmpty};

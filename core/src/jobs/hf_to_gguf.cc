@@ -21,6 +21,7 @@
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf_ftype.hpp"
 #include "anamnesis/hf_layout.hpp"
+#include "anamnesis/remember.hpp"
 #include "arch/arch_table.hpp"
 #include "arch/arch_text_params.hpp"
 #include "arch/general_kvs.hpp"
@@ -152,11 +153,10 @@ void check_config_against_weights(const HfModel& m) {
 
 HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only) {
     // An MLX folder's stacked experts (mlx-lm's switch_mlp) under the Hugging
-    // Face names the tables map, one expert per tensor (stacked again below).
+    // Face names the tables map, one expert per tensor (stacked again below),
+    // deepseek_v3's embed_q / unembed_out rejoined into kv_b_proj; quantized or not.
     std::optional<Plan> unstacked;
-    if (std::any_of(input_plan.tensors.begin(), input_plan.tensors.end(), [](const LogicalTensor& lt) {
-            return lt.params && std::holds_alternative<MlxParams>(*lt.params) && lt.name.find(".switch_mlp.") != std::string::npos;
-        }))
+    if (is_mlx_folder(cat, input_plan))
         unstacked = forget_st_internal::mlx_lm_unsanitize(input_plan, forget_st_internal::mlx_model_facts(cat.config_json).model_type);
     const Plan& plan = unstacked ? *unstacked : input_plan;
     HfModel m;

@@ -327,6 +327,33 @@ public:
             nrows -= take;
         }
     }
+    /// A stored F32/F16/BF16 (one element per block) keeps its dtype: the bytes move
+    /// (mlx-lm's embed_q / unembed_out of an unquantized kv_b_proj).
+    std::optional<DType> lossless_dtype() const override {
+        const auto d = inner_->lossless_dtype();
+        const auto* info = d ? dtype_info(*d) : nullptr;
+        return info && info->block_elems == 1 ? d : std::nullopt;
+    }
+    void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
+        const std::size_t w = dtype_info(*lossless_dtype())->block_bytes;
+        const std::uint64_t n = e_ - b_, per_head = t_ ? in_ : n;
+        std::vector<std::uint8_t> block(static_cast<std::size_t>(n * in_ * w));
+        while (nrows) {
+            const std::uint64_t h = row0 / per_head, i0 = row0 % per_head, take = std::min(nrows, per_head - i0);
+            inner_->copy_rows(h * g_ + b_, n, block.data());  // [n, in]
+            if (t_) {
+                for (std::uint64_t i = 0; i < take; ++i)
+                    for (std::uint64_t j = 0; j < n; ++j)
+                        std::memcpy(out + (i * n + j) * w, block.data() + (j * in_ + i0 + i) * w, w);
+                out += take * n * w;
+            } else {
+                std::memcpy(out, block.data() + i0 * in_ * w, static_cast<std::size_t>(take * in_ * w));
+                out += take * in_ * w;
+            }
+            row0 += take;
+            nrows -= take;
+        }
+    }
     bool payload_is_row_major() const override { return false; }
     std::vector<InputRange> inputs() const override { return inner_->inputs(); }
     std::vector<InputRange> consumed_inputs(std::uint64_t row0, std::uint64_t nrows) const override {
