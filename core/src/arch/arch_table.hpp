@@ -12,7 +12,7 @@
 // conversion/base.py (ModelBase / TextModel: find_hparam, set_gguf_parameters,
 // index_tensors, filter_tensors, prepare_tensors, modify_tensors),
 // conversion/llama.py (LlamaModel), qwen.py (Qwen2Model, Qwen3Model,
-// Qwen2MoeModel, Qwen3MoeModel), phi.py (Phi3MiniModel), gpt2.py (GPT2Model),
+// Qwen2MoeModel, Qwen3MoeModel, Qwen3NextModel), phi.py (Phi3MiniModel), gpt2.py (GPT2Model),
 // gemma.py (Gemma2Model, Gemma3Model), granite.py (GraniteModel), olmo.py
 // (Olmo2Model), mistral3.py (Mistral3Model.Ministral3Model), deepseek.py
 // (DeepseekV2Model), gpt_oss.py (GptOssModel), glm.py (Glm4Model, Glm4MoeModel),
@@ -470,7 +470,7 @@ struct MappedTensor {
 /// the converter drops it (multimodal prefixes: "mlp…", "vision…", "visual.",
 /// "audio…", "patch_embed…", …).
 /// `cfg`: config.json, for the classes whose filter reads it (ClassTensors::filter_cfg: Qwen3-Next's MTP
-/// tensors renamed past num_hidden_layers); such a row without it \throws Error{Usage}.
+/// tensors renamed past num_hidden_layers). \throws Error{Usage} when such a name comes without it.
 std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_view hf_name, const HfConfig* cfg = nullptr);
 
 /// TensorNameMap.get_name(name, try_suffixes=(".weight", ".bias")) for the
@@ -539,9 +539,10 @@ struct ClassTensors {
     std::optional<std::vector<MappedTensor>> (*modify)(const ClassTensorCtx& c, std::string& name, std::string_view hf_name,
                                                        std::vector<std::uint64_t>& shape, TensorTransform& tr,
                                                        std::optional<std::uint64_t> bid) = nullptr;
-    /// filter_tensors after TextModel's, with config.json (filter_tensor_name's `cfg`): renames `name` in place;
-    /// false drops it. \throws Error naming config.json on a missing / mistyped key it reads.
-    bool (*filter_cfg)(std::string& name, const HfConfig& cfg) = nullptr;
+    /// filter_tensors after TextModel's, with config.json (filter_tensor_name's `cfg`, may be null): renames `name`
+    /// in place; false drops it. \throws Error naming config.json on a missing / mistyped key it reads,
+    /// Error{Usage} when a name needs config.json and `cfg` is null.
+    bool (*filter_cfg)(std::string& name, const HfConfig* cfg) = nullptr;
     /// Config values read with the model folder (TensorMapper's `model_dir`, empty for a LoRA adapter's base).
     void (*read_dir)(ClassHparams& hp, const HfConfig& cfg, const std::string& model_dir) = nullptr;
 };
@@ -553,8 +554,9 @@ public:
     /// Reads block_count (n_layers/num_hidden_layers/n_layer/num_layers), and
     /// for permuting rows n_heads/num_attention_heads + n_kv_heads/num_key_value_heads,
     /// for expert rows the expert count; for rows with trim_embd_to_vocab the
-    /// tokenizer's size (embedding_rows_kept(), from `model_dir`; no trim when empty).
-    /// \throws as hparam_kvs() on missing/mistyped keys, as embedding_rows_kept().
+    /// tokenizer's size (embedding_rows_kept(), from `model_dir`; no trim when empty); then the class's
+    /// read / read_dir (Qwen3-Next: the MTP layers in block_count, counted from `model_dir`'s tensors).
+    /// \throws as hparam_kvs() on missing/mistyped keys, as embedding_rows_kept(), as qwen_mtp_layers().
     TensorMapper(const ArchRow& row, const HfConfig& cfg, const std::string& model_dir = {});
 
     /// One HF tensor (`shape` in PyTorch order). Returns what the converter

@@ -117,10 +117,7 @@ std::optional<std::string> filter_tensor_name(const ArchRow& row, std::string_vi
     if (name.ends_with("e_score_correction_bias"))
         replace_all("e_score_correction_bias", "e_score_correction.bias");
     replace_all("language_model.", "");
-    if (row.tensors && row.tensors->filter_cfg) {  // the class's own, after TextModel's, reading config.json
-        if (!cfg) throw Error(ErrorCode::Usage, "the " + std::string(row.gguf) + " tensor filter needs config.json", std::string(), std::string(hf_name));
-        if (!row.tensors->filter_cfg(name, *cfg)) return std::nullopt;
-    }
+    if (row.tensors && row.tensors->filter_cfg && !row.tensors->filter_cfg(name, cfg)) return std::nullopt;  // after TextModel's
     return name;
 }
 

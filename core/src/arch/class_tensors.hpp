@@ -62,7 +62,7 @@ Tensors gpt_oss_modify(const ClassTensorCtx&, std::string&, std::string_view, st
 
 // Qwen3NextModel with _QwenMtpMixin (class_tensors_qwen3next.cc): mtp.* renamed past num_hidden_layers, the MTP
 // layers in block_count, the delta-net's dimensions, its modify_tensors.
-bool qwen_mtp_filter(std::string& name, const HfConfig& cfg);
+bool qwen_mtp_filter(std::string& name, const HfConfig* cfg);
 void qwen_mtp_read(ClassHparams& hp, const HfConfig& cfg, const std::string& model_dir);
 void qwen3next_read(ClassHparams& hp, const HfConfig& cfg);
 Tensors qwen3next_modify(const ClassTensorCtx&, std::string&, std::string_view, std::vector<std::uint64_t>&, TensorTransform&, std::optional<std::uint64_t>);

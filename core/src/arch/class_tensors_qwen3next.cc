@@ -83,10 +83,11 @@ std::uint64_t qwen_mtp_layers(const HfConfig& cfg, const std::string& model_dir)
 
 namespace classes {
 
-bool qwen_mtp_filter(std::string& name, const HfConfig& cfg) {
+bool qwen_mtp_filter(std::string& name, const HfConfig* cfg) {
     if (name.starts_with("model.mtp.")) name.erase(0, 6);
     if (!name.starts_with("mtp.")) return true;
-    const std::uint64_t orig = main_layers(cfg);
+    if (!cfg) throw Error(ErrorCode::Usage, "renaming an MTP tensor needs config.json (num_hidden_layers)", std::string(), name);
+    const std::uint64_t orig = main_layers(*cfg);
     const auto parts = split3(name);
     static constexpr std::pair<std::string_view, std::string_view> kRemap[] = {
         {"fc", "eh_proj"}, {"pre_fc_norm_embedding", "enorm"}, {"pre_fc_norm_hidden", "hnorm"}, {"norm", "shared_head.norm"}};

@@ -327,8 +327,6 @@ struct PendingJoin {
     std::vector<const arch::HfTensorName*> entries;
 };
 
-/// One HF tensor from its complete parts (arch::HfJoin): 3-D parts join per expert/head ([E, R, C] each),
-/// 2-D weights as one block, 2-D biases ([E, F]: gpt-oss's experts) per expert along their columns.
 /// _QwenMtpMixin.filter_tensors undone: the blocks from `first` on (the MTP layers) back to `mtp.layers.{i}.…`,
 /// and the MTP block's own fc / norms back to `mtp.fc`, `mtp.pre_fc_norm_embedding` / `_hidden`, `mtp.norm`.
 void mtp_hf_names(std::vector<LogicalTensor>& tensors, std::uint64_t first) {
@@ -337,6 +335,7 @@ void mtp_hf_names(std::vector<LogicalTensor>& tensors, std::uint64_t first) {
     for (auto& t : tensors) {
         if (!t.name.starts_with("model.layers.")) continue;
         const std::size_t dot = t.name.find('.', 13);
+        if (dot == std::string::npos) continue;
         std::uint64_t layer = 0;
         const auto [p, ec] = std::from_chars(t.name.data() + 13, t.name.data() + dot, layer);
         if (ec != std::errc() || p != t.name.data() + dot || layer < first) continue;
@@ -348,6 +347,8 @@ void mtp_hf_names(std::vector<LogicalTensor>& tensors, std::uint64_t first) {
     }
 }
 
+/// One HF tensor from its complete parts (arch::HfJoin): 3-D parts join per expert/head ([E, R, C] each),
+/// 2-D weights as one block, 2-D biases ([E, F]: gpt-oss's experts) per expert along their columns.
 LogicalTensor join_parts(const std::string& name, const PendingJoin& p, bool bias, const Catalog& cat) {
     const arch::HfJoin& j = p.entries[0]->join;
     const LogicalTensor& first = *p.parts[0];
