@@ -7,10 +7,12 @@
 
 #include "anamnesis/error.hpp"
 #include "kernels/fp4/fp4_kernels.hpp"
+#include "plan/layout_recipes.hpp"
 #include "plan/quant_groups.hpp"
 #include "plan/schemes/scheme.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -222,6 +224,72 @@ Plan gpt_oss_sanitize(const Catalog& cat, const Plan& plan) {
         LogicalTensor t = lt;
         if (ends_with(lt.name, ".mlp.experts.down_proj_bias")) t.name = base + "down_proj.bias";
         out.tensors.push_back(std::move(t));
+    }
+    return out;
+}
+
+Plan gpt_oss_unsanitize(const Plan& plan) {
+    // name → index, for the partners of a gate_proj.
+    std::map<std::string, std::size_t> at;
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) at.emplace(plan.tensors[i].name, i);
+    auto find = [&](const std::string& n) -> const LogicalTensor* {
+        const auto it = at.find(n);
+        const LogicalTensor* t = it == at.end() ? nullptr : &plan.tensors[it->second];
+        return t && t->recipe && t->error.empty() ? t : nullptr;
+    };
+    std::vector<bool> used(plan.tensors.size(), false);
+    Plan out = plan;
+    out.tensors.clear();
+    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
+        const auto& lt = plan.tensors[i];
+        if (used[i]) continue;
+        const bool layer = lt.name.starts_with("model.layers.");
+        const std::string base = lt.name.substr(0, lt.name.find(".mlp.experts.") + 13);
+        auto join = [&](const LogicalTensor& g, const LogicalTensor* u, std::string name, bool weight) {
+            LogicalTensor t = g;
+            t.name = std::move(name);
+            const u64 E = g.shape[0], rows = weight ? g.shape[1] : 1, cols = weight ? g.shape[2] : g.shape[1];
+            std::vector<detail::JoinPart> parts{{g.recipe, rows, cols, !weight}};
+            if (u) {
+                parts.push_back({u->recipe, rows, cols, !weight});
+                t.sources.insert(t.sources.end(), u->sources.begin(), u->sources.end());
+                t.stored_bytes += u->stored_bytes;
+                t.quantized = g.quantized || u->quantized;
+                used[at.at(u->name)] = true;
+            }
+            const u64 n = u ? 2 : 1;
+            // weights: (rows interleaved)ᵀ → [E, cols, n·rows]; biases: [E, n·cols] (each a 1 × cols block).
+            t.shape = weight ? std::vector<u64>{E, cols, n * rows} : std::vector<u64>{E, n * cols};
+            t.recipe = detail::make_group_join_recipe(std::move(parts), E, u != nullptr, true,
+                                                      "gpt-oss experts in transformers' layout (mlx-lm gpt_oss sanitize undone)");
+            out.tensors.push_back(std::move(t));
+        };
+        const bool three = lt.shape.size() == 3, two = lt.shape.size() == 2;
+        // An up_proj whose gate_proj is there: joined where the gate_proj is.
+        for (std::string_view p : {"weight", "bias"})
+            if (layer && lt.name == base + "up_proj." + std::string(p) && lt.shape.size() == (p == "weight" ? 3u : 2u))
+                if (const auto* g = find(base + "gate_proj." + std::string(p)); g && g->shape == lt.shape && lt.recipe) used[i] = true;
+        if (used[i]) continue;
+        if (layer && three && lt.recipe && lt.name.ends_with(".mlp.experts.gate_proj.weight")) {
+            if (const auto* u = find(base + "up_proj.weight"); u && u->shape == lt.shape) {
+                join(lt, u, base + "gate_up_proj", true);
+                continue;
+            }
+        } else if (layer && two && lt.recipe && lt.name.ends_with(".mlp.experts.gate_proj.bias")) {
+            if (const auto* u = find(base + "up_proj.bias"); u && u->shape == lt.shape) {
+                join(lt, u, base + "gate_up_proj_bias", false);
+                continue;
+            }
+        } else if (layer && three && lt.recipe && lt.name.ends_with(".mlp.experts.down_proj.weight")) {
+            join(lt, nullptr, base + "down_proj", true);
+            continue;
+        } else if (layer && two && lt.name.ends_with(".mlp.experts.down_proj.bias")) {
+            LogicalTensor t = lt;
+            t.name = base + "down_proj_bias";
+            out.tensors.push_back(std::move(t));
+            continue;
+        }
+        out.tensors.push_back(lt);
     }
     return out;
 }

@@ -27,6 +27,16 @@ namespace amn::forget_st_internal {
 ///         do not have those shapes. `cat` must outlive the result.
 Plan gpt_oss_sanitize(const Catalog& cat, const Plan& plan);
 
+/// The inverse for `remember MLX_DIR --layout hf`, in transformers' dequantized
+/// layout (GptOssExperts, as unsloth's BF16 release stores it): the MLX
+/// `mlp.experts.gate_proj.weight` and `up_proj.weight` [E, I, H] → one
+/// `mlp.experts.gate_up_proj` [E, H, 2·I] (each expert's rows interleaved gate,
+/// up, then transposed), `down_proj.weight` [E, H, I] → `down_proj` [E, I, H]
+/// (transposed per expert), the biases interleaved back into
+/// `gate_up_proj_bias` [E, 2·I] and `down_proj_bias`. Every other tensor, and
+/// experts without both gate and up, as in `plan`.
+Plan gpt_oss_unsanitize(const Plan& plan);
+
 /// True for `model.layers.N.mlp.experts.{gate,up,down}_proj.weight`: the
 /// modules load_model quantizes as MXFP4 from the stored codes before
 /// `convert -q` quantizes the rest (they keep those codes; config.json's

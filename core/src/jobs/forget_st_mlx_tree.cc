@@ -6,6 +6,8 @@
 // order, the model's quant and cast predicates, the dtype cast. See forget_st_mlx_tree.hpp.
 #include "jobs/forget_st_mlx_tree.hpp"
 
+#include "jobs/forget_st_mlx_gpt_oss.hpp"
+
 #include "anamnesis/error.hpp"
 #include "plan/layout_recipes.hpp"
 #include "util/json_dom.hpp"
@@ -328,6 +330,7 @@ Plan mlx_lm_sanitize(const Plan& input, const MlxModelFacts& facts) {
 
 Plan mlx_lm_unsanitize(const Plan& input, const std::string& model_type) {
     const std::string cls = mlx_model_class(model_type);
+    if (cls == "gpt_oss") return gpt_oss_unsanitize(input);
     const Plan plan = cls == "deepseek_v3" ? deepseek_v3_join(input) : input;
     const StackRule* rule = stack_rule(cls);
     if (!rule) return plan;
