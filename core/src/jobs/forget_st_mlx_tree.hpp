@@ -88,7 +88,8 @@ Plan mlx_lm_sanitize(const Plan& plan, const MlxModelFacts& facts);
 /// remapped types) also: each layer's `self_attn.embed_q.weight`
 /// [H, R, nope] and `self_attn.unembed_out.weight` [H, v, R] joined back into
 /// `self_attn.kv_b_proj.weight` [H·(nope + v), R] (per head embed_qᵀ then
-/// unembed_out; one head at a time), where embed_q was. Anything else as in `plan`.
+/// unembed_out; one head at a time), where embed_q was. gpt_oss:
+/// gpt_oss_unsanitize (forget_st_mlx_gpt_oss.hpp). Anything else as in `plan`.
 /// \throws Error{Malformed} when an embed_q and its unembed_out disagree on H or R.
 Plan mlx_lm_unsanitize(const Plan& plan, const std::string& model_type);
 
