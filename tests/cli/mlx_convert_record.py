@@ -60,6 +60,13 @@ CASES = [
     # amn under --requantize (its FP8 decode rounded to BF16).
     ("hf:deepseek_v3-fp8", ["--to", "mlx", "--requantize"]),
     ("hf:deepseek_v3-fp8", ["--to", "mlx:8", "--group-size", "32", "--requantize"]),
+    # gpt_oss's original checkpoint (MXFP4 experts): load_model quantizes the experts as mxfp4 from the stored codes
+    # (gpt_oss.py sanitize: gate_up rows ::2 → gate_proj, 1::2 → up_proj), convert -q the rest, each with its own
+    # `quantization` entry (the router 8-bit g64: its quant_predicate); no --requantize (the codes are kept).
+    ("hf:gpt_oss-mxfp4", ["--to", "mlx"]),
+    ("hf:gpt_oss-mxfp4", ["--to", "mlx:8", "--group-size", "32"]),
+    ("hf:gpt_oss-mxfp4", ["--to", "mlx:mxfp4"]),
+    ("hf:gpt_oss-mxfp4", ["--to", "mlx", "--dtype", "float16"]),
 ]
 
 
@@ -102,7 +109,8 @@ def main():
                     "(fixture:NAME): MoE experts stacked into switch_mlp (sanitize), qwen3_moe routers 8-bit g64 "
                     "(its quant_predicate) unless --quant-predicate's mixed recipe replaces it, every float tensor cast to "
                     "torch_dtype or --dtype (deepseek_v3's e_score_correction_bias kept: its cast_predicate), "
-                    "deepseek_v3's kv_b_proj split into embed_q / unembed_out (MultiLinear). "
+                    "deepseek_v3's kv_b_proj split into embed_q / unembed_out (MultiLinear), gpt_oss's MXFP4 experts kept as "
+                    "mxfp4 (gate_up de-interleaved) with a per-module quantization config. "
                     "`amn forget IN <amn>` must write these bytes. Recorded by tests/cli/mlx_convert_record.py.",
            "cases": cases}
     print(json.dumps(doc, indent=1))

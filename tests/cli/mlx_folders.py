@@ -529,10 +529,13 @@ def hf_case_kimi_k2():
     return hf_case_deepseek_v3(L=2, model_type="kimi_k2", q_lora=None, mtp=True, dt="BF16")
 
 
+from mlx_hf_gpt_oss import hf_case_gpt_oss, hf_case_gpt_oss_bf16  # noqa: E402 (kept apart: this file is at its size limit)
+
 HF_CASES = {"qwen3_moe-f32": hf_case_qwen3_moe, "qwen2_moe-f16": hf_case_qwen2_moe, "llama-f32-f16-as-bf16": hf_case_llama_mixed,
             "llama-10-layers-f16": hf_case_llama_layers, "olmoe-bf16": hf_case_olmoe,
             "deepseek_v2-f32": hf_case_deepseek_v2, "deepseek_v3-f32": hf_case_deepseek_v3, "kimi_k2-bf16": hf_case_kimi_k2,
-            "deepseek_v3-fp8": hf_case_deepseek_v3_fp8}
+            "deepseek_v3-fp8": hf_case_deepseek_v3_fp8, "gpt_oss-mxfp4": hf_case_gpt_oss,
+            "gpt_oss-bf16": hf_case_gpt_oss_bf16}
 
 
 def make_mla_gguf_case(root: Path, shared: Path):
@@ -564,6 +567,10 @@ def make_hf_case(root: Path, name: str):
         if dt == "F8_E4M3":  # any E4M3FN code but NaN (0x7f, 0xff), either sign
             codes = rng.integers(0, 0x7f, size=shape, dtype=np.uint8) | (rng.integers(0, 2, size=shape, dtype=np.uint8) << 7)
             out[k] = Tensor(dt, shape, codes.tobytes())
+        elif dt == "U8" and k.endswith("_blocks"):  # any two E2M1 nibbles
+            out[k] = Tensor(dt, shape, rng.integers(0, 256, size=shape, dtype=np.uint8).tobytes())
+        elif dt == "U8":  # E8M0 scales 2^-8 … 2^-4
+            out[k] = Tensor(dt, shape, rng.integers(119, 124, size=shape, dtype=np.uint8).tobytes())
         elif k.endswith("weight_scale_inv"):
             out[k] = of_array(rng.uniform(0.002, 0.02, size=shape).astype(np.float32))
         else:

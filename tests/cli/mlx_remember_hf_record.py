@@ -41,6 +41,10 @@ CASES = [
     ("hf:deepseek_v2-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
     ("hf:deepseek_v3-f32", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
     ("hf:deepseek_v3-f32", ["-q", "--q-bits", "8", "--q-group-size", "32"], ["--to", "mlx:8", "--group-size", "32"]),
+    # gpt_oss (its original MXFP4 checkpoint): the experts back in transformers' dequantized layout (GptOssExperts:
+    # gate_up_proj [E, H, 2·I] with gate/up columns interleaved, down_proj [E, I, H], the biases interleaved).
+    ("hf:gpt_oss-mxfp4", ["-q", "--q-bits", "4"], ["--to", "mlx"]),
+    ("hf:gpt_oss-mxfp4", ["-q", "--q-bits", "8", "--q-group-size", "32"], ["--to", "mlx:8", "--group-size", "32"]),
     ("hf:qwen3_moe-f32", ["--dtype", "float32"], None),
     ("hf:qwen2_moe-f16", ["--dtype", "float16"], None),
     ("hf:deepseek_v3-f32", ["--dtype", "float32"], None),
@@ -88,6 +92,17 @@ def hf_arrays(folder: Path):
                 out[f"{pre}.experts.{e}.{hf}.weight"] = a[e]
         else:
             out[k] = a
+    # gpt_oss.py sanitize inverted: gate_proj / up_proj [E, I, H] → gate_up_proj [E, H, 2·I] (rows interleaved, then
+    # transposed), down_proj [E, H, I] → [E, I, H], the biases' columns interleaved.
+    if cfg["model_type"] == "gpt_oss":
+        for k in [k for k in out if k.endswith(".mlp.experts.gate_proj.weight")]:
+            pre = k[: -len("gate_proj.weight")]
+            g, u = out.pop(k), out.pop(pre + "up_proj.weight")
+            out[pre + "gate_up_proj"] = mx.stack([g, u], axis=2).reshape(g.shape[0], -1, g.shape[2]).swapaxes(1, 2)
+            gb, ub = out.pop(pre + "gate_proj.bias"), out.pop(pre + "up_proj.bias")
+            out[pre + "gate_up_proj_bias"] = mx.stack([gb, ub], axis=-1).reshape(gb.shape[0], -1)
+            out[pre + "down_proj"] = out.pop(pre + "down_proj.weight").swapaxes(1, 2)
+            out[pre + "down_proj_bias"] = out.pop(pre + "down_proj.bias")
     # deepseek_v3.py sanitize inverted: kv_b_proj [H·(nope + v), kv_lora] = per head embed_qᵀ [nope, kv_lora] then
     # unembed_out [v, kv_lora], from the (dequantized) MultiLinear weights.
     for k in [k for k in mats if k.endswith(".self_attn.embed_q.weight")]:

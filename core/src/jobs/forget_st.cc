@@ -20,6 +20,7 @@
 #include "jobs/forget_st_internal.hpp"
 #include "jobs/forget_st_encoder.hpp"
 #include "jobs/forget_st_rows.hpp"
+#include "jobs/forget_st_mlx_gpt_oss.hpp"
 #include "jobs/forget_st_mlx_tree.hpp"
 #include "plan/layout_recipes.hpp"
 #include "jobs/forget_st_mlx_recipe.hpp"
@@ -89,6 +90,7 @@ struct MlxView {
     std::optional<DType> cast;
     std::optional<Plan> plan;
     std::optional<forget_st_internal::MlxRecipe> recipe;  // --quant-predicate
+    bool gpt_oss = false;  // load_model quantized the experts (mxfp4): every other module gets its own entry
 };
 
 MlxView mlx_view(const Catalog& cat, const forget_st_internal::StInput& in, const StForgetOptions& opt) {
@@ -109,7 +111,13 @@ MlxView mlx_view(const Catalog& cat, const forget_st_internal::StInput& in, cons
     v.cast = opt.dtype ? opt.dtype : cat.format == Format::Gguf ? std::nullopt : facts.cast_dtype;
     if (std::string why = forget_st_internal::mlx_refuse_model(v.model_type, in.plan()); !why.empty())
         throw Error(ErrorCode::Unsupported, why, cat.path);
-    v.plan = forget_st_internal::mlx_lm_sanitize(in.plan(), facts);
+    v.gpt_oss = forget_st_internal::mlx_model_class(v.model_type) == "gpt_oss";
+    if (v.gpt_oss && cat.format == Format::Gguf)
+        throw Error(ErrorCode::Unsupported, "gpt-oss to MLX is written from the original MXFP4 safetensors checkpoint, not a GGUF",
+                    cat.path);
+    if (v.gpt_oss && !opt.quant_predicate.empty())
+        throw Error(ErrorCode::Usage, "--quant-predicate with gpt-oss's MXFP4 experts is not written by amn yet");
+    v.plan = v.gpt_oss ? forget_st_internal::gpt_oss_sanitize(cat, in.plan()) : forget_st_internal::mlx_lm_sanitize(in.plan(), facts);
     if (!opt.quant_predicate.empty()) {
         const auto& p = std::get<MlxParams>(opt.scheme);
         if (p.mode != MlxMode::Affine)
@@ -283,6 +291,9 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
         Choice c = row.selection == forget_st_internal::Selection::MlxLm
                        ? forget_st_internal::classify_mlx(lt, is_float, only, keep, mlx_group_size(opt.scheme))
                        : classify(lt, is_float, only, keep, row.bitsandbytes, conv1d_model);
+        // gpt-oss's experts: quantized by load_model (mxfp4) from the stored codes, whatever the scheme.
+        const bool preset = mlx.gpt_oss && lt.quantized && forget_st_internal::gpt_oss_expert_weight(lt.name);
+        if (preset) c = Choice{true, false, StRule::Quantized};
         // A module mlx-lm cannot quantize (deepseek_v2's MoEGate: no to_quantized).
         if (mlx.on && c.quantize && !forget_st_internal::mlx_module_quantizable(mlx.model_type, module_of(lt.name)))
             c = Choice{false, false, StRule::KeptRouter};
@@ -300,12 +311,14 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
             // A decoded (--requantize) weight is the BF16 model `remember` writes, then cast as any float
             // tensor (mlx_lm.convert's astype: deepseek_v3.py's FP8 dequant gives BF16, cast to the dtype).
             e.wdtype = mlx.cast ? *mlx.cast : lt.quantized ? DType::BF16 : sd == DType::F64 ? DType::F32 : sd;
-            if (row.refuse_row)
+            if (row.refuse_row && !preset)
                 if (std::string why = row.refuse_row(opt.scheme, C); !why.empty())
                     throw Error(ErrorCode::Usage, why, cat.path, lt.name);
             // The model's own quant predicate (qwen3_moe routers: affine 8-bit, group 64).
             // --quant-predicate's recipe replaces it (quantize_model l.856).
-            if (mlx.on)
+            if (preset) {
+                e.scheme = forget_st_internal::gpt_oss_expert_params();
+            } else if (mlx.on)
                 if (auto ov = mlx.recipe ? std::optional(forget_st_internal::mlx_recipe_override(*mlx.recipe, module_of(lt.name)))
                                          : forget_st_internal::mlx_quant_override(mlx.model_type, module_of(lt.name))) {
                     if (C % ov->params.group_size)
@@ -317,6 +330,8 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                     e.scheme = ov->params;
                     e.override_json = ov->json;
                 }
+            // quantize_model on a model load_model quantized: every module its own entry (l.862-874).
+            if (mlx.gpt_oss && !preset && e.override_json.empty()) e.override_json = st_quantization_config(opt.scheme, {});
             // Codes the scheme stores as they are (a GGUF Q4_0 weight to MLX
             // affine 4-bit, group 32): repacked, nothing rounded.
             if (auto g = row.repack_fits && lt.recipe ? lt.recipe->quant_groups() : nullptr) {
@@ -327,6 +342,8 @@ Prepared prepare(const Catalog& cat, const Plan& plan, const std::optional<std::
                     t.copied = true;
                 }
             }
+            if (preset && !e.repack)
+                throw Error(ErrorCode::Unsupported, "gpt-oss's MXFP4 experts do not repack into MLX mxfp4 (group 32)", cat.path, lt.name);
             e.outs = out_specs(e.scheme, lt.name, R, C, e.wdtype);
             // A stacked weight's outputs keep its leading axes: [E, out, …].
             if (lt.shape.size() > 2)
@@ -396,7 +413,8 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
     Prepared p = prepare(cat, plan, in.config_json(), opt, mlx);
     StForgetResult res;
     res.loss_measured = opt.measure_loss;
-    res.quantization_config = st_quantization_config(opt.scheme, p.ignore);
+    res.quantization_config =
+        st_quantization_config(mlx.gpt_oss ? QuantParams(forget_st_internal::gpt_oss_expert_params()) : opt.scheme, p.ignore);
     // mlx-lm appends the model predicate's per-module parameters to
     // `quantization`, in module-tree order (quantize_model l.875-879).
     if (mlx.on) {
@@ -444,7 +462,7 @@ StForgetResult forget_to_safetensors(const Catalog& cat, const Plan& input_plan,
         u64 parameters = 0;
         for (auto& e : p.entries) {
             e.sink_index.assign(e.outs.size(), 0);
-            parameters += e.info.numel;
+            if (forget_st_internal::mlx_leaf_parameter(mlx.model_type, e.info.name)) parameters += e.info.numel;
         }
         for (const auto& s : mlx_slots) {
             auto& e = p.entries[s.entry];

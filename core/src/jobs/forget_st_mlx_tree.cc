@@ -6,6 +6,8 @@
 // order, the model's quant and cast predicates, the dtype cast. See forget_st_mlx_tree.hpp.
 #include "jobs/forget_st_mlx_tree.hpp"
 
+#include "jobs/forget_st_mlx_gpt_oss.hpp"
+
 #include "anamnesis/error.hpp"
 #include "plan/layout_recipes.hpp"
 #include "util/json_dom.hpp"
@@ -231,13 +233,17 @@ std::string mlx_refuse_model(const std::string& model_type, const Plan& plan) {
     if (std::find(std::begin(kTypes), std::end(kTypes), model_type) == std::end(kTypes))
         return "mlx-lm (d78bf58e) has no model for model_type \"" + model_type + "\" (mlx_lm.convert: Model type " +
                model_type + " not supported)";
-    if (mlx_model_class(model_type) == "gpt_oss")
-        // gpt_oss.py sanitize / utils.py load_model at d78bf58e.
-        return "mlx-lm's gpt_oss conversion is not one amn writes: from the original MXFP4 checkpoint "
-               "(gate_up_proj_blocks/_scales) mlx_lm.convert keeps the experts' MXFP4 codes and records every other module "
-               "in a per-module quantization config (not written by amn yet); a BF16 checkpoint (transformers' "
-               "experts.gate_up_proj [E, hidden, 2·intermediate], no .weight) its sanitize slices on the hidden axis "
-               "(v[..., ::2, :]) under names its model does not have, so mlx-lm itself cannot load it";
+    if (mlx_model_class(model_type) == "gpt_oss") {
+        // gpt_oss.py sanitize / utils.py load_model at d78bf58e: the original
+        // MXFP4 checkpoint (quantized gate_up_proj / down_proj) is written
+        // (forget_st_mlx_gpt_oss.hpp); a BF16 one mlx-lm cannot load.
+        for (const auto& lt : plan.tensors)
+            if ((lt.name.ends_with(".mlp.experts.gate_up_proj") || lt.name.ends_with(".mlp.experts.down_proj")) && !lt.quantized)
+                return "mlx-lm cannot convert a BF16 gpt-oss checkpoint (transformers' experts." + lt.name.substr(lt.name.rfind('.') + 1) +
+                       " [E, in, out], no .weight): its gpt_oss sanitize slices it on the hidden axis (v[..., ::2, :]) under names "
+                       "its model does not have and load_weights fails (\"Received 6 parameters not in model\"); start from the "
+                       "original MXFP4 checkpoint";
+    }
     if (stack_rule(mlx_model_class(model_type))) return {};
     for (const auto& lt : plan.tensors) {
         const auto at = lt.name.find(".experts.");
@@ -246,6 +252,10 @@ std::string mlx_refuse_model(const std::string& model_type, const Plan& plan) {
                    ") in its own way; amn stacks them for mixtral, qwen2_moe, qwen3_moe, olmoe, deepseek_v2 and deepseek_v3 only";
     }
     return {};
+}
+
+bool mlx_leaf_parameter(const std::string& model_type, const std::string& name) {
+    return !(mlx_model_class(model_type) == "gpt_oss" && name.ends_with(".self_attn.sinks"));
 }
 
 Plan mlx_lm_sanitize(const Plan& input, const MlxModelFacts& facts) {
@@ -320,6 +330,7 @@ Plan mlx_lm_sanitize(const Plan& input, const MlxModelFacts& facts) {
 
 Plan mlx_lm_unsanitize(const Plan& input, const std::string& model_type) {
     const std::string cls = mlx_model_class(model_type);
+    if (cls == "gpt_oss") return gpt_oss_unsanitize(input);
     const Plan plan = cls == "deepseek_v3" ? deepseek_v3_join(input) : input;
     const StackRule* rule = stack_rule(cls);
     if (!rule) return plan;
@@ -388,6 +399,12 @@ std::string mlx_tree_order_key(const std::string& type, const std::string& name)
         {"mlp.shared_expert.up_proj", "M9"},
         {"mlp.shared_expert_gate", "MA"},
         {"block_sparse_moe.gate", "M3"},
+        // gpt_oss.py: AttentionBlock's sinks before q_proj; MLPBlock: experts (SwitchGLU), router.
+        {"self_attn", "0/"},
+        {"mlp.experts.gate_proj", "M4"},
+        {"mlp.experts.up_proj", "M5"},
+        {"mlp.experts.down_proj", "M6"},
+        {"mlp.router", "MB"},
         {"block_sparse_moe.switch_mlp.gate_proj", "M4"},
         {"block_sparse_moe.switch_mlp.up_proj", "M5"},
         {"block_sparse_moe.switch_mlp.down_proj", "M6"},
@@ -459,7 +476,7 @@ std::string mlx_tree_order_key(const std::string& type, const std::string& name)
             }
         m = "1" + std::string(index.size() < 10 ? 10 - index.size() : 0, '0') + index + "." + r;
     } else if (module == "model.norm") {
-        m = "2";
+        m = model_type == "gpt_oss" ? "0N" : "2";  // gpt_oss.py GptOssMoeModel: embed_tokens, norm, layers
     } else if (module == "lm_head") {
         m = "3";
     } else {
@@ -482,6 +499,14 @@ std::optional<MlxOverride> mlx_quant_override(const std::string& type, const std
     const std::string model_type = mlx_model_class(type);
     // qwen3_moe.py quant_predicate: path.endswith("mlp.gate") → {"group_size": 64, "bits": 8}.
     if (model_type == "qwen3_moe" && module_path.ends_with("mlp.gate")) {
+        MlxParams p;
+        p.mode = MlxMode::Affine;
+        p.bits = 8;
+        p.group_size = 64;
+        return MlxOverride{p, R"({"group_size":64,"bits":8})"};
+    }
+    // gpt_oss.py quant_predicate: path.endswith("router") → {"group_size": 64, "bits": 8}.
+    if (model_type == "gpt_oss" && module_path.ends_with("router")) {
         MlxParams p;
         p.mode = MlxMode::Affine;
         p.bits = 8;

@@ -42,11 +42,17 @@ MlxModelFacts mlx_model_facts(const std::optional<std::string>& config_json);
 /// MODEL_REMAPPING; "" = no model_type, taken as it is), or the plan holds
 /// per-expert tensors (`….experts.N.…`) of a type whose stacking amn does not
 /// know (mlx-lm's strict load_weights would refuse them unstacked).
-/// gpt_oss is always refused: from the original MXFP4 checkpoint mlx-lm keeps
-/// the experts' codes under a per-module quantization config amn does not
-/// write; a BF16 checkpoint mlx-lm's own sanitize cannot load.
+/// gpt_oss: a BF16 checkpoint (unquantized `mlp.experts.gate_up_proj` /
+/// `down_proj`) is refused, mlx-lm's own sanitize cannot load it; the original
+/// MXFP4 one is written (forget_st_mlx_gpt_oss.hpp).
 /// Types are matched after MODEL_REMAPPING (mlx_model_class).
 std::string mlx_refuse_model(const std::string& model_type, const Plan& plan);
+
+/// False for a parameter mlx-lm's get_total_parameters (index.json's
+/// `total_parameters`) does not count: it sums the leaf modules only, so a
+/// parameter held by a module with children is left out (gpt_oss.py's
+/// AttentionBlock `self_attn.sinks`). True for every other tensor name.
+bool mlx_leaf_parameter(const std::string& model_type, const std::string& name);
 
 /// mlx-lm's `sanitize` expert stacking: for mixtral
 /// (`model.layers.L.block_sparse_moe.experts.E.{w1,w2,w3}.weight` →
@@ -82,7 +88,8 @@ Plan mlx_lm_sanitize(const Plan& plan, const MlxModelFacts& facts);
 /// remapped types) also: each layer's `self_attn.embed_q.weight`
 /// [H, R, nope] and `self_attn.unembed_out.weight` [H, v, R] joined back into
 /// `self_attn.kv_b_proj.weight` [H·(nope + v), R] (per head embed_qᵀ then
-/// unembed_out; one head at a time), where embed_q was. Anything else as in `plan`.
+/// unembed_out; one head at a time), where embed_q was. gpt_oss:
+/// gpt_oss_unsanitize (forget_st_mlx_gpt_oss.hpp). Anything else as in `plan`.
 /// \throws Error{Malformed} when an embed_q and its unembed_out disagree on H or R.
 Plan mlx_lm_unsanitize(const Plan& plan, const std::string& model_type);
 
