@@ -80,23 +80,12 @@ private:
     Traits tr_;
 };
 
-Fp4Params gpt_oss_fp4() {
-    Fp4Params p;
-    p.format = Fp4Format::Mxfp4;
-    p.producer = Fp4Producer::GptOss;
-    p.block_size = 32;
-    p.scale_dtype = DType::F8_E8M0;
-    p.global_scale = Fp4GlobalScale::None;
-    p.negative_zero = true;
-    p.layout = Fp4Layout::Blocks;
-    return p;
-}
 
 // One projection's experts as [E·rows, K] in stored (not transposed) order.
 class ExpertRecipe final : public detail::QuantRecipe {
 public:
     ExpertRecipe(const Catalog& cat, const TensorInfo& b, const TensorInfo& s, RowMap m)
-        : QuantRecipe(gpt_oss_fp4()), groups_(std::make_shared<ExpertGroups>(b, s, cat.data(b), cat.data(s), m)),
+        : QuantRecipe(detail::gpt_oss_mxfp4_params(false)), groups_(std::make_shared<ExpertGroups>(b, s, cat.data(b), cat.data(s), m)),
           b_(b), s_(s), bd_(cat.data(b)), sd_(cat.data(s)), m_(m) {}
     u64 rows() const override { return m_.rows(); }
     u64 row_elems() const override { return m_.G * 32; }

@@ -413,7 +413,9 @@ std::string mlx_tree_order_key(const std::string& type, const std::string& name)
     // deepseek_v2.py: self_attn (q_proj, or q_a_proj, q_a_layernorm, q_b_proj;
     // kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj), mlp (DeepseekV2MLP:
     // gate_proj, up_proj, down_proj; DeepseekV2MoE: switch_mlp, gate, shared_experts), the norms.
-    static constexpr std::pair<std::string_view, std::string_view> kDeepseekV2[] = {
+    // deepseek_v3.py: the same, kv_b_proj's place taken by embed_q, unembed_out (MultiLinear; a folder
+    // holds one or the other).
+    static constexpr std::pair<std::string_view, std::string_view> kDeepseek[] = {
         {"self_attn.q_proj", "00"},
         {"self_attn.q_a_proj", "01"},
         {"self_attn.q_a_layernorm", "02"},
@@ -421,27 +423,6 @@ std::string mlx_tree_order_key(const std::string& type, const std::string& name)
         {"self_attn.kv_a_proj_with_mqa", "04"},
         {"self_attn.kv_a_layernorm", "05"},
         {"self_attn.kv_b_proj", "06"},
-        {"self_attn.o_proj", "07"},
-        {"mlp.gate_proj", "M0"},
-        {"mlp.up_proj", "M1"},
-        {"mlp.down_proj", "M2"},
-        {"mlp.switch_mlp.gate_proj", "M3"},
-        {"mlp.switch_mlp.up_proj", "M4"},
-        {"mlp.switch_mlp.down_proj", "M5"},
-        {"mlp.gate", "M6"},
-        {"mlp.shared_experts.gate_proj", "M7"},
-        {"mlp.shared_experts.up_proj", "M8"},
-        {"mlp.shared_experts.down_proj", "M9"},
-        {"input_layernorm", "N0"},
-        {"post_attention_layernorm", "N1"}};
-    // deepseek_v3.py: as deepseek_v2's, kv_b_proj's place taken by embed_q, unembed_out (MultiLinear).
-    static constexpr std::pair<std::string_view, std::string_view> kDeepseekV3[] = {
-        {"self_attn.q_proj", "00"},
-        {"self_attn.q_a_proj", "01"},
-        {"self_attn.q_a_layernorm", "02"},
-        {"self_attn.q_b_proj", "03"},
-        {"self_attn.kv_a_proj_with_mqa", "04"},
-        {"self_attn.kv_a_layernorm", "05"},
         {"self_attn.embed_q", "06"},
         {"self_attn.unembed_out", "07"},
         {"self_attn.o_proj", "08"},
@@ -458,9 +439,9 @@ std::string mlx_tree_order_key(const std::string& type, const std::string& name)
         {"input_layernorm", "N0"},
         {"post_attention_layernorm", "N1"}};
     using Row = std::pair<std::string_view, std::string_view>;
-    const std::span<const Row> table = model_type == "deepseek_v2"   ? std::span<const Row>(kDeepseekV2)
-                                       : model_type == "deepseek_v3" ? std::span<const Row>(kDeepseekV3)
-                                                                     : std::span<const Row>(kBlock);
+    const std::span<const Row> table = model_type == "deepseek_v2" || model_type == "deepseek_v3"
+                                           ? std::span<const Row>(kDeepseek)
+                                           : std::span<const Row>(kBlock);
     std::string m, index, sub;
     if (module == "model.embed_tokens") {
         m = "0";

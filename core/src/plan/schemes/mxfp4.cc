@@ -31,23 +31,12 @@ using namespace quant;
 namespace f4 = amn::kernels::fp4;
 using u64 = std::uint64_t;
 
-Fp4Params params_of(bool experts) {
-    Fp4Params p;
-    p.format = Fp4Format::Mxfp4;
-    p.producer = Fp4Producer::GptOss;
-    p.block_size = 32;
-    p.scale_dtype = DType::F8_E8M0;
-    p.global_scale = Fp4GlobalScale::None;
-    p.negative_zero = true;
-    p.layout = experts ? Fp4Layout::BlocksExperts : Fp4Layout::Blocks;
-    return p;
-}
 
 class Mxfp4Recipe final : public QuantRecipe {
 public:
     // experts = 0: a 3-D tensor, rows × in, no transpose.
     Mxfp4Recipe(const Catalog& cat, std::size_t blocks, std::size_t scales, u64 experts, u64 rows, u64 groups)
-        : QuantRecipe(params_of(experts != 0)), b_(cat.tensors[blocks]), s_(cat.tensors[scales]), bd_(cat.data(b_)),
+        : QuantRecipe(gpt_oss_mxfp4_params(experts != 0)), b_(cat.tensors[blocks]), s_(cat.tensors[scales]), bd_(cat.data(b_)),
           sd_(cat.data(s_)), experts_(experts), rows_(rows), groups_(groups) {}
 
     std::uint64_t rows() const override { return experts_ ? experts_ * groups_ * 32 : rows_; }
@@ -133,6 +122,18 @@ std::string Fp4Params::describe() const {
 }  // namespace amn
 
 namespace amn::detail {
+
+Fp4Params gpt_oss_mxfp4_params(bool experts) {
+    Fp4Params p;
+    p.format = Fp4Format::Mxfp4;
+    p.producer = Fp4Producer::GptOss;
+    p.block_size = 32;
+    p.scale_dtype = DType::F8_E8M0;
+    p.global_scale = Fp4GlobalScale::None;
+    p.negative_zero = true;
+    p.layout = experts ? Fp4Layout::BlocksExperts : Fp4Layout::Blocks;
+    return p;
+}
 
 void detect_mxfp4(PlanBuilder& b) {
     const auto& cat = b.catalog();

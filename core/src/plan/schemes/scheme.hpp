@@ -98,6 +98,9 @@ void detect_onnx(PlanBuilder& b);
 void detect_compressed_tensors(PlanBuilder& b);  // schemes/compressed_tensors.cc (quant_method "compressed-tensors")
 void detect_modelopt(PlanBuilder& b);  // schemes/modelopt.cc (NVIDIA ModelOpt NVFP4 / FP8, hf_quant_config.json)
 void detect_mxfp4(PlanBuilder& b);     // schemes/mxfp4.cc (gpt-oss *_blocks + *_scales)
+/// gpt-oss's MXFP4 parameters (schemes/mxfp4.cc): blocks of 32 E2M1 codes, E8M0 scales, code 8 = −0.0, no
+/// global scale; `experts`: the [E, rows, in/32, 16] layout (Fp4Layout::BlocksExperts), else Blocks.
+Fp4Params gpt_oss_mxfp4_params(bool experts);
 void detect_fp8(PlanBuilder& b);       // schemes/fp8.cc
 // Claims tensors whose stored layout needs work (TensorInfo::strides,
 // big_endian, storage_offset_elems: Fortran-order/big-endian NPY, PyTorch
