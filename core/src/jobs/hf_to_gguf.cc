@@ -260,20 +260,17 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
                         }
                         break;
                     }
-                    case arch::TensorTransform::Kind::GroupedQkvPart: {  // InternLM2's wqkv: q, k or v
+                    // InternLM2's wqkv (q, k or v) / Qwen3-Next's in_proj_qkvz (attn_qkv or attn_gate): rows
+                    // regrouped, then the part's range.
+                    case arch::TensorTransform::Kind::GroupedQkvPart:
+                    case arch::TensorTransform::Kind::QkvzPart: {
                         const auto& tr = mt.transform;
                         try {
-                            r = make_row_gather_recipe(r, s.shape, arch::internlm2_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
-                            r = detail::make_row_range_recipe(r, tr.row_begin, tr.row_end - tr.row_begin);
-                        } catch (const Error& e) {
-                            throw e.with_tensor(s.name).with_file(cat.path);
-                        }
-                        break;
-                    }
-                    case arch::TensorTransform::Kind::QkvzPart: {  // Qwen3-Next's in_proj_qkvz: attn_qkv or attn_gate
-                        const auto& tr = mt.transform;
-                        try {
-                            r = make_row_gather_recipe(r, s.shape, arch::qwen3next_qkvz_source_rows(tr.n_head, tr.head_dim, tr.n_kv_head));
+                            r = make_row_gather_recipe(
+                                r, s.shape,
+                                tr.kind == arch::TensorTransform::Kind::QkvzPart
+                                    ? arch::qwen3next_qkvz_source_rows(tr.n_head, tr.head_dim, tr.n_kv_head)
+                                    : arch::internlm2_qkv_source_rows(tr.n_head, tr.n_kv_head, tr.head_dim));
                             r = detail::make_row_range_recipe(r, tr.row_begin, tr.row_end - tr.row_begin);
                         } catch (const Error& e) {
                             throw e.with_tensor(s.name).with_file(cat.path);

@@ -14,6 +14,14 @@
 namespace amn::detail {
 namespace {
 
+/// The inner recipe's lossless dtype when it stores one element per block (F32/F16/BF16…): the bytes of a
+/// rearrangement of its elements can move as they are; nullopt otherwise.
+std::optional<DType> per_element_lossless(const Recipe& inner) {
+    const auto d = inner.lossless_dtype();
+    const auto* info = d ? dtype_info(*d) : nullptr;
+    return info && info->block_elems == 1 ? d : std::nullopt;
+}
+
 class RoundThrough final : public ElementwiseRecipe {
 public:
     RoundThrough(std::shared_ptr<const Recipe> inner, DType d) : ElementwiseRecipe(std::move(inner), {}), d_(d) {}
@@ -142,9 +150,7 @@ public:
     }
     /// A stored F32/F16/BF16 (any one-element-per-block dtype) keeps its dtype: the bytes move.
     std::optional<DType> lossless_dtype() const override {
-        const auto d = inner_->lossless_dtype();
-        const auto* info = d ? dtype_info(*d) : nullptr;
-        return info && info->block_elems == 1 ? d : std::nullopt;
+        return per_element_lossless(*inner_);
     }
     void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
         const std::size_t w = dtype_info(*lossless_dtype())->block_bytes;
@@ -330,9 +336,7 @@ public:
     /// A stored F32/F16/BF16 (one element per block) keeps its dtype: the bytes move
     /// (mlx-lm's embed_q / unembed_out of an unquantized kv_b_proj).
     std::optional<DType> lossless_dtype() const override {
-        const auto d = inner_->lossless_dtype();
-        const auto* info = d ? dtype_info(*d) : nullptr;
-        return info && info->block_elems == 1 ? d : std::nullopt;
+        return per_element_lossless(*inner_);
     }
     void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
         const std::size_t w = dtype_info(*lossless_dtype())->block_bytes;
@@ -513,9 +517,7 @@ public:
         }
     }
     std::optional<DType> lossless_dtype() const override {
-        const auto d = inner_->lossless_dtype();
-        const auto* info = d ? dtype_info(*d) : nullptr;
-        return info && info->block_elems == 1 ? d : std::nullopt;
+        return per_element_lossless(*inner_);
     }
     void copy_rows(std::uint64_t row0, std::uint64_t nrows, std::uint8_t* out) const override {
         const std::uint64_t n = e_ - b_;
