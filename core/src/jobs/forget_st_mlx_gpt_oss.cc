@@ -23,12 +23,6 @@ namespace {
 using u64 = std::uint64_t;
 namespace f4 = amn::kernels::fp4;
 
-std::string shape_str(const std::vector<u64>& s) {
-    std::string r;
-    for (auto d : s) r += (r.empty() ? "[" : ", ") + std::to_string(d);
-    return r + "]";
-}
-
 // Stored rows of one projection: output row r = (e, j) is stored row
 // e·R + parity + stride·j of blocks [E, R, G, 16] / scales [E, R, G].
 struct RowMap {
@@ -145,14 +139,12 @@ private:
     u64 E_, n_, stride_, parity_;
 };
 
-bool ends_with(std::string_view s, std::string_view t) { return s.ends_with(t); }
-
 }  // namespace
 
 bool gpt_oss_expert_weight(const std::string& name) {
     if (!name.starts_with("model.layers.")) return false;
     for (std::string_view p : {".mlp.experts.gate_proj.weight", ".mlp.experts.up_proj.weight", ".mlp.experts.down_proj.weight"})
-        if (ends_with(name, p)) return true;
+        if (name.ends_with(p)) return true;
     return false;
 }
 
@@ -169,8 +161,8 @@ Plan gpt_oss_sanitize(const Catalog& cat, const Plan& plan) {
     Plan out = plan;
     out.tensors.clear();
     for (const auto& lt : plan.tensors) {
-        const bool gate_up = ends_with(lt.name, ".mlp.experts.gate_up_proj"), down = ends_with(lt.name, ".mlp.experts.down_proj");
-        const bool gate_up_bias = ends_with(lt.name, ".mlp.experts.gate_up_proj_bias");
+        const bool gate_up = lt.name.ends_with(".mlp.experts.gate_up_proj"), down = lt.name.ends_with(".mlp.experts.down_proj");
+        const bool gate_up_bias = lt.name.ends_with(".mlp.experts.gate_up_proj_bias");
         const std::string base = lt.name.substr(0, lt.name.rfind('.') + 1);  // "model.layers.N.mlp.experts."
         if ((gate_up || down) && lt.error.empty()) {
             if (!lt.quantized || lt.sources.size() != 2)
@@ -181,7 +173,7 @@ Plan gpt_oss_sanitize(const Catalog& cat, const Plan& plan) {
                 s.shape != std::vector<u64>(b.shape.begin(), b.shape.end() - 1) || (gate_up && b.shape[1] % 2))
                 throw Error(ErrorCode::Malformed,
                             "mlx-lm's gpt_oss takes " + b.name + " as U8 [E, rows, in/32, 16] (rows even for gate_up_proj) and " +
-                                s.name + " as U8 [E, rows, in/32]; they are " + shape_str(b.shape) + " and " + shape_str(s.shape),
+                                s.name + " as U8 [E, rows, in/32]; they are " + shape_to_string(b.shape) + " and " + shape_to_string(s.shape),
                             "", lt.name);
             const u64 E = b.shape[0], R = b.shape[1], G = b.shape[2];
             auto add = [&](const std::string& name, u64 stride, u64 parity) {
@@ -199,7 +191,7 @@ Plan gpt_oss_sanitize(const Catalog& cat, const Plan& plan) {
         if (gate_up_bias && lt.error.empty() && lt.recipe) {
             if (lt.shape.size() != 2 || lt.shape[1] % 2 || lt.recipe->rows() * lt.recipe->row_elems() != lt.numel())
                 throw Error(ErrorCode::Malformed, "mlx-lm's gpt_oss splits gate_up_proj_bias [E, 2·intermediate]; it is " +
-                                                      shape_str(lt.shape), "", lt.name);
+                                                      shape_to_string(lt.shape), "", lt.name);
             for (u64 parity : {0, 1}) {
                 LogicalTensor t = lt;
                 t.name = base + (parity ? "up_proj.bias" : "gate_proj.bias");
@@ -211,7 +203,7 @@ Plan gpt_oss_sanitize(const Catalog& cat, const Plan& plan) {
             continue;
         }
         LogicalTensor t = lt;
-        if (ends_with(lt.name, ".mlp.experts.down_proj_bias")) t.name = base + "down_proj.bias";
+        if (lt.name.ends_with(".mlp.experts.down_proj_bias")) t.name = base + "down_proj.bias";
         out.tensors.push_back(std::move(t));
     }
     return out;

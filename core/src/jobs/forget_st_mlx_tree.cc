@@ -478,16 +478,10 @@ bool mlx_cast_applies(const std::string& model_type, const std::string& name) {
 
 std::optional<MlxOverride> mlx_quant_override(const std::string& type, const std::string& module_path) {
     const std::string model_type = mlx_model_class(type);
-    // qwen3_moe.py quant_predicate: path.endswith("mlp.gate") → {"group_size": 64, "bits": 8}.
-    if (model_type == "qwen3_moe" && module_path.ends_with("mlp.gate")) {
-        MlxParams p;
-        p.mode = MlxMode::Affine;
-        p.bits = 8;
-        p.group_size = 64;
-        return MlxOverride{p, R"({"group_size":64,"bits":8})"};
-    }
-    // gpt_oss.py quant_predicate: path.endswith("router") → {"group_size": 64, "bits": 8}.
-    if (model_type == "gpt_oss" && module_path.ends_with("router")) {
+    // qwen3_moe.py quant_predicate: path.endswith("mlp.gate"); gpt_oss.py: path.endswith("router") — both
+    // {"group_size": 64, "bits": 8}.
+    if ((model_type == "qwen3_moe" && module_path.ends_with("mlp.gate")) ||
+        (model_type == "gpt_oss" && module_path.ends_with("router"))) {
         MlxParams p;
         p.mode = MlxMode::Affine;
         p.bits = 8;
