@@ -58,8 +58,9 @@ int cmd_remember(Args& args, bool convert) {
         // and generation files beside the output; by default a folder "<stem>-bf16/" transformers can load.
         HfLayout hf = to_hf_layout(cat, plan, opt.to);
         plan = std::move(hf.plan);
-        opt.config_json = std::move(hf.config_json);
+        if (!hf.vocab_only) opt.config_json = std::move(hf.config_json);
         opt.side_files = std::move(hf.side_files);
+        opt.side_files_only = hf.vocab_only;
         for (const auto& wmsg : hf.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(notice_text(wmsg)).c_str());
         for (const auto& n : hf.notes) std::fprintf(stderr, "amn: note: %s\n", printable(n).c_str());
         if (opt.output.empty()) opt.output = default_hf_layout_output_path(cat, opt.to);

@@ -93,6 +93,12 @@ struct HfLayout {
     /// text class of a multimodal model (the GGUF holds no vision tower),
     /// experts written dequantized. One sentence each, for the user.
     std::vector<std::string> notes;
+    /// A vocab-only GGUF (no tensors, a `tokenizer.ggml.model`; what
+    /// convert_hf_to_gguf.py --vocab-only writes), whatever its architecture:
+    /// `side_files` are its tokenizer and generation files, `config_json` is
+    /// empty and `plan` has no tensors — write it with
+    /// RememberOptions::side_files_only.
+    bool vocab_only = false;
 };
 
 /// Transform the plan of a GGUF catalog into the Hugging Face layout:
@@ -143,8 +149,11 @@ struct HfLayout {
 /// ("not carried into config.json …"), never dropped silently.
 /// Side files: see HfLayout::side_files (core/src/tokenizer/hf_from_gguf.hpp
 /// says how each is built from the `tokenizer.*` key/values).
+/// A vocab-only GGUF (no tensors, a `tokenizer.ggml.model`): HfLayout::vocab_only,
+/// the side files alone, whatever the architecture (no config.json).
 /// \throws Error{Usage} when `cat` is not GGUF; Error{Unsupported} naming the
-///         architecture when it is not supported, or naming a tensor that has
+///         architecture when it is not supported, naming why for a vocab-only
+///         GGUF whose tokenizer cannot be written, or naming a tensor that has
 ///         no HF name; Error{Malformed} when a required key
 ///         ({arch}.embedding_length, .block_count, .attention.head_count …)
 ///         is missing or a Q/K tensor does not split into its heads, or a

@@ -56,6 +56,10 @@ struct RememberOptions {
     /// folder). They replace files of the same name that would be copied
     /// from beside the input; an existing one is an OutputExists error unless `force`.
     std::vector<std::pair<std::string, std::string>> side_files;
+    /// Write `side_files` alone into the output folder (HfLayout::vocab_only:
+    /// a vocab-only GGUF's tokenizer files): no safetensors, index.json or
+    /// config.json. The plan must have no tensors; `output` must be a folder.
+    bool side_files_only = false;
 };
 
 struct RememberResult {
@@ -68,6 +72,8 @@ struct RememberResult {
 /// \throws Error{Unsupported} naming the first logical tensor with an error
 ///         (checked before anything is written);
 ///         Error{OutputExists} when an output file exists and !force;
+///         Error{Usage} with `side_files_only` when the plan has tensors or
+///         the output names a `.safetensors` file;
 ///         Error{Io} when the target folder is not writable, has less free
 ///         space than the output needs (checked before writing), or a write fails;
 ///         Error{Malformed} when a Catalog::integrity_checks range fails its

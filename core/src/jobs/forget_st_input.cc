@@ -35,6 +35,10 @@ forget_st_internal::StInput::StInput(const Catalog& cat, const Plan& plan) : cat
     for (const auto& [d, n] : bytes)
         if (!torch_dtype || n > bytes[*torch_dtype]) torch_dtype = d;
     hf_ = to_hf_layout(cat, plan, torch_dtype);
+    if (hf_->vocab_only)
+        throw Error(ErrorCode::Unsupported,
+                    "a vocab-only GGUF (no tensors) has nothing to quantize; `amn remember --layout hf` writes its tokenizer files",
+                    cat.path);
     hf_config_ = hf_->config_json;
 }
 

@@ -123,6 +123,8 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
         throw Error(ErrorCode::Usage, "output dtype must be BF16, F16 or F32, not " + dtype_name(*opt.to));
     for (const auto& lt : plan.tensors)
         if (!lt.error.empty()) throw Error(ErrorCode::Unsupported, lt.error.message(), cat.path, lt.name);
+    if (opt.side_files_only && !plan.tensors.empty())
+        throw Error(ErrorCode::Usage, "side_files_only with a plan that has tensors", cat.path);
     verify_integrity(cat, cancel);
 
     // Everything that goes into the output is read and validated before the
@@ -132,7 +134,7 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     std::optional<std::string> config_text;
     // An MLX folder's config.json is mlx-lm's (sorted, indent 4): kept in that style.
     const auto style = is_mlx_folder(cat, plan) ? ConfigStyle::MlxLm : ConfigStyle::AsInput;
-    if (cfg_in)  // json.dump writes no newline after the text; amn's own style ends with one
+    if (cfg_in && !opt.side_files_only)  // json.dump writes no newline after the text; amn's own style ends with one
         config_text = rewrite_config_json(*cfg_in, config_dtype(cat, plan, opt), style) +
                       (style == ConfigStyle::AsInput ? "\n" : "");
 
@@ -140,7 +142,8 @@ RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, con
     // tokenizer files, committed as one), one output shard per input shard.
     detail::SafetensorsOutputPlan out;
     out.files = {opt.output.empty() ? default_output_path(cat, named_dtype(cat, plan, opt)) : opt.output, opt.force,
-                 opt.config_json.has_value(), {}, std::nullopt};
+                 opt.config_json.has_value() && !opt.side_files_only, {}, std::nullopt};
+    out.files.side_files_only = opt.side_files_only;
     out.metadata = output_metadata(cat, plan);
     out.order = SafetensorsWriter::DataOrder::AsAdded;
     out.config_json = std::move(config_text);

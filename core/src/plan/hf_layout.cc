@@ -391,12 +391,33 @@ LogicalTensor join_parts(const std::string& name, const PendingJoin& p, bool bia
     return out;
 }
 
+/// A vocab-only GGUF: its tokenizer and generation files alone, whatever the architecture.
+HfLayout vocab_only_layout(const Catalog& cat, const Plan& plan, const std::string& arch) {
+    HfLayout res;
+    res.vocab_only = true;
+    res.architecture = arch;
+    res.plan.notes = plan.notes;
+    auto side = tok::hf_side_files(cat);
+    bool tokenizer = false;
+    for (const auto& [name, text] : side.files) tokenizer = tokenizer || name == "tokenizer.json";
+    if (!tokenizer)
+        throw Error(ErrorCode::Unsupported,
+                    "--layout hf: a vocab-only GGUF (no tensors) whose tokenizer cannot be written: " +
+                        (side.warnings.empty() ? std::string("no tokenizer.json") : side.warnings.front().detail),
+                    cat.path);
+    res.side_files = std::move(side.files);
+    res.warnings = std::move(side.warnings);
+    res.notes.push_back("a vocab-only GGUF (no tensors): the folder holds its tokenizer files alone");
+    return res;
+}
+
 }  // namespace
 
 HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype) {
     if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "--layout hf needs a GGUF input", cat.path);
     const detail::GgufKeys kv(cat);
     const std::string arch = kv.str("general.architecture").value_or("");
+    if (cat.tensors.empty() && kv.str("tokenizer.ggml.model")) return vocab_only_layout(cat, plan, arch);
     const ArchInfo* A = find_arch(arch);
     if (const auto why = no_text_class(arch); !A && why)
         throw Error(ErrorCode::Unsupported, "--layout hf does not support the GGUF architecture '" + arch + "': " + std::string(*why),

@@ -80,7 +80,12 @@ OutputPaths plan_output_files(const Catalog& cat, const OutputFilesOptions& opt)
     OutputPaths L;
     const std::string& out = opt.output;
     const std::size_t nshards = output_shard_count(cat, opt);
-    if (out.ends_with(".safetensors")) {
+    if (opt.side_files_only && out.ends_with(".safetensors"))
+        throw Error(ErrorCode::Usage, "the output is a folder of tokenizer files, not a .safetensors file; name a folder with -o", out);
+    if (opt.side_files_only) {
+        L.dir_mode = true;
+        L.dir = out;
+    } else if (out.ends_with(".safetensors")) {
         const fs::path p(out);
         L.dir = p.has_parent_path() ? p.parent_path().string() : ".";
         if (nshards == 1) {
@@ -123,7 +128,7 @@ OutputPaths plan_output_files(const Catalog& cat, const OutputFilesOptions& opt)
             L.index_path = (d / idx).string();
         }
     }
-    if (cat.config_json || opt.config_json) L.config_path = (fs::path(L.dir) / "config.json").string();
+    if (!opt.side_files_only && (cat.config_json || opt.config_json)) L.config_path = (fs::path(L.dir) / "config.json").string();
 
     // Never overwrite an input, even with --force.
     std::vector<fs::path> inputs;
@@ -203,6 +208,10 @@ std::string default_output_path(const Catalog& cat, std::optional<DType> to) {
 }
 
 std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype) {
+    if (cat.format == Format::Gguf && cat.tensors.empty()) {
+        const fs::path first = gguf_unsplit_path(cat);
+        return (first.parent_path() / (first.stem().string() + "-tokenizer")).string();
+    }
     std::string out = default_output_path(cat, out_dtype);
     constexpr std::string_view ext = ".safetensors";
     if (out.size() > ext.size() && out.ends_with(ext)) out.resize(out.size() - ext.size());

@@ -52,6 +52,9 @@ struct OutputFilesOptions {
     /// A folder output gets `model.safetensors.index.json` even with one
     /// shard (mlx-lm's save_model).
     bool index_always = false;
+    /// The job writes `side_files` alone into a folder (a vocab-only GGUF's
+    /// tokenizer files): no shard, index.json or config.json paths.
+    bool side_files_only = false;
 };
 
 /// How many shards plan_output_files() gives: `opt.shards` (at least 1),
@@ -61,7 +64,8 @@ std::size_t output_shard_count(const Catalog& cat, const OutputFilesOptions& opt
 /// Decide every output path for `cat` and `opt`.
 /// Nothing is created (a missing output folder is reported in missing_dir).
 /// \throws Error{Usage} when an output path is an input file (never
-///         overwritten, even with force); Error{OutputExists} when an output
+///         overwritten, even with force), or when `side_files_only` and the
+///         output names a `.safetensors` file; Error{OutputExists} when an output
 ///         exists and !force; Error{Io} when the output folder path names
 ///         something that is not a folder.
 OutputPaths plan_output_files(const Catalog& cat, const OutputFilesOptions& opt);

@@ -126,7 +126,9 @@ bool vocab(JsonWriter& w, const GgufTokenizerKvs& kv, const std::vector<std::uin
 std::optional<std::string> gpt2_json(const GgufTokenizerKvs& kv, std::string& why) {
     const auto def = pre_definition(kv.pre);
     if (!def) {
-        why = "tokenizer.ggml.pre '" + kv.pre + "' has no known tokenizer.json pre-tokenizer here (known: llama-bpe, qwen2, gpt-2, roberta-bpe)";
+        const auto reason = pre_without_definition(kv.pre);
+        why = "tokenizer.ggml.pre '" + kv.pre + "' has no tokenizer.json pre-tokenizer here (" +
+              (reason ? std::string(*reason) : std::string("not a byte-level pre-tokenizer name llama.cpp knows")) + ")";
         return std::nullopt;
     }
     if (kv.merges.empty()) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 #include "tokenizer/pre_table.hpp"
 
-#include "anamnesis/json_writer.hpp"
 #include "util/sha256.hpp"
 #include "tokenizer/hf_tokenizer.hpp"
 
@@ -136,66 +135,6 @@ std::optional<std::string> pre_name_for_hash(std::string_view chkhsh) {
     for (const PreEntry& e : kPreTable)
         if (chkhsh == e.hash) res = e.name;  // no break: a later entry for the same hash wins
     return res;
-}
-
-namespace {
-
-// Split regexes of known pre-tokenizers (tokenizer.json of the models named).
-// Meta-Llama-3-8B: numbers in groups of up to three.
-constexpr std::string_view kLlama3Split =
-    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-// Qwen1.5 / Qwen2 / Qwen3: single digits.
-constexpr std::string_view kQwen2Split =
-    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-
-bool is_split_then_byte_level(const PreTokenizer& p, std::string_view regex) {
-    if (p.kind != PreTokenizer::Kind::Sequence || p.children.size() != 2) return false;
-    const PreTokenizer& s = p.children[0];
-    const PreTokenizer& b = p.children[1];
-    return s.kind == PreTokenizer::Kind::Split && s.pattern_is_regex && s.pattern_text == regex &&
-           s.behavior == SplitBehavior::Isolated && !s.invert && b.kind == PreTokenizer::Kind::ByteLevel &&
-           !b.add_prefix_space && !b.use_regex;
-}
-
-}  // namespace
-
-std::optional<std::string> pre_name_for_definition(const PreTokenizer& p) {
-    if (is_split_then_byte_level(p, kLlama3Split)) return "llama-bpe";
-    if (is_split_then_byte_level(p, kQwen2Split)) return "qwen2";
-    if (p.kind == PreTokenizer::Kind::ByteLevel && !p.add_prefix_space && p.use_regex) return "gpt-2";
-    return std::nullopt;
-}
-
-namespace {
-
-/// {"type":"Sequence","pretokenizers":[Split(regex, Isolated), ByteLevel(no prefix space, trim_offsets, no regex)]}
-std::string split_then_byte_level_json(std::string_view regex, bool trim_offsets) {
-    std::string s = R"({"type":"Sequence","pretokenizers":[{"type":"Split","pattern":{"Regex":)";
-    JsonWriter::escape_to(s, regex);
-    s += R"(},"behavior":"Isolated","invert":false},{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":)";
-    s += trim_offsets ? "true" : "false";
-    s += R"(,"use_regex":false}]})";
-    return s;
-}
-
-}  // namespace
-
-std::optional<PreDefinition> pre_definition(std::string_view pre) {
-    if (pre == "llama-bpe")  // Meta-Llama-3-8B-Instruct tokenizer.json (sha256 e134af98…, the hf-gguf fixture)
-        return PreDefinition{"null", split_then_byte_level_json(kLlama3Split, true),
-                             R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":false,"use_regex":true})",
-                             R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":true})", true};
-    if (pre == "qwen2")  // Qwen3 tokenizer.json (sha256 aeb13307…, the hf-gguf fixture; Qwen1.5/Qwen2 have the same parts)
-        return PreDefinition{R"({"type":"NFC"})", split_then_byte_level_json(kQwen2Split, false),
-                             R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false})",
-                             R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false})", false};
-    // openai-community/gpt2 tokenizer.json (written before `use_regex`: its default, true, spelled out). RoBERTa's
-    // "roberta-bpe" is the same pre-tokenizer: llama.cpp reads both as LLAMA_VOCAB_PRE_TYPE_GPT2 (llama-vocab.cpp).
-    if (pre == "gpt-2" || pre == "roberta-bpe")
-        return PreDefinition{"null", R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true})",
-                             R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":false,"use_regex":true})",
-                             R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":true})", false};
-    return std::nullopt;
 }
 
 }  // namespace amn::tok

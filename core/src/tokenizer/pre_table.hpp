@@ -29,9 +29,13 @@ std::string pre_check_hash(const HfTokenizer& tokenizer);
 std::optional<std::string> pre_name_for_hash(std::string_view chkhsh);
 
 /// Fallback when the hash is not in the table: the llama.cpp name of a
-/// pre-tokenizer whose definition equals a known one (Llama 3's Split regex
-/// + ByteLevel → "llama-bpe", Qwen2's → "qwen2", GPT-2's lone ByteLevel →
-/// "gpt-2"), ignoring fields that change no token (trim_offsets). nullopt otherwise.
+/// pre-tokenizer whose definition equals one pre_definition() writes — a
+/// Sequence of the same Split regexes (Isolated, not inverted) in the same
+/// order, then ByteLevel without prefix space or regex (Llama 3's → "llama-bpe",
+/// Qwen2's → "qwen2", Falcon's → "falcon", …), or GPT-2's lone ByteLevel with
+/// its regex → "gpt-2" — ignoring fields that change no token (trim_offsets).
+/// Names sharing one definition (dbrx and llama-bpe; starcoder, refact,
+/// command-r …) give the family's first name (pre_definitions.cc). nullopt otherwise.
 std::optional<std::string> pre_name_for_definition(const PreTokenizer& pre);
 
 /// The way back (GGUF → tokenizer.json): what a `tokenizer.ggml.pre` name
@@ -45,12 +49,20 @@ struct PreDefinition {
     bool ignore_merges;          ///< BPE `model.ignore_merges` (llama.cpp: true for llama-bpe)
 };
 
-/// The definition of `pre` for the names whose tokenizer.json is known here
-/// — exactly those pre_name_for_definition() recognises:
-/// "llama-bpe" (Meta-Llama-3-8B-Instruct's tokenizer.json), "qwen2"
-/// (Qwen1.5 … Qwen3: the same regex with single digits, NFC normalizer),
-/// "gpt-2" (openai-community/gpt2: a lone ByteLevel with its regex).
-/// nullopt for any other name (no guess).
+/// The definition of `pre` for every byte-level BPE pre-tokenizer name
+/// llama.cpp's llama-vocab.cpp (34af94c) splits with regexes: its regex list
+/// as Split pre-tokenizers (Isolated, in its order) then ByteLevel, or the
+/// model's own tokenizer.json where the regex list stands for it ("llama-bpe":
+/// Meta-Llama-3-8B-Instruct's; "qwen2": Qwen3's, with NFC; "gpt-2" and the
+/// names llama.cpp reads as LLAMA_VOCAB_PRE_TYPE_GPT2: openai-community/gpt2's
+/// lone ByteLevel), and llama.cpp's `ignore_merges` for the name.
+/// nullopt for any other name (no guess; see pre_without_definition()).
 std::optional<PreDefinition> pre_definition(std::string_view pre);
+
+/// Why a pre-tokenizer name llama.cpp knows has no definition here: kimi-k2
+/// and afmoe (split by llama.cpp's own code, not a regex), superbpe (a regex
+/// matching only empty strings), gemma4, granite-embed-multi-311m, sarvam-moe,
+/// whitespace (not byte-level). nullopt for every other name.
+std::optional<std::string_view> pre_without_definition(std::string_view pre);
 
 }  // namespace amn::tok
