@@ -288,6 +288,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "                Gemma's norm +1 undone, stacked experts split per expert, GPT-2's\n"
             "                Conv1D orientation, config.json from the GGUF key/values;\n"
             "                default output: a folder <stem>-bf16/ that transformers can load\n"
+            "                (a vocab-only GGUF: its tokenizer files alone, into <stem>-tokenizer/)\n"
             "                (--layout gguf, the default, keeps the GGUF names and values)\n"
             "                MLX (mlx-lm) input: MoE switch_mlp stacks split back into the\n"
             "                Hugging Face experts mlx-lm stacked (mixtral experts.N.w1/w2/w3,\n"

@@ -102,6 +102,7 @@ class TestCliTokback : public QObject {
     QString shim_;     // folder with node_modules/@huggingface/tokenizers and hf_tokenize.mjs
     QString reason_;   // why there is none
     QJsonObject ref_;  // tests/cli/data/tokback_reference.json
+    QJsonObject pre_;  // tests/cli/data/tokback_pre_reference.json
 
     /// Skip (or fail under AMN_REQUIRE_REFERENCE=1) without the fixtures or node.
     bool ready() {
@@ -116,6 +117,8 @@ private slots:
     void initTestCase() {
         ref_ = read_json(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/tokback_reference.json").object();
         QVERIFY(!ref_.isEmpty());
+        pre_ = read_json(QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/tokback_pre_reference.json").object();
+        QVERIFY(!pre_.isEmpty());
         const auto shared = amn::test::shared_fixtures_dir();
         const QString lock_dir = QString::fromStdString(shared) + "/../tools/hf_shim";
         if (shared.empty() || !QFileInfo::exists(lock_dir + "/package-lock.json")) {
@@ -315,6 +318,141 @@ private slots:
         if (QByteArray(c.name) != "Qwen3-0.6B") QVERIFY(oa == ob);
     }
 
+    void preTokenizerFamilies_data() {
+        QTest::addColumn<int>("index");
+        const QJsonArray cases = pre_["cases"].toArray();
+        for (int i = 0; i < cases.size(); ++i) QTest::newRow(qPrintable(cases[i].toObject()["pre"].toString())) << i;
+    }
+    /// Issue 32: one `tokenizer.ggml.pre` name of each family of llama.cpp's byte-level BPE pre-tokenizers
+    /// (pre_definitions.cc) on Llama 3's vocabulary: the vocab-only GGUF `amn convert --vocab-only --vocab-pre NAME`
+    /// makes (the file llama.cpp's ids were recorded on: tests/cli/tokback_pre_reference.py) → `amn remember
+    /// --layout hf` writes the tokenizer files alone → @huggingface/tokenizers gives llama.cpp's ids for every
+    /// text, but where llama.cpp's regex engine is known to part from the tokenizer.json the model ships (below).
+    void preTokenizerFamilies() {
+        QFETCH(int, index);
+        if (!ready()) {
+            if (amn::test::reference_required()) QFAIL(qPrintable(reason_));
+            QSKIP(qPrintable(reason_));
+        }
+        const QJsonObject c = pre_["cases"].toArray()[index].toObject();
+        const QString pre = c["pre"].toString();
+        QTemporaryDir tmp;
+        const QString gguf = tmp.filePath("vocab.gguf"), folder = tmp.filePath("tokenizer");
+        auto r = run_amn({"convert", hf_gguf_dir() + "/inputs/" + pre_["input"].toString(), "--to", "gguf", "--vocab-only",
+                          "--vocab-pre", pre, "-o", gguf, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(sha256_of(gguf), c["gguf_sha256"].toString().toLatin1());
+        r = run_amn({"remember", gguf, "--layout", "hf", "-o", folder, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
+        // A vocab-only GGUF: the tokenizer and generation files alone (no config.json, no tensors).
+        QCOMPARE(amn::test::list_files(folder), (QStringList{"generation_config.json", "special_tokens_map.json", "tokenizer.json",
+                                                             "tokenizer_config.json"}));
+        r = run(QStandardPaths::findExecutable("node"),
+                {shim_ + "/hf_tokenize.mjs", folder + "/tokenizer.json",
+                 QString::fromStdString(amn::test::source_dir()) + "/tests/cli/data/tokback_reference.json"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        const QJsonArray hf = QJsonDocument::fromJson(r.out.toUtf8()).array(), cpp = c["ids"].toArray(),
+                         texts = ref_["texts"].toArray();
+        QCOMPARE(hf.size(), texts.size());
+        QCOMPARE(cpp.size(), texts.size());
+        int same = 0, engine = 0;
+        for (int i = 0; i < texts.size(); ++i) {
+            if (hf[i] == cpp[i]) {
+                ++same;
+                continue;
+            }
+            const QString text = texts[i].toString();
+            bool cased = false, digit_letter = false;
+            for (int k = 0; k < text.size(); ++k) {
+                const QChar ch = text[k];
+                cased = cased || (ch.unicode() > 127 && (ch.isLower() || ch.isUpper()));
+                digit_letter = digit_letter || (k > 0 && ch.unicode() > 127 && ch.isLetter() && text[k - 1].isDigit() &&
+                                                text[k - 1].unicode() < 128);
+            }
+            // GPT-4o's and Tekken's tokenizer.json split on \p{Lu}… / \p{Ll}… classes; llama.cpp runs them emulated
+            // with [^a-z] / [^A-Z] lookaheads (llama-vocab.cpp), which count a non-ASCII lower-case letter as upper
+            // case too: texts with Greek or Cyrillic letters split otherwise there.
+            if ((pre == "gpt-4o" || pre == "tekken") && cased) {
+                ++engine;
+                continue;
+            }
+            // Tiny Aya's digit groups `\d{1,3}(?=(?:\d{3})*\b)`: llama.cpp's std::regex sees a word boundary
+            // between an ASCII digit and a CJK letter, the tokenizers library (Unicode \b) does not.
+            if (pre == "tiny_aya" && digit_letter) {
+                ++engine;
+                continue;
+            }
+            QFAIL(qPrintable(QString("%1, text %2 %3: HF %4, llama.cpp %5")
+                                 .arg(pre)
+                                 .arg(i)
+                                 .arg(QString(QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact)))
+                                 .arg(QString(QJsonDocument(hf[i].toArray()).toJson(QJsonDocument::Compact)))
+                                 .arg(QString(QJsonDocument(cpp[i].toArray()).toJson(QJsonDocument::Compact)))));
+        }
+        qInfo("%s: %d/%d texts identical ids, %d where llama.cpp's regex engine parts from the tokenizer.json", qPrintable(pre),
+              same, int(texts.size()), engine);
+        QVERIFY(same >= texts.size() - 2);
+    }
+
+    /// llama.cpp's own vocabulary files (models/ggml-vocab-*.gguf of AMN_LLAMA_SRC, default /work/llama/src: vocab-only
+    /// GGUFs of real models, not in CI) and the ids transformers gave the original tokenizer for each text
+    /// (`.inp` / `.out`, written by convert_hf_to_gguf_update.py): `amn remember --layout hf` writes the tokenizer
+    /// files alone, and the written tokenizer.json gives the original's ids for every text. A file without
+    /// `tokenizer.ggml.pre` (gpt-neox: llama.cpp falls back to its default regexes) gets a named error, nothing written.
+    void llamaCppVocabularies() {
+        if (!ready()) {
+            if (amn::test::reference_required()) QFAIL(qPrintable(reason_));
+            QSKIP(qPrintable(reason_));
+        }
+        const QString src = qEnvironmentVariableIsSet("AMN_LLAMA_SRC") ? qEnvironmentVariable("AMN_LLAMA_SRC") : "/work/llama/src";
+        const QStringList vocabs = QDir(src + "/models").entryList({"ggml-vocab-*.gguf"}, QDir::Files, QDir::Name);
+        if (vocabs.isEmpty()) QSKIP("llama.cpp's models/ggml-vocab-*.gguf missing (AMN_LLAMA_SRC: llama.cpp's source)");
+        int passed = 0;
+        QStringList refused;
+        for (const QString& v : vocabs) {
+            const QString gguf = src + "/models/" + v;
+            QTemporaryDir tmp;
+            const QString folder = tmp.filePath("tokenizer");
+            const auto r = run_amn({"remember", gguf, "--layout", "hf", "-o", folder, "--quiet"});
+            if (r.exit_code != 0) {
+                QVERIFY2(r.exit_code == 1 && r.err.contains("tokenizer.ggml.pre"), qPrintable(v + ": " + r.err));
+                QVERIFY2(!QFileInfo::exists(folder), qPrintable(v));
+                refused << v;
+                continue;
+            }
+            const QStringList files = amn::test::list_files(folder);
+            QVERIFY2(!files.contains("config.json") && !files.contains("model.safetensors") && files.contains("tokenizer.json"),
+                     qPrintable(v + ": " + files.join(' ')));
+            QFile inp(gguf + ".inp"), out(gguf + ".out");
+            if (!inp.open(QIODevice::ReadOnly) || !out.open(QIODevice::ReadOnly)) continue;  // no texts for it (baichuan)
+            QStringList texts = QString::fromUtf8(inp.readAll()).split("\n__ggml_vocab_test__\n");
+            texts.removeLast();
+            QJsonArray arr;
+            for (const auto& t : texts) arr.append(t);
+            QFile tj(tmp.filePath("texts.json"));
+            QVERIFY(tj.open(QIODevice::WriteOnly));
+            tj.write(QJsonDocument(QJsonObject{{"texts", arr}}).toJson());
+            tj.close();
+            const auto n = run(QStandardPaths::findExecutable("node"),
+                               {shim_ + "/hf_tokenize.mjs", folder + "/tokenizer.json", tj.fileName(), "--no-special"});
+            QVERIFY2(n.exit_code == 0, qPrintable(n.err));
+            const QJsonArray hf = QJsonDocument::fromJson(n.out.toUtf8()).array();
+            const QStringList want = QString::fromUtf8(out.readAll()).split('\n');
+            QCOMPARE(hf.size(), texts.size());
+            for (int i = 0; i < texts.size(); ++i) {
+                QStringList got;
+                for (const auto& id : hf[i].toArray()) got << QString::number(id.toInteger());
+                QVERIFY2(got.join(' ') == want.value(i).trimmed(),
+                         qPrintable(QString("%1 text %2: HF %3, original %4").arg(v).arg(i).arg(got.join(' '), want.value(i))));
+            }
+            ++passed;
+            qInfo("%s: %d/%d texts the original tokenizer's ids", qPrintable(v), int(texts.size()), int(texts.size()));
+        }
+        qInfo("refused with a named error: %s", qPrintable(refused.join(", ")));
+        QVERIFY(passed >= 8);
+    }
+
     /// A tokenizer the way back does not know: the folder without tokenizer files, and a warning that
     /// names what is unknown (no guess). Malformed tokenizer key/values: a named error.
     void unknownAndMalformed() {
@@ -339,11 +477,37 @@ private slots:
             return n;
         };
         {
-            const amn::Catalog c = with("tokenizer.ggml.pre", amn::MetaValue::string("dbrx"));
-            const auto h = amn::to_hf_layout(c, amn::make_plan(c));
-            QCOMPARE(names(h), QStringList{"generation_config.json"});
-            QCOMPARE(h.warnings.size(), std::size_t{1});
-            QVERIFY2(h.warnings[0].detail.find("tokenizer.ggml.pre 'dbrx'") != std::string::npos, h.warnings[0].detail.c_str());
+            // A name llama.cpp splits with its own code (no regex a tokenizer.json holds), and one it does not know.
+            for (const char* pre : {"kimi-k2", "no-such-pre"}) {
+                const amn::Catalog c = with("tokenizer.ggml.pre", amn::MetaValue::string(pre));
+                const auto h = amn::to_hf_layout(c, amn::make_plan(c));
+                QCOMPARE(names(h), QStringList{"generation_config.json"});
+                QCOMPARE(h.warnings.size(), std::size_t{1});
+                QVERIFY2(h.warnings[0].detail.find("tokenizer.ggml.pre '" + std::string(pre) + "'") != std::string::npos,
+                         h.warnings[0].detail.c_str());
+                QVERIFY2(h.warnings[0].detail.find(std::string(pre)[0] == 'k' ? "its own code" : "not a byte-level pre-tokenizer name") !=
+                             std::string::npos,
+                         h.warnings[0].detail.c_str());
+            }
+        }
+        {
+            // A vocab-only GGUF whose tokenizer cannot be written: a named error, no folder; forget refuses any.
+            const QString vocab = tmp.filePath("kimi.gguf"), folder = tmp.filePath("kimi");
+            r = run_amn({"convert", hf_gguf_dir() + "/inputs/Meta-Llama-3-8B-Instruct", "--to", "gguf", "--vocab-only", "--vocab-pre",
+                         "kimi-k2", "-o", vocab, "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            r = run_amn({"remember", vocab, "--layout", "hf", "-o", folder, "--quiet"});
+            QCOMPARE(r.exit_code, 1);
+            QVERIFY2(r.err.contains("vocab-only GGUF (no tensors) whose tokenizer cannot be written") && r.err.contains("kimi-k2"),
+                     qPrintable(r.err));
+            QVERIFY(!QFileInfo::exists(folder));
+            r = run_amn({"convert", hf_gguf_dir() + "/inputs/Meta-Llama-3-8B-Instruct", "--to", "gguf", "--vocab-only", "-o", vocab,
+                         "--force", "--quiet"});
+            QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+            r = run_amn({"forget", vocab, "--to", "fp8", "-o", folder, "--quiet"});
+            QCOMPARE(r.exit_code, 1);
+            QVERIFY2(r.err.contains("nothing to quantize"), qPrintable(r.err));
+            QVERIFY(!QFileInfo::exists(folder));
         }
         {
             const amn::Catalog c = with("tokenizer.ggml.model", amn::MetaValue::string("t5"));

@@ -127,8 +127,12 @@ std::optional<std::string> gpt2_json(const GgufTokenizerKvs& kv, std::string& wh
     const auto def = pre_definition(kv.pre);
     if (!def) {
         const auto reason = pre_without_definition(kv.pre);
-        why = "tokenizer.ggml.pre '" + kv.pre + "' has no tokenizer.json pre-tokenizer here (" +
-              (reason ? std::string(*reason) : std::string("not a byte-level pre-tokenizer name llama.cpp knows")) + ")";
+        if (kv.pre.empty())
+            why = "the GGUF has no tokenizer.ggml.pre (llama.cpp falls back to its \"default\" regexes and warns that generation "
+                  "quality will be degraded): not guessed";
+        else
+            why = "tokenizer.ggml.pre '" + kv.pre + "' has no tokenizer.json pre-tokenizer here (" +
+                  (reason ? std::string(*reason) : std::string("not a byte-level pre-tokenizer name llama.cpp knows")) + ")";
         return std::nullopt;
     }
     if (kv.merges.empty()) {

@@ -34,8 +34,9 @@ std::optional<std::string> pre_name_for_hash(std::string_view chkhsh);
 /// order, then ByteLevel without prefix space or regex (Llama 3's → "llama-bpe",
 /// Qwen2's → "qwen2", Falcon's → "falcon", …), or GPT-2's lone ByteLevel with
 /// its regex → "gpt-2" — ignoring fields that change no token (trim_offsets).
-/// Names sharing one definition (dbrx and llama-bpe; starcoder, refact,
-/// command-r …) give the family's first name (pre_definitions.cc). nullopt otherwise.
+/// Names sharing one definition give the first name of the first family
+/// with it, in pre_definitions.cc's order (dbrx → "llama-bpe"; refact,
+/// command-r → "starcoder"; stablelm2, grok-2 → "qwen2"). nullopt otherwise.
 std::optional<std::string> pre_name_for_definition(const PreTokenizer& pre);
 
 /// The way back (GGUF → tokenizer.json): what a `tokenizer.ggml.pre` name

@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""llama.cpp's token ids for test_cli_tokback's pre-tokenizer families (issue 32).
+
+One `tokenizer.ggml.pre` name per family of llama.cpp's byte-level BPE
+pre-tokenizers (src/llama-vocab.cpp: the names that share one regex list and
+`ignore_merges`; amn's rows: core/src/tokenizer/pre_definitions.cc). For each,
+a vocab-only GGUF of the shared hf-gguf fixture Meta-Llama-3-8B-Instruct's
+tokenizer with that name (`amn convert … --to gguf --vocab-only --vocab-pre
+NAME`: Llama 3's vocabulary and merges split by another family's regexes),
+then llama.cpp's own tokenizer on it, llama_tokenize(add_special=true,
+parse_special=true) through tests/cli/tokback_llama_tokenize.cpp (compiled here
+against the llama.cpp build), on tests/cli/data/tokback_reference.json's texts.
+The test makes the same GGUF (checked by its sha256), writes its tokenizer with
+`amn remember --layout hf` and tokenizes the texts with @huggingface/tokenizers.
+
+    /usr/bin/python3 tests/cli/tokback_pre_reference.py LLAMA_SRC LLAMA_BUILD_BIN AMN \\
+        ../shared/fixtures/hf-gguf tests/cli/data/tokback_pre_reference.json
+"""
+import hashlib
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+llama_src, llama_bin, amn, fixtures, out_path = sys.argv[1:6]
+here = os.path.dirname(os.path.abspath(__file__))
+
+# One name per family, in pre_definitions.cc's order, but qwen2 (its NFC normalizer: tested with Qwen3's own
+# vocabulary in tokback_reference.json, as llama-bpe and gpt-2 are too; dbrx shares Llama 3's regex with
+# ignore_merges off).
+NAMES = ["llama-bpe", "jais-2", "dbrx", "deepseek-llm", "deepseek-v3", "youtu", "deepseek-coder", "falcon", "starcoder",
+         "gpt-2", "stablelm2", "qwen35", "bloom", "viking", "tekken", "chameleon", "gpt-4o",
+         "granite-embed-multi-97m", "tiny_aya", "bailingmoe", "seed-coder", "laguna", "exaone-moe", "minicpm5", "default"]
+
+texts = json.load(open(os.path.join(here, "data", "tokback_reference.json"), encoding="utf-8"))["texts"]
+result = {"generator": "tests/cli/tokback_pre_reference.py", "tokenizer": "",
+          "input": "Meta-Llama-3-8B-Instruct", "texts": "tests/cli/data/tokback_reference.json", "cases": []}
+with tempfile.TemporaryDirectory() as tmp:
+    tool = os.path.join(tmp, "tokback_llama_tokenize")
+    subprocess.run(["g++", "-std=c++17", "-O1", f"-I{llama_src}/include", f"-I{llama_src}/ggml/include",
+                    os.path.join(here, "tokback_llama_tokenize.cpp"), f"-L{llama_bin}", "-lllama", "-lggml", "-lggml-base",
+                    f"-Wl,-rpath,{llama_bin}", "-o", tool], check=True)
+    commit = subprocess.run(["git", "-C", llama_src, "rev-parse", "HEAD"], capture_output=True).stdout.decode().strip()
+    result["tokenizer"] = "llama.cpp llama_tokenize(add_special=true, parse_special=true), llama.cpp " + (
+        commit or "build at " + llama_bin + " (commit not recorded there)")
+    blob = os.path.join(tmp, "texts.bin")
+    with open(blob, "wb") as f:
+        f.write(struct.pack("<I", len(texts)))
+        for t in texts:
+            b = t.encode("utf-8")
+            f.write(struct.pack("<I", len(b)) + b)
+    for name in NAMES:
+        gguf = os.path.join(tmp, name + ".gguf")
+        subprocess.run([amn, "convert", os.path.join(fixtures, "inputs", result["input"]), "--to", "gguf", "--vocab-only",
+                        "--vocab-pre", name, "-o", gguf, "--quiet"], check=True)
+        digest = hashlib.sha256(open(gguf, "rb").read()).hexdigest()
+        r = subprocess.run([tool, gguf, blob], check=True, capture_output=True)
+        ids = [json.loads(line) for line in r.stdout.decode("ascii").splitlines()]
+        assert len(ids) == len(texts), (name, len(ids), len(texts))
+        result["cases"].append({"pre": name, "gguf_sha256": digest, "ids": ids})
+        print(name, file=sys.stderr)
+
+with open(out_path, "w", encoding="utf-8") as f:
+    json.dump(result, f, ensure_ascii=False, indent=0, separators=(",", ":"))
+    f.write("\n")
