@@ -853,6 +853,10 @@
             <source>No vision projector: %1</source>
             <translation>Kein Vision-Projektor: %1</translation>
         </message>
+        <message>
+            <source>Tokenizer files alone (a vocab-only GGUF, %1): %2</source>
+            <translation>Nur die Tokenizer-Dateien (ein GGUF nur mit Vokabular, %1): %2</translation>
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>

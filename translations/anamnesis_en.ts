@@ -852,6 +852,10 @@
             <source>No vision projector: %1</source>
             <translation type="unfinished" />
         </message>
+        <message>
+            <source>Tokenizer files alone (a vocab-only GGUF, %1): %2</source>
+            <translation type="unfinished" />
+        </message>
     </context>
     <context>
         <name>amn::ui::HistogramChart</name>

@@ -487,6 +487,7 @@ DE = {
     (W, "… and %Ln more"): ["… und %Ln weiterer", "… und %Ln weitere"],
     (W, "Layout"): "Aufbau",
     (W, "Hugging Face folder for %1 (%2): config.json + safetensors"): "Hugging-Face-Ordner für %1 (%2): config.json + safetensors",
+    (W, "Tokenizer files alone (a vocab-only GGUF, %1): %2"): "Nur die Tokenizer-Dateien (ein GGUF nur mit Vokabular, %1): %2",
     (W, "Target names"): "Zielnamen",
     (W, "Cannot convert"): "Konvertierung nicht möglich",
     (W, "Hugging Face folder (config.json + safetensors, transformers names)"):

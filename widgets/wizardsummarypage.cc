@@ -76,6 +76,12 @@ QString WizardSummaryPage::hfSummaryRows() {
     try {
         // A plan transform only (names, recipes, config.json): no tensor data is read.
         const auto hf = amn::to_hf_layout(wiz_->model()->catalog, wiz_->model()->plan, wiz_->target());
+        if (hf.vocab_only) {  // a vocab-only GGUF: its tokenizer files alone
+            QStringList files;
+            for (const auto& [name, text] : hf.side_files) files << QString::fromStdString(name).toHtmlEscaped();
+            return row(tr("Layout"), tr("Tokenizer files alone (a vocab-only GGUF, %1): %2")
+                                         .arg(QString::fromStdString(hf.architecture).toHtmlEscaped(), files.join(QStringLiteral(", "))));
+        }
         const auto& from = wiz_->model()->plan.tensors;
         const auto& to = hf.plan.tensors;
         QString names;
