@@ -235,6 +235,33 @@ int runScreenshots(const QString& dir, const QString& model) {
             });
             return;
         }
+        if (best < 0) {  // no tensors (a vocab-only GGUF): the overview and the wizard's Hugging Face folder, run
+            QTimer::singleShot(300, w, [&, w, view] {
+                bool ok = true;
+                view->showTab(ModelView::OverviewTab);
+                ok &= save(w, dir, QStringLiteral("main-overview.png"));
+                ConvertWizard* wiz = w->convertCurrent();
+                wiz->setErrorDialogs(false);
+                wiz->resize(760, 560);
+                wiz->setOutputPath(QDir(out.path()).filePath(QStringLiteral("tokenizer")));
+                wiz->next();
+                wiz->setHfLayout(true);
+                ok &= save(wiz, dir, QStringLiteral("wizard-target.png"));
+                wiz->next();
+                wiz->next();
+                ok &= save(wiz, dir, QStringLiteral("wizard-summary.png"));
+                QObject::connect(wiz, &ConvertWizard::conversionFinished, w, [&, w, wiz, ok](bool done, bool, const QString& msg) {
+                    if (!done) std::fprintf(stderr, "conversion failed: %s\n", qPrintable(msg));
+                    QTimer::singleShot(50, w, [&, wiz, ok, done] {
+                        const bool shot = save(wiz, dir, QStringLiteral("wizard-done.png"));
+                        rc = ok && done && shot ? 0 : 1;
+                        QApplication::exit(rc);
+                    });
+                });
+                wiz->next();  // run page: starts the conversion
+            });
+            return;
+        }
         QObject::connect(view->detail(), &TensorDetail::statsReady, w, [&, w, view](quint64, int) {
             bool ok = true;
             view->showTab(ModelView::OverviewTab);
@@ -279,7 +306,7 @@ int runScreenshots(const QString& dir, const QString& model) {
             });
             wiz->next();  // run page: starts the conversion
         });
-        view->selectTensor(QString::fromStdString(plan.tensors[static_cast<std::size_t>(best)].name));
+        if (best >= 0) view->selectTensor(QString::fromStdString(plan.tensors[static_cast<std::size_t>(best)].name));
     });
     w->openPaths({model});
     QTimer::singleShot(60000, [] {
