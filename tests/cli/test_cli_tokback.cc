@@ -363,10 +363,11 @@ private slots:
                 continue;
             }
             const QString text = texts[i].toString();
-            bool cased = false, digit_letter = false;
+            bool cased = false, digit_letter = false, mark = false;
             for (int k = 0; k < text.size(); ++k) {
                 const QChar ch = text[k];
                 cased = cased || (ch.unicode() > 127 && (ch.isLower() || ch.isUpper()));
+                mark = mark || ch.isMark();
                 digit_letter = digit_letter || (k > 0 && ch.unicode() > 127 && ch.isLetter() && text[k - 1].isDigit() &&
                                                 text[k - 1].unicode() < 128);
             }
@@ -377,8 +378,15 @@ private slots:
                 ++engine;
                 continue;
             }
-            // Tiny Aya's digit groups `\d{1,3}(?=(?:\d{3})*\b)`: llama.cpp's std::regex sees a word boundary
-            // between an ASCII digit and a CJK letter, the tokenizers library (Unicode \b) does not.
+            // Kimi K2's pattern takes combining marks (\p{M}) into a word; llama.cpp's own code for it takes letters
+            // only: a Devanagari vowel sign starts a new piece there.
+            if (pre == "kimi-k2" && mark) {
+                ++engine;
+                continue;
+            }
+            // Tiny Aya's digit groups `\d{1,3}(?=(?:\d{3})*\b)`: llama.cpp cuts every digit run in threes from the right
+            // with its own code ("TODO: revisit", unicode.cpp); the regex's \b is no boundary between a digit and a
+            // CJK letter (both word characters), so such a run is cut from the left.
             if (pre == "tiny_aya" && digit_letter) {
                 ++engine;
                 continue;
@@ -477,28 +485,28 @@ private slots:
             return n;
         };
         {
-            // A name llama.cpp splits with its own code (no regex a tokenizer.json holds), and one it does not know.
-            for (const char* pre : {"kimi-k2", "no-such-pre"}) {
+            // A name llama.cpp runs as raw UTF-8 BPE (not byte-level), and one it does not know.
+            for (const char* pre : {"gemma4", "no-such-pre"}) {
                 const amn::Catalog c = with("tokenizer.ggml.pre", amn::MetaValue::string(pre));
                 const auto h = amn::to_hf_layout(c, amn::make_plan(c));
                 QCOMPARE(names(h), QStringList{"generation_config.json"});
                 QCOMPARE(h.warnings.size(), std::size_t{1});
                 QVERIFY2(h.warnings[0].detail.find("tokenizer.ggml.pre '" + std::string(pre) + "'") != std::string::npos,
                          h.warnings[0].detail.c_str());
-                QVERIFY2(h.warnings[0].detail.find(std::string(pre)[0] == 'k' ? "its own code" : "not a byte-level pre-tokenizer name") !=
+                QVERIFY2(h.warnings[0].detail.find("not a byte-level pre-tokenizer") !=
                              std::string::npos,
                          h.warnings[0].detail.c_str());
             }
         }
         {
             // A vocab-only GGUF whose tokenizer cannot be written: a named error, no folder; forget refuses any.
-            const QString vocab = tmp.filePath("kimi.gguf"), folder = tmp.filePath("kimi");
+            const QString vocab = tmp.filePath("gemma4.gguf"), folder = tmp.filePath("gemma4");
             r = run_amn({"convert", hf_gguf_dir() + "/inputs/Meta-Llama-3-8B-Instruct", "--to", "gguf", "--vocab-only", "--vocab-pre",
-                         "kimi-k2", "-o", vocab, "--quiet"});
+                         "gemma4", "-o", vocab, "--quiet"});
             QVERIFY2(r.exit_code == 0, qPrintable(r.err));
             r = run_amn({"remember", vocab, "--layout", "hf", "-o", folder, "--quiet"});
             QCOMPARE(r.exit_code, 1);
-            QVERIFY2(r.err.contains("vocab-only GGUF (no tensors) whose tokenizer cannot be written") && r.err.contains("kimi-k2"),
+            QVERIFY2(r.err.contains("vocab-only GGUF (no tensors) whose tokenizer cannot be written") && r.err.contains("gemma4"),
                      qPrintable(r.err));
             QVERIFY(!QFileInfo::exists(folder));
             r = run_amn({"convert", hf_gguf_dir() + "/inputs/Meta-Llama-3-8B-Instruct", "--to", "gguf", "--vocab-only", "-o", vocab,

@@ -33,7 +33,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 # ignore_merges off).
 NAMES = ["llama-bpe", "jais-2", "dbrx", "deepseek-llm", "deepseek-v3", "youtu", "deepseek-coder", "falcon", "starcoder",
          "gpt-2", "stablelm2", "qwen35", "bloom", "viking", "tekken", "chameleon", "gpt-4o",
-         "granite-embed-multi-97m", "tiny_aya", "bailingmoe", "seed-coder", "laguna", "exaone-moe", "minicpm5", "default"]
+         "granite-embed-multi-97m", "tiny_aya", "bailingmoe", "seed-coder", "laguna", "exaone-moe", "minicpm5", "kimi-k2", "afmoe", "superbpe", "default"]
 
 texts = json.load(open(os.path.join(here, "data", "tokback_reference.json"), encoding="utf-8"))["texts"]
 result = {"generator": "tests/cli/tokback_pre_reference.py", "tokenizer": "",

@@ -173,7 +173,7 @@ private slots:
             {"viking", "viking"}, {"tekken", "tekken"}, {"chameleon", "chameleon"}, {"gpt-4o", "gpt-4o"},
             {"granite-embed-multi-97m", "granite-embed-multi-97m"}, {"tiny_aya", "tiny_aya"}, {"bailingmoe", "bailingmoe"},
             {"seed-coder", "seed-coder"}, {"laguna", "laguna"}, {"exaone-moe", "exaone-moe"}, {"minicpm5", "minicpm5"},
-            {"default", "default"}, {"llama3", "llama-bpe"}, {"dbrx", "llama-bpe"}, {"glm4", "llama-bpe"}, {"refact", "starcoder"},
+            {"default", "default"}, {"kimi-k2", "kimi-k2"}, {"afmoe", "afmoe"}, {"superbpe", "superbpe"}, {"llama3", "llama-bpe"}, {"dbrx", "llama-bpe"}, {"glm4", "llama-bpe"}, {"refact", "starcoder"},
             {"command-r", "starcoder"}, {"smollm", "starcoder"}, {"mpt", "gpt-2"}, {"roberta-bpe", "gpt-2"}, {"olmo", "gpt-2"},
             {"grok-2", "qwen2"}, {"hunyuan", "qwen2"}, {"hunyuan-dense", "deepseek-v3"}, {"llama4", "gpt-4o"},
             {"bloom", "poro-chat"}, {"bailingmoe2", "bailingmoe"}};
@@ -191,8 +191,8 @@ private slots:
         }
         // llama.cpp's ignore_merges: on for the Llama 3 family, not for dbrx (same regex).
         QVERIFY(pre_definition("llama3")->ignore_merges && !pre_definition("dbrx")->ignore_merges);
-        for (const char* none : {"", "kimi-k2", "afmoe", "superbpe", "gemma4", "whitespace", "no-such-pre"}) QVERIFY2(!pre_definition(none), none);
-        QVERIFY(pre_without_definition("kimi-k2") && !pre_without_definition("falcon"));
+        for (const char* none : {"", "gemma4", "granite-embed-multi-311m", "sarvam-moe", "whitespace", "no-such-pre"}) QVERIFY2(!pre_definition(none), none);
+        QVERIFY(pre_without_definition("gemma4") && !pre_without_definition("falcon") && !pre_without_definition("kimi-k2"));
         auto json = [](const std::string& t) { return QJsonDocument::fromJson(QByteArray::fromStdString("[" + t + "]")).array().at(0); };
         for (const auto& [c, name] : {std::pair{"Meta-Llama-3-8B-Instruct", "llama-bpe"}, std::pair{"Qwen3-0.6B", "qwen2"}}) {
             QFile f(fixtures_ + "/hf-gguf/inputs/" + c + "/tokenizer.json");

@@ -33,9 +33,9 @@ struct PreFamily {
 // out as `(?:'[sS]|…)`, GPT-4o's and Tekken's `\p{Lu}…` classes emulated with lookaheads), the row has the
 // original: the folder is the model's own tokenizer, and both split alike. Bailing's original has possessive
 // quantifiers that a greedy one matches the same way (their classes cannot overlap what follows): llama.cpp's.
-// Left out, with no tokenizer.json: kimi-k2 (`\p{Han}`) and afmoe (`\p{AFMoE_digits}`) are split by llama.cpp's
-// own code, not a regex; superbpe's second regex matches only empty strings; gemma4, granite-embed-multi-311m,
-// sarvam-moe and whitespace are not byte-level.
+// kimi-k2, afmoe and superbpe, which llama.cpp splits with its own code (unicode.cpp), get the regexes that
+// split the same way. Left out, with no tokenizer.json: gemma4, granite-embed-multi-311m, sarvam-moe and
+// whitespace, which are not byte-level.
 const std::vector<PreFamily>& families() {
     static const std::vector<PreFamily> kFamilies = {
     // LLAMA_VOCAB_PRE_TYPE_LLAMA3
@@ -137,6 +137,21 @@ const std::vector<PreFamily>& families() {
     {PreStyle::Splits, "minicpm5", true,
      {R"re(\p{N}{1,3})re",
       R"re((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}+| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)re"}},
+    // LLAMA_VOCAB_PRE_TYPE_KIMI_K2: tokenization_kimi.py's tiktoken pattern (llama.cpp's unicode.cpp quotes it and
+    // splits it with its own code); its class intersections `[…&&[^\p{Han}]]` written as a lookahead.
+    {PreStyle::Splits, "kimi-k2", false,
+     {R"re([\p{Han}]+|[^\r\n\p{L}\p{N}]?(?:(?!\p{Han})[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}])*(?:(?!\p{Han})[\p{Ll}\p{Lm}\p{Lo}\p{M}])+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?(?:(?!\p{Han})[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}])+(?:(?!\p{Han})[\p{Ll}\p{Lm}\p{Lo}\p{M}])*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)re"}},
+    // LLAMA_VOCAB_PRE_TYPE_AFMOE: llama.cpp's `\p{AFMoE_digits}` (its own code: a digit run cut into groups of three
+    // from the right) as the regex that cuts so.
+    {PreStyle::Splits, "afmoe", false,
+     {R"re(\p{N}{1,3}(?=(?:\p{N}{3})*(?!\p{N})))re",
+      R"re([一-鿿㐀-䶿豈-﫿぀-ゟ゠-ヿ･-ﾟ⼀-⿟เ-๿຀-໿ក-៿က-႟ꩠ-ꩿꧠ-꧿가-힯ᄀ-ᇿ]+)re",
+      R"re([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)re"}},
+    // LLAMA_VOCAB_PRE_TYPE_SUPERBPE: its second regex `(?=(\d{3})+(?!\d))` matches only empty strings (a cut before
+    // each group of three digits from the right); written as the regex that matches the groups.
+    {PreStyle::Splits, "superbpe", false,
+     {R"re(\p{N}+)re",
+      R"re(\d{1,3}(?=(?:\d{3})*(?!\d)))re"}},
     // LLAMA_VOCAB_PRE_TYPE_DEFAULT
     {PreStyle::Splits, "default", false,
      {R"re([\p{P}\$\+<=>\^~\|]+)re",
@@ -222,9 +237,6 @@ std::optional<PreDefinition> pre_definition(std::string_view pre) {
 }
 
 std::optional<std::string_view> pre_without_definition(std::string_view pre) {
-    if (pre == "kimi-k2" || pre == "afmoe")
-        return "llama.cpp splits it with its own code, not a regex a tokenizer.json can hold";
-    if (pre == "superbpe") return "its second regex matches only empty strings, which a tokenizer.json Split cannot express";
     if (pre == "gemma4" || pre == "granite-embed-multi-311m" || pre == "sarvam-moe" || pre == "whitespace")
         return "it is not a byte-level pre-tokenizer";
     return std::nullopt;

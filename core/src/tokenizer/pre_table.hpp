@@ -60,10 +60,9 @@ struct PreDefinition {
 /// nullopt for any other name (no guess; see pre_without_definition()).
 std::optional<PreDefinition> pre_definition(std::string_view pre);
 
-/// Why a pre-tokenizer name llama.cpp knows has no definition here: kimi-k2
-/// and afmoe (split by llama.cpp's own code, not a regex), superbpe (a regex
-/// matching only empty strings), gemma4, granite-embed-multi-311m, sarvam-moe,
-/// whitespace (not byte-level). nullopt for every other name.
+/// Why a pre-tokenizer name llama.cpp knows has no definition here: gemma4,
+/// granite-embed-multi-311m, sarvam-moe, whitespace (not byte-level: raw
+/// UTF-8 BPE). nullopt for every other name.
 std::optional<std::string_view> pre_without_definition(std::string_view pre);
 
 }  // namespace amn::tok
