@@ -73,8 +73,11 @@ int cmd_remember(Args& args, bool convert) {
     if (!quiet) {
         std::size_t deq = 0;
         for (const auto& lt : plan.tensors) deq += lt.quantized;
-        std::printf("%s %zu tensor(s) (%zu dequantized) → %s in %.2f s\n", convert ? "converted" : "remembered", res.tensors, deq,
-                    human_bytes(res.tensor_bytes).c_str(), secs);
+        if (opt.side_files_only)
+            std::printf("%s the tokenizer of a vocab-only GGUF (no tensors) in %.2f s\n", convert ? "converted" : "remembered", secs);
+        else
+            std::printf("%s %zu tensor(s) (%zu dequantized) → %s in %.2f s\n", convert ? "converted" : "remembered", res.tensors, deq,
+                        human_bytes(res.tensor_bytes).c_str(), secs);
         for (const auto& f : res.files) std::printf("  wrote %s\n", f.c_str());
         // NPY/NPZ/PyTorch catalog notes are values the output leaves out
         // (epoch counters, hyper-parameters, non-array members).
