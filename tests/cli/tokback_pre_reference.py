@@ -63,6 +63,11 @@ with tempfile.TemporaryDirectory() as tmp:
         result["cases"].append({"pre": name, "gguf_sha256": digest, "ids": ids})
         print(name, file=sys.stderr)
 
+# One line per text's ids.
+cases = result.pop("cases")
+text = json.dumps(result, ensure_ascii=False, indent=0)[:-2] + ',\n"cases":[\n'
+text += ",\n".join('{"pre":%s,"gguf_sha256":%s,"ids":[\n%s\n]}' % (
+    json.dumps(c["pre"]), json.dumps(c["gguf_sha256"]), ",\n".join(json.dumps(i, separators=(",", ":")) for i in c["ids"]))
+    for c in cases)
 with open(out_path, "w", encoding="utf-8") as f:
-    json.dump(result, f, ensure_ascii=False, indent=0, separators=(",", ":"))
-    f.write("\n")
+    f.write(text + "\n]}\n")

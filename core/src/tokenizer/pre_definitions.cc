@@ -31,7 +31,8 @@ struct PreFamily {
 
 // Where llama.cpp runs an adapted regex and gives the tokenizer.json original beside it (`(?i:…)` spelled
 // out as `(?:'[sS]|…)`, GPT-4o's and Tekken's `\p{Lu}…` classes emulated with lookaheads), the row has the
-// original: the folder is the model's own tokenizer, and both split alike. Bailing's original has possessive
+// original: the folder is the model's own tokenizer (they split alike but where llama.cpp's emulation parts from
+// it, on non-ASCII lower-case letters: test_cli_tokback names such texts). Bailing's original has possessive
 // quantifiers that a greedy one matches the same way (their classes cannot overlap what follows): llama.cpp's.
 // kimi-k2, afmoe and superbpe, which llama.cpp splits with its own code (unicode.cpp), get the regexes that
 // split the same way. Left out, with no tokenizer.json: gemma4, granite-embed-multi-311m, sarvam-moe and
