@@ -30,6 +30,15 @@ void print_gguf_facts(const Catalog& cat) {
         const auto n = llama_ftype_name(*g.file_type);
         std::printf("  file type    %s (%u)\n", n.empty() ? "unknown" : std::string(n).c_str(), *g.file_type);
     }
+    // The tokenizer: its model, pre-tokenizer and size; a vocab-only file (no tensors) says what it is good for.
+    const MetaValue* model = cat.meta("tokenizer.ggml.model");
+    if (model && model->is_string()) {
+        const MetaValue* pre = cat.meta("tokenizer.ggml.pre");
+        const MetaValue* tokens = cat.meta("tokenizer.ggml.tokens");
+        std::printf("  tokenizer    %s%s%s, %zu tokens%s\n", printable(model->as_string()).c_str(), pre && pre->is_string() ? ", pre " : "",
+                    pre && pre->is_string() ? printable(pre->as_string()).c_str() : "", tokens ? tokens->size() : std::size_t{0},
+                    cat.tensors.empty() ? " — vocab-only (no tensors): amn remember --layout hf writes its tokenizer files" : "");
+    }
     if (g.parts.size() > 1) {
         std::printf("  split set    %zu parts, read as one model (key/values from part 1):\n", g.parts.size());
         for (std::size_t i = 0; i < g.parts.size(); ++i)

@@ -342,6 +342,12 @@ private slots:
                           "--vocab-pre", pre, "-o", gguf, "--quiet"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QCOMPARE(sha256_of(gguf), c["gguf_sha256"].toString().toLatin1());
+        r = run_amn({"inspect", gguf});  // says what the file is
+        QVERIFY2(r.exit_code == 0 && QRegularExpression("tokenizer +gpt2, pre " + QRegularExpression::escape(pre) +
+                                                        ", [0-9]+ tokens — vocab-only \\(no tensors\\)")
+                                         .match(r.out)
+                                         .hasMatch(),
+                 qPrintable(r.out + r.err));
         r = run_amn({"remember", gguf, "--layout", "hf", "-o", folder, "--quiet"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
