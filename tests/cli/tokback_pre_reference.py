@@ -20,10 +20,12 @@ The test makes the same GGUF (checked by its sha256), writes its tokenizer with
 import hashlib
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tokback_llama  # noqa: E402
 
 llama_src, llama_bin, amn, fixtures, out_path = sys.argv[1:6]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -39,19 +41,9 @@ texts = json.load(open(os.path.join(here, "data", "tokback_reference.json"), enc
 result = {"generator": "tests/cli/tokback_pre_reference.py", "tokenizer": "",
           "input": "Meta-Llama-3-8B-Instruct", "texts": "tests/cli/data/tokback_reference.json", "cases": []}
 with tempfile.TemporaryDirectory() as tmp:
-    tool = os.path.join(tmp, "tokback_llama_tokenize")
-    subprocess.run(["g++", "-std=c++17", "-O1", f"-I{llama_src}/include", f"-I{llama_src}/ggml/include",
-                    os.path.join(here, "tokback_llama_tokenize.cpp"), f"-L{llama_bin}", "-lllama", "-lggml", "-lggml-base",
-                    f"-Wl,-rpath,{llama_bin}", "-o", tool], check=True)
-    commit = subprocess.run(["git", "-C", llama_src, "rev-parse", "HEAD"], capture_output=True).stdout.decode().strip()
-    result["tokenizer"] = "llama.cpp llama_tokenize(add_special=true, parse_special=true), llama.cpp " + (
-        commit or "build at " + llama_bin + " (commit not recorded there)")
+    tool, result["tokenizer"] = tokback_llama.build_tool(llama_src, llama_bin, tmp)
     blob = os.path.join(tmp, "texts.bin")
-    with open(blob, "wb") as f:
-        f.write(struct.pack("<I", len(texts)))
-        for t in texts:
-            b = t.encode("utf-8")
-            f.write(struct.pack("<I", len(b)) + b)
+    tokback_llama.write_texts(texts, blob)
     for name in NAMES:
         gguf = os.path.join(tmp, name + ".gguf")
         subprocess.run([amn, "convert", os.path.join(fixtures, "inputs", result["input"]), "--to", "gguf", "--vocab-only",

@@ -38,11 +38,13 @@ import ast
 import hashlib
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
 import unicodedata
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tokback_llama  # noqa: E402
 
 llama_src, llama_bin, amn, fixtures, inp_path, out_path = sys.argv[1:7]
 arch_case = sys.argv[8:10] if len(sys.argv) >= 10 and sys.argv[7] == "--arch" else None
@@ -91,18 +93,9 @@ nfc = [unicodedata.normalize("NFC", t) for t in texts]
 nfc_only = [n for t, n in zip(texts, nfc) if n != t]
 result = {"generator": "tests/cli/tokback_reference.py", "tokenizer": "", "texts": texts, "cases": []}
 with tempfile.TemporaryDirectory() as tmp:
-    tool = os.path.join(tmp, "tokback_llama_tokenize")
-    subprocess.run(["g++", "-std=c++17", "-O1", f"-I{llama_src}/include", f"-I{llama_src}/ggml/include",
-                    os.path.join(here, "tokback_llama_tokenize.cpp"), f"-L{llama_bin}", "-lllama", "-lggml", "-lggml-base",
-                    f"-Wl,-rpath,{llama_bin}", "-o", tool], check=True)
-    commit = subprocess.run(["git", "-C", llama_src, "rev-parse", "HEAD"], capture_output=True).stdout.decode().strip()
-    result["tokenizer"] = "llama.cpp llama_tokenize(add_special=true, parse_special=true), llama.cpp " + (commit or "build at " + llama_bin + " (commit not recorded there)")
+    tool, result["tokenizer"] = tokback_llama.build_tool(llama_src, llama_bin, tmp)
     blob = os.path.join(tmp, "texts.bin")
-    with open(blob, "wb") as f:
-        f.write(struct.pack("<I", len(texts) + len(nfc_only)))
-        for t in texts + nfc_only:
-            b = t.encode("utf-8")
-            f.write(struct.pack("<I", len(b)) + b)
+    tokback_llama.write_texts(texts + nfc_only, blob)
     def llama_ids(gguf):
         r = subprocess.run([tool, gguf, blob], check=True, capture_output=True)
         ids = [json.loads(line) for line in r.stdout.decode("ascii").splitlines()]
