@@ -82,8 +82,9 @@ void print_result(const GgufWriteResult& res, double secs) {
 int convert_lora(const std::string& adapter, const std::string& to, const std::optional<std::string>& base, const HfGgufOptions& hf,
                  bool dry_run, bool quiet) {
     if (hf.mmproj) throw UsageError{"--mmproj is for a multimodal model folder: an adapter has no vision tower"};
-    if (hf.vocab_only || hf.vocab_pre || hf.split.any())
-        throw UsageError{"--vocab-only, --vocab-pre and --split-* are convert_hf_to_gguf's: an adapter has no tokenizer and is one file"};
+    if (hf.vocab_only || hf.vocab_pre || hf.split.any() || hf.no_mtp)
+        throw UsageError{"--vocab-only, --vocab-pre, --no-mtp and --split-* are convert_hf_to_gguf's: an adapter has no tokenizer "
+                         "and is one file"};
     LoraGgufOptions opt;
     const auto colon = to.find(':');
     opt.outtype = colon == std::string::npos ? "f32" : to.substr(colon + 1);  // convert_lora_to_gguf's default
@@ -116,6 +117,7 @@ int cmd_convert_gguf(Args& args, const std::string& to) {
     if (auto o = args.option("--outfile")) opt.output = *o;  // convert_hf_to_gguf.py's name
     if (auto v = args.option("--vocab-pre")) opt.vocab_pre = *v;
     opt.vocab_only = args.flag("--vocab-only");
+    opt.no_mtp = args.flag("--no-mtp", "--no-nextn");  // convert_hf_to_gguf.py's two names
     opt.mmproj = args.flag("--mmproj");
     if (const unsigned n = parse_threads(args)) opt.threads = n;
     opt.force = args.flag("--force", "-f");

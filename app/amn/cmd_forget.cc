@@ -336,6 +336,7 @@ int cmd_forget(Args& args) {
     if (auto o = args.option("-o", "--output")) opt.output = *o;
     if (auto v = args.option("--imatrix")) opt.imatrix = *v;
     if (auto v = args.option("--vocab-pre")) opt.vocab_pre = *v;
+    opt.no_mtp = args.flag("--no-mtp", "--no-nextn");
     opt.pure = args.flag("--pure");
     if (auto v = args.option("--output-tensor-type")) opt.output_tensor_type = parse_type_option("--output-tensor-type", *v);
     if (auto v = args.option("--token-embedding-type")) opt.token_embedding_type = parse_type_option("--token-embedding-type", *v);

@@ -95,7 +95,7 @@ void print_help(std::FILE* out, std::string_view verb) {
     } else if (verb == "convert") {
         std::fputs(
             "usage: amn convert MODEL --to safetensors|bf16|f16|f32 [-o OUT] [--layout hf] [--force] [--threads N] [--quiet]\n"
-            "       amn convert DIR --to gguf[:TYPE] [-o OUT.gguf] [--mmproj] [--vocab-only] [--vocab-pre NAME]\n"
+            "       amn convert DIR --to gguf[:TYPE] [-o OUT.gguf] [--mmproj] [--vocab-only] [--vocab-pre NAME] [--no-mtp]\n"
             "                   [--split-max-size N[K|M|G]] [--split-max-tensors N] [--no-tensor-first-split]\n"
             "                   [--dry-run] [--force] [--threads N] [--quiet]\n"
             "       amn convert ADAPTER_DIR --to gguf[:TYPE] --base BASE_DIR [-o OUT.gguf]\n"
@@ -125,6 +125,8 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  --vocab-only              write the key/values and tokenizer only, no tensors\n"
             "  --vocab-pre NAME          the tokenizer.ggml.pre to write (llama-bpe, qwen2, gpt-2 …)\n"
             "                            instead of the one detected\n"
+            "  --no-mtp, --no-nextn      leave out the multi-token prediction block (Qwen3-Next's\n"
+            "                            mtp.*), as the converter's option: a folder without it converts\n"
             "  --split-max-size N[K|M|G] parts of at most N bytes of tensor data each (K, M, G =\n"
             "                            10^3, 10^6, 10^9), named OUT-00001-of-0000N.gguf, as the\n"
             "                            converter cuts and names them (one part: the plain file)\n"
@@ -188,6 +190,7 @@ void print_help(std::FILE* out, std::string_view verb) {
             "  --imatrix FILE            importance matrix from llama-imatrix (GGUF or legacy .dat),\n"
             "                            used as llama-quantize uses it (needed by the IQ1/IQ2 types)\n"
             "  --vocab-pre NAME          Hugging Face input: the tokenizer.ggml.pre to write\n"
+            "  --no-mtp, --no-nextn      Hugging Face input: leave out the MTP block (Qwen3-Next)\n"
             "  --keep-split              a split GGUF input (any part names the set): one output\n"
             "                            per input part, OUT-00001-of-0000N.gguf …, as\n"
             "                            llama-quantize --keep-split writes them (OUT less .gguf)\n"

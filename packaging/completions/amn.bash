@@ -38,9 +38,9 @@ _amn() {
         remember|dequantize)
             opts="--to -o --output --layout --force -f --threads --quiet -q --help" ;;
         convert)
-            opts="--to -o --output --outfile --base --layout --mmproj --vocab-only --vocab-pre --split-max-size --split-max-tensors --no-tensor-first-split --dry-run -n --force -f --threads --quiet -q --help" ;;
+            opts="--to -o --output --outfile --base --layout --mmproj --vocab-only --vocab-pre --no-mtp --no-nextn --split-max-size --split-max-tensors --no-tensor-first-split --dry-run -n --force -f --threads --quiet -q --help" ;;
         forget|quantize)
-            opts="--to -o --output --vocab-pre --keep-split --split-max-size --split-max-tensors --no-tensor-first-split --pure --tensor-type --output-tensor-type --token-embedding-type --imatrix --blocksize --double-quant --granularity --ue8m0 --group-size --dtype --quant-predicate --keep --only --requantize --dry-run -n --report --json --force -f --threads --quiet -q --help" ;;
+            opts="--to -o --output --vocab-pre --no-mtp --no-nextn --keep-split --split-max-size --split-max-tensors --no-tensor-first-split --pure --tensor-type --output-tensor-type --token-embedding-type --imatrix --blocksize --double-quant --granularity --ue8m0 --group-size --dtype --quant-predicate --keep --only --requantize --dry-run -n --report --json --force -f --threads --quiet -q --help" ;;
         help)
             COMPREPLY=($(compgen -W "$commands" -- "$cur"))
             return ;;

@@ -6,6 +6,7 @@
 // below), and the embedding rows' bad input (one named line, nothing
 // written). Split from test_cli_hf_gguf (the rest of HF → GGUF) so the two
 // run side by side.
+#include "anamnesis/gguf.hpp"
 #include "hf_gguf_support.hpp"
 #include "test_support.hpp"
 
@@ -120,7 +121,10 @@ private slots:
         }
         QTemporaryDir tmp;
         const QString out = tmp.path() + "/o.gguf";
-        const auto r = run_amn({"convert", in, "--to", "gguf:" + outtype.toUpper(), "-o", out, "--quiet"});
+        // "f32 --no-mtp": the outtype, then more converter options (amn's have the same names).
+        QStringList words = outtype.split(' ');
+        QStringList args{"convert", in, "--to", "gguf:" + words.takeFirst().toUpper(), "-o", out, "--quiet"};
+        const auto r = run_amn(args + words);
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QCOMPARE(sha256_of(out), sha);
     }
@@ -262,13 +266,26 @@ private slots:
         QCOMPARE(r.exit_code, 1);
         QVERIFY2(r.err.contains("no mtp_num_hidden_layers and no mtp.layers.N tensors"), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(out));
+        // With --no-mtp (as the converter's) it converts: no nextn key, the main layers only (the bytes of
+        // --no-mtp on the whole folder are recorded above; here the converter's checked by hand, see the note).
+        r = run_amn({"convert", tmp.path() + "/nomtp", "--to", "gguf:F32", "--no-mtp", "-o", out, "--quiet"});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        {
+            const amn::Catalog c = amn::open_gguf(out.toStdString());
+            QVERIFY(!c.meta("qwen3next.nextn_predict_layers"));
+            for (const auto& t : c.tensors) QVERIFY2(!t.name.starts_with("blk.4."), t.name.c_str());  // 4 main layers: blk.0-3
+        }
+        // A class without an MTP block: refused, as the converter refuses it.
+        r = run_amn({"convert", dir + "/inputs/Meta-Llama-3-8B-Instruct", "--to", "gguf:F32", "--no-mtp", "-o", out, "--force", "--quiet"});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("--no-mtp / --no-nextn are not supported for LlamaForCausalLM"), qPrintable(r.err));
 
         const QString bin = qEnvironmentVariableIsSet("AMN_LLAMA_BIN") ? qEnvironmentVariable("AMN_LLAMA_BIN")
                                                                         : QStringLiteral("/work/llama/build/bin");
         if (!QFileInfo::exists(bin + "/llama-simple")) QSKIP("llama-simple missing (AMN_LLAMA_BIN: llama.cpp's build/bin)");
         const QString models = arch_models();
         QVERIFY2(!models.isEmpty(), "tests/core/hf_arch_models.py --inputs-only failed");
-        r = run_amn({"convert", models + "/Qwen3-Next-80B-A3B-Instruct", "--to", "gguf:F32", "-o", out, "--quiet"});
+        r = run_amn({"convert", models + "/Qwen3-Next-80B-A3B-Instruct", "--to", "gguf:F32", "-o", out, "--force", "--quiet"});
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         r = run(bin + "/llama-simple", {"-m", out, "-n", "8", "hello"});
         QVERIFY2(r.exit_code == 0 && r.out.startsWith("hello") && r.err.contains("general.architecture str              = qwen3next"),

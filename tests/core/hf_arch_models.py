@@ -200,9 +200,10 @@ CASES = {"Qwen2.5-0.5B": qwen2, "Qwen3-30B-A3B": qwen3moe, "Phi-3-mini-128k-inst
 # Every case is checked as whole files at these outtypes (the first four were recorded as key/values
 # and tensors only until issue 32 recorded their files too).
 WHOLE_FILE_OUTTYPES = ["f32", "bf16", "q8_0"]
-# Cases also checked at these outtypes (the issue asked F16 of them).
+# Cases also checked at these outtypes (the issue asked F16 of them); words after the outtype are more
+# converter options (amn's of the same name): Qwen3-Next with --no-mtp.
 EXTRA_OUTTYPES = {"bge-m3": ["f16"], "bge-reranker-v2-m3": ["f16"], "mamba-130m-hf": ["f16"], "falcon-mamba-7b": ["f16"], "mamba2-130m": ["f16"],
-                  "Qwen3-Next-80B-A3B-Instruct": ["f16"]}
+                  "Qwen3-Next-80B-A3B-Instruct": ["f16", "f32 --no-mtp", "bf16 --no-mtp"]}
 TOKENIZERS = {
     "qwen3": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
     "qwen3-glm": ("Qwen3-0.6B", ["tokenizer.json", "tokenizer_config.json"]),
@@ -309,9 +310,9 @@ def main():
         whole = True
         entry = {}
         for outtype in (WHOLE_FILE_OUTTYPES + EXTRA_OUTTYPES.get(case, [])) if whole else ["f32"]:
-            outf = os.path.join(a.out, f"{case}.{outtype.upper()}.gguf")
-            subprocess.run([sys.executable, os.path.join(a.shim, "run_convert.py"), a.llama_cpp, case, "--outtype", outtype,
-                            "--outfile", outf], cwd=a.out, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            outf = os.path.join(a.out, f"{case}.{outtype.upper().replace(' ', '')}.gguf")
+            subprocess.run([sys.executable, os.path.join(a.shim, "run_convert.py"), a.llama_cpp, case, "--outtype"] + outtype.split() +
+                           ["--outfile", outf], cwd=a.out, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if outtype == "f32":
                 entry = read_gguf(outf, a.llama_cpp)
             if whole:

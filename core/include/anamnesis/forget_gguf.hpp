@@ -55,6 +55,8 @@ struct GgufForgetOptions {
     /// Hugging Face input only: the tokenizer.ggml.pre to write
     /// (convert_hf_to_gguf's --vocab-pre); nullopt = detected.
     std::optional<std::string> vocab_pre;
+    /// Hugging Face input only: convert_hf_to_gguf's --no-mtp / --no-nextn (HfGgufOptions::no_mtp).
+    bool no_mtp = false;
     /// Parts (gguf_split.hpp): `keep_split` = llama-quantize --keep-split
     /// (one output per part of a split input, `output` the prefix of their
     /// names); max_tensors / max_bytes / no_tensor_first_split = what

@@ -47,6 +47,10 @@ struct HfGgufOptions {
     std::string output;                     ///< output .gguf; empty: default_hf_gguf_output_path()
     bool vocab_only = false;                ///< --vocab-only: key/values and tokenizer, no tensors
     std::optional<std::string> vocab_pre;   ///< --vocab-pre NAME: the tokenizer.ggml.pre to write
+    /// --no-mtp / --no-nextn: leave out the MTP block (Qwen3-Next's `mtp.*`: no tensors, block_count
+    /// without it, no nextn_predict_layers; a folder without MTP tensors then converts). Error{Usage}
+    /// for a class without one, as the converter refuses it.
+    bool no_mtp = false;
     bool force = false;                     ///< replace an existing output
     unsigned threads = 0;                   ///< 0 = all cores
     std::uint64_t chunk_bytes = 4u << 20;   ///< f32 bytes decoded per work unit (about)

@@ -307,9 +307,16 @@ public:
     const std::string& file() const noexcept { return doc_.file(); }
     simdjson::dom::element root() const noexcept { return doc_.root(); }
 
+    /// convert_hf_to_gguf.py's `--no-mtp` / `--no-nextn` (the model class's `no_mtp`): the rows with an MTP
+    /// block (supports_mtp_export()) leave it out — no `mtp.*` tensors, block_count without it, no
+    /// `nextn_predict_layers`. Set by the conversion job; false for a config read on its own.
+    bool no_mtp() const noexcept { return no_mtp_; }
+    void set_no_mtp(bool on) noexcept { no_mtp_ = on; }
+
 private:
     detail::JsonDoc doc_;
     std::optional<simdjson::dom::element> text_;
+    bool no_mtp_ = false;
 };
 
 /// get_model_architecture(): `architectures[0]` (further entries are ignored),

@@ -99,4 +99,8 @@ inline constexpr ClassTensors kMamba2{mamba2_filter, mamba2_read, mamba2_modify}
 inline constexpr ClassTensors kHunYuanDense{nullptr, tied_read, tied_lm_head_modify};
 inline constexpr ClassTensors kQwen3Next{nullptr, qwen3next_read, qwen3next_modify, qwen_mtp_filter, qwen_mtp_read};
 
+/// The rows whose converter class has `supports_mtp_export` (convert_hf_to_gguf.py's --no-mtp / --no-nextn
+/// accepted): Qwen3-Next (qwen.py's _QwenMtpMixin), the rows reading their MTP layers with qwen_mtp_read.
+inline bool supports_mtp_export(const ArchRow& row) { return row.tensors && row.tensors->read_dir == qwen_mtp_read; }
+
 }  // namespace amn::arch::classes

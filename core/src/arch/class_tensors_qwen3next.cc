@@ -60,6 +60,7 @@ std::uint64_t main_layers(const HfConfig& cfg) {
 namespace detail {
 
 std::uint64_t qwen_mtp_layers(const HfConfig& cfg, const std::string& model_dir) {
+    if (cfg.no_mtp()) return 0;  // --no-mtp: `if not self.no_mtp` skips the count (and its assert)
     const std::string& f = cfg.file();
     std::int64_t n = 0;
     if (auto v = cfg.get("mtp_num_hidden_layers")) {
@@ -86,6 +87,7 @@ namespace classes {
 bool qwen_mtp_filter(std::string& name, const HfConfig* cfg) {
     if (name.starts_with("model.mtp.")) name.erase(0, 6);
     if (!name.starts_with("mtp.")) return true;
+    if (cfg && cfg->no_mtp()) return false;  // --no-mtp: `if cls.no_mtp: return None`
     if (!cfg) throw Error(ErrorCode::Usage, "renaming an MTP tensor needs config.json (num_hidden_layers)", std::string(), name);
     const std::uint64_t orig = main_layers(*cfg);
     const auto parts = split3(name);

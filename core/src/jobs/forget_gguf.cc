@@ -64,8 +64,11 @@ const LlamaFileType* file_type_or_throw(const std::string& name) {
 // convert_hf_to_gguf.py would write for a Hugging Face folder (its lossless
 // --outtype: BF16 for BF16 weights, F16 for F16, else F32).
 detail::GgufSource forget_source(const Catalog& cat, const Plan& plan, const GgufForgetOptions& opt) {
-    if (cat.format == Format::Gguf) return detail::gguf_catalog_source(cat, plan);
-    if ((cat.format == Format::Safetensors || cat.format == Format::Pth) && cat.config_json) return detail::hf_gguf_lossless_source(cat, opt.vocab_pre);
+    if (cat.format == Format::Gguf) {
+        if (opt.no_mtp) throw Error(ErrorCode::Usage, "--no-mtp is convert_hf_to_gguf's: for a Hugging Face folder, not a GGUF", cat.path);
+        return detail::gguf_catalog_source(cat, plan);
+    }
+    if ((cat.format == Format::Safetensors || cat.format == Format::Pth) && cat.config_json) return detail::hf_gguf_lossless_source(cat, opt.vocab_pre, opt.no_mtp);
     throw Error(ErrorCode::Unsupported,
                 "forget to GGUF needs a GGUF or a Hugging Face model folder (config.json beside safetensors weights); "
                 "remember it first",
@@ -256,7 +259,7 @@ std::string output_plan(const Catalog& cat, const Plan& plan, const GgufForgetOp
     const LlamaFileType* ft = file_type_or_throw(opt.ftype);
     const std::string path = run_options(cat, opt, *ft).path;
     if (const auto outtype = converter_outtype(cat, *ft, opt)) {
-        auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre);
+        auto c = detail::hf_gguf_converter_plan(cat, *outtype, opt.vocab_pre, opt.no_mtp);
         out = std::move(c.plan);
         warnings = std::move(c.warnings);
         cut_parts(cat, opt, out, path);

@@ -61,17 +61,19 @@ GgufSource gguf_catalog_source(const Catalog& cat, const Plan& plan);
 /// The GGUF `convert_hf_to_gguf.py --outtype <lossless>` would write for the
 /// Hugging Face folder `cat` (hf_to_gguf.cc): lossless = BF16 when the
 /// converter's `auto` finds BF16, F16 when F16, F32 otherwise; every tensor's
-/// values rounded through its type in that file.
+/// values rounded through its type in that file; `no_mtp`: with --no-mtp.
 /// \throws as convert_hf_to_gguf() (hf_to_gguf.hpp).
-GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::string>& vocab_pre);
+GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::string>& vocab_pre, bool no_mtp = false);
 
 struct GgufOutputPlan;
 /// The GGUF `convert_hf_to_gguf.py --outtype <outtype>` writes for the
 /// Hugging Face folder `cat` (outtype F32, F16, BF16 or Q8_0): the output
-/// plan, the warnings of building it (tokenizer choices), the default path.
+/// plan, the warnings of building it (tokenizer choices), the default path;
+/// `no_mtp`: with --no-mtp.
 /// \throws as convert_hf_to_gguf() (hf_to_gguf.hpp).
 struct HfConverterPlan;
-HfConverterPlan hf_gguf_converter_plan(const Catalog& cat, DType outtype, const std::optional<std::string>& vocab_pre);
+HfConverterPlan hf_gguf_converter_plan(const Catalog& cat, DType outtype, const std::optional<std::string>& vocab_pre,
+                                       bool no_mtp = false);
 
 /// One output tensor.
 struct GgufOutputTensor {

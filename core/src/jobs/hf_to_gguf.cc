@@ -24,6 +24,7 @@
 #include "anamnesis/remember.hpp"
 #include "arch/arch_table.hpp"
 #include "arch/arch_text_params.hpp"
+#include "arch/class_tensors.hpp"
 #include "arch/general_kvs.hpp"
 #include "arch/model_naming.hpp"
 #include "jobs/gguf_output.hpp"
@@ -151,7 +152,7 @@ void check_config_against_weights(const HfModel& m) {
     }
 }
 
-HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only) {
+HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only, bool no_mtp) {
     // An MLX folder's stacked experts (mlx-lm's switch_mlp) under the Hugging
     // Face names the tables map, one expert per tensor (stacked again below),
     // deepseek_v3's embed_q / unembed_out rejoined into kv_b_proj; quantized or not.
@@ -163,6 +164,12 @@ HfModel build_model(const Catalog& cat, const Plan& input_plan, bool vocab_only)
     m.dir = model_dir(cat);
     m.cfg = std::make_unique<arch::HfConfig>(*cat.config_json, cat.config_path);
     m.row = &arch::hf_arch_for_config(*m.cfg);
+    if (no_mtp && !arch::classes::supports_mtp_export(*m.row))
+        throw Error(ErrorCode::Usage,
+                    "--no-mtp / --no-nextn are not supported for " + arch::detect_hf_architecture(*m.cfg) +
+                        " (convert_hf_to_gguf.py takes them only for a class with an MTP block: Qwen3NextForCausalLM here)",
+                    cat.config_path);
+    m.cfg->set_no_mtp(no_mtp);
     m.extras = arch::generate_extra_tensors(*m.row, *m.cfg);
     m.half = first_half_float(cat);
     std::vector<bool> done(plan.tensors.size(), false);
@@ -465,9 +472,9 @@ Plan converter_plan(const Catalog& cat) {
 }
 
 Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::string& outtype_text, bool vocab_only,
-                       const std::optional<std::string>& vocab_pre) {
+                       const std::optional<std::string>& vocab_pre, bool no_mtp = false) {
     const Plan plan = converter_plan(cat);
-    Converted c{build_model(cat, plan, vocab_only), DType::Unknown, 0, {}, {}, {}};
+    Converted c{build_model(cat, plan, vocab_only, no_mtp), DType::Unknown, 0, {}, {}, {}};
     c.outtype = outtype_or_unknown != DType::Unknown ? outtype_or_unknown : parse_outtype(outtype_text, c.model);
     for (auto& t : c.model.tensors) {
         GgufOutputTensor o = converter_output_tensor(cat, t.name, t.shape,
@@ -497,16 +504,16 @@ Converted convert_plan(const Catalog& cat, DType outtype_or_unknown, const std::
 
 }  // namespace
 
-HfConverterPlan hf_gguf_converter_plan(const Catalog& cat, DType outtype, const std::optional<std::string>& vocab_pre) {
-    Converted c = convert_plan(cat, outtype, "", false, vocab_pre);
+HfConverterPlan hf_gguf_converter_plan(const Catalog& cat, DType outtype, const std::optional<std::string>& vocab_pre, bool no_mtp) {
+    Converted c = convert_plan(cat, outtype, "", false, vocab_pre, no_mtp);
     return {std::move(c.plan), std::move(c.warnings)};
 }
 
-GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::string>& vocab_pre) {
+GgufSource hf_gguf_lossless_source(const Catalog& cat, const std::optional<std::string>& vocab_pre, bool no_mtp) {
     // Lossless instead of auto: F32 when no BF16/F16 tensor decides.
     require_hf_folder(cat);
     const DType lossless = first_half_float(cat).value_or(DType::F32);
-    Converted c = convert_plan(cat, lossless, "", false, vocab_pre);
+    Converted c = convert_plan(cat, lossless, "", false, vocab_pre, no_mtp);
     GgufSource src;
     src.kvs = std::move(c.plan.kvs);
     src.warnings = std::move(c.warnings);
@@ -592,7 +599,7 @@ std::vector<ForgetTensor> plan_hf_gguf(const Catalog& cat, const HfGgufOptions& 
         if (files) *files = detail::gguf_plan_files(m.plan, path);
         return detail::take_planned_tensors(m.plan);
     }
-    auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
+    auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre, opt.no_mtp);
     const std::string path = converter_output(cat, opt, c);
     if (files) *files = detail::gguf_plan_files(c.plan, path);
     return detail::take_planned_tensors(c.plan);
@@ -617,7 +624,7 @@ std::string default_hf_gguf_output_path(const Catalog& cat, const std::string& t
     const std::string type = lower == "auto" ? resolve_hf_outtype(cat, lower) : type_or_auto;
     try {
         // The tensors as the converter writes them (no tokenizer read): the size label counts those.
-        const detail::HfModel m = detail::build_model(cat, detail::converter_plan(cat), false);
+        const detail::HfModel m = detail::build_model(cat, detail::converter_plan(cat), false, false);
         const auto g = arch::general_kvs(arch::read_general_inputs(m.dir, detail::param_counts(m)));
         return detail::default_path(m, g.naming, type, false);
     } catch (const Error&) {
@@ -679,7 +686,7 @@ GgufWriteResult convert_hf_to_gguf(const Catalog& cat, const HfGgufOptions& opt,
         run.path = converter_output(cat, opt, m.plan, m.warnings, m.default_path);
         return detail::write_converter_plan(cat, std::move(m.plan), std::move(m.warnings), std::move(run), progress, cancel);
     }
-    auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre);
+    auto c = detail::convert_plan(cat, DType::Unknown, opt.outtype, opt.vocab_only, opt.vocab_pre, opt.no_mtp);
     run.path = converter_output(cat, opt, c);
     return detail::write_converter_plan(cat, std::move(c.plan), std::move(c.warnings), std::move(run), progress, cancel);
 }
