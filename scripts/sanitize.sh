@@ -3,7 +3,8 @@
 # one clang-14 tree, build/sanitize (CMake preset `sanitize`: ASan + UBSan,
 # -fno-sanitize-recover=all, -fsanitize=fuzzer-no-link so the same objects
 # serve the fuzz targets, -O1 -g, no GUI), then
-#   1. the ctest suites (all but $AMN_SANITIZE_EXCLUDE, below) under ASan,
+#   1. the ctest suites (all but $AMN_SANITIZE_EXCLUDE, below; seven of them
+#      on a named part of their test functions, $subset_suites) under ASan,
 #      UBSan and LeakSanitizer; the tests that run `amn` run this tree's
 #      instrumented amn, and every sanitizer report of any process (also a
 #      child whose stderr a test swallows) is logged to build/sanitize/
@@ -38,23 +39,66 @@ hf_inputs="$shared_fixtures/hf-gguf/inputs"
 # Every ctest suite of this tree (core and CLI; no GUI here) but these, which
 # the g++ run of scripts/test.sh covers (measured, tests/fuzz/README.md):
 # test_cli_forget (llama-quantize references on 56 real GGUF models: more
-# than 7 minutes under ASan here), test_gguf_imatrix as a whole (8 minutes:
-# it runs below on a part of its data instead), the Hugging Face ↔ GGUF
-# conversion matrices test_cli_hf_gguf and test_cli_hf_arch (over 10 minutes), test_cli_hf_roundtrip
-# (2 minutes) and test_cli_tokback (1 minute) — the same readers, tokenizers
-# and arch rows run here through test_arch_table, test_gguf_vocab,
-# test_bpe_tokenizer, test_hf_layout and the hf_* fuzzers —, the packaging.*
-# checks (install, .deb) and the core.* checks (scripts, not instrumented
-# binaries).
-default_exclude='^(test_gguf_imatrix|test_cli_forget|test_cli_hf_gguf|test_cli_hf_arch|test_cli_hf_roundtrip|test_cli_tokback|packaging\..*|core\..*)$'
-# test_gguf_imatrix under the sanitizers: every test function, and the
-# llama-quantize comparison on one real model per importance-matrix
-# quantizer (IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS: pure-* files,
-# one type everywhere) instead of all 15.
-imatrix_subset=(read_gguf_imatrix read_legacy_imatrix read_errors requires_imatrix
+# than 7 minutes under ASan here), the Hugging Face ↔ GGUF conversion
+# matrices test_cli_hf_gguf and test_cli_hf_arch (over 10 minutes),
+# test_cli_hf_roundtrip (2 minutes) and test_cli_tokback (1 minute) — the
+# same readers, tokenizers and arch rows run here through test_arch_table,
+# test_gguf_vocab, test_bpe_tokenizer, test_hf_layout and the hf_* fuzzers —,
+# the packaging.* checks (install, .deb) and the core.* checks (scripts, not
+# instrumented binaries).
+excluded=(test_cli_forget test_cli_hf_gguf test_cli_hf_arch test_cli_hf_roundtrip test_cli_tokback)
+# These suites run here on a named part of their test functions instead of
+# whole (Qt Test arguments: FUNCTION, or FUNCTION:DATATAG for one row), after
+# the ctest run, two at a time: every code path of amn they reach runs once
+# under the sanitizers; what is left out repeats a path already run, or is
+# the work of an uninstrumented reference (python, llama.cpp's tools), and
+# runs whole in the g++ run. Minutes are whole-suite times under ASan on this
+# 2-core machine (2026-11-30, ctest -j2, the machine shared):
+#   test_gguf_imatrix (8 min whole): every test function, and the
+#     llama-quantize comparison on one real model per importance-matrix
+#     quantizer (IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS: pure-* files,
+#     one type everywhere) instead of all 15 (1.6 min alone, 3 min beside
+#     another suite);
+#   test_cli_onnx (2.1 min whole): all but parse_matches_onnx_load_testdata
+#     (1.6 min: amn parse on libonnx-testdata's ~1 000 node-test models,
+#     python3-onnx's onnx.load beside each); the ONNX reader runs on the 8
+#     real fixtures, the broken models and the onnxruntime cross-check here,
+#     and in fuzz_onnx;
+#   test_cli_hf_lora (1.8-2.6 min whole): all but two of exportLora's three
+#     rows (2 min: llama.cpp's llama-export-lora merging and
+#     lora_merge_check.py, uninstrumented); the 48-row adapter matrix runs
+#     whole, exportLora on "llama 2" (q/k rows permuted);
+#   test_cli_mlx_moe_gguf (1.7-2.9 min whole, one model per row): the
+#     DeepSeek-V2-Lite row only (MLA and shared experts: the most of the
+#     unstacking path; the OLMoE and Qwen1.5-MoE rows repeat it with other
+#     tensor names);
+#   test_forget_st_wide (1-1.7 min whole): rowsOverOneMi on BF16 only (its
+#     two kernel paths; F32 goes through the same chunking with one, 26 s);
+#   test_cli_hf_mmproj (0.9-1.1 min whole): every mmproj row and bad input;
+#     the text model and llama-mtmd-cli's load on gemma-3 only (the Qwen2-VL
+#     rows' 52 s are their BPE text models — test_gguf_vocab,
+#     test_bpe_tokenizer — and llama-mtmd-cli, uninstrumented);
+#   test_cli_remote (1.3-1.5 min whole): every row but
+#     same_as_local:safetensors+config (33 s under ASan, why not looked into;
+#     one file over HTTP runs in the gguf, pth and npz rows, config.json
+#     fetched beside the weights in hub-folder).
+subset_suites=(test_gguf_imatrix test_cli_onnx test_cli_hf_lora test_cli_mlx_moe_gguf test_forget_st_wide
+  test_cli_hf_mmproj test_cli_remote)
+subset_test_gguf_imatrix=(read_gguf_imatrix read_legacy_imatrix read_errors requires_imatrix
   no_imatrix_equals_block_encoders imatrix_round_trip
   llama_quantize:pure-IQ1_S llama_quantize:pure-IQ1_M llama_quantize:pure-IQ2_XXS
   llama_quantize:pure-IQ2_XS llama_quantize:pure-IQ2_S llama_quantize:pure-IQ3_XXS)
+subset_test_cli_onnx=(fixtures parse_matches_onnx_load_fixtures inspect_names_the_scheme onnxruntime_crosscheck
+  bad_inputs)
+subset_test_cli_hf_lora=(matrix defaultNameAndType "exportLora:llama 2" inspectAdapter refusals)
+subset_test_cli_mlx_moe_gguf=(toGguf:DeepSeek-V2-Lite)
+subset_test_forget_st_wide=(referenceMatchesFixtures rowsOverOneMi:BF16)
+subset_test_cli_hf_mmproj=(mmproj defaultNameTextAndInspect:gemma-3-4b-pt mtmdLoads:gemma3 badInput)
+subset_test_cli_remote=(same_as_local:gguf same_as_local:gguf-1GiB same_as_local:gguf-split-part2
+  same_as_local:safetensors-index same_as_local:safetensors-1GiB-index same_as_local:pth same_as_local:npz
+  same_as_local:hub-folder same_as_local:hub-revision same_as_local:hub-file same_as_local:hub-onnx-external
+  header_bytes_only hub_token preview_rows download_then_convert download_resumes bad_servers)
+default_exclude="^($(IFS='|'; echo "${excluded[*]}|${subset_suites[*]}")|packaging\\..*|core\\..*)\$"
 tests_re=${AMN_SANITIZE_TESTS:-.}
 exclude_re=${AMN_SANITIZE_EXCLUDE-$default_exclude}
 fuzz_seconds=${AMN_FUZZ_SECONDS:-20}
@@ -74,8 +118,9 @@ do_build() {
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
   fi
   cmake --preset sanitize -S "$top" >/dev/null
-  # The targets: amn (run by the CLI suites), the selected suites, the fuzzers.
-  local targets=(amn test_gguf_imatrix) t
+  # The targets: amn (run by the CLI suites), the selected suites and the
+  # subsetted ones, the fuzzers.
+  local targets=(amn "${subset_suites[@]}") t
   for t in "${fuzzers[@]}"; do targets+=("fuzz_$t"); done
   while read -r t; do targets+=("$t"); done < <(ctest --test-dir "$build" -N -R "$tests_re" ${exclude_re:+-E "$exclude_re"} | sed -n 's/^ *Test *#[0-9]*: //p')
   export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR="$top"
@@ -94,9 +139,25 @@ sanitizer_env() {
   export LSAN_OPTIONS="suppressions=$top/tests/fuzz/lsan.supp:print_suppressions=0"
 }
 
+# One subsetted suite: $1 = its name; runs its subset_<name> arguments in
+# its ctest working folder, prints one summary line (and the log's end when
+# it failed), exit status of the suite.
+subset_one() {
+  local t=$1 exe out rc=0 s=$SECONDS
+  local -n args="subset_$t"
+  exe=$(find "$build/tests" -maxdepth 2 -type f -name "$t" -perm -u+x | head -1)
+  [ -n "$exe" ] || { echo "$t: not built"; return 1; }
+  out="$build/subsets/$t.log"
+  (cd "$(dirname "$exe")" && QT_QPA_PLATFORM=offscreen timeout 900 "./$t" "${args[@]}") >"$out" 2>&1 || rc=$?
+  printf '%-22s (part: %d arguments) exit %d in %d s; %s\n' "$t" "${#args[@]}" "$rc" "$((SECONDS - s))" \
+    "$(grep -a '^Totals:' "$out" | tail -1)"
+  [ $rc -eq 0 ] || { echo "---- $t failed; last lines of $out:"; tail -80 "$out"; }
+  return $rc
+}
+
 do_test() {
   local logs="$build/sanitizer-logs" rc=0
-  rm -rf "$logs"; mkdir -p "$logs"
+  rm -rf "$logs" "$build/subsets"; mkdir -p "$logs" "$build/subsets"
   (
     sanitizer_env "$logs"
     s=$SECONDS
@@ -104,9 +165,19 @@ do_test() {
     ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)" --timeout 1500 -R "$tests_re" ${exclude_re:+-E "$exclude_re"} || rc=$?
     log "tests: $((SECONDS - s)) s"
     if [ "$exclude_re" = "$default_exclude" ] && [ "$tests_re" = . ]; then
+      # The subsetted suites, $(nproc) at a time (at most 2), as the fuzzers.
       s=$SECONDS
-      (cd "$build/tests/core" && QT_QPA_PLATFORM=offscreen ./test_gguf_imatrix "${imatrix_subset[@]}") || rc=$?
-      log "test_gguf_imatrix (part of its data): $((SECONDS - s)) s"
+      pids=() names=()
+      for t in "${subset_suites[@]}"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$fuzz_jobs" ]; do sleep 1; done
+        subset_one "$t" >"$build/subsets/$t.summary" 2>&1 &
+        pids+=($!); names+=("$t")
+      done
+      for i in "${!pids[@]}"; do
+        wait "${pids[$i]}" || rc=1
+        cat "$build/subsets/${names[$i]}.summary" >&2
+      done
+      log "subsetted suites (${#subset_suites[@]}): $((SECONDS - s)) s"
     fi
     exit $rc
   ) || rc=$?
