@@ -20,6 +20,11 @@
 //   and the original tokenizer.json gives the written one's ids for every text);
 // - GGUF → HF folder → GGUF (`amn convert FOLDER --to gguf`) gives the same
 //   tokenizer.* and general.sampling.* key/values (same types and bytes);
+// - issue 32: one name of each of the 29 families of llama.cpp's byte-level pre-tokenizers on Llama 3's
+//   vocabulary (a vocab-only GGUF, --vocab-pre NAME) gives llama.cpp's ids (tests/cli/data/tokback_pre_reference.json,
+//   tests/cli/tokback_pre_reference.py) but where llama.cpp's regex engine parts from the tokenizer.json; a
+//   vocab-only GGUF gives the tokenizer files alone; llama.cpp's own models/ggml-vocab-*.gguf (with its source at
+//   hand) give the original tokenizer's ids (.inp / .out);
 // - a tokenizer model or pre-tokenizer not known here: no tokenizer files and
 //   a warning naming it; a SentencePiece vocabulary SentencePiece cannot load:
 //   tokenizer.json without tokenizer.model, and a warning; malformed tokenizer
