@@ -104,21 +104,22 @@ def deepseek_v2_lite(case):
     return cfg, t, "llama3", "BF16"
 
 
-def gpt_oss_config(mxfp4):
-    # openai/gpt-oss-20b's config.json (its quantization_config only with mxfp4), shrunk: 4 experts, top 2.
+def gpt_oss_config(mxfp4, hidden=H, ff=FF, layers=L, heads=NH, experts=4, vocab=128256, eos=128009, pad=128004):
+    # openai/gpt-oss-20b's config.json (its quantization_config only with mxfp4), shrunk: 4 experts, top 2
+    # (tests/cli/mlx_hf_gpt_oss.py's MLX case too, with its own sizes and Harmony's eos/pad ids).
     cfg = {"architectures": ["GptOssForCausalLM"], "attention_bias": True, "attention_dropout": 0.0,
-           "eos_token_id": 128009, "experts_per_token": 2, "head_dim": 16, "hidden_act": "silu", "hidden_size": H,
-           "initial_context_length": 4096, "initializer_range": 0.02, "intermediate_size": FF,
-           "layer_types": ["sliding_attention", "full_attention"], "max_position_embeddings": 131072,
-           "model_type": "gpt_oss", "num_attention_heads": NH, "num_experts_per_tok": 2, "num_hidden_layers": L,
-           "num_key_value_heads": 2, "num_local_experts": 4, "output_router_logits": False, "pad_token_id": 128004,
+           "eos_token_id": eos, "experts_per_token": 2, "head_dim": 16, "hidden_act": "silu", "hidden_size": hidden,
+           "initial_context_length": 4096, "initializer_range": 0.02, "intermediate_size": ff,
+           "layer_types": ["sliding_attention", "full_attention"][:layers] * (layers // 2 or 1), "max_position_embeddings": 131072,
+           "model_type": "gpt_oss", "num_attention_heads": heads, "num_experts_per_tok": 2, "num_hidden_layers": layers,
+           "num_key_value_heads": 2, "num_local_experts": experts, "output_router_logits": False, "pad_token_id": pad,
            "quantization_config": {"modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router",
                                                               "model.embed_tokens", "lm_head"], "quant_method": "mxfp4"},
            "rms_norm_eps": 1e-05,
            "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0, "original_max_position_embeddings": 4096,
                             "rope_type": "yarn", "truncate": False},
            "rope_theta": 150000, "router_aux_loss_coef": 0.9, "sliding_window": 128, "swiglu_limit": 7.0,
-           "tie_word_embeddings": False, "transformers_version": "4.55.0.dev0", "use_cache": True, "vocab_size": 128256}
+           "tie_word_embeddings": False, "transformers_version": "4.55.0.dev0", "use_cache": True, "vocab_size": vocab}
     if not mxfp4:
         del cfg["quantization_config"]
     return cfg
