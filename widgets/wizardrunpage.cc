@@ -123,9 +123,7 @@ void WizardRunPage::start() {
                 std::optional<amn::HfLayout> layout;
                 if (hf) {  // as amn remember --layout hf: HF names, config.json, tokenizer and generation files
                     layout = amn::to_hf_layout(model->catalog, model->plan, opt.to);
-                    if (!layout->vocab_only) o2.config_json = layout->config_json;
-                    o2.side_files = layout->side_files;
-                    o2.side_files_only = layout->vocab_only;
+                    amn::apply_hf_layout(*layout, o2);
                     o.warnings = layout->warnings;
                 }
                 const auto res = amn::remember_to_safetensors(model->catalog, layout ? layout->plan : model->plan, o2, progress, &state->cancel);

@@ -37,7 +37,7 @@ void print_gguf_facts(const Catalog& cat) {
         const MetaValue* tokens = cat.meta("tokenizer.ggml.tokens");
         std::printf("  tokenizer    %s%s%s, %zu tokens%s\n", printable(model->as_string()).c_str(), pre && pre->is_string() ? ", pre " : "",
                     pre && pre->is_string() ? printable(pre->as_string()).c_str() : "", tokens ? tokens->size() : std::size_t{0},
-                    cat.tensors.empty() ? " — vocab-only (no tensors): amn remember --layout hf writes its tokenizer files" : "");
+                    is_vocab_only_gguf(cat) ? " — vocab-only (no tensors): amn remember --layout hf writes its tokenizer files" : "");
     }
     if (g.parts.size() > 1) {
         std::printf("  split set    %zu parts, read as one model (key/values from part 1):\n", g.parts.size());

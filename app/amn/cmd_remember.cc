@@ -57,10 +57,8 @@ int cmd_remember(Args& args, bool convert) {
         // Hugging Face names, Q/K permutation undone, config.json, tokenizer
         // and generation files beside the output; by default a folder "<stem>-bf16/" transformers can load.
         HfLayout hf = to_hf_layout(cat, plan, opt.to);
+        apply_hf_layout(hf, opt);
         plan = std::move(hf.plan);
-        if (!hf.vocab_only) opt.config_json = std::move(hf.config_json);
-        opt.side_files = std::move(hf.side_files);
-        opt.side_files_only = hf.vocab_only;
         for (const auto& wmsg : hf.warnings) std::fprintf(stderr, "amn: warning: %s\n", printable(notice_text(wmsg)).c_str());
         for (const auto& n : hf.notes) std::fprintf(stderr, "amn: note: %s\n", printable(n).c_str());
         if (opt.output.empty()) opt.output = default_hf_layout_output_path(cat, opt.to);

@@ -178,6 +178,11 @@ struct GgufKeyValue {
 /// \throws Error{Usage} when `cat` is not GGUF.
 GgufInfo gguf_info(const Catalog& cat);
 
+/// A vocab-only GGUF: no tensors, a `tokenizer.ggml.model` key (what
+/// convert_hf_to_gguf.py --vocab-only writes; llama.cpp's
+/// models/ggml-vocab-*.gguf). False for any other catalog.
+bool is_vocab_only_gguf(const Catalog& cat);
+
 /// Every key/value of a GGUF catalog in file order, derived from the typed
 /// `cat.metadata` (meta_type_words(), meta_json(), meta_summary() keeping
 /// `summary_items` array elements). With `with_json` false, `json` is left

@@ -29,7 +29,7 @@ std::string default_output_path(const Catalog& catalog, std::optional<DType> to)
 /// The folder `amn remember --layout hf` (and the wizard's "Hugging Face
 /// folder" target) writes when no output is given: default_output_path()
 /// without its ".safetensors" ("model-Q4_K_M.gguf" → "model-bf16"); for a
-/// GGUF without tensors (a vocab-only file: HfLayout::vocab_only) "<stem>-tokenizer"
+/// vocab-only GGUF (is_vocab_only_gguf(): HfLayout::vocab_only) "<stem>-tokenizer"
 /// beside it ("ggml-vocab-falcon.gguf" → "ggml-vocab-falcon-tokenizer").
 std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype);
 

@@ -5,6 +5,8 @@
 #include "anamnesis/hf_layout.hpp"
 
 #include "anamnesis/error.hpp"
+#include "anamnesis/gguf.hpp"
+#include "anamnesis/remember.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "arch/arch_table.hpp"
@@ -417,7 +419,7 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "--layout hf needs a GGUF input", cat.path);
     const detail::GgufKeys kv(cat);
     const std::string arch = kv.str("general.architecture").value_or("");
-    if (cat.tensors.empty() && kv.str("tokenizer.ggml.model")) return vocab_only_layout(cat, plan, arch);
+    if (is_vocab_only_gguf(cat)) return vocab_only_layout(cat, plan, arch);
     const ArchInfo* A = find_arch(arch);
     if (const auto why = no_text_class(arch); !A && why)
         throw Error(ErrorCode::Unsupported, "--layout hf does not support the GGUF architecture '" + arch + "': " + std::string(*why),
@@ -654,5 +656,11 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     return res;
 }
 
+
+void apply_hf_layout(const HfLayout& hf, RememberOptions& opt) {
+    if (!hf.vocab_only) opt.config_json = hf.config_json;
+    opt.side_files = hf.side_files;
+    opt.side_files_only = hf.vocab_only;
+}
 
 }  // namespace amn

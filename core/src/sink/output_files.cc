@@ -208,7 +208,7 @@ std::string default_output_path(const Catalog& cat, std::optional<DType> to) {
 }
 
 std::string default_hf_layout_output_path(const Catalog& cat, std::optional<DType> out_dtype) {
-    if (cat.format == Format::Gguf && cat.tensors.empty()) {
+    if (is_vocab_only_gguf(cat)) {
         const fs::path first = gguf_unsplit_path(cat);
         return (first.parent_path() / (first.stem().string() + "-tokenizer")).string();
     }

@@ -443,6 +443,10 @@ Catalog parse_gguf(MappedFilePtr file, const std::string& path) {
 
 Catalog open_gguf(const std::string& path) { return parse_gguf(MappedFile::open(path), path); }
 
+bool is_vocab_only_gguf(const Catalog& cat) {
+    return cat.format == Format::Gguf && cat.tensors.empty() && cat.meta("tokenizer.ggml.model") != nullptr;
+}
+
 GgufInfo gguf_info(const Catalog& cat) {
     if (cat.format != Format::Gguf) throw Error(ErrorCode::Usage, "not a GGUF catalog", cat.path);
     GgufInfo info;
