@@ -129,6 +129,23 @@ do_build() {
   log "built ${#targets[@]} targets in $((SECONDS - s)) s"
 }
 
+# `$1 ITEM` for each further argument, $fuzz_jobs at a time (the subsetted suites, the fuzzers), each one's
+# output into $2/ITEM.summary, printed in their order once all are done; non-zero when any failed.
+run_jobs() {
+  local fn=$1 dir=$2 t i rc=0 pids=() names=()
+  shift 2
+  for t in "$@"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$fuzz_jobs" ]; do sleep 1; done
+    "$fn" "$t" >"$dir/$t.summary" 2>&1 &
+    pids+=($!); names+=("$t")
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || rc=1
+    cat "$dir/${names[$i]}.summary"
+  done
+  return $rc
+}
+
 sanitizer_env() {
   local logs=$1
   export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
@@ -167,16 +184,7 @@ do_test() {
     if [ "$exclude_re" = "$default_exclude" ] && [ "$tests_re" = . ]; then
       # The subsetted suites, $(nproc) at a time (at most 2), as the fuzzers.
       s=$SECONDS
-      pids=() names=()
-      for t in "${subset_suites[@]}"; do
-        while [ "$(jobs -rp | wc -l)" -ge "$fuzz_jobs" ]; do sleep 1; done
-        subset_one "$t" >"$build/subsets/$t.summary" 2>&1 &
-        pids+=($!); names+=("$t")
-      done
-      for i in "${!pids[@]}"; do
-        wait "${pids[$i]}" || rc=1
-        cat "$build/subsets/${names[$i]}.summary" >&2
-      done
+      run_jobs subset_one "$build/subsets" "${subset_suites[@]}" >&2 || rc=1
       log "subsetted suites (${#subset_suites[@]}): $((SECONDS - s)) s"
     fi
     exit $rc
@@ -224,20 +232,14 @@ fuzz_one() {
 }
 
 do_fuzz() {
-  local t pids=() names=() rc=0 i s=$SECONDS
+  local t rc=0 s=$SECONDS
   export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
   export ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   unset LSAN_OPTIONS
   for t in "${fuzzers[@]}"; do
     [ -d "$top/tests/fuzz/corpus/$t" ] || { log "no corpus tests/fuzz/corpus/$t"; return 1; }
-    while [ "$(jobs -rp | wc -l)" -ge "$fuzz_jobs" ]; do sleep 1; done
-    fuzz_one "$t" > "$build/fuzz/$t.summary" 2>&1 &
-    pids+=($!); names+=("$t")
   done
-  for i in "${!pids[@]}"; do
-    wait "${pids[$i]}" || rc=1
-    cat "$build/fuzz/${names[$i]}.summary"
-  done
+  run_jobs fuzz_one "$build/fuzz" "${fuzzers[@]}" || rc=1
   log "fuzz: $((SECONDS - s)) s"
   return $rc
 }
