@@ -161,12 +161,6 @@ struct HfLayout {
 ///         token_type or scores of another length, flags not booleans).
 HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType> out_dtype = std::nullopt);
 
-struct RememberOptions;
-/// What `remember --layout hf` (and the wizard's Hugging Face target) writes
-/// beside `hf.plan`'s tensors: `hf`'s config.json and side files into `opt`
-/// (RememberOptions::config_json, side_files), or for a vocab-only GGUF the
-/// side files alone (side_files_only, no config.json).
-void apply_hf_layout(const HfLayout& hf, RememberOptions& opt);
 
 
 }  // namespace amn

@@ -14,6 +14,7 @@
 #include "anamnesis/catalog.hpp"
 #include "anamnesis/dtype.hpp"
 #include "anamnesis/executor.hpp"
+#include "anamnesis/hf_layout.hpp"
 #include "anamnesis/output_paths.hpp"
 #include "anamnesis/plan.hpp"
 
@@ -67,6 +68,12 @@ struct RememberResult {
     std::uint64_t tensor_bytes = 0;   ///< tensor data bytes written
     std::size_t tensors = 0;          ///< tensors written
 };
+
+/// What `remember --layout hf` (and the wizard's Hugging Face target) writes
+/// beside `hf.plan`'s tensors: `hf`'s config.json and side files into `opt`
+/// (config_json, side_files), or for a vocab-only GGUF the side files alone
+/// (side_files_only, no config.json).
+void apply_hf_layout(const HfLayout& hf, RememberOptions& opt);
 
 /// Execute `plan` and write safetensors.
 /// \throws Error{Unsupported} naming the first logical tensor with an error

@@ -117,6 +117,12 @@ void verify_integrity(const Catalog& cat, const std::atomic<bool>* cancel) {
 
 }  // namespace
 
+void apply_hf_layout(const HfLayout& hf, RememberOptions& opt) {
+    if (!hf.vocab_only) opt.config_json = hf.config_json;
+    opt.side_files = hf.side_files;
+    opt.side_files_only = hf.vocab_only;
+}
+
 RememberResult remember_to_safetensors(const Catalog& cat, const Plan& plan, const RememberOptions& opt,
                                      const ProgressFn& progress, const std::atomic<bool>* cancel) {
     if (opt.to && *opt.to != DType::BF16 && *opt.to != DType::F16 && *opt.to != DType::F32)

@@ -6,7 +6,6 @@
 
 #include "anamnesis/error.hpp"
 #include "anamnesis/gguf.hpp"
-#include "anamnesis/remember.hpp"
 #include "anamnesis/json_writer.hpp"
 #include "anamnesis/kernels.hpp"
 #include "arch/arch_table.hpp"
@@ -656,11 +655,5 @@ HfLayout to_hf_layout(const Catalog& cat, const Plan& plan, std::optional<DType>
     return res;
 }
 
-
-void apply_hf_layout(const HfLayout& hf, RememberOptions& opt) {
-    if (!hf.vocab_only) opt.config_json = hf.config_json;
-    opt.side_files = hf.side_files;
-    opt.side_files_only = hf.vocab_only;
-}
 
 }  // namespace amn
